@@ -1,0 +1,152 @@
+import FolioMath
+
+/// What should be on screen: the contract between layout (pure) and rendering (GL).
+///
+/// Units are layout units (the reference page is 362 × 568). FolioRender draws `items` in
+/// order (back to front for equal depth) through `camera`, with depth testing.
+public struct Scene: Sendable, Equatable {
+    public enum State: String, Sendable, Codable { case shelf, opening, reading, turning, closing }
+    public enum Backdrop: String, Sendable, Codable { case shelf, desk }
+
+    public var state: State
+    public var camera: Camera
+    public var backdrop: Backdrop
+    public var items: [SceneItem]
+    /// With `--snap`: where a shelf scroll comes to rest, in covers.
+    public var rest: Double?
+
+    public init(state: State, camera: Camera, backdrop: Backdrop = .desk, items: [SceneItem] = [], rest: Double? = nil) {
+        self.state = state
+        self.camera = camera
+        self.backdrop = backdrop
+        self.items = items
+        self.rest = rest
+    }
+}
+
+/// Which image a face shows: a book's cover, one of its pages, or a page block's edge.
+public struct FaceContent: Sendable, Equatable, Hashable {
+    public enum Kind: String, Sendable, Codable { case cover, page, blank }
+    public var kind: Kind
+    public var book: Int
+    /// Page index within the book (page 0 is the cover); ignored for `.cover` and `.blank`.
+    public var page: Int
+
+    public init(kind: Kind, book: Int, page: Int = 0) {
+        self.kind = kind
+        self.book = book
+        self.page = page
+    }
+
+    public static func cover(_ book: Int) -> FaceContent { FaceContent(kind: .cover, book: book) }
+    public static func page(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .page, book: book, page: page) }
+    public static let blank = FaceContent(kind: .blank, book: -1)
+}
+
+/// Shading terms for one face, each 0 … 1 (the spec's curves produce them).
+public struct Shade: Sendable, Equatable, Codable {
+    /// Darkening of a page being revealed by a turning sheet (starts at 1/3, fades along a cosine).
+    public var reveal: Double
+    /// Darkening of the facing page as the sheet comes down (sine, up to 1/3).
+    public var facing: Double
+    /// The moving sheet's own shade (0 → 0.1 → 0).
+    public var `self`: Double
+    /// Strength of the crease band next to the spine on a moving face.
+    public var crease: Double
+
+    public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0) {
+        self.reveal = reveal
+        self.facing = facing
+        self.`self` = s
+        self.crease = crease
+    }
+
+    public static let none = Shade()
+}
+
+/// One quad of the scene: a cover, a page face, a two-sided turning sheet or a page block.
+///
+/// The mesh lives in the item's local frame: `a` across from the spine edge (0 … `size.x`),
+/// `l` along the spine (−`size.y`/2 … `size.y`/2), `z` off the paper towards its front. The
+/// deformation bends it in that frame; `model` then places it in the world.
+public struct SceneItem: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable { case cover, page, sheet, block }
+
+    public var kind: Kind
+    public var book: Int
+    /// The page index shown on the front (for covers on the shelf: 0).
+    public var page: Int
+    /// Local size: across the spine × along the spine.
+    public var size: Vec2
+    /// Local frame → world.
+    public var model: Mat4
+    public var deformation: Deformation
+    public var front: FaceContent
+    /// For a two-sided sheet: what its back shows (mirrored across the spine), else nil.
+    public var back: FaceContent?
+    /// Maps local (a / size.x, l / size.y + 0.5) to the front image's uv; the back uses its mirror.
+    public var uv: UVMap
+    public var opacity: Double
+    public var shade: Shade
+    /// Drawn at all (culled items stay listed for `folio layout`).
+    public var visible: Bool
+    /// Draw order; larger is drawn later (on top where depths tie).
+    public var z: Int
+    /// Thickness in layout units, for `.block` items (page stacks).
+    public var thickness: Double
+
+    // Values echoed by `folio layout` for the formulas that produced them.
+    public var x: Double?
+    public var scale: Double?
+    public var angle: Double?
+    public var ratio: Double?
+
+    public init(kind: Kind, book: Int, page: Int, size: Vec2, model: Mat4, deformation: Deformation = .flat,
+                front: FaceContent, back: FaceContent? = nil, uv: UVMap = .identity, opacity: Double = 1,
+                shade: Shade = .none, visible: Bool = true, z: Int = 0, thickness: Double = 0,
+                x: Double? = nil, scale: Double? = nil, angle: Double? = nil, ratio: Double? = nil) {
+        self.kind = kind
+        self.book = book
+        self.page = page
+        self.size = size
+        self.model = model
+        self.deformation = deformation
+        self.front = front
+        self.back = back
+        self.uv = uv
+        self.opacity = opacity
+        self.shade = shade
+        self.visible = visible
+        self.z = z
+        self.thickness = thickness
+        self.x = x
+        self.scale = scale
+        self.angle = angle
+        self.ratio = ratio
+    }
+}
+
+/// An affine map from the local unit square (s across from the spine, t along it, t = 0 at
+/// the bottom for a vertical spine) to texture coordinates (u right, v down the image).
+public struct UVMap: Sendable, Equatable {
+    public var origin: Vec2
+    public var du: Vec2
+    public var dt: Vec2
+
+    public init(origin: Vec2, du: Vec2, dt: Vec2) {
+        self.origin = origin
+        self.du = du
+        self.dt = dt
+    }
+
+    public func apply(s: Double, t: Double) -> Vec2 { origin + du * s + dt * t }
+
+    /// A right-hand page: s grows to the right, t grows upwards.
+    public static let identity = UVMap(origin: Vec2(0, 1), du: Vec2(1, 0), dt: Vec2(0, -1))
+    /// A left-hand page whose local frame runs leftwards from the spine.
+    public static let mirrored = UVMap(origin: Vec2(1, 1), du: Vec2(-1, 0), dt: Vec2(0, -1))
+    /// Spine along the top edge (a wall calendar): s grows downwards, t to the right.
+    public static let belowSpine = UVMap(origin: Vec2(0, 0), du: Vec2(0, 1), dt: Vec2(1, 0))
+    /// Spine along the bottom edge (the page above a calendar's spine): s grows upwards.
+    public static let aboveSpine = UVMap(origin: Vec2(0, 1), du: Vec2(0, -1), dt: Vec2(1, 0))
+}

@@ -1,0 +1,47 @@
+/// The camera of Core Animation's perspective, as a GL view and projection.
+///
+/// The plane z = 0 maps one layout unit to one view unit, exactly as a flat layer would; points
+/// in front of it grow by `1 / (1 − z / eyeDistance)`. The vanishing point sits at
+/// `vanishingPoint` (view units from the view centre): above or below the page puts the eye there.
+public struct Camera: Equatable, Sendable {
+    /// View size in layout units.
+    public var viewSize: Vec2
+    /// Distance of the eye from the z = 0 plane; Core Animation's m34 is `−1 / eyeDistance`.
+    public var eyeDistance: Double
+    /// Where the eye sits over the z = 0 plane, from the view centre.
+    public var vanishingPoint: Vec2
+    /// Flips the sign of m34: pages turning towards the viewer shrink instead of grow.
+    public var reversePerspective: Bool
+
+    /// The reference eye distance: m34 = −1/2000 for pages 362 wide (about 5.5 page widths).
+    public static let referenceEyeDistance = 2000.0
+
+    public init(viewSize: Vec2, eyeDistance: Double = Camera.referenceEyeDistance,
+                vanishingPoint: Vec2 = .zero, reversePerspective: Bool = false) {
+        self.viewSize = viewSize
+        self.eyeDistance = eyeDistance
+        self.vanishingPoint = vanishingPoint
+        self.reversePerspective = reversePerspective
+    }
+
+    public var m34: Double { (reversePerspective ? 1 : -1) / eyeDistance }
+
+    /// The whole Core Animation chain in one matrix: perspective about the vanishing point,
+    /// then the orthographic mapping of the view rectangle to clip space. Depth is kept in range
+    /// for points within ±eyeDistance/2 of the page plane.
+    public var viewProjection: Mat4 {
+        let vp = vanishingPoint
+        let persp = Mat4.translation(vp.x, vp.y, 0) * Mat4.caPerspective(m34: m34) * Mat4.translation(-vp.x, -vp.y, 0)
+        let depth = eyeDistance * 0.9
+        let ortho = Mat4.orthographic(left: -viewSize.x / 2, right: viewSize.x / 2,
+                                      bottom: -viewSize.y / 2, top: viewSize.y / 2,
+                                      near: -depth, far: depth)
+        return ortho * persp
+    }
+
+    /// Where a world point lands in view units (origin at the view centre, y up).
+    public func projectToView(_ p: Vec3) -> Vec2 {
+        let c = viewProjection.project(p)
+        return Vec2(c.x * viewSize.x / 2, c.y * viewSize.y / 2)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The order a book's pages are read in.
+public enum ReadingDirection: String, Sendable, Codable {
+    /// Left to right: the spine on the left of the text block, pages turn right to left.
+    case ltr
+    /// Right to left (manga, Arabic, Hebrew): spine on the right, pages turn left to right.
+    case rtl
+}
+
+/// Something wrong with the user's input, worded for a person; the rest still loads.
+public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        if let line { return "\(file):\(line): \(message)" }
+        return "\(file): \(message)"
+    }
+}
+
+/// A book: a cover and page images, in reading order.
+public struct Book: Sendable, Equatable {
+    public var title: String
+    public var author: String?
+    /// Absolute path of the cover image, if any.
+    public var cover: String?
+    /// Absolute paths of the page images, in reading order.
+    public var pages: [String]
+    public var direction: ReadingDirection
+    /// Page size in layout units (the reference is 362 × 568).
+    public var pageWidth: Double
+    public var pageHeight: Double
+
+    public static let referencePageWidth = 362.0
+    public static let referencePageHeight = 568.0
+
+    public init(title: String, author: String? = nil, cover: String? = nil, pages: [String],
+                direction: ReadingDirection = .ltr, pageWidth: Double = Book.referencePageWidth,
+                pageHeight: Double = Book.referencePageHeight) {
+        self.title = title
+        self.author = author
+        self.cover = cover
+        self.pages = pages
+        self.direction = direction
+        self.pageWidth = pageWidth
+        self.pageHeight = pageHeight
+    }
+}
+
+/// Books to show on the shelf, and the problems met while finding them.
+public struct Library: Sendable, Equatable {
+    public var title: String
+    public var books: [Book]
+    public var problems: [Problem]
+
+    public init(title: String, books: [Book], problems: [Problem] = []) {
+        self.title = title
+        self.books = books
+        self.problems = problems
+    }
+}

@@ -1,0 +1,56 @@
+#version 330 core
+// Page shading: paper texture on both faces, diffuse light from the deformed normal, the
+// crease band, the gutter, the spec's shade terms and analytic edge antialiasing.
+// Inputs:   vST, vNormal, vHeight from page.vert.
+// Uniforms: uFront, uBack (samplers, units 0 and 1), uTwoSided (1: the back face shows uBack
+//           mirrored across the spine), uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
+//           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
+//           uLight (unit vector towards the light), uCornerRadius (layout units).
+// Output:   fragColor, straight alpha = edge coverage × opacity.
+
+in vec2 vST;
+in vec3 vNormal;
+in float vHeight;
+
+uniform sampler2D uFront;
+uniform sampler2D uBack;
+uniform int uTwoSided;
+uniform vec2 uUVOrigin;
+uniform vec2 uUVdu;
+uniform vec2 uUVdt;
+uniform vec2 uSize;
+uniform vec4 uShade;
+uniform float uGutter;
+uniform float uOpacity;
+uniform vec3 uLight;
+uniform float uCornerRadius;
+
+out vec4 fragColor;
+
+void main() {
+    bool back = uTwoSided == 1 && !gl_FrontFacing;
+    float s = back ? 1.0 - vST.x : vST.x;
+    vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
+    vec4 tex = back ? texture(uBack, uv) : texture(uFront, uv);
+
+    // Lambert relative to a flat page, so flat lit paper keeps its own colour.
+    vec3 n = normalize(vNormal) * (gl_FrontFacing ? 1.0 : -1.0);
+    float light = clamp(0.35 + 0.65 * dot(n, uLight) / uLight.z, 0.35, 1.05);
+
+    // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
+    // pages at rest.
+    float crease = uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
+    float gutter = uGutter * 0.35 * exp(-vST.x * 18.0);
+    float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
+    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade);
+
+    // Signed distance to the page outline in layout units. The outline is mirrored across the
+    // spine, so the spine edge is never an edge and never fades.
+    vec2 p = vST * uSize;
+    vec2 halfSize = vec2(uSize.x, uSize.y * 0.5);
+    vec2 q = abs(p - vec2(0.0, halfSize.y)) - (halfSize - vec2(uCornerRadius));
+    float dist = length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - uCornerRadius;
+    float coverage = clamp(0.5 - dist / max(fwidth(dist), 1e-4), 0.0, 1.0);
+
+    fragColor = vec4(color, tex.a * coverage * uOpacity);
+}

@@ -1,0 +1,120 @@
+import CEGL
+import FolioRender
+
+/// Why no headless GL context could be made: every attempt and the reason it failed.
+public struct HeadlessError: Error, CustomStringConvertible {
+    public var attempts: [String]
+    public var description: String {
+        "no OpenGL 3.3 core context without a display; tried:\n" + attempts.map { "  - \($0)" }.joined(separator: "\n")
+            + "\n(install Mesa's EGL driver: apt-get install libegl-mesa0 libgl1-mesa-dri)"
+    }
+}
+
+/// A GL 3.3 core context with no window and no display: the EGL device platform first
+/// (NVIDIA GPUs, Mesa), then Mesa's surfaceless platform. It draws into framebuffer objects
+/// only. Belongs to the thread that made it.
+///
+/// Does not: create any framebuffer (see `Framebuffer` in FolioRender) or touch GLFW.
+public final class HeadlessContext {
+    public let display: EGLDisplay
+    public let context: EGLContext
+    /// Which platform and device it runs on, for logs and benchmarks.
+    public let platformDescription: String
+
+    private init(display: EGLDisplay, context: EGLContext, description: String) {
+        self.display = display
+        self.context = context
+        self.platformDescription = description
+    }
+
+    /// Makes a context and makes it current on this thread.
+    public static func make() throws -> HeadlessContext {
+        var attempts: [String] = []
+        if let query = eglProc("eglQueryDevicesEXT", PFNEGLQUERYDEVICESEXTPROC.self) {
+            var count: EGLint = 0
+            if query(0, nil, &count) == EGLBoolean(EGL_TRUE), count > 0 {
+                var devices = [EGLDeviceEXT?](repeating: nil, count: Int(count))
+                _ = query(count, &devices, &count)
+                for (i, device) in devices.prefix(Int(count)).enumerated() {
+                    do {
+                        return try make(platform: EGLenum(EGL_PLATFORM_DEVICE_EXT), native: device, name: "EGL device \(i)")
+                    } catch let e as AttemptError {
+                        attempts.append(e.message)
+                    }
+                }
+            } else {
+                attempts.append("EGL device platform: no devices (eglQueryDevicesEXT: \(eglErrorName()))")
+            }
+        } else {
+            attempts.append("EGL device platform: eglQueryDevicesEXT is not available")
+        }
+        do {
+            return try make(platform: EGLenum(EGL_PLATFORM_SURFACELESS_MESA), native: nil, name: "Mesa surfaceless")
+        } catch let e as AttemptError {
+            attempts.append(e.message)
+        }
+        throw HeadlessError(attempts: attempts)
+    }
+
+    private struct AttemptError: Error { var message: String }
+
+    private static func make(platform: EGLenum, native: UnsafeMutableRawPointer?, name: String) throws -> HeadlessContext {
+        guard let display = eglGetPlatformDisplay(platform, native, nil) else {
+            throw AttemptError(message: "\(name): eglGetPlatformDisplay failed (\(eglErrorName()))")
+        }
+        var major: EGLint = 0, minor: EGLint = 0
+        guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else {
+            throw AttemptError(message: "\(name): eglInitialize failed (\(eglErrorName()))")
+        }
+        func fail(_ what: String) -> AttemptError {
+            let e = AttemptError(message: "\(name): \(what) (\(eglErrorName()))")
+            eglTerminate(display)
+            return e
+        }
+        guard eglBindAPI(EGLenum(EGL_OPENGL_API)) == EGLBoolean(EGL_TRUE) else { throw fail("eglBindAPI(OpenGL) failed") }
+        let configAttribs: [EGLint] = [EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE]
+        var config: EGLConfig?
+        var numConfigs: EGLint = 0
+        if eglChooseConfig(display, configAttribs, &config, 1, &numConfigs) != EGLBoolean(EGL_TRUE) || numConfigs == 0 {
+            // Surfaceless displays may offer no pbuffer configs; any GL config will do without a surface.
+            let any: [EGLint] = [EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE]
+            guard eglChooseConfig(display, any, &config, 1, &numConfigs) == EGLBoolean(EGL_TRUE), numConfigs > 0 else {
+                throw fail("no OpenGL-capable EGL config")
+            }
+        }
+        let contextAttribs: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE]
+        guard let context = eglCreateContext(display, config, nil, contextAttribs) else {
+            throw fail("cannot create a GL 3.3 core context")
+        }
+        guard eglMakeCurrent(display, nil, nil, context) == EGLBoolean(EGL_TRUE) else {
+            eglDestroyContext(display, context)
+            throw fail("cannot make the context current without a surface")
+        }
+        let renderer = GLInfo.renderer
+        return HeadlessContext(display: display, context: context, description: "\(name), EGL \(major).\(minor), \(renderer)")
+    }
+
+    /// Releases the context; call once, on the thread that made it.
+    public func destroy() {
+        eglMakeCurrent(display, nil, nil, nil)
+        eglDestroyContext(display, context)
+        eglTerminate(display)
+    }
+
+    private static func eglProc<T>(_ name: String, _ type: T.Type) -> T? {
+        guard let p = eglGetProcAddress(name) else { return nil }
+        return unsafeBitCast(p, to: type)
+    }
+
+    private static func eglErrorName() -> String {
+        let code = eglGetError()
+        let names: [EGLint: String] = [
+            EGL_SUCCESS: "EGL_SUCCESS", EGL_NOT_INITIALIZED: "EGL_NOT_INITIALIZED", EGL_BAD_ACCESS: "EGL_BAD_ACCESS",
+            EGL_BAD_ALLOC: "EGL_BAD_ALLOC", EGL_BAD_ATTRIBUTE: "EGL_BAD_ATTRIBUTE", EGL_BAD_CONFIG: "EGL_BAD_CONFIG",
+            EGL_BAD_CONTEXT: "EGL_BAD_CONTEXT", EGL_BAD_DISPLAY: "EGL_BAD_DISPLAY", EGL_BAD_MATCH: "EGL_BAD_MATCH",
+            EGL_BAD_PARAMETER: "EGL_BAD_PARAMETER", EGL_BAD_SURFACE: "EGL_BAD_SURFACE",
+        ]
+        return names[code] ?? "EGL error 0x\(String(code, radix: 16))"
+    }
+}

@@ -1,0 +1,115 @@
+import COpenGL
+import FolioBook
+
+/// An offscreen render target: colour, depth and stencil, optionally multisampled (then
+/// resolved into a single-sample colour texture before reading).
+///
+/// Does not: make a context. The caller makes one current first.
+public final class Framebuffer {
+    public let width: Int
+    public let height: Int
+    public let samples: Int
+    /// The single-sample colour texture (the resolve target when multisampled).
+    public let color: Texture
+    private let fbo: GLuint
+    private let depth: GLuint
+    private let msFBO: GLuint
+    private let msColor: GLuint
+    private let msDepth: GLuint
+
+    /// `samples` is clamped to what the GPU offers; 0 or 1 means no multisampling.
+    public init(width: Int, height: Int, samples: Int = 0) throws {
+        let maxSize = GLInfo.maxTextureSize
+        guard width > 0, height > 0, width <= maxSize, height <= maxSize else {
+            throw RenderError.sizeTooLarge(width: width, height: height, max: maxSize)
+        }
+        self.width = width
+        self.height = height
+        color = Texture(renderTarget: width, height: height)
+        var f: GLuint = 0, d: GLuint = 0
+        glGenFramebuffers(1, &f)
+        glGenRenderbuffers(1, &d)
+        glBindRenderbuffer(E(GL_RENDERBUFFER), d)
+        glRenderbufferStorage(E(GL_RENDERBUFFER), E(GL_DEPTH24_STENCIL8), GLsizei(width), GLsizei(height))
+        glBindFramebuffer(E(GL_FRAMEBUFFER), f)
+        glFramebufferTexture2D(E(GL_FRAMEBUFFER), E(GL_COLOR_ATTACHMENT0), E(GL_TEXTURE_2D), color.name, 0)
+        glFramebufferRenderbuffer(E(GL_FRAMEBUFFER), E(GL_DEPTH_STENCIL_ATTACHMENT), E(GL_RENDERBUFFER), d)
+        fbo = f
+        depth = d
+        let s = min(max(samples, 0), GLInfo.maxSamples)
+        self.samples = s > 1 ? s : 0
+        if self.samples > 1 {
+            var mf: GLuint = 0, mc: GLuint = 0, md: GLuint = 0
+            glGenFramebuffers(1, &mf)
+            glGenRenderbuffers(1, &mc)
+            glGenRenderbuffers(1, &md)
+            glBindRenderbuffer(E(GL_RENDERBUFFER), mc)
+            glRenderbufferStorageMultisample(E(GL_RENDERBUFFER), GLsizei(self.samples), E(GL_RGBA8), GLsizei(width), GLsizei(height))
+            glBindRenderbuffer(E(GL_RENDERBUFFER), md)
+            glRenderbufferStorageMultisample(E(GL_RENDERBUFFER), GLsizei(self.samples), E(GL_DEPTH24_STENCIL8), GLsizei(width), GLsizei(height))
+            glBindFramebuffer(E(GL_FRAMEBUFFER), mf)
+            glFramebufferRenderbuffer(E(GL_FRAMEBUFFER), E(GL_COLOR_ATTACHMENT0), E(GL_RENDERBUFFER), mc)
+            glFramebufferRenderbuffer(E(GL_FRAMEBUFFER), E(GL_DEPTH_STENCIL_ATTACHMENT), E(GL_RENDERBUFFER), md)
+            msFBO = mf; msColor = mc; msDepth = md
+        } else {
+            msFBO = 0; msColor = 0; msDepth = 0
+        }
+        let status = glCheckFramebufferStatus(E(GL_FRAMEBUFFER))
+        guard status == E(GL_FRAMEBUFFER_COMPLETE) else {
+            destroy()
+            throw RenderError.framebufferIncomplete(status: status)
+        }
+    }
+
+    /// Binds the framebuffer to draw into (the multisampled one when there is one).
+    public func bind() {
+        glBindFramebuffer(E(GL_FRAMEBUFFER), samples > 1 ? msFBO : fbo)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+    }
+
+    /// Resolves multisampling into `color`; a no-op without it.
+    public func resolve() {
+        guard samples > 1 else { return }
+        glBindFramebuffer(E(GL_READ_FRAMEBUFFER), msFBO)
+        glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
+        glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
+    }
+
+    /// Copies this framebuffer's colour into the bound draw framebuffer `target` (0: the window).
+    public func blit(toFramebuffer target: GLuint = 0, width tw: Int, height th: Int) {
+        resolve()
+        glBindFramebuffer(E(GL_READ_FRAMEBUFFER), fbo)
+        glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), target)
+        glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(tw), GLint(th), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
+    }
+
+    /// Copies the colour of `source` (same size) into this framebuffer: restores a cached layer.
+    public func copy(from source: Framebuffer) {
+        source.resolve()
+        glBindFramebuffer(E(GL_READ_FRAMEBUFFER), source.fbo)
+        glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), samples > 1 ? msFBO : fbo)
+        glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
+    }
+
+    /// Reads the pixels back as RGBA8, rows bottom to top (GL's order): write them with
+    /// `PNG.encode(…, bottomUp: true)` or flip with `flippedVertically()`.
+    public func readPixels() -> RGBAImage {
+        resolve()
+        glBindFramebuffer(E(GL_READ_FRAMEBUFFER), fbo)
+        glPixelStorei(E(GL_PACK_ALIGNMENT), 1)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), E(GL_RGBA), E(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Frees the GL objects; the context must be current.
+    public func destroy() {
+        var names = [fbo, msFBO].filter { $0 != 0 }
+        glDeleteFramebuffers(GLsizei(names.count), &names)
+        names = [depth, msColor, msDepth].filter { $0 != 0 }
+        glDeleteRenderbuffers(GLsizei(names.count), &names)
+        color.destroy()
+    }
+}

@@ -1,0 +1,58 @@
+import COpenGL
+
+/// A grid over the unit square (s across from the spine, t along it), drawn as indexed
+/// triangles. The vertex shader turns (s, t) into the page's local frame and deforms it.
+public struct GridMesh {
+    let vao: GLuint
+    let buffers: [GLuint]
+    public let indexCount: Int
+    public let columns: Int
+    public let rows: Int
+
+    /// A grid of `columns × rows` cells (a curl at 1080p shows no facets with 64 × 48).
+    public init(columns: Int, rows: Int) {
+        self.columns = max(columns, 1)
+        self.rows = max(rows, 1)
+        var vertices: [Float] = []
+        for j in 0...self.rows {
+            for i in 0...self.columns {
+                vertices += [Float(i) / Float(self.columns), Float(j) / Float(self.rows)]
+            }
+        }
+        var indices: [UInt32] = []
+        let stride = UInt32(self.columns + 1)
+        for j in 0..<UInt32(self.rows) {
+            for i in 0..<UInt32(self.columns) {
+                let a = j * stride + i, b = a + 1, c = a + stride, d = c + 1
+                indices += [a, b, d, a, d, c]
+            }
+        }
+        indexCount = indices.count
+        var v: GLuint = 0
+        glGenVertexArrays(1, &v)
+        glBindVertexArray(v)
+        var b = [GLuint](repeating: 0, count: 2)
+        glGenBuffers(2, &b)
+        glBindBuffer(E(GL_ARRAY_BUFFER), b[0])
+        vertices.withUnsafeBytes { glBufferData(E(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, E(GL_STATIC_DRAW)) }
+        glBindBuffer(E(GL_ELEMENT_ARRAY_BUFFER), b[1])
+        indices.withUnsafeBytes { glBufferData(E(GL_ELEMENT_ARRAY_BUFFER), $0.count, $0.baseAddress, E(GL_STATIC_DRAW)) }
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, E(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        glBindVertexArray(0)
+        vao = v
+        buffers = b
+    }
+
+    public func draw() {
+        glBindVertexArray(vao)
+        glDrawElements(E(GL_TRIANGLES), GLsizei(indexCount), E(GL_UNSIGNED_INT), nil)
+    }
+
+    public func destroy() {
+        var v = vao
+        glDeleteVertexArrays(1, &v)
+        var b = buffers
+        glDeleteBuffers(GLsizei(b.count), &b)
+    }
+}

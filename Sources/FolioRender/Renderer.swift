@@ -1,0 +1,302 @@
+import COpenGL
+import FolioLayout
+import FolioMath
+
+/// How pages are drawn.
+public struct RenderSettings: Sendable, Equatable {
+    /// Cells of the mesh a bending sheet is drawn with (across × along the spine).
+    public var gridColumns = 64
+    public var gridRows = 48
+    /// Rounded outer page corners, layout units (0: square).
+    public var cornerRadius = 0.0
+    /// Unit vector towards the light, world space (upper right, in front of the page).
+    public var light = normalize(Vec3(0.3, 0.4, 1.0))
+    /// Darkest the cast shadow gets, 0…1.
+    public var shadowStrength = 0.45
+    /// Height (layout units) over which the cast shadow fades.
+    public var shadowFalloff = 160.0
+    /// Draw what does not move once into a texture and redraw only the turning sheet and what
+    /// its shadow touches.
+    public var cacheStaticLayer = true
+
+    public init() {}
+}
+
+/// Draws a `Scene` into the bound framebuffer with GL 3.3 core.
+///
+/// Does not: create a context, a window or a framebuffer; read the clock; load files other than
+/// its shaders. Render thread only; call `destroy()` while the context is current.
+public final class Renderer {
+    public var settings: RenderSettings
+    private let page: Program
+    private let shadow: Program
+    private let backdrop: Program
+    private let block: Program
+    private let copy: Program
+    private let flatMesh: GridMesh
+    private var sheetMesh: GridMesh
+    private let box: BoxMesh
+    private var emptyVAO: GLuint = 0
+    private var cache: Framebuffer?
+    private var cacheKey: StaticKey?
+    /// Frames drawn from the cached static layer, and layers (re)drawn; for benchmarks and tests.
+    public private(set) var cacheHits = 0
+    public private(set) var cacheMisses = 0
+
+    public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
+        self.settings = settings
+        let attribute = ["aGrid": Int32(0)]
+        page = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute)
+        shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
+        backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
+        block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
+        copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
+        flatMesh = GridMesh(columns: 1, rows: 1)
+        sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
+        box = BoxMesh()
+        glGenVertexArrays(1, &emptyVAO)
+    }
+
+    public func destroy() {
+        [page, shadow, backdrop, block, copy].forEach { $0.destroy() }
+        flatMesh.destroy()
+        sheetMesh.destroy()
+        box.destroy()
+        glDeleteVertexArrays(1, &emptyVAO)
+        cache?.destroy()
+        cache = nil
+    }
+
+    /// The camera with its view widened or heightened to the target's aspect, so the scene's
+    /// view always fits and nothing is stretched.
+    public static func fitted(_ camera: Camera, width: Int, height: Int) -> Camera {
+        var c = camera
+        let s = min(Double(width) / camera.viewSize.x, Double(height) / camera.viewSize.y)
+        c.viewSize = Vec2(Double(width) / s, Double(height) / s)
+        return c
+    }
+
+    /// Draws `scene` into `target`, leaving it bound.
+    public func draw(_ scene: Scene, into target: Framebuffer, textures: TextureStore) {
+        if sheetMesh.columns != settings.gridColumns || sheetMesh.rows != settings.gridRows {
+            sheetMesh.destroy()
+            sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
+        }
+        let camera = Self.fitted(scene.camera, width: target.width, height: target.height)
+        let viewProj = camera.viewProjection.floats
+        let items = scene.items.enumerated().filter { $0.element.visible }
+            .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
+        let moving = items.filter { $0.kind == .sheet }
+
+        if settings.cacheStaticLayer && !moving.isEmpty {
+            let still = items.filter { $0.kind != .sheet }.map { item -> SceneItem in
+                var i = item
+                i.shade = .none
+                return i
+            }
+            let key = StaticKey(items: still, camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height)
+            if cacheKey != key || cache == nil {
+                cacheMisses += 1
+                if cache?.width != target.width || cache?.height != target.height || cache?.samples != target.samples {
+                    cache?.destroy()
+                    cache = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
+                }
+                if let cache {
+                    cache.bind()
+                    drawLayer(still, backdrop: scene.backdrop, viewProj: viewProj, textures: textures)
+                    cacheKey = key
+                }
+            } else {
+                cacheHits += 1
+            }
+            if let cache, cacheKey == key {
+                target.bind()
+                restore(from: cache, into: target)
+                glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+                drawOverlays(items.filter { $0.kind != .sheet }, viewProj: viewProj)
+                drawMoving(moving, viewProj: viewProj, textures: textures)
+                return
+            }
+        }
+        target.bind()
+        let still = items.filter { $0.kind != .sheet }
+        drawLayer(still, backdrop: scene.backdrop, viewProj: viewProj, textures: textures)
+        glClear(E(GL_STENCIL_BUFFER_BIT))
+        drawMoving(moving, viewProj: viewProj, textures: textures)
+    }
+
+    /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
+    private func drawLayer(_ items: [SceneItem], backdrop kind: Scene.Backdrop, viewProj: [Float], textures: TextureStore) {
+        glClearColor(0, 0, 0, 1)
+        glClear(E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+        drawBackdrop(kind)
+        glEnable(E(GL_DEPTH_TEST))
+        glDepthFunc(E(GL_LEQUAL))
+        for item in items {
+            if item.kind == .block { drawBlock(item, viewProj: viewProj) } else { drawFace(item, viewProj: viewProj, textures: textures) }
+        }
+    }
+
+    /// The turning sheets: their cast shadows on what lies beneath, then the sheets themselves.
+    private func drawMoving(_ sheets: [SceneItem], viewProj: [Float], textures: TextureStore) {
+        for sheet in sheets { drawCastShadow(sheet, viewProj: viewProj) }
+        glEnable(E(GL_DEPTH_TEST))
+        glDepthFunc(E(GL_LEQUAL))
+        for sheet in sheets { drawFace(sheet, viewProj: viewProj, textures: textures) }
+    }
+
+    private func restore(from cache: Framebuffer, into target: Framebuffer) {
+        if target.samples > 1 {
+            glDisable(E(GL_DEPTH_TEST))
+            glDisable(E(GL_BLEND))
+            copy.use()
+            cache.color.bind(unit: 0)
+            copy.set("uSource", Int32(0))
+            glBindVertexArray(emptyVAO)
+            glDrawArrays(E(GL_TRIANGLES), 0, 3)
+        } else {
+            target.copy(from: cache)
+            target.bind()
+        }
+    }
+
+    private func drawBackdrop(_ kind: Scene.Backdrop) {
+        glDisable(E(GL_DEPTH_TEST))
+        glDisable(E(GL_BLEND))
+        glDisable(E(GL_CULL_FACE))
+        backdrop.use()
+        switch kind {
+        case .desk:
+            backdrop.set("uTop", 0.42, 0.30, 0.21)
+            backdrop.set("uBottom", 0.30, 0.20, 0.13)
+            backdrop.set("uVignette", 0.55)
+        case .shelf:
+            backdrop.set("uTop", 0.20, 0.22, 0.26)
+            backdrop.set("uBottom", 0.08, 0.09, 0.11)
+            backdrop.set("uVignette", 0.5)
+        }
+        glBindVertexArray(emptyVAO)
+        glDrawArrays(E(GL_TRIANGLES), 0, 3)
+    }
+
+    private func setGeometry(_ p: Program, _ item: SceneItem, viewProj: [Float]) {
+        p.set("uViewProj", matrix: viewProj)
+        p.set("uModel", matrix: item.model.floats)
+        p.set("uSize", Float(item.size.x), Float(item.size.y))
+        switch item.deformation {
+        case .flat:
+            p.set("uDeform", Int32(0))
+        case let .curl(c):
+            p.set("uDeform", Int32(1))
+            p.set("uCurl", Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
+            p.set("uCurlRadius", Float(c.radius))
+        case let .cone(c):
+            p.set("uDeform", Int32(2))
+            p.set("uCone", Float(c.apex), Float(c.theta), Float(c.rotation))
+        }
+        let l = settings.light
+        p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+    }
+
+    private func mesh(for item: SceneItem) -> GridMesh {
+        if case .flat = item.deformation { return flatMesh }
+        return sheetMesh
+    }
+
+    private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+        page.use()
+        setGeometry(page, item, viewProj: viewProj)
+        page.set("uShadowPass", Int32(0))
+        textures.texture(for: item.front).bind(unit: 0)
+        textures.texture(for: item.back ?? item.front).bind(unit: 1)
+        page.set("uFront", Int32(0))
+        page.set("uBack", Int32(1))
+        let twoSided = item.back != nil
+        page.set("uTwoSided", Int32(twoSided ? 1 : 0))
+        page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
+        page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
+        page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
+        let s = item.shade
+        page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+        // Pages at rest carry the gutter's shade; covers and moving sheets do not.
+        page.set("uGutter", Float(item.kind == .page ? 1 : 0))
+        page.set("uOpacity", Float(item.opacity))
+        page.set("uCornerRadius", Float(settings.cornerRadius))
+        glEnable(E(GL_BLEND))
+        glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
+        if twoSided {
+            glDisable(E(GL_CULL_FACE))
+        } else {
+            glEnable(E(GL_CULL_FACE))
+            glCullFace(E(GL_BACK))
+        }
+        glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
+        mesh(for: item).draw()
+        glFrontFace(E(GL_CCW))
+    }
+
+    private func drawBlock(_ item: SceneItem, viewProj: [Float]) {
+        block.use()
+        block.set("uViewProj", matrix: viewProj)
+        block.set("uModel", matrix: item.model.floats)
+        block.set("uSize", Float(item.size.x), Float(item.size.y))
+        block.set("uThickness", Float(item.thickness))
+        block.set("uPaper", 0.93, 0.90, 0.83)
+        let l = settings.light
+        block.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+        block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
+        glDisable(E(GL_BLEND))
+        glEnable(E(GL_CULL_FACE))
+        glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
+        box.draw()
+        glFrontFace(E(GL_CCW))
+    }
+
+    /// The sheet flattened onto the page plane along the light, multiplied into what is there;
+    /// the stencil lets each pixel darken once where the flattened sheet overlaps itself.
+    private func drawCastShadow(_ sheet: SceneItem, viewProj: [Float]) {
+        shadow.use()
+        setGeometry(shadow, sheet, viewProj: viewProj)
+        shadow.set("uShadowPass", Int32(1))
+        shadow.set("uMode", Int32(0))
+        shadow.set("uStrength", Float(settings.shadowStrength * sheet.opacity))
+        shadow.set("uFalloff", Float(settings.shadowFalloff))
+        glDisable(E(GL_DEPTH_TEST))
+        glDisable(E(GL_CULL_FACE))
+        glEnable(E(GL_BLEND))
+        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        glEnable(E(GL_STENCIL_TEST))
+        glStencilFunc(E(GL_EQUAL), 0, 0xFF)
+        glStencilOp(E(GL_KEEP), E(GL_KEEP), E(GL_INCR))
+        mesh(for: sheet).draw()
+        glDisable(E(GL_STENCIL_TEST))
+    }
+
+    /// Shade terms of pages at rest (revealed / facing page) as multiplied overlays on the
+    /// cached layer, so the layer itself never changes during a turn.
+    private func drawOverlays(_ items: [SceneItem], viewProj: [Float]) {
+        let shaded = items.filter { $0.kind != .block && ($0.shade.reveal + $0.shade.facing + $0.shade.`self` + $0.shade.crease) > 0 }
+        guard !shaded.isEmpty else { return }
+        shadow.use()
+        shadow.set("uMode", Int32(1))
+        shadow.set("uShadowPass", Int32(0))
+        glDisable(E(GL_DEPTH_TEST))
+        glDisable(E(GL_CULL_FACE))
+        glEnable(E(GL_BLEND))
+        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        for item in shaded {
+            setGeometry(shadow, item, viewProj: viewProj)
+            shadow.set("uStrength", Float(clamp(item.shade.reveal + item.shade.facing + item.shade.`self`, 0, 1)))
+            mesh(for: item).draw()
+        }
+    }
+}
+
+/// What the cached static layer was drawn from; a new key means drawing it again.
+struct StaticKey: Equatable {
+    var items: [SceneItem]
+    var camera: Camera
+    var backdrop: Scene.Backdrop
+    var width: Int
+    var height: Int
+}

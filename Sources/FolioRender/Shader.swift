@@ -1,0 +1,129 @@
+import COpenGL
+import FolioBook
+import Foundation
+
+/// A linked GLSL program built from files in `Shaders/`.
+public struct Program {
+    let name: GLuint
+    private var locations: [String: GLint] = [:]
+
+    /// Compiles and links `vertex` and `fragment` (file names inside `folder`). A compile error
+    /// reports `Shaders/<file>:<line>: <driver message>`.
+    public init(folder: String, vertex: String, fragment: String, bindings: [String: Int32] = [:]) throws {
+        let vs = try Self.compile(folder: folder, file: vertex, stage: GL_VERTEX_SHADER)
+        defer { glDeleteShader(vs) }
+        let fs = try Self.compile(folder: folder, file: fragment, stage: GL_FRAGMENT_SHADER)
+        defer { glDeleteShader(fs) }
+        let p = glCreateProgram()
+        glAttachShader(p, vs)
+        glAttachShader(p, fs)
+        for (attribute, index) in bindings { glBindAttribLocation(p, GLuint(index), attribute) }
+        glLinkProgram(p)
+        var ok: GLint = 0
+        glGetProgramiv(p, E(GL_LINK_STATUS), &ok)
+        guard ok != 0 else {
+            let log = Self.log(p, glGetProgramiv, glGetProgramInfoLog)
+            glDeleteProgram(p)
+            throw RenderError.programLink(files: ["Shaders/\(vertex)", "Shaders/\(fragment)"], log: log)
+        }
+        name = p
+        var count: GLint = 0
+        glGetProgramiv(p, E(GL_ACTIVE_UNIFORMS), &count)
+        for i in 0..<GLuint(count) {
+            var buf = [GLchar](repeating: 0, count: 256)
+            var len: GLsizei = 0, size: GLint = 0
+            var type: GLenum = 0
+            glGetActiveUniform(p, i, 256, &len, &size, &type, &buf)
+            let uniform = String(cString: buf).replacingOccurrences(of: "[0]", with: "")
+            locations[uniform] = glGetUniformLocation(p, buf)
+        }
+    }
+
+    /// Frees the program; the context must be current.
+    public func destroy() { glDeleteProgram(name) }
+
+    public func use() { glUseProgram(name) }
+
+    /// Location of an active uniform, or −1 (GL ignores −1) when the compiler removed it.
+    public func location(_ uniform: String) -> GLint { locations[uniform] ?? -1 }
+
+    public func set(_ u: String, _ v: Float) { glUniform1f(location(u), v) }
+    public func set(_ u: String, _ v: Int32) { glUniform1i(location(u), v) }
+    public func set(_ u: String, _ x: Float, _ y: Float) { glUniform2f(location(u), x, y) }
+    public func set(_ u: String, _ x: Float, _ y: Float, _ z: Float) { glUniform3f(location(u), x, y, z) }
+    public func set(_ u: String, _ x: Float, _ y: Float, _ z: Float, _ w: Float) { glUniform4f(location(u), x, y, z, w) }
+    public func set(_ u: String, matrix m: [Float]) { glUniformMatrix4fv(location(u), 1, GLboolean(GL_FALSE), m) }
+
+    static func compile(folder: String, file: String, stage: Int32) throws -> GLuint {
+        let path = (folder as NSString).appendingPathComponent(file)
+        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw RenderError.shaderMissing(path: "Shaders/\(file)")
+        }
+        return try compile(source: source, file: file, stage: stage)
+    }
+
+    static func compile(source: String, file: String, stage: Int32) throws -> GLuint {
+        let s = glCreateShader(E(stage))
+        source.withCString { ptr in
+            var p: UnsafePointer<GLchar>? = ptr
+            glShaderSource(s, 1, &p, nil)
+        }
+        glCompileShader(s)
+        var ok: GLint = 0
+        glGetShaderiv(s, E(GL_COMPILE_STATUS), &ok)
+        guard ok != 0 else {
+            let log = Self.log(s, glGetShaderiv, glGetShaderInfoLog)
+            glDeleteShader(s)
+            let (line, message) = parseCompileLog(log)
+            throw RenderError.shaderCompile(file: "Shaders/\(file)", line: line, log: message)
+        }
+        return s
+    }
+
+    /// The first error's line and message from a driver log. Mesa writes `0:42(10): error: …`,
+    /// NVIDIA `0(42) : error C0000: …`.
+    static func parseCompileLog(_ log: String) -> (Int?, String) {
+        let lines = log.split(separator: "\n").map(String.init)
+        let first = lines.first { $0.contains("error") } ?? lines.first ?? log
+        let patterns = [#"^\s*\d+:(\d+)\(\d+\):\s*(.*)$"#, #"^\s*\d+\((\d+)\)\s*:\s*(.*)$"#, #"^\s*ERROR:\s*\d+:(\d+):\s*(.*)$"#]
+        for pattern in patterns {
+            guard let re = try? NSRegularExpression(pattern: pattern),
+                  let m = re.firstMatch(in: first, range: NSRange(first.startIndex..., in: first)),
+                  let lineRange = Range(m.range(at: 1), in: first), let msgRange = Range(m.range(at: 2), in: first)
+            else { continue }
+            return (Int(first[lineRange]), String(first[msgRange]))
+        }
+        return (nil, first.trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func log(_ object: GLuint,
+                            _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+                            _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String {
+        var length: GLint = 0
+        getiv(object, E(GL_INFO_LOG_LENGTH), &length)
+        var buf = [GLchar](repeating: 0, count: Int(max(length, 1)) + 1)
+        getLog(object, GLsizei(buf.count), nil, &buf)
+        return String(cString: buf).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Where the `Shaders/` folder is: `--shaders DIR`, then `FOLIO_SHADERS`, then beside the
+/// executable, then the package root.
+public enum ShaderFolder {
+    public static func locate(explicit: String? = nil) throws -> String {
+        if let dir = Resources.locate("Shaders", explicit: explicit, environment: "FOLIO_SHADERS") { return dir }
+        throw RenderError.shadersFolderNotFound(tried: explicit.map { "--shaders \($0)" } ?? "FOLIO_SHADERS, beside the executable, the package root")
+    }
+
+    /// Every shader file in the folder (for tests that compile them all).
+    public static func files(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".vert") || $0.hasSuffix(".frag") }.sorted()
+    }
+
+    /// Compiles one file alone (stage from its extension); throws the file-and-line error.
+    public static func check(folder: String, file: String) throws {
+        let stage = file.hasSuffix(".vert") ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER
+        glDeleteShader(try Program.compile(folder: folder, file: file, stage: stage))
+    }
+}

@@ -1,0 +1,69 @@
+import COpenGL
+import FolioBook
+
+/// How a texture is made.
+public struct TextureDescriptor: Sendable {
+    public var mipmaps: Bool = true
+    /// Trilinear filtering; off, mipmaps use `LINEAR_MIPMAP_NEAREST` (about 30% cheaper on llvmpipe).
+    public var trilinear: Bool = false
+    public var clampToEdge: Bool = true
+    public init(mipmaps: Bool = true, trilinear: Bool = false, clampToEdge: Bool = true) {
+        self.mipmaps = mipmaps
+        self.trilinear = trilinear
+        self.clampToEdge = clampToEdge
+    }
+}
+
+/// A 2D RGBA8 texture. Free it with `destroy()` while the context is current.
+public struct Texture: Equatable {
+    let name: GLuint
+    public let width: Int
+    public let height: Int
+
+    /// Uploads an image (rows top to bottom; v = 0 is the image's top row).
+    public init(image: RGBAImage, descriptor: TextureDescriptor = TextureDescriptor()) {
+        var t: GLuint = 0
+        glGenTextures(1, &t)
+        name = t
+        width = image.width
+        height = image.height
+        glBindTexture(E(GL_TEXTURE_2D), t)
+        glPixelStorei(E(GL_UNPACK_ALIGNMENT), 1)
+        image.pixels.withUnsafeBytes {
+            glTexImage2D(E(GL_TEXTURE_2D), 0, I(GL_RGBA8), GLsizei(image.width), GLsizei(image.height), 0,
+                         E(GL_RGBA), E(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        let minFilter = descriptor.mipmaps ? (descriptor.trilinear ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR_MIPMAP_NEAREST) : GL_LINEAR
+        if descriptor.mipmaps { glGenerateMipmap(E(GL_TEXTURE_2D)) }
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_MIN_FILTER), minFilter)
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        let wrap = descriptor.clampToEdge ? GL_CLAMP_TO_EDGE : GL_REPEAT
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_WRAP_S), wrap)
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_WRAP_T), wrap)
+    }
+
+    /// An empty render target texture.
+    init(renderTarget width: Int, height: Int) {
+        var t: GLuint = 0
+        glGenTextures(1, &t)
+        name = t
+        self.width = width
+        self.height = height
+        glBindTexture(E(GL_TEXTURE_2D), t)
+        glTexImage2D(E(GL_TEXTURE_2D), 0, I(GL_RGBA8), GLsizei(width), GLsizei(height), 0, E(GL_RGBA), E(GL_UNSIGNED_BYTE), nil)
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+    }
+
+    public func bind(unit: Int) {
+        glActiveTexture(E(GL_TEXTURE0) + GLenum(unit))
+        glBindTexture(E(GL_TEXTURE_2D), name)
+    }
+
+    public func destroy() {
+        var t = name
+        glDeleteTextures(1, &t)
+    }
+}

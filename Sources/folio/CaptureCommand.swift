@@ -1,0 +1,83 @@
+import ArgumentParser
+import FolioApp
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioPlatform
+import FolioRender
+import Foundation
+
+struct Capture: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render one still of any state to PNG, headless (no display needed).")
+
+    @Argument(help: "A library (Library.json or its folder), a book manifest or a folder of PNGs. Default: the bundled library.")
+    var source: String?
+
+    @Option(name: .shortAndLong, help: "Output PNG path.")
+    var output: String = "folio.png"
+
+    @Option(help: "Image size, WxH.")
+    var size: String = "1280x720"
+
+    @Option(help: "Book index on the shelf.")
+    var book: Int = 0
+
+    @Option(help: "Show the spread containing this page (0 is the cover).")
+    var page: Int = 2
+
+    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
+    var shaders: String?
+
+    @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
+    var msaa: Int?
+
+    @Option(help: "PNG compression level 0-9.")
+    var compression: Int = 1
+
+    func run() throws {
+        let (w, h) = try parseSize(size)
+        let library = try loadLibrary(source)
+        let context = try HeadlessContext.make()
+        defer { context.destroy() }
+        let renderer = try Renderer(shaders: ShaderFolder.locate(explicit: shaders))
+        defer { renderer.destroy() }
+        let target = try Framebuffer(width: w, height: h, samples: msaa ?? (GLInfo.isSoftware ? 0 : 4))
+        defer { target.destroy() }
+        let textures = TextureStore { face in
+            PageImages.path(for: face, in: library).flatMap { try? PNG.read(path: $0) }
+        }
+        defer { textures.destroy() }
+        renderer.draw(spreadScene(book: book, page: page), into: target, textures: textures)
+        try PNG.write(target.readPixels(), to: output, compression: compression, bottomUp: true)
+        print(output)
+    }
+}
+
+/// An open book lying flat, the spread containing `page`.
+func spreadScene(book: Int, page: Int) -> Scene {
+    let size = Vec2(362, 568)
+    let s = max(0, (page - 1) / 2)
+    let right = SceneItem(kind: .page, book: book, page: 2 * s + 2, size: size, model: .identity,
+                          front: .page(book, 2 * s + 2), uv: .identity)
+    let left = SceneItem(kind: .page, book: book, page: 2 * s + 1, size: size, model: .scale(-1, 1, 1),
+                         front: .page(book, 2 * s + 1), uv: .mirrored)
+    return Scene(state: .reading, camera: Camera(viewSize: Vec2(1280, 720)), backdrop: .desk, items: [left, right])
+}
+
+func parseSize(_ text: String) throws -> (Int, Int) {
+    let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2, (1...16384).contains(parts[0]), (1...16384).contains(parts[1]) else {
+        throw ValidationError("--size must be WxH with each side 1…16384, e.g. 1280x720 (got \"\(text)\")")
+    }
+    return (parts[0], parts[1])
+}
+
+func loadLibrary(_ source: String?) throws -> Library {
+    guard let path = source ?? Resources.textures() else {
+        throw ValidationError("no SOURCE given and the bundled Textures/ folder was not found")
+    }
+    let library = Library.load(from: path)
+    for p in library.problems { FileHandle.standardError.write(Data("folio: \(p)\n".utf8)) }
+    return library
+}

@@ -95,6 +95,16 @@ public final class HeadlessContext {
         return HeadlessContext(display: display, context: context, description: "\(name), EGL \(major).\(minor), \(renderer)")
     }
 
+    /// Makes the context current on the calling thread (it may be current on one thread at a time).
+    public func makeCurrent() {
+        eglMakeCurrent(display, nil, nil, context)
+    }
+
+    /// Detaches the context from the calling thread, so another thread may take it.
+    public func releaseCurrent() {
+        eglMakeCurrent(display, nil, nil, nil)
+    }
+
     /// Releases the context; call once, on the thread that made it.
     public func destroy() {
         eglMakeCurrent(display, nil, nil, nil)

@@ -83,12 +83,14 @@ public final class Framebuffer {
         glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(tw), GLint(th), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
     }
 
-    /// Copies the colour of `source` (same size) into this framebuffer: restores a cached layer.
-    public func copy(from source: Framebuffer) {
+    /// Copies a rectangle of `source`'s colour (same size, single-sampled) into this
+    /// framebuffer: restores part of a cached layer.
+    public func copy(from source: Framebuffer, rect r: PixelRect) {
         source.resolve()
         glBindFramebuffer(E(GL_READ_FRAMEBUFFER), source.fbo)
         glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), samples > 1 ? msFBO : fbo)
-        glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
+        let x1 = GLint(r.x + r.width), y1 = GLint(r.y + r.height)
+        glBlitFramebuffer(GLint(r.x), GLint(r.y), x1, y1, GLint(r.x), GLint(r.y), x1, y1, E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
     }
 
     /// Reads the pixels back as RGBA8, rows bottom to top (GL's order): write them with

@@ -74,15 +74,27 @@ public struct Program {
         guard ok != 0 else {
             let log = Self.log(s, glGetShaderiv, glGetShaderInfoLog)
             glDeleteShader(s)
-            let (line, message) = parseCompileLog(log)
+            let (line, message) = ProgramLog.parse(log)
             throw RenderError.shaderCompile(file: "Shaders/\(file)", line: line, log: message)
         }
         return s
     }
 
-    /// The first error's line and message from a driver log. Mesa writes `0:42(10): error: …`,
-    /// NVIDIA `0(42) : error C0000: …`.
-    static func parseCompileLog(_ log: String) -> (Int?, String) {
+    private static func log(_ object: GLuint,
+                            _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+                            _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String {
+        var length: GLint = 0
+        getiv(object, E(GL_INFO_LOG_LENGTH), &length)
+        var buf = [GLchar](repeating: 0, count: Int(max(length, 1)) + 1)
+        getLog(object, GLsizei(buf.count), nil, &buf)
+        return String(cString: buf).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Driver compile logs.
+public enum ProgramLog {
+    /// The first error's line and message. Mesa writes `0:42(10): error: …`, NVIDIA `0(42) : error C0000: …`.
+    public static func parse(_ log: String) -> (Int?, String) {
         let lines = log.split(separator: "\n").map(String.init)
         let first = lines.first { $0.contains("error") } ?? lines.first ?? log
         let patterns = [#"^\s*\d+:(\d+)\(\d+\):\s*(.*)$"#, #"^\s*\d+\((\d+)\)\s*:\s*(.*)$"#, #"^\s*ERROR:\s*\d+:(\d+):\s*(.*)$"#]
@@ -94,16 +106,6 @@ public struct Program {
             return (Int(first[lineRange]), String(first[msgRange]))
         }
         return (nil, first.trimmingCharacters(in: .whitespaces))
-    }
-
-    private static func log(_ object: GLuint,
-                            _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
-                            _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String {
-        var length: GLint = 0
-        getiv(object, E(GL_INFO_LOG_LENGTH), &length)
-        var buf = [GLchar](repeating: 0, count: Int(max(length, 1)) + 1)
-        getLog(object, GLsizei(buf.count), nil, &buf)
-        return String(cString: buf).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -1,0 +1,1 @@
+// Tests for this target live beside this file.

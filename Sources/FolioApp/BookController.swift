@@ -382,16 +382,16 @@ public final class BookController {
         if turn != nil {
             queue.append(Pending(target: target, completion: completion))
         } else {
-            startTurn(to: target, completion: completion)
+            startTurn(to: target, at: time, completion: completion)
         }
         return true
     }
 
-    private func startTurn(to target: Int, completion: ((Bool) -> Void)?) {
+    private func startTurn(to target: Int, at start: Double, completion: ((Bool) -> Void)?) {
         let size = pageSize
         let side: Side = target > spread ? .right : .left
         turn = Turn(from: spread, to: target,
-                    motion: Motion(from: 0, to: 1, start: time, duration: settings.turnDuration, curve: .twoStage),
+                    motion: Motion(from: 0, to: 1, start: start, duration: settings.turnDuration, curve: .twoStage),
                     grab: Vec2(size.x, -size.y / 2), side: side, completion: completion)
         phase = .turning
     }
@@ -419,7 +419,13 @@ public final class BookController {
         current.completion?(completed)
         if !queue.isEmpty {
             let next = queue.removeFirst()
-            if next.target == spread { next.completion?(true) } else { startTurn(to: next.target, completion: next.completion) }
+            if next.target == spread {
+                next.completion?(true)
+            } else {
+                // The next turn starts when this one ended, however late the update came.
+                startTurn(to: next.target, at: m.start + m.duration, completion: next.completion)
+                advanceTurn(t)
+            }
         }
     }
 

@@ -40,7 +40,7 @@ void main() {
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest.
     float crease = uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
-    float gutter = uGutter * 0.35 * exp(-vST.x * 18.0);
+    float gutter = uGutter * exp(-vST.x * 18.0);
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
     vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade);
 

@@ -14,13 +14,22 @@ public struct Scene: Sendable, Equatable {
     public var items: [SceneItem]
     /// With `--snap`: where a shelf scroll comes to rest, in covers.
     public var rest: Double?
+    /// Unit vector pointing towards the light, world space. Cast shadows are the planar
+    /// projection of a caster's deformed mesh along it onto the receiver (see
+    /// `SceneItem.shadowCaster`); Lambert shading of deformed sheets uses it too.
+    public var light: Vec3
 
-    public init(state: State, camera: Camera, backdrop: Backdrop = .desk, items: [SceneItem] = [], rest: Double? = nil) {
+    /// The default light: from above the viewer's right shoulder, mostly frontal.
+    public static let defaultLight = normalize(Vec3(0.25, 0.35, 1))
+
+    public init(state: State, camera: Camera, backdrop: Backdrop = .desk, items: [SceneItem] = [], rest: Double? = nil,
+                light: Vec3 = Scene.defaultLight) {
         self.state = state
         self.camera = camera
         self.backdrop = backdrop
         self.items = items
         self.rest = rest
+        self.light = light
     }
 }
 
@@ -29,7 +38,8 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public enum Kind: String, Sendable, Codable { case cover, page, blank }
     public var kind: Kind
     public var book: Int
-    /// Page index within the book (page 0 is the cover); ignored for `.cover` and `.blank`.
+    /// Layout page index within the book (0 the cover, 1 the endpaper, n ≥ 2 shows image
+    /// n − 2: see `imageIndex`); ignored for `.cover`.
     public var page: Int
 
     public init(kind: Kind, book: Int, page: Int = 0) {
@@ -41,6 +51,9 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public static func cover(_ book: Int) -> FaceContent { FaceContent(kind: .cover, book: book) }
     public static func page(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .page, book: book, page: page) }
     public static let blank = FaceContent(kind: .blank, book: -1)
+
+    /// The page image shown (layout page n shows image n − 2), or nil for covers and blanks.
+    public var imageIndex: Int? { kind == .page && page >= 2 ? page - 2 : nil }
 }
 
 /// Shading terms for one face, each 0 … 1 (the spec's curves produce them).
@@ -53,12 +66,20 @@ public struct Shade: Sendable, Equatable, Codable {
     public var `self`: Double
     /// Strength of the crease band next to the spine on a moving face.
     public var crease: Double
+    /// Darkest opacity of the shadow cast on this face by `SceneItem.shadowCaster` (0: none).
+    /// Darkest next to the caster's covering edge, soft at the rim.
+    public var cast: Double
+    /// Strength of the gutter shadow at the spine of a page lying open (binding occlusion).
+    public var gutter: Double
 
-    public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0) {
+    public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0,
+                cast: Double = 0, gutter: Double = 0) {
         self.reveal = reveal
         self.facing = facing
         self.`self` = s
         self.crease = crease
+        self.cast = cast
+        self.gutter = gutter
     }
 
     public static let none = Shade()
@@ -92,8 +113,13 @@ public struct SceneItem: Sendable, Equatable {
     public var visible: Bool
     /// Draw order; larger is drawn later (on top where depths tie).
     public var z: Int
-    /// Thickness in layout units, for `.block` items (page stacks).
+    /// Thickness in layout units, for `.block` items (page stacks): the block is the item's
+    /// rectangle extruded `thickness` units backwards (local −z) from its top face.
     public var thickness: Double
+    /// Index in `Scene.items` of the item whose actual geometry (its model and deformation)
+    /// casts a shadow onto this one, or nil. Set on the pages beneath a turning sheet; the
+    /// strength is `shade.cast`.
+    public var shadowCaster: Int?
 
     // Values echoed by `folio layout` for the formulas that produced them.
     public var x: Double?
@@ -104,7 +130,7 @@ public struct SceneItem: Sendable, Equatable {
     public init(kind: Kind, book: Int, page: Int, size: Vec2, model: Mat4, deformation: Deformation = .flat,
                 front: FaceContent, back: FaceContent? = nil, uv: UVMap = .identity, opacity: Double = 1,
                 shade: Shade = .none, visible: Bool = true, z: Int = 0, thickness: Double = 0,
-                x: Double? = nil, scale: Double? = nil, angle: Double? = nil, ratio: Double? = nil) {
+                shadowCaster: Int? = nil, x: Double? = nil, scale: Double? = nil, angle: Double? = nil, ratio: Double? = nil) {
         self.kind = kind
         self.book = book
         self.page = page
@@ -119,6 +145,7 @@ public struct SceneItem: Sendable, Equatable {
         self.visible = visible
         self.z = z
         self.thickness = thickness
+        self.shadowCaster = shadowCaster
         self.x = x
         self.scale = scale
         self.angle = angle
@@ -149,4 +176,10 @@ public struct UVMap: Sendable, Equatable {
     public static let belowSpine = UVMap(origin: Vec2(0, 0), du: Vec2(0, 1), dt: Vec2(1, 0))
     /// Spine along the bottom edge (the page above a calendar's spine): s grows upwards.
     public static let aboveSpine = UVMap(origin: Vec2(0, 1), du: Vec2(0, -1), dt: Vec2(1, 0))
+
+    /// The same map with the image flipped left to right: what a face needs to stay readable
+    /// when its model mirrors the world's x axis (right-to-left books).
+    public var flippedHorizontally: UVMap {
+        UVMap(origin: Vec2(1 - origin.x, origin.y), du: Vec2(-du.x, du.y), dt: Vec2(-dt.x, dt.y))
+    }
 }

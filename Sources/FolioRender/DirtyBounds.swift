@@ -37,6 +37,8 @@ extension Shade {
     /// How much a page at rest is darkened as a whole (reveal, facing and own shade).
     var darkening: Double { clamp(reveal + facing + self.`self`, 0, 1) }
     var isShading: Bool { darkening > 0 }
+    /// The terms that do not change while a sheet turns over the page.
+    var atRest: Shade { Shade(crease: crease, gutter: gutter) }
 }
 
 /// Where on screen the moving parts of a scene are: sheets (sampled through the Swift twin of

@@ -93,11 +93,16 @@ public final class Framebuffer {
         glBlitFramebuffer(GLint(r.x), GLint(r.y), x1, y1, GLint(r.x), GLint(r.y), x1, y1, E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
     }
 
+    /// Resolves multisampling and binds the single-sample colour for reading.
+    public func bindForReading() {
+        resolve()
+        glBindFramebuffer(E(GL_READ_FRAMEBUFFER), fbo)
+    }
+
     /// Reads the pixels back as RGBA8, rows bottom to top (GL's order): write them with
     /// `PNG.encode(…, bottomUp: true)` or flip with `flippedVertically()`.
     public func readPixels() -> RGBAImage {
-        resolve()
-        glBindFramebuffer(E(GL_READ_FRAMEBUFFER), fbo)
+        bindForReading()
         glPixelStorei(E(GL_PACK_ALIGNMENT), 1)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         pixels.withUnsafeMutableBytes {

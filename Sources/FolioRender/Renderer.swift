@@ -10,10 +10,8 @@ public struct RenderSettings: Sendable, Equatable {
     public var gridRows = 30
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
-    /// Unit vector towards the light, world space (upper right, in front of the page).
-    public var light = normalize(Vec3(0.3, 0.4, 1.0))
-    /// Darkest the cast shadow gets, 0…1.
-    public var shadowStrength = 0.45
+    /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
+    public var shadowStrength = 1.0
     /// Height (layout units) over which the cast shadow fades.
     public var shadowFalloff = 160.0
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
@@ -57,6 +55,10 @@ public final class Renderer {
     /// The rectangle redrawn by the last cached frame (for tests and benchmarks).
     public private(set) var lastDirtyRect: PixelRect?
     /// Frames drawn from the cached static layer, and layers (re)drawn; for benchmarks and tests.
+    /// Per caster (scene index): the strongest shadow a receiver asks of it.
+    private var castStrength: [Int: Double] = [:]
+    /// The light of the scene being drawn.
+    private var light = Scene.defaultLight
     public private(set) var cacheHits = 0
     public private(set) var cacheMisses = 0
 
@@ -101,11 +103,15 @@ public final class Renderer {
             sheetMesh.destroy()
             sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         }
+        light = scene.light
         let camera = Self.fitted(scene.camera, width: target.width, height: target.height)
         let viewProj = camera.viewProjection.floats
-        let items = scene.items.enumerated().filter { $0.element.visible }
-            .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
-        let moving = items.filter { $0.kind == .sheet }
+        castStrength = Self.castStrengths(scene.items)
+        let ordered = scene.items.enumerated().filter { $0.element.visible }
+            .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
+        let items = ordered.map(\.element)
+        // Sheets keep their scene index: receivers name their shadow caster by it.
+        let moving = ordered.filter { $0.element.kind == .sheet }.map { Sheet(index: $0.offset, item: $0.element) }
 
         if settings.cacheStaticLayer && !moving.isEmpty,
            drawFromCache(items, moving: moving, scene: scene, camera: camera, viewProj: viewProj, into: target, textures: textures) {
@@ -121,10 +127,11 @@ public final class Renderer {
 
     /// Restores the cached static layer where something moved (this frame or the last one into
     /// the same target) and draws the moving parts there only. False when no cache could be made.
-    private func drawFromCache(_ items: [SceneItem], moving: [SceneItem], scene: Scene, camera: Camera, viewProj: [Float],
+    private func drawFromCache(_ items: [SceneItem], moving: [Sheet], scene: Scene, camera: Camera, viewProj: [Float],
                                into target: Framebuffer, textures: TextureStore) -> Bool {
         let still = items.filter { $0.kind != .sheet }
-        let key = StaticKey(items: still.map { var i = $0; i.shade = .none; return i },
+        // The layer holds pages without their changing darkening; overlays add it each frame.
+        let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
                             camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height)
         let id = ObjectIdentifier(target)
         var fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
@@ -145,11 +152,10 @@ public final class Renderer {
         guard let cache else { return false }
         // What changes this frame: the sheets, their shadows, the shaded pages beneath.
         let shaded = still.filter(\.shade.isShading)
-        let bounds = DirtyBounds(camera: camera, width: target.width, height: target.height, light: settings.light)
-        var dirty = bounds.rect(sheets: moving, overlays: shaded)
-        if let previous = lastDirty[id] { dirty = dirty.union(previous) } else { dirty = fullFrame }
-        dirty = dirty.intersection(fullFrame)
-        lastDirty[id] = bounds.rect(sheets: moving, overlays: shaded).intersection(fullFrame)
+        let bounds = DirtyBounds(camera: camera, width: target.width, height: target.height, light: light)
+        let now = bounds.rect(sheets: moving.map(\.item), overlays: shaded).intersection(fullFrame)
+        let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
+        lastDirty[id] = now
         lastDirtyRect = dirty
         fullFrame = dirty
         target.bind()
@@ -176,11 +182,11 @@ public final class Renderer {
     }
 
     /// The turning sheets: their cast shadows on what lies beneath, then the sheets themselves.
-    private func drawMoving(_ sheets: [SceneItem], viewProj: [Float], textures: TextureStore) {
+    private func drawMoving(_ sheets: [Sheet], viewProj: [Float], textures: TextureStore) {
         for sheet in sheets { drawCastShadow(sheet, viewProj: viewProj) }
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
-        for sheet in sheets { drawFace(sheet, viewProj: viewProj, textures: textures) }
+        for sheet in sheets { drawFace(sheet.item, viewProj: viewProj, textures: textures) }
     }
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
@@ -232,7 +238,7 @@ public final class Renderer {
             p.set("uDeform", Int32(2))
             p.set("uCone", Float(c.apex), Float(c.theta), Float(c.rotation))
         }
-        let l = settings.light
+        let l = light
         p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
     }
 
@@ -256,8 +262,7 @@ public final class Renderer {
         page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
         let s = item.shade
         page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
-        // Pages at rest carry the gutter's shade; covers and moving sheets do not.
-        page.set("uGutter", Float(item.kind == .page ? 1 : 0))
+        page.set("uGutter", Float(item.shade.gutter))
         page.set("uOpacity", Float(item.opacity))
         page.set("uCornerRadius", Float(settings.cornerRadius))
         glEnable(E(GL_BLEND))
@@ -280,7 +285,7 @@ public final class Renderer {
         block.set("uSize", Float(item.size.x), Float(item.size.y))
         block.set("uThickness", Float(item.thickness))
         block.set("uPaper", 0.93, 0.90, 0.83)
-        let l = settings.light
+        let l = light
         block.set("uLight", Float(l.x), Float(l.y), Float(l.z))
         block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
         glDisable(E(GL_BLEND))
@@ -290,14 +295,25 @@ public final class Renderer {
         glFrontFace(E(GL_CCW))
     }
 
+    static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {
+        var out: [Int: Double] = [:]
+        for item in items where item.visible {
+            if let caster = item.shadowCaster { out[caster] = max(out[caster] ?? 0, item.shade.cast) }
+        }
+        return out
+    }
+
     /// The sheet flattened onto the page plane along the light, multiplied into what is there;
     /// the stencil lets each pixel darken once where the flattened sheet overlaps itself.
-    private func drawCastShadow(_ sheet: SceneItem, viewProj: [Float]) {
+    private func drawCastShadow(_ caster: Sheet, viewProj: [Float]) {
+        let sheet = caster.item
+        let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
+        guard strength > 0 else { return }
         shadow.use()
         setGeometry(shadow, sheet, viewProj: viewProj)
         shadow.set("uShadowPass", Int32(1))
         shadow.set("uMode", Int32(0))
-        shadow.set("uStrength", Float(settings.shadowStrength * sheet.opacity))
+        shadow.set("uStrength", Float(strength * sheet.opacity))
         shadow.set("uFalloff", Float(settings.shadowFalloff))
         glDisable(E(GL_DEPTH_TEST))
         glDisable(E(GL_CULL_FACE))
@@ -328,6 +344,12 @@ public final class Renderer {
             mesh(for: item).draw()
         }
     }
+}
+
+/// A turning sheet and its index in the scene.
+struct Sheet {
+    var index: Int
+    var item: SceneItem
 }
 
 /// What the cached static layer was drawn from; a new key means drawing it again.

@@ -20,11 +20,10 @@ struct Capture: ParsableCommand {
     @Option(help: "Image size, WxH.")
     var size: String = "1280x720"
 
-    @Option(help: "Book index on the shelf.")
-    var book: Int = 0
+    @Option(help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size).", valueName: "WxH"))
+    var view = "1280x720"
 
-    @Option(help: "Show the spread containing this page (0 is the cover).")
-    var page: Int = 2
+    @OptionGroup var state: StateOptions
 
     @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
     var shaders: String?
@@ -38,6 +37,12 @@ struct Capture: ParsableCommand {
     func run() throws {
         let (w, h) = try parseSize(size)
         let library = try loadLibrary(source)
+        let scene: Scene
+        do {
+            scene = try state.stillState(view: StateOptions.size(view, option: "--view")).scene(library: library.bookInfos)
+        } catch let e as StillStateError {
+            throw ValidationError(e.message)
+        }
         let context = try HeadlessContext.make()
         defer { context.destroy() }
         let renderer = try Renderer(shaders: ShaderFolder.locate(explicit: shaders))
@@ -48,21 +53,10 @@ struct Capture: ParsableCommand {
             PageImages.path(for: face, in: library).flatMap { try? PNG.read(path: $0) }
         }
         defer { textures.destroy() }
-        renderer.draw(spreadScene(book: book, page: page), into: target, textures: textures)
+        renderer.draw(scene, into: target, textures: textures)
         try PNG.write(target.readPixels(), to: output, compression: compression, bottomUp: true)
         print(output)
     }
-}
-
-/// An open book lying flat, the spread containing `page`.
-func spreadScene(book: Int, page: Int) -> Scene {
-    let size = Vec2(362, 568)
-    let s = max(0, (page - 1) / 2)
-    let right = SceneItem(kind: .page, book: book, page: 2 * s + 2, size: size, model: .identity,
-                          front: .page(book, 2 * s + 2), uv: .identity)
-    let left = SceneItem(kind: .page, book: book, page: 2 * s + 1, size: size, model: .scale(-1, 1, 1),
-                         front: .page(book, 2 * s + 1), uv: .mirrored)
-    return Scene(state: .reading, camera: Camera(viewSize: Vec2(1280, 720)), backdrop: .desk, items: [left, right])
 }
 
 func parseSize(_ text: String) throws -> (Int, Int) {

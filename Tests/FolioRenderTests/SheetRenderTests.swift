@@ -12,8 +12,9 @@ func turningSpread(_ deformation: Deformation, angle: Double = 0, shade: Shade =
     let size = Vec2(362, 568)
     // The page beneath (revealed) and the sheet on top of it.
     let beneath = SceneItem(kind: .page, book: 0, page: 6, size: size, model: .identity, front: .page(0, 6),
-                            shade: Shade(reveal: shade.reveal))
-    scene.items[1].shade = Shade(facing: shade.facing)
+                            shade: Shade(reveal: shade.reveal, cast: 1.0 / 3, gutter: 0.35), shadowCaster: 2)
+    scene.items[0].shade = Shade(facing: shade.facing, cast: 1.0 / 3, gutter: 0.35)
+    scene.items[0].shadowCaster = 2
     let sheet = SceneItem(kind: .sheet, book: 0, page: 4, size: size, model: .rotationY(-angle), deformation: deformation,
                           front: .page(0, 4), back: .page(0, 5), shade: Shade(self: shade.`self`, crease: shade.crease), z: 10)
     scene.items[1] = beneath

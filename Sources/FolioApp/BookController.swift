@@ -1,0 +1,483 @@
+import FolioLayout
+import FolioMath
+
+/// Supplies the pages around a page: the first page of the spread before or after the one
+/// showing `page`, or nil at either end. Without one, the controller uses the book's bounds.
+public protocol PageDataSource: AnyObject {
+    func page(before page: Int) -> Int?
+    func page(after page: Int) -> Int?
+}
+
+/// Hears what the controller did.
+public protocol BookControllerDelegate: AnyObject {
+    /// A turn (gesture-driven or programmatic) ended: `completed` false means it fell back.
+    func controller(_ controller: BookController, didFinishTurnFrom from: Int, to: Int, completed: Bool)
+    /// The phase, the open book or a style changed.
+    func controllerDidChangeLayout(_ controller: BookController)
+}
+
+extension BookControllerDelegate {
+    public func controller(_ controller: BookController, didFinishTurnFrom from: Int, to: Int, completed: Bool) {}
+    public func controllerDidChangeLayout(_ controller: BookController) {}
+}
+
+/// What the user or a script can do. Positions are in view units (origin at the view
+/// centre, y up, as the z = 0 plane of the scene); shelf distances in covers.
+public enum Action: Sendable, Equatable {
+    case shelfNext, shelfPrevious
+    /// A mouse wheel step: glides by `by` covers and settles on a cover.
+    case shelfScroll(by: Double)
+    case shelfDragBegan, shelfDragMoved(by: Double), shelfDragEnded
+    case select(Int)
+    case open, close
+    case nextPage, previousPage, firstPage, lastPage
+    case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
+    /// Ctrl + wheel: scrubs open / close progress by `by` (positive opens).
+    case scrub(by: Double)
+    /// A pinch (or two-button drag) of scale `scale`, through the spec's reference mapping.
+    case pinch(scale: Double)
+    case scrubEnded
+    case toggleShelf, toggleDeform, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
+    case zoomIn, zoomOut
+}
+
+/// The state machine shelf → opening → reading ⇄ turning → closing → shelf.
+///
+/// Driven only by actions and the times passed in (seconds, any origin, never decreasing):
+/// the same calls give the same scenes. Between actions, call `update(to:)` once a frame
+/// and draw `scene()`; when `isAnimating` is false nothing changes until the next action.
+/// Impossible actions (turning past the last page, closing a closed book) return false and
+/// change nothing.
+public final class BookController {
+    /// Settings that survive between books.
+    public struct Settings: Sendable, Equatable {
+        public var viewSize = Vec2(1280, 720)
+        public var shelf: ShelfStyle = .carousel
+        public var layout: BookLayout = .flat
+        /// Orientation and perspective of the open book; a backward direction swaps what
+        /// next and previous do.
+        public var style = TurnStyle()
+        public var deform: TurnDeform = .rigid
+        public var viewpoint: Viewpoint = .center
+        public var zoom = 1.0
+        public var turnDuration = 0.8
+        public var openSpring = Spring.open
+        public var closeDuration = 1.0
+        /// Release speed (turn progress per second) that turns a page whatever its progress.
+        public var flickVelocity = 1.5
+
+        public init() {}
+    }
+
+    public var settings: Settings
+    public let library: [BookInfo]
+    public weak var dataSource: PageDataSource?
+    public weak var delegate: BookControllerDelegate?
+
+    public private(set) var phase: Scene.State = .shelf { didSet { if phase != oldValue { notifyLayout() } } }
+    /// The latest time seen.
+    public private(set) var time = 0.0
+    /// Shelf position in covers.
+    public private(set) var scroll = 0.0
+    /// The open book, while opening, reading, turning or closing.
+    public private(set) var book: Int?
+    public private(set) var openProgress = 0.0
+    /// The spread at rest (the one a turn started from, while it turns).
+    public private(set) var spread = 0
+
+    private var scrollMotion: Motion?
+    private var shelfTracker: VelocityTracker?
+    private var openMotion: Motion?
+    private var scrubTracker: VelocityTracker?
+    private var turn: Turn?
+    private var queue: [Pending] = []
+
+    private struct Turn {
+        var from: Int
+        var to: Int
+        var progress = 0.0
+        var motion: Motion?
+        var grab: Vec2
+        var pointer: Vec2?
+        var releasePointer: Vec2?
+        /// Where the motion heads: true to land on `to`, false to fall back.
+        var completes = true
+        /// No page there: the drag only rubber-bands.
+        var rubber = false
+        var side: Side
+        var tracker = VelocityTracker()
+        var completion: ((Bool) -> Void)?
+    }
+
+    private struct Pending {
+        var target: Int
+        var completion: ((Bool) -> Void)?
+    }
+
+    public init(library: [BookInfo], settings: Settings = Settings()) {
+        self.library = library
+        self.settings = settings
+    }
+
+    /// Whether anything moves without further input (a viewer may sleep when false).
+    public var isAnimating: Bool {
+        scrollMotion != nil || openMotion != nil || turn?.motion != nil || !queue.isEmpty
+    }
+
+    /// The still state right now.
+    public func viewState() -> ViewState {
+        let s = settings
+        var v = ViewState(viewSize: s.viewSize, phase: phase, shelf: s.shelf, scroll: scroll, book: book,
+                          openProgress: openProgress, layout: s.layout, spread: Double(spread),
+                          style: s.style, deform: s.deform, viewpoint: s.viewpoint, zoom: s.zoom)
+        if let t = turn {
+            // A rubber band pulls at the (missing) sheet beyond the end; its faces are blank.
+            v.turn = TurnState(from: t.from, to: t.rubber ? t.from + (t.side == .right ? 1 : -1) : t.to,
+                               progress: t.progress, grab: t.grab, pointer: t.rubber ? nil : t.pointer)
+        }
+        return v
+    }
+
+    /// The scene to draw right now.
+    public func scene() -> Scene { makeScene(viewState(), books: library) }
+
+    // MARK: Time
+
+    /// Advances every animation to `time`.
+    public func update(to time: Double) {
+        self.time = max(self.time, time)
+        let t = self.time
+        if let m = scrollMotion {
+            scroll = m.value(at: t)
+            if m.isDone(at: t) { scrollMotion = nil; settleShelf() }
+        }
+        if let m = openMotion {
+            openProgress = m.value(at: t)
+            if m.isDone(at: t) { openMotion = nil; finishOpenClose(open: m.to >= 1) }
+        }
+        advanceTurn(t)
+    }
+
+    /// Performs `action` at `time`; false when it is impossible now (nothing changes then).
+    @discardableResult
+    public func handle(_ action: Action, at time: Double) -> Bool {
+        update(to: time)
+        switch action {
+        case .shelfNext: return moveShelf(to: (scrollMotion?.to ?? scroll).rounded() + 1)
+        case .shelfPrevious: return moveShelf(to: (scrollMotion?.to ?? scroll).rounded() - 1)
+        case let .shelfScroll(by: d): return glideShelf(by: d)
+        case .shelfDragBegan: return beginShelfDrag()
+        case let .shelfDragMoved(by: d): return moveShelfDrag(by: d)
+        case .shelfDragEnded: return endShelfDrag()
+        case let .select(i): return moveShelf(to: Double(i))
+        case .open: return open()
+        case .close: return close()
+        case .nextPage: return step(settings.style.direction == .forward ? 1 : -1)
+        case .previousPage: return step(settings.style.direction == .forward ? -1 : 1)
+        case .firstPage: return go(to: 0)
+        case .lastPage: return go(to: (currentBook?.pageCount ?? 1) - 1)
+        case let .pageDragBegan(p): return beginPageDrag(at: p)
+        case let .pageDragMoved(p): return movePageDrag(to: p)
+        case .pageDragEnded: return endPageDrag()
+        case let .scrub(by: d): return scrub { $0 + d }
+        case let .pinch(scale: s):
+            return scrub { [phase] _ in phase == .closing || phase == .reading ? 1 - ClosedBook.closingProgress(pinch: s) : ClosedBook.openingProgress(pinch: s) }
+        case .scrubEnded: return endScrub()
+        case .toggleShelf: return restyle(phase == .shelf) { $0.shelf = $0.shelf == .carousel ? .wheel : .carousel }
+        case .toggleDeform: return restyle(turn == nil) { $0.deform = $0.deform == .rigid ? .curl : .rigid }
+        case .toggleLayout: return restyle(turn == nil) { $0.layout = $0.layout == .flat ? .fan : .flat }
+        case .toggleDirection: return restyle(true) { $0.style.direction = $0.style.direction == .forward ? .backward : .forward }
+        case .toggleOrientation: return restyle(turn == nil) { $0.style.orientation = $0.style.orientation == .horizontal ? .vertical : .horizontal }
+        case .togglePerspective: return restyle(true) { $0.style.perspective = $0.style.perspective == .normal ? .reverse : .normal }
+        case .cycleViewpoint: return restyle(true) { $0.viewpoint = $0.viewpoint.next }
+        case .zoomIn: return restyle(book != nil) { $0.zoom = min($0.zoom * 1.25, 4) }
+        case .zoomOut: return restyle(book != nil) { $0.zoom = max($0.zoom / 1.25, 0.5) }
+        }
+    }
+
+    private var currentBook: BookInfo? { book.map { library[$0] } }
+
+    private func notifyLayout() { delegate?.controllerDidChangeLayout(self) }
+
+    private func restyle(_ allowed: Bool, _ change: (inout Settings) -> Void) -> Bool {
+        guard allowed else { return false }
+        change(&settings)
+        notifyLayout()
+        return true
+    }
+
+    // MARK: Shelf
+
+    private var lastCover: Double { Double(max(library.count - 1, 0)) }
+
+    private func moveShelf(to target: Double) -> Bool {
+        guard phase == .shelf, shelfTracker == nil, !library.isEmpty, (0...lastCover).contains(target) else { return false }
+        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.35, curve: .timing(.easeOut))
+        return true
+    }
+
+    private func glideShelf(by d: Double) -> Bool {
+        guard phase == .shelf, shelfTracker == nil, !library.isEmpty, d != 0 else { return false }
+        let target = clamp((scrollMotion?.to ?? scroll) + d, 0, lastCover)
+        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.25, curve: .timing(.easeOut))
+        return true
+    }
+
+    /// After a glide, come to rest on the nearest cover.
+    private func settleShelf() {
+        let rest = clamp(scroll.rounded(), 0, lastCover)
+        if shelfTracker == nil, abs(rest - scroll) > 1e-9 {
+            scrollMotion = Motion(from: scroll, to: rest, start: time, duration: 0.2, curve: .timing(.easeOut))
+        }
+    }
+
+    private func beginShelfDrag() -> Bool {
+        guard phase == .shelf, !library.isEmpty else { return false }
+        scrollMotion = nil
+        shelfTracker = VelocityTracker()
+        shelfTracker?.add(scroll, at: time)
+        return true
+    }
+
+    private func moveShelfDrag(by d: Double) -> Bool {
+        guard shelfTracker != nil else { return false }
+        // Past either end the shelf follows at half speed, a quarter cover at most.
+        let raw = scroll + d
+        scroll = raw < 0 ? max(raw / 2, -0.25) : raw > lastCover ? min(lastCover + (raw - lastCover) / 2, lastCover + 0.25) : raw
+        shelfTracker?.add(scroll, at: time)
+        return true
+    }
+
+    private func endShelfDrag() -> Bool {
+        guard let tracker = shelfTracker else { return false }
+        shelfTracker = nil
+        let v = tracker.velocity(at: time)
+        let rest = ShelfScroll.rest(from: scroll, velocity: v, count: library.count)
+        scrollMotion = Motion(from: scroll, to: rest, start: time, duration: clamp(0.25 + 0.1 * abs(rest - scroll), 0.25, 0.8),
+                              curve: .timing(.easeOut))
+        return true
+    }
+
+    // MARK: Open and close
+
+    private func open() -> Bool {
+        guard phase == .shelf, shelfTracker == nil, !library.isEmpty else { return false }
+        startOpening()
+        openMotion = Motion(from: 0, to: 1, start: time, duration: settings.openSpring.duration, curve: .spring(settings.openSpring))
+        return true
+    }
+
+    /// Only the centred cover opens: the shelf stops on it.
+    private func startOpening() {
+        scrollMotion = nil
+        scroll = clamp(scroll.rounded(), 0, lastCover)
+        book = Int(scroll)
+        spread = 0
+        openProgress = 0
+        phase = .opening
+    }
+
+    private func close() -> Bool {
+        guard phase == .reading || phase == .opening, scrubTracker == nil else { return false }
+        phase = .closing
+        openMotion = Motion(from: openProgress, to: 0, start: time, duration: settings.closeDuration * clamp(openProgress, 0.2, 1),
+                            curve: .timing(.easeInOut))
+        return true
+    }
+
+    private func finishOpenClose(open: Bool) {
+        openProgress = open ? 1 : 0
+        if open {
+            phase = .reading
+        } else {
+            book = nil
+            phase = .shelf
+        }
+    }
+
+    private func scrub(_ progress: (Double) -> Double) -> Bool {
+        switch phase {
+        case .shelf where scrubTracker == nil:
+            guard shelfTracker == nil, !library.isEmpty else { return false }
+            startOpening()
+        case .reading where scrubTracker == nil:
+            phase = .closing
+        case .opening, .closing:
+            guard scrubTracker != nil else { return false }
+        default:
+            return false
+        }
+        if scrubTracker == nil { scrubTracker = VelocityTracker() }
+        openMotion = nil
+        openProgress = clamp(progress(openProgress), 0, 1)
+        scrubTracker?.add(openProgress, at: time)
+        return true
+    }
+
+    /// Completes or reverts by progress and speed; never jumps.
+    private func endScrub() -> Bool {
+        guard let tracker = scrubTracker else { return false }
+        scrubTracker = nil
+        let v = tracker.velocity(at: time)
+        let opens = abs(v) > 0.5 ? v > 0 : openProgress > 0.5
+        let target = opens ? 1.0 : 0.0
+        phase = opens ? .opening : .closing
+        openMotion = Motion(from: openProgress, to: target, start: time, duration: max(0.15, abs(target - openProgress)),
+                            curve: .timing(.easeOut))
+        return true
+    }
+
+    // MARK: Turning
+
+    /// The spread `delta` away from `s`, through the data source when there is one.
+    private func neighbour(of s: Int, _ delta: Int) -> Int? {
+        guard let info = currentBook else { return nil }
+        let target: Int?
+        if let source = dataSource {
+            let anchor = 2 * s + 1
+            target = (delta > 0 ? source.page(after: anchor) : source.page(before: anchor)).map(info.spread(containing:))
+        } else {
+            target = s + delta
+        }
+        return target.flatMap { (0...info.lastSpread).contains($0) && $0 != s ? $0 : nil }
+    }
+
+    /// Where the spread will be once the current turn and the queue have played.
+    private var plannedSpread: Int {
+        queue.last?.target ?? turn.map { $0.completes && !$0.rubber ? $0.to : $0.from } ?? spread
+    }
+
+    private func step(_ delta: Int) -> Bool {
+        guard phase == .reading || phase == .turning, let target = neighbour(of: plannedSpread, delta) else { return false }
+        return request(target, completion: nil)
+    }
+
+    /// Turns to the spread showing layout page `n`. `direction` nil follows the page; a
+    /// direction that contradicts it is refused. Not animated: the spread changes at once.
+    /// A request made mid-turn waits its turn. `completion` gets true once it is shown.
+    @discardableResult
+    public func go(to n: Int, direction: TurnStyle.Direction? = nil, animated: Bool = true, at time: Double,
+                   completion: ((Bool) -> Void)? = nil) -> Bool {
+        update(to: time)
+        guard let info = currentBook, phase == .reading || phase == .turning, (0..<info.pageCount).contains(n) else { return false }
+        let target = info.spread(containing: n), from = plannedSpread
+        if let direction, target != from, (target > from) != (direction == .forward) { return false }
+        guard animated else {
+            guard turn == nil else { return false }
+            spread = target
+            notifyLayout()
+            completion?(true)
+            return true
+        }
+        if target == from, turn == nil {
+            completion?(true)
+            return true
+        }
+        return request(target, completion: completion)
+    }
+
+    private func go(to n: Int) -> Bool { go(to: n, at: time) }
+
+    private func request(_ target: Int, completion: ((Bool) -> Void)?) -> Bool {
+        if turn != nil {
+            queue.append(Pending(target: target, completion: completion))
+        } else {
+            startTurn(to: target, at: time, completion: completion)
+        }
+        return true
+    }
+
+    private func startTurn(to target: Int, at start: Double, completion: ((Bool) -> Void)?) {
+        let size = pageSize
+        let side: Side = target > spread ? .right : .left
+        turn = Turn(from: spread, to: target,
+                    motion: Motion(from: 0, to: 1, start: start, duration: settings.turnDuration, curve: .twoStage),
+                    grab: Vec2(size.x, -size.y / 2), side: side, completion: completion)
+        phase = .turning
+    }
+
+    private var pageSize: Vec2 {
+        let s = currentBook?.pageSize ?? BookInfo.referencePageSize
+        return settings.style.orientation == .vertical ? Vec2(s.y, s.x) : s
+    }
+
+    private func advanceTurn(_ t: Double) {
+        guard var current = turn, let m = current.motion else { return }
+        current.progress = m.value(at: t)
+        if let from = current.releasePointer {
+            let end = current.completes ? Vec2(-current.grab.x, current.grab.y) : current.grab
+            let f = TimingCurve.easeOut(m.fraction(at: t))
+            current.pointer = from + (end - from) * f
+        }
+        turn = current
+        guard m.isDone(at: t) else { return }
+        turn = nil
+        let completed = current.completes && !current.rubber
+        if completed { spread = current.to }
+        phase = .reading
+        if !current.rubber { delegate?.controller(self, didFinishTurnFrom: current.from, to: current.to, completed: completed) }
+        current.completion?(completed)
+        if !queue.isEmpty {
+            let next = queue.removeFirst()
+            if next.target == spread {
+                next.completion?(true)
+            } else {
+                // The next turn starts when this one ended, however late the update came.
+                startTurn(to: next.target, at: m.start + m.duration, completion: next.completion)
+                advanceTurn(t)
+            }
+        }
+    }
+
+    /// View point → the book's own frame (undoing zoom, right-to-left mirror and calendar turn).
+    private func bookPoint(_ p: Vec2) -> Vec2 {
+        guard let info = currentBook, let inv = bookFrame(viewState(), book: info).inverse else { return p }
+        let local = inv.project(Vec3(p.x, p.y, 0))
+        return Vec2(local.x, local.y)
+    }
+
+    private func beginPageDrag(at p: Vec2) -> Bool {
+        guard phase == .reading, queue.isEmpty else { return false }
+        let local = bookPoint(p)
+        let side: Side = local.x >= 0 ? .right : .left
+        let size = pageSize
+        let grab = Vec2(clamp(abs(local.x), size.x * 0.05, size.x), clamp(local.y, -size.y / 2, size.y / 2))
+        let target = neighbour(of: spread, side == .right ? 1 : -1)
+        turn = Turn(from: spread, to: target ?? spread, grab: grab, pointer: grab, rubber: target == nil, side: side)
+        turn?.tracker.add(0, at: time)
+        phase = .turning
+        return true
+    }
+
+    private func movePageDrag(to p: Vec2) -> Bool {
+        guard var current = turn, current.motion == nil else { return false }
+        let local = bookPoint(p)
+        let pointer = Vec2(current.side == .right ? local.x : -local.x, local.y)
+        let raw = CurlTurn.progress(grab: current.grab, pointer: pointer)
+        // Past the first or last page the sheet only gives a little and always comes back.
+        current.progress = current.rubber ? 0.1 * raw / (raw + 0.25) : raw
+        current.pointer = pointer
+        current.tracker.add(current.progress, at: time)
+        turn = current
+        return true
+    }
+
+    /// Completes past halfway or on a fast flick, else falls back.
+    private func endPageDrag() -> Bool {
+        guard var current = turn, current.motion == nil else { return false }
+        let v = current.tracker.velocity(at: time)
+        current.completes = !current.rubber && (abs(v) > settings.flickVelocity ? v > 0 : current.progress > 0.5)
+        let target = current.completes ? 1.0 : 0.0
+        current.motion = Motion(from: current.progress, to: target, start: time,
+                                duration: max(0.15, settings.turnDuration * abs(target - current.progress)),
+                                curve: .timing(.easeOut))
+        current.releasePointer = current.pointer
+        turn = current
+        return true
+    }
+
+    /// Whether the turn under way (if any) is heading to land.
+    public var turnCompletes: Bool? { turn.map { $0.completes && !$0.rubber } }
+    /// Turns waiting behind the current one.
+    public var queuedTurns: Int { queue.count }
+}

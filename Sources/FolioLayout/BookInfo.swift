@@ -1,0 +1,46 @@
+import FolioMath
+
+/// What the layout needs to know about a book (FolioLayout does not read books itself).
+public struct BookInfo: Sendable, Equatable {
+    /// The order pages are read in; right to left mirrors the open book.
+    public enum Direction: String, Sendable, Codable { case ltr, rtl }
+
+    public var title: String
+    /// Number of page images (the cover and the endpaper are not counted).
+    public var imageCount: Int
+    public var direction: Direction
+    /// Page size in layout units (the reference is 362 × 568).
+    public var pageSize: Vec2
+
+    public static let referencePageSize = Vec2(362, 568)
+
+    public init(title: String = "", imageCount: Int, direction: Direction = .ltr,
+                pageSize: Vec2 = BookInfo.referencePageSize) {
+        self.title = title
+        self.imageCount = max(0, imageCount)
+        self.direction = direction
+        self.pageSize = pageSize
+    }
+
+    /// Layout pages: page 0 is the cover, page 1 the blank inside of the cover, page j + 2
+    /// shows image j.
+    public var pageCount: Int { 2 + imageCount }
+    /// Sheets of paper (two faces each; a blank back when the page count is odd).
+    public var sheetCount: Int { (pageCount + 1) / 2 }
+    /// The last spread: the one showing the last page.
+    public var lastSpread: Int { imageCount / 2 }
+
+    /// The spread showing layout page `n` (spread s shows pages 2s + 1 and 2s + 2).
+    public func spread(containing n: Int) -> Int {
+        clamp(n <= 0 ? 0 : (n - 1) / 2, 0, lastSpread)
+    }
+
+    /// What layout page `n` of book `book` shows.
+    public func content(page n: Int, book: Int) -> FaceContent {
+        switch n {
+        case 0: return .cover(book)
+        case 2..<pageCount: return .page(book, n)
+        default: return FaceContent(kind: .blank, book: book, page: n)
+        }
+    }
+}

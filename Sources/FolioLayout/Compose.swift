@@ -1,0 +1,180 @@
+import FolioMath
+
+/// A sheet in the middle of turning from one spread to another.
+public struct TurnState: Sendable, Equatable {
+    /// Spread the turn starts from and the one it lands on (usually one apart).
+    public var from: Int
+    public var to: Int
+    /// Eased progress, 0 … 1 (the rigid flip's angle is π · progress).
+    public var progress: Double
+    /// For a curl: the grabbed point on the turning sheet, local units (a across from the
+    /// spine 0 … width, l along it from the page's centre). Nil: the outer bottom corner.
+    public var grab: Vec2?
+    /// For a curl: where the grabbed point is now, local units. Nil: the scripted path.
+    public var pointer: Vec2?
+
+    public init(from: Int, to: Int, progress: Double, grab: Vec2? = nil, pointer: Vec2? = nil) {
+        self.from = from
+        self.to = to
+        self.progress = progress
+        self.grab = grab
+        self.pointer = pointer
+    }
+
+    public var direction: TurnStyle.Direction { to >= from ? .forward : .backward }
+}
+
+/// Everything a still picture depends on, resolved to numbers: the input of `makeScene`.
+public struct ViewState: Sendable, Equatable {
+    public var viewSize: Vec2
+    public var phase: Scene.State
+    public var shelf: ShelfStyle
+    /// Shelf position in covers (0 = the first cover centred).
+    public var scroll: Double
+    /// Where the shelf comes to rest, when asked for.
+    public var rest: Double?
+    /// The open (or opening, or closing) book, if any.
+    public var book: Int?
+    /// 0 closed on the shelf … 1 open; the open spring overshoots past 1 a little.
+    public var openProgress: Double
+    public var layout: BookLayout
+    /// Spread shown; fractional in the fan layout while it scrolls.
+    public var spread: Double
+    public var turn: TurnState?
+    /// Orientation and perspective apply to the open book; the direction is the turn's.
+    public var style: TurnStyle
+    public var deform: TurnDeform
+    public var viewpoint: Viewpoint
+    public var zoom: Double
+
+    public init(viewSize: Vec2 = Vec2(1280, 720), phase: Scene.State = .shelf, shelf: ShelfStyle = .carousel,
+                scroll: Double = 0, rest: Double? = nil, book: Int? = nil, openProgress: Double = 1,
+                layout: BookLayout = .flat, spread: Double = 0, turn: TurnState? = nil, style: TurnStyle = TurnStyle(),
+                deform: TurnDeform = .rigid, viewpoint: Viewpoint = .center, zoom: Double = 1) {
+        self.viewSize = viewSize
+        self.phase = phase
+        self.shelf = shelf
+        self.scroll = scroll
+        self.rest = rest
+        self.book = book
+        self.openProgress = openProgress
+        self.layout = layout
+        self.spread = spread
+        self.turn = turn
+        self.style = style
+        self.deform = deform
+        self.viewpoint = viewpoint
+        self.zoom = zoom
+    }
+}
+
+/// The closed book of the spec: pages flat behind the cover at the shelf's scale, left-hand
+/// pages turned by π onto the right, all shifted so the book is centred where its cover was.
+public enum ClosedBook {
+    public static let scale = Carousel.baseScale
+
+    /// A face's model at open progress `p`: offset, angle and scale blend from the closed
+    /// state (p = 0) to the open one (p = 1) and overshoot with the spring beyond it.
+    public static func model(side: Side, openAngle: Double, lift: Double, width: Double, progress p: Double) -> Mat4 {
+        let closedAngle = side == .right ? 0 : Double.pi
+        let offset = mix(-scale * width / 2, 0, p)
+        let m = Mat4.translation(offset, 0, mix(0, lift, p)) * Mat4.rotationY(mix(closedAngle, openAngle, p))
+            * Mat4.scale(mix(scale, 1, p))
+        return side == .left ? m * Mat4.scale(-1, 1, 1) : m
+    }
+
+    /// Pinch (or two-button drag) scale → opening progress: `clamp(|s − 1| / 5, 0, 1)`.
+    public static func openingProgress(pinch s: Double) -> Double { clamp(abs(s - 1) / 5, 0, 1) }
+    /// Pinch scale → closing progress: `clamp(|1 − s|, 0, 1)`.
+    public static func closingProgress(pinch s: Double) -> Double { clamp(abs(1 - s), 0, 1) }
+}
+
+/// Builds the scene for a still state. Pure: the same state always gives the same scene.
+public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
+    let openBook = v.book.flatMap { books.indices.contains($0) ? $0 : nil }
+    let camera = Camera(viewSize: v.viewSize, vanishingPoint: v.viewpoint.vanishingPoint(viewSize: v.viewSize),
+                        reversePerspective: openBook != nil && v.style.perspective == .reverse)
+    let shelfOpacity = openBook == nil ? 1 : clamp(1 - v.openProgress, 0, 1)
+    var items = shelfOpacity > 0 ? shelfItems(v, books: books, opacity: shelfOpacity, skipping: openBook) : []
+    if let b = openBook { items += bookItems(v, book: books[b], index: b) }
+    return Scene(state: v.phase, camera: camera, backdrop: openBook == nil ? .shelf : .desk,
+                 items: ordered(items), rest: v.rest)
+}
+
+private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skipping open: Int?) -> [SceneItem] {
+    let size = BookInfo.referencePageSize
+    let placements: [CoverPlacement]
+    switch v.shelf {
+    case .carousel:
+        let c = Carousel(coverSize: size, viewWidth: v.viewSize.x)
+        placements = c.visibleRange(scroll: v.scroll, count: books.count).map { $0.map { c.placement($0, scroll: v.scroll) } } ?? []
+    case .wheel:
+        let w = Wheel.covers(size, viewSize: v.viewSize)
+        placements = w.visibleRange(scroll: v.scroll, count: books.count)
+            .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: size) } } ?? []
+    }
+    return placements.filter { $0.index != open }.map { c in
+        SceneItem(kind: .cover, book: c.index, page: 0, size: size, model: c.model, front: .cover(c.index),
+                  opacity: opacity, z: c.z, x: c.x, scale: c.scale, angle: c.angle)
+    }
+}
+
+private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem] {
+    let vertical = v.style.orientation == .vertical
+    let size = vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
+    let faces: [BookFace]
+    switch (v.layout, v.turn) {
+    case let (.fan, turn?):
+        faces = BookFaces.fan(book, index: index, spread: mix(Double(turn.from), Double(turn.to), turn.progress))
+    case (.fan, nil):
+        faces = BookFaces.fan(book, index: index, spread: v.spread)
+    case let (.flat, turn?):
+        faces = BookFaces.flatTurn(book, index: index, from: turn.from, to: turn.to, progress: turn.progress,
+                                   deform: v.deform, grab: turn.grab, pointer: turn.pointer, size: size)
+    case (.flat, nil):
+        faces = BookFaces.flat(book, index: index, spread: Int(v.spread.rounded(.down)))
+    }
+    let world = bookFrame(v, book: book)
+    let p = v.openProgress
+    return faces.map { f in
+        var uv: UVMap = switch (f.side, vertical) {
+        case (.right, false): .identity
+        case (.left, false): .mirrored
+        case (.right, true): .belowSpine
+        case (.left, true): .aboveSpine
+        }
+        if book.direction == .rtl { uv = uv.flippedHorizontally }
+        let model = world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p)
+        // The cover only shows while the book is not fully open (it lies under the left stack).
+        let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
+        return SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
+                         front: f.front, back: f.back, uv: uv, shade: f.shade, visible: visible, z: f.z,
+                         thickness: f.thickness * clamp(p, 0, 1), shadowCaster: f.receivesShadow ? -1 : nil,
+                         scale: mix(ClosedBook.scale, 1, p),
+                         angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
+    }
+}
+
+/// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
+/// the book a quarter turn (spine horizontal) and fits it in the view, right-to-left mirrors
+/// the spread, then the zoom. Its inverse maps a pointer onto the open book.
+public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
+    let size = v.style.orientation == .vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
+    var m = Mat4.scale(v.zoom)
+    if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }
+    if v.style.orientation == .vertical {
+        let fit = min(1, 0.95 * v.viewSize.y / (2 * size.x))
+        m = m * Mat4.rotationZ(-.pi / 2) * Mat4.scale(mix(1, fit, clamp(v.openProgress, 0, 1)))
+    }
+    return m
+}
+
+/// Sorts by draw order and points shadow receivers at the turning sheet.
+private func ordered(_ items: [SceneItem]) -> [SceneItem] {
+    var sorted = items.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
+    let caster = sorted.firstIndex { $0.kind == .sheet }
+    for i in sorted.indices where sorted[i].shadowCaster != nil {
+        sorted[i].shadowCaster = caster
+    }
+    return sorted
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FolioMath
+
+/// A timing curve: maps the fraction of elapsed time (0 … 1) to the fraction of progress.
+/// The named curves are Core Animation's cubic Béziers.
+public struct TimingCurve: Sendable, Equatable {
+    public var c1: Vec2
+    public var c2: Vec2
+
+    public init(_ c1: Vec2, _ c2: Vec2) {
+        self.c1 = c1
+        self.c2 = c2
+    }
+
+    public static let linear = TimingCurve(Vec2(0, 0), Vec2(1, 1))
+    public static let easeIn = TimingCurve(Vec2(0.42, 0), Vec2(1, 1))
+    public static let easeOut = TimingCurve(Vec2(0, 0), Vec2(0.58, 1))
+    public static let easeInOut = TimingCurve(Vec2(0.42, 0), Vec2(0.58, 1))
+
+    /// Progress at time fraction `t` (clamped to 0 … 1).
+    public func callAsFunction(_ t: Double) -> Double {
+        let x = clamp(t, 0, 1)
+        return bezier(solve(x), c1.y, c2.y)
+    }
+
+    private func bezier(_ u: Double, _ p1: Double, _ p2: Double) -> Double {
+        let v = 1 - u
+        return 3 * v * v * u * p1 + 3 * v * u * u * p2 + u * u * u
+    }
+
+    /// The Bézier parameter whose x is `x`: x(u) is monotonic, so bisection always converges.
+    private func solve(_ x: Double) -> Double {
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if bezier(mid, c1.x, c2.x) < x { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
+    /// A two-stage motion eased in over the first half and out over the second, so the
+    /// whole eases in and out with no pause at the half (the rigid flip's timing).
+    public static func twoStage(_ t: Double) -> Double {
+        t < 0.5 ? 0.5 * easeIn(2 * t) : 0.5 + 0.5 * easeOut(2 * t - 1)
+    }
+}
+
+/// A damped spring from 0 to 1 (UIKit's `usingSpringWithDamping:initialSpringVelocity:`).
+///
+/// `velocity` is in whole distances per second. The stiffness is chosen so the motion has
+/// settled to within `tolerance` of the target by `duration`.
+public struct Spring: Sendable, Equatable {
+    public var damping: Double
+    public var velocity: Double
+    public var duration: Double
+    public var tolerance: Double
+
+    public init(damping: Double = 0.7, velocity: Double = 0.7, duration: Double = 1, tolerance: Double = 1e-3) {
+        self.damping = clamp(damping, 0.05, 0.999)
+        self.velocity = velocity
+        self.duration = duration
+        self.tolerance = tolerance
+    }
+
+    /// The spec's open spring: damping 0.7, initial velocity 0.7, 1 s.
+    public static let open = Spring()
+
+    /// Undamped angular frequency, from the envelope e^(−ζω t) reaching the tolerance.
+    public var omega: Double { -log(tolerance) / (damping * duration) }
+
+    /// Progress at `t` seconds; exactly 1 from `duration` on.
+    public func value(at t: Double) -> Double {
+        guard t > 0 else { return 0 }
+        guard t < duration else { return 1 }
+        let w = omega, z = damping
+        let wd = w * (1 - z * z).squareRoot()
+        // Displacement from the target: u(0) = 1, u'(0) = −velocity.
+        let b = (z * w - velocity) / wd
+        return 1 - exp(-z * w * t) * (cos(wd * t) + b * sin(wd * t))
+    }
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FolioMath
+
+/// How an open book is laid out.
+public enum BookLayout: String, Sendable, CaseIterable, Codable {
+    /// The reference layout: pages fanned about the spine, the scroll position in spreads.
+    case fan
+    /// A book lying open on a desk: both stacks flat, page blocks, a gutter.
+    case flat
+}
+
+/// Which side of the spine a face's local frame lies on.
+public enum Side: Sendable, Equatable {
+    /// Local a runs rightwards (+x): `uv: .identity`.
+    case right
+    /// Local a runs leftwards: the model mirrors x so the front still faces the viewer.
+    case left
+
+    /// The side of layout page `n`: even pages are sheet fronts, right of the spine.
+    public init(page n: Int) { self = n % 2 == 0 ? .right : .left }
+
+    public var opposite: Side { self == .right ? .left : .right }
+}
+
+/// The spec's fan layout formulas.
+public enum Fan {
+    public static let compression = 0.1
+    public static let faceSeparation = 1.0 / 1000
+
+    /// `r = −0.5 + floor(i / 2) − s`, compressed by 0.1 beyond ±0.5 (not yet clamped).
+    public static func ratio(page i: Int, spread s: Double) -> Double {
+        let r = -0.5 + Double(i / 2) - s
+        if r > 0.5 { return 0.5 + compression * (r - 0.5) }
+        if r < -0.5 { return -0.5 + compression * (r + 0.5) }
+        return r
+    }
+
+    /// Angle about the spine for ratio `r` (clamped to ±1): right-hand pages
+    /// `(1 − r)(−π/2)`, left-hand pages `(1 + r)(π/2)`, plus `(i mod 2) / 1000`.
+    public static func angle(page i: Int, ratio r: Double) -> Double {
+        let c = clamp(r, -1, 1)
+        let base = i % 2 == 0 ? (1 - c) * (-Double.pi / 2) : (1 + c) * (Double.pi / 2)
+        return base + Double(i % 2) * faceSeparation
+    }
+
+    /// A face turned away from the viewer is not drawn, except the cover.
+    public static func isHidden(page i: Int, ratio r: Double) -> Bool {
+        guard i != 0 else { return false }
+        return i % 2 == 1 ? r > 0 : r < 0
+    }
+}
+
+/// Page blocks: the thickness of the stacks on each side of the spine.
+public enum PageStack {
+    public static let sheetThickness = 0.2
+    public static let maxThickness = 24.0
+    /// Strength of the gutter shadow on pages lying open.
+    public static let gutter = 0.35
+
+    public static func thickness(sheets: Int) -> Double {
+        min(maxThickness, Double(max(0, sheets)) * sheetThickness)
+    }
+}
+
+/// One face or block of an open book in the book's own frame, before the open/close blend,
+/// orientation, reading direction and zoom are applied.
+struct BookFace {
+    var kind: SceneItem.Kind
+    var page: Int
+    var side: Side
+    /// Rotation about the spine (the argument of `rotationY`) when fully open.
+    var angle: Double
+    /// Height of the spine axis this face turns about, when fully open.
+    var lift: Double = 0
+    var front: FaceContent
+    var back: FaceContent? = nil
+    var deformation: Deformation = .flat
+    var shade: Shade = .none
+    var visible = true
+    var z = 0
+    var thickness = 0.0
+    var ratio: Double? = nil
+    var receivesShadow = false
+}
+
+/// The faces of an open book.
+enum BookFaces {
+    /// Draw order in the flat layout.
+    enum Order { static let block = 0, page = 1, sheet = 2, cover = 10 }
+    static let coverOnTop = 1_000_000
+
+    /// The fan: every face near spread `s` (those further away lie exactly under the nearest
+    /// flat one), the cover always, drawn on top.
+    static func fan(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
+        let sheets = book.sheetCount
+        let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
+        var pages = lo <= hi ? Array(2 * lo...(2 * hi + 1)) : []
+        if lo > 0 { pages.insert(0, at: 0) }
+        return pages.map { i in
+            let r = Fan.ratio(page: i, spread: s)
+            let z = i == 0 ? coverOnTop : -Int((abs(-0.5 + Double(i / 2) - s) * 1000).rounded())
+            return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
+                            angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
+                            visible: !Fan.isHidden(page: i, ratio: r), z: z, ratio: clamp(r, -1, 1))
+        }
+    }
+
+    /// Layout page on `side` of spread `s` (a blank face past the last sheet).
+    static func page(_ side: Side, of s: Int) -> Int { side == .left ? 2 * s + 1 : 2 * s + 2 }
+
+    /// Sheets under the page on `side` of spread `s`, that page's own sheet included.
+    static func sheets(_ side: Side, of s: Int, in book: BookInfo) -> Int {
+        side == .left ? s + 1 : book.sheetCount - s - 1
+    }
+
+    static func stackTop(_ side: Side, of s: Int, in book: BookInfo) -> Double {
+        PageStack.thickness(sheets: sheets(side, of: s, in: book))
+    }
+
+    /// The page lying open on `side` of spread `s`, with its block beneath it.
+    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int) -> [BookFace] {
+        let n = page(side, of: s)
+        let top = stackTop(side, of: s, in: book)
+        let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
+                                front: book.content(page: n, book: index),
+                                shade: Shade(gutter: PageStack.gutter), z: Order.page)
+        guard top > 0 else { return [pageFace] }
+        let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: top, front: .blank,
+                             z: Order.block, thickness: top)
+        return [block, pageFace]
+    }
+
+    /// The cover lies face down under the left stack; it matters while the book closes.
+    static func cover(_ book: BookInfo, index: Int) -> BookFace {
+        BookFace(kind: .cover, page: 0, side: .right, angle: -.pi, front: .cover(index), z: Order.cover)
+    }
+
+    /// The flat layout at rest on spread `s`.
+    static func flat(_ book: BookInfo, index: Int, spread s: Int) -> [BookFace] {
+        [cover(book, index: index)]
+            + resting(.left, of: s, book: book, index: index)
+            + resting(.right, of: s, book: book, index: index)
+    }
+
+    /// The flat layout while one sheet turns from spread `a` to spread `b` (any distance:
+    /// the sheet shows a's page on its front and b's on its back, b's page lies beneath).
+    static func flatTurn(_ book: BookInfo, index: Int, from a: Int, to b: Int, progress: Double,
+                         deform: TurnDeform, grab: Vec2?, pointer: Vec2?, size: Vec2) -> [BookFace] {
+        let moving: Side = b > a ? .right : .left
+        let other = moving.opposite
+        let p = clamp(progress, 0, 1)
+        var facing = resting(other, of: a, book: book, index: index)
+        var revealed = resting(moving, of: b, book: book, index: index)
+        let lift = mix(stackTop(moving, of: a, in: book), stackTop(other, of: b, in: book), p)
+        let front = page(moving, of: a), back = page(other, of: b)
+        var sheet = BookFace(kind: .sheet, page: front, side: moving, angle: 0, lift: lift,
+                             front: book.content(page: front, book: index),
+                             back: book.content(page: back, book: index), z: Order.sheet)
+        let across: (Vec2) -> Double
+        switch deform {
+        case .rigid:
+            let phi = RigidFlip.angle(progress: p)
+            sheet.angle = moving == .right ? -phi : phi
+            across = { $0.x * cos(phi) }
+        case .curl:
+            let g = grab ?? Vec2(size.x, -size.y / 2)
+            sheet.deformation = CurlTurn.curl(grab: g, pointer: pointer ?? CurlTurn.pointer(grab: g, progress: p), size: size)
+            across = { [d = sheet.deformation] in d.apply($0).position.x }
+        case .cone:
+            sheet.deformation = .cone(ConeTurn.cone(progress: p, size: size))
+            across = { [d = sheet.deformation] in d.apply($0).position.x }
+        }
+        let covered = Coverage.of(size: size, across: across)
+        let shades = RigidFlip.shades(phi: Coverage.equivalentAngle(own: covered.own, other: covered.other),
+                                      revealed: covered.own, facing: covered.other)
+        sheet.shade = shades.sheet
+        revealed[revealed.count - 1].shade = shades.revealed
+        revealed[revealed.count - 1].receivesShadow = true
+        facing[facing.count - 1].shade = shades.facing
+        facing[facing.count - 1].receivesShadow = true
+        return [cover(book, index: index)] + facing + revealed + [sheet]
+    }
+}

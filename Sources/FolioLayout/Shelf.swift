@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FolioMath
+
+/// Which shelf shows the covers.
+public enum ShelfStyle: String, Sendable, CaseIterable, Codable { case carousel, wheel }
+
+/// Where one cover stands on a shelf.
+public struct CoverPlacement: Sendable, Equatable {
+    public var index: Int
+    /// Cover's local frame (a from its left edge, l from its centre) → world.
+    public var model: Mat4
+    /// Offset of the cover's centre from the view centre (carousel), layout units.
+    public var x: Double
+    public var scale: Double
+    /// Rotation about the wheel's pivot, radians (0 upright; positive to the right).
+    public var angle: Double?
+    public var z: Int
+}
+
+/// The shelf's scroll physics: fast deceleration and snapping to a cover.
+public enum ShelfScroll {
+    /// UIScrollView's fast deceleration rate, per millisecond.
+    public static let decelerationRate = 0.99
+
+    /// How far a release at `velocity` (covers per second) glides before stopping.
+    public static func glide(velocity: Double) -> Double {
+        -velocity / (1000 * log(decelerationRate))
+    }
+
+    /// The spec's snapping: ceil when moving towards later covers, round at rest, floor
+    /// when moving back; `position` in covers, the result clamped to the shelf.
+    public static func snap(_ position: Double, velocity: Double, count: Int) -> Double {
+        let target: Double
+        if velocity > 0 { target = position.rounded(.up) }
+        else if velocity < 0 { target = position.rounded(.down) }
+        else { target = position.rounded() }
+        return clamp(target, 0, Double(max(count - 1, 0)))
+    }
+
+    /// Where a scroll released at `position` with `velocity` comes to rest.
+    public static func rest(from position: Double, velocity: Double, count: Int) -> Double {
+        snap(position + glide(velocity: velocity), velocity: velocity, count: count)
+    }
+}
+
+/// The carousel: one row of covers, the centred one largest.
+public struct Carousel: Sendable, Equatable {
+    public var coverSize: Vec2
+    public var spacing: Double
+    public var viewWidth: Double
+
+    public init(coverSize: Vec2 = BookInfo.referencePageSize, spacing: Double = 10, viewWidth: Double) {
+        self.coverSize = coverSize
+        self.spacing = spacing
+        self.viewWidth = viewWidth
+    }
+
+    public static let baseScale = 0.7
+    public static let minRelativeScale = 0.75
+
+    public var pitch: Double { coverSize.x + spacing }
+
+    /// `0.7 · clamp(1 − d / viewWidth, 0.75, 1)`.
+    public func scale(distance d: Double) -> Double {
+        Self.baseScale * clamp(1 - abs(d) / viewWidth, Self.minRelativeScale, 1)
+    }
+
+    /// Cover `i` at scroll position `scroll` (covers; 0 = the first cover centred).
+    public func placement(_ i: Int, scroll: Double) -> CoverPlacement {
+        let x = (Double(i) - scroll) * pitch
+        let s = scale(distance: x)
+        let model = Mat4.translation(x, 0, 0) * Mat4.scale(s) * Mat4.translation(-coverSize.x / 2, 0, 0)
+        return CoverPlacement(index: i, model: model, x: x, scale: s, angle: nil, z: 0)
+    }
+
+    /// Indices of covers that can be on screen (the widest half-cover included).
+    public func visibleRange(scroll: Double, count: Int) -> ClosedRange<Int>? {
+        let reach = (viewWidth / 2 + coverSize.x * Self.baseScale / 2) / pitch
+        let lo = max(0, Int((scroll - reach).rounded(.down)))
+        let hi = min(count - 1, Int((scroll + reach).rounded(.up)))
+        return lo <= hi ? lo...hi : nil
+    }
+}
+
+/// The spinning wheel: covers on a circle, each rotated about a pivot below it.
+public struct Wheel: Sendable, Equatable {
+    public var itemSize: Vec2
+    public var radius: Double
+    public var viewSize: Vec2
+
+    public init(itemSize: Vec2, radius: Double, viewSize: Vec2) {
+        self.itemSize = itemSize
+        self.radius = radius
+        self.viewSize = viewSize
+    }
+
+    /// The reference wheel: 133 × 173 items on a radius of 500.
+    public static func reference(viewSize: Vec2) -> Wheel {
+        Wheel(itemSize: Vec2(133, 173), radius: 500, viewSize: viewSize)
+    }
+
+    /// The reference wheel scaled so its items are covers at the shelf's scale (0.7).
+    public static func covers(_ coverSize: Vec2 = BookInfo.referencePageSize, viewSize: Vec2) -> Wheel {
+        let item = coverSize * Carousel.baseScale
+        return Wheel(itemSize: item, radius: 500 * item.x / 133, viewSize: viewSize)
+    }
+
+    /// `atan(itemWidth / R)`.
+    public var anglePerItem: Double { atan(itemSize.x / radius) }
+
+    /// θ0: 0 at the start, −(n − 1) · anglePerItem at the end (scroll in covers).
+    public func baseAngle(scroll: Double) -> Double { -scroll * anglePerItem }
+
+    /// Half the visible angle: `tan θ = (viewWidth / 2) / (R + h/2 − viewHeight / 2)`.
+    public var visibleAngle: Double {
+        atan2(viewSize.x / 2, radius + itemSize.y / 2 - viewSize.y / 2)
+    }
+
+    /// The items within ±θ (computed from the angles alone: the work does not grow with n).
+    public func visibleRange(scroll: Double, count: Int) -> ClosedRange<Int>? {
+        guard count > 0 else { return nil }
+        let theta = visibleAngle, a0 = baseAngle(scroll: scroll), step = anglePerItem
+        let start = a0 < -theta ? Int(((-theta - a0) / step).rounded(.down)) : 0
+        let end = min(count - 1, Int(((theta - a0) / step).rounded(.up)))
+        return start <= end ? start...end : nil
+    }
+
+    /// Item `i` for a cover of `coverSize`: centred in the view, then turned about the pivot
+    /// R + h/2 below its centre (clockwise for positive angles, which lie to the right).
+    public func placement(_ i: Int, scroll: Double, coverSize: Vec2) -> CoverPlacement {
+        let angle = baseAngle(scroll: scroll) + Double(i) * anglePerItem
+        let s = itemSize.x / coverSize.x
+        let pivot = Vec3(0, -(radius + itemSize.y / 2), 0)
+        let model = Mat4.rotation(-angle, axis: Vec3(0, 0, 1), about: pivot)
+            * Mat4.scale(s) * Mat4.translation(-coverSize.x / 2, 0, 0)
+        // Items further right overlap those to their left.
+        return CoverPlacement(index: i, model: model, x: 0, scale: s, angle: angle, z: Int((angle * 1_000_000).rounded()))
+    }
+}

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FolioMath
+
+/// The three independent style bits of a page turn (8 combinations).
+public struct TurnStyle: Sendable, Equatable, Hashable {
+    public enum Direction: String, Sendable, CaseIterable { case forward, backward }
+    /// Horizontal: a vertical spine (a book). Vertical: a horizontal spine (a wall calendar).
+    public enum Orientation: String, Sendable, CaseIterable { case horizontal, vertical }
+    /// Normal: the page comes towards the viewer. Reverse: the perspective is flipped.
+    public enum Perspective: String, Sendable, CaseIterable { case normal, reverse }
+
+    public var direction: Direction
+    public var orientation: Orientation
+    public var perspective: Perspective
+
+    public init(direction: Direction = .forward, orientation: Orientation = .horizontal, perspective: Perspective = .normal) {
+        self.direction = direction
+        self.orientation = orientation
+        self.perspective = perspective
+    }
+
+    /// All 8 combinations.
+    public static let all: [TurnStyle] = Direction.allCases.flatMap { d in
+        Orientation.allCases.flatMap { o in Perspective.allCases.map { TurnStyle(direction: d, orientation: o, perspective: $0) } }
+    }
+}
+
+/// How a turning sheet moves: rigid about the spine, curled around a cylinder, or bent on a cone.
+public enum TurnDeform: String, Sendable, CaseIterable, Codable { case rigid, curl, cone }
+
+/// Where the vanishing point sits: the book seen from above, straight on, or from below.
+public enum Viewpoint: String, Sendable, CaseIterable, Codable {
+    case above, center, below
+
+    /// Vanishing point for a view of `viewSize`: ±0.6 of half the view height.
+    public func vanishingPoint(viewSize: Vec2) -> Vec2 {
+        switch self {
+        case .above: return Vec2(0, 0.6 * viewSize.y / 2)
+        case .center: return .zero
+        case .below: return Vec2(0, -0.6 * viewSize.y / 2)
+        }
+    }
+
+    /// The next one in the cycle above → center → below → above.
+    public var next: Viewpoint {
+        switch self {
+        case .above: return .center
+        case .center: return .below
+        case .below: return .above
+        }
+    }
+}
+
+/// The rigid flip: angle, timing and the shadow curves of the two-stage turn.
+public enum RigidFlip {
+    /// The sheet's angle from its resting side (0 … π) at time fraction `t`: ease-in up to
+    /// upright, ease-out down onto the other side.
+    public static func angle(time t: Double) -> Double { .pi * TimingCurve.twoStage(t) }
+
+    /// Angle at turn progress `p` (progress is proportional to the angle).
+    public static func angle(progress p: Double) -> Double { .pi * clamp(p, 0, 1) }
+
+    /// Shading for a sheet turned by `phi` whose cover of the revealed side is `revealed`
+    /// and of the facing side `facing` (fractions of the page, 0 … 1). Covered fraction, not
+    /// time, drives the page shadows: for a rigid sheet `revealed` is cos φ, so the revealed
+    /// page lightens along a cosine and the facing page darkens along a sine, at most 1/3.
+    public static func shades(phi: Double, revealed: Double, facing: Double) -> (revealed: Shade, facing: Shade, sheet: Shade) {
+        let cast = sin(clamp(phi, 0, .pi)) / 3
+        let rising = 1 - abs(1 - 2 * clamp(phi, 0, .pi) / .pi)
+        return (Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter),
+                Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter),
+                Shade(self: 0.1 * rising, crease: sin(clamp(phi, 0, .pi))))
+    }
+}
+
+/// The curl: a cylinder whose fold line follows the pointer.
+public enum CurlTurn {
+    /// Largest cylinder radius, as a fraction of the page width (reached mid-turn).
+    public static let maxRadius = 0.12
+
+    /// Where a scripted curl puts the pointer at progress `p` when `grab` was grabbed: it
+    /// crosses to the mirror of the grab point, drifting towards the middle of the page on
+    /// the way so the fold line runs diagonally.
+    public static func pointer(grab: Vec2, progress p: Double) -> Vec2 {
+        let t = clamp(p, 0, 1)
+        return Vec2(grab.x * (1 - 2 * t), grab.y * (1 - 0.25 * sin(.pi * t)))
+    }
+
+    /// Turn progress of a pointer at `pointer` holding `grab`: 0 untouched, 1 landed.
+    public static func progress(grab: Vec2, pointer: Vec2) -> Double {
+        guard grab.x > 0 else { return 0 }
+        return clamp((grab.x - pointer.x) / (2 * grab.x), 0, 1)
+    }
+
+    /// The curl that carries `grab` to `pointer` on a page of `size` (local units). The fold
+    /// line is the perpendicular bisector of grab and pointer, moved back by πr/2 so the
+    /// rolled paper lands exactly under the pointer; it never crosses the spine (a = 0).
+    /// The radius grows from 0 and shrinks again as the page lands, so progress 0 and 1
+    /// are flat.
+    public static func curl(grab: Vec2, pointer: Vec2, size: Vec2) -> Deformation {
+        let p = progress(grab: grab, pointer: pointer)
+        let delta = grab - pointer
+        let len = (delta * delta).sum().squareRoot()
+        guard p > 0, p < 1, len > 1e-6 else { return p >= 1 ? landed(size) : .flat }
+        let d = delta / len
+        let r = maxRadius * size.x * 4 * p * (1 - p)
+        var f = (((pointer + grab) * d).sum() - .pi * r) / 2
+        // Both ends of the spine must stay behind the fold line.
+        f = max(f, abs(d.y) * size.y / 2)
+        return .curl(.init(point: d * f, direction: d, radius: r))
+    }
+
+    /// A page that has finished a curl: all of it rolled over the spine, flat.
+    static func landed(_ size: Vec2) -> Deformation {
+        .curl(.init(point: .zero, direction: Vec2(1, 0), radius: 0))
+    }
+}
+
+/// The cone turn for scripted turns (after Hong, Ahn and Yoon): the corner lifts first, the
+/// sheet turns about the spine, and it lands flat at rotation π.
+public enum ConeTurn {
+    /// Smallest half-angle, at mid-turn.
+    public static let minTheta = 0.5
+
+    /// The cone at progress `p` for a page of `size`: the apex sits on the spine line below
+    /// the page and moves away as the turn goes on, θ dips from π/2 (flat) and comes back,
+    /// and the rotation lags the bending (smoothstep) so the corner rises first.
+    public static func cone(progress p: Double, size: Vec2) -> Deformation.Cone {
+        let t = clamp(p, 0, 1)
+        let distance = size.y * (0.5 + 2 * t)
+        let apex = -size.y / 2 - distance
+        // Keep the far corner's wrap angle β = α / sin θ under π.
+        let alpha = atan(size.x / distance)
+        let floor = asin(min(1, alpha / (0.95 * .pi)))
+        let theta = max(.pi / 2 - (.pi / 2 - minTheta) * sin(.pi * t), floor)
+        let rotation = .pi * t * t * (3 - 2 * t)
+        return .init(apex: apex, theta: theta, rotation: rotation)
+    }
+}
+
+/// How much of each side a turning sheet covers, from its actual geometry.
+public enum Coverage {
+    /// Fractions (0 … 1) of the sheet's own side and of the other side that the sheet
+    /// covers, averaged over rows along the spine. `across` gives a local point's deformed
+    /// position across the spine (positive on the sheet's own side).
+    public static func of(size: Vec2, across: (Vec2) -> Double) -> (own: Double, other: Double) {
+        let rows = 9, columns = 24
+        var own = 0.0, other = 0.0
+        for r in 0..<rows {
+            let l = size.y * (Double(r) / Double(rows - 1) - 0.5)
+            var hi = 0.0, lo = 0.0
+            for c in 0...columns {
+                let x = across(Vec2(size.x * Double(c) / Double(columns), l))
+                hi = max(hi, x)
+                lo = min(lo, x)
+            }
+            own += hi / size.x
+            other += -lo / size.x
+        }
+        return (clamp(own / Double(rows), 0, 1), clamp(other / Double(rows), 0, 1))
+    }
+
+    /// The rigid angle with the same covering: acos(own − other), 0 … π.
+    public static func equivalentAngle(own: Double, other: Double) -> Double {
+        acos(clamp(own - other, -1, 1))
+    }
+}

@@ -1,0 +1,194 @@
+import CGLFW
+import FolioApp
+import Foundation
+
+/// Why the viewer cannot open a window.
+public struct WindowError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A GLFW window with a GL 3.3 core context, collecting input as `InputEvent`s.
+///
+/// Main thread only (GLFW's rule). Does not: draw, or know what a book is.
+public final class Window {
+    private let handle: OpaquePointer
+    private let queue: EventQueue
+    private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
+
+    /// Opens a window and makes its context current. Fails with one clear message when there is
+    /// no display or no GL 3.3 core context.
+    public init(title: String, width: Int, height: Int, fullscreen: Bool = false, vsync: Bool = true) throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil else {
+            throw WindowError(message: "no display (DISPLAY is not set); use `folio capture` to render without one")
+        }
+        glfwSetErrorCallback { _, description in
+            if let description { FileHandle.standardError.write(Data("folio: GLFW: \(String(cString: description))\n".utf8)) }
+        }
+        guard glfwInit() == GLFW_TRUE else {
+            throw WindowError(message: "cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? ""); use `folio capture` to render without one")
+        }
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
+        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
+        let monitor = fullscreen ? glfwGetPrimaryMonitor() : nil
+        var w = Int32(width), h = Int32(height)
+        if let monitor, let mode = glfwGetVideoMode(monitor) { w = mode.pointee.width; h = mode.pointee.height }
+        guard let handle = glfwCreateWindow(w, h, title, monitor, nil) else {
+            glfwTerminate()
+            throw WindowError(message: "cannot create a window with an OpenGL 3.3 core context; use `folio capture` to render without one")
+        }
+        self.handle = handle
+        queue = EventQueue()
+        glfwMakeContextCurrent(handle)
+        glfwSwapInterval(vsync ? 1 : 0)
+        glfwSetWindowUserPointer(handle, Unmanaged.passUnretained(queue).toOpaque())
+        installCallbacks()
+    }
+
+    /// Closes the window and shuts GLFW down.
+    public func destroy() {
+        glfwDestroyWindow(handle)
+        glfwTerminate()
+    }
+
+    /// Framebuffer size in pixels (differs from the window size on HiDPI screens).
+    public var framebufferSize: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        glfwGetFramebufferSize(handle, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    public var shouldClose: Bool { glfwWindowShouldClose(handle) == GLFW_TRUE }
+
+    public func setTitle(_ title: String) { glfwSetWindowTitle(handle, title) }
+
+    /// Seconds since GLFW started: the viewer's clock (captures and tests pass their own).
+    public var time: Double { glfwGetTime() }
+
+    /// Events since the last call, without waiting.
+    public func pollEvents() -> [InputEvent] {
+        glfwPollEvents()
+        return queue.drain()
+    }
+
+    /// Sleeps until an event arrives (or `timeout` seconds pass), then returns what came: an
+    /// idle viewer uses no CPU.
+    public func waitEvents(timeout: Double? = nil) -> [InputEvent] {
+        if let timeout { glfwWaitEventsTimeout(timeout) } else { glfwWaitEvents() }
+        return queue.drain()
+    }
+
+    public func swapBuffers() { glfwSwapBuffers(handle) }
+
+    public var isFullscreen: Bool { glfwGetWindowMonitor(handle) != nil }
+
+    /// Switches between fullscreen on the primary monitor and the last windowed frame.
+    public func toggleFullscreen() {
+        if isFullscreen {
+            let f = windowedFrame
+            glfwSetWindowMonitor(handle, nil, Int32(f.x), Int32(f.y), Int32(max(f.width, 320)), Int32(max(f.height, 200)), 0)
+        } else if let monitor = glfwGetPrimaryMonitor(), let mode = glfwGetVideoMode(monitor) {
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            glfwGetWindowPos(handle, &x, &y)
+            glfwGetWindowSize(handle, &w, &h)
+            windowedFrame = (Int(x), Int(y), Int(w), Int(h))
+            glfwSetWindowMonitor(handle, monitor, 0, 0, mode.pointee.width, mode.pointee.height, mode.pointee.refreshRate)
+        }
+    }
+
+    private func installCallbacks() {
+        glfwSetKeyCallback(handle) { window, key, _, action, mods in
+            guard action != GLFW_RELEASE, let k = Window.key(key) else { return }
+            EventQueue.of(window)?.push(.key(k, modifiers: Window.modifiers(mods), isRepeat: action == GLFW_REPEAT))
+        }
+        glfwSetCharCallback(handle) { window, codepoint in
+            // '+' and '-' by character, so they work on every keyboard layout.
+            switch codepoint {
+            case 43: EventQueue.of(window)?.push(.key(.plus, modifiers: [], isRepeat: false))
+            case 45: EventQueue.of(window)?.push(.key(.minus, modifiers: [], isRepeat: false))
+            default: break
+            }
+        }
+        glfwSetMouseButtonCallback(handle) { window, button, action, mods in
+            guard let window, let b = MouseButton(rawValue: Int(button)) else { return }
+            let (x, y) = Window.cursor(window)
+            let m = Window.modifiers(mods)
+            EventQueue.of(window)?.push(action == GLFW_PRESS ? .mouseDown(b, x: x, y: y, modifiers: m) : .mouseUp(b, x: x, y: y, modifiers: m))
+        }
+        glfwSetCursorPosCallback(handle) { window, x, y in
+            guard let window else { return }
+            let s = Window.contentScale(window)
+            EventQueue.of(window)?.push(.mouseMove(x: x * s.x, y: y * s.y))
+        }
+        glfwSetScrollCallback(handle) { window, dx, dy in
+            guard let window else { return }
+            var m: Modifiers = []
+            if glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS { m.insert(.control) }
+            if glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS { m.insert(.shift) }
+            EventQueue.of(window)?.push(.scroll(dx: dx, dy: dy, modifiers: m))
+        }
+        glfwSetFramebufferSizeCallback(handle) { window, w, h in
+            EventQueue.of(window)?.push(.resize(width: Int(w), height: Int(h)))
+        }
+        glfwSetWindowCloseCallback(handle) { window in
+            EventQueue.of(window)?.push(.close)
+        }
+    }
+
+    /// Cursor position in framebuffer pixels.
+    private static func cursor(_ window: OpaquePointer) -> (Double, Double) {
+        var x = 0.0, y = 0.0
+        glfwGetCursorPos(window, &x, &y)
+        let s = contentScale(window)
+        return (x * s.x, y * s.y)
+    }
+
+    /// Framebuffer pixels per window coordinate (2 on a HiDPI screen).
+    private static func contentScale(_ window: OpaquePointer) -> (x: Double, y: Double) {
+        var fw: Int32 = 0, fh: Int32 = 0, ww: Int32 = 0, wh: Int32 = 0
+        glfwGetFramebufferSize(window, &fw, &fh)
+        glfwGetWindowSize(window, &ww, &wh)
+        return (ww > 0 ? Double(fw) / Double(ww) : 1, wh > 0 ? Double(fh) / Double(wh) : 1)
+    }
+
+    private static func modifiers(_ mods: Int32) -> Modifiers {
+        var m: Modifiers = []
+        if mods & GLFW_MOD_SHIFT != 0 { m.insert(.shift) }
+        if mods & GLFW_MOD_CONTROL != 0 { m.insert(.control) }
+        if mods & GLFW_MOD_ALT != 0 { m.insert(.alt) }
+        return m
+    }
+
+    private static let keys: [Int32: Key] = [
+        GLFW_KEY_LEFT: .left, GLFW_KEY_RIGHT: .right, GLFW_KEY_UP: .up, GLFW_KEY_DOWN: .down,
+        GLFW_KEY_ENTER: .enter, GLFW_KEY_KP_ENTER: .enter, GLFW_KEY_SPACE: .space, GLFW_KEY_BACKSPACE: .backspace,
+        GLFW_KEY_ESCAPE: .escape, GLFW_KEY_PAGE_UP: .pageUp, GLFW_KEY_PAGE_DOWN: .pageDown, GLFW_KEY_HOME: .home,
+        GLFW_KEY_END: .end, GLFW_KEY_TAB: .tab, GLFW_KEY_KP_ADD: .plus, GLFW_KEY_KP_SUBTRACT: .minus,
+        GLFW_KEY_F11: .f11, GLFW_KEY_F12: .f12,
+        GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l,
+        GLFW_KEY_P: .p, GLFW_KEY_Q: .q, GLFW_KEY_R: .r, GLFW_KEY_S: .s, GLFW_KEY_V: .v, GLFW_KEY_W: .w,
+    ]
+
+    private static func key(_ code: Int32) -> Key? { keys[code] }
+}
+
+/// Events gathered by GLFW's callbacks, which cannot capture context: they find this queue
+/// through the window's user pointer.
+private final class EventQueue {
+    private var events: [InputEvent] = []
+
+    static func of(_ window: OpaquePointer?) -> EventQueue? {
+        guard let window, let p = glfwGetWindowUserPointer(window) else { return nil }
+        return Unmanaged<EventQueue>.fromOpaque(p).takeUnretainedValue()
+    }
+
+    func push(_ e: InputEvent) { events.append(e) }
+
+    func drain() -> [InputEvent] {
+        defer { events = [] }
+        return events
+    }
+}

@@ -1,0 +1,62 @@
+import COpenGL
+import FolioBook
+
+/// Reads frames back through a ring of pixel-pack buffers, so the GPU keeps drawing frame
+/// n + 1 while frame n is copied out: `read` starts an asynchronous copy and returns the frame
+/// started `depth − 1` calls earlier (nil until the ring is full); `flush` returns the rest.
+/// Rows come bottom to top, as GL stores them.
+public final class FrameReader {
+    public let width: Int
+    public let height: Int
+    private var buffers: [GLuint]
+    private var pending: [Int] = []   // ring slots holding a started copy, oldest first
+    private var next = 0
+
+    public init(width: Int, height: Int, depth: Int = 2) {
+        self.width = width
+        self.height = height
+        buffers = [GLuint](repeating: 0, count: max(depth, 1))
+        glGenBuffers(GLsizei(buffers.count), &buffers)
+        for b in buffers {
+            glBindBuffer(E(GL_PIXEL_PACK_BUFFER), b)
+            glBufferData(E(GL_PIXEL_PACK_BUFFER), width * height * 4, nil, E(GL_STREAM_READ))
+        }
+        glBindBuffer(E(GL_PIXEL_PACK_BUFFER), 0)
+    }
+
+    /// Starts copying `framebuffer`'s pixels; returns the oldest finished frame once the ring is full.
+    public func read(_ framebuffer: Framebuffer) -> RGBAImage? {
+        framebuffer.bindForReading()
+        let slot = next
+        next = (next + 1) % buffers.count
+        glBindBuffer(E(GL_PIXEL_PACK_BUFFER), buffers[slot])
+        glPixelStorei(E(GL_PACK_ALIGNMENT), 1)
+        glReadPixels(0, 0, GLsizei(width), GLsizei(height), E(GL_RGBA), E(GL_UNSIGNED_BYTE), nil)
+        glBindBuffer(E(GL_PIXEL_PACK_BUFFER), 0)
+        pending.append(slot)
+        return pending.count >= buffers.count ? take() : nil
+    }
+
+    /// The frames still in flight, oldest first.
+    public func flush() -> [RGBAImage] {
+        var out: [RGBAImage] = []
+        while !pending.isEmpty { out.append(take()) }
+        return out
+    }
+
+    private func take() -> RGBAImage {
+        let slot = pending.removeFirst()
+        glBindBuffer(E(GL_PIXEL_PACK_BUFFER), buffers[slot])
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        if let p = glMapBufferRange(E(GL_PIXEL_PACK_BUFFER), 0, pixels.count, GLbitfield(GL_MAP_READ_BIT)) {
+            pixels.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: p, count: $0.count)) }
+            glUnmapBuffer(E(GL_PIXEL_PACK_BUFFER))
+        }
+        glBindBuffer(E(GL_PIXEL_PACK_BUFFER), 0)
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    public func destroy() {
+        glDeleteBuffers(GLsizei(buffers.count), &buffers)
+    }
+}

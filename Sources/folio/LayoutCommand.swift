@@ -1,0 +1,29 @@
+import ArgumentParser
+import FolioApp
+import FolioBook
+import FolioLayout
+
+/// `folio layout`: prints the scene of a state as JSON.
+struct Layout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the scene of a state as JSON (layout units: 362 × 568 pages).")
+
+    @Argument(help: "A library manifest or a folder of images (default: the bundled library).")
+    var source: String?
+    @Option(help: ArgumentHelp("View size in layout units.", valueName: "WxH"))
+    var view = "1280x720"
+    @OptionGroup var state: StateOptions
+
+    func run() throws {
+        let still = try state.stillState(view: StateOptions.size(view, option: "--view"))
+        guard let path = source ?? Resources.textures() else {
+            throw ValidationError("no SOURCE given and no bundled Textures/ folder found")
+        }
+        let library = Library.load(from: path)
+        do {
+            print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import FolioApp
+import FolioLayout
+import FolioMath
+
+extension ShelfStyle: ExpressibleByArgument {}
+extension BookLayout: ExpressibleByArgument {}
+extension TurnDeform: ExpressibleByArgument {}
+extension Viewpoint: ExpressibleByArgument {}
+extension TurnStyle.Direction: ExpressibleByArgument {}
+
+/// The options that describe a still state, shared by `folio layout` and `folio capture`.
+struct StateOptions: ParsableArguments {
+    @Option(help: "Shelf style: carousel or wheel.")
+    var shelf: ShelfStyle = .carousel
+    @Option(help: "Shelf position in covers (0 = first cover centred; fractional allowed).")
+    var scroll: Double = 0
+    @Option(help: "Shelf release velocity, covers per second (with --snap).")
+    var velocity: Double = 0
+    @Flag(help: "Report where the shelf comes to rest.")
+    var snap = false
+    @Option(help: "Open book N (0-based).")
+    var book: Int?
+    @Option(help: "Open / close progress, 0…1.")
+    var open: Double?
+    @Option(help: "Open book layout: flat or fan.")
+    var layout: BookLayout = .flat
+    @Option(help: "Spread (fan: fractional allowed).")
+    var spread: Double?
+    @Option(help: "Show the spread containing layout page N (0 = cover).")
+    var page: Int?
+    @Option(help: "Progress of turning the next page, 0…1.")
+    var turn: Double?
+    @Option(help: "Turn direction: forward or backward.")
+    var style: TurnStyle.Direction = .forward
+    @Flag(help: "Vertical orientation (horizontal spine, a wall calendar).")
+    var vertical = false
+    @Flag(help: "Reverse perspective.")
+    var reverse = false
+    @Option(help: ArgumentHelp("Curl grab point in page units: X across from the spine, Y along it from the page centre.", valueName: "x,y"))
+    var curl: String?
+    @Flag(help: "Turn on a cone (same as --deform cone).")
+    var cone = false
+    @Option(help: "Viewpoint: above, center or below.")
+    var viewpoint: Viewpoint = .center
+    @Option(help: "Turn deformation: rigid, curl or cone.")
+    var deform: TurnDeform?
+
+    /// The still state these options describe, with the view size of the command.
+    func stillState(view: Vec2) throws -> StillState {
+        var s = StillState()
+        s.viewSize = view
+        s.shelf = shelf
+        s.scroll = scroll
+        s.velocity = velocity
+        s.snap = snap
+        s.book = book
+        s.open = open
+        s.layout = layout
+        s.spread = spread
+        s.page = page
+        s.turn = turn
+        s.style = TurnStyle(direction: style, orientation: vertical ? .vertical : .horizontal,
+                            perspective: reverse ? .reverse : .normal)
+        s.viewpoint = viewpoint
+        if cone, let deform, deform != .cone { throw ValidationError("--cone contradicts --deform \(deform.rawValue)") }
+        s.deform = cone ? .cone : deform
+        if let curl { s.grab = try Self.point(curl, option: "--curl") }
+        return s
+    }
+
+    /// Parses "X,Y".
+    static func point(_ text: String, option: String) throws -> Vec2 {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+            throw ValidationError("\(option) wants two numbers X,Y, not '\(text)'")
+        }
+        return Vec2(x, y)
+    }
+
+    /// Parses "WxH".
+    static func size(_ text: String, option: String) throws -> Vec2 {
+        let parts = text.lowercased().split(separator: "x").map { Double($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0, w.isFinite, h.isFinite else {
+            throw ValidationError("\(option) wants a size WxH such as 1280x720, not '\(text)'")
+        }
+        return Vec2(w, h)
+    }
+}

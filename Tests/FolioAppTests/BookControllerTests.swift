@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+import FolioApp
+import FolioLayout
+import FolioMath
+
+private func near(_ a: Double, _ b: Double, _ tol: Double) -> Bool { abs(a - b) <= tol }
+
+private func books(_ images: [Int]) -> [BookInfo] { images.map { BookInfo(title: "B\($0)", imageCount: $0) } }
+
+/// Records what the controller reports.
+private final class Recorder: BookControllerDelegate {
+    var turns: [(from: Int, to: Int, completed: Bool)] = []
+    var layoutChanges = 0
+    func controller(_ controller: BookController, didFinishTurnFrom from: Int, to: Int, completed: Bool) {
+        turns.append((from, to, completed))
+    }
+    func controllerDidChangeLayout(_ controller: BookController) { layoutChanges += 1 }
+}
+
+/// A controller with book 0 open and at rest on spread `spread`.
+private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
+    let c = BookController(library: books([images, 4]))
+    c.handle(.open, at: 0)
+    c.update(to: 1)
+    if spread > 0 { c.go(to: 2 * spread + 1, animated: false, at: 1) }
+    return c
+}
+
+@Suite struct StateMachineTests {
+    @Test func opensOnTheSpringAndSettles() {
+        let c = BookController(library: books([10]))
+        #expect(c.handle(.open, at: 0))
+        #expect(c.phase == .opening && c.book == 0)
+        var peak = 0.0
+        for i in 1...99 {
+            c.update(to: Double(i) / 100)
+            peak = max(peak, c.openProgress)
+        }
+        #expect(peak > 1)
+        #expect(c.isAnimating)
+        c.update(to: 1)
+        #expect(c.phase == .reading && c.openProgress == 1 && !c.isAnimating)
+    }
+
+    @Test func refusesImpossibleTransitionsGracefully() {
+        let c = BookController(library: books([4]))
+        #expect(!c.handle(.close, at: 0))
+        #expect(!c.handle(.nextPage, at: 0))
+        #expect(!c.handle(.pageDragEnded, at: 0))
+        #expect(c.phase == .shelf && c.book == nil)
+        #expect(!BookController(library: []).handle(.open, at: 0))
+        #expect(!c.handle(.shelfNext, at: 0))
+
+        let r = reading(4, spread: 2)
+        #expect(r.spread == 2)
+        #expect(!r.handle(.nextPage, at: 2))
+        #expect(!r.go(to: 99, at: 2))
+        #expect(!r.handle(.open, at: 2))
+        #expect(r.phase == .reading && r.spread == 2 && !r.isAnimating)
+    }
+
+    @Test func closesEaseInOutBackToTheShelf() {
+        let c = reading()
+        #expect(c.handle(.close, at: 2))
+        c.update(to: 2.5)
+        #expect(near(c.openProgress, 0.5, 1e-6))
+        c.update(to: 3)
+        #expect(c.phase == .shelf && c.book == nil)
+        #expect(!c.handle(.close, at: 3))
+    }
+
+    @Test func keyTurnsQueueWhileATurnPlays() {
+        let c = reading(10)
+        let recorder = Recorder()
+        c.delegate = recorder
+        #expect(c.handle(.nextPage, at: 2))
+        #expect(c.phase == .turning)
+        #expect(c.handle(.nextPage, at: 2.1))
+        #expect(c.handle(.nextPage, at: 2.2))
+        #expect(c.queuedTurns == 2)
+        c.update(to: 10)
+        #expect(c.spread == 3 && c.phase == .reading && !c.isAnimating)
+        #expect(recorder.turns.map(\.to) == [1, 2, 3])
+        #expect(recorder.turns.allSatisfy { $0.completed })
+    }
+
+    @Test func queueStopsAtTheLastPage() {
+        let c = reading(4)   // spreads 0…2
+        #expect(c.handle(.nextPage, at: 2))
+        #expect(c.handle(.nextPage, at: 2))
+        #expect(!c.handle(.nextPage, at: 2))
+        c.update(to: 10)
+        #expect(c.spread == 2)
+    }
+
+    @Test func goToWithCompletionAndDirection() {
+        let c = reading(20)
+        var finished: Bool?
+        #expect(!c.go(to: 12, direction: .backward, at: 2))
+        #expect(c.go(to: 12, direction: .forward, at: 2) { finished = $0 })
+        #expect(c.scene().items.contains { $0.kind == .sheet && $0.back == .page(0, 11) })
+        c.update(to: 5)
+        #expect(finished == true && c.spread == 5)
+        #expect(c.handle(.firstPage, at: 5))
+        c.update(to: 8)
+        #expect(c.spread == 0)
+    }
+
+    @Test func styleTogglesChangeTheSceneAndTellTheDelegate() {
+        let c = reading()
+        let recorder = Recorder()
+        c.delegate = recorder
+        #expect(c.handle(.toggleLayout, at: 2) && c.settings.layout == .fan)
+        #expect(c.handle(.togglePerspective, at: 2) && c.scene().camera.reversePerspective)
+        #expect(c.handle(.cycleViewpoint, at: 2) && c.scene().camera.vanishingPoint.y < 0)
+        #expect(c.handle(.zoomIn, at: 2) && c.settings.zoom == 1.25)
+        #expect(recorder.layoutChanges == 4)
+    }
+}
+
+@Suite struct DragTests {
+    /// Drags the right-hand page from (350, −250) to each x at the given times, then releases.
+    private func drag(_ c: BookController, _ path: [(t: Double, x: Double)], release: Double) {
+        c.handle(.pageDragBegan(Vec2(350, -250)), at: path[0].t)
+        for p in path.dropFirst() { c.handle(.pageDragMoved(Vec2(p.x, -250)), at: p.t) }
+        c.handle(.pageDragEnded, at: release)
+        c.update(to: release + 2)
+    }
+
+    @Test func completesPastHalfway() {
+        let c = reading()
+        let r = Recorder()
+        c.delegate = r
+        drag(c, [(2, 350), (2.2, 100), (2.4, -100)], release: 3)
+        #expect(c.spread == 1)
+        #expect(r.turns.count == 1 && r.turns[0].completed)
+    }
+
+    @Test func fastFlickTurnsFromAShortDrag() {
+        let c = reading()
+        drag(c, [(2, 350), (2.02, 320), (2.05, 250)], release: 2.05)
+        #expect(c.spread == 1)
+    }
+
+    @Test func slowShortDragFallsBack() {
+        let c = reading()
+        let r = Recorder()
+        c.delegate = r
+        drag(c, [(2, 350), (2.3, 300), (2.6, 250)], release: 3)
+        #expect(c.spread == 0 && c.phase == .reading)
+        #expect(r.turns.count == 1 && !r.turns[0].completed)
+    }
+
+    @Test func releaseCompletesWithoutJumping() {
+        let c = reading()
+        c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
+        c.handle(.pageDragMoved(Vec2(-50, -250)), at: 2.3)
+        c.handle(.pageDragEnded, at: 2.6)
+        #expect(c.turnCompletes == true)
+        let before = c.viewState().turn?.progress ?? -1
+        c.update(to: 2.61)
+        #expect(abs((c.viewState().turn?.progress ?? 1) - before) < 0.05)
+    }
+
+    @Test func rubberBandsPastTheFirstPage() {
+        let c = reading()
+        c.handle(.pageDragBegan(Vec2(-350, -250)), at: 2)
+        c.handle(.pageDragMoved(Vec2(300, -250)), at: 2.3)
+        #expect((c.viewState().turn?.progress ?? 1) < 0.1)
+        c.handle(.pageDragEnded, at: 2.3)
+        c.update(to: 4)
+        #expect(c.spread == 0 && c.phase == .reading)
+    }
+}
+
+@Suite struct ShelfAndScrubTests {
+    // Released near 1.3 moving forward, at rest, or moving back: ceil, round, floor.
+    @Test(arguments: [(0.5, 2.0), (0.0, 1.0), (-0.5, 1.0)])
+    func shelfDragSnapsByVelocitySign(velocity: Double, rest: Double) {
+        let c = BookController(library: books([1, 1, 1, 1, 1]))
+        c.handle(.shelfDragBegan, at: 0)
+        c.handle(.shelfDragMoved(by: 1.3), at: 0.1)
+        c.handle(.shelfDragMoved(by: 0), at: 0.45)
+        c.handle(.shelfDragMoved(by: velocity * 0.05), at: 0.5)
+        c.handle(.shelfDragEnded, at: 0.5)
+        c.update(to: 5)
+        #expect(c.scroll == rest)
+    }
+
+    @Test func scrubCompletesOrRevertsOnRelease() {
+        let c = BookController(library: books([4]))
+        #expect(c.handle(.scrub(by: 0.3), at: 0))
+        #expect(c.handle(.scrub(by: 0.4), at: 0.5))
+        #expect(c.phase == .opening && near(c.openProgress, 0.7, 1e-9))
+        c.handle(.scrubEnded, at: 2)
+        c.update(to: 4)
+        #expect(c.phase == .reading)
+
+        #expect(c.handle(.pinch(scale: 0.8), at: 5))
+        #expect(c.phase == .closing && near(c.openProgress, 0.8, 1e-9))
+        c.handle(.scrubEnded, at: 6)
+        c.update(to: 8)
+        #expect(c.phase == .reading && c.openProgress == 1)
+    }
+}
+
+@Suite struct StillStateTests {
+    @Test func resolvesAPageToItsSpread() throws {
+        var s = StillState()
+        s.book = 0
+        s.page = 6
+        let v = try s.resolve(library: books([10]))
+        #expect(v.spread == 2 && v.phase == .reading && v.book == 0)
+    }
+
+    @Test func refusesWithAClearMessage() {
+        var s = StillState()
+        s.book = 3
+        #expect(throws: StillStateError.self) { try s.resolve(library: books([4])) }
+        var t = StillState()
+        t.book = 0
+        t.spread = 2
+        t.turn = 0.5
+        do {
+            _ = try t.resolve(library: books([4]))
+            Issue.record("turning past the last page was accepted")
+        } catch {
+            #expect(error.message.contains("last"))
+        }
+        var u = StillState()
+        u.open = 1.5
+        #expect(throws: StillStateError.self) { try u.resolve(library: books([4])) }
+    }
+
+    @Test func snapReportsTheRest() throws {
+        var s = StillState()
+        s.scroll = 1.3
+        s.velocity = 1
+        s.snap = true
+        let rest = try s.scene(library: books([1, 1, 1, 1])).rest
+        #expect(rest == 2)
+    }
+}
+
+@Suite struct LayoutJSONTests {
+    @Test func printsTheIssueShape() throws {
+        var s = StillState()
+        s.book = 0
+        s.layout = .fan
+        s.spread = 0.5
+        let text = LayoutJSON.encode(try s.scene(library: books([6])))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((json["view"] as? [String: Double]) == ["width": 1280, "height": 720])
+        #expect(json["state"] as? String == "reading")
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect(!items.isEmpty)
+        for item in items {
+            for key in ["kind", "book", "page", "visible", "matrix", "z", "opacity", "shade"] { #expect(item[key] != nil) }
+            #expect((item["matrix"] as? [Double])?.count == 16)
+            #expect(Set((item["shade"] as? [String: Double])?.keys ?? [:].keys) == ["reveal", "facing", "self", "crease"])
+        }
+        #expect(items.contains { $0["ratio"] != nil && $0["angle"] != nil })
+        // Keys keep the issue's order.
+        let order = ["\"view\"", "\"state\"", "\"items\"", "\"kind\"", "\"matrix\"", "\"z\"", "\"shade\""]
+        let positions = order.map { text.range(of: $0)!.lowerBound }
+        #expect(positions == positions.sorted())
+    }
+
+    @Test func shelfWithSnapHasRestAndCoverValues() throws {
+        var s = StillState()
+        s.scroll = 0.4
+        s.velocity = -2
+        s.snap = true
+        let text = LayoutJSON.encode(try s.scene(library: books([3, 3, 3])))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(json["rest"] as? Double == 0)
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect(items.count == 3)
+        #expect(items.allSatisfy { $0["kind"] as? String == "cover" && $0["x"] != nil && $0["scale"] != nil })
+    }
+
+    @Test func numbersAreCompact() {
+        #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(640.5, -0.0000001)))).contains("{\"width\": 640.5, \"height\": 0}"))
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import FolioLayout
+import FolioMath
+
+@Suite struct FanTests {
+    // (page, spread, compressed ratio) by hand: r = −0.5 + floor(i/2) − s, 0.1 beyond ±0.5.
+    @Test(arguments: [(0, 0.0, -0.5), (1, 0, -0.5), (2, 0, 0.5), (3, 0, 0.5), (4, 0, 0.6), (5, 0, 0.6),
+                      (2, 0.25, 0.25), (6, 1, 0.6), (0, 2, -0.7), (14, 0, 1.1), (0, 8, -1.3)])
+    func ratio(page: Int, spread: Double, expected: Double) {
+        #expect(close(Fan.ratio(page: page, spread: spread), expected))
+    }
+
+    // (page, ratio, angle): right (1 − r)(−π/2), left (1 + r)(π/2) + 1/1000, ratio clamped to ±1.
+    @Test(arguments: [(0, -0.5, -3 * Double.pi / 4), (1, -0.5, Double.pi / 4 + 0.001), (2, 0.5, -Double.pi / 4),
+                      (3, 0.5, 3 * Double.pi / 4 + 0.001), (2, 0, -Double.pi / 2), (2, 1.1, 0), (3, -1.25, 0.001),
+                      (4, -1, -Double.pi)])
+    func angle(page: Int, ratio: Double, expected: Double) {
+        #expect(close(Fan.angle(page: page, ratio: ratio), expected))
+    }
+
+    @Test func facesTurnedAwayAreHiddenButNotTheCover() {
+        #expect(Fan.isHidden(page: 3, ratio: 0.5))
+        #expect(!Fan.isHidden(page: 1, ratio: -0.5))
+        #expect(Fan.isHidden(page: 2, ratio: -0.5))
+        #expect(!Fan.isHidden(page: 0, ratio: -0.5))
+    }
+
+    @Test func sceneRotatesEachPageAboutItsSpineEdgeWithTheCoverOnTop() throws {
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 0), books: [book(20)])
+        let p2 = try #require(scene.items.first { $0.page == 2 })
+        // The spine edge stays on the y axis; the free edge swings towards the viewer by π/4.
+        #expect(close(world(p2, 0, 100), Vec3(0, 100, 0)))
+        #expect(close(world(p2, 362, 0), Vec3(362 * cos(Double.pi / 4), 0, 362 * sin(Double.pi / 4))))
+        let p1 = try #require(scene.items.first { $0.page == 1 })
+        #expect(p1.uv == .mirrored)
+        #expect(world(p1, 362, 0).x < 0)
+        #expect(scene.items.last?.page == 0)
+        #expect(scene.items.first { $0.page == 3 }?.visible == false)
+        // Far sheets lie under the nearest flat one: the work stays bounded.
+        #expect(makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 200), books: [book(1000)]).items.count < 40)
+    }
+}
+
+@Suite struct FlatTests {
+    @Test func stacksGrowAndShrinkWithTheSpread() throws {
+        // 10 images: 12 layout pages on 6 sheets. Spread 2 shows pages 5 | 6 over 3 sheets each side.
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: 2), books: [book(10)])
+        let blocks = scene.items.filter { $0.kind == .block }
+        #expect(blocks.count == 2 && blocks.allSatisfy { close($0.thickness, 0.6) })
+        let left = try #require(scene.items.first { $0.kind == .page && $0.page == 5 })
+        let right = try #require(scene.items.first { $0.kind == .page && $0.page == 6 })
+        #expect(close(world(left, 362, 0), Vec3(-362, 0, 0.6)))
+        #expect(close(world(right, 362, 0), Vec3(362, 0, 0.6)))
+        #expect(left.shade.gutter > 0 && right.shade.gutter > 0)
+        let first = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: 0), books: [book(10)])
+        #expect(zip(first.items.filter { $0.kind == .block }.map(\.thickness), [0.2, 1.0]).allSatisfy { close($0, $1) })
+    }
+
+    @Test func pageNumbering() {
+        let b = book(5)
+        #expect(b.pageCount == 7)
+        #expect(b.sheetCount == 4)
+        #expect(b.lastSpread == 2)
+        #expect([0, 1, 2, 3, 4, 5, 6].map(b.spread(containing:)) == [0, 0, 0, 1, 1, 2, 2])
+        #expect(b.content(page: 0, book: 3) == .cover(3))
+        #expect(b.content(page: 1, book: 3).kind == .blank)
+        #expect(b.content(page: 4, book: 3).imageIndex == 2)
+        #expect(book(0).lastSpread == 0)
+    }
+
+    @Test func rightToLeftMirrorsTheSpreadButNotTheImages() throws {
+        let scene = makeScene(ViewState(phase: .reading, book: 0, spread: 1), books: [book(6, .rtl)])
+        let right = try #require(scene.items.first { $0.kind == .page && $0.page == 4 })
+        #expect(world(right, 362, 0).x < 0)
+        #expect(right.uv == .mirrored)
+        let left = try #require(scene.items.first { $0.kind == .page && $0.page == 3 })
+        #expect(world(left, 362, 0).x > 0)
+        #expect(left.uv == .identity)
+    }
+}
+
+@Suite struct OpenCloseTests {
+    @Test func closedBookLiesBehindTheCoverAtShelfScale() {
+        let right = ClosedBook.model(side: .right, openAngle: -0.3, lift: 5, width: 362, progress: 0)
+        #expect(close(right.project(Vec3(0, 0, 0)), Vec3(-126.7, 0, 0)))
+        #expect(close(right.project(Vec3(362, 284, 0)), Vec3(126.7, 198.8, 0)))
+        let left = ClosedBook.model(side: .left, openAngle: 0.3, lift: 5, width: 362, progress: 0)
+        #expect(close(left.project(Vec3(0, 0, 0)), Vec3(-126.7, 0, 0)))
+        #expect(close(left.project(Vec3(362, 0, 0)), Vec3(126.7, 0, 0)))
+        // Turned by π: the left page's front faces away.
+        #expect(close(left.transformDirection(Vec3(0, 0, 1)), Vec3(0, 0, -0.7)))
+    }
+
+    @Test func openBookIsTheLayoutItself() {
+        let m = ClosedBook.model(side: .right, openAngle: -0.3, lift: 5, width: 362, progress: 1)
+        #expect(m.isApproximatelyEqual(to: Mat4.translation(0, 0, 5) * Mat4.rotationY(-0.3), tolerance: 1e-12))
+    }
+
+    @Test func otherCoversFadeAsTheBookOpens() {
+        let books = [book(4), book(4), book(4)]
+        let half = makeScene(ViewState(phase: .opening, scroll: 1, book: 1, openProgress: 0.25), books: books)
+        let covers = half.items.filter { $0.kind == .cover && $0.book != 1 }
+        #expect(covers.count == 2)
+        #expect(covers.allSatisfy { close($0.opacity, 0.75) })
+        let open = makeScene(ViewState(phase: .reading, scroll: 1, book: 1), books: books)
+        #expect(open.items.allSatisfy { $0.book == 1 })
+    }
+
+    @Test func pinchMappings() {
+        #expect(ClosedBook.openingProgress(pinch: 3.5) == 0.5)
+        #expect(ClosedBook.openingProgress(pinch: 9) == 1)
+        #expect(close(ClosedBook.closingProgress(pinch: 0.4), 0.6))
+    }
+}
+
+@Suite struct TimingTests {
+    @Test func twoStageIsContinuousAtTheHalf() {
+        let h = 1e-6
+        let below = TimingCurve.twoStage(0.5 - h), above = TimingCurve.twoStage(0.5 + h)
+        #expect(close(TimingCurve.twoStage(0.5), 0.5, 1e-9))
+        #expect(close(below, above, 1e-5))
+        // Same slope on both sides: no pause at upright.
+        let left = (TimingCurve.twoStage(0.5) - TimingCurve.twoStage(0.5 - 1e-4)) / 1e-4
+        let right = (TimingCurve.twoStage(0.5 + 1e-4) - TimingCurve.twoStage(0.5)) / 1e-4
+        #expect(close(left, right, 1e-2))
+        #expect(left > 1)
+        #expect(close(TimingCurve.twoStage(0), 0, 1e-9) && close(TimingCurve.twoStage(1), 1, 1e-9))
+    }
+
+    @Test func curvesAreMonotonicFromZeroToOne() {
+        for c in [TimingCurve.linear, .easeIn, .easeOut, .easeInOut] {
+            let v = stride(from: 0.0, through: 1, by: 0.01).map { c($0) }
+            #expect(close(v.first!, 0, 1e-9) && close(v.last!, 1, 1e-9))
+            #expect(zip(v, v.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 })
+        }
+        #expect(close(TimingCurve.easeInOut(0.5), 0.5, 1e-9))
+    }
+
+    @Test func springOvershootsAndSettles() {
+        let s = Spring.open
+        let samples = stride(from: 0.0, through: 1, by: 0.001).map { s.value(at: $0) }
+        let peak = samples.max()!
+        #expect(peak > 1.01 && peak < 1.1)
+        #expect(s.value(at: 0) == 0 && s.value(at: 1) == 1)
+        #expect(abs(s.value(at: 0.95) - 1) < 2e-3)
+        // It starts moving at the initial velocity (0.7 of the distance per second).
+        #expect(close(s.value(at: 1e-6) / 1e-6, 0.7, 1e-2))
+    }
+}

@@ -35,7 +35,7 @@ void main() {
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
     vec3 n = normalize(vNormal) * (gl_FrontFacing ? 1.0 : -1.0);
-    float light = clamp(0.55 + 0.45 * dot(n, uLight) / uLight.z, 0.45, 1.05);
+    float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.05);
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest.

@@ -19,8 +19,9 @@ public struct Scene: Sendable, Equatable {
     /// `SceneItem.shadowCaster`); Lambert shading of deformed sheets uses it too.
     public var light: Vec3
 
-    /// The default light: from above the viewer's right shoulder, mostly frontal.
-    public static let defaultLight = normalize(Vec3(0.25, 0.35, 1))
+    /// The default light: from above the viewer's left shoulder, mostly frontal, so a sheet turning
+    /// forwards casts its shadow onto the page it reveals.
+    public static let defaultLight = normalize(Vec3(-0.3, 0.3, 1))
 
     public init(state: State, camera: Camera, backdrop: Backdrop = .desk, items: [SceneItem] = [], rest: Double? = nil,
                 light: Vec3 = Scene.defaultLight) {

@@ -43,18 +43,10 @@ struct Capture: ParsableCommand {
         } catch let e as StillStateError {
             throw ValidationError(e.message)
         }
-        let context = try HeadlessContext.make()
-        defer { context.destroy() }
-        let renderer = try Renderer(shaders: ShaderFolder.locate(explicit: shaders))
-        defer { renderer.destroy() }
-        let target = try Framebuffer(width: w, height: h, samples: msaa ?? (GLInfo.isSoftware ? 0 : 4))
-        defer { target.destroy() }
-        let textures = TextureStore { face in
-            PageImages.path(for: face, in: library).flatMap { try? PNG.read(path: $0) }
-        }
-        defer { textures.destroy() }
-        renderer.draw(scene, into: target, textures: textures)
-        try PNG.write(target.readPixels(), to: output, compression: compression, bottomUp: true)
+        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        defer { session.close() }
+        session.draw(scene)
+        try PNG.write(session.target.readPixels(), to: output, compression: compression, bottomUp: true)
         print(output)
     }
 }

@@ -1,0 +1,265 @@
+import ArgumentParser
+import FolioApp
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioRender
+import Foundation
+
+/// `folio bench`: standard scenes drawn headless, with ms per frame (wall, CPU and GPU time)
+/// and the capture pipeline's rates. Figures, not pass/fail.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure rendering and capture speed on standard scenes (headless).")
+
+    @Option(help: "Frame size, WxH.")
+    var size = "1280x720"
+    @Option(help: "Frames per scene.")
+    var frames = 120
+    @Option(help: "Multisample antialiasing samples (default: off on a software renderer, 4 on a GPU).")
+    var msaa: Int?
+    @Option(help: "Only these scenes (comma-separated): carousel, wheel, fan, rigid, curl, large-book.")
+    var scenes: String?
+    @Option(help: "PNG compression level for the capture figures.")
+    var compression = 1
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+    @Option(help: "Folder of GLSL shaders.")
+    var shaders: String?
+
+    func run() throws {
+        let start = Date()
+        let (w, h) = try parseSize(size)
+        guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
+        guard let textures = Resources.textures() else { throw ValidationError("the bundled Textures/ folder was not found") }
+        let library = Library.load(from: textures)
+        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        defer { session.close() }
+        // Start-up: context, shaders, library and the first frame's textures, read back.
+        session.draw(try BenchScene.carousel.scene(frame: 0, of: 1, books: library.bookInfos))
+        _ = session.target.readPixels()
+        let firstFrame = Date().timeIntervalSince(start)
+
+        let wanted = try scenes.map(BenchScene.parse) ?? BenchScene.allCases
+        var results: [SceneResult] = []
+        for scene in wanted {
+            results.append(try measure(scene, session: session))
+        }
+        let capture = try measureCapture(session: session)
+        let report = Report(renderer: GLInfo.renderer, size: [w, h], samples: session.target.samples,
+                            firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
+        print(json ? report.json : report.table)
+    }
+
+    private func measure(_ bench: BenchScene, session: HeadlessSession) throws -> SceneResult {
+        let original = session.library
+        defer { session.library = original }
+        if bench == .largeBook { session.library = try largeLibrary(pages: 2000, like: original) }
+        let infos = session.library.bookInfos
+        let scenes = try (0..<frames).map { try bench.scene(frame: $0, of: frames, books: infos) }
+        // One warm-up frame so texture uploads and the static layer are not counted.
+        session.draw(scenes[0])
+        finishGPU()
+        let timer = GPUTimer()
+        defer { timer.destroy() }
+        let cpu0 = processCPUSeconds(), t0 = Date()
+        for scene in scenes {
+            timer.begin()
+            session.draw(scene)
+            timer.end()
+        }
+        finishGPU()
+        let wall = Date().timeIntervalSince(t0), cpu = processCPUSeconds() - cpu0
+        let ms = wall * 1000 / Double(frames)
+        return SceneResult(name: bench.rawValue, msPerFrame: ms, fps: 1000 / ms, cpuMs: cpu * 1000 / Double(frames),
+                           gpuMs: timer.finish())
+    }
+
+    /// A book of `pages` pages made of links to the sample pages, in a temporary folder.
+    private func largeLibrary(pages: Int, like library: Library) throws -> Library {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-book-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let samples = library.books.flatMap(\.pages)
+        guard !samples.isEmpty else { throw ValidationError("the bundled library has no pages to build a large book from") }
+        for i in 0..<pages {
+            let link = dir.appendingPathComponent(String(format: "page-%05d.png", i + 1)).path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: samples[i % samples.count])
+        }
+        return Library.load(from: dir.path)
+    }
+
+    /// The curl turn to PNG three ways in one run: render + readback only, encode only, and
+    /// the whole pipeline (render, pixel-buffer readback and encoding on worker threads overlapping).
+    private func measureCapture(session: HeadlessSession) throws -> CaptureResult {
+        let n = min(frames, 60)
+        let infos = session.library.bookInfos
+        let scenes = try (0..<n).map { try BenchScene.curl.scene(frame: $0, of: n, books: infos) }
+        let t = session.target
+        let reader = FrameReader(width: t.width, height: t.height)
+        defer { reader.destroy() }
+
+        var t0 = Date()
+        var images: [RGBAImage] = []
+        for scene in scenes {
+            session.draw(scene)
+            if let img = reader.read(t) { images.append(img) }
+        }
+        images += reader.flush()
+        let renderFPS = Double(n) / Date().timeIntervalSince(t0)
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        t0 = Date()
+        let encoder = FrameWriter(compression: compression)
+        for (i, img) in images.enumerated() { encoder.submit(img, to: dir.appendingPathComponent("e-\(i).png").path) }
+        try encoder.finish()
+        let encodeFPS = Double(images.count) / Date().timeIntervalSince(t0)
+
+        t0 = Date()
+        let writer = FrameWriter(compression: compression)
+        var written = 0
+        func write(_ img: RGBAImage) {
+            written += 1
+            writer.submit(img, to: dir.appendingPathComponent("c-\(written).png").path)
+        }
+        for scene in scenes {
+            session.draw(scene)
+            if let img = reader.read(t) { write(img) }
+        }
+        reader.flush().forEach(write)
+        try writer.finish()
+        let captureFPS = Double(written) / Date().timeIntervalSince(t0)
+        return CaptureResult(frames: n, compression: compression, renderOnlyFPS: renderFPS, encodeOnlyFPS: encodeFPS,
+                             captureFPS: captureFPS, ratio: captureFPS / min(renderFPS, encodeFPS),
+                             encoderThreads: ProcessInfo.processInfo.activeProcessorCount)
+    }
+}
+
+/// The standard scenes; each frame is a still of an animation sweeping its range.
+enum BenchScene: String, CaseIterable {
+    case carousel, wheel, fan, rigid, curl
+    case largeBook = "large-book"
+
+    static func parse(_ list: String) throws -> [BenchScene] {
+        try list.split(separator: ",").map {
+            guard let s = BenchScene(rawValue: $0.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("unknown scene '\($0)'; scenes: \(allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return s
+        }
+    }
+
+    func scene(frame: Int, of count: Int, books: [BookInfo]) throws -> Scene {
+        // Progress through the sweep, never exactly 0 or 1 so a turn is always in flight.
+        let t = (Double(frame) + 0.5) / Double(max(count, 1))
+        var s = StillState()
+        switch self {
+        case .carousel:
+            s.scroll = t * Double(max(books.count - 1, 1))
+        case .wheel:
+            s.shelf = .wheel
+            s.scroll = t * Double(max(books.count - 1, 1))
+        case .fan:
+            s.book = 0
+            s.layout = .fan
+            s.spread = 1 + t * 2
+        case .rigid:
+            s.book = 0
+            s.page = 7
+            s.turn = t
+        case .curl:
+            s.book = 0
+            s.page = 7
+            s.turn = t
+            s.deform = .curl
+        case .largeBook:
+            s.book = 0
+            s.page = 1001
+            s.turn = t
+            s.deform = .curl
+        }
+        return try s.scene(library: books)
+    }
+}
+
+struct SceneResult: Codable {
+    var name: String
+    var msPerFrame: Double
+    var fps: Double
+    var cpuMs: Double
+    var gpuMs: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case name, fps
+        case msPerFrame = "ms_per_frame"
+        case cpuMs = "cpu_ms"
+        case gpuMs = "gpu_ms"
+    }
+}
+
+struct CaptureResult: Codable {
+    var frames: Int
+    var compression: Int
+    var renderOnlyFPS: Double
+    var encodeOnlyFPS: Double
+    var captureFPS: Double
+    /// Capture rate over the slower of render-only and encode-only (goal: at least 0.9).
+    var ratio: Double
+    var encoderThreads: Int
+
+    enum CodingKeys: String, CodingKey {
+        case frames, compression, ratio
+        case renderOnlyFPS = "render_only_fps"
+        case encodeOnlyFPS = "encode_only_fps"
+        case captureFPS = "capture_fps"
+        case encoderThreads = "encoder_threads"
+    }
+}
+
+struct Report: Codable {
+    var renderer: String
+    var size: [Int]
+    var samples: Int
+    var firstFrameMs: Double
+    var scenes: [SceneResult]
+    var capture: CaptureResult
+
+    enum CodingKeys: String, CodingKey {
+        case renderer, size, samples, scenes, capture
+        case firstFrameMs = "first_frame_ms"
+    }
+
+    var json: String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? e.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    var table: String {
+        func f(_ x: Double) -> String { String(format: "%.2f", x) }
+        var lines = ["renderer: \(renderer)   size: \(size[0])x\(size[1])   MSAA: \(samples)x   first frame: \(f(firstFrameMs)) ms",
+                     "scene         ms/frame      fps   cpu ms   gpu ms"]
+        for s in scenes {
+            lines.append(s.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                + f(s.msPerFrame).leftPad(10) + f(s.fps).leftPad(9) + f(s.cpuMs).leftPad(9) + (s.gpuMs.map(f) ?? "-").leftPad(9))
+        }
+        let c = capture
+        lines.append("capture (curl, \(c.frames) frames, PNG level \(c.compression), \(c.encoderThreads) encoder threads): "
+            + "render-only \(f(c.renderOnlyFPS)) fps, encode-only \(f(c.encodeOnlyFPS)) fps, pipeline \(f(c.captureFPS)) fps, "
+            + "ratio \(f(c.ratio)) of the slower")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}
+
+/// User + system CPU seconds of this process (all threads: llvmpipe's rasterisers included).
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}

@@ -1,0 +1,182 @@
+import FolioApp
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioRender
+import Foundation
+import Testing
+
+/// Every render mode of the spec against a reference image, plus content checks that fail
+/// when a feature breaks (shadows, crease, antialiasing, two-sided sheets).
+@Suite(.serialized) struct RenderModeTests {
+    static let library = Library.load(from: GLHarness.textures)
+    static let width = 320, height = 180
+
+    static func still(_ configure: (inout StillState) -> Void) throws -> Scene {
+        var s = StillState()
+        configure(&s)
+        return try s.scene(library: library.bookInfos)
+    }
+
+    static func render(_ scene: Scene, width: Int = width, height: Int = height) throws -> RGBAImage {
+        try GLHarness.shared.render(scene, width: width, height: height, library: library)
+    }
+
+    static let styles: [(TurnStyle.Direction, TurnStyle.Orientation, TurnStyle.Perspective)] =
+        TurnStyle.Direction.allCases.flatMap { d in
+            TurnStyle.Orientation.allCases.flatMap { o in TurnStyle.Perspective.allCases.map { (d, o, $0) } }
+        }
+
+    @Test(arguments: styles)
+    func rigidStyleMidTurn(_ direction: TurnStyle.Direction, _ orientation: TurnStyle.Orientation,
+                           _ perspective: TurnStyle.Perspective) throws {
+        let scene = try Self.still {
+            $0.book = 0
+            $0.page = 7
+            $0.turn = 0.35
+            $0.style = TurnStyle(direction: direction, orientation: orientation, perspective: perspective)
+        }
+        let img = try Self.render(scene)
+        ImageAssert.matchesReference(img, named: "rigid-\(direction.rawValue)-\(orientation.rawValue)-\(perspective.rawValue)")
+    }
+
+    @Test func eightStylesLookDifferent() throws {
+        var images: [RGBAImage] = []
+        for (d, o, p) in Self.styles {
+            images.append(try Self.render(try Self.still {
+                $0.book = 0; $0.page = 7; $0.turn = 0.35
+                $0.style = TurnStyle(direction: d, orientation: o, perspective: p)
+            }))
+        }
+        for i in images.indices {
+            for j in images.indices where j > i {
+                let r = try #require(ImageAssert.compare(images[i], images[j], channelTolerance: 8))
+                #expect(r.fraction > 0.005, "styles \(i) and \(j) render alike")
+            }
+        }
+    }
+
+    @Test(arguments: [0.25, 0.5, 0.75])
+    func curlFromBottomRightCorner(_ t: Double) throws {
+        let img = try Self.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = t; $0.grab = Vec2(362, -284) })
+        ImageAssert.matchesReference(img, named: "curl-corner-\(Int(t * 100))")
+    }
+
+    @Test func curlFromTopEdge() throws {
+        let img = try Self.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = 0.4; $0.grab = Vec2(300, 284) })
+        ImageAssert.matchesReference(img, named: "curl-top-edge")
+    }
+
+    @Test func coneMidTurn() throws {
+        let img = try Self.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = 0.4; $0.deform = .cone })
+        ImageAssert.matchesReference(img, named: "cone-40")
+    }
+
+    @Test func spreads() throws {
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 1; $0.page = 9; $0.layout = .fan }), named: "spread-fan")
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 1; $0.page = 9 }), named: "spread-flat-layout")
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 2; $0.page = 5; $0.viewpoint = .above }),
+                                     named: "spread-from-above")
+    }
+
+    @Test func bookClosedAndOpening() throws {
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 0; $0.open = 0 }), named: "book-closed")
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 0; $0.open = 0.5 }), named: "book-opening-50")
+    }
+
+    @Test func shelves() throws {
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.scroll = 1 }), named: "shelf-carousel")
+        ImageAssert.matchesReference(try Self.render(try Self.still { $0.shelf = .wheel; $0.scroll = 1 }), named: "shelf-wheel")
+    }
+
+    // MARK: content checks
+
+    /// The revealed page beneath a rising sheet is darker than the same page at rest.
+    @Test func areaUnderTurningSheetIsDarker() throws {
+        let rest = try Self.render(try Self.still { $0.book = 0; $0.page = 7 }, width: 640, height: 360)
+        let turning = try Self.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = 0.3 }, width: 640, height: 360)
+        // A strip of the right-hand page near the fore edge, uncovered by the sheet at 0.3.
+        let x = 470, y = 60, w = 20, h = 240
+        let a = rest.meanLuma(x: x, y: y, width: w, height: h), b = turning.meanLuma(x: x, y: y, width: w, height: h)
+        #expect(b < a - 8, "at rest \(a), under the turning sheet \(b)")
+    }
+
+    /// The cast shadow follows the sheet: the darkened area differs between two progress values.
+    @Test func castShadowChangesWithProgress() throws {
+        func shadowMask(_ turn: Double) throws -> [Bool] {
+            let lit = try Self.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = turn; $0.deform = .curl }, width: 320, height: 180)
+            var unshadowed = lit
+            unshadowed = try GLHarness.shared.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = turn; $0.deform = .curl },
+                                                     width: 320, height: 180, library: Self.library) { $0.shadowStrength = 0 }
+            return (0..<(320 * 180)).map { i in
+                lit.luma(i % 320, i / 320) < unshadowed.luma(i % 320, i / 320) - 4
+            }
+        }
+        let early = try shadowMask(0.3), late = try shadowMask(0.6)
+        let earlyCount = early.filter { $0 }.count, lateCount = late.filter { $0 }.count
+        #expect(earlyCount > 200 && lateCount > 200, "shadowed pixels: \(earlyCount), \(lateCount)")
+        let differing = zip(early, late).filter { $0 != $1 }.count
+        #expect(differing > max(earlyCount, lateCount) / 4, "shadow masks differ in \(differing) pixels")
+    }
+
+    /// The crease band darkens the moving face next to the spine, not in its middle.
+    @Test func creaseIsDarkestAtTheSpine() throws {
+        func sheetScene(crease: Double) -> Scene {
+            var s = flatSpread(spread: 3)
+            s.items.append(SceneItem(kind: .sheet, book: 0, page: 8, size: Vec2(362, 568), model: .rotationY(-0.25),
+                                     front: .page(0, 8), back: .page(0, 9), shade: Shade(crease: crease), z: 10))
+            return s
+        }
+        let with = try Self.render(sheetScene(crease: 1), width: 640, height: 360)
+        let without = try Self.render(sheetScene(crease: 0), width: 640, height: 360)
+        let nearSpine = without.meanLuma(x: 322, y: 100, width: 4, height: 160) - with.meanLuma(x: 322, y: 100, width: 4, height: 160)
+        let middle = without.meanLuma(x: 400, y: 100, width: 4, height: 160) - with.meanLuma(x: 400, y: 100, width: 4, height: 160)
+        #expect(nearSpine > 20, "crease darkening next to the spine: \(nearSpine)")
+        #expect(middle < 1, "crease darkening in the middle: \(middle)")
+    }
+
+    /// A slanted page edge is antialiased: pixels between desk and paper appear along it.
+    @Test func slantedEdgeHasBlendedPixels() throws {
+        var scene = flatSpread()
+        scene.items = [SceneItem(kind: .page, book: 0, page: 1, size: Vec2(362, 568), model: .rotationZ(0.3), front: .blank)]
+        let img = try Self.render(scene, width: 640, height: 360)
+        let paper = 0.2126 * 247 + 0.7152 * 242 + 0.0722 * 230
+        var blended = 0
+        for y in stride(from: 60, to: 300, by: 10) {
+            let row = (0..<640).map { img.luma($0, y) }
+            // The page's right (slanted) edge: the last paper pixel from the left half onwards.
+            guard let edge = (320..<639).last(where: { row[$0] > paper - 12 }) else { continue }
+            let outside = row[min(edge + 3, 639)]
+            if row[edge + 1] > outside + 15 && row[edge + 1] < paper - 15 { blended += 1 }
+        }
+        #expect(blended >= 12, "rows with a blended edge pixel: \(blended)")
+    }
+
+    /// A sheet turned over shows its back: the next page, mirrored so it reads correctly.
+    @Test func backFaceIsTheMirroredNextPage() throws {
+        var turned = flatSpread(spread: 3)
+        turned.items[0].visible = false
+        turned.items.append(SceneItem(kind: .sheet, book: 0, page: 6, size: Vec2(362, 568), model: .rotationY(-.pi),
+                                      front: .page(0, 6), back: .page(0, 7), z: 10))
+        var resting = flatSpread(spread: 3)
+        resting.items[0] = SceneItem(kind: .page, book: 0, page: 7, size: Vec2(362, 568), model: .scale(-1, 1, 1),
+                                     front: .page(0, 7), uv: .mirrored)
+        let a = try Self.render(turned, width: 640, height: 360)
+        let b = try Self.render(resting, width: 640, height: 360)
+        var left = a, right = b
+        left.pixels = []; right.pixels = []
+        var diff = 0, total = 0
+        for y in 40..<320 {
+            for x in 92..<318 {
+                total += 1
+                if abs(a.luma(x, y) - b.luma(x, y)) > 24 { diff += 1 }
+            }
+        }
+        #expect(Double(diff) / Double(total) < 0.01, "\(diff) of \(total) pixels differ")
+        // And it is not the front page seen through.
+        let front = try Self.render(flatSpread(spread: 2), width: 640, height: 360)
+        var same = 0
+        for y in 40..<320 { for x in 92..<318 where abs(a.luma(x, y) - front.luma(639 - x, y)) < 6 { same += 1 } }
+        #expect(Double(same) / Double(total) < 0.97)
+    }
+}

@@ -65,10 +65,12 @@ struct LibraryLoader {
                 let path = Self.join(folder, sub)
                 if let m = Self.existing(bookManifestNames, in: path) {
                     books += loadManifest(m, expectLibrary: false).books
-                } else if let pages = imageFiles(in: path, quietIfEmpty: true), !pages.isEmpty {
-                    books.append(Self.sized(Book(title: sub, pages: pages)))
-                } else {
-                    problems.append(Problem(file: path, message: "skipped: no PNG images and no book manifest", severity: .note))
+                } else if let pages = imageFiles(in: path, quietIfEmpty: true) {
+                    if pages.isEmpty {
+                        problems.append(Problem(file: path, message: "skipped: no PNG images and no book manifest", severity: .note))
+                    } else {
+                        books.append(Self.sized(Book(title: sub, pages: pages)))
+                    }
                 }
             }
             return Library(title: title, books: books, problems: problems)
@@ -107,8 +109,11 @@ struct LibraryLoader {
             return try FileManager.default.contentsOfDirectory(atPath: folder)
                 .filter { !$0.hasPrefix(".") }.sorted(by: naturalLess)
         } catch {
-            let why = access(folder, R_OK | X_OK) != 0 || (error as? CocoaError)?.code == .fileReadNoPermission
-                ? "permission denied" : Self.kind(of: folder) == nil ? "no such folder" : "not a readable folder"
+            let why = switch Self.kind(of: folder) {
+            case nil: "no such folder"
+            case false?: "not a folder"
+            case true?: access(folder, R_OK | X_OK) != 0 ? "permission denied" : "\(error.localizedDescription)"
+            }
             problems.append(Problem(file: folder, message: "cannot open the folder: \(why)"))
             return nil
         }

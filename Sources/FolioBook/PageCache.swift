@@ -85,6 +85,7 @@ public final class PageCache: @unchecked Sendable {
     private var changed: Set<Int> = []
     private var problems: [Problem] = []
     private var brokenPaths: Set<String> = []
+    private var placeholder: RGBAImage?
     private var stats = Stats()
     /// Mean decoded size, the estimate for pages not decoded yet.
     private var decodedBytesTotal = 0
@@ -266,16 +267,24 @@ public final class PageCache: @unchecked Sendable {
 
     private func decode(_ path: String, knownBroken: Bool) -> (image: RGBAImage, problem: Problem?, read: Bool) {
         let s = settings
-        let broken = { RGBAImage.placeholder(width: s.placeholderWidth, height: s.placeholderHeight, kind: .broken) }
-        if knownBroken { return (broken(), nil, false) }
+        if knownBroken { return (brokenPlaceholder(), nil, false) }
         do {
             let img = try PNG.read(path: path, maxPixels: s.maxPixels)
             return (img.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), nil, true)
         } catch {
             let problem = Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page")
             Self.logger.warning("\(problem.description)")
-            return (broken(), problem, true)
+            return (brokenPlaceholder(), problem, true)
         }
+    }
+
+    /// One placeholder image for all broken pages, made on first use (outside the lock: a
+    /// frame must never wait for it; two threads may both make it, which is harmless).
+    private func brokenPlaceholder() -> RGBAImage {
+        if let img = lock.withLock({ placeholder }) { return img }
+        let img = RGBAImage.placeholder(width: settings.placeholderWidth, height: settings.placeholderHeight, kind: .broken)
+        lock.withLock { placeholder = img }
+        return img
     }
 }
 

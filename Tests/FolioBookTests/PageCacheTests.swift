@@ -2,19 +2,22 @@ import XCTest
 @testable import FolioBook
 
 final class PageCacheTests: XCTestCase {
+    var loadSeconds = 0.0
+
     /// A folder book of `count` pages: symlinks to one small PNG, as a huge scan would be.
     func makeBook(_ count: Int, in dir: TempDir, width: Int = 40, height: Int = 60) throws -> Book {
         let page = dir.write("page.png", TestPNG.page(width: width, height: height))
         let folder = dir.mkdir("book")
-        for i in 1...count { try FileManager.default.createSymbolicLink(atPath: "\(folder)/p\(i).png", withDestinationPath: page) }
+        for i in 1...count { guard symlink(page, "\(folder)/p\(i).png") == 0 else { throw POSIXError(.EIO) } }
+        let start = Date()
         let lib = Library.load(from: folder)
+        loadSeconds = Date().timeIntervalSince(start)
         XCTAssertEqual(lib.problems, [])
         return lib.books[0]
     }
 
     func testFiveThousandPagesOpenAtTheMiddleWithABoundedResidentSet() throws {
         let dir = TempDir()
-        let start = Date()
         let book = try makeBook(5000, in: dir)
         let opened = Date()
         XCTAssertEqual(book.pages.count, 5000)
@@ -36,8 +39,9 @@ final class PageCacheTests: XCTestCase {
         XCTAssertLessThanOrEqual(stats.residentBytes, settings.budgetBytes)
         XCTAssertEqual(stats.residentBytes, stats.residentCount * 40 * 60 * 4)
         XCTAssertLessThanOrEqual(stats.decoded, window + settings.workers)
-        print("5000-page book: listed in \(opened.timeIntervalSince(start)) s, middle spread ready \(ready.timeIntervalSince(opened)) s later")
-        XCTAssertLessThan(ready.timeIntervalSince(start), 5)
+        let total = loadSeconds + ready.timeIntervalSince(opened)
+        print("5000-page book: opened in \(loadSeconds) s, middle spread ready \(ready.timeIntervalSince(opened)) s later")
+        XCTAssertLessThan(total, 3, "a few seconds at most, even in a debug build")
 
         // The same window over a 50-page book holds exactly as much.
         let smallDir = TempDir()
@@ -104,6 +108,7 @@ final class PageCacheTests: XCTestCase {
         var settings = PageCache.Settings()
         settings.ahead = 0
         settings.behind = 0
+        (settings.placeholderWidth, settings.placeholderHeight) = (60, 90)
         let cache = PageCache(pages: [good, corrupt, empty, missing], settings: settings)
         cache.request(pages: [0, 1, 2, 3])
         XCTAssertTrue(cache.waitUntilReady(timeout: 10))

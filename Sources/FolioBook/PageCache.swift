@@ -45,7 +45,7 @@ public final class PageCache: @unchecked Sendable {
     public struct Changes: Sendable {
         /// Pages now resident with their (new) image: upload these.
         public var ready: [(page: Int, image: RGBAImage)] = []
-        /// Pages no longer resident: free their textures.
+        /// Pages no longer resident: free their textures, if any.
         public var evicted: [Int] = []
     }
 
@@ -99,8 +99,7 @@ public final class PageCache: @unchecked Sendable {
     /// A cache over a book's pages, with placeholders shaped like its pages.
     public convenience init(book: Book, settings: Settings = Settings()) {
         var s = settings
-        s.placeholderHeight = 568
-        s.placeholderWidth = max(1, Int((568 * book.pageWidth / book.pageHeight).rounded()))
+        s.placeholderWidth = max(1, Int((Double(s.placeholderHeight) * book.pageWidth / book.pageHeight).rounded()))
         self.init(pages: book.pages, settings: s)
     }
 
@@ -146,6 +145,7 @@ public final class PageCache: @unchecked Sendable {
         return problems
     }
 
+    /// The resident set and counters now.
     public var statistics: Stats {
         lock.lock(); defer { lock.unlock() }
         var s = stats

@@ -99,6 +99,34 @@ final class PageCacheTests: XCTestCase {
         XCTAssertTrue(cache.drainChanges().ready.isEmpty, "drained changes are gone")
     }
 
+    func testRapidPagingFromAnotherThreadKeepsTheInvariants() throws {
+        let dir = TempDir()
+        let book = try makeBook(300, in: dir)
+        var settings = PageCache.Settings()
+        settings.budgetBytes = 7 * 40 * 60 * 4
+        let cache = PageCache(book: book, settings: settings)
+        // Flip through pages much faster than they decode, from two threads at once.
+        DispatchQueue.concurrentPerform(iterations: 2) { t in
+            var page = 150
+            for i in 0..<400 {
+                page = max(0, min(299, page + (i % 7 < 5 ? 2 : -3) * (t == 0 ? 1 : -1)))
+                cache.request(pages: [page, page + 1])
+                cache.setCurrent(page: page)
+                _ = cache.image(for: page)
+                if i % 10 == 0 { _ = cache.drainChanges() }
+            }
+        }
+        cache.request(pages: [100, 101])
+        cache.setCurrent(page: 101)
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        let stats = cache.statistics
+        XCTAssertLessThanOrEqual(stats.residentBytes, settings.budgetBytes)
+        XCTAssertEqual(stats.loading, 0)
+        let resident = Set((0..<300).filter { cache.image(for: $0) != nil })
+        XCTAssertTrue(resident.isSuperset(of: [100, 101]))
+        XCTAssertTrue(resident.allSatisfy { (97...109).contains($0) }, "\(resident.sorted())")
+    }
+
     func testBrokenAndMissingPagesBecomePlaceholdersWithOneProblemEach() throws {
         let dir = TempDir()
         let good = dir.write("b/1.png", TestPNG.page())

@@ -12,9 +12,11 @@ import Logging
 /// nothing is read until a page is asked for.
 ///
 /// Threading: every method may be called from any thread and returns at once, except
-/// `waitUntilReady`. The render thread, once per frame: `drainChanges()` → upload `ready`,
-/// free `evicted`; draw `image(for:) == nil` pages as a loading placeholder. A missing or broken
-/// file arrives as a `.broken` placeholder image plus one `Problem` (`drainProblems()`).
+/// `waitUntilReady`. When the reader moves: `setCurrent(page:)`, then `request(pages:)` with
+/// what is on screen (each call replans at once). The render thread, once per frame:
+/// `drainChanges()` → upload `ready`, free `evicted`; draw `image(for:) == nil` pages as a
+/// loading placeholder. A missing or broken file arrives as a `.broken` placeholder image
+/// plus one `Problem` (`drainProblems()`).
 public final class PageCache: @unchecked Sendable {
     // @unchecked: all mutable state below is guarded by `lock`; decoding runs outside it.
 

@@ -10,19 +10,30 @@ public enum ReadingDirection: String, Sendable, Codable {
 
 /// Something wrong with the user's input, worded for a person; the rest still loads.
 public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    /// How much a problem matters.
+    public enum Severity: String, Sendable {
+        /// Something was skipped on purpose (a stray non-image file); nothing is lost.
+        case note
+        /// Something the user asked for could not be used (a broken page, a bad field).
+        case error
+    }
+
     public var file: String
     public var line: Int?
     public var message: String
+    public var severity: Severity
 
-    public init(file: String, line: Int? = nil, message: String) {
+    public init(file: String, line: Int? = nil, message: String, severity: Severity = .error) {
         self.file = file
         self.line = line
         self.message = message
+        self.severity = severity
     }
 
+    /// `file:line: message`, as compilers print it; notes say so.
     public var description: String {
-        if let line { return "\(file):\(line): \(message)" }
-        return "\(file): \(message)"
+        let place = line.map { "\(file):\($0)" } ?? file
+        return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
     }
 }
 

@@ -24,52 +24,119 @@ public enum PNG {
     /// (a header can claim 2³¹ × 2³¹).
     public static let defaultMaxPixels = 1 << 28
 
-    /// The width and height in the header, read without decoding the pixels.
-    public static func header(of data: [UInt8], path: String = "<memory>") throws -> (width: Int, height: Int) {
-        var image = png_image()
-        image.version = folio_png_image_version
-        defer { png_image_free(&image) }
-        let ok = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard ok != 0 else { throw PNGError.invalid(path: path, message: message(of: &image)) }
-        return (Int(image.width), Int(image.height))
+    /// What a PNG's signature and IHDR chunk say, checked without decoding any pixels.
+    public struct Header: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var bitDepth: Int
+        /// 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA.
+        public var colorType: Int
+        public var interlaced: Bool
     }
 
-    /// Decodes any PNG libpng reads (palette, grey, 16-bit, interlaced, transparency) to RGBA8.
-    public static func decode(_ data: [UInt8], path: String = "<memory>", maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
-        guard !data.isEmpty else { throw PNGError.invalid(path: path, message: "file is empty") }
-        var image = png_image()
-        image.version = folio_png_image_version
-        defer { png_image_free(&image) }
-        let ok = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard ok != 0 else { throw PNGError.invalid(path: path, message: message(of: &image)) }
-        let w = Int(image.width), h = Int(image.height)
-        guard w > 0, h > 0 else { throw PNGError.invalid(path: path, message: "image has zero size") }
-        guard w * h <= maxPixels else { throw PNGError.tooLarge(path: path, width: w, height: h, limit: maxPixels) }
-        image.format = folio_png_format_rgba
-        var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        let done = data.withUnsafeBytes { _ in
-            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(w * 4), nil) }
+    /// Bytes a header check needs: the 8-byte signature and the 25-byte IHDR chunk.
+    static let headerSize = 33
+
+    /// Checks the signature and IHDR chunk (length, type, CRC, fields) and the pixel limit.
+    /// Only the first 33 bytes are looked at.
+    public static func header(of data: [UInt8], path: String = "<memory>", maxPixels: Int = defaultMaxPixels) throws -> Header {
+        func fail(_ m: String) -> PNGError { .invalid(path: path, message: m) }
+        guard !data.isEmpty else { throw fail("file is empty") }
+        guard data.count >= 8, data[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]) else {
+            throw fail("not a PNG file (wrong signature)")
         }
-        guard done != 0 else { throw PNGError.invalid(path: path, message: message(of: &image)) }
+        guard data.count >= headerSize else { throw fail("file is truncated inside the header") }
+        func u32(_ i: Int) -> UInt32 { data[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        guard u32(8) == 13, data[12..<16].elementsEqual(Array("IHDR".utf8)) else { throw fail("first chunk is not a valid IHDR") }
+        guard crc32(data[12..<29]) == u32(29) else { throw fail("IHDR CRC error") }
+        let w = Int(u32(16)), h = Int(u32(20)), depth = Int(data[24]), type = Int(data[25])
+        guard w > 0, h > 0 else { throw fail("image has zero size (\(w)×\(h))") }
+        guard w < 1 << 31, h < 1 << 31 else { throw fail("invalid dimensions \(w)×\(h)") }
+        let depths: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        guard depths[type]?.contains(depth) == true else { throw fail("invalid colour type \(type) with bit depth \(depth)") }
+        guard data[26] == 0, data[27] == 0, data[28] <= 1 else { throw fail("unknown compression, filter or interlace method") }
+        guard w * h <= maxPixels else { throw PNGError.tooLarge(path: path, width: w, height: h, limit: maxPixels) }
+        return Header(width: w, height: h, bitDepth: depth, colorType: type, interlaced: data[28] == 1)
+    }
+
+    /// Checks a file's PNG header, reading only its first 33 bytes.
+    public static func header(path: String, maxPixels: Int = defaultMaxPixels) throws -> Header {
+        try header(of: readBytes(path: path, limit: headerSize), path: path, maxPixels: maxPixels)
+    }
+
+    /// Decodes any PNG libpng reads (palette, grey, grey + alpha, 16-bit, interlaced, tRNS) to
+    /// RGBA8. The header is checked before any pixel memory is allocated.
+    public static func decode(_ data: [UInt8], path: String = "<memory>", maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
+        let head = try header(of: data, path: path, maxPixels: maxPixels)
+        let (w, h) = (head.width, head.height)
+        // libpng 1.6.39's simplified reader scrambles the rows of interlaced 16-bit images when
+        // it reduces them to 8 bits (the tests catch it); its 16-bit linear output is right, so
+        // those images are read that way and reduced here.
+        if head.bitDepth == 16 && head.interlaced {
+            var linear = [UInt16](repeating: 0, count: w * h * 4)
+            try finishRead(data, path: path, format: folio_png_format_rgba | UInt32(PNG_FORMAT_FLAG_LINEAR), into: &linear, rowStride: w * 4)
+            return RGBAImage(width: w, height: h, pixels: gammaEncode(premultipliedLinear: linear))
+        }
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        try finishRead(data, path: path, format: folio_png_format_rgba, into: &pixels, rowStride: w * 4)
         return RGBAImage(width: w, height: h, pixels: pixels)
     }
 
-    /// Reads a PNG file to RGBA8.
-    public static func read(path: String, maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
-        try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
+    /// Runs libpng's simplified reader over `data` into `buffer` (`rowStride` in components).
+    private static func finishRead<T>(_ data: [UInt8], path: String, format: UInt32, into buffer: inout [T], rowStride: Int) throws {
+        var image = png_image()
+        image.version = folio_png_image_version
+        defer { png_image_free(&image) }
+        // libpng keeps the pointer between begin and finish, so both run inside one closure.
+        let failure: String? = data.withUnsafeBytes { raw in
+            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else { return message(of: &image) }
+            image.format = format
+            // 16-bit files without gAMA/sRGB are almost always sRGB-encoded; without this flag
+            // libpng takes them as linear and brightens them on the way to 8 bits.
+            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+            let ok = buffer.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(rowStride), nil) }
+            return ok != 0 ? nil : message(of: &image)
+        }
+        if let failure { throw PNGError.invalid(path: path, message: failure) }
     }
 
-    /// Reads a file's bytes, turning every failure into `PNGError.unreadable`.
-    public static func readBytes(path: String) throws -> [UInt8] {
+    /// Premultiplied linear RGBA16 (libpng's linear format) to straight RGBA8 with the 2.2 gamma
+    /// libpng's simplified API uses for sRGB.
+    private static func gammaEncode(premultipliedLinear p: [UInt16]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: p.count)
+        for i in stride(from: 0, to: p.count, by: 4) {
+            let a = Double(p[i + 3])
+            out[i + 3] = UInt8((a / 257).rounded())
+            guard a > 0 else { continue }
+            for c in 0..<3 { out[i + c] = UInt8((pow(min(1, Double(p[i + c]) / a), 1 / 2.2) * 255).rounded()) }
+        }
+        return out
+    }
+
+    /// Reads a PNG file to RGBA8; the header is checked before the rest of the file is read.
+    public static func read(path: String, maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
+        _ = try header(path: path, maxPixels: maxPixels)
+        return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
+    }
+
+    /// Reads a file's bytes (at most `limit` of them), turning every failure into
+    /// `PNGError.unreadable`.
+    public static func readBytes(path: String, limit: Int? = nil) throws -> [UInt8] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw PNGError.unreadable(path: path, reason: "no such file")
         }
         guard !isDir.boolValue else { throw PNGError.unreadable(path: path, reason: "is a directory") }
-        guard let d = FileManager.default.contents(atPath: path) else {
-            throw PNGError.unreadable(path: path, reason: "permission denied or I/O error")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw PNGError.unreadable(path: path, reason: "permission denied")
         }
-        return [UInt8](d)
+        defer { try? handle.close() }
+        do {
+            let data = try limit.map { try handle.read(upToCount: $0) } ?? handle.readToEnd()
+            return [UInt8](data ?? Data())
+        } catch {
+            throw PNGError.unreadable(path: path, reason: "I/O error: \(error.localizedDescription)")
+        }
     }
 
     /// Encodes RGBA8 to PNG bytes. `compression` 0 (none, fastest) … 9 (smallest); `bottomUp`
@@ -119,6 +186,19 @@ public enum PNG {
             return String(decoding: bytes, as: UTF8.self)
         }
     }
+}
+
+/// The CRC-32 of PNG chunks (and zip): reflected polynomial 0xEDB88320.
+func crc32<C: Collection>(_ bytes: C, start: UInt32 = 0) -> UInt32 where C.Element == UInt8 {
+    var c = ~start
+    for b in bytes {
+        c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8)
+    }
+    return ~c
+}
+
+private let crcTable: [UInt32] = (0..<256).map { n in
+    (0..<8).reduce(UInt32(n)) { c, _ in c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
 }
 
 @inlinable func clamp<T: Comparable>(_ x: T, _ lo: T, _ hi: T) -> T { min(max(x, lo), hi) }

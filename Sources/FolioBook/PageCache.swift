@@ -1,0 +1,304 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// Decides which pages of a book are decoded and held in memory, decodes them on background
+/// threads, and hands them to the render thread without ever blocking it.
+///
+/// The resident set is the pages the renderer asked for (`request(pages:)`: what is on screen)
+/// plus a window around the current page, prefetched `ahead` pages in the direction the
+/// reader is moving and `behind` pages the other way, all under `budgetBytes`. Resident
+/// memory therefore depends on the window and the page size, never on the page count, and
+/// nothing is read until a page is asked for.
+///
+/// Threading: every method may be called from any thread and returns at once, except
+/// `waitUntilReady`. When the reader moves: `setCurrent(page:)`, then `request(pages:)` with
+/// what is on screen (each call replans at once). The render thread, once per frame:
+/// `drainChanges()` → upload `ready`, free `evicted`; draw `image(for:) == nil` pages as a
+/// loading placeholder. A missing or broken file arrives as a `.broken` placeholder image
+/// plus one `Problem` (`drainProblems()`).
+public final class PageCache: @unchecked Sendable {
+    // @unchecked: all mutable state below is guarded by `lock`; decoding runs outside it.
+
+    /// Residency settings; the defaults suit a desktop with a GL 3.3 GPU.
+    public struct Settings: Sendable {
+        /// Bytes of decoded pages kept at most (RGBA8: width × height × 4 per page). Pages on
+        /// screen are always loaded, even if they alone exceed it.
+        public var budgetBytes = 256 << 20
+        /// Pages larger than this (either side) are scaled down to fit: set it to
+        /// `GL_MAX_TEXTURE_SIZE`, or lower for a page-resolution limit.
+        public var maxPageSize = 4096
+        /// Pages prefetched in the direction of reading travel, and kept behind it.
+        public var ahead = 8
+        public var behind = 4
+        /// Decoding threads.
+        public var workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount - 1))
+        /// Header dimensions refused outright (before any allocation).
+        public var maxPixels = PNG.defaultMaxPixels
+        /// Size of the broken-page placeholder (the book's page aspect looks best).
+        public var placeholderWidth = 362
+        public var placeholderHeight = 568
+
+        public init() {}
+    }
+
+    /// What changed since the last `drainChanges()`: net state, so a page decoded and evicted
+    /// in between appears only as evicted, one decoded again only as ready.
+    public struct Changes: Sendable {
+        /// Pages now resident with their (new) image: upload these.
+        public var ready: [(page: Int, image: RGBAImage)] = []
+        /// Pages no longer resident: free their textures, if any.
+        public var evicted: [Int] = []
+    }
+
+    /// Counters for tests, benchmarks and `folio info`.
+    public struct Stats: Sendable, Equatable {
+        public var residentCount = 0
+        public var residentBytes = 0
+        /// Decodes in flight.
+        public var loading = 0
+        /// Page files read so far (a placeholder for a known-bad file is not a read).
+        public var decoded = 0
+        /// Pages whose file was missing or broken.
+        public var failed = 0
+    }
+
+    /// The page image paths, in reading order.
+    public let pages: [String]
+    public let settings: Settings
+
+    private let lock = NSCondition()
+    private let queue = DispatchQueue(label: "folio.book.decode", qos: .userInitiated, attributes: .concurrent)
+    private static let logger = Logger(label: "folio.book")
+
+    private var resident: [Int: RGBAImage] = [:]
+    private var residentBytes = 0
+    private var inflight: Set<Int> = []
+    /// Wanted pages in priority order, and each one's rank in that order.
+    private var wanted: [Int] = []
+    private var rank: [Int: Int] = [:]
+    /// Pages on screen: loaded whatever the budget.
+    private var onScreen: Set<Int> = []
+    /// Wanted pages the budget cannot hold; not retried until the window moves.
+    private var refused: Set<Int> = []
+    private var current = 0
+    private var forward = true
+    private var requested: [Int] = []
+    private var changed: Set<Int> = []
+    private var problems: [Problem] = []
+    private var brokenPaths: Set<String> = []
+    private var placeholder: RGBAImage?
+    private var stats = Stats()
+    /// Mean decoded size, the estimate for pages not decoded yet.
+    private var decodedBytesTotal = 0
+
+    /// A cache over `pages`; nothing is read until a page is asked for.
+    public init(pages: [String], settings: Settings = Settings()) {
+        self.pages = pages
+        self.settings = settings
+    }
+
+    /// A cache over a book's pages, with placeholders shaped like its pages.
+    public convenience init(book: Book, settings: Settings = Settings()) {
+        var s = settings
+        s.placeholderWidth = max(1, Int((Double(s.placeholderHeight) * book.pageWidth / book.pageHeight).rounded()))
+        self.init(pages: book.pages, settings: s)
+    }
+
+    /// Moves the window to `page` (a page index). Moving to a lower page turns prefetching
+    /// backwards, to a higher one forwards. Pages that leave the window are evicted.
+    public func setCurrent(page: Int) {
+        lock.lock(); defer { lock.unlock() }
+        if page != current { forward = page > current }
+        current = page
+        replanLocked()
+    }
+
+    /// The pages on screen now (the spread, a turning sheet's faces, the pages beneath), most
+    /// important first; they load before any prefetch and regardless of the budget.
+    /// Replaces the previous request.
+    public func request(pages: [Int]) {
+        lock.lock(); defer { lock.unlock() }
+        requested = pages
+        replanLocked()
+    }
+
+    /// The decoded image of `page`, or nil while it is not loaded (draw a loading placeholder).
+    public func image(for page: Int) -> RGBAImage? {
+        lock.lock(); defer { lock.unlock() }
+        return resident[page]
+    }
+
+    /// What became resident or was evicted since the last call. Call it on the render thread.
+    public func drainChanges() -> Changes {
+        lock.lock(); defer { lock.unlock() }
+        var c = Changes()
+        for page in changed.sorted() {
+            if let img = resident[page] { c.ready.append((page, img)) } else { c.evicted.append(page) }
+        }
+        changed.removeAll()
+        return c
+    }
+
+    /// Problems with page files met since the last call, one per bad file.
+    public func drainProblems() -> [Problem] {
+        lock.lock(); defer { lock.unlock() }
+        defer { problems.removeAll() }
+        return problems
+    }
+
+    /// The resident set and counters now.
+    public var statistics: Stats {
+        lock.lock(); defer { lock.unlock() }
+        var s = stats
+        s.residentCount = resident.count
+        s.residentBytes = residentBytes
+        s.loading = inflight.count
+        return s
+    }
+
+    /// Blocks until the pages on screen and every prefetch the budget allows are resident, or
+    /// `timeout` passes; true if it got there. For capture and tests, never for a frame.
+    public func waitUntilReady(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        // Every finished decode schedules the next job, so no decode in flight means no job
+        // left that the budget allows.
+        while !inflight.isEmpty {
+            if !lock.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    // MARK: Planning (all with `lock` held)
+
+    private func replanLocked() {
+        let valid = pages.indices
+        var order = requested.filter(valid.contains)
+        onScreen = Set(order)
+        // Ahead pages at distance d rank with behind pages at distance 2d: prefetch favours the
+        // direction of travel two to one.
+        let step = forward ? 1 : -1
+        var window: [(key: Int, page: Int)] = []
+        for d in 0...settings.ahead { window.append((2 * d, current + step * d)) }
+        for d in stride(from: 1, through: settings.behind, by: 1) { window.append((4 * d + 1, current - step * d)) }
+        order += window.sorted { $0.key < $1.key }.map(\.page).filter(valid.contains)
+        wanted = []
+        rank = [:]
+        for p in order where rank[p] == nil {
+            rank[p] = wanted.count
+            wanted.append(p)
+        }
+        refused = []
+        for p in resident.keys where rank[p] == nil { evictLocked(p) }
+        scheduleLocked()
+    }
+
+    private var estimateLocked: Int { stats.decoded > 0 ? decodedBytesTotal / stats.decoded : 0 }
+
+    /// The best-ranked wanted page that is not loaded, has room, and is not refused; making room
+    /// by evicting lower-ranked pages when that suffices.
+    private func nextJobLocked() -> Int? {
+        for page in wanted where resident[page] == nil && !inflight.contains(page) && !refused.contains(page) {
+            let need = estimateLocked * (inflight.count + 1)
+            if onScreen.contains(page) || makeRoomLocked(need, below: rank[page]!) { return page }
+            return nil
+        }
+        return nil
+    }
+
+    /// Evicts resident pages ranked below `limit` (worst first) until `extra` more bytes fit
+    /// in the budget; evicts nothing and returns false if even all of them would not do.
+    private func makeRoomLocked(_ extra: Int, below limit: Int) -> Bool {
+        let budget = settings.budgetBytes
+        guard residentBytes + extra > budget else { return true }
+        let victims = resident.keys.filter { !onScreen.contains($0) && (rank[$0] ?? .max) > limit }
+            .sorted { (rank[$0] ?? .max) > (rank[$1] ?? .max) }
+        guard residentBytes - victims.reduce(0, { $0 + resident[$1]!.byteCount }) + extra <= budget else { return false }
+        for v in victims where residentBytes + extra > budget {
+            evictLocked(v)
+            refused.insert(v)
+        }
+        return true
+    }
+
+    private func evictLocked(_ page: Int) {
+        guard let img = resident.removeValue(forKey: page) else { return }
+        residentBytes -= img.byteCount
+        changed.insert(page)
+    }
+
+    private func scheduleLocked() {
+        while inflight.count < settings.workers, let page = nextJobLocked() {
+            inflight.insert(page)
+            let path = pages[page]
+            let known = brokenPaths.contains(path)
+            queue.async { [self] in
+                let result = decode(path, knownBroken: known)
+                lock.lock()
+                finishLocked(page, result)
+                scheduleLocked()
+                lock.broadcast()
+                lock.unlock()
+            }
+        }
+    }
+
+    private func finishLocked(_ page: Int, _ result: (image: RGBAImage, problem: Problem?, read: Bool)) {
+        inflight.remove(page)
+        if result.read {
+            stats.decoded += 1
+            decodedBytesTotal += result.image.byteCount
+        }
+        if let p = result.problem, brokenPaths.insert(p.file).inserted {
+            problems.append(p)
+            stats.failed += 1
+        }
+        // The window may have moved on while this page decoded.
+        guard let r = rank[page] else { return }
+        resident[page] = result.image
+        residentBytes += result.image.byteCount
+        changed.insert(page)
+        if !makeRoomLocked(0, below: r) && !onScreen.contains(page) {
+            evictLocked(page)
+            refused.insert(page)
+        }
+    }
+
+    // MARK: Decoding (no lock)
+
+    private func decode(_ path: String, knownBroken: Bool) -> (image: RGBAImage, problem: Problem?, read: Bool) {
+        let s = settings
+        if knownBroken { return (brokenPlaceholder(), nil, false) }
+        do {
+            let img = try PNG.read(path: path, maxPixels: s.maxPixels)
+            return (img.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), nil, true)
+        } catch {
+            let problem = Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page")
+            Self.logger.warning("\(problem.description)")
+            return (brokenPlaceholder(), problem, true)
+        }
+    }
+
+    /// One placeholder image for all broken pages, made on first use (outside the lock: a
+    /// frame must never wait for it; two threads may both make it, which is harmless).
+    private func brokenPlaceholder() -> RGBAImage {
+        if let img = lock.withLock({ placeholder }) { return img }
+        let img = RGBAImage.placeholder(width: settings.placeholderWidth, height: settings.placeholderHeight, kind: .broken)
+        lock.withLock { placeholder = img }
+        return img
+    }
+}
+
+extension PNGError {
+    /// The error's words without the path, for a `Problem` that names the file itself.
+    static func reason(of error: Error) -> String {
+        guard let e = error as? PNGError else { return "\(error)" }
+        switch e {
+        case let .unreadable(_, reason): return "cannot read: \(reason)"
+        case let .invalid(_, message): return "not a valid PNG: \(message)"
+        case let .tooLarge(_, w, h, limit): return "image is \(w)×\(h), more than the \(limit)-pixel limit"
+        case let .writeFailed(_, message): return "cannot write: \(message)"
+        }
+    }
+}

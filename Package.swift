@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "FolioLayout", dependencies: ["FolioMath"]),
         .target(name: "FolioBook", dependencies: ["CPNG", .product(name: "Logging", package: "swift-log")]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioBook"]),
-        .target(name: "FolioPlatform", dependencies: ["CEGL", "CGLFW", "COpenGL", "FolioRender", "FolioBook"]),
+        .target(name: "FolioPlatform", dependencies: ["CEGL", "CGLFW", "COpenGL", "FolioRender", "FolioBook", "FolioApp"]),
         .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout",

@@ -1,5 +1,6 @@
 import COpenGL
 import FolioBook
+import Synchronization
 
 /// An offscreen render target: colour, depth and stencil, optionally multisampled (then
 /// resolved into a single-sample colour texture before reading).
@@ -9,6 +10,9 @@ public final class Framebuffer {
     public let width: Int
     public let height: Int
     public let samples: Int
+    /// Unique for the life of the process: tells a new target from an old one at the same address.
+    public let serial: Int
+    private static let serials = Atomic<Int>(0)
     /// The single-sample colour texture (the resolve target when multisampled).
     public let color: Texture
     private let fbo: GLuint
@@ -25,6 +29,7 @@ public final class Framebuffer {
         }
         self.width = width
         self.height = height
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
         color = Texture(renderTarget: width, height: height)
         var f: GLuint = 0, d: GLuint = 0
         glGenFramebuffers(1, &f)

@@ -51,7 +51,7 @@ public final class Renderer {
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
     /// Per target: the rectangle the moving parts covered in the last frame drawn into it.
-    private var lastDirty: [ObjectIdentifier: PixelRect] = [:]
+    private var lastDirty: [Int: PixelRect] = [:]
     /// The rectangle redrawn by the last cached frame (for tests and benchmarks).
     public private(set) var lastDirtyRect: PixelRect?
     /// Frames drawn from the cached static layer, and layers (re)drawn; for benchmarks and tests.
@@ -117,11 +117,13 @@ public final class Renderer {
            drawFromCache(items, moving: moving, scene: scene, camera: camera, viewProj: viewProj, into: target, textures: textures) {
             return
         }
-        lastDirty[ObjectIdentifier(target)] = nil
+        lastDirty[target.serial] = nil
         target.bind()
         let still = items.filter { $0.kind != .sheet }
         drawLayer(still, backdrop: scene.backdrop, viewProj: viewProj, textures: textures)
-        glClear(E(GL_STENCIL_BUFFER_BIT))
+        // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
+        // (the cached path draws them over a restored layer with no depth either).
+        glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
         drawMoving(moving, viewProj: viewProj, textures: textures)
     }
 
@@ -133,7 +135,7 @@ public final class Renderer {
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
                             camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height)
-        let id = ObjectIdentifier(target)
+        let id = target.serial
         var fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
             cacheMisses += 1
@@ -251,8 +253,10 @@ public final class Renderer {
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
-        textures.texture(for: item.front).bind(unit: 0)
-        textures.texture(for: item.back ?? item.front).bind(unit: 1)
+        // Look both up before binding: making a texture binds it to the active unit.
+        let front = textures.texture(for: item.front), back = textures.texture(for: item.back ?? item.front)
+        front.bind(unit: 0)
+        back.bind(unit: 1)
         page.set("uFront", Int32(0))
         page.set("uBack", Int32(1))
         let twoSided = item.back != nil

@@ -47,9 +47,10 @@ public struct PointerGestures {
     /// Pixels the pointer travels before a press becomes a drag (less is a click).
     public var dragThreshold = 5.0
     /// Open / close progress per wheel step with Ctrl.
-    public var scrubPerStep = 0.08
-    /// Seconds without a Ctrl + wheel step that end a scrub.
-    public var scrubIdle = 0.3
+    public var scrubPerStep = 0.15
+    /// Seconds without a Ctrl + wheel step that end a scrub (it then completes or reverts by
+    /// its progress: the wheel has no release speed).
+    public var scrubIdle = 0.25
     /// Outer part of a page (fraction of its width) where a press grabs the page to curl it.
     public var edgeZone = 0.4
 

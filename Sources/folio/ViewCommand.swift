@@ -72,7 +72,6 @@ private final class Viewer {
     private let library: Library
     private let controller: BookController
     private let renderer: Renderer
-    private let pages: PageLoader
     private let textures: TextureStore
     private let screenshots: ScreenshotFolder
     private let samples: Int
@@ -97,7 +96,6 @@ private final class Viewer {
         controller = BookController(library: library.bookInfos)
         renderer = try Renderer(shaders: shaders, settings: .defaults(software: GLInfo.isSoftware))
         let pages = PageLoader(library: library)
-        self.pages = pages
         textures = TextureStore { pages.image(for: $0) }
         let (w, h) = window.framebufferSize
         target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: self.samples)
@@ -194,7 +192,7 @@ private final class Viewer {
         let scene = controller.scene()
         renderer.draw(scene, into: target, textures: textures)
         if textures.residentCount > textureBudget {
-            textures.evict(keeping: Set(scene.items.flatMap { [$0.front] + ($0.back.map { [$0] } ?? []) }))
+            textures.evict(keeping: Set(scene.items.flatMap { [$0.front, $0.back].compactMap { $0 } }))
         }
         needsPresent = true
     }
@@ -292,7 +290,7 @@ private final class PageLoader {
 
 /// Where F12 writes: timestamped names made unique, each file appearing whole (written aside,
 /// then renamed) so a watcher never reads half a PNG.
-struct ScreenshotFolder {
+private struct ScreenshotFolder {
     var path: String
 
     /// Writes `image` (rows bottom to top, as read back from GL) and returns its path.

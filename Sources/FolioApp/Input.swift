@@ -27,5 +27,7 @@ public enum InputEvent: Sendable, Equatable {
     /// Wheel or touchpad scroll; `dy` > 0 is away from the user.
     case scroll(dx: Double, dy: Double, modifiers: Modifiers)
     case resize(width: Int, height: Int)
+    /// The window's contents were damaged (uncovered, exposed) and must be shown again.
+    case refresh
     case close
 }

@@ -17,8 +17,8 @@ public final class Window {
     private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
 
     /// Opens a window and makes its context current. Fails with one clear message when there is
-    /// no display or no GL 3.3 core context.
-    public init(title: String, width: Int, height: Int, fullscreen: Bool = false, vsync: Bool = true) throws {
+    /// no display or no GL 3.3 core context. `visible` false opens it unseen (to probe the display).
+    public init(title: String, width: Int, height: Int, fullscreen: Bool = false, vsync: Bool = true, visible: Bool = true) throws {
         guard ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil else {
             throw WindowError(message: "no display (DISPLAY is not set); use `folio capture` to render without one")
         }
@@ -33,6 +33,7 @@ public final class Window {
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
         glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
         glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
+        glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE)
         let monitor = fullscreen ? glfwGetPrimaryMonitor() : nil
         var w = Int32(width), h = Int32(height)
         if let monitor, let mode = glfwGetVideoMode(monitor) { w = mode.pointee.width; h = mode.pointee.height }
@@ -133,6 +134,9 @@ public final class Window {
         glfwSetFramebufferSizeCallback(handle) { window, w, h in
             EventQueue.of(window)?.push(.resize(width: Int(w), height: Int(h)))
         }
+        glfwSetWindowRefreshCallback(handle) { window in
+            EventQueue.of(window)?.push(.refresh)
+        }
         glfwSetWindowCloseCallback(handle) { window in
             EventQueue.of(window)?.push(.close)
         }
@@ -166,7 +170,8 @@ public final class Window {
         GLFW_KEY_LEFT: .left, GLFW_KEY_RIGHT: .right, GLFW_KEY_UP: .up, GLFW_KEY_DOWN: .down,
         GLFW_KEY_ENTER: .enter, GLFW_KEY_KP_ENTER: .enter, GLFW_KEY_SPACE: .space, GLFW_KEY_BACKSPACE: .backspace,
         GLFW_KEY_ESCAPE: .escape, GLFW_KEY_PAGE_UP: .pageUp, GLFW_KEY_PAGE_DOWN: .pageDown, GLFW_KEY_HOME: .home,
-        GLFW_KEY_END: .end, GLFW_KEY_TAB: .tab, GLFW_KEY_KP_ADD: .plus, GLFW_KEY_KP_SUBTRACT: .minus,
+        // '+' and '-' (keypad too) come from the character callback only, or they would count twice.
+        GLFW_KEY_END: .end, GLFW_KEY_TAB: .tab,
         GLFW_KEY_F11: .f11, GLFW_KEY_F12: .f12,
         GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l,
         GLFW_KEY_P: .p, GLFW_KEY_Q: .q, GLFW_KEY_R: .r, GLFW_KEY_S: .s, GLFW_KEY_V: .v, GLFW_KEY_W: .w,

@@ -1,0 +1,151 @@
+import FolioLayout
+
+/// What the viewer does for an input: an action for the state machine, or something only the
+/// application can do (it owns the window and the frames).
+public enum ViewerCommand: Sendable, Equatable {
+    case action(Action)
+    /// Writes the current frame to a PNG in the screenshot folder.
+    case screenshot
+    case toggleFullscreen
+    /// Prints the key map.
+    case help
+    case quit
+}
+
+/// The keyboard of `folio view`: one table that both the viewer and its help text read, so
+/// the two cannot disagree.
+public enum KeyMap {
+    /// Where a binding applies: on the shelf, while a book is open (opening, reading, turning,
+    /// closing), or in both.
+    public enum Context: String, Sendable, CaseIterable {
+        case shelf, book, anywhere
+    }
+
+    /// What holding a key down does.
+    public enum Repeat: Sendable {
+        /// The command runs once per press (toggles, screenshots).
+        case never
+        /// Every auto-repeat runs it again (shelf steps, zoom).
+        case always
+        /// Auto-repeats turn pages back to back: one waits behind the turn under way, the rest
+        /// are dropped, so a held key never piles up turns that play on after it is released.
+        case whenQueueEmpty
+    }
+
+    /// A key (or keys) and what it does in a context.
+    public struct Binding: Sendable {
+        public var keys: [Key]
+        public var context: Context
+        public var command: ViewerCommand
+        public var repeats: Repeat
+        /// What it does, for the help text.
+        public var summary: String
+    }
+
+    public static let bindings: [Binding] = [
+        Binding(keys: [.left], context: .shelf, command: .action(.shelfPrevious), repeats: .always, summary: "previous book"),
+        Binding(keys: [.right], context: .shelf, command: .action(.shelfNext), repeats: .always, summary: "next book"),
+        Binding(keys: [.enter], context: .shelf, command: .action(.open), repeats: .never, summary: "open the centred book"),
+        Binding(keys: [.w], context: .shelf, command: .action(.toggleShelf), repeats: .never, summary: "carousel ↔ wheel"),
+
+        Binding(keys: [.right, .space, .pageDown], context: .book, command: .action(.nextPage), repeats: .whenQueueEmpty,
+                summary: "next page"),
+        Binding(keys: [.left, .backspace, .pageUp], context: .book, command: .action(.previousPage), repeats: .whenQueueEmpty,
+                summary: "previous page"),
+        Binding(keys: [.home], context: .book, command: .action(.firstPage), repeats: .never, summary: "first page"),
+        Binding(keys: [.end], context: .book, command: .action(.lastPage), repeats: .never, summary: "last page"),
+        Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never, summary: "close the book"),
+        Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
+        Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
+        Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
+        Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,
+                summary: "horizontal ↔ vertical (wall calendar)"),
+        Binding(keys: [.p], context: .book, command: .action(.togglePerspective), repeats: .never, summary: "normal ↔ reverse perspective"),
+        Binding(keys: [.b], context: .book, command: .action(.cycleViewpoint), repeats: .never, summary: "viewpoint above / centred / below"),
+        Binding(keys: [.plus], context: .book, command: .action(.zoomIn), repeats: .always, summary: "zoom in"),
+        Binding(keys: [.minus], context: .book, command: .action(.zoomOut), repeats: .always, summary: "zoom out"),
+
+        Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
+        Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
+        Binding(keys: [.h], context: .anywhere, command: .help, repeats: .never, summary: "print these keys"),
+        Binding(keys: [.q], context: .anywhere, command: .quit, repeats: .never, summary: "quit"),
+    ]
+
+    /// The binding context of a state-machine phase.
+    public static func context(of phase: Scene.State) -> Context {
+        phase == .shelf ? .shelf : .book
+    }
+
+    /// What a key press does in `phase`. `queuedTurns` (the controller's) throttles held keys.
+    /// Keys held with Ctrl or Alt do nothing: those belong to the desktop.
+    public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
+                                phase: Scene.State, queuedTurns: Int = 0) -> [ViewerCommand] {
+        guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
+        let context = context(of: phase)
+        let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
+        guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
+        return [binding.command]
+    }
+
+    private static func repeats(_ policy: Repeat, queuedTurns: Int) -> Bool {
+        switch policy {
+        case .never: false
+        case .always: true
+        case .whenQueueEmpty: queuedTurns == 0
+        }
+    }
+
+    /// The key map as printed by `folio view --help` and the H key, grouped by context.
+    public static var help: String {
+        let titles: [Context: String] = [.shelf: "On the shelf", .book: "In a book", .anywhere: "Anywhere"]
+        let width = bindings.map { label($0.keys).count }.max() ?? 0
+        let groups = Context.allCases.map { context in
+            let lines = bindings.filter { $0.context == context }.map { b in
+                let keys = label(b.keys)
+                return "  " + keys + String(repeating: " ", count: width + 2 - keys.count) + b.summary
+            }
+            return ([titles[context, default: context.rawValue] + ":"] + lines).joined(separator: "\n")
+        }
+        return (["Keys"] + groups + [mouseHelp]).joined(separator: "\n\n")
+    }
+
+    private static let mouseHelp = """
+        Mouse:
+          drag a page by its edge   curl it; let go to turn it or let it fall back
+          click a page              turn it
+          wheel                     scroll the shelf, or turn pages
+          drag the shelf            scroll it (it glides and settles on a cover)
+          click a cover             centre it; click the centred one to open it
+          Ctrl + wheel              open or close the book by hand
+        """
+
+    private static func label(_ keys: [Key]) -> String {
+        keys.map(\.label).joined(separator: " ")
+    }
+}
+
+extension Key {
+    /// The key's name as printed on a keyboard.
+    public var label: String {
+        switch self {
+        case .left: "←"
+        case .right: "→"
+        case .up: "↑"
+        case .down: "↓"
+        case .enter: "Enter"
+        case .space: "Space"
+        case .backspace: "Backspace"
+        case .escape: "Esc"
+        case .pageUp: "PageUp"
+        case .pageDown: "PageDown"
+        case .home: "Home"
+        case .end: "End"
+        case .tab: "Tab"
+        case .plus: "+"
+        case .minus: "−"
+        case .f11: "F11"
+        case .f12: "F12"
+        default: rawValue.uppercased()
+        }
+    }
+}

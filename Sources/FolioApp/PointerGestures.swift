@@ -1,0 +1,239 @@
+import FolioLayout
+import FolioMath
+
+/// Maps framebuffer pixels (origin top left, y down) to layout units (origin at the view
+/// centre, y up) the way the renderer fits the scene's view into the framebuffer: the whole
+/// view shows, widened or heightened to the framebuffer's aspect.
+public struct ViewMapping: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// The scene's view size, layout units.
+    public var viewSize: Vec2
+
+    public init(width: Int, height: Int, viewSize: Vec2) {
+        self.width = width
+        self.height = height
+        self.viewSize = viewSize
+    }
+
+    /// Layout units per framebuffer pixel.
+    public var unitsPerPixel: Double {
+        max(viewSize.x / Double(max(width, 1)), viewSize.y / Double(max(height, 1)))
+    }
+
+    /// The view the renderer shows: `viewSize` widened or heightened to the framebuffer's aspect.
+    public var fittedViewSize: Vec2 {
+        Vec2(Double(width), Double(height)) * unitsPerPixel
+    }
+
+    /// The point on the page plane (z = 0) under a framebuffer pixel.
+    public func layoutPoint(x: Double, y: Double) -> Vec2 {
+        let s = unitsPerPixel
+        return Vec2((x - Double(width) / 2) * s, (Double(height) / 2 - y) * s)
+    }
+}
+
+/// Turns mouse input into actions for the state machine.
+///
+/// On the shelf: drag or wheel to scroll the covers, click a cover to centre it, click the
+/// centred one to open it. In a book: drag a page from near its outer edge to curl it after the
+/// pointer, click a page to turn it, wheel to turn pages. Anywhere: Ctrl + wheel scrubs the
+/// open / close transition, which ends (and completes or reverts) once the wheel rests.
+///
+/// Reads the controller, never changes it: the caller performs the actions. Positions come in
+/// framebuffer pixels; `mapping` must follow the framebuffer's size.
+public struct PointerGestures {
+    public var mapping: ViewMapping
+    /// Pixels the pointer travels before a press becomes a drag (less is a click).
+    public var dragThreshold = 5.0
+    /// Open / close progress per wheel step with Ctrl.
+    public var scrubPerStep = 0.15
+    /// Seconds without a Ctrl + wheel step that end a scrub (it then completes or reverts by
+    /// its progress: the wheel has no release speed).
+    public var scrubIdle = 0.25
+    /// Outer part of a page (fraction of its width) where a press grabs the page to curl it.
+    public var edgeZone = 0.4
+
+    private enum Press {
+        /// Pressed on the shelf, over cover `cover` if any; not moved yet.
+        case shelf(cover: Int?)
+        /// Pressed on an open book; `grabsEdge` when near a page's outer edge. Not moved yet.
+        case page(grabsEdge: Bool)
+        case shelfDrag(last: Vec2)
+        case pageDrag
+        /// A drag that does nothing (from the middle of a page, or mid-animation).
+        case ignored
+    }
+
+    private var press: Press?
+    private var pressPixel = (x: 0.0, y: 0.0)
+    private var pressPoint = Vec2.zero
+    private var scrubEnds: Double?
+
+    public init(mapping: ViewMapping) {
+        self.mapping = mapping
+    }
+
+    /// When `tick(at:)` has something to do (a scrub to end); nil when nothing waits.
+    public var deadline: Double? { scrubEnds }
+
+    /// Whether a mouse button is held over the shelf or a page.
+    public var isPressed: Bool { press != nil }
+
+    /// The actions for one event; events other than the mouse's give none.
+    public mutating func handle(_ event: InputEvent, controller: BookController, at time: Double) -> [Action] {
+        switch event {
+        case let .mouseDown(.left, x, y, _): return down(x: x, y: y, controller: controller)
+        case let .mouseMove(x, y): return move(x: x, y: y, controller: controller)
+        case let .mouseUp(.left, x, y, _): return up(x: x, y: y, controller: controller)
+        case let .scroll(dx, dy, modifiers): return scroll(dx: dx, dy: dy, modifiers: modifiers, controller: controller, at: time)
+        default: return []
+        }
+    }
+
+    /// Ends a scrub once the wheel has rested for `scrubIdle`.
+    public mutating func tick(at time: Double) -> [Action] {
+        guard let end = scrubEnds, time >= end else { return [] }
+        scrubEnds = nil
+        return [.scrubEnded]
+    }
+
+    // MARK: Buttons
+
+    private mutating func down(x: Double, y: Double, controller: BookController) -> [Action] {
+        guard press == nil else { return [] }
+        pressPixel = (x, y)
+        pressPoint = mapping.layoutPoint(x: x, y: y)
+        switch controller.phase {
+        case .shelf: press = .shelf(cover: Self.cover(at: pressPoint, in: controller.scene()))
+        case .reading, .turning: press = .page(grabsEdge: grabsEdge(pressPoint, controller: controller))
+        case .opening, .closing: press = .ignored
+        }
+        return []
+    }
+
+    private mutating func move(x: Double, y: Double, controller: BookController) -> [Action] {
+        guard let current = press else { return [] }
+        let p = mapping.layoutPoint(x: x, y: y)
+        switch current {
+        case .shelf:
+            guard travelled(x: x, y: y) else { return [] }
+            press = .shelfDrag(last: p)
+            return [.shelfDragBegan, shelfDrag(from: pressPoint, to: p, controller: controller)]
+        case let .page(grabsEdge):
+            guard travelled(x: x, y: y) else { return [] }
+            press = grabsEdge ? .pageDrag : .ignored
+            return grabsEdge ? [.pageDragBegan(pressPoint), .pageDragMoved(p)] : []
+        case let .shelfDrag(last):
+            press = .shelfDrag(last: p)
+            return [shelfDrag(from: last, to: p, controller: controller)]
+        case .pageDrag:
+            return [.pageDragMoved(p)]
+        case .ignored:
+            return []
+        }
+    }
+
+    private mutating func up(x: Double, y: Double, controller: BookController) -> [Action] {
+        guard let current = press else { return [] }
+        press = nil
+        switch current {
+        case let .shelf(cover?):
+            // The centred cover opens; any other comes to the centre.
+            return [cover == Int(controller.scroll.rounded()) ? .open : .select(cover)]
+        case .page:
+            return [turnTowards(pressPoint, controller: controller)].compactMap { $0 }
+        case .shelfDrag:
+            return [.shelfDragEnded]
+        case .pageDrag:
+            return [.pageDragMoved(mapping.layoutPoint(x: x, y: y)), .pageDragEnded]
+        case .shelf(nil), .ignored:
+            return []
+        }
+    }
+
+    private func travelled(x: Double, y: Double) -> Bool {
+        let dx = x - pressPixel.x, dy = y - pressPixel.y
+        return dx * dx + dy * dy >= dragThreshold * dragThreshold
+    }
+
+    // MARK: Wheel
+
+    private mutating func scroll(dx: Double, dy: Double, modifiers: Modifiers, controller: BookController,
+                                 at time: Double) -> [Action] {
+        if modifiers.contains(.control) {
+            guard dy != 0 else { return [] }
+            scrubEnds = time + scrubIdle
+            return [.scrub(by: dy * scrubPerStep)]
+        }
+        // Wheel down (dy < 0) or a swipe to the right moves on.
+        let steps = -(dy + dx)
+        guard steps != 0, !isPressed else { return [] }
+        switch controller.phase {
+        case .shelf:
+            return [.shelfScroll(by: steps)]
+        case .reading, .turning:
+            // Like a held key: one turn may wait behind the one under way, no more.
+            guard controller.queuedTurns == 0 else { return [] }
+            return [Self.turn(forward: steps > 0, controller: controller)]
+        case .opening, .closing:
+            return []
+        }
+    }
+
+    // MARK: Geometry
+
+    /// The topmost visible cover under a layout point.
+    public static func cover(at p: Vec2, in scene: Scene) -> Int? {
+        scene.items.reversed().first { item in
+            guard item.kind == .cover, item.visible, item.opacity > 0, let inverse = item.model.inverse else { return false }
+            let local = inverse.project(Vec3(p.x, p.y, 0))
+            return (0...item.size.x).contains(local.x) && abs(local.y) <= item.size.y / 2
+        }?.book
+    }
+
+    /// A layout point in the open book's own frame (spine on the y axis, right-hand page at
+    /// x > 0, page centre at y = 0), undoing zoom, mirroring and the calendar's quarter turn.
+    public static func bookPoint(_ p: Vec2, controller: BookController) -> Vec2? {
+        guard let b = controller.book, let inverse = bookFrame(controller.viewState(), book: controller.library[b]).inverse else {
+            return nil
+        }
+        let local = inverse.project(Vec3(p.x, p.y, 0))
+        return Vec2(local.x, local.y)
+    }
+
+    /// Whether a press at `p` grabs a page: on (or just beside) its outer part.
+    private func grabsEdge(_ p: Vec2, controller: BookController) -> Bool {
+        guard let local = Self.bookPoint(p, controller: controller), let size = pageSize(controller) else { return false }
+        let across = abs(local.x) / size.x
+        return across >= 1 - edgeZone && across <= 1.1 && abs(local.y) <= size.y * 0.55
+    }
+
+    private func pageSize(_ controller: BookController) -> Vec2? {
+        guard let b = controller.book else { return nil }
+        let s = controller.library[b].pageSize
+        return controller.settings.style.orientation == .vertical ? Vec2(s.y, s.x) : s
+    }
+
+    /// A click on a page turns it: the right-hand page forwards, the left-hand one back.
+    private func turnTowards(_ p: Vec2, controller: BookController) -> Action? {
+        guard let local = Self.bookPoint(p, controller: controller) else { return nil }
+        return Self.turn(forward: local.x >= 0, controller: controller)
+    }
+
+    /// The action that shows the next spread (`forward`) or the previous one, whatever the
+    /// turn direction setting says next and previous mean.
+    private static func turn(forward: Bool, controller: BookController) -> Action {
+        forward == (controller.settings.style.direction == .forward) ? .nextPage : .previousPage
+    }
+
+    /// Dragging the covers to the left brings later ones to the centre.
+    private func shelfDrag(from a: Vec2, to b: Vec2, controller: BookController) -> Action {
+        let viewSize = controller.settings.viewSize
+        let spacing = switch controller.settings.shelf {
+        case .carousel: Carousel(viewWidth: viewSize.x).pitch
+        case .wheel: Wheel.covers(viewSize: viewSize).itemSize.x
+        }
+        return .shelfDragMoved(by: (a.x - b.x) / spacing)
+    }
+}

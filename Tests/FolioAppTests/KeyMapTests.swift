@@ -1,0 +1,83 @@
+import Testing
+import FolioApp
+import FolioLayout
+
+private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = [], isRepeat: Bool = false,
+                     queued: Int = 0) -> ViewerCommand? {
+    let c = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat, phase: phase, queuedTurns: queued)
+    #expect(c.count <= 1)
+    return c.first
+}
+
+@Suite struct KeyMapTests {
+    @Test(arguments: [
+        (Key.left, ViewerCommand.action(.shelfPrevious)), (.right, .action(.shelfNext)), (.enter, .action(.open)),
+        (.w, .action(.toggleShelf)), (.f12, .screenshot), (.f, .toggleFullscreen), (.f11, .toggleFullscreen),
+        (.h, .help), (.q, .quit),
+    ])
+    func shelfKeys(key: Key, expected: ViewerCommand) {
+        #expect(command(key, .shelf) == expected)
+    }
+
+    @Test(arguments: [
+        (Key.right, ViewerCommand.action(.nextPage)), (.space, .action(.nextPage)), (.pageDown, .action(.nextPage)),
+        (.left, .action(.previousPage)), (.backspace, .action(.previousPage)), (.pageUp, .action(.previousPage)),
+        (.home, .action(.firstPage)), (.end, .action(.lastPage)), (.escape, .action(.close)),
+        (.c, .action(.toggleDeform)), (.l, .action(.toggleLayout)), (.d, .action(.toggleDirection)),
+        (.v, .action(.toggleOrientation)), (.p, .action(.togglePerspective)), (.b, .action(.cycleViewpoint)),
+        (.plus, .action(.zoomIn)), (.minus, .action(.zoomOut)),
+        (.f12, .screenshot), (.f, .toggleFullscreen), (.h, .help), (.q, .quit),
+    ])
+    func bookKeys(key: Key, expected: ViewerCommand) {
+        for phase in [Scene.State.opening, .reading, .turning, .closing] {
+            #expect(command(key, phase) == expected, "\(key) while \(phase)")
+        }
+    }
+
+    @Test func bookKeysDoNothingOnTheShelfAndShelfKeysNothingInABook() {
+        #expect(command(.escape, .shelf) == nil)
+        #expect(command(.c, .shelf) == nil)
+        #expect(command(.enter, .reading) == nil)
+        #expect(command(.w, .reading) == nil)
+    }
+
+    @Test func aKeyMeansOneThingInEachContext() {
+        for context in [KeyMap.Context.shelf, .book] {
+            let keys = KeyMap.bindings.filter { $0.context == context || $0.context == .anywhere }.flatMap(\.keys)
+            #expect(Set(keys).count == keys.count, "\(context)")
+        }
+    }
+
+    @Test func heldKeysTurnPagesBackToBackWithoutPilingUp() {
+        // The first repeat waits behind the turn under way; more are dropped until it starts.
+        #expect(command(.right, .turning, isRepeat: true, queued: 0) == .action(.nextPage))
+        #expect(command(.right, .turning, isRepeat: true, queued: 1) == nil)
+        #expect(command(.left, .turning, isRepeat: true, queued: 1) == nil)
+        // A fresh press always queues.
+        #expect(command(.right, .turning, isRepeat: false, queued: 3) == .action(.nextPage))
+    }
+
+    @Test func heldKeysRepeatMovesButNotToggles() {
+        #expect(command(.right, .shelf, isRepeat: true) == .action(.shelfNext))
+        #expect(command(.plus, .reading, isRepeat: true) == .action(.zoomIn))
+        for key in [Key.c, .l, .f, .f12, .q, .enter, .escape, .home] {
+            #expect(KeyMap.commands(for: key, isRepeat: true, phase: key == .enter ? .shelf : .reading).isEmpty, "\(key)")
+        }
+    }
+
+    @Test func ctrlAndAltCombinationsAreLeftToTheDesktop() {
+        #expect(command(.q, .shelf, modifiers: .control) == nil)
+        #expect(command(.right, .reading, modifiers: .alt) == nil)
+        #expect(command(.right, .reading, modifiers: .shift) == .action(.nextPage))
+    }
+
+    @Test func helpListsEveryBinding() {
+        let help = KeyMap.help
+        for b in KeyMap.bindings {
+            #expect(help.contains(b.summary))
+            for k in b.keys { #expect(help.contains(k.label), "\(k)") }
+        }
+        #expect(help.contains("On the shelf:") && help.contains("In a book:") && help.contains("Anywhere:"))
+        #expect(help.contains("Ctrl + wheel"))
+    }
+}

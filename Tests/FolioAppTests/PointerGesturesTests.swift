@@ -1,0 +1,234 @@
+import Testing
+import FolioApp
+import FolioLayout
+import FolioMath
+
+/// A 1280 × 720 framebuffer showing the 1280 × 720 view: pixel = layout + (640, 360), y down.
+private let mapping = ViewMapping(width: 1280, height: 720, viewSize: Vec2(1280, 720))
+
+private func pixel(_ p: Vec2) -> (x: Double, y: Double) { (p.x + 640, 360 - p.y) }
+
+private func shelf(_ books: Int = 3) -> BookController {
+    BookController(library: (0..<books).map { BookInfo(title: "B\($0)", imageCount: 10) })
+}
+
+/// Book 0 open at rest on spread 0.
+private func reading() -> BookController {
+    let c = shelf()
+    c.handle(.open, at: 0)
+    c.update(to: 2)
+    return c
+}
+
+/// Drives gestures and performs what they ask, as the viewer does.
+private struct Driver {
+    var gestures = PointerGestures(mapping: mapping)
+    let controller: BookController
+    var time = 10.0
+    var actions: [Action] = []
+
+    init(_ controller: BookController) { self.controller = controller }
+
+    @discardableResult
+    mutating func send(_ event: InputEvent, after dt: Double = 0.016) -> [Action] {
+        time += dt
+        let out = gestures.handle(event, controller: controller, at: time)
+        for a in out { controller.handle(a, at: time) }
+        actions += out
+        return out
+    }
+
+    mutating func press(at p: Vec2) { let q = pixel(p); send(.mouseDown(.left, x: q.x, y: q.y, modifiers: [])) }
+    mutating func move(to p: Vec2, after dt: Double = 0.016) { let q = pixel(p); send(.mouseMove(x: q.x, y: q.y), after: dt) }
+    mutating func release(at p: Vec2) { let q = pixel(p); send(.mouseUp(.left, x: q.x, y: q.y, modifiers: [])) }
+
+    mutating func click(at p: Vec2) -> [Action] {
+        press(at: p)
+        let q = pixel(p)
+        return send(.mouseUp(.left, x: q.x, y: q.y, modifiers: []))
+    }
+
+    mutating func settle() { time += 3; controller.update(to: time) }
+}
+
+@Suite struct ViewMappingTests {
+    @Test func centresTheViewAndTurnsYUp() {
+        #expect(mapping.layoutPoint(x: 640, y: 360) == Vec2(0, 0))
+        #expect(mapping.layoutPoint(x: 0, y: 0) == Vec2(-640, 360))
+        #expect(mapping.layoutPoint(x: 1280, y: 720) == Vec2(640, -360))
+    }
+
+    @Test func aHiDPIFramebufferShowsTheSameView() {
+        let hiDPI = ViewMapping(width: 2560, height: 1440, viewSize: Vec2(1280, 720))
+        #expect(hiDPI.unitsPerPixel == 0.5)
+        #expect(hiDPI.layoutPoint(x: 2560, y: 0) == Vec2(640, 360))
+        #expect(hiDPI.fittedViewSize == Vec2(1280, 720))
+    }
+
+    @Test func aTallerWindowWidensTheViewVertically() {
+        let tall = ViewMapping(width: 640, height: 400, viewSize: Vec2(1280, 720))
+        #expect(tall.unitsPerPixel == 2)
+        #expect(tall.fittedViewSize == Vec2(1280, 800))
+        #expect(tall.layoutPoint(x: 320, y: 0) == Vec2(0, 400))
+    }
+}
+
+@Suite struct ShelfGestureTests {
+    let pitch = Carousel(viewWidth: 1280).pitch
+
+    @Test func clickingACoverCentresItAndClickingTheCentredOneOpensIt() {
+        var d = Driver(shelf())
+        #expect(d.click(at: Vec2(pitch, 0)) == [.select(1)])
+        d.settle()
+        #expect(d.controller.scroll == 1)
+        #expect(d.click(at: Vec2(0, 0)) == [.open])
+        #expect(d.controller.phase == .opening && d.controller.book == 1)
+    }
+
+    @Test func clickingBetweenCoversDoesNothing() {
+        var d = Driver(shelf())
+        #expect(d.click(at: Vec2(0, 340)).isEmpty)
+        #expect(d.click(at: Vec2(pitch / 2, 0)).isEmpty)
+    }
+
+    @Test func aSmallWobbleIsStillAClick() {
+        var d = Driver(shelf())
+        d.press(at: Vec2(pitch, 0))
+        d.move(to: Vec2(pitch + 2, 1))
+        d.release(at: Vec2(pitch + 2, 1))
+        #expect(d.actions == [.select(1)])
+    }
+
+    @Test func draggingLeftBringsLaterCoversAndSettlesOnOne() {
+        var d = Driver(shelf())
+        d.press(at: Vec2(200, 0))
+        for i in 1...10 { d.move(to: Vec2(200 - Double(i) * pitch / 10, 0), after: 0.05) }
+        d.release(at: Vec2(200 - pitch, 0))
+        #expect(d.actions.first == .shelfDragBegan && d.actions.last == .shelfDragEnded)
+        let moved = d.actions.reduce(0.0) { sum, a in
+            if case let .shelfDragMoved(by: x) = a { return sum + x }
+            return sum
+        }
+        #expect(abs(moved - 1) < 1e-9)
+        d.settle()
+        #expect(d.controller.scroll >= 1 && d.controller.scroll == d.controller.scroll.rounded())
+    }
+
+    @Test func theWheelStepsThroughCovers() {
+        var d = Driver(shelf())
+        #expect(d.send(.scroll(dx: 0, dy: -1, modifiers: [])) == [.shelfScroll(by: 1)])
+        #expect(d.send(.scroll(dx: 0, dy: 1, modifiers: [])) == [.shelfScroll(by: -1)])
+        #expect(d.send(.scroll(dx: 0, dy: 0, modifiers: [])).isEmpty)
+    }
+
+    @Test func theWheelShelfHitTestsItsTurnedCovers() {
+        let c = shelf(5)
+        c.handle(.toggleShelf, at: 0)
+        let scene = c.scene()
+        let second = try! #require(scene.items.first { $0.book == 1 })
+        // The centre of cover 1's face, wherever the wheel turned it.
+        let centre = second.model.project(Vec3(second.size.x / 2, 0, 0))
+        #expect(PointerGestures.cover(at: Vec2(centre.x, centre.y), in: scene) == 1)
+        #expect(PointerGestures.cover(at: Vec2(0, 0), in: scene) == 0)
+    }
+}
+
+@Suite struct PageGestureTests {
+    @Test func draggingTheRightEdgeOverCurlsThePageAndTurnsIt() {
+        var d = Driver(reading())
+        d.press(at: Vec2(350, -200))
+        d.move(to: Vec2(200, -180))
+        #expect(d.actions == [.pageDragBegan(Vec2(350, -200)), .pageDragMoved(Vec2(200, -180))])
+        #expect(d.controller.phase == .turning)
+        for x in stride(from: 100.0, through: -300, by: -100) { d.move(to: Vec2(x, -150), after: 0.03) }
+        d.release(at: Vec2(-300, -150))
+        #expect(d.actions.last == .pageDragEnded)
+        #expect(d.controller.turnCompletes == true)
+        d.settle()
+        #expect(d.controller.spread == 1 && d.controller.phase == .reading)
+    }
+
+    @Test func aShortSlowDragFallsBack() {
+        var d = Driver(reading())
+        d.press(at: Vec2(350, 0))
+        d.move(to: Vec2(300, 0), after: 0.2)
+        d.move(to: Vec2(290, 0), after: 0.5)
+        d.release(at: Vec2(290, 0))
+        #expect(d.controller.turnCompletes == false)
+        d.settle()
+        #expect(d.controller.spread == 0)
+    }
+
+    @Test func aDragFromTheMiddleOfAPageDoesNothing() {
+        var d = Driver(reading())
+        d.press(at: Vec2(100, 0))
+        d.move(to: Vec2(-200, 0))
+        d.release(at: Vec2(-200, 0))
+        #expect(d.actions.isEmpty)
+        #expect(d.controller.phase == .reading)
+    }
+
+    @Test func clickingAPageTurnsTowardsIt() {
+        var d = Driver(reading())
+        #expect(d.click(at: Vec2(150, 0)) == [.nextPage])
+        d.settle()
+        #expect(d.controller.spread == 1)
+        #expect(d.click(at: Vec2(-150, 0)) == [.previousPage])
+        d.settle()
+        #expect(d.controller.spread == 0)
+    }
+
+    @Test func clicksFollowThePageNotTheDirectionSetting() {
+        var d = Driver(reading())
+        d.controller.handle(.toggleDirection, at: d.time)
+        // With a backward direction "previous" is what shows the next spread.
+        #expect(d.click(at: Vec2(150, 0)) == [.previousPage])
+        d.settle()
+        #expect(d.controller.spread == 1)
+    }
+
+    @Test func theWheelTurnsPagesButQueuesNoMoreThanOne() {
+        var d = Driver(reading())
+        #expect(d.send(.scroll(dx: 0, dy: -1, modifiers: [])) == [.nextPage])
+        #expect(d.send(.scroll(dx: 0, dy: -1, modifiers: [])) == [.nextPage])
+        #expect(d.controller.queuedTurns == 1)
+        #expect(d.send(.scroll(dx: 0, dy: -1, modifiers: [])).isEmpty)
+    }
+
+    @Test func pressesWhileTheBookOpensAreIgnored() {
+        let c = shelf()
+        c.handle(.open, at: 0)
+        var d = Driver(c)
+        d.time = 0.1
+        d.press(at: Vec2(350, 0))
+        d.move(to: Vec2(0, 0))
+        d.release(at: Vec2(0, 0))
+        #expect(d.actions.isEmpty)
+    }
+}
+
+@Suite struct ScrubGestureTests {
+    @Test func ctrlWheelOpensTheCentredBookAndEndsWhenTheWheelRests() {
+        var d = Driver(shelf())
+        for _ in 0..<4 { d.send(.scroll(dx: 0, dy: 1, modifiers: .control), after: 0.05) }
+        #expect(d.actions == Array(repeating: .scrub(by: 0.15), count: 4))
+        #expect(d.controller.phase == .opening && abs(d.controller.openProgress - 0.6) < 1e-9)
+        let deadline = try! #require(d.gestures.deadline)
+        #expect(d.gestures.tick(at: deadline - 0.01).isEmpty)
+        let end = d.gestures.tick(at: deadline)
+        #expect(end == [.scrubEnded] && d.gestures.deadline == nil)
+        d.controller.handle(.scrubEnded, at: deadline)
+        d.time = deadline
+        d.settle()
+        #expect(d.controller.phase == .reading)
+    }
+
+    @Test func ctrlWheelDownClosesAnOpenBook() {
+        var d = Driver(reading())
+        for _ in 0..<5 { d.send(.scroll(dx: 0, dy: -1, modifiers: .control), after: 0.05) }
+        #expect(d.controller.phase == .closing && d.controller.openProgress < 0.5)
+        d.controller.handle(.scrubEnded, at: d.time + 0.3)
+        d.settle()
+        #expect(d.controller.phase == .shelf)
+    }
+}

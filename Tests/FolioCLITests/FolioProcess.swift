@@ -1,0 +1,62 @@
+import Foundation
+
+/// Runs the built `folio` executable (and the tools around it) as a user would, never waiting
+/// longer than a limit.
+enum FolioProcess {
+    /// The `folio` executable beside the test bundle: `swift test` and `make test`
+    /// (`swift build --build-tests`) build it with the tests. Nil when it was not built.
+    static let binary: URL? = {
+        let beside = Bundle.main.executableURL?.deletingLastPathComponent()
+        // Tests/FolioCLITests/FolioProcess.swift → package root
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [beside, root.appendingPathComponent(".build/debug")].compactMap { $0?.appendingPathComponent("folio") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Whether a command is on the PATH.
+    static func available(_ tool: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var timedOut: Bool
+    }
+
+    /// Runs `executable` with `arguments`, its output going to files (no pipe can fill up and
+    /// stall it); after `timeout` seconds it is terminated, then killed.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                    timeout: Double) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let timedOut = !waitForExit(process, seconds: timeout)
+        if timedOut {
+            process.terminate()
+            if !waitForExit(process, seconds: 3) { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        return Result(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                      stderr: try String(contentsOf: err, encoding: .utf8), timedOut: timedOut)
+    }
+
+    private static func waitForExit(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        return !process.isRunning
+    }
+}

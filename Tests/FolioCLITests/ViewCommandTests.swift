@@ -1,0 +1,119 @@
+import FolioBook
+import Foundation
+import Testing
+
+/// Drives `folio view` under Xvfb with key events from xdotool: a screenshot of the shelf,
+/// Enter and → (pressed while the book opens: the turn waits for it), a screenshot of the
+/// spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
+private let driveViewer = #"""
+set -u
+pid=""
+fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
+# Retries a command every 0.1 s for up to $1 seconds.
+within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
+shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
+titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+
+"$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
+"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
+[ -n "$wid" ] || fail "no Folio window"
+xdotool key --window "$wid" F12
+within 20 shots 1 || fail "no screenshot of the shelf"
+xdotool key --window "$wid" Return Right
+within 20 titled "pages 2" || fail "the page did not turn; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" F12
+within 20 shots 2 || fail "no screenshot of the book"
+# The window is gone before the key's release arrives: xdotool's complaint is expected.
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+wait "$pid"
+echo "exit=$?"
+"""#
+
+@Suite struct ViewCommandTests {
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func opensABookTurnsAPageTakesScreenshotsAndQuits() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: shots) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["FOLIO"] = folio.path
+        environment["SHOTS"] = shots.path
+
+        // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
+        let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+                                                            "bash", "-c", driveViewer],
+                                       environment: environment, timeout: 62)
+        let viewerOutput = (try? String(contentsOf: shots.appendingPathComponent("stdout.txt"), encoding: .utf8)) ?? ""
+        let viewerErrors = (try? String(contentsOf: shots.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
+        let report = "\(run.stdout)\(run.stderr)\nviewer stdout:\n\(viewerOutput)\nviewer stderr:\n\(viewerErrors)"
+        #expect(!run.timedOut, "\(report)")
+        try #require(run.status == 0, "\(report)")
+        #expect(run.stdout.contains("exit=0"), "\(report)")
+
+        let paths = viewerOutput.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }
+        try #require(paths.count == 2, "\(report)")
+        #expect(Set(paths).count == 2, "screenshot names must be unique")
+        let shelf = try PNG.read(path: paths[0]), book = try PNG.read(path: paths[1])
+        #expect(shelf.width == book.width && shelf.height == book.height)
+
+        // The shelf stands on its dark backdrop; the open book fills the middle with paper.
+        #expect(Self.luminance(shelf, x: 8, y: 8) < 70)
+        #expect(Self.paperFraction(shelf) < 0.1)
+        #expect(Self.paperFraction(book) > 0.25)
+        // The outer margin of the right-hand page.
+        #expect(Self.isPaper(book, x: book.width * 77 / 100, y: book.height / 2))
+    }
+
+    @Test func withoutADisplayItSaysSoAndSuggestsCapture() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        for arguments in [["view"], ["view", "--check-display"]] {
+            let run = try FolioProcess.run(folio.path, arguments, environment: environment, timeout: 20)
+            #expect(!run.timedOut)
+            #expect(run.status != 0)
+            #expect(run.stderr.contains("display") && run.stderr.contains("folio capture"), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "one message, not a trace: \(run.stderr)")
+        }
+    }
+
+    @Test func helpPrintsTheKeyMap() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let run = try FolioProcess.run(folio.path, ["view", "--help"], timeout: 20)
+        #expect(run.status == 0)
+        for line in ["open the centred book", "next page", "close the book", "screenshot", "quit", "Ctrl + wheel"] {
+            #expect(run.stdout.contains(line), "\(line)")
+        }
+    }
+
+    private static func pixel(_ image: RGBAImage, x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * image.width + x) * 4
+        return (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
+    }
+
+    private static func luminance(_ image: RGBAImage, x: Int, y: Int) -> Int {
+        let p = pixel(image, x: x, y: y)
+        return (p.r * 3 + p.g * 6 + p.b) / 10
+    }
+
+    /// Light and warm, like the page paper (247, 242, 230) in the renderer's light.
+    private static func isPaper(_ image: RGBAImage, x: Int, y: Int) -> Bool {
+        let p = pixel(image, x: x, y: y)
+        return p.r > 200 && p.g > 190 && p.b > 165 && p.r >= p.b
+    }
+
+    private static func paperFraction(_ image: RGBAImage) -> Double {
+        var count = 0
+        for y in stride(from: 0, to: image.height, by: 4) {
+            for x in stride(from: 0, to: image.width, by: 4) where isPaper(image, x: x, y: y) { count += 1 }
+        }
+        return Double(count) / Double(((image.height + 3) / 4) * ((image.width + 3) / 4))
+    }
+}

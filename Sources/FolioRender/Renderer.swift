@@ -110,6 +110,12 @@ public final class Renderer {
         let ordered = scene.items.enumerated().filter { $0.element.visible }
             .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
         let items = ordered.map(\.element)
+        // Upload what this frame shows first, so the texture generation the cached layer is
+        // keyed on is final before the layer is looked up.
+        for item in items where item.kind != .block {
+            _ = textures.texture(for: item.front)
+            if let back = item.back { _ = textures.texture(for: back) }
+        }
         // Sheets keep their scene index: receivers name their shadow caster by it.
         let moving = ordered.filter { $0.element.kind == .sheet }.map { Sheet(index: $0.offset, item: $0.element) }
 
@@ -134,7 +140,8 @@ public final class Renderer {
         let still = items.filter { $0.kind != .sheet }
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
-                            camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height)
+                            camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height,
+                            textures: ObjectIdentifier(textures), generation: textures.generation)
         let id = target.serial
         var fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -363,4 +370,6 @@ struct StaticKey: Equatable {
     var backdrop: Scene.Backdrop
     var width: Int
     var height: Int
+    var textures: ObjectIdentifier
+    var generation: Int
 }

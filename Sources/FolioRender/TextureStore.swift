@@ -28,6 +28,7 @@ public final class TextureStore {
         if face.kind != .blank, let image = provider(face) {
             let t = Texture(image: image, descriptor: descriptor)
             textures[face] = t
+            generation += 1
             return t
         }
         return paper
@@ -49,6 +50,9 @@ public final class TextureStore {
     }
 
     public var residentCount: Int { textures.count }
+
+    /// Grows whenever a face gets its real image: what was drawn with paper in its place is stale.
+    public private(set) var generation = 0
 
     public func destroy() {
         textures.values.forEach { $0.destroy() }

@@ -130,7 +130,7 @@ public final class Renderer {
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawMoving(moving, viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: [], viewProj: viewProj, textures: textures)
     }
 
     /// Restores the cached static layer where something moved (this frame or the last one into
@@ -172,8 +172,7 @@ public final class Renderer {
         glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))
         restore(from: cache, into: target, rect: dirty)
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawOverlays(shaded, viewProj: viewProj)
-        drawMoving(moving, viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
         glDisable(E(GL_SCISSOR_TEST))
         return true
     }
@@ -190,12 +189,29 @@ public final class Renderer {
         }
     }
 
-    /// The turning sheets: their cast shadows on what lies beneath, then the sheets themselves.
-    private func drawMoving(_ sheets: [Sheet], viewProj: [Float], textures: TextureStore) {
-        for sheet in sheets { drawCastShadow(sheet, viewProj: viewProj) }
+    /// The turning sheets first, marking their pixels in the stencil; then what darkens the
+    /// pages beneath (shade overlays, cast shadows) only where no sheet is, so no covered pixel is
+    /// darkened or even shaded: on a software renderer fill is the cost. The stencil, not depth,
+    /// decides: a sheet may sit a little below the stack it leaves (layouts lower it as it turns).
+    private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], viewProj: [Float], textures: TextureStore) {
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
+        glEnable(E(GL_STENCIL_TEST))
+        glStencilMask(Stencil.sheet)
+        glStencilFunc(E(GL_ALWAYS), GLint(Stencil.sheet), Stencil.sheet)
+        glStencilOp(E(GL_KEEP), E(GL_KEEP), E(GL_REPLACE))
         for sheet in sheets { drawFace(sheet.item, viewProj: viewProj, textures: textures) }
+        glDisable(E(GL_DEPTH_TEST))
+        glStencilMask(0)
+        glStencilFunc(E(GL_EQUAL), 0, Stencil.sheet)
+        drawOverlays(overlays, viewProj: viewProj)
+        // Each pixel darkens once where the flattened sheet overlaps itself.
+        glStencilMask(Stencil.shadow)
+        glStencilFunc(E(GL_EQUAL), 0, 0xFF)
+        glStencilOp(E(GL_KEEP), E(GL_KEEP), E(GL_INCR))
+        for sheet in sheets { drawCastShadow(sheet, viewProj: viewProj) }
+        glStencilMask(0xFF)
+        glDisable(E(GL_STENCIL_TEST))
     }
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
@@ -314,8 +330,7 @@ public final class Renderer {
         return out
     }
 
-    /// The sheet flattened onto the page plane along the light, multiplied into what is there;
-    /// the stencil lets each pixel darken once where the flattened sheet overlaps itself.
+    /// The sheet flattened onto the page plane along the light, multiplied into what is there.
     private func drawCastShadow(_ caster: Sheet, viewProj: [Float]) {
         let sheet = caster.item
         let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
@@ -326,15 +341,10 @@ public final class Renderer {
         shadow.set("uMode", Int32(0))
         shadow.set("uStrength", Float(strength * sheet.opacity))
         shadow.set("uFalloff", Float(settings.shadowFalloff))
-        glDisable(E(GL_DEPTH_TEST))
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
-        glEnable(E(GL_STENCIL_TEST))
-        glStencilFunc(E(GL_EQUAL), 0, 0xFF)
-        glStencilOp(E(GL_KEEP), E(GL_KEEP), E(GL_INCR))
         if case .flat = sheet.deformation { flatMesh.draw() } else { shadowMesh.draw() }
-        glDisable(E(GL_STENCIL_TEST))
     }
 
     /// Shade terms of pages at rest (revealed / facing page) as multiplied overlays on the
@@ -345,7 +355,6 @@ public final class Renderer {
         shadow.use()
         shadow.set("uMode", Int32(1))
         shadow.set("uShadowPass", Int32(0))
-        glDisable(E(GL_DEPTH_TEST))
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
@@ -355,6 +364,12 @@ public final class Renderer {
             mesh(for: item).draw()
         }
     }
+}
+
+/// Stencil bits: pixels a sheet covers, and pixels its shadow has darkened.
+enum Stencil {
+    static let sheet: GLuint = 0x80
+    static let shadow: GLuint = 0x7F
 }
 
 /// A turning sheet and its index in the scene.

@@ -22,6 +22,8 @@ struct Bench: ParsableCommand {
     var scenes: String?
     @Option(help: "PNG compression level for the capture figures.")
     var compression = 1
+    @Flag(help: "Skip the capture figures (render scenes only).")
+    var noCapture = false
     @Flag(help: "Print JSON instead of a table.")
     var json = false
     @Option(help: "Folder of GLSL shaders.")
@@ -45,7 +47,7 @@ struct Bench: ParsableCommand {
         for scene in wanted {
             results.append(try measure(scene, session: session))
         }
-        let capture = try measureCapture(session: session)
+        let capture = noCapture ? nil : try measureCapture(session: session)
         let report = Report(renderer: GLInfo.renderer, size: [w, h], samples: session.target.samples,
                             firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
         print(json ? report.json : report.table)
@@ -224,7 +226,7 @@ struct Report: Codable {
     var samples: Int
     var firstFrameMs: Double
     var scenes: [SceneResult]
-    var capture: CaptureResult
+    var capture: CaptureResult?
 
     enum CodingKeys: String, CodingKey {
         case renderer, size, samples, scenes, capture
@@ -245,7 +247,7 @@ struct Report: Codable {
             lines.append(s.name.padding(toLength: 12, withPad: " ", startingAt: 0)
                 + f(s.msPerFrame).leftPad(10) + f(s.fps).leftPad(9) + f(s.cpuMs).leftPad(9) + (s.gpuMs.map(f) ?? "-").leftPad(9))
         }
-        let c = capture
+        guard let c = capture else { return lines.joined(separator: "\n") }
         lines.append("capture (curl, \(c.frames) frames, PNG level \(c.compression), \(c.encoderThreads) encoder threads): "
             + "render-only \(f(c.renderOnlyFPS)) fps, encode-only \(f(c.encodeOnlyFPS)) fps, pipeline \(f(c.captureFPS)) fps, "
             + "ratio \(f(c.ratio)) of the slower")

@@ -2,8 +2,10 @@
 // Page shading: paper texture on both faces, diffuse light from the deformed normal, the
 // crease band, the gutter, the spec's shade terms and analytic edge antialiasing.
 // Inputs:   vST, vNormal, vHeight from page.vert.
-// Uniforms: uFront, uBack (samplers, units 0 and 1), uTwoSided (1: the back face shows uBack
-//           mirrored across the spine), uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
+// Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
+//           sheet's back: its image is mirrored across the spine and its normal flipped; a
+//           two-sided sheet is drawn twice, once per face, so each pixel samples one image),
+//           uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
 //           uLight (unit vector towards the light), uCornerRadius (layout units).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
@@ -12,9 +14,8 @@ in vec2 vST;
 in vec3 vNormal;
 in float vHeight;
 
-uniform sampler2D uFront;
-uniform sampler2D uBack;
-uniform int uTwoSided;
+uniform sampler2D uImage;
+uniform float uBackFace;
 uniform vec2 uUVOrigin;
 uniform vec2 uUVdu;
 uniform vec2 uUVdt;
@@ -28,13 +29,12 @@ uniform float uCornerRadius;
 out vec4 fragColor;
 
 void main() {
-    bool back = uTwoSided == 1 && !gl_FrontFacing;
-    float s = back ? 1.0 - vST.x : vST.x;
+    float s = mix(vST.x, 1.0 - vST.x, uBackFace);
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
-    vec4 tex = back ? texture(uBack, uv) : texture(uFront, uv);
+    vec4 tex = texture(uImage, uv);
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
-    vec3 n = normalize(vNormal) * (gl_FrontFacing ? 1.0 : -1.0);
+    vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
     float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.05);
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on

@@ -141,7 +141,7 @@ public final class Renderer {
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
                             camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height,
-                            textures: ObjectIdentifier(textures), generation: textures.generation)
+                            textures: textures.serial, generation: textures.generation)
         let id = target.serial
         var fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -276,14 +276,7 @@ public final class Renderer {
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
-        // Look both up before binding: making a texture binds it to the active unit.
-        let front = textures.texture(for: item.front), back = textures.texture(for: item.back ?? item.front)
-        front.bind(unit: 0)
-        back.bind(unit: 1)
-        page.set("uFront", Int32(0))
-        page.set("uBack", Int32(1))
-        let twoSided = item.back != nil
-        page.set("uTwoSided", Int32(twoSided ? 1 : 0))
+        page.set("uImage", Int32(0))
         page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
         page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
         page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
@@ -294,14 +287,17 @@ public final class Renderer {
         page.set("uCornerRadius", Float(settings.cornerRadius))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
-        if twoSided {
-            glDisable(E(GL_CULL_FACE))
-        } else {
-            glEnable(E(GL_CULL_FACE))
-            glCullFace(E(GL_BACK))
-        }
+        glEnable(E(GL_CULL_FACE))
         glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
-        mesh(for: item).draw()
+        // One pass per face: each pixel samples only the image it shows.
+        let faces: [(content: FaceContent, cull: Int32, back: Float)] =
+            [(item.front, GL_BACK, Float(0))] + (item.back.map { [($0, GL_FRONT, Float(1))] } ?? [])
+        for face in faces {
+            textures.texture(for: face.content).bind(unit: 0)
+            page.set("uBackFace", face.back)
+            glCullFace(E(face.cull))
+            mesh(for: item).draw()
+        }
         glFrontFace(E(GL_CCW))
     }
 
@@ -317,6 +313,7 @@ public final class Renderer {
         block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
         glDisable(E(GL_BLEND))
         glEnable(E(GL_CULL_FACE))
+        glCullFace(E(GL_BACK))
         glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
         box.draw()
         glFrontFace(E(GL_CCW))
@@ -385,6 +382,6 @@ struct StaticKey: Equatable {
     var backdrop: Scene.Backdrop
     var width: Int
     var height: Int
-    var textures: ObjectIdentifier
+    var textures: Int
     var generation: Int
 }

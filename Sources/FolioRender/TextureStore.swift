@@ -1,6 +1,7 @@
 import COpenGL
 import FolioBook
 import FolioLayout
+import Synchronization
 
 /// GPU textures for the faces a scene shows, made on first use from images a provider gives.
 /// A face whose image is not available (yet) shows plain paper; it is asked again next frame.
@@ -11,6 +12,9 @@ public final class TextureStore {
     public typealias Provider = (FaceContent) -> RGBAImage?
 
     public var provider: Provider
+    /// Unique for the life of the process: layers drawn from another store are never reused.
+    public let serial: Int
+    private static let serials = Atomic<Int>(0)
     public var descriptor: TextureDescriptor
     private var textures: [FaceContent: Texture] = [:]
     private var paperTexture: Texture?
@@ -20,6 +24,7 @@ public final class TextureStore {
     public init(descriptor: TextureDescriptor = TextureDescriptor(), provider: @escaping Provider) {
         self.descriptor = descriptor
         self.provider = provider
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
     /// The texture of a face; plain paper when its image is missing.

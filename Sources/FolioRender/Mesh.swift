@@ -56,3 +56,49 @@ public struct GridMesh {
         glDeleteBuffers(GLsizei(b.count), &b)
     }
 }
+
+/// A triangle list rewritten every frame (the strips of a curling sheet).
+final class StreamMesh {
+    private let vao: GLuint
+    private let buffer: GLuint
+    private var capacity = 0
+    private(set) var vertexCount = 0
+
+    init() {
+        var v: GLuint = 0, b: GLuint = 0
+        glGenVertexArrays(1, &v)
+        glBindVertexArray(v)
+        glGenBuffers(1, &b)
+        glBindBuffer(E(GL_ARRAY_BUFFER), b)
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, E(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        glBindVertexArray(0)
+        vao = v
+        buffer = b
+    }
+
+    /// Replaces the triangles; `points` are (s, t) pairs, three per triangle.
+    func update(_ points: [SIMD2<Double>]) {
+        let floats = points.flatMap { [Float($0.x), Float($0.y)] }
+        glBindBuffer(E(GL_ARRAY_BUFFER), buffer)
+        floats.withUnsafeBytes { raw in
+            if raw.count > capacity {
+                capacity = raw.count * 2
+                glBufferData(E(GL_ARRAY_BUFFER), capacity, nil, E(GL_STREAM_DRAW))
+            }
+            glBufferSubData(E(GL_ARRAY_BUFFER), 0, raw.count, raw.baseAddress)
+        }
+        vertexCount = points.count
+    }
+
+    func draw() {
+        glBindVertexArray(vao)
+        glDrawArrays(E(GL_TRIANGLES), 0, GLsizei(vertexCount))
+    }
+
+    func destroy() {
+        var v = vao, b = buffer
+        glDeleteVertexArrays(1, &v)
+        glDeleteBuffers(1, &b)
+    }
+}

@@ -4,10 +4,12 @@ import FolioMath
 
 /// How pages are drawn.
 public struct RenderSettings: Sendable, Equatable {
-    /// Cells of the mesh a bending sheet is drawn with (across × along the spine). 40 × 30
-    /// keeps a curl smooth at 720p on a software renderer; `forGPU` raises it for 1080p and up.
+    /// Cells of the mesh a cone-bent sheet is drawn with (across × along the spine). 40 × 30
+    /// keeps it smooth at 720p on a software renderer; the GPU defaults raise it for 1080p.
     public var gridColumns = 40
     public var gridRows = 30
+    /// Strips over the half turn of a curl's cylinder (its mesh is cut along the fold).
+    public var curlStrips = 24
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -26,6 +28,7 @@ public struct RenderSettings: Sendable, Equatable {
         if !software {
             s.gridColumns = 96
             s.gridRows = 72
+            s.curlStrips = 64
         }
         return s
     }
@@ -47,6 +50,9 @@ public final class Renderer {
     /// The cast shadow is soft: a coarse mesh of the sheet is enough for it.
     private let shadowMesh: GridMesh
     private let box: BoxMesh
+    /// The strips of the curl being drawn, rebuilt when the curl changes.
+    private let curlMesh: StreamMesh
+    private var curlKey: CurlKey?
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
@@ -73,6 +79,7 @@ public final class Renderer {
         flatMesh = GridMesh(columns: 1, rows: 1)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         shadowMesh = GridMesh(columns: 20, rows: 15)
+        curlMesh = StreamMesh()
         box = BoxMesh()
         glGenVertexArrays(1, &emptyVAO)
     }
@@ -82,6 +89,7 @@ public final class Renderer {
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
+        curlMesh.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
@@ -267,9 +275,23 @@ public final class Renderer {
         p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
     }
 
-    private func mesh(for item: SceneItem) -> GridMesh {
-        if case .flat = item.deformation { return flatMesh }
-        return sheetMesh
+    /// Draws an item's mesh: one quad when flat, strips cut along the fold for a curl (rebuilt
+    /// only when the curl changes), a uniform grid for a cone. `coarse` is for soft shadows.
+    private func drawMesh(for item: SceneItem, coarse: Bool = false) {
+        switch item.deformation {
+        case .flat:
+            flatMesh.draw()
+        case let .curl(c):
+            let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
+            let key = CurlKey(curl: c, size: item.size, strips: strips)
+            if key != curlKey {
+                curlMesh.update(CurlStrips.triangles(size: item.size, curl: c, strips: strips))
+                curlKey = key
+            }
+            curlMesh.draw()
+        case .cone:
+            (coarse ? shadowMesh : sheetMesh).draw()
+        }
     }
 
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
@@ -289,14 +311,15 @@ public final class Renderer {
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
         glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
-        // One pass per face: each pixel samples only the image it shows.
+        // One pass per face: each pixel samples only the image it shows. The back first: where a
+        // sheet folds over itself its back is on top, and depth then spares the front beneath.
         let faces: [(content: FaceContent, cull: Int32, back: Float)] =
-            [(item.front, GL_BACK, Float(0))] + (item.back.map { [($0, GL_FRONT, Float(1))] } ?? [])
+            (item.back.map { [($0, GL_FRONT, Float(1))] } ?? []) + [(item.front, GL_BACK, Float(0))]
         for face in faces {
             textures.texture(for: face.content).bind(unit: 0)
             page.set("uBackFace", face.back)
             glCullFace(E(face.cull))
-            mesh(for: item).draw()
+            drawMesh(for: item)
         }
         glFrontFace(E(GL_CCW))
     }
@@ -341,7 +364,7 @@ public final class Renderer {
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
-        if case .flat = sheet.deformation { flatMesh.draw() } else { shadowMesh.draw() }
+        drawMesh(for: sheet, coarse: true)
     }
 
     /// Shade terms of pages at rest (revealed / facing page) as multiplied overlays on the
@@ -358,7 +381,7 @@ public final class Renderer {
         for item in shaded {
             setGeometry(shadow, item, viewProj: viewProj)
             shadow.set("uStrength", Float(item.shade.darkening))
-            mesh(for: item).draw()
+            drawMesh(for: item)
         }
     }
 }
@@ -367,6 +390,13 @@ public final class Renderer {
 enum Stencil {
     static let sheet: GLuint = 0x80
     static let shadow: GLuint = 0x7F
+}
+
+/// What the curl mesh was built for.
+struct CurlKey: Equatable {
+    var curl: Deformation.Curl
+    var size: Vec2
+    var strips: Int
 }
 
 /// A turning sheet and its index in the scene.

@@ -138,3 +138,40 @@ private func expectPaperLike(_ d: Deformation) {
         #expect(revealed.shade.reveal > 0 && revealed.shade.reveal < 1.0 / 3)
     }
 }
+
+@Suite struct CurlStripsTests {
+    let size = Vec2(362, 568)
+    let curl = Deformation.Curl(point: Vec2(250, -100), direction: Vec2(1, 0.4), radius: 40)
+
+    private func area(_ poly: [Vec2]) -> Double {
+        var a = 0.0
+        for (i, p) in poly.enumerated() {
+            let q = poly[(i + 1) % poly.count]
+            a += p.x * q.y - q.x * p.y
+        }
+        return a / 2
+    }
+
+    @Test func stripsCoverThePageOnceCounterClockwise() {
+        let polys = CurlStrips.polygons(size: size, curl: curl, strips: 24)
+        #expect(polys.allSatisfy { area($0) > 0 })
+        let total = polys.map(area).reduce(0, +)
+        #expect(abs(total - size.x * size.y) < 1e-6 * size.x * size.y)
+    }
+
+    @Test func eachStripSpansAtMostItsShareOfTheArc() {
+        let polys = CurlStrips.polygons(size: size, curl: curl, strips: 24)
+        let arc = Double.pi * curl.radius / 24
+        for poly in polys.dropFirst().dropLast() {
+            let d = poly.map { (($0 - curl.point) * curl.direction).sum() }
+            #expect(d.max()! - d.min()! <= arc + 1e-9)
+        }
+    }
+
+    @Test func trianglesAreFewAndInUnitCoordinates() {
+        let tris = CurlStrips.triangles(size: size, curl: curl, strips: 24)
+        #expect(tris.count % 3 == 0)
+        #expect(tris.count / 3 < 200)
+        #expect(tris.allSatisfy { (-1e-9...1 + 1e-9).contains($0.x) && (-1e-9...1 + 1e-9).contains($0.y) })
+    }
+}

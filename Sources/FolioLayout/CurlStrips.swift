@@ -1,0 +1,52 @@
+import FolioMath
+
+/// A mesh for the cylinder curl cut along the fold: the page rectangle split into strips
+/// parallel to the fold line. A cylinder's generators are straight, so flat regions need one
+/// polygon each and the rolled band only as many strips as make the arc smooth: a few hundred
+/// triangles where a uniform grid needs thousands for the same smoothness.
+public enum CurlStrips {
+    /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
+    /// l along it), covering the page: the flat part, `strips` bands over the half turn of the
+    /// cylinder, and the part lying flat on top.
+    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int) -> [[Vec2]] {
+        let page = [Vec2(0, -size.y / 2), Vec2(size.x, -size.y / 2), Vec2(size.x, size.y / 2), Vec2(0, size.y / 2)]
+        let arc = Double.pi * curl.radius
+        var cuts = [-Double.infinity]
+        let n = max(strips, 1)
+        for i in 0...n { cuts.append(arc * Double(i) / Double(n)) }
+        cuts.append(.infinity)
+        var out: [[Vec2]] = []
+        for (lo, hi) in zip(cuts, cuts.dropFirst()) {
+            // Distance past the fold line, the deformation's own measure.
+            let distance = { (p: Vec2) in ((p - curl.point) * curl.direction).sum() }
+            var poly = page
+            if lo.isFinite { poly = clip(poly) { distance($0) - lo } }
+            if hi.isFinite { poly = clip(poly) { hi - distance($0) } }
+            if poly.count >= 3 { out.append(poly) }
+        }
+        return out
+    }
+
+    /// The polygons as a triangle list in unit coordinates (s = a / width, t = l / height + ½),
+    /// the vertex input of `Shaders/page.vert`.
+    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int) -> [Vec2] {
+        var out: [Vec2] = []
+        for poly in polygons(size: size, curl: curl, strips: strips) {
+            let unit = poly.map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
+            for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
+        }
+        return out
+    }
+
+    /// Sutherland–Hodgman: the part of a convex polygon where `inside` is ≥ 0.
+    static func clip(_ poly: [Vec2], inside: (Vec2) -> Double) -> [Vec2] {
+        var out: [Vec2] = []
+        for (i, p) in poly.enumerated() {
+            let q = poly[(i + 1) % poly.count]
+            let dp = inside(p), dq = inside(q)
+            if dp >= 0 { out.append(p) }
+            if (dp >= 0) != (dq >= 0) { out.append(p + (q - p) * (dp / (dp - dq))) }
+        }
+        return out
+    }
+}

@@ -49,14 +49,12 @@ public struct Script: Sendable, Equatable {
             for part in code.split(separator: ";", omittingEmptySubsequences: false) {
                 let words = part.split(whereSeparator: \.isWhitespace)
                 guard let first = words.first else { continue }
-                let column = code.distance(from: code.startIndex, to: first.startIndex) + 1
-                let at = (line: n + 1, column: column, index: steps.count + 1)
-                let written = part.trimmingWhitespace
+                let column = code.distance(from: code.startIndex, to: first.startIndex) + 1, index = steps.count + 1
                 do {
                     let action = try ScriptAction(name: first.lowercased(), arguments: words.dropFirst().map(String.init))
-                    steps.append(Step(action: action, index: at.index, line: at.line, column: at.column, text: written))
+                    steps.append(Step(action: action, index: index, line: n + 1, column: column, text: part.trimmingWhitespace))
                 } catch {
-                    throw ScriptError(message: error.message, line: at.line, column: at.column, index: at.index, hint: error.hint)
+                    throw ScriptError(message: error.message, line: n + 1, column: column, index: index, hint: error.hint)
                 }
             }
         }
@@ -171,6 +169,7 @@ public enum StyleChoice: Sendable, Equatable {
         self = c
     }
 
+    /// The word that names this choice in a script.
     public var word: String {
         switch self {
         case let .deform(v): v.rawValue
@@ -183,6 +182,7 @@ public enum StyleChoice: Sendable, Equatable {
         }
     }
 
+    /// Sets this choice in `s`.
     public func apply(to s: inout BookController.Settings) {
         switch self {
         case let .deform(v): s.deform = v
@@ -228,7 +228,8 @@ private extension Substring {
 ///
 /// Timing rules (the frame count is a pure function of the script, the controller's
 /// settings and the frame rate; no clock is read):
-/// - Frame k (k = 0, 1, …) shows the controller at time t_k = k / fps.
+/// - Frame k (k = 0, 1, …) shows the controller at time t_k = k / fps (a part in a billion
+///   later, see `time(ofFrame:)`).
 /// - The first action is issued at t_0; each later one at the first frame at which the one
 ///   before has ended, before that frame is drawn. Actions that take no time (`style`, or one
 ///   the controller refuses, which is noted in `notes`) end at once, so the next one is issued

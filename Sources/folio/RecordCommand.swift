@@ -8,8 +8,8 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a script of actions at a fixed frame rate and write every frame to PNG, headless.",
         discussion: """
-            The same command writes the same frames, byte for byte: time advances by exactly 1/fps a \
-            frame and no clock is read.
+            The same command writes the same frames, byte for byte: the animation advances by 1/fps a \
+            frame, never by the clock.
 
             SCRIPT: actions separated by ';' or newlines; '#' starts a comment.
             --script @FILE reads the script from FILE.
@@ -67,8 +67,8 @@ struct Record: ParsableCommand {
         let wall = (ContinuousClock.now - start) / .seconds(1)
         for note in runner.notes { warn(note) }
         let animation = runner.time(ofFrame: frames - 1)
-        print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to PNG in %@",
-                     frames, animation, fps, wall, Double(frames) / wall, output))
+        print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to PNG in ",
+                     frames, animation, fps, wall, Double(frames) / wall) + output)
         if let video { try encode(video) }
     }
 
@@ -116,7 +116,7 @@ struct Record: ParsableCommand {
         }
         while let scene = runner.nextFrame() {
             session.draw(scene)
-            reader.read(session.target).map(save)
+            if let image = reader.read(session.target) { save(image) }
         }
         reader.flush().forEach(save)
         try writer.finish()

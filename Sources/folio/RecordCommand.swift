@@ -51,6 +51,8 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be more than 0 and at most 240 (got \(fps))") }
+        // Checked here too so that a bad script gets this command's usage line.
+        _ = try loadScript()
     }
 
     func run() throws {

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// What a run of the `folio` binary left behind.
+private struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The `folio` binary built beside this test bundle, else in the package's debug build.
+/// `swift test` compiles the command's module but does not link the binary: run `swift build`
+/// first (as `make test` does).
+private func folio() throws -> URL {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
+    let candidates = [beside, packageRoot.appendingPathComponent(".build/debug/folio")]
+    guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw BinaryError(message: "no folio binary beside the tests or in .build/debug: run `swift build` first")
+    }
+    return binary
+}
+
+private struct BinaryError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+private func run(_ arguments: [String], path: String? = nil) throws -> Run {
+    let p = Process()
+    p.executableURL = try folio()
+    p.arguments = arguments
+    if let path { p.environment = ProcessInfo.processInfo.environment.merging(["PATH": path]) { $1 } }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return Run(status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// Records `script` at 96x54 into a fresh folder; returns the run and the folder.
+private func record(_ script: String, fps: Int = 10, extra: [String] = [], path: String? = nil) throws -> (Run, URL) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-record-\(UUID().uuidString)")
+    let r = try run(["record", "--script", script, "--fps", "\(fps)", "--size", "96x54", "-o", dir.path] + extra, path: path)
+    return (r, dir)
+}
+
+private func frames(in dir: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
+}
+
+private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+    .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
+
+@Suite(.serialized) struct RecordTests {
+    @Test func sameCommandGivesTheSameBytes() throws {
+        let script = "open; next; curl 300,-250; close"
+        let (a, dirA) = try record(script)
+        let (b, dirB) = try record(script)
+        defer { [dirA, dirB].forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
+        // 1 + open 10 + turn 8 + curl (drag 6 + release 2) + close 10.
+        #expect(frames(in: dirA).count == 37)
+        #expect(frames(in: dirA) == frames(in: dirB))
+        #expect(frames(in: dirA).first == "frame-00001.png" && frames(in: dirA).last == "frame-00037.png")
+        for name in frames(in: dirA) {
+            let x = try Data(contentsOf: dirA.appendingPathComponent(name)), y = try Data(contentsOf: dirB.appendingPathComponent(name))
+            #expect(x == y, "\(name) differs")
+        }
+        #expect(a.stdout.hasPrefix("37 frames (3.60 s of animation at 10 fps) in "))
+    }
+
+    @Test func frameCountFollowsTheFrameRateAndReplacesOldFrames() throws {
+        let (r, dir) = try record("open; next 2; wait 0.5", fps: 5)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.status == 0, "\(r.stderr)")
+        // 1 + open 5 + two chained turns ⌈1.6 · 5⌉ = 8 + wait 3 (⌈2.5⌉).
+        #expect(frames(in: dir).count == 17)
+        let again = try run(["record", "--script", "open", "--fps", "5", "--size", "96x54", "-o", dir.path])
+        #expect(again.status == 0)
+        #expect(frames(in: dir).count == 6)
+    }
+
+    @Test func badScriptNamesTheActionAndExits64() throws {
+        let (r, dir) = try record("open; next 2\n  nxt")
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("script:2: unknown action 'nxt' (action 3, column 3): actions are open, close"))
+        #expect(frames(in: dir).isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--fps", "0"], "--fps must be more than 0 and at most 240"),
+        (["--fps", "241"], "--fps must be more than 0 and at most 240"),
+        (["--size", "96"], "--size must be WxH"),
+        (["--compression", "12"], "--compression must be 0…9"),
+    ])
+    func badOptionsExit64(options: [String], message: String) throws {
+        let r = try run(["record", "--script", "open", "-o", "/tmp/folio-never-written"] + options)
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func videoToGIF() throws {
+        let gif = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).gif")
+        let (r, dir) = try record("open", fps: 5, extra: ["--video", gif.path])
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: gif) }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Data(contentsOf: gif).prefix(6) == Data("GIF89a".utf8))
+    }
+
+    @Test func withoutFFmpegTheFramesStayAndItSaysSo() throws {
+        let (r, dir) = try record("open", fps: 5, extra: ["--video", "never.mp4"], path: "/nonexistent")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("ffmpeg is not installed; frames are in \(dir.path)"))
+        #expect(frames(in: dir).count == 6)
+    }
+}

@@ -11,42 +11,25 @@ struct Capture: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render one still of any state to PNG, headless (no display needed).")
 
-    @Argument(help: "A library (Library.json or its folder), a book manifest or a folder of PNGs. Default: the bundled library.")
-    var source: String?
+    @OptionGroup var render: RenderOptions
 
     @Option(name: .shortAndLong, help: "Output PNG path.")
     var output: String = "folio.png"
 
-    @Option(help: "Image size, WxH.")
-    var size: String = "1280x720"
-
-    @Option(help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size).", valueName: "WxH"))
-    var view = "1280x720"
-
     @OptionGroup var state: StateOptions
 
-    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
-    var shaders: String?
-
-    @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
-    var msaa: Int?
-
-    @Option(help: "PNG compression level 0-9.")
-    var compression: Int = 1
-
     func run() throws {
-        let (w, h) = try parseSize(size)
-        let library = try loadLibrary(source)
+        let library = try loadLibrary(render.source)
         let scene: Scene
         do {
-            scene = try state.stillState(view: StateOptions.size(view, option: "--view")).scene(library: library.bookInfos)
+            scene = try state.stillState(view: render.viewSize).scene(library: library.bookInfos)
         } catch let e as StillStateError {
             throw ValidationError(e.message)
         }
-        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        let session = try render.session(library: library)
         defer { session.close() }
         session.draw(scene)
-        try PNG.write(session.target.readPixels(), to: output, compression: compression, bottomUp: true)
+        try PNG.write(session.target.readPixels(), to: output, compression: render.compression, bottomUp: true)
         print(output)
     }
 }

@@ -1,12 +1,7 @@
-import COpenGL
-
 /// The sides and top of a unit box (s, t, k) ∈ [0, 1]³ with face normals: a page block.
-struct BoxMesh {
-    let vao: GLuint
-    let buffer: GLuint
-    let vertexCount: Int
-
-    init() {
+enum BoxMesh {
+    /// A mesh of the box: positions and normals.
+    static func make() -> TriangleMesh {
         // Each face: two triangles, counter-clockwise seen from outside; k grows downwards (−z).
         let faces: [([SIMD3<Float>], SIMD3<Float>)] = [
             ([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], [0, 0, 1]),   // top
@@ -22,30 +17,8 @@ struct BoxMesh {
                 data += [c.x, c.y, c.z, n.x, n.y, n.z]
             }
         }
-        vertexCount = data.count / 6
-        var v: GLuint = 0, b: GLuint = 0
-        glGenVertexArrays(1, &v)
-        glBindVertexArray(v)
-        glGenBuffers(1, &b)
-        glBindBuffer(E(GL_ARRAY_BUFFER), b)
-        data.withUnsafeBytes { glBufferData(E(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, E(GL_STATIC_DRAW)) }
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 3, E(GL_FLOAT), GLboolean(GL_FALSE), 24, nil)
-        glEnableVertexAttribArray(1)
-        glVertexAttribPointer(1, 3, E(GL_FLOAT), GLboolean(GL_FALSE), 24, UnsafeRawPointer(bitPattern: 12))
-        glBindVertexArray(0)
-        vao = v
-        buffer = b
-    }
-
-    func draw() {
-        glBindVertexArray(vao)
-        glDrawArrays(E(GL_TRIANGLES), 0, GLsizei(vertexCount))
-    }
-
-    func destroy() {
-        var v = vao, b = buffer
-        glDeleteVertexArrays(1, &v)
-        glDeleteBuffers(1, &b)
+        let mesh = TriangleMesh(components: [3, 3])
+        mesh.upload(data)
+        return mesh
     }
 }

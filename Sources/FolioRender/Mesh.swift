@@ -57,38 +57,46 @@ public struct GridMesh {
     }
 }
 
-/// A triangle list rewritten every frame (the strips of a curling sheet).
-final class StreamMesh {
+/// A triangle list in one vertex buffer: float attributes interleaved at `stride` bytes.
+/// Uploaded once (a page block) or every frame (the strips of a curling sheet).
+final class TriangleMesh {
     private let vao: GLuint
     private let buffer: GLuint
+    private let floatsPerVertex: Int
     private var capacity = 0
     private(set) var vertexCount = 0
 
-    init() {
+    /// `components`: the float count of each attribute, at locations 0, 1, …
+    init(components: [Int]) {
+        floatsPerVertex = components.reduce(0, +)
         var v: GLuint = 0, b: GLuint = 0
         glGenVertexArrays(1, &v)
         glBindVertexArray(v)
         glGenBuffers(1, &b)
         glBindBuffer(E(GL_ARRAY_BUFFER), b)
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 2, E(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        var offset = 0
+        for (location, n) in components.enumerated() {
+            glEnableVertexAttribArray(GLuint(location))
+            glVertexAttribPointer(GLuint(location), GLint(n), E(GL_FLOAT), GLboolean(GL_FALSE),
+                                  GLsizei(floatsPerVertex * 4), UnsafeRawPointer(bitPattern: offset * 4))
+            offset += n
+        }
         glBindVertexArray(0)
         vao = v
         buffer = b
     }
 
-    /// Replaces the triangles; `points` are (s, t) pairs, three per triangle.
-    func update(_ points: [SIMD2<Double>]) {
-        let floats = points.flatMap { [Float($0.x), Float($0.y)] }
+    /// Replaces the vertices (interleaved floats, three vertices a triangle).
+    func upload(_ floats: [Float]) {
         glBindBuffer(E(GL_ARRAY_BUFFER), buffer)
         floats.withUnsafeBytes { raw in
             if raw.count > capacity {
                 capacity = raw.count * 2
-                glBufferData(E(GL_ARRAY_BUFFER), capacity, nil, E(GL_STREAM_DRAW))
+                glBufferData(E(GL_ARRAY_BUFFER), capacity, nil, E(GL_DYNAMIC_DRAW))
             }
             glBufferSubData(E(GL_ARRAY_BUFFER), 0, raw.count, raw.baseAddress)
         }
-        vertexCount = points.count
+        vertexCount = floats.count / floatsPerVertex
     }
 
     func draw() {

@@ -49,9 +49,9 @@ public final class Renderer {
     private var sheetMesh: GridMesh
     /// The cast shadow is soft: a coarse mesh of the sheet is enough for it.
     private let shadowMesh: GridMesh
-    private let box: BoxMesh
+    private let box: TriangleMesh
     /// The strips of the curl being drawn, rebuilt when the curl changes.
-    private let curlMesh: StreamMesh
+    private let curlMesh: TriangleMesh
     private var curlKey: CurlKey?
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
@@ -79,8 +79,8 @@ public final class Renderer {
         flatMesh = GridMesh(columns: 1, rows: 1)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         shadowMesh = GridMesh(columns: 20, rows: 15)
-        curlMesh = StreamMesh()
-        box = BoxMesh()
+        curlMesh = TriangleMesh(components: [2])
+        box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
     }
 
@@ -285,7 +285,7 @@ public final class Renderer {
             let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
             let key = CurlKey(curl: c, size: item.size, strips: strips)
             if key != curlKey {
-                curlMesh.update(CurlStrips.triangles(size: item.size, curl: c, strips: strips))
+                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips).flatMap { [Float($0.x), Float($0.y)] })
                 curlKey = key
             }
             curlMesh.draw()

@@ -97,8 +97,10 @@ public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
     let shelfOpacity = openBook == nil ? 1 : clamp(1 - v.openProgress, 0, 1)
     var items = shelfOpacity > 0 ? shelfItems(v, books: books, opacity: shelfOpacity, skipping: openBook) : []
     if let b = openBook { items += bookItems(v, book: books[b], index: b) }
-    return Scene(state: v.phase, camera: camera, backdrop: openBook == nil ? .shelf : .desk,
-                 items: ordered(items), rest: v.rest)
+    var scene = Scene(state: v.phase, camera: camera, backdrop: openBook == nil ? .shelf : .desk,
+                      items: ordered(items), rest: v.rest)
+    scene.deskAmount = openBook == nil ? 0 : clamp(v.openProgress, 0, 1)
+    return scene
 }
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skipping open: Int?) -> [SceneItem] {

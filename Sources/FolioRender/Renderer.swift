@@ -134,7 +134,7 @@ public final class Renderer {
         lastDirty[target.serial] = nil
         target.bind()
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still, backdrop: scene.backdrop, viewProj: viewProj, textures: textures)
+        drawLayer(still, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
@@ -148,7 +148,7 @@ public final class Renderer {
         let still = items.filter { $0.kind != .sheet }
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
-                            camera: camera, backdrop: scene.backdrop, width: target.width, height: target.height,
+                            camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial, generation: textures.generation)
         let id = target.serial
         var fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
@@ -160,7 +160,7 @@ public final class Renderer {
             }
             guard let cache else { return false }
             cache.bind()
-            drawLayer(key.items, backdrop: scene.backdrop, viewProj: viewProj, textures: textures)
+            drawLayer(key.items, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
             cacheKey = key
             lastDirty = [:]
         } else {
@@ -186,10 +186,10 @@ public final class Renderer {
     }
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
-    private func drawLayer(_ items: [SceneItem], backdrop kind: Scene.Backdrop, viewProj: [Float], textures: TextureStore) {
+    private func drawLayer(_ items: [SceneItem], desk: Double, viewProj: [Float], textures: TextureStore) {
         glClearColor(0, 0, 0, 1)
         glClear(E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawBackdrop(kind)
+        drawBackdrop(desk: desk)
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
         for item in items {
@@ -237,21 +237,20 @@ public final class Renderer {
         }
     }
 
-    private func drawBackdrop(_ kind: Scene.Backdrop) {
+    /// The room: a dim shelf room, or a wooden desk under an open book, blended by `desk`.
+    private func drawBackdrop(desk: Double) {
         glDisable(E(GL_DEPTH_TEST))
         glDisable(E(GL_BLEND))
         glDisable(E(GL_CULL_FACE))
         backdrop.use()
-        switch kind {
-        case .desk:
-            backdrop.set("uTop", 0.42, 0.30, 0.21)
-            backdrop.set("uBottom", 0.30, 0.20, 0.13)
-            backdrop.set("uVignette", 0.55)
-        case .shelf:
-            backdrop.set("uTop", 0.20, 0.22, 0.26)
-            backdrop.set("uBottom", 0.08, 0.09, 0.11)
-            backdrop.set("uVignette", 0.5)
+        func mix(_ shelf: (Float, Float, Float), _ wood: (Float, Float, Float)) -> (Float, Float, Float) {
+            let t = Float(clamp(desk, 0, 1))
+            return (shelf.0 + (wood.0 - shelf.0) * t, shelf.1 + (wood.1 - shelf.1) * t, shelf.2 + (wood.2 - shelf.2) * t)
         }
+        let top = mix((0.20, 0.22, 0.26), (0.42, 0.30, 0.21)), bottom = mix((0.08, 0.09, 0.11), (0.30, 0.20, 0.13))
+        backdrop.set("uTop", top.0, top.1, top.2)
+        backdrop.set("uBottom", bottom.0, bottom.1, bottom.2)
+        backdrop.set("uVignette", Float(0.5 + 0.05 * desk))
         glBindVertexArray(emptyVAO)
         glDrawArrays(E(GL_TRIANGLES), 0, 3)
     }
@@ -409,7 +408,7 @@ struct Sheet {
 struct StaticKey: Equatable {
     var items: [SceneItem]
     var camera: Camera
-    var backdrop: Scene.Backdrop
+    var desk: Double
     var width: Int
     var height: Int
     var textures: Int

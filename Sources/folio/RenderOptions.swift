@@ -22,10 +22,14 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "PNG compression level 0-9.")
     var compression: Int = 1
 
+    @Option(help: "Round the pages' outer corners by this radius, layout units (0: square).")
+    var cornerRadius: Double = 0
+
     func validate() throws {
         _ = try parseSize(size)
         _ = try StateOptions.size(view, option: "--view")
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0…9 (got \(compression))") }
+        guard (0...60).contains(cornerRadius) else { throw ValidationError("--corner-radius must be 0…60 (got \(cornerRadius))") }
         guard (0...16).contains(msaa ?? 0) else { throw ValidationError("--msaa must be 0…16 samples (got \(msaa ?? 0))") }
     }
 
@@ -35,6 +39,8 @@ struct RenderOptions: ParsableArguments {
     /// A headless session that draws pages of `library` at `--size`; close it when done.
     func session(library: Library) throws -> HeadlessSession {
         let (w, h) = try parseSize(size)
-        return try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        session.renderer.settings.cornerRadius = cornerRadius
+        return session
     }
 }

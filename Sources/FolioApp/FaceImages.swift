@@ -17,15 +17,17 @@ import Foundation
 /// `waitUntilReady(faces:timeout:)` before they draw.
 public final class FaceImages {
     /// What happened since the last `drainChanges()`.
-    public struct Changes: Sendable, Equatable {
-        /// Images became available: faces drawn as paper can now show them.
+    public struct Changes: Sendable {
+        /// Images of faces on screen (as last shown) became available: faces drawn as paper
+        /// can now show them. Prefetched pages arriving do not count.
         public var arrived = false
         /// Images were let go: free the textures of faces outside `residentFaces`.
         public var evicted = false
     }
 
     public let library: Library
-    /// Settings of each book's page cache (the covers' cache holds a quarter of the budget).
+    /// Settings of each book's page cache (the covers' cache holds a quarter of the budget and
+    /// prefetches at most 4 covers either way).
     public let settings: PageCache.Settings
     private let notifier: Notifier
     private let covers: PageCache
@@ -33,8 +35,10 @@ public final class FaceImages {
     /// all has no slot.
     private let coverSlot: [Int: Int]
     private let coverBook: [Int]
-    private var covered = Position()
+    private var coversPosition = Position()
     private var readers: [Int: (cache: PageCache, position: Position)] = [:]
+    /// The image sources of the faces last shown.
+    private var onScreen: Set<Source> = []
     /// A book's cache was dropped since the last `drainChanges()`.
     private var dropped = false
     /// Files already reported: a book without a cover shows its first page as the cover, and
@@ -60,10 +64,12 @@ public final class FaceImages {
         }
         coverSlot = slots
         coverBook = books
-        // The shelf scrolls both ways and shows few covers: a small, symmetric window.
+        // The shelf scrolls both ways and shows few covers: a small, symmetric window (none when
+        // the pages get none).
         var c = s
         c.budgetBytes = s.budgetBytes / 4
-        (c.ahead, c.behind) = (4, 4)
+        c.ahead = min(s.ahead, 4)
+        c.behind = c.ahead
         covers = PageCache(pages: paths, settings: c, onChange: notifier.callback)
     }
 
@@ -80,7 +86,9 @@ public final class FaceImages {
     /// Tells the caches what `scene` shows: those faces load first, the reader's position steers
     /// prefetching, and the caches of books no longer shown are dropped. Call it before drawing.
     public func show(_ scene: Scene) {
-        let wanted = group(scene.shownFaces)
+        let faces = scene.shownFaces
+        onScreen = Set(faces.compactMap(source))
+        let wanted = group(faces)
         for book in readers.keys where wanted.pages[book] == nil {
             readers[book] = nil
             dropped = true
@@ -95,7 +103,7 @@ public final class FaceImages {
         // With no cover shown (reading) the covers stay as they were, ready for the return to
         // the shelf; a capture of a page reads no cover at all.
         guard !wanted.covers.isEmpty else { return }
-        covered.move(covers, to: wanted.covers.sorted()[wanted.covers.count / 2], showing: wanted.covers)
+        coversPosition.move(covers, to: wanted.covers.sorted()[wanted.covers.count / 2], showing: wanted.covers)
     }
 
     /// Blocks until every face of `faces` that has an image is loaded (shown first with
@@ -116,9 +124,10 @@ public final class FaceImages {
     public func drainChanges() -> Changes {
         var changes = Changes(arrived: false, evicted: dropped)
         dropped = false
-        for cache in [covers] + readers.values.map(\.cache) {
+        let caches = [(covers, Source.cover)] + readers.map { book, reader in (reader.cache, { Source.page(book: book, page: $0) }) }
+        for (cache, source) in caches {
             let c = cache.drainChanges()
-            changes.arrived = changes.arrived || !c.ready.isEmpty
+            changes.arrived = changes.arrived || c.ready.contains { onScreen.contains(source($0.page)) }
             changes.evicted = changes.evicted || !c.evicted.isEmpty
         }
         return changes

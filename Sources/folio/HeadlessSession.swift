@@ -19,7 +19,7 @@ final class HeadlessSession {
     /// The books whose images the textures show; may be swapped between frames.
     var library: Library {
         didSet {
-            images = FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize)
+            images = Self.faceImages(library)
             textures.provider = { [images] in images.image(for: $0) }
             textures.evict(keeping: [])
         }
@@ -37,7 +37,7 @@ final class HeadlessSession {
             context.destroy()
             throw error
         }
-        let images = FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize)
+        let images = Self.faceImages(library)
         textures = TextureStore { images.image(for: $0) }
         self.images = images
         do {
@@ -47,6 +47,14 @@ final class HeadlessSession {
             context.destroy()
             throw error
         }
+    }
+
+    /// Images of a library's faces for a frame that waits for them. No prefetching: a frame
+    /// needs only its own pages, and decoding others would take cores from the renderer.
+    private static func faceImages(_ library: Library) -> FaceImages {
+        var settings = PageCache.Settings()
+        (settings.ahead, settings.behind) = (0, 0)
+        return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings)
     }
 
     /// Draws a scene into the target, once the images it shows are loaded.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Logging
 
 /// Decides which pages of a book are decoded and held in memory, decodes them on background
 /// threads, and hands them to the render thread without ever blocking it.
@@ -16,7 +15,7 @@ import Logging
 /// what is on screen (each call replans at once). The render thread, once per frame:
 /// `drainChanges()` → upload `ready`, free `evicted`; draw `image(for:) == nil` pages as a
 /// loading placeholder. A missing or broken file arrives as a `.broken` placeholder image
-/// plus one `Problem` (`drainProblems()`).
+/// plus one `Problem` (`drainProblems()`). `onChange` tells an idle render loop to wake up.
 public final class PageCache: @unchecked Sendable {
     // @unchecked: all mutable state below is guarded by `lock`; decoding runs outside it.
 
@@ -66,10 +65,12 @@ public final class PageCache: @unchecked Sendable {
     /// The page image paths, in reading order.
     public let pages: [String]
     public let settings: Settings
+    /// Called on a decoding thread, without the lock held, each time a decoded page becomes
+    /// resident: a sleeping render loop wakes up and drains the changes.
+    private let onChange: (@Sendable () -> Void)?
 
     private let lock = NSCondition()
     private let queue = DispatchQueue(label: "folio.book.decode", qos: .userInitiated, attributes: .concurrent)
-    private static let logger = Logger(label: "folio.book")
 
     private var resident: [Int: RGBAImage] = [:]
     private var residentBytes = 0
@@ -93,16 +94,17 @@ public final class PageCache: @unchecked Sendable {
     private var decodedBytesTotal = 0
 
     /// A cache over `pages`; nothing is read until a page is asked for.
-    public init(pages: [String], settings: Settings = Settings()) {
+    public init(pages: [String], settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
         self.pages = pages
         self.settings = settings
+        self.onChange = onChange
     }
 
     /// A cache over a book's pages, with placeholders shaped like its pages.
-    public convenience init(book: Book, settings: Settings = Settings()) {
+    public convenience init(book: Book, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
         var s = settings
         s.placeholderWidth = max(1, Int((Double(s.placeholderHeight) * book.pageWidth / book.pageHeight).rounded()))
-        self.init(pages: book.pages, settings: s)
+        self.init(pages: book.pages, settings: s, onChange: onChange)
     }
 
     /// Moves the window to `page` (a page index). Moving to a lower page turns prefetching
@@ -127,6 +129,12 @@ public final class PageCache: @unchecked Sendable {
     public func image(for page: Int) -> RGBAImage? {
         lock.lock(); defer { lock.unlock() }
         return resident[page]
+    }
+
+    /// The pages resident now (for freeing the textures of the others).
+    public var residentPages: Set<Int> {
+        lock.lock(); defer { lock.unlock() }
+        return Set(resident.keys)
     }
 
     /// What became resident or was evicted since the last call. Call it on the render thread.
@@ -165,6 +173,18 @@ public final class PageCache: @unchecked Sendable {
         // Every finished decode schedules the next job, so no decode in flight means no job
         // left that the budget allows.
         while !inflight.isEmpty {
+            if !lock.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// Blocks until every page of `pages` is resident, or `timeout` passes; true if they all
+    /// are. Ask for them first (`request(pages:)`): only wanted pages load. Prefetches still
+    /// running are not waited for.
+    public func waitUntilResident(pages: [Int], timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while !pages.allSatisfy({ resident[$0] != nil }) {
             if !lock.wait(until: deadline) { return false }
         }
         return true
@@ -236,15 +256,17 @@ public final class PageCache: @unchecked Sendable {
             queue.async { [self] in
                 let result = decode(path, knownBroken: known)
                 lock.lock()
-                finishLocked(page, result)
+                let arrived = finishLocked(page, result)
                 scheduleLocked()
                 lock.broadcast()
                 lock.unlock()
+                if arrived { onChange?() }
             }
         }
     }
 
-    private func finishLocked(_ page: Int, _ result: (image: RGBAImage, problem: Problem?, read: Bool)) {
+    /// Makes a decoded page resident if it is still wanted; true if it is resident now.
+    private func finishLocked(_ page: Int, _ result: (image: RGBAImage, problem: Problem?, read: Bool)) -> Bool {
         inflight.remove(page)
         if result.read {
             stats.decoded += 1
@@ -255,14 +277,16 @@ public final class PageCache: @unchecked Sendable {
             stats.failed += 1
         }
         // The window may have moved on while this page decoded.
-        guard let r = rank[page] else { return }
+        guard let r = rank[page] else { return false }
         resident[page] = result.image
         residentBytes += result.image.byteCount
         changed.insert(page)
         if !makeRoomLocked(0, below: r) && !onScreen.contains(page) {
             evictLocked(page)
             refused.insert(page)
+            return false
         }
+        return true
     }
 
     // MARK: Decoding (no lock)
@@ -274,8 +298,8 @@ public final class PageCache: @unchecked Sendable {
             let img = try PNG.read(path: path, maxPixels: s.maxPixels)
             return (img.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), nil, true)
         } catch {
+            // Reported once, by whoever drains the problems: no log line here to repeat it.
             let problem = Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page")
-            Self.logger.warning("\(problem.description)")
             return (brokenPlaceholder(), problem, true)
         }
     }

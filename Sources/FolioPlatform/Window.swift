@@ -84,6 +84,10 @@ public final class Window {
 
     public func swapBuffers() { glfwSwapBuffers(handle) }
 
+    /// Ends a `waitEvents` in progress (or the next one) with no event, from any thread: work
+    /// finished elsewhere, such as a decoded page, gets drawn by an idle loop.
+    public static func wake() { glfwPostEmptyEvent() }
+
     public var isFullscreen: Bool { glfwGetWindowMonitor(handle) != nil }
 
     /// Switches between fullscreen on the primary monitor and the last windowed frame.

@@ -7,19 +7,25 @@ import Foundation
 
 /// Everything a headless command draws with: an EGL context, the renderer, the page textures
 /// of a library and an offscreen target. Make it, draw, then `close()` on the same thread.
+///
+/// Page images decode in the background as in the viewer, but every frame waits for the
+/// images of the faces it shows: a capture shows the real pages, never a placeholder.
 final class HeadlessSession {
     let context: HeadlessContext
     let renderer: Renderer
     let textures: TextureStore
-    private let images: ImageSource
+    private var images: FaceImages
     let target: Framebuffer
     /// The books whose images the textures show; may be swapped between frames.
     var library: Library {
         didSet {
-            images.library = library
+            images = Self.faceImages(library)
+            textures.provider = { [images] in images.image(for: $0) }
             textures.evict(keeping: [])
         }
     }
+    /// How long a frame waits for its images before it is drawn with paper in their place.
+    private let imageTimeout: TimeInterval = 60
 
     init(library: Library, width: Int, height: Int, msaa: Int?, shaders: String?) throws {
         self.library = library
@@ -31,8 +37,8 @@ final class HeadlessSession {
             context.destroy()
             throw error
         }
-        let images = ImageSource(library: library)
-        textures = TextureStore { face in images.image(for: face) }
+        let images = Self.faceImages(library)
+        textures = TextureStore { images.image(for: $0) }
         self.images = images
         do {
             target = try Framebuffer(width: width, height: height, samples: msaa ?? (GLInfo.isSoftware ? 0 : 4))
@@ -43,9 +49,27 @@ final class HeadlessSession {
         }
     }
 
-    /// Draws a scene into the target.
+    /// Images of a library's faces for a frame that waits for them. No prefetching: a frame
+    /// needs only its own pages, and decoding others would take cores from the renderer.
+    private static func faceImages(_ library: Library) -> FaceImages {
+        var settings = PageCache.Settings()
+        (settings.ahead, settings.behind) = (0, 0)
+        return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings)
+    }
+
+    /// Draws a scene into the target, once the images it shows are loaded.
     func draw(_ scene: Scene) {
+        images.show(scene)
+        if !images.waitUntilReady(faces: scene.shownFaces, timeout: imageTimeout) {
+            warn("page images still loading after \(Int(imageTimeout)) s are drawn as blank paper")
+        }
+        for problem in images.drainProblems() { warn(problem.description) }
+        if images.drainChanges().evicted { textures.evict(keeping: images.residentFaces) }
         renderer.draw(scene, into: target, textures: textures)
+    }
+
+    private func warn(_ line: String) {
+        FileHandle.standardError.write(Data("folio: \(line)\n".utf8))
     }
 
     func close() {
@@ -53,17 +77,5 @@ final class HeadlessSession {
         textures.destroy()
         renderer.destroy()
         context.destroy()
-    }
-}
-
-/// Reads face images from the library's files, synchronously (a headless command waits for
-/// every page it shows).
-final class ImageSource {
-    var library: Library
-
-    init(library: Library) { self.library = library }
-
-    func image(for face: FaceContent) -> RGBAImage? {
-        PageImages.path(for: face, in: library).flatMap { try? PNG.read(path: $0) }
     }
 }

@@ -62,7 +62,8 @@ struct View: ParsableCommand {
 
 /// The viewer's loop: window events → key map and pointer gestures → the state machine →
 /// renderer → window. Draws only while something moves; otherwise it sleeps in
-/// `waitEvents`, so an idle viewer costs no CPU.
+/// `waitEvents`, so an idle viewer costs no CPU. Page images decode in the background and
+/// wake the loop when they are ready; a frame never waits for one.
 ///
 /// Frames are drawn into an offscreen framebuffer and copied to the window: the renderer's
 /// cached layer and dirty rectangles need a target that keeps its content between frames,
@@ -72,6 +73,7 @@ private final class Viewer {
     private let library: Library
     private let controller: BookController
     private let renderer: Renderer
+    private let images: FaceImages
     private let textures: TextureStore
     private let screenshots: ScreenshotFolder
     private let samples: Int
@@ -85,8 +87,6 @@ private final class Viewer {
     private var needsPresent = true
     private var running = true
     private var title = ""
-    /// Textures kept beyond those on screen before the rest are freed.
-    private let textureBudget = 64
 
     init(window: Window, library: Library, shaders: String, samples: Int?, screenshots: ScreenshotFolder) throws {
         self.window = window
@@ -95,8 +95,9 @@ private final class Viewer {
         self.samples = samples ?? (GLInfo.isSoftware ? 0 : 4)
         controller = BookController(library: library.bookInfos)
         renderer = try Renderer(shaders: shaders, settings: .defaults(software: GLInfo.isSoftware))
-        let pages = PageLoader(library: library)
-        textures = TextureStore { pages.image(for: $0) }
+        let images = FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize) { Window.wake() }
+        textures = TextureStore { images.image(for: $0) }
+        self.images = images
         let (w, h) = window.framebufferSize
         target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: self.samples)
         gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: baseView))
@@ -105,6 +106,7 @@ private final class Viewer {
 
     /// Frees the GL objects while the window's context is current.
     func destroy() {
+        images.close()
         target.destroy()
         textures.destroy()
         renderer.destroy()
@@ -118,6 +120,7 @@ private final class Viewer {
             for action in gestures.tick(at: now) { perform(action, at: now) }
             advance(to: now)
             if needsRender { render() }
+            takeImageChanges()
             if needsPresent { present() }
             showTitle()
         }
@@ -190,11 +193,18 @@ private final class Viewer {
         // Minimised: nothing to draw into.
         guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
         let scene = controller.scene()
+        images.show(scene)
         renderer.draw(scene, into: target, textures: textures)
-        if textures.residentCount > textureBudget {
-            textures.evict(keeping: Set(scene.items.flatMap { [$0.front, $0.back].compactMap { $0 } }))
-        }
         needsPresent = true
+    }
+
+    /// Redraws when images arrived (faces drawn as paper get them), and frees the textures of
+    /// faces whose images the page caches let go: GPU memory follows the caches' budget.
+    private func takeImageChanges() {
+        let changes = images.drainChanges()
+        if changes.arrived { needsRender = true }
+        if changes.evicted { textures.evict(keeping: images.residentFaces) }
+        for problem in images.drainProblems() { complain(problem.description) }
     }
 
     /// False when no framebuffer of that size can be made (the old one stays).
@@ -263,27 +273,6 @@ private extension Action {
         switch self {
         case .nextPage, .previousPage, .firstPage, .lastPage: true
         default: false
-        }
-    }
-}
-
-/// Reads page images for the texture store. Synchronous on the render thread for now (one
-/// small function to swap for the background page cache); a file that fails is reported once
-/// and then shown as plain paper instead of being read again every frame.
-private final class PageLoader {
-    private let library: Library
-    private var failed: Set<String> = []
-
-    init(library: Library) { self.library = library }
-
-    func image(for face: FaceContent) -> RGBAImage? {
-        guard let path = PageImages.path(for: face, in: library), !failed.contains(path) else { return nil }
-        do {
-            return try PNG.read(path: path)
-        } catch {
-            failed.insert(path)
-            complain("\(error)")
-            return nil
         }
     }
 }

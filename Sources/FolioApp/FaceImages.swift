@@ -1,0 +1,233 @@
+import FolioBook
+import FolioLayout
+import Foundation
+
+/// The image each face shows, for every command: covers and pages are decoded on background
+/// threads, so asking never blocks a frame.
+///
+/// Covers come from one `PageCache` over the library's cover images; the pages of a book from
+/// a `PageCache` of its own, made when its pages are first shown (opening a book reads only
+/// the pages shown) and dropped when none are shown any more. Each frame, `show(_:)` tells
+/// the caches what is on screen and where the reader is, so they load those faces first and
+/// prefetch ahead in the reading direction; `image(for:)` answers at once, nil while a face
+/// is loading (the renderer draws paper and asks again next frame).
+///
+/// Threading: one thread (the render thread) uses it; only `onChange` is called from
+/// decoding threads. The viewer wakes its event loop there; headless commands instead
+/// `waitUntilReady(faces:timeout:)` before they draw.
+public final class FaceImages {
+    /// What happened since the last `drainChanges()`.
+    public struct Changes: Sendable {
+        /// Images of faces on screen (as last shown) became available: faces drawn as paper
+        /// can now show them. Prefetched pages arriving do not count.
+        public var arrived = false
+        /// Images were let go: free the textures of faces outside `residentFaces`.
+        public var evicted = false
+    }
+
+    public let library: Library
+    /// Settings of each book's page cache (the covers' cache holds a quarter of the budget and
+    /// prefetches at most 4 covers either way).
+    public let settings: PageCache.Settings
+    private let notifier: Notifier
+    private let covers: PageCache
+    /// Each book's slot in `covers.pages`, and the book of each slot; a book with no image at
+    /// all has no slot.
+    private let coverSlot: [Int: Int]
+    private let coverBook: [Int]
+    private var coversPosition = Position()
+    private var readers: [Int: (cache: PageCache, position: Position)] = [:]
+    /// The image sources of the faces last shown.
+    private var onScreen: Set<Source> = []
+    /// A book's cache was dropped since the last `drainChanges()`.
+    private var dropped = false
+    /// Files already reported: a book without a cover shows its first page as the cover, and
+    /// both caches may meet the same broken file.
+    private var reported: Set<String> = []
+
+    /// Images of `library`'s faces; nothing is read until a face is shown. Pages larger than
+    /// `maxTextureSize` (GL_MAX_TEXTURE_SIZE; 0 for no limit) or `settings.maxPageSize` are
+    /// scaled down. `onChange` is called on a decoding thread whenever new images are ready.
+    public init(library: Library, maxTextureSize: Int = 0, settings: PageCache.Settings = .init(),
+                onChange: (@Sendable () -> Void)? = nil) {
+        var s = settings
+        if maxTextureSize > 0 { s.maxPageSize = min(s.maxPageSize, maxTextureSize) }
+        self.library = library
+        self.settings = s
+        notifier = Notifier(onChange)
+        var slots: [Int: Int] = [:], books: [Int] = [], paths: [String] = []
+        for b in library.books.indices {
+            guard let path = PageImages.path(for: .cover(b), in: library) else { continue }
+            slots[b] = paths.count
+            books.append(b)
+            paths.append(path)
+        }
+        coverSlot = slots
+        coverBook = books
+        // The shelf scrolls both ways and shows few covers: a small, symmetric window (none when
+        // the pages get none).
+        var c = s
+        c.budgetBytes = s.budgetBytes / 4
+        c.ahead = min(s.ahead, 4)
+        c.behind = c.ahead
+        covers = PageCache(pages: paths, settings: c, onChange: notifier.callback)
+    }
+
+    /// The image of `face`, or nil while it loads, for a face not shown, and for faces without
+    /// an image (endpapers, blanks, pages past the last). Never blocks.
+    public func image(for face: FaceContent) -> RGBAImage? {
+        switch source(of: face) {
+        case let .cover(slot)?: covers.image(for: slot)
+        case let .page(book, page)?: readers[book]?.cache.image(for: page)
+        case nil: nil
+        }
+    }
+
+    /// Tells the caches what `scene` shows: those faces load first, the reader's position steers
+    /// prefetching, and the caches of books no longer shown are dropped. Call it before drawing.
+    public func show(_ scene: Scene) {
+        let faces = scene.shownFaces
+        onScreen = Set(faces.compactMap(source))
+        let wanted = group(faces)
+        for book in readers.keys where wanted.pages[book] == nil {
+            readers[book] = nil
+            dropped = true
+        }
+        for (book, pages) in wanted.pages {
+            let cache = readers[book]?.cache ?? PageCache(book: library.books[book], settings: settings, onChange: notifier.callback)
+            var position = readers[book]?.position ?? Position()
+            // The lowest page shown: it rises as the reader goes forward and falls going back.
+            position.move(cache, to: pages.min()!, showing: pages)
+            readers[book] = (cache, position)
+        }
+        // With no cover shown (reading) the covers stay as they were, ready for the return to
+        // the shelf; a capture of a page reads no cover at all.
+        guard !wanted.covers.isEmpty else { return }
+        coversPosition.move(covers, to: wanted.covers.sorted()[wanted.covers.count / 2], showing: wanted.covers)
+    }
+
+    /// Blocks until every face of `faces` that has an image is loaded (shown first with
+    /// `show(_:)`), or `timeout` passes; true if they all are. For headless commands: capture
+    /// draws real pages, never placeholders. Never call it for a frame on screen.
+    public func waitUntilReady(faces: [FaceContent], timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        let wanted = group(faces)
+        var ready = covers.waitUntilResident(pages: wanted.covers, timeout: deadline.timeIntervalSinceNow)
+        for (book, pages) in wanted.pages {
+            guard let cache = readers[book]?.cache else { return false }
+            ready = cache.waitUntilResident(pages: pages, timeout: deadline.timeIntervalSinceNow) && ready
+        }
+        return ready
+    }
+
+    /// Whether images arrived or were let go since the last call. Call it once per frame.
+    public func drainChanges() -> Changes {
+        var changes = Changes(arrived: false, evicted: dropped)
+        dropped = false
+        let caches = [(covers, Source.cover)] + readers.map { book, reader in (reader.cache, { Source.page(book: book, page: $0) }) }
+        for (cache, source) in caches {
+            let c = cache.drainChanges()
+            changes.arrived = changes.arrived || c.ready.contains { onScreen.contains(source($0.page)) }
+            changes.evicted = changes.evicted || !c.evicted.isEmpty
+        }
+        return changes
+    }
+
+    /// The faces whose images are held now: textures of other faces can be freed.
+    public var residentFaces: Set<FaceContent> {
+        var faces: Set<FaceContent> = []
+        for slot in covers.residentPages {
+            // The closed book's cover and its front cover when open show the same image.
+            faces.insert(.cover(coverBook[slot]))
+            faces.insert(.page(coverBook[slot], 0))
+        }
+        for (book, reader) in readers {
+            for page in reader.cache.residentPages { faces.insert(.page(book, page + 2)) }
+        }
+        return faces
+    }
+
+    /// Bad image files met since the last call, one problem per file; each shows as a
+    /// broken-page placeholder.
+    public func drainProblems() -> [Problem] {
+        ([covers] + readers.values.map(\.cache)).flatMap { $0.drainProblems() }
+            .filter { reported.insert($0.file).inserted }
+    }
+
+    /// Stops calling `onChange` (before whatever it wakes goes away). Decodes in flight finish
+    /// unannounced.
+    public func close() {
+        notifier.stop()
+    }
+
+    // MARK: Faces to cache slots
+
+    private enum Source: Hashable {
+        /// A slot of the covers' cache.
+        case cover(Int)
+        /// A book's page image index.
+        case page(book: Int, page: Int)
+    }
+
+    /// Where a face's image comes from; nil for faces without one. `PageImages` decides which
+    /// faces have an image: a page's is its image index, any other is the book's cover.
+    private func source(of face: FaceContent) -> Source? {
+        guard PageImages.path(for: face, in: library) != nil else { return nil }
+        if let page = face.imageIndex { return .page(book: face.book, page: page) }
+        return coverSlot[face.book].map(Source.cover)
+    }
+
+    /// `faces` as cover slots and page indices per book, each once, in the order given.
+    private func group(_ faces: [FaceContent]) -> (covers: [Int], pages: [Int: [Int]]) {
+        var covers: [Int] = [], pages: [Int: [Int]] = [:], seen: Set<Source> = []
+        for face in faces {
+            guard let s = source(of: face), seen.insert(s).inserted else { continue }
+            switch s {
+            case let .cover(slot): covers.append(slot)
+            case let .page(book, page): pages[book, default: []].append(page)
+            }
+        }
+        return (covers, pages)
+    }
+}
+
+extension Scene {
+    /// The faces drawn with an image: those of visible items other than page blocks, in scene
+    /// order, each once.
+    public var shownFaces: [FaceContent] {
+        var seen: Set<FaceContent> = []
+        return items.filter { $0.visible && $0.kind != .block }
+            .flatMap { [$0.front, $0.back].compactMap { $0 } }
+            .filter { seen.insert($0).inserted }
+    }
+}
+
+/// What a cache was last told. A cache replans on every call, and replanning retries the pages
+/// its budget refused: an unchanged scene must not tell it again each frame.
+private struct Position {
+    private var current: Int?
+    private var pages: [Int] = []
+
+    mutating func move(_ cache: PageCache, to current: Int, showing pages: [Int]) {
+        guard current != self.current || pages != self.pages else { return }
+        (self.current, self.pages) = (current, pages)
+        cache.setCurrent(page: current)
+        cache.request(pages: pages)
+    }
+}
+
+/// `onChange`, until stopped. Called under its lock, so once `stop()` returns no call is
+/// running or will start.
+private final class Notifier: @unchecked Sendable {
+    // @unchecked: `onChange` is guarded by `lock`.
+    private let lock = NSLock()
+    private var onChange: (@Sendable () -> Void)?
+
+    init(_ onChange: (@Sendable () -> Void)?) { self.onChange = onChange }
+
+    var callback: @Sendable () -> Void {
+        { [self] in lock.withLock { onChange?() } }
+    }
+
+    func stop() { lock.withLock { onChange = nil } }
+}

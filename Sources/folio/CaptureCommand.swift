@@ -46,7 +46,7 @@ func loadLibrary(_ source: String?) throws -> Library {
     guard let path = source ?? Resources.textures() else {
         throw ValidationError("no SOURCE given and the bundled Textures/ folder was not found")
     }
-    let library = Library.load(from: path)
+    let library = Library.load(from: path, logProblems: false)
     for p in library.problems { FileHandle.standardError.write(Data("folio: \(p)\n".utf8)) }
     return library
 }

@@ -16,10 +16,7 @@ struct Layout: ParsableCommand {
 
     func run() throws {
         let still = try state.stillState(view: StateOptions.size(view, option: "--view"))
-        guard let path = source ?? Resources.textures() else {
-            throw ValidationError("no SOURCE given and no bundled Textures/ folder found")
-        }
-        let library = Library.load(from: path)
+        let library = try loadLibrary(source)
         do {
             print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")
         } catch {

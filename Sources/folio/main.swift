@@ -1,4 +1,12 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+
+// Page images are megabytes each and come and go as the reader moves: give every block of
+// 1 MiB or more its own mapping, so a freed page returns to the system instead of lingering
+// in the allocator's heap (resident memory then follows the page cache's budget).
+mallopt(M_MMAP_THRESHOLD, 1 << 20)
+#endif
 
 /// Folio: a 3D book renderer — view, capture, record, measure.
 struct Folio: ParsableCommand {

@@ -1,11 +1,14 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
+
+#if os(Linux)
+// glibc's mallopt (declared in <malloc.h>, which Glibc's module map leaves out).
+@_silgen_name("mallopt") private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+private let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
 
 // Page images are megabytes each and come and go as the reader moves: give every block of
 // 1 MiB or more its own mapping, so a freed page returns to the system instead of lingering
 // in the allocator's heap (resident memory then follows the page cache's budget).
-mallopt(M_MMAP_THRESHOLD, 1 << 20)
+_ = mallopt(mmapThreshold, 1 << 20)
 #endif
 
 /// Folio: a 3D book renderer — view, capture, record, measure.

@@ -6,23 +6,6 @@ import FolioRender
 import Foundation
 import Testing
 
-/// A flat spread with the right-hand sheet turning: `deformation` bends it, `angle` turns it
-/// about the spine (0 flat on the right, π flat on the left).
-func turningSpread(_ deformation: Deformation, angle: Double = 0, shade: Shade = .none) -> Scene {
-    var scene = flatSpread(spread: 1)
-    let size = Vec2(362, 568)
-    // The page beneath (revealed) and the sheet on top of it.
-    let beneath = SceneItem(kind: .page, book: 0, page: 6, size: size, model: .identity, front: .page(0, 6),
-                            shade: Shade(reveal: shade.reveal, cast: 1.0 / 3, gutter: 0.35), shadowCaster: 2)
-    scene.items[0].shade = Shade(facing: shade.facing, cast: 1.0 / 3, gutter: 0.35)
-    scene.items[0].shadowCaster = 2
-    let sheet = SceneItem(kind: .sheet, book: 0, page: 4, size: size, model: .rotationY(-angle), deformation: deformation,
-                          front: .page(0, 4), back: .page(0, 5), shade: Shade(self: shade.`self`, crease: shade.crease), z: 10)
-    scene.items[1] = beneath
-    scene.items.append(sheet)
-    return scene
-}
-
 @Suite(.serialized) struct CachedLayerTests {
     let library = Library.load(from: GLHarness.textures)
 
@@ -61,10 +44,3 @@ func turningSpread(_ deformation: Deformation, angle: Double = 0, shade: Shade =
         }
     }
 }
-
-func debugWrite(_ img: RGBAImage, _ name: String) {
-    guard let dir = ProcessInfo.processInfo.environment["FOLIO_DEBUG_OUT"] else { return }
-    try? PNG.write(img, to: "\(dir)/\(name).png")
-}
-
-func normalize2(_ v: Vec2) -> Vec2 { v / (v * v).sum().squareRoot() }

@@ -19,6 +19,15 @@ public enum GLInfo {
     public static var maxTextureSize: Int { Int(integer(GL_MAX_TEXTURE_SIZE)) }
     public static var maxSamples: Int { Int(integer(GL_MAX_SAMPLES)) }
 
+    /// Largest anisotropy the sampler offers (1 where it has none; core since GL 4.6, an
+    /// extension before, so an unknown name leaves the value at 1).
+    public static var maxAnisotropy: Float {
+        var v: GLfloat = 1
+        glGetFloatv(E(GL_MAX_TEXTURE_MAX_ANISOTROPY), &v)
+        while glGetError() != GLenum(GL_NO_ERROR) {}
+        return max(v, 1)
+    }
+
     static func integer(_ name: Int32) -> GLint {
         var v: GLint = 0
         glGetIntegerv(E(name), &v)

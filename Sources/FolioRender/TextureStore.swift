@@ -21,7 +21,8 @@ public final class TextureStore {
     /// Paper colour for blank faces and pages not loaded yet.
     public static let paper: (UInt8, UInt8, UInt8, UInt8) = (247, 242, 230, 255)
 
-    public init(descriptor: TextureDescriptor = TextureDescriptor(), provider: @escaping Provider) {
+    /// Needs a current context: the default descriptor depends on the renderer.
+    public init(descriptor: TextureDescriptor = .pages(), provider: @escaping Provider) {
         self.descriptor = descriptor
         self.provider = provider
         serial = Self.serials.add(1, ordering: .relaxed).newValue

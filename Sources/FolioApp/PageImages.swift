@@ -17,11 +17,4 @@ public enum PageImages {
         case .blank: return nil
         }
     }
-
-    /// Number of layout pages of a book: cover, endpaper, its images, and a blank to make the
-    /// last sheet whole.
-    public static func layoutPageCount(imageCount: Int) -> Int {
-        let n = 2 + imageCount
-        return n + n % 2
-    }
 }

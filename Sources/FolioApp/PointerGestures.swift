@@ -17,14 +17,10 @@ public struct ViewMapping: Sendable, Equatable {
     }
 
     /// Layout units per framebuffer pixel.
-    public var unitsPerPixel: Double {
-        max(viewSize.x / Double(max(width, 1)), viewSize.y / Double(max(height, 1)))
-    }
+    public var unitsPerPixel: Double { Camera.unitsPerPixel(viewSize: viewSize, width: width, height: height) }
 
     /// The view the renderer shows: `viewSize` widened or heightened to the framebuffer's aspect.
-    public var fittedViewSize: Vec2 {
-        Vec2(Double(width), Double(height)) * unitsPerPixel
-    }
+    public var fittedViewSize: Vec2 { Camera(viewSize: viewSize).fitted(width: width, height: height).viewSize }
 
     /// The point on the page plane (z = 0) under a framebuffer pixel.
     public func layoutPoint(x: Double, y: Double) -> Vec2 {

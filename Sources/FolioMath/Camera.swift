@@ -26,6 +26,19 @@ public struct Camera: Equatable, Sendable {
 
     public var m34: Double { (reversePerspective ? 1 : -1) / eyeDistance }
 
+    /// Layout units per pixel when `viewSize` is fitted into `width × height` pixels: the whole
+    /// view shows, widened or heightened to the pixels' aspect, nothing stretched.
+    public static func unitsPerPixel(viewSize: Vec2, width: Int, height: Int) -> Double {
+        max(viewSize.x / Double(max(width, 1)), viewSize.y / Double(max(height, 1)))
+    }
+
+    /// This camera with its view fitted to a target of `width × height` pixels.
+    public func fitted(width: Int, height: Int) -> Camera {
+        var c = self
+        c.viewSize = Vec2(Double(width), Double(height)) * Self.unitsPerPixel(viewSize: viewSize, width: width, height: height)
+        return c
+    }
+
     /// The whole Core Animation chain in one matrix: perspective about the vanishing point,
     /// then the orthographic mapping of the view rectangle to clip space. Depth is kept in range
     /// for points within ±eyeDistance/2 of the page plane.

@@ -80,12 +80,6 @@ public struct Mat4: Equatable, Sendable, CustomStringConvertible {
     /// The 16 numbers as floats, column-major, ready for `glUniformMatrix4fv`.
     public var floats: [Float] { columnMajor.map(Float.init) }
 
-    public var transposed: Mat4 {
-        var r = Mat4.identity
-        for i in 0..<4 { for j in 0..<4 { r[i, j] = self[j, i] } }
-        return r
-    }
-
     public static func * (a: Mat4, b: Mat4) -> Mat4 {
         Mat4(a * b.columns.0, a * b.columns.1, a * b.columns.2, a * b.columns.3)
     }

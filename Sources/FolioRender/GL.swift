@@ -7,8 +7,6 @@ import COpenGL
 /// Facts about the current context.
 public enum GLInfo {
     public static var renderer: String { string(GL_RENDERER) }
-    public static var version: String { string(GL_VERSION) }
-    public static var vendor: String { string(GL_VENDOR) }
 
     /// True on Mesa's CPU rasterisers, where fill rate is precious and MSAA is off by default.
     public static var isSoftware: Bool {

@@ -10,6 +10,8 @@ public struct RenderSettings: Sendable, Equatable {
     public var gridRows = 30
     /// Strips over the half turn of a curl's cylinder (its mesh is cut along the fold).
     public var curlStrips = 24
+    /// Multisampling of the targets commands make (0: off; the software renderer cannot afford it).
+    public var samples = 0
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -29,6 +31,7 @@ public struct RenderSettings: Sendable, Equatable {
             s.gridColumns = 96
             s.gridRows = 72
             s.curlStrips = 64
+            s.samples = 4
         }
         return s
     }
@@ -96,15 +99,6 @@ public final class Renderer {
         cache = nil
     }
 
-    /// The camera with its view widened or heightened to the target's aspect, so the scene's
-    /// view always fits and nothing is stretched.
-    public static func fitted(_ camera: Camera, width: Int, height: Int) -> Camera {
-        var c = camera
-        let s = min(Double(width) / camera.viewSize.x, Double(height) / camera.viewSize.y)
-        c.viewSize = Vec2(Double(width) / s, Double(height) / s)
-        return c
-    }
-
     /// Draws `scene` into `target`, leaving it bound.
     public func draw(_ scene: Scene, into target: Framebuffer, textures: TextureStore) {
         if sheetMesh.columns != settings.gridColumns || sheetMesh.rows != settings.gridRows {
@@ -112,7 +106,7 @@ public final class Renderer {
             sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         }
         light = scene.light
-        let camera = Self.fitted(scene.camera, width: target.width, height: target.height)
+        let camera = scene.camera.fitted(width: target.width, height: target.height)
         let viewProj = camera.viewProjection.floats
         castStrength = Self.castStrengths(scene.items)
         let ordered = scene.items.enumerated().filter { $0.element.visible }
@@ -151,7 +145,7 @@ public final class Renderer {
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial, generation: textures.generation)
         let id = target.serial
-        var fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
+        let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
             cacheMisses += 1
             if cache?.width != target.width || cache?.height != target.height || cache?.samples != target.samples {
@@ -174,7 +168,6 @@ public final class Renderer {
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
         lastDirty[id] = now
         lastDirtyRect = dirty
-        fullFrame = dirty
         target.bind()
         glEnable(E(GL_SCISSOR_TEST))
         glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))

@@ -12,30 +12,22 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure rendering and capture speed on standard scenes (headless).")
 
-    @Option(help: "Frame size, WxH.")
-    var size = "1280x720"
+    @OptionGroup var render: RenderOptions
     @Option(help: "Frames per scene.")
     var frames = 120
-    @Option(help: "Multisample antialiasing samples (default: off on a software renderer, 4 on a GPU).")
-    var msaa: Int?
     @Option(help: "Only these scenes (comma-separated): carousel, wheel, fan, rigid, curl, large-book.")
     var scenes: String?
-    @Option(help: "PNG compression level for the capture figures.")
-    var compression = 1
     @Flag(help: "Skip the capture figures (render scenes only).")
     var noCapture = false
     @Flag(help: "Print JSON instead of a table.")
     var json = false
-    @Option(help: "Folder of GLSL shaders.")
-    var shaders: String?
 
     func run() throws {
         let start = Date()
-        let (w, h) = try parseSize(size)
+        let (w, h) = try parseSize(render.size)
         guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
-        guard let textures = Resources.textures() else { throw ValidationError("the bundled Textures/ folder was not found") }
-        let library = Library.load(from: textures)
-        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        let library = try loadLibrary(render.source)
+        let session = try render.session(library: library)
         defer { session.close() }
         // Start-up: context, shaders, library and the first frame's textures, read back.
         session.draw(try BenchScene.carousel.scene(frame: 0, of: 1, books: library.bookInfos))
@@ -83,7 +75,7 @@ struct Bench: ParsableCommand {
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let samples = library.books.flatMap(\.pages)
-        guard !samples.isEmpty else { throw ValidationError("the bundled library has no pages to build a large book from") }
+        guard !samples.isEmpty else { throw ValidationError("the library has no pages to build a large book from") }
         for i in 0..<pages {
             let link = dir.appendingPathComponent(String(format: "page-%05d.png", i + 1)).path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: samples[i % samples.count])
@@ -114,13 +106,13 @@ struct Bench: ParsableCommand {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         t0 = Date()
-        let encoder = FrameWriter(compression: compression)
+        let encoder = FrameWriter(compression: render.compression)
         for (i, img) in images.enumerated() { encoder.submit(img, to: dir.appendingPathComponent("e-\(i).png").path) }
         try encoder.finish()
         let encodeFPS = Double(images.count) / Date().timeIntervalSince(t0)
 
         t0 = Date()
-        let writer = FrameWriter(compression: compression)
+        let writer = FrameWriter(compression: render.compression)
         var written = 0
         func write(_ img: RGBAImage) {
             written += 1
@@ -136,7 +128,7 @@ struct Bench: ParsableCommand {
         // Where rendering and encoding share the same cores (a software renderer) they cannot
         // both run at full speed: the best the pipeline can do is the two stages back to back.
         let shared = 1 / (1 / renderFPS + 1 / encodeFPS)
-        return CaptureResult(frames: n, compression: compression, renderOnlyFPS: renderFPS, encodeOnlyFPS: encodeFPS,
+        return CaptureResult(frames: n, compression: render.compression, renderOnlyFPS: renderFPS, encodeOnlyFPS: encodeFPS,
                              captureFPS: captureFPS, ratio: captureFPS / min(renderFPS, encodeFPS),
                              ratioToSharedBound: captureFPS / shared,
                              encoderThreads: ProcessInfo.processInfo.activeProcessorCount)

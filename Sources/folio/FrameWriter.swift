@@ -5,14 +5,13 @@ import Foundation
 /// Encodes and writes PNG frames on worker threads while the render thread goes on. At most
 /// `inFlight` frames wait at once, so memory stays bounded when encoding is the slower side.
 final class FrameWriter: @unchecked Sendable {
-    // @unchecked: `failure` and `encodeSeconds` are guarded by `lock`; the rest is immutable.
+    // @unchecked: `failure` is guarded by `lock`; the rest is immutable.
     private let queue = DispatchQueue(label: "folio.png", attributes: .concurrent)
     private let group = DispatchGroup()
     private let slots: DispatchSemaphore
     private let compression: Int
     private let lock = NSLock()
     private var failure: Error?
-    private var encodeSeconds = 0.0
 
     init(compression: Int, inFlight: Int = ProcessInfo.processInfo.activeProcessorCount * 2) {
         self.compression = compression
@@ -25,14 +24,11 @@ final class FrameWriter: @unchecked Sendable {
         group.enter()
         queue.async { [self] in
             defer { slots.signal(); group.leave() }
-            let start = DispatchTime.now()
             do {
                 try PNG.write(image, to: path, compression: compression, bottomUp: true)
             } catch {
                 lock.withLock { if failure == nil { failure = error } }
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            lock.withLock { encodeSeconds += seconds }
         }
     }
 
@@ -41,7 +37,4 @@ final class FrameWriter: @unchecked Sendable {
         group.wait()
         if let failure = lock.withLock({ failure }) { throw failure }
     }
-
-    /// Seconds of worker time spent encoding and writing so far.
-    var busySeconds: Double { lock.withLock { encodeSeconds } }
 }

@@ -41,7 +41,7 @@ final class HeadlessSession {
         textures = TextureStore { images.image(for: $0) }
         self.images = images
         do {
-            target = try Framebuffer(width: width, height: height, samples: msaa ?? (GLInfo.isSoftware ? 0 : 4))
+            target = try Framebuffer(width: width, height: height, samples: msaa ?? renderer.settings.samples)
         } catch {
             renderer.destroy()
             context.destroy()

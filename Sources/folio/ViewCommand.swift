@@ -92,9 +92,9 @@ private final class Viewer {
         self.window = window
         self.library = library
         self.screenshots = screenshots
-        self.samples = samples ?? (GLInfo.isSoftware ? 0 : 4)
         controller = BookController(library: library.bookInfos)
         renderer = try Renderer(shaders: shaders, settings: .defaults(software: GLInfo.isSoftware))
+        self.samples = samples ?? renderer.settings.samples
         let images = FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize) { Window.wake() }
         textures = TextureStore { images.image(for: $0) }
         self.images = images

@@ -88,10 +88,11 @@ public final class Framebuffer {
         glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(tw), GLint(th), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
     }
 
-    /// Copies a rectangle of `source`'s colour (same size, single-sampled) into this
-    /// framebuffer: restores part of a cached layer.
+    /// Copies a rectangle of `source`'s resolved colour (same size) into this single-sampled
+    /// framebuffer: restores part of a cached layer. GL 3.3 cannot blit into a multisampled
+    /// target; the renderer draws the texture there instead.
     public func copy(from source: Framebuffer, rect r: PixelRect) {
-        source.resolve()
+        precondition(samples <= 1, "a blit cannot write a multisampled framebuffer")
         glBindFramebuffer(E(GL_READ_FRAMEBUFFER), source.fbo)
         glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), samples > 1 ? msFBO : fbo)
         let x1 = GLint(r.x + r.width), y1 = GLint(r.y + r.height)

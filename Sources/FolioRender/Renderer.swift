@@ -155,6 +155,8 @@ public final class Renderer {
             guard let cache else { return false }
             cache.bind()
             drawLayer(key.items, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+            // Restoring samples the layer's single-sample colour: resolve it once, here.
+            cache.resolve()
             cacheKey = key
             lastDirty = [:]
         } else {

@@ -53,6 +53,17 @@ public struct Book: Sendable, Equatable {
     public static let referencePageWidth = 362.0
     public static let referencePageHeight = 568.0
 
+    /// Whether `width` × `height` (layout units) can be a page: each side 16…16384 and neither
+    /// more than 8 times the other. Anything else (a strip, 1e20, 1e-300) would make a book the
+    /// camera cannot frame and sizes the layout cannot count in.
+    public static func isPageSize(_ width: Double, _ height: Double) -> Bool {
+        let sides = 16.0...16384
+        return sides.contains(width) && sides.contains(height) && max(width / height, height / width) <= 8
+    }
+
+    /// `isPageSize`'s rule in words, for messages.
+    public static let pageSizeRule = "each side 16…16384 units, neither more than 8 times the other"
+
     public init(title: String, author: String? = nil, cover: String? = nil, pages: [String],
                 direction: ReadingDirection = .ltr, pageWidth: Double = Book.referencePageWidth,
                 pageHeight: Double = Book.referencePageHeight) {

@@ -70,14 +70,15 @@ struct LibraryLoader {
                     if pages.isEmpty {
                         problems.append(Problem(file: path, message: "skipped: no PNG images and no book manifest", severity: .note))
                     } else {
-                        books.append(Self.sized(Book(title: sub, pages: pages)))
+                        books.append(sized(Book(title: sub, pages: pages)))
                     }
                 }
             }
             return Library(title: title, books: books, problems: problems)
         }
         let pages = imageFiles(in: folder) ?? []
-        return Library(title: title, books: [Self.sized(Book(title: title, pages: pages))], problems: problems)
+        let book = sized(Book(title: title, pages: pages))
+        return Library(title: title, books: [book], problems: problems)
     }
 
     /// The PNG files of a folder in natural order (page2 before page10). Hidden files,
@@ -204,12 +205,19 @@ struct LibraryLoader {
     }
 
     /// A book's page size from its first page's aspect (height 568, the reference), or the
-    /// reference size when the header cannot be read (the page will show a placeholder).
-    static func sized(_ book: Book) -> Book {
+    /// reference size when the header cannot be read (the page will show a placeholder) or
+    /// its shape is not a page's (a note says so: one strip must not shape the whole book).
+    mutating func sized(_ book: Book) -> Book {
         guard let first = book.pages.first, let h = try? PNG.header(path: first) else { return book }
+        let width = (Book.referencePageHeight * Double(h.width) / Double(h.height)).rounded()
+        guard Book.isPageSize(width, Book.referencePageHeight) else {
+            problems.append(Problem(file: first, message: "the first page is \(h.width)×\(h.height), not the shape of a page "
+                + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))
+            return book
+        }
         var b = book
         b.pageHeight = Book.referencePageHeight
-        b.pageWidth = (Book.referencePageHeight * Double(h.width) / Double(h.height)).rounded()
+        b.pageWidth = width
         return b
     }
 }
@@ -314,9 +322,15 @@ struct ManifestReader {
                   w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
             return (w, h)
         }) {
-            (book.pageWidth, book.pageHeight) = size
+            if Book.isPageSize(size.0, size.1) {
+                (book.pageWidth, book.pageHeight) = size
+            } else {
+                report(v["pageSize"]!, Self.dot(at, "pageSize"),
+                       "[\(size.0), \(size.1)] is not a page size (\(Book.pageSizeRule)); the first page's shape is used")
+                book = loader.sized(book)
+            }
         } else if v["pageSize"] == nil {
-            book = LibraryLoader.sized(book)
+            book = loader.sized(book)
         }
         return book
     }

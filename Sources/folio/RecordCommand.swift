@@ -40,7 +40,7 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
 
-    @Option(help: "Frames per second of animation time (0 < fps ≤ 240).")
+    @Option(parsing: .unconditional, help: "Frames per second of animation time (0 < fps ≤ 240).")
     var fps: Double = 30
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png, …", valueName: "dir"))

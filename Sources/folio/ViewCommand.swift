@@ -34,6 +34,11 @@ struct View: ParsableCommand {
     @Flag(help: .hidden)
     var checkDisplay = false
 
+    func validate() throws {
+        _ = try parseSize(size)
+        try RenderOptions.checkMSAA(msaa)
+    }
+
     func run() throws {
         let (width, height) = try parseSize(size)
         if checkDisplay {

@@ -284,3 +284,46 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(640.5, -0.0000001)))).contains("{\"width\": 640.5, \"height\": 0}"))
     }
 }
+
+/// Numbers from the command line are checked where they enter the model: none reaches the
+/// layout that it cannot turn into an index or a finite size.
+@Suite struct StillStateNumberTests {
+    private func message(_ configure: (inout StillState) -> Void) -> String? {
+        var s = StillState()
+        configure(&s)
+        do {
+            _ = try s.scene(library: books([10, 10, 10]))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test(arguments: [1e19, -1e19, .nan, .infinity, -2, 3.5])
+    func scrollOutsideTheShelfIsRefused(scroll: Double) {
+        #expect(message { $0.scroll = scroll }?.hasPrefix("--scroll must be between -1 and 3") == true)
+        #expect(message { $0.scroll = scroll; $0.open = 1 }?.hasPrefix("--scroll must be") == true)
+    }
+
+    @Test func negativeAndTinyNumbersInRangeWork() {
+        #expect(message { $0.scroll = -0.5 } == nil)
+        #expect(message { $0.scroll = -0.0 } == nil)
+        #expect(message { $0.scroll = 1e-300; $0.velocity = -1; $0.snap = true } == nil)
+    }
+
+    @Test func velocityAndViewAreBounded() {
+        #expect(message { $0.velocity = 1e300; $0.snap = true }?.hasPrefix("--velocity must be") == true)
+        #expect(message { $0.viewSize = Vec2(1e300, 720) }?.hasPrefix("the view size must be") == true)
+        #expect(message { $0.viewSize = Vec2(1280, 1e-300) }?.hasPrefix("the view size must be") == true)
+    }
+
+    @Test func curlIsInFractionsOfThePage() throws {
+        var s = StillState()
+        (s.book, s.page, s.turn, s.grab) = (0, 6, 0.3, Vec2(1, -0.5))
+        let v = try s.resolve(library: books([10]))
+        let size = books([10])[0].pageSize
+        #expect(v.turn?.grab == Vec2(size.x, -size.y / 2))
+        #expect(message { ($0.book, $0.page, $0.turn, $0.grab) = (0, 6, 0.3, Vec2(-0.5, 0)) }?.contains("--style backward") == true)
+        #expect(message { ($0.book, $0.page, $0.turn, $0.grab) = (0, 6, 0.3, Vec2(300, -250)) }?.hasPrefix("--curl must lie") == true)
+    }
+}

@@ -304,18 +304,26 @@ public final class ScriptRunner {
 
     /// Advances to the next frame and returns its scene; nil once the script has played.
     public func nextFrame() -> Scene? {
-        guard !finished else { return nil }
+        step() ? controller.scene() : nil
+    }
+
+    /// Advances to the next frame without making its scene; false once the script has played.
+    private func step() -> Bool {
+        guard !finished else { return false }
         let t = time(ofFrame: frame)
         controller.update(to: t)
         advance(at: t)
         finished = active == nil && pending.isEmpty
         frame += 1
-        return controller.scene()
+        return true
     }
 
-    /// Plays the whole script without drawing; returns the number of frames it makes.
-    public func run() -> Int {
-        while nextFrame() != nil {}
+    /// Plays the whole script without drawing; returns the number of frames it makes, or nil
+    /// when it makes more than `limit` (it stops there: a script may run for days).
+    public func run(limit: Int = .max) -> Int? {
+        while step() {
+            if frame > limit { return nil }
+        }
         return frame
     }
 

@@ -35,6 +35,28 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         let place = line.map { "\(file):\($0)" } ?? file
         return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
     }
+
+    /// `problems` for a person to read: of each message said about many files (a folder of
+    /// 20,000 text files), the first `keep` and then one line for the rest, in the place of
+    /// the first one left out.
+    public static func summarised(_ problems: [Problem], keep: Int = 3) -> [Problem] {
+        var counts: [String: Int] = [:]
+        for p in problems { counts[p.message, default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        var out: [Problem] = []
+        for p in problems {
+            let n = seen[p.message, default: 0]
+            seen[p.message] = n + 1
+            let total = counts[p.message]!
+            if n < keep || total == keep + 1 {
+                out.append(p)
+            } else if n == keep {
+                let folder = (p.file as NSString).deletingLastPathComponent
+                out.append(Problem(file: folder, message: "\(total - keep) more files: \(p.message)", severity: p.severity))
+            }
+        }
+        return out
+    }
 }
 
 /// A book: a cover and page images, in reading order.

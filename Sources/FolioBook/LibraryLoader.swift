@@ -15,7 +15,12 @@ extension Library {
     /// everything else still loads.
     public static func load(from source: String, logProblems: Bool = true) -> Library {
         var loader = LibraryLoader()
-        let library = loader.load(LibraryLoader.absolute(source))
+        let path = LibraryLoader.absolute(source)
+        var library = loader.load(path)
+        // A library without books always says why, even when nothing in it was wrong as such.
+        if library.books.isEmpty, !library.problems.contains(where: { $0.severity == .error }) {
+            library.problems.append(Problem(file: path, message: "no book found here"))
+        }
         for p in library.problems where logProblems {
             LibraryLoader.logger.log(level: p.severity == .note ? .info : .warning, "\(p.description)")
         }
@@ -45,6 +50,11 @@ struct LibraryLoader {
             problems.append(Problem(file: source, message: "no such file or folder"))
             return Library(title: Self.name(source), books: [], problems: problems)
         case false?:
+            // A page image named on its own is a book of one page, not a manifest.
+            if (try? PNG.readBytes(path: source, limit: 8)) == PNG.signature {
+                let book = sized(Book(title: Self.name(source), pages: [source]))
+                return Library(title: book.title, books: [book], problems: problems)
+            }
             return loadManifest(source, expectLibrary: nil)
         case true?:
             if let m = Self.existing(libraryManifestNames, in: source) { return loadManifest(m, expectLibrary: true) }
@@ -138,14 +148,14 @@ struct LibraryLoader {
             problems.append(Problem(file: path, line: e.line, message: column + e.message))
             return Library(title: title, books: [], problems: problems)
         } catch {
-            problems.append(Problem(file: path, message: "cannot read the manifest: \(error)"))
+            problems.append(Problem(file: path, message: "cannot read the manifest: \(PNGError.reason(of: error))"))
             return Library(title: title, books: [], problems: problems)
         }
         var reader = ManifestReader(file: path, base: Self.parent(path))
         defer { problems += reader.problems }
         guard case .object = root.kind else {
             reader.report(root, "", "the top level must be an object, found \(root.typeName)")
-            return Library(title: title, books: [], problems: problems)
+            return Library(title: title, books: [], problems: problems + reader.problems)
         }
         guard expectLibrary ?? (root["books"] != nil) else {
             let book = reader.book(root, at: "", defaultTitle: title, pagesDefaultToFolder: true, loader: &self)

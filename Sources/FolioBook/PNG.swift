@@ -34,6 +34,9 @@ public enum PNG {
         public var interlaced: Bool
     }
 
+    /// The eight bytes every PNG file starts with.
+    public static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+
     /// Bytes a header check needs: the 8-byte signature and the 25-byte IHDR chunk.
     static let headerSize = 33
 
@@ -42,7 +45,7 @@ public enum PNG {
     public static func header(of data: [UInt8], path: String = "<memory>", maxPixels: Int = defaultMaxPixels) throws -> Header {
         func fail(_ m: String) -> PNGError { .invalid(path: path, message: m) }
         guard !data.isEmpty else { throw fail("file is empty") }
-        guard data.count >= 8, data[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]) else {
+        guard data.count >= 8, data[0..<8].elementsEqual(signature) else {
             throw fail("not a PNG file (wrong signature)")
         }
         guard data.count >= headerSize else { throw fail("file is truncated inside the header") }
@@ -119,23 +122,13 @@ public enum PNG {
         return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
     }
 
-    /// Reads a file's bytes (at most `limit` of them), turning every failure into
+    /// Reads a regular file's bytes (at most `limit` of them), turning every failure into
     /// `PNGError.unreadable`.
     public static func readBytes(path: String, limit: Int? = nil) throws -> [UInt8] {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw PNGError.unreadable(path: path, reason: "no such file")
-        }
-        guard !isDir.boolValue else { throw PNGError.unreadable(path: path, reason: "is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PNGError.unreadable(path: path, reason: "permission denied")
-        }
-        defer { try? handle.close() }
         do {
-            let data = try limit.map { try handle.read(upToCount: $0) } ?? handle.readToEnd()
-            return [UInt8](data ?? Data())
+            return try InputFile.read(path, limit: limit)
         } catch {
-            throw PNGError.unreadable(path: path, reason: "I/O error: \(error.localizedDescription)")
+            throw PNGError.unreadable(path: path, reason: error.reason)
         }
     }
 
@@ -167,17 +160,20 @@ public enum PNG {
         return bytes
     }
 
-    /// Writes RGBA8 to a PNG file.
-    public static func write(_ img: RGBAImage, to path: String, compression: Int = 1, bottomUp: Bool = false) throws {
+    /// Encodes RGBA8 to PNG and writes it (see `OutputFile` for what happens to what is there).
+    public static func write(_ img: RGBAImage, to file: OutputFile, compression: Int = 1, bottomUp: Bool = false) throws {
         let bytes: [UInt8]
         do {
             bytes = try encode(img, compression: compression, bottomUp: bottomUp)
         } catch PNGError.writeFailed(_, let m) {
-            throw PNGError.writeFailed(path: path, message: m)
+            throw PNGError.writeFailed(path: file.path, message: m)
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw PNGError.writeFailed(path: path, message: "cannot create the file")
-        }
+        try file.write(bytes)
+    }
+
+    /// Writes RGBA8 to a PNG file at `path`, replacing what is there (tests, references).
+    public static func write(_ img: RGBAImage, to path: String, compression: Int = 1, bottomUp: Bool = false) throws {
+        try write(img, to: OutputFile(path, replace: .always), compression: compression, bottomUp: bottomUp)
     }
 
     private static func message(of image: inout png_image) -> String {

@@ -68,9 +68,7 @@ final class HeadlessSession {
         renderer.draw(scene, into: target, textures: textures)
     }
 
-    private func warn(_ line: String) {
-        FileHandle.standardError.write(Data("folio: \(line)\n".utf8))
-    }
+    private func warn(_ line: String) { report(line) }
 
     func close() {
         target.destroy()

@@ -31,8 +31,15 @@ struct Record: ParsableCommand {
             Frame 1 shows time 0; each action starts in the frame in which the one before it ends; the \
             last frame is the one in which the last action ends.
 
-            Existing frame-*.png files in DIR are replaced. --video runs ffmpeg on the frames once they \
-            are written; when ffmpeg is missing the frames stay and the exit status is 69.
+            A recording has at most 99,999 frames (frame-00001.png … frame-99999.png, names of one \
+            width that sort in order); a longer script is refused before anything is drawn. DIR may \
+            hold other files, but frames of an earlier recording are kept unless --force is given; \
+            then each is replaced only by a complete new frame, and those beyond the new recording's \
+            end are removed once it has finished. --video refuses to overwrite an existing file \
+            unless --force is given. Ctrl-C stops after the frame in flight, keeping the frames written.
+
+            --video runs ffmpeg on the frames once they are written; when ffmpeg is missing the frames \
+            stay and the exit status is 69.
             """)
 
     @OptionGroup var render: RenderOptions
@@ -49,6 +56,12 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("Also encode the frames to a video with ffmpeg: .mp4, .webm, .gif, …", valueName: "file"))
     var video: String?
 
+    @Flag(help: "Replace the frames of an earlier recording in DIR, and an existing --video file.")
+    var force = false
+
+    /// Frame names have five digits; a recording never outgrows them.
+    static let maxFrames = 99_999
+
     func validate() throws {
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be more than 0 and at most 240 (got \(fps))") }
         // Checked here too so that a bad script gets this command's usage line.
@@ -60,15 +73,29 @@ struct Record: ParsableCommand {
         let library = try loadLibrary(render.source)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
-        let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
-        try prepareFolder()
+        func runner() -> ScriptRunner {
+            ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        }
+        // Counted first (no drawing: quick), so a script of days is refused before any work.
+        guard let count = runner().run(limit: Self.maxFrames) else {
+            throw Failure(.usage, "the script makes more than \(Self.maxFrames) frames at \(fps) fps "
+                + "(\(Int(Double(Self.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
+        }
+        let earlier = try prepareFolder()
+        if let video { try checkVideo(video) }
+        Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
         let session = try render.session(library: library)
         defer { session.close() }
         let start = ContinuousClock.now
-        let frames = try writeFrames(runner, session)
+        let player = runner()
+        let frames = try writeFrames(player, session)
         let wall = (ContinuousClock.now - start) / .seconds(1)
-        for note in runner.notes { warn(note) }
-        let animation = runner.time(ofFrame: frames - 1)
+        if Interrupt.requested {
+            throw Failure(.interrupted, "interrupted after \(frames) of \(count) frames; frames 1…\(frames) are in \(output)")
+        }
+        removeFrames(earlier.filter { $0 > frames })
+        for note in player.notes { warn(note) }
+        let animation = player.time(ofFrame: frames - 1)
         print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to PNG in ",
                      frames, animation, fps, wall, Double(frames) / wall) + output)
         if let video { try encode(video) }
@@ -79,8 +106,9 @@ struct Record: ParsableCommand {
         var text = script
         if script.hasPrefix("@") {
             let path = String(script.dropFirst())
-            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw ValidationError("cannot read the script file '\(path)'")
+            let bytes = try InputFile.read(path, maxBytes: 1 << 20)
+            guard let contents = String(validating: bytes, as: UTF8.self) else {
+                throw Failure(.data, "\(path): the script is not UTF-8 text")
             }
             text = contents
         }
@@ -95,13 +123,39 @@ struct Record: ParsableCommand {
         (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
     }
 
-    /// Makes the output folder and removes the frames of an earlier recording, which a
-    /// shorter one would otherwise leave behind.
-    private func prepareFolder() throws {
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: output) where name.wholeMatch(of: /frame-\d+\.png/) != nil {
-            try fm.removeItem(atPath: (output as NSString).appendingPathComponent(name))
+    /// Makes the output folder; returns the numbers of the frames of an earlier recording in
+    /// it, which are kept unless `--force` is given.
+    private func prepareFolder() throws -> [Int] {
+        try OutputFile.makeFolder(output)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: output)
+        } catch {
+            throw Failure(.cannotCreate, "\(output): cannot list the folder: \(FileError.reason(EACCES))")
+        }
+        let earlier = names.compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
+        if !earlier.isEmpty, !force {
+            throw Failure(.cannotCreate, "\(output) holds \(earlier.count) frames of an earlier recording "
+                + "(\(framePath(earlier[0]))…); --force replaces them, or choose another folder")
+        }
+        return earlier
+    }
+
+    /// The video may not replace a file unless forced, nor ever one of the frames it is made from.
+    private func checkVideo(_ video: String) throws {
+        let name = (video as NSString).lastPathComponent
+        let folder = OutputFile.folder(of: (video as NSString).standardizingPath)
+        if name.wholeMatch(of: /frame-\d+\.png/) != nil,
+           (folder as NSString).resolvingSymlinksInPath == ((output as NSString).standardizingPath as NSString).resolvingSymlinksInPath {
+            throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
+        }
+        try OutputFile(video, replace: force ? .always : .never).prepare()
+    }
+
+    /// Removes the earlier recording's frames past the new one's last.
+    private func removeFrames(_ numbers: [Int]) {
+        for n in numbers where unlink(framePath(n)) != 0 {
+            warn("\(framePath(n)): cannot remove the earlier frame: \(FileError.reason())")
         }
     }
 
@@ -116,7 +170,7 @@ struct Record: ParsableCommand {
             written += 1
             writer.submit(image, to: framePath(written))
         }
-        while let scene = runner.nextFrame() {
+        while !Interrupt.requested, let scene = runner.nextFrame() {
             session.draw(scene)
             if let image = reader.read(session.target) { save(image) }
         }
@@ -161,6 +215,4 @@ private func executable(named name: String) -> String? {
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-private func warn(_ message: String) {
-    FileHandle.standardError.write(Data("folio record: \(message)\n".utf8))
-}
+private func warn(_ message: String) { report(message) }

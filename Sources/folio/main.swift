@@ -19,4 +19,4 @@ struct Folio: ParsableCommand {
         subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self])
 }
 
-Folio.main()
+runCommandLine()

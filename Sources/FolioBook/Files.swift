@@ -65,6 +65,80 @@ enum FileType: Equatable {
     }
 }
 
+// MARK: Names
+
+/// File names are bytes; Swift strings are Unicode. A name that is not UTF-8 (a file made on
+/// an old Latin-1 system) keeps each byte that is not part of valid UTF-8 as one character of
+/// a private-use range (U+10FF00 + byte), so the string goes back to the very same bytes when
+/// the file is opened. Every path Folio lists or opens goes through here.
+public enum FileName {
+    private static let escapeBase: UInt32 = 0x10FF00
+
+    /// The string for a name's bytes (the bytes' UTF-8 where valid).
+    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        let bytes = Array(bytes)
+        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < bytes.count {
+            // The longest valid UTF-8 sequence starting here, else one escaped byte.
+            var taken = false
+            for n in (1...4).reversed() where i + n <= bytes.count {
+                if let s = String(validating: bytes[i..<i + n], as: UTF8.self), s.unicodeScalars.count == 1 {
+                    out.append(contentsOf: s.unicodeScalars)
+                    i += n
+                    taken = true
+                    break
+                }
+            }
+            if !taken {
+                out.append(Unicode.Scalar(escapeBase + UInt32(bytes[i]))!)
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
+    /// The bytes a path string stands for, NUL-terminated, for the system's calls.
+    public static func bytes(_ path: String) -> [CChar] {
+        var out: [UInt8] = []
+        for scalar in path.unicodeScalars {
+            if (escapeBase...escapeBase + 0xFF).contains(scalar.value) {
+                out.append(UInt8(scalar.value - escapeBase))
+            } else {
+                out.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return (out + [0]).map { CChar(bitPattern: $0) }
+    }
+
+    /// The command line's arguments, with names that are not UTF-8 kept as `string` keeps them.
+    public static var arguments: [String] {
+        (0..<Int(CommandLine.argc)).map { i in
+            guard let arg = CommandLine.unsafeArgv[i] else { return "" }
+            return string(UnsafeBufferPointer(start: UnsafeRawPointer(arg).assumingMemoryBound(to: UInt8.self), count: strlen(arg)))
+        }
+    }
+
+    /// The visible entries of a folder (not starting with '.'), unsorted.
+    public static func list(_ folder: String) throws(FileError) -> [String] {
+        guard let dir = opendir(bytes(folder)) else { throw FileError(.missingInput, folder, "cannot open the folder: \(FileError.reason())") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in string(raw.prefix { $0 != 0 }) }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names
+    }
+
+    /// What `path` is, following links; nil when nothing is there.
+    static func type(of path: String) -> FileType? {
+        var st = stat()
+        return stat(bytes(path), &st) == 0 ? FileType(mode: st.st_mode) : nil
+    }
+}
+
 // MARK: Reading
 
 /// Reads inputs (page images, manifests, scripts) so that nothing a user names can block or
@@ -74,7 +148,7 @@ enum FileType: Equatable {
 public enum InputFile {
     /// An open regular file for reading; close it with `close(2)`.
     public static func open(_ path: String) throws(FileError) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = Glibc.open(FileName.bytes(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
             throw FileError(.missingInput, path, FileError.reason(e))
@@ -209,12 +283,12 @@ public struct OutputFile: Sendable {
         guard !path.isEmpty else { throw FileError(.cannotCreate, "\"\"", "the output path is empty") }
         let target = Self.followLinks(path)
         var st = stat()
-        guard lstat(target, &st) == 0 else {
+        guard lstat(FileName.bytes(target), &st) == 0 else {
             let e = errno
             guard e == ENOENT else { throw FileError(.cannotCreate, path, "cannot write: \(FileError.reason(e))") }
             let folder = Self.folder(of: target)
             var dst = stat()
-            guard stat(folder, &dst) == 0 else {
+            guard stat(FileName.bytes(folder), &dst) == 0 else {
                 throw FileError(.cannotCreate, path, "cannot create: the folder \(folder) does not exist (\(FileError.reason()))")
             }
             guard FileType(mode: dst.st_mode) == .directory else {
@@ -249,7 +323,7 @@ public struct OutputFile: Sendable {
         switch FileType(mode: st.st_mode) {
         case .regular:
             let ownerKept = getuid() == 0 || (st.st_uid == geteuid() && Self.inGroup(st.st_gid))
-            if st.st_nlink == 1, ownerKept, access(Self.folder(of: target), W_OK) == 0 {
+            if st.st_nlink == 1, ownerKept, access(FileName.bytes(Self.folder(of: target)), W_OK) == 0 {
                 try writeAside(bytes, to: target, keeping: st)
             } else {
                 try writeInPlace(bytes, to: target, device: false)
@@ -262,12 +336,12 @@ public struct OutputFile: Sendable {
     /// A temporary file in the same folder, renamed over `target` once complete.
     private func writeAside(_ bytes: [UInt8], to target: String, keeping old: stat?) throws(FileError) {
         let folder = Self.folder(of: target)
-        var template = Array((folder + "/.folio-XXXXXX").utf8CString)
+        var template = FileName.bytes(folder + "/.folio-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
-        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let temp = FileName.string(template.dropLast().map { UInt8(bitPattern: $0) })
         var published = false
-        defer { if !published { unlink(temp) } }
+        defer { if !published { unlink(FileName.bytes(temp)) } }
         do {
             try Self.writeAll(fd, bytes, path: path)
         } catch {
@@ -282,9 +356,9 @@ public struct OutputFile: Sendable {
         guard !Interrupt.requested else { throw FileError(.interrupted, path, "interrupted; not written") }
         if replace == .never {
             // link(2) publishes only where nothing is: two writers never take the same name.
-            guard link(temp, target) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
+            guard link(FileName.bytes(temp), FileName.bytes(target)) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
         } else {
-            guard rename(temp, target) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
+            guard rename(FileName.bytes(temp), FileName.bytes(target)) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
             published = true
         }
     }
@@ -292,7 +366,7 @@ public struct OutputFile: Sendable {
     /// Rewrites an existing file or writes to a device or FIFO, without removing or replacing it.
     private func writeInPlace(_ bytes: [UInt8], to target: String, device: Bool) throws(FileError) {
         // O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of waiting.
-        let fd = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(FileName.bytes(target), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let why = errno == ENXIO ? "no process is reading the FIFO" : FileError.reason()
             throw FileError(.cannotCreate, path, "cannot write: \(why)")
@@ -327,9 +401,9 @@ public struct OutputFile: Sendable {
         var current = path
         for _ in 0..<40 {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let n = readlink(current, &buffer, buffer.count - 1)
+            let n = readlink(FileName.bytes(current), &buffer, buffer.count - 1)
             guard n > 0 else { return current }
-            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let target = FileName.string(buffer[0..<n].map { UInt8(bitPattern: $0) })
             current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
         }
         return current
@@ -357,7 +431,7 @@ public struct OutputFile: Sendable {
     /// Makes `folder` and any missing parents; errno's reason when it cannot.
     public static func makeFolder(_ folder: String) throws(FileError) {
         var st = stat()
-        if stat(folder, &st) == 0 {
+        if stat(FileName.bytes(folder), &st) == 0 {
             guard FileType(mode: st.st_mode) == .directory else {
                 throw FileError(.cannotCreate, folder, "cannot be used as a folder: it is \(FileType(mode: st.st_mode).phrase)")
             }
@@ -365,7 +439,7 @@ public struct OutputFile: Sendable {
         }
         let parent = Self.folder(of: folder)
         if parent != folder, parent != "." { try makeFolder(parent) }
-        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
+        guard mkdir(FileName.bytes(folder), 0o777) == 0 || errno == EEXIST else {
             throw FileError(.cannotCreate, folder, "cannot create the folder: \(FileError.reason())")
         }
     }

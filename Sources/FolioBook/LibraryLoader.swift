@@ -118,14 +118,9 @@ struct LibraryLoader {
     /// The visible entries of a folder, unsorted; nil (with a problem) if it cannot be read.
     mutating func list(_ folder: String) -> [String]? {
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+            return try FileName.list(folder)
         } catch {
-            let why = switch Self.kind(of: folder) {
-            case nil: "no such folder"
-            case false?: "not a folder"
-            case true?: access(folder, R_OK | X_OK) != 0 ? "permission denied" : "\(error.localizedDescription)"
-            }
-            problems.append(Problem(file: folder, message: "cannot open the folder: \(why)"))
+            problems.append(Problem(file: folder, message: error.reason))
             return nil
         }
     }
@@ -183,9 +178,9 @@ struct LibraryLoader {
 
     // MARK: Paths
 
+    /// True for a folder, false for anything else that is there, nil when nothing is.
     static func kind(of path: String) -> Bool? {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) ? isDir.boolValue : nil
+        FileName.type(of: path).map { $0 == .directory }
     }
 
     static func existing(_ names: [String], in folder: String) -> String? {

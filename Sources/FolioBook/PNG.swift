@@ -1,4 +1,5 @@
 import CPNG
+import CPNGScaled
 import Foundation
 
 /// Why a PNG could not be read or written; carries libpng's own words and the path.
@@ -116,10 +117,31 @@ public enum PNG {
         return out
     }
 
-    /// Reads a PNG file to RGBA8; the header is checked before the rest of the file is read.
-    public static func read(path: String, maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
-        _ = try header(path: path, maxPixels: maxPixels)
-        return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
+    /// Reads a PNG file to RGBA8, no larger than `maxSide` × `maxSide` (aspect kept, as
+    /// `scaledToFit`); the header is checked before the rest of the file is read.
+    ///
+    /// Memory follows the size the image is shown at, not the size its header claims: an image
+    /// that fits is decoded whole; a larger one is read a row at a time and scaled down as the
+    /// rows arrive, so a 16000 × 16000 page costs its 4096-pixel copy and two rows, and a file
+    /// that claims more than it holds fails before much memory is taken.
+    public static func read(path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = 4096) throws -> RGBAImage {
+        let head = try header(path: path, maxPixels: maxPixels)
+        guard head.width > maxSide || head.height > maxSide else {
+            return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
+        }
+        let scale = min(Double(maxSide) / Double(head.width), Double(maxSide) / Double(head.height))
+        let w = max(1, min(maxSide, Int((Double(head.width) * scale).rounded())))
+        let h = max(1, min(maxSide, Int((Double(head.height) * scale).rounded())))
+        let fd: Int32
+        do { fd = try InputFile.open(path) } catch { throw PNGError.unreadable(path: path, reason: error.reason) }
+        defer { close(fd) }
+        var result = folio_png_scaled()
+        defer { free(result.pixels) }
+        guard folio_png_read_scaled(fd, UInt32(w), UInt32(h), &result) != 0, let pixels = result.pixels else {
+            let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw PNGError.invalid(path: path, message: message)
+        }
+        return RGBAImage(width: w, height: h, pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: w * h * 4)))
     }
 
     /// Reads a regular file's bytes (at most `limit` of them), turning every failure into

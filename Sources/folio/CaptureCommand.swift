@@ -67,7 +67,7 @@ func loadLibrary(_ source: String?) throws -> Library {
 /// Fails (66) when a source is not there at all.
 func requireSource(_ source: String) throws {
     var st = stat()
-    guard stat(source, &st) == 0 else { throw Failure(.noInput, "\(source): \(FileError.reason())") }
+    guard stat(FileName.bytes(source), &st) == 0 else { throw Failure(.noInput, "\(source): \(FileError.reason())") }
 }
 
 /// Fails (65) when a library has no book (the problems printed before say why).

@@ -89,7 +89,7 @@ func report(_ problems: [Problem]) {
 func runCommandLine() -> Never {
     var command: ParsableCommand
     do {
-        command = try Folio.parseAsRoot()
+        command = try Folio.parseAsRoot(Array(FileName.arguments.dropFirst()))
     } catch {
         Folio.exit(withError: error)
     }

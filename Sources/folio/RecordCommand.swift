@@ -127,12 +127,7 @@ struct Record: ParsableCommand {
     /// it, which are kept unless `--force` is given.
     private func prepareFolder() throws -> [Int] {
         try OutputFile.makeFolder(output)
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: output)
-        } catch {
-            throw Failure(.cannotCreate, "\(output): cannot list the folder: \(FileError.reason(EACCES))")
-        }
+        let names = try FileName.list(output)
         let earlier = names.compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
         if !earlier.isEmpty, !force {
             throw Failure(.cannotCreate, "\(output) holds \(earlier.count) frames of an earlier recording "
@@ -154,7 +149,7 @@ struct Record: ParsableCommand {
 
     /// Removes the earlier recording's frames past the new one's last.
     private func removeFrames(_ numbers: [Int]) {
-        for n in numbers where unlink(framePath(n)) != 0 {
+        for n in numbers where unlink(FileName.bytes(framePath(n))) != 0 {
             warn("\(framePath(n)): cannot remove the earlier frame: \(FileError.reason())")
         }
     }

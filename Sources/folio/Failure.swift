@@ -16,8 +16,6 @@ struct Failure: Error, CustomStringConvertible {
         case noInput = 66
         /// A tool the command needs is missing (ffmpeg).
         case unavailable = 69
-        /// A bug: an error nobody expected.
-        case software = 70
         /// The output cannot be created.
         case cannotCreate = 73
         /// Reading or writing failed part-way (disk full).
@@ -34,8 +32,9 @@ struct Failure: Error, CustomStringConvertible {
         (self.status, self.message) = (status, message)
     }
 
-    /// Any error, worded for the user, with its status.
-    init(_ error: Error) {
+    /// An error worded for the user, with its status; nil for ArgumentParser's own (help
+    /// requests, usage errors), which it prints itself.
+    init?(_ error: Error) {
         switch error {
         case let f as Failure:
             self = f
@@ -67,7 +66,7 @@ struct Failure: Error, CustomStringConvertible {
         case let e as POSIXError:
             self.init(.io, FileError.reason(e.code.rawValue))
         default:
-            self.init(.software, "\(error)")
+            return nil
         }
     }
 }
@@ -99,7 +98,10 @@ func runCommandLine() -> Never {
     } catch let code as ExitCode {
         status = code.rawValue
     } catch {
-        let failure = Failure(error)
+        guard let failure = Failure(error) else {
+            fflush(nil)
+            Folio.exit(withError: error)
+        }
         report(failure.message)
         status = failure.status.rawValue
     }

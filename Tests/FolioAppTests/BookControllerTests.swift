@@ -327,3 +327,45 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(message { ($0.book, $0.page, $0.turn, $0.grab) = (0, 6, 0.3, Vec2(300, -250)) }?.hasPrefix("--curl must lie") == true)
     }
 }
+
+/// Keys pressed during a turn, through the key map as the viewer sends them: each is applied
+/// at once or when the turn lands, never dropped.
+@Suite struct KeysDuringATurnTests {
+    /// Presses `keys` at `times` on `c`, as the viewer does.
+    private func press(_ keys: [Key], at times: [Double], on c: BookController) {
+        for (key, t) in zip(keys, times) {
+            for command in KeyMap.commands(for: key, phase: c.phase, queuedTurns: c.queuedTurns) {
+                guard case let .action(action) = command else { continue }
+                #expect(c.handle(action, at: t), "\(key) was refused in \(c.phase)")
+            }
+        }
+    }
+
+    @Test func rightThenVTurnsThenGoesVertical() {
+        let c = reading()
+        press([.right, .v], at: [1, 1.2], on: c)
+        #expect(c.phase == .turning && c.settings.style.orientation == .horizontal)
+        #expect(c.actionsAfterTurn == [.toggleOrientation])
+        c.update(to: 2)
+        #expect(c.spread == 1 && c.phase == .reading)
+        #expect(c.settings.style.orientation == .vertical)
+    }
+
+    @Test func leftLeftEscapeClosesAfterTheTurnInFlight() {
+        let c = reading(spread: 3)
+        press([.left, .left, .escape], at: [1, 1.1, 1.2], on: c)
+        #expect(c.queuedTurns == 0, "closing drops the turn waiting behind")
+        c.update(to: 1.85)
+        #expect(c.spread == 2 && c.phase == .closing)
+        c.update(to: 4)
+        #expect(c.phase == .shelf && c.book == nil)
+    }
+
+    @Test func curlAndLayoutKeysWaitTheirTurnInOrder() {
+        let c = reading()
+        press([.space, .c, .l, .c], at: [1, 1.1, 1.2, 1.3], on: c)
+        #expect(c.settings.deform == .rigid && c.settings.layout == .flat)
+        c.update(to: 2)
+        #expect(c.settings.deform == .rigid && c.settings.layout == .fan, "c, l, c: curl on, fan, curl off")
+    }
+}

@@ -14,8 +14,6 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
         case cannotCreate
         /// Reading or writing failed part-way (disk full, I/O error).
         case io
-        /// An interrupt (Ctrl-C) arrived before the file was complete; nothing was published.
-        case interrupted
     }
 
     public var kind: Kind
@@ -241,7 +239,7 @@ public enum Interrupt {
 ///   a failure there (`/dev/full`) is reported, and the node is never removed. A FIFO that no
 ///   process reads is refused instead of blocking. Folders, block devices and sockets are refused.
 /// - A **new file** is written beside its final name and renamed into place once complete,
-///   so no reader (and no Ctrl-C) ever sees half an image.
+///   so no reader ever sees half an image, and an interrupted process leaves none behind.
 /// - An **existing regular file** keeps its mode, owner, group and hard links: when it has one
 ///   link and its owner can be kept, the new content is written aside (given the old file's mode
 ///   and owner) and renamed over it; otherwise (hard links, someone else's file, a folder Folio
@@ -353,7 +351,6 @@ public struct OutputFile: Sendable {
         fchmod(fd, mode)
         if let old { fchown(fd, old.st_uid, old.st_gid) }
         guard Glibc.close(fd) == 0 else { throw FileError(.io, path, "cannot write: \(FileError.reason())") }
-        guard !Interrupt.requested else { throw FileError(.interrupted, path, "interrupted; not written") }
         if replace == .never {
             // link(2) publishes only where nothing is: two writers never take the same name.
             guard link(FileName.bytes(temp), FileName.bytes(target)) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
@@ -377,7 +374,6 @@ public struct OutputFile: Sendable {
             // Reserve the space first: a full disk fails here, with the old content intact.
             let e = posix_fallocate(fd, 0, off_t(bytes.count))
             guard e == 0 else { throw FileError(.io, path, "cannot write: \(FileError.reason(e)); the file is unchanged") }
-            guard !Interrupt.requested else { throw FileError(.interrupted, path, "interrupted; the file is unchanged") }
         }
         try Self.writeAll(fd, bytes, path: path)
         if !device, ftruncate(fd, off_t(bytes.count)) != 0 {

@@ -29,7 +29,7 @@ struct Capture: ParsableCommand {
         // The output is checked before anything is drawn: a bad path fails at once.
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
-        Interrupt.catchSignals(notice: "interrupted; nothing is written")
+        Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         let library = try loadLibrary(render.source)
         let scene: Scene
         do {
@@ -40,6 +40,7 @@ struct Capture: ParsableCommand {
         let session = try render.session(library: library)
         defer { session.close() }
         session.draw(scene)
+        if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(session.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
         print(output)
     }

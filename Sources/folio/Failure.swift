@@ -44,7 +44,6 @@ struct Failure: Error, CustomStringConvertible {
             case .notAFile: .data
             case .cannotCreate: .cannotCreate
             case .io: .io
-            case .interrupted: .interrupted
             }
             self.init(status, e.description)
         case let e as PNGError:

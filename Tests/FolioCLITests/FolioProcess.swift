@@ -28,8 +28,9 @@ enum FolioProcess {
 
     /// Runs `executable` with `arguments`, its output going to files (no pipe can fill up and
     /// stall it); after `timeout` seconds it is terminated, then killed.
+    /// `stdoutPath`: where standard output goes instead (a device such as /dev/full).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    timeout: Double) throws -> Result {
+                    stdoutPath: String? = nil, timeout: Double) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -41,7 +42,7 @@ enum FolioProcess {
         process.arguments = arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardOutput = try stdoutPath.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
         let timedOut = !waitForExit(process, seconds: timeout)

@@ -7,7 +7,7 @@ SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench deps build release samples clean
+.PHONY: run test fuzz bench deps build release samples clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -36,6 +36,12 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The fuzzers of FolioFuzzTests for FUZZ_SECONDS each (make test runs a few seconds of them).
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	$(SWIFT) build --build-tests
+	FOLIO_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter FolioFuzzTests
 
 bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/folio bench

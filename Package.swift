@@ -39,6 +39,7 @@ let package = Package(
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
+        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioApp", "FolioLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+import FolioApp
+@testable import FolioBook
+import FolioLayout
+
+// Mutation fuzzing of everything that reads what a user or a file gives: the manifest parsers
+// (JSON, XML and binary plists) and the loader behind them, the record-script parser and its
+// player, and the PNG reader (whole and streamed). Each input must come back as a value or an
+// error, quickly; a crash, a trap or a hang fails the run.
+//
+// `make test` runs a fixed number of inputs from a fixed seed (a few seconds, the same inputs
+// every time). For a longer hunt: `make fuzz` (FOLIO_FUZZ_SECONDS, default 300, per target;
+// FOLIO_FUZZ_SEED picks other inputs). A failing input is written to the temporary folder and
+// its path printed, to be replayed and kept as a regression test.
+
+/// SplitMix64: small, fast and the same on every machine.
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+}
+
+/// How long and from where a run goes.
+struct FuzzBudget {
+    var seed: UInt64
+    var iterations: Int
+    var seconds: Double?
+
+    static func current(iterations: Int) -> FuzzBudget {
+        let env = ProcessInfo.processInfo.environment
+        let seed = env["FOLIO_FUZZ_SEED"].flatMap { UInt64($0) } ?? 20_261_123
+        if let s = env["FOLIO_FUZZ_SECONDS"].flatMap(Double.init), s > 0 {
+            return FuzzBudget(seed: seed, iterations: .max, seconds: s)
+        }
+        return FuzzBudget(seed: seed, iterations: iterations, seconds: nil)
+    }
+}
+
+/// Byte-level mutations, with a dictionary of tokens that reach deeper than random bytes.
+struct Mutator {
+    var random: Random
+    let dictionary: [[UInt8]]
+
+    mutating func mutate(_ input: [UInt8]) -> [UInt8] {
+        var b = input
+        for _ in 0...random.below(4) {
+            switch random.below(7) {
+            case 0 where !b.isEmpty:  // flip a bit
+                let i = random.below(b.count)
+                b[i] ^= 1 << UInt8(random.below(8))
+            case 1 where !b.isEmpty:  // set a byte to an interesting value
+                b[random.below(b.count)] = random.pick([0, 1, 0x7F, 0x80, 0xFF, 0x22, 0x5C, 0x2C, 0x5B, 0x7B, 0x0A])
+            case 2 where !b.isEmpty:  // delete a run
+                let i = random.below(b.count)
+                b.removeSubrange(i..<min(b.count, i + 1 + random.below(16)))
+            case 3:  // insert a token
+                b.insert(contentsOf: random.pick(dictionary), at: random.below(b.count + 1))
+            case 4 where b.count > 1:  // duplicate a run
+                let i = random.below(b.count), n = 1 + random.below(min(64, b.count - i))
+                b.insert(contentsOf: b[i..<i + n], at: random.below(b.count + 1))
+            case 5 where !b.isEmpty:  // truncate
+                b.removeSubrange(random.below(b.count)...)
+            default:  // replace a run with a token
+                guard !b.isEmpty else { continue }
+                let i = random.below(b.count)
+                b.replaceSubrange(i..<min(b.count, i + 1 + random.below(8)), with: random.pick(dictionary))
+            }
+        }
+        return b
+    }
+}
+
+/// Runs `body` over mutated inputs until the budget is spent; fails on a slow input.
+func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: Int,
+          maxSecondsPerInput: Double = 2, _ body: ([UInt8]) throws -> Void) {
+    let budget = FuzzBudget.current(iterations: iterations)
+    // Each target its own stream from the seed (String.hashValue is random per process).
+    let salt = name.utf8.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }
+    var mutator = Mutator(random: Random(state: budget.seed ^ salt), dictionary: dictionary.map { Array($0.utf8) })
+    let start = Date()
+    var done = 0
+    var corpus = seeds
+    while done < budget.iterations {
+        if let s = budget.seconds, Date().timeIntervalSince(start) > s { break }
+        let input = mutator.mutate(mutator.random.pick(corpus))
+        let t0 = Date()
+        do { try body(input) } catch {}
+        let took = Date().timeIntervalSince(t0)
+        if took > maxSecondsPerInput {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(name)-slow-\(done).bin")
+            try? Data(input).write(to: file)
+            Issue.record("\(name): an input took \(took) s (saved at \(file.path))")
+        }
+        // Keep some mutants as seeds, so mutations compound.
+        if mutator.random.below(8) == 0 { corpus.append(input) }
+        if corpus.count > 256 { corpus.remove(at: seeds.count + mutator.random.below(corpus.count - seeds.count)) }
+        done += 1
+    }
+    print("fuzz \(name): \(done) inputs (\(corpus.count) in the corpus) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, seed \(budget.seed)")
+}
+
+@Suite struct FuzzTests {
+    static let manifestSeeds: [String] = [
+        #"{ "title": "Shelf", "books": [ { "title": "A", "pages": ["a/1.png", "a/2.png"], "direction": "rtl", "pageSize": [362, 568] }, "b", { "pages": "c" } ] }"#,
+        #"{ "direction": "ltr", "pageSize": [1e20, 568], "cover": "c.png" }"#,
+        #"[1, 2, {"a": [true, false, null, -0, 1e-300, "\u00e9\ud83d\ude00"]}]"#,
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>books</key><array><dict><key>title</key><string>A</string>
+        <key>pageSize</key><array><integer>362</integer><real>1e-300</real></array></dict></array></dict></plist>
+        """,
+    ]
+
+    static let jsonTokens = ["{", "}", "[", "]", ",", ":", "\"", "\\u", "\\ud800", "1e309", "-0", "1e-400", "99999999999999999999",
+                             "null", "true", "\"books\"", "\"pages\"", "\"pageSize\"", "\"../..\"", "\"/etc/passwd\"", "\u{FEFF}",
+                             "<plist>", "<dict>", "<key>", "</key>", "<real>", "nan", "<integer>", "bplist00",
+                             String(repeating: "[", count: 300)]
+
+    @Test func manifestParsers() throws {
+        var binarySeeds: [[UInt8]] = []
+        let plist: [String: Any] = ["books": [["title": "A", "pageSize": [362, 568.5], "pages": ["1.png"]]], "title": "T"]
+        binarySeeds.append([UInt8](try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)))
+        fuzz("manifest-parse", seeds: Self.manifestSeeds.map { Array($0.utf8) } + binarySeeds, dictionary: Self.jsonTokens,
+             iterations: 20_000) { bytes in
+            do {
+                _ = try ManifestValue.parse(bytes)
+            } catch is ManifestSyntaxError {
+            }
+        }
+    }
+
+    @Test func manifestLoader() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("a"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = try PNG.encode(RGBAImage(width: 4, height: 6, fill: (200, 190, 180, 255)))
+        try Data(page).write(to: dir.appendingPathComponent("a/1.png"))
+        let manifest = dir.appendingPathComponent("Library.json")
+        fuzz("manifest-load", seeds: Self.manifestSeeds.map { Array($0.utf8) }, dictionary: Self.jsonTokens, iterations: 600) { bytes in
+            try Data(bytes).write(to: manifest)
+            let library = Library.load(from: manifest.path, logProblems: false)
+            for book in library.books {
+                #expect(Book.isPageSize(book.pageWidth, book.pageHeight), "\(book.pageWidth)×\(book.pageHeight)")
+                #expect(book.pages.allSatisfy { $0.hasPrefix(dir.path) || $0.hasPrefix("/private" + dir.path) }, "a page outside the manifest's folder")
+            }
+            if library.books.isEmpty { #expect(!library.problems.isEmpty, "no books and no reason") }
+        }
+    }
+
+    @Test func recordScripts() {
+        let seeds = ["open; next 3; wait 0.5; prev; close", "style curl fan; open; curl 300,-250; goto 12; last; first",
+                     "shelf next; shelf prev; book 1; open\n# comment\nnext 2 # more", "open; style vertical reverse below; next; curl -200,100"]
+        let tokens = ["open", "close", "next", "prev", "wait", "goto", "book", "curl", "style", "shelf", ";", "\n", "#", " ",
+                      "1e19", "-1", "nan", "inf", "99999999999999999999", "0.0001", "3600", "10000", "1e-300", ",", "-0",
+                      "rigid", "cone", "wheel", "vertical", "backward"]
+        let library = [BookInfo(title: "A", imageCount: 12), BookInfo(title: "B", imageCount: 3)]
+        // Half the inputs are written action by action, so that most of them parse and play.
+        var random = Random(state: FuzzBudget.current(iterations: 0).seed)
+        let numbers = ["1", "2", "0", "-1", "0.5", "1e19", "nan", "3600", "10000", "1e-300", "-0", "12", "300,-250", "-200,100",
+                       "1e300,0", "0.0001,-0.0001", "next", "prev", "curl fan", "vertical reverse below", "rigid"]
+        var played = 0
+        fuzz("script", seeds: seeds.map { Array($0.utf8) }, dictionary: tokens, iterations: 5000) { mutant in
+            var bytes = mutant
+            if random.below(2) == 0 {
+                let actions = (0...random.below(8)).map { _ in
+                    let name = random.pick(["open", "close", "next", "prev", "first", "last", "goto", "wait", "shelf", "book", "style", "curl"])
+                    return random.below(3) == 0 ? name : name + " " + random.pick(numbers)
+                }
+                bytes = Array(actions.joined(separator: "; ").utf8)
+            }
+            let script = try Script(String(decoding: bytes, as: UTF8.self))
+            played += 1
+            // Played without drawing, as `record` counts a script before it draws: bounded.
+            _ = ScriptRunner(script: script, controller: BookController(library: library), fps: 30).run(limit: 2000)
+        }
+        #expect(played > 100, "most mutants should still parse and play")
+    }
+
+    @Test func pngReader() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var seeds: [[UInt8]] = []
+        for (w, h) in [(1, 1), (7, 5), (40, 30), (90, 12)] {
+            var img = RGBAImage(width: w, height: h)
+            for y in 0..<h { for x in 0..<w { img.setPixel(x, y, (UInt8(x * 9 % 256), UInt8(y * 13 % 256), 77, UInt8((x + y) * 20 % 256))) } }
+            seeds.append(try PNG.encode(img, compression: 6))
+        }
+        let file = dir.appendingPathComponent("page.png").path
+        var random = Random(state: 7)
+        fuzz("png", seeds: seeds, dictionary: ["IHDR", "IDAT", "IEND", "PLTE", "tRNS", "gAMA", "\u{0}\u{0}\u{40}\u{0}", "\u{FF}\u{FF}\u{FF}\u{FF}"],
+             iterations: 400) { input in
+            // Half the time, a valid CRC for the IHDR the mutation made, so other colour types,
+            // depths, interlacing and sizes get past the header check.
+            var bytes = input
+            if random.below(2) == 0, bytes.count >= 33 {
+                bytes[24] = random.pick([1, 2, 4, 8, 16])
+                bytes[25] = random.pick([0, 2, 3, 4, 6])
+                bytes[28] = random.pick([0, 1])
+                let crc = crc32(bytes[12..<29])
+                bytes.replaceSubrange(29..<33, with: [24, 16, 8, 0].map { UInt8((crc >> $0) & 0xFF) })
+            }
+            if let img = try? PNG.decode(bytes, maxPixels: 1 << 22) {
+                #expect(img.pixels.count == img.width * img.height * 4)
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            if let img = try? PNG.read(path: file, maxPixels: 1 << 22, maxSide: 8) {
+                #expect(img.width <= 8 && img.height <= 8 && img.pixels.count == img.width * img.height * 4)
+            }
+        }
+    }
+}

@@ -39,6 +39,8 @@ let bookManifestNames = ["Book.json", "Book.plist"]
 
 struct LibraryLoader {
     static let logger = Logger(label: "folio.book")
+    /// A manifest lists books; one larger than this is not one (and is not read into memory).
+    static let maxManifestBytes = 16 << 20
 
     var problems: [Problem] = []
     /// Manifests being read, so that one naming itself (or a cycle) stops with a problem.
@@ -137,13 +139,13 @@ struct LibraryLoader {
         defer { open.remove(path) }
         let root: ManifestValue
         do {
-            root = try ManifestValue.parse(PNG.readBytes(path: path))
+            root = try ManifestValue.parse(InputFile.read(path, maxBytes: Self.maxManifestBytes))
         } catch let e as ManifestSyntaxError {
             let column = e.column.map { "column \($0): " } ?? ""
             problems.append(Problem(file: path, line: e.line, message: column + e.message))
             return Library(title: title, books: [], problems: problems)
         } catch {
-            problems.append(Problem(file: path, message: "cannot read the manifest: \(PNGError.reason(of: error))"))
+            problems.append(Problem(file: path, message: "cannot read the manifest: \((error as? FileError)?.reason ?? "\(error)")"))
             return Library(title: title, books: [], problems: problems)
         }
         var reader = ManifestReader(file: path, base: Self.parent(path))

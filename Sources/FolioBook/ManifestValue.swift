@@ -66,6 +66,7 @@ extension ManifestValue {
     }
 
     static func parsePlist(_ data: [UInt8]) throws -> ManifestValue {
+        if data.starts(with: Array("bplist".utf8)) { try checkBinaryPlist(data) }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: Data(data), options: [], format: nil)
@@ -75,6 +76,31 @@ extension ManifestValue {
             throw ManifestSyntaxError(line: nil, column: nil, message: "not a valid property list: \(detail)")
         }
         return ManifestValue(plist: object)
+    }
+
+    /// Refuses binary plists holding objects no manifest has. Foundation on Linux crashes
+    /// turning a set (marker 0xC_) into Swift values, so every object the offset table names is
+    /// looked at first; anything this cannot read is left to Foundation's own checks.
+    static func checkBinaryPlist(_ data: [UInt8]) throws {
+        guard data.count >= 40 else { return }
+        let trailer = data.count - 32
+        func int(_ at: Int, _ size: Int) -> Int? {
+            guard size >= 1, size <= 8, at >= 0, at + size <= data.count else { return nil }
+            let v = data[at..<at + size].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return v <= UInt64(Int.max) ? Int(v) : nil
+        }
+        guard let offsetSize = int(trailer + 6, 1), let count = int(trailer + 8, 8), let table = int(trailer + 24, 8),
+              count <= data.count, table < data.count else { return }
+        // Null, booleans, integers, reals, dates, data, strings, arrays and dictionaries.
+        let known: Set<UInt8> = [0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0xA, 0xD]
+        for i in 0..<count {
+            guard let offset = int(table + i * offsetSize, offsetSize), offset < data.count else { return }
+            let marker = data[offset] >> 4
+            guard known.contains(marker) else {
+                throw ManifestSyntaxError(line: nil, column: nil,
+                                          message: "not a valid property list: object \(i) has type 0x\(String(marker, radix: 16, uppercase: true)), which no manifest uses")
+            }
+        }
     }
 
     init(plist: Any) {

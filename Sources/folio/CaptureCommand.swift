@@ -51,6 +51,10 @@ func parseSize(_ text: String) throws -> (Int, Int) {
     guard parts.count == 2, (1...16384).contains(parts[0]), (1...16384).contains(parts[1]) else {
         throw ValidationError("--size must be WxH with each side 1…16384, e.g. 1280x720 (got \"\(text)\")")
     }
+    // Each frame is held a few times over (target, readback, encoder): 64 Mpx is 256 MB each.
+    guard parts[0] * parts[1] <= 8192 * 8192 else {
+        throw ValidationError("--size \(text) is \(parts[0] * parts[1] / 1_000_000) megapixels; at most 67 (8192x8192) are drawn")
+    }
     return (parts[0], parts[1])
 }
 

@@ -239,7 +239,7 @@ private final class Viewer {
         do {
             say(try screenshots.save(target.readPixels()))
         } catch {
-            complain("cannot write the screenshot: \(error)")
+            complain("cannot write the screenshot: \(Failure(error)?.message ?? "\(error)")")
         }
     }
 
@@ -289,9 +289,10 @@ private struct ScreenshotFolder {
 
     /// Writes `image` (rows bottom to top, as read back from GL) and returns its path.
     func save(_ image: RGBAImage) throws -> String {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try OutputFile.makeFolder(path)
         let url = uniqueURL()
-        try Data(PNG.encode(image, compression: 1, bottomUp: true)).write(to: url, options: .atomic)
+        // .never: a name taken in the meantime is not overwritten.
+        try PNG.write(image, to: OutputFile(url.path, replace: .never), compression: 1, bottomUp: true)
         return url.path
     }
 

@@ -262,3 +262,20 @@ final class ScaledReadTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 1)
     }
 }
+
+/// Found by the fuzzer: Foundation on Linux crashed turning a binary plist's set into Swift.
+final class BinaryPlistTests: XCTestCase {
+    func testASetInABinaryPlistIsAProblemNotACrash() {
+        // { "books": [ {5} ] } with the set written as marker 0xC1.
+        var bytes = Array("bplist00".utf8) + [0xD1, 0x01, 0x02, 0x55] + Array("books".utf8) + [0xA1, 0x03, 0xC1, 0x04, 0x10, 0x05]
+        let table = bytes.count
+        bytes += [8, 11, 17, 19, 21]
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + TestPNG.be32(0) + TestPNG.be32(5) + [0, 0, 0, 0, 0, 0, 0, 0] + TestPNG.be32(0) + TestPNG.be32(table)
+        XCTAssertThrowsError(try ManifestValue.parse(bytes)) { error in
+            XCTAssertEqual((error as? ManifestSyntaxError)?.message, "not a valid property list: object 3 has type 0xC, which no manifest uses")
+        }
+        let dir = TempDir()
+        let path = dir.write("Library.plist", bytes)
+        XCTAssertEqual(Library.load(from: path, logProblems: false).books, [])
+    }
+}

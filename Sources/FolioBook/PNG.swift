@@ -145,10 +145,11 @@ public enum PNG {
     }
 
     /// Reads a regular file's bytes (at most `limit` of them), turning every failure into
-    /// `PNGError.unreadable`.
+    /// `PNGError.unreadable`. A page read whole is at most 4096 × 4096 pixels, so a file of more
+    /// than 256 MB is not one.
     public static func readBytes(path: String, limit: Int? = nil) throws -> [UInt8] {
         do {
-            return try InputFile.read(path, limit: limit)
+            return try InputFile.read(path, limit: limit, maxBytes: 1 << 28)
         } catch {
             throw PNGError.unreadable(path: path, reason: error.reason)
         }

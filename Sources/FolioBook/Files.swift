@@ -27,7 +27,7 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
     }
 
     /// "path: reason", one line.
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(FileName.printable(path)): \(reason)" }
 
     /// errno's text ("No space left on device").
     public static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
@@ -95,6 +95,20 @@ public enum FileName {
             }
         }
         return String(out)
+    }
+
+    /// `text` for a person to read: bytes kept by `string` are shown as `\xFF`.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value >= escapeBase {
+                out += "\\x" + String(format: "%02X", scalar.value - escapeBase)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The bytes a path string stands for, NUL-terminated, for the system's calls.
@@ -287,16 +301,20 @@ public struct OutputFile: Sendable {
             let folder = Self.folder(of: target)
             var dst = stat()
             guard stat(FileName.bytes(folder), &dst) == 0 else {
-                throw FileError(.cannotCreate, path, "cannot create: the folder \(folder) does not exist (\(FileError.reason()))")
+                throw FileError(.cannotCreate, path, "cannot create: the folder \(FileName.printable(folder)) does not exist (\(FileError.reason()))")
             }
             guard FileType(mode: dst.st_mode) == .directory else {
-                throw FileError(.cannotCreate, path, "cannot create: \(folder) is \(FileType(mode: dst.st_mode).phrase), not a folder")
+                throw FileError(.cannotCreate, path, "cannot create: \(FileName.printable(folder)) is \(FileType(mode: dst.st_mode).phrase), not a folder")
             }
             return (target, nil)
         }
         let type = FileType(mode: st.st_mode)
         switch type {
         case .regular:
+            // A file made read-only is not replaced behind its owner's back.
+            guard access(FileName.bytes(target), W_OK) == 0 else {
+                throw FileError(.cannotCreate, path, "cannot write: \(FileError.reason())")
+            }
             switch replace {
             case .always: break
             case .never: throw FileError(.cannotCreate, path, "exists; not replaced")

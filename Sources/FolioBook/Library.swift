@@ -32,7 +32,7 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 
     /// `file:line: message`, as compilers print it; notes say so.
     public var description: String {
-        let place = line.map { "\(file):\($0)" } ?? file
+        let place = FileName.printable(line.map { "\(file):\($0)" } ?? file)
         return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
     }
 

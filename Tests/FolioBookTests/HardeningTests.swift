@@ -175,6 +175,7 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(lib.books.first?.pages.count, 1)
         XCTAssertEqual(try PNG.read(path: lib.books[0].pages[0]).width, 16)
         XCTAssertEqual(FileName.string(Array("plain é".utf8)), "plain é")
+        XCTAssertEqual(FileName.printable(names[0]), "p\\xFF\\xE91.png", "messages show the bytes")
     }
 
     func testAPNGGivenAsTheSourceIsABookOfOnePage() {

@@ -39,6 +39,7 @@ import Testing
         (["record", "--script", "wait 1e9", "-o", "/tmp/folio-never"], "'wait' wants seconds from 0 to 3600"),
         (["record", "--script", "next 1e19", "-o", "/tmp/folio-never"], "'next' wants a count from 1 to 10000"),
         (["capture", "-o", "out.jpg"], "Folio writes PNG images only"),
+        (["capture", "--size", "16384x16384", "-o", "/tmp/folio-never.png"], "at most 67 (8192x8192) are drawn"),
     ])
     func absurdNumbersAreRefusedWithUsage(arguments: [String], message: String) throws {
         let r = try folio(arguments)

@@ -47,7 +47,7 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
 
-    @Option(parsing: .unconditional, help: "Frames per second of animation time (0 < fps ≤ 240).")
+    @Option(parsing: .unconditional, help: "Frames per second of animation time (1…240).")
     var fps: Double = 30
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png, …", valueName: "dir"))
@@ -63,7 +63,7 @@ struct Record: ParsableCommand {
     static let maxFrames = 99_999
 
     func validate() throws {
-        guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be more than 0 and at most 240 (got \(fps))") }
+        guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240 (got \(fps))") }
         // Checked here too so that a bad script gets this command's usage line.
         _ = try loadScript()
     }

@@ -97,8 +97,10 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
     }
 
     @Test(arguments: [
-        (["--fps", "0"], "--fps must be more than 0 and at most 240"),
-        (["--fps", "241"], "--fps must be more than 0 and at most 240"),
+        (["--fps", "0"], "--fps must be 1…240"),
+        (["--fps", "1e-300"], "--fps must be 1…240"),
+        (["--fps", "nan"], "--fps must be 1…240"),
+        (["--fps", "241"], "--fps must be 1…240"),
         (["--size", "96"], "--size must be WxH"),
         (["--compression", "12"], "--compression must be 0…9"),
     ])

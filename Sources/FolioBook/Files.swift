@@ -1,3 +1,7 @@
+// Files as the operating system has them: names that are bytes, inputs that may be FIFOs or
+// devices, outputs that may be links, devices or someone's hard-linked file, and Ctrl-C. Every
+// page, manifest and script Folio reads and every image it writes goes through here. It knows
+// nothing of images or books (PNG.swift and LibraryLoader.swift do).
 import Foundation
 import Glibc
 import Synchronization
@@ -227,7 +231,8 @@ public enum Interrupt {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 flag.store(true, ordering: .relaxed)
-                FileHandle.standardError.write(Data("folio: \(notice)\n".utf8))
+                let line = Array("folio: \(notice)\n".utf8)
+                _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
                 // The next one ends the process at once.
                 signal(SIGINT, SIG_DFL)
                 signal(SIGTERM, SIG_DFL)
@@ -236,11 +241,6 @@ public enum Interrupt {
             sources.append(source)
         }
     }
-
-    /// For tests: forget an interrupt.
-    public static func reset() { flag.store(false, ordering: .relaxed) }
-    /// For tests and callers that stop for their own reasons.
-    public static func request() { flag.store(true, ordering: .relaxed) }
 }
 
 // MARK: Writing
@@ -371,7 +371,18 @@ public struct OutputFile: Sendable {
         guard Glibc.close(fd) == 0 else { throw FileError(.io, path, "cannot write: \(FileError.reason())") }
         if replace == .never {
             // link(2) publishes only where nothing is: two writers never take the same name.
-            guard link(FileName.bytes(temp), FileName.bytes(target)) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
+            // File systems without hard links (FAT) get a check and a rename instead.
+            var st = stat()
+            let linked = link(FileName.bytes(temp), FileName.bytes(target)) == 0
+            guard linked || ((errno == EPERM || errno == EOPNOTSUPP) && lstat(FileName.bytes(target), &st) != 0) else {
+                throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())")
+            }
+            if !linked {
+                guard rename(FileName.bytes(temp), FileName.bytes(target)) == 0 else {
+                    throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())")
+                }
+                published = true
+            }
         } else {
             guard rename(FileName.bytes(temp), FileName.bytes(target)) == 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
             published = true

@@ -16,7 +16,7 @@ struct Capture: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output PNG path (a file, a link to one, a character device such as /dev/stdout, or a FIFO).")
     var output: String = "folio.png"
 
-    @Flag(help: "Replace the output even if it is not a PNG image.")
+    @Flag(help: "Replace the output even if it is not a PNG image, or is a page of the library.")
     var force = false
 
     @OptionGroup var state: StateOptions
@@ -31,6 +31,9 @@ struct Capture: ParsableCommand {
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         let library = try loadLibrary(render.source)
+        if !force, let page = Self.page(at: output, in: library) {
+            throw Failure(.cannotCreate, "\(output) is \(page) of the library; not replaced (--force replaces it)")
+        }
         let scene: Scene
         do {
             scene = try state.stillState(view: render.viewSize).scene(library: library.bookInfos)
@@ -43,6 +46,20 @@ struct Capture: ParsableCommand {
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(session.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
         print(output)
+    }
+
+    /// What `path` is in `library` ("page 3 of Alice", "the cover of Alice") if it is one of its
+    /// images, through any links: a capture must not silently replace the book it shows.
+    static func page(at path: String, in library: Library) -> String? {
+        guard let target = realpath(FileName.bytes(path), nil).map({ p in defer { free(p) }; return String(cString: p) }) else { return nil }
+        for book in library.books {
+            for (i, page) in ([book.cover] + book.pages.map(Optional.some)).enumerated() {
+                guard let page, let real = realpath(FileName.bytes(page), nil) else { continue }
+                defer { free(real) }
+                if String(cString: real) == target { return i == 0 ? "the cover of \(book.title)" : "page \(i) of \(book.title)" }
+            }
+        }
+        return nil
     }
 }
 

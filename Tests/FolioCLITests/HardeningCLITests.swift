@@ -129,6 +129,18 @@ import Testing
         #expect(r2.status == 73 && r2.stderr.contains("it is a folder"), "\(r2.stderr)")
     }
 
+    @Test func aCaptureDoesNotReplaceAPageOfItsOwnBook() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.path + "/p1.png"
+        try FileManager.default.copyItem(atPath: samplePage, toPath: page)
+        let before = try Data(contentsOf: URL(fileURLWithPath: page))
+        let r = try folio(["capture", dir.path, "--size", "32x32", "-o", page])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("p1.png is page 1 of"), "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: page)) == before)
+    }
+
     @Test func aFIFOInABookFolderDoesNotBlock() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -78,7 +78,7 @@ struct Bench: ParsableCommand {
     private func largeLibrary(pages: Int, like library: Library) throws -> Library {
         let dir = Self.largeBookFolder
         try? FileManager.default.removeItem(at: dir)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try OutputFile.makeFolder(dir.path)
         let samples = library.books.flatMap(\.pages)
         guard !samples.isEmpty else { throw ValidationError("the library has no pages to build a large book from") }
         for i in 0..<pages {
@@ -108,7 +108,7 @@ struct Bench: ParsableCommand {
         let renderFPS = Double(n) / Date().timeIntervalSince(t0)
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try OutputFile.makeFolder(dir.path)
         defer { try? FileManager.default.removeItem(at: dir) }
         t0 = Date()
         let encoder = FrameWriter(compression: render.compression)

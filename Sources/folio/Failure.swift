@@ -59,9 +59,14 @@ struct Failure: Error, CustomStringConvertible {
         case let e as CocoaError:
             // Foundation's file errors: the path and errno's words, never the whole dump.
             let path = e.filePath ?? e.url?.path ?? "a file"
-            let posix = (e.userInfo[NSUnderlyingErrorKey] as? NSError).map { FileError.reason(Int32($0.code)) }
-            self.init(e.isFileError && e.code.rawValue < 1000 ? .noInput : .io,
-                      "\(path): \(posix ?? e.localizedDescription)")
+            let known: [CocoaError.Code: Int32] = [
+                .fileNoSuchFile: ENOENT, .fileReadNoSuchFile: ENOENT, .fileReadNoPermission: EACCES,
+                .fileWriteNoPermission: EACCES, .fileWriteOutOfSpace: ENOSPC, .fileWriteVolumeReadOnly: EROFS,
+                .fileWriteFileExists: EEXIST, .fileReadTooLarge: EFBIG,
+            ]
+            let code = (e.userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? known[e.code]
+            let reading = e.code.rawValue < CocoaError.Code.fileWriteUnknown.rawValue
+            self.init(reading ? .noInput : .cannotCreate, "\(path): \(code.map { FileError.reason($0) } ?? e.localizedDescription)")
         case let e as POSIXError:
             self.init(.io, FileError.reason(e.code.rawValue))
         default:

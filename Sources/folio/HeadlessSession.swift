@@ -60,8 +60,13 @@ final class HeadlessSession {
     /// Draws a scene into the target, once the images it shows are loaded.
     func draw(_ scene: Scene) {
         images.show(scene)
-        if !images.waitUntilReady(faces: scene.shownFaces, timeout: imageTimeout) {
-            warn("page images still loading after \(Int(imageTimeout)) s are drawn as blank paper")
+        // In short waits, so that Ctrl-C is heard while a large page decodes.
+        let deadline = Date(timeIntervalSinceNow: imageTimeout)
+        while !images.waitUntilReady(faces: scene.shownFaces, timeout: 0.25), !Interrupt.requested {
+            guard Date() < deadline else {
+                warn("page images still loading after \(Int(imageTimeout)) s are drawn as blank paper")
+                break
+            }
         }
         for problem in images.drainProblems() { warn(problem.description) }
         if images.drainChanges().evicted { textures.evict(keeping: images.residentFaces) }

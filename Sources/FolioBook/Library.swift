@@ -36,24 +36,21 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
     }
 
-    /// `problems` for a person to read: of each message said about many files (a folder of
-    /// 20,000 text files), the first `keep` and then one line for the rest, in the place of
-    /// the first one left out.
+    /// `problems` for a person to read: a message said about more than `keep` files (a folder
+    /// of 20,000 text files) becomes one line, in the place of its first, naming the count and
+    /// the first few files.
     public static func summarised(_ problems: [Problem], keep: Int = 3) -> [Problem] {
-        var counts: [String: Int] = [:]
-        for p in problems { counts[p.message, default: 0] += 1 }
-        var seen: [String: Int] = [:]
+        var byMessage: [String: [Problem]] = [:]
+        for p in problems { byMessage[p.message, default: []].append(p) }
+        var said = Set<String>()
         var out: [Problem] = []
         for p in problems {
-            let n = seen[p.message, default: 0]
-            seen[p.message] = n + 1
-            let total = counts[p.message]!
-            if n < keep || total == keep + 1 {
-                out.append(p)
-            } else if n == keep {
-                let folder = (p.file as NSString).deletingLastPathComponent
-                out.append(Problem(file: folder, message: "\(total - keep) more files: \(p.message)", severity: p.severity))
-            }
+            let alike = byMessage[p.message]!
+            guard alike.count > keep else { out.append(p); continue }
+            guard said.insert(p.message).inserted else { continue }
+            let folder = (p.file as NSString).deletingLastPathComponent
+            let names = alike.prefix(keep).map { ($0.file as NSString).lastPathComponent }.joined(separator: ", ")
+            out.append(Problem(file: folder, message: "\(alike.count) files: \(p.message) (\(names), …)", severity: p.severity))
         }
         return out
     }

@@ -10,7 +10,7 @@ struct Info: ParsableCommand {
         SOURCE is a Library.json or Library.plist, a book manifest (Book.json / Book.plist), a folder \
         holding one, a folder of PNG pages, or a folder of such folders (docs/manifest.md). Every page \
         and cover is checked by its PNG header (or fully decoded with --decode); each bad file gets one \
-        line (many alike: the first few and a count). Exits 0 when at least one book opens, 66 when SOURCE \
+        line (more than three alike: one line with the count). Exits 0 when at least one book opens, 66 when SOURCE \
         is missing, 65 when no book in it can be opened.
         """)
 

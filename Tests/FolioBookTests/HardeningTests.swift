@@ -193,9 +193,9 @@ final class InputFileTests: XCTestCase {
         let lib = Library.load(from: dir.path + "/book", logProblems: false)
         XCTAssertEqual(lib.problems.count, 200, "the library keeps each")
         let shown = Problem.summarised(lib.problems)
-        XCTAssertEqual(shown.count, 4)
-        XCTAssertEqual(shown.last?.description, "\(dir.path)/book: note: 197 more files: skipped: not a PNG image")
-        XCTAssertEqual(Problem.summarised(Array(lib.problems.prefix(4))).count, 4, "one more is shown, not summarised")
+        XCTAssertEqual(shown.map(\.description),
+                       ["\(dir.path)/book: note: 200 files: skipped: not a PNG image (note0.txt, note1.txt, note2.txt, …)"])
+        XCTAssertEqual(Problem.summarised(Array(lib.problems.prefix(3))).count, 3, "a few are shown as they are")
     }
 
     func testATopLevelArraySaysWhy() {

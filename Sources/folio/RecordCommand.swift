@@ -64,8 +64,9 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240 (got \(fps))") }
-        // Checked here too so that a bad script gets this command's usage line.
-        _ = try loadScript()
+        // A script on the command line is checked here too, so that it gets this command's usage
+        // line; a script file is read in `run`, where a missing or broken file gets its own status.
+        if !script.hasPrefix("@") { _ = try loadScript() }
     }
 
     func run() throws {
@@ -115,6 +116,8 @@ struct Record: ParsableCommand {
         do {
             return try Script(text)
         } catch {
+            // In a file: bad data (65); on the command line: a bad argument (64).
+            if script.hasPrefix("@") { throw Failure(.data, "\(script.dropFirst()): \(error.description)") }
             throw ValidationError(error.description)
         }
     }

@@ -57,6 +57,23 @@ import Testing
         }
     }
 
+    @Test func scriptFilesThatCannotBeUsedSayWhy() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let broken = dir.path + "/broken.txt", latin1 = dir.path + "/latin1.txt"
+        try "open\nnxt".write(toFile: broken, atomically: true, encoding: .utf8)
+        try Data([0x6F, 0x70, 0x65, 0x6E, 0xFF]).write(to: URL(fileURLWithPath: latin1))
+        for (file, status, message) in [("/nonexistent", Int32(66), "/nonexistent: No such file or directory"),
+                                        ("/tmp", 65, "/tmp: is a folder, not a file"),
+                                        ("/dev/zero", 65, "/dev/zero: is a character device, not a file"),
+                                        (latin1, 65, "the script is not UTF-8 text"),
+                                        (broken, 65, "broken.txt: script:2: unknown action 'nxt'")] {
+            let r = try folio(["record", "--script", "@" + file, "-o", dir.path + "/frames"], timeout: 30)
+            #expect(r.status == status, "\(file): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("folio: ") && r.stderr.contains(message), "\(file): \(r.stderr)")
+        }
+    }
+
     @Test func aRecordingOfDaysIsRefusedBeforeAnyWork() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

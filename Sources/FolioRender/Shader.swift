@@ -56,7 +56,8 @@ public struct Program {
 
     static func compile(folder: String, file: String, stage: Int32) throws -> GLuint {
         let path = (folder as NSString).appendingPathComponent(file)
-        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
+        // A regular file only: a FIFO in a --shaders folder must not block.
+        guard let bytes = try? InputFile.read(path, maxBytes: 1 << 20), let source = String(validating: bytes, as: UTF8.self) else {
             throw RenderError.shaderMissing(path: "Shaders/\(file)")
         }
         return try compile(source: source, file: file, stage: stage)

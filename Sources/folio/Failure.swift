@@ -8,6 +8,8 @@ import Foundation
 /// framework's own dump of an error reaches the user.
 struct Failure: Error, CustomStringConvertible {
     enum Status: Int32 {
+        /// Anything else that stops a command (no GL context, a shader missing).
+        case failure = 1
         /// A bad option or argument.
         case usage = 64
         /// The input is there but wrong (a manifest with no usable book, a broken script file).
@@ -33,7 +35,7 @@ struct Failure: Error, CustomStringConvertible {
     }
 
     /// An error worded for the user, with its status; nil for ArgumentParser's own (help
-    /// requests, usage errors), which it prints itself.
+    /// requests, usage errors), which it prints itself with its usage text.
     init?(_ error: Error) {
         switch error {
         case let f as Failure:
@@ -70,7 +72,10 @@ struct Failure: Error, CustomStringConvertible {
         case let e as POSIXError:
             self.init(.io, FileError.reason(e.code.rawValue))
         default:
-            return nil
+            // ArgumentParser's own (help requests, parse errors) it prints itself.
+            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { return nil }
+            // Anything else (no GL context, a shader missing) has its own one-line words.
+            self.init(.failure, "\(error)")
         }
     }
 }

@@ -19,7 +19,7 @@ final class HeadlessSession {
     /// The books whose images the textures show; may be swapped between frames.
     var library: Library {
         didSet {
-            images = Self.faceImages(library)
+            images = Self.faceImages(library, maxPageSize: maxPageSize)
             textures.provider = { [images] in images.image(for: $0) }
             textures.evict(keeping: [])
         }
@@ -27,8 +27,13 @@ final class HeadlessSession {
     /// How long a frame waits for its images before it is drawn with paper in their place.
     private let imageTimeout: TimeInterval = 60
 
+    /// Pages are decoded no larger than twice the frame's larger side: no page is shown
+    /// larger than the frame, and memory follows the frames made, not the files read.
+    private let maxPageSize: Int
+
     init(library: Library, width: Int, height: Int, msaa: Int?, shaders: String?) throws {
         self.library = library
+        maxPageSize = max(256, 2 * max(width, height))
         context = try HeadlessContext.make()
         do {
             renderer = try Renderer(shaders: ShaderFolder.locate(explicit: shaders),
@@ -37,7 +42,7 @@ final class HeadlessSession {
             context.destroy()
             throw error
         }
-        let images = Self.faceImages(library)
+        let images = Self.faceImages(library, maxPageSize: maxPageSize)
         textures = TextureStore { images.image(for: $0) }
         self.images = images
         do {
@@ -51,8 +56,9 @@ final class HeadlessSession {
 
     /// Images of a library's faces for a frame that waits for them. No prefetching: a frame
     /// needs only its own pages, and decoding others would take cores from the renderer.
-    private static func faceImages(_ library: Library) -> FaceImages {
+    private static func faceImages(_ library: Library, maxPageSize: Int) -> FaceImages {
         var settings = PageCache.Settings()
+        settings.maxPageSize = maxPageSize
         (settings.ahead, settings.behind) = (0, 0)
         return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings)
     }

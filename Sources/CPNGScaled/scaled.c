@@ -63,6 +63,10 @@ int folio_png_read_scaled(int fd, unsigned out_w, unsigned out_h, folio_png_scal
     png_set_scale_16(png);
     if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
     if (!(type & PNG_COLOR_MASK_ALPHA)) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    // To sRGB with straight alpha, as the simplified reader gives smaller pages: files without
+    // gamma information are taken as sRGB already (unchanged), others are converted.
+    // (png_set_gamma would override a file's own gAMA.)
+    png_set_alpha_mode(png, PNG_ALPHA_PNG, PNG_DEFAULT_sRGB);
     png_read_update_info(png, info);
     // Interlaced: the source is the last pass, every odd row at full width.
     png_uint_32 src_h = interlaced ? h / 2 : h;

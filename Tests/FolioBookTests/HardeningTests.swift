@@ -234,6 +234,17 @@ final class ScaledReadTests: XCTestCase {
         }
     }
 
+    func testGammaIsConvertedAsWhenDecodedWhole() throws {
+        let dir = TempDir()
+        var bytes = TestPNG.make(width: 300, height: 40, colorType: 2, bitDepth: 8) { x, y in [x * 255 / 299, 128, y * 6] }
+        // gAMA 1.0: linear samples, brightened on the way to sRGB.
+        bytes.insert(contentsOf: TestPNG.chunk("gAMA", TestPNG.be32(100_000)), at: 33)
+        let path = dir.write("linear.png", bytes)
+        let whole = try PNG.decode(bytes).scaledToFit(maxWidth: 64, maxHeight: 64)
+        XCTAssertGreaterThan(whole.pixel(32, 5).g, 160, "the simplified reader converts gamma")
+        assertClose(try PNG.read(path: path, maxSide: 64), whole, tolerance: 2)
+    }
+
     func testInterlacedLargeImagesAreReadFromTheirLastPass() throws {
         let dir = TempDir()
         let bytes = TestPNG.make(width: 300, height: 200, colorType: 2, bitDepth: 8, interlaced: true) { x, y in [x * 255 / 299, y * 255 / 199, 90] }

@@ -184,6 +184,10 @@ import Testing
         #expect(r.status == 73)
         #expect(r.stderr.contains("old.mp4: exists; not replaced"), "\(r.stderr)")
         #expect(try String(contentsOfFile: video, encoding: .utf8) == "a video")
+        let onAFrame = try folio(["record", "--script", "open", "--size", "32x32", "-o", dir.path + "/f",
+                                  "--video", dir.path + "/f/frame-00001.png", "--force"])
+        #expect(onAFrame.status == 64)
+        #expect(onAFrame.stderr.contains("would overwrite a frame of the recording"), "\(onAFrame.stderr)")
     }
 
     // MARK: Interrupts

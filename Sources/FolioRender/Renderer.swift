@@ -85,6 +85,7 @@ public final class Renderer {
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
+        GLErrors.enableDebugOutput()
     }
 
     public func destroy() {
@@ -121,6 +122,8 @@ public final class Renderer {
         // Sheets keep their scene index: receivers name their shadow caster by it.
         let moving = ordered.filter { $0.element.kind == .sheet }.map { Sheet(index: $0.offset, item: $0.element) }
 
+        // Whatever GL call of this frame (or of the host before it) failed is reported here.
+        defer { GLErrors.check("drawing a frame") }
         if settings.cacheStaticLayer && !moving.isEmpty,
            drawFromCache(items, moving: moving, scene: scene, camera: camera, viewProj: viewProj, into: target, textures: textures) {
             return

@@ -1,3 +1,4 @@
+import FolioBook
 import Foundation
 import Testing
 
@@ -52,6 +53,18 @@ private func frames(in dir: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
 }
 
+private extension RGBAImage {
+    /// Mean luminance of opaque colour, 0…255 (transparent pixels count as black).
+    var meanLuma: Double {
+        var sum = 0.0
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let a = Double(pixels[i + 3]) / 255
+            sum += a * (0.2126 * Double(pixels[i]) + 0.7152 * Double(pixels[i + 1]) + 0.0722 * Double(pixels[i + 2]))
+        }
+        return sum / Double(width * height)
+    }
+}
+
 private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
     .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
 
@@ -82,6 +95,23 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         let again = try run(["record", "--script", "open", "--fps", "5", "--size", "96x54", "-o", dir.path])
         #expect(again.status == 0)
         #expect(frames(in: dir).count == 6)
+    }
+
+    /// Under 4× MSAA a recording of an opening and a turn shows the book in every frame: the
+    /// cached layer is never lost. Each frame's mean brightness is that of the same frame
+    /// without MSAA, within what antialiased edges change.
+    @Test func multisampledRecordingHasNoDarkFrames() throws {
+        let (multi, dirM) = try record("open; next", fps: 15, extra: ["--msaa", "4"])
+        let (single, dirS) = try record("open; next", fps: 15, extra: ["--msaa", "0"])
+        defer { [dirM, dirS].forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(multi.status == 0 && single.status == 0, "\(multi.stderr)\(single.stderr)")
+        #expect(frames(in: dirM).count > 20 && frames(in: dirM) == frames(in: dirS))
+        for name in frames(in: dirM) {
+            let m = try PNG.read(path: dirM.appendingPathComponent(name).path)
+            let s = try PNG.read(path: dirS.appendingPathComponent(name).path)
+            #expect(m.meanLuma > 40, "\(name) is dark under MSAA: mean luma \(m.meanLuma)")
+            #expect(abs(m.meanLuma - s.meanLuma) < 3, "\(name): mean luma \(m.meanLuma) with MSAA, \(s.meanLuma) without")
+        }
     }
 
     @Test func badScriptNamesTheActionAndExits64() throws {

@@ -6,7 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "folio", targets: ["folio"]),
-        .library(name: "FolioKit", targets: ["FolioMath", "FolioLayout", "FolioBook", "FolioRender", "FolioPlatform", "FolioApp"]),
+        // The frame pipeline with a GLFW window (`import FolioKit, FolioWindow`).
+        .library(name: "FolioKit", targets: ["FolioKit", "FolioWindow"]),
+        // The same pipeline for programs without a display: EGL only, GLFW not linked.
+        .library(name: "FolioKitHeadless", targets: ["FolioKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,22 +22,25 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         .target(name: "FolioMath"),
+        .target(name: "FolioInput"),
         .target(name: "FolioLayout", dependencies: ["FolioMath"]),
         .target(name: "FolioBook", dependencies: ["CPNG", .product(name: "Logging", package: "swift-log")]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioBook"]),
-        .target(name: "FolioPlatform", dependencies: ["CEGL", "CGLFW", "COpenGL", "FolioRender", "FolioBook", "FolioApp"]),
-        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook"]),
+        .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
+        .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
+        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
+        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout",
+            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
+        .executableTarget(name: "folio-embed", dependencies: ["FolioKit", "FolioWindow", "FolioBook"], path: "Examples/Embed"),
 
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioLayout", "FolioBook"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
+        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["FolioKit", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
     ],

@@ -39,6 +39,10 @@ public enum Action: Sendable, Equatable {
     case scrubEnded
     case toggleShelf, toggleDeform, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
     case zoomIn, zoomOut
+    /// Opens book `index` from the shelf in one step: the shelf jumps to it and it opens.
+    case openBook(Int)
+    /// The view (layout units) the scene fills, as a window's aspect changes.
+    case setViewSize(Vec2)
 }
 
 /// The state machine shelf → opening → reading ⇄ turning → closing → shelf.
@@ -69,7 +73,8 @@ public final class BookController {
         public init() {}
     }
 
-    public var settings: Settings
+    /// Changed by actions only (`toggleLayout`, `setViewSize`, …), so the delegate hears of it.
+    public internal(set) var settings: Settings
     public let library: [BookInfo]
     public weak var dataSource: PageDataSource?
     public weak var delegate: BookControllerDelegate?
@@ -192,6 +197,9 @@ public final class BookController {
         case .cycleViewpoint: return restyle(true) { $0.viewpoint = $0.viewpoint.next }
         case .zoomIn: return restyle(book != nil) { $0.zoom = min($0.zoom * 1.25, 4) }
         case .zoomOut: return restyle(book != nil) { $0.zoom = max($0.zoom / 1.25, 0.5) }
+        case let .openBook(i): return open(book: i)
+        case let .setViewSize(v):
+            return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }
         }
     }
 
@@ -265,6 +273,13 @@ public final class BookController {
         startOpening()
         openMotion = Motion(from: 0, to: 1, start: time, duration: settings.openSpring.duration, curve: .spring(settings.openSpring))
         return true
+    }
+
+    private func open(book index: Int) -> Bool {
+        guard phase == .shelf, shelfTracker == nil, library.indices.contains(index) else { return false }
+        scrollMotion = nil
+        scroll = Double(index)
+        return open()
     }
 
     /// Only the centred cover opens: the shelf stops on it.

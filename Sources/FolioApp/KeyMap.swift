@@ -1,3 +1,4 @@
+import FolioInput
 import FolioLayout
 
 /// What the viewer does for an input: an action for the state machine, or something only the

@@ -1,3 +1,4 @@
+import FolioInput
 import FolioLayout
 import FolioMath
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioKit
 import FolioLayout
 import FolioMath
 import FolioRender
@@ -27,8 +28,8 @@ struct Bench: ParsableCommand {
         let (w, h) = try parseSize(render.size)
         guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
         let library = try loadLibrary(render.source)
-        let session = try render.session(library: library)
-        defer { session.close() }
+        let session = try render.pipeline(library: library)
+        defer { session.destroy() }
         // Start-up: context, shaders, library and the first frame's textures, read back.
         session.draw(try BenchScene.carousel.scene(frame: 0, of: 1, books: library.bookInfos))
         _ = session.target.readPixels()
@@ -45,7 +46,7 @@ struct Bench: ParsableCommand {
         print(json ? report.json : report.table)
     }
 
-    private func measure(_ bench: BenchScene, session: HeadlessSession) throws -> SceneResult {
+    private func measure(_ bench: BenchScene, session: FramePipeline) throws -> SceneResult {
         let original = session.library
         defer { session.library = original }
         if bench == .largeBook { session.library = try largeLibrary(pages: 2000, like: original) }
@@ -85,7 +86,7 @@ struct Bench: ParsableCommand {
 
     /// The curl turn to PNG three ways in one run: render + readback only, encode only, and
     /// the whole pipeline (render, pixel-buffer readback and encoding on worker threads overlapping).
-    private func measureCapture(session: HeadlessSession) throws -> CaptureResult {
+    private func measureCapture(session: FramePipeline) throws -> CaptureResult {
         let n = min(frames, 60)
         let infos = session.library.bookInfos
         let scenes = try (0..<n).map { try BenchScene.curl.scene(frame: $0, of: n, books: infos) }

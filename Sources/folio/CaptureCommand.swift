@@ -3,8 +3,6 @@ import FolioApp
 import FolioBook
 import FolioLayout
 import FolioMath
-import FolioPlatform
-import FolioRender
 import Foundation
 
 struct Capture: ParsableCommand {
@@ -26,10 +24,10 @@ struct Capture: ParsableCommand {
         } catch let e as StillStateError {
             throw ValidationError(e.message)
         }
-        let session = try render.session(library: library)
-        defer { session.close() }
-        session.draw(scene)
-        try PNG.write(session.target.readPixels(), to: output, compression: render.compression, bottomUp: true)
+        let pipeline = try render.pipeline(library: library)
+        defer { pipeline.destroy() }
+        pipeline.draw(scene)
+        try PNG.write(pipeline.target.readPixels(), to: output, compression: render.compression, bottomUp: true)
         print(output)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioKit
 import FolioRender
 import Foundation
 
@@ -60,12 +61,12 @@ struct Record: ParsableCommand {
         let library = try loadLibrary(render.source)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
-        let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         try prepareFolder()
-        let session = try render.session(library: library)
-        defer { session.close() }
+        let pipeline = try render.pipeline(library: library)
+        defer { pipeline.destroy() }
+        let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         let start = ContinuousClock.now
-        let frames = try writeFrames(runner, session)
+        let frames = try writeFrames(runner, pipeline)
         let wall = (ContinuousClock.now - start) / .seconds(1)
         for note in runner.notes { warn(note) }
         let animation = runner.time(ofFrame: frames - 1)
@@ -107,8 +108,8 @@ struct Record: ParsableCommand {
 
     /// Draws every frame while earlier ones are read back and encoded on worker threads;
     /// returns how many were written.
-    private func writeFrames(_ runner: ScriptRunner, _ session: HeadlessSession) throws -> Int {
-        let reader = FrameReader(width: session.target.width, height: session.target.height, depth: 3)
+    private func writeFrames(_ runner: ScriptRunner, _ pipeline: FramePipeline) throws -> Int {
+        let reader = FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3)
         defer { reader.destroy() }
         let writer = FrameWriter(compression: render.compression)
         var written = 0
@@ -117,8 +118,8 @@ struct Record: ParsableCommand {
             writer.submit(image, to: framePath(written))
         }
         while let scene = runner.nextFrame() {
-            session.draw(scene)
-            if let image = reader.read(session.target) { save(image) }
+            pipeline.draw(scene)
+            if let image = reader.read(pipeline.target) { save(image) }
         }
         reader.flush().forEach(save)
         try writer.finish()

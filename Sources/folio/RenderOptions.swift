@@ -1,6 +1,9 @@
 import ArgumentParser
 import FolioBook
+import FolioKit
 import FolioMath
+import FolioPlatform
+import FolioRender
 
 /// The options of a headless render to PNG, shared by the commands that make images.
 struct RenderOptions: ParsableArguments {
@@ -36,11 +39,22 @@ struct RenderOptions: ParsableArguments {
     /// The layout view size, layout units.
     var viewSize: Vec2 { get throws { try StateOptions.size(view, option: "--view") } }
 
-    /// A headless session that draws pages of `library` at `--size`; close it when done.
-    func session(library: Library) throws -> HeadlessSession {
+    /// A headless frame pipeline that draws pages of `library` at `--size`, each frame waiting
+    /// for its images; `destroy()` it when done.
+    func pipeline(library: Library) throws -> FramePipeline {
         let (w, h) = try parseSize(size)
-        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
-        session.renderer.settings.cornerRadius = cornerRadius
-        return session
+        let context = try HeadlessContext.make()
+        context.framebufferSize = (w, h)
+        do {
+            var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
+            configuration.samples = msaa
+            configuration.waitsForImages = true
+            let pipeline = try FramePipeline(surface: context, library: library, configuration: configuration)
+            pipeline.renderer.settings.cornerRadius = cornerRadius
+            return pipeline
+        } catch {
+            context.destroy()
+            throw error
+        }
     }
 }

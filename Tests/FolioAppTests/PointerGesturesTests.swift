@@ -1,5 +1,6 @@
 import Testing
 import FolioApp
+import FolioInput
 import FolioLayout
 import FolioMath
 

@@ -1,5 +1,5 @@
-import FolioApp
 import FolioBook
+import FolioKit
 import FolioLayout
 import FolioPlatform
 import FolioRender
@@ -19,13 +19,14 @@ struct RenderConfiguration: Sendable, CustomStringConvertible {
     var description: String { "msaa \(samples), \(filtering.rawValue) filtering" }
 }
 
-/// One headless GL context for the whole test process. GL contexts belong to one thread at a
-/// time and tests run on many, so every use takes a lock and makes the context current.
+/// One headless frame pipeline for the whole test process, the one captures use: page images
+/// decode in the background and reach the renderer as they do in every command. GL contexts
+/// belong to one thread at a time and tests run on many, so every use takes a lock and makes
+/// the context current.
 final class GLHarness: @unchecked Sendable {
     static let shared = GLHarness()
     private let lock = NSLock()
-    private var context: HeadlessContext?
-    private var renderer: Renderer?
+    private var pipeline: FramePipeline?
     private var failure: Error?
 
     static var packageRoot: URL {
@@ -33,27 +34,32 @@ final class GLHarness: @unchecked Sendable {
     }
     static var shaders: String { packageRoot.appendingPathComponent("Shaders").path }
     static var textures: String { packageRoot.appendingPathComponent("Textures").path }
+    private static let noBooks = Library(title: "", books: [])
 
-    /// Runs `body` with the context current and a renderer with default settings.
-    func run<T>(_ body: (Renderer) throws -> T) throws -> T {
+    /// Runs `body` with the context current; the renderer's settings are restored after it.
+    func run<T>(_ body: (FramePipeline) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw failure }
-        if context == nil {
+        if pipeline == nil {
             do {
-                context = try HeadlessContext.make()
-                renderer = try Renderer(shaders: Self.shaders)
+                let context = try HeadlessContext.make()
+                var configuration = PipelineConfiguration(shaders: Self.shaders)
+                configuration.waitsForImages = true
+                configuration.samples = 0
+                configuration.filtering = .software
+                pipeline = try FramePipeline(surface: context, library: Self.noBooks, configuration: configuration)
             } catch {
                 failure = error
                 throw error
             }
         }
-        context!.makeCurrent()
-        defer { context!.releaseCurrent() }
-        let r = renderer!
-        let saved = r.settings
-        defer { r.settings = saved }
-        return try body(r)
+        let p = pipeline!
+        p.surface.makeCurrent()
+        defer { (p.surface as? HeadlessContext)?.releaseCurrent() }
+        let saved = p.renderer.settings
+        defer { p.renderer.settings = saved }
+        return try body(p)
     }
 
     /// Renders `scene` at `width × height` and returns the image, rows top to bottom.
@@ -68,17 +74,16 @@ final class GLHarness: @unchecked Sendable {
     func frames(_ scenes: [Scene], width: Int, height: Int, library: Library? = nil,
                 configuration: RenderConfiguration = .reference,
                 configure: (inout RenderSettings) -> Void = { _ in }) throws -> [RGBAImage] {
-        try run { renderer in
-            configure(&renderer.settings)
-            let target = try Framebuffer(width: width, height: height, samples: configuration.samples)
-            defer { target.destroy() }
-            let textures = TextureStore(descriptor: .pages(configuration.filtering)) { face in
-                library.flatMap { PageImages.path(for: face, in: $0) }.flatMap { try? PNG.read(path: $0) }
+        try run { pipeline in
+            configure(&pipeline.renderer.settings)
+            pipeline.library = library ?? Self.noBooks
+            pipeline.setFiltering(configuration.filtering)
+            guard pipeline.resizeTarget(width: width, height: height, samples: configuration.samples) else {
+                throw GLFailure(errors: ["cannot make a \(width)×\(height) target"])
             }
-            defer { textures.destroy() }
             let images = scenes.map { scene in
-                renderer.draw(scene, into: target, textures: textures)
-                return target.readPixels().flippedVertically()
+                pipeline.draw(scene)
+                return pipeline.target.readPixels().flippedVertically()
             }
             // Debug builds stop at the error; a release build of the tests fails here.
             let errors = GLErrors.drain()

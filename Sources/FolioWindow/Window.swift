@@ -1,5 +1,7 @@
 import CGLFW
-import FolioApp
+import FolioInput
+import FolioPlatform
+import FolioRender
 import Foundation
 
 /// Why the viewer cannot open a window.
@@ -8,10 +10,11 @@ public struct WindowError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A GLFW window with a GL 3.3 core context, collecting input as `InputEvent`s.
+/// The `Surface` of a GLFW window with a GL 3.3 core context, collecting input as
+/// `InputEvent`s stamped with GLFW's clock when its callbacks run.
 ///
 /// Main thread only (GLFW's rule). Does not: draw, or know what a book is.
-public final class Window {
+public final class Window: Surface {
     private let handle: OpaquePointer
     private let queue: EventQueue
     private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
@@ -69,24 +72,30 @@ public final class Window {
     /// Seconds since GLFW started: the viewer's clock (captures and tests pass their own).
     public var time: Double { glfwGetTime() }
 
-    /// Events since the last call, without waiting.
-    public func pollEvents() -> [InputEvent] {
-        glfwPollEvents()
+    /// Events since the last call; with `wait`, sleeps until one arrives (or `timeout` seconds
+    /// pass) first: an idle viewer uses no CPU.
+    public func events(wait: Bool, timeout: Double?) -> [TimedInputEvent] {
+        if !wait {
+            glfwPollEvents()
+        } else if let timeout {
+            glfwWaitEventsTimeout(timeout)
+        } else {
+            glfwWaitEvents()
+        }
         return queue.drain()
     }
 
-    /// Sleeps until an event arrives (or `timeout` seconds pass), then returns what came: an
-    /// idle viewer uses no CPU.
-    public func waitEvents(timeout: Double? = nil) -> [InputEvent] {
-        if let timeout { glfwWaitEventsTimeout(timeout) } else { glfwWaitEvents() }
-        return queue.drain()
+    /// Copies the frame to the window's back buffer and swaps.
+    public func present(_ frame: Framebuffer) {
+        frame.blit(width: frame.width, height: frame.height)
+        glfwSwapBuffers(handle)
     }
 
-    public func swapBuffers() { glfwSwapBuffers(handle) }
+    public func makeCurrent() { glfwMakeContextCurrent(handle) }
 
-    /// Ends a `waitEvents` in progress (or the next one) with no event, from any thread: work
-    /// finished elsewhere, such as a decoded page, gets drawn by an idle loop.
-    public static func wake() { glfwPostEmptyEvent() }
+    /// Ends an `events(wait:)` in progress (or the next one) with no event, from any thread:
+    /// work finished elsewhere, such as a decoded page, gets drawn by an idle loop.
+    public var wake: @Sendable () -> Void { { glfwPostEmptyEvent() } }
 
     public var isFullscreen: Bool { glfwGetWindowMonitor(handle) != nil }
 
@@ -187,16 +196,17 @@ public final class Window {
 /// Events gathered by GLFW's callbacks, which cannot capture context: they find this queue
 /// through the window's user pointer.
 private final class EventQueue {
-    private var events: [InputEvent] = []
+    private var events: [TimedInputEvent] = []
 
     static func of(_ window: OpaquePointer?) -> EventQueue? {
         guard let window, let p = glfwGetWindowUserPointer(window) else { return nil }
         return Unmanaged<EventQueue>.fromOpaque(p).takeUnretainedValue()
     }
 
-    func push(_ e: InputEvent) { events.append(e) }
+    /// Stamps the event with the time it arrived: a slow frame does not delay what it meant.
+    func push(_ e: InputEvent) { events.append(TimedInputEvent(e, at: glfwGetTime())) }
 
-    func drain() -> [InputEvent] {
+    func drain() -> [TimedInputEvent] {
         defer { events = [] }
         return events
     }

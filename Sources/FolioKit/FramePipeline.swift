@@ -1,0 +1,400 @@
+import FolioApp
+import FolioBook
+import FolioInput
+import FolioLayout
+import FolioMath
+import FolioPlatform
+import FolioRender
+import Foundation
+
+/// How a pipeline draws. The defaults suit the renderer in use (see `RenderSettings.defaults`).
+public struct PipelineConfiguration: Sendable {
+    /// Folder of the GLSL shaders (`ShaderFolder.locate` finds the bundled one).
+    public var shaders: String
+    /// Multisampling of the frames; nil: the renderer's default (4 on a GPU, off in software).
+    public var samples: Int?
+    /// Page texture filtering; nil: what suits the renderer (`TextureFiltering.forCurrentRenderer`).
+    public var filtering: TextureFiltering?
+    /// Frames wait for the images they show, never drawing paper in their place, and nothing
+    /// is prefetched: captures, recordings and tests. Off, a frame never waits (a viewer).
+    public var waitsForImages = false
+    /// How long a waiting frame waits before it draws paper after all.
+    public var imageTimeout: TimeInterval = 60
+    /// Bytes of page images uploaded to the GPU per frame at most (the first always goes), so
+    /// a burst of decoded pages never stalls a frame on a live surface.
+    public var uploadBudgetBytes = 24 << 20
+    /// The view in layout units that fits the surface (the scene scales with the window).
+    public var baseView = Vec2(1280, 720)
+
+    public init(shaders: String) { self.shaders = shaders }
+}
+
+/// Where a page turn came from.
+public enum TurnOrigin: Sendable, Equatable {
+    /// A key of the key map.
+    case key
+    /// A click, drag or scroll of the pointer.
+    case gesture
+    /// The host program (`FramePipeline.perform`).
+    case code
+}
+
+/// Hears what the pipeline did and asks for what only its host can do.
+public protocol FramePipelineDelegate: AnyObject {
+    /// A turn (or a page drag) started; `origin` says who asked for it.
+    func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin)
+    /// A key asked for a screenshot or the help text: the host writes files and prints.
+    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double)
+    /// A page file could not be read, or a frame could not be drawn: one line for a person.
+    func pipeline(_ pipeline: FramePipeline, problem: String)
+}
+
+extension FramePipelineDelegate {
+    public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
+    public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
+    public func pipeline(_ pipeline: FramePipeline, problem: String) {
+        FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
+    }
+}
+
+/// The one way Folio makes frames, for every host: the viewer, capture, record, bench, the
+/// render tests and embedding programs. It owns the controller (state machine), the page images
+/// (decoded in the background), their textures and the renderer, takes input events stamped
+/// with their time, and produces frames onto a `Surface`.
+///
+/// Two ways to drive it. Live (a window): `run()`, or `handle(_:)` each event and `frame(at:)`
+/// each turn of the host's own loop; frames are drawn only while something changes. Scripted
+/// (captures, recordings, tests): `draw(_:)` any scene, then read `target`.
+///
+/// Images flow one way: decoded pages come from `FaceImages`, are uploaded within
+/// `uploadBudgetBytes` a frame (faces on screen first, then prefetched ones), and the textures
+/// of pages the caches let go are freed; the renderer only looks textures up.
+///
+/// Frames are drawn into an offscreen framebuffer and presented: the renderer's cached layer
+/// and dirty rectangles need a target that keeps its content between frames, and screenshots
+/// read it back. Does not: open windows, parse options or write files. Thread: the surface's.
+public final class FramePipeline {
+    public let surface: any Surface
+    public let renderer: Renderer
+    public private(set) var controller: BookController
+    /// The books shown; setting it (scripted use) starts a new controller and new images.
+    public var library: Library {
+        didSet { if library != oldValue { replaceLibrary() } }
+    }
+    public weak var delegate: FramePipelineDelegate?
+    public let configuration: PipelineConfiguration
+    /// The frame drawn last.
+    public private(set) var target: Framebuffer
+    private var images: FaceImages
+    private let textures: TextureStore
+    private var samples: Int
+    private var filtering: TextureFiltering
+    // Live loop state.
+    private var gestures: PointerGestures
+    /// Page turns asked for while the book opens: they play once it is open.
+    private var deferred: [(Action, TurnOrigin)] = []
+    private var needsRender = true
+    private var needsPresent = true
+    /// Decoded images wait for the upload budget of a later frame.
+    private var uploadsPending = false
+    /// False once the surface closed or a key quit.
+    public private(set) var isRunning = true
+    private var title = ""
+
+    /// Makes the renderer and the first frame's target on `surface`, whose context must be
+    /// current. The pipeline owns the surface from here: `destroy()` frees both.
+    public init(surface: any Surface, library: Library, configuration: PipelineConfiguration,
+                settings: BookController.Settings = .init()) throws {
+        self.surface = surface
+        self.library = library
+        self.configuration = configuration
+        renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
+        samples = configuration.samples ?? renderer.settings.samples
+        filtering = configuration.filtering ?? .forCurrentRenderer
+        textures = TextureStore(descriptor: .pages(filtering))
+        controller = BookController(library: library.bookInfos, settings: settings)
+        let (w, h) = surface.framebufferSize
+        gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
+        images = Self.faceImages(library, configuration, wake: surface.wake)
+        do {
+            target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: samples)
+        } catch {
+            renderer.destroy()
+            throw error
+        }
+        fitView(width: w, height: h)
+    }
+
+    /// Frees the GL objects, then the surface.
+    public func destroy() {
+        images.close()
+        target.destroy()
+        textures.destroy()
+        renderer.destroy()
+        surface.destroy()
+    }
+
+    private static func faceImages(_ library: Library, _ configuration: PipelineConfiguration,
+                                   wake: @escaping @Sendable () -> Void) -> FaceImages {
+        var settings = PageCache.Settings()
+        // A waiting frame needs only its own pages: decoding others would take cores from it.
+        if configuration.waitsForImages { (settings.ahead, settings.behind) = (0, 0) }
+        return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings,
+                          onChange: configuration.waitsForImages ? nil : wake)
+    }
+
+    private func replaceLibrary() {
+        images.close()
+        images = Self.faceImages(library, configuration, wake: surface.wake)
+        textures.evict(keeping: [])
+        controller = BookController(library: library.bookInfos, settings: controller.settings)
+        deferred = []
+        needsRender = true
+    }
+
+    // MARK: Scripted frames
+
+    /// Draws `scene` into `target`. With `waitsForImages`, first waits for the images it shows.
+    public func draw(_ scene: Scene) {
+        images.show(scene)
+        if configuration.waitsForImages,
+           !images.waitUntilReady(faces: scene.shownFaces, timeout: configuration.imageTimeout) {
+            report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper")
+        }
+        takeImageChanges()
+        upload(scene.shownFaces, budget: configuration.waitsForImages ? nil : configuration.uploadBudgetBytes)
+        renderer.draw(scene, into: target, textures: textures)
+    }
+
+    /// Makes the target `width × height` with `samples` (nil: as configured); false, with a
+    /// problem reported, when no such framebuffer can be made (the old one stays).
+    @discardableResult
+    public func resizeTarget(width: Int, height: Int, samples: Int? = nil) -> Bool {
+        let s = samples ?? self.samples
+        guard target.width != width || target.height != height || s != self.samples else { return true }
+        do {
+            let resized = try Framebuffer(width: width, height: height, samples: s)
+            target.destroy()
+            target = resized
+            self.samples = s
+            needsRender = true
+            return true
+        } catch {
+            report("cannot draw at \(width)×\(height): \(error)")
+            return false
+        }
+    }
+
+    /// Filters page textures as `filtering` says from now on (they are uploaded again).
+    public func setFiltering(_ filtering: TextureFiltering) {
+        guard filtering != self.filtering else { return }
+        self.filtering = filtering
+        textures.descriptor = .pages(filtering)
+        textures.evict(keeping: [])
+        needsRender = true
+    }
+
+    /// The frame of the state at `time`, rows bottom to top (GL's order).
+    public func snapshot(at time: Double) -> RGBAImage {
+        controller.update(to: time)
+        needsRender = true
+        render()
+        return target.readPixels()
+    }
+
+    // MARK: Live frames
+
+    /// Runs until the surface closes or a key quits: sleeps while nothing moves, wakes for
+    /// input and for decoded pages.
+    public func run() {
+        while isRunning {
+            let timeout = gestures.deadline.map { max($0 - surface.time, 0) }
+            for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
+            frame(at: surface.time)
+        }
+    }
+
+    /// Nothing to draw until the next event or decoded page.
+    public var isIdle: Bool { !needsRender && !needsPresent && !uploadsPending && !controller.isAnimating }
+
+    /// One event, at the time it happened.
+    public func handle(_ timed: TimedInputEvent) {
+        let now = timed.time
+        switch timed.event {
+        case let .key(key, modifiers, isRepeat):
+            let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
+                                           phase: controller.phase, queuedTurns: controller.queuedTurns)
+            for command in commands { run(command, at: now) }
+        case let .resize(width, height):
+            fitView(width: width, height: height)
+        case .refresh:
+            needsPresent = true
+        case .close:
+            isRunning = false
+        case .mouseDown, .mouseUp, .mouseMove, .scroll:
+            for action in gestures.handle(timed.event, controller: controller, at: now) { perform(action, at: now, origin: .gesture) }
+        }
+    }
+
+    /// Performs `action` at `time`; false when it is impossible now. A page turn asked for
+    /// while the book opens is kept and plays once it is open.
+    @discardableResult
+    public func perform(_ action: Action, at time: Double, origin: TurnOrigin = .code) -> Bool {
+        if controller.handle(action, at: time) {
+            needsRender = true
+            if action.startsTurn { delegate?.pipeline(self, didStartTurn: action, origin: origin) }
+            return true
+        }
+        if controller.phase == .opening, action.turnsPage {
+            deferred.append((action, origin))
+        }
+        return false
+    }
+
+    /// Moves everything on to `now` and draws and presents the frame if anything changed.
+    public func frame(at now: Double) {
+        for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
+        advance(to: now)
+        takeImageChanges()
+        if needsRender || uploadsPending { render() }
+        if needsPresent { present() }
+        let t = pageTitle
+        if t != title {
+            title = t
+            surface.setTitle(t)
+        }
+    }
+
+    private func run(_ command: ViewerCommand, at now: Double) {
+        switch command {
+        case let .action(action): perform(action, at: now, origin: .key)
+        case .toggleFullscreen: surface.toggleFullscreen()
+        case .quit: isRunning = false
+        case .screenshot, .help: delegate?.pipeline(self, asksFor: command, at: now)
+        }
+    }
+
+    /// Moves every animation on to `now`; the frame that ends an animation is drawn too.
+    private func advance(to now: Double) {
+        let moving = controller.isAnimating
+        controller.update(to: now)
+        if moving { needsRender = true }
+        if controller.phase == .reading, !deferred.isEmpty {
+            let actions = deferred
+            deferred = []
+            for (action, origin) in actions { perform(action, at: now, origin: origin) }
+        }
+    }
+
+    /// Keeps the scene's scale (the base view fits the surface) while the layout sees the whole
+    /// surface, so covers and pages at the sides are laid out, not cut off.
+    private func fitView(width: Int, height: Int) {
+        gestures.mapping = ViewMapping(width: width, height: height, viewSize: configuration.baseView)
+        controller.handle(.setViewSize(gestures.mapping.fittedViewSize), at: controller.time)
+        needsRender = true
+    }
+
+    /// Draws the controller's scene if it changed or a face on screen got its image.
+    private func render() {
+        let changed = needsRender
+        needsRender = false
+        let (w, h) = surface.framebufferSize
+        // Minimised: nothing to draw into.
+        guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
+        let scene = controller.scene()
+        images.show(scene)
+        // Prefetched pages go up after the faces on screen, so a turn finds them there.
+        let shown = scene.shownFaces
+        let uploaded = upload(shown + images.residentFaces.subtracting(shown).sorted(by: Self.readingOrder), budget: configuration.uploadBudgetBytes)
+        guard changed || !uploaded.isDisjoint(with: shown) else { return }
+        renderer.draw(scene, into: target, textures: textures)
+        needsPresent = true
+    }
+
+    /// Covers first, then pages by book and page: a stable order for prefetched uploads.
+    private static func readingOrder(_ a: FaceContent, _ b: FaceContent) -> Bool {
+        (a.book, a.imageIndex ?? -1) < (b.book, b.imageIndex ?? -1)
+    }
+
+    private func present() {
+        needsPresent = false
+        surface.present(target)
+    }
+
+    // MARK: Images
+
+    /// Frees the textures of faces whose images the page caches let go (GPU memory follows the
+    /// caches' budget) and reports bad files; notes that new images wait for upload.
+    private func takeImageChanges() {
+        let changes = images.drainChanges()
+        if changes.arrived { uploadsPending = true }
+        if changes.evicted { textures.evict(keeping: images.residentFaces) }
+        for problem in images.drainProblems() { report(problem.description) }
+    }
+
+    /// Uploads the decoded images of `faces` that have no texture yet, in order, until `budget`
+    /// bytes are spent (nil: no limit); returns the faces uploaded. Leaves `uploadsPending` set
+    /// when some had to wait for a later frame.
+    @discardableResult
+    private func upload(_ faces: [FaceContent], budget: Int?) -> Set<FaceContent> {
+        var spent = 0, done: Set<FaceContent> = []
+        uploadsPending = false
+        for face in faces where !textures.contains(face) {
+            guard let image = images.image(for: face) else { continue }
+            if let budget, spent > 0, spent + image.byteCount > budget {
+                uploadsPending = true
+                break
+            }
+            textures.upload(image, for: face)
+            spent += image.byteCount
+            done.insert(face)
+        }
+        return done
+    }
+
+    private func report(_ problem: String) {
+        if let delegate { delegate.pipeline(self, problem: problem) } else {
+            FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
+        }
+    }
+
+    // MARK: Title
+
+    /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf.
+    public var pageTitle: String {
+        let books = library.books
+        if let b = controller.book {
+            return "Folio — \(books[b].title) — \(Self.pageLabel(spread: controller.spread, imageCount: books[b].pages.count))"
+        }
+        guard !books.isEmpty else { return "Folio — no books" }
+        let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
+        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))"
+    }
+
+    /// The page images a spread shows, numbered from 1: spread s shows images 2s and 2s + 1
+    /// (spread 0 opens on the endpaper and image 1).
+    static func pageLabel(spread s: Int, imageCount n: Int) -> String {
+        let shown = [2 * s, 2 * s + 1].filter { $0 >= 1 && $0 <= n }
+        switch shown.count {
+        case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
+        case 1: return "page \(shown[0]) of \(n)"
+        default: return "no pages"
+        }
+    }
+}
+
+extension Action {
+    /// Turns pages: asked for while a book opens, it waits until the book is open.
+    var turnsPage: Bool {
+        switch self {
+        case .nextPage, .previousPage, .firstPage, .lastPage: true
+        default: false
+        }
+    }
+
+    /// Starts a turn when it succeeds (a drag picks up a page).
+    var startsTurn: Bool {
+        if case .pageDragBegan = self { return true }
+        return turnsPage
+    }
+}

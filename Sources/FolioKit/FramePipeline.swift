@@ -202,6 +202,10 @@ public final class FramePipeline {
         return target.readPixels()
     }
 
+    /// Page textures held now and their bytes (mipmaps counted), for tests and benchmarks.
+    public var textureCount: Int { textures.residentCount }
+    public var textureBytes: Int { textures.residentBytes }
+
     // MARK: Live frames
 
     /// Runs until the surface closes or a key quits: sleeps while nothing moves, wakes for

@@ -62,6 +62,10 @@ final class GLHarness: @unchecked Sendable {
         return try body(p)
     }
 
+    /// Makes the shared context current again after a test made and freed one of its own
+    /// (call inside `run`).
+    func restoreContext() { pipeline?.surface.makeCurrent() }
+
     /// Renders `scene` at `width × height` and returns the image, rows top to bottom.
     func render(_ scene: Scene, width: Int, height: Int, library: Library? = nil,
                 configuration: RenderConfiguration = .reference,

@@ -29,6 +29,9 @@ public final class FaceImages {
     /// Settings of each book's page cache (the covers' cache holds a quarter of the budget and
     /// prefetches at most 4 covers either way).
     public let settings: PageCache.Settings
+    /// `settings.budgetBytes` over every book's pages and the covers together; the host adds
+    /// the bytes of the textures it made from them (`MemoryBudget.setGPUBytes`).
+    public let budget: MemoryBudget
     private let notifier: Notifier
     private let covers: PageCache
     /// Each book's slot in `covers.pages`, and the book of each slot; a book with no image at
@@ -52,6 +55,8 @@ public final class FaceImages {
                 onChange: (@Sendable () -> Void)? = nil) {
         var s = settings
         if maxTextureSize > 0 { s.maxPageSize = min(s.maxPageSize, maxTextureSize) }
+        budget = MemoryBudget(limit: s.budgetBytes)
+        s.shared = budget
         self.library = library
         self.settings = s
         notifier = Notifier(onChange)
@@ -89,8 +94,9 @@ public final class FaceImages {
         let faces = scene.shownFaces
         onScreen = Set(faces.compactMap(source))
         let wanted = group(faces)
+        // A book no longer shown (closed, or left for another) stops decoding at once.
         for book in readers.keys where wanted.pages[book] == nil {
-            readers[book] = nil
+            readers.removeValue(forKey: book)?.cache.cancel()
             dropped = true
         }
         for (book, pages) in wanted.pages {
@@ -147,6 +153,19 @@ public final class FaceImages {
         return faces
     }
 
+    /// Lets go of the pixels of `face`'s page once they are uploaded: the page stays resident
+    /// (its texture is kept) but `image(for:)` is nil. Covers keep theirs: two faces (the
+    /// closed book's and the open book's front cover) show one image.
+    public func releasePixels(of face: FaceContent) {
+        guard case let .page(book, page)? = source(of: face) else { return }
+        readers[book]?.cache.releasePixels(page: page)
+    }
+
+    /// Decodes again the pages whose pixels were released (their textures were lost).
+    public func reloadReleased() {
+        for reader in readers.values { reader.cache.reloadReleased() }
+    }
+
     /// Bad image files met since the last call, one problem per file; each shows as a
     /// broken-page placeholder.
     public func drainProblems() -> [Problem] {
@@ -154,10 +173,12 @@ public final class FaceImages {
             .filter { reported.insert($0.file).inserted }
     }
 
-    /// Stops calling `onChange` (before whatever it wakes goes away). Decodes in flight finish
-    /// unannounced.
+    /// Stops calling `onChange` (before whatever it wakes goes away) and stops decoding: decodes
+    /// in flight finish unannounced and are thrown away.
     public func close() {
         notifier.stop()
+        for reader in readers.values { reader.cache.cancel() }
+        covers.cancel()
     }
 
     // MARK: Faces to cache slots

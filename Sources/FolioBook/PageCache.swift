@@ -24,6 +24,8 @@ public final class PageCache: @unchecked Sendable {
         /// Bytes of decoded pages kept at most (RGBA8: width × height × 4 per page). Pages on
         /// screen are always loaded, even if they alone exceed it.
         public var budgetBytes = 256 << 20
+        /// A limit shared with other caches and GPU textures; this cache keeps under both.
+        public var shared: MemoryBudget?
         /// Pages larger than this (either side) are scaled down to fit: set it to
         /// `GL_MAX_TEXTURE_SIZE`, or lower for a page-resolution limit.
         public var maxPageSize = 4096
@@ -73,6 +75,11 @@ public final class PageCache: @unchecked Sendable {
     private let queue = DispatchQueue(label: "folio.book.decode", qos: .userInitiated, attributes: .concurrent)
 
     private var resident: [Int: RGBAImage] = [:]
+    /// Resident pages whose pixels were handed on and let go (`releasePixels`): not decoded
+    /// again while they stay in the window, but with no image here.
+    private var released: Set<Int> = []
+    /// Stopped: no decode starts and none that finishes is kept.
+    private var cancelled = false
     private var residentBytes = 0
     private var inflight: Set<Int> = []
     /// Wanted pages in priority order, and each one's rank in that order.
@@ -107,6 +114,39 @@ public final class PageCache: @unchecked Sendable {
         self.init(pages: book.pages, settings: s, onChange: onChange)
     }
 
+    /// Stops decoding: decodes in flight finish and are thrown away, none starts, and the
+    /// pages held are let go. For a book that is closed or left.
+    public func cancel() {
+        lock.lock(); defer { lock.unlock() }
+        cancelled = true
+        wanted = []
+        rank = [:]
+        resident = [:]
+        released = []
+        residentBytes = 0
+        settings.shared?.charge(0, to: ObjectIdentifier(self))
+    }
+
+    deinit { settings.shared?.charge(0, to: ObjectIdentifier(self)) }
+
+    /// Frees the pixels of resident `page` once they live elsewhere (a GPU texture): the page
+    /// stays resident (not decoded again, evicted as before) but `image(for:)` is nil.
+    public func releasePixels(page: Int) {
+        lock.lock(); defer { lock.unlock() }
+        guard let img = resident.removeValue(forKey: page) else { return }
+        released.insert(page)
+        residentBytes -= img.byteCount
+        chargeLocked()
+    }
+
+    /// Decodes again the pages whose pixels were released (their copies elsewhere were lost).
+    public func reloadReleased() {
+        lock.lock(); defer { lock.unlock() }
+        changed.formUnion(released)
+        released = []
+        scheduleLocked()
+    }
+
     /// Moves the window to `page` (a page index). Moving to a lower page turns prefetching
     /// backwards, to a higher one forwards. Pages that leave the window are evicted.
     public func setCurrent(page: Int) {
@@ -131,17 +171,17 @@ public final class PageCache: @unchecked Sendable {
         return resident[page]
     }
 
-    /// The pages resident now (for freeing the textures of the others).
+    /// The pages resident now, pixels released or not (for freeing the textures of the others).
     public var residentPages: Set<Int> {
         lock.lock(); defer { lock.unlock() }
-        return Set(resident.keys)
+        return Set(resident.keys).union(released)
     }
 
     /// What became resident or was evicted since the last call. Call it on the render thread.
     public func drainChanges() -> Changes {
         lock.lock(); defer { lock.unlock() }
         var c = Changes()
-        for page in changed.sorted() {
+        for page in changed.sorted() where !released.contains(page) {
             if let img = resident[page] { c.ready.append((page, img)) } else { c.evicted.append(page) }
         }
         changed.removeAll()
@@ -159,7 +199,7 @@ public final class PageCache: @unchecked Sendable {
     public var statistics: Stats {
         lock.lock(); defer { lock.unlock() }
         var s = stats
-        s.residentCount = resident.count
+        s.residentCount = resident.count + released.count
         s.residentBytes = residentBytes
         s.loading = inflight.count
         return s
@@ -184,7 +224,7 @@ public final class PageCache: @unchecked Sendable {
     public func waitUntilResident(pages: [Int], timeout: TimeInterval) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock(); defer { lock.unlock() }
-        while !pages.allSatisfy({ resident[$0] != nil }) {
+        while !pages.allSatisfy({ resident[$0] != nil || released.contains($0) }) {
             if !lock.wait(until: deadline) { return false }
         }
         return true
@@ -210,7 +250,7 @@ public final class PageCache: @unchecked Sendable {
             wanted.append(p)
         }
         refused = []
-        for p in resident.keys where rank[p] == nil { evictLocked(p) }
+        for p in Set(resident.keys).union(released) where rank[p] == nil { evictLocked(p) }
         scheduleLocked()
     }
 
@@ -219,7 +259,7 @@ public final class PageCache: @unchecked Sendable {
     /// The best-ranked wanted page that is not loaded, has room, and is not refused; making room
     /// by evicting lower-ranked pages when that suffices.
     private func nextJobLocked() -> Int? {
-        for page in wanted where resident[page] == nil && !inflight.contains(page) && !refused.contains(page) {
+        for page in wanted where resident[page] == nil && !released.contains(page) && !inflight.contains(page) && !refused.contains(page) {
             let need = estimateLocked * (inflight.count + 1)
             if onScreen.contains(page) || makeRoomLocked(need, below: rank[page]!) { return page }
             return nil
@@ -230,7 +270,8 @@ public final class PageCache: @unchecked Sendable {
     /// Evicts resident pages ranked below `limit` (worst first) until `extra` more bytes fit
     /// in the budget; evicts nothing and returns false if even all of them would not do.
     private func makeRoomLocked(_ extra: Int, below limit: Int) -> Bool {
-        let budget = settings.budgetBytes
+        var budget = settings.budgetBytes
+        if let shared = settings.shared { budget = min(budget, shared.limit - shared.held(byOthersThan: ObjectIdentifier(self))) }
         guard residentBytes + extra > budget else { return true }
         let victims = resident.keys.filter { !onScreen.contains($0) && (rank[$0] ?? .max) > limit }
             .sorted { (rank[$0] ?? .max) > (rank[$1] ?? .max) }
@@ -243,13 +284,17 @@ public final class PageCache: @unchecked Sendable {
     }
 
     private func evictLocked(_ page: Int) {
+        if released.remove(page) != nil { changed.insert(page) }
         guard let img = resident.removeValue(forKey: page) else { return }
         residentBytes -= img.byteCount
         changed.insert(page)
+        chargeLocked()
     }
 
+    private func chargeLocked() { settings.shared?.charge(residentBytes, to: ObjectIdentifier(self)) }
+
     private func scheduleLocked() {
-        while inflight.count < settings.workers, let page = nextJobLocked() {
+        while !cancelled, inflight.count < settings.workers, let page = nextJobLocked() {
             inflight.insert(page)
             let path = pages[page]
             let known = brokenPaths.contains(path)
@@ -281,6 +326,7 @@ public final class PageCache: @unchecked Sendable {
         resident[page] = result.image
         residentBytes += result.image.byteCount
         changed.insert(page)
+        chargeLocked()
         if !makeRoomLocked(0, below: r) && !onScreen.contains(page) {
             evictLocked(page)
             refused.insert(page)

@@ -16,7 +16,8 @@ public struct PipelineConfiguration: Sendable {
     /// Page texture filtering; nil: what suits the renderer (`TextureFiltering.forCurrentRenderer`).
     public var filtering: TextureFiltering?
     /// Frames wait for the images they show, never drawing paper in their place, and nothing
-    /// is prefetched: captures, recordings and tests. Off, a frame never waits (a viewer).
+    /// is prefetched: captures, recordings and tests. Off, a frame never waits (a viewer), and
+    /// a page's decoded pixels are let go once its texture is made.
     public var waitsForImages = false
     /// How long a waiting frame waits before it draws paper after all.
     public var imageTimeout: TimeInterval = 60
@@ -191,6 +192,7 @@ public final class FramePipeline {
         self.filtering = filtering
         textures.descriptor = .pages(filtering)
         textures.evict(keeping: [])
+        images.reloadReleased()
         needsRender = true
     }
 
@@ -332,7 +334,10 @@ public final class FramePipeline {
     private func takeImageChanges() {
         let changes = images.drainChanges()
         if changes.arrived { uploadsPending = true }
-        if changes.evicted { textures.evict(keeping: images.residentFaces) }
+        if changes.evicted {
+            textures.evict(keeping: images.residentFaces)
+            images.budget.setGPUBytes(textures.residentBytes)
+        }
         for problem in images.drainProblems() { report(problem.description) }
     }
 
@@ -350,9 +355,11 @@ public final class FramePipeline {
                 break
             }
             textures.upload(image, for: face)
+            if !configuration.waitsForImages { images.releasePixels(of: face) }
             spent += image.byteCount
             done.insert(face)
         }
+        images.budget.setGPUBytes(textures.residentBytes)
         return done
     }
 

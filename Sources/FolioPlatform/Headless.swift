@@ -132,11 +132,12 @@ public final class HeadlessContext: Surface {
         eglMakeCurrent(display, nil, nil, nil)
     }
 
-    /// Releases the context; call once, on the thread that made it.
+    /// Releases the context; call once, on the thread that made it. The display stays
+    /// initialised: every context of a process shares it, and terminating it would pull the
+    /// others from under their owners (a test process, an embedding program with two).
     public func destroy() {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
-        eglTerminate(display)
     }
 
     private static func eglProc<T>(_ name: String, _ type: T.Type) -> T? {

@@ -19,9 +19,11 @@ import Testing
             return try s.scene(library: books)
         }
         let sequence = try [turn(0.1), turn(0.35), turn(0.6), turn(0.2, page: 9), turn(0.85, page: 9)]
+        var hits = 0, dirty: PixelRect?
         let hitsBefore = try GLHarness.shared.run { $0.renderer.cacheHits }
-        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library) { $0.cacheStaticLayer = true }
-        let (hits, dirty) = try GLHarness.shared.run { ($0.renderer.cacheHits - hitsBefore, $0.renderer.lastDirtyRect) }
+        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library,
+                                                 configure: { $0.cacheStaticLayer = true },
+                                                 inspect: { hits = $0.cacheHits - hitsBefore; dirty = $0.lastDirtyRect })
         let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library) { $0.cacheStaticLayer = false }
         for i in sequence.indices {
             let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))

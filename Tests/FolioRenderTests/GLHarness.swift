@@ -75,9 +75,11 @@ final class GLHarness: @unchecked Sendable {
 
     /// Renders `scenes` one after another into one target (as a viewer or a recording does,
     /// so the renderer's cached layer carries over) and returns each frame, rows top to bottom.
+    /// `inspect` sees the renderer after the last frame, before any other test draws.
     func frames(_ scenes: [Scene], width: Int, height: Int, library: Library? = nil,
                 configuration: RenderConfiguration = .reference,
-                configure: (inout RenderSettings) -> Void = { _ in }) throws -> [RGBAImage] {
+                configure: (inout RenderSettings) -> Void = { _ in },
+                inspect: (Renderer) -> Void = { _ in }) throws -> [RGBAImage] {
         try run { pipeline in
             configure(&pipeline.renderer.settings)
             pipeline.library = library ?? Self.noBooks
@@ -89,6 +91,7 @@ final class GLHarness: @unchecked Sendable {
                 pipeline.draw(scene)
                 return pipeline.target.readPixels().flippedVertically()
             }
+            inspect(pipeline.renderer)
             // Debug builds stop at the error; a release build of the tests fails here.
             let errors = GLErrors.drain()
             guard errors.isEmpty else { throw GLFailure(errors: errors) }

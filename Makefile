@@ -97,11 +97,12 @@ deb:
 	$(MAKE) install PREFIX=/usr DESTDIR=$(abspath $(OUT)/deb/root)
 	scripts/make-deb $(OUT)/deb/root $(VERSION) $(OUT)
 
-# docs/folio.1 from the commands' own help (swift-argument-parser's GenerateManual plugin).
+# docs/folio.1 from the commands' own help (swift-argument-parser's GenerateManual plugin);
+# a blank line is not mdoc, so each becomes a paragraph break (man -l would warn).
 man: build
 	$(SWIFT) package plugin generate-manual --configuration debug --section 1 \
 		--authors "The Folio project" >/dev/null
-	cp .build/plugins/GenerateManual/outputs/folio/folio.1 docs/folio.1
+	sed -e 's/^$$/.Pp/' .build/plugins/GenerateManual/outputs/folio/folio.1 > docs/folio.1
 
 icon:
 	scripts/make-icon

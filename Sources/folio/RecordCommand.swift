@@ -47,7 +47,7 @@ struct Record: ParsableCommand {
     @Option(help: "Frames per second of animation time (0 < fps ≤ 240).")
     var fps: Double = 30
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png, … (optional with --video).", valueName: "dir"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png and so on (optional with --video).", valueName: "dir"))
     var output: String?
 
     @Option(help: ArgumentHelp("Encode the frames to a video with ffmpeg, at --fps and --size: .mp4, .webm, .gif, …", valueName: "file"))

@@ -21,10 +21,12 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
+# zsh's own folder for a prefix; Debian's zsh reads /usr/share/zsh/vendor-completions instead.
+ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 # Every file `make install` writes, for `make uninstall`; share/folio is wholly Folio's.
 INSTALLED = $(BINDIR)/folio $(MANDIR)/man1/folio.1 \
             $(DATADIR)/bash-completion/completions/folio \
-            $(DATADIR)/zsh/site-functions/_folio \
+            $(ZSHCOMPDIR)/_folio \
             $(DATADIR)/fish/vendor_completions.d/folio.fish \
             $(DATADIR)/applications/folio.desktop \
             $(DATADIR)/icons/hicolor/scalable/apps/folio.svg
@@ -69,7 +71,7 @@ install: release
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio; set -e; \
 	d="$(DESTDIR)"; \
 	install -d "$$d$(BINDIR)" "$$d$(DATADIR)/folio" "$$d$(MANDIR)/man1" \
-		"$$d$(DATADIR)/bash-completion/completions" "$$d$(DATADIR)/zsh/site-functions" \
+		"$$d$(DATADIR)/bash-completion/completions" "$$d$(ZSHCOMPDIR)" \
 		"$$d$(DATADIR)/fish/vendor_completions.d" "$$d$(DATADIR)/applications" \
 		"$$d$(DATADIR)/icons/hicolor/scalable/apps"; \
 	install -m 0755 -s "$$bin" "$$d$(BINDIR)/folio"; \
@@ -78,9 +80,9 @@ install: release
 	chmod -R u=rwX,go=rX "$$d$(DATADIR)/folio"; \
 	install -m 0644 docs/folio.1 "$$d$(MANDIR)/man1/folio.1"; \
 	"$$bin" --generate-completion-script bash > "$$d$(DATADIR)/bash-completion/completions/folio"; \
-	"$$bin" --generate-completion-script zsh > "$$d$(DATADIR)/zsh/site-functions/_folio"; \
+	"$$bin" --generate-completion-script zsh > "$$d$(ZSHCOMPDIR)/_folio"; \
 	"$$bin" --generate-completion-script fish > "$$d$(DATADIR)/fish/vendor_completions.d/folio.fish"; \
-	chmod 0644 "$$d$(DATADIR)/bash-completion/completions/folio" "$$d$(DATADIR)/zsh/site-functions/_folio" \
+	chmod 0644 "$$d$(DATADIR)/bash-completion/completions/folio" "$$d$(ZSHCOMPDIR)/_folio" \
 		"$$d$(DATADIR)/fish/vendor_completions.d/folio.fish"; \
 	install -m 0644 data/folio.desktop "$$d$(DATADIR)/applications/folio.desktop"; \
 	install -m 0644 data/folio.svg "$$d$(DATADIR)/icons/hicolor/scalable/apps/folio.svg"; \
@@ -94,8 +96,8 @@ uninstall:
 # dpkg-shlibdeps: out/folio_VERSION_ARCH.deb.
 deb:
 	rm -rf $(OUT)/deb
-	$(MAKE) install PREFIX=/usr DESTDIR=$(abspath $(OUT)/deb/root)
-	scripts/make-deb $(OUT)/deb/root $(VERSION) $(OUT)
+	$(MAKE) install PREFIX=/usr ZSHCOMPDIR=/usr/share/zsh/vendor-completions DESTDIR=$(abspath $(OUT)/deb/debian/folio)
+	scripts/make-deb $(OUT)/deb $(VERSION) $(OUT)
 
 # docs/folio.1 from the commands' own help (swift-argument-parser's GenerateManual plugin);
 # a blank line is not mdoc, so each becomes a paragraph break (man -l would warn).

@@ -109,12 +109,12 @@ public enum ProgramLog {
     }
 }
 
-/// Where the `Shaders/` folder is: `--shaders DIR`, then `FOLIO_SHADERS`, then beside the
-/// executable, then the package root.
+/// Where the `Shaders/` folder is: `--shaders DIR`, then `FOLIO_SHADERS`, then the places of
+/// `Resources.locate` (an installed prefix, the XDG data directories, the source tree).
 public enum ShaderFolder {
     public static func locate(explicit: String? = nil) throws -> String {
         if let dir = Resources.locate("Shaders", explicit: explicit, environment: "FOLIO_SHADERS") { return dir }
-        throw RenderError.shadersFolderNotFound(tried: explicit.map { "--shaders \($0)" } ?? "FOLIO_SHADERS, beside the executable, the package root")
+        throw RenderError.shadersFolderNotFound(tried: explicit.map { "--shaders \($0)" } ?? "FOLIO_SHADERS, " + Resources.searchOrder)
     }
 
     /// Every shader file in the folder (for tests that compile them all).

@@ -22,6 +22,8 @@ struct Bench: ParsableCommand {
     var noCapture = false
     @Flag(help: "Print JSON instead of a table.")
     var json = false
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
+    var quiet = false
 
     func run() throws {
         let start = Date()
@@ -36,17 +38,22 @@ struct Bench: ParsableCommand {
         let firstFrame = Date().timeIntervalSince(start)
 
         let wanted = try scenes.map(BenchScene.parse) ?? BenchScene.allCases
+        let ffmpeg = executable(named: "ffmpeg")
+        let captureFrames = noCapture ? 0 : min(frames, 60) * (ffmpeg == nil ? 2 : 3)
+        let progress = ProgressLine("folio bench", unit: "frames", total: wanted.count * (frames + 1) + captureFrames, quiet: quiet)
+        defer { progress.finish() }
         var results: [SceneResult] = []
         for scene in wanted {
-            results.append(try measure(scene, session: session))
+            results.append(try measure(scene, session: session, progress: progress))
         }
-        let capture = noCapture ? nil : try measureCapture(session: session)
+        let capture = noCapture ? nil : try measureCapture(session: session, ffmpeg: ffmpeg, progress: progress)
+        progress.finish()
         let report = Report(renderer: GLInfo.renderer, size: [w, h], samples: session.target.samples,
                             firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
         print(json ? report.json : report.table)
     }
 
-    private func measure(_ bench: BenchScene, session: FramePipeline) throws -> SceneResult {
+    private func measure(_ bench: BenchScene, session: FramePipeline, progress: ProgressLine) throws -> SceneResult {
         let original = session.library
         defer { session.library = original }
         if bench == .largeBook { session.library = try largeLibrary(pages: 2000, like: original) }
@@ -54,6 +61,7 @@ struct Bench: ParsableCommand {
         let scenes = try (0..<frames).map { try bench.scene(frame: $0, of: frames, books: infos) }
         // One warm-up frame so texture uploads and the static layer are not counted.
         session.draw(scenes[0])
+        progress.advance()
         finishGPU()
         let timer = GPUTimer()
         defer { timer.destroy() }
@@ -62,6 +70,7 @@ struct Bench: ParsableCommand {
             timer.begin()
             session.draw(scene)
             timer.end()
+            progress.advance()
         }
         finishGPU()
         let wall = Date().timeIntervalSince(t0), cpu = processCPUSeconds() - cpu0
@@ -85,8 +94,9 @@ struct Bench: ParsableCommand {
     }
 
     /// The curl turn to PNG three ways in one run: render + readback only, encode only, and
-    /// the whole pipeline (render, pixel-buffer readback and encoding on worker threads overlapping).
-    private func measureCapture(session: FramePipeline) throws -> CaptureResult {
+    /// the whole pipeline (render, pixel-buffer readback and encoding on worker threads
+    /// overlapping); then, with ffmpeg, render + readback piped to an MP4 as `record --video` does.
+    private func measureCapture(session: FramePipeline, ffmpeg: String?, progress: ProgressLine) throws -> CaptureResult {
         let n = min(frames, 60)
         let infos = session.library.bookInfos
         let scenes = try (0..<n).map { try BenchScene.curl.scene(frame: $0, of: n, books: infos) }
@@ -94,13 +104,19 @@ struct Bench: ParsableCommand {
         let reader = FrameReader(width: t.width, height: t.height)
         defer { reader.destroy() }
 
+        // Draws every scene, handing each frame read back to `take`, oldest first.
+        func drawAll(_ take: (RGBAImage) -> Void) {
+            for scene in scenes {
+                session.draw(scene)
+                if let img = reader.read(t) { take(img) }
+                progress.advance()
+            }
+            reader.flush().forEach(take)
+        }
+
         var t0 = Date()
         var images: [RGBAImage] = []
-        for scene in scenes {
-            session.draw(scene)
-            if let img = reader.read(t) { images.append(img) }
-        }
-        images += reader.flush()
+        drawAll { images.append($0) }
         let renderFPS = Double(n) / Date().timeIntervalSince(t0)
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(getpid())")
@@ -119,20 +135,27 @@ struct Bench: ParsableCommand {
             written += 1
             writer.submit(img, to: dir.appendingPathComponent("c-\(written).png").path)
         }
-        for scene in scenes {
-            session.draw(scene)
-            if let img = reader.read(t) { write(img) }
-        }
-        reader.flush().forEach(write)
+        drawAll(write)
         try writer.finish()
         let captureFPS = Double(written) / Date().timeIntervalSince(t0)
+
+        var videoFPS: Double?
+        if let ffmpeg {
+            t0 = Date()
+            let pipe = try VideoPipe(ffmpeg: ffmpeg, path: dir.appendingPathComponent("bench.mp4").path,
+                                     width: t.width, height: t.height, fps: 30)
+            drawAll(pipe.send)
+            try pipe.finish()
+            videoFPS = Double(n) / Date().timeIntervalSince(t0)
+        }
         // Where rendering and encoding share the same cores (a software renderer) they cannot
         // both run at full speed: the best the pipeline can do is the two stages back to back.
         let shared = 1 / (1 / renderFPS + 1 / encodeFPS)
         return CaptureResult(frames: n, compression: render.compression, renderOnlyFPS: renderFPS, encodeOnlyFPS: encodeFPS,
                              captureFPS: captureFPS, ratio: captureFPS / min(renderFPS, encodeFPS),
                              ratioToSharedBound: captureFPS / shared,
-                             encoderThreads: ProcessInfo.processInfo.activeProcessorCount)
+                             encoderThreads: ProcessInfo.processInfo.activeProcessorCount,
+                             videoFPS: videoFPS, videoRatio: videoFPS.map { $0 / renderFPS })
     }
 }
 
@@ -210,9 +233,16 @@ struct CaptureResult: Codable {
     /// renderer is the CPU itself.
     var ratioToSharedBound: Double
     var encoderThreads: Int
+    /// Render + readback piped to ffmpeg (MP4, H.264), whole run including ffmpeg's start and
+    /// end; nil without ffmpeg.
+    var videoFPS: Double?
+    /// `videoFPS` over render-only (goal: at least 0.8).
+    var videoRatio: Double?
 
     enum CodingKeys: String, CodingKey {
         case frames, compression, ratio
+        case videoFPS = "video_fps"
+        case videoRatio = "video_ratio"
         case ratioToSharedBound = "ratio_to_shared_bound"
         case renderOnlyFPS = "render_only_fps"
         case encodeOnlyFPS = "encode_only_fps"
@@ -252,6 +282,9 @@ struct Report: Codable {
         lines.append("capture (curl, \(c.frames) frames, PNG level \(c.compression), \(c.encoderThreads) encoder threads): "
             + "render-only \(f(c.renderOnlyFPS)) fps, encode-only \(f(c.encodeOnlyFPS)) fps, pipeline \(f(c.captureFPS)) fps, "
             + "ratio \(f(c.ratio)) of the slower, \(f(c.ratioToSharedBound)) of both back to back on shared cores")
+        if let video = c.videoFPS, let ratio = c.videoRatio {
+            lines.append("video (curl, \(c.frames) frames piped to ffmpeg, MP4 H.264): \(f(video)) fps, \(f(ratio)) of render-only")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -22,6 +22,9 @@ struct Info: ParsableCommand {
     @Flag(help: "List every page file.")
     var pages = false
 
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
+    var quiet = false
+
     func run() throws {
         guard let source = source ?? Resources.textures() else {
             throw ValidationError("no bundled library found (set FOLIO_TEXTURES); name a SOURCE")
@@ -32,15 +35,17 @@ struct Info: ParsableCommand {
         var problems = library.problems
         // Check each file once, however many books use it.
         var checked = Set<String>()
-        for book in library.books {
-            for path in [book.cover].compactMap({ $0 }) + book.pages where checked.insert(path).inserted {
-                do {
-                    if decode { _ = try PNG.read(path: path) } else { _ = try PNG.header(path: path) }
-                } catch {
-                    problems.append(Problem(file: path, message: "\(error)".replacingOccurrences(of: path + ": ", with: "")))
-                }
+        let files = library.books.flatMap { [$0.cover].compactMap { $0 } + $0.pages }.filter { checked.insert($0).inserted }
+        let progress = ProgressLine("folio info", unit: "files", total: files.count, quiet: quiet)
+        for path in files {
+            defer { progress.advance() }
+            do {
+                if decode { _ = try PNG.read(path: path) } else { _ = try PNG.header(path: path) }
+            } catch {
+                problems.append(Problem(file: path, message: "\(error)".replacingOccurrences(of: path + ": ", with: "")))
             }
         }
+        progress.finish()
         let done = Date()
 
         let count = library.books.count

@@ -7,7 +7,7 @@ import Foundation
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a script of actions at a fixed frame rate and write every frame to PNG, headless.",
+        abstract: "Play a script of actions at a fixed frame rate and write every frame to PNG or a video, headless.",
         discussion: """
             The same command writes the same frames, byte for byte: the animation advances by 1/fps a \
             frame, never by the clock.
@@ -32,8 +32,12 @@ struct Record: ParsableCommand {
             Frame 1 shows time 0; each action starts in the frame in which the one before it ends; the \
             last frame is the one in which the last action ends.
 
-            Existing frame-*.png files in DIR are replaced. --video runs ffmpeg on the frames once they \
-            are written; when ffmpeg is missing the frames stay and the exit status is 69.
+            Existing frame-*.png files in DIR are replaced. --video pipes the frames straight into \
+            ffmpeg (no PNG unless -o is given too): .mp4 H.264, .webm VP9, .gif with a palette made \
+            from the frames. Without ffmpeg the exit status is 69 (the frames stay when -o is given).
+
+            On a terminal a progress line (frames, rate, time left) is drawn on standard error; \
+            --quiet turns it off, with the summary line.
             """)
 
     @OptionGroup var render: RenderOptions
@@ -44,14 +48,18 @@ struct Record: ParsableCommand {
     @Option(help: "Frames per second of animation time (0 < fps ≤ 240).")
     var fps: Double = 30
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png, …", valueName: "dir"))
-    var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png and so on (optional with --video).", valueName: "dir"))
+    var output: String?
 
-    @Option(help: ArgumentHelp("Also encode the frames to a video with ffmpeg: .mp4, .webm, .gif, …", valueName: "file"))
+    @Option(help: ArgumentHelp("Encode the frames to a video with ffmpeg, at --fps and --size: .mp4, .webm, .gif, …", valueName: "file"))
     var video: String?
+
+    @Flag(name: .shortAndLong, help: "No progress line and no summary.")
+    var quiet = false
 
     func validate() throws {
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be more than 0 and at most 240 (got \(fps))") }
+        guard output != nil || video != nil else { throw ValidationError("give -o DIR for PNG frames, --video FILE, or both") }
         // Checked here too so that a bad script gets this command's usage line.
         _ = try loadScript()
     }
@@ -61,18 +69,42 @@ struct Record: ParsableCommand {
         let library = try loadLibrary(render.source)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
-        try prepareFolder()
+        func runner() -> ScriptRunner {
+            ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        }
+        // Without ffmpeg a video alone cannot be made at all: say so before drawing anything.
+        let ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
+        if let video, ffmpeg == nil, output == nil {
+            warn("ffmpeg is not installed: cannot write \(video)")
+            throw ExitCode(69)   // EX_UNAVAILABLE
+        }
+        if let output { try prepareFolder(output) }
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
-        let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        let progress = ProgressLine("folio record", unit: "frames", total: nil, quiet: quiet)
+        defer { progress.finish() }
+        // The frame count, played without drawing, only for the time left.
+        if progress.isShown { progress.setTotal(runner().run()) }
         let start = ContinuousClock.now
-        let frames = try writeFrames(runner, pipeline)
+        let playing = runner()
+        var pipe: VideoPipe?
+        if let video, let ffmpeg {
+            pipe = try VideoPipe(ffmpeg: ffmpeg, path: video, width: pipeline.target.width, height: pipeline.target.height, fps: fps)
+        }
+        let frames = try writeFrames(playing, pipeline, video: pipe, progress: progress)
         let wall = (ContinuousClock.now - start) / .seconds(1)
-        for note in runner.notes { warn(note) }
-        let animation = runner.time(ofFrame: frames - 1)
-        print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to PNG in ",
-                     frames, animation, fps, wall, Double(frames) / wall) + output)
-        if let video { try encode(video) }
+        progress.finish()
+        for note in playing.notes { warn(note) }
+        let animation = playing.time(ofFrame: frames - 1)
+        let targets = [output.map { "PNG in \($0)" }, pipe.map(\.path)].compactMap { $0 }.joined(separator: " and ")
+        if !quiet {
+            print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
+                         frames, animation, fps, wall, Double(frames) / wall) + targets)
+        }
+        if let output, video != nil, ffmpeg == nil {
+            warn("ffmpeg is not installed; frames are in \(output)")
+            throw ExitCode(69)
+        }
     }
 
     /// The script text, or the file it names after '@', parsed.
@@ -92,13 +124,10 @@ struct Record: ParsableCommand {
         }
     }
 
-    private func framePath(_ n: Int) -> String {
-        (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
-    }
 
     /// Makes the output folder and removes the frames of an earlier recording, which a
     /// shorter one would otherwise leave behind.
-    private func prepareFolder() throws {
+    private func prepareFolder(_ output: String) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
         for name in try fm.contentsOfDirectory(atPath: output) where name.wholeMatch(of: /frame-\d+\.png/) != nil {
@@ -106,47 +135,31 @@ struct Record: ParsableCommand {
         }
     }
 
-    /// Draws every frame while earlier ones are read back and encoded on worker threads;
-    /// returns how many were written.
-    private func writeFrames(_ runner: ScriptRunner, _ pipeline: FramePipeline) throws -> Int {
+    /// Draws every frame while earlier ones are read back, then encoded to PNG on worker
+    /// threads and piped to ffmpeg on another; returns how many were drawn. Stops early when
+    /// ffmpeg fails, and throws its error once the frames already drawn are written.
+    private func writeFrames(_ runner: ScriptRunner, _ pipeline: FramePipeline, video: VideoPipe?,
+                             progress: ProgressLine) throws -> Int {
         let reader = FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3)
         defer { reader.destroy() }
-        let writer = FrameWriter(compression: render.compression)
+        let writer = output.map { _ in FrameWriter(compression: render.compression) }
         var written = 0
         func save(_ image: RGBAImage) {
             written += 1
-            writer.submit(image, to: framePath(written))
+            if let output {
+                writer?.submit(image, to: (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", written)))
+            }
+            video?.send(image)
+            progress.advance()
         }
-        while let scene = runner.nextFrame() {
+        while video?.failed != true, let scene = runner.nextFrame() {
             pipeline.draw(scene)
             if let image = reader.read(pipeline.target) { save(image) }
         }
         reader.flush().forEach(save)
-        try writer.finish()
+        try writer?.finish()
+        try video?.finish()
         return written
-    }
-
-    /// Runs ffmpeg over the written frames.
-    private func encode(_ video: String) throws {
-        guard let ffmpeg = executable(named: "ffmpeg") else {
-            warn("ffmpeg is not installed; frames are in \(output)")
-            throw ExitCode(69)   // EX_UNAVAILABLE: the video asked for was not made
-        }
-        // GIF: a palette made from the frames themselves; others: even sides and 4:2:0 colour,
-        // which H.264 needs and every player takes.
-        let filter = video.lowercased().hasSuffix(".gif")
-            ? "split[a][b];[a]palettegen[p];[b][p]paletteuse"
-            : "pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-y", "-loglevel", "error", "-framerate", "\(fps)",
-                             "-i", (output as NSString).appendingPathComponent("frame-%05d.png"), "-vf", filter, video]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw RecordError(message: "ffmpeg failed (exit status \(process.terminationStatus)); frames are in \(output)")
-        }
-        print(video)
     }
 }
 
@@ -157,7 +170,7 @@ struct RecordError: Error, CustomStringConvertible {
 }
 
 /// The first executable called `name` on PATH.
-private func executable(named name: String) -> String? {
+func executable(named name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }

@@ -16,7 +16,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size).", valueName: "WxH"))
     var view = "1280x720"
 
-    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
+    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, then folio/Shaders in PREFIX/share or the XDG data folders).")
     var shaders: String?
 
     @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")

@@ -23,7 +23,7 @@ struct View: ParsableCommand {
     @Option(help: "Window size, WxH (the scene scales with the window).")
     var size = "1280x720"
 
-    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
+    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, then folio/Shaders in PREFIX/share or the XDG data folders).")
     var shaders: String?
 
     @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")

@@ -65,6 +65,17 @@ private extension RGBAImage {
     }
 }
 
+/// codec, width, height, pixel format, frame rate and frame count of a video's first stream.
+private func ffprobe(_ video: URL) throws -> String {
+    let r = try runTool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                    "stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames", "-of", "csv=p=0", video.path])
+    return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+private func runTool(_ tool: String, _ arguments: [String]) throws -> FolioProcess.Result {
+    try FolioProcess.run("/usr/bin/env", [tool] + arguments, timeout: 60)
+}
+
 private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
     .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
 
@@ -139,6 +150,56 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: gif) }
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try Data(contentsOf: gif).prefix(6) == Data("GIF89a".utf8))
+    }
+
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
+    func videoAloneIsPipedWithoutFramesAtTheAskedRateAndEvenSize() throws {
+        let mp4 = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: mp4) }
+        let r = try run(["record", "--script", "open", "--fps", "10", "--size", "95x53", "--video", mp4.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "no progress line when standard error is not a terminal: \(r.stderr)")
+        #expect(r.stdout.hasPrefix("11 frames (1.00 s of animation at 10 fps) in ") && r.stdout.hasSuffix("to \(mp4.path)\n"), "\(r.stdout)")
+        let probe = try ffprobe(mp4)
+        #expect(probe == "h264,96,54,yuv420p,10/1,11", "\(probe)")
+    }
+
+    /// The video shows what the PNG frames show, the right way up.
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
+    func videoFramesMatchThePNGFrames() throws {
+        let webm = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).webm")
+        let still = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).png")
+        let (r, dir) = try record("open", fps: 5, extra: ["--video", webm.path])
+        defer { [dir, webm, still].forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(frames(in: dir).count == 6)
+        #expect(try ffprobe(webm).hasPrefix("vp9,96,54,yuv420p,5/1"))
+        let last = try runTool("ffmpeg", ["-v", "error", "-i", webm.path, "-vf", "select=eq(n\\,5)", "-frames:v", "1", "-pix_fmt", "rgba", still.path])
+        #expect(last.status == 0, "\(last.stderr)")
+        let video = try PNG.read(path: still.path), png = try PNG.read(path: dir.appendingPathComponent("frame-00006.png").path)
+        #expect(video.width == png.width && video.height == png.height)
+        let difference = zip(video.pixels, png.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(png.pixels.count) < 6, "mean difference \(Double(difference) / Double(png.pixels.count))")
+    }
+
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
+    func ffmpegErrorsAreOneLine() throws {
+        let r = try run(["record", "--script", "open", "--size", "32x18", "--video", "/nonexistent/folder/x.mp4"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: ffmpeg could not write /nonexistent/folder/x.mp4: No such file or directory\n", "\(r.stderr)")
+    }
+
+    @Test func withoutFFmpegAVideoAloneStopsBeforeDrawing() throws {
+        let r = try run(["record", "--script", "open", "--video", "never.mp4"], path: "/nonexistent")
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("ffmpeg is not installed: cannot write never.mp4"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func framesOrVideoMustBeAsked() throws {
+        let r = try run(["record", "--script", "open"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("give -o DIR for PNG frames, --video FILE, or both"), "\(r.stderr)")
     }
 
     @Test func withoutFFmpegTheFramesStayAndItSaysSo() throws {

@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
         .target(name: "FolioLayout", dependencies: ["FolioMath"]),
-        .target(name: "FolioBook", dependencies: ["CPNG", .product(name: "Logging", package: "swift-log")]),
+        // Optimised in every build: it scales images of hundreds of megapixels row by row.
+        .target(name: "CPNGScaled", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", .product(name: "Logging", package: "swift-log")]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioBook"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),

@@ -1,7 +1,7 @@
-// libpng for Folio. Reading uses the simplified API (errors come back in png_image.message).
-// Writing needs a zlib level, which the simplified API lacks, so it goes through the classic
-// API here in C: libpng's longjmp on error lands in folio_png_encode_rgba's own setjmp and
-// never crosses a Swift frame.
+// libpng for Folio. Reading uses the simplified API (errors come back in png_image.message),
+// except for images larger than they will be shown (CPNGScaled). Writing needs a zlib level,
+// which the simplified API lacks, so it goes through the classic API here in C: libpng's
+// longjmp on error lands in folio_png_encode_rgba's own setjmp and never crosses a Swift frame.
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>

@@ -96,6 +96,9 @@ public final class BookController {
     private var scrubTracker: VelocityTracker?
     private var turn: Turn?
     private var queue: [Pending] = []
+    /// Actions asked for while a page turns that cannot change a moving sheet (a new
+    /// deformation, layout or orientation; closing the book): they play, in order, when it lands.
+    private var afterTurn: [Action] = []
 
     private struct Turn {
         var from: Int
@@ -164,9 +167,37 @@ public final class BookController {
     }
 
     /// Performs `action` at `time`; false when it is impossible now (nothing changes then).
+    /// While a page turns, a new deformation, layout or orientation, and closing, are accepted
+    /// and wait for the sheet to land (closing drops the turns queued behind it): no key
+    /// pressed during a turn is lost.
     @discardableResult
     public func handle(_ action: Action, at time: Double) -> Bool {
         update(to: time)
+        if turn != nil, Self.waitsForTurn(action) {
+            // Closing drops the turns still waiting: the reader asked to leave the book.
+            if action == .close { dropQueuedTurns() }
+            afterTurn.append(action)
+            return true
+        }
+        return perform(action)
+    }
+
+    /// Actions that change what a moving sheet is made of, or end the book, so they wait for it.
+    private static func waitsForTurn(_ action: Action) -> Bool {
+        switch action {
+        case .toggleDeform, .toggleLayout, .toggleOrientation, .close: true
+        default: false
+        }
+    }
+
+    private func dropQueuedTurns() {
+        let dropped = queue
+        queue = []
+        for pending in dropped { pending.completion?(false) }
+    }
+
+    @discardableResult
+    private func perform(_ action: Action) -> Bool {
         switch action {
         case .shelfNext: return moveShelf(to: (scrollMotion?.to ?? scroll).rounded() + 1)
         case .shelfPrevious: return moveShelf(to: (scrollMotion?.to ?? scroll).rounded() - 1)
@@ -432,6 +463,9 @@ public final class BookController {
         phase = .reading
         if !current.rubber { delegate?.controller(self, didFinishTurnFrom: current.from, to: current.to, completed: completed) }
         current.completion?(completed)
+        let waiting = afterTurn
+        afterTurn = []
+        for action in waiting { perform(action) }
         if !queue.isEmpty {
             let next = queue.removeFirst()
             if next.target == spread {
@@ -495,4 +529,6 @@ public final class BookController {
     public var turnCompletes: Bool? { turn.map { $0.completes && !$0.rubber } }
     /// Turns waiting behind the current one.
     public var queuedTurns: Int { queue.count }
+    /// Actions waiting for the turn under way to land (`handle` accepted them).
+    public var actionsAfterTurn: [Action] { afterTurn }
 }

@@ -89,7 +89,9 @@ public enum ScriptAction: Sendable, Equatable {
         case "goto": self = .goto(page: try Self.whole(a, name, "a page number (0 = cover)"))
         case "book": self = .book(try Self.whole(a, name, "a book number (0 = first)"))
         case "wait":
-            guard a.count == 1, let s = Double(a[0]), s.isFinite, s >= 0 else { throw ArgumentError("'wait' wants seconds ≥ 0, e.g. 'wait 0.5'") }
+            guard a.count == 1, let s = Double(a[0]), (0...Self.maxWait).contains(s) else {
+                throw ArgumentError("'wait' wants seconds from 0 to \(Int(Self.maxWait)), e.g. 'wait 0.5'")
+            }
             self = .wait(seconds: s)
         case "shelf":
             guard a.count == 1, a[0] == "next" || a[0] == "prev" else { throw ArgumentError("'shelf' wants 'next' or 'prev'") }
@@ -111,9 +113,16 @@ public enum ScriptAction: Sendable, Equatable {
 
     private static func count(_ a: [String], _ name: String) throws(ArgumentError) -> Int {
         guard a.count <= 1 else { throw ArgumentError("'\(name)' wants at most one count") }
-        guard let n = a.isEmpty ? 1 : Int(a[0]), n >= 1 else { throw ArgumentError("'\(name)' wants a count ≥ 1, not '\(a[0])'") }
+        guard let n = a.isEmpty ? 1 : Int(a[0]), (1...maxCount).contains(n) else {
+            throw ArgumentError("'\(name)' wants a count from 1 to \(maxCount), not '\(a[0])'")
+        }
         return n
     }
+
+    /// The longest `wait`, seconds, and the most pages one `next` / `prev` turns: numbers past
+    /// these are typing slips, and would make recordings without end.
+    public static let maxWait = 3600.0
+    public static let maxCount = 10_000
 
     private static func styles(_ a: [String]) throws(ArgumentError) -> [StyleChoice] {
         guard !a.isEmpty else { throw ArgumentError("'style' wants one or more of: \(StyleChoice.words.joined(separator: ", "))") }
@@ -295,18 +304,26 @@ public final class ScriptRunner {
 
     /// Advances to the next frame and returns its scene; nil once the script has played.
     public func nextFrame() -> Scene? {
-        guard !finished else { return nil }
+        step() ? controller.scene() : nil
+    }
+
+    /// Advances to the next frame without making its scene; false once the script has played.
+    private func step() -> Bool {
+        guard !finished else { return false }
         let t = time(ofFrame: frame)
         controller.update(to: t)
         advance(at: t)
         finished = active == nil && pending.isEmpty
         frame += 1
-        return controller.scene()
+        return true
     }
 
-    /// Plays the whole script without drawing; returns the number of frames it makes.
-    public func run() -> Int {
-        while nextFrame() != nil {}
+    /// Plays the whole script without drawing; returns the number of frames it makes, or nil
+    /// when it makes more than `limit` (it stops there: a script may run for days).
+    public func run(limit: Int = .max) -> Int? {
+        while step() {
+            if frame > limit { return nil }
+        }
         return frame
     }
 
@@ -370,7 +387,9 @@ public final class ScriptRunner {
     }
 
     private func turn(_ step: Script.Step, _ n: Int, _ action: Action, at t: Double) -> Active? {
-        let done = (0..<n).reduce(0) { count, _ in count + (controller.handle(action, at: t) ? 1 : 0) }
+        // Stops at the first refusal: the book ends there, and the rest would be refused too.
+        var done = 0
+        while done < n, controller.handle(action, at: t) { done += 1 }
         if done > 0, done < n { notes.append(step.message("'\(step.text)' turned \(done) of \(n) pages: the book ends there")) }
         return animate(step, done > 0)
     }

@@ -26,21 +26,34 @@ public struct StillState: Sendable, Equatable {
     public var turn: Double?
     public var style = TurnStyle()
     public var deform: TurnDeform?
-    /// Curl grab point, page units (a across from the spine, l along it from the centre).
+    /// Curl grab point in fractions of the page: x across from the spine (0 < x ≤ 1), y along
+    /// it from the page centre (-0.5 … 0.5), whatever the book's page size.
     public var grab: Vec2?
     public var viewpoint: Viewpoint = .center
     public var zoom = 1.0
 
     public init() {}
 
+    /// View sizes accepted, layout units each side.
+    public static let viewSides = 1.0...100_000
+    /// Shelf release speeds accepted, covers per second (a fling of a few dozen is fast).
+    public static let maxVelocity = 1000.0
+
     /// Whether any option asks for an open book.
     public var opensBook: Bool { book != nil || open != nil || spread != nil || page != nil || turn != nil }
 
     /// Checks the state against `library` and resolves it to numbers.
     public func resolve(library: [BookInfo]) throws(StillStateError) -> ViewState {
-        try check(viewSize.x > 0 && viewSize.y > 0 && viewSize.x.isFinite && viewSize.y.isFinite, "the view size must be positive")
-        try check(scroll.isFinite && velocity.isFinite, "--scroll and --velocity must be numbers")
-        try check(zoom > 0 && zoom.isFinite, "the zoom must be positive")
+        // Every number is checked here, where it enters, so the layout never meets one it cannot
+        // turn into an index (a scroll of 1e19 has no cover) or a finite size.
+        try check(Self.viewSides.contains(viewSize.x) && Self.viewSides.contains(viewSize.y),
+                  "the view size must be \(Int(Self.viewSides.lowerBound))…\(Int(Self.viewSides.upperBound)) units each side, not \(viewSize.x)×\(viewSize.y)")
+        let shelfEnd = Double(max(library.count, 1))
+        try check((-1...shelfEnd).contains(scroll),
+                  "--scroll must be between -1 and \(Int(shelfEnd)) (covers; the library has \(library.count)), not \(scroll)")
+        try check((-Self.maxVelocity...Self.maxVelocity).contains(velocity),
+                  "--velocity must be between -\(Int(Self.maxVelocity)) and \(Int(Self.maxVelocity)) covers per second, not \(velocity)")
+        try check((0.1...10).contains(zoom), "the zoom must be 0.1…10, not \(zoom)")
         var v = ViewState(viewSize: viewSize, shelf: shelf, scroll: scroll, layout: layout, style: style,
                           deform: deform ?? (grab != nil ? .curl : .rigid), viewpoint: viewpoint, zoom: zoom)
         guard opensBook else {
@@ -76,11 +89,12 @@ public struct StillState: Sendable, Equatable {
             try check((0...info.lastSpread).contains(to),
                       style.direction == .forward ? "spread \(from) is the last: there is no page to turn" : "spread \(from) is the first: there is no page to turn back")
             if let grab {
-                let size = style.orientation == .vertical ? Vec2(info.pageSize.y, info.pageSize.x) : info.pageSize
-                try check(grab.x > 0 && grab.x <= size.x && abs(grab.y) <= size.y / 2,
-                          "--curl must lie on the page: 0 < X ≤ \(size.x), |Y| ≤ \(size.y / 2)")
+                try check(grab.x > 0 && grab.x <= 1 && abs(grab.y) <= 0.5,
+                          "--curl must lie on the turning page, in fractions of it: 0 < X ≤ 1 from the spine, -0.5 ≤ Y ≤ 0.5 "
+                          + "from the centre (got \(grab.x),\(grab.y)); to grab a left page, turn back with --style backward")
             }
-            v.turn = TurnState(from: from, to: to, progress: turn, grab: grab)
+            let size = style.orientation == .vertical ? Vec2(info.pageSize.y, info.pageSize.x) : info.pageSize
+            v.turn = TurnState(from: from, to: to, progress: turn, grab: grab.map { Vec2($0.x * size.x, $0.y * size.y) })
             v.phase = .turning
         }
         return v

@@ -35,6 +35,28 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         let place = line.map { "\(file):\($0)" } ?? file
         return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
     }
+
+    /// `problems` for a person to read: of each message said about many files (a folder of
+    /// 20,000 text files), the first `keep` and then one line for the rest, in the place of
+    /// the first one left out.
+    public static func summarised(_ problems: [Problem], keep: Int = 3) -> [Problem] {
+        var counts: [String: Int] = [:]
+        for p in problems { counts[p.message, default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        var out: [Problem] = []
+        for p in problems {
+            let n = seen[p.message, default: 0]
+            seen[p.message] = n + 1
+            let total = counts[p.message]!
+            if n < keep || total == keep + 1 {
+                out.append(p)
+            } else if n == keep {
+                let folder = (p.file as NSString).deletingLastPathComponent
+                out.append(Problem(file: folder, message: "\(total - keep) more files: \(p.message)", severity: p.severity))
+            }
+        }
+        return out
+    }
 }
 
 /// A book: a cover and page images, in reading order.
@@ -52,6 +74,17 @@ public struct Book: Sendable, Equatable {
 
     public static let referencePageWidth = 362.0
     public static let referencePageHeight = 568.0
+
+    /// Whether `width` × `height` (layout units) can be a page: each side 16…16384 and neither
+    /// more than 8 times the other. Anything else (a strip, 1e20, 1e-300) would make a book the
+    /// camera cannot frame and sizes the layout cannot count in.
+    public static func isPageSize(_ width: Double, _ height: Double) -> Bool {
+        let sides = 16.0...16384
+        return sides.contains(width) && sides.contains(height) && max(width / height, height / width) <= 8
+    }
+
+    /// `isPageSize`'s rule in words, for messages.
+    public static let pageSizeRule = "each side 16…16384 units, neither more than 8 times the other"
 
     public init(title: String, author: String? = nil, cover: String? = nil, pages: [String],
                 direction: ReadingDirection = .ltr, pageWidth: Double = Book.referencePageWidth,

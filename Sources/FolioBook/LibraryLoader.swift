@@ -15,7 +15,12 @@ extension Library {
     /// everything else still loads.
     public static func load(from source: String, logProblems: Bool = true) -> Library {
         var loader = LibraryLoader()
-        let library = loader.load(LibraryLoader.absolute(source))
+        let path = LibraryLoader.absolute(source)
+        var library = loader.load(path)
+        // A library without books always says why, even when nothing in it was wrong as such.
+        if library.books.isEmpty, !library.problems.contains(where: { $0.severity == .error }) {
+            library.problems.append(Problem(file: path, message: "no book found here"))
+        }
         for p in library.problems where logProblems {
             LibraryLoader.logger.log(level: p.severity == .note ? .info : .warning, "\(p.description)")
         }
@@ -45,6 +50,11 @@ struct LibraryLoader {
             problems.append(Problem(file: source, message: "no such file or folder"))
             return Library(title: Self.name(source), books: [], problems: problems)
         case false?:
+            // A page image named on its own is a book of one page, not a manifest.
+            if (try? PNG.readBytes(path: source, limit: 8)) == PNG.signature {
+                let book = sized(Book(title: Self.name(source), pages: [source]))
+                return Library(title: book.title, books: [book], problems: problems)
+            }
             return loadManifest(source, expectLibrary: nil)
         case true?:
             if let m = Self.existing(libraryManifestNames, in: source) { return loadManifest(m, expectLibrary: true) }
@@ -70,14 +80,15 @@ struct LibraryLoader {
                     if pages.isEmpty {
                         problems.append(Problem(file: path, message: "skipped: no PNG images and no book manifest", severity: .note))
                     } else {
-                        books.append(Self.sized(Book(title: sub, pages: pages)))
+                        books.append(sized(Book(title: sub, pages: pages)))
                     }
                 }
             }
             return Library(title: title, books: books, problems: problems)
         }
         let pages = imageFiles(in: folder) ?? []
-        return Library(title: title, books: [Self.sized(Book(title: title, pages: pages))], problems: problems)
+        let book = sized(Book(title: title, pages: pages))
+        return Library(title: title, books: [book], problems: problems)
     }
 
     /// The PNG files of a folder in natural order (page2 before page10). Hidden files,
@@ -107,14 +118,9 @@ struct LibraryLoader {
     /// The visible entries of a folder, unsorted; nil (with a problem) if it cannot be read.
     mutating func list(_ folder: String) -> [String]? {
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+            return try FileName.list(folder)
         } catch {
-            let why = switch Self.kind(of: folder) {
-            case nil: "no such folder"
-            case false?: "not a folder"
-            case true?: access(folder, R_OK | X_OK) != 0 ? "permission denied" : "\(error.localizedDescription)"
-            }
-            problems.append(Problem(file: folder, message: "cannot open the folder: \(why)"))
+            problems.append(Problem(file: folder, message: error.reason))
             return nil
         }
     }
@@ -137,14 +143,14 @@ struct LibraryLoader {
             problems.append(Problem(file: path, line: e.line, message: column + e.message))
             return Library(title: title, books: [], problems: problems)
         } catch {
-            problems.append(Problem(file: path, message: "cannot read the manifest: \(error)"))
+            problems.append(Problem(file: path, message: "cannot read the manifest: \(PNGError.reason(of: error))"))
             return Library(title: title, books: [], problems: problems)
         }
         var reader = ManifestReader(file: path, base: Self.parent(path))
         defer { problems += reader.problems }
         guard case .object = root.kind else {
             reader.report(root, "", "the top level must be an object, found \(root.typeName)")
-            return Library(title: title, books: [], problems: problems)
+            return Library(title: title, books: [], problems: problems + reader.problems)
         }
         guard expectLibrary ?? (root["books"] != nil) else {
             let book = reader.book(root, at: "", defaultTitle: title, pagesDefaultToFolder: true, loader: &self)
@@ -172,9 +178,9 @@ struct LibraryLoader {
 
     // MARK: Paths
 
+    /// True for a folder, false for anything else that is there, nil when nothing is.
     static func kind(of path: String) -> Bool? {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) ? isDir.boolValue : nil
+        FileName.type(of: path).map { $0 == .directory }
     }
 
     static func existing(_ names: [String], in folder: String) -> String? {
@@ -204,12 +210,19 @@ struct LibraryLoader {
     }
 
     /// A book's page size from its first page's aspect (height 568, the reference), or the
-    /// reference size when the header cannot be read (the page will show a placeholder).
-    static func sized(_ book: Book) -> Book {
+    /// reference size when the header cannot be read (the page will show a placeholder) or
+    /// its shape is not a page's (a note says so: one strip must not shape the whole book).
+    mutating func sized(_ book: Book) -> Book {
         guard let first = book.pages.first, let h = try? PNG.header(path: first) else { return book }
+        let width = (Book.referencePageHeight * Double(h.width) / Double(h.height)).rounded()
+        guard Book.isPageSize(width, Book.referencePageHeight) else {
+            problems.append(Problem(file: first, message: "the first page is \(h.width)×\(h.height), not the shape of a page "
+                + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))
+            return book
+        }
         var b = book
         b.pageHeight = Book.referencePageHeight
-        b.pageWidth = (Book.referencePageHeight * Double(h.width) / Double(h.height)).rounded()
+        b.pageWidth = width
         return b
     }
 }
@@ -314,9 +327,15 @@ struct ManifestReader {
                   w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
             return (w, h)
         }) {
-            (book.pageWidth, book.pageHeight) = size
+            if Book.isPageSize(size.0, size.1) {
+                (book.pageWidth, book.pageHeight) = size
+            } else {
+                report(v["pageSize"]!, Self.dot(at, "pageSize"),
+                       "[\(size.0), \(size.1)] is not a page size (\(Book.pageSizeRule)); the first page's shape is used")
+                book = loader.sized(book)
+            }
         } else if v["pageSize"] == nil {
-            book = LibraryLoader.sized(book)
+            book = loader.sized(book)
         }
         return book
     }

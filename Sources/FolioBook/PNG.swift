@@ -1,4 +1,5 @@
 import CPNG
+import CPNGScaled
 import Foundation
 
 /// Why a PNG could not be read or written; carries libpng's own words and the path.
@@ -34,6 +35,9 @@ public enum PNG {
         public var interlaced: Bool
     }
 
+    /// The eight bytes every PNG file starts with.
+    public static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+
     /// Bytes a header check needs: the 8-byte signature and the 25-byte IHDR chunk.
     static let headerSize = 33
 
@@ -42,7 +46,7 @@ public enum PNG {
     public static func header(of data: [UInt8], path: String = "<memory>", maxPixels: Int = defaultMaxPixels) throws -> Header {
         func fail(_ m: String) -> PNGError { .invalid(path: path, message: m) }
         guard !data.isEmpty else { throw fail("file is empty") }
-        guard data.count >= 8, data[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]) else {
+        guard data.count >= 8, data[0..<8].elementsEqual(signature) else {
             throw fail("not a PNG file (wrong signature)")
         }
         guard data.count >= headerSize else { throw fail("file is truncated inside the header") }
@@ -113,29 +117,40 @@ public enum PNG {
         return out
     }
 
-    /// Reads a PNG file to RGBA8; the header is checked before the rest of the file is read.
-    public static func read(path: String, maxPixels: Int = defaultMaxPixels) throws -> RGBAImage {
-        _ = try header(path: path, maxPixels: maxPixels)
-        return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
+    /// Reads a PNG file to RGBA8, no larger than `maxSide` × `maxSide` (aspect kept, as
+    /// `scaledToFit`); the header is checked before the rest of the file is read.
+    ///
+    /// Memory follows the size the image is shown at, not the size its header claims: an image
+    /// that fits is decoded whole; a larger one is read a row at a time and scaled down as the
+    /// rows arrive, so a 16000 × 16000 page costs its 4096-pixel copy and two rows, and a file
+    /// that claims more than it holds fails before much memory is taken.
+    public static func read(path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = 4096) throws -> RGBAImage {
+        let head = try header(path: path, maxPixels: maxPixels)
+        guard head.width > maxSide || head.height > maxSide else {
+            return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
+        }
+        let scale = min(Double(maxSide) / Double(head.width), Double(maxSide) / Double(head.height))
+        let w = max(1, min(maxSide, Int((Double(head.width) * scale).rounded())))
+        let h = max(1, min(maxSide, Int((Double(head.height) * scale).rounded())))
+        let fd: Int32
+        do { fd = try InputFile.open(path) } catch { throw PNGError.unreadable(path: path, reason: error.reason) }
+        defer { close(fd) }
+        var result = folio_png_scaled()
+        defer { free(result.pixels) }
+        guard folio_png_read_scaled(fd, UInt32(w), UInt32(h), &result) != 0, let pixels = result.pixels else {
+            let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw PNGError.invalid(path: path, message: message)
+        }
+        return RGBAImage(width: w, height: h, pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: w * h * 4)))
     }
 
-    /// Reads a file's bytes (at most `limit` of them), turning every failure into
+    /// Reads a regular file's bytes (at most `limit` of them), turning every failure into
     /// `PNGError.unreadable`.
     public static func readBytes(path: String, limit: Int? = nil) throws -> [UInt8] {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw PNGError.unreadable(path: path, reason: "no such file")
-        }
-        guard !isDir.boolValue else { throw PNGError.unreadable(path: path, reason: "is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PNGError.unreadable(path: path, reason: "permission denied")
-        }
-        defer { try? handle.close() }
         do {
-            let data = try limit.map { try handle.read(upToCount: $0) } ?? handle.readToEnd()
-            return [UInt8](data ?? Data())
+            return try InputFile.read(path, limit: limit)
         } catch {
-            throw PNGError.unreadable(path: path, reason: "I/O error: \(error.localizedDescription)")
+            throw PNGError.unreadable(path: path, reason: error.reason)
         }
     }
 
@@ -167,17 +182,20 @@ public enum PNG {
         return bytes
     }
 
-    /// Writes RGBA8 to a PNG file.
-    public static func write(_ img: RGBAImage, to path: String, compression: Int = 1, bottomUp: Bool = false) throws {
+    /// Encodes RGBA8 to PNG and writes it (see `OutputFile` for what happens to what is there).
+    public static func write(_ img: RGBAImage, to file: OutputFile, compression: Int = 1, bottomUp: Bool = false) throws {
         let bytes: [UInt8]
         do {
             bytes = try encode(img, compression: compression, bottomUp: bottomUp)
         } catch PNGError.writeFailed(_, let m) {
-            throw PNGError.writeFailed(path: path, message: m)
+            throw PNGError.writeFailed(path: file.path, message: m)
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw PNGError.writeFailed(path: path, message: "cannot create the file")
-        }
+        try file.write(bytes)
+    }
+
+    /// Writes RGBA8 to a PNG file at `path`, replacing what is there (tests, references).
+    public static func write(_ img: RGBAImage, to path: String, compression: Int = 1, bottomUp: Bool = false) throws {
+        try write(img, to: OutputFile(path, replace: .always), compression: compression, bottomUp: bottomUp)
     }
 
     private static func message(of image: inout png_image) -> String {

@@ -341,8 +341,7 @@ public final class PageCache: @unchecked Sendable {
         let s = settings
         if knownBroken { return (brokenPlaceholder(), nil, false) }
         do {
-            let img = try PNG.read(path: path, maxPixels: s.maxPixels)
-            return (img.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), nil, true)
+            return (try PNG.read(path: path, maxPixels: s.maxPixels, maxSide: s.maxPageSize), nil, true)
         } catch {
             // Reported once, by whoever drains the problems: no log line here to repeat it.
             let problem = Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page")

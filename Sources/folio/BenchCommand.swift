@@ -42,9 +42,11 @@ struct Bench: ParsableCommand {
         let captureFrames = noCapture ? 0 : min(frames, 60) * (ffmpeg == nil ? 2 : 3)
         let progress = ProgressLine("folio bench", unit: "frames", total: wanted.count * (frames + 1) + captureFrames, quiet: quiet)
         defer { progress.finish() }
+        Interrupt.catchSignals(notice: "interrupted; stopping after this scene")
         var results: [SceneResult] = []
         for scene in wanted {
             results.append(try measure(scene, session: session, progress: progress))
+            if Interrupt.requested { throw Failure(.interrupted, "interrupted after \(results.count) of \(wanted.count) scenes") }
         }
         let capture = noCapture ? nil : try measureCapture(session: session, ffmpeg: ffmpeg, progress: progress)
         progress.finish()
@@ -57,6 +59,7 @@ struct Bench: ParsableCommand {
         let original = session.library
         defer { session.library = original }
         if bench == .largeBook { session.library = try largeLibrary(pages: 2000, like: original) }
+        defer { if bench == .largeBook { try? FileManager.default.removeItem(at: Self.largeBookFolder) } }
         let infos = session.library.bookInfos
         let scenes = try (0..<frames).map { try bench.scene(frame: $0, of: frames, books: infos) }
         // One warm-up frame so texture uploads and the static layer are not counted.
@@ -79,9 +82,11 @@ struct Bench: ParsableCommand {
                            gpuMs: timer.finish())
     }
 
+    private static let largeBookFolder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-book-\(getpid())")
+
     /// A book of `pages` pages made of links to the sample pages, in a temporary folder.
     private func largeLibrary(pages: Int, like library: Library) throws -> Library {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-book-\(getpid())")
+        let dir = Self.largeBookFolder
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let samples = library.books.flatMap(\.pages)

@@ -11,12 +11,23 @@ struct Capture: ParsableCommand {
 
     @OptionGroup var render: RenderOptions
 
-    @Option(name: .shortAndLong, help: "Output PNG path.")
+    @Option(name: .shortAndLong, help: "Output PNG path (a file, a link to one, a character device such as /dev/stdout, or a FIFO).")
     var output: String = "folio.png"
+
+    @Flag(help: "Replace the output even if it is not a PNG image.")
+    var force = false
 
     @OptionGroup var state: StateOptions
 
+    func validate() throws {
+        try checkPNGName(output, option: "-o")
+    }
+
     func run() throws {
+        // The output is checked before anything is drawn: a bad path fails at once.
+        let file = OutputFile(output, replace: force ? .always : .onlyPNG)
+        try file.prepare()
+        Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         let library = try loadLibrary(render.source)
         let scene: Scene
         do {
@@ -27,7 +38,8 @@ struct Capture: ParsableCommand {
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
         pipeline.draw(scene)
-        try PNG.write(pipeline.target.readPixels(), to: output, compression: render.compression, bottomUp: true)
+        if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
+        try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
         print(output)
     }
 }
@@ -42,9 +54,23 @@ func parseSize(_ text: String) throws -> (Int, Int) {
 
 func loadLibrary(_ source: String?) throws -> Library {
     guard let path = source ?? Resources.textures() else {
-        throw ValidationError("no SOURCE given and the bundled Textures/ folder was not found")
+        throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
     }
+    try requireSource(path)
     let library = Library.load(from: path, logProblems: false)
-    for p in library.problems { FileHandle.standardError.write(Data("folio: \(p)\n".utf8)) }
+    report(library.problems)
+    try requireBooks(library, source: path)
     return library
+}
+
+/// Fails (66) when a source is not there at all.
+func requireSource(_ source: String) throws {
+    var st = stat()
+    guard stat(FileName.bytes(source), &st) == 0 else { throw Failure(.noInput, "\(source): \(FileError.reason())") }
+}
+
+/// Fails (65) when a library has no book (the problems printed before say why).
+func requireBooks(_ library: Library, source: String) throws {
+    guard library.books.isEmpty else { return }
+    throw Failure(.data, "\(source): no book could be opened")
 }

@@ -25,7 +25,7 @@ final class FrameWriter: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal(); group.leave() }
             do {
-                try PNG.write(image, to: path, compression: compression, bottomUp: true)
+                try PNG.write(image, to: OutputFile(path, replace: .always), compression: compression, bottomUp: true)
             } catch {
                 lock.withLock { if failure == nil { failure = error } }
             }

@@ -10,7 +10,8 @@ struct Info: ParsableCommand {
         SOURCE is a Library.json or Library.plist, a book manifest (Book.json / Book.plist), a folder \
         holding one, a folder of PNG pages, or a folder of such folders (docs/manifest.md). Every page \
         and cover is checked by its PNG header (or fully decoded with --decode); each bad file gets one \
-        line. Exits 0 when at least one book opens.
+        line (many alike: the first few and a count). Exits 0 when at least one book opens, 66 when SOURCE \
+        is missing, 65 when no book in it can be opened.
         """)
 
     @Argument(help: "The library to inspect (default: the bundled sample library).")
@@ -29,6 +30,7 @@ struct Info: ParsableCommand {
         guard let source = source ?? Resources.textures() else {
             throw ValidationError("no bundled library found (set FOLIO_TEXTURES); name a SOURCE")
         }
+        try requireSource(source)
         let start = Date()
         let library = Library.load(from: source, logProblems: false)
         let loaded = Date()
@@ -61,14 +63,14 @@ struct Info: ParsableCommand {
         let errors = problems.filter { $0.severity == .error }, notes = problems.filter { $0.severity == .note }
         for (title, list) in [("Problems", errors), ("Notes", notes)] where !list.isEmpty {
             print("\(title) (\(list.count)):")
-            for p in list { print("  \(p)") }
+            for p in Problem.summarised(list) { print("  \(p)") }
         }
         let took = { (a: Date, b: Date) in String(format: "%.2f s", b.timeIntervalSince(a)) }
         print("Opened in \(took(start, loaded)); \(checked.count) file\(checked.count == 1 ? "" : "s") "
               + "\(decode ? "decoded" : "header-checked") in \(took(loaded, done)).")
         if library.books.isEmpty {
             print("No book could be opened.")
-            throw ExitCode.failure
+            try requireBooks(library, source: source)
         }
     }
 

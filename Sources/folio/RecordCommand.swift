@@ -32,9 +32,16 @@ struct Record: ParsableCommand {
             Frame 1 shows time 0; each action starts in the frame in which the one before it ends; the \
             last frame is the one in which the last action ends.
 
-            Existing frame-*.png files in DIR are replaced. --video pipes the frames straight into \
-            ffmpeg (no PNG unless -o is given too): .mp4 H.264, .webm VP9, .gif with a palette made \
-            from the frames. Without ffmpeg the exit status is 69 (the frames stay when -o is given).
+            A recording has at most 99,999 frames (frame-00001.png … frame-99999.png, names of one \
+            width that sort in order); a longer script is refused before anything is drawn. DIR may \
+            hold other files, but frames of an earlier recording are kept unless --force is given; \
+            then each is replaced only by a complete new frame, and those beyond the new recording's \
+            end are removed once it has finished. --video refuses to overwrite an existing file \
+            unless --force is given. Ctrl-C stops after the frame in flight, keeping the frames written.
+
+            --video pipes the frames straight into ffmpeg (no PNG unless -o is given too): .mp4 \
+            H.264, .webm VP9, .gif with a palette made from the frames. Without ffmpeg the exit \
+            status is 69 (the frames stay when -o is given).
 
             On a terminal a progress line (frames, rate, time left) is drawn on standard error; \
             --quiet turns it off, with the summary line.
@@ -45,7 +52,7 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
 
-    @Option(help: "Frames per second of animation time (0 < fps ≤ 240).")
+    @Option(parsing: .unconditional, help: "Frames per second of animation time (0 < fps ≤ 240).")
     var fps: Double = 30
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png and so on (optional with --video).", valueName: "dir"))
@@ -56,6 +63,12 @@ struct Record: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "No progress line and no summary.")
     var quiet = false
+
+    @Flag(help: "Replace the frames of an earlier recording in DIR, and an existing --video file.")
+    var force = false
+
+    /// Frame names have five digits; a recording never outgrows them.
+    static let maxFrames = 99_999
 
     func validate() throws {
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be more than 0 and at most 240 (got \(fps))") }
@@ -72,19 +85,24 @@ struct Record: ParsableCommand {
         func runner() -> ScriptRunner {
             ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         }
+        // Counted first (no drawing: quick), so a script of days is refused before any work.
+        guard let count = runner().run(limit: Self.maxFrames) else {
+            throw Failure(.usage, "the script makes more than \(Self.maxFrames) frames at \(fps) fps "
+                + "(\(Int(Double(Self.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
+        }
         // Without ffmpeg a video alone cannot be made at all: say so before drawing anything.
         let ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
         if let video, ffmpeg == nil, output == nil {
             warn("ffmpeg is not installed: cannot write \(video)")
             throw ExitCode(69)   // EX_UNAVAILABLE
         }
-        if let output { try prepareFolder(output) }
+        let earlier = try output.map(prepareFolder) ?? []
+        if let video { try checkVideo(video) }
+        Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
-        let progress = ProgressLine("folio record", unit: "frames", total: nil, quiet: quiet)
+        let progress = ProgressLine("folio record", unit: "frames", total: count, quiet: quiet)
         defer { progress.finish() }
-        // The frame count, played without drawing, only for the time left.
-        if progress.isShown { progress.setTotal(runner().run()) }
         let start = ContinuousClock.now
         let playing = runner()
         var pipe: VideoPipe?
@@ -94,9 +112,13 @@ struct Record: ParsableCommand {
         let frames = try writeFrames(playing, pipeline, video: pipe, progress: progress)
         let wall = (ContinuousClock.now - start) / .seconds(1)
         progress.finish()
+        let targets = [output.map { "PNG in \($0)" }, pipe.map(\.path)].compactMap { $0 }.joined(separator: " and ")
+        if Interrupt.requested {
+            throw Failure(.interrupted, "interrupted after \(frames) of \(count) frames; frames 1…\(frames) are in \(targets)")
+        }
+        removeFrames(earlier.filter { $0 > frames })
         for note in playing.notes { warn(note) }
         let animation = playing.time(ofFrame: frames - 1)
-        let targets = [output.map { "PNG in \($0)" }, pipe.map(\.path)].compactMap { $0 }.joined(separator: " and ")
         if !quiet {
             print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
                          frames, animation, fps, wall, Double(frames) / wall) + targets)
@@ -112,8 +134,9 @@ struct Record: ParsableCommand {
         var text = script
         if script.hasPrefix("@") {
             let path = String(script.dropFirst())
-            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw ValidationError("cannot read the script file '\(path)'")
+            let bytes = try InputFile.read(path, maxBytes: 1 << 20)
+            guard let contents = String(validating: bytes, as: UTF8.self) else {
+                throw Failure(.data, "\(path): the script is not UTF-8 text")
             }
             text = contents
         }
@@ -124,14 +147,39 @@ struct Record: ParsableCommand {
         }
     }
 
+    private func framePath(_ n: Int, in output: String) -> String {
+        (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
+    }
 
-    /// Makes the output folder and removes the frames of an earlier recording, which a
-    /// shorter one would otherwise leave behind.
-    private func prepareFolder(_ output: String) throws {
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: output) where name.wholeMatch(of: /frame-\d+\.png/) != nil {
-            try fm.removeItem(atPath: (output as NSString).appendingPathComponent(name))
+    /// Makes the output folder; returns the numbers of the frames of an earlier recording in
+    /// it, which are kept unless `--force` is given.
+    private func prepareFolder(_ output: String) throws -> [Int] {
+        try OutputFile.makeFolder(output)
+        let names = try FileName.list(output)
+        let earlier = names.compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
+        if !earlier.isEmpty, !force {
+            throw Failure(.cannotCreate, "\(output) holds \(earlier.count) frames of an earlier recording "
+                + "(\(framePath(earlier[0], in: output))…); --force replaces them, or choose another folder")
+        }
+        return earlier
+    }
+
+    /// The video may not replace a file unless forced, nor ever one of the frames it is made from.
+    private func checkVideo(_ video: String) throws {
+        let name = (video as NSString).lastPathComponent
+        let folder = OutputFile.folder(of: (video as NSString).standardizingPath)
+        if let output, name.wholeMatch(of: /frame-\d+\.png/) != nil,
+           (folder as NSString).resolvingSymlinksInPath == ((output as NSString).standardizingPath as NSString).resolvingSymlinksInPath {
+            throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
+        }
+        try OutputFile(video, replace: force ? .always : .never).prepare()
+    }
+
+    /// Removes the earlier recording's frames past the new one's last.
+    private func removeFrames(_ numbers: [Int]) {
+        guard let output else { return }
+        for n in numbers where unlink(FileName.bytes(framePath(n, in: output))) != 0 {
+            warn("\(framePath(n, in: output)): cannot remove the earlier frame: \(FileError.reason())")
         }
     }
 
@@ -147,12 +195,12 @@ struct Record: ParsableCommand {
         func save(_ image: RGBAImage) {
             written += 1
             if let output {
-                writer?.submit(image, to: (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", written)))
+                writer?.submit(image, to: framePath(written, in: output))
             }
             video?.send(image)
             progress.advance()
         }
-        while video?.failed != true, let scene = runner.nextFrame() {
+        while !Interrupt.requested, video?.failed != true, let scene = runner.nextFrame() {
             pipeline.draw(scene)
             if let image = reader.read(pipeline.target) { save(image) }
         }
@@ -163,18 +211,10 @@ struct Record: ParsableCommand {
     }
 }
 
-/// A recording that could not finish, in words.
-struct RecordError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 /// The first executable called `name` on PATH.
 func executable(named name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-private func warn(_ message: String) {
-    FileHandle.standardError.write(Data("folio record: \(message)\n".utf8))
-}
+private func warn(_ message: String) { report(message) }

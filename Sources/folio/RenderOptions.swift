@@ -25,7 +25,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "PNG compression level 0-9.")
     var compression: Int = 1
 
-    @Option(help: "Round the pages' outer corners by this radius, layout units (0: square).")
+    @Option(parsing: .unconditional, help: "Round the pages' outer corners by this radius, layout units (0: square).")
     var cornerRadius: Double = 0
 
     func validate() throws {
@@ -33,6 +33,11 @@ struct RenderOptions: ParsableArguments {
         _ = try StateOptions.size(view, option: "--view")
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0…9 (got \(compression))") }
         guard (0...60).contains(cornerRadius) else { throw ValidationError("--corner-radius must be 0…60 (got \(cornerRadius))") }
+        try Self.checkMSAA(msaa)
+    }
+
+    /// The one rule for `--msaa` in every command (view, capture, record, bench).
+    static func checkMSAA(_ msaa: Int?) throws {
         guard (0...16).contains(msaa ?? 0) else { throw ValidationError("--msaa must be 0…16 samples (got \(msaa ?? 0))") }
     }
 

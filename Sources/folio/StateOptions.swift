@@ -14,23 +14,23 @@ extension TurnStyle.Direction: ExpressibleByArgument {}
 struct StateOptions: ParsableArguments {
     @Option(help: "Shelf style: carousel or wheel.")
     var shelf: ShelfStyle = .carousel
-    @Option(help: "Shelf position in covers (0 = first cover centred; fractional allowed).")
+    @Option(parsing: .unconditional, help: "Shelf position in covers (0 = first cover centred; fractional allowed).")
     var scroll: Double = 0
-    @Option(help: "Shelf release velocity, covers per second (with --snap).")
+    @Option(parsing: .unconditional, help: "Shelf release velocity, covers per second (with --snap).")
     var velocity: Double = 0
     @Flag(help: "Report where the shelf comes to rest.")
     var snap = false
-    @Option(help: "Open book N (0-based).")
+    @Option(parsing: .unconditional, help: "Open book N (0-based).")
     var book: Int?
-    @Option(help: "Open / close progress, 0…1.")
+    @Option(parsing: .unconditional, help: "Open / close progress, 0…1.")
     var open: Double?
     @Option(help: "Open book layout: flat or fan.")
     var layout: BookLayout = .flat
-    @Option(help: "Spread (fan: fractional allowed).")
+    @Option(parsing: .unconditional, help: "Spread (fan: fractional allowed).")
     var spread: Double?
-    @Option(help: "Show the spread containing layout page N (0 = cover).")
+    @Option(parsing: .unconditional, help: "Show the spread containing layout page N (0 = cover).")
     var page: Int?
-    @Option(help: "Progress of turning the next page, 0…1.")
+    @Option(parsing: .unconditional, help: "Progress of turning the next page, 0…1.")
     var turn: Double?
     @Option(help: "Turn direction: forward or backward.")
     var style: TurnStyle.Direction = .forward
@@ -38,7 +38,8 @@ struct StateOptions: ParsableArguments {
     var vertical = false
     @Flag(help: "Reverse perspective.")
     var reverse = false
-    @Option(help: ArgumentHelp("Curl grab point in page units: X across from the spine, Y along it from the page centre.", valueName: "x,y"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Curl grab point in fractions of the page: X across from the spine (0 < X ≤ 1), Y along it from the page centre (-0.5 … 0.5), e.g. 1,-0.5 for the bottom corner.", valueName: "x,y"))
     var curl: String?
     @Flag(help: "Turn on a cone (same as --deform cone).")
     var cone = false

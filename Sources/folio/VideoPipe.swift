@@ -42,7 +42,7 @@ final class VideoPipe: @unchecked Sendable {
             try process.run()
         } catch {
             try? FileManager.default.removeItem(at: errors)
-            throw RecordError(message: "cannot start ffmpeg: \(error.localizedDescription)")
+            throw Failure(.unavailable, "cannot start ffmpeg: \(error.localizedDescription)")
         }
         // The read end belongs to ffmpeg now; keeping it open here would hide its exit.
         try? pipe.fileHandleForReading.close()
@@ -91,7 +91,7 @@ final class VideoPipe: @unchecked Sendable {
             let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             var why = Self.summary(of: log) ?? "exit status \(process.terminationStatus)"
             if why.hasPrefix(path + ": ") { why.removeFirst(path.count + 2) }
-            throw RecordError(message: "ffmpeg could not write \(path): \(why)")
+            throw Failure(.cannotCreate, "ffmpeg could not write \(path): \(why)")
         }
     }
 

@@ -33,6 +33,11 @@ struct View: ParsableCommand {
     @Flag(help: .hidden)
     var checkDisplay = false
 
+    func validate() throws {
+        _ = try parseSize(size)
+        try RenderOptions.checkMSAA(msaa)
+    }
+
     func run() throws {
         let (width, height) = try parseSize(size)
         if checkDisplay {
@@ -67,7 +72,7 @@ struct View: ParsableCommand {
         do {
             return try Window(title: "Folio", width: width, height: height, fullscreen: fullscreen && visible, visible: visible)
         } catch let e as WindowError {
-            FileHandle.standardError.write(Data("folio: \(e.message)\n".utf8))
+            report(e.message)
             throw ExitCode.failure
         }
     }
@@ -124,11 +129,10 @@ private struct ScreenshotFolder {
     }
 }
 
-/// A line on stdout, unbuffered (a script may be waiting for it).
+/// A line on stdout, flushed at once (a script may be waiting for it).
 private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    print(line)
+    fflush(nil)
 }
 
-private func complain(_ line: String) {
-    FileHandle.standardError.write(Data("folio: \(line)\n".utf8))
-}
+private func complain(_ line: String) { report(line) }

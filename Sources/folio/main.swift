@@ -20,4 +20,4 @@ struct Folio: ParsableCommand {
         subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self])
 }
 
-Folio.main()
+runCommandLine()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FolioApp
+import FolioInput
 import FolioLayout
 import FolioMath
 
@@ -282,5 +283,90 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
 
     @Test func numbersAreCompact() {
         #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(640.5, -0.0000001)))).contains("{\"width\": 640.5, \"height\": 0}"))
+    }
+}
+
+/// Numbers from the command line are checked where they enter the model: none reaches the
+/// layout that it cannot turn into an index or a finite size.
+@Suite struct StillStateNumberTests {
+    private func message(_ configure: (inout StillState) -> Void) -> String? {
+        var s = StillState()
+        configure(&s)
+        do {
+            _ = try s.scene(library: books([10, 10, 10]))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test(arguments: [1e19, -1e19, .nan, .infinity, -2, 3.5])
+    func scrollOutsideTheShelfIsRefused(scroll: Double) {
+        #expect(message { $0.scroll = scroll }?.hasPrefix("--scroll must be between -1 and 3") == true)
+        #expect(message { $0.scroll = scroll; $0.open = 1 }?.hasPrefix("--scroll must be") == true)
+    }
+
+    @Test func negativeAndTinyNumbersInRangeWork() {
+        #expect(message { $0.scroll = -0.5 } == nil)
+        #expect(message { $0.scroll = -0.0 } == nil)
+        #expect(message { $0.scroll = 1e-300; $0.velocity = -1; $0.snap = true } == nil)
+    }
+
+    @Test func velocityAndViewAreBounded() {
+        #expect(message { $0.velocity = 1e300; $0.snap = true }?.hasPrefix("--velocity must be") == true)
+        #expect(message { $0.viewSize = Vec2(1e300, 720) }?.hasPrefix("the view size must be") == true)
+        #expect(message { $0.viewSize = Vec2(1280, 1e-300) }?.hasPrefix("the view size must be") == true)
+    }
+
+    @Test func curlIsInFractionsOfThePage() throws {
+        var s = StillState()
+        (s.book, s.page, s.turn, s.grab) = (0, 6, 0.3, Vec2(1, -0.5))
+        let v = try s.resolve(library: books([10]))
+        let size = books([10])[0].pageSize
+        #expect(v.turn?.grab == Vec2(size.x, -size.y / 2))
+        #expect(message { ($0.book, $0.page, $0.turn, $0.grab) = (0, 6, 0.3, Vec2(-0.5, 0)) }?.contains("--style backward") == true)
+        #expect(message { ($0.book, $0.page, $0.turn, $0.grab) = (0, 6, 0.3, Vec2(300, -250)) }?.hasPrefix("--curl must lie") == true)
+    }
+}
+
+/// Keys pressed during a turn, through the key map as the viewer sends them: each is applied
+/// at once or when the turn lands, never dropped.
+@Suite struct KeysDuringATurnTests {
+    /// Presses `keys` at `times` on `c`, as the viewer does.
+    private func press(_ keys: [Key], at times: [Double], on c: BookController) {
+        for (key, t) in zip(keys, times) {
+            for command in KeyMap.commands(for: key, phase: c.phase, queuedTurns: c.queuedTurns) {
+                guard case let .action(action) = command else { continue }
+                #expect(c.handle(action, at: t), "\(key) was refused in \(c.phase)")
+            }
+        }
+    }
+
+    @Test func rightThenVTurnsThenGoesVertical() {
+        let c = reading()
+        press([.right, .v], at: [1, 1.2], on: c)
+        #expect(c.phase == .turning && c.settings.style.orientation == .horizontal)
+        #expect(c.actionsAfterTurn == [.toggleOrientation])
+        c.update(to: 2)
+        #expect(c.spread == 1 && c.phase == .reading)
+        #expect(c.settings.style.orientation == .vertical)
+    }
+
+    @Test func leftLeftEscapeClosesAfterTheTurnInFlight() {
+        let c = reading(spread: 3)
+        press([.left, .left, .escape], at: [1, 1.1, 1.2], on: c)
+        #expect(c.queuedTurns == 0, "closing drops the turn waiting behind")
+        c.update(to: 1.85)
+        #expect(c.spread == 2 && c.phase == .closing)
+        c.update(to: 4)
+        #expect(c.phase == .shelf && c.book == nil)
+    }
+
+    @Test func curlAndLayoutKeysWaitTheirTurnInOrder() {
+        let c = reading()
+        press([.space, .c, .l, .c], at: [1, 1.1, 1.2, 1.3], on: c)
+        #expect(c.settings.deform == .rigid && c.settings.layout == .flat)
+        c.update(to: 2)
+        #expect(c.settings.deform == .rigid && c.settings.layout == .fan, "c, l, c: curl on, fan, curl off")
     }
 }

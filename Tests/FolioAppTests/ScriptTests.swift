@@ -55,13 +55,16 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
     }
 
     @Test(arguments: [
-        ("next 0", "'next' wants a count ≥ 1, not '0'"),
-        ("prev two", "'prev' wants a count ≥ 1, not 'two'"),
+        ("next 0", "'next' wants a count from 1 to 10000, not '0'"),
+        ("prev two", "'prev' wants a count from 1 to 10000, not 'two'"),
         ("next 1 2", "'next' wants at most one count"),
         ("goto -1", "'goto' wants a page number (0 = cover)"),
         ("book", "'book' wants a book number (0 = first)"),
-        ("wait soon", "'wait' wants seconds ≥ 0, e.g. 'wait 0.5'"),
-        ("wait -1", "'wait' wants seconds ≥ 0, e.g. 'wait 0.5'"),
+        ("wait soon", "'wait' wants seconds from 0 to 3600, e.g. 'wait 0.5'"),
+        ("wait -1", "'wait' wants seconds from 0 to 3600, e.g. 'wait 0.5'"),
+        ("wait 1e9", "'wait' wants seconds from 0 to 3600, e.g. 'wait 0.5'"),
+        ("next 1e19", "'next' wants a count from 1 to 10000, not '1e19'"),
+        ("next 99999999999", "'next' wants a count from 1 to 10000, not '99999999999'"),
         ("shelf up", "'shelf' wants 'next' or 'prev'"),
         ("open now", "'open' takes no arguments, got 'now'"),
         ("style", "'style' wants one or more of: rigid, curl, cone, fan, flat, carousel, wheel, forward, backward, horizontal, vertical, normal, reverse, above, center, below"),

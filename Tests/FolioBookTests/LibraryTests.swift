@@ -255,7 +255,7 @@ final class LibraryTests: XCTestCase {
         let lib = Library.load(from: dir.path)
         XCTAssertEqual(lib.books.map(\.title), ["gone", "Good", "Listed"])
         XCTAssertEqual(lib.books.map(\.pages.count), [0, 1, 1])
-        XCTAssertEqual(lib.problems.map(\.description), ["\(dir.path)/gone: cannot open the folder: no such folder"])
+        XCTAssertEqual(lib.problems.map(\.description), ["\(dir.path)/gone: cannot open the folder: No such file or directory"])
 
         let none = Library.load(from: dir.path + "/nothing-here")
         XCTAssertEqual(none.books, [])
@@ -273,9 +273,9 @@ final class LibraryTests: XCTestCase {
         }
         let lib = Library.load(from: dir.path)
         XCTAssertEqual(lib.books.map(\.title), ["ok"])
-        XCTAssertEqual(lib.problems.map(\.description), ["\(dir.path)/locked: cannot open the folder: permission denied"])
+        XCTAssertEqual(lib.problems.map(\.description), ["\(dir.path)/locked: cannot open the folder: Permission denied"])
         let direct = Library.load(from: dir.path + "/locked")
-        XCTAssertEqual(direct.problems.map(\.message), ["cannot open the folder: permission denied"])
+        XCTAssertEqual(direct.problems.map(\.message), ["cannot open the folder: Permission denied"])
     }
 
     func testManifestIncludingItselfStops() {

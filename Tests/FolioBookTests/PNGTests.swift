@@ -132,10 +132,10 @@ final class PNGTests: XCTestCase {
     func testFilesThatCannotBeRead() throws {
         let dir = TempDir()
         XCTAssertThrowsError(try PNG.read(path: dir.path + "/missing.png")) { error in
-            XCTAssertEqual(error as? PNGError, .unreadable(path: dir.path + "/missing.png", reason: "no such file"))
+            XCTAssertEqual(error as? PNGError, .unreadable(path: dir.path + "/missing.png", reason: "No such file or directory"))
         }
         XCTAssertThrowsError(try PNG.read(path: dir.mkdir("folder.png"))) { error in
-            XCTAssertEqual(error as? PNGError, .unreadable(path: dir.path + "/folder.png", reason: "is a directory"))
+            XCTAssertEqual(error as? PNGError, .unreadable(path: dir.path + "/folder.png", reason: "is a folder, not a file"))
         }
         let ok = dir.write("ok.png", TestPNG.page(width: 3, height: 2))
         XCTAssertEqual(try PNG.header(path: ok), PNG.Header(width: 3, height: 2, bitDepth: 8, colorType: 6, interlaced: false))

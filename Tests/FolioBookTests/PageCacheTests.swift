@@ -218,7 +218,7 @@ final class PageCacheTests: XCTestCase {
         XCTAssertEqual(problems.map(\.file).sorted(), [corrupt, empty, missing])
         XCTAssertTrue(problems.allSatisfy { $0.message.hasSuffix("showing a placeholder page") })
         XCTAssertTrue(problems.contains { $0.file == empty && $0.message.contains("empty") })
-        XCTAssertTrue(problems.contains { $0.file == missing && $0.message.contains("no such file") })
+        XCTAssertTrue(problems.contains { $0.file == missing && $0.message.contains("No such file") })
 
         // Evicted and shown again: still the placeholder, no second message, no second read.
         cache.request(pages: [0])

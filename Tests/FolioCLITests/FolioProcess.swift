@@ -29,8 +29,9 @@ enum FolioProcess {
 
     /// Runs `executable` with `arguments` (in `directory` when given), its output going to
     /// files (no pipe can fill up and stall it); after `timeout` seconds it is terminated, then killed.
+    /// `stdoutPath`: where standard output goes instead (a device such as /dev/full).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    directory: String? = nil, timeout: Double) throws -> Result {
+                    directory: String? = nil, stdoutPath: String? = nil, timeout: Double) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,7 +44,7 @@ enum FolioProcess {
         if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardOutput = try stdoutPath.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
         let timedOut = !waitForExit(process, seconds: timeout)

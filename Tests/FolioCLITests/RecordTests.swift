@@ -97,13 +97,18 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(a.stdout.hasPrefix("37 frames (3.60 s of animation at 10 fps) in "))
     }
 
-    @Test func frameCountFollowsTheFrameRateAndReplacesOldFrames() throws {
+    @Test func frameCountFollowsTheFrameRateAndReplacesOldFramesOnlyWhenForced() throws {
         let (r, dir) = try record("open; next 2; wait 0.5", fps: 5)
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(r.status == 0, "\(r.stderr)")
         // 1 + open 5 + two chained turns ⌈1.6 · 5⌉ = 8 + wait 3 (⌈2.5⌉).
         #expect(frames(in: dir).count == 17)
-        let again = try run(["record", "--script", "open", "--fps", "5", "--size", "96x54", "-o", dir.path])
+        // Frames of an earlier recording are kept unless --force is given.
+        let refused = try run(["record", "--script", "open", "--fps", "5", "--size", "96x54", "-o", dir.path])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("holds 17 frames of an earlier recording"), "\(refused.stderr)")
+        #expect(frames(in: dir).count == 17)
+        let again = try run(["record", "--script", "open", "--fps", "5", "--size", "96x54", "-o", dir.path, "--force"])
         #expect(again.status == 0)
         #expect(frames(in: dir).count == 6)
     }
@@ -184,9 +189,10 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
 
     @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
     func ffmpegErrorsAreOneLine() throws {
-        let r = try run(["record", "--script", "open", "--size", "32x18", "--video", "/nonexistent/folder/x.mp4"])
-        #expect(r.status == 1)
-        #expect(r.stderr == "Error: ffmpeg could not write /nonexistent/folder/x.mp4: No such file or directory\n", "\(r.stderr)")
+        let video = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).notavideo").path
+        let r = try run(["record", "--script", "open", "--size", "32x18", "--video", video])
+        #expect(r.status == 73)
+        #expect(r.stderr == "folio: ffmpeg could not write \(video): Unable to find a suitable output format for '\(video)'\n", "\(r.stderr)")
     }
 
     @Test func withoutFFmpegAVideoAloneStopsBeforeDrawing() throws {

@@ -1,0 +1,122 @@
+import ArgumentParser
+import FolioApp
+import FolioBook
+import Foundation
+
+/// Why a command stops: one line for standard error and the exit status command-line users
+/// expect (sysexits.h). Every error a command meets becomes one of these in `init(_:)`, so no
+/// framework's own dump of an error reaches the user.
+struct Failure: Error, CustomStringConvertible {
+    enum Status: Int32 {
+        /// A bad option or argument.
+        case usage = 64
+        /// The input is there but wrong (a manifest with no usable book, a broken script file).
+        case data = 65
+        /// The input does not exist or cannot be opened.
+        case noInput = 66
+        /// A tool the command needs is missing (ffmpeg).
+        case unavailable = 69
+        /// The output cannot be created.
+        case cannotCreate = 73
+        /// Reading or writing failed part-way (disk full).
+        case io = 74
+        /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+        case interrupted = 130
+    }
+
+    var status: Status
+    var message: String
+    var description: String { message }
+
+    init(_ status: Status, _ message: String) {
+        (self.status, self.message) = (status, message)
+    }
+
+    /// An error worded for the user, with its status; nil for ArgumentParser's own (help
+    /// requests, usage errors), which it prints itself.
+    init?(_ error: Error) {
+        switch error {
+        case let f as Failure:
+            self = f
+        case let e as FileError:
+            let status: Status = switch e.kind {
+            case .missingInput: .noInput
+            case .notAFile: .data
+            case .cannotCreate: .cannotCreate
+            case .io: .io
+            }
+            self.init(status, e.description)
+        case let e as PNGError:
+            switch e {
+            case .unreadable: self.init(.noInput, e.description)
+            case .invalid, .tooLarge: self.init(.data, e.description)
+            case .writeFailed: self.init(.io, e.description)
+            }
+        case let e as ValidationError:
+            self.init(.usage, e.message)
+        case let e as StillStateError:
+            self.init(.usage, e.message)
+        case let e as CocoaError:
+            // Foundation's file errors: the path and errno's words, never the whole dump.
+            let path = e.filePath ?? e.url?.path ?? "a file"
+            let posix = (e.userInfo[NSUnderlyingErrorKey] as? NSError).map { FileError.reason(Int32($0.code)) }
+            self.init(e.isFileError && e.code.rawValue < 1000 ? .noInput : .io,
+                      "\(path): \(posix ?? e.localizedDescription)")
+        case let e as POSIXError:
+            self.init(.io, FileError.reason(e.code.rawValue))
+        default:
+            return nil
+        }
+    }
+}
+
+/// One line on standard error, "folio: …". Never fails: a closed or full stderr loses the line.
+func report(_ line: String) {
+    let bytes = Array("folio: \(line)\n".utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// The problems of a library on standard error, runs of the same message summarised.
+func report(_ problems: [Problem]) {
+    for p in Problem.summarised(problems) { report(p.description) }
+}
+
+/// Runs the command line: parse errors get ArgumentParser's usage text (status 64); any other
+/// error one line and its status; output that could not be written to standard output (a
+/// full disk, /dev/full) status 74.
+func runCommandLine() -> Never {
+    var command: ParsableCommand
+    do {
+        command = try Folio.parseAsRoot(Array(FileName.arguments.dropFirst()))
+    } catch {
+        Folio.exit(withError: error)
+    }
+    var status: Int32 = 0
+    do {
+        try command.run()
+    } catch let code as ExitCode {
+        status = code.rawValue
+    } catch {
+        guard let failure = Failure(error) else {
+            fflush(nil)
+            Folio.exit(withError: error)
+        }
+        report(failure.message)
+        status = failure.status.rawValue
+    }
+    // print() buffers in stdio: the last of it is written here, and any failure to write it,
+    // then or earlier, shows as the flush failing.
+    if fflush(nil) != 0 {
+        report("standard output: cannot write: \(FileError.reason())")
+        if status == 0 { status = Failure.Status.io.rawValue }
+    }
+    exit(status)
+}
+
+/// Refuses output names whose extension promises a format Folio does not write.
+func checkPNGName(_ path: String, option: String) throws {
+    let ext = (path as NSString).pathExtension.lowercased()
+    guard ext.isEmpty || ext == "png" else {
+        throw ValidationError("\(option) \(path): Folio writes PNG images only; name the file .png")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// What a hostile user can do from the command line gives one clear line and the exit status
+/// command-line users expect (64 usage, 65 bad data, 66 missing input, 73 cannot create,
+/// 74 I/O error), and destroys nothing.
+@Suite(.serialized) struct HardeningCLITests {
+    private func folio(_ arguments: [String], stdoutPath: String? = nil, timeout: Double = 60) throws -> FolioProcess.Result {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        return try FolioProcess.run(binary.path, arguments, stdoutPath: stdoutPath, timeout: timeout)
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-hard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    private let samplePage: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent("Textures/alice/cover.png").path
+    }()
+
+    private func fileType(_ path: String) -> mode_t {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
+    }
+
+    // MARK: Numbers
+
+    @Test(arguments: [
+        (["layout", "--scroll", "1e19"], "--scroll must be between -1 and"),
+        (["layout", "--scroll", "-1e19"], "--scroll must be between -1 and"),
+        (["layout", "--velocity", "1e300", "--snap"], "--velocity must be between"),
+        (["layout", "--view", "1e300x720"], "the view size must be"),
+        (["layout", "--book", "0", "--page", "7", "--turn", "0.5", "--curl", "-0.5,0"], "--curl must lie on the turning page"),
+        (["capture", "--msaa", "64", "-o", "/tmp/folio-never.png"], "--msaa must be 0…16"),
+        (["view", "--msaa", "64"], "--msaa must be 0…16"),
+        (["record", "--script", "wait 1e9", "-o", "/tmp/folio-never"], "'wait' wants seconds from 0 to 3600"),
+        (["record", "--script", "next 1e19", "-o", "/tmp/folio-never"], "'next' wants a count from 1 to 10000"),
+        (["capture", "-o", "out.jpg"], "Folio writes PNG images only"),
+    ])
+    func absurdNumbersAreRefusedWithUsage(arguments: [String], message: String) throws {
+        let r = try folio(arguments)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrace"))
+    }
+
+    @Test func negativeNumbersAreTypedAsPeopleTypeThem() throws {
+        for arguments in [["--scroll", "-0.5"], ["--velocity", "-1", "--snap"], ["--scroll", "-0"],
+                          ["--book", "0", "--page", "7", "--turn", "0.5", "--curl", "0.5,-0.25"]] {
+            let r = try folio(["layout"] + arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(r.stdout.contains("\"state\""))
+        }
+    }
+
+    @Test func aRecordingOfDaysIsRefusedBeforeAnyWork() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try folio(["record", "--script", "wait 3600; wait 3600", "--fps", "240", "-o", dir.path + "/frames"], timeout: 30)
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("the script makes more than 99999 frames"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/frames"))
+    }
+
+    // MARK: Errors
+
+    @Test func missingAndBrokenSourcesFail() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.path + "/x.png"
+        for command in [["capture", "-o", out], ["layout"], ["record", "--script", "open", "-o", dir.path + "/rec"], ["info"]] {
+            let r = try folio(command + ["/does/not/exist"])
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(r.stderr == "folio: /does/not/exist: No such file or directory\n", "\(command)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let array = dir.path + "/list.json"
+        try "[1, 2]".write(toFile: array, atomically: true, encoding: .utf8)
+        let r = try folio(["capture", array, "-o", out])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("list.json:1: the top level must be an object, found an array"), "\(r.stderr)")
+        #expect(r.stderr.contains("no book could be opened"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func writeErrorsOnStandardOutputExit74() throws {
+        let r = try folio(["layout"], stdoutPath: "/dev/full")
+        #expect(r.status == 74)
+        #expect(r.stderr == "folio: standard output: cannot write: No space left on device\n", "\(r.stderr)")
+    }
+
+    @Test func aPNGAsTheSourceIsAOnePageBook() throws {
+        let r = try folio(["info", samplePage])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1 page,"), "\(r.stdout)")
+    }
+
+    // MARK: Output safety
+
+    @Test func devFullIsReportedAndKept() throws {
+        let r = try folio(["capture", "--size", "32x32", "-o", "/dev/full"])
+        #expect(r.status == 74)
+        #expect(r.stderr == "folio: /dev/full: cannot write: No space left on device\n", "\(r.stderr)")
+        #expect(fileType("/dev/full") == S_IFCHR)
+    }
+
+    @Test func captureWritesThroughLinksAndKeepsWhatIsNotAnImage() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.path + "/real.png", link = dir.path + "/link.png"
+        #expect(symlink(target, link) == 0)
+        let r = try folio(["capture", "--size", "32x32", "-o", link])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(fileType(link) == S_IFLNK)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)).prefix(4) == Data([137, 80, 78, 71]))
+        let notes = dir.path + "/notes.png"
+        try "keep me".write(toFile: notes, atomically: true, encoding: .utf8)
+        let refused = try folio(["capture", "--size", "32x32", "-o", notes])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("exists and is not a PNG image; not replaced (--force replaces it)"))
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
+        let folder = dir.path + "/folder.png"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let r2 = try folio(["capture", "--size", "32x32", "-o", folder])
+        #expect(r2.status == 73 && r2.stderr.contains("it is a folder"), "\(r2.stderr)")
+    }
+
+    @Test func aFIFOInABookFolderDoesNotBlock() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: samplePage, toPath: dir.path + "/a0.png")
+        #expect(mkfifo(dir.path + "/a.png", 0o644) == 0)
+        let info = try folio(["info", dir.path], timeout: 20)
+        #expect(!info.timedOut && info.status == 0)
+        #expect(info.stdout.contains("a.png: cannot read: is a FIFO (named pipe), not a file"), "\(info.stdout)")
+        let capture = try folio(["capture", dir.path, "--size", "64x40", "--book", "0", "--page", "2", "-o", dir.path + "/out.png"], timeout: 20)
+        #expect(!capture.timedOut && capture.status == 0, "\(capture.stderr)")
+        // A FIFO as the output with nobody reading: refused at once, and still there.
+        let out = try folio(["capture", "--size", "32x32", "-o", dir.path + "/a.png"], timeout: 20)
+        #expect(!out.timedOut && out.status == 73)
+        #expect(out.stderr.contains("no process is reading the FIFO"))
+        #expect(fileType(dir.path + "/a.png") == S_IFIFO)
+    }
+
+    @Test func videoOntoAnExistingFileNeedsForce() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.path + "/old.mp4"
+        try "a video".write(toFile: video, atomically: true, encoding: .utf8)
+        let r = try folio(["record", "--script", "open", "--size", "32x32", "-o", dir.path + "/f", "--video", video])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("old.mp4: exists; not replaced"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: video, encoding: .utf8) == "a video")
+    }
+
+    // MARK: Interrupts
+
+    @Test func ctrlCEndsARecordingCleanly() throws {
+        let binary = try #require(FolioProcess.binary)
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = dir.path + "/frames"
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["record", "--script", "open; wait 60", "--fps", "10", "--size", "48x32", "-o", frames]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).count < 3 { usleep(20_000) }
+        kill(p.processIdentifier, SIGINT)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted after"), "\(stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames)
+        #expect(!names.isEmpty && names.allSatisfy { $0.hasPrefix("frame-") }, "no temporary file is left: \(names)")
+        for name in names {
+            let data = try Data(contentsOf: URL(fileURLWithPath: frames + "/" + name))
+            #expect(data.suffix(8).prefix(4) == Data("IEND".utf8), "\(name) is complete")
+        }
+    }
+}

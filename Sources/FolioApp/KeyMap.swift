@@ -56,6 +56,7 @@ public enum KeyMap {
         Binding(keys: [.end], context: .book, command: .action(.lastPage), repeats: .never, summary: "last page"),
         Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never, summary: "close the book"),
         Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
+        Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
         Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
         Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
         Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,

@@ -30,6 +30,12 @@ public struct StillState: Sendable, Equatable {
     public var grab: Vec2?
     public var viewpoint: Viewpoint = .center
     public var zoom = 1.0
+    /// Eye distance, layout units; nil: in proportion to the page width.
+    public var eye: Double?
+    /// Strength of the page shadows (1: the reference's).
+    public var shadow = 1.0
+    /// With a curve, `turn` is the fraction of the turn's time and the curve gives its progress.
+    public var curve: TurnCurve?
 
     public init() {}
 
@@ -41,8 +47,12 @@ public struct StillState: Sendable, Equatable {
         try check(viewSize.x > 0 && viewSize.y > 0 && viewSize.x.isFinite && viewSize.y.isFinite, "the view size must be positive")
         try check(scroll.isFinite && velocity.isFinite, "--scroll and --velocity must be numbers")
         try check(zoom > 0 && zoom.isFinite, "the zoom must be positive")
+        try check(eye.map(Tune.eyes.contains) ?? true, "the eye distance must be \(Tune.eyes.lowerBound)…\(Tune.eyes.upperBound)")
+        try check(Tune.shadows.contains(shadow), "the shadow strength must be \(Tune.shadows.lowerBound)…\(Tune.shadows.upperBound)")
         var v = ViewState(viewSize: viewSize, shelf: shelf, scroll: scroll, layout: layout, style: style,
                           deform: deform ?? (grab != nil ? .curl : .rigid), viewpoint: viewpoint, zoom: zoom)
+        v.eye = eye
+        v.shadow = shadow
         guard opensBook else {
             if snap { v.rest = ShelfScroll.rest(from: scroll, velocity: velocity, count: library.count) }
             return v
@@ -80,7 +90,7 @@ public struct StillState: Sendable, Equatable {
                 try check(grab.x > 0 && grab.x <= size.x && abs(grab.y) <= size.y / 2,
                           "--curl must lie on the page: 0 < X ≤ \(size.x), |Y| ≤ \(size.y / 2)")
             }
-            v.turn = TurnState(from: from, to: to, progress: turn, grab: grab)
+            v.turn = TurnState(from: from, to: to, progress: curve.map { $0(turn) } ?? turn, grab: grab)
             v.phase = .turning
         }
         return v

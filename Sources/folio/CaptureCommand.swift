@@ -17,12 +17,15 @@ struct Capture: ParsableCommand {
     var output: String = "folio.png"
 
     @OptionGroup var state: StateOptions
+    @OptionGroup var tuning: TuningOptions
 
     func run() throws {
         let library = try loadLibrary(render.source)
+        var still = try state.stillState(view: render.viewSize)
+        try tuning.apply(to: &still)
         let scene: Scene
         do {
-            scene = try state.stillState(view: render.viewSize).scene(library: library.bookInfos)
+            scene = try still.scene(library: library.bookInfos)
         } catch let e as StillStateError {
             throw ValidationError(e.message)
         }

@@ -27,6 +27,8 @@ struct Record: ParsableCommand {
               curl X,Y             drag a page in a curl from X,Y in page units
                                    (X from the spine, < 0 on the left page;
                                    Y from the page centre) and let go
+              duration S | curve C set the turn's seconds | timing curve
+              shadow X | eye D     set the shadow strength | eye distance
 
             Frame 1 shows time 0; each action starts in the frame in which the one before it ends; the \
             last frame is the one in which the last action ends.
@@ -36,6 +38,7 @@ struct Record: ParsableCommand {
             """)
 
     @OptionGroup var render: RenderOptions
+    @OptionGroup var tuning: TuningOptions
 
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
@@ -60,6 +63,7 @@ struct Record: ParsableCommand {
         let library = try loadLibrary(render.source)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
+        try tuning.apply(to: &settings)
         let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         try prepareFolder()
         let session = try render.session(library: library)

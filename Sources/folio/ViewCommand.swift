@@ -30,6 +30,8 @@ struct View: ParsableCommand {
     @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
     var msaa: Int?
 
+    @OptionGroup var tuning: TuningOptions
+
     /// For `make run`: exit 0 when a window with a GL 3.3 core context opens, non-zero otherwise.
     @Flag(help: .hidden)
     var checkDisplay = false
@@ -40,10 +42,12 @@ struct View: ParsableCommand {
             try openWindow(width: 64, height: 64, visible: false).destroy()
             return
         }
+        var settings = BookController.Settings()
+        try tuning.apply(to: &settings)
         let library = try loadLibrary(source)
         let window = try openWindow(width: width, height: height, visible: true)
         defer { window.destroy() }
-        let viewer = try Viewer(window: window, library: library, shaders: ShaderFolder.locate(explicit: shaders),
+        let viewer = try Viewer(window: window, library: library, settings: settings, shaders: ShaderFolder.locate(explicit: shaders),
                                 samples: msaa, screenshots: ScreenshotFolder(path: screenshotDir))
         defer { viewer.destroy() }
         viewer.run()
@@ -88,11 +92,11 @@ private final class Viewer {
     private var running = true
     private var title = ""
 
-    init(window: Window, library: Library, shaders: String, samples: Int?, screenshots: ScreenshotFolder) throws {
+    init(window: Window, library: Library, settings: BookController.Settings, shaders: String, samples: Int?, screenshots: ScreenshotFolder) throws {
         self.window = window
         self.library = library
         self.screenshots = screenshots
-        controller = BookController(library: library.bookInfos)
+        controller = BookController(library: library.bookInfos, settings: settings)
         renderer = try Renderer(shaders: shaders, settings: .defaults(software: GLInfo.isSoftware))
         self.samples = samples ?? renderer.settings.samples
         let images = FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize) { Window.wake() }

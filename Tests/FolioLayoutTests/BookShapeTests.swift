@@ -87,3 +87,33 @@ import FolioMath
         #expect(makeScene(asked, books: Self.library).camera.eyeDistance == 3000)
     }
 }
+
+/// The page shadows: scaled by the shadow strength; no reveal shadow with reverse perspective.
+@Suite struct PageShadowTests {
+    /// The shades of the pages beneath a sheet before upright (reveal) and after (facing).
+    static func shades(_ change: (inout ViewState) -> Void) -> [SceneItem.Kind: [Shade]] {
+        shades(0.3, change).merging(shades(0.7, change)) { $0 + $1 }
+    }
+
+    static func shades(_ progress: Double, _ change: (inout ViewState) -> Void) -> [SceneItem.Kind: [Shade]] {
+        var v = ViewState(phase: .turning, book: 0, spread: 1, turn: TurnState(from: 1, to: 2, progress: progress))
+        change(&v)
+        return Dictionary(grouping: makeScene(v, books: [book(10)]).items.filter { $0.kind == .page }, by: \.kind)
+            .mapValues { $0.map(\.shade) }
+    }
+
+    @Test func strengthScalesRevealFacingAndCast() throws {
+        let normal = try #require(Self.shades { _ in }[.page])
+        let half = try #require(Self.shades { $0.shadow = 0.5 }[.page])
+        #expect(normal.contains { $0.reveal > 0 } && normal.contains { $0.facing > 0 })
+        for (a, b) in zip(normal, half) {
+            #expect(close(b.reveal, a.reveal / 2) && close(b.facing, a.facing / 2) && close(b.cast, a.cast / 2))
+            #expect(b.gutter == a.gutter)
+        }
+    }
+
+    @Test func reversePerspectiveHasNoRevealShadow() throws {
+        let reverse = try #require(Self.shades { $0.style.perspective = .reverse }[.page])
+        #expect(reverse.allSatisfy { $0.reveal == 0 } && reverse.contains { $0.facing > 0 })
+    }
+}

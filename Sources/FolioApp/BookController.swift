@@ -32,9 +32,11 @@ public enum Action: Sendable, Equatable {
     case open, close
     case nextPage, previousPage, firstPage, lastPage
     case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
-    /// Ctrl + wheel: scrubs open / close progress by `by` (positive opens).
+    /// Scrubs open / close progress by `by` (positive opens).
     case scrub(by: Double)
-    /// A pinch (or two-button drag) of scale `scale`, through the spec's reference mapping.
+    /// A pinch of scale `scale` (1 at its start), through the tutorial's mapping: it begins
+    /// only as a spread (scale ≥ 1) on the shelf, which opens the centred book with progress
+    /// |s − 1| / 5, or as a pinch (scale < 1) in an open book, which closes it with |1 − s|.
     case pinch(scale: Double)
     case scrubEnded
     case toggleShelf, toggleDeform, toggleCone, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
@@ -189,6 +191,7 @@ public final class BookController {
         case .pageDragEnded: return endPageDrag()
         case let .scrub(by: d): return scrub { $0 + d }
         case let .pinch(scale: s):
+            if scrubTracker == nil, (phase == .shelf) != (s >= 1) { return false }
             return scrub { [phase] _ in phase == .closing || phase == .reading ? 1 - ClosedBook.closingProgress(pinch: s) : ClosedBook.openingProgress(pinch: s) }
         case .scrubEnded: return endScrub()
         case .toggleShelf: return restyle(phase == .shelf) { $0.shelf = $0.shelf == .carousel ? .wheel : .carousel }

@@ -117,7 +117,10 @@ public enum KeyMap {
           wheel                     scroll the shelf, or turn pages
           drag the shelf            scroll it (it glides and settles on a cover)
           click a cover             centre it; click the centred one to open it
-          Ctrl + wheel              open or close the book by hand
+          right-drag up / down      pinch: spread the centred book open, or pinch it
+                                    closed; let go to finish or fall back (middle
+                                    button too)
+          Ctrl + wheel              the same pinch in steps
         """
 
     private static func label(_ keys: [Key]) -> String {

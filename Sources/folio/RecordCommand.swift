@@ -65,17 +65,18 @@ struct Record: ParsableCommand {
         settings.viewSize = try render.viewSize
         try tuning.apply(to: &settings)
         let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
-        try prepareFolder()
+        let sequence = FrameSequence(folder: output, fps: fps, compression: render.compression)
+        try sequence.prepare()
         let session = try render.session(library: library)
         defer { session.close() }
         let start = ContinuousClock.now
-        let frames = try writeFrames(runner, session)
+        let frames = try sequence.write(session, next: runner.nextFrame)
         let wall = (ContinuousClock.now - start) / .seconds(1)
         for note in runner.notes { warn(note) }
         let animation = runner.time(ofFrame: frames - 1)
         print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to PNG in ",
                      frames, animation, fps, wall, Double(frames) / wall) + output)
-        if let video { try encode(video) }
+        if let video { try sequence.encode(video) }
     }
 
     /// The script text, or the file it names after '@', parsed.
@@ -94,75 +95,12 @@ struct Record: ParsableCommand {
             throw ValidationError(error.description)
         }
     }
-
-    private func framePath(_ n: Int) -> String {
-        (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
-    }
-
-    /// Makes the output folder and removes the frames of an earlier recording, which a
-    /// shorter one would otherwise leave behind.
-    private func prepareFolder() throws {
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: output) where name.wholeMatch(of: /frame-\d+\.png/) != nil {
-            try fm.removeItem(atPath: (output as NSString).appendingPathComponent(name))
-        }
-    }
-
-    /// Draws every frame while earlier ones are read back and encoded on worker threads;
-    /// returns how many were written.
-    private func writeFrames(_ runner: ScriptRunner, _ session: HeadlessSession) throws -> Int {
-        let reader = FrameReader(width: session.target.width, height: session.target.height, depth: 3)
-        defer { reader.destroy() }
-        let writer = FrameWriter(compression: render.compression)
-        var written = 0
-        func save(_ image: RGBAImage) {
-            written += 1
-            writer.submit(image, to: framePath(written))
-        }
-        while let scene = runner.nextFrame() {
-            session.draw(scene)
-            if let image = reader.read(session.target) { save(image) }
-        }
-        reader.flush().forEach(save)
-        try writer.finish()
-        return written
-    }
-
-    /// Runs ffmpeg over the written frames.
-    private func encode(_ video: String) throws {
-        guard let ffmpeg = executable(named: "ffmpeg") else {
-            warn("ffmpeg is not installed; frames are in \(output)")
-            throw ExitCode(69)   // EX_UNAVAILABLE: the video asked for was not made
-        }
-        // GIF: a palette made from the frames themselves; others: even sides and 4:2:0 colour,
-        // which H.264 needs and every player takes.
-        let filter = video.lowercased().hasSuffix(".gif")
-            ? "split[a][b];[a]palettegen[p];[b][p]paletteuse"
-            : "pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-y", "-loglevel", "error", "-framerate", "\(fps)",
-                             "-i", (output as NSString).appendingPathComponent("frame-%05d.png"), "-vf", filter, video]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw RecordError(message: "ffmpeg failed (exit status \(process.terminationStatus)); frames are in \(output)")
-        }
-        print(video)
-    }
 }
 
 /// A recording that could not finish, in words.
 struct RecordError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-/// The first executable called `name` on PATH.
-private func executable(named name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 private func warn(_ message: String) {

@@ -16,7 +16,7 @@ struct Folio: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "folio",
         abstract: "A 3D book renderer: a shelf of books, opened and read with page flips and curls.",
-        subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self])
+        subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self, Flip.self])
 }
 
 Folio.main()

@@ -66,7 +66,8 @@ wait "$pid"
 echo "exit=$?"
 """#
 
-@Suite struct ViewCommandTests {
+// Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
+@Suite(.serialized) struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
                    "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
     func opensABookTurnsAPageTakesScreenshotsAndQuits() throws {

@@ -43,3 +43,22 @@ import Testing
         #expect(missing.status != 0 && missing.stderr.contains("cannot read") && !FileManager.default.fileExists(atPath: dir + "/x.png"))
     }
 }
+
+/// The settings options on the other commands: checked where they enter, and reaching the scene.
+@Suite struct TuningOptionsTests {
+    @Test func outOfRangeValuesGetOneLineAndInRangeOnesReachTheLayout() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        for (arguments, message) in [(["capture", "--eye", "10", "-o", "/nonexistent/x.png"], "--eye wants a distance in layout units 400…100000, not '10'"),
+                                     (["record", "--script", "open", "-o", "/nonexistent", "--turn-duration", "0"], "--turn-duration wants seconds 0.05…10"),
+                                     (["view", "--curve", "bouncy"], "--curve wants one of two-stage, linear"),
+                                     (["layout", "--book", "0", "--turn-duration", "1"], "a still has no time")] {
+            let run = try FolioProcess.run(folio.path, arguments, timeout: 30)
+            #expect(run.status != 0 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        let layout = try FolioProcess.run(folio.path, ["layout", "--book", "0", "--page", "5", "--turn", "0.25", "--curve", "linear",
+                                                       "--eye", "3000", "--shadow", "0"], timeout: 30)
+        #expect(layout.status == 0, "\(layout.stderr)")
+        #expect(layout.stdout.contains("\"eye\": 3000") && layout.stdout.contains("\"angle\": -0.785398"))
+        #expect(!layout.stdout.contains("\"cast\": 0.") , "no cast shadow at strength 0")
+    }
+}

@@ -170,7 +170,7 @@ public struct PointerGestures {
     // MARK: Buttons
 
     private mutating func down(x: Double, y: Double, controller: BookController) -> [Action] {
-        guard press == nil else { return [] }
+        guard press == nil, pinch?.button == nil else { return [] }
         pressPixel = (x, y)
         pressPoint = mapping.layoutPoint(x: x, y: y)
         switch controller.phase {

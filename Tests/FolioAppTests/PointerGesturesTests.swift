@@ -287,6 +287,14 @@ private struct Driver {
         #expect(r.controller.phase == .closing && abs(r.controller.openProgress - (1 - Self.closing(-60))) < 1e-9)
     }
 
+    @Test func aLeftClickDuringAPinchIsNotAClick() {
+        var d = Driver(shelf())
+        Self.drag(&d, to: [60])
+        d.press(at: Vec2(0, 0))
+        d.release(at: Vec2(0, 0))
+        #expect(d.actions.allSatisfy { if case .pinch = $0 { true } else { false } })
+    }
+
     @Test func movingBackPastTheStartOnlyUndoes() {
         var d = Driver(shelf())
         Self.drag(&d, to: [60, 0, -200], dt: 0.2)

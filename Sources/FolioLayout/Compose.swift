@@ -187,7 +187,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
 /// The shadows on the pages beneath a turning sheet, scaled by `v.shadow`. With reverse
 /// perspective the sheet turns away from the viewer and the revealed page is not darkened,
 /// as in MPFlip (docs/seeds-reach.md).
-func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
+private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
     var s = shade
     s.reveal *= v.style.perspective == .reverse ? 0 : v.shadow
     s.facing *= v.shadow

@@ -26,8 +26,8 @@ struct Capture: ParsableCommand {
         let scene: Scene
         do {
             scene = try still.scene(library: library.bookInfos)
-        } catch let e as StillStateError {
-            throw ValidationError(e.message)
+        } catch {
+            throw ValidationError(error.message)
         }
         let session = try render.session(library: library)
         defer { session.close() }

@@ -57,6 +57,7 @@ public enum KeyMap {
         Binding(keys: [.end], context: .book, command: .action(.lastPage), repeats: .never, summary: "last page"),
         Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never, summary: "close the book"),
         Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
+        Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
         Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
         Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
         Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,
@@ -117,7 +118,10 @@ public enum KeyMap {
           wheel                     scroll the shelf, or turn pages
           drag the shelf            scroll it (it glides and settles on a cover)
           click a cover             centre it; click the centred one to open it
-          Ctrl + wheel              open or close the book by hand
+          right-drag up / down      pinch: spread the centred book open, or pinch it
+                                    closed; let go to finish or fall back (middle
+                                    button too)
+          Ctrl + wheel              the same pinch in steps
         """
 
     private static func label(_ keys: [Key]) -> String {

@@ -142,3 +142,18 @@ extension RGBAImage {
         return (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
     }
 }
+
+extension RGBAImage {
+    /// The rectangle `x, y, width × height` of the image (clamped to it; at least 1 × 1).
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RGBAImage {
+        let x0 = min(max(x, 0), width - 1), y0 = min(max(y, 0), height - 1)
+        let cw = max(1, min(w, width - x0)), ch = max(1, min(h, height - y0))
+        var out = [UInt8]()
+        out.reserveCapacity(cw * ch * 4)
+        for row in y0..<(y0 + ch) {
+            let start = (row * width + x0) * 4
+            out += pixels[start..<(start + cw * 4)]
+        }
+        return RGBAImage(width: cw, height: ch, pixels: out)
+    }
+}

@@ -6,7 +6,7 @@
 public enum Key: String, Sendable, CaseIterable, Codable {
     case left, right, up, down, enter, space, backspace, escape, pageUp, pageDown, home, end, tab
     case plus, minus, f11, f12
-    case a, b, c, d, f, h, l, p, q, r, s, v, w
+    case a, b, c, d, f, h, l, o, p, q, r, s, v, w
 }
 
 /// Modifier keys held during an event.

@@ -83,3 +83,20 @@ public struct Spring: Sendable, Equatable {
         return 1 - exp(-z * w * t) * (cos(wd * t) + b * sin(wd * t))
     }
 }
+
+/// The timing of a page turn, by name (`--curve`, the script's `curve`): the seeds' two-stage
+/// ease (ease in up to upright, ease out down) or one of Core Animation's curves over the whole.
+public enum TurnCurve: String, Sendable, CaseIterable, Codable {
+    case twoStage = "two-stage", linear, easeIn = "ease-in", easeOut = "ease-out", easeInOut = "ease-in-out"
+
+    /// Turn progress at time fraction `t` (0 … 1).
+    public func callAsFunction(_ t: Double) -> Double {
+        switch self {
+        case .twoStage: TimingCurve.twoStage(t)
+        case .linear: TimingCurve.linear(t)
+        case .easeIn: TimingCurve.easeIn(t)
+        case .easeOut: TimingCurve.easeOut(t)
+        case .easeInOut: TimingCurve.easeInOut(t)
+        }
+    }
+}

@@ -186,7 +186,7 @@ public final class Window: Surface {
         // '+' and '-' (keypad too) come from the character callback only, or they would count twice.
         GLFW_KEY_END: .end, GLFW_KEY_TAB: .tab,
         GLFW_KEY_F11: .f11, GLFW_KEY_F12: .f12,
-        GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l,
+        GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l, GLFW_KEY_O: .o,
         GLFW_KEY_P: .p, GLFW_KEY_Q: .q, GLFW_KEY_R: .r, GLFW_KEY_S: .s, GLFW_KEY_V: .v, GLFW_KEY_W: .w,
     ]
 

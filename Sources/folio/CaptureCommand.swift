@@ -18,6 +18,7 @@ struct Capture: ParsableCommand {
     var force = false
 
     @OptionGroup var state: StateOptions
+    @OptionGroup var tuning: TuningOptions
 
     func validate() throws {
         try checkPNGName(output, option: "-o")
@@ -29,11 +30,13 @@ struct Capture: ParsableCommand {
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         let library = try loadLibrary(render.source)
+        var still = try state.stillState(view: render.viewSize)
+        try tuning.apply(to: &still)
         let scene: Scene
         do {
-            scene = try state.stillState(view: render.viewSize).scene(library: library.bookInfos)
-        } catch let e as StillStateError {
-            throw ValidationError(e.message)
+            scene = try still.scene(library: library.bookInfos)
+        } catch {
+            throw ValidationError(error.message)
         }
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }

@@ -28,6 +28,8 @@ struct Record: ParsableCommand {
               curl X,Y             drag a page in a curl from X,Y in page units
                                    (X from the spine, < 0 on the left page;
                                    Y from the page centre) and let go
+              duration S | curve C set the turn's seconds | timing curve
+              shadow X | eye D     set the shadow strength | eye distance
 
             Frame 1 shows time 0; each action starts in the frame in which the one before it ends; the \
             last frame is the one in which the last action ends.
@@ -48,6 +50,7 @@ struct Record: ParsableCommand {
             """)
 
     @OptionGroup var render: RenderOptions
+    @OptionGroup var tuning: TuningOptions
 
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
@@ -67,9 +70,6 @@ struct Record: ParsableCommand {
     @Flag(help: "Replace the frames of an earlier recording in DIR, and an existing --video file.")
     var force = false
 
-    /// Frame names have five digits; a recording never outgrows them.
-    static let maxFrames = 99_999
-
     func validate() throws {
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be more than 0 and at most 240 (got \(fps))") }
         guard output != nil || video != nil else { throw ValidationError("give -o DIR for PNG frames, --video FILE, or both") }
@@ -82,51 +82,32 @@ struct Record: ParsableCommand {
         let library = try loadLibrary(render.source)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
+        try tuning.apply(to: &settings)
         func runner() -> ScriptRunner {
             ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         }
         // Counted first (no drawing: quick), so a script of days is refused before any work.
-        guard let count = runner().run(limit: Self.maxFrames) else {
-            throw Failure(.usage, "the script makes more than \(Self.maxFrames) frames at \(fps) fps "
-                + "(\(Int(Double(Self.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
+        guard let count = runner().run(limit: FrameSequence.maxFrames) else {
+            throw Failure(.usage, "the script makes more than \(FrameSequence.maxFrames) frames at \(fps) fps "
+                + "(\(Int(Double(FrameSequence.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
         }
-        // Without ffmpeg a video alone cannot be made at all: say so before drawing anything.
-        let ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
-        if let video, ffmpeg == nil, output == nil {
-            warn("ffmpeg is not installed: cannot write \(video)")
-            throw ExitCode(69)   // EX_UNAVAILABLE
-        }
-        let earlier = try output.map(prepareFolder) ?? []
-        if let video { try checkVideo(video) }
+        let sequence = FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
+                                     force: force, quiet: quiet, label: "folio record")
+        let prepared = try sequence.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
-        let progress = ProgressLine("folio record", unit: "frames", total: count, quiet: quiet)
-        defer { progress.finish() }
         let start = ContinuousClock.now
         let playing = runner()
-        var pipe: VideoPipe?
-        if let video, let ffmpeg {
-            pipe = try VideoPipe(ffmpeg: ffmpeg, path: video, width: pipeline.target.width, height: pipeline.target.height, fps: fps)
-        }
-        let frames = try writeFrames(playing, pipeline, video: pipe, progress: progress)
+        let frames = try sequence.write(pipeline, prepared, total: count, next: playing.nextFrame)
         let wall = (ContinuousClock.now - start) / .seconds(1)
-        progress.finish()
-        let targets = [output.map { "PNG in \($0)" }, pipe.map(\.path)].compactMap { $0 }.joined(separator: " and ")
-        if Interrupt.requested {
-            throw Failure(.interrupted, "interrupted after \(frames) of \(count) frames; frames 1…\(frames) are in \(targets)")
-        }
-        removeFrames(earlier.filter { $0 > frames })
         for note in playing.notes { warn(note) }
         let animation = playing.time(ofFrame: frames - 1)
         if !quiet {
             print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
-                         frames, animation, fps, wall, Double(frames) / wall) + targets)
+                         frames, animation, fps, wall, Double(frames) / wall) + sequence.targets)
         }
-        if let output, video != nil, ffmpeg == nil {
-            warn("ffmpeg is not installed; frames are in \(output)")
-            throw ExitCode(69)
-        }
+        try sequence.checkVideoMade(prepared)
     }
 
     /// The script text, or the file it names after '@', parsed.
@@ -146,75 +127,6 @@ struct Record: ParsableCommand {
             throw ValidationError(error.description)
         }
     }
-
-    private func framePath(_ n: Int, in output: String) -> String {
-        (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
-    }
-
-    /// Makes the output folder; returns the numbers of the frames of an earlier recording in
-    /// it, which are kept unless `--force` is given.
-    private func prepareFolder(_ output: String) throws -> [Int] {
-        try OutputFile.makeFolder(output)
-        let names = try FileName.list(output)
-        let earlier = names.compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
-        if !earlier.isEmpty, !force {
-            throw Failure(.cannotCreate, "\(output) holds \(earlier.count) frames of an earlier recording "
-                + "(\(framePath(earlier[0], in: output))…); --force replaces them, or choose another folder")
-        }
-        return earlier
-    }
-
-    /// The video may not replace a file unless forced, nor ever one of the frames it is made from.
-    private func checkVideo(_ video: String) throws {
-        let name = (video as NSString).lastPathComponent
-        let folder = OutputFile.folder(of: (video as NSString).standardizingPath)
-        if let output, name.wholeMatch(of: /frame-\d+\.png/) != nil,
-           (folder as NSString).resolvingSymlinksInPath == ((output as NSString).standardizingPath as NSString).resolvingSymlinksInPath {
-            throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
-        }
-        try OutputFile(video, replace: force ? .always : .never).prepare()
-    }
-
-    /// Removes the earlier recording's frames past the new one's last.
-    private func removeFrames(_ numbers: [Int]) {
-        guard let output else { return }
-        for n in numbers where unlink(FileName.bytes(framePath(n, in: output))) != 0 {
-            warn("\(framePath(n, in: output)): cannot remove the earlier frame: \(FileError.reason())")
-        }
-    }
-
-    /// Draws every frame while earlier ones are read back, then encoded to PNG on worker
-    /// threads and piped to ffmpeg on another; returns how many were drawn. Stops early when
-    /// ffmpeg fails, and throws its error once the frames already drawn are written.
-    private func writeFrames(_ runner: ScriptRunner, _ pipeline: FramePipeline, video: VideoPipe?,
-                             progress: ProgressLine) throws -> Int {
-        let reader = FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3)
-        defer { reader.destroy() }
-        let writer = output.map { _ in FrameWriter(compression: render.compression) }
-        var written = 0
-        func save(_ image: RGBAImage) {
-            written += 1
-            if let output {
-                writer?.submit(image, to: framePath(written, in: output))
-            }
-            video?.send(image)
-            progress.advance()
-        }
-        while !Interrupt.requested, video?.failed != true, let scene = runner.nextFrame() {
-            pipeline.draw(scene)
-            if let image = reader.read(pipeline.target) { save(image) }
-        }
-        reader.flush().forEach(save)
-        try writer?.finish()
-        try video?.finish()
-        return written
-    }
-}
-
-/// The first executable called `name` on PATH.
-func executable(named name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 private func warn(_ message: String) { report(message) }

@@ -48,18 +48,24 @@ struct RenderOptions: ParsableArguments {
     /// for its images; `destroy()` it when done.
     func pipeline(library: Library) throws -> FramePipeline {
         let (w, h) = try parseSize(size)
-        let context = try HeadlessContext.make()
-        context.framebufferSize = (w, h)
-        do {
-            var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
-            configuration.samples = msaa
-            configuration.waitsForImages = true
-            let pipeline = try FramePipeline(surface: context, library: library, configuration: configuration)
-            pipeline.renderer.settings.cornerRadius = cornerRadius
-            return pipeline
-        } catch {
-            context.destroy()
-            throw error
-        }
+        let pipeline = try headlessPipeline(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        pipeline.renderer.settings.cornerRadius = cornerRadius
+        return pipeline
+    }
+}
+
+/// A pipeline on an EGL context of `width × height` whose frames wait for their images: what
+/// every headless command draws with. Destroy it when done.
+func headlessPipeline(library: Library, width: Int, height: Int, msaa: Int?, shaders: String?) throws -> FramePipeline {
+    let context = try HeadlessContext.make()
+    context.framebufferSize = (width, height)
+    do {
+        var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
+        configuration.samples = msaa
+        configuration.waitsForImages = true
+        return try FramePipeline(surface: context, library: library, configuration: configuration)
+    } catch {
+        context.destroy()
+        throw error
     }
 }

@@ -29,6 +29,8 @@ struct View: ParsableCommand {
     @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
     var msaa: Int?
 
+    @OptionGroup var tuning: TuningOptions
+
     /// For `make run`: exit 0 when a window with a GL 3.3 core context opens, non-zero otherwise.
     @Flag(help: .hidden)
     var checkDisplay = false
@@ -44,6 +46,8 @@ struct View: ParsableCommand {
             try openWindow(width: 64, height: 64, visible: false).destroy()
             return
         }
+        var settings = BookController.Settings()
+        try tuning.apply(to: &settings)
         let library = try loadLibrary(source)
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
@@ -56,7 +60,8 @@ struct View: ParsableCommand {
         configuration.samples = msaa
         let pipeline: FramePipeline
         do {
-            pipeline = try FramePipeline(surface: window, library: library, configuration: configuration)
+            pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,
+                                     settings: settings)
         } catch {
             window.destroy()
             throw error

@@ -33,10 +33,71 @@ wait "$pid"
 echo "exit=$?"
 """#
 
-@Suite struct ViewCommandTests {
+/// A pinch without a touch screen: the right button held while the pointer moves up spreads
+/// the centred book open; held while it moves down, pinches the book closed.
+private let pinchViewer = #"""
+set -u
+pid=""
+fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
+within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
+shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
+titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+# Holds the right button and moves the pointer by $1 pixels (negative: up) in 8 steps.
+pinch() { xdotool mousemove --window "$wid" 640 400 mousedown 3
+          for _ in 1 2 3 4 5 6 7 8; do xdotool mousemove_relative -- 0 $(( $1 / 8 )); sleep 0.03; done
+          xdotool mouseup 3; }
+
+"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
+[ -n "$wid" ] || fail "no Folio window"
+within 10 titled "(1/" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
+pinch -320
+within 20 titled " — page" || fail "the spread did not open the book; the title says: $(xdotool getwindowname "$wid")"
+sleep 1.5
+xdotool key --window "$wid" F12
+within 20 shots 1 || fail "no screenshot of the open book"
+pinch 240
+within 20 titled "(1/" || fail "the pinch did not close the book; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+wait "$pid"
+echo "exit=$?"
+"""#
+
+// Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
+@Suite(.serialized) struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
                    "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
     func opensABookTurnsAPageTakesScreenshotsAndQuits() throws {
+        try Self.underXvfb(driveViewer) { paths, report in
+            try #require(paths.count == 2, "\(report)")
+            #expect(Set(paths).count == 2, "screenshot names must be unique")
+            let shelf = try PNG.read(path: paths[0]), book = try PNG.read(path: paths[1])
+            #expect(shelf.width == book.width && shelf.height == book.height)
+
+            // The shelf stands on its dark backdrop; the open book fills the middle with paper.
+            #expect(Self.luminance(shelf, x: 8, y: 8) < 70)
+            #expect(Self.paperFraction(shelf) < 0.1)
+            #expect(Self.paperFraction(book) > 0.25)
+            // The outer margin of the right-hand page.
+            #expect(Self.isPaper(book, x: book.width * 77 / 100, y: book.height / 2))
+        }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func aRightButtonDragPinchesTheBookOpenAndClosed() throws {
+        try Self.underXvfb(pinchViewer) { paths, report in
+            try #require(paths.count == 1, "\(report)")
+            #expect(Self.paperFraction(try PNG.read(path: paths[0])) > 0.25, "\(report)")
+        }
+    }
+
+    /// Runs a driver script under Xvfb with FOLIO and SHOTS set; once it has exited 0 with
+    /// `exit=0`, `check` gets the screenshots' paths and a report of everything said.
+    private static func underXvfb(_ script: String, check: ([String], String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -47,7 +108,7 @@ echo "exit=$?"
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
-                                                            "bash", "-c", driveViewer],
+                                                            "bash", "-c", script],
                                        environment: environment, timeout: 62)
         let viewerOutput = (try? String(contentsOf: shots.appendingPathComponent("stdout.txt"), encoding: .utf8)) ?? ""
         let viewerErrors = (try? String(contentsOf: shots.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
@@ -55,19 +116,7 @@ echo "exit=$?"
         #expect(!run.timedOut, "\(report)")
         try #require(run.status == 0, "\(report)")
         #expect(run.stdout.contains("exit=0"), "\(report)")
-
-        let paths = viewerOutput.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }
-        try #require(paths.count == 2, "\(report)")
-        #expect(Set(paths).count == 2, "screenshot names must be unique")
-        let shelf = try PNG.read(path: paths[0]), book = try PNG.read(path: paths[1])
-        #expect(shelf.width == book.width && shelf.height == book.height)
-
-        // The shelf stands on its dark backdrop; the open book fills the middle with paper.
-        #expect(Self.luminance(shelf, x: 8, y: 8) < 70)
-        #expect(Self.paperFraction(shelf) < 0.1)
-        #expect(Self.paperFraction(book) > 0.25)
-        // The outer margin of the right-hand page.
-        #expect(Self.isPaper(book, x: book.width * 77 / 100, y: book.height / 2))
+        try check(viewerOutput.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }, report)
     }
 
     @Test func withoutADisplayItSaysSoAndSuggestsCapture() throws {

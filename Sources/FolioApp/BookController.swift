@@ -34,7 +34,7 @@ public enum Action: Sendable, Equatable {
     case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
     /// Ctrl + wheel: scrubs open / close progress by `by` (positive opens).
     case scrub(by: Double)
-    /// A pinch (or two-button drag) of scale `scale`, through the spec's reference mapping.
+    /// A pinch (or two-button drag) of scale `scale`, through the pinch mapping of docs/behaviour.md §2.
     case pinch(scale: Double)
     case scrubEnded
     case toggleShelf, toggleDeform, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint

@@ -14,7 +14,7 @@ public enum Resources {
         if let env = ProcessInfo.processInfo.environment[variable], !env.isEmpty { return isDir(env) ? env : nil }
         let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
         var candidates = [exe.appendingPathComponent(folder).path, exe.deletingLastPathComponent().appendingPathComponent(folder).path]
-        // Sources/FolioBook/Resources.swift → package root
+        // Sources/FolioResources/Resources.swift → package root
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(folder).path)
         return candidates.first(where: isDir)

@@ -36,7 +36,8 @@ let package = Package(
             "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "folio-embed", dependencies: ["FolioKit", "FolioWindow", "FolioBook"], path: "Examples/Embed"),
+        // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
+        .executableTarget(name: "folio-embed", dependencies: ["FolioKit", "FolioWindow"], path: "Examples/Embed"),
 
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),

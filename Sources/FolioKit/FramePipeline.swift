@@ -370,6 +370,7 @@ public final class FramePipeline {
     private func present() {
         needsPresent = false
         surface.present(target)
+        GLErrors.check("presenting a frame")
     }
 
     // MARK: Images

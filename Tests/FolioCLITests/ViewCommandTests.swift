@@ -2,7 +2,7 @@ import FolioBook
 import Foundation
 import Testing
 
-/// Drives `folio view` under Xvfb with key events from xdotool: a screenshot of the shelf,
+/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a screenshot of the shelf,
 /// Enter and → (pressed while the book opens: the turn waits for it), a screenshot of the
 /// spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
 private let driveViewer = #"""
@@ -16,7 +16,7 @@ titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 
 "$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
-"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+"$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
 [ -n "$wid" ] || fail "no Folio window"
@@ -35,8 +35,9 @@ echo "exit=$?"
 
 @Suite struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
-                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
-    func opensABookTurnsAPageTakesScreenshotsAndQuits() throws {
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"),
+          arguments: [0, 4])
+    func opensABookTurnsAPageTakesScreenshotsAndQuits(msaa: Int) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -44,6 +45,7 @@ echo "exit=$?"
         var environment = ProcessInfo.processInfo.environment
         environment["FOLIO"] = folio.path
         environment["SHOTS"] = shots.path
+        environment["MSAA"] = "\(msaa)"
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",

@@ -353,8 +353,11 @@ public final class FramePipeline {
         let changed = needsRender
         needsRender = false
         let (w, h) = surface.framebufferSize
-        // Minimised: nothing to draw into.
-        guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
+        // Minimised: nothing to draw into; uploads wait for the next image or event.
+        guard w > 0, h > 0, resizeTarget(width: w, height: h) else {
+            uploadsPending = false
+            return
+        }
         let scene = controller.scene()
         let uploaded = prepareImages(for: scene)
         guard changed || !uploaded.isEmpty else { return }

@@ -59,12 +59,11 @@ struct Record: ParsableCommand {
     func run() throws {
         let script = try loadScript()
         let library = try loadLibrary(render.source)
-        var settings = BookController.Settings()
-        settings.viewSize = try render.viewSize
         try prepareFolder()
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
-        let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        // The script drives the pipeline's controller; its view is --view fitted to --size.
+        let runner = ScriptRunner(script: script, controller: pipeline.controller, fps: fps)
         let start = ContinuousClock.now
         let frames = try writeFrames(runner, pipeline)
         let wall = (ContinuousClock.now - start) / .seconds(1)

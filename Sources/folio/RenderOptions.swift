@@ -49,6 +49,7 @@ struct RenderOptions: ParsableArguments {
             var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
             configuration.samples = msaa
             configuration.waitsForImages = true
+            configuration.baseView = try viewSize
             let pipeline = try FramePipeline(surface: context, library: library, configuration: configuration)
             pipeline.renderer.settings.cornerRadius = cornerRadius
             return pipeline

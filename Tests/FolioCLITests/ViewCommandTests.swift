@@ -2,9 +2,9 @@ import FolioBook
 import Foundation
 import Testing
 
-/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a screenshot of the shelf,
-/// Enter and → (pressed while the book opens: the turn waits for it), a screenshot of the
-/// spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
+/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
+/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
+/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
 private let driveViewer = #"""
 set -u
 pid=""

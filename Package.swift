@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
     ],

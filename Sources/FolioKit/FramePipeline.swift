@@ -90,14 +90,20 @@ public final class FramePipeline {
     public let surface: any Surface
     public let renderer: Renderer
     public private(set) var controller: BookController
-    /// The books shown; setting it (scripted use) starts a new controller and new images.
+    /// The books shown. Setting another starts a new controller (on the shelf, the settings
+    /// kept, without the old one's delegate and data source) and new page images.
     public var library: Library {
-        didSet { if library != oldValue { replaceLibrary() } }
+        didSet {
+            guard library != oldValue else { return }
+            replaceImages()
+            controller = BookController(library: library.bookInfos, settings: controller.settings)
+            deferred = []
+        }
     }
     public weak var delegate: FramePipelineDelegate?
     /// Page images from memory for the books it supplies (see `PageContentSource`).
     public weak var contentSource: PageContentSource? {
-        didSet { replaceLibrary() }
+        didSet { replaceImages() }
     }
     public let configuration: PipelineConfiguration
     /// The frame drawn last.
@@ -179,12 +185,11 @@ public final class FramePipeline {
         needsRender = true
     }
 
-    private func replaceLibrary() {
+    /// New page caches over the library's files (decoding for the old ones stops) and no textures.
+    private func replaceImages() {
         images.close()
         images = Self.faceImages(filesToRead, configuration, wake: surface.wake)
         textures.evict(keeping: [])
-        controller = BookController(library: library.bookInfos, settings: controller.settings)
-        deferred = []
         needsRender = true
     }
 

@@ -41,9 +41,10 @@ do {
     let log = TurnLog()
     pipeline.delegate = log
     pipeline.contentSource = generated
-    pipeline.perform(.openBook(0), at: surface.time)
+    // A window runs on its clock; a capture on its own (0, then 2 s: the book is open).
+    pipeline.perform(.openBook(0), at: capture == nil ? surface.time : 0)
     if let capture {
-        try PNG.write(pipeline.snapshot(at: surface.time + 2), to: capture, bottomUp: true)
+        try PNG.write(pipeline.snapshot(at: 2), to: capture, bottomUp: true)
     } else {
         pipeline.run()
     }

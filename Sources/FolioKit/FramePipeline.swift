@@ -58,6 +58,18 @@ extension FramePipelineDelegate {
     }
 }
 
+/// Supplies page images from memory for books that have no files (or whose files the host
+/// reads itself): generated pages, a network source, a document decoder of the host's own.
+public protocol PageContentSource: AnyObject {
+    /// Whether the source supplies every image of book `book`: its files are then never read.
+    func suppliesImages(ofBook book: Int) -> Bool
+    /// The image `face` shows (`.cover(b)`, or `.page(b, n)` with image index `n − 2`), or nil
+    /// to show paper for now. Called on the render thread when the face is on screen or near
+    /// it and has no texture: return an image already in memory, and call
+    /// `FramePipeline.contentChanged()` when later ones are ready.
+    func image(for face: FaceContent) -> RGBAImage?
+}
+
 /// The one way Folio makes frames, for every host: the viewer, capture, record, bench, the
 /// render tests and embedding programs. It owns the controller (state machine), the page images
 /// (decoded in the background), their textures and the renderer, takes input events stamped
@@ -78,11 +90,21 @@ public final class FramePipeline {
     public let surface: any Surface
     public let renderer: Renderer
     public private(set) var controller: BookController
-    /// The books shown; setting it (scripted use) starts a new controller and new images.
+    /// The books shown. Setting another starts a new controller (on the shelf, the settings
+    /// kept, without the old one's delegate and data source) and new page images.
     public var library: Library {
-        didSet { if library != oldValue { replaceLibrary() } }
+        didSet {
+            guard library != oldValue else { return }
+            replaceImages()
+            controller = BookController(library: library.bookInfos, settings: controller.settings)
+            deferred = []
+        }
     }
     public weak var delegate: FramePipelineDelegate?
+    /// Page images from memory for the books it supplies (see `PageContentSource`).
+    public weak var contentSource: PageContentSource? {
+        didSet { replaceImages() }
+    }
     public let configuration: PipelineConfiguration
     /// The frame drawn last.
     public private(set) var target: Framebuffer
@@ -144,12 +166,30 @@ public final class FramePipeline {
                           onChange: configuration.waitsForImages ? nil : wake)
     }
 
-    private func replaceLibrary() {
+    /// The library as the page caches see it: books the content source supplies have no files.
+    private var filesToRead: Library {
+        guard let source = contentSource else { return library }
+        var files = library
+        for b in files.books.indices where source.suppliesImages(ofBook: b) {
+            files.books[b].pages = []
+            files.books[b].cover = nil
+        }
+        return files
+    }
+
+    /// The content source has new images: faces it supplies are asked again.
+    public func contentChanged() {
+        if let source = contentSource {
+            textures.evict(keeping: textures.residentFaces.filter { !source.suppliesImages(ofBook: $0.book) })
+        }
+        needsRender = true
+    }
+
+    /// New page caches over the library's files (decoding for the old ones stops) and no textures.
+    private func replaceImages() {
         images.close()
-        images = Self.faceImages(library, configuration, wake: surface.wake)
+        images = Self.faceImages(filesToRead, configuration, wake: surface.wake)
         textures.evict(keeping: [])
-        controller = BookController(library: library.bookInfos, settings: controller.settings)
-        deferred = []
         needsRender = true
     }
 
@@ -157,14 +197,27 @@ public final class FramePipeline {
 
     /// Draws `scene` into `target`. With `waitsForImages`, first waits for the images it shows.
     public func draw(_ scene: Scene) {
-        images.show(scene)
-        if configuration.waitsForImages,
-           !images.waitUntilReady(faces: scene.shownFaces, timeout: configuration.imageTimeout) {
-            report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper")
-        }
-        takeImageChanges()
-        upload(scene.shownFaces, budget: configuration.waitsForImages ? nil : configuration.uploadBudgetBytes)
+        prepareImages(for: scene)
         renderer.draw(scene, into: target, textures: textures)
+    }
+
+    /// Tells the caches what `scene` shows and uploads what is decoded: with `waitsForImages`,
+    /// every face shown, waiting for them; otherwise faces shown first, then prefetched ones,
+    /// within the upload budget. Returns the faces shown that got a texture.
+    @discardableResult
+    private func prepareImages(for scene: Scene) -> Set<FaceContent> {
+        images.show(scene)
+        let shown = scene.shownFaces
+        if configuration.waitsForImages {
+            if !images.waitUntilReady(faces: shown, timeout: configuration.imageTimeout) {
+                report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper")
+            }
+            takeImageChanges()
+            return upload(shown, budget: nil)
+        }
+        // Prefetched pages go up after the faces on screen, so a turn finds them there.
+        let prefetched = images.residentFaces.subtracting(shown).sorted(by: Self.readingOrder)
+        return upload(shown + prefetched, budget: configuration.uploadBudgetBytes).intersection(shown)
     }
 
     /// Makes the target `width × height` with `samples` (nil: as configured); false, with a
@@ -305,14 +358,14 @@ public final class FramePipeline {
         let changed = needsRender
         needsRender = false
         let (w, h) = surface.framebufferSize
-        // Minimised: nothing to draw into.
-        guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
+        // Minimised: nothing to draw into; uploads wait for the next image or event.
+        guard w > 0, h > 0, resizeTarget(width: w, height: h) else {
+            uploadsPending = false
+            return
+        }
         let scene = controller.scene()
-        images.show(scene)
-        // Prefetched pages go up after the faces on screen, so a turn finds them there.
-        let shown = scene.shownFaces
-        let uploaded = upload(shown + images.residentFaces.subtracting(shown).sorted(by: Self.readingOrder), budget: configuration.uploadBudgetBytes)
-        guard changed || !uploaded.isDisjoint(with: shown) else { return }
+        let uploaded = prepareImages(for: scene)
+        guard changed || !uploaded.isEmpty else { return }
         renderer.draw(scene, into: target, textures: textures)
         needsPresent = true
     }
@@ -325,6 +378,7 @@ public final class FramePipeline {
     private func present() {
         needsPresent = false
         surface.present(target)
+        GLErrors.check("presenting a frame")
     }
 
     // MARK: Images
@@ -349,7 +403,7 @@ public final class FramePipeline {
         var spent = 0, done: Set<FaceContent> = []
         uploadsPending = false
         for face in faces where !textures.contains(face) {
-            guard let image = images.image(for: face) else { continue }
+            guard let image = images.image(for: face) ?? supplied(face) else { continue }
             if let budget, spent > 0, spent + image.byteCount > budget {
                 uploadsPending = true
                 break
@@ -361,6 +415,13 @@ public final class FramePipeline {
         }
         images.budget.setGPUBytes(textures.residentBytes)
         return done
+    }
+
+    private func supplied(_ face: FaceContent) -> RGBAImage? {
+        guard face.kind != .blank, let source = contentSource, source.suppliesImages(ofBook: face.book) else { return nil }
+        // The layout numbers faces past the book's images too: those stay blank.
+        if let i = face.imageIndex, i >= library.books[face.book].pages.count { return nil }
+        return source.image(for: face)
     }
 
     private func report(_ problem: String) {

@@ -74,7 +74,7 @@ public struct ViewState: Sendable, Equatable {
     }
 }
 
-/// The closed book of the spec: pages flat behind the cover at the shelf's scale, left-hand
+/// The closed book (docs/behaviour.md §2): pages flat behind the cover at the shelf's scale, left-hand
 /// pages turned by π onto the right, all shifted so the book is centred where its cover was.
 public enum ClosedBook {
     public static let scale = Carousel.baseScale

@@ -66,7 +66,7 @@ public struct Spring: Sendable, Equatable {
         self.tolerance = tolerance
     }
 
-    /// The spec's open spring: damping 0.7, initial velocity 0.7, 1 s.
+    /// The open spring: damping 0.7, initial velocity 0.7, 1 s (docs/behaviour.md §2).
     public static let open = Spring()
 
     /// Undamped angular frequency, from the envelope e^(−ζω t) reaching the tolerance.

@@ -31,7 +31,7 @@ public enum ShelfScroll {
         -velocity / (1000 * log(decelerationRate))
     }
 
-    /// The spec's snapping: ceil when moving towards later covers, round at rest, floor
+    /// Snapping (docs/behaviour.md §1): ceil when moving towards later covers, round at rest, floor
     /// when moving back; `position` in covers, the result clamped to the shelf.
     public static func snap(_ position: Double, velocity: Double, count: Int) -> Double {
         let target: Double

@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioImage
 
 /// Reads frames back through a ring of pixel-pack buffers, so the GPU keeps drawing frame
 /// n + 1 while frame n is copied out: `read` starts an asynchronous copy and returns the frame

@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioResources
 import Foundation
 
 /// A linked GLSL program built from files in `Shaders/`.

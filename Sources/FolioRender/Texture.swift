@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioImage
 
 /// How a texture is made.
 public struct TextureDescriptor: Sendable {

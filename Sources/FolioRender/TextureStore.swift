@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioImage
 import FolioLayout
 import Synchronization
 

@@ -88,7 +88,7 @@ struct Flip: ParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let library = try flip.library(first: a, second: b, folder: folder)
-        let pipeline = try headlessPipeline(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        let pipeline = try headlessPipeline(library: library, width: w, height: h, view: view, msaa: msaa, shaders: shaders)
         defer { pipeline.destroy() }
 
         guard record != nil || video != nil else {

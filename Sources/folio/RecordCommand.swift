@@ -83,11 +83,10 @@ struct Record: ParsableCommand {
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
         try tuning.apply(to: &settings)
-        func runner() -> ScriptRunner {
-            ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
-        }
-        // Counted first (no drawing: quick), so a script of days is refused before any work.
-        guard let count = runner().run(limit: FrameSequence.maxFrames) else {
+        // Counted first on a controller of its own (no drawing: quick), so a script of days is
+        // refused before any work.
+        let counter = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        guard let count = counter.run(limit: FrameSequence.maxFrames) else {
             throw Failure(.usage, "the script makes more than \(FrameSequence.maxFrames) frames at \(fps) fps "
                 + "(\(Int(Double(FrameSequence.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
         }
@@ -95,10 +94,11 @@ struct Record: ParsableCommand {
                                      force: force, quiet: quiet, label: "folio record")
         let prepared = try sequence.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
-        let pipeline = try render.pipeline(library: library)
+        let pipeline = try render.pipeline(library: library, settings: settings)
         defer { pipeline.destroy() }
+        // The script drives the pipeline's controller; its view is --view fitted to --size.
+        let playing = ScriptRunner(script: script, controller: pipeline.controller, fps: fps)
         let start = ContinuousClock.now
-        let playing = runner()
         let frames = try sequence.write(pipeline, prepared, total: count, next: playing.nextFrame)
         let wall = (ContinuousClock.now - start) / .seconds(1)
         for note in playing.notes { warn(note) }

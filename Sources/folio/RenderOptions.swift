@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioApp
 import FolioBook
 import FolioKit
 import FolioMath
@@ -46,9 +47,10 @@ struct RenderOptions: ParsableArguments {
 
     /// A headless frame pipeline that draws pages of `library` at `--size`, each frame waiting
     /// for its images; `destroy()` it when done.
-    func pipeline(library: Library) throws -> FramePipeline {
+    func pipeline(library: Library, settings: BookController.Settings = .init()) throws -> FramePipeline {
         let (w, h) = try parseSize(size)
-        let pipeline = try headlessPipeline(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
+        let pipeline = try headlessPipeline(library: library, width: w, height: h, view: try viewSize, msaa: msaa, shaders: shaders,
+                                        settings: settings)
         pipeline.renderer.settings.cornerRadius = cornerRadius
         return pipeline
     }
@@ -56,14 +58,17 @@ struct RenderOptions: ParsableArguments {
 
 /// A pipeline on an EGL context of `width × height` whose frames wait for their images: what
 /// every headless command draws with. Destroy it when done.
-func headlessPipeline(library: Library, width: Int, height: Int, msaa: Int?, shaders: String?) throws -> FramePipeline {
+/// `view`: the layout view (units) that fits the image.
+func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msaa: Int?, shaders: String?,
+                      settings: BookController.Settings = .init()) throws -> FramePipeline {
     let context = try HeadlessContext.make()
     context.framebufferSize = (width, height)
     do {
         var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
         configuration.samples = msaa
         configuration.waitsForImages = true
-        return try FramePipeline(surface: context, library: library, configuration: configuration)
+        configuration.baseView = view
+        return try FramePipeline(surface: context, library: library, configuration: configuration, settings: settings)
     } catch {
         context.destroy()
         throw error

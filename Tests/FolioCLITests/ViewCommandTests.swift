@@ -2,9 +2,9 @@ import FolioBook
 import Foundation
 import Testing
 
-/// Drives `folio view` under Xvfb with key events from xdotool: a screenshot of the shelf,
-/// Enter and → (pressed while the book opens: the turn waits for it), a screenshot of the
-/// spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
+/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
+/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
+/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
 private let driveViewer = #"""
 set -u
 pid=""
@@ -16,7 +16,7 @@ titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 
 "$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
-"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+"$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
 [ -n "$wid" ] || fail "no Folio window"
@@ -69,9 +69,10 @@ echo "exit=$?"
 // Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
 @Suite(.serialized) struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
-                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
-    func opensABookTurnsAPageTakesScreenshotsAndQuits() throws {
-        try Self.underXvfb(driveViewer) { paths, report in
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"),
+          arguments: [0, 4])
+    func opensABookTurnsAPageTakesScreenshotsAndQuits(msaa: Int) throws {
+        try Self.underXvfb(driveViewer, msaa: msaa) { paths, report in
             try #require(paths.count == 2, "\(report)")
             #expect(Set(paths).count == 2, "screenshot names must be unique")
             let shelf = try PNG.read(path: paths[0]), book = try PNG.read(path: paths[1])
@@ -95,9 +96,9 @@ echo "exit=$?"
         }
     }
 
-    /// Runs a driver script under Xvfb with FOLIO and SHOTS set; once it has exited 0 with
+    /// Runs a driver script under Xvfb with FOLIO, SHOTS and MSAA set; once it has exited 0 with
     /// `exit=0`, `check` gets the screenshots' paths and a report of everything said.
-    private static func underXvfb(_ script: String, check: ([String], String) throws -> Void) throws {
+    private static func underXvfb(_ script: String, msaa: Int = 0, check: ([String], String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -105,6 +106,7 @@ echo "exit=$?"
         var environment = ProcessInfo.processInfo.environment
         environment["FOLIO"] = folio.path
         environment["SHOTS"] = shots.path
+        environment["MSAA"] = "\(msaa)"
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",

@@ -169,4 +169,26 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.textureCount >= 2 && p.textureBytes > 0)
         }
     }
+
+    /// Pages from memory: a content source supplies a book's images, and its files are never read.
+    @Test func aContentSourceSuppliesPagesFromMemory() throws {
+        final class Red: PageContentSource {
+            var asked: [FaceContent] = []
+            func suppliesImages(ofBook book: Int) -> Bool { book == 0 }
+            func image(for face: FaceContent) -> RGBAImage? {
+                asked.append(face)
+                return RGBAImage(width: 64, height: 100, fill: (200, 20, 20, 255))
+            }
+        }
+        try live { p, s, _ in
+            let red = Red()
+            p.contentSource = red
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
+            let frame = p.snapshot(at: s.time).flippedVertically()
+            let c = frame.pixel(215, 90)
+            #expect(c.r > 150 && c.g < 60, "the right-hand page is the supplied red: \(c)")
+            #expect(red.asked.allSatisfy { $0.book == 0 } && !red.asked.isEmpty)
+        }
+    }
 }

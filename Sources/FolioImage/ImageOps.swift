@@ -1,3 +1,4 @@
+import FolioMath
 import Foundation
 
 /// Image helpers for page textures: fitting a size limit, rounded corners, placeholders.
@@ -125,7 +126,7 @@ extension RGBAImage {
     }
 
     /// Warm off-white, the colour of the placeholder's paper.
-    static let paper: (UInt8, UInt8, UInt8, UInt8) = (246, 242, 232, 255)
+    public static let paper: (UInt8, UInt8, UInt8, UInt8) = (246, 242, 232, 255)
     private static let paper3: (UInt8, UInt8, UInt8) = (paper.0, paper.1, paper.2)
 
     /// Antialiased coverage of a line of `thickness` at distance `d` from its centre.

@@ -37,11 +37,13 @@ public final class FaceImages {
     private let coverBook: [Int]
     private var coversPosition = Position()
     private var readers: [Int: (cache: PageCache, position: Position)] = [:]
+    /// Pixel height pages are shown at (`PageCache.setDisplayHeight`).
+    private var displayHeight: Int
     /// The image sources of the faces last shown.
     private var onScreen: Set<Source> = []
     /// A book's cache was dropped since the last `drainChanges()`.
     private var dropped = false
-    /// Files already reported: a book without a cover shows its first page as the cover, and
+    /// Problems already reported: a book without a cover shows its first page as the cover, and
     /// both caches may meet the same broken file.
     private var reported: Set<String> = []
 
@@ -54,6 +56,7 @@ public final class FaceImages {
         if maxTextureSize > 0 { s.maxPageSize = min(s.maxPageSize, maxTextureSize) }
         self.library = library
         self.settings = s
+        displayHeight = s.displayHeight
         notifier = Notifier(onChange)
         var slots: [Int: Int] = [:], books: [Int] = [], paths: [String] = []
         for b in library.books.indices {
@@ -83,6 +86,15 @@ public final class FaceImages {
         }
     }
 
+    /// Pages are shown `height` pixels high now (the window was resized, the reader zoomed):
+    /// vector pages are rendered again for it in the background.
+    public func setDisplayHeight(_ height: Int) {
+        guard height != displayHeight else { return }
+        displayHeight = height
+        covers.setDisplayHeight(height)
+        for reader in readers.values { reader.cache.setDisplayHeight(height) }
+    }
+
     /// Tells the caches what `scene` shows: those faces load first, the reader's position steers
     /// prefetching, and the caches of books no longer shown are dropped. Call it before drawing.
     public func show(_ scene: Scene) {
@@ -94,7 +106,7 @@ public final class FaceImages {
             dropped = true
         }
         for (book, pages) in wanted.pages {
-            let cache = readers[book]?.cache ?? PageCache(book: library.books[book], settings: settings, onChange: notifier.callback)
+            let cache = readers[book]?.cache ?? newCache(book)
             var position = readers[book]?.position ?? Position()
             // The lowest page shown: it rises as the reader goes forward and falls going back.
             position.move(cache, to: pages.min()!, showing: pages)
@@ -104,6 +116,12 @@ public final class FaceImages {
         // the shelf; a capture of a page reads no cover at all.
         guard !wanted.covers.isEmpty else { return }
         coversPosition.move(covers, to: wanted.covers.sorted()[wanted.covers.count / 2], showing: wanted.covers)
+    }
+
+    private func newCache(_ book: Int) -> PageCache {
+        var s = settings
+        s.displayHeight = displayHeight
+        return PageCache(book: library.books[book], settings: s, onChange: notifier.callback)
     }
 
     /// Blocks until every face of `faces` that has an image is loaded (shown first with
@@ -151,7 +169,7 @@ public final class FaceImages {
     /// broken-page placeholder.
     public func drainProblems() -> [Problem] {
         ([covers] + readers.values.map(\.cache)).flatMap { $0.drainProblems() }
-            .filter { reported.insert($0.file).inserted }
+            .filter { reported.insert($0.description).inserted }
     }
 
     /// Stops calling `onChange` (before whatever it wakes goes away). Decodes in flight finish

@@ -26,7 +26,7 @@ struct Bench: ParsableCommand {
         let start = Date()
         let (w, h) = try parseSize(render.size)
         guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         let session = try render.session(library: library)
         defer { session.close() }
         // Start-up: context, shaders, library and the first frame's textures, read back.

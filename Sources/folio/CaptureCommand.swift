@@ -19,7 +19,7 @@ struct Capture: ParsableCommand {
     @OptionGroup var state: StateOptions
 
     func run() throws {
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         let scene: Scene
         do {
             scene = try state.stillState(view: render.viewSize).scene(library: library.bookInfos)
@@ -42,7 +42,9 @@ func parseSize(_ text: String) throws -> (Int, Int) {
     return (parts[0], parts[1])
 }
 
-func loadLibrary(_ source: String?) throws -> Library {
+/// The library `source` names; `password` (else FOLIO_PASSWORD) opens protected documents.
+func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
+    PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
     guard let path = source ?? Resources.textures() else {
         throw ValidationError("no SOURCE given and the bundled Textures/ folder was not found")
     }

@@ -19,7 +19,7 @@ final class HeadlessSession {
     /// The books whose images the textures show; may be swapped between frames.
     var library: Library {
         didSet {
-            images = Self.faceImages(library)
+            images = Self.faceImages(library, height: target.height)
             textures.provider = { [images] in images.image(for: $0) }
             textures.evict(keeping: [])
         }
@@ -37,7 +37,7 @@ final class HeadlessSession {
             context.destroy()
             throw error
         }
-        let images = Self.faceImages(library)
+        let images = Self.faceImages(library, height: height)
         textures = TextureStore { images.image(for: $0) }
         self.images = images
         do {
@@ -51,9 +51,11 @@ final class HeadlessSession {
 
     /// Images of a library's faces for a frame that waits for them. No prefetching: a frame
     /// needs only its own pages, and decoding others would take cores from the renderer.
-    private static func faceImages(_ library: Library) -> FaceImages {
+    /// Vector pages are rasterised for frames `height` pixels high.
+    private static func faceImages(_ library: Library, height: Int) -> FaceImages {
         var settings = PageCache.Settings()
         (settings.ahead, settings.behind) = (0, 0)
+        settings.displayHeight = height
         return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings)
     }
 

@@ -8,9 +8,10 @@ struct Info: ParsableCommand {
         abstract: "List the books of a library, their pages and reading direction, and every problem found.",
         discussion: """
         SOURCE is a Library.json or Library.plist, a book manifest (Book.json / Book.plist), a folder \
-        holding one, a folder of PNG pages, or a folder of such folders (docs/manifest.md). Every page \
-        and cover is checked by its PNG header (or fully decoded with --decode); each bad file gets one \
-        line. Exits 0 when at least one book opens.
+        holding one, a document (PDF, CBZ/CBT/CB7/CBR), a folder of PNG or JPEG pages, or a folder of \
+        such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
+        header (or fully decoded with --decode); each bad file gets one line. Exits 0 when at least one \
+        book opens.
         """)
 
     @Argument(help: "The library to inspect (default: the bundled sample library).")
@@ -22,11 +23,15 @@ struct Info: ParsableCommand {
     @Flag(help: "List every page file.")
     var pages = false
 
+    @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
+    var password: String?
+
     func run() throws {
         guard let source = source ?? Resources.textures() else {
             throw ValidationError("no bundled library found (set FOLIO_TEXTURES); name a SOURCE")
         }
         let start = Date()
+        PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
         let library = Library.load(from: source, logProblems: false)
         let loaded = Date()
         var problems = library.problems
@@ -35,9 +40,11 @@ struct Info: ParsableCommand {
         for book in library.books {
             for path in [book.cover].compactMap({ $0 }) + book.pages where checked.insert(path).inserted {
                 do {
-                    if decode { _ = try PNG.read(path: path) } else { _ = try PNG.header(path: path) }
+                    if decode { _ = try PageSources.render(path, fit: PixelSize(width: 4096, height: 4096)) } else { try PageSources.check(path) }
+                } catch PageError.reportedBefore {
+                    // A document that did not open: its problem is listed already.
                 } catch {
-                    problems.append(Problem(file: path, message: "\(error)".replacingOccurrences(of: path + ": ", with: "")))
+                    problems.append(PageSources.problem(path, PNGError.reason(of: error)))
                 }
             }
         }

@@ -57,7 +57,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let script = try loadScript()
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
         let runner = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)

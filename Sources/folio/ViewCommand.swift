@@ -12,8 +12,11 @@ struct View: ParsableCommand {
         abstract: "Open a window on a library or a book: choose a book, read it, take screenshots.",
         discussion: KeyMap.help)
 
-    @Argument(help: "A library (Library.json or its folder), a book manifest or a folder of PNGs. Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), or a folder of images or documents. Default: the bundled library.")
     var source: String?
+
+    @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
+    var password: String?
 
     @Option(help: "Folder for F12 screenshots (created if missing).")
     var screenshotDir = "."
@@ -40,7 +43,7 @@ struct View: ParsableCommand {
             try openWindow(width: 64, height: 64, visible: false).destroy()
             return
         }
-        let library = try loadLibrary(source)
+        let library = try loadLibrary(source, password: password)
         let window = try openWindow(width: width, height: height, visible: true)
         defer { window.destroy() }
         let viewer = try Viewer(window: window, library: library, shaders: ShaderFolder.locate(explicit: shaders),

@@ -2,7 +2,7 @@
 # `make test` runs every test. Both install the Debian packages they need first.
 
 APT_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
-                libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev python3-cairo python3-pil zip \
+                libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev python3-cairo python3-pil \
                 libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool
 SWIFT ?= swift
 OUT ?= out

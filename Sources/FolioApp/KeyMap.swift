@@ -106,8 +106,13 @@ public enum KeyMap {
             }
             return ([titles[context, default: context.rawValue] + ":"] + lines).joined(separator: "\n")
         }
-        return (["Keys"] + groups + [mouseHelp]).joined(separator: "\n\n")
+        return (["Keys"] + groups + [pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
     }
+
+    private static let pageNumberHelp = """
+        Going to a page (PageNumberEntry):
+          digits, then Enter or G   go to that page (the window title shows the digits)
+        """
 
     private static let mouseHelp = """
         Mouse:
@@ -145,7 +150,7 @@ extension Key {
         case .minus: "−"
         case .f11: "F11"
         case .f12: "F12"
-        default: rawValue.uppercased()
+        default: digit.map(String.init) ?? rawValue.uppercased()
         }
     }
 }

@@ -90,6 +90,11 @@ private final class Viewer {
     private var needsPresent = true
     private var running = true
     private var title = ""
+    /// A page number being typed, and where each book was left (restored once per opening).
+    private var pageEntry = PageNumberEntry()
+    private let positions = ReadingPositions()
+    private var restored: Int?
+    private var saved: [Int: Int] = [:]
 
     init(window: Window, library: Library, shaders: String, samples: Int?, screenshots: ScreenshotFolder) throws {
         self.window = window
@@ -122,6 +127,7 @@ private final class Viewer {
             for event in events { handle(event, at: now) }
             for action in gestures.tick(at: now) { perform(action, at: now) }
             advance(to: now)
+            keepPosition(at: now)
             if needsRender { render() }
             takeImageChanges()
             if needsPresent { present() }
@@ -136,6 +142,10 @@ private final class Viewer {
     private func handle(_ event: InputEvent, at now: Double) {
         switch event {
         case let .key(key, modifiers, isRepeat):
+            if controller.book != nil, let outcome = pageEntry.handle(key) {
+                if case let .go(n) = outcome { goToPage(n, at: now) }
+                return
+            }
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
                                            phase: controller.phase, queuedTurns: controller.queuedTurns)
             for command in commands { run(command, at: now) }
@@ -168,6 +178,28 @@ private final class Viewer {
         }
     }
 
+    /// Turns to page image `n` (1-based) of the open book, clamped to its pages.
+    private func goToPage(_ n: Int, at now: Double) {
+        guard let b = controller.book else { return }
+        if controller.go(to: clamp(n, 1, max(1, library.books[b].pages.count)) + 1, at: now) { needsRender = true }
+    }
+
+    /// Opens a book where it was left, and remembers where the reader is now.
+    private func keepPosition(at now: Double) {
+        guard let b = controller.book else { restored = nil; return }
+        guard controller.phase == .reading else { return }
+        let book = library.books[b]
+        if restored != b {
+            restored = b
+            if controller.spread == 0, let page = positions.page(of: book), page > 1,
+               controller.go(to: page + 1, animated: false, at: now) {
+                needsRender = true
+            }
+        }
+        let page = max(1, 2 * controller.spread)
+        if saved[b] != page, positions.save(page: page, of: book) { saved[b] = page }
+    }
+
     /// Moves every animation on to `now`; the frame that ends an animation is drawn too.
     private func advance(to now: Double) {
         let moving = controller.isAnimating
@@ -196,6 +228,8 @@ private final class Viewer {
         // Minimised: nothing to draw into.
         guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
         let scene = controller.scene()
+        // Vector pages are rasterised for the size they are shown at.
+        images.setDisplayHeight(Int((Double(h) * controller.settings.zoom).rounded()))
         images.show(scene)
         renderer.draw(scene, into: target, textures: textures)
         needsPresent = true
@@ -242,7 +276,7 @@ private final class Viewer {
     }
 
     private func showTitle() {
-        let t = windowTitle()
+        let t = windowTitle() + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…")
         guard t != title else { return }
         title = t
         window.setTitle(t)

@@ -1,5 +1,6 @@
 import FolioBook
 import FolioLayout
+import FolioMath
 import Foundation
 
 /// The image each face shows, for every command: covers and pages are decoded on background
@@ -248,4 +249,28 @@ private final class Notifier: @unchecked Sendable {
     }
 
     func stop() { lock.withLock { onChange = nil } }
+}
+
+extension Scene {
+    /// The height in pixels of the tallest face drawn with an image in a `width` × `height`
+    /// frame (zoom and perspective included), rounded up to a step of a geometric series
+    /// (×1.25) so that an animation does not re-render pages at every frame: the height
+    /// `FaceImages.setDisplayHeight` wants. Nil when no such face shows.
+    public func displayHeight(width: Int, height: Int) -> Int? {
+        let camera = camera.fitted(width: width, height: height)
+        let pixelsPerUnit = Double(height) / camera.viewSize.y
+        var tallest = 0.0
+        for item in items where item.visible && item.kind != .block {
+            for x in [0, item.size.x] {
+                let top = camera.projectToView(item.model.project(Vec3(x, item.size.y / 2, 0)))
+                let bottom = camera.projectToView(item.model.project(Vec3(x, -item.size.y / 2, 0)))
+                let h = ((top - bottom) * (top - bottom)).sum().squareRoot() * pixelsPerUnit
+                if h.isFinite { tallest = max(tallest, h) }
+            }
+        }
+        guard tallest >= 1 else { return nil }
+        var step = 64.0
+        while step < tallest { step *= 1.25 }
+        return Int(step.rounded(.up))
+    }
 }

@@ -1,5 +1,6 @@
 import FolioLayout
 import FolioMath
+import Foundation
 
 /// Maps framebuffer pixels (origin top left, y down) to layout units (origin at the view
 /// centre, y up) the way the renderer fits the scene's view into the framebuffer: the whole
@@ -33,7 +34,8 @@ public struct ViewMapping: Sendable, Equatable {
 ///
 /// On the shelf: drag or wheel to scroll the covers, click a cover to centre it, click the
 /// centred one to open it. In a book: drag a page from near its outer edge to curl it after the
-/// pointer, click a page to turn it, wheel to turn pages. Anywhere: Ctrl + wheel scrubs the
+/// pointer, click a page to turn it, wheel to turn pages; Shift + wheel zooms towards the
+/// pointer, and while zoomed in a drag pans the book. Anywhere: Ctrl + wheel scrubs the
 /// open / close transition, which ends (and completes or reverts) once the wheel rests.
 ///
 /// Reads the controller, never changes it: the caller performs the actions. Positions come in
@@ -49,6 +51,8 @@ public struct PointerGestures {
     public var scrubIdle = 0.25
     /// Outer part of a page (fraction of its width) where a press grabs the page to curl it.
     public var edgeZone = 0.4
+    /// Zoom factor per wheel step with Shift.
+    public var zoomPerStep = 1.25
 
     private enum Press {
         /// Pressed on the shelf, over cover `cover` if any; not moved yet.
@@ -57,6 +61,8 @@ public struct PointerGestures {
         case page(grabsEdge: Bool)
         case shelfDrag(last: Vec2)
         case pageDrag
+        /// Dragging the zoomed book.
+        case panDrag(last: Vec2)
         /// A drag that does nothing (from the middle of a page, or mid-animation).
         case ignored
     }
@@ -65,6 +71,8 @@ public struct PointerGestures {
     private var pressPixel = (x: 0.0, y: 0.0)
     private var pressPoint = Vec2.zero
     private var scrubEnds: Double?
+    /// Where the pointer was last seen, framebuffer pixels (the wheel zooms towards it).
+    private var pointer = (x: 0.0, y: 0.0)
 
     public init(mapping: ViewMapping) {
         self.mapping = mapping
@@ -80,7 +88,9 @@ public struct PointerGestures {
     public mutating func handle(_ event: InputEvent, controller: BookController, at time: Double) -> [Action] {
         switch event {
         case let .mouseDown(.left, x, y, _): return down(x: x, y: y, controller: controller)
-        case let .mouseMove(x, y): return move(x: x, y: y, controller: controller)
+        case let .mouseMove(x, y):
+            pointer = (x, y)
+            return move(x: x, y: y, controller: controller)
         case let .mouseUp(.left, x, y, _): return up(x: x, y: y, controller: controller)
         case let .scroll(dx, dy, modifiers): return scroll(dx: dx, dy: dy, modifiers: modifiers, controller: controller, at: time)
         default: return []
@@ -118,6 +128,10 @@ public struct PointerGestures {
             return [.shelfDragBegan, shelfDrag(from: pressPoint, to: p, controller: controller)]
         case let .page(grabsEdge):
             guard travelled(x: x, y: y) else { return [] }
+            if controller.settings.zoom > 1 {
+                press = .panDrag(last: p)
+                return [.pan(by: p - pressPoint)]
+            }
             press = grabsEdge ? .pageDrag : .ignored
             return grabsEdge ? [.pageDragBegan(pressPoint), .pageDragMoved(p)] : []
         case let .shelfDrag(last):
@@ -125,6 +139,9 @@ public struct PointerGestures {
             return [shelfDrag(from: last, to: p, controller: controller)]
         case .pageDrag:
             return [.pageDragMoved(p)]
+        case let .panDrag(last):
+            press = .panDrag(last: p)
+            return [.pan(by: p - last)]
         case .ignored:
             return []
         }
@@ -143,7 +160,7 @@ public struct PointerGestures {
             return [.shelfDragEnded]
         case .pageDrag:
             return [.pageDragMoved(mapping.layoutPoint(x: x, y: y)), .pageDragEnded]
-        case .shelf(nil), .ignored:
+        case .shelf(nil), .ignored, .panDrag:
             return []
         }
     }
@@ -161,6 +178,10 @@ public struct PointerGestures {
             guard dy != 0 else { return [] }
             scrubEnds = time + scrubIdle
             return [.scrub(by: dy * scrubPerStep)]
+        }
+        if modifiers.contains(.shift) {
+            guard dy != 0, controller.book != nil else { return [] }
+            return [.zoom(by: pow(zoomPerStep, dy), toward: mapping.layoutPoint(x: pointer.x, y: pointer.y))]
         }
         // Wheel down (dy < 0) or a swipe to the right moves on.
         let steps = -(dy + dx)

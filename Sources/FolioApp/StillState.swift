@@ -30,6 +30,8 @@ public struct StillState: Sendable, Equatable {
     public var grab: Vec2?
     public var viewpoint: Viewpoint = .center
     public var zoom = 1.0
+    /// Where the zoomed book is moved, layout units.
+    public var pan = Vec2.zero
 
     public init() {}
 
@@ -43,6 +45,7 @@ public struct StillState: Sendable, Equatable {
         try check(zoom > 0 && zoom.isFinite, "the zoom must be positive")
         var v = ViewState(viewSize: viewSize, shelf: shelf, scroll: scroll, layout: layout, style: style,
                           deform: deform ?? (grab != nil ? .curl : .rigid), viewpoint: viewpoint, zoom: zoom)
+        v.pan = pan
         guard opensBook else {
             if snap { v.rest = ShelfScroll.rest(from: scroll, velocity: velocity, count: library.count) }
             return v

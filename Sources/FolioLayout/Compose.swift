@@ -46,6 +46,8 @@ public struct ViewState: Sendable, Equatable {
     public var deform: TurnDeform
     public var viewpoint: Viewpoint
     public var zoom: Double
+    /// Where the zoomed book is moved in the view (layout units, after the zoom).
+    public var pan = Vec2.zero
 
     public init(viewSize: Vec2 = Vec2(1280, 720), phase: Scene.State = .shelf, shelf: ShelfStyle = .carousel,
                 scroll: Double = 0, rest: Double? = nil, book: Int? = nil, openProgress: Double = 1,
@@ -159,10 +161,10 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
 
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
 /// the book a quarter turn (spine horizontal) and fits it in the view, right-to-left mirrors
-/// the spread, then the zoom. Its inverse maps a pointer onto the open book.
+/// the spread, then the zoom and the pan. Its inverse maps a pointer onto the open book.
 public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     let size = v.style.orientation == .vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
-    var m = Mat4.scale(v.zoom)
+    var m = Mat4.translation(v.pan.x, v.pan.y, 0) * Mat4.scale(v.zoom)
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }
     if v.style.orientation == .vertical {
         let fit = min(1, 0.95 * v.viewSize.y / (2 * size.x))

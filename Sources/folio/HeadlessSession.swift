@@ -61,6 +61,7 @@ final class HeadlessSession {
 
     /// Draws a scene into the target, once the images it shows are loaded.
     func draw(_ scene: Scene) {
+        if let shown = scene.displayHeight(width: target.width, height: target.height) { images.setDisplayHeight(shown) }
         images.show(scene)
         if !images.waitUntilReady(faces: scene.shownFaces, timeout: imageTimeout) {
             warn("page images still loading after \(Int(imageTimeout)) s are drawn as blank paper")

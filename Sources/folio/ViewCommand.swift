@@ -147,7 +147,8 @@ private final class Viewer {
                 return
             }
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
-                                           phase: controller.phase, queuedTurns: controller.queuedTurns)
+                                           phase: controller.phase, queuedTurns: controller.queuedTurns,
+                                           zoomed: controller.settings.zoom > 1)
             for command in commands { run(command, at: now) }
         case let .resize(width, height):
             fitView(width: width, height: height)
@@ -229,7 +230,7 @@ private final class Viewer {
         guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
         let scene = controller.scene()
         // Vector pages are rasterised for the size they are shown at.
-        images.setDisplayHeight(Int((Double(h) * controller.settings.zoom).rounded()))
+        if let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
         images.show(scene)
         renderer.draw(scene, into: target, textures: textures)
         needsPresent = true

@@ -20,6 +20,9 @@ struct Info: ParsableCommand {
     @Flag(help: "Decode every page instead of checking its header (slower; finds damaged image data).")
     var decode = false
 
+    @Option(help: "With --decode: render each page to fit this many pixels high (PDF pages are rasterised for it; large JPEGs decoded at a reduced scale).")
+    var pageHeight = 4096
+
     @Flag(help: "List every page file.")
     var pages = false
 
@@ -40,7 +43,7 @@ struct Info: ParsableCommand {
         for book in library.books {
             for path in [book.cover].compactMap({ $0 }) + book.pages where checked.insert(path).inserted {
                 do {
-                    if decode { _ = try PageSources.render(path, fit: PixelSize(width: 4096, height: 4096)) } else { try PageSources.check(path) }
+                    if decode { _ = try PageSources.render(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.check(path) }
                 } catch PageError.reportedBefore {
                     // A document that did not open: its problem is listed already.
                 } catch {

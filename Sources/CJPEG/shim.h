@@ -27,6 +27,22 @@ static void folio_jpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level < 0 && cinfo->err->num_warnings++ == 0) (*cinfo->err->format_message)(cinfo, e->message);
 }
 
+/// Points libjpeg's errors at `err` (before the caller's setjmp).
+static void folio_jpeg_init(struct jpeg_decompress_struct *cinfo, folio_jpeg_error *err) {
+    memset(err, 0, sizeof *err);
+    cinfo->err = jpeg_std_error(&err->mgr);
+    err->mgr.error_exit = folio_jpeg_error_exit;
+    err->mgr.emit_message = folio_jpeg_emit_message;
+}
+
+/// Starts reading `data` up to the end of its header (after the caller's setjmp: an error
+/// jumps there).
+static void folio_jpeg_start(struct jpeg_decompress_struct *cinfo, const unsigned char *data, size_t size) {
+    jpeg_create_decompress(cinfo);
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+}
+
 /// What a JPEG's header says.
 typedef struct {
     int width, height;
@@ -38,18 +54,13 @@ typedef struct {
 static int folio_jpeg_read_header(const unsigned char *data, size_t size, folio_jpeg_header *out, char *message) {
     struct jpeg_decompress_struct cinfo;
     folio_jpeg_error err;
-    memset(&err, 0, sizeof err);
-    cinfo.err = jpeg_std_error(&err.mgr);
-    err.mgr.error_exit = folio_jpeg_error_exit;
-    err.mgr.emit_message = folio_jpeg_emit_message;
+    folio_jpeg_init(&cinfo, &err);
     if (setjmp(err.jump)) {
         strcpy(message, err.message);
         jpeg_destroy_decompress(&cinfo);
         return 1;
     }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    jpeg_read_header(&cinfo, TRUE);
+    folio_jpeg_start(&cinfo, data, size);
     out->width = (int)cinfo.image_width;
     out->height = (int)cinfo.image_height;
     out->components = cinfo.num_components;
@@ -72,21 +83,13 @@ static int folio_jpeg_decode(const unsigned char *data, size_t size, int denom, 
                              int w, int h, char *message) {
     struct jpeg_decompress_struct cinfo;
     folio_jpeg_error err;
-    memset(&err, 0, sizeof err);
-    cinfo.err = jpeg_std_error(&err.mgr);
-    err.mgr.error_exit = folio_jpeg_error_exit;
-    err.mgr.emit_message = folio_jpeg_emit_message;
-    // Declared before setjmp and changed after it: volatile, so the error path sees the value.
-    unsigned char *volatile row = NULL;
+    folio_jpeg_init(&cinfo, &err);
     if (setjmp(err.jump)) {
         strcpy(message, err.message);
-        free(row);
         jpeg_destroy_decompress(&cinfo);
         return 1;
     }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    jpeg_read_header(&cinfo, TRUE);
+    folio_jpeg_start(&cinfo, data, size);
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo.scale_num = 1;

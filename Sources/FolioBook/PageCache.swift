@@ -30,6 +30,10 @@ public final class PageCache: @unchecked Sendable {
         /// Pixel height pages are shown at (0: `maxPageSize`): vector pages are rasterised
         /// for it and large photos decoded at a reduced scale (see `setDisplayHeight`).
         public var displayHeight = 0
+        /// A document page not shown yet is first rendered this many pixels high (0: never),
+        /// which takes a millisecond or two, then sharp: turning pages never shows blank paper
+        /// for long. Headless commands that wait for the sharp page set it to 0.
+        public var previewHeight = 192
         /// Pages prefetched in the direction of reading travel, and kept behind it.
         public var ahead = 8
         public var behind = 4
@@ -238,6 +242,10 @@ public final class PageCache: @unchecked Sendable {
     /// The best-ranked wanted page that is not loaded, has room, and is not refused; making room
     /// by evicting lower-ranked pages when that suffices.
     private func nextJobLocked() -> Int? {
+        // Pages on screen with nothing to show come first (their previews, if any).
+        if let page = wanted.first(where: { onScreen.contains($0) && resident[$0] == nil && !inflight.contains($0) }) {
+            return page
+        }
         for page in wanted where (resident[page] == nil || isSoftLocked(page)) && !inflight.contains(page) && !refused.contains(page) {
             let need = estimateLocked * (inflight.count + 1)
             if onScreen.contains(page) || makeRoomLocked(need, below: rank[page]!) { return page }
@@ -285,8 +293,11 @@ public final class PageCache: @unchecked Sendable {
             inflight.insert(page)
             let path = pages[page]
             let known = brokenPaths.contains(path)
-            let fit = fitLocked
-            queue.async { [self] in
+            var fit = fitLocked
+            if resident[page] == nil, settings.previewHeight > 0, PageSources.split(path) != nil {
+                fit.height = min(fit.height, settings.previewHeight)
+            }
+            queue.async { [self, fit] in
                 let result = decode(path, fit: fit, knownBroken: known)
                 lock.lock()
                 let arrived = finishLocked(page, result)

@@ -56,6 +56,7 @@ final class HeadlessSession {
         var settings = PageCache.Settings()
         (settings.ahead, settings.behind) = (0, 0)
         settings.displayHeight = height
+        settings.previewHeight = 0
         return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings)
     }
 

@@ -113,6 +113,21 @@ final class PDFTests: XCTestCase {
         XCTAssertEqual(cache.image(for: 3)?.height, 800)
         XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
     }
+
+    func testAPagePreviewsSmallThenSharp() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        for (preview, renders) in [(40, 2), (0, 1)] {
+            var settings = PageCache.Settings()
+            (settings.displayHeight, settings.previewHeight, settings.ahead, settings.behind) = (400, preview, 0, 0)
+            let cache = PageCache(book: book, settings: settings)
+            cache.request(pages: [5])
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while cache.image(for: 5)?.height != 400 && Date() < deadline { usleep(5_000) }
+            XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+            XCTAssertEqual(cache.image(for: 5)?.height, 400)
+            XCTAssertEqual(cache.statistics.decoded, renders, "preview \(preview)")
+        }
+    }
 }
 
 final class JPEGTests: XCTestCase {

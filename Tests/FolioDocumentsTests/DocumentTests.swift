@@ -120,6 +120,7 @@ final class PDFTests: XCTestCase {
             var settings = PageCache.Settings()
             (settings.displayHeight, settings.previewHeight, settings.ahead, settings.behind) = (400, preview, 0, 0)
             let cache = PageCache(book: book, settings: settings)
+            cache.setCurrent(page: 5)
             cache.request(pages: [5])
             let deadline = Date(timeIntervalSinceNow: 10)
             while cache.image(for: 5)?.height != 400 && Date() < deadline { usleep(5_000) }

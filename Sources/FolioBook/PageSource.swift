@@ -104,9 +104,32 @@ public enum PageSources {
         var formats: [PageSourceFormat] = []
         var password: String?
         var open: [String: PageSource] = [:]
+        /// Open documents, least recently used first.
+        var recent: [String] = []
         var failed: Set<String> = []
+
+        /// `path`'s document, now the most recently used.
+        func use(_ path: String) -> PageSource? {
+            guard let source = open[path] else { return nil }
+            recent.removeAll { $0 == path }
+            recent.append(path)
+            return source
+        }
+
+        /// Keeps `source` open, closing the least recently used beyond `maxOpen` (a render in
+        /// flight keeps its own reference: it finishes, then the document closes).
+        func keep(_ source: PageSource, for path: String) -> PageSource {
+            if let s = use(path) { return s }
+            open[path] = source
+            recent.append(path)
+            while recent.count > PageSources.maxOpen { open[recent.removeFirst()] = nil }
+            return source
+        }
     }
     private static let state = State()
+
+    /// Documents kept open at most: a shelf of hundreds of PDFs holds only the ones in use.
+    public static let maxOpen = 16
 
     /// Makes a format known (a second registration of an extension replaces the first).
     public static func register(_ format: PageSourceFormat) {
@@ -134,20 +157,17 @@ public enum PageSources {
         ["png", "jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
     }
 
-    /// The document at `path`, opened once and kept; a document that failed to open throws
+    /// The document at `path`, opened once and kept (the `maxOpen` most recently used stay
+    /// open; others are opened again when needed); a document that failed to open throws
     /// `.reportedBefore` from then on (its first error was reported by whoever opened it).
     public static func open(_ path: String) throws -> PageSource {
-        if let s = state.lock.withLock({ state.open[path] }) { return s }
+        if let s = state.lock.withLock({ state.use(path) }) { return s }
         if state.lock.withLock({ state.failed.contains(path) }) { throw PageError.reportedBefore(path: path) }
         do {
             guard let format = format(of: path) else { throw PageError.invalid(path: path, message: "not a known document kind") }
             try requireRegularFile(path)
             let source = try format.open(path, password)
-            return state.lock.withLock {
-                if let s = state.open[path] { return s }
-                state.open[path] = source
-                return source
-            }
+            return state.lock.withLock { state.keep(source, for: path) }
         } catch {
             state.lock.withLock { _ = state.failed.insert(path) }
             throw error

@@ -244,6 +244,21 @@ final class DocumentLibraryTests: XCTestCase {
         XCTAssertColour(try PageSources.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
     }
 
+    func testMoreDocumentsThanStayOpenStillRender() throws {
+        let root = try Fixtures.path("many")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let count = PageSources.maxOpen + 4
+        for i in 1...count { try FileManager.default.copyItem(atPath: try Fixtures.path("landscape.pdf"), toPath: "\(root)/d\(i).pdf") }
+        let lib = Library.load(from: root, logProblems: false)
+        XCTAssertEqual(lib.books.count, count)
+        // The first documents were closed as the later ones opened: they open again.
+        for book in lib.books {
+            let image = try PageSources.render(book.pages[2], fit: PixelSize(width: 84, height: 60)).image
+            XCTAssertColour(image.centre(), pageColours[2])
+        }
+    }
+
     func testAFIFOIsRefusedNotWaitedOn() throws {
         let path = try Fixtures.path("fifo.pdf")
         try? FileManager.default.removeItem(atPath: path)

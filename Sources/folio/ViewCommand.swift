@@ -229,8 +229,9 @@ private final class Viewer {
         // Minimised: nothing to draw into.
         guard w > 0, h > 0, resizeTarget(width: w, height: h) else { return }
         let scene = controller.scene()
-        // Vector pages are rasterised for the size they are shown at.
-        if let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
+        // Vector pages are rasterised for the size they are shown at once it settles (not for
+        // each size an opening or a turn passes through).
+        if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
         images.show(scene)
         renderer.draw(scene, into: target, textures: textures)
         needsPresent = true

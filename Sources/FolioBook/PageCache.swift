@@ -30,9 +30,9 @@ public final class PageCache: @unchecked Sendable {
         /// Pixel height pages are shown at (0: `maxPageSize`): vector pages are rasterised
         /// for it and large photos decoded at a reduced scale (see `setDisplayHeight`).
         public var displayHeight = 0
-        /// A document page not shown yet is first rendered this many pixels high (0: never),
-        /// which takes a millisecond or two, then sharp: turning pages never shows blank paper
-        /// for long. Headless commands that wait for the sharp page set it to 0.
+        /// A vector page (or a large photo) not shown yet is first rendered this many pixels
+        /// high (0: never), which takes a millisecond or two, then sharp: turning pages never
+        /// shows blank paper for long. Headless commands that wait for the sharp page set it to 0.
         public var previewHeight = 192
         /// Pages prefetched in the direction of reading travel, and kept behind it.
         public var ahead = 8
@@ -294,7 +294,8 @@ public final class PageCache: @unchecked Sendable {
             let path = pages[page]
             let known = brokenPaths.contains(path)
             var fit = fitLocked
-            if resident[page] == nil, settings.previewHeight > 0, PageSources.split(path) != nil {
+            // A bitmap decodes the same whatever the size (a large JPEG at a reduced scale).
+            if resident[page] == nil, settings.previewHeight > 0 {
                 fit.height = min(fit.height, settings.previewHeight)
             }
             queue.async { [self, fit] in

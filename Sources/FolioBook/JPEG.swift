@@ -21,16 +21,17 @@ public enum JPEG {
         return (w, h)
     }
 
-    /// The largest of 1, 2, 4, 8 that still gives at least `fit` (either side) when the image
-    /// is larger: what the screen needs, never less.
+    /// The largest of 1, 2, 4, 8 that still gives the image at least the size it has when
+    /// fitted into `fit`: what the screen needs, never less.
     static func denominator(width: Int, height: Int, fit: PixelSize) -> Int {
+        let scale = min(Double(fit.width) / Double(width), Double(fit.height) / Double(height))
         var d = 1
-        while d < 8, width / (d * 2) >= fit.width, height / (d * 2) >= fit.height { d *= 2 }
+        while d < 8, 1 / Double(d * 2) >= scale { d *= 2 }
         return d
     }
 
-    /// Decodes to RGBA8, at a reduced scale when the image is at least twice `fit` on both
-    /// sides. A file that ends early decodes (the rest grey) and reports that in `warning`.
+    /// Decodes to RGBA8, at a reduced scale when fitting it into `fit` would shrink it by half
+    /// or more. A file that ends early decodes (the rest grey) and reports that in `warning`.
     public static func decode(_ data: [UInt8], path: String = "<memory>", fit: PixelSize? = nil,
                               maxPixels: Int = PNG.defaultMaxPixels) throws -> (image: RGBAImage, warning: String?) {
         let (width, height) = try size(of: data, path: path, maxPixels: maxPixels)

@@ -28,8 +28,9 @@ public final class PageCache: @unchecked Sendable {
         /// `GL_MAX_TEXTURE_SIZE`, or lower for a page-resolution limit.
         public var maxPageSize = 4096
         /// Pixel height pages are shown at (0: `maxPageSize`): vector pages are rasterised
-        /// for it and large photos decoded at a reduced scale (see `setDisplayHeight`).
-        public var displayHeight = 0
+        /// for it and large photos decoded at a reduced scale (see `setDisplayHeight`). The
+        /// default suits a 1080p screen until the caller says otherwise.
+        public var displayHeight = 1080
         /// A vector page (or a large photo) not shown yet is first rendered this many pixels
         /// high (0: never), which takes a millisecond or two, then sharp: turning pages never
         /// shows blank paper for long. Headless commands that wait for the sharp page set it to 0.

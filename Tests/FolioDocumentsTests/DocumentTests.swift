@@ -155,6 +155,9 @@ final class JPEGTests: XCTestCase {
         XCTAssertColour(r.image.centre(), (30, 160, 60), tolerance: 8)
         let full = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 1000, height: 1000))
         XCTAssertEqual(full.image.width, 1600)
+        // A page's box is as wide as textures go and as high as the screen shows it.
+        let tall = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 4096, height: 290))
+        XCTAssertEqual(tall.image.height, 300)
     }
 
     func testAJPEGThatEndsEarlyShowsWhatItHasAndSaysSo() throws {

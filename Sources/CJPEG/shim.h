@@ -35,14 +35,6 @@ static void folio_jpeg_init(struct jpeg_decompress_struct *cinfo, folio_jpeg_err
     err->mgr.emit_message = folio_jpeg_emit_message;
 }
 
-/// Starts reading `data` up to the end of its header (after the caller's setjmp: an error
-/// jumps there).
-static void folio_jpeg_start(struct jpeg_decompress_struct *cinfo, const unsigned char *data, size_t size) {
-    jpeg_create_decompress(cinfo);
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
-    jpeg_read_header(cinfo, TRUE);
-}
-
 /// What a JPEG's header says.
 typedef struct {
     int width, height;
@@ -50,37 +42,20 @@ typedef struct {
     int components;
 } folio_jpeg_header;
 
-/// Reads the header only. 0: ok; 1: error (message filled).
-static int folio_jpeg_read_header(const unsigned char *data, size_t size, folio_jpeg_header *out, char *message) {
-    struct jpeg_decompress_struct cinfo;
-    folio_jpeg_error err;
-    folio_jpeg_init(&cinfo, &err);
-    if (setjmp(err.jump)) {
-        strcpy(message, err.message);
-        jpeg_destroy_decompress(&cinfo);
-        return 1;
-    }
-    folio_jpeg_start(&cinfo, data, size);
-    out->width = (int)cinfo.image_width;
-    out->height = (int)cinfo.image_height;
-    out->components = cinfo.num_components;
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
-}
-
 /// The size a decode at 1/`denom` scale produces (libjpeg rounds up).
 static void folio_jpeg_scaled_size(int width, int height, int denom, int *w, int *h) {
     *w = (width + denom - 1) / denom;
     *h = (height + denom - 1) / denom;
 }
 
-/// Decodes to RGBA8 at 1/`denom` scale (1, 2, 4 or 8) into `rgba`, which holds
-/// `w * h * 4` bytes for the size `folio_jpeg_scaled_size` gives. Baseline, progressive,
-/// greyscale, RGB, CMYK and YCCK (Adobe's inverted CMYK when its marker says so).
+/// Reads the header into `header`, then, when `rgba` is not NULL, decodes to RGBA8 at
+/// 1/`denom` scale (1, 2, 4 or 8) into `rgba`, which holds `w * h * 4` bytes for the size
+/// `folio_jpeg_scaled_size` gives. Baseline, progressive, greyscale, RGB, CMYK and YCCK
+/// (Adobe's inverted CMYK when its marker says so).
 /// 0: ok; 1: error (message filled); 2: decoded, but with a warning such as a file that ends
 /// early (message filled; the missing part is grey).
-static int folio_jpeg_decode(const unsigned char *data, size_t size, int denom, unsigned char *rgba,
-                             int w, int h, char *message) {
+static int folio_jpeg_decode(const unsigned char *data, size_t size, folio_jpeg_header *header, int denom,
+                             unsigned char *rgba, int w, int h, char *message) {
     struct jpeg_decompress_struct cinfo;
     folio_jpeg_error err;
     folio_jpeg_init(&cinfo, &err);
@@ -89,7 +64,16 @@ static int folio_jpeg_decode(const unsigned char *data, size_t size, int denom, 
         jpeg_destroy_decompress(&cinfo);
         return 1;
     }
-    folio_jpeg_start(&cinfo, data, size);
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    header->width = (int)cinfo.image_width;
+    header->height = (int)cinfo.image_height;
+    header->components = cinfo.num_components;
+    if (rgba == NULL) {
+        jpeg_destroy_decompress(&cinfo);
+        return 0;
+    }
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo.scale_num = 1;

@@ -13,7 +13,7 @@ public enum JPEG {
     public static func size(of data: [UInt8], path: String = "<memory>", maxPixels: Int = PNG.defaultMaxPixels) throws -> (width: Int, height: Int) {
         var header = folio_jpeg_header()
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-        let status = data.withUnsafeBufferPointer { folio_jpeg_read_header($0.baseAddress, $0.count, &header, &message) }
+        let status = data.withUnsafeBufferPointer { folio_jpeg_decode($0.baseAddress, $0.count, &header, 1, nil, 0, 0, &message) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "not a valid JPEG: " + string(message)) }
         guard header.width > 0, header.height > 0 else { throw PageError.invalid(path: path, message: "JPEG has zero size") }
         let (w, h) = (Int(header.width), Int(header.height))
@@ -40,8 +40,11 @@ public enum JPEG {
         folio_jpeg_scaled_size(Int32(width), Int32(height), Int32(denom), &w, &h)
         var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * 4)
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+        var header = folio_jpeg_header()
         let status = data.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { folio_jpeg_decode(src.baseAddress, src.count, Int32(denom), $0.baseAddress, w, h, &message) }
+            pixels.withUnsafeMutableBufferPointer {
+                folio_jpeg_decode(src.baseAddress, src.count, &header, Int32(denom), $0.baseAddress, w, h, &message)
+            }
         }
         guard status != 1 else { throw PageError.invalid(path: path, message: "not a valid JPEG: " + string(message)) }
         return (RGBAImage(width: Int(w), height: Int(h), pixels: pixels), status == 2 ? string(message) : nil)

@@ -28,6 +28,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     let path: String
     /// Image entry paths, in reading order.
     let entries: [String]
+    let damage: String?
     private let lock = NSLock()
     private var sizes: [Int: (width: Double, height: Double)] = [:]
 
@@ -37,15 +38,18 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     init(path: String) throws {
         self.path = path
         var names: [String] = []
+        var damage: String?
         do {
             try Self.scan(path) { name, _ in
                 if PageSources.isImage(name) { names.append(name) }
                 return true
             }
-        } catch where !names.isEmpty {
+        } catch let e as PageError where !names.isEmpty {
             // Damaged past some pages: the pages before the damage still make a book.
+            damage = e.reason + "; the \(names.count) pages found before it are kept"
         }
         entries = names.sorted(by: naturalLess)
+        self.damage = damage
     }
 
     func pageSize(_ index: Int) -> (width: Double, height: Double)? {

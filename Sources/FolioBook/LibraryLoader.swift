@@ -142,6 +142,7 @@ struct LibraryLoader {
         do {
             let source = try PageSources.open(path)
             if source.pageCount == 0 { problems.append(Problem(file: path, message: "the document has no pages", severity: .note)) }
+            if let damage = source.damage { problems.append(Problem(file: path, message: damage)) }
             return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
         } catch {
             problems.append(Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page"))

@@ -70,12 +70,18 @@ public protocol PageSource: AnyObject, Sendable {
     var pageCount: Int { get }
     /// The title the document's metadata gives, if any.
     var title: String? { get }
+    /// Damage met while opening that did not stop it (pages after it lost), in words.
+    var damage: String? { get }
     /// Page `index`'s natural size (points for a PDF, pixels for an image); nil when it
     /// cannot be told without decoding.
     func pageSize(_ index: Int) -> (width: Double, height: Double)?
     /// Page `index` as large as fits in `fit`, on paper of the first page's shape (a page of
     /// another shape is centred on it), so all pages of a book share one aspect.
     func render(page index: Int, fit: PixelSize) throws -> PageRender
+}
+
+extension PageSource {
+    public var damage: String? { nil }
 }
 
 /// A kind of document a module can open.

@@ -217,6 +217,19 @@ final class ArchiveTests: XCTestCase {
     }
 }
 
+extension ArchiveTests {
+    func testAnArchiveCutShortKeepsThePagesBeforeTheDamage() throws {
+        let path = try Fixtures.path("cut.cbt")
+        let lib = Library.load(from: path, logProblems: false)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.pages.count, 3)
+        XCTAssertEqual(lib.problems.count, 1)
+        XCTAssertTrue(lib.problems.first?.message.contains("pages found before it are kept") == true, "\(lib.problems)")
+        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
+        XCTAssertThrowsError(try PageSources.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
+    }
+}
+
 final class DocumentLibraryTests: XCTestCase {
     func testAFolderOfDocumentsAndImageFoldersIsALibrary() throws {
         let root = try Fixtures.path("shelf")

@@ -140,6 +140,16 @@ with tarfile.open(os.path.join(out, "comic.cbt"), "w") as t:
         info.size = len(pages[name])
         t.addfile(info, io.BytesIO(pages[name]))
 
+# A tar cut short inside its third page.
+with tarfile.open(os.path.join(out, "cut.cbt"), "w") as t:
+    for name, rgb in [("1.png", (255, 0, 0)), ("2.png", (0, 255, 0)), ("3.png", (0, 0, 255))]:
+        data = png(rgb, (300, 300))
+        info = tarfile.TarInfo(name)
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+cut = open(os.path.join(out, "cut.cbt"), "rb").read()
+open(os.path.join(out, "cut.cbt"), "wb").write(cut[: cut.find(b"3.png") + 512 + 100])
+
 # A zip whose second page is damaged (its deflate stream overwritten).
 big = png((0, 200, 0), (300, 300))
 with zipfile.ZipFile(os.path.join(out, "broken.cbz"), "w", zipfile.ZIP_DEFLATED) as z:

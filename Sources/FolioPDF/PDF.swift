@@ -23,7 +23,7 @@ public enum PDF {
 /// One PDF file. poppler's document objects are not thread-safe, so each render borrows one
 /// of a small pool of handles on the same file: pages render in parallel, one per handle.
 final class PDFDocument: PageSource, @unchecked Sendable {
-    // @unchecked: the handles and the size cache are guarded by `pool`.
+    // @unchecked: the handles, their limit and the size cache are guarded by `pool`.
     let path: String
     let pageCount: Int
     let title: String?
@@ -32,7 +32,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private let pool = NSCondition()
     private var idle: [OpaquePointer]
     private var handles: Int
-    private let maxHandles: Int
+    private var maxHandles: Int
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     /// Width / height of the first page: the shape of every page of the book.
     private let aspect: Double
@@ -153,8 +153,12 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         pool.unlock()
         if doc == nil { doc = try? Self.openHandle(path: path, uri: uri, password: password) }
         guard let handle = doc else {
-            // The file changed since it opened: go on with one handle fewer.
-            pool.withLock { handles -= 1 }
+            // The file changed or went since it opened: make do with the handles there are
+            // (the first always stays), waiting for one of them.
+            pool.withLock {
+                handles -= 1
+                maxHandles = handles
+            }
             return try withHandle(body)
         }
         defer {

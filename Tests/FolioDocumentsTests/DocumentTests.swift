@@ -54,6 +54,19 @@ final class PDFTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
+    func testPagesRenderInParallel() throws {
+        let path = try Fixtures.path("long.pdf")
+        let failures = NSLock()
+        nonisolated(unsafe) var wrong: [Int] = []
+        DispatchQueue.concurrentPerform(iterations: 48) { i in
+            let index = (i * 37) % Fixtures.longPages
+            let image = try? PageSources.render(PageSources.locator(path, page: index), fit: PixelSize(width: 60, height: 90)).image
+            let ok = image.map { abs(Int($0.centre().r) - pageColours[index % 5].0) < 20 } ?? false
+            if !ok { failures.withLock { wrong.append(index) } }
+        }
+        XCTAssertEqual(wrong, [])
+    }
+
     func testThinLinesAreSharpWhenRenderedLarge() throws {
         let locator = PageSources.locator(try Fixtures.path("lines.pdf"), page: 0)
         // 10 pixels a point: 0.25-point lines 2 points apart are 2.5 pixels of black, 17.5 of white.

@@ -4,6 +4,7 @@
 
 APT_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                 libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool \
+                libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev python3-cairo python3-pil \
                 ffmpeg desktop-file-utils man-db dpkg-dev
 SWIFT ?= swift
 OUT ?= out

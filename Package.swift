@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "FolioKit", targets: ["FolioKit", "FolioWindow"]),
         // The same pipeline for programs without a display: EGL only, GLFW not linked.
         .library(name: "FolioKitHeadless", targets: ["FolioKit"]),
+        // Document formats, each its own product: a FolioKit program links poppler (GPL) or
+        // libarchive only if it registers that format.
+        .library(name: "FolioPDF", targets: ["FolioPDF"]),
+        .library(name: "FolioArchive", targets: ["FolioArchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "COpenGL", pkgConfig: "opengl", providers: [.apt(["libopengl-dev", "libgl-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
@@ -28,14 +35,16 @@ let package = Package(
         .target(name: "CPNGScaled", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "FolioImage", dependencies: ["FolioMath"]),
         .target(name: "FolioResources"),
-        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
+        .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
         .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
         .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath",
+            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
@@ -44,6 +53,7 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioBook"], exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),

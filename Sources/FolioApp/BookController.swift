@@ -45,6 +45,12 @@ public enum Action: Sendable, Equatable {
     case openBook(Int)
     /// The view (layout units) the scene fills, as a window's aspect changes.
     case setViewSize(Vec2)
+    /// Zooms by a factor keeping the view point given where it is (the pointer's).
+    case zoom(by: Double, toward: Vec2)
+    /// Moves the zoomed book by a vector, layout units.
+    case pan(by: Vec2)
+    /// Back to zoom 1, the spread centred.
+    case fitSpread
 }
 
 /// The state machine shelf → opening → reading ⇄ turning → closing → shelf.
@@ -66,6 +72,8 @@ public final class BookController {
         public var deform: TurnDeform = .rigid
         public var viewpoint: Viewpoint = .center
         public var zoom = 1.0
+        /// Where the zoomed book is moved (`ZoomPan.swift`).
+        public var pan = Vec2.zero
         public var turnDuration = 0.8
         /// Timing of a turn that plays by itself (a drag follows the pointer instead).
         public var turnCurve: TurnCurve = .twoStage
@@ -148,6 +156,7 @@ public final class BookController {
                           style: s.style, deform: s.deform, viewpoint: s.viewpoint, zoom: s.zoom)
         v.eye = s.eye
         v.shadow = s.shadow
+        v.pan = s.pan
         if let t = turn {
             // A rubber band pulls at the (missing) sheet beyond the end; its faces are blank.
             v.turn = TurnState(from: t.from, to: t.rubber ? t.from + (t.side == .right ? 1 : -1) : t.to,
@@ -238,8 +247,11 @@ public final class BookController {
         case .toggleOrientation: return restyle(turn == nil) { $0.style.orientation = $0.style.orientation == .horizontal ? .vertical : .horizontal }
         case .togglePerspective: return restyle(true) { $0.style.perspective = $0.style.perspective == .normal ? .reverse : .normal }
         case .cycleViewpoint: return restyle(true) { $0.viewpoint = $0.viewpoint.next }
-        case .zoomIn: return restyle(book != nil) { $0.zoom = min($0.zoom * 1.25, 4) }
-        case .zoomOut: return restyle(book != nil) { $0.zoom = max($0.zoom / 1.25, 0.5) }
+        case .zoomIn: return restyle(book != nil) { $0.zoom(by: 1.25, toward: .zero) }
+        case .zoomOut: return restyle(book != nil) { $0.zoom(by: 1 / 1.25, toward: .zero) }
+        case let .zoom(by: f, toward: p): return restyle(book != nil) { $0.zoom(by: f, toward: p) }
+        case let .pan(by: d): return restyle(book != nil && settings.zoom > 1) { $0.pan(by: d) }
+        case .fitSpread: return restyle(book != nil) { $0.fitSpread() }
         case let .openBook(i): return open(book: i)
         case let .setViewSize(v):
             return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }

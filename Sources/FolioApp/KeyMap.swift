@@ -1,5 +1,6 @@
 import FolioInput
 import FolioLayout
+import FolioMath
 
 /// What the viewer does for an input: an action for the state machine, or something only the
 /// application can do (it owns the window and the frames).
@@ -66,6 +67,7 @@ public enum KeyMap {
         Binding(keys: [.b], context: .book, command: .action(.cycleViewpoint), repeats: .never, summary: "viewpoint above / centred / below"),
         Binding(keys: [.plus], context: .book, command: .action(.zoomIn), repeats: .always, summary: "zoom in"),
         Binding(keys: [.minus], context: .book, command: .action(.zoomOut), repeats: .always, summary: "zoom out"),
+        Binding(keys: [.z], context: .book, command: .action(.fitSpread), repeats: .never, summary: "fit the spread (zoom 1)"),
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
@@ -79,11 +81,13 @@ public enum KeyMap {
     }
 
     /// What a key press does in `phase`. `queuedTurns` (the controller's) throttles held keys.
-    /// Keys held with Ctrl or Alt do nothing: those belong to the desktop.
+    /// Keys held with Ctrl or Alt do nothing: those belong to the desktop. While `zoomed`
+    /// the arrows pan the book instead of turning pages.
     public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
-                                phase: Scene.State, queuedTurns: Int = 0) -> [ViewerCommand] {
+                                phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
         guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         let context = context(of: phase)
+        if zoomed, context == .book, let step = panSteps[key] { return [.action(.pan(by: step))] }
         let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
         guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
         return [binding.command]
@@ -108,8 +112,22 @@ public enum KeyMap {
             }
             return ([titles[context, default: context.rawValue] + ":"] + lines).joined(separator: "\n")
         }
-        return (["Keys"] + groups + [mouseHelp]).joined(separator: "\n\n")
+        return (["Keys"] + groups + [zoomHelp, pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
     }
+
+    /// Layout units an arrow moves the zoomed book: it moves the way the arrow points to show
+    /// more of that side.
+    static let panSteps: [Key: Vec2] = [.left: Vec2(80, 0), .right: Vec2(-80, 0), .up: Vec2(0, -80), .down: Vec2(0, 80)]
+
+    private static let zoomHelp = """
+        Zoomed in (+, Shift + wheel towards the pointer, up to 8×):
+          ← → ↑ ↓, drag             pan; Z fits the spread again
+        """
+
+    private static let pageNumberHelp = """
+        Going to a page (PageNumberEntry):
+          digits, then Enter or G   go to that page (the window title shows the digits)
+        """
 
     private static let mouseHelp = """
         Mouse:
@@ -150,7 +168,7 @@ extension Key {
         case .minus: "−"
         case .f11: "F11"
         case .f12: "F12"
-        default: rawValue.uppercased()
+        default: digit.map(String.init) ?? rawValue.uppercased()
         }
     }
 }

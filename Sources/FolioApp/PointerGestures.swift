@@ -6,6 +6,7 @@ import Darwin
 import FolioInput
 import FolioLayout
 import FolioMath
+import Foundation
 
 /// Maps framebuffer pixels (origin top left, y down) to layout units (origin at the view
 /// centre, y up) the way the renderer fits the scene's view into the framebuffer: the whole
@@ -39,7 +40,8 @@ public struct ViewMapping: Sendable, Equatable {
 ///
 /// On the shelf: drag or wheel to scroll the covers, click a cover to centre it, click the
 /// centred one to open it. In a book: drag a page from near its outer edge to curl it after the
-/// pointer, click a page to turn it, wheel to turn pages. Anywhere: a pinch opens or closes
+/// pointer, click a page to turn it, wheel to turn pages; Shift + wheel zooms towards the
+/// pointer, and while zoomed in a drag pans the book. Anywhere: a pinch opens or closes
 /// the book — a drag with the right (or middle) button held, upwards to spread (open),
 /// downwards to pinch (close), released to complete or revert; Ctrl + wheel pinches by steps
 /// through the same mapping (`PinchMapping`) and ends once the wheel rests.
@@ -57,6 +59,8 @@ public struct PointerGestures {
     public var pinchMapping = PinchMapping()
     /// Outer part of a page (fraction of its width) where a press grabs the page to curl it.
     public var edgeZone = 0.4
+    /// Zoom factor per wheel step with Shift.
+    public var zoomPerStep = 1.25
 
     private enum Press {
         /// Pressed on the shelf, over cover `cover` if any; not moved yet.
@@ -65,6 +69,8 @@ public struct PointerGestures {
         case page(grabsEdge: Bool)
         case shelfDrag(last: Vec2)
         case pageDrag
+        /// Dragging the zoomed book.
+        case panDrag(last: Vec2)
         /// A drag that does nothing (from the middle of a page, or mid-animation).
         case ignored
     }
@@ -84,6 +90,8 @@ public struct PointerGestures {
         /// Set by the begin rule once the pinch moves: true opens, false closes; nil before.
         var opens: Bool?
     }
+    /// Where the pointer was last seen, framebuffer pixels (the wheel zooms towards it).
+    private var pointer = (x: 0.0, y: 0.0)
 
     public init(mapping: ViewMapping) {
         self.mapping = mapping
@@ -100,8 +108,10 @@ public struct PointerGestures {
         switch event {
         case let .mouseDown(.left, x, y, _): return down(x: x, y: y, controller: controller)
         case let .mouseDown(button, _, y, _): return beginPinch(button: button, y: y, controller: controller)
-        case let .mouseMove(_, y) where pinch?.button != nil: return movePinch(y: y, controller: controller)
-        case let .mouseMove(x, y): return move(x: x, y: y, controller: controller)
+        case let .mouseMove(x, y):
+            pointer = (x, y)
+            if pinch?.button != nil { return movePinch(y: y, controller: controller) }
+            return move(x: x, y: y, controller: controller)
         case let .mouseUp(.left, x, y, _): return up(x: x, y: y, controller: controller)
         case let .mouseUp(button, _, y, _) where button == pinch?.button: return endPinch(y: y, controller: controller)
         case let .scroll(dx, dy, modifiers): return scroll(dx: dx, dy: dy, modifiers: modifiers, controller: controller, at: time)
@@ -192,6 +202,10 @@ public struct PointerGestures {
             return [.shelfDragBegan, shelfDrag(from: pressPoint, to: p, controller: controller)]
         case let .page(grabsEdge):
             guard travelled(x: x, y: y) else { return [] }
+            if controller.settings.zoom > 1 {
+                press = .panDrag(last: p)
+                return [.pan(by: p - pressPoint)]
+            }
             press = grabsEdge ? .pageDrag : .ignored
             return grabsEdge ? [.pageDragBegan(pressPoint), .pageDragMoved(p)] : []
         case let .shelfDrag(last):
@@ -199,6 +213,9 @@ public struct PointerGestures {
             return [shelfDrag(from: last, to: p, controller: controller)]
         case .pageDrag:
             return [.pageDragMoved(p)]
+        case let .panDrag(last):
+            press = .panDrag(last: p)
+            return [.pan(by: p - last)]
         case .ignored:
             return []
         }
@@ -217,7 +234,7 @@ public struct PointerGestures {
             return [.shelfDragEnded]
         case .pageDrag:
             return [.pageDragMoved(mapping.layoutPoint(x: x, y: y)), .pageDragEnded]
-        case .shelf(nil), .ignored:
+        case .shelf(nil), .ignored, .panDrag:
             return []
         }
     }
@@ -238,6 +255,10 @@ public struct PointerGestures {
             let actions = pinched(controller: controller)
             scrubEnds = pinch == nil ? nil : time + scrubIdle
             return actions
+        }
+        if modifiers.contains(.shift) {
+            guard dy != 0, controller.book != nil else { return [] }
+            return [.zoom(by: pow(zoomPerStep, dy), toward: mapping.layoutPoint(x: pointer.x, y: pointer.y))]
         }
         // Wheel down (dy < 0) or a swipe to the right moves on.
         let steps = -(dy + dx)

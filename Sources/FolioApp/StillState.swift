@@ -37,6 +37,8 @@ public struct StillState: Sendable, Equatable {
     public var shadow = 1.0
     /// With a curve, `turn` is the fraction of the turn's time and the curve gives its progress.
     public var curve: TurnCurve?
+    /// Where the zoomed book is moved, layout units.
+    public var pan = Vec2.zero
 
     public init() {}
 
@@ -66,6 +68,7 @@ public struct StillState: Sendable, Equatable {
                           deform: deform ?? (grab != nil ? .curl : .rigid), viewpoint: viewpoint, zoom: zoom)
         v.eye = eye
         v.shadow = shadow
+        v.pan = pan
         guard opensBook else {
             if snap { v.rest = ShelfScroll.rest(from: scroll, velocity: velocity, count: library.count) }
             return v

@@ -6,7 +6,8 @@
 public enum Key: String, Sendable, CaseIterable, Codable {
     case left, right, up, down, enter, space, backspace, escape, pageUp, pageDown, home, end, tab
     case plus, minus, f11, f12
-    case a, b, c, d, f, h, l, o, p, q, r, s, v, w
+    case a, b, c, d, f, g, h, l, o, p, q, r, s, v, w, z
+    case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9
 }
 
 /// Modifier keys held during an event.

@@ -26,6 +26,9 @@ public struct PipelineConfiguration: Sendable {
     public var uploadBudgetBytes = 24 << 20
     /// The view in layout units that fits the surface (the scene scales with the window).
     public var baseView = Vec2(1280, 720)
+    /// Where each book was left: it opens there again, and the place is kept as the reader
+    /// moves (the viewer). Nil: nothing is remembered (captures, recordings, tests).
+    public var positions: ReadingPositions?
 
     public init(shaders: String) { self.shaders = shaders }
 }
@@ -120,6 +123,13 @@ public final class FramePipeline {
     private var needsPresent = true
     /// Decoded images wait for the upload budget of a later frame.
     private var uploadsPending = false
+    /// Faces whose textures were made from an image since replaced by a sharper one.
+    private var staleTextures: Set<FaceContent> = []
+    /// A page number being typed; the book whose place was restored since it opened; the page
+    /// last saved for each book.
+    private var pageEntry = PageNumberEntry()
+    private var restored: Int?
+    private var saved: [Int: Int] = [:]
     /// False once the surface closed or a key quit.
     public private(set) var isRunning = true
     private var title = ""
@@ -138,7 +148,7 @@ public final class FramePipeline {
         controller = BookController(library: library.bookInfos, settings: settings)
         let (w, h) = surface.framebufferSize
         gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
-        images = Self.faceImages(library, configuration, wake: surface.wake)
+        images = Self.faceImages(library, configuration, height: h, wake: surface.wake)
         do {
             target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: samples)
         } catch {
@@ -157,11 +167,17 @@ public final class FramePipeline {
         surface.destroy()
     }
 
-    private static func faceImages(_ library: Library, _ configuration: PipelineConfiguration,
+    /// Vector pages are rasterised for a surface `height` pixels high until frames say better.
+    private static func faceImages(_ library: Library, _ configuration: PipelineConfiguration, height: Int,
                                    wake: @escaping @Sendable () -> Void) -> FaceImages {
         var settings = PageCache.Settings()
-        // A waiting frame needs only its own pages: decoding others would take cores from it.
-        if configuration.waitsForImages { (settings.ahead, settings.behind) = (0, 0) }
+        settings.displayHeight = max(height, 1)
+        // A waiting frame needs only its own pages (decoding others would take cores from it),
+        // and the sharp ones: no preview first.
+        if configuration.waitsForImages {
+            (settings.ahead, settings.behind) = (0, 0)
+            settings.previewHeight = 0
+        }
         return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings,
                           onChange: configuration.waitsForImages ? nil : wake)
     }
@@ -188,7 +204,7 @@ public final class FramePipeline {
     /// New page caches over the library's files (decoding for the old ones stops) and no textures.
     private func replaceImages() {
         images.close()
-        images = Self.faceImages(filesToRead, configuration, wake: surface.wake)
+        images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
         textures.evict(keeping: [])
         needsRender = true
     }
@@ -197,6 +213,7 @@ public final class FramePipeline {
 
     /// Draws `scene` into `target`. With `waitsForImages`, first waits for the images it shows.
     public func draw(_ scene: Scene) {
+        if let shown = scene.displayHeight(width: target.width, height: target.height) { images.setDisplayHeight(shown) }
         prepareImages(for: scene)
         renderer.draw(scene, into: target, textures: textures)
     }
@@ -281,8 +298,13 @@ public final class FramePipeline {
         let now = timed.time
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
+            if controller.book != nil, let outcome = pageEntry.handle(key) {
+                if case let .go(n) = outcome { goToPage(n, at: now) }
+                return
+            }
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
-                                           phase: controller.phase, queuedTurns: controller.queuedTurns)
+                                           phase: controller.phase, queuedTurns: controller.queuedTurns,
+                                           zoomed: controller.settings.zoom > 1)
             for command in commands { run(command, at: now) }
         case let .resize(width, height):
             fitView(width: width, height: height)
@@ -314,10 +336,11 @@ public final class FramePipeline {
     public func frame(at now: Double) {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         advance(to: now)
+        keepPosition(at: now)
         takeImageChanges()
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
-        let t = pageTitle
+        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…")
         if t != title {
             title = t
             surface.setTitle(t)
@@ -331,6 +354,29 @@ public final class FramePipeline {
         case .quit: isRunning = false
         case .screenshot, .help: delegate?.pipeline(self, asksFor: command, at: now)
         }
+    }
+
+    /// Turns to page image `n` (1-based) of the open book, clamped to its pages.
+    private func goToPage(_ n: Int, at now: Double) {
+        guard let b = controller.book else { return }
+        if controller.go(to: clamp(n, 1, max(1, library.books[b].pages.count)) + 1, at: now) { needsRender = true }
+    }
+
+    /// Opens a book where it was left, and remembers where the reader is now.
+    private func keepPosition(at now: Double) {
+        guard let positions = configuration.positions else { return }
+        guard let b = controller.book else { restored = nil; return }
+        guard controller.phase == .reading else { return }
+        let book = library.books[b]
+        if restored != b {
+            restored = b
+            if controller.spread == 0, let page = positions.page(of: book), page > 1,
+               controller.go(to: page + 1, animated: false, at: now) {
+                needsRender = true
+            }
+        }
+        let page = max(1, 2 * controller.spread)
+        if saved[b] != page, positions.save(page: page, of: book) { saved[b] = page }
     }
 
     /// Moves every animation on to `now`; the frame that ends an animation is drawn too.
@@ -364,6 +410,9 @@ public final class FramePipeline {
             return
         }
         let scene = controller.scene()
+        // Vector pages are rasterised for the size they are shown at once it settles (not for
+        // each size an opening or a turn passes through).
+        if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
         let uploaded = prepareImages(for: scene)
         guard changed || !uploaded.isEmpty else { return }
         renderer.draw(scene, into: target, textures: textures)
@@ -388,6 +437,13 @@ public final class FramePipeline {
     private func takeImageChanges() {
         let changes = images.drainChanges()
         if changes.arrived { uploadsPending = true }
+        // A sharper image of a face that has a texture: it goes up again, the old one showing
+        // until then.
+        let stale = changes.ready.intersection(textures.residentFaces)
+        if !stale.isEmpty {
+            staleTextures.formUnion(stale)
+            uploadsPending = true
+        }
         if changes.evicted {
             textures.evict(keeping: images.residentFaces)
             images.budget.setGPUBytes(textures.residentBytes)
@@ -402,13 +458,14 @@ public final class FramePipeline {
     private func upload(_ faces: [FaceContent], budget: Int?) -> Set<FaceContent> {
         var spent = 0, done: Set<FaceContent> = []
         uploadsPending = false
-        for face in faces where !textures.contains(face) {
+        for face in faces where !textures.contains(face) || staleTextures.contains(face) {
             guard let image = images.image(for: face) ?? supplied(face) else { continue }
             if let budget, spent > 0, spent + image.byteCount > budget {
                 uploadsPending = true
                 break
             }
             textures.upload(image, for: face)
+            staleTextures.remove(face)
             if !configuration.waitsForImages { images.releasePixels(of: face) }
             spent += image.byteCount
             done.insert(face)

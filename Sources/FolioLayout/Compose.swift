@@ -52,6 +52,8 @@ public struct ViewState: Sendable, Equatable {
     /// Scales the shadows a turning sheet throws on the pages beneath (reveal, facing, cast);
     /// 1 is the reference's.
     public var shadow = 1.0
+    /// Where the zoomed book is moved in the view (layout units, after the zoom).
+    public var pan = Vec2.zero
 
     public init(viewSize: Vec2 = Vec2(1280, 720), phase: Scene.State = .shelf, shelf: ShelfStyle = .carousel,
                 scroll: Double = 0, rest: Double? = nil, book: Int? = nil, openProgress: Double = 1,
@@ -197,11 +199,11 @@ private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
 
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
 /// the book a quarter turn (spine horizontal), the spread is fitted into the view as it opens
-/// (`BookShape.openFit`), right-to-left mirrors it, then the zoom. Its inverse maps a pointer
-/// onto the open book.
+/// (`BookShape.openFit`), right-to-left mirrors it, then the zoom and the pan. Its inverse maps
+/// a pointer onto the open book.
 public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     let fit = BookShape.openFit(page: laidOutPageSize(v, book: book), orientation: v.style.orientation, viewSize: v.viewSize)
-    var m = Mat4.scale(v.zoom)
+    var m = Mat4.translation(v.pan.x, v.pan.y, 0) * Mat4.scale(v.zoom)
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }
     if v.style.orientation == .vertical { m = m * Mat4.rotationZ(-.pi / 2) }
     return fit == 1 ? m : m * Mat4.scale(mix(1, fit, clamp(v.openProgress, 0, 1)))

@@ -34,7 +34,7 @@ public enum Resources {
     }
 
     /// The XDG base directories for data, most important first.
-    static func dataDirectories(_ environment: [String: String]) -> [String] {
+    public static func dataDirectories(_ environment: [String: String]) -> [String] {
         // The specification: an unset or empty variable takes its default; relative entries are ignored.
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let home = value("XDG_DATA_HOME") ?? value("HOME").map { $0 + "/.local/share" }

@@ -29,7 +29,7 @@ struct Bench: ParsableCommand {
         let start = Date()
         let (w, h) = try parseSize(render.size)
         guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         let session = try render.pipeline(library: library)
         defer { session.destroy() }
         // Start-up: context, shaders, library and the first frame's textures, read back.
@@ -91,6 +91,11 @@ struct Bench: ParsableCommand {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let samples = library.books.flatMap(\.pages)
         guard !samples.isEmpty else { throw ValidationError("the library has no pages to build a large book from") }
+        // Pages of a document (path#page=N) are no files to link to: the book names them directly.
+        if PageSources.split(samples[0]) != nil, let first = library.books.first {
+            let pages = (0..<pages).map { samples[$0 % samples.count] }
+            return Library(title: "Large", books: [Book(title: "Large book", pages: pages, pageWidth: first.pageWidth, pageHeight: first.pageHeight)])
+        }
         for i in 0..<pages {
             let link = dir.appendingPathComponent(String(format: "page-%05d.png", i + 1)).path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: samples[i % samples.count])

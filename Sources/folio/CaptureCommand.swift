@@ -29,7 +29,7 @@ struct Capture: ParsableCommand {
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         var still = try state.stillState(view: render.viewSize)
         try tuning.apply(to: &still)
         let scene: Scene
@@ -55,7 +55,9 @@ func parseSize(_ text: String) throws -> (Int, Int) {
     return (parts[0], parts[1])
 }
 
-func loadLibrary(_ source: String?) throws -> Library {
+/// The library `source` names; `password` (else FOLIO_PASSWORD) opens protected documents.
+func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
+    PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
     guard let path = source ?? Resources.textures() else {
         throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
     }

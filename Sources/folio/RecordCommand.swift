@@ -79,7 +79,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let script = try loadScript()
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
         try tuning.apply(to: &settings)

@@ -8,8 +8,11 @@ import FolioRender
 
 /// The options of a headless render to PNG, shared by the commands that make images.
 struct RenderOptions: ParsableArguments {
-    @Argument(help: "A library (Library.json or its folder), a book manifest or a folder of PNGs. Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), or a folder of images or documents. Default: the bundled library.")
     var source: String?
+
+    @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
+    var password: String?
 
     @Option(help: "Image size, WxH.")
     var size: String = "1280x720"

@@ -11,8 +11,11 @@ struct View: ParsableCommand {
         abstract: "Open a window on a library or a book: choose a book, read it, take screenshots.",
         discussion: KeyMap.help)
 
-    @Argument(help: "A library (Library.json or its folder), a book manifest or a folder of PNGs. Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), or a folder of images or documents. Default: the bundled library.")
     var source: String?
+
+    @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
+    var password: String?
 
     @Option(help: "Folder for F12 screenshots (created if missing).")
     var screenshotDir = "."
@@ -48,7 +51,7 @@ struct View: ParsableCommand {
         }
         var settings = BookController.Settings()
         try tuning.apply(to: &settings)
-        let library = try loadLibrary(source)
+        let library = try loadLibrary(source, password: password)
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
         do {
@@ -58,6 +61,7 @@ struct View: ParsableCommand {
             throw error
         }
         configuration.samples = msaa
+        configuration.positions = ReadingPositions()
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FolioArchive
+import FolioPDF
 
 #if os(Linux)
 // glibc's mallopt (declared in <malloc.h>, which Glibc's module map leaves out).
@@ -20,4 +22,6 @@ struct Folio: ParsableCommand {
         subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self, Flip.self])
 }
 
+PDF.register()
+ComicArchive.register()
 runCommandLine()

@@ -193,7 +193,7 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(lib.problems.count, 200, "the library keeps each")
         let shown = Problem.summarised(lib.problems)
         XCTAssertEqual(shown.count, 4)
-        XCTAssertEqual(shown.last?.description, "\(dir.path)/book: note: 197 more files: skipped: not a PNG image")
+        XCTAssertEqual(shown.last?.description, "\(dir.path)/book: note: 197 more files: skipped: not a page image (PNG or JPEG)")
         XCTAssertEqual(Problem.summarised(Array(lib.problems.prefix(4))).count, 4, "one more is shown, not summarised")
     }
 

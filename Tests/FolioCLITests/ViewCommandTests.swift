@@ -66,6 +66,34 @@ wait "$pid"
 echo "exit=$?"
 """#
 
+/// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
+private let readDocument = #"""
+set -u
+pid=""
+fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
+within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
+titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+# The book may still be opening: ask again until the title shows the page.
+go7() { xdotool key --window "$wid" 7 Return; sleep 0.3; titled "pages 6–7"; }
+read_once() {
+    "$FOLIO" view "$DOC" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
+    pid=$!
+    wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
+    [ -n "$wid" ] || fail "no Folio window"
+    xdotool key --window "$wid" Return
+}
+read_once
+within 20 go7 || fail "typing 7 Enter did not go to page 7; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+read_once
+within 20 titled "pages 6–7" || fail "the book did not reopen at page 7; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+echo "done"
+"""#
+
 // Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
 @Suite(.serialized) struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
@@ -107,6 +135,7 @@ echo "exit=$?"
         environment["FOLIO"] = folio.path
         environment["SHOTS"] = shots.path
         environment["MSAA"] = "\(msaa)"
+        environment["XDG_STATE_HOME"] = shots.path
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
@@ -119,6 +148,31 @@ echo "exit=$?"
         try #require(run.status == 0, "\(report)")
         #expect(run.stdout.contains("exit=0"), "\(report)")
         try check(viewerOutput.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }, report)
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3-cairo"))
+    func goesToATypedPageAndReopensThere() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FolioDocumentsTests/Fixtures/make_documents.py")
+        let made = try FolioProcess.run("/usr/bin/python3", [script.path, dir.path, "1"], timeout: 30)
+        try #require(made.status == 0, "\(made.stderr)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["FOLIO"] = folio.path
+        environment["SHOTS"] = dir.path
+        environment["DOC"] = dir.appendingPathComponent("portrait.pdf").path
+        environment["XDG_STATE_HOME"] = dir.path
+        let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "80", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+                                                            "bash", "-c", readDocument],
+                                       environment: environment, timeout: 88)
+        let viewerErrors = (try? String(contentsOf: dir.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
+        #expect(run.stdout.contains("done"), "\(run.stdout)\(run.stderr)\nviewer stderr:\n\(viewerErrors)")
+        let saved = try String(contentsOf: dir.appendingPathComponent("folio/positions.json"), encoding: .utf8)
+        #expect(saved.contains("portrait.pdf"), "\(saved)")
     }
 
     @Test func withoutADisplayItSaysSoAndSuggestsCapture() throws {

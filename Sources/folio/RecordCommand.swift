@@ -86,16 +86,17 @@ struct Record: ParsableCommand {
         if progress.isShown { progress.setTotal(runner().run()) }
         let start = ContinuousClock.now
         let playing = runner()
-        var pipe: VideoPipe?
+        var recording: VideoRecording?
         if let video, let ffmpeg {
-            pipe = try VideoPipe(ffmpeg: ffmpeg, path: video, width: session.target.width, height: session.target.height, fps: fps)
+            recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, target: session.target)
         }
-        let frames = try writeFrames(playing, session, video: pipe, progress: progress)
+        defer { recording?.destroy() }
+        let frames = try writeFrames(playing, session, video: recording, progress: progress)
         let wall = (ContinuousClock.now - start) / .seconds(1)
         progress.finish()
         for note in playing.notes { warn(note) }
         let animation = playing.time(ofFrame: frames - 1)
-        let targets = [output.map { "PNG in \($0)" }, pipe.map(\.path)].compactMap { $0 }.joined(separator: " and ")
+        let targets = [output.map { "PNG in \($0)" }, recording.map(\.path)].compactMap { $0 }.joined(separator: " and ")
         if !quiet {
             print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
                          frames, animation, fps, wall, Double(frames) / wall) + targets)
@@ -137,10 +138,10 @@ struct Record: ParsableCommand {
     /// Draws every frame while earlier ones are read back, then encoded to PNG on worker
     /// threads and piped to ffmpeg on another; returns how many were drawn. Stops early when
     /// ffmpeg fails, and throws its error once the frames already drawn are written.
-    private func writeFrames(_ runner: ScriptRunner, _ session: HeadlessSession, video: VideoPipe?,
+    private func writeFrames(_ runner: ScriptRunner, _ session: HeadlessSession, video: VideoRecording?,
                              progress: ProgressLine) throws -> Int {
-        let reader = FrameReader(width: session.target.width, height: session.target.height, depth: 3)
-        defer { reader.destroy() }
+        let reader = output.map { _ in FrameReader(width: session.target.width, height: session.target.height, depth: 3) }
+        defer { reader?.destroy() }
         let writer = output.map { _ in FrameWriter(compression: render.compression) }
         var written = 0
         func save(_ image: RGBAImage) {
@@ -148,17 +149,19 @@ struct Record: ParsableCommand {
             if let output {
                 writer?.submit(image, to: (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", written)))
             }
-            video?.send(image)
-            progress.advance()
         }
+        var drawn = 0
         while video?.failed != true, let scene = runner.nextFrame() {
             session.draw(scene)
-            if let image = reader.read(session.target) { save(image) }
+            drawn += 1
+            if let image = reader?.read(session.target) { save(image) }
+            video?.capture(session.target)
+            progress.advance()
         }
-        reader.flush().forEach(save)
+        reader?.flush().forEach(save)
         try writer?.finish()
         try video?.finish()
-        return written
+        return drawn
     }
 }
 

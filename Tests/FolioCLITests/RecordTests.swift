@@ -167,6 +167,13 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(r.stdout.isEmpty)
     }
 
+    @Test func quietPrintsNothing() throws {
+        let (r, dir) = try record("open", fps: 5, extra: ["--quiet"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout)\(r.stderr)")
+        #expect(frames(in: dir).count == 6)
+    }
+
     @Test func framesOrVideoMustBeAsked() throws {
         let r = try run(["record", "--script", "open"])
         #expect(r.status == 64)

@@ -43,8 +43,14 @@ func parseSize(_ text: String) throws -> (Int, Int) {
 }
 
 func loadLibrary(_ source: String?) throws -> Library {
-    guard let path = source ?? Resources.textures() else {
+    guard var path = source ?? Resources.textures() else {
         throw ValidationError("no SOURCE given and the bundled Textures/ folder was not found")
+    }
+    // A page image chosen on its own (the desktop entry's "Open with") stands for the folder
+    // of pages it is in.
+    var isFolder: ObjCBool = false
+    if path.lowercased().hasSuffix(".png"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+        path = URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
     let library = Library.load(from: path, logProblems: false)
     for p in library.problems { FileHandle.standardError.write(Data("folio: \(p)\n".utf8)) }

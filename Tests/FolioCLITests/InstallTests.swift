@@ -66,6 +66,18 @@ import Testing
         #expect(r.stderr.contains("XDG data directories"), "\(r.stderr)")
     }
 
+    /// What "Open with Folio" on a page image runs: the book of the folder it is in.
+    @Test func aPageImageOpensItsFolder() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let pages = FolioProcess.packageRoot.appendingPathComponent("Textures/alice/pages")
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: pages.path).filter { $0.hasSuffix(".png") }.min())
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: png) }
+        let r = try FolioProcess.run(folio.path, ["capture", pages.appendingPathComponent(first).path, "--book", "0", "--size", "64x36",
+                                                  "-o", png.path], timeout: 60)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+    }
+
     @Test func versionIsTheOneInVersionSwift() throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let r = try FolioProcess.run(folio.path, ["--version"], timeout: 30)

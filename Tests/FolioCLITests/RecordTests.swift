@@ -115,7 +115,7 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
-    @Test(.enabled(if: hasFFmpeg)) func videoToGIF() throws {
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)")) func videoToGIF() throws {
         let gif = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).gif")
         let (r, dir) = try record("open", fps: 5, extra: ["--video", gif.path])
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: gif) }

@@ -151,7 +151,8 @@ struct Bench: ParsableCommand {
                 drawAll { _ in }
                 best.renderFPS = max(best.renderFPS, Double(n) / Date().timeIntervalSince(t0))
                 t0 = Date()
-                let recording = try VideoRecording(ffmpeg: ffmpeg, path: dir.appendingPathComponent("bench.mp4").path, fps: 30, target: t)
+                let recording = try VideoRecording(ffmpeg: ffmpeg, path: dir.appendingPathComponent("bench.mp4").path, fps: 30,
+                                                   frames: n, target: t)
                 defer { recording.destroy() }
                 for scene in scenes {
                     session.draw(scene)

@@ -6,7 +6,7 @@ import Foundation
 final class ProgressLine {
     private let label: String
     private let unit: String
-    private var total: Int?
+    private let total: Int?
     private let enabled: Bool
     private let start = ContinuousClock.now
     private lazy var lastDraw = start
@@ -20,11 +20,6 @@ final class ProgressLine {
         self.total = total
         enabled = !quiet && isatty(STDERR_FILENO) == 1
     }
-
-    /// Whether anything will be shown (to skip work done only for the line, such as counting).
-    var isShown: Bool { enabled }
-
-    func setTotal(_ total: Int) { self.total = total }
 
     /// Counts `n` more items done.
     func advance(by n: Int = 1) {

@@ -80,15 +80,15 @@ struct Record: ParsableCommand {
         if let output { try prepareFolder(output) }
         let session = try render.session(library: library)
         defer { session.close() }
-        let progress = ProgressLine("folio record", unit: "frames", total: nil, quiet: quiet)
+        // The frame count, played without drawing: for the time left, and a GIF's palette.
+        let total = runner().run()
+        let progress = ProgressLine("folio record", unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
-        // The frame count, played without drawing, only for the time left.
-        if progress.isShown { progress.setTotal(runner().run()) }
         let start = ContinuousClock.now
         let playing = runner()
         var recording: VideoRecording?
         if let video, let ffmpeg {
-            recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, target: session.target)
+            recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, frames: total, target: session.target)
         }
         defer { recording?.destroy() }
         let frames = try writeFrames(playing, session, video: recording, progress: progress)

@@ -5,7 +5,8 @@ import Foundation
 /// Streams frames into ffmpeg's standard input as raw RGBA, rows bottom to top as read back
 /// (no image files between), which encodes them to a video whose format follows the file's
 /// extension: .mp4/.m4v/.mov/.mkv H.264, .webm VP9, .gif with a palette made from the frames
-/// themselves, anything else ffmpeg's default for it. A writer thread feeds the pipe from a
+/// themselves (one for the whole video while its frames fit in `gifBuffer`, which ffmpeg
+/// holds until the palette is made; else one per frame), anything else ffmpeg's default for it. A writer thread feeds the pipe from a
 /// queue of at most `depth` frames, so the render loop waits only when ffmpeg falls that far
 /// behind. (Converting to YUV in a shader instead was tried: on a CPU rasteriser it costs
 /// three times ffmpeg's conversion; docs/engineering-notes.md.)
@@ -28,7 +29,11 @@ final class VideoPipe: @unchecked Sendable {
     private var broken = false
     let path: String
 
-    init(ffmpeg: String, path: String, width: Int, height: Int, fps: Double, sharedCPU: Bool, depth: Int = 4) throws {
+    /// Most bytes of frames ffmpeg may hold for a GIF's palette.
+    static let gifBuffer = 256 << 20
+
+    /// `frames`: how many will be sent.
+    init(ffmpeg: String, path: String, width: Int, height: Int, fps: Double, frames: Int, sharedCPU: Bool, depth: Int = 4) throws {
         self.path = path
         slots = DispatchSemaphore(value: max(depth, 1))
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill this process.
@@ -40,7 +45,7 @@ final class VideoPipe: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
                              "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "-"]
-            + Self.encoding(for: path, sharedCPU: sharedCPU) + [path]
+            + Self.encoding(for: path, sharedCPU: sharedCPU, bytes: frames * width * height * 4) + [path]
         process.standardInput = pipe
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errors)
@@ -60,7 +65,7 @@ final class VideoPipe: @unchecked Sendable {
     /// Filters and codec options by the file's extension. Rows arrive bottom to top, as GL
     /// reads them, hence `vflip`; 4:2:0 needs even sides (pad adds a row or column) and is what
     /// every player takes; its colours are BT.601 limited range (ffmpeg's conversion), tagged so.
-    static func encoding(for path: String, sharedCPU: Bool) -> [String] {
+    static func encoding(for path: String, sharedCPU: Bool, bytes: Int) -> [String] {
         let yuv = ["-vf", "vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p", "-colorspace", "smpte170m", "-color_range", "tv"]
         let h264 = yuv + ["-c:v", "libx264", "-preset", sharedCPU ? "ultrafast" : "veryfast", "-crf", "18"]
         switch (path as NSString).pathExtension.lowercased() {
@@ -70,8 +75,10 @@ final class VideoPipe: @unchecked Sendable {
             return h264
         case "webm":
             return yuv + ["-c:v", "libvpx-vp9", "-crf", "32", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1"]
-        case "gif":
+        case "gif" where bytes <= gifBuffer:
             return ["-vf", "vflip,split[a][b];[a]palettegen[p];[b][p]paletteuse"]
+        case "gif":
+            return ["-vf", "vflip,split[a][b];[a]palettegen=stats_mode=single[p];[b][p]paletteuse=new=1"]
         default:
             return yuv
         }
@@ -140,9 +147,9 @@ final class VideoRecording {
     private let pipe: VideoPipe
     private let reader: FrameReader
 
-    init(ffmpeg: String, path: String, fps: Double, target: Framebuffer) throws {
+    init(ffmpeg: String, path: String, fps: Double, frames: Int, target: Framebuffer) throws {
         pipe = try VideoPipe(ffmpeg: ffmpeg, path: path, width: target.width, height: target.height, fps: fps,
-                             sharedCPU: GLInfo.isSoftware)
+                             frames: frames, sharedCPU: GLInfo.isSoftware)
         reader = FrameReader(width: target.width, height: target.height, depth: 3)
     }
 

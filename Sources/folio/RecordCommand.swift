@@ -68,9 +68,10 @@ struct Record: ParsableCommand {
         let library = try loadLibrary(render.source)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
-        func runner() -> ScriptRunner {
+        func makeRunner() -> ScriptRunner {
             ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         }
+        let runner = makeRunner()
         // Without ffmpeg a video alone cannot be made at all: say so before drawing anything.
         let ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
         if let video, ffmpeg == nil, output == nil {
@@ -81,21 +82,20 @@ struct Record: ParsableCommand {
         let session = try render.session(library: library)
         defer { session.close() }
         // The frame count, played without drawing: for the time left, and a GIF's palette.
-        let total = runner().run()
+        let total = makeRunner().run()
         let progress = ProgressLine("folio record", unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
         let start = ContinuousClock.now
-        let playing = runner()
         var recording: VideoRecording?
         if let video, let ffmpeg {
             recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, frames: total, target: session.target)
         }
         defer { recording?.destroy() }
-        let frames = try writeFrames(playing, session, video: recording, progress: progress)
+        let frames = try writeFrames(runner, session, video: recording, progress: progress)
         let wall = (ContinuousClock.now - start) / .seconds(1)
         progress.finish()
-        for note in playing.notes { warn(note) }
-        let animation = playing.time(ofFrame: frames - 1)
+        for note in runner.notes { warn(note) }
+        let animation = runner.time(ofFrame: frames - 1)
         let targets = [output.map { "PNG in \($0)" }, recording.map(\.path)].compactMap { $0 }.joined(separator: " and ")
         if !quiet {
             print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
@@ -124,6 +124,9 @@ struct Record: ParsableCommand {
         }
     }
 
+    private func framePath(_ n: Int, in output: String) -> String {
+        (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
+    }
 
     /// Makes the output folder and removes the frames of an earlier recording, which a
     /// shorter one would otherwise leave behind.
@@ -146,9 +149,7 @@ struct Record: ParsableCommand {
         var written = 0
         func save(_ image: RGBAImage) {
             written += 1
-            if let output {
-                writer?.submit(image, to: (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", written)))
-            }
+            if let output { writer?.submit(image, to: framePath(written, in: output)) }
         }
         var drawn = 0
         while video?.failed != true, let scene = runner.nextFrame() {

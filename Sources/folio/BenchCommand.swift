@@ -143,14 +143,19 @@ struct Bench: ParsableCommand {
 
         // Render + readback alone and piped to ffmpeg, in turns, best of each: on a shared
         // machine a burst of other work then spoils one turn, not the comparison.
-        var video: (fps: Double, renderFPS: Double)?
+        // CPU time a frame (ffmpeg's included) too: where the cores are all busy, the rates'
+        // ratio tends to the CPU times' ratio, which other load disturbs much less.
+        var video: (fps: Double, renderFPS: Double, cpuMs: Double, renderCPUMs: Double)?
         if let ffmpeg {
-            var best = (fps: 0.0, renderFPS: 0.0)
+            var best = (fps: 0.0, renderFPS: 0.0, cpuMs: Double.infinity, renderCPUMs: Double.infinity)
             for _ in 0..<Self.videoRounds {
                 t0 = Date()
+                var cpu0 = processCPUSeconds(children: true)
                 drawAll { _ in }
                 best.renderFPS = max(best.renderFPS, Double(n) / Date().timeIntervalSince(t0))
+                best.renderCPUMs = min(best.renderCPUMs, (processCPUSeconds(children: true) - cpu0) * 1000 / Double(n))
                 t0 = Date()
+                cpu0 = processCPUSeconds(children: true)
                 let recording = try VideoRecording(ffmpeg: ffmpeg, path: dir.appendingPathComponent("bench.mp4").path, fps: 30,
                                                    frames: n, target: t)
                 defer { recording.destroy() }
@@ -161,6 +166,7 @@ struct Bench: ParsableCommand {
                 }
                 try recording.finish()
                 best.fps = max(best.fps, Double(n) / Date().timeIntervalSince(t0))
+                best.cpuMs = min(best.cpuMs, (processCPUSeconds(children: true) - cpu0) * 1000 / Double(n))
             }
             video = best
         }
@@ -171,7 +177,8 @@ struct Bench: ParsableCommand {
                              captureFPS: captureFPS, ratio: captureFPS / min(renderFPS, encodeFPS),
                              ratioToSharedBound: captureFPS / shared,
                              encoderThreads: ProcessInfo.processInfo.activeProcessorCount,
-                             videoFPS: video?.fps, videoRenderFPS: video?.renderFPS, videoRatio: video.map { $0.fps / $0.renderFPS })
+                             videoFPS: video?.fps, videoRenderFPS: video?.renderFPS, videoRatio: video.map { $0.fps / $0.renderFPS },
+                             videoCPUMs: video?.cpuMs, videoRenderCPUMs: video?.renderCPUMs)
     }
 }
 
@@ -256,11 +263,16 @@ struct CaptureResult: Codable {
     var videoRenderFPS: Double?
     /// `videoFPS` over `videoRenderFPS` (goal: at least 0.8).
     var videoRatio: Double?
+    /// CPU ms a frame, this process and ffmpeg: the video path, and render + readback alone.
+    var videoCPUMs: Double?
+    var videoRenderCPUMs: Double?
 
     enum CodingKeys: String, CodingKey {
         case frames, compression, ratio
         case videoFPS = "video_fps"
         case videoRenderFPS = "video_render_only_fps"
+        case videoCPUMs = "video_cpu_ms"
+        case videoRenderCPUMs = "video_render_only_cpu_ms"
         case videoRatio = "video_ratio"
         case ratioToSharedBound = "ratio_to_shared_bound"
         case renderOnlyFPS = "render_only_fps"
@@ -301,9 +313,11 @@ struct Report: Codable {
         lines.append("capture (curl, \(c.frames) frames, PNG level \(c.compression), \(c.encoderThreads) encoder threads): "
             + "render-only \(f(c.renderOnlyFPS)) fps, encode-only \(f(c.encodeOnlyFPS)) fps, pipeline \(f(c.captureFPS)) fps, "
             + "ratio \(f(c.ratio)) of the slower, \(f(c.ratioToSharedBound)) of both back to back on shared cores")
-        if let video = c.videoFPS, let render = c.videoRenderFPS, let ratio = c.videoRatio {
+        if let video = c.videoFPS, let render = c.videoRenderFPS, let ratio = c.videoRatio,
+           let cpu = c.videoCPUMs, let renderCPU = c.videoRenderCPUMs {
             lines.append("video (curl, \(c.frames) frames piped to ffmpeg, MP4 H.264; in turns with render-only, best of "
-                + "\(Bench.videoRounds)): video \(f(video)) fps, render-only \(f(render)) fps, ratio \(f(ratio))")
+                + "\(Bench.videoRounds)): video \(f(video)) fps, render-only \(f(render)) fps, ratio \(f(ratio)); "
+                + "CPU ms/frame with ffmpeg's: video \(f(cpu)), render-only \(f(renderCPU)), ratio \(f(renderCPU / cpu))")
         }
         return lines.joined(separator: "\n")
     }
@@ -313,9 +327,13 @@ extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }
 
-/// User + system CPU seconds of this process (all threads: llvmpipe's rasterisers included).
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+/// User + system CPU seconds of this process (all threads: llvmpipe's rasterisers included),
+/// and with `children` those of its children that have ended (ffmpeg).
+func processCPUSeconds(children: Bool = false) -> Double {
+    func seconds(_ who: Int32) -> Double {
+        var usage = rusage()
+        getrusage(who, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    return seconds(RUSAGE_SELF.rawValue) + (children ? seconds(RUSAGE_CHILDREN.rawValue) : 0)
 }

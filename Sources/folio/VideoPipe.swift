@@ -2,17 +2,18 @@ import Dispatch
 import FolioRender
 import Foundation
 
-/// Streams frames into ffmpeg's standard input as raw RGBA, rows bottom to top as read back
-/// (no image files between), which encodes them to a video whose format follows the file's
-/// extension: .mp4/.m4v/.mov/.mkv H.264, .webm VP9, .gif with a palette made from the frames
-/// themselves (one for the whole video while its frames fit in `gifBuffer`, which ffmpeg
-/// holds until the palette is made; else one per frame), anything else ffmpeg's default for it. A writer thread feeds the pipe from a
-/// queue of at most `depth` frames, so the render loop waits only when ffmpeg falls that far
-/// behind. (Converting to YUV in a shader instead was tried: on a CPU rasteriser it costs
-/// three times ffmpeg's conversion; docs/engineering-notes.md.)
+/// Streams frames into ffmpeg's standard input as raw BGR, rows bottom to top as read back
+/// (no image files between; ffmpeg turns BGR into 4:2:0 three times as fast as RGBA), which
+/// encodes them to a video whose format follows the file's extension: .mp4/.m4v/.mov/.mkv
+/// H.264, .webm VP9, .gif with a palette made from the frames themselves (one for the whole
+/// video while its frames fit in `gifBuffer`, which ffmpeg holds until the palette is made;
+/// else one per frame), anything else ffmpeg's default for it. A writer thread feeds the pipe
+/// from a queue of at most `depth` frames, so the render loop waits only when ffmpeg falls
+/// that far behind. (Converting to YUV in a shader instead was tried: on a CPU rasteriser it
+/// costs three times ffmpeg's conversion; docs/engineering-notes.md.)
 ///
 /// When the renderer runs on the CPU (`sharedCPU`), every cycle the encoder takes is one the
-/// renderer loses, so H.264 uses x264's cheapest preset there (files about twice as large);
+/// renderer loses, so H.264 uses x264's cheapest preset there (files about 2.5 times as large);
 /// with a GPU drawing, a slower preset that makes smaller files costs the frame rate nothing.
 ///
 /// It does not decide whether the file may be replaced (ffmpeg is told to overwrite) nor find
@@ -43,9 +44,9 @@ final class VideoPipe: @unchecked Sendable {
         let pipe = Pipe()
         stdin = pipe.fileHandleForWriting
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
+        process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24",
                              "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "-"]
-            + Self.encoding(for: path, sharedCPU: sharedCPU, bytes: frames * width * height * 4) + [path]
+            + Self.encoding(for: path, sharedCPU: sharedCPU, bytes: frames * width * height * 3) + [path]
         process.standardInput = pipe
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errors)
@@ -87,7 +88,7 @@ final class VideoPipe: @unchecked Sendable {
     /// Whether ffmpeg has stopped taking frames (it failed; `finish` says why).
     var failed: Bool { lock.withLock { broken } }
 
-    /// Queues a frame of the size given at the start, rows bottom to top.
+    /// Queues a frame of the size given at the start: BGR, rows bottom to top.
     func send(_ frame: [UInt8]) {
         slots.wait()
         queue.async { [self] in
@@ -150,7 +151,7 @@ final class VideoRecording {
     init(ffmpeg: String, path: String, fps: Double, frames: Int, target: Framebuffer) throws {
         pipe = try VideoPipe(ffmpeg: ffmpeg, path: path, width: target.width, height: target.height, fps: fps,
                              frames: frames, sharedCPU: GLInfo.isSoftware)
-        reader = FrameReader(width: target.width, height: target.height, depth: 3)
+        reader = FrameReader(width: target.width, height: target.height, depth: 3, layout: .bgr)
     }
 
     var path: String { pipe.path }
@@ -160,12 +161,12 @@ final class VideoRecording {
 
     /// Takes the frame just drawn into `target`.
     func capture(_ target: Framebuffer) {
-        if let frame = reader.read(target) { pipe.send(frame.pixels) }
+        if let frame = reader.readBytes(target) { pipe.send(frame) }
     }
 
     /// Sends the frames still being read back, ends the stream and waits for ffmpeg.
     func finish() throws {
-        for frame in reader.flush() { pipe.send(frame.pixels) }
+        reader.flushBytes().forEach(pipe.send)
         try pipe.finish()
     }
 

@@ -100,12 +100,15 @@ deb:
 	$(MAKE) install PREFIX=/usr ZSHCOMPDIR=/usr/share/zsh/vendor-completions DESTDIR=$(abspath $(OUT)/deb/debian/folio)
 	scripts/make-deb $(OUT)/deb $(VERSION) $(OUT)
 
-# docs/folio.1 from the commands' own help (swift-argument-parser's GenerateManual plugin);
-# a blank line is not mdoc, so each becomes a paragraph break (man -l would warn).
+# docs/folio.1 from the commands' own help by swift-argument-parser's manual generator, run on
+# the help as scripts/ascii-help writes it (the generator drops non-ASCII characters); a blank
+# line is not mdoc, so each becomes a paragraph break (man -l would warn).
 man: build
-	$(SWIFT) package plugin generate-manual --configuration debug --section 1 \
-		--authors "The Folio project" >/dev/null
-	sed -e 's/^$$/.Pp/' .build/plugins/GenerateManual/outputs/folio/folio.1 > docs/folio.1
+	$(SWIFT) build --product generate-manual
+	@bin=$$($(SWIFT) build --show-bin-path); out=$$(mktemp -d); \
+	FOLIO=$$bin/folio $$bin/generate-manual $(CURDIR)/scripts/ascii-help --section 1 \
+		--authors "The Folio project" -o $$out && \
+	sed -e 's/^$$/.Pp/' $$out/folio.1 > docs/folio.1; status=$$?; rm -rf $$out; exit $$status
 
 icon:
 	scripts/make-icon

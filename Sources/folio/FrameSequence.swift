@@ -67,42 +67,46 @@ struct FrameSequence {
     }
 
     /// Draws every scene `next` gives until nil (or Ctrl-C, or ffmpeg failing) while earlier
-    /// frames are read back, encoded to PNG on worker threads and piped to ffmpeg on another;
-    /// then removes the earlier recording's frames past the new one's last. Returns how many
-    /// frames were drawn. `total` is for the progress line.
-    func write(_ pipeline: FramePipeline, _ prepared: Prepared, total: Int?, next: () -> Scene?) throws -> Int {
+    /// frames are read back: encoded to PNG on worker threads, piped to ffmpeg from a thread of
+    /// its own. Then removes the earlier recording's frames past the new one's last. Returns how
+    /// many frames were drawn. `total` is the frames the script makes (the progress line's
+    /// time left, a GIF's palette).
+    func write(_ pipeline: FramePipeline, _ prepared: Prepared, total: Int, next: () -> Scene?) throws -> Int {
         let progress = ProgressLine(label, unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
-        var pipe: VideoPipe?
+        var recording: VideoRecording?
         if let video, let ffmpeg = prepared.ffmpeg {
-            pipe = try VideoPipe(ffmpeg: ffmpeg, path: video, width: pipeline.target.width, height: pipeline.target.height, fps: fps)
+            recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, frames: total, target: pipeline.target)
         }
-        let reader = FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3)
-        defer { reader.destroy() }
+        defer { recording?.destroy() }
+        let reader = folder.map { _ in FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3) }
+        defer { reader?.destroy() }
         let writer = folder.map { _ in FrameWriter(compression: compression) }
         var written = 0
         func save(_ image: RGBAImage) {
             written += 1
             if let folder { writer?.submit(image, to: framePath(written, in: folder)) }
-            pipe?.send(image)
+        }
+        var drawn = 0
+        while !Interrupt.requested, recording?.failed != true, let scene = next() {
+            pipeline.draw(scene)
+            drawn += 1
+            if let image = reader?.read(pipeline.target) { save(image) }
+            recording?.capture(pipeline.target)
             progress.advance()
         }
-        while !Interrupt.requested, pipe?.failed != true, let scene = next() {
-            pipeline.draw(scene)
-            if let image = reader.read(pipeline.target) { save(image) }
-        }
-        reader.flush().forEach(save)
+        reader?.flush().forEach(save)
         try writer?.finish()
-        try pipe?.finish()
+        try recording?.finish()
         if Interrupt.requested {
-            throw Failure(.interrupted, "interrupted after \(written) frames; they are in \(targets)")
+            throw Failure(.interrupted, "interrupted after \(drawn) frames; they are in \(targets)")
         }
         if let folder {
             for n in prepared.earlier where n > written && unlink(FileName.bytes(framePath(n, in: folder))) != 0 {
                 report("\(framePath(n, in: folder)): cannot remove the earlier frame: \(FileError.reason())")
             }
         }
-        return written
+        return drawn
     }
 
     /// Where the frames go, in words: "PNG in DIR and out.mp4".

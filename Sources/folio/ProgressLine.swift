@@ -2,14 +2,17 @@ import Foundation
 
 /// A one-line report of long work on standard error — count, rate, time left — redrawn at most
 /// five times a second from a fifth of a second in (quick work shows none), and only when
-/// standard error is a terminal: scripts, logs and CI get nothing. It reads the wall clock for the user's eyes only; nothing it measures feeds a result.
+/// standard error is a terminal: scripts, logs and CI get nothing. It reads the wall clock for
+/// the user's eyes only; nothing it measures feeds a result.
 final class ProgressLine {
     private let label: String
     private let unit: String
-    private var total: Int?
+    private let total: Int?
     private let enabled: Bool
-    private let start = ContinuousClock.now
-    private lazy var lastDraw = start
+    /// When the first item was done, and the count then: the rate is measured from there, so
+    /// that start-up work (loading, the first textures) does not read as slowness.
+    private var first: (at: ContinuousClock.Instant, count: Int)?
+    private var lastDraw = ContinuousClock.now
     private var drawn = false
     private var count = 0
 
@@ -21,20 +24,20 @@ final class ProgressLine {
         enabled = !quiet && isatty(STDERR_FILENO) == 1
     }
 
-    /// Whether anything will be shown (to skip work done only for the line, such as counting).
-    var isShown: Bool { enabled }
-
-    func setTotal(_ total: Int) { self.total = total }
-
     /// Counts `n` more items done.
     func advance(by n: Int = 1) {
         count += n
         guard enabled else { return }
         let now = ContinuousClock.now
+        guard let first else {
+            self.first = (now, count)
+            return
+        }
         if now - lastDraw < .milliseconds(200) { return }
         lastDraw = now
         drawn = true
-        write("\r\u{1B}[K" + text(elapsed: seconds(now - start)))
+        let elapsed = (now - first.at) / .seconds(1)
+        write("\r\u{1B}[K" + text(rate: elapsed > 0 ? Double(count - first.count) / elapsed : 0))
     }
 
     /// Clears the line, so what is printed next starts on a clean one.
@@ -43,8 +46,7 @@ final class ProgressLine {
         drawn = false
     }
 
-    private func text(elapsed: Double) -> String {
-        let rate = elapsed > 0 ? Double(count) / elapsed : 0
+    private func text(rate: Double) -> String {
         var line = "\(label): \(count)" + (total.map { "/\($0)" } ?? "") + " \(unit)"
         line += String(format: ", %.1f/s", rate)
         if let total, rate > 0 {
@@ -57,8 +59,6 @@ final class ProgressLine {
         let whole = Int(s.rounded(.up))
         return whole < 60 ? "\(whole) s" : String(format: "%d:%02d", whole / 60, whole % 60)
     }
-
-    private func seconds(_ d: Duration) -> Double { d / .seconds(1) }
 
     private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
 }

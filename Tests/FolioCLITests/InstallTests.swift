@@ -66,6 +66,18 @@ import Testing
         #expect(r.stderr.contains("XDG data directories"), "\(r.stderr)")
     }
 
+    /// What "Open with Folio" on a page image runs: the book of the folder it is in.
+    @Test func aPageImageOpensItsFolder() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let pages = FolioProcess.packageRoot.appendingPathComponent("Textures/alice/pages")
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: pages.path).filter { $0.hasSuffix(".png") }.min())
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: png) }
+        let r = try FolioProcess.run(folio.path, ["capture", pages.appendingPathComponent(first).path, "--book", "0", "--size", "64x36",
+                                                  "-o", png.path], timeout: 60)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+    }
+
     @Test func versionIsTheOneInVersionSwift() throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let r = try FolioProcess.run(folio.path, ["--version"], timeout: 30)
@@ -107,5 +119,34 @@ import Testing
                         "folio \(command) --\(option) is not in docs/folio.1: run make man")
             }
         }
+    }
+}
+
+/// The progress line: on a terminal (a pseudo-terminal made by script(1)) while work goes
+/// on, never when standard error is a file.
+@Suite struct ProgressTests {
+    @Test(.enabled(if: FolioProcess.available("script"), "needs script (apt-get install bsdutils)"))
+    func infoShowsProgressOnATerminalOnly() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        // A book of 200 links to the sample pages: decoding them takes about a second here.
+        let fm = FileManager.default
+        let book = fm.temporaryDirectory.appendingPathComponent("folio-progress-\(UUID().uuidString)")
+        try fm.createDirectory(at: book, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: book) }
+        let pages = FolioProcess.packageRoot.appendingPathComponent("Textures/alice/pages")
+        let samples = try fm.contentsOfDirectory(atPath: pages.path).filter { $0.hasSuffix(".png") }.sorted()
+        for i in 0..<200 {
+            try fm.createSymbolicLink(atPath: book.appendingPathComponent(String(format: "page-%03d.png", i)).path,
+                                      withDestinationPath: pages.appendingPathComponent(samples[i % samples.count]).path)
+        }
+        let command = "\(folio.path) info --decode \(book.path)"
+        let terminal = try FolioProcess.run("/usr/bin/env", ["script", "-qec", command, "/dev/null"], timeout: 120)
+        #expect(terminal.status == 0, "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("\r\u{1B}[Kfolio info: "), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("/200 files, ") && terminal.stdout.contains(" left"), "\(terminal.stdout)")
+        let file = try FolioProcess.run(folio.path, ["info", "--decode", book.path], timeout: 120)
+        #expect(file.status == 0 && file.stderr.isEmpty, "\(file.stderr)")
+        let quiet = try FolioProcess.run("/usr/bin/env", ["script", "-qec", command + " --quiet", "/dev/null"], timeout: 120)
+        #expect(!quiet.stdout.contains("folio info: "), "\(quiet.stdout)")
     }
 }

@@ -149,7 +149,7 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
-    @Test(.enabled(if: hasFFmpeg)) func videoToGIF() throws {
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)")) func videoToGIF() throws {
         let gif = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).gif")
         let (r, dir) = try record("open", fps: 5, extra: ["--video", gif.path])
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: gif) }
@@ -200,6 +200,13 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(r.status == 69)
         #expect(r.stderr.contains("ffmpeg is not installed: cannot write never.mp4"), "\(r.stderr)")
         #expect(r.stdout.isEmpty)
+    }
+
+    @Test func quietPrintsNothing() throws {
+        let (r, dir) = try record("open", fps: 5, extra: ["--quiet"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout)\(r.stderr)")
+        #expect(frames(in: dir).count == 6)
     }
 
     @Test func framesOrVideoMustBeAsked() throws {

@@ -1,13 +1,36 @@
 # Folio — `make run` opens the bundled library (a headless capture without a display),
 # `make test` runs every test. Both install the Debian packages they need first.
+# `make install [PREFIX=/usr/local] [DESTDIR=]`, `make uninstall`, `make deb`: docs/install.md.
 
 APT_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
-                libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool
+                libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool \
+                libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev python3-cairo python3-pil \
+                ffmpeg desktop-file-utils man-db dpkg-dev
 SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test fuzz bench deps build release samples clean
+.PHONY: run test fuzz bench deps build release samples clean install uninstall deb man icon
+
+# The version, kept in one place: Sources/folio/Version.swift.
+VERSION := $(shell sed -n 's/^let folioVersion = "\(.*\)"$$/\1/p' Sources/folio/Version.swift)
+# Release builds link the Swift runtime in, so an installed binary needs no toolchain.
+RELEASE_FLAGS := -c release -Xswiftc -static-stdlib
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
+# zsh's own folder for a prefix; Debian's zsh reads /usr/share/zsh/vendor-completions instead.
+ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
+# Every file `make install` writes, for `make uninstall`; share/folio is wholly Folio's.
+INSTALLED = $(BINDIR)/folio $(MANDIR)/man1/folio.1 \
+            $(DATADIR)/bash-completion/completions/folio \
+            $(ZSHCOMPDIR)/_folio \
+            $(DATADIR)/fish/vendor_completions.d/folio.fish \
+            $(DATADIR)/applications/folio.desktop \
+            $(DATADIR)/icons/hicolor/scalable/apps/folio.svg
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -21,10 +44,10 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS) --product folio
 
 run: release
-	@bin=$$($(SWIFT) build -c release --show-bin-path)/folio; \
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio; \
 	if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ] && $$bin view --check-display 2>/dev/null; then \
 		exec $$bin view; \
 	else \
@@ -44,10 +67,57 @@ fuzz: deps
 	FOLIO_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter FolioFuzzTests
 
 bench: release
-	$$($(SWIFT) build -c release --show-bin-path)/folio bench
+	$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio bench
 
 samples:
 	/usr/bin/python3 scripts/make-sample-library
+
+# The binary, the shaders and the sample library under share/folio, the manual page, shell
+# completions, the desktop entry and the icon. The binary finds share/folio from its own place.
+install: release
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio; set -e; \
+	d="$(DESTDIR)"; \
+	install -d "$$d$(BINDIR)" "$$d$(DATADIR)/folio" "$$d$(MANDIR)/man1" \
+		"$$d$(DATADIR)/bash-completion/completions" "$$d$(ZSHCOMPDIR)" \
+		"$$d$(DATADIR)/fish/vendor_completions.d" "$$d$(DATADIR)/applications" \
+		"$$d$(DATADIR)/icons/hicolor/scalable/apps"; \
+	install -m 0755 -s "$$bin" "$$d$(BINDIR)/folio"; \
+	rm -rf "$$d$(DATADIR)/folio/Shaders" "$$d$(DATADIR)/folio/Textures"; \
+	cp -R Shaders Textures "$$d$(DATADIR)/folio/"; \
+	chmod -R u=rwX,go=rX "$$d$(DATADIR)/folio"; \
+	install -m 0644 docs/folio.1 "$$d$(MANDIR)/man1/folio.1"; \
+	"$$bin" --generate-completion-script bash > "$$d$(DATADIR)/bash-completion/completions/folio"; \
+	"$$bin" --generate-completion-script zsh > "$$d$(ZSHCOMPDIR)/_folio"; \
+	"$$bin" --generate-completion-script fish > "$$d$(DATADIR)/fish/vendor_completions.d/folio.fish"; \
+	chmod 0644 "$$d$(DATADIR)/bash-completion/completions/folio" "$$d$(ZSHCOMPDIR)/_folio" \
+		"$$d$(DATADIR)/fish/vendor_completions.d/folio.fish"; \
+	install -m 0644 data/folio.desktop "$$d$(DATADIR)/applications/folio.desktop"; \
+	install -m 0644 data/folio.svg "$$d$(DATADIR)/icons/hicolor/scalable/apps/folio.svg"; \
+	echo "Installed folio $(VERSION) in $$d$(PREFIX)"
+
+uninstall:
+	for f in $(INSTALLED); do rm -f "$(DESTDIR)$$f"; done
+	rm -rf "$(DESTDIR)$(DATADIR)/folio"
+
+# A Debian package of the same install step (PREFIX=/usr), its library dependencies found by
+# dpkg-shlibdeps: out/folio_VERSION_ARCH.deb.
+deb:
+	rm -rf $(OUT)/deb
+	$(MAKE) install PREFIX=/usr ZSHCOMPDIR=/usr/share/zsh/vendor-completions DESTDIR=$(abspath $(OUT)/deb/debian/folio)
+	scripts/make-deb $(OUT)/deb $(VERSION) $(OUT)
+
+# docs/folio.1 from the commands' own help by swift-argument-parser's manual generator, run on
+# the help as scripts/ascii-help writes it (the generator drops non-ASCII characters); a blank
+# line is not mdoc, so each becomes a paragraph break (man -l would warn).
+man: build
+	$(SWIFT) build --product generate-manual
+	@bin=$$($(SWIFT) build --show-bin-path); out=$$(mktemp -d); \
+	FOLIO=$$bin/folio $$bin/generate-manual $(CURDIR)/scripts/ascii-help --section 1 \
+		--authors "The Folio project" -o $$out && \
+	sed -e 's/^$$/.Pp/' $$out/folio.1 > docs/folio.1; status=$$?; rm -rf $$out; exit $$status
+
+icon:
+	scripts/make-icon
 
 clean:
 	rm -rf .build $(OUT)

@@ -6,7 +6,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "folio", targets: ["folio"]),
-        .library(name: "FolioKit", targets: ["FolioMath", "FolioLayout", "FolioBook", "FolioRender", "FolioPlatform", "FolioApp"]),
+        // The frame pipeline with a GLFW window (`import FolioKit, FolioWindow`).
+        .library(name: "FolioKit", targets: ["FolioKit", "FolioWindow"]),
+        // The same pipeline for programs without a display: EGL only, GLFW not linked.
+        .library(name: "FolioKitHeadless", targets: ["FolioKit"]),
+        // Document formats, each its own product: a FolioKit program links poppler (GPL) or
+        // libarchive only if it registers that format.
+        .library(name: "FolioPDF", targets: ["FolioPDF"]),
+        .library(name: "FolioArchive", targets: ["FolioArchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -17,26 +24,38 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "COpenGL", pkgConfig: "opengl", providers: [.apt(["libopengl-dev", "libgl-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
         .target(name: "FolioMath"),
+        .target(name: "FolioInput"),
         .target(name: "FolioLayout", dependencies: ["FolioMath"]),
         // Optimised in every build: it scales images of hundreds of megapixels row by row.
         .target(name: "CPNGScaled", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioBook"]),
-        .target(name: "FolioPlatform", dependencies: ["CEGL", "CGLFW", "COpenGL", "FolioRender", "FolioBook", "FolioApp"]),
-        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook"]),
+        .target(name: "FolioImage", dependencies: ["FolioMath"]),
+        .target(name: "FolioResources"),
+        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
+        .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
+        .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
+        .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
+        .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
+        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
+        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout",
+            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
+        // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
+        .executableTarget(name: "folio-embed", dependencies: ["FolioKit", "FolioWindow"], path: "Examples/Embed"),
 
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioLayout", "FolioBook"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioBook"], exclude: ["Fixtures"]),
+        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
         .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioApp", "FolioLayout"]),

@@ -32,13 +32,25 @@ public enum Action: Sendable, Equatable {
     case open, close
     case nextPage, previousPage, firstPage, lastPage
     case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
-    /// Ctrl + wheel: scrubs open / close progress by `by` (positive opens).
+    /// Scrubs open / close progress by `by` (positive opens).
     case scrub(by: Double)
-    /// A pinch (or two-button drag) of scale `scale`, through the spec's reference mapping.
+    /// A pinch of scale `scale` (1 at its start), through the tutorial's mapping: it begins
+    /// only as a spread (scale ≥ 1) on the shelf, which opens the centred book with progress
+    /// |s − 1| / 5, or as a pinch (scale < 1) in an open book, which closes it with |1 − s|.
     case pinch(scale: Double)
     case scrubEnded
-    case toggleShelf, toggleDeform, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
+    case toggleShelf, toggleDeform, toggleCone, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
     case zoomIn, zoomOut
+    /// Opens book `index` from the shelf in one step: the shelf jumps to it and it opens.
+    case openBook(Int)
+    /// The view (layout units) the scene fills, as a window's aspect changes.
+    case setViewSize(Vec2)
+    /// Zooms by a factor keeping the view point given where it is (the pointer's).
+    case zoom(by: Double, toward: Vec2)
+    /// Moves the zoomed book by a vector, layout units.
+    case pan(by: Vec2)
+    /// Back to zoom 1, the spread centred.
+    case fitSpread
 }
 
 /// The state machine shelf → opening → reading ⇄ turning → closing → shelf.
@@ -60,7 +72,15 @@ public final class BookController {
         public var deform: TurnDeform = .rigid
         public var viewpoint: Viewpoint = .center
         public var zoom = 1.0
+        /// Where the zoomed book is moved (`ZoomPan.swift`).
+        public var pan = Vec2.zero
         public var turnDuration = 0.8
+        /// Timing of a turn that plays by itself (a drag follows the pointer instead).
+        public var turnCurve: TurnCurve = .twoStage
+        /// Strength of the page shadows (1: the reference's); see `ViewState.shadow`.
+        public var shadow = 1.0
+        /// Eye distance in layout units; nil: in proportion to the page width.
+        public var eye: Double?
         public var openSpring = Spring.open
         public var closeDuration = 1.0
         /// Release speed (turn progress per second) that turns a page whatever its progress.
@@ -69,7 +89,8 @@ public final class BookController {
         public init() {}
     }
 
-    public var settings: Settings
+    /// Changed by actions only (`toggleLayout`, `setViewSize`, …), so the delegate hears of it.
+    public internal(set) var settings: Settings
     public let library: [BookInfo]
     public weak var dataSource: PageDataSource?
     public weak var delegate: BookControllerDelegate?
@@ -133,6 +154,9 @@ public final class BookController {
         var v = ViewState(viewSize: s.viewSize, phase: phase, shelf: s.shelf, scroll: scroll, book: book,
                           openProgress: openProgress, layout: s.layout, spread: Double(spread),
                           style: s.style, deform: s.deform, viewpoint: s.viewpoint, zoom: s.zoom)
+        v.eye = s.eye
+        v.shadow = s.shadow
+        v.pan = s.pan
         if let t = turn {
             // A rubber band pulls at the (missing) sheet beyond the end; its faces are blank.
             v.turn = TurnState(from: t.from, to: t.rubber ? t.from + (t.side == .right ? 1 : -1) : t.to,
@@ -212,17 +236,25 @@ public final class BookController {
         case .pageDragEnded: return endPageDrag()
         case let .scrub(by: d): return scrub { $0 + d }
         case let .pinch(scale: s):
+            if scrubTracker == nil, (phase == .shelf) != (s >= 1) { return false }
             return scrub { [phase] _ in phase == .closing || phase == .reading ? 1 - ClosedBook.closingProgress(pinch: s) : ClosedBook.openingProgress(pinch: s) }
         case .scrubEnded: return endScrub()
         case .toggleShelf: return restyle(phase == .shelf) { $0.shelf = $0.shelf == .carousel ? .wheel : .carousel }
         case .toggleDeform: return restyle(turn == nil) { $0.deform = $0.deform == .rigid ? .curl : .rigid }
+        case .toggleCone: return restyle(turn == nil) { $0.deform = $0.deform == .cone ? .rigid : .cone }
         case .toggleLayout: return restyle(turn == nil) { $0.layout = $0.layout == .flat ? .fan : .flat }
         case .toggleDirection: return restyle(true) { $0.style.direction = $0.style.direction == .forward ? .backward : .forward }
         case .toggleOrientation: return restyle(turn == nil) { $0.style.orientation = $0.style.orientation == .horizontal ? .vertical : .horizontal }
         case .togglePerspective: return restyle(true) { $0.style.perspective = $0.style.perspective == .normal ? .reverse : .normal }
         case .cycleViewpoint: return restyle(true) { $0.viewpoint = $0.viewpoint.next }
-        case .zoomIn: return restyle(book != nil) { $0.zoom = min($0.zoom * 1.25, 4) }
-        case .zoomOut: return restyle(book != nil) { $0.zoom = max($0.zoom / 1.25, 0.5) }
+        case .zoomIn: return restyle(book != nil) { $0.zoom(by: 1.25, toward: .zero) }
+        case .zoomOut: return restyle(book != nil) { $0.zoom(by: 1 / 1.25, toward: .zero) }
+        case let .zoom(by: f, toward: p): return restyle(book != nil) { $0.zoom(by: f, toward: p) }
+        case let .pan(by: d): return restyle(book != nil && settings.zoom > 1) { $0.pan(by: d) }
+        case .fitSpread: return restyle(book != nil) { $0.fitSpread() }
+        case let .openBook(i): return open(book: i)
+        case let .setViewSize(v):
+            return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }
         }
     }
 
@@ -296,6 +328,13 @@ public final class BookController {
         startOpening()
         openMotion = Motion(from: 0, to: 1, start: time, duration: settings.openSpring.duration, curve: .spring(settings.openSpring))
         return true
+    }
+
+    private func open(book index: Int) -> Bool {
+        guard phase == .shelf, shelfTracker == nil, library.indices.contains(index) else { return false }
+        scrollMotion = nil
+        scroll = Double(index)
+        return open()
     }
 
     /// Only the centred cover opens: the shelf stops on it.
@@ -422,7 +461,7 @@ public final class BookController {
         let size = pageSize
         let side: Side = target > spread ? .right : .left
         turn = Turn(from: spread, to: target,
-                    motion: Motion(from: 0, to: 1, start: start, duration: settings.turnDuration, curve: .twoStage),
+                    motion: Motion(from: 0, to: 1, start: start, duration: settings.turnDuration, curve: .turn(settings.turnCurve)),
                     grab: Vec2(size.x, -size.y / 2), side: side, completion: completion)
         phase = .turning
     }

@@ -1,5 +1,6 @@
 import FolioBook
 import FolioLayout
+import FolioMath
 import Foundation
 
 /// The image each face shows, for every command: covers and pages are decoded on background
@@ -23,12 +24,18 @@ public final class FaceImages {
         public var arrived = false
         /// Images were let go: free the textures of faces outside `residentFaces`.
         public var evicted = false
+        /// Faces with a new image, on screen or not: a texture made from an earlier one (a
+        /// preview, a rendering for a smaller display) is out of date.
+        public var ready: Set<FaceContent> = []
     }
 
     public let library: Library
     /// Settings of each book's page cache (the covers' cache holds a quarter of the budget and
     /// prefetches at most 4 covers either way).
     public let settings: PageCache.Settings
+    /// `settings.budgetBytes` over every book's pages and the covers together; the host adds
+    /// the bytes of the textures it made from them (`MemoryBudget.setGPUBytes`).
+    public let budget: MemoryBudget
     private let notifier: Notifier
     private let covers: PageCache
     /// Each book's slot in `covers.pages`, and the book of each slot; a book with no image at
@@ -37,11 +44,13 @@ public final class FaceImages {
     private let coverBook: [Int]
     private var coversPosition = Position()
     private var readers: [Int: (cache: PageCache, position: Position)] = [:]
+    /// Pixel height pages are shown at (`PageCache.setDisplayHeight`).
+    private var displayHeight: Int
     /// The image sources of the faces last shown.
     private var onScreen: Set<Source> = []
     /// A book's cache was dropped since the last `drainChanges()`.
     private var dropped = false
-    /// Files already reported: a book without a cover shows its first page as the cover, and
+    /// Problems already reported: a book without a cover shows its first page as the cover, and
     /// both caches may meet the same broken file.
     private var reported: Set<String> = []
 
@@ -52,8 +61,11 @@ public final class FaceImages {
                 onChange: (@Sendable () -> Void)? = nil) {
         var s = settings
         if maxTextureSize > 0 { s.maxPageSize = min(s.maxPageSize, maxTextureSize) }
+        budget = MemoryBudget(limit: s.budgetBytes)
+        s.shared = budget
         self.library = library
         self.settings = s
+        displayHeight = s.displayHeight
         notifier = Notifier(onChange)
         var slots: [Int: Int] = [:], books: [Int] = [], paths: [String] = []
         for b in library.books.indices {
@@ -83,18 +95,28 @@ public final class FaceImages {
         }
     }
 
+    /// Pages are shown `height` pixels high now (the window was resized, the reader zoomed):
+    /// vector pages are rendered again for it in the background.
+    public func setDisplayHeight(_ height: Int) {
+        guard height != displayHeight else { return }
+        displayHeight = height
+        covers.setDisplayHeight(height)
+        for reader in readers.values { reader.cache.setDisplayHeight(height) }
+    }
+
     /// Tells the caches what `scene` shows: those faces load first, the reader's position steers
     /// prefetching, and the caches of books no longer shown are dropped. Call it before drawing.
     public func show(_ scene: Scene) {
         let faces = scene.shownFaces
         onScreen = Set(faces.compactMap(source))
         let wanted = group(faces)
+        // A book no longer shown (closed, or left for another) stops decoding at once.
         for book in readers.keys where wanted.pages[book] == nil {
-            readers[book] = nil
+            readers.removeValue(forKey: book)?.cache.cancel()
             dropped = true
         }
         for (book, pages) in wanted.pages {
-            let cache = readers[book]?.cache ?? PageCache(book: library.books[book], settings: settings, onChange: notifier.callback)
+            let cache = readers[book]?.cache ?? newCache(book)
             var position = readers[book]?.position ?? Position()
             // The lowest page shown: it rises as the reader goes forward and falls going back.
             position.move(cache, to: pages.min()!, showing: pages)
@@ -104,6 +126,12 @@ public final class FaceImages {
         // the shelf; a capture of a page reads no cover at all.
         guard !wanted.covers.isEmpty else { return }
         coversPosition.move(covers, to: wanted.covers.sorted()[wanted.covers.count / 2], showing: wanted.covers)
+    }
+
+    private func newCache(_ book: Int) -> PageCache {
+        var s = settings
+        s.displayHeight = displayHeight
+        return PageCache(book: library.books[book], settings: s, onChange: notifier.callback)
     }
 
     /// Blocks until every face of `faces` that has an image is loaded (shown first with
@@ -124,11 +152,15 @@ public final class FaceImages {
     public func drainChanges() -> Changes {
         var changes = Changes(arrived: false, evicted: dropped)
         dropped = false
-        let caches = [(covers, Source.cover)] + readers.map { book, reader in (reader.cache, { Source.page(book: book, page: $0) }) }
-        for (cache, source) in caches {
+        // Each cache with the source and the faces of its pages.
+        let coverFaces = { [coverBook] (slot: Int) -> [FaceContent] in [.cover(coverBook[slot]), .page(coverBook[slot], 0)] }
+        let caches = [(covers, Source.cover, coverFaces)]
+            + readers.map { book, reader in (reader.cache, { Source.page(book: book, page: $0) }, { [FaceContent.page(book, $0 + 2)] }) }
+        for (cache, source, faces) in caches {
             let c = cache.drainChanges()
             changes.arrived = changes.arrived || c.ready.contains { onScreen.contains(source($0.page)) }
             changes.evicted = changes.evicted || !c.evicted.isEmpty
+            for r in c.ready { changes.ready.formUnion(faces(r.page)) }
         }
         return changes
     }
@@ -147,17 +179,32 @@ public final class FaceImages {
         return faces
     }
 
+    /// Lets go of the pixels of `face`'s page once they are uploaded: the page stays resident
+    /// (its texture is kept) but `image(for:)` is nil. Covers keep theirs: two faces (the
+    /// closed book's and the open book's front cover) show one image.
+    public func releasePixels(of face: FaceContent) {
+        guard case let .page(book, page)? = source(of: face) else { return }
+        readers[book]?.cache.releasePixels(page: page)
+    }
+
+    /// Decodes again the pages whose pixels were released (their textures were lost).
+    public func reloadReleased() {
+        for reader in readers.values { reader.cache.reloadReleased() }
+    }
+
     /// Bad image files met since the last call, one problem per file; each shows as a
     /// broken-page placeholder.
     public func drainProblems() -> [Problem] {
         ([covers] + readers.values.map(\.cache)).flatMap { $0.drainProblems() }
-            .filter { reported.insert($0.file).inserted }
+            .filter { reported.insert($0.description).inserted }
     }
 
-    /// Stops calling `onChange` (before whatever it wakes goes away). Decodes in flight finish
-    /// unannounced.
+    /// Stops calling `onChange` (before whatever it wakes goes away) and stops decoding: decodes
+    /// in flight finish unannounced and are thrown away.
     public func close() {
         notifier.stop()
+        for reader in readers.values { reader.cache.cancel() }
+        covers.cancel()
     }
 
     // MARK: Faces to cache slots
@@ -230,4 +277,28 @@ private final class Notifier: @unchecked Sendable {
     }
 
     func stop() { lock.withLock { onChange = nil } }
+}
+
+extension Scene {
+    /// The height in pixels of the tallest face drawn with an image in a `width` × `height`
+    /// frame (zoom and perspective included), rounded up to a step of a geometric series
+    /// (×1.25) so that an animation does not re-render pages at every frame: the height
+    /// `FaceImages.setDisplayHeight` wants. Nil when no such face shows.
+    public func displayHeight(width: Int, height: Int) -> Int? {
+        let camera = camera.fitted(width: width, height: height)
+        let pixelsPerUnit = Double(height) / camera.viewSize.y
+        var tallest = 0.0
+        for item in items where item.visible && item.kind != .block {
+            for x in [0, item.size.x] {
+                let top = camera.projectToView(item.model.project(Vec3(x, item.size.y / 2, 0)))
+                let bottom = camera.projectToView(item.model.project(Vec3(x, -item.size.y / 2, 0)))
+                let h = ((top - bottom) * (top - bottom)).sum().squareRoot() * pixelsPerUnit
+                if h.isFinite { tallest = max(tallest, h) }
+            }
+        }
+        guard tallest >= 1 else { return nil }
+        var step = 64.0
+        while step < tallest { step *= 1.25 }
+        return Int(step.rounded(.up))
+    }
 }

@@ -1,4 +1,6 @@
+import FolioInput
 import FolioLayout
+import FolioMath
 
 /// What the viewer does for an input: an action for the state machine, or something only the
 /// application can do (it owns the window and the frames).
@@ -56,6 +58,7 @@ public enum KeyMap {
         Binding(keys: [.end], context: .book, command: .action(.lastPage), repeats: .never, summary: "last page"),
         Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never, summary: "close the book"),
         Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
+        Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
         Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
         Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
         Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,
@@ -64,6 +67,7 @@ public enum KeyMap {
         Binding(keys: [.b], context: .book, command: .action(.cycleViewpoint), repeats: .never, summary: "viewpoint above / centred / below"),
         Binding(keys: [.plus], context: .book, command: .action(.zoomIn), repeats: .always, summary: "zoom in"),
         Binding(keys: [.minus], context: .book, command: .action(.zoomOut), repeats: .always, summary: "zoom out"),
+        Binding(keys: [.z], context: .book, command: .action(.fitSpread), repeats: .never, summary: "fit the spread (zoom 1)"),
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
@@ -77,11 +81,13 @@ public enum KeyMap {
     }
 
     /// What a key press does in `phase`. `queuedTurns` (the controller's) throttles held keys.
-    /// Keys held with Ctrl or Alt do nothing: those belong to the desktop.
+    /// Keys held with Ctrl or Alt do nothing: those belong to the desktop. While `zoomed`
+    /// the arrows pan the book instead of turning pages.
     public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
-                                phase: Scene.State, queuedTurns: Int = 0) -> [ViewerCommand] {
+                                phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
         guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         let context = context(of: phase)
+        if zoomed, context == .book, let step = panSteps[key] { return [.action(.pan(by: step))] }
         let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
         guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
         return [binding.command]
@@ -106,8 +112,22 @@ public enum KeyMap {
             }
             return ([titles[context, default: context.rawValue] + ":"] + lines).joined(separator: "\n")
         }
-        return (["Keys"] + groups + [mouseHelp]).joined(separator: "\n\n")
+        return (["Keys"] + groups + [zoomHelp, pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
     }
+
+    /// Layout units an arrow moves the zoomed book: it moves the way the arrow points to show
+    /// more of that side.
+    static let panSteps: [Key: Vec2] = [.left: Vec2(80, 0), .right: Vec2(-80, 0), .up: Vec2(0, -80), .down: Vec2(0, 80)]
+
+    private static let zoomHelp = """
+        Zoomed in (+, Shift + wheel towards the pointer, up to 8×):
+          ← → ↑ ↓, drag             pan; Z fits the spread again
+        """
+
+    private static let pageNumberHelp = """
+        Going to a page (PageNumberEntry):
+          digits, then Enter or G   go to that page (the window title shows the digits)
+        """
 
     private static let mouseHelp = """
         Mouse:
@@ -116,7 +136,10 @@ public enum KeyMap {
           wheel                     scroll the shelf, or turn pages
           drag the shelf            scroll it (it glides and settles on a cover)
           click a cover             centre it; click the centred one to open it
-          Ctrl + wheel              open or close the book by hand
+          right-drag up / down      pinch: spread the centred book open, or pinch it
+                                    closed; let go to finish or fall back (middle
+                                    button too)
+          Ctrl + wheel              the same pinch in steps
         """
 
     private static func label(_ keys: [Key]) -> String {
@@ -145,7 +168,7 @@ extension Key {
         case .minus: "−"
         case .f11: "F11"
         case .f12: "F12"
-        default: rawValue.uppercased()
+        default: digit.map(String.init) ?? rawValue.uppercased()
         }
     }
 }

@@ -2,13 +2,17 @@ import Foundation
 import FolioLayout
 import FolioMath
 
-/// The scene as `folio layout` prints it: view, state, rest, and per item its kind, book,
-/// page, visibility, matrix (16 numbers, column-major), the formula values that apply
-/// (x, scale, angle, ratio), draw order, opacity and shade terms. Keys keep this order.
+/// The scene as `folio layout` prints it: view, camera (eye distance, m34, vanishing point),
+/// state, rest, and per item its kind, book, page, visibility, matrix (16 numbers,
+/// column-major), the formula values that apply (x, scale, angle, ratio), draw order,
+/// opacity, size, deformation, every shade term the renderer uses (and the darkening it
+/// multiplies in: reveal + facing + self, at most 1), the shadow caster and a block's
+/// thickness. Keys keep this order.
 public enum LayoutJSON {
     public static func encode(_ scene: Scene) -> String {
         var top: [(String, JSON)] = [
             ("view", .object([("width", .number(scene.camera.viewSize.x)), ("height", .number(scene.camera.viewSize.y))])),
+            ("camera", camera(scene.camera)),
             ("state", .string(scene.state.rawValue)),
         ]
         if let rest = scene.rest { top.append(("rest", .number(rest))) }
@@ -24,12 +28,39 @@ public enum LayoutJSON {
         for (key, value) in [("x", i.x), ("scale", i.scale), ("angle", i.angle), ("ratio", i.ratio)] {
             if let value { o.append((key, .number(value))) }
         }
-        o += [("z", .number(Double(i.z))), ("opacity", .number(i.opacity))]
+        o += [("z", .number(Double(i.z))), ("opacity", .number(i.opacity)), ("size", vector(i.size.x, i.size.y)),
+              ("deformation", deformation(i.deformation))]
         let s = i.shade
         o.append(("shade", .object([("reveal", .number(s.reveal)), ("facing", .number(s.facing)),
-                                    ("self", .number(s.`self`)), ("crease", .number(s.crease))])))
+                                    ("self", .number(s.`self`)), ("crease", .number(s.crease)),
+                                    ("cast", .number(s.cast)), ("gutter", .number(s.gutter)),
+                                    ("darkening", .number(min(max(s.reveal + s.facing + s.`self`, 0), 1)))])))
+        if let caster = i.shadowCaster { o.append(("shadowCaster", .number(Double(caster)))) }
+        if i.kind == .block { o.append(("thickness", .number(i.thickness))) }
         return .object(o)
     }
+
+    static func camera(_ c: Camera) -> JSON {
+        .object([("eye", .number(c.eyeDistance)), ("m34", .number(c.m34)),
+                 ("vanishing", vector(c.vanishingPoint.x, c.vanishingPoint.y))])
+    }
+
+    /// How the item's mesh bends: flat; a curl's fold point, direction and radius; a cone's
+    /// apex, half-angle and rotation (layout units and radians, as `Deformation` holds them).
+    static func deformation(_ d: Deformation) -> JSON {
+        switch d {
+        case .flat:
+            return .object([("type", .string("flat"))])
+        case let .curl(c):
+            return .object([("type", .string("curl")), ("point", vector(c.point.x, c.point.y)),
+                            ("direction", vector(c.direction.x, c.direction.y)), ("radius", .number(c.radius))])
+        case let .cone(c):
+            return .object([("type", .string("cone")), ("apex", .number(c.apex)), ("theta", .number(c.theta)),
+                            ("rotation", .number(c.rotation))])
+        }
+    }
+
+    private static func vector(_ values: Double...) -> JSON { .array(values.map(JSON.number)) }
 }
 
 /// A tiny JSON writer that keeps key order (Foundation's encoder does not).

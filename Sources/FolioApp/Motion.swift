@@ -3,7 +3,7 @@ import FolioMath
 
 /// One animated value: from → to, starting at `start` seconds, shaped by a curve.
 struct Motion: Equatable {
-    enum Curve: Equatable { case timing(TimingCurve), twoStage, spring(Spring) }
+    enum Curve: Equatable { case timing(TimingCurve), turn(TurnCurve), spring(Spring) }
 
     var from: Double
     var to: Double
@@ -19,7 +19,7 @@ struct Motion: Equatable {
         let f = fraction(at: t)
         let e: Double = switch curve {
         case let .timing(c): c(f)
-        case .twoStage: TimingCurve.twoStage(f)
+        case let .turn(c): c(f)
         case let .spring(s): s.value(at: f * s.duration)
         }
         return mix(from, to, e)

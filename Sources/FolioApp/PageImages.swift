@@ -1,7 +1,7 @@
 import FolioBook
 import FolioLayout
 
-/// Which image file a face shows. Page numbering is the spec's: page 0 is the cover, page 1
+/// Which image file a face shows. Page numbering (docs/behaviour.md §3): page 0 is the cover, page 1
 /// the inside of the cover (a blank endpaper), page j + 2 the book's image j; pages past the
 /// last image are blank paper.
 public enum PageImages {

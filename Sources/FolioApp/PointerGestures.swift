@@ -1,5 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FolioInput
 import FolioLayout
 import FolioMath
+import Foundation
 
 /// Maps framebuffer pixels (origin top left, y down) to layout units (origin at the view
 /// centre, y up) the way the renderer fits the scene's view into the framebuffer: the whole
@@ -33,8 +40,11 @@ public struct ViewMapping: Sendable, Equatable {
 ///
 /// On the shelf: drag or wheel to scroll the covers, click a cover to centre it, click the
 /// centred one to open it. In a book: drag a page from near its outer edge to curl it after the
-/// pointer, click a page to turn it, wheel to turn pages. Anywhere: Ctrl + wheel scrubs the
-/// open / close transition, which ends (and completes or reverts) once the wheel rests.
+/// pointer, click a page to turn it, wheel to turn pages; Shift + wheel zooms towards the
+/// pointer, and while zoomed in a drag pans the book. Anywhere: a pinch opens or closes
+/// the book — a drag with the right (or middle) button held, upwards to spread (open),
+/// downwards to pinch (close), released to complete or revert; Ctrl + wheel pinches by steps
+/// through the same mapping (`PinchMapping`) and ends once the wheel rests.
 ///
 /// Reads the controller, never changes it: the caller performs the actions. Positions come in
 /// framebuffer pixels; `mapping` must follow the framebuffer's size.
@@ -42,13 +52,15 @@ public struct PointerGestures {
     public var mapping: ViewMapping
     /// Pixels the pointer travels before a press becomes a drag (less is a click).
     public var dragThreshold = 5.0
-    /// Open / close progress per wheel step with Ctrl.
-    public var scrubPerStep = 0.15
-    /// Seconds without a Ctrl + wheel step that end a scrub (it then completes or reverts by
-    /// its progress: the wheel has no release speed).
+    /// Seconds without a Ctrl + wheel step that end a pinch (it then completes or reverts by
+    /// its progress and speed, as a released drag does).
     public var scrubIdle = 0.25
+    /// Pointer travel → pinch scale.
+    public var pinchMapping = PinchMapping()
     /// Outer part of a page (fraction of its width) where a press grabs the page to curl it.
     public var edgeZone = 0.4
+    /// Zoom factor per wheel step with Shift.
+    public var zoomPerStep = 1.25
 
     private enum Press {
         /// Pressed on the shelf, over cover `cover` if any; not moved yet.
@@ -57,6 +69,8 @@ public struct PointerGestures {
         case page(grabsEdge: Bool)
         case shelfDrag(last: Vec2)
         case pageDrag
+        /// Dragging the zoomed book.
+        case panDrag(last: Vec2)
         /// A drag that does nothing (from the middle of a page, or mid-animation).
         case ignored
     }
@@ -65,6 +79,19 @@ public struct PointerGestures {
     private var pressPixel = (x: 0.0, y: 0.0)
     private var pressPoint = Vec2.zero
     private var scrubEnds: Double?
+    /// The pinch under way: a drag with the right or middle button, or Ctrl + wheel steps.
+    private var pinch: Pinch?
+
+    private struct Pinch {
+        var button: MouseButton?
+        var startY: Double
+        /// Upward travel so far, pixels (wheel steps add `PinchMapping.pixelsPerStep` each).
+        var travel = 0.0
+        /// Set by the begin rule once the pinch moves: true opens, false closes; nil before.
+        var opens: Bool?
+    }
+    /// Where the pointer was last seen, framebuffer pixels (the wheel zooms towards it).
+    private var pointer = (x: 0.0, y: 0.0)
 
     public init(mapping: ViewMapping) {
         self.mapping = mapping
@@ -73,15 +100,20 @@ public struct PointerGestures {
     /// When `tick(at:)` has something to do (a scrub to end); nil when nothing waits.
     public var deadline: Double? { scrubEnds }
 
-    /// Whether a mouse button is held over the shelf or a page.
-    public var isPressed: Bool { press != nil }
+    /// Whether a mouse button is held over the shelf or a page, or pinching.
+    public var isPressed: Bool { press != nil || pinch?.button != nil }
 
     /// The actions for one event; events other than the mouse's give none.
     public mutating func handle(_ event: InputEvent, controller: BookController, at time: Double) -> [Action] {
         switch event {
         case let .mouseDown(.left, x, y, _): return down(x: x, y: y, controller: controller)
-        case let .mouseMove(x, y): return move(x: x, y: y, controller: controller)
+        case let .mouseDown(button, _, y, _): return beginPinch(button: button, y: y, controller: controller)
+        case let .mouseMove(x, y):
+            pointer = (x, y)
+            if pinch?.button != nil { return movePinch(y: y, controller: controller) }
+            return move(x: x, y: y, controller: controller)
         case let .mouseUp(.left, x, y, _): return up(x: x, y: y, controller: controller)
+        case let .mouseUp(button, _, y, _) where button == pinch?.button: return endPinch(y: y, controller: controller)
         case let .scroll(dx, dy, modifiers): return scroll(dx: dx, dy: dy, modifiers: modifiers, controller: controller, at: time)
         default: return []
         }
@@ -91,13 +123,65 @@ public struct PointerGestures {
     public mutating func tick(at time: Double) -> [Action] {
         guard let end = scrubEnds, time >= end else { return [] }
         scrubEnds = nil
-        return [.scrubEnded]
+        let begun = pinch?.opens != nil
+        pinch = nil
+        return begun ? [.scrubEnded] : []
+    }
+
+    // MARK: Pinch
+
+    private mutating func beginPinch(button: MouseButton, y: Double, controller: BookController) -> [Action] {
+        guard press == nil, pinch == nil else { return [] }
+        pinch = Pinch(button: button, startY: y)
+        return []
+    }
+
+    private mutating func movePinch(y: Double, controller: BookController) -> [Action] {
+        guard var p = pinch else { return [] }
+        p.travel = p.startY - y
+        if p.opens == nil, abs(p.travel) < dragThreshold { return [] }
+        pinch = p
+        return pinched(controller: controller)
+    }
+
+    private mutating func endPinch(y: Double, controller: BookController) -> [Action] {
+        guard pinch?.opens != nil else {
+            pinch = nil
+            return []
+        }
+        let last = movePinch(y: y, controller: controller)
+        pinch = nil
+        return last + [.scrubEnded]
+    }
+
+    /// The pinch action for the travel so far. The first one applies the tutorial's begin
+    /// rule: spreading (scale ≥ 1) opens the centred book on the shelf, pinching (< 1) closes
+    /// the open one. After it the scale stays on its side of 1, so moving back past the start
+    /// only undoes the gesture.
+    private mutating func pinched(controller: BookController) -> [Action] {
+        guard var p = pinch else { return [] }
+        var s = pinchMapping.scale(travel: p.travel)
+        if let opens = p.opens {
+            s = opens ? max(s, 1) : min(s, 1)
+        } else {
+            let opens = s >= 1
+            guard opens ? controller.phase == .shelf : controller.phase == .reading else {
+                // Nothing to open or close this way: the gesture starts again from here.
+                p.startY -= p.travel
+                p.travel = 0
+                pinch = p.button == nil ? nil : p
+                return []
+            }
+            p.opens = opens
+        }
+        pinch = p
+        return [.pinch(scale: s)]
     }
 
     // MARK: Buttons
 
     private mutating func down(x: Double, y: Double, controller: BookController) -> [Action] {
-        guard press == nil else { return [] }
+        guard press == nil, pinch?.button == nil else { return [] }
         pressPixel = (x, y)
         pressPoint = mapping.layoutPoint(x: x, y: y)
         switch controller.phase {
@@ -118,6 +202,10 @@ public struct PointerGestures {
             return [.shelfDragBegan, shelfDrag(from: pressPoint, to: p, controller: controller)]
         case let .page(grabsEdge):
             guard travelled(x: x, y: y) else { return [] }
+            if controller.settings.zoom > 1 {
+                press = .panDrag(last: p)
+                return [.pan(by: p - pressPoint)]
+            }
             press = grabsEdge ? .pageDrag : .ignored
             return grabsEdge ? [.pageDragBegan(pressPoint), .pageDragMoved(p)] : []
         case let .shelfDrag(last):
@@ -125,6 +213,9 @@ public struct PointerGestures {
             return [shelfDrag(from: last, to: p, controller: controller)]
         case .pageDrag:
             return [.pageDragMoved(p)]
+        case let .panDrag(last):
+            press = .panDrag(last: p)
+            return [.pan(by: p - last)]
         case .ignored:
             return []
         }
@@ -143,7 +234,7 @@ public struct PointerGestures {
             return [.shelfDragEnded]
         case .pageDrag:
             return [.pageDragMoved(mapping.layoutPoint(x: x, y: y)), .pageDragEnded]
-        case .shelf(nil), .ignored:
+        case .shelf(nil), .ignored, .panDrag:
             return []
         }
     }
@@ -158,9 +249,16 @@ public struct PointerGestures {
     private mutating func scroll(dx: Double, dy: Double, modifiers: Modifiers, controller: BookController,
                                  at time: Double) -> [Action] {
         if modifiers.contains(.control) {
-            guard dy != 0 else { return [] }
-            scrubEnds = time + scrubIdle
-            return [.scrub(by: dy * scrubPerStep)]
+            guard dy != 0, pinch?.button == nil else { return [] }
+            if pinch == nil { pinch = Pinch(button: nil, startY: 0) }
+            pinch?.travel += dy * pinchMapping.pixelsPerStep
+            let actions = pinched(controller: controller)
+            scrubEnds = pinch == nil ? nil : time + scrubIdle
+            return actions
+        }
+        if modifiers.contains(.shift) {
+            guard dy != 0, controller.book != nil else { return [] }
+            return [.zoom(by: pow(zoomPerStep, dy), toward: mapping.layoutPoint(x: pointer.x, y: pointer.y))]
         }
         // Wheel down (dy < 0) or a swipe to the right moves on.
         let steps = -(dy + dx)
@@ -232,4 +330,21 @@ public struct PointerGestures {
         }
         return .shelfDragMoved(by: (a.x - b.x) / spacing)
     }
+}
+
+/// Pointer travel → pinch scale, for a mouse that has no second finger. Moving up by `span`
+/// pixels doubles the scale (fingers spreading), moving down halves it (pinching): a
+/// multiplicative scale, as the ratio of two fingers' distances is. With the tutorial's
+/// progress, |s − 1| / 5 opens a book fully after log₂ 6 ≈ 2.6 spans up, and |1 − s| closes
+/// half of it after one span down.
+public struct PinchMapping: Sendable, Equatable {
+    /// Pixels of travel that double (up) or halve (down) the scale.
+    public var span = 120.0
+    /// Travel of one Ctrl + wheel step, pixels: three steps double the scale.
+    public var pixelsPerStep = 40.0
+
+    public init() {}
+
+    /// The scale after `travel` pixels upwards (negative: downwards).
+    public func scale(travel: Double) -> Double { pow(2, travel / span) }
 }

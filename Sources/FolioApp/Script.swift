@@ -21,6 +21,7 @@ import FolioMath
 /// | `shelf next`, `shelf prev` | move the shelf by one cover |
 /// | `book N` | move the shelf to book N (0-based) |
 /// | `style W…` | set style words (see `StyleChoice`); takes no time |
+/// | `duration S`, `curve C`, `shadow X`, `eye D` | set the turn's duration (seconds) and timing curve, the shadow strength, the eye distance (see `Tune`); take no time |
 /// | `curl X,Y` | a mouse-style curl turn grabbed at X,Y page units (X across from the spine, negative on the left page; Y from the page centre, up) |
 public struct Script: Sendable, Equatable {
     /// One action and where it was written.
@@ -74,9 +75,10 @@ public enum ScriptAction: Sendable, Equatable {
     case style([StyleChoice])
     /// Grab point in page units: x across from the spine (negative: the left page), y from the page centre.
     case curl(grab: Vec2)
+    case tune(Tune)
 
     /// The action names, for messages.
-    public static let names = ["open", "close", "next", "prev", "first", "last", "goto", "wait", "shelf", "book", "style", "curl"]
+    public static let names = ["open", "close", "next", "prev", "first", "last", "goto", "wait", "shelf", "book", "style", "curl", "duration", "curve", "shadow", "eye"]
 
     init(name: String, arguments a: [String]) throws(ArgumentError) {
         switch name {
@@ -98,6 +100,12 @@ public enum ScriptAction: Sendable, Equatable {
             self = a[0] == "next" ? .shelfNext : .shelfPrevious
         case "style": self = .style(try Self.styles(a))
         case "curl": self = .curl(grab: try Self.point(a))
+        case "duration", "curve", "shadow", "eye":
+            guard a.count == 1 else { throw ArgumentError("'\(name)' wants one value") }
+            switch Tune.make(name, a[0], label: "'\(name)'") {
+            case let .success(t): self = .tune(t)
+            case let .failure(e): throw ArgumentError(e.message)
+            }
         default: throw ArgumentError("unknown action '\(name)'", hint: "actions are \(Self.names.joined(separator: ", "))")
         }
     }
@@ -378,6 +386,9 @@ public final class ScriptRunner {
             for choice in choices { choice.apply(to: &c.settings) }
             return nil
         case let .curl(grab): return beginCurl(step, grab: grab, at: t)
+        case let .tune(setting):
+            setting.apply(to: &c.settings)
+            return nil
         }
     }
 

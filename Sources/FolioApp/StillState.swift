@@ -31,6 +31,14 @@ public struct StillState: Sendable, Equatable {
     public var grab: Vec2?
     public var viewpoint: Viewpoint = .center
     public var zoom = 1.0
+    /// Eye distance, layout units; nil: in proportion to the page width.
+    public var eye: Double?
+    /// Strength of the page shadows (1: the reference's).
+    public var shadow = 1.0
+    /// With a curve, `turn` is the fraction of the turn's time and the curve gives its progress.
+    public var curve: TurnCurve?
+    /// Where the zoomed book is moved, layout units.
+    public var pan = Vec2.zero
 
     public init() {}
 
@@ -54,8 +62,13 @@ public struct StillState: Sendable, Equatable {
         try check((-Self.maxVelocity...Self.maxVelocity).contains(velocity),
                   "--velocity must be between -\(Int(Self.maxVelocity)) and \(Int(Self.maxVelocity)) covers per second, not \(velocity)")
         try check((0.1...10).contains(zoom), "the zoom must be 0.1…10, not \(zoom)")
+        try check(eye.map(Tune.eyes.contains) ?? true, "the eye distance must be \(Tune.eyes.lowerBound)…\(Tune.eyes.upperBound)")
+        try check(Tune.shadows.contains(shadow), "the shadow strength must be \(Tune.shadows.lowerBound)…\(Tune.shadows.upperBound)")
         var v = ViewState(viewSize: viewSize, shelf: shelf, scroll: scroll, layout: layout, style: style,
                           deform: deform ?? (grab != nil ? .curl : .rigid), viewpoint: viewpoint, zoom: zoom)
+        v.eye = eye
+        v.shadow = shadow
+        v.pan = pan
         guard opensBook else {
             if snap { v.rest = ShelfScroll.rest(from: scroll, velocity: velocity, count: library.count) }
             return v
@@ -94,7 +107,7 @@ public struct StillState: Sendable, Equatable {
                           + "from the centre (got \(grab.x),\(grab.y)); to grab a left page, turn back with --style backward")
             }
             let size = style.orientation == .vertical ? Vec2(info.pageSize.y, info.pageSize.x) : info.pageSize
-            v.turn = TurnState(from: from, to: to, progress: turn, grab: grab.map { Vec2($0.x * size.x, $0.y * size.y) })
+            v.turn = TurnState(from: from, to: to, progress: curve.map { $0(turn) } ?? turn, grab: grab.map { Vec2($0.x * size.x, $0.y * size.y) })
             v.phase = .turning
         }
         return v

@@ -6,11 +6,12 @@ extension Library {
     /// - a library manifest (`Library.json` / `Library.plist`, or any manifest with `books`),
     /// - a book manifest (`Book.json` / `Book.plist`, or any manifest without `books`),
     /// - a folder holding one of those manifests,
-    /// - a folder of PNG images (one book, natural order), or
-    /// - a folder of such book folders (one book each).
+    /// - a document a registered format opens (a PDF, a comic archive: `PageSources`),
+    /// - a folder of PNG or JPEG images (one book, natural order), or
+    /// - a folder of such book folders and documents (one book each).
     ///
-    /// Never throws and reads no page image (only the first page's 33-byte header when a book
-    /// gives no page size): whatever cannot be used becomes a `Problem`, logged once under
+    /// Never throws and reads no page image (only the first page's header when a book gives no
+    /// page size; a document is opened to count its pages): whatever cannot be used becomes a `Problem`, logged once under
     /// `folio.book` (unless `logProblems` is false: a caller that prints them itself), and
     /// everything else still loads.
     public static func load(from source: String, logProblems: Bool = true) -> Library {
@@ -51,9 +52,12 @@ struct LibraryLoader {
         case nil:
             problems.append(Problem(file: source, message: "no such file or folder"))
             return Library(title: Self.name(source), books: [], problems: problems)
+        case false? where PageSources.format(of: source) != nil:
+            let book = documentBook(source)
+            return Library(title: book.title, books: [book], problems: problems)
         case false?:
-            // A page image named on its own is a book of one page, not a manifest.
-            if (try? PNG.readBytes(path: source, limit: 8)) == PNG.signature {
+            // A page image (PNG, JPEG) named on its own is a book of one page, not a manifest.
+            if PageSources.naturalSize(source) != nil {
                 let book = sized(Book(title: Self.name(source), pages: [source]))
                 return Library(title: book.title, books: [book], problems: problems)
             }
@@ -67,20 +71,23 @@ struct LibraryLoader {
 
     // MARK: Folders
 
-    /// A folder of images is one book; a folder of folders is a library of them.
+    /// A folder of images is one book; a folder of folders and documents is a library of them.
     mutating func loadFolder(_ folder: String) -> Library {
         let title = Self.name(folder)
         guard let names = list(folder) else { return Library(title: title, books: [], problems: problems) }
-        let subfolders = names.filter { Self.kind(of: Self.join(folder, $0)) == true }.sorted(by: naturalLess)
-        if !subfolders.isEmpty && !names.contains(where: Self.isPNG) {
+        let entries = names.filter { Self.kind(of: Self.join(folder, $0)) == true || PageSources.format(of: $0) != nil }
+            .sorted(by: naturalLess)
+        if !entries.isEmpty && !names.contains(where: PageSources.isImage) {
             var books: [Book] = []
-            for sub in subfolders {
+            for sub in entries {
                 let path = Self.join(folder, sub)
-                if let m = Self.existing(bookManifestNames, in: path) {
+                if Self.kind(of: path) == false {
+                    books.append(documentBook(path))
+                } else if let m = Self.existing(bookManifestNames, in: path) {
                     books += loadManifest(m, expectLibrary: false).books
                 } else if let pages = imageFiles(in: path, quietIfEmpty: true) {
                     if pages.isEmpty {
-                        problems.append(Problem(file: path, message: "skipped: no PNG images and no book manifest", severity: .note))
+                        problems.append(Problem(file: path, message: "skipped: no page images and no book manifest", severity: .note))
                     } else {
                         books.append(sized(Book(title: sub, pages: pages)))
                     }
@@ -93,7 +100,7 @@ struct LibraryLoader {
         return Library(title: title, books: [book], problems: problems)
     }
 
-    /// The PNG files of a folder in natural order (page2 before page10). Hidden files,
+    /// The image files (PNG, JPEG) of a folder in natural order (page2 before page10). Hidden files,
     /// subfolders and manifests are passed over; other files are skipped with a note.
     /// Nil when the folder cannot be listed (a problem says why).
     mutating func imageFiles(in folder: String, quietIfEmpty: Bool = false) -> [String]? {
@@ -104,14 +111,14 @@ struct LibraryLoader {
             let path = Self.join(folder, name)
             // Not a folder: a file, or a dangling link that will show as a missing page.
             guard Self.kind(of: path) != true else { continue }
-            if Self.isPNG(name) {
+            if PageSources.isImage(name) {
                 images.append(name)
             } else if !(libraryManifestNames + bookManifestNames).contains(name) {
-                notes.append(Problem(file: path, message: "skipped: not a PNG image", severity: .note))
+                notes.append(Problem(file: path, message: "skipped: not a page image (PNG or JPEG)", severity: .note))
             }
         }
         if images.isEmpty && !quietIfEmpty {
-            notes.append(Problem(file: folder, message: "the folder holds no PNG images; the book has no pages", severity: .note))
+            notes.append(Problem(file: folder, message: "the folder holds no page images; the book has no pages", severity: .note))
         }
         if !quietIfEmpty || !images.isEmpty { problems += notes }
         return images.map { Self.join(folder, $0) }
@@ -125,6 +132,36 @@ struct LibraryLoader {
             problems.append(Problem(file: folder, message: error.reason))
             return nil
         }
+    }
+
+    // MARK: Documents
+
+    /// A book of every page of a document; the title from its metadata, else its file name.
+    /// One that cannot be opened is reported here and shows one placeholder page.
+    mutating func documentBook(_ path: String) -> Book {
+        let title = (Self.name(path) as NSString).deletingPathExtension
+        guard let pages = documentPages(path) else { return Book(title: title, pages: [PageSources.locator(path, page: 0)]) }
+        let book = Book(title: (try? PageSources.open(path))?.title ?? title, pages: pages)
+        return sized(book)
+    }
+
+    /// The page names of a document, or nil (with a problem) when it cannot be opened.
+    mutating func documentPages(_ path: String) -> [String]? {
+        do {
+            let source = try PageSources.open(path)
+            if source.pageCount == 0 { problems.append(Problem(file: path, message: "the document has no pages", severity: .note)) }
+            if let damage = source.damage { problems.append(Problem(file: path, message: damage)) }
+            return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
+        } catch {
+            problems.append(Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page"))
+            return nil
+        }
+    }
+
+    /// A manifest's page entry: a document stands for all its pages (`doc.pdf#page=3` for one).
+    mutating func pages(named path: String) -> [String] {
+        guard PageSources.format(of: path) != nil, Self.kind(of: path) == false else { return [path] }
+        return documentPages(path) ?? [PageSources.locator(path, page: 0)]
     }
 
     // MARK: Manifests
@@ -189,8 +226,6 @@ struct LibraryLoader {
         names.map { join(folder, $0) }.first { kind(of: $0) == false }
     }
 
-    static func isPNG(_ name: String) -> Bool { name.lowercased().hasSuffix(".png") }
-
     static func join(_ a: String, _ b: String) -> String { a.hasSuffix("/") ? a + b : a + "/" + b }
 
     static func parent(_ path: String) -> String { normalize(path + "/..") }
@@ -212,13 +247,13 @@ struct LibraryLoader {
     }
 
     /// A book's page size from its first page's aspect (height 568, the reference), or the
-    /// reference size when the header cannot be read (the page will show a placeholder) or
-    /// its shape is not a page's (a note says so: one strip must not shape the whole book).
+    /// reference size when its size cannot be read (the page will show a placeholder) or its
+    /// shape is not a page's (a note says so: one strip must not shape the whole book).
     mutating func sized(_ book: Book) -> Book {
-        guard let first = book.pages.first, let h = try? PNG.header(path: first) else { return book }
-        let width = (Book.referencePageHeight * Double(h.width) / Double(h.height)).rounded()
+        guard let first = book.pages.first, let size = PageSources.naturalSize(first), size.width > 0, size.height > 0 else { return book }
+        let width = (Book.referencePageHeight * size.width / size.height).rounded()
         guard Book.isPageSize(width, Book.referencePageHeight) else {
-            problems.append(Problem(file: first, message: "the first page is \(h.width)×\(h.height), not the shape of a page "
+            problems.append(Problem(file: first, message: "the first page is \(Int(size.width))×\(Int(size.height)), not the shape of a page "
                 + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))
             return book
         }
@@ -293,9 +328,14 @@ struct ManifestReader {
         if let pages = v["pages"] {
             switch pages.kind {
             case let .string(p):
-                if let folder = resolve(p, pages, at: Self.dot(at, "pages")) {
-                    book.pages = loader.imageFiles(in: folder) ?? []
-                    titleFromFolder = LibraryLoader.name(folder)
+                if let target = resolve(p, pages, at: Self.dot(at, "pages")) {
+                    if LibraryLoader.kind(of: target) == false {
+                        book.pages = loader.pages(named: target)
+                        titleFromFolder = (LibraryLoader.name(target) as NSString).deletingPathExtension
+                    } else {
+                        book.pages = loader.imageFiles(in: target) ?? []
+                        titleFromFolder = LibraryLoader.name(target)
+                    }
                 }
             case let .array(items):
                 for (i, item) in items.enumerated() {
@@ -304,7 +344,7 @@ struct ManifestReader {
                         report(item, where_, "expected a path, found \(item.typeName)")
                         continue
                     }
-                    if let full = resolve(p, item, at: where_) { book.pages.append(full) }
+                    if let full = resolve(p, item, at: where_) { book.pages += loader.pages(named: full) }
                 }
             default:
                 report(pages, Self.dot(at, "pages"), "expected a folder path or a list of page paths, found \(pages.typeName)")

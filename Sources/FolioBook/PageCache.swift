@@ -24,9 +24,19 @@ public final class PageCache: @unchecked Sendable {
         /// Bytes of decoded pages kept at most (RGBA8: width × height × 4 per page). Pages on
         /// screen are always loaded, even if they alone exceed it.
         public var budgetBytes = 256 << 20
+        /// A limit shared with other caches and GPU textures; this cache keeps under both.
+        public var shared: MemoryBudget?
         /// Pages larger than this (either side) are scaled down to fit: set it to
         /// `GL_MAX_TEXTURE_SIZE`, or lower for a page-resolution limit.
         public var maxPageSize = 4096
+        /// Pixel height pages are shown at (0: `maxPageSize`): vector pages are rasterised
+        /// for it and large photos decoded at a reduced scale (see `setDisplayHeight`). The
+        /// default suits a 1080p screen until the caller says otherwise.
+        public var displayHeight = 1080
+        /// A vector page (or a large photo) not shown yet is first rendered this many pixels
+        /// high (0: never), which takes a millisecond or two, then sharp: turning pages never
+        /// shows blank paper for long. Headless commands that wait for the sharp page set it to 0.
+        public var previewHeight = 192
         /// Pages prefetched in the direction of reading travel, and kept behind it.
         public var ahead = 8
         public var behind = 4
@@ -73,6 +83,15 @@ public final class PageCache: @unchecked Sendable {
     private let queue = DispatchQueue(label: "folio.book.decode", qos: .userInitiated, attributes: .concurrent)
 
     private var resident: [Int: RGBAImage] = [:]
+    /// Resident pages whose pixels were handed on and let go (`releasePixels`): not decoded
+    /// again while they stay in the window, but with no image here.
+    private var released: Set<Int> = []
+    /// Stopped: no decode starts and none that finishes is kept.
+    private var cancelled = false
+    /// Resident pages that a larger display would show sharper: the display height each
+    /// was rendered for.
+    private var renderedFor: [Int: Int] = [:]
+    private var displayHeight: Int
     private var residentBytes = 0
     private var inflight: Set<Int> = []
     /// Wanted pages in priority order, and each one's rank in that order.
@@ -97,6 +116,7 @@ public final class PageCache: @unchecked Sendable {
     public init(pages: [String], settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
         self.pages = pages
         self.settings = settings
+        displayHeight = settings.displayHeight
         self.onChange = onChange
     }
 
@@ -107,6 +127,39 @@ public final class PageCache: @unchecked Sendable {
         self.init(pages: book.pages, settings: s, onChange: onChange)
     }
 
+    /// Stops decoding: decodes in flight finish and are thrown away, none starts, and the
+    /// pages held are let go. For a book that is closed or left.
+    public func cancel() {
+        lock.lock(); defer { lock.unlock() }
+        cancelled = true
+        wanted = []
+        rank = [:]
+        resident = [:]
+        released = []
+        residentBytes = 0
+        settings.shared?.charge(0, to: ObjectIdentifier(self))
+    }
+
+    deinit { settings.shared?.charge(0, to: ObjectIdentifier(self)) }
+
+    /// Frees the pixels of resident `page` once they live elsewhere (a GPU texture): the page
+    /// stays resident (not decoded again, evicted as before) but `image(for:)` is nil.
+    public func releasePixels(page: Int) {
+        lock.lock(); defer { lock.unlock() }
+        guard let img = resident.removeValue(forKey: page) else { return }
+        released.insert(page)
+        residentBytes -= img.byteCount
+        chargeLocked()
+    }
+
+    /// Decodes again the pages whose pixels were released (their copies elsewhere were lost).
+    public func reloadReleased() {
+        lock.lock(); defer { lock.unlock() }
+        changed.formUnion(released)
+        released = []
+        scheduleLocked()
+    }
+
     /// Moves the window to `page` (a page index). Moving to a lower page turns prefetching
     /// backwards, to a higher one forwards. Pages that leave the window are evicted.
     public func setCurrent(page: Int) {
@@ -114,6 +167,17 @@ public final class PageCache: @unchecked Sendable {
         if page != current { forward = page > current }
         current = page
         replanLocked()
+    }
+
+    /// Pages are shown `height` pixels high now (the window grew, the reader zoomed): resident
+    /// pages rendered for less than 90 % of it are rendered again in the background, the
+    /// softer image staying on screen until the sharp one replaces it.
+    public func setDisplayHeight(_ height: Int) {
+        lock.lock(); defer { lock.unlock() }
+        guard height != displayHeight else { return }
+        displayHeight = height
+        refused = []
+        scheduleLocked()
     }
 
     /// The pages on screen now (the spread, a turning sheet's faces, the pages beneath), most
@@ -131,17 +195,17 @@ public final class PageCache: @unchecked Sendable {
         return resident[page]
     }
 
-    /// The pages resident now (for freeing the textures of the others).
+    /// The pages resident now, pixels released or not (for freeing the textures of the others).
     public var residentPages: Set<Int> {
         lock.lock(); defer { lock.unlock() }
-        return Set(resident.keys)
+        return Set(resident.keys).union(released)
     }
 
     /// What became resident or was evicted since the last call. Call it on the render thread.
     public func drainChanges() -> Changes {
         lock.lock(); defer { lock.unlock() }
         var c = Changes()
-        for page in changed.sorted() {
+        for page in changed.sorted() where !released.contains(page) {
             if let img = resident[page] { c.ready.append((page, img)) } else { c.evicted.append(page) }
         }
         changed.removeAll()
@@ -159,7 +223,7 @@ public final class PageCache: @unchecked Sendable {
     public var statistics: Stats {
         lock.lock(); defer { lock.unlock() }
         var s = stats
-        s.residentCount = resident.count
+        s.residentCount = resident.count + released.count
         s.residentBytes = residentBytes
         s.loading = inflight.count
         return s
@@ -184,7 +248,7 @@ public final class PageCache: @unchecked Sendable {
     public func waitUntilResident(pages: [Int], timeout: TimeInterval) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock(); defer { lock.unlock() }
-        while !pages.allSatisfy({ resident[$0] != nil }) {
+        while !pages.allSatisfy({ resident[$0] != nil || released.contains($0) }) {
             if !lock.wait(until: deadline) { return false }
         }
         return true
@@ -210,7 +274,7 @@ public final class PageCache: @unchecked Sendable {
             wanted.append(p)
         }
         refused = []
-        for p in resident.keys where rank[p] == nil { evictLocked(p) }
+        for p in Set(resident.keys).union(released) where rank[p] == nil { evictLocked(p) }
         scheduleLocked()
     }
 
@@ -219,7 +283,11 @@ public final class PageCache: @unchecked Sendable {
     /// The best-ranked wanted page that is not loaded, has room, and is not refused; making room
     /// by evicting lower-ranked pages when that suffices.
     private func nextJobLocked() -> Int? {
-        for page in wanted where resident[page] == nil && !inflight.contains(page) && !refused.contains(page) {
+        // Pages on screen with nothing to show come first (their previews, if any).
+        if let page = wanted.first(where: { onScreen.contains($0) && resident[$0] == nil && !released.contains($0) && !inflight.contains($0) }) {
+            return page
+        }
+        for page in wanted where ((resident[page] == nil && !released.contains(page)) || isSoftLocked(page)) && !inflight.contains(page) && !refused.contains(page) {
             let need = estimateLocked * (inflight.count + 1)
             if onScreen.contains(page) || makeRoomLocked(need, below: rank[page]!) { return page }
             return nil
@@ -227,10 +295,23 @@ public final class PageCache: @unchecked Sendable {
         return nil
     }
 
+    /// The size a page is rendered for now.
+    private var fitLocked: PixelSize {
+        let side = settings.maxPageSize
+        return PixelSize(width: side, height: displayHeight > 0 ? min(side, displayHeight) : side)
+    }
+
+    /// A resident page that the display now shows larger than it was rendered for.
+    private func isSoftLocked(_ page: Int) -> Bool {
+        guard let h = renderedFor[page] else { return false }
+        return Double(h) < 0.9 * Double(fitLocked.height)
+    }
+
     /// Evicts resident pages ranked below `limit` (worst first) until `extra` more bytes fit
     /// in the budget; evicts nothing and returns false if even all of them would not do.
     private func makeRoomLocked(_ extra: Int, below limit: Int) -> Bool {
-        let budget = settings.budgetBytes
+        var budget = settings.budgetBytes
+        if let shared = settings.shared { budget = min(budget, shared.limit - shared.held(byOthersThan: ObjectIdentifier(self))) }
         guard residentBytes + extra > budget else { return true }
         let victims = resident.keys.filter { !onScreen.contains($0) && (rank[$0] ?? .max) > limit }
             .sorted { (rank[$0] ?? .max) > (rank[$1] ?? .max) }
@@ -243,18 +324,28 @@ public final class PageCache: @unchecked Sendable {
     }
 
     private func evictLocked(_ page: Int) {
+        if released.remove(page) != nil { changed.insert(page) }
+        renderedFor[page] = nil
         guard let img = resident.removeValue(forKey: page) else { return }
         residentBytes -= img.byteCount
         changed.insert(page)
+        chargeLocked()
     }
 
+    private func chargeLocked() { settings.shared?.charge(residentBytes, to: ObjectIdentifier(self)) }
+
     private func scheduleLocked() {
-        while inflight.count < settings.workers, let page = nextJobLocked() {
+        while !cancelled, inflight.count < settings.workers, let page = nextJobLocked() {
             inflight.insert(page)
             let path = pages[page]
             let known = brokenPaths.contains(path)
-            queue.async { [self] in
-                let result = decode(path, knownBroken: known)
+            var fit = fitLocked
+            // A bitmap decodes the same whatever the size (a large JPEG at a reduced scale).
+            if resident[page] == nil, settings.previewHeight > 0 {
+                fit.height = min(fit.height, settings.previewHeight)
+            }
+            queue.async { [self, fit] in
+                let result = decode(path, fit: fit, knownBroken: known)
                 lock.lock()
                 let arrived = finishLocked(page, result)
                 scheduleLocked()
@@ -266,21 +357,25 @@ public final class PageCache: @unchecked Sendable {
     }
 
     /// Makes a decoded page resident if it is still wanted; true if it is resident now.
-    private func finishLocked(_ page: Int, _ result: (image: RGBAImage, problem: Problem?, read: Bool)) -> Bool {
+    private func finishLocked(_ page: Int, _ result: Decoded) -> Bool {
         inflight.remove(page)
         if result.read {
             stats.decoded += 1
             decodedBytesTotal += result.image.byteCount
         }
-        if let p = result.problem, brokenPaths.insert(p.file).inserted {
+        // A warning (a JPEG that ends early) comes with an image: reported, not marked broken.
+        if let p = result.problem, result.broken ? brokenPaths.insert(pages[page]).inserted : true {
             problems.append(p)
-            stats.failed += 1
+            if result.broken { stats.failed += 1 }
         }
         // The window may have moved on while this page decoded.
         guard let r = rank[page] else { return false }
-        resident[page] = result.image
+        if let old = resident.updateValue(result.image, forKey: page) { residentBytes -= old.byteCount }
+        released.remove(page)
+        renderedFor[page] = result.renderedFor
         residentBytes += result.image.byteCount
         changed.insert(page)
+        chargeLocked()
         if !makeRoomLocked(0, below: r) && !onScreen.contains(page) {
             evictLocked(page)
             refused.insert(page)
@@ -291,15 +386,23 @@ public final class PageCache: @unchecked Sendable {
 
     // MARK: Decoding (no lock)
 
-    private func decode(_ path: String, knownBroken: Bool) -> (image: RGBAImage, problem: Problem?, read: Bool) {
+    /// A decoded page: its image, what went wrong, whether a file was read, and the display
+    /// height it was rendered for when a larger one would render it sharper.
+    private typealias Decoded = (image: RGBAImage, problem: Problem?, broken: Bool, read: Bool, renderedFor: Int?)
+
+    private func decode(_ path: String, fit: PixelSize, knownBroken: Bool) -> Decoded {
         let s = settings
-        if knownBroken { return (brokenPlaceholder(), nil, false) }
+        if knownBroken { return (brokenPlaceholder(), nil, true, false, nil) }
         do {
-            return (try PNG.read(path: path, maxPixels: s.maxPixels, maxSide: s.maxPageSize), nil, true)
+            let r = try PageSources.render(path, fit: fit, maxPixels: s.maxPixels, maxSide: s.maxPageSize)
+            let problem = r.warning.map { PageSources.problem(path, $0) }
+            return (r.image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true, r.scalable ? fit.height : nil)
+        } catch PageError.reportedBefore {
+            return (brokenPlaceholder(), nil, true, false, nil)
         } catch {
             // Reported once, by whoever drains the problems: no log line here to repeat it.
-            let problem = Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page")
-            return (brokenPlaceholder(), problem, true)
+            let problem = PageSources.problem(path, PNGError.reason(of: error) + "; showing a placeholder page")
+            return (brokenPlaceholder(), problem, true, true, nil)
         }
     }
 
@@ -315,7 +418,8 @@ public final class PageCache: @unchecked Sendable {
 
 extension PNGError {
     /// The error's words without the path, for a `Problem` that names the file itself.
-    static func reason(of error: Error) -> String {
+    public static func reason(of error: Error) -> String {
+        if let e = error as? PageError { return e.reason }
         guard let e = error as? PNGError else { return "\(error)" }
         switch e {
         case let .unreadable(_, reason): return "cannot read: \(reason)"

@@ -46,6 +46,14 @@ public struct ViewState: Sendable, Equatable {
     public var deform: TurnDeform
     public var viewpoint: Viewpoint
     public var zoom: Double
+    /// Eye distance, layout units; nil: in proportion to the open book's page width
+    /// (`BookShape.eyeDistance`).
+    public var eye: Double? = nil
+    /// Scales the shadows a turning sheet throws on the pages beneath (reveal, facing, cast);
+    /// 1 is the reference's.
+    public var shadow = 1.0
+    /// Where the zoomed book is moved in the view (layout units, after the zoom).
+    public var pan = Vec2.zero
 
     public init(viewSize: Vec2 = Vec2(1280, 720), phase: Scene.State = .shelf, shelf: ShelfStyle = .carousel,
                 scroll: Double = 0, rest: Double? = nil, book: Int? = nil, openProgress: Double = 1,
@@ -68,18 +76,20 @@ public struct ViewState: Sendable, Equatable {
     }
 }
 
-/// The closed book of the spec: pages flat behind the cover at the shelf's scale, left-hand
+/// The closed book (docs/behaviour.md §2): pages flat behind the cover at the shelf's scale, left-hand
 /// pages turned by π onto the right, all shifted so the book is centred where its cover was.
 public enum ClosedBook {
     public static let scale = Carousel.baseScale
 
     /// A face's model at open progress `p`: offset, angle and scale blend from the closed
     /// state (p = 0) to the open one (p = 1) and overshoot with the spring beyond it.
-    public static func model(side: Side, openAngle: Double, lift: Double, width: Double, progress p: Double) -> Mat4 {
+    /// `closedScale` is the cover's scale on the shelf (0.7 for a reference-sized book).
+    public static func model(side: Side, openAngle: Double, lift: Double, width: Double, progress p: Double,
+                             closedScale: Double = scale) -> Mat4 {
         let closedAngle = side == .right ? 0 : Double.pi
-        let offset = mix(-scale * width / 2, 0, p)
+        let offset = mix(-closedScale * width / 2, 0, p)
         let m = Mat4.translation(offset, 0, mix(0, lift, p)) * Mat4.rotationY(mix(closedAngle, openAngle, p))
-            * Mat4.scale(mix(scale, 1, p))
+            * Mat4.scale(mix(closedScale, 1, p))
         return side == .left ? m * Mat4.scale(-1, 1, 1) : m
     }
 
@@ -92,7 +102,8 @@ public enum ClosedBook {
 /// Builds the scene for a still state. Pure: the same state always gives the same scene.
 public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
     let openBook = v.book.flatMap { books.indices.contains($0) ? $0 : nil }
-    let camera = Camera(viewSize: v.viewSize, vanishingPoint: v.viewpoint.vanishingPoint(viewSize: v.viewSize),
+    let camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { books[$0] }),
+                        vanishingPoint: v.viewpoint.vanishingPoint(viewSize: v.viewSize),
                         reversePerspective: openBook != nil && v.style.perspective == .reverse)
     let shelfOpacity = openBook == nil ? 1 : clamp(1 - v.openProgress, 0, 1)
     var items = shelfOpacity > 0 ? shelfItems(v, books: books, opacity: shelfOpacity, skipping: openBook) : []
@@ -103,27 +114,44 @@ public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
     return scene
 }
 
+/// The eye distance: the one asked for, else in proportion to the open book's pages as shown
+/// (the reference's on the shelf, whose slots are reference-sized). Shelf covers and a closed
+/// book lie in the z = 0 plane, which the eye distance does not change: no jump when it does.
+private func eyeDistance(_ v: ViewState, book: BookInfo?) -> Double {
+    if let eye = v.eye { return eye }
+    guard let book else { return Camera.referenceEyeDistance }
+    let page = laidOutPageSize(v, book: book)
+    return BookShape.eyeDistance(pageWidth: page.x * BookShape.openFit(page: page, orientation: v.style.orientation, viewSize: v.viewSize))
+}
+
+/// A page of `book` as laid out: across × along the spine.
+private func laidOutPageSize(_ v: ViewState, book: BookInfo) -> Vec2 {
+    v.style.orientation == .vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
+}
+
 private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skipping open: Int?) -> [SceneItem] {
-    let size = BookInfo.referencePageSize
+    let slot = BookInfo.referencePageSize
     let placements: [CoverPlacement]
     switch v.shelf {
     case .carousel:
-        let c = Carousel(coverSize: size, viewWidth: v.viewSize.x)
-        placements = c.visibleRange(scroll: v.scroll, count: books.count).map { $0.map { c.placement($0, scroll: v.scroll) } } ?? []
+        let c = Carousel(coverSize: slot, viewWidth: v.viewSize.x)
+        placements = c.visibleRange(scroll: v.scroll, count: books.count)
+            .map { $0.map { c.placement($0, scroll: v.scroll, size: books[$0].pageSize) } } ?? []
     case .wheel:
-        let w = Wheel.covers(size, viewSize: v.viewSize)
+        let w = Wheel.covers(slot, viewSize: v.viewSize)
         placements = w.visibleRange(scroll: v.scroll, count: books.count)
-            .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: size) } } ?? []
+            .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: books[$0].pageSize) } } ?? []
     }
     return placements.filter { $0.index != open }.map { c in
-        SceneItem(kind: .cover, book: c.index, page: 0, size: size, model: c.model, front: .cover(c.index),
+        SceneItem(kind: .cover, book: c.index, page: 0, size: books[c.index].pageSize, model: c.model, front: .cover(c.index),
                   opacity: opacity, z: c.z, x: c.x, scale: c.scale, angle: c.angle)
     }
 }
 
 private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem] {
     let vertical = v.style.orientation == .vertical
-    let size = vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
+    let size = laidOutPageSize(v, book: book)
+    let closedScale = ClosedBook.scale * BookShape.coverFit(book.pageSize)
     let faces: [BookFace]
     switch (v.layout, v.turn) {
     case let (.fan, turn?):
@@ -146,29 +174,39 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         case (.left, true): .aboveSpine
         }
         if book.direction == .rtl { uv = uv.flippedHorizontally }
-        let model = world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p)
+        let model = world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
+                                             closedScale: closedScale)
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
         return SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
-                         front: f.front, back: f.back, uv: uv, shade: f.shade, visible: visible, z: f.z,
+                         front: f.front, back: f.back, uv: uv, shade: pageShadows(f.shade, v), visible: visible, z: f.z,
                          thickness: f.thickness * clamp(p, 0, 1), shadowCaster: f.receivesShadow ? -1 : nil,
-                         scale: mix(ClosedBook.scale, 1, p),
+                         scale: mix(closedScale, 1, p),
                          angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
     }
 }
 
+/// The shadows on the pages beneath a turning sheet, scaled by `v.shadow`. With reverse
+/// perspective the sheet turns away from the viewer and the revealed page is not darkened,
+/// as in MPFlip (docs/seeds-reach.md).
+private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
+    var s = shade
+    s.reveal *= v.style.perspective == .reverse ? 0 : v.shadow
+    s.facing *= v.shadow
+    s.cast *= v.shadow
+    return s
+}
+
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
-/// the book a quarter turn (spine horizontal) and fits it in the view, right-to-left mirrors
-/// the spread, then the zoom. Its inverse maps a pointer onto the open book.
+/// the book a quarter turn (spine horizontal), the spread is fitted into the view as it opens
+/// (`BookShape.openFit`), right-to-left mirrors it, then the zoom and the pan. Its inverse maps
+/// a pointer onto the open book.
 public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
-    let size = v.style.orientation == .vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
-    var m = Mat4.scale(v.zoom)
+    let fit = BookShape.openFit(page: laidOutPageSize(v, book: book), orientation: v.style.orientation, viewSize: v.viewSize)
+    var m = Mat4.translation(v.pan.x, v.pan.y, 0) * Mat4.scale(v.zoom)
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }
-    if v.style.orientation == .vertical {
-        let fit = min(1, 0.95 * v.viewSize.y / (2 * size.x))
-        m = m * Mat4.rotationZ(-.pi / 2) * Mat4.scale(mix(1, fit, clamp(v.openProgress, 0, 1)))
-    }
-    return m
+    if v.style.orientation == .vertical { m = m * Mat4.rotationZ(-.pi / 2) }
+    return fit == 1 ? m : m * Mat4.scale(mix(1, fit, clamp(v.openProgress, 0, 1)))
 }
 
 /// Sorts by draw order and points shadow receivers at the turning sheet.

@@ -66,7 +66,7 @@ public struct Spring: Sendable, Equatable {
         self.tolerance = tolerance
     }
 
-    /// The spec's open spring: damping 0.7, initial velocity 0.7, 1 s.
+    /// The open spring: damping 0.7, initial velocity 0.7, 1 s (docs/behaviour.md §2).
     public static let open = Spring()
 
     /// Undamped angular frequency, from the envelope e^(−ζω t) reaching the tolerance.
@@ -81,5 +81,22 @@ public struct Spring: Sendable, Equatable {
         // Displacement from the target: u(0) = 1, u'(0) = −velocity.
         let b = (z * w - velocity) / wd
         return 1 - exp(-z * w * t) * (cos(wd * t) + b * sin(wd * t))
+    }
+}
+
+/// The timing of a page turn, by name (`--curve`, the script's `curve`): the seeds' two-stage
+/// ease (ease in up to upright, ease out down) or one of Core Animation's curves over the whole.
+public enum TurnCurve: String, Sendable, CaseIterable, Codable {
+    case twoStage = "two-stage", linear, easeIn = "ease-in", easeOut = "ease-out", easeInOut = "ease-in-out"
+
+    /// Turn progress at time fraction `t` (0 … 1).
+    public func callAsFunction(_ t: Double) -> Double {
+        switch self {
+        case .twoStage: TimingCurve.twoStage(t)
+        case .linear: TimingCurve.linear(t)
+        case .easeIn: TimingCurve.easeIn(t)
+        case .easeOut: TimingCurve.easeOut(t)
+        case .easeInOut: TimingCurve.easeInOut(t)
+        }
     }
 }

@@ -26,7 +26,7 @@ public enum Side: Sendable, Equatable {
     public var opposite: Side { self == .right ? .left : .right }
 }
 
-/// The spec's fan layout formulas.
+/// The fan layout's formulas (docs/behaviour.md §4).
 public enum Fan {
     public static let compression = 0.1
     public static let faceSeparation = 1.0 / 1000

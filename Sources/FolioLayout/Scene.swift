@@ -61,7 +61,7 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public var imageIndex: Int? { kind == .page && page >= 2 ? page - 2 : nil }
 }
 
-/// Shading terms for one face, each 0 … 1 (the spec's curves produce them).
+/// Shading terms for one face, each 0 … 1 (the curves of docs/behaviour.md §5 produce them).
 public struct Shade: Sendable, Equatable, Codable {
     /// Darkening of a page being revealed by a turning sheet (starts at 1/3, fades along a cosine).
     public var reveal: Double

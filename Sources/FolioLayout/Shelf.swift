@@ -31,7 +31,7 @@ public enum ShelfScroll {
         -velocity / (1000 * log(decelerationRate))
     }
 
-    /// The spec's snapping: ceil when moving towards later covers, round at rest, floor
+    /// Snapping (docs/behaviour.md §1): ceil when moving towards later covers, round at rest, floor
     /// when moving back; `position` in covers, the result clamped to the shelf.
     public static func snap(_ position: Double, velocity: Double, count: Int) -> Double {
         let target: Double
@@ -69,11 +69,14 @@ public struct Carousel: Sendable, Equatable {
         Self.baseScale * clamp(1 - abs(d) / viewWidth, Self.minRelativeScale, 1)
     }
 
-    /// Cover `i` at scroll position `scroll` (covers; 0 = the first cover centred).
-    public func placement(_ i: Int, scroll: Double) -> CoverPlacement {
+    /// Cover `i` at scroll position `scroll` (covers; 0 = the first cover centred). A cover
+    /// of another `size` keeps its aspect and fits the slot's box (`BookShape.coverFit`).
+    public func placement(_ i: Int, scroll: Double, size: Vec2? = nil) -> CoverPlacement {
         let x = (Double(i) - scroll) * pitch
         let s = scale(distance: x)
-        let model = Mat4.translation(x, 0, 0) * Mat4.scale(s) * Mat4.translation(-coverSize.x / 2, 0, 0)
+        let own = size ?? coverSize
+        let fit = min(coverSize.x / own.x, coverSize.y / own.y)
+        let model = Mat4.translation(x, 0, 0) * Mat4.scale(s * fit) * Mat4.translation(-own.x / 2, 0, 0)
         return CoverPlacement(index: i, model: model, x: x, scale: s, angle: nil, z: 0)
     }
 
@@ -129,11 +132,12 @@ public struct Wheel: Sendable, Equatable {
         return start <= end ? start...end : nil
     }
 
-    /// Item `i` for a cover of `coverSize`: centred in the view, then turned about the pivot
-    /// R + h/2 below its centre (clockwise for positive angles, which lie to the right).
+    /// Item `i` for a cover of `coverSize`, fitted into the item's box with its aspect kept:
+    /// centred in the view, then turned about the pivot R + h/2 below its centre (clockwise
+    /// for positive angles, which lie to the right).
     public func placement(_ i: Int, scroll: Double, coverSize: Vec2) -> CoverPlacement {
         let angle = baseAngle(scroll: scroll) + Double(i) * anglePerItem
-        let s = itemSize.x / coverSize.x
+        let s = min(itemSize.x / coverSize.x, itemSize.y / coverSize.y)
         let pivot = Vec3(0, -(radius + itemSize.y / 2), 0)
         let model = Mat4.rotation(-angle, axis: Vec3(0, 0, 1), about: pivot)
             * Mat4.scale(s) * Mat4.translation(-coverSize.x / 2, 0, 0)

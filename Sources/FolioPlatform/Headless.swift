@@ -1,4 +1,6 @@
 import CEGL
+import Foundation
+import FolioInput
 import FolioRender
 
 /// Why no headless GL context could be made: every attempt and the reason it failed.
@@ -10,22 +12,47 @@ public struct HeadlessError: Error, CustomStringConvertible {
     }
 }
 
-/// A GL 3.3 core context with no window and no display: the EGL device platform first
-/// (NVIDIA GPUs, Mesa), then Mesa's surfaceless platform. It draws into framebuffer objects
-/// only. Belongs to the thread that made it.
+/// The `Surface` of a GL 3.3 core context with no window and no display: the EGL device
+/// platform first (NVIDIA GPUs, Mesa), then Mesa's surfaceless platform. It draws into
+/// framebuffer objects only, and has no input. Belongs to the thread that made it.
 ///
 /// Does not: create any framebuffer (see `Framebuffer` in FolioRender) or touch GLFW.
-public final class HeadlessContext {
+public final class HeadlessContext: Surface {
     public let display: EGLDisplay
     public let context: EGLContext
     /// Which platform and device it runs on, for logs and benchmarks.
     public let platformDescription: String
 
+    /// The drawable's size as the host chose it: frames are read back, not shown.
+    public var framebufferSize: (width: Int, height: Int)
+    private let start = ContinuousClock.now
+
     private init(display: EGLDisplay, context: EGLContext, description: String) {
         self.display = display
         self.context = context
         self.platformDescription = description
+        framebufferSize = (1280, 720)
     }
+
+    /// Seconds since the context was made, for a live loop without a window; captures pass
+    /// their own times and never read it.
+    public var time: Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    /// No input without a window; a wait sleeps out its timeout (a second at most).
+    public func events(wait: Bool, timeout: Double?) -> [TimedInputEvent] {
+        if wait { Thread.sleep(forTimeInterval: min(timeout ?? 1, 1)) }
+        return []
+    }
+
+    public var wake: @Sendable () -> Void { {} }
+
+    /// The frame stays in its framebuffer, to be read back.
+    public func present(_ frame: Framebuffer) {}
+    public func setTitle(_ title: String) {}
+    public func toggleFullscreen() {}
 
     /// Makes a context and makes it current on this thread.
     public static func make() throws -> HeadlessContext {
@@ -105,11 +132,12 @@ public final class HeadlessContext {
         eglMakeCurrent(display, nil, nil, nil)
     }
 
-    /// Releases the context; call once, on the thread that made it.
+    /// Releases the context; call once, on the thread that made it. The display stays
+    /// initialised: every context of a process shares it, and terminating it would pull the
+    /// others from under their owners (a test process, an embedding program with two).
     public func destroy() {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
-        eglTerminate(display)
     }
 
     private static func eglProc<T>(_ name: String, _ type: T.Type) -> T? {

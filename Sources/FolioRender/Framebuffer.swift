@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioImage
 import Synchronization
 
 /// An offscreen render target: colour, depth and stencil, optionally multisampled (then

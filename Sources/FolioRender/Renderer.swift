@@ -85,6 +85,7 @@ public final class Renderer {
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
+        GLErrors.enableDebugOutput()
     }
 
     public func destroy() {
@@ -112,15 +113,11 @@ public final class Renderer {
         let ordered = scene.items.enumerated().filter { $0.element.visible }
             .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
         let items = ordered.map(\.element)
-        // Upload what this frame shows first, so the texture generation the cached layer is
-        // keyed on is final before the layer is looked up.
-        for item in items where item.kind != .block {
-            _ = textures.texture(for: item.front)
-            if let back = item.back { _ = textures.texture(for: back) }
-        }
         // Sheets keep their scene index: receivers name their shadow caster by it.
         let moving = ordered.filter { $0.element.kind == .sheet }.map { Sheet(index: $0.offset, item: $0.element) }
 
+        // Whatever GL call of this frame (or of the host before it) failed is reported here.
+        defer { GLErrors.check("drawing a frame") }
         if settings.cacheStaticLayer && !moving.isEmpty,
            drawFromCache(items, moving: moving, scene: scene, camera: camera, viewProj: viewProj, into: target, textures: textures) {
             return

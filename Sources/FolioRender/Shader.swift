@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioResources
 import Foundation
 
 /// A linked GLSL program built from files in `Shaders/`.
@@ -56,8 +56,7 @@ public struct Program {
 
     static func compile(folder: String, file: String, stage: Int32) throws -> GLuint {
         let path = (folder as NSString).appendingPathComponent(file)
-        // A regular file only: a FIFO in a --shaders folder must not block.
-        guard let bytes = try? InputFile.read(path, maxBytes: 1 << 20), let source = String(validating: bytes, as: UTF8.self) else {
+        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw RenderError.shaderMissing(path: "Shaders/\(file)")
         }
         return try compile(source: source, file: file, stage: stage)
@@ -110,12 +109,12 @@ public enum ProgramLog {
     }
 }
 
-/// Where the `Shaders/` folder is: `--shaders DIR`, then `FOLIO_SHADERS`, then beside the
-/// executable, then the package root.
+/// Where the `Shaders/` folder is: `--shaders DIR`, then `FOLIO_SHADERS`, then the places of
+/// `Resources.locate` (an installed prefix, the XDG data directories, the source tree).
 public enum ShaderFolder {
     public static func locate(explicit: String? = nil) throws -> String {
         if let dir = Resources.locate("Shaders", explicit: explicit, environment: "FOLIO_SHADERS") { return dir }
-        throw RenderError.shadersFolderNotFound(tried: explicit.map { "--shaders \($0)" } ?? "FOLIO_SHADERS, beside the executable, the package root")
+        throw RenderError.shadersFolderNotFound(tried: explicit.map { "--shaders \($0)" } ?? "FOLIO_SHADERS, " + Resources.searchOrder)
     }
 
     /// Every shader file in the folder (for tests that compile them all).

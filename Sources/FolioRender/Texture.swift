@@ -1,5 +1,5 @@
 import COpenGL
-import FolioBook
+import FolioImage
 
 /// How a texture is made.
 public struct TextureDescriptor: Sendable {
@@ -16,13 +16,27 @@ public struct TextureDescriptor: Sendable {
         self.anisotropy = anisotropy
     }
 
-    /// Page textures for the current context: trilinear and 8× anisotropic filtering keep text
-    /// sharp on a steep page on a GPU. Not on llvmpipe: there they triple a frame's cost and its
-    /// anisotropic sampler garbles small type even on flat pages.
-    public static func pages() -> TextureDescriptor {
-        guard !GLInfo.isSoftware else { return TextureDescriptor() }
-        return TextureDescriptor(trilinear: true, anisotropy: min(8, GLInfo.maxAnisotropy))
+    /// Page textures filtered as `filtering` says (by default, as suits the current context).
+    public static func pages(_ filtering: TextureFiltering = .forCurrentRenderer) -> TextureDescriptor {
+        switch filtering {
+        case .software: TextureDescriptor()
+        case .gpu: TextureDescriptor(trilinear: true, anisotropy: min(8, GLInfo.maxAnisotropy))
+        }
     }
+}
+
+/// How page textures are filtered. Tests name one, so that a machine with a GPU compares its
+/// frames with references made the same way.
+public enum TextureFiltering: String, Sendable, CaseIterable {
+    /// Mipmaps without blending between levels, no anisotropy: what a software renderer affords.
+    case software
+    /// Trilinear and 8× anisotropic: keeps text sharp on a steep page on a GPU. Not the default
+    /// on llvmpipe: there it triples a frame's cost and its anisotropic sampler garbles small type
+    /// even on flat pages (docs/engineering-notes.md).
+    case gpu
+
+    /// `.software` on Mesa's CPU rasterisers, `.gpu` elsewhere.
+    public static var forCurrentRenderer: TextureFiltering { GLInfo.isSoftware ? .software : .gpu }
 }
 
 /// A 2D RGBA8 texture. Free it with `destroy()` while the context is current.

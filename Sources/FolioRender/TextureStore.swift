@@ -1,43 +1,53 @@
 import COpenGL
-import FolioBook
+import FolioImage
 import FolioLayout
 import Synchronization
 
-/// GPU textures for the faces a scene shows, made on first use from images a provider gives.
-/// A face whose image is not available (yet) shows plain paper; it is asked again next frame.
+/// GPU textures for the faces a scene shows, made from images handed to it (`upload`). A
+/// face without one shows plain paper. Images flow one way: the store never asks for them.
 ///
+/// Does not: decode, decide what to upload when, or call back into whoever feeds it.
 /// Render thread only: it owns GL objects.
 public final class TextureStore {
-    /// Returns the image of a face, or nil when it is not loaded (yet). Called on the render thread.
-    public typealias Provider = (FaceContent) -> RGBAImage?
-
-    public var provider: Provider
     /// Unique for the life of the process: layers drawn from another store are never reused.
     public let serial: Int
     private static let serials = Atomic<Int>(0)
+    /// How textures uploaded from now on are filtered.
     public var descriptor: TextureDescriptor
-    private var textures: [FaceContent: Texture] = [:]
+    private var textures: [FaceContent: (texture: Texture, bytes: Int)] = [:]
     private var paperTexture: Texture?
     /// Paper colour for blank faces and pages not loaded yet.
     public static let paper: (UInt8, UInt8, UInt8, UInt8) = (247, 242, 230, 255)
+    /// Bytes of the page textures held, mipmaps included (an estimate: GL does not say).
+    public private(set) var residentBytes = 0
 
     /// Needs a current context: the default descriptor depends on the renderer.
-    public init(descriptor: TextureDescriptor = .pages(), provider: @escaping Provider) {
+    public init(descriptor: TextureDescriptor = .pages()) {
         self.descriptor = descriptor
-        self.provider = provider
         serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
-    /// The texture of a face; plain paper when its image is missing.
+    /// The texture of a face; plain paper when it has none.
     public func texture(for face: FaceContent) -> Texture {
-        if let t = textures[face] { return t }
-        if face.kind != .blank, let image = provider(face) {
-            let t = Texture(image: image, descriptor: descriptor)
-            textures[face] = t
-            generation += 1
-            return t
-        }
-        return paper
+        textures[face]?.texture ?? paper
+    }
+
+    public func contains(_ face: FaceContent) -> Bool { textures[face] != nil }
+
+    /// Makes `image` the texture of `face`, replacing any it had.
+    public func upload(_ image: RGBAImage, for face: FaceContent) {
+        remove(face)
+        // RGBA8, plus a third for the mipmap chain.
+        let bytes = image.width * image.height * 4 * (descriptor.mipmaps ? 4 : 3) / 3
+        textures[face] = (Texture(image: image, descriptor: descriptor), bytes)
+        residentBytes += bytes
+        generation += 1
+    }
+
+    private func remove(_ face: FaceContent) {
+        guard let t = textures.removeValue(forKey: face) else { return }
+        residentBytes -= t.bytes
+        t.texture.destroy()
     }
 
     public var paper: Texture {
@@ -49,20 +59,19 @@ public final class TextureStore {
 
     /// Frees textures of faces not in `keep` (those far from the reader), to bound GPU memory.
     public func evict(keeping keep: Set<FaceContent>) {
-        for (face, t) in textures where !keep.contains(face) {
-            t.destroy()
-            textures[face] = nil
-        }
+        for face in Array(textures.keys) where !keep.contains(face) { remove(face) }
     }
+
+    /// The faces that have a texture.
+    public var residentFaces: Set<FaceContent> { Set(textures.keys) }
 
     public var residentCount: Int { textures.count }
 
-    /// Grows whenever a face gets its real image: what was drawn with paper in its place is stale.
+    /// Grows whenever a face gets an image: what was drawn with paper in its place is stale.
     public private(set) var generation = 0
 
     public func destroy() {
-        textures.values.forEach { $0.destroy() }
-        textures = [:]
+        evict(keeping: [])
         paperTexture?.destroy()
         paperTexture = nil
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioKit
 import FolioLayout
 import FolioMath
 import FolioRender
@@ -21,33 +22,43 @@ struct Bench: ParsableCommand {
     var noCapture = false
     @Flag(help: "Print JSON instead of a table.")
     var json = false
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
+    var quiet = false
+
+    /// Turns of render-only and video in the video figure.
+    static let videoRounds = 3
 
     func run() throws {
         let start = Date()
         let (w, h) = try parseSize(render.size)
         guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
-        let library = try loadLibrary(render.source)
-        let session = try render.session(library: library)
-        defer { session.close() }
+        let library = try loadLibrary(render.source, password: render.password)
+        let session = try render.pipeline(library: library)
+        defer { session.destroy() }
         // Start-up: context, shaders, library and the first frame's textures, read back.
         session.draw(try BenchScene.carousel.scene(frame: 0, of: 1, books: library.bookInfos))
         _ = session.target.readPixels()
         let firstFrame = Date().timeIntervalSince(start)
 
         let wanted = try scenes.map(BenchScene.parse) ?? BenchScene.allCases
+        let ffmpeg = executable(named: "ffmpeg")
+        let captureFrames = noCapture ? 0 : min(frames, 60) * (ffmpeg == nil ? 2 : 2 + 2 * Self.videoRounds)
+        let progress = ProgressLine("folio bench", unit: "frames", total: wanted.count * (frames + 1) + captureFrames, quiet: quiet)
+        defer { progress.finish() }
         Interrupt.catchSignals(notice: "interrupted; stopping after this scene")
         var results: [SceneResult] = []
         for scene in wanted {
-            results.append(try measure(scene, session: session))
+            results.append(try measure(scene, session: session, progress: progress))
             if Interrupt.requested { throw Failure(.interrupted, "interrupted after \(results.count) of \(wanted.count) scenes") }
         }
-        let capture = noCapture ? nil : try measureCapture(session: session)
+        let capture = noCapture ? nil : try measureCapture(session: session, ffmpeg: ffmpeg, progress: progress)
+        progress.finish()
         let report = Report(renderer: GLInfo.renderer, size: [w, h], samples: session.target.samples,
                             firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
         print(json ? report.json : report.table)
     }
 
-    private func measure(_ bench: BenchScene, session: HeadlessSession) throws -> SceneResult {
+    private func measure(_ bench: BenchScene, session: FramePipeline, progress: ProgressLine) throws -> SceneResult {
         let original = session.library
         defer { session.library = original }
         if bench == .largeBook { session.library = try largeLibrary(pages: 2000, like: original) }
@@ -56,6 +67,7 @@ struct Bench: ParsableCommand {
         let scenes = try (0..<frames).map { try bench.scene(frame: $0, of: frames, books: infos) }
         // One warm-up frame so texture uploads and the static layer are not counted.
         session.draw(scenes[0])
+        progress.advance()
         finishGPU()
         let timer = GPUTimer()
         defer { timer.destroy() }
@@ -64,6 +76,7 @@ struct Bench: ParsableCommand {
             timer.begin()
             session.draw(scene)
             timer.end()
+            progress.advance()
         }
         finishGPU()
         let wall = Date().timeIntervalSince(t0), cpu = processCPUSeconds() - cpu0
@@ -81,6 +94,11 @@ struct Bench: ParsableCommand {
         try OutputFile.makeFolder(dir.path)
         let samples = library.books.flatMap(\.pages)
         guard !samples.isEmpty else { throw ValidationError("the library has no pages to build a large book from") }
+        // Pages of a document (path#page=N) are no files to link to: the book names them directly.
+        if PageSources.split(samples[0]) != nil, let first = library.books.first {
+            let pages = (0..<pages).map { samples[$0 % samples.count] }
+            return Library(title: "Large", books: [Book(title: "Large book", pages: pages, pageWidth: first.pageWidth, pageHeight: first.pageHeight)])
+        }
         for i in 0..<pages {
             let link = dir.appendingPathComponent(String(format: "page-%05d.png", i + 1)).path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: samples[i % samples.count])
@@ -89,8 +107,9 @@ struct Bench: ParsableCommand {
     }
 
     /// The curl turn to PNG three ways in one run: render + readback only, encode only, and
-    /// the whole pipeline (render, pixel-buffer readback and encoding on worker threads overlapping).
-    private func measureCapture(session: HeadlessSession) throws -> CaptureResult {
+    /// the whole pipeline (render, pixel-buffer readback and encoding on worker threads
+    /// overlapping); then, with ffmpeg, render + readback piped to an MP4 as `record --video` does.
+    private func measureCapture(session: FramePipeline, ffmpeg: String?, progress: ProgressLine) throws -> CaptureResult {
         let n = min(frames, 60)
         let infos = session.library.bookInfos
         let scenes = try (0..<n).map { try BenchScene.curl.scene(frame: $0, of: n, books: infos) }
@@ -98,13 +117,19 @@ struct Bench: ParsableCommand {
         let reader = FrameReader(width: t.width, height: t.height)
         defer { reader.destroy() }
 
+        // Draws every scene, handing each frame read back to `take`, oldest first.
+        func drawAll(_ take: (RGBAImage) -> Void) {
+            for scene in scenes {
+                session.draw(scene)
+                if let img = reader.read(t) { take(img) }
+                progress.advance()
+            }
+            reader.flush().forEach(take)
+        }
+
         var t0 = Date()
         var images: [RGBAImage] = []
-        for scene in scenes {
-            session.draw(scene)
-            if let img = reader.read(t) { images.append(img) }
-        }
-        images += reader.flush()
+        drawAll { images.append($0) }
         let renderFPS = Double(n) / Date().timeIntervalSince(t0)
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(getpid())")
@@ -123,20 +148,48 @@ struct Bench: ParsableCommand {
             written += 1
             writer.submit(img, to: dir.appendingPathComponent("c-\(written).png").path)
         }
-        for scene in scenes {
-            session.draw(scene)
-            if let img = reader.read(t) { write(img) }
-        }
-        reader.flush().forEach(write)
+        drawAll(write)
         try writer.finish()
         let captureFPS = Double(written) / Date().timeIntervalSince(t0)
+
+        // Render + readback alone and piped to ffmpeg, in turns, best of each: on a shared
+        // machine a burst of other work then spoils one turn, not the comparison.
+        // CPU time a frame (ffmpeg's included) too: where the cores are all busy, the rates'
+        // ratio tends to the CPU times' ratio, which other load disturbs much less.
+        var video: (fps: Double, renderFPS: Double, cpuMs: Double, renderCPUMs: Double)?
+        if let ffmpeg {
+            var best = (fps: 0.0, renderFPS: 0.0, cpuMs: Double.infinity, renderCPUMs: Double.infinity)
+            for _ in 0..<Self.videoRounds {
+                t0 = Date()
+                var cpu0 = processCPUSeconds(children: true)
+                drawAll { _ in }
+                best.renderFPS = max(best.renderFPS, Double(n) / Date().timeIntervalSince(t0))
+                best.renderCPUMs = min(best.renderCPUMs, (processCPUSeconds(children: true) - cpu0) * 1000 / Double(n))
+                t0 = Date()
+                cpu0 = processCPUSeconds(children: true)
+                let recording = try VideoRecording(ffmpeg: ffmpeg, path: dir.appendingPathComponent("bench.mp4").path, fps: 30,
+                                                   frames: n, target: t)
+                defer { recording.destroy() }
+                for scene in scenes {
+                    session.draw(scene)
+                    recording.capture(t)
+                    progress.advance()
+                }
+                try recording.finish()
+                best.fps = max(best.fps, Double(n) / Date().timeIntervalSince(t0))
+                best.cpuMs = min(best.cpuMs, (processCPUSeconds(children: true) - cpu0) * 1000 / Double(n))
+            }
+            video = best
+        }
         // Where rendering and encoding share the same cores (a software renderer) they cannot
         // both run at full speed: the best the pipeline can do is the two stages back to back.
         let shared = 1 / (1 / renderFPS + 1 / encodeFPS)
         return CaptureResult(frames: n, compression: render.compression, renderOnlyFPS: renderFPS, encodeOnlyFPS: encodeFPS,
                              captureFPS: captureFPS, ratio: captureFPS / min(renderFPS, encodeFPS),
                              ratioToSharedBound: captureFPS / shared,
-                             encoderThreads: ProcessInfo.processInfo.activeProcessorCount)
+                             encoderThreads: ProcessInfo.processInfo.activeProcessorCount,
+                             videoFPS: video?.fps, videoRenderFPS: video?.renderFPS, videoRatio: video.map { $0.fps / $0.renderFPS },
+                             videoCPUMs: video?.cpuMs, videoRenderCPUMs: video?.renderCPUMs)
     }
 }
 
@@ -214,9 +267,24 @@ struct CaptureResult: Codable {
     /// renderer is the CPU itself.
     var ratioToSharedBound: Double
     var encoderThreads: Int
+    /// Render + readback piped to ffmpeg (MP4, H.264), whole run including ffmpeg's start and
+    /// end, best of `videoRounds`; nil without ffmpeg.
+    var videoFPS: Double?
+    /// Render + readback only, measured in turns with `videoFPS`, best of `videoRounds`.
+    var videoRenderFPS: Double?
+    /// `videoFPS` over `videoRenderFPS` (goal: at least 0.8).
+    var videoRatio: Double?
+    /// CPU ms a frame, this process and ffmpeg: the video path, and render + readback alone.
+    var videoCPUMs: Double?
+    var videoRenderCPUMs: Double?
 
     enum CodingKeys: String, CodingKey {
         case frames, compression, ratio
+        case videoFPS = "video_fps"
+        case videoRenderFPS = "video_render_only_fps"
+        case videoCPUMs = "video_cpu_ms"
+        case videoRenderCPUMs = "video_render_only_cpu_ms"
+        case videoRatio = "video_ratio"
         case ratioToSharedBound = "ratio_to_shared_bound"
         case renderOnlyFPS = "render_only_fps"
         case encodeOnlyFPS = "encode_only_fps"
@@ -256,6 +324,12 @@ struct Report: Codable {
         lines.append("capture (curl, \(c.frames) frames, PNG level \(c.compression), \(c.encoderThreads) encoder threads): "
             + "render-only \(f(c.renderOnlyFPS)) fps, encode-only \(f(c.encodeOnlyFPS)) fps, pipeline \(f(c.captureFPS)) fps, "
             + "ratio \(f(c.ratio)) of the slower, \(f(c.ratioToSharedBound)) of both back to back on shared cores")
+        if let video = c.videoFPS, let render = c.videoRenderFPS, let ratio = c.videoRatio,
+           let cpu = c.videoCPUMs, let renderCPU = c.videoRenderCPUMs {
+            lines.append("video (curl, \(c.frames) frames piped to ffmpeg, MP4 H.264; in turns with render-only, best of "
+                + "\(Bench.videoRounds)): video \(f(video)) fps, render-only \(f(render)) fps, ratio \(f(ratio)); "
+                + "CPU ms/frame with ffmpeg's: video \(f(cpu)), render-only \(f(renderCPU)), ratio \(f(renderCPU / cpu))")
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -264,9 +338,13 @@ extension String {
     func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }
 
-/// User + system CPU seconds of this process (all threads: llvmpipe's rasterisers included).
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+/// User + system CPU seconds of this process (all threads: llvmpipe's rasterisers included),
+/// and with `children` those of its children that have ended (ffmpeg).
+func processCPUSeconds(children: Bool = false) -> Double {
+    func seconds(_ who: Int32) -> Double {
+        var usage = rusage()
+        getrusage(who, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    return seconds(RUSAGE_SELF.rawValue) + (children ? seconds(RUSAGE_CHILDREN.rawValue) : 0)
 }

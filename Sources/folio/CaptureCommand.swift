@@ -3,8 +3,6 @@ import FolioApp
 import FolioBook
 import FolioLayout
 import FolioMath
-import FolioPlatform
-import FolioRender
 import Foundation
 
 struct Capture: ParsableCommand {
@@ -20,6 +18,7 @@ struct Capture: ParsableCommand {
     var force = false
 
     @OptionGroup var state: StateOptions
+    @OptionGroup var tuning: TuningOptions
 
     func validate() throws {
         try checkPNGName(output, option: "-o")
@@ -30,21 +29,23 @@ struct Capture: ParsableCommand {
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         if !force, let page = Self.page(at: output, in: library) {
             throw Failure(.cannotCreate, "\(output) is \(page) of the library; not replaced (--force replaces it)")
         }
+        var still = try state.stillState(view: render.viewSize)
+        try tuning.apply(to: &still)
         let scene: Scene
         do {
-            scene = try state.stillState(view: render.viewSize).scene(library: library.bookInfos)
-        } catch let e as StillStateError {
-            throw ValidationError(e.message)
+            scene = try still.scene(library: library.bookInfos)
+        } catch {
+            throw ValidationError(error.message)
         }
-        let session = try render.session(library: library)
-        defer { session.close() }
-        session.draw(scene)
+        let pipeline = try render.pipeline(library: library)
+        defer { pipeline.destroy() }
+        pipeline.draw(scene)
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
-        try PNG.write(session.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
+        try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
         print(output)
     }
 
@@ -75,7 +76,9 @@ func parseSize(_ text: String) throws -> (Int, Int) {
     return (parts[0], parts[1])
 }
 
-func loadLibrary(_ source: String?) throws -> Library {
+/// The library `source` names; `password` (else FOLIO_PASSWORD) opens protected documents.
+func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
+    PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
     guard let path = source ?? Resources.textures() else {
         throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
     }

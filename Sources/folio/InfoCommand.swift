@@ -8,10 +8,11 @@ struct Info: ParsableCommand {
         abstract: "List the books of a library, their pages and reading direction, and every problem found.",
         discussion: """
         SOURCE is a Library.json or Library.plist, a book manifest (Book.json / Book.plist), a folder \
-        holding one, a folder of PNG pages, or a folder of such folders (docs/manifest.md). Every page \
-        and cover is checked by its PNG header (or fully decoded with --decode); each bad file gets one \
-        line (more than three alike: one line with the count). Exits 0 when at least one book opens, 66 when SOURCE \
-        is missing, 65 when no book in it can be opened.
+        holding one, a document (PDF, CBZ/CBT/CB7/CBR), a folder of PNG or JPEG pages, or a folder of \
+        such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
+        header (or fully decoded with --decode); each bad file gets one line (more than three alike: \
+        one line with the count). Exits 0 when at least one book opens, 66 when SOURCE is missing, 65 when no \
+        book in it can be opened.
         """)
 
     @Argument(help: "The library to inspect (default: the bundled sample library).")
@@ -20,8 +21,17 @@ struct Info: ParsableCommand {
     @Flag(help: "Decode every page instead of checking its header (slower; finds damaged image data).")
     var decode = false
 
+    @Option(help: "With --decode: render each page to fit this many pixels high (PDF pages are rasterised for it; large JPEGs decoded at a reduced scale).")
+    var pageHeight = 4096
+
     @Flag(help: "List every page file.")
     var pages = false
+
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
+    var quiet = false
+
+    @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
+    var password: String?
 
     func run() throws {
         guard let source = source ?? Resources.textures() else {
@@ -29,20 +39,25 @@ struct Info: ParsableCommand {
         }
         try requireSource(source)
         let start = Date()
+        PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
         let library = Library.load(from: source, logProblems: false)
         let loaded = Date()
         var problems = library.problems
         // Check each file once, however many books use it.
         var checked = Set<String>()
-        for book in library.books {
-            for path in [book.cover].compactMap({ $0 }) + book.pages where checked.insert(path).inserted {
-                do {
-                    if decode { _ = try PNG.read(path: path) } else { _ = try PNG.header(path: path) }
-                } catch {
-                    problems.append(Problem(file: path, message: "\(error)".replacingOccurrences(of: path + ": ", with: "")))
-                }
+        let files = library.books.flatMap { [$0.cover].compactMap { $0 } + $0.pages }.filter { checked.insert($0).inserted }
+        let progress = ProgressLine("folio info", unit: "files", total: files.count, quiet: quiet)
+        for path in files {
+            defer { progress.advance() }
+            do {
+                if decode { _ = try PageSources.render(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.check(path) }
+            } catch PageError.reportedBefore {
+                // A document that did not open: its problem is listed already.
+            } catch {
+                problems.append(PageSources.problem(path, PNGError.reason(of: error)))
             }
         }
+        progress.finish()
         let done = Date()
 
         let count = library.books.count

@@ -13,9 +13,11 @@ struct Layout: ParsableCommand {
     @Option(help: ArgumentHelp("View size in layout units.", valueName: "WxH"))
     var view = "1280x720"
     @OptionGroup var state: StateOptions
+    @OptionGroup var tuning: TuningOptions
 
     func run() throws {
-        let still = try state.stillState(view: StateOptions.size(view, option: "--view"))
+        var still = try state.stillState(view: StateOptions.size(view, option: "--view"))
+        try tuning.apply(to: &still)
         let library = try loadLibrary(source)
         do {
             print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")

@@ -1,12 +1,13 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioKit
 import FolioRender
 import Foundation
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a script of actions at a fixed frame rate and write every frame to PNG, headless.",
+        abstract: "Play a script of actions at a fixed frame rate and write every frame to PNG or a video, headless.",
         discussion: """
             The same command writes the same frames, byte for byte: the animation advances by 1/fps a \
             frame, never by the clock.
@@ -27,6 +28,8 @@ struct Record: ParsableCommand {
               curl X,Y             drag a page in a curl from X,Y in page units
                                    (X from the spine, < 0 on the left page;
                                    Y from the page centre) and let go
+              duration S | curve C set the turn's seconds | timing curve
+              shadow X | eye D     set the shadow strength | eye distance
 
             Frame 1 shows time 0; each action starts in the frame in which the one before it ends; the \
             last frame is the one in which the last action ends.
@@ -38,11 +41,16 @@ struct Record: ParsableCommand {
             end are removed once it has finished. --video refuses to overwrite an existing file \
             unless --force is given. Ctrl-C stops after the frame in flight, keeping the frames written.
 
-            --video runs ffmpeg on the frames once they are written; when ffmpeg is missing the frames \
-            stay and the exit status is 69.
+            --video pipes the frames straight into ffmpeg (no PNG unless -o is given too): .mp4 \
+            H.264, .webm VP9, .gif with a palette made from the frames. Without ffmpeg the exit \
+            status is 69 (the frames stay when -o is given).
+
+            On a terminal a progress line (frames, rate, time left) is drawn on standard error; \
+            --quiet turns it off, with the summary line.
             """)
 
     @OptionGroup var render: RenderOptions
+    @OptionGroup var tuning: TuningOptions
 
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
@@ -50,20 +58,21 @@ struct Record: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second of animation time (1…240).")
     var fps: Double = 30
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png, …", valueName: "dir"))
-    var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for frame-00001.png, frame-00002.png and so on (optional with --video).", valueName: "dir"))
+    var output: String?
 
-    @Option(help: ArgumentHelp("Also encode the frames to a video with ffmpeg: .mp4, .webm, .gif, …", valueName: "file"))
+    @Option(help: ArgumentHelp("Encode the frames to a video with ffmpeg, at --fps and --size: .mp4, .webm, .gif, …", valueName: "file"))
     var video: String?
+
+    @Flag(name: .shortAndLong, help: "No progress line and no summary.")
+    var quiet = false
 
     @Flag(help: "Replace the frames of an earlier recording in DIR, and an existing --video file.")
     var force = false
 
-    /// Frame names have five digits; a recording never outgrows them.
-    static let maxFrames = 99_999
-
     func validate() throws {
-        guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240 (got \(fps))") }
+        try RenderOptions.checkFPS(fps)
+        guard output != nil || video != nil else { throw ValidationError("give -o DIR for PNG frames, --video FILE, or both") }
         // A script on the command line is checked here too, so that it gets this command's usage
         // line; a script file is read in `run`, where a missing or broken file gets its own status.
         if !script.hasPrefix("@") { _ = try loadScript() }
@@ -71,35 +80,35 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let script = try loadScript()
-        let library = try loadLibrary(render.source)
+        let library = try loadLibrary(render.source, password: render.password)
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
-        func runner() -> ScriptRunner {
-            ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        try tuning.apply(to: &settings)
+        // Counted first on a controller of its own (no drawing: quick), so a script of days is
+        // refused before any work.
+        let counter = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
+        guard let count = counter.run(limit: FrameSequence.maxFrames) else {
+            throw Failure(.usage, "the script makes more than \(FrameSequence.maxFrames) frames at \(fps) fps "
+                + "(\(Int(Double(FrameSequence.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
         }
-        // Counted first (no drawing: quick), so a script of days is refused before any work.
-        guard let count = runner().run(limit: Self.maxFrames) else {
-            throw Failure(.usage, "the script makes more than \(Self.maxFrames) frames at \(fps) fps "
-                + "(\(Int(Double(Self.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
-        }
-        let earlier = try prepareFolder()
-        if let video { try checkVideo(video) }
+        let sequence = FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
+                                     force: force, quiet: quiet, label: "folio record")
+        let prepared = try sequence.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
-        let session = try render.session(library: library)
-        defer { session.close() }
+        let pipeline = try render.pipeline(library: library, settings: settings)
+        defer { pipeline.destroy() }
+        // The script drives the pipeline's controller; its view is --view fitted to --size.
+        let playing = ScriptRunner(script: script, controller: pipeline.controller, fps: fps)
         let start = ContinuousClock.now
-        let player = runner()
-        let frames = try writeFrames(player, session)
+        let frames = try sequence.write(pipeline, prepared, total: count, next: playing.nextFrame)
         let wall = (ContinuousClock.now - start) / .seconds(1)
-        if Interrupt.requested {
-            throw Failure(.interrupted, "interrupted after \(frames) of \(count) frames; frames 1…\(frames) are in \(output)")
+        for note in playing.notes { warn(note) }
+        let animation = playing.time(ofFrame: frames - 1)
+        if !quiet {
+            print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
+                         frames, animation, fps, wall, Double(frames) / wall) + sequence.targets)
         }
-        removeFrames(earlier.filter { $0 > frames })
-        for note in player.notes { warn(note) }
-        let animation = player.time(ofFrame: frames - 1)
-        print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to PNG in ",
-                     frames, animation, fps, wall, Double(frames) / wall) + output)
-        if let video { try encode(video) }
+        try sequence.checkVideoMade(prepared)
     }
 
     /// The script text, or the file it names after '@', parsed.
@@ -121,96 +130,6 @@ struct Record: ParsableCommand {
             throw ValidationError(error.description)
         }
     }
-
-    private func framePath(_ n: Int) -> String {
-        (output as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
-    }
-
-    /// Makes the output folder; returns the numbers of the frames of an earlier recording in
-    /// it, which are kept unless `--force` is given.
-    private func prepareFolder() throws -> [Int] {
-        try OutputFile.makeFolder(output)
-        let names = try FileName.list(output)
-        let earlier = names.compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
-        if !earlier.isEmpty, !force {
-            throw Failure(.cannotCreate, "\(output) holds \(earlier.count) frames of an earlier recording "
-                + "(\(framePath(earlier[0]))…); --force replaces them, or choose another folder")
-        }
-        return earlier
-    }
-
-    /// The video may not replace a file unless forced, nor ever one of the frames it is made from.
-    private func checkVideo(_ video: String) throws {
-        let name = (video as NSString).lastPathComponent
-        let folder = OutputFile.folder(of: (video as NSString).standardizingPath)
-        if name.wholeMatch(of: /frame-\d+\.png/) != nil,
-           (folder as NSString).resolvingSymlinksInPath == ((output as NSString).standardizingPath as NSString).resolvingSymlinksInPath {
-            throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
-        }
-        try OutputFile(video, replace: force ? .always : .never).prepare()
-    }
-
-    /// Removes the earlier recording's frames past the new one's last.
-    private func removeFrames(_ numbers: [Int]) {
-        for n in numbers where unlink(FileName.bytes(framePath(n))) != 0 {
-            warn("\(framePath(n)): cannot remove the earlier frame: \(FileError.reason())")
-        }
-    }
-
-    /// Draws every frame while earlier ones are read back and encoded on worker threads;
-    /// returns how many were written.
-    private func writeFrames(_ runner: ScriptRunner, _ session: HeadlessSession) throws -> Int {
-        let reader = FrameReader(width: session.target.width, height: session.target.height, depth: 3)
-        defer { reader.destroy() }
-        let writer = FrameWriter(compression: render.compression)
-        var written = 0
-        func save(_ image: RGBAImage) {
-            written += 1
-            writer.submit(image, to: framePath(written))
-        }
-        while !Interrupt.requested, let scene = runner.nextFrame() {
-            session.draw(scene)
-            if let image = reader.read(session.target) { save(image) }
-        }
-        reader.flush().forEach(save)
-        try writer.finish()
-        return written
-    }
-
-    /// Runs ffmpeg over the written frames.
-    private func encode(_ video: String) throws {
-        guard let ffmpeg = executable(named: "ffmpeg") else {
-            warn("ffmpeg is not installed; frames are in \(output)")
-            throw ExitCode(69)   // EX_UNAVAILABLE: the video asked for was not made
-        }
-        // GIF: a palette made from the frames themselves; others: even sides and 4:2:0 colour,
-        // which H.264 needs and every player takes.
-        let filter = video.lowercased().hasSuffix(".gif")
-            ? "split[a][b];[a]palettegen[p];[b][p]paletteuse"
-            : "pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-y", "-loglevel", "error", "-framerate", "\(fps)",
-                             "-i", (output as NSString).appendingPathComponent("frame-%05d.png"), "-vf", filter, video]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw RecordError(message: "ffmpeg failed (exit status \(process.terminationStatus)); frames are in \(output)")
-        }
-        print(video)
-    }
-}
-
-/// A recording that could not finish, in words.
-struct RecordError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
-/// The first executable called `name` on PATH.
-private func executable(named name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 private func warn(_ message: String) { report(message) }

@@ -1,11 +1,18 @@
 import ArgumentParser
+import FolioApp
 import FolioBook
+import FolioKit
 import FolioMath
+import FolioPlatform
+import FolioRender
 
 /// The options of a headless render to PNG, shared by the commands that make images.
 struct RenderOptions: ParsableArguments {
-    @Argument(help: "A library (Library.json or its folder), a book manifest or a folder of PNGs. Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), or a folder of images or documents. Default: the bundled library.")
     var source: String?
+
+    @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
+    var password: String?
 
     @Option(help: "Image size, WxH.")
     var size: String = "1280x720"
@@ -13,7 +20,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size).", valueName: "WxH"))
     var view = "1280x720"
 
-    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
+    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, then folio/Shaders in PREFIX/share or the XDG data folders).")
     var shaders: String?
 
     @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
@@ -33,19 +40,45 @@ struct RenderOptions: ParsableArguments {
         try Self.checkMSAA(msaa)
     }
 
-    /// The one rule for `--msaa` in every command (view, capture, record, bench).
+    /// The one rule for `--msaa` in every command (view, capture, record, flip, bench).
     static func checkMSAA(_ msaa: Int?) throws {
         guard (0...16).contains(msaa ?? 0) else { throw ValidationError("--msaa must be 0…16 samples (got \(msaa ?? 0))") }
+    }
+
+    /// The one rule for `--fps` (record, flip): below 1 a recording would last for ages.
+    static func checkFPS(_ fps: Double) throws {
+        guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240 (got \(fps))") }
     }
 
     /// The layout view size, layout units.
     var viewSize: Vec2 { get throws { try StateOptions.size(view, option: "--view") } }
 
-    /// A headless session that draws pages of `library` at `--size`; close it when done.
-    func session(library: Library) throws -> HeadlessSession {
+    /// A headless frame pipeline that draws pages of `library` at `--size`, each frame waiting
+    /// for its images; `destroy()` it when done.
+    func pipeline(library: Library, settings: BookController.Settings = .init()) throws -> FramePipeline {
         let (w, h) = try parseSize(size)
-        let session = try HeadlessSession(library: library, width: w, height: h, msaa: msaa, shaders: shaders)
-        session.renderer.settings.cornerRadius = cornerRadius
-        return session
+        let pipeline = try headlessPipeline(library: library, width: w, height: h, view: try viewSize, msaa: msaa, shaders: shaders,
+                                        settings: settings)
+        pipeline.renderer.settings.cornerRadius = cornerRadius
+        return pipeline
+    }
+}
+
+/// A pipeline on an EGL context of `width × height` whose frames wait for their images: what
+/// every headless command draws with. Destroy it when done.
+/// `view`: the layout view (units) that fits the image.
+func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msaa: Int?, shaders: String?,
+                      settings: BookController.Settings = .init()) throws -> FramePipeline {
+    let context = try HeadlessContext.make()
+    context.framebufferSize = (width, height)
+    do {
+        var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
+        configuration.samples = msaa
+        configuration.waitsForImages = true
+        configuration.baseView = view
+        return try FramePipeline(surface: context, library: library, configuration: configuration, settings: settings)
+    } catch {
+        context.destroy()
+        throw error
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FolioArchive
+import FolioPDF
 
 #if os(Linux)
 // glibc's mallopt (declared in <malloc.h>, which Glibc's module map leaves out).
@@ -16,7 +18,10 @@ struct Folio: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "folio",
         abstract: "A 3D book renderer: a shelf of books, opened and read with page flips and curls.",
-        subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self])
+        version: folioVersion,
+        subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self, Flip.self])
 }
 
+PDF.register()
+ComicArchive.register()
 runCommandLine()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FolioApp
+import FolioInput
 import FolioLayout
 import FolioMath
 
@@ -258,7 +259,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         for item in items {
             for key in ["kind", "book", "page", "visible", "matrix", "z", "opacity", "shade"] { #expect(item[key] != nil) }
             #expect((item["matrix"] as? [Double])?.count == 16)
-            #expect(Set((item["shade"] as? [String: Double])?.keys ?? [:].keys) == ["reveal", "facing", "self", "crease"])
+            #expect(Set((item["shade"] as? [String: Double])?.keys ?? [:].keys) == ["reveal", "facing", "self", "crease", "cast", "gutter", "darkening"])
         }
         #expect(items.contains { $0["ratio"] != nil && $0["angle"] != nil })
         // Keys keep the order.

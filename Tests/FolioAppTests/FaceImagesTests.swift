@@ -57,6 +57,28 @@ private var onScreenOnly: PageCache.Settings {
 }
 
 @Suite struct FaceImagesTests {
+    /// Once its texture is made, a page's pixels go (the page stays resident, its texture kept).
+    /// Leaving the book lets its pages go.
+    @Test func releasedPixelsAndCancelledBooks() throws {
+        let folder = Folder()
+        let library = book(40, page: folder.png("p.png"), cover: folder.png("c.png"))
+        let images = FaceImages(library: library, settings: onScreenOnly)
+        defer { images.close() }
+        let scene = try reading(library, page: 10)
+        images.show(scene)
+        #expect(images.waitUntilReady(faces: scene.shownFaces, timeout: 10))
+        let page = try #require(scene.shownFaces.first { $0.imageIndex != nil })
+        let used = images.budget.used
+        images.releasePixels(of: page)
+        #expect(images.image(for: page) == nil)
+        #expect(images.residentFaces.contains(page))
+        #expect(images.budget.used == used - 8 * 12 * 4)
+        // Back on the shelf: the book's pages are let go and count no more.
+        images.show(try shelf(library))
+        #expect(images.drainChanges().evicted)
+        #expect(!images.residentFaces.contains(page))
+    }
+
     @Test func answersAtOnceAndHasThePagesAfterWaiting() throws {
         let folder = Folder()
         // Big enough that decoding takes far longer than asking.

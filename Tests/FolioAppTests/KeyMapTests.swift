@@ -1,5 +1,6 @@
 import Testing
 import FolioApp
+import FolioInput
 import FolioLayout
 
 private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = [], isRepeat: Bool = false,

@@ -1,5 +1,6 @@
 import Testing
 import FolioApp
+import FolioInput
 import FolioLayout
 import FolioMath
 
@@ -207,12 +208,19 @@ private struct Driver {
     }
 }
 
-@Suite struct ScrubGestureTests {
-    @Test func ctrlWheelOpensTheCentredBookAndEndsWhenTheWheelRests() {
+@Suite struct PinchGestureTests {
+    static let m = PinchMapping()
+    static func opening(_ travel: Double) -> Double { ClosedBook.openingProgress(pinch: m.scale(travel: travel)) }
+    static func closing(_ travel: Double) -> Double { ClosedBook.closingProgress(pinch: m.scale(travel: travel)) }
+
+    @Test func ctrlWheelPinchesThroughTheSameMappingAndEndsWhenTheWheelRests() {
         var d = Driver(shelf())
         for _ in 0..<4 { d.send(.scroll(dx: 0, dy: 1, modifiers: .control), after: 0.05) }
-        #expect(d.actions == Array(repeating: .scrub(by: 0.15), count: 4))
-        #expect(d.controller.phase == .opening && abs(d.controller.openProgress - 0.6) < 1e-9)
+        #expect(d.actions == (1...4).map { .pinch(scale: Self.m.scale(travel: 40 * Double($0))) })
+        #expect(d.controller.phase == .opening && abs(d.controller.openProgress - Self.opening(160)) < 1e-9)
+        // Not linear steps: each step opens more than the one before.
+        let steps = (0...4).map { Self.opening(40 * Double($0)) }
+        #expect(zip(steps.dropFirst(), steps.dropFirst(2)).allSatisfy { a, b in b - a > 0 } && steps[2] - steps[1] > steps[1] - steps[0])
         let deadline = try! #require(d.gestures.deadline)
         #expect(d.gestures.tick(at: deadline - 0.01).isEmpty)
         let end = d.gestures.tick(at: deadline)
@@ -220,14 +228,88 @@ private struct Driver {
         d.controller.handle(.scrubEnded, at: deadline)
         d.time = deadline
         d.settle()
-        #expect(d.controller.phase == .reading)
+        // Released slowly at under half: it reverts.
+        #expect(d.controller.phase == .shelf)
     }
 
     @Test func ctrlWheelDownClosesAnOpenBook() {
         var d = Driver(reading())
         for _ in 0..<5 { d.send(.scroll(dx: 0, dy: -1, modifiers: .control), after: 0.05) }
-        #expect(d.controller.phase == .closing && d.controller.openProgress < 0.5)
+        #expect(d.controller.phase == .closing && abs(d.controller.openProgress - (1 - Self.closing(-200))) < 1e-9)
+        #expect(d.controller.openProgress < 0.5)
         d.controller.handle(.scrubEnded, at: d.time + 0.3)
+        d.settle()
+        #expect(d.controller.phase == .shelf)
+    }
+
+    /// A drag with `button` held from the view centre, `dy` pixels up (negative: down).
+    fileprivate static func drag(_ d: inout Driver, _ button: MouseButton = .right, to dy: [Double], dt: Double = 0.016) {
+        d.send(.mouseDown(button, x: 640, y: 360, modifiers: []))
+        for y in dy { d.send(.mouseMove(x: 640, y: 360 - y), after: dt) }
+    }
+
+    @Test(arguments: [MouseButton.right, .middle])
+    func rightDragUpSpreadsTheCentredBookOpen(_ button: MouseButton) {
+        var d = Driver(shelf())
+        Self.drag(&d, button, to: [3, 60, 120, 240, 300])
+        #expect(d.controller.phase == .opening && d.controller.book == 0)
+        #expect(abs(d.controller.openProgress - Self.opening(300)) < 1e-9)
+        #expect(d.gestures.isPressed)
+        d.send(.mouseUp(button, x: 640, y: 60, modifiers: []))
+        #expect(d.actions.last == .scrubEnded && !d.gestures.isPressed)
+        d.settle()
+        #expect(d.controller.phase == .reading && d.controller.openProgress == 1)
+    }
+
+    @Test func rightDragDownClosesAndAFastReleaseCompletes() {
+        var d = Driver(reading())
+        Self.drag(&d, to: [-10, -30, -60])
+        #expect(d.controller.phase == .closing)
+        #expect(abs(d.controller.openProgress - (1 - Self.closing(-60))) < 1e-9)
+        // Under half closed, but moving fast: the release closes it.
+        #expect(d.controller.openProgress > 0.5)
+        d.send(.mouseUp(.right, x: 640, y: 420, modifiers: []))
+        d.settle()
+        #expect(d.controller.phase == .shelf)
+    }
+
+    @Test func theBeginRuleRefusesTheWrongWay() {
+        // Pinching on the shelf, or spreading an open book, does nothing.
+        var d = Driver(shelf())
+        Self.drag(&d, to: [-20, -100])
+        #expect(d.actions.isEmpty && d.controller.phase == .shelf)
+        d.send(.mouseUp(.right, x: 640, y: 460, modifiers: []))
+        #expect(d.actions.isEmpty)
+        var r = Driver(reading())
+        Self.drag(&r, to: [20, 100])
+        #expect(r.actions.isEmpty && r.controller.phase == .reading)
+        // …until the drag turns the right way: it begins from where it turned.
+        r.send(.mouseMove(x: 640, y: 360 - 40), after: 0.016)
+        #expect(r.controller.phase == .closing && abs(r.controller.openProgress - (1 - Self.closing(-60))) < 1e-9)
+    }
+
+    @Test func aLeftClickDuringAPinchIsNotAClick() {
+        var d = Driver(shelf())
+        Self.drag(&d, to: [60])
+        d.press(at: Vec2(0, 0))
+        d.release(at: Vec2(0, 0))
+        #expect(d.actions.allSatisfy { if case .pinch = $0 { true } else { false } })
+    }
+
+    @Test func movingBackPastTheStartOnlyUndoes() {
+        var d = Driver(shelf())
+        Self.drag(&d, to: [60, 0, -200], dt: 0.2)
+        #expect(d.controller.phase == .opening && d.controller.openProgress == 0)
+        d.send(.mouseUp(.right, x: 640, y: 560, modifiers: []), after: 0.3)
+        d.settle()
+        #expect(d.controller.phase == .shelf)
+    }
+
+    @Test func aSlowReleaseUnderHalfReverts() {
+        var d = Driver(shelf())
+        Self.drag(&d, to: [20, 60, 90], dt: 0.1)
+        d.send(.mouseMove(x: 640, y: 270), after: 0.5)
+        d.send(.mouseUp(.right, x: 640, y: 270, modifiers: []), after: 0.3)
         d.settle()
         #expect(d.controller.phase == .shelf)
     }

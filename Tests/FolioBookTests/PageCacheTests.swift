@@ -54,6 +54,76 @@ final class PageCacheTests: XCTestCase {
         XCTAssertEqual(small.statistics.residentBytes, stats.residentBytes)
     }
 
+    /// Two books and the GPU share one budget: what one holds, the other cannot prefetch into.
+    func testOneBudgetOverEveryCacheAndTheGPU() throws {
+        let dir = TempDir()
+        let book = try makeBook(100, in: dir)
+        let pageBytes = 40 * 60 * 4
+        var settings = PageCache.Settings()
+        settings.shared = MemoryBudget(limit: 8 * pageBytes)
+        let first = PageCache(book: book, settings: settings)
+        first.setCurrent(page: 10)
+        first.request(pages: [10, 11])
+        XCTAssertTrue(first.waitUntilReady(timeout: 10))
+        XCTAssertEqual(first.statistics.residentBytes, 8 * pageBytes, "alone, it fills the budget")
+        XCTAssertEqual(settings.shared?.used, 8 * pageBytes)
+        settings.shared?.setGPUBytes(2 * pageBytes)
+        let second = PageCache(book: book, settings: settings)
+        second.setCurrent(page: 50)
+        second.request(pages: [50, 51])
+        XCTAssertTrue(second.waitUntilReady(timeout: 10))
+        // Its screen loads whatever the budget; nothing more fits beside the first and the GPU.
+        XCTAssertEqual(second.statistics.residentCount, 2)
+        first.cancel()
+        XCTAssertEqual(settings.shared?.used, 4 * pageBytes, "a cancelled cache holds nothing")
+    }
+
+    /// A cancelled cache holds nothing, keeps no decode that finishes and starts none.
+    func testCancelStopsDecoding() throws {
+        let dir = TempDir()
+        let book = try makeBook(200, in: dir)
+        var settings = PageCache.Settings()
+        settings.ahead = 50
+        let cache = PageCache(book: book, settings: settings)
+        cache.setCurrent(page: 0)
+        cache.request(pages: [0])
+        cache.cancel()
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        let decoded = cache.statistics.decoded
+        XCTAssertEqual(cache.statistics.residentCount, 0)
+        cache.setCurrent(page: 100)
+        cache.request(pages: [100])
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        XCTAssertEqual(cache.statistics.decoded, decoded)
+        XCTAssertNil(cache.image(for: 100))
+    }
+
+    /// A page whose pixels were handed on stays resident without them, and is not decoded again.
+    func testReleasedPixelsStayResidentUntilEvicted() throws {
+        let dir = TempDir()
+        let book = try makeBook(20, in: dir)
+        var settings = PageCache.Settings()
+        (settings.ahead, settings.behind) = (0, 0)
+        let cache = PageCache(book: book, settings: settings)
+        cache.setCurrent(page: 3)
+        cache.request(pages: [3])
+        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
+        _ = cache.drainChanges()
+        cache.releasePixels(page: 3)
+        XCTAssertNil(cache.image(for: 3))
+        XCTAssertEqual(cache.residentPages, [3])
+        XCTAssertEqual(cache.statistics.residentBytes, 0)
+        XCTAssertEqual(cache.statistics.decoded, 1)
+        cache.setCurrent(page: 4)
+        cache.request(pages: [4])
+        XCTAssertTrue(cache.waitUntilResident(pages: [4], timeout: 10))
+        XCTAssertEqual(cache.drainChanges().evicted, [3], "its texture is to be freed")
+        cache.setCurrent(page: 3)
+        cache.request(pages: [3])
+        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
+        XCTAssertNotNil(cache.image(for: 3), "decoded again once it came back")
+    }
+
     func testBudgetLimitsPrefetchButNeverThePagesOnScreen() throws {
         let dir = TempDir()
         let book = try makeBook(100, in: dir)

@@ -7,9 +7,7 @@ enum FolioProcess {
     /// (`swift build --build-tests`) build it with the tests. Nil when it was not built.
     static let binary: URL? = {
         let beside = Bundle.main.executableURL?.deletingLastPathComponent()
-        // Tests/FolioCLITests/FolioProcess.swift → package root
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [beside, root.appendingPathComponent(".build/debug")].compactMap { $0?.appendingPathComponent("folio") }
+        let candidates = [beside, packageRoot.appendingPathComponent(".build/debug")].compactMap { $0?.appendingPathComponent("folio") }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
@@ -26,11 +24,14 @@ enum FolioProcess {
         var timedOut: Bool
     }
 
-    /// Runs `executable` with `arguments`, its output going to files (no pipe can fill up and
-    /// stall it); after `timeout` seconds it is terminated, then killed.
+    /// The package root (for the files the tests check, such as `data/folio.desktop`).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `executable` with `arguments` (in `directory` when given), its output going to
+    /// files (no pipe can fill up and stall it); after `timeout` seconds it is terminated, then killed.
     /// `stdoutPath`: where standard output goes instead (a device such as /dev/full).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    stdoutPath: String? = nil, timeout: Double) throws -> Result {
+                    directory: String? = nil, stdoutPath: String? = nil, timeout: Double) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -41,6 +42,7 @@ enum FolioProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try stdoutPath.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

@@ -1,3 +1,4 @@
+import FolioBook
 import Foundation
 import Testing
 
@@ -52,6 +53,29 @@ private func frames(in dir: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
 }
 
+private extension RGBAImage {
+    /// Mean luminance of opaque colour, 0…255 (transparent pixels count as black).
+    var meanLuma: Double {
+        var sum = 0.0
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let a = Double(pixels[i + 3]) / 255
+            sum += a * (0.2126 * Double(pixels[i]) + 0.7152 * Double(pixels[i + 1]) + 0.0722 * Double(pixels[i + 2]))
+        }
+        return sum / Double(width * height)
+    }
+}
+
+/// codec, width, height, pixel format, frame rate and frame count of a video's first stream.
+private func ffprobe(_ video: URL) throws -> String {
+    let r = try runTool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                    "stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames", "-of", "csv=p=0", video.path])
+    return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+private func runTool(_ tool: String, _ arguments: [String]) throws -> FolioProcess.Result {
+    try FolioProcess.run("/usr/bin/env", [tool] + arguments, timeout: 60)
+}
+
 private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
     .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
 
@@ -89,6 +113,23 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(frames(in: dir).count == 6)
     }
 
+    /// Under 4× MSAA a recording of an opening and a turn shows the book in every frame: the
+    /// cached layer is never lost. Each frame's mean brightness is that of the same frame
+    /// without MSAA, within what antialiased edges change.
+    @Test func multisampledRecordingHasNoDarkFrames() throws {
+        let (multi, dirM) = try record("open; next", fps: 15, extra: ["--msaa", "4"])
+        let (single, dirS) = try record("open; next", fps: 15, extra: ["--msaa", "0"])
+        defer { [dirM, dirS].forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(multi.status == 0 && single.status == 0, "\(multi.stderr)\(single.stderr)")
+        #expect(frames(in: dirM).count > 20 && frames(in: dirM) == frames(in: dirS))
+        for name in frames(in: dirM) {
+            let m = try PNG.read(path: dirM.appendingPathComponent(name).path)
+            let s = try PNG.read(path: dirS.appendingPathComponent(name).path)
+            #expect(m.meanLuma > 40, "\(name) is dark under MSAA: mean luma \(m.meanLuma)")
+            #expect(abs(m.meanLuma - s.meanLuma) < 3, "\(name): mean luma \(m.meanLuma) with MSAA, \(s.meanLuma) without")
+        }
+    }
+
     @Test func badScriptNamesTheActionAndExits64() throws {
         let (r, dir) = try record("open; next 2\n  nxt")
         #expect(r.status == 64)
@@ -110,12 +151,70 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
-    @Test(.enabled(if: hasFFmpeg)) func videoToGIF() throws {
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)")) func videoToGIF() throws {
         let gif = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).gif")
         let (r, dir) = try record("open", fps: 5, extra: ["--video", gif.path])
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: gif) }
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try Data(contentsOf: gif).prefix(6) == Data("GIF89a".utf8))
+    }
+
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
+    func videoAloneIsPipedWithoutFramesAtTheAskedRateAndEvenSize() throws {
+        let mp4 = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: mp4) }
+        let r = try run(["record", "--script", "open", "--fps", "10", "--size", "95x53", "--video", mp4.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "no progress line when standard error is not a terminal: \(r.stderr)")
+        #expect(r.stdout.hasPrefix("11 frames (1.00 s of animation at 10 fps) in ") && r.stdout.hasSuffix("to \(mp4.path)\n"), "\(r.stdout)")
+        let probe = try ffprobe(mp4)
+        #expect(probe == "h264,96,54,yuv420p,10/1,11", "\(probe)")
+    }
+
+    /// The video shows what the PNG frames show, the right way up.
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
+    func videoFramesMatchThePNGFrames() throws {
+        let webm = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).webm")
+        let still = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).png")
+        let (r, dir) = try record("open", fps: 5, extra: ["--video", webm.path])
+        defer { [dir, webm, still].forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(frames(in: dir).count == 6)
+        #expect(try ffprobe(webm).hasPrefix("vp9,96,54,yuv420p,5/1"))
+        let last = try runTool("ffmpeg", ["-v", "error", "-i", webm.path, "-vf", "select=eq(n\\,5)", "-frames:v", "1", "-pix_fmt", "rgba", still.path])
+        #expect(last.status == 0, "\(last.stderr)")
+        let video = try PNG.read(path: still.path), png = try PNG.read(path: dir.appendingPathComponent("frame-00006.png").path)
+        #expect(video.width == png.width && video.height == png.height)
+        let difference = zip(video.pixels, png.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(png.pixels.count) < 6, "mean difference \(Double(difference) / Double(png.pixels.count))")
+    }
+
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg (apt-get install ffmpeg)"))
+    func ffmpegErrorsAreOneLine() throws {
+        let video = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).notavideo").path
+        let r = try run(["record", "--script", "open", "--size", "32x18", "--video", video])
+        #expect(r.status == 73)
+        #expect(r.stderr == "folio: ffmpeg could not write \(video): Unable to find a suitable output format for '\(video)'\n", "\(r.stderr)")
+    }
+
+    @Test func withoutFFmpegAVideoAloneStopsBeforeDrawing() throws {
+        let r = try run(["record", "--script", "open", "--video", "never.mp4"], path: "/nonexistent")
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("ffmpeg is not installed: cannot write never.mp4"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func quietPrintsNothing() throws {
+        let (r, dir) = try record("open", fps: 5, extra: ["--quiet"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout)\(r.stderr)")
+        #expect(frames(in: dir).count == 6)
+    }
+
+    @Test func framesOrVideoMustBeAsked() throws {
+        let r = try run(["record", "--script", "open"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("give -o DIR for PNG frames, --video FILE, or both"), "\(r.stderr)")
     }
 
     @Test func withoutFFmpegTheFramesStayAndItSaysSo() throws {

@@ -2,9 +2,9 @@ import FolioBook
 import Foundation
 import Testing
 
-/// Drives `folio view` under Xvfb with key events from xdotool: a screenshot of the shelf,
-/// Enter and → (pressed while the book opens: the turn waits for it), a screenshot of the
-/// spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
+/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
+/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
+/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
 private let driveViewer = #"""
 set -u
 pid=""
@@ -16,7 +16,7 @@ titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 
 "$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
-"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+"$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
 [ -n "$wid" ] || fail "no Folio window"
@@ -33,10 +33,100 @@ wait "$pid"
 echo "exit=$?"
 """#
 
-@Suite struct ViewCommandTests {
+/// A pinch without a touch screen: the right button held while the pointer moves up spreads
+/// the centred book open; held while it moves down, pinches the book closed.
+private let pinchViewer = #"""
+set -u
+pid=""
+fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
+within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
+shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
+titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+# Holds the right button and moves the pointer by $1 pixels (negative: up) in 8 steps.
+pinch() { xdotool mousemove --window "$wid" 640 400 mousedown 3
+          for _ in 1 2 3 4 5 6 7 8; do xdotool mousemove_relative -- 0 $(( $1 / 8 )); sleep 0.03; done
+          xdotool mouseup 3; }
+
+"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
+[ -n "$wid" ] || fail "no Folio window"
+within 10 titled "(1/" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
+pinch -320
+within 20 titled " — page" || fail "the spread did not open the book; the title says: $(xdotool getwindowname "$wid")"
+sleep 1.5
+xdotool key --window "$wid" F12
+within 20 shots 1 || fail "no screenshot of the open book"
+pinch 240
+within 20 titled "(1/" || fail "the pinch did not close the book; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+wait "$pid"
+echo "exit=$?"
+"""#
+
+/// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
+private let readDocument = #"""
+set -u
+pid=""
+fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
+within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
+titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+# The book may still be opening: ask again until the title shows the page.
+go7() { xdotool key --window "$wid" 7 Return; sleep 0.3; titled "pages 6–7"; }
+read_once() {
+    "$FOLIO" view "$DOC" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
+    pid=$!
+    wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
+    [ -n "$wid" ] || fail "no Folio window"
+    xdotool key --window "$wid" Return
+}
+read_once
+within 20 go7 || fail "typing 7 Enter did not go to page 7; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+read_once
+within 20 titled "pages 6–7" || fail "the book did not reopen at page 7; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+echo "done"
+"""#
+
+// Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
+@Suite(.serialized) struct ViewCommandTests {
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"),
+          arguments: [0, 4])
+    func opensABookTurnsAPageTakesScreenshotsAndQuits(msaa: Int) throws {
+        try Self.underXvfb(driveViewer, msaa: msaa) { paths, report in
+            try #require(paths.count == 2, "\(report)")
+            #expect(Set(paths).count == 2, "screenshot names must be unique")
+            let shelf = try PNG.read(path: paths[0]), book = try PNG.read(path: paths[1])
+            #expect(shelf.width == book.width && shelf.height == book.height)
+
+            // The shelf stands on its dark backdrop; the open book fills the middle with paper.
+            #expect(Self.luminance(shelf, x: 8, y: 8) < 70)
+            #expect(Self.paperFraction(shelf) < 0.1)
+            #expect(Self.paperFraction(book) > 0.25)
+            // The outer margin of the right-hand page.
+            #expect(Self.isPaper(book, x: book.width * 77 / 100, y: book.height / 2))
+        }
+    }
+
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
                    "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
-    func opensABookTurnsAPageTakesScreenshotsAndQuits() throws {
+    func aRightButtonDragPinchesTheBookOpenAndClosed() throws {
+        try Self.underXvfb(pinchViewer) { paths, report in
+            try #require(paths.count == 1, "\(report)")
+            #expect(Self.paperFraction(try PNG.read(path: paths[0])) > 0.25, "\(report)")
+        }
+    }
+
+    /// Runs a driver script under Xvfb with FOLIO, SHOTS and MSAA set; once it has exited 0 with
+    /// `exit=0`, `check` gets the screenshots' paths and a report of everything said.
+    private static func underXvfb(_ script: String, msaa: Int = 0, check: ([String], String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -44,10 +134,12 @@ echo "exit=$?"
         var environment = ProcessInfo.processInfo.environment
         environment["FOLIO"] = folio.path
         environment["SHOTS"] = shots.path
+        environment["MSAA"] = "\(msaa)"
+        environment["XDG_STATE_HOME"] = shots.path
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
-                                                            "bash", "-c", driveViewer],
+                                                            "bash", "-c", script],
                                        environment: environment, timeout: 62)
         let viewerOutput = (try? String(contentsOf: shots.appendingPathComponent("stdout.txt"), encoding: .utf8)) ?? ""
         let viewerErrors = (try? String(contentsOf: shots.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
@@ -55,19 +147,32 @@ echo "exit=$?"
         #expect(!run.timedOut, "\(report)")
         try #require(run.status == 0, "\(report)")
         #expect(run.stdout.contains("exit=0"), "\(report)")
+        try check(viewerOutput.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }, report)
+    }
 
-        let paths = viewerOutput.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }
-        try #require(paths.count == 2, "\(report)")
-        #expect(Set(paths).count == 2, "screenshot names must be unique")
-        let shelf = try PNG.read(path: paths[0]), book = try PNG.read(path: paths[1])
-        #expect(shelf.width == book.width && shelf.height == book.height)
-
-        // The shelf stands on its dark backdrop; the open book fills the middle with paper.
-        #expect(Self.luminance(shelf, x: 8, y: 8) < 70)
-        #expect(Self.paperFraction(shelf) < 0.1)
-        #expect(Self.paperFraction(book) > 0.25)
-        // The outer margin of the right-hand page.
-        #expect(Self.isPaper(book, x: book.width * 77 / 100, y: book.height / 2))
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3-cairo"))
+    func goesToATypedPageAndReopensThere() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FolioDocumentsTests/Fixtures/make_documents.py")
+        let made = try FolioProcess.run("/usr/bin/python3", [script.path, dir.path, "1"], timeout: 30)
+        try #require(made.status == 0, "\(made.stderr)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["FOLIO"] = folio.path
+        environment["SHOTS"] = dir.path
+        environment["DOC"] = dir.appendingPathComponent("portrait.pdf").path
+        environment["XDG_STATE_HOME"] = dir.path
+        let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "80", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+                                                            "bash", "-c", readDocument],
+                                       environment: environment, timeout: 88)
+        let viewerErrors = (try? String(contentsOf: dir.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
+        #expect(run.stdout.contains("done"), "\(run.stdout)\(run.stderr)\nviewer stderr:\n\(viewerErrors)")
+        let saved = try String(contentsOf: dir.appendingPathComponent("folio/positions.json"), encoding: .utf8)
+        #expect(saved.contains("portrait.pdf"), "\(saved)")
     }
 
     @Test func withoutADisplayItSaysSoAndSuggestsCapture() throws {

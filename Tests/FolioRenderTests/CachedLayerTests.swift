@@ -19,29 +19,21 @@ import Testing
             return try s.scene(library: books)
         }
         let sequence = try [turn(0.1), turn(0.35), turn(0.6), turn(0.2, page: 9), turn(0.85, page: 9)]
-        try GLHarness.shared.run { renderer in
-            let textures = TextureStore { PageImages.path(for: $0, in: library).flatMap { try? PNG.read(path: $0) } }
-            defer { textures.destroy() }
-            let cached = try Framebuffer(width: 320, height: 180)
-            defer { cached.destroy() }
-            for (i, scene) in sequence.enumerated() {
-                renderer.settings.cacheStaticLayer = true
-                renderer.draw(scene, into: cached, textures: textures)
-                let a = cached.readPixels()
-                renderer.settings.cacheStaticLayer = false
-                let fresh = try Framebuffer(width: 320, height: 180)
-                defer { fresh.destroy() }
-                renderer.draw(scene, into: fresh, textures: textures)
-                let b = fresh.readPixels()
-                let r = try #require(ImageAssert.compare(a, b, channelTolerance: 2))
-                // Only the one-pixel antialiased rims of shaded pages may differ: the overlay darkens
-                // the whole rim pixel, the inline shade only the page's share of it.
-                #expect(r.fraction < 0.01, "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
-            }
-            #expect(renderer.cacheHits >= 3)
-            let dirty = try #require(renderer.lastDirtyRect)
-            #expect(dirty.area < 320 * 180, "the last frame redrew only part of the target")
+        var hits = 0, dirty: PixelRect?
+        let hitsBefore = try GLHarness.shared.run { $0.renderer.cacheHits }
+        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library,
+                                                 configure: { $0.cacheStaticLayer = true },
+                                                 inspect: { hits = $0.cacheHits - hitsBefore; dirty = $0.lastDirtyRect })
+        let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library) { $0.cacheStaticLayer = false }
+        for i in sequence.indices {
+            let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))
+            // Only the one-pixel antialiased rims of shaded pages may differ: the overlay darkens
+            // the whole rim pixel, the inline shade only the page's share of it.
+            #expect(r.fraction < 0.01, "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
         }
+        #expect(hits >= 3)
+        let rect = try #require(dirty)
+        #expect(rect.area < 320 * 180, "the last frame redrew only part of the target")
     }
 }
 

@@ -1,3 +1,4 @@
+import COpenGL
 import FolioBook
 import FolioLayout
 import FolioMath
@@ -43,6 +44,21 @@ func flatSpread(book: Int = 0, spread s: Int = 1) -> Scene {
                 #expect(e.description.hasPrefix("Shaders/broken.frag:4: "), "got \(e.description)")
             }
         }
+    }
+
+    /// A wrong GL call is named, with the driver's own words where it speaks KHR_debug (as
+    /// llvmpipe does); debug builds stop on it in `GLErrors.check`.
+    @Test func glErrorsAreNamedWithTheDriversMessage() throws {
+        let errors = try GLHarness.shared.run { _ in
+            glEnable(0x1234)
+            return GLErrors.drain()
+        }
+        #expect(errors.first == "GL_INVALID_ENUM", "\(errors)")
+        #if DEBUG
+        // Debug output is turned on in debug builds only.
+        #expect(errors.contains { $0.contains("glEnable") }, "the driver's message names the call: \(errors)")
+        #endif
+        #expect(try GLHarness.shared.run { _ in GLErrors.drain() }.isEmpty, "reading them clears them")
     }
 
     @Test func driverLogsParseToLines() {

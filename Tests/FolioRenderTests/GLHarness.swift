@@ -1,17 +1,32 @@
-import FolioApp
 import FolioBook
+import FolioKit
 import FolioLayout
 import FolioPlatform
 import FolioRender
 import Foundation
 
-/// One headless GL context for the whole test process. GL contexts belong to one thread at a
-/// time and tests run on many, so every use takes a lock and makes the context current.
+/// What a render test draws with: multisampling and texture filtering. Every test names the
+/// one it compares against, so a machine with a GPU compares like with like.
+struct RenderConfiguration: Sendable, CustomStringConvertible {
+    var samples: Int
+    var filtering: TextureFiltering
+
+    /// What the reference images were made with: no multisampling, software filtering.
+    static let reference = RenderConfiguration(samples: 0, filtering: .software)
+    /// {MSAA 0, MSAA 4} × {software filtering, the GPU's}: llvmpipe runs them all.
+    static let matrix = [0, 4].flatMap { s in TextureFiltering.allCases.map { RenderConfiguration(samples: s, filtering: $0) } }
+
+    var description: String { "msaa \(samples), \(filtering.rawValue) filtering" }
+}
+
+/// One headless frame pipeline for the whole test process, the one captures use: page images
+/// decode in the background and reach the renderer as they do in every command. GL contexts
+/// belong to one thread at a time and tests run on many, so every use takes a lock and makes
+/// the context current.
 final class GLHarness: @unchecked Sendable {
     static let shared = GLHarness()
     private let lock = NSLock()
-    private var context: HeadlessContext?
-    private var renderer: Renderer?
+    private var pipeline: FramePipeline?
     private var failure: Error?
 
     static var packageRoot: URL {
@@ -19,42 +34,73 @@ final class GLHarness: @unchecked Sendable {
     }
     static var shaders: String { packageRoot.appendingPathComponent("Shaders").path }
     static var textures: String { packageRoot.appendingPathComponent("Textures").path }
+    private static let noBooks = Library(title: "", books: [])
 
-    /// Runs `body` with the context current and a renderer with default settings.
-    func run<T>(_ body: (Renderer) throws -> T) throws -> T {
+    /// Runs `body` with the context current; the renderer's settings are restored after it.
+    func run<T>(_ body: (FramePipeline) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw failure }
-        if context == nil {
+        if pipeline == nil {
             do {
-                context = try HeadlessContext.make()
-                renderer = try Renderer(shaders: Self.shaders)
+                let context = try HeadlessContext.make()
+                var configuration = PipelineConfiguration(shaders: Self.shaders)
+                configuration.waitsForImages = true
+                configuration.samples = 0
+                configuration.filtering = .software
+                pipeline = try FramePipeline(surface: context, library: Self.noBooks, configuration: configuration)
             } catch {
                 failure = error
                 throw error
             }
         }
-        context!.makeCurrent()
-        defer { context!.releaseCurrent() }
-        let r = renderer!
-        let saved = r.settings
-        defer { r.settings = saved }
-        return try body(r)
+        let p = pipeline!
+        p.surface.makeCurrent()
+        defer { (p.surface as? HeadlessContext)?.releaseCurrent() }
+        let saved = p.renderer.settings
+        defer { p.renderer.settings = saved }
+        return try body(p)
     }
 
+    /// Makes the shared context current again after a test made and freed one of its own
+    /// (call inside `run`).
+    func restoreContext() { pipeline?.surface.makeCurrent() }
+
     /// Renders `scene` at `width × height` and returns the image, rows top to bottom.
-    func render(_ scene: Scene, width: Int, height: Int, library: Library? = nil, msaa: Int = 0,
+    func render(_ scene: Scene, width: Int, height: Int, library: Library? = nil,
+                configuration: RenderConfiguration = .reference,
                 configure: (inout RenderSettings) -> Void = { _ in }) throws -> RGBAImage {
-        try run { renderer in
-            configure(&renderer.settings)
-            let target = try Framebuffer(width: width, height: height, samples: msaa)
-            defer { target.destroy() }
-            let textures = TextureStore { face in
-                library.flatMap { PageImages.path(for: face, in: $0) }.flatMap { try? PNG.read(path: $0) }
+        try frames([scene], width: width, height: height, library: library, configuration: configuration, configure: configure)[0]
+    }
+
+    /// Renders `scenes` one after another into one target (as a viewer or a recording does,
+    /// so the renderer's cached layer carries over) and returns each frame, rows top to bottom.
+    /// `inspect` sees the renderer after the last frame, before any other test draws.
+    func frames(_ scenes: [Scene], width: Int, height: Int, library: Library? = nil,
+                configuration: RenderConfiguration = .reference,
+                configure: (inout RenderSettings) -> Void = { _ in },
+                inspect: (Renderer) -> Void = { _ in }) throws -> [RGBAImage] {
+        try run { pipeline in
+            configure(&pipeline.renderer.settings)
+            pipeline.library = library ?? Self.noBooks
+            pipeline.setFiltering(configuration.filtering)
+            guard pipeline.resizeTarget(width: width, height: height, samples: configuration.samples) else {
+                throw GLFailure(errors: ["cannot make a \(width)×\(height) target"])
             }
-            defer { textures.destroy() }
-            renderer.draw(scene, into: target, textures: textures)
-            return target.readPixels().flippedVertically()
+            let images = scenes.map { scene in
+                pipeline.draw(scene)
+                return pipeline.target.readPixels().flippedVertically()
+            }
+            inspect(pipeline.renderer)
+            // Debug builds stop at the error; a release build of the tests fails here.
+            let errors = GLErrors.drain()
+            guard errors.isEmpty else { throw GLFailure(errors: errors) }
+            return images
         }
     }
+}
+
+struct GLFailure: Error, CustomStringConvertible {
+    var errors: [String]
+    var description: String { "GL errors: " + errors.joined(separator: "; ") }
 }

@@ -39,6 +39,19 @@ enum ImageAssert {
         return Result(failingPixels: failing, total: a.width * a.height, maxDelta: maxDelta, diff: diff)
     }
 
+    /// Writes a failed comparison's two images and its diff to `diffFolder`; returns the paths
+    /// of the actual image and the diff.
+    @discardableResult
+    static func saveFailure(_ image: RGBAImage, _ expected: RGBAImage, diff: RGBAImage, named name: String) -> (String, String) {
+        try? FileManager.default.createDirectory(at: diffFolder, withIntermediateDirectories: true)
+        let actual = diffFolder.appendingPathComponent("\(name)-actual.png").path
+        let diffPath = diffFolder.appendingPathComponent("\(name)-diff.png").path
+        try? PNG.write(image, to: actual)
+        try? PNG.write(expected, to: diffFolder.appendingPathComponent("\(name)-expected.png").path)
+        try? PNG.write(diff, to: diffPath)
+        return (actual, diffPath)
+    }
+
     static func matchesReference(_ image: RGBAImage, named name: String, channelTolerance: Int = 5,
                                  failingFraction: Double = 0.001, sourceLocation: SourceLocation = #_sourceLocation) {
         let url = referenceFolder.appendingPathComponent("\(name).png")
@@ -60,11 +73,7 @@ enum ImageAssert {
             return
         }
         if r.fraction > failingFraction {
-            try? FileManager.default.createDirectory(at: diffFolder, withIntermediateDirectories: true)
-            let actual = diffFolder.appendingPathComponent("\(name)-actual.png").path
-            let diff = diffFolder.appendingPathComponent("\(name)-diff.png").path
-            try? PNG.write(image, to: actual)
-            try? PNG.write(r.diff, to: diff)
+            let (actual, diff) = saveFailure(image, reference, diff: r.diff, named: name)
             Issue.record("\(name): \(r.failingPixels) of \(r.total) pixels differ by more than \(channelTolerance)/255 (max \(r.maxDelta)); see \(actual) and \(diff)", sourceLocation: sourceLocation)
         }
     }

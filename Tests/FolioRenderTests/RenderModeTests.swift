@@ -6,7 +6,7 @@ import FolioRender
 import Foundation
 import Testing
 
-/// Every render mode of the spec against a reference image, plus content checks that fail
+/// Every render mode (docs/behaviour.md §6) against a reference image, plus content checks that fail
 /// when a feature breaks (shadows, crease, antialiasing, two-sided sheets).
 @Suite(.serialized) struct RenderModeTests {
     static let library = Library.load(from: GLHarness.textures)

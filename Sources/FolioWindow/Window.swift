@@ -1,5 +1,7 @@
 import CGLFW
-import FolioApp
+import FolioInput
+import FolioPlatform
+import FolioRender
 import Foundation
 
 /// Why the viewer cannot open a window.
@@ -8,10 +10,11 @@ public struct WindowError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A GLFW window with a GL 3.3 core context, collecting input as `InputEvent`s.
+/// The `Surface` of a GLFW window with a GL 3.3 core context, collecting input as
+/// `InputEvent`s stamped with GLFW's clock when its callbacks run.
 ///
 /// Main thread only (GLFW's rule). Does not: draw, or know what a book is.
-public final class Window {
+public final class Window: Surface {
     private let handle: OpaquePointer
     private let queue: EventQueue
     private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
@@ -69,24 +72,30 @@ public final class Window {
     /// Seconds since GLFW started: the viewer's clock (captures and tests pass their own).
     public var time: Double { glfwGetTime() }
 
-    /// Events since the last call, without waiting.
-    public func pollEvents() -> [InputEvent] {
-        glfwPollEvents()
+    /// Events since the last call; with `wait`, sleeps until one arrives (or `timeout` seconds
+    /// pass) first: an idle viewer uses no CPU.
+    public func events(wait: Bool, timeout: Double?) -> [TimedInputEvent] {
+        if !wait {
+            glfwPollEvents()
+        } else if let timeout {
+            glfwWaitEventsTimeout(timeout)
+        } else {
+            glfwWaitEvents()
+        }
         return queue.drain()
     }
 
-    /// Sleeps until an event arrives (or `timeout` seconds pass), then returns what came: an
-    /// idle viewer uses no CPU.
-    public func waitEvents(timeout: Double? = nil) -> [InputEvent] {
-        if let timeout { glfwWaitEventsTimeout(timeout) } else { glfwWaitEvents() }
-        return queue.drain()
+    /// Copies the frame to the window's back buffer and swaps.
+    public func present(_ frame: Framebuffer) {
+        frame.blit(width: frame.width, height: frame.height)
+        glfwSwapBuffers(handle)
     }
 
-    public func swapBuffers() { glfwSwapBuffers(handle) }
+    public func makeCurrent() { glfwMakeContextCurrent(handle) }
 
-    /// Ends a `waitEvents` in progress (or the next one) with no event, from any thread: work
-    /// finished elsewhere, such as a decoded page, gets drawn by an idle loop.
-    public static func wake() { glfwPostEmptyEvent() }
+    /// Ends an `events(wait:)` in progress (or the next one) with no event, from any thread:
+    /// work finished elsewhere, such as a decoded page, gets drawn by an idle loop.
+    public var wake: @Sendable () -> Void { { glfwPostEmptyEvent() } }
 
     public var isFullscreen: Bool { glfwGetWindowMonitor(handle) != nil }
 
@@ -177,8 +186,12 @@ public final class Window {
         // '+' and '-' (keypad too) come from the character callback only, or they would count twice.
         GLFW_KEY_END: .end, GLFW_KEY_TAB: .tab,
         GLFW_KEY_F11: .f11, GLFW_KEY_F12: .f12,
-        GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l,
-        GLFW_KEY_P: .p, GLFW_KEY_Q: .q, GLFW_KEY_R: .r, GLFW_KEY_S: .s, GLFW_KEY_V: .v, GLFW_KEY_W: .w,
+        GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l, GLFW_KEY_O: .o,
+        GLFW_KEY_P: .p, GLFW_KEY_Q: .q, GLFW_KEY_R: .r, GLFW_KEY_S: .s, GLFW_KEY_V: .v, GLFW_KEY_W: .w, GLFW_KEY_G: .g, GLFW_KEY_Z: .z,
+        GLFW_KEY_0: .n0, GLFW_KEY_1: .n1, GLFW_KEY_2: .n2, GLFW_KEY_3: .n3, GLFW_KEY_4: .n4,
+        GLFW_KEY_5: .n5, GLFW_KEY_6: .n6, GLFW_KEY_7: .n7, GLFW_KEY_8: .n8, GLFW_KEY_9: .n9,
+        GLFW_KEY_KP_0: .n0, GLFW_KEY_KP_1: .n1, GLFW_KEY_KP_2: .n2, GLFW_KEY_KP_3: .n3, GLFW_KEY_KP_4: .n4,
+        GLFW_KEY_KP_5: .n5, GLFW_KEY_KP_6: .n6, GLFW_KEY_KP_7: .n7, GLFW_KEY_KP_8: .n8, GLFW_KEY_KP_9: .n9,
     ]
 
     private static func key(_ code: Int32) -> Key? { keys[code] }
@@ -187,16 +200,17 @@ public final class Window {
 /// Events gathered by GLFW's callbacks, which cannot capture context: they find this queue
 /// through the window's user pointer.
 private final class EventQueue {
-    private var events: [InputEvent] = []
+    private var events: [TimedInputEvent] = []
 
     static func of(_ window: OpaquePointer?) -> EventQueue? {
         guard let window, let p = glfwGetWindowUserPointer(window) else { return nil }
         return Unmanaged<EventQueue>.fromOpaque(p).takeUnretainedValue()
     }
 
-    func push(_ e: InputEvent) { events.append(e) }
+    /// Stamps the event with the time it arrived: a slow frame does not delay what it meant.
+    func push(_ e: InputEvent) { events.append(TimedInputEvent(e, at: glfwGetTime())) }
 
-    func drain() -> [InputEvent] {
+    func drain() -> [TimedInputEvent] {
         defer { events = [] }
         return events
     }

@@ -1,8 +1,13 @@
+// Input events as the viewer sees them, in no windowing library's terms: the platform layer
+// makes them, the app layer reads them, and neither depends on the other.
+// Does not: read devices, map keys to actions, or know what a book is.
+
 /// Keys the viewer responds to, independent of the windowing library.
 public enum Key: String, Sendable, CaseIterable, Codable {
     case left, right, up, down, enter, space, backspace, escape, pageUp, pageDown, home, end, tab
     case plus, minus, f11, f12
-    case a, b, c, d, f, h, l, p, q, r, s, v, w
+    case a, b, c, d, f, g, h, l, o, p, q, r, s, v, w, z
+    case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9
 }
 
 /// Modifier keys held during an event.
@@ -30,4 +35,15 @@ public enum InputEvent: Sendable, Equatable {
     /// The window's contents were damaged (uncovered, exposed) and must be shown again.
     case refresh
     case close
+}
+
+/// An input event and the time it happened: seconds on the clock of the surface that saw it
+/// (GLFW's for a window), stamped when the event arrived, not when it is handled.
+public struct TimedInputEvent: Sendable, Equatable {
+    public var event: InputEvent
+    public var time: Double
+    public init(_ event: InputEvent, at time: Double) {
+        self.event = event
+        self.time = time
+    }
 }

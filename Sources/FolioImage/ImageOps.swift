@@ -1,3 +1,4 @@
+import FolioMath
 import Foundation
 
 /// Image helpers for page textures: fitting a size limit, rounded corners, placeholders.
@@ -125,7 +126,7 @@ extension RGBAImage {
     }
 
     /// Warm off-white, the colour of the placeholder's paper.
-    static let paper: (UInt8, UInt8, UInt8, UInt8) = (246, 242, 232, 255)
+    public static let paper: (UInt8, UInt8, UInt8, UInt8) = (246, 242, 232, 255)
     private static let paper3: (UInt8, UInt8, UInt8) = (paper.0, paper.1, paper.2)
 
     /// Antialiased coverage of a line of `thickness` at distance `d` from its centre.
@@ -140,5 +141,20 @@ extension RGBAImage {
     private static func blend(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8), _ t: Double) -> (UInt8, UInt8, UInt8) {
         func mix(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8((Double(x) * (1 - t) + Double(y) * t).rounded()) }
         return (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+    }
+}
+
+extension RGBAImage {
+    /// The rectangle `x, y, width × height` of the image (clamped to it; at least 1 × 1).
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RGBAImage {
+        let x0 = min(max(x, 0), width - 1), y0 = min(max(y, 0), height - 1)
+        let cw = max(1, min(w, width - x0)), ch = max(1, min(h, height - y0))
+        var out = [UInt8]()
+        out.reserveCapacity(cw * ch * 4)
+        for row in y0..<(y0 + ch) {
+            let start = (row * width + x0) * 4
+            out += pixels[start..<(start + cw * 4)]
+        }
+        return RGBAImage(width: cw, height: ch, pixels: out)
     }
 }

@@ -1,0 +1,115 @@
+import FolioBook
+import FolioInput
+import Foundation
+
+/// Typing a page number in the viewer: digits, then Enter or G goes to that page; Backspace
+/// takes a digit back, Escape forgets them. Keys that are not for it pass on (and forget the
+/// digits typed), so the key map is untouched while nothing is typed.
+public struct PageNumberEntry: Sendable, Equatable {
+    /// The digits typed so far.
+    public private(set) var digits = ""
+
+    public enum Outcome: Sendable, Equatable {
+        /// The key was taken: show `digits`.
+        case typing
+        /// Go to this page number (1 = the first page image).
+        case go(Int)
+    }
+
+    public init() {}
+
+    /// What `key` does to the entry; nil when it is not for the entry (handle it as usual).
+    public mutating func handle(_ key: Key) -> Outcome? {
+        if let d = key.digit {
+            // Six digits: a million pages, and no overflow.
+            if digits.count < 6 && !(digits.isEmpty && d == 0) { digits.append(String(d)) }
+            return .typing
+        }
+        guard !digits.isEmpty else { return nil }
+        switch key {
+        case .enter, .g:
+            let n = Int(digits)!
+            digits = ""
+            return .go(n)
+        case .backspace:
+            digits.removeLast()
+            return .typing
+        case .escape:
+            digits = ""
+            return .typing
+        default:
+            digits = ""
+            return nil
+        }
+    }
+}
+
+extension Key {
+    /// The digit a number key types.
+    public var digit: Int? {
+        switch self {
+        case .n0: 0
+        case .n1: 1
+        case .n2: 2
+        case .n3: 3
+        case .n4: 4
+        case .n5: 5
+        case .n6: 6
+        case .n7: 7
+        case .n8: 8
+        case .n9: 9
+        default: nil
+        }
+    }
+}
+
+/// Where each book was left, kept in the XDG state directory (`$XDG_STATE_HOME/folio`, else
+/// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`.
+/// A file that cannot be read or parsed counts as empty; writes replace it whole.
+public struct ReadingPositions: Sendable {
+    public let file: String
+
+    public init(file: String) { self.file = file }
+
+    /// The positions file of the user's state directory.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        self.init(file: state + "/folio/positions.json")
+    }
+
+    /// How a book is known across runs: its document, else the folder of its first page.
+    public static func key(of book: Book) -> String? {
+        guard let first = book.pages.first else { return nil }
+        if let (path, _) = PageSources.split(first) { return path }
+        return (first as NSString).deletingLastPathComponent
+    }
+
+    /// Every position saved.
+    public func load() -> [String: Int] {
+        guard let data = FileManager.default.contents(atPath: file),
+              let positions = try? JSONDecoder().decode([String: Int].self, from: data) else { return [:] }
+        return positions
+    }
+
+    /// The page number `book` was left at, if any.
+    public func page(of book: Book) -> Int? { Self.key(of: book).flatMap { load()[$0] } }
+
+    /// Remembers `page` for `book`; false when the file cannot be written.
+    @discardableResult
+    public func save(page: Int, of book: Book) -> Bool {
+        guard let key = Self.key(of: book) else { return false }
+        var positions = load()
+        guard positions[key] != page else { return true }
+        positions[key] = page
+        do {
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try encoder.encode(positions).write(to: URL(fileURLWithPath: file), options: .atomic)
+            return true
+        } catch {
+            return false
+        }
+    }
+}

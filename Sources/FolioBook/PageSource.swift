@@ -1,0 +1,276 @@
+import Foundation
+
+/// A width and height in pixels.
+public struct PixelSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The largest size of `aspect` (width / height) inside this one, at least 1 × 1.
+    public func fitting(aspect: Double) -> PixelSize {
+        guard aspect.isFinite, aspect > 0 else { return self }
+        let w = min(Double(width), Double(height) * aspect)
+        return PixelSize(width: max(1, Int(w.rounded())), height: max(1, Int((w / aspect).rounded())))
+    }
+}
+
+/// Why a page or a document cannot be shown, in words for a person (the path is the file's).
+public enum PageError: Error, Equatable, CustomStringConvertible {
+    /// The file is missing, unreadable, or not what its name says; `message` says which.
+    case invalid(path: String, message: String)
+    /// The document needs a password (none given, or a wrong one).
+    case protected(path: String)
+    /// The document failed to open before and that failure was reported then: a page of it
+    /// shows a placeholder without another message.
+    case reportedBefore(path: String)
+
+    /// The reason without the path, for a `Problem` that names the file itself.
+    public var reason: String {
+        switch self {
+        case let .invalid(_, message): message
+        case .protected: "the document is password-protected; give its password with --password"
+        case .reportedBefore: "could not be opened (reported above)"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .invalid(path, _), let .protected(path), let .reportedBefore(path): "\(path): \(reason)"
+        }
+    }
+}
+
+/// A page rasterised for the screen.
+public struct PageRender: Sendable {
+    public var image: RGBAImage
+    /// True for a vector page (or a photo decoded at reduced scale): asking again with a
+    /// larger `fit` gives a sharper image. False when this is all the file holds.
+    public var scalable: Bool
+    /// Something wrong that still left an image (a JPEG that ends early), in words.
+    public var warning: String?
+
+    public init(image: RGBAImage, scalable: Bool, warning: String? = nil) {
+        self.image = image
+        self.scalable = scalable
+        self.warning = warning
+    }
+}
+
+/// A file that holds a book's pages: a PDF, a comic archive. Format modules (FolioPDF,
+/// FolioArchive) implement it and register a `PageSourceFormat`, so FolioBook links none of
+/// their libraries and a program that registers none still reads folders of images.
+///
+/// Every method may be called from any thread, concurrently.
+public protocol PageSource: AnyObject, Sendable {
+    /// Pages in reading order.
+    var pageCount: Int { get }
+    /// The title the document's metadata gives, if any.
+    var title: String? { get }
+    /// Damage met while opening that did not stop it (pages after it lost), in words.
+    var damage: String? { get }
+    /// Page `index`'s natural size (points for a PDF, pixels for an image); nil when it
+    /// cannot be told without decoding.
+    func pageSize(_ index: Int) -> (width: Double, height: Double)?
+    /// Page `index` as large as fits in `fit`, on paper of the first page's shape (a page of
+    /// another shape is centred on it), so all pages of a book share one aspect.
+    func render(page index: Int, fit: PixelSize) throws -> PageRender
+}
+
+extension PageSource {
+    public var damage: String? { nil }
+}
+
+/// A kind of document a module can open.
+public struct PageSourceFormat: Sendable {
+    /// For messages: "PDF", "comic archive".
+    public var name: String
+    /// File name extensions, lower case, without the dot.
+    public var extensions: [String]
+    /// Opens a regular file (checked before); `password` for protected documents.
+    public var open: @Sendable (_ path: String, _ password: String?) throws -> PageSource
+
+    public init(name: String, extensions: [String], open: @escaping @Sendable (String, String?) throws -> PageSource) {
+        self.name = name
+        self.extensions = extensions
+        self.open = open
+    }
+}
+
+/// The registered document formats, the documents open now, and how a page is named: an
+/// image file by its path, page i of a document by `path#page=N` (N = i + 1, the fragment
+/// PDF readers take), so everything that passes page paths around carries document pages too.
+public enum PageSources {
+    private final class State: @unchecked Sendable {
+        // @unchecked: every field is guarded by `lock`.
+        let lock = NSLock()
+        var formats: [PageSourceFormat] = []
+        var password: String?
+        var open: [String: PageSource] = [:]
+        /// Open documents, least recently used first.
+        var recent: [String] = []
+        var failed: Set<String> = []
+
+        /// `path`'s document, now the most recently used.
+        func use(_ path: String) -> PageSource? {
+            guard let source = open[path] else { return nil }
+            recent.removeAll { $0 == path }
+            recent.append(path)
+            return source
+        }
+
+        /// Keeps `source` open, closing the least recently used beyond `maxOpen` (a render in
+        /// flight keeps its own reference: it finishes, then the document closes).
+        func keep(_ source: PageSource, for path: String) -> PageSource {
+            if let s = use(path) { return s }
+            open[path] = source
+            recent.append(path)
+            while recent.count > PageSources.maxOpen { open[recent.removeFirst()] = nil }
+            return source
+        }
+    }
+    private static let state = State()
+
+    /// Documents kept open at most: a shelf of hundreds of PDFs holds only the ones in use.
+    public static let maxOpen = 16
+
+    /// Makes a format known (a second registration of an extension replaces the first).
+    public static func register(_ format: PageSourceFormat) {
+        state.lock.withLock {
+            state.formats.removeAll { !Set($0.extensions).isDisjoint(with: format.extensions) }
+            state.formats.append(format)
+        }
+    }
+
+    /// The password tried on protected documents.
+    public static var password: String? {
+        get { state.lock.withLock { state.password } }
+        set { state.lock.withLock { state.password = newValue } }
+    }
+
+    /// The format a file name's extension says, if one is registered.
+    public static func format(of name: String) -> PageSourceFormat? {
+        let ext = (name as NSString).pathExtension.lowercased()
+        guard !ext.isEmpty else { return nil }
+        return state.lock.withLock { state.formats.first { $0.extensions.contains(ext) } }
+    }
+
+    /// Whether a file name is a page image Folio decodes itself.
+    public static func isImage(_ name: String) -> Bool {
+        ["png", "jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
+    }
+
+    /// The document at `path`, opened once and kept (the `maxOpen` most recently used stay
+    /// open; others are opened again when needed); a document that failed to open throws
+    /// `.reportedBefore` from then on (its first error was reported by whoever opened it).
+    public static func open(_ path: String) throws -> PageSource {
+        if let s = state.lock.withLock({ state.use(path) }) { return s }
+        if state.lock.withLock({ state.failed.contains(path) }) { throw PageError.reportedBefore(path: path) }
+        do {
+            guard let format = format(of: path) else { throw PageError.invalid(path: path, message: "not a known document kind") }
+            try requireRegularFile(path)
+            let source = try format.open(path, password)
+            return state.lock.withLock { state.keep(source, for: path) }
+        } catch {
+            state.lock.withLock { _ = state.failed.insert(path) }
+            throw error
+        }
+    }
+
+    /// Refuses what is not a regular file (a FIFO would block the reader forever).
+    public static func requireRegularFile(_ path: String) throws {
+        var st = stat()
+        guard stat(FileName.bytes(path), &st) == 0 else {
+            throw PageError.invalid(path: path, message: "cannot read: \(FileError.reason())")
+        }
+        let type = FileType(mode: st.st_mode)
+        guard type == .regular else { throw PageError.invalid(path: path, message: "cannot read: is \(type.phrase), not a file") }
+    }
+
+    /// How page `index` of the document at `path` is named.
+    public static func locator(_ path: String, page index: Int) -> String { "\(path)#page=\(index + 1)" }
+
+    /// The document and page index a locator names; nil for a plain file (an existing file
+    /// whose name merely ends like a locator is a plain file).
+    public static func split(_ locator: String) -> (path: String, index: Int)? {
+        guard let hash = locator.range(of: "#page=", options: .backwards),
+              let n = Int(locator[hash.upperBound...]), n >= 1 else { return nil }
+        let path = String(locator[..<hash.lowerBound])
+        guard format(of: path) != nil, !FileManager.default.fileExists(atPath: locator) else { return nil }
+        return (path, n - 1)
+    }
+
+    /// A page's natural size (points or pixels), read without decoding it; nil if unknown.
+    public static func naturalSize(_ locator: String) -> (width: Double, height: Double)? {
+        if let (path, index) = split(locator) { return try? open(path).pageSize(index) }
+        guard let bytes = try? PNG.readBytes(path: locator, limit: 1 << 20) else { return nil }
+        if let h = try? PNG.header(of: bytes, path: locator) { return (Double(h.width), Double(h.height)) }
+        return (try? JPEG.size(of: bytes, path: locator)).map { (Double($0.width), Double($0.height)) }
+    }
+
+    /// Checks a page without decoding it: an image file's header (PNG or JPEG), a document
+    /// page's existence. Throws what is wrong.
+    public static func check(_ locator: String) throws {
+        if let (path, index) = split(locator) {
+            guard try open(path).pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+            return
+        }
+        try requireRegularFile(locator)
+        let bytes = try PNG.readBytes(path: locator, limit: 1 << 20)
+        if JPEG.sniff(bytes) { _ = try JPEG.size(of: bytes, path: locator) } else { _ = try PNG.header(of: bytes, path: locator) }
+    }
+
+    /// A problem with page `locator`, naming the file (and the page of a document).
+    public static func problem(_ locator: String, _ reason: String) -> Problem {
+        guard let (path, index) = split(locator) else { return Problem(file: locator, message: reason) }
+        return Problem(file: path, message: "page \(index + 1): \(reason)")
+    }
+
+    /// Page `locator`'s image for a page shown at most `fit` large.
+    public static func render(_ locator: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
+                              maxSide: Int = 4096) throws -> PageRender {
+        if let (path, index) = split(locator) {
+            let source = try open(path)
+            guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+            return try source.render(page: index, fit: fit)
+        }
+        try requireRegularFile(locator)
+        // A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
+        // its memory follows the size it is shown at, whatever its header claims.
+        if try PNG.readBytes(path: locator, limit: 8) == PNG.signature {
+            return PageRender(image: try PNG.read(path: locator, maxPixels: maxPixels, maxSide: maxSide), scalable: false)
+        }
+        return try decode(PNG.readBytes(path: locator), path: locator, fit: fit, maxPixels: maxPixels)
+    }
+
+    /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.
+    public static func decode(_ bytes: [UInt8], path: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels) throws -> PageRender {
+        if JPEG.sniff(bytes) {
+            let (image, warning) = try JPEG.decode(bytes, path: path, fit: fit, maxPixels: maxPixels)
+            let (w, h) = try JPEG.size(of: bytes, path: path, maxPixels: maxPixels)
+            return PageRender(image: image, scalable: image.width < w || image.height < h, warning: warning)
+        }
+        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels), scalable: false)
+    }
+}
+
+extension RGBAImage {
+    /// The image centred on paper of `aspect` (width / height); itself when within 2 %.
+    public func onPaper(aspect: Double) -> RGBAImage {
+        guard width > 0, height > 0, aspect.isFinite, aspect > 0 else { return self }
+        let own = Double(width) / Double(height)
+        guard abs(own / aspect - 1) > 0.02 else { return self }
+        let (w, h) = own > aspect ? (width, max(1, Int((Double(width) / aspect).rounded())))
+                                  : (max(1, Int((Double(height) * aspect).rounded())), height)
+        var out = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
+        let (x0, y0) = ((w - width) / 2, (h - height) / 2)
+        for y in 0..<height {
+            out.pixels.replaceSubrange(((y0 + y) * w + x0) * 4..<((y0 + y) * w + x0 + width) * 4,
+                                       with: pixels[(y * width) * 4..<(y * width + width) * 4])
+        }
+        return out
+    }
+}

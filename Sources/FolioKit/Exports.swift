@@ -1,0 +1,9 @@
+// FolioKit is the embedding API: the types its pipeline speaks in (books, scenes, actions,
+// surfaces, the renderer's settings) come with it, so a host imports FolioKit alone (and
+// FolioWindow for a GLFW window).
+@_exported import FolioApp
+@_exported import FolioBook
+@_exported import FolioInput
+@_exported import FolioLayout
+@_exported import FolioPlatform
+@_exported import FolioRender

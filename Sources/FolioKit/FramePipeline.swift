@@ -1,0 +1,534 @@
+import FolioApp
+import FolioBook
+import FolioInput
+import FolioLayout
+import FolioMath
+import FolioPlatform
+import FolioRender
+import Foundation
+
+/// How a pipeline draws. The defaults suit the renderer in use (see `RenderSettings.defaults`).
+public struct PipelineConfiguration: Sendable {
+    /// Folder of the GLSL shaders (`ShaderFolder.locate` finds the bundled one).
+    public var shaders: String
+    /// Multisampling of the frames; nil: the renderer's default (4 on a GPU, off in software).
+    public var samples: Int?
+    /// Page texture filtering; nil: what suits the renderer (`TextureFiltering.forCurrentRenderer`).
+    public var filtering: TextureFiltering?
+    /// Frames wait for the images they show, never drawing paper in their place, and nothing
+    /// is prefetched: captures, recordings and tests. Off, a frame never waits (a viewer), and
+    /// a page's decoded pixels are let go once its texture is made.
+    public var waitsForImages = false
+    /// How long a waiting frame waits before it draws paper after all.
+    public var imageTimeout: TimeInterval = 60
+    /// Bytes of page images uploaded to the GPU per frame at most (the first always goes), so
+    /// a burst of decoded pages never stalls a frame on a live surface.
+    public var uploadBudgetBytes = 24 << 20
+    /// The view in layout units that fits the surface (the scene scales with the window).
+    public var baseView = Vec2(1280, 720)
+    /// Where each book was left: it opens there again, and the place is kept as the reader
+    /// moves (the viewer). Nil: nothing is remembered (captures, recordings, tests).
+    public var positions: ReadingPositions?
+
+    public init(shaders: String) { self.shaders = shaders }
+}
+
+/// Where a page turn came from.
+public enum TurnOrigin: Sendable, Equatable {
+    /// A key of the key map.
+    case key
+    /// A click, drag or scroll of the pointer.
+    case gesture
+    /// The host program (`FramePipeline.perform`).
+    case code
+}
+
+/// Hears what the pipeline did and asks for what only its host can do.
+public protocol FramePipelineDelegate: AnyObject {
+    /// A turn (or a page drag) started; `origin` says who asked for it.
+    func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin)
+    /// A key asked for a screenshot or the help text: the host writes files and prints.
+    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double)
+    /// A page file could not be read, or a frame could not be drawn: one line for a person.
+    func pipeline(_ pipeline: FramePipeline, problem: String)
+}
+
+extension FramePipelineDelegate {
+    public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
+    public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
+    public func pipeline(_ pipeline: FramePipeline, problem: String) {
+        FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
+    }
+}
+
+/// Supplies page images from memory for books that have no files (or whose files the host
+/// reads itself): generated pages, a network source, a document decoder of the host's own.
+public protocol PageContentSource: AnyObject {
+    /// Whether the source supplies every image of book `book`: its files are then never read.
+    func suppliesImages(ofBook book: Int) -> Bool
+    /// The image `face` shows (`.cover(b)`, or `.page(b, n)` with image index `n − 2`), or nil
+    /// to show paper for now. Called on the render thread when the face is on screen or near
+    /// it and has no texture: return an image already in memory, and call
+    /// `FramePipeline.contentChanged()` when later ones are ready.
+    func image(for face: FaceContent) -> RGBAImage?
+}
+
+/// The one way Folio makes frames, for every host: the viewer, capture, record, bench, the
+/// render tests and embedding programs. It owns the controller (state machine), the page images
+/// (decoded in the background), their textures and the renderer, takes input events stamped
+/// with their time, and produces frames onto a `Surface`.
+///
+/// Two ways to drive it. Live (a window): `run()`, or `handle(_:)` each event and `frame(at:)`
+/// each turn of the host's own loop; frames are drawn only while something changes. Scripted
+/// (captures, recordings, tests): `draw(_:)` any scene, then read `target`.
+///
+/// Images flow one way: decoded pages come from `FaceImages`, are uploaded within
+/// `uploadBudgetBytes` a frame (faces on screen first, then prefetched ones), and the textures
+/// of pages the caches let go are freed; the renderer only looks textures up.
+///
+/// Frames are drawn into an offscreen framebuffer and presented: the renderer's cached layer
+/// and dirty rectangles need a target that keeps its content between frames, and screenshots
+/// read it back. Does not: open windows, parse options or write files. Thread: the surface's.
+public final class FramePipeline {
+    public let surface: any Surface
+    public let renderer: Renderer
+    public private(set) var controller: BookController
+    /// The books shown. Setting another starts a new controller (on the shelf, the settings
+    /// kept, without the old one's delegate and data source) and new page images.
+    public var library: Library {
+        didSet {
+            guard library != oldValue else { return }
+            replaceImages()
+            controller = BookController(library: library.bookInfos, settings: controller.settings)
+            deferred = []
+        }
+    }
+    public weak var delegate: FramePipelineDelegate?
+    /// Page images from memory for the books it supplies (see `PageContentSource`).
+    public weak var contentSource: PageContentSource? {
+        didSet { replaceImages() }
+    }
+    public let configuration: PipelineConfiguration
+    /// The frame drawn last.
+    public private(set) var target: Framebuffer
+    private var images: FaceImages
+    private let textures: TextureStore
+    private var samples: Int
+    private var filtering: TextureFiltering
+    // Live loop state.
+    private var gestures: PointerGestures
+    /// Page turns asked for while the book opens: they play once it is open.
+    private var deferred: [(Action, TurnOrigin)] = []
+    private var needsRender = true
+    private var needsPresent = true
+    /// Decoded images wait for the upload budget of a later frame.
+    private var uploadsPending = false
+    /// Faces whose textures were made from an image since replaced by a sharper one.
+    private var staleTextures: Set<FaceContent> = []
+    /// A page number being typed; the book whose place was restored since it opened; the page
+    /// last saved for each book.
+    private var pageEntry = PageNumberEntry()
+    private var restored: Int?
+    private var saved: [Int: Int] = [:]
+    /// False once the surface closed or a key quit.
+    public private(set) var isRunning = true
+    private var title = ""
+
+    /// Makes the renderer and the first frame's target on `surface`, whose context must be
+    /// current. The pipeline owns the surface from here: `destroy()` frees both.
+    public init(surface: any Surface, library: Library, configuration: PipelineConfiguration,
+                settings: BookController.Settings = .init()) throws {
+        self.surface = surface
+        self.library = library
+        self.configuration = configuration
+        renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
+        samples = configuration.samples ?? renderer.settings.samples
+        filtering = configuration.filtering ?? .forCurrentRenderer
+        textures = TextureStore(descriptor: .pages(filtering))
+        controller = BookController(library: library.bookInfos, settings: settings)
+        let (w, h) = surface.framebufferSize
+        gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
+        images = Self.faceImages(library, configuration, height: h, wake: surface.wake)
+        do {
+            target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: samples)
+        } catch {
+            renderer.destroy()
+            throw error
+        }
+        fitView(width: w, height: h)
+    }
+
+    /// Frees the GL objects, then the surface.
+    public func destroy() {
+        images.close()
+        target.destroy()
+        textures.destroy()
+        renderer.destroy()
+        surface.destroy()
+    }
+
+    /// Vector pages are rasterised for a surface `height` pixels high until frames say better.
+    private static func faceImages(_ library: Library, _ configuration: PipelineConfiguration, height: Int,
+                                   wake: @escaping @Sendable () -> Void) -> FaceImages {
+        var settings = PageCache.Settings()
+        settings.displayHeight = max(height, 1)
+        // A waiting frame needs only its own pages (decoding others would take cores from it),
+        // and the sharp ones: no preview first.
+        if configuration.waitsForImages {
+            (settings.ahead, settings.behind) = (0, 0)
+            settings.previewHeight = 0
+        }
+        return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings,
+                          onChange: configuration.waitsForImages ? nil : wake)
+    }
+
+    /// The library as the page caches see it: books the content source supplies have no files.
+    private var filesToRead: Library {
+        guard let source = contentSource else { return library }
+        var files = library
+        for b in files.books.indices where source.suppliesImages(ofBook: b) {
+            files.books[b].pages = []
+            files.books[b].cover = nil
+        }
+        return files
+    }
+
+    /// The content source has new images: faces it supplies are asked again.
+    public func contentChanged() {
+        if let source = contentSource {
+            textures.evict(keeping: textures.residentFaces.filter { !source.suppliesImages(ofBook: $0.book) })
+        }
+        needsRender = true
+    }
+
+    /// New page caches over the library's files (decoding for the old ones stops) and no textures.
+    private func replaceImages() {
+        images.close()
+        images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
+        textures.evict(keeping: [])
+        needsRender = true
+    }
+
+    // MARK: Scripted frames
+
+    /// Draws `scene` into `target`. With `waitsForImages`, first waits for the images it shows.
+    public func draw(_ scene: Scene) {
+        if let shown = scene.displayHeight(width: target.width, height: target.height) { images.setDisplayHeight(shown) }
+        prepareImages(for: scene)
+        renderer.draw(scene, into: target, textures: textures)
+    }
+
+    /// Tells the caches what `scene` shows and uploads what is decoded: with `waitsForImages`,
+    /// every face shown, waiting for them; otherwise faces shown first, then prefetched ones,
+    /// within the upload budget. Returns the faces shown that got a texture.
+    @discardableResult
+    private func prepareImages(for scene: Scene) -> Set<FaceContent> {
+        images.show(scene)
+        let shown = scene.shownFaces
+        if configuration.waitsForImages {
+            // In short waits, so that Ctrl-C (`Interrupt`) is heard while a large page decodes.
+            let deadline = Date(timeIntervalSinceNow: configuration.imageTimeout)
+            while !images.waitUntilReady(faces: shown, timeout: 0.25), !Interrupt.requested {
+                guard Date() < deadline else {
+                    report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper")
+                    break
+                }
+            }
+            takeImageChanges()
+            return upload(shown, budget: nil)
+        }
+        // Prefetched pages go up after the faces on screen, so a turn finds them there.
+        let prefetched = images.residentFaces.subtracting(shown).sorted(by: Self.readingOrder)
+        return upload(shown + prefetched, budget: configuration.uploadBudgetBytes).intersection(shown)
+    }
+
+    /// Makes the target `width × height` with `samples` (nil: as configured); false, with a
+    /// problem reported, when no such framebuffer can be made (the old one stays).
+    @discardableResult
+    public func resizeTarget(width: Int, height: Int, samples: Int? = nil) -> Bool {
+        let s = samples ?? self.samples
+        guard target.width != width || target.height != height || s != self.samples else { return true }
+        do {
+            let resized = try Framebuffer(width: width, height: height, samples: s)
+            target.destroy()
+            target = resized
+            self.samples = s
+            needsRender = true
+            return true
+        } catch {
+            report("cannot draw at \(width)×\(height): \(error)")
+            return false
+        }
+    }
+
+    /// Filters page textures as `filtering` says from now on (they are uploaded again).
+    public func setFiltering(_ filtering: TextureFiltering) {
+        guard filtering != self.filtering else { return }
+        self.filtering = filtering
+        textures.descriptor = .pages(filtering)
+        textures.evict(keeping: [])
+        images.reloadReleased()
+        needsRender = true
+    }
+
+    /// The frame of the state at `time`, rows bottom to top (GL's order).
+    public func snapshot(at time: Double) -> RGBAImage {
+        controller.update(to: time)
+        needsRender = true
+        render()
+        return target.readPixels()
+    }
+
+    /// Page textures held now and their bytes (mipmaps counted), for tests and benchmarks.
+    public var textureCount: Int { textures.residentCount }
+    public var textureBytes: Int { textures.residentBytes }
+
+    // MARK: Live frames
+
+    /// Runs until the surface closes or a key quits: sleeps while nothing moves, wakes for
+    /// input and for decoded pages.
+    public func run() {
+        while isRunning {
+            let timeout = gestures.deadline.map { max($0 - surface.time, 0) }
+            for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
+            frame(at: surface.time)
+        }
+    }
+
+    /// Nothing to draw until the next event or decoded page.
+    public var isIdle: Bool { !needsRender && !needsPresent && !uploadsPending && !controller.isAnimating }
+
+    /// One event, at the time it happened.
+    public func handle(_ timed: TimedInputEvent) {
+        let now = timed.time
+        switch timed.event {
+        case let .key(key, modifiers, isRepeat):
+            if controller.book != nil, let outcome = pageEntry.handle(key) {
+                if case let .go(n) = outcome { goToPage(n, at: now) }
+                return
+            }
+            let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
+                                           phase: controller.phase, queuedTurns: controller.queuedTurns,
+                                           zoomed: controller.settings.zoom > 1)
+            for command in commands { run(command, at: now) }
+        case let .resize(width, height):
+            fitView(width: width, height: height)
+        case .refresh:
+            needsPresent = true
+        case .close:
+            isRunning = false
+        case .mouseDown, .mouseUp, .mouseMove, .scroll:
+            for action in gestures.handle(timed.event, controller: controller, at: now) { perform(action, at: now, origin: .gesture) }
+        }
+    }
+
+    /// Performs `action` at `time`; false when it is impossible now. A page turn asked for
+    /// while the book opens is kept and plays once it is open.
+    @discardableResult
+    public func perform(_ action: Action, at time: Double, origin: TurnOrigin = .code) -> Bool {
+        if controller.handle(action, at: time) {
+            needsRender = true
+            if action.startsTurn { delegate?.pipeline(self, didStartTurn: action, origin: origin) }
+            return true
+        }
+        if controller.phase == .opening, action.turnsPage {
+            deferred.append((action, origin))
+        }
+        return false
+    }
+
+    /// Moves everything on to `now` and draws and presents the frame if anything changed.
+    public func frame(at now: Double) {
+        for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
+        advance(to: now)
+        keepPosition(at: now)
+        takeImageChanges()
+        if needsRender || uploadsPending { render() }
+        if needsPresent { present() }
+        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…")
+        if t != title {
+            title = t
+            surface.setTitle(t)
+        }
+    }
+
+    private func run(_ command: ViewerCommand, at now: Double) {
+        switch command {
+        case let .action(action): perform(action, at: now, origin: .key)
+        case .toggleFullscreen: surface.toggleFullscreen()
+        case .quit: isRunning = false
+        case .screenshot, .help: delegate?.pipeline(self, asksFor: command, at: now)
+        }
+    }
+
+    /// Turns to page image `n` (1-based) of the open book, clamped to its pages.
+    private func goToPage(_ n: Int, at now: Double) {
+        guard let b = controller.book else { return }
+        if controller.go(to: clamp(n, 1, max(1, library.books[b].pages.count)) + 1, at: now) { needsRender = true }
+    }
+
+    /// Opens a book where it was left, and remembers where the reader is now.
+    private func keepPosition(at now: Double) {
+        guard let positions = configuration.positions else { return }
+        guard let b = controller.book else { restored = nil; return }
+        guard controller.phase == .reading else { return }
+        let book = library.books[b]
+        if restored != b {
+            restored = b
+            if controller.spread == 0, let page = positions.page(of: book), page > 1,
+               controller.go(to: page + 1, animated: false, at: now) {
+                needsRender = true
+            }
+        }
+        let page = max(1, 2 * controller.spread)
+        if saved[b] != page, positions.save(page: page, of: book) { saved[b] = page }
+    }
+
+    /// Moves every animation on to `now`; the frame that ends an animation is drawn too.
+    private func advance(to now: Double) {
+        let moving = controller.isAnimating
+        controller.update(to: now)
+        if moving { needsRender = true }
+        if controller.phase == .reading, !deferred.isEmpty {
+            let actions = deferred
+            deferred = []
+            for (action, origin) in actions { perform(action, at: now, origin: origin) }
+        }
+    }
+
+    /// Keeps the scene's scale (the base view fits the surface) while the layout sees the whole
+    /// surface, so covers and pages at the sides are laid out, not cut off.
+    private func fitView(width: Int, height: Int) {
+        gestures.mapping = ViewMapping(width: width, height: height, viewSize: configuration.baseView)
+        controller.handle(.setViewSize(gestures.mapping.fittedViewSize), at: controller.time)
+        needsRender = true
+    }
+
+    /// Draws the controller's scene if it changed or a face on screen got its image.
+    private func render() {
+        let changed = needsRender
+        needsRender = false
+        let (w, h) = surface.framebufferSize
+        // Minimised: nothing to draw into; uploads wait for the next image or event.
+        guard w > 0, h > 0, resizeTarget(width: w, height: h) else {
+            uploadsPending = false
+            return
+        }
+        let scene = controller.scene()
+        // Vector pages are rasterised for the size they are shown at once it settles (not for
+        // each size an opening or a turn passes through).
+        if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
+        let uploaded = prepareImages(for: scene)
+        guard changed || !uploaded.isEmpty else { return }
+        renderer.draw(scene, into: target, textures: textures)
+        needsPresent = true
+    }
+
+    /// Covers first, then pages by book and page: a stable order for prefetched uploads.
+    private static func readingOrder(_ a: FaceContent, _ b: FaceContent) -> Bool {
+        (a.book, a.imageIndex ?? -1) < (b.book, b.imageIndex ?? -1)
+    }
+
+    private func present() {
+        needsPresent = false
+        surface.present(target)
+        GLErrors.check("presenting a frame")
+    }
+
+    // MARK: Images
+
+    /// Frees the textures of faces whose images the page caches let go (GPU memory follows the
+    /// caches' budget) and reports bad files; notes that new images wait for upload.
+    private func takeImageChanges() {
+        let changes = images.drainChanges()
+        if changes.arrived { uploadsPending = true }
+        // A sharper image of a face that has a texture: it goes up again, the old one showing
+        // until then.
+        let stale = changes.ready.intersection(textures.residentFaces)
+        if !stale.isEmpty {
+            staleTextures.formUnion(stale)
+            uploadsPending = true
+        }
+        if changes.evicted {
+            textures.evict(keeping: images.residentFaces)
+            images.budget.setGPUBytes(textures.residentBytes)
+        }
+        for problem in images.drainProblems() { report(problem.description) }
+    }
+
+    /// Uploads the decoded images of `faces` that have no texture yet, in order, until `budget`
+    /// bytes are spent (nil: no limit); returns the faces uploaded. Leaves `uploadsPending` set
+    /// when some had to wait for a later frame.
+    @discardableResult
+    private func upload(_ faces: [FaceContent], budget: Int?) -> Set<FaceContent> {
+        var spent = 0, done: Set<FaceContent> = []
+        uploadsPending = false
+        for face in faces where !textures.contains(face) || staleTextures.contains(face) {
+            guard let image = images.image(for: face) ?? supplied(face) else { continue }
+            if let budget, spent > 0, spent + image.byteCount > budget {
+                uploadsPending = true
+                break
+            }
+            textures.upload(image, for: face)
+            staleTextures.remove(face)
+            if !configuration.waitsForImages { images.releasePixels(of: face) }
+            spent += image.byteCount
+            done.insert(face)
+        }
+        images.budget.setGPUBytes(textures.residentBytes)
+        return done
+    }
+
+    private func supplied(_ face: FaceContent) -> RGBAImage? {
+        guard face.kind != .blank, let source = contentSource, source.suppliesImages(ofBook: face.book) else { return nil }
+        // The layout numbers faces past the book's images too: those stay blank.
+        if let i = face.imageIndex, i >= library.books[face.book].pages.count { return nil }
+        return source.image(for: face)
+    }
+
+    private func report(_ problem: String) {
+        if let delegate { delegate.pipeline(self, problem: problem) } else {
+            FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
+        }
+    }
+
+    // MARK: Title
+
+    /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf.
+    public var pageTitle: String {
+        let books = library.books
+        if let b = controller.book {
+            return "Folio — \(books[b].title) — \(Self.pageLabel(spread: controller.spread, imageCount: books[b].pages.count))"
+        }
+        guard !books.isEmpty else { return "Folio — no books" }
+        let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
+        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))"
+    }
+
+    /// The page images a spread shows, numbered from 1: spread s shows images 2s and 2s + 1
+    /// (spread 0 opens on the endpaper and image 1).
+    static func pageLabel(spread s: Int, imageCount n: Int) -> String {
+        let shown = [2 * s, 2 * s + 1].filter { $0 >= 1 && $0 <= n }
+        switch shown.count {
+        case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
+        case 1: return "page \(shown[0]) of \(n)"
+        default: return "no pages"
+        }
+    }
+}
+
+extension Action {
+    /// Turns pages: asked for while a book opens, it waits until the book is open.
+    var turnsPage: Bool {
+        switch self {
+        case .nextPage, .previousPage, .firstPage, .lastPage: true
+        default: false
+        }
+    }
+
+    /// Starts a turn when it succeeds (a drag picks up a page).
+    var startsTurn: Bool {
+        if case .pageDragBegan = self { return true }
+        return turnsPage
+    }
+}

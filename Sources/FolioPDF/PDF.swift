@@ -1,0 +1,170 @@
+import CPoppler
+import FolioBook
+import Foundation
+
+/// PDF documents as page sources, through poppler's GLib API rendering with cairo.
+///
+/// Pages are rasterised at the size asked for (the size they are shown at), so text stays
+/// sharp at any zoom; nothing is rendered at open, which reads only the cross-reference table
+/// and the first page's size. Does not: search or select text, follow links, or show forms
+/// and annotations beyond what poppler draws.
+///
+/// Licence: poppler is GPL-2.0-or-later (or GPL-3.0), so a program that links this module is
+/// distributed under the GPL; Folio itself is GPL-3.0-or-later for that reason (README).
+public enum PDF {
+    public static let format = PageSourceFormat(name: "PDF", extensions: ["pdf"]) { path, password in
+        try PDFDocument(path: path, password: password)
+    }
+
+    /// Lets `Library.load` and page caches open PDFs.
+    public static func register() { PageSources.register(format) }
+}
+
+/// One PDF file. poppler's document objects are not thread-safe, so each render borrows one
+/// of a small pool of handles on the same file: pages render in parallel, one per handle.
+final class PDFDocument: PageSource, @unchecked Sendable {
+    // @unchecked: the handles, their limit and the size cache are guarded by `pool`.
+    let path: String
+    let pageCount: Int
+    let title: String?
+    private let password: String?
+    private let uri: String
+    private let pool = NSCondition()
+    private var idle: [OpaquePointer]
+    private var handles: Int
+    private var maxHandles: Int
+    private var sizes: [Int: (width: Double, height: Double)] = [:]
+    /// Width / height of the first page: the shape of every page of the book.
+    private let aspect: Double
+
+    init(path: String, password: String?) throws {
+        self.path = path
+        self.password = password
+        var error: UnsafeMutablePointer<GError>?
+        guard let u = g_filename_to_uri(path, nil, &error) else { throw Self.failure(path, &error) }
+        uri = String(cString: u)
+        g_free(u)
+        let doc = try Self.openHandle(path: path, uri: uri, password: password)
+        idle = [doc]
+        handles = 1
+        maxHandles = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount - 1))
+        pageCount = Int(poppler_document_get_n_pages(doc))
+        title = poppler_document_get_title(doc).flatMap { t in
+            defer { g_free(t) }
+            let s = String(cString: t).trimmingCharacters(in: .whitespacesAndNewlines)
+            return s.isEmpty ? nil : s
+        }
+        let first = pageCount > 0 ? Self.size(of: doc, page: 0) : nil
+        aspect = first.map { $0.width / $0.height } ?? 362.0 / 568.0
+        if let first { sizes[0] = first }
+    }
+
+    deinit {
+        for doc in idle { g_object_unref(UnsafeMutableRawPointer(doc)) }
+    }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? {
+        guard (0..<pageCount).contains(index) else { return nil }
+        if let s = pool.withLock({ sizes[index] }) { return s }
+        let s = withHandle { Self.size(of: $0, page: index) }
+        pool.withLock { sizes[index] = s }
+        return s
+    }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+        let image = try withHandle { doc -> RGBAImage in
+            guard let page = poppler_document_get_page(doc, Int32(index)) else {
+                throw PageError.invalid(path: path, message: "page \(index + 1) cannot be read")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            var w = 0.0, h = 0.0
+            poppler_page_get_size(page, &w, &h)
+            guard w > 0, h > 0, w.isFinite, h.isFinite else {
+                throw PageError.invalid(path: path, message: "page \(index + 1) has no size")
+            }
+            let size = fit.fitting(aspect: aspect).fitting(aspect: w / h)
+            return Self.rasterise(page, width: size.width, height: size.height, scale: Double(size.width) / w)
+        }
+        return PageRender(image: image.onPaper(aspect: aspect), scalable: true)
+    }
+
+    // MARK: poppler
+
+    /// Draws a page on white paper into a cairo image and converts it to RGBA.
+    private static func rasterise(_ page: OpaquePointer, width: Int, height: Int, scale: Double) -> RGBAImage {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        cairo_scale(cr, scale, scale)
+        poppler_page_render(page, cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+            return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        // RGB24 is one native-endian 32-bit word per pixel, 0xXXRRGGBB: bytes B, G, R, X here.
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = data + y * stride
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    out[i] = row[4 * x + 2]; out[i + 1] = row[4 * x + 1]; out[i + 2] = row[4 * x]
+                }
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    private static func size(of doc: OpaquePointer, page index: Int) -> (width: Double, height: Double)? {
+        guard let page = poppler_document_get_page(doc, Int32(index)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var w = 0.0, h = 0.0
+        poppler_page_get_size(page, &w, &h)
+        return w > 0 && h > 0 && w.isFinite && h.isFinite ? (w, h) : nil
+    }
+
+    private static func openHandle(path: String, uri: String, password: String?) throws -> OpaquePointer {
+        var error: UnsafeMutablePointer<GError>?
+        guard let doc = poppler_document_new_from_file(uri, password, &error) else { throw failure(path, &error) }
+        return doc
+    }
+
+    /// The error poppler gave, as a `PageError` (and freed).
+    private static func failure(_ path: String, _ error: inout UnsafeMutablePointer<GError>?) -> PageError {
+        defer { g_clear_error(&error) }
+        guard let e = error?.pointee else { return .invalid(path: path, message: "not a readable PDF") }
+        if e.domain == poppler_error_quark(), e.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) { return .protected(path: path) }
+        let message = e.message.map { String(cString: $0) } ?? "unknown error"
+        return .invalid(path: path, message: "not a readable PDF: \(message)")
+    }
+
+    /// Runs `body` with a handle of its own: an idle one, a new one while fewer than
+    /// `maxHandles` exist, else the next one given back.
+    private func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+        pool.lock()
+        while idle.isEmpty && handles >= maxHandles { pool.wait() }
+        var doc = idle.popLast()
+        if doc == nil { handles += 1 }
+        pool.unlock()
+        if doc == nil { doc = try? Self.openHandle(path: path, uri: uri, password: password) }
+        guard let handle = doc else {
+            // The file changed or went since it opened: make do with the handles there are
+            // (the first always stays), waiting for one of them.
+            pool.withLock {
+                handles -= 1
+                maxHandles = handles
+            }
+            return try withHandle(body)
+        }
+        defer {
+            pool.withLock { idle.append(handle) }
+            pool.signal()
+        }
+        return try body(handle)
+    }
+}

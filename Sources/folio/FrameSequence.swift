@@ -1,0 +1,129 @@
+import ArgumentParser
+import FolioBook
+import FolioKit
+import FolioLayout
+import FolioRender
+import Foundation
+
+/// The frames of an animation drawn by a headless pipeline: numbered PNGs in a folder
+/// (frame-00001.png, …), a video piped into ffmpeg, or both. What `record` and `flip` write.
+///
+/// Does not: decide what is drawn (the caller hands scenes in), or replace a user's files
+/// unless `force` says so.
+struct FrameSequence {
+    /// Folder for the PNG frames; nil writes the video only.
+    var folder: String?
+    /// The video ffmpeg makes (.mp4, .webm, .gif, …).
+    var video: String?
+    var fps: Double
+    var compression: Int
+    /// Replace the frames of an earlier recording and an existing video.
+    var force = false
+    /// No progress line.
+    var quiet = false
+    /// The command, as the progress line names it ("folio record").
+    var label: String
+
+    /// Frame names have five digits; a recording never outgrows them.
+    static let maxFrames = 99_999
+
+    /// What `prepare` found: ffmpeg, and the earlier frames in the folder.
+    struct Prepared {
+        var ffmpeg: String?
+        var earlier: [Int]
+    }
+
+    func framePath(_ n: Int, in folder: String) -> String {
+        (folder as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
+    }
+
+    /// Checks every output before anything is drawn: ffmpeg is there when a video alone is
+    /// asked for, the folder exists and holds no earlier frames (unless forced), and the video
+    /// replaces nothing (unless forced) and never one of the frames.
+    func prepare() throws -> Prepared {
+        let ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
+        if let video, ffmpeg == nil, folder == nil {
+            throw Failure(.unavailable, "ffmpeg is not installed: cannot write \(video)")
+        }
+        var earlier: [Int] = []
+        if let folder {
+            try OutputFile.makeFolder(folder)
+            earlier = try FileName.list(folder).compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
+            if !earlier.isEmpty, !force {
+                throw Failure(.cannotCreate, "\(folder) holds \(earlier.count) frames of an earlier recording "
+                    + "(\(framePath(earlier[0], in: folder))…); --force replaces them, or choose another folder")
+            }
+        }
+        if let video {
+            let name = (video as NSString).lastPathComponent
+            let videoFolder = OutputFile.folder(of: (video as NSString).standardizingPath)
+            if let folder, name.wholeMatch(of: /frame-\d+\.png/) != nil,
+               (videoFolder as NSString).resolvingSymlinksInPath == ((folder as NSString).standardizingPath as NSString).resolvingSymlinksInPath {
+                throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
+            }
+            try OutputFile(video, replace: force ? .always : .never).prepare()
+        }
+        return Prepared(ffmpeg: ffmpeg, earlier: earlier)
+    }
+
+    /// Draws every scene `next` gives until nil (or Ctrl-C, or ffmpeg failing) while earlier
+    /// frames are read back: encoded to PNG on worker threads, piped to ffmpeg from a thread of
+    /// its own. Then removes the earlier recording's frames past the new one's last. Returns how
+    /// many frames were drawn. `total` is the frames the script makes (the progress line's
+    /// time left, a GIF's palette).
+    func write(_ pipeline: FramePipeline, _ prepared: Prepared, total: Int, next: () -> Scene?) throws -> Int {
+        let progress = ProgressLine(label, unit: "frames", total: total, quiet: quiet)
+        defer { progress.finish() }
+        var recording: VideoRecording?
+        if let video, let ffmpeg = prepared.ffmpeg {
+            recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, frames: total, target: pipeline.target)
+        }
+        defer { recording?.destroy() }
+        let reader = folder.map { _ in FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3) }
+        defer { reader?.destroy() }
+        let writer = folder.map { _ in FrameWriter(compression: compression) }
+        var written = 0
+        func save(_ image: RGBAImage) {
+            written += 1
+            if let folder { writer?.submit(image, to: framePath(written, in: folder)) }
+        }
+        var drawn = 0
+        while !Interrupt.requested, recording?.failed != true, let scene = next() {
+            pipeline.draw(scene)
+            drawn += 1
+            if let image = reader?.read(pipeline.target) { save(image) }
+            recording?.capture(pipeline.target)
+            progress.advance()
+        }
+        reader?.flush().forEach(save)
+        try writer?.finish()
+        try recording?.finish()
+        if Interrupt.requested {
+            throw Failure(.interrupted, "interrupted after \(drawn) frames; they are in \(targets)")
+        }
+        if let folder {
+            for n in prepared.earlier where n > written && unlink(FileName.bytes(framePath(n, in: folder))) != 0 {
+                report("\(framePath(n, in: folder)): cannot remove the earlier frame: \(FileError.reason())")
+            }
+        }
+        return drawn
+    }
+
+    /// Where the frames go, in words: "PNG in DIR and out.mp4".
+    var targets: String {
+        [folder.map { "PNG in \($0)" }, video].compactMap { $0 }.joined(separator: " and ")
+    }
+
+    /// After the frames are written: a video asked for beside the frames, with no ffmpeg.
+    func checkVideoMade(_ prepared: Prepared) throws {
+        if let folder, video != nil, prepared.ffmpeg == nil {
+            throw Failure(.unavailable, "ffmpeg is not installed; frames are in \(folder)")
+        }
+    }
+}
+
+/// The first executable called `name` on PATH.
+func executable(named name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}

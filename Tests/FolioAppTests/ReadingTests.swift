@@ -1,0 +1,60 @@
+import FolioApp
+import FolioInput
+import FolioBook
+import Foundation
+import Testing
+
+@Suite struct PageNumberEntryTests {
+    @Test func digitsThenEnterOrGGoToThePage() {
+        var entry = PageNumberEntry()
+        #expect(entry.handle(.n1) == .typing)
+        #expect(entry.handle(.n2) == .typing)
+        #expect(entry.digits == "12")
+        #expect(entry.handle(.enter) == .go(12))
+        #expect(entry.digits == "")
+        for key: Key in [.n4, .n0, .n5, .backspace] { _ = entry.handle(key) }
+        #expect(entry.handle(.g) == .go(40))
+    }
+
+    @Test func otherKeysPassOnAndForgetTheDigits() {
+        var entry = PageNumberEntry()
+        #expect(entry.handle(.enter) == nil, "Enter opens the book when nothing is typed")
+        #expect(entry.handle(.n0) == .typing, "a leading zero is swallowed")
+        #expect(entry.digits == "")
+        _ = entry.handle(.n7)
+        #expect(entry.handle(.right) == nil)
+        #expect(entry.digits == "")
+        _ = entry.handle(.n7)
+        #expect(entry.handle(.escape) == .typing, "Escape forgets the digits, not the book")
+        #expect(entry.handle(.escape) == nil)
+        for _ in 0..<9 { _ = entry.handle(.n9) }
+        #expect(entry.digits == "999999")
+    }
+}
+
+@Suite struct ReadingPositionsTests {
+    @Test func remembersEachBookInTheXDGStateFolder() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let positions = ReadingPositions(environment: ["XDG_STATE_HOME": state, "HOME": "/nonexistent"])
+        #expect(positions.file == state + "/folio/positions.json")
+        let pdf = Book(title: "Doc", pages: ["/books/doc.pdf#page=1", "/books/doc.pdf#page=2"])
+        let album = Book(title: "Album", pages: ["/books/album/1.jpg"])
+        #expect(positions.page(of: pdf) == nil)
+        #expect(positions.save(page: 2, of: pdf))
+        #expect(positions.save(page: 1, of: album))
+        #expect(ReadingPositions(file: positions.file).page(of: pdf) == 2)
+        #expect(ReadingPositions(file: positions.file).page(of: album) == 1)
+        // A damaged file counts as empty and is replaced whole on the next save.
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: positions.file))
+        #expect(positions.page(of: pdf) == nil)
+        #expect(positions.save(page: 4, of: pdf))
+        #expect(positions.page(of: pdf) == 4)
+    }
+
+    @Test func fallsBackToTheHomeFolder() {
+        #expect(ReadingPositions(environment: ["HOME": "/home/reader"]).file == "/home/reader/.local/state/folio/positions.json")
+        #expect(ReadingPositions(environment: ["HOME": "/home/reader", "XDG_STATE_HOME": "relative"]).file
+                == "/home/reader/.local/state/folio/positions.json")
+    }
+}

@@ -1,0 +1,69 @@
+import FolioBook
+import Foundation
+import Testing
+
+/// `folio capture` of documents end to end: the right page at the right place with the right
+/// shape, and a vector page rasterised for the size it is shown at (sharp at 8×).
+@Suite struct DocumentCaptureTests {
+    /// The documents of `FolioDocumentsTests/Fixtures/make_documents.py`, written once.
+    static let documents: URL? = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-capture-docs-\(UUID().uuidString)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FolioDocumentsTests/Fixtures/make_documents.py")
+        guard (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil,
+              let made = try? FolioProcess.run("/usr/bin/python3", [script.path, dir.path, "1"], timeout: 30),
+              made.status == 0 else { return nil }
+        return dir
+    }()
+
+    /// Captures `document` at 1280 × 720 with `arguments` and reads the PNG back.
+    private func capture(_ document: String, _ arguments: [String]) throws -> RGBAImage {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try #require(Self.documents, "python3-cairo / python3-pil missing")
+        let out = dir.appendingPathComponent("\(UUID().uuidString).png").path
+        let run = try FolioProcess.run(folio.path, ["capture", dir.appendingPathComponent(document).path, "-o", out] + arguments,
+                                       timeout: 60)
+        try #require(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        return try PNG.read(path: out)
+    }
+
+    private func rgb(_ image: RGBAImage, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let p = image.pixel(x, y)
+        return (Int(p.r), Int(p.g), Int(p.b))
+    }
+
+    @Test func eachPageShowsOnItsSideOfTheSpread() throws {
+        // Spread 1: page 2 (green band) on the left, page 3 (blue band) on the right.
+        let image = try capture("portrait.pdf", ["--book", "0", "--page", "4"])
+        let left = rgb(image, 440, 360), right = rgb(image, 840, 360)
+        #expect(left.1 > 120 && left.0 < 90 && left.2 < 90, "left page centre \(left)")
+        #expect(right.2 > 160 && right.0 < 90, "right page centre \(right)")
+        // Paper above the bands, the desk beyond the page's outer edge (401 units from the spine).
+        #expect(rgb(image, 840, 150).0 > 200, "\(rgb(image, 840, 150))")
+        #expect(rgb(image, 1030, 360).2 > 160, "inside the right page \(rgb(image, 1030, 360))")
+        #expect(rgb(image, 1060, 360).0 < 120, "the desk \(rgb(image, 1060, 360))")
+    }
+
+    @Test func aPageOfAnotherShapeKeepsItsShapeOnThePaper() throws {
+        // Page 2 is landscape in a portrait document: centred on the left-hand paper, paper
+        // above and below it; page 3 (square) on the right has a taller band.
+        let image = try capture("mixed.pdf", ["--book", "0", "--page", "3"])
+        let centre = rgb(image, 440, 360), above = rgb(image, 440, 280), rightAbove = rgb(image, 840, 280)
+        #expect(centre.1 > 120 && centre.0 < 90, "landscape page's band \(centre)")
+        #expect(above.0 > 200 && above.1 > 200 && above.2 > 200, "paper above the landscape page's band \(above)")
+        #expect(rightAbove.2 > 160 && rightAbove.0 < 90, "square page's band \(rightAbove)")
+    }
+
+    @Test func linesStaySharpAtEightTimesZoom() throws {
+        // lines.pdf: 0.25-point lines 2 points apart; at 8× they are about 22 pixels apart.
+        let image = try capture("lines.pdf", ["--book", "0", "--page", "2", "--zoom", "8", "--pan=-1600,0"])
+        let row = (300..<900).map { rgb(image, $0, 360).0 }
+        let dark = row.filter { $0 < 100 }.count, light = row.filter { $0 > 200 }.count
+        #expect(dark > 40, "lines are dark: \(dark)")
+        #expect(light > 400, "paper between them: \(light)")
+        // Rasterised at the shown size, a line's edge is a pixel or two; magnified from a
+        // page-sized texture it would be a broad grey ramp.
+        #expect(row.count - dark - light < 120, "grey pixels: \(row.count - dark - light)")
+    }
+}

@@ -1,0 +1,298 @@
+import FolioBook
+import Foundation
+import XCTest
+
+final class PDFTests: XCTestCase {
+    func testPortraitPDFIsABookWithTitleAndShape() throws {
+        let lib = Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        XCTAssertEqual(lib.books.count, 1)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.title, "A Portrait Document")
+        XCTAssertEqual(book.pages.count, 10)
+        // 420 × 595 points at the reference height of 568.
+        XCTAssertEqual(book.pageWidth, 401)
+        XCTAssertEqual(book.pageHeight, 568)
+        XCTAssertEqual(book.coverImage, book.pages[0])
+    }
+
+    func testLandscapePDFTakesItsTitleFromTheFileName() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("landscape.pdf"), logProblems: false).books.first)
+        XCTAssertEqual(book.title, "landscape")
+        XCTAssertEqual(book.pageWidth, 804)
+    }
+
+    func testEachPageRendersItselfAtTheSizeAsked() throws {
+        let path = try Fixtures.path("portrait.pdf")
+        for index in [0, 2, 9] {
+            let r = try PageSources.render(PageSources.locator(path, page: index), fit: PixelSize(width: 300, height: 600))
+            XCTAssertTrue(r.scalable)
+            XCTAssertEqual(r.image.width, 300)
+            XCTAssertEqual(r.image.height, 425)  // 300 × 595 / 420
+            XCTAssertColour(r.image.centre(), pageColours[index % 5], "page \(index + 1) centre")
+            XCTAssertColour(r.image.pixel(150, 400), white, "page \(index + 1) bottom")
+        }
+    }
+
+    func testAPageOfAnotherShapeSitsOnPaperOfTheFirstPagesShape() throws {
+        let path = try Fixtures.path("mixed.pdf")
+        let r = try PageSources.render(PageSources.locator(path, page: 1), fit: PixelSize(width: 420, height: 595))
+        XCTAssertEqual(Double(r.image.width) / Double(r.image.height), 420.0 / 595, accuracy: 0.01)
+        // The landscape page, 420 wide and 296 high, centred: paper above and below it.
+        XCTAssertColour(r.image.centre(), pageColours[1], "centre")
+        XCTAssertColour(r.image.pixel(210, 100), white, "above the landscape page")
+        XCTAssertColour(r.image.pixel(210, 500), white, "below the landscape page")
+    }
+
+    func testLongPDFOpensQuicklyAndRendersItsMiddlePage() throws {
+        let path = try Fixtures.path("long.pdf")
+        let start = Date()
+        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        XCTAssertEqual(book.pages.count, Fixtures.longPages)
+        let r = try PageSources.render(book.pages[400], fit: PixelSize(width: 200, height: 300))
+        XCTAssertColour(r.image.centre(), pageColours[400 % 5])
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+    }
+
+    func testPagesRenderInParallel() throws {
+        let path = try Fixtures.path("long.pdf")
+        let failures = NSLock()
+        nonisolated(unsafe) var wrong: [Int] = []
+        DispatchQueue.concurrentPerform(iterations: 48) { i in
+            let index = (i * 37) % Fixtures.longPages
+            let image = try? PageSources.render(PageSources.locator(path, page: index), fit: PixelSize(width: 60, height: 90)).image
+            let ok = image.map { abs(Int($0.centre().r) - pageColours[index % 5].0) < 20 } ?? false
+            if !ok { failures.withLock { wrong.append(index) } }
+        }
+        XCTAssertEqual(wrong, [])
+    }
+
+    func testThinLinesAreSharpWhenRenderedLarge() throws {
+        let locator = PageSources.locator(try Fixtures.path("lines.pdf"), page: 0)
+        // 10 pixels a point: 0.25-point lines 2 points apart are 2.5 pixels of black, 17.5 of white.
+        let large = try PageSources.render(locator, fit: PixelSize(width: 4000, height: 4000)).image
+        XCTAssertEqual(large.width, 4000)
+        let row = (1000..<1800).map { Int(large.pixel($0, 2000).r) }
+        XCTAssertLessThan(row.min()!, 40, "a line is black")
+        XCTAssertGreaterThan(row.max()!, 250, "between lines is white")
+        XCTAssertGreaterThanOrEqual(row.filter { $0 < 128 }.count, 80, "40 lines, 2 or 3 dark pixels each")
+        XCTAssertGreaterThan(row.filter { $0 > 250 }.count, 500, "white between them")
+        // Shown small, the same lines merge: no white is left between them.
+        let small = try PageSources.render(locator, fit: PixelSize(width: 100, height: 100)).image
+        XCTAssertLessThan((26..<44).map { Int(small.pixel($0, 50).r) }.max()!, 200)
+    }
+
+    func testDamagedPDFsAreOneProblemAndAPlaceholderPage() throws {
+        for (name, words) in [("garbage.pdf", "damaged"), ("truncated.pdf", "damaged"), ("encrypted.pdf", "password-protected")] {
+            let path = try Fixtures.path(name)
+            let lib = Library.load(from: path, logProblems: false)
+            XCTAssertEqual(lib.books.count, 1, name)
+            XCTAssertEqual(lib.books.first?.pages.count, 1, name)
+            XCTAssertEqual(lib.problems.count, 1, name)
+            XCTAssertEqual(lib.problems.first?.file, path)
+            XCTAssertTrue(lib.problems.first?.message.contains(words) == true, "\(name): \(lib.problems)")
+            // The page shows the broken-page placeholder, without a second message.
+            let cache = PageCache(book: lib.books[0])
+            cache.request(pages: [0])
+            XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10))
+            XCTAssertEqual(cache.drainProblems(), [])
+        }
+    }
+
+    func testPasswordOpensAProtectedPDF() throws {
+        let path = try Fixtures.copy("encrypted.pdf", as: "encrypted-with-password.pdf")
+        PageSources.password = "secret"
+        defer { PageSources.password = nil }
+        let lib = Library.load(from: path, logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        XCTAssertEqual(lib.books.first?.pages.count, 1)
+        XCTAssertEqual(lib.books.first?.pageWidth, 568)
+    }
+
+    func testPageCacheRendersAgainWhenTheDisplayGrows() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        var settings = PageCache.Settings()
+        settings.displayHeight = 100
+        let cache = PageCache(book: book, settings: settings)
+        cache.request(pages: [3])
+        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
+        XCTAssertEqual(cache.image(for: 3)?.height, 100)
+        _ = cache.drainChanges()
+        cache.setDisplayHeight(800)
+        // The soft image stays until the sharp one replaces it.
+        XCTAssertNotNil(cache.image(for: 3))
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while cache.image(for: 3)?.height != 800 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(cache.image(for: 3)?.height, 800)
+        XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
+    }
+
+    func testAPagePreviewsSmallThenSharp() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        for (preview, renders) in [(40, 2), (0, 1)] {
+            var settings = PageCache.Settings()
+            (settings.displayHeight, settings.previewHeight, settings.ahead, settings.behind) = (400, preview, 0, 0)
+            let cache = PageCache(book: book, settings: settings)
+            cache.setCurrent(page: 5)
+            cache.request(pages: [5])
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while cache.image(for: 5)?.height != 400 && Date() < deadline { usleep(5_000) }
+            XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+            XCTAssertEqual(cache.image(for: 5)?.height, 400)
+            XCTAssertEqual(cache.statistics.decoded, renders, "preview \(preview)")
+        }
+    }
+}
+
+final class JPEGTests: XCTestCase {
+    func testEveryKindDecodesToTheSamePicture() throws {
+        // Red over blue; greyscale gives their luma.
+        let expected = ["baseline.jpg": ((220, 30, 30), (30, 30, 220)), "progressive.jpg": ((220, 30, 30), (30, 30, 220)),
+                        "cmyk.jpg": ((220, 30, 30), (30, 30, 220)), "grey.jpg": ((86, 86, 86), (55, 55, 55))]
+        for (name, (top, bottom)) in expected {
+            let r = try PageSources.render(try Fixtures.path(name), fit: PixelSize(width: 4096, height: 4096))
+            XCTAssertEqual(r.image.width, 64, name)
+            XCTAssertEqual(r.image.height, 48, name)
+            XCTAssertNil(r.warning, name)
+            XCTAssertFalse(r.scalable, name)
+            XCTAssertColour(r.image.pixel(32, 6), top, tolerance: 12, "\(name) top")
+            XCTAssertColour(r.image.pixel(32, 42), bottom, tolerance: 12, "\(name) bottom")
+        }
+    }
+
+    func testALargePhotoIsDecodedAtTheScaleTheScreenNeeds() throws {
+        let r = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 400, height: 300))
+        XCTAssertEqual(r.image.width, 400)  // 1600 × 1200 at 1/4
+        XCTAssertEqual(r.image.height, 300)
+        XCTAssertTrue(r.scalable)
+        XCTAssertColour(r.image.centre(), (30, 160, 60), tolerance: 8)
+        let full = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 1000, height: 1000))
+        XCTAssertEqual(full.image.width, 1600)
+        // A page's box is as wide as textures go and as high as the screen shows it.
+        let tall = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 4096, height: 290))
+        XCTAssertEqual(tall.image.height, 300)
+    }
+
+    func testAJPEGThatEndsEarlyShowsWhatItHasAndSaysSo() throws {
+        let path = try Fixtures.path("ends-early.jpg")
+        let cache = PageCache(pages: [path])
+        cache.request(pages: [0])
+        XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10))
+        XCTAssertEqual(cache.image(for: 0)?.width, 64)
+        let problems = cache.drainProblems()
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertEqual(problems.first?.file, path)
+    }
+
+    func testGarbageNamedJPEGIsAProblemNotACrash() throws {
+        let path = try Fixtures.path("garbage.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 100, height: 100)))
+    }
+}
+
+final class ArchiveTests: XCTestCase {
+    func testComicPagesAreTheImagesInNaturalOrder() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbz"), logProblems: false).books.first)
+        XCTAssertEqual(book.title, "comic")
+        XCTAssertEqual(book.pages.count, 3)  // p1.png, p2.jpg, p10.png; the text and the resource fork are not pages
+        XCTAssertEqual(book.pageWidth, 379)  // 60 × 90
+        let fit = PixelSize(width: 600, height: 900)
+        let images = try book.pages.map { try PageSources.render($0, fit: fit).image }
+        XCTAssertColour(images[0].centre(), (255, 0, 0))
+        XCTAssertColour(images[2].centre(), (0, 0, 255))
+        // The landscape JPEG on portrait paper.
+        XCTAssertEqual(images[1].width * 90, images[1].height * 60)
+        XCTAssertColour(images[1].pixel(32, 1), white)
+        XCTAssertColour(images[1].pixel(32, images[1].height / 2 - 6), (220, 30, 30), tolerance: 12)
+    }
+
+    func testTarComic() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbt"), logProblems: false).books.first)
+        XCTAssertEqual(book.pages.count, 2)
+        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+    }
+
+    func testABrokenEntryIsOnePlaceholderPageTheOthersShow() throws {
+        let path = try Fixtures.path("broken.cbz")
+        let lib = Library.load(from: path, logProblems: false)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.pages.count, 3)
+        let cache = PageCache(book: book)
+        cache.request(pages: [0, 1, 2])
+        XCTAssertTrue(cache.waitUntilResident(pages: [0, 1, 2], timeout: 10))
+        XCTAssertColour(try XCTUnwrap(cache.image(for: 0)).centre(), (255, 0, 0))
+        XCTAssertColour(try XCTUnwrap(cache.image(for: 2)).centre(), (0, 0, 255))
+        let problems = cache.drainProblems()
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertEqual(problems.first?.file, path)
+        XCTAssertTrue(problems.first?.message.hasPrefix("page 2: entry b.png is damaged") == true, "\(problems)")
+    }
+}
+
+extension ArchiveTests {
+    func testAnArchiveCutShortKeepsThePagesBeforeTheDamage() throws {
+        let path = try Fixtures.path("cut.cbt")
+        let lib = Library.load(from: path, logProblems: false)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.pages.count, 3)
+        XCTAssertEqual(lib.problems.count, 1)
+        XCTAssertTrue(lib.problems.first?.message.contains("pages found before it are kept") == true, "\(lib.problems)")
+        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
+        XCTAssertThrowsError(try PageSources.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
+    }
+}
+
+final class DocumentLibraryTests: XCTestCase {
+    func testAFolderOfDocumentsAndImageFoldersIsALibrary() throws {
+        let root = try Fixtures.path("shelf")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root + "/Album", withIntermediateDirectories: true)
+        for (name, target) in [("portrait.pdf", "b.pdf"), ("comic.cbz", "a.cbz"), ("garbage.pdf", "c.pdf"),
+                               ("baseline.jpg", "Album/1.jpg"), ("cmyk.jpg", "Album/2.jpg")] {
+            try FileManager.default.copyItem(atPath: try Fixtures.path(name), toPath: root + "/" + target)
+        }
+        let lib = Library.load(from: root, logProblems: false)
+        XCTAssertEqual(lib.books.map(\.title), ["a", "Album", "A Portrait Document", "c"])
+        XCTAssertEqual(lib.books.map(\.pages.count), [3, 2, 10, 1])
+        XCTAssertEqual(lib.problems.map(\.file), [root + "/c.pdf"])
+        // A photo album takes its shape from the first photo (64 × 48).
+        XCTAssertEqual(lib.books[1].pageWidth, 757)
+    }
+
+    func testAManifestNamesDocumentsAndSinglePages() throws {
+        let root = try Fixtures.path("manifest")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path("portrait.pdf"), toPath: root + "/doc.pdf")
+        try FileManager.default.copyItem(atPath: try Fixtures.path("comic.cbz"), toPath: root + "/comic.cbz")
+        try Data(#"{"title": "Mixed", "pages": ["doc.pdf", "comic.cbz#page=3"]}"#.utf8).write(to: URL(fileURLWithPath: root + "/Book.json"))
+        let book = try XCTUnwrap(Library.load(from: root, logProblems: false).books.first)
+        XCTAssertEqual(book.title, "Mixed")
+        XCTAssertEqual(book.pages.count, 11)
+        XCTAssertColour(try PageSources.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+    }
+
+    func testMoreDocumentsThanStayOpenStillRender() throws {
+        let root = try Fixtures.path("many")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let count = PageSources.maxOpen + 4
+        for i in 1...count { try FileManager.default.copyItem(atPath: try Fixtures.path("landscape.pdf"), toPath: "\(root)/d\(i).pdf") }
+        let lib = Library.load(from: root, logProblems: false)
+        XCTAssertEqual(lib.books.count, count)
+        // The first documents were closed as the later ones opened: they open again.
+        for book in lib.books {
+            let image = try PageSources.render(book.pages[2], fit: PixelSize(width: 84, height: 60)).image
+            XCTAssertColour(image.centre(), pageColours[2])
+        }
+    }
+
+    func testAFIFOIsRefusedNotWaitedOn() throws {
+        let path = try Fixtures.path("fifo.pdf")
+        try? FileManager.default.removeItem(atPath: path)
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let lib = Library.load(from: path, logProblems: false)
+        XCTAssertEqual(lib.problems.first?.message.contains("is a FIFO (named pipe), not a file"), true, "\(lib.problems)")
+    }
+}

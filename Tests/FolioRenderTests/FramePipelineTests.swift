@@ -1,0 +1,194 @@
+import FolioApp
+import FolioBook
+import FolioInput
+import FolioKit
+import FolioLayout
+import FolioMath
+import FolioPlatform
+import FolioRender
+import Foundation
+import Testing
+
+/// A surface whose input, clock and size the test sets, drawing through a headless context:
+/// the viewer's loop, run in-process.
+private final class ScriptedSurface: Surface {
+    let context: HeadlessContext
+    var framebufferSize: (width: Int, height: Int) = (320, 180)
+    var time = 0.0
+    var queued: [TimedInputEvent] = []
+    private(set) var presented = 0
+    private(set) var titles: [String] = []
+
+    init() throws { context = try HeadlessContext.make() }
+
+    func events(wait: Bool, timeout: Double?) -> [TimedInputEvent] {
+        defer { queued = [] }
+        return queued
+    }
+    var wake: @Sendable () -> Void { {} }
+    func present(_ frame: Framebuffer) { presented += 1 }
+    func makeCurrent() { context.makeCurrent() }
+    func setTitle(_ title: String) { titles.append(title) }
+    func toggleFullscreen() {}
+    func destroy() { context.destroy() }
+}
+
+private final class Recorder: FramePipelineDelegate {
+    var turns: [(Action, TurnOrigin)] = []
+    var commands: [ViewerCommand] = []
+    func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) { turns.append((action, origin)) }
+    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) { commands.append(command) }
+}
+
+/// The viewer's loop logic, in-process: deferred turns, idling, resizing, images reaching the
+/// screen without a frame ever waiting, and where a turn came from.
+@Suite(.serialized) struct FramePipelineTests {
+    static let library = Library.load(from: GLHarness.textures)
+
+    /// Runs `body` on a live pipeline (frames never wait for images) over the sample library.
+    private func live(uploadBudget: Int = 24 << 20,
+                      _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
+        // One GL user at a time in this process: the harness's lock.
+        try GLHarness.shared.run { _ in
+            let surface = try ScriptedSurface()
+            var configuration = PipelineConfiguration(shaders: GLHarness.shaders)
+            configuration.samples = 4
+            configuration.filtering = .software
+            configuration.uploadBudgetBytes = uploadBudget
+            let pipeline = try FramePipeline(surface: surface, library: Self.library, configuration: configuration)
+            let recorder = Recorder()
+            pipeline.delegate = recorder
+            defer {
+                pipeline.destroy()
+                GLHarness.shared.restoreContext()
+            }
+            try body(pipeline, surface, recorder)
+        }
+    }
+
+    /// Steps the loop at 30 frames a second from the surface's time until `until`, or until
+    /// `done` holds; returns whether it did.
+    @discardableResult
+    private func step(_ p: FramePipeline, _ s: ScriptedSurface, until: Double, done: () -> Bool = { false }) -> Bool {
+        while s.time < until {
+            for e in s.events(wait: false, timeout: nil) { p.handle(e) }
+            p.frame(at: s.time)
+            if done() { return true }
+            s.time += 1.0 / 30
+        }
+        return done()
+    }
+
+    private func key(_ k: Key, at t: Double) -> TimedInputEvent {
+        TimedInputEvent(.key(k, modifiers: [], isRepeat: false), at: t)
+    }
+
+    @Test func aTurnAskedForWhileTheBookOpensPlaysOnceItIsOpen() throws {
+        try live { p, s, rec in
+            s.queued = [key(.enter, at: 0), key(.right, at: 0.1)]
+            step(p, s, until: 0.2)
+            #expect(p.controller.phase == .opening)
+            #expect(rec.turns.isEmpty, "the turn waits for the book to open")
+            #expect(step(p, s, until: 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .nextPage && rec.turns.first?.1 == .key)
+            #expect(s.titles.last?.contains("pages 2–3 of") == true, "title: \(s.titles.last ?? "none")")
+        }
+    }
+
+    @Test func anIdleLoopDrawsNothing() throws {
+        try live { p, s, _ in
+            // An empty shelf: nothing to decode, nothing moves after the first frame.
+            p.library = Library(title: "", books: [])
+            #expect(step(p, s, until: 1) { p.isIdle })
+            let presented = s.presented, misses = p.renderer.cacheMisses, hits = p.renderer.cacheHits
+            step(p, s, until: s.time + 1)
+            #expect(s.presented == presented && p.renderer.cacheMisses == misses && p.renderer.cacheHits == hits)
+            // A damaged window is shown again, not drawn again.
+            s.queued = [TimedInputEvent(.refresh, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(s.presented == presented + 1)
+        }
+    }
+
+    @Test func resizingRefitsTheViewAndTheTarget() throws {
+        try live { p, s, _ in
+            step(p, s, until: 0.1)
+            #expect(p.controller.settings.viewSize == Vec2(1280, 720))
+            s.framebufferSize = (360, 180)
+            s.queued = [TimedInputEvent(.resize(width: 360, height: 180), at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.target.width == 360 && p.target.height == 180 && p.target.samples == 4)
+            // The base view's height is kept; the layout sees the wider window.
+            #expect(p.controller.settings.viewSize == Vec2(1440, 720))
+        }
+    }
+
+    @Test func turnsSayWhetherAGestureOrTheProgramAskedForThem() throws {
+        try live { p, s, rec in
+            #expect(p.perform(.openBook(1), at: 0))
+            #expect(p.controller.book == 1)
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            // A click on the right-hand page turns it forwards.
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: 250, y: 90, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: 250, y: 90, modifiers: []), at: t + 0.05)]
+            #expect(step(p, s, until: t + 3) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(rec.turns.map(\.1) == [.gesture, .code])
+        }
+    }
+
+    /// Decoded pages reach the GPU a budget at a time, the frame never waiting for them, and
+    /// the page then shows instead of paper.
+    @Test func imagesArriveWithoutAFrameWaitingAndWithinTheUploadBudget() throws {
+        try live(uploadBudget: 1) { p, s, _ in
+            #expect(p.perform(.openBook(0), at: 0))
+            var counts: [Int] = []
+            #expect(step(p, s, until: 10) {
+                counts.append(p.textureCount)
+                return p.isIdle && p.controller.phase == .reading
+            })
+            // One image a frame at most.
+            #expect(zip(counts, counts.dropFirst()).allSatisfy { $1 - $0 <= 1 }, "\(counts)")
+            // The right-hand page shows type (dark pixels among the paper) once its image is
+            // decoded: in the background, so on a loaded machine after a few more frames.
+            func ink() -> Int {
+                let frame = p.snapshot(at: s.time).flippedVertically()
+                var n = 0
+                for y in 40..<140 { for x in 170..<260 where frame.pixel(x, y).r < 120 { n += 1 } }
+                return n
+            }
+            var tries = 0
+            while ink() <= 50, tries < 50 {
+                Thread.sleep(forTimeInterval: 0.2)
+                step(p, s, until: s.time + 0.1)
+                tries += 1
+            }
+            let ink = ink()
+            #expect(ink > 50, "ink pixels on the right-hand page: \(ink)")
+            #expect(p.textureCount >= 2 && p.textureBytes > 0)
+        }
+    }
+
+    /// Pages from memory: a content source supplies a book's images, and its files are never read.
+    @Test func aContentSourceSuppliesPagesFromMemory() throws {
+        final class Red: PageContentSource {
+            var asked: [FaceContent] = []
+            func suppliesImages(ofBook book: Int) -> Bool { book == 0 }
+            func image(for face: FaceContent) -> RGBAImage? {
+                asked.append(face)
+                return RGBAImage(width: 64, height: 100, fill: (200, 20, 20, 255))
+            }
+        }
+        try live { p, s, _ in
+            let red = Red()
+            p.contentSource = red
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
+            let frame = p.snapshot(at: s.time).flippedVertically()
+            let c = frame.pixel(215, 90)
+            #expect(c.r > 150 && c.g < 60, "the right-hand page is the supplied red: \(c)")
+            #expect(red.asked.allSatisfy { $0.book == 0 } && !red.asked.isEmpty)
+        }
+    }
+}

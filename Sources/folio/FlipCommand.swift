@@ -39,23 +39,16 @@ struct Flip: ParsableCommand {
     var video: String?
     @Flag(help: "Replace an existing output: the still, the frames of an earlier recording in DIR, the video.")
     var force = false
-    @Option(help: "Frames per second of the turn (0 < fps ≤ 240).")
+    @Option(help: "Frames per second of the turn (1…240).")
     var fps: Double = 30
     @Option(help: "Image size, WxH (default: the first image with a margin of an eighth on each side, at most 2048 wide or tall).")
     var size: String?
-    @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
-    var msaa: Int?
-    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, beside the binary, the package root).")
-    var shaders: String?
-    @Option(help: "PNG compression level 0-9.")
-    var compression: Int = 1
+    @OptionGroup var drawing: DrawingOptions
     @OptionGroup var tuning: TuningOptions
 
     func validate() throws {
         guard (0...1).contains(turn) else { throw ValidationError("--turn must be between 0 and 1 (got \(turn))") }
         try RenderOptions.checkFPS(fps)
-        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0…9 (got \(compression))") }
-        try RenderOptions.checkMSAA(msaa)
         if let size { _ = try parseSize(size) }
         if record == nil && video == nil { try checkPNGName(output, option: "-o") }
         _ = try Self.style(style)
@@ -88,7 +81,7 @@ struct Flip: ParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let library = try flip.library(first: a, second: b, folder: folder)
-        let pipeline = try headlessPipeline(library: library, width: w, height: h, view: view, msaa: msaa, shaders: shaders)
+        let pipeline = try headlessPipeline(library: library, width: w, height: h, view: view, msaa: drawing.msaa, shaders: drawing.shaders)
         defer { pipeline.destroy() }
 
         guard record != nil || video != nil else {
@@ -97,11 +90,11 @@ struct Flip: ParsableCommand {
             let file = OutputFile(output, replace: force ? .always : .onlyPNG)
             try file.prepare()
             pipeline.draw(flip.scene(progress: progress, viewSize: view))
-            try PNG.write(pipeline.target.readPixels(), to: file, compression: compression, bottomUp: true)
+            try PNG.write(pipeline.target.readPixels(), to: file, compression: drawing.compression, bottomUp: true)
             print(output)
             return
         }
-        let sequence = FrameSequence(folder: record, video: video, fps: fps, compression: compression,
+        let sequence = FrameSequence(folder: record, video: video, fps: fps, compression: drawing.compression,
                                      force: force, quiet: true, label: "folio flip")
         let prepared = try sequence.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")

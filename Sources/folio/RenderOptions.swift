@@ -6,6 +6,29 @@ import FolioMath
 import FolioPlatform
 import FolioRender
 
+/// How frames are drawn and written, shared by every command that makes images (through
+/// `RenderOptions`, and `flip`, which takes images rather than a SOURCE).
+struct DrawingOptions: ParsableArguments {
+    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, then folio/Shaders in PREFIX/share or the XDG data folders).")
+    var shaders: String?
+
+    @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
+    var msaa: Int?
+
+    @Option(help: "PNG compression level 0-9.")
+    var compression: Int = 1
+
+    func validate() throws {
+        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0…9 (got \(compression))") }
+        try Self.checkMSAA(msaa)
+    }
+
+    /// The one rule for `--msaa` in every command (view, capture, record, bench, flip).
+    static func checkMSAA(_ msaa: Int?) throws {
+        guard (0...16).contains(msaa ?? 0) else { throw ValidationError("--msaa must be 0…16 samples (got \(msaa ?? 0))") }
+    }
+}
+
 /// The options of a headless render to PNG, shared by the commands that make images.
 struct RenderOptions: ParsableArguments {
     @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), or a folder of images or documents. Default: the bundled library.")
@@ -20,14 +43,10 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size).", valueName: "WxH"))
     var view = "1280x720"
 
-    @Option(help: "Folder of GLSL shaders (default: FOLIO_SHADERS, then folio/Shaders in PREFIX/share or the XDG data folders).")
-    var shaders: String?
-
-    @Option(help: "Multisample antialiasing samples (0: off; default off on a software renderer, 4 on a GPU).")
-    var msaa: Int?
-
-    @Option(help: "PNG compression level 0-9.")
-    var compression: Int = 1
+    @OptionGroup var drawing: DrawingOptions
+    var shaders: String? { drawing.shaders }
+    var msaa: Int? { drawing.msaa }
+    var compression: Int { drawing.compression }
 
     @Option(parsing: .unconditional, help: "Round the pages' outer corners by this radius, layout units (0: square).")
     var cornerRadius: Double = 0
@@ -35,14 +54,7 @@ struct RenderOptions: ParsableArguments {
     func validate() throws {
         _ = try parseSize(size)
         _ = try StateOptions.size(view, option: "--view")
-        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0…9 (got \(compression))") }
         guard (0...60).contains(cornerRadius) else { throw ValidationError("--corner-radius must be 0…60 (got \(cornerRadius))") }
-        try Self.checkMSAA(msaa)
-    }
-
-    /// The one rule for `--msaa` in every command (view, capture, record, flip, bench).
-    static func checkMSAA(_ msaa: Int?) throws {
-        guard (0...16).contains(msaa ?? 0) else { throw ValidationError("--msaa must be 0…16 samples (got \(msaa ?? 0))") }
     }
 
     /// The one rule for `--fps` (record, flip): below 1 a recording would last for ages.

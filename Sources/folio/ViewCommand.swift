@@ -40,7 +40,7 @@ struct View: ParsableCommand {
 
     func validate() throws {
         _ = try parseSize(size)
-        try RenderOptions.checkMSAA(msaa)
+        try DrawingOptions.checkMSAA(msaa)
     }
 
     func run() throws {

@@ -7,7 +7,7 @@ import FolioMath
 ///
 /// ```
 /// open; next 3; wait 0.5
-/// style curl fan; prev; curl 300,-250   # grab near the bottom corner
+/// style curl fan; prev; curl 0.8,-0.45   # grab near the bottom corner
 /// goto 12; close
 /// ```
 ///
@@ -22,7 +22,7 @@ import FolioMath
 /// | `book N` | move the shelf to book N (0-based) |
 /// | `style W…` | set style words (see `StyleChoice`); takes no time |
 /// | `duration S`, `curve C`, `shadow X`, `eye D` | set the turn's duration (seconds) and timing curve, the shadow strength, the eye distance (see `Tune`); take no time |
-/// | `curl X,Y` | a mouse-style curl turn grabbed at X,Y page units (X across from the spine, negative on the left page; Y from the page centre, up) |
+/// | `curl X,Y` | a mouse-style curl turn grabbed at X,Y in fractions of the page, as `--curl` (X across from the spine, 0 < \|X\| ≤ 1, negative on the left page; Y from the page centre, up, -0.5…0.5) |
 public struct Script: Sendable, Equatable {
     /// One action and where it was written.
     public struct Step: Sendable, Equatable {
@@ -73,7 +73,7 @@ public enum ScriptAction: Sendable, Equatable {
     case shelfNext, shelfPrevious
     case book(Int)
     case style([StyleChoice])
-    /// Grab point in page units: x across from the spine (negative: the left page), y from the page centre.
+    /// Grab point in fractions of the page: x across from the spine (negative: the left page), y from the page centre.
     case curl(grab: Vec2)
     case tune(Tune)
 
@@ -148,9 +148,12 @@ public enum ScriptAction: Sendable, Equatable {
     private static func point(_ a: [String]) throws(ArgumentError) -> Vec2 {
         let parts = a.joined().split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
         guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-            throw ArgumentError("'curl' wants a grab point X,Y in page units, e.g. 'curl 300,-250'")
+            throw ArgumentError("'curl' wants a grab point X,Y in fractions of the page, e.g. 'curl 0.8,-0.45'")
         }
         guard x != 0 else { throw ArgumentError("'curl' wants X ≠ 0: positive grabs the right page, negative the left") }
+        guard abs(x) <= 1, abs(y) <= 0.5 else {
+            throw ArgumentError("'curl' wants a point on the page: 0 < |X| ≤ 1 from the spine, -0.5 ≤ Y ≤ 0.5 from the centre (got \(x),\(y))")
+        }
         return Vec2(x, y)
     }
 
@@ -405,10 +408,15 @@ public final class ScriptRunner {
         return animate(step, done > 0)
     }
 
-    /// Grabs the page at `grab` (page units) with the curl deformation for the gesture.
-    private func beginCurl(_ step: Script.Step, grab: Vec2, at t: Double) -> Active? {
+    /// Grabs the page at `fraction` of its size with the curl deformation for the gesture.
+    private func beginCurl(_ step: Script.Step, grab fraction: Vec2, at t: Double) -> Active? {
         let previous = controller.settings.deform
         controller.settings.deform = .curl
+        let grab = controller.book.map { b -> Vec2 in
+            let size = controller.library[b].pageSize
+            let page = controller.settings.style.orientation == .vertical ? Vec2(size.y, size.x) : size
+            return Vec2(fraction.x * page.x, fraction.y * page.y)
+        } ?? fraction
         guard controller.phase == .reading, controller.handle(.pageDragBegan(viewPoint(grab)), at: t),
               let held = controller.viewState().turn?.grab else {
             controller.settings.deform = previous

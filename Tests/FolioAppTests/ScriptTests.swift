@@ -32,14 +32,14 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
             open; next 3
               prev 2;goto 12 # a comment; not an action
             wait 0.5; shelf next; shelf prev; book 1; first; last
-            style curl FAN reverse above vertical backward wheel; curl 300, -250; close
+            style curl FAN reverse above vertical backward wheel; curl 0.83, -0.44; close
             """)
         #expect(script.steps.map(\.action) == [
             .open, .next(3), .previous(2), .goto(page: 12), .wait(seconds: 0.5), .shelfNext, .shelfPrevious, .book(1),
             .first, .last,
             .style([.deform(.curl), .layout(.fan), .perspective(.reverse), .viewpoint(.above), .orientation(.vertical),
                     .direction(.backward), .shelf(.wheel)]),
-            .curl(grab: Vec2(300, -250)), .close,
+            .curl(grab: Vec2(0.83, -0.44)), .close,
         ])
         #expect(script.steps.map(\.index) == Array(1...13))
         let goto = script.steps[3]
@@ -69,7 +69,8 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
         ("open now", "'open' takes no arguments, got 'now'"),
         ("style", "'style' wants one or more of: rigid, curl, cone, fan, flat, carousel, wheel, forward, backward, horizontal, vertical, normal, reverse, above, center, below"),
         ("style curl bent", "unknown style 'bent'"),
-        ("curl 3", "'curl' wants a grab point X,Y in page units, e.g. 'curl 300,-250'"),
+        ("curl 3", "'curl' wants a grab point X,Y in fractions of the page, e.g. 'curl 0.8,-0.45'"),
+        ("curl 300,-250", "'curl' wants a point on the page: 0 < |X| ≤ 1 from the spine, -0.5 ≤ Y ≤ 0.5 from the centre (got 300.0,-250.0)"),
         ("curl 0,10", "'curl' wants X ≠ 0: positive grabs the right page, negative the left"),
     ])
     func explainsBadArguments(text: String, message: String) {
@@ -104,7 +105,7 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
     @Test func curlDragsThreeQuartersOfATurnThenLetsGo() throws {
         var settings = BookController.Settings()
         settings.turnDuration = 0.8
-        let (runner, c) = try play("open; curl 300,-250", fps: 10, settings: settings)
+        let (runner, c) = try play("open; curl 0.83,-0.44", fps: 10, settings: settings)
         // Drag 0.6 s, then the controller's release: max(0.15, 0.8 · 0.25) = 0.2 s.
         #expect(runner.frame == 1 + 10 + 6 + 2)
         #expect(c.spread == 1 && c.phase == .reading)
@@ -112,7 +113,7 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
     }
 
     @Test func curlOnTheLeftPageTurnsBack() throws {
-        let (runner, c) = try play("open; next 2; curl -300,100", fps: 30)
+        let (runner, c) = try play("open; next 2; curl -0.83,0.18", fps: 30)
         #expect(c.spread == 1 && runner.notes.isEmpty)
     }
 
@@ -144,7 +145,7 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
 
     @Test func playsTheSameScenesEveryTime() throws {
         func scenes() throws -> [Scene] {
-            let runner = ScriptRunner(script: try Script("book 1; open; curl 200,0; next; prev 2; close"),
+            let runner = ScriptRunner(script: try Script("book 1; open; curl 0.55,0; next; prev 2; close"),
                                       controller: BookController(library: library()), fps: 15)
             return Array(sequence(state: runner) { $0.nextFrame() })
         }

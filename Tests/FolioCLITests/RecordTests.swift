@@ -81,7 +81,7 @@ private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").spli
 
 @Suite(.serialized) struct RecordTests {
     @Test func sameCommandGivesTheSameBytes() throws {
-        let script = "open; next; curl 300,-250; close"
+        let script = "open; next; curl 0.83,-0.44; close"
         let (a, dirA) = try record(script)
         let (b, dirB) = try record(script)
         defer { [dirA, dirB].forEach { try? FileManager.default.removeItem(at: $0) } }

@@ -157,8 +157,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     }
 
     @Test func recordScripts() {
-        let seeds = ["open; next 3; wait 0.5; prev; close", "style curl fan; open; curl 300,-250; goto 12; last; first",
-                     "shelf next; shelf prev; book 1; open\n# comment\nnext 2 # more", "open; style vertical reverse below; next; curl -200,100"]
+        let seeds = ["open; next 3; wait 0.5; prev; close", "style curl fan; open; curl 0.83,-0.44; goto 12; last; first",
+                     "shelf next; shelf prev; book 1; open\n# comment\nnext 2 # more", "open; style vertical reverse below; next; curl -0.55,0.18"]
         let tokens = ["open", "close", "next", "prev", "wait", "goto", "book", "curl", "style", "shelf", ";", "\n", "#", " ",
                       "1e19", "-1", "nan", "inf", "99999999999999999999", "0.0001", "3600", "10000", "1e-300", ",", "-0",
                       "rigid", "cone", "wheel", "vertical", "backward"]

@@ -175,8 +175,13 @@ enum BookFaces {
             across = { [d = sheet.deformation] in d.apply($0).position.x }
         }
         let covered = Coverage.of(size: size, across: across)
-        let shades = RigidFlip.shades(phi: Coverage.equivalentAngle(own: covered.own, other: covered.other),
-                                      revealed: covered.own, facing: covered.other)
+        // How far the spine has risen: none for a curl (its spine stays flat), sin φ for a rigid
+        // sheet, the rotation's for a cone; averaged along the spine.
+        let spine = [-0.5, 0, 0.5].map { t -> Double in
+            let n = sheet.deformation.apply(Vec2(0, t * size.y)).normal
+            return abs(n.x * cos(sheet.angle) + n.z * sin(sheet.angle))
+        }
+        let shades = RigidFlip.shades(revealed: covered.own, facing: covered.other, spineLift: spine.reduce(0, +) / 3)
         sheet.shade = shades.sheet
         revealed[revealed.count - 1].shade = shades.revealed
         revealed[revealed.count - 1].receivesShadow = true

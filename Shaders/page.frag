@@ -7,7 +7,8 @@
 //           two-sided sheet is drawn twice, once per face, so each pixel samples one image),
 //           uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
-//           uLight (unit vector towards the light), uCornerRadius (layout units).
+//           uLight (unit vector towards the light), uCornerRadius (layout units),
+//           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 
 in vec2 vST;
@@ -25,6 +26,30 @@ uniform float uGutter;
 uniform float uOpacity;
 uniform vec3 uLight;
 uniform float uCornerRadius;
+uniform int uDeform;
+uniform vec4 uCurl;
+uniform float uCurlRadius;
+
+const float PI = 3.14159265358979;
+
+// Signed distance (layout units, negative inside) to a rectangle with rounded corners.
+float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
+    vec2 q = abs(p - center) - (halfSize - vec2(radius));
+    return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - radius;
+}
+
+// The shadow a curl's flap, lying face down 2r above the flat part, casts on that part: a
+// point is beside the flap when its mirror across the line the flap folds back on (πr/2 past
+// the fold line) lies just outside the page; soft over a width that grows with the height.
+float flapShadow(vec2 p) {
+    float r = uCurlRadius;
+    float s = dot(p - uCurl.xy, uCurl.zw);
+    if (uDeform != 1 || s >= 0.0) return 0.0;
+    vec2 mirror = p + uCurl.zw * (PI * r - 2.0 * s);
+    float outside = box(mirror, vec2(0.5 * uSize.x, 0.0), vec2(0.5 * uSize.x, 0.5 * uSize.y), uCornerRadius);
+    float width = 2.0 + 1.5 * r;
+    return 0.3 * (1.0 - smoothstep(0.0, width, max(outside, 0.0))) * smoothstep(0.0, 6.0, r);
+}
 
 out vec4 fragColor;
 
@@ -35,22 +60,26 @@ void main() {
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
-    float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.05);
+    // Never above 1: a lit facet brighter than flat paper shows as a lighter seam.
+    float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.0);
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest.
     float crease = uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
     float gutter = uGutter * exp(-vST.x * 18.0);
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
-    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade);
+    vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
+    float flap = uBackFace > 0.5 ? 0.0 : flapShadow(local);
 
     // Signed distance to the page outline in layout units. The outline is mirrored across the
     // spine, so the spine edge is never an edge and never fades.
-    vec2 p = vST * uSize;
-    vec2 halfSize = vec2(uSize.x, uSize.y * 0.5);
-    vec2 q = abs(p - vec2(0.0, halfSize.y)) - (halfSize - vec2(uCornerRadius));
-    float dist = length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - uCornerRadius;
-    float coverage = clamp(0.5 - dist / max(fwidth(dist), 1e-4), 0.0, 1.0);
+    float dist = box(local, vec2(0.0), vec2(uSize.x, 0.5 * uSize.y), uCornerRadius);
+    float pixel = max(fwidth(dist), 1e-4);
+    float coverage = clamp(0.5 - dist / pixel, 0.0, 1.0);
+    // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
+    float rim = uBackFace * 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
+
+    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade) * (1.0 - flap) * (1.0 - rim);
 
     fragColor = vec4(color, tex.a * coverage * uOpacity);
 }

@@ -41,6 +41,17 @@ extension Shade {
     var atRest: Shade { Shade(crease: crease, gutter: gutter) }
 }
 
+extension SceneItem {
+    /// Darkened by an overlay: by its shade terms, or by the sheet turning above it.
+    var isShaded: Bool { kind != .sheet && (shade.isShading || shadowCaster != nil) }
+    /// The item as the cached layer holds it: without the darkening that changes in a turn.
+    var atRest: SceneItem {
+        var i = self
+        i.shade = shade.atRest
+        return i
+    }
+}
+
 /// Where on screen the moving parts of a scene are: sheets (sampled through the Swift twin of
 /// the shader's deformation), their cast shadows, and the pages whose shade changes.
 struct DirtyBounds {

@@ -18,6 +18,8 @@ public struct RenderSettings: Sendable, Equatable {
     public var shadowStrength = 1.0
     /// Height (layout units) over which the cast shadow fades.
     public var shadowFalloff = 160.0
+    /// Darkening of a page where a sheet above it hides the whole sky (ambient occlusion).
+    public var ambientOcclusion = 0.6
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
     /// its shadow touches.
     public var cacheStaticLayer = true
@@ -52,6 +54,8 @@ public final class Renderer {
     private var sheetMesh: GridMesh
     /// The cast shadow is soft: a coarse mesh of the sheet is enough for it.
     private let shadowMesh: GridMesh
+    /// A page beneath a sheet: its occlusion is found per vertex and varies smoothly.
+    private let occlusionMesh: GridMesh
     private let box: TriangleMesh
     /// The strips of the curl being drawn, rebuilt when the curl changes.
     private let curlMesh: TriangleMesh
@@ -82,6 +86,7 @@ public final class Renderer {
         flatMesh = GridMesh(columns: 1, rows: 1)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         shadowMesh = GridMesh(columns: 20, rows: 15)
+        occlusionMesh = GridMesh(columns: 32, rows: 16)
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
@@ -92,6 +97,7 @@ public final class Renderer {
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
+        occlusionMesh.destroy()
         curlMesh.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
@@ -128,11 +134,11 @@ public final class Renderer {
         lastDirty[target.serial] = nil
         target.bind()
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        drawLayer(still.map(\.atRest), desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawMoving(moving, overlays: [], viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: still.filter(\.isShaded), viewProj: viewProj, textures: textures)
     }
 
     /// Restores the cached static layer where something moved (this frame or the last one into
@@ -141,7 +147,7 @@ public final class Renderer {
                                into target: Framebuffer, textures: TextureStore) -> Bool {
         let still = items.filter { $0.kind != .sheet }
         // The layer holds pages without their changing darkening; overlays add it each frame.
-        let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
+        let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial, generation: textures.generation)
         let id = target.serial
@@ -164,7 +170,7 @@ public final class Renderer {
         }
         guard let cache else { return false }
         // What changes this frame: the sheets, their shadows, the shaded pages beneath.
-        let shaded = still.filter(\.shade.isShading)
+        let shaded = still.filter(\.isShaded)
         let bounds = DirtyBounds(camera: camera, width: target.width, height: target.height, light: light)
         let now = bounds.rect(sheets: moving.map(\.item), overlays: shaded).intersection(fullFrame)
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
@@ -207,7 +213,7 @@ public final class Renderer {
         glDisable(E(GL_DEPTH_TEST))
         glStencilMask(0)
         glStencilFunc(E(GL_EQUAL), 0, Stencil.sheet)
-        drawOverlays(overlays, viewProj: viewProj)
+        drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
         // Each pixel darkens once where the flattened sheet overlaps itself.
         glStencilMask(Stencil.shadow)
         glStencilFunc(E(GL_EQUAL), 0, 0xFF)
@@ -254,7 +260,13 @@ public final class Renderer {
         p.set("uViewProj", matrix: viewProj)
         p.set("uModel", matrix: item.model.floats)
         p.set("uSize", Float(item.size.x), Float(item.size.y))
-        switch item.deformation {
+        setDeformation(p, item.deformation)
+        let l = light
+        p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+    }
+
+    private func setDeformation(_ p: Program, _ deformation: Deformation) {
+        switch deformation {
         case .flat:
             p.set("uDeform", Int32(0))
         case let .curl(c):
@@ -265,8 +277,6 @@ public final class Renderer {
             p.set("uDeform", Int32(2))
             p.set("uCone", Float(c.apex), Float(c.theta), Float(c.rotation))
         }
-        let l = light
-        p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
     }
 
     /// Draws an item's mesh: one quad when flat, strips cut along the fold for a curl (rebuilt
@@ -361,21 +371,32 @@ public final class Renderer {
         drawMesh(for: sheet, coarse: true)
     }
 
-    /// Shade terms of pages at rest (revealed / facing page) as multiplied overlays on the
-    /// cached layer, so the layer itself never changes during a turn.
-    private func drawOverlays(_ items: [SceneItem], viewProj: [Float]) {
-        let shaded = items.filter(\.shade.isShading)
-        guard !shaded.isEmpty else { return }
+    /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
+    /// itself never changes during a turn: the sky the sheet hides from each point (found from
+    /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
+    private func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
+        guard !items.isEmpty else { return }
         shadow.use()
         shadow.set("uMode", Int32(1))
-        shadow.set("uShadowPass", Int32(0))
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
-        for item in shaded {
+        for item in items {
             setGeometry(shadow, item, viewProj: viewProj)
-            shadow.set("uStrength", Float(item.shade.darkening))
-            drawMesh(for: item)
+            if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
+                setDeformation(shadow, caster.deformation)
+                shadow.set("uCasterModel", matrix: caster.model.floats)
+                shadow.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
+                shadow.set("uShadowPass", Int32(2))
+                shadow.set("uStrength", Float(item.shade.`self`))
+                shadow.set("uAmbient", Float(settings.ambientOcclusion))
+                occlusionMesh.draw()
+            } else {
+                shadow.set("uShadowPass", Int32(0))
+                shadow.set("uStrength", Float(item.shade.darkening))
+                shadow.set("uAmbient", Float(0))
+                drawMesh(for: item)
+            }
         }
     }
 }

@@ -101,6 +101,22 @@ import Testing
         #expect(b < a - 8, "at rest \(a), under the turning sheet \(b)")
     }
 
+    /// The page a sheet reveals is darkest next to the rising sheet and lightens gradually
+    /// towards its open edge (ambient occlusion from the sheet's geometry, cast shadow off).
+    @Test func revealedPageDarkensNearTheSheetAndSoftly() throws {
+        let rest = try Self.render(try Self.still { $0.book = 0; $0.page = 9 }, width: 640, height: 360)
+        let turning = try GLHarness.shared.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = 0.3 },
+                                                  width: 640, height: 360, library: Self.library) { $0.shadowStrength = 0 }
+        // Columns of the revealed page between the sheet's edge (about x = 446) and the fore edge.
+        let ratio = (452..<496).map { x in
+            turning.meanLuma(x: x, y: 100, width: 1, height: 160) / rest.meanLuma(x: x, y: 100, width: 1, height: 160)
+        }
+        #expect(ratio.first! < ratio.last! - 0.05, "near the sheet \(ratio.first!), at the open edge \(ratio.last!)")
+        #expect(ratio.last! > 0.75, "the open edge is only a little darker: \(ratio.last!)")
+        let steepest = zip(ratio, ratio.dropFirst()).map { abs($1 - $0) }.max() ?? 0
+        #expect(steepest < 0.03, "the darkening is soft: steepest step \(steepest) per pixel")
+    }
+
     /// The cast shadow follows the sheet: the darkened area differs between two progress values.
     @Test func castShadowChangesWithProgress() throws {
         func shadowMask(_ turn: Double) throws -> [Bool] {

@@ -57,13 +57,22 @@ public enum Fan {
 /// Page blocks: the thickness of the stacks on each side of the spine.
 public enum PageStack {
     public static let sheetThickness = 0.2
-    public static let maxThickness = 24.0
+    /// A 400-page book (200 sheets) reaches it.
+    public static let maxThickness = 40.0
     /// Strength of the gutter shadow on pages lying open.
     public static let gutter = 0.35
 
     public static func thickness(sheets: Int) -> Double {
         min(maxThickness, Double(max(0, sheets)) * sheetThickness)
     }
+}
+
+/// The hard cover under each stack of an open book.
+public enum BookBoard {
+    public static let thickness = 2.5
+
+    /// How far a board of `thickness` reaches past the pages on its free sides.
+    public static func overhang(_ thickness: Double) -> Double { thickness * 2 }
 }
 
 /// One face or block of an open book in the book's own frame, before the open/close blend,
@@ -90,7 +99,7 @@ struct BookFace {
 /// The faces of an open book.
 enum BookFaces {
     /// Draw order in the flat layout.
-    enum Order { static let block = 0, page = 1, sheet = 2, cover = 10 }
+    enum Order { static let shadow = -2, board = -1, block = 0, page = 1, sheet = 2, cover = 10 }
     static let coverOnTop = 1_000_000
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest
@@ -121,17 +130,22 @@ enum BookFaces {
         PageStack.thickness(sheets: sheets(side, of: s, in: book))
     }
 
-    /// The page lying open on `side` of spread `s`, with its block beneath it.
+    /// The page lying open on `side` of spread `s`, with its block beneath it, the cover board
+    /// beneath that and the shadow of that half of the book on the desk.
     static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int) -> [BookFace] {
         let n = page(side, of: s)
         let top = stackTop(side, of: s, in: book)
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
                                 front: book.content(page: n, book: index),
                                 shade: Shade(gutter: PageStack.gutter), z: Order.page)
-        guard top > 0 else { return [pageFace] }
+        let under = [
+            BookFace(kind: .shadow, page: n, side: side, angle: 0, front: .blank, z: Order.shadow, thickness: top + BookBoard.thickness),
+            BookFace(kind: .board, page: n, side: side, angle: 0, lift: -0.1, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),
+        ]
+        guard top > 0 else { return under + [pageFace] }
         let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: top, front: .blank,
                              z: Order.block, thickness: top)
-        return [block, pageFace]
+        return under + [block, pageFace]
     }
 
     /// The cover lies face down under the left stack; it matters while the book closes.

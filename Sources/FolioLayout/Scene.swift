@@ -90,13 +90,17 @@ public struct Shade: Sendable, Equatable, Codable {
     public static let none = Shade()
 }
 
-/// One quad of the scene: a cover, a page face, a two-sided turning sheet or a page block.
+/// One quad of the scene: a cover, a page face, a two-sided turning sheet, a page block, the
+/// cover board beneath a stack, or the soft shadow a book lays on the desk.
 ///
 /// The mesh lives in the item's local frame: `a` across from the spine edge (0 … `size.x`),
 /// `l` along the spine (−`size.y`/2 … `size.y`/2), `z` off the paper towards its front. The
 /// deformation bends it in that frame; `model` then places it in the world.
 public struct SceneItem: Sendable, Equatable {
-    public enum Kind: String, Sendable, Codable { case cover, page, sheet, block }
+    /// `board`: a box of `thickness` under the item's rectangle grown by `BookBoard.overhang(thickness)`
+    /// on its three free sides, coloured by the cover named in `front`. `shadow`: the desk's
+    /// darkening under the item's rectangle, soft beyond it; the spine edge is no edge.
+    public enum Kind: String, Sendable, Codable { case cover, page, sheet, block, board, shadow }
 
     public var kind: Kind
     public var book: Int

@@ -49,6 +49,7 @@ public final class Renderer {
     private let shadow: Program
     private let backdrop: Program
     private let block: Program
+    private let desk: Program
     private let copy: Program
     private let flatMesh: GridMesh
     private var sheetMesh: GridMesh
@@ -82,6 +83,7 @@ public final class Renderer {
         shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
+        desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
         copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
         flatMesh = GridMesh(columns: 1, rows: 1)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
@@ -93,7 +95,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, shadow, backdrop, block, copy].forEach { $0.destroy() }
+        [page, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
@@ -120,7 +122,7 @@ public final class Renderer {
         let items = ordered.map(\.element)
         // Upload what this frame shows first, so the texture generation the cached layer is
         // keyed on is final before the layer is looked up.
-        for item in items where item.kind != .block {
+        for item in items where item.kind != .block && item.kind != .shadow {
             _ = textures.texture(for: item.front)
             if let back = item.back { _ = textures.texture(for: back) }
         }
@@ -194,7 +196,11 @@ public final class Renderer {
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
         for item in items {
-            if item.kind == .block { drawBlock(item, viewProj: viewProj) } else { drawFace(item, viewProj: viewProj, textures: textures) }
+            switch item.kind {
+            case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
+            case .shadow: drawDeskShadow(item, viewProj: viewProj)
+            case .cover, .page, .sheet: drawFace(item, viewProj: viewProj, textures: textures)
+            }
         }
     }
 
@@ -328,7 +334,8 @@ public final class Renderer {
         glFrontFace(E(GL_CCW))
     }
 
-    private func drawBlock(_ item: SceneItem, viewProj: [Float]) {
+    /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
+    private func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         block.use()
         block.set("uViewProj", matrix: viewProj)
         block.set("uModel", matrix: item.model.floats)
@@ -338,12 +345,40 @@ public final class Renderer {
         let l = light
         block.set("uLight", Float(l.x), Float(l.y), Float(l.z))
         block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
+        let board = item.kind == .board
+        block.set("uBoard", Int32(board ? 1 : 0))
+        block.set("uGrow", Float(board ? BookBoard.overhang(item.thickness) : 0))
+        block.set("uFlare", Float(board ? 0 : 1))
+        if board {
+            textures.texture(for: item.front).bind(unit: 0)
+            block.set("uCover", Int32(0))
+        }
         glDisable(E(GL_BLEND))
         glEnable(E(GL_CULL_FACE))
         glCullFace(E(GL_BACK))
         glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
         box.draw()
         glFrontFace(E(GL_CCW))
+    }
+
+    /// The soft shadow of half a book on the desk, multiplied into the backdrop.
+    private func drawDeskShadow(_ item: SceneItem, viewProj: [Float]) {
+        guard item.thickness > 0 else { return }
+        desk.use()
+        desk.set("uViewProj", matrix: viewProj)
+        desk.set("uModel", matrix: item.model.floats)
+        desk.set("uSize", Float(item.size.x), Float(item.size.y))
+        desk.set("uMargin", Float(12 + 1.5 * item.thickness))
+        desk.set("uHeight", Float(item.thickness))
+        desk.set("uStrength", Float(0.45 * item.opacity))
+        let l = light
+        desk.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+        glDisable(E(GL_DEPTH_TEST))
+        glDisable(E(GL_CULL_FACE))
+        glEnable(E(GL_BLEND))
+        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        flatMesh.draw()
+        glEnable(E(GL_DEPTH_TEST))
     }
 
     static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {

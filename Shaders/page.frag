@@ -8,7 +8,8 @@
 //           uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
 //           uLight (unit vector towards the light), uCornerRadius (layout units),
-//           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front).
+//           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
+//           uWedge (angle to a page hinged over this one, 0: none), uAmbient (its strength).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 
 in vec2 vST;
@@ -29,6 +30,8 @@ uniform float uCornerRadius;
 uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
+uniform float uWedge;
+uniform float uAmbient;
 
 const float PI = 3.14159265358979;
 
@@ -70,6 +73,11 @@ void main() {
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
     float flap = uBackFace > 0.5 ? 0.0 : flapShadow(local);
+    // The sky a page hinged over this one at angle uWedge hides (as page.vert's occlusion: the
+    // cosine of the page's elevation seen from here, towards the spine).
+    vec2 tip = uSize.x * vec2(cos(uWedge), sin(uWedge));
+    vec2 toTip = vec2(local.x - tip.x, tip.y);
+    float wedge = uWedge > 0.0 ? uAmbient * 0.5 * (1.0 - toTip.x / max(length(toTip), 1e-4)) : 0.0;
 
     // Signed distance to the page outline in layout units. The outline is mirrored across the
     // spine, so the spine edge is never an edge and never fades.
@@ -79,7 +87,7 @@ void main() {
     // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
     float rim = uBackFace * 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
 
-    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade) * (1.0 - flap) * (1.0 - rim);
+    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade) * (1.0 - flap) * (1.0 - rim) * (1.0 - wedge);
 
     fragColor = vec4(color, tex.a * coverage * uOpacity);
 }

@@ -4,7 +4,8 @@
 // Uniforms: uViewProj, uModel (local → world), uSize (across, along) in layout units,
 //           uDeform (0 flat, 1 curl, 2 cone), uCurl (fold point xy, direction xy), uCurlRadius,
 //           uCone (apex, theta, rotation), uShadowPass (1: flatten onto the plane z = 0 along
-//           uLight, for the cast shadow; 2: the mesh is a flat receiving page and the
+//           uLight, for the cast shadow; 3: a depth-only pass over the page's inside, drawn
+//           uInset layout units in from its free edges; 2: the mesh is a flat receiving page and the
 //           deformation uniforms describe the sheet above it, uCasterModel and uCasterSize
 //           placing that sheet: vHeight carries how much of the sky the sheet hides).
 // Outputs:  vST (s, t), vNormal (world, of the front face), vHeight (world height above the
@@ -25,6 +26,7 @@ uniform int uShadowPass;
 uniform vec3 uLight;
 uniform mat4 uCasterModel;
 uniform vec2 uCasterSize;
+uniform float uInset;
 
 out vec2 vST;
 out vec3 vNormal;
@@ -114,8 +116,13 @@ float occlusion(vec3 P) {
     return 0.5 * (1.0 - cos(highest));
 }
 
+// The same transform in every program that draws a page: the depth-only pass and the colour
+// pass must agree to the bit.
+invariant gl_Position;
+
 void main() {
     vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
+    if (uShadowPass == 3) p = vec2(aGrid.x * (uSize.x - uInset), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
     if (uShadowPass == 2) {
         vec4 page = uModel * vec4(p, 0.0, 1.0);
         vST = aGrid;

@@ -109,12 +109,20 @@ enum BookFaces {
         let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
         var pages = lo <= hi ? Array(2 * lo...(2 * hi + 1)) : []
         if lo > 0 { pages.insert(0, at: 0) }
+        // The fan is shaded like the flat layout: crease and gutter from how far a sheet stands
+        // up, and the wedge between a face and the sheet above it (one nearer the reader's
+        // spread). A sheet's angle from lying flat on the right, 0 … π, is the same for both faces.
+        func phi(_ i: Int) -> Double { (1 - clamp(Fan.ratio(page: i, spread: s), -1, 1)) * .pi / 2 }
         return pages.map { i in
             let r = Fan.ratio(page: i, spread: s)
             let z = i == 0 ? coverOnTop : -Int((abs(-0.5 + Double(i / 2) - s) * 1000).rounded())
+            let standing = sin(phi(i))
+            let above = r > 0 ? i - 2 : i + 2
+            let wedge = i == 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : abs(phi(above) - phi(i))
+            let shade = Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge)
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
-                            visible: !Fan.isHidden(page: i, ratio: r), z: z, ratio: clamp(r, -1, 1))
+                            shade: shade, visible: !Fan.isHidden(page: i, ratio: r), z: z, ratio: clamp(r, -1, 1))
         }
     }
 

@@ -76,15 +76,20 @@ public struct Shade: Sendable, Equatable, Codable {
     public var cast: Double
     /// Strength of the gutter shadow at the spine of a page lying open (binding occlusion).
     public var gutter: Double
+    /// Angle (radians, 0 … π) between this face and the face lying over it, hinged at the same
+    /// spine (the fan layout): the page above hides part of the sky, darkest at the hinge.
+    /// 0: nothing above.
+    public var wedge: Double
 
     public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0,
-                cast: Double = 0, gutter: Double = 0) {
+                cast: Double = 0, gutter: Double = 0, wedge: Double = 0) {
         self.reveal = reveal
         self.facing = facing
         self.`self` = s
         self.crease = crease
         self.cast = cast
         self.gutter = gutter
+        self.wedge = wedge
     }
 
     public static let none = Shade()

@@ -44,6 +44,20 @@ import Testing
     }
 }
 
+extension BookObjectTests {
+    /// The fan is shaded like the flat layout: a page is darker next to the spine, where the
+    /// page hinged over it hides the sky, than towards its fore edge.
+    @Test func fanPagesDarkenTowardsTheSpine() throws {
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 4),
+                              books: [BookInfo(title: "Test", imageCount: 20)])
+        let img = try GLHarness.shared.render(scene, width: Self.width, height: Self.height)
+        let spine = Self.width / 2, y = Self.height / 2 - 20
+        let near = img.meanLuma(x: spine + 6, y: y, width: 4, height: 40)
+        let far = img.meanLuma(x: spine + 120, y: y, width: 4, height: 40)
+        #expect(near < far - 20, "next to the spine \(near), towards the fore edge \(far)")
+    }
+}
+
 private extension Scene {
     /// The same room as an open book's, with nothing in it.
     var withDesk: Scene {

@@ -9,7 +9,8 @@
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
 //           uLight (unit vector towards the light), uCornerRadius (layout units),
 //           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
-//           uWedge (angle to a page hinged over this one, 0: none), uAmbient (its strength).
+//           uWedge (angle to a page hinged over this one, 0: none), uAmbient (its strength),
+//           uSpineEdge (1: the spine edge is an edge, antialiased like the others).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 
 in vec2 vST;
@@ -32,6 +33,7 @@ uniform vec4 uCurl;
 uniform float uCurlRadius;
 uniform float uWedge;
 uniform float uAmbient;
+uniform float uSpineEdge;
 
 const float PI = 3.14159265358979;
 
@@ -79,9 +81,10 @@ void main() {
     vec2 toTip = vec2(local.x - tip.x, tip.y);
     float wedge = uWedge > 0.0 ? uAmbient * 0.5 * (1.0 - toTip.x / max(length(toTip), 1e-4)) : 0.0;
 
-    // Signed distance to the page outline in layout units. The outline is mirrored across the
-    // spine, so the spine edge is never an edge and never fades.
-    float dist = box(local, vec2(0.0), vec2(uSize.x, 0.5 * uSize.y), uCornerRadius);
+    // Signed distance to the page outline in layout units. Unless the spine edge is an edge,
+    // the outline is mirrored across the spine, so that edge never fades.
+    float dist = uSpineEdge > 0.5 ? box(local, vec2(0.5 * uSize.x, 0.0), vec2(0.5 * uSize.x, 0.5 * uSize.y), 0.0)
+                                  : box(local, vec2(0.0), vec2(uSize.x, 0.5 * uSize.y), uCornerRadius);
     float pixel = max(fwidth(dist), 1e-4);
     float coverage = clamp(0.5 - dist / pixel, 0.0, 1.0);
     // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.

@@ -8,7 +8,10 @@
 //           uInset layout units in from its free edges; 2: the mesh is a flat receiving page and the
 //           deformation uniforms describe the sheet above it, uCasterModel and uCasterSize
 //           placing that sheet: vHeight carries how much of the sky the sheet hides).
-// Outputs:  vST (s, t), vNormal (world, of the front face), vHeight (world height above the
+//           uExpand (layout units the drawn page reaches past its edges, so that edge coverage
+//           fades outwards as well as inwards), uSpineEdge (1: the spine edge is an edge too,
+//           a cover standing alone).
+// Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vNormal (world, of the front face), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
 //           occlusion, 0 … 1).
 // The deformations mirror FolioLayout's Deformation.swift; a test compares the two.
@@ -27,6 +30,8 @@ uniform vec3 uLight;
 uniform mat4 uCasterModel;
 uniform vec2 uCasterSize;
 uniform float uInset;
+uniform float uExpand;
+uniform float uSpineEdge;
 
 out vec2 vST;
 out vec3 vNormal;
@@ -123,6 +128,11 @@ invariant gl_Position;
 void main() {
     vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
     if (uShadowPass == 3) p = vec2(aGrid.x * (uSize.x - uInset), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+    // A curl's strips carry their rim already: they are cut along the fold.
+    if (uShadowPass == 0 && uDeform != 1) {
+        float back = uExpand * uSpineEdge;
+        p = vec2(aGrid.x * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
+    }
     if (uShadowPass == 2) {
         vec4 page = uModel * vec4(p, 0.0, 1.0);
         vST = aGrid;
@@ -136,7 +146,7 @@ void main() {
     deform(p, pos, n);
 
     vec4 world = uModel * vec4(pos, 1.0);
-    vST = aGrid;
+    vST = uShadowPass == 0 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
     vNormal = mat3(uModel) * n;
     vHeight = max(world.z, 0.0);
     if (uShadowPass == 1) {

@@ -217,14 +217,17 @@ public final class BookController {
 
     private func moveShelf(to target: Double) -> Bool {
         guard phase == .shelf, shelfTracker == nil, !library.isEmpty, (0...lastCover).contains(target) else { return false }
-        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.35, curve: .timing(.easeOut))
+        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.35, curve: shelfCurve)
         return true
     }
+
+    /// A step from rest eases in; one that joins a step under way keeps its speed.
+    private var shelfCurve: Motion.Curve { .timing(scrollMotion == nil ? .easeInOut : .easeOut) }
 
     private func glideShelf(by d: Double) -> Bool {
         guard phase == .shelf, shelfTracker == nil, !library.isEmpty, d != 0 else { return false }
         let target = clamp((scrollMotion?.to ?? scroll) + d, 0, lastCover)
-        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.25, curve: .timing(.easeOut))
+        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.25, curve: shelfCurve)
         return true
     }
 

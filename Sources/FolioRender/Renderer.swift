@@ -73,6 +73,10 @@ public final class Renderer {
     private var castStrength: [Int: Double] = [:]
     /// The light of the scene being drawn.
     private var light = Scene.defaultLight
+    /// Layout units per pixel of the target being drawn.
+    private var pixelUnits = 1.0
+    /// How far faces are drawn past their edges, so edge coverage fades outwards too.
+    private var rim: Double { 1.5 * pixelUnits }
     public private(set) var cacheHits = 0
     public private(set) var cacheMisses = 0
 
@@ -115,6 +119,7 @@ public final class Renderer {
         }
         light = scene.light
         let camera = scene.camera.fitted(width: target.width, height: target.height)
+        pixelUnits = camera.viewSize.x / Double(target.width)
         let viewProj = camera.viewProjection.floats
         castStrength = Self.castStrengths(scene.items)
         let ordered = scene.items.enumerated().filter { $0.element.visible }
@@ -136,8 +141,7 @@ public final class Renderer {
         lastDirty[target.serial] = nil
         target.bind()
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still.map(\.atRest), desk: scene.deskAmount, viewProj: viewProj, textures: textures,
-                  unitsPerPixel: camera.viewSize.x / Double(target.width))
+        drawLayer(still.map(\.atRest), desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
@@ -163,8 +167,7 @@ public final class Renderer {
             }
             guard let cache else { return false }
             cache.bind()
-            drawLayer(key.items, desk: scene.deskAmount, viewProj: viewProj, textures: textures,
-                      unitsPerPixel: camera.viewSize.x / Double(target.width))
+            drawLayer(key.items, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
             // Restoring samples the layer's single-sample colour: resolve it once, here.
             cache.resolve()
             cacheKey = key
@@ -191,11 +194,11 @@ public final class Renderer {
     }
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
-    private func drawLayer(_ items: [SceneItem], desk: Double, viewProj: [Float], textures: TextureStore, unitsPerPixel: Double) {
+    private func drawLayer(_ items: [SceneItem], desk: Double, viewProj: [Float], textures: TextureStore) {
         glClearColor(0, 0, 0, 1)
         glClear(E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
         drawBackdrop(desk: desk)
-        drawDepthOfInsides(items, viewProj: viewProj, unitsPerPixel: unitsPerPixel)
+        drawDepthOfInsides(items, viewProj: viewProj)
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
         for item in items {
@@ -213,12 +216,12 @@ public final class Renderer {
     /// antialiased rims, left out here, still blend over the pages beneath them. The inset is a
     /// little over a pixel, and more for rounded corners; the depth is pushed back a little so
     /// each page passes over its own inside.
-    private func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float], unitsPerPixel: Double) {
+    private func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float]) {
         let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
         guard opaque.count > 2 else { return }
         shadow.use()
         shadow.set("uShadowPass", Int32(3))
-        shadow.set("uInset", Float(max(2 * unitsPerPixel, 0.3 * settings.cornerRadius)))
+        shadow.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
         glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE))
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LESS))
@@ -323,9 +326,11 @@ public final class Renderer {
             flatMesh.draw()
         case let .curl(c):
             let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
-            let key = CurlKey(curl: c, size: item.size, strips: strips)
+            let margin = coarse ? 0 : rim
+            let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
             if key != curlKey {
-                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips).flatMap { [Float($0.x), Float($0.y)] })
+                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin)
+                    .flatMap { [Float($0.x), Float($0.y)] })
                 curlKey = key
             }
             curlMesh.draw()
@@ -349,6 +354,8 @@ public final class Renderer {
         page.set("uAmbient", Float(settings.ambientOcclusion))
         page.set("uOpacity", Float(item.opacity))
         page.set("uCornerRadius", Float(settings.cornerRadius))
+        page.set("uExpand", Float(rim))
+        page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
@@ -479,6 +486,7 @@ struct CurlKey: Equatable {
     var curl: Deformation.Curl
     var size: Vec2
     var strips: Int
+    var margin: Double
 }
 
 /// A turning sheet and its index in the scene.

@@ -10,7 +10,8 @@
 //           uLight (unit vector towards the light), uCornerRadius (layout units),
 //           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
 //           uWedge (angle to a page hinged over this one, 0: none), uAmbient (its strength),
-//           uSpineEdge (1: the spine edge is an edge, antialiased like the others).
+//           uSpineEdge (1: the spine edge is an edge, antialiased like the others),
+//           uSteepTaps (1: two taps where the page is seen steeply, see steep()).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 
 in vec2 vST;
@@ -34,8 +35,22 @@ uniform float uCurlRadius;
 uniform float uWedge;
 uniform float uAmbient;
 uniform float uSpineEdge;
+uniform int uSteepTaps;
 
 const float PI = 3.14159265358979;
+
+// Where the page is seen steeply (its image squeezed more than 1.5× one way than the other),
+// two taps along the squeezed direction, each filtered for half of it: the mipmap level then
+// follows the other direction and small type stays legible, at the cost of a second fetch
+// there only. Software renderers use it in place of their anisotropic filtering.
+vec4 steep(vec2 uv) {
+    vec2 dx = dFdx(uv), dy = dFdy(uv);
+    float lx = dot(dx, dx), ly = dot(dy, dy);
+    vec2 major = lx > ly ? dx : dy, minor = lx > ly ? dy : dx;
+    if (max(lx, ly) < 2.25 * min(lx, ly)) return texture(uImage, uv);
+    return 0.5 * (textureGrad(uImage, uv - 0.25 * major, 0.5 * major, minor)
+                + textureGrad(uImage, uv + 0.25 * major, 0.5 * major, minor));
+}
 
 // Signed distance (layout units, negative inside) to a rectangle with rounded corners.
 float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
@@ -61,7 +76,7 @@ out vec4 fragColor;
 void main() {
     float s = mix(vST.x, 1.0 - vST.x, uBackFace);
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
-    vec4 tex = texture(uImage, uv);
+    vec4 tex = uSteepTaps == 1 ? steep(uv) : texture(uImage, uv);
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);

@@ -12,6 +12,9 @@ public struct RenderSettings: Sendable, Equatable {
     public var curlStrips = 24
     /// Multisampling of the targets commands make (0: off; the software renderer cannot afford it).
     public var samples = 0
+    /// Two texture taps where a page is seen steeply, so its type stays legible (the software
+    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
+    public var steepTextTaps = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -34,6 +37,7 @@ public struct RenderSettings: Sendable, Equatable {
             s.gridRows = 72
             s.curlStrips = 64
             s.samples = 4
+            s.steepTextTaps = false
         }
         return s
     }
@@ -355,6 +359,7 @@ public final class Renderer {
         page.set("uOpacity", Float(item.opacity))
         page.set("uCornerRadius", Float(settings.cornerRadius))
         page.set("uExpand", Float(rim))
+        page.set("uSteepTaps", Int32(settings.steepTextTaps ? 1 : 0))
         page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))

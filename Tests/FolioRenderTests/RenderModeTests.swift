@@ -117,6 +117,25 @@ import Testing
         #expect(steepest < 0.03, "the darkening is soft: steepest step \(steepest) per pixel")
     }
 
+    /// Type on a steep sheet keeps its contrast with the two steep taps (without them the
+    /// mipmap level follows the squeezed direction and the lines blur into grey).
+    @Test func typeOnASteepSheetStaysSharp() throws {
+        let scene = try Self.still { $0.book = 0; $0.page = 10; $0.turn = 0.42 }
+        func contrast(_ taps: Bool) throws -> Double {
+            let img = try GLHarness.shared.render(scene, width: 1280, height: 720, library: Self.library) { $0.steepTextTaps = taps }
+            // The steep sheet's text right of the spine: luma steps across its lines of type.
+            var sum = 0.0, count = 0.0
+            for y in stride(from: 300, to: 560, by: 2) {
+                for x in 642..<690 {
+                    sum += abs(img.luma(x, y) - img.luma(x, y + 1)); count += 1
+                }
+            }
+            return sum / count
+        }
+        let sharp = try contrast(true), blurred = try contrast(false)
+        #expect(sharp > 1.3 * blurred, "pixel-to-pixel contrast with the taps \(sharp), without \(blurred)")
+    }
+
     /// The cast shadow follows the sheet: the darkened area differs between two progress values.
     @Test func castShadowChangesWithProgress() throws {
         func shadowMask(_ turn: Double) throws -> [Bool] {

@@ -9,7 +9,8 @@
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
 //           uLight (unit vector towards the light), uCornerRadius (layout units),
 //           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
-//           uWedge (angle to a page hinged over this one, 0: none), uAmbient (its strength),
+//           uWedge (the far edge of a page hinged over this one, in this page's plane across
+//           the spine and height above it, layout units; y = 0: none), uAmbient (its strength),
 //           uSpineEdge (1: the spine edge is an edge, antialiased like the others),
 //           uSteepTaps (1: two taps where the page is seen steeply, see steep()).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
@@ -32,7 +33,7 @@ uniform float uCornerRadius;
 uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
-uniform float uWedge;
+uniform vec2 uWedge;
 uniform float uAmbient;
 uniform float uSpineEdge;
 uniform int uSteepTaps;
@@ -45,9 +46,12 @@ const float PI = 3.14159265358979;
 // there only. Software renderers use it in place of their anisotropic filtering.
 vec4 steep(vec2 uv) {
     vec2 dx = dFdx(uv), dy = dFdy(uv);
-    float lx = dot(dx, dx), ly = dot(dy, dy);
+    // Compared in texels: a page's uv square is not square in texels.
+    vec2 texels = vec2(textureSize(uImage, 0));
+    float lx = dot(dx * texels, dx * texels), ly = dot(dy * texels, dy * texels);
     vec2 major = lx > ly ? dx : dy, minor = lx > ly ? dy : dx;
-    if (max(lx, ly) < 2.25 * min(lx, ly)) return texture(uImage, uv);
+    // Explicit derivatives: implicit ones are undefined inside a branch that pixels take apart.
+    if (max(lx, ly) < 2.25 * min(lx, ly)) return textureGrad(uImage, uv, dx, dy);
     return 0.5 * (textureGrad(uImage, uv - 0.25 * major, 0.5 * major, minor)
                 + textureGrad(uImage, uv + 0.25 * major, 0.5 * major, minor));
 }
@@ -90,11 +94,10 @@ void main() {
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
     float flap = uBackFace > 0.5 ? 0.0 : flapShadow(local);
-    // The sky a page hinged over this one at angle uWedge hides (as page.vert's occlusion: the
-    // cosine of the page's elevation seen from here, towards the spine).
-    vec2 tip = uSize.x * vec2(cos(uWedge), sin(uWedge));
-    vec2 toTip = vec2(local.x - tip.x, tip.y);
-    float wedge = uWedge > 0.0 ? uAmbient * 0.5 * (1.0 - toTip.x / max(length(toTip), 1e-4)) : 0.0;
+    // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine of
+    // the elevation of its far edge seen from here, towards the spine).
+    vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
+    float wedge = uWedge.y > 0.0 ? uAmbient * 0.5 * (1.0 - toTip.x / max(length(toTip), 1e-4)) : 0.0;
 
     // Signed distance to the page outline in layout units. Unless the spine edge is an edge,
     // the outline is mirrored across the spine, so that edge never fades.

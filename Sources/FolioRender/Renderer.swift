@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import COpenGL
 import FolioLayout
 import FolioMath
@@ -354,12 +359,15 @@ public final class Renderer {
         let s = item.shade
         page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
         page.set("uGutter", Float(item.shade.gutter))
-        page.set("uWedge", Float(item.shade.wedge))
+        let w = item.shade.wedge
+        page.set("uWedge", Float(item.size.x * cos(w)), Float(w > 0 ? item.size.x * sin(w) : 0))
         page.set("uAmbient", Float(settings.ambientOcclusion))
         page.set("uOpacity", Float(item.opacity))
         page.set("uCornerRadius", Float(settings.cornerRadius))
         page.set("uExpand", Float(rim))
-        page.set("uSteepTaps", Int32(settings.steepTextTaps ? 1 : 0))
+        // Only what can be seen steeply: a turning sheet or a fanned page (flat pages and covers
+        // would pay for the derivatives for nothing).
+        page.set("uSteepTaps", Int32(settings.steepTextTaps && (item.kind == .sheet || item.ratio != nil) ? 1 : 0))
         page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))

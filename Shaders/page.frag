@@ -11,9 +11,12 @@
 //           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
 //           uWedge (the far edge of a page hinged over this one, in this page's plane across
 //           the spine and height above it, layout units; y = 0: none), uAmbient (its strength),
-//           uSpineEdge (1: the spine edge is an edge, antialiased like the others),
-//           uSteepTaps (1: two taps where the page is seen steeply, see steep()).
+//           uSpineEdge (1: the spine edge is an edge, antialiased like the others).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
+// Defines:  MOVING: the variant for turning sheets and fanned pages, with the flap's shadow,
+//           the wedge and the back's rim; STEEP adds the steep taps, for a face seen steeply.
+//           Pages lying flat and covers use the plain one (a software renderer pays for code
+//           it skips).
 
 in vec2 vST;
 in vec3 vNormal;
@@ -36,7 +39,6 @@ uniform float uCurlRadius;
 uniform vec2 uWedge;
 uniform float uAmbient;
 uniform float uSpineEdge;
-uniform int uSteepTaps;
 
 const float PI = 3.14159265358979;
 
@@ -68,7 +70,7 @@ float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
 float flapShadow(vec2 p) {
     float r = uCurlRadius;
     float s = dot(p - uCurl.xy, uCurl.zw);
-    if (uDeform != 1 || s >= 0.0) return 0.0;
+    if (s >= 0.0) return 0.0;
     vec2 mirror = p + uCurl.zw * (PI * r - 2.0 * s);
     float outside = box(mirror, vec2(0.5 * uSize.x, 0.0), vec2(0.5 * uSize.x, 0.5 * uSize.y), uCornerRadius);
     float width = 2.0 + 1.5 * r;
@@ -80,7 +82,13 @@ out vec4 fragColor;
 void main() {
     float s = mix(vST.x, 1.0 - vST.x, uBackFace);
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
-    vec4 tex = uSteepTaps == 1 ? steep(uv) : texture(uImage, uv);
+    // Optional terms sit behind uniform branches: a software renderer then skips them whole
+    // (a ?: would be evaluated on both sides).
+#ifdef STEEP
+    vec4 tex = steep(uv);
+#else
+    vec4 tex = texture(uImage, uv);
+#endif
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
@@ -92,23 +100,29 @@ void main() {
     float crease = uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
     float gutter = uGutter * exp(-vST.x * 18.0);
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
+    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade);
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
-    float flap = uBackFace > 0.5 ? 0.0 : flapShadow(local);
-    // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine of
-    // the elevation of its far edge seen from here, towards the spine).
-    vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
-    float wedge = uWedge.y > 0.0 ? uAmbient * 0.5 * (1.0 - toTip.x / max(length(toTip), 1e-4)) : 0.0;
+#ifdef MOVING
+    if (uDeform == 1 && uBackFace < 0.5) color *= 1.0 - flapShadow(local);
+    if (uWedge.y > 0.0) {
+        // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine
+        // of the elevation of its far edge seen from here, towards the spine).
+        vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
+        color *= 1.0 - uAmbient * 0.5 * (1.0 - toTip.x / length(toTip));
+    }
+#endif
 
     // Signed distance to the page outline in layout units. Unless the spine edge is an edge,
     // the outline is mirrored across the spine, so that edge never fades.
-    float dist = uSpineEdge > 0.5 ? box(local, vec2(0.5 * uSize.x, 0.0), vec2(0.5 * uSize.x, 0.5 * uSize.y), 0.0)
-                                  : box(local, vec2(0.0), vec2(uSize.x, 0.5 * uSize.y), uCornerRadius);
+    bool spine = uSpineEdge > 0.5;
+    float dist = box(local, spine ? vec2(0.5 * uSize.x, 0.0) : vec2(0.0),
+                     vec2(spine ? 0.5 * uSize.x : uSize.x, 0.5 * uSize.y), spine ? 0.0 : uCornerRadius);
     float pixel = max(fwidth(dist), 1e-4);
     float coverage = clamp(0.5 - dist / pixel, 0.0, 1.0);
+#ifdef MOVING
     // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
-    float rim = uBackFace * 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
+    if (uBackFace > 0.5 && uShade.z > 0.0) color *= 1.0 - 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
 
-    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade) * (1.0 - flap) * (1.0 - rim) * (1.0 - wedge);
-
+#endif
     fragColor = vec4(color, tex.a * coverage * uOpacity);
 }

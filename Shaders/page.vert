@@ -108,7 +108,7 @@ float occlusion(vec3 P) {
     vec2 towards = w.xy - along.xy * dot(w, along);
     towards /= max(length(towards), 1e-4);
     float l = clamp(dot(P - spine, along) / unit, -0.5 * uCasterSize.y, 0.5 * uCasterSize.y);
-    const int SAMPLES = 20;
+    const int SAMPLES = 12;
     float highest = 0.0;
     for (int k = 0; k <= SAMPLES; k++) {
         vec3 q, qn;

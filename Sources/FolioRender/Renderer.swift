@@ -55,6 +55,10 @@ public struct RenderSettings: Sendable, Equatable {
 public final class Renderer {
     public var settings: RenderSettings
     private let page: Program
+    /// The same shaders for turning sheets and fanned pages (flap, wedge, rim), and for those
+    /// seen steeply (with the steep taps).
+    private let movingPage: Program
+    private let steepPage: Program
     private let shadow: Program
     private let backdrop: Program
     private let block: Program
@@ -93,6 +97,9 @@ public final class Renderer {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
         page = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute)
+        movingPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute, defines: ["MOVING"])
+        steepPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+                                defines: ["MOVING", "STEEP"])
         shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
@@ -108,7 +115,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
+        [page, movingPage, steepPage, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
@@ -349,6 +356,9 @@ public final class Renderer {
     }
 
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+        // What can be folded or seen steeply: a turning sheet or a fanned page.
+        let moving = item.kind == .sheet || item.ratio != nil
+        let page = !moving ? page : settings.steepTextTaps && Self.isSteep(item) ? steepPage : movingPage
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
@@ -365,9 +375,6 @@ public final class Renderer {
         page.set("uOpacity", Float(item.opacity))
         page.set("uCornerRadius", Float(settings.cornerRadius))
         page.set("uExpand", Float(rim))
-        // Only what can be seen steeply: a turning sheet or a fanned page (flat pages and covers
-        // would pay for the derivatives for nothing).
-        page.set("uSteepTaps", Int32(settings.steepTextTaps && (item.kind == .sheet || item.ratio != nil) ? 1 : 0))
         page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
@@ -384,6 +391,19 @@ public final class Renderer {
             drawMesh(for: item)
         }
         glFrontFace(E(GL_CCW))
+    }
+
+    /// Whether a face stands steeply enough (its plane more than 50° from the page plane, as
+    /// a rigid sheet or a cone mid-turn or a fanned page) that its type needs the steep taps. A
+    /// curl's rolled band is narrow and its flat parts face the viewer.
+    static func isSteep(_ item: SceneItem) -> Bool {
+        let tilt: Double
+        switch item.deformation {
+        case .flat: tilt = abs(item.model.transformDirection(Vec3(0, 0, 1)).z) / max(length(item.model.transformDirection(Vec3(0, 0, 1))), 1e-9)
+        case let .cone(c): tilt = abs(cos(c.rotation))
+        case .curl: return false
+        }
+        return tilt < cos(50 * Double.pi / 180)
     }
 
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.

@@ -161,7 +161,7 @@ public final class Renderer {
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawMoving(moving, overlays: still.filter(\.isShaded), viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: overlays(still, sheets: moving), viewProj: viewProj, textures: textures)
     }
 
     /// Restores the cached static layer where something moved (this frame or the last one into
@@ -193,7 +193,7 @@ public final class Renderer {
         }
         guard let cache else { return false }
         // What changes this frame: the sheets, their shadows, the shaded pages beneath.
-        let shaded = still.filter(\.isShaded)
+        let shaded = overlays(still, sheets: moving)
         let bounds = DirtyBounds(camera: camera, width: target.width, height: target.height, light: light)
         let now = bounds.rect(sheets: moving.map(\.item), overlays: shaded).intersection(fullFrame)
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
@@ -207,6 +207,16 @@ public final class Renderer {
         drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
         glDisable(E(GL_SCISSOR_TEST))
         return true
+    }
+
+    /// The pages that need a darkening overlay this frame: those with shade terms, and those
+    /// beneath a sheet that rises enough to hide some of their sky.
+    private func overlays(_ still: [SceneItem], sheets: [Sheet]) -> [SceneItem] {
+        still.filter { item in
+            guard item.isShaded else { return false }
+            guard let caster = sheets.first(where: { $0.index == item.shadowCaster }) else { return true }
+            return item.shade.`self` > 0 || item.isDarkened(by: caster.item, ambient: settings.ambientOcclusion)
+        }
     }
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.

@@ -117,6 +117,26 @@ import Testing
         #expect(steepest < 0.03, "the darkening is soft: steepest step \(steepest) per pixel")
     }
 
+    /// A curl's flap, lying over the sheet's front, shadows the front just beside its edge;
+    /// further from the flap the front is as bright as without a flap.
+    @Test func flapShadowsTheSheetBesideIt() throws {
+        // A flat sheet whose curl folds its bottom outer corner back over itself.
+        let size = Vec2(362, 568)
+        let curl = Deformation.Curl(point: Vec2(300, -200), direction: Vec2(0.6, -0.8), radius: 20)
+        var scene = flatSpread(spread: 3)
+        scene.items.append(SceneItem(kind: .sheet, book: 0, page: 8, size: size, model: .identity, deformation: .curl(curl),
+                                     front: .blank, back: .blank, z: 10))
+        let img = try Self.render(scene, width: 1280, height: 720)
+        // Above the flap's upper edge (it lies about x 900…1000, y 520…640 at this size).
+        let open = img.meanLuma(x: 700, y: 200, width: 8, height: 8)
+        var darkest = 255.0
+        for y in 500..<530 { for x in 860..<1000 { darkest = min(darkest, img.luma(x, y)) } }
+        #expect(darkest < open - 40, "beside the flap \(darkest), open paper \(open)")
+        // Soft: along a row towards the flap the paper darkens over several pixels.
+        let between = (860..<910).filter { img.luma($0, 520) < open - 5 && img.luma($0, 520) > darkest + 5 }.count
+        #expect(between >= 5, "pixels in the shadow's soft edge: \(between)")
+    }
+
     /// Type on a steep sheet keeps its contrast with the two steep taps (without them the
     /// mipmap level follows the squeezed direction and the lines blur into grey).
     @Test func typeOnASteepSheetStaysSharp() throws {

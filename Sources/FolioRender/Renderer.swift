@@ -108,7 +108,7 @@ public final class Renderer {
         flatMesh = GridMesh(columns: 1, rows: 1)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         shadowMesh = GridMesh(columns: 20, rows: 15)
-        occlusionMesh = GridMesh(columns: 32, rows: 16)
+        occlusionMesh = GridMesh(columns: 12, rows: 6)
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)

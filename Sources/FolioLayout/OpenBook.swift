@@ -120,9 +120,11 @@ enum BookFaces {
             let above = r > 0 ? i - 2 : i + 2
             let wedge = i == 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : abs(phi(above) - phi(i))
             let shade = Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge)
+            // A face lying flat under another flat one on its side is covered whole: not drawn.
+            let buried = i != 0 && abs(r) >= 1 && abs(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s)) >= 1
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
-                            shade: shade, visible: !Fan.isHidden(page: i, ratio: r), z: z, ratio: clamp(r, -1, 1))
+                            shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
     }
 

@@ -90,12 +90,13 @@ public enum CurlTurn {
     /// Where a scripted curl puts the pointer at progress `p` when `grab` was grabbed: it
     /// crosses to the mirror of the grab point, drifting towards the middle of the page on
     /// the way so the fold line runs diagonally. It arrives with zero speed (t + t² − t³ has
-    /// slope 1 at the start and 0 at the end), so the sheet settles onto the page instead of
-    /// landing still raised and offset.
+    /// slope 1 at the start and 0 at the end, the drift goes as sin² πt), so the sheet settles
+    /// onto the page instead of landing still raised and offset.
     public static func pointer(grab: Vec2, progress p: Double) -> Vec2 {
         let t = clamp(p, 0, 1)
         let across = t + t * t * (1 - t)
-        return Vec2(grab.x * (1 - 2 * across), grab.y * (1 - 0.25 * sin(.pi * t)))
+        let drift = sin(.pi * t)
+        return Vec2(grab.x * (1 - 2 * across), grab.y * (1 - 0.25 * drift * drift))
     }
 
     /// Turn progress of a pointer at `pointer` holding `grab`: 0 untouched, 1 landed.

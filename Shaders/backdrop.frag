@@ -1,6 +1,7 @@
 #version 330 core
 // The backdrop: a desk for an open book, a dim room for the shelf. A vertical gradient
-// with a soft vignette; cheap enough for every frame on a software renderer.
+// with a soft vignette, dithered by a fixed pattern of ±½ level so the gradient never bands
+// (the same pixel always gets the same offset: captures stay byte-identical).
 // Inputs:   vUV from backdrop.vert.
 // Uniforms: uTop, uBottom (colours), uVignette (0…1).
 // Output:   fragColor.
@@ -16,5 +17,6 @@ void main() {
     vec3 c = mix(uBottom, uTop, vUV.y);
     vec2 d = vUV - 0.5;
     c *= 1.0 - uVignette * dot(d, d) * 1.6;
-    fragColor = vec4(c, 1.0);
+    float noise = fract(52.9829189 * fract(dot(gl_FragCoord.xy, vec2(0.06711056, 0.00583715))));
+    fragColor = vec4(c + (noise - 0.5) / 255.0, 1.0);
 }

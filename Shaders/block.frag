@@ -1,7 +1,9 @@
 #version 330 core
-// Page-block sides: paper edges as fine stripes, lit like the pages.
+// Page-block sides: paper edges as fine stripes; cover boards: the cover's cloth at its edge.
+// Both lit like the pages.
 // Inputs:   vBox, vNormal from block.vert.
-// Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack).
+// Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack),
+//           uBoard (1: a cover board), uCover (sampler, unit 0: the cover image, for a board).
 // Output:   fragColor.
 in vec3 vBox;
 in vec3 vNormal;
@@ -9,11 +11,19 @@ in vec3 vNormal;
 uniform vec3 uPaper;
 uniform vec3 uLight;
 uniform float uSheets;
+uniform int uBoard;
+uniform sampler2D uCover;
 
 out vec4 fragColor;
 
 void main() {
-    float stripe = 0.92 + 0.08 * sin(vBox.z * uSheets * 6.2831853);
-    float light = clamp(0.45 + 0.55 * max(dot(normalize(vNormal), uLight), 0.0), 0.3, 1.0);
-    fragColor = vec4(uPaper * stripe * light, 1.0);
+    float light = 0.6 + 0.4 * max(dot(normalize(vNormal), uLight), 0.0);
+    vec3 color;
+    if (uBoard == 1) {
+        // The cover's own colour just inside its edge, a little darker where the cloth turns.
+        color = textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85;
+    } else {
+        color = uPaper * (0.92 + 0.08 * sin(vBox.z * uSheets * 6.2831853));
+    }
+    fragColor = vec4(color * light, 1.0);
 }

@@ -1,7 +1,10 @@
 #version 330 core
-// Page blocks: the stacked edges of the sheets under a flat page, a box below the page plane.
+// Page blocks and cover boards: boxes below the page plane.
 // Inputs:   aBox in [0, 1]³: s across from the spine, t along it, k down into the stack.
-// Uniforms: uViewProj, uModel, uSize (across, along), uThickness (layout units).
+// Uniforms: uViewProj, uModel, uSize (across, along), uThickness (layout units), uGrow (how far
+//           the box reaches past uSize on its three free sides: a board's overhang), uFlare
+//           (how much further per unit of depth: the stack's sheets spread a little towards
+//           the bottom, so its edges show from above as they do on a real open book).
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
@@ -10,13 +13,19 @@ uniform mat4 uViewProj;
 uniform mat4 uModel;
 uniform vec2 uSize;
 uniform float uThickness;
+uniform float uGrow;
+uniform float uFlare;
 
 out vec3 vBox;
 out vec3 vNormal;
 
 void main() {
-    vec3 local = vec3(aBox.x * uSize.x, (aBox.y - 0.5) * uSize.y, -aBox.z * uThickness);
+    float depth = aBox.z * uThickness;
+    float grow = uGrow + uFlare * depth;
+    vec3 local = vec3(aBox.x * (uSize.x + grow), (aBox.y - 0.5) * (uSize.y + 2.0 * grow), -depth);
+    // The free sides lean outwards by the flare.
+    vec3 n = aNormal + vec3(0.0, 0.0, uFlare * (max(aNormal.x, 0.0) + abs(aNormal.y)));
     vBox = aBox;
-    vNormal = mat3(uModel) * aNormal;
+    vNormal = mat3(uModel) * normalize(n);
     gl_Position = uViewProj * uModel * vec4(local, 1.0);
 }

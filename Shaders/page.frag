@@ -7,8 +7,16 @@
 //           two-sided sheet is drawn twice, once per face, so each pixel samples one image),
 //           uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
-//           uLight (unit vector towards the light), uCornerRadius (layout units).
+//           uLight (unit vector towards the light), uCornerRadius (layout units),
+//           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
+//           uWedge (the far edge of a page hinged over this one, in this page's plane across
+//           the spine and height above it, layout units; y = 0: none), uAmbient (its strength),
+//           uSpineEdge (1: the spine edge is an edge, antialiased like the others).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
+// Defines:  MOVING: the variant for turning sheets and fanned pages, with the flap's shadow,
+//           the wedge and the back's rim; STEEP adds the steep taps, for a face seen steeply.
+//           Pages lying flat and covers use the plain one (a software renderer pays for code
+//           it skips).
 
 in vec2 vST;
 in vec3 vNormal;
@@ -25,17 +33,67 @@ uniform float uGutter;
 uniform float uOpacity;
 uniform vec3 uLight;
 uniform float uCornerRadius;
+uniform int uDeform;
+uniform vec4 uCurl;
+uniform float uCurlRadius;
+uniform vec2 uWedge;
+uniform float uAmbient;
+uniform float uSpineEdge;
+
+const float PI = 3.14159265358979;
+
+// Where the page is seen steeply (its image squeezed more than 1.5× one way than the other),
+// two taps along the squeezed direction, each filtered for half of it: the mipmap level then
+// follows the other direction and small type stays legible, at the cost of a second fetch
+// there only. Software renderers use it in place of their anisotropic filtering.
+vec4 steep(vec2 uv) {
+    vec2 dx = dFdx(uv), dy = dFdy(uv);
+    // Compared in texels: a page's uv square is not square in texels.
+    vec2 texels = vec2(textureSize(uImage, 0));
+    float lx = dot(dx * texels, dx * texels), ly = dot(dy * texels, dy * texels);
+    vec2 major = lx > ly ? dx : dy, minor = lx > ly ? dy : dx;
+    // Explicit derivatives: implicit ones are undefined inside a branch that pixels take apart.
+    if (max(lx, ly) < 2.25 * min(lx, ly)) return textureGrad(uImage, uv, dx, dy);
+    return 0.5 * (textureGrad(uImage, uv - 0.25 * major, 0.5 * major, minor)
+                + textureGrad(uImage, uv + 0.25 * major, 0.5 * major, minor));
+}
+
+// Signed distance (layout units, negative inside) to a rectangle with rounded corners.
+float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
+    vec2 q = abs(p - center) - (halfSize - vec2(radius));
+    return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - radius;
+}
+
+// The shadow a curl's flap, lying face down 2r above the flat part, casts on that part: a
+// point is beside the flap when its mirror across the line the flap folds back on (πr/2 past
+// the fold line) lies just outside the page; soft over a width that grows with the height.
+float flapShadow(vec2 p) {
+    float r = uCurlRadius;
+    float s = dot(p - uCurl.xy, uCurl.zw);
+    if (s >= 0.0) return 0.0;
+    vec2 mirror = p + uCurl.zw * (PI * r - 2.0 * s);
+    float outside = box(mirror, vec2(0.5 * uSize.x, 0.0), vec2(0.5 * uSize.x, 0.5 * uSize.y), uCornerRadius);
+    float width = 2.0 + 1.5 * r;
+    return 0.3 * (1.0 - smoothstep(0.0, width, max(outside, 0.0))) * smoothstep(0.0, 6.0, r);
+}
 
 out vec4 fragColor;
 
 void main() {
     float s = mix(vST.x, 1.0 - vST.x, uBackFace);
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
+    // Optional terms sit behind uniform branches: a software renderer then skips them whole
+    // (a ?: would be evaluated on both sides).
+#ifdef STEEP
+    vec4 tex = steep(uv);
+#else
     vec4 tex = texture(uImage, uv);
+#endif
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
-    float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.05);
+    // Never above 1: a lit facet brighter than flat paper shows as a lighter seam.
+    float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.0);
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest.
@@ -43,14 +101,28 @@ void main() {
     float gutter = uGutter * exp(-vST.x * 18.0);
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
     vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade);
+    vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
+#ifdef MOVING
+    if (uDeform == 1 && uBackFace < 0.5) color *= 1.0 - flapShadow(local);
+    if (uWedge.y > 0.0) {
+        // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine
+        // of the elevation of its far edge seen from here, towards the spine).
+        vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
+        color *= 1.0 - uAmbient * 0.5 * (1.0 - toTip.x / length(toTip));
+    }
+#endif
 
-    // Signed distance to the page outline in layout units. The outline is mirrored across the
-    // spine, so the spine edge is never an edge and never fades.
-    vec2 p = vST * uSize;
-    vec2 halfSize = vec2(uSize.x, uSize.y * 0.5);
-    vec2 q = abs(p - vec2(0.0, halfSize.y)) - (halfSize - vec2(uCornerRadius));
-    float dist = length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - uCornerRadius;
-    float coverage = clamp(0.5 - dist / max(fwidth(dist), 1e-4), 0.0, 1.0);
+    // Signed distance to the page outline in layout units. Unless the spine edge is an edge,
+    // the outline is mirrored across the spine, so that edge never fades.
+    bool spine = uSpineEdge > 0.5;
+    float dist = box(local, spine ? vec2(0.5 * uSize.x, 0.0) : vec2(0.0),
+                     vec2(spine ? 0.5 * uSize.x : uSize.x, 0.5 * uSize.y), spine ? 0.0 : uCornerRadius);
+    float pixel = max(fwidth(dist), 1e-4);
+    float coverage = clamp(0.5 - dist / pixel, 0.0, 1.0);
+#ifdef MOVING
+    // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
+    if (uBackFace > 0.5 && uShade.z > 0.0) color *= 1.0 - 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
 
+#endif
     fragColor = vec4(color, tex.a * coverage * uOpacity);
 }

@@ -4,9 +4,16 @@
 // Uniforms: uViewProj, uModel (local → world), uSize (across, along) in layout units,
 //           uDeform (0 flat, 1 curl, 2 cone), uCurl (fold point xy, direction xy), uCurlRadius,
 //           uCone (apex, theta, rotation), uShadowPass (1: flatten onto the plane z = 0 along
-//           uLight, for the cast shadow).
-// Outputs:  vST (s, t), vNormal (world, of the front face), vHeight (world height above the
-//           page plane, for the shadow's strength and softness).
+//           uLight, for the cast shadow; 3: a depth-only pass over the page's inside, drawn
+//           uInset layout units in from its free edges; 2: the mesh is a flat receiving page and the
+//           deformation uniforms describe the sheet above it, uCasterModel and uCasterSize
+//           placing that sheet: vHeight carries how much of the sky the sheet hides).
+//           uExpand (layout units the drawn page reaches past its edges, so that edge coverage
+//           fades outwards as well as inwards), uSpineEdge (1: the spine edge is an edge too,
+//           a cover standing alone).
+// Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vNormal (world, of the front face), vHeight (world height above the
+//           page plane, for the shadow's strength and softness; with uShadowPass 2 the
+//           occlusion, 0 … 1).
 // The deformations mirror FolioLayout's Deformation.swift; a test compares the two.
 
 layout(location = 0) in vec2 aGrid;
@@ -20,6 +27,11 @@ uniform float uCurlRadius;
 uniform vec3 uCone;
 uniform int uShadowPass;
 uniform vec3 uLight;
+uniform mat4 uCasterModel;
+uniform vec2 uCasterSize;
+uniform float uInset;
+uniform float uExpand;
+uniform float uSpineEdge;
 
 out vec2 vST;
 out vec3 vNormal;
@@ -74,16 +86,67 @@ void cone(vec2 p, out vec3 pos, out vec3 n) {
     n = rot * normalize(cross(du, dv));
 }
 
-void main() {
-    vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
-    vec3 pos;
-    vec3 n;
+void deform(vec2 p, out vec3 pos, out vec3 n) {
     if (uDeform == 1) curl(p, pos, n);
     else if (uDeform == 2) cone(p, pos, n);
     else { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); }
+}
+
+// How much of the sky above world point P the sheet hides: in the plane through P across the
+// spine, the highest elevation of the sheet seen from P (measured from the horizon towards
+// the spine) is α, and a cosine-weighted sky loses (1 − cos α) / 2 of its light. Darkest
+// under the roll or hinge, fading away from it over a distance that grows with the height.
+// P is taken no lower than the spine the sheet turns about, so a sheet lying flat (on a
+// thicker stack at the start or the end of a turn) hides nothing: that is the gutter's part.
+float occlusion(vec3 P) {
+    vec3 spine = (uCasterModel * vec4(0.0, 0.0, 0.0, 1.0)).xyz;
+    P.z = max(P.z, spine.z);
+    vec3 along = mat3(uCasterModel) * vec3(0.0, 1.0, 0.0);
+    float unit = length(along);
+    along /= unit;
+    vec3 w = spine - P;
+    vec2 towards = w.xy - along.xy * dot(w, along);
+    towards /= max(length(towards), 1e-4);
+    float l = clamp(dot(P - spine, along) / unit, -0.5 * uCasterSize.y, 0.5 * uCasterSize.y);
+    const int SAMPLES = 12;
+    float highest = 0.0;
+    for (int k = 0; k <= SAMPLES; k++) {
+        vec3 q, qn;
+        deform(vec2(uCasterSize.x * float(k) / float(SAMPLES), l), q, qn);
+        vec3 v = (uCasterModel * vec4(q, 1.0)).xyz - P;
+        float across = length(v.xy) * (dot(v.xy, towards) >= 0.0 ? 1.0 : -1.0);
+        // Parts of the sheet level with P (lying flat) hide nothing, whichever side they are on.
+        if (v.z > 0.01) highest = max(highest, atan(v.z, across));
+    }
+    return 0.5 * (1.0 - cos(highest));
+}
+
+// The same transform in every program that draws a page: the depth-only pass and the colour
+// pass must agree to the bit.
+invariant gl_Position;
+
+void main() {
+    vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
+    if (uShadowPass == 3) p = vec2(aGrid.x * (uSize.x - uInset), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+    // A curl's strips carry their rim already: they are cut along the fold.
+    if (uShadowPass == 0 && uDeform != 1) {
+        float back = uExpand * uSpineEdge;
+        p = vec2(aGrid.x * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
+    }
+    if (uShadowPass == 2) {
+        vec4 page = uModel * vec4(p, 0.0, 1.0);
+        vST = aGrid;
+        vNormal = mat3(uModel) * vec3(0.0, 0.0, 1.0);
+        vHeight = occlusion(page.xyz);
+        gl_Position = uViewProj * page;
+        return;
+    }
+    vec3 pos;
+    vec3 n;
+    deform(p, pos, n);
 
     vec4 world = uModel * vec4(pos, 1.0);
-    vST = aGrid;
+    vST = uShadowPass == 0 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
     vNormal = mat3(uModel) * n;
     vHeight = max(world.z, 0.0);
     if (uShadowPass == 1) {

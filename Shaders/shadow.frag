@@ -3,9 +3,10 @@
 // Cast shadow (uMode 0): the turning sheet flattened onto the page plane by page.vert's
 // shadow pass; darkest where the sheet is near the paper (the covering edge), fading with
 // height, and soft at a rim whose width grows with height (a penumbra).
-// Overlay (uMode 1): a uniform darkening of a whole page (the revealed / facing shade).
+// Overlay (uMode 1): the darkening of a page a sheet turns over: uStrength uniformly plus
+// uAmbient times the sky the sheet hides (page.vert's shadow pass 2, in vHeight).
 // Inputs:   vST, vHeight from page.vert.
-// Uniforms: uMode, uStrength (0…1), uSize (layout units), uFalloff (height at which the shadow
+// Uniforms: uMode, uStrength (0…1), uAmbient (0…1), uSize (layout units), uFalloff (height at which the shadow
 //           has faded to a third).
 // Output:   fragColor: the factor the destination is multiplied by.
 
@@ -15,6 +16,7 @@ in float vHeight;
 
 uniform int uMode;
 uniform float uStrength;
+uniform float uAmbient;
 uniform vec2 uSize;
 uniform float uFalloff;
 
@@ -23,7 +25,7 @@ out vec4 fragColor;
 void main() {
     float dark;
     if (uMode == 1) {
-        dark = uStrength;
+        dark = clamp(uStrength + uAmbient * vHeight, 0.0, 1.0);
     } else {
         vec2 p = vST * uSize;
         float edge = min(min(uSize.x - p.x, p.y), uSize.y - p.y);

@@ -124,6 +124,9 @@ public final class BookController {
         var grab: Vec2
         var pointer: Vec2?
         var releasePointer: Vec2?
+        /// For a drag: grabbed point on the page's outer edge minus the point pressed; the
+        /// pointer plus it is where that edge point goes.
+        var offset: Vec2?
         /// Where the motion heads: true to land on `to`, false to fall back.
         var completes = true
         /// No page there: the drag only rubber-bands.
@@ -158,6 +161,8 @@ public final class BookController {
         v.shadow = s.shadow
         v.pan = s.pan
         if let t = turn {
+            // A drag curls (a rigid flip cannot follow the hand); a cone stays a cone.
+            if t.offset != nil, v.deform == .rigid { v.deform = .curl }
             // A rubber band pulls at the (missing) sheet beyond the end; its faces are blank.
             v.turn = TurnState(from: t.from, to: t.rubber ? t.from + (t.side == .right ? 1 : -1) : t.to,
                                progress: t.progress, grab: t.grab, pointer: t.rubber ? nil : t.pointer)
@@ -275,14 +280,17 @@ public final class BookController {
 
     private func moveShelf(to target: Double) -> Bool {
         guard phase == .shelf, shelfTracker == nil, !library.isEmpty, (0...lastCover).contains(target) else { return false }
-        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.35, curve: .timing(.easeOut))
+        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.35, curve: shelfCurve)
         return true
     }
+
+    /// A step from rest eases in; one that joins a step under way keeps its speed.
+    private var shelfCurve: Motion.Curve { .timing(scrollMotion == nil ? .easeInOut : .easeOut) }
 
     private func glideShelf(by d: Double) -> Bool {
         guard phase == .shelf, shelfTracker == nil, !library.isEmpty, d != 0 else { return false }
         let target = clamp((scrollMotion?.to ?? scroll) + d, 0, lastCover)
-        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.25, curve: .timing(.easeOut))
+        scrollMotion = Motion(from: scroll, to: target, start: time, duration: 0.25, curve: shelfCurve)
         return true
     }
 
@@ -514,9 +522,14 @@ public final class BookController {
         let local = bookPoint(p)
         let side: Side = local.x >= 0 ? .right : .left
         let size = pageSize
-        let grab = Vec2(clamp(abs(local.x), size.x * 0.05, size.x), clamp(local.y, -size.y / 2, size.y / 2))
+        // The page is held by its outer edge (by the corner near the head or tail) and that
+        // point follows the pointer: pressing inside the page never folds a strip over at once.
+        let pressed = Vec2(abs(local.x), clamp(local.y, -size.y / 2, size.y / 2))
+        let nearEnd = abs(pressed.y) > 0.35 * size.y
+        let grab = Vec2(size.x, nearEnd ? (pressed.y < 0 ? -size.y / 2 : size.y / 2) : pressed.y)
         let target = neighbour(of: spread, side == .right ? 1 : -1)
-        turn = Turn(from: spread, to: target ?? spread, grab: grab, pointer: grab, rubber: target == nil, side: side)
+        turn = Turn(from: spread, to: target ?? spread, grab: grab, pointer: grab, offset: grab - pressed,
+                    rubber: target == nil, side: side)
         turn?.tracker.add(0, at: time)
         phase = .turning
         return true
@@ -525,7 +538,8 @@ public final class BookController {
     private func movePageDrag(to p: Vec2) -> Bool {
         guard var current = turn, current.motion == nil else { return false }
         let local = bookPoint(p)
-        let pointer = Vec2(current.side == .right ? local.x : -local.x, local.y)
+        let pointer = CurlTurn.reachable(Vec2(current.side == .right ? local.x : -local.x, local.y) + (current.offset ?? .zero),
+                                         grab: current.grab, size: pageSize)
         let raw = CurlTurn.progress(grab: current.grab, pointer: pointer)
         // Past the first or last page the sheet only gives a little and always comes back.
         current.progress = current.rubber ? 0.1 * raw / (raw + 0.25) : raw

@@ -239,11 +239,12 @@ public final class FaceImages {
 }
 
 extension Scene {
-    /// The faces drawn with an image: those of visible items other than page blocks, in scene
+    /// The faces drawn with an image: those of visible items other than page blocks and desk
+    /// shadows (a cover board shows its cover's colour), in scene
     /// order, each once.
     public var shownFaces: [FaceContent] {
         var seen: Set<FaceContent> = []
-        return items.filter { $0.visible && $0.kind != .block }
+        return items.filter { $0.visible && $0.kind != .block && $0.kind != .shadow }
             .flatMap { [$0.front, $0.back].compactMap { $0 } }
             .filter { seen.insert($0).inserted }
     }

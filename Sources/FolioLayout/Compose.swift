@@ -142,9 +142,13 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skip
         placements = w.visibleRange(scroll: v.scroll, count: books.count)
             .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: books[$0].pageSize) } } ?? []
     }
+    // While a book opens the others fade as they move aside and back, drawn before the book:
+    // they never lie translucent over it.
+    let away = 1 - opacity
     return placements.filter { $0.index != open }.map { c in
-        SceneItem(kind: .cover, book: c.index, page: 0, size: books[c.index].pageSize, model: c.model, front: .cover(c.index),
-                  opacity: opacity, z: c.z, x: c.x, scale: c.scale, angle: c.angle)
+        let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * 260 * away, 0, -80 * away)
+        return SceneItem(kind: .cover, book: c.index, page: 0, size: books[c.index].pageSize, model: aside * c.model, front: .cover(c.index),
+                         opacity: opacity, z: c.z - (away > 0 ? 100_000_000 : 0), x: c.x, scale: c.scale, angle: c.angle)
     }
 }
 

@@ -7,9 +7,11 @@ import FolioMath
 public enum CurlStrips {
     /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
     /// l along it), covering the page: the flat part, `strips` bands over the half turn of the
-    /// cylinder, and the part lying flat on top.
-    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int) -> [[Vec2]] {
-        let page = [Vec2(0, -size.y / 2), Vec2(size.x, -size.y / 2), Vec2(size.x, size.y / 2), Vec2(0, size.y / 2)]
+    /// cylinder, and the part lying flat on top. `margin` grows the page past its free edges (a
+    /// rim where edge coverage fades outwards).
+    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [[Vec2]] {
+        let (w, h) = (size.x + margin, size.y / 2 + margin)
+        let page = [Vec2(0, -h), Vec2(w, -h), Vec2(w, h), Vec2(0, h)]
         let arc = Double.pi * curl.radius
         var cuts = [-Double.infinity]
         let n = max(strips, 1)
@@ -28,10 +30,10 @@ public enum CurlStrips {
     }
 
     /// The polygons as a triangle list in unit coordinates (s = a / width, t = l / height + ½),
-    /// the vertex input of `Shaders/page.vert`.
-    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int) -> [Vec2] {
+    /// the vertex input of `Shaders/page.vert` (outside 0 … 1 on the margin).
+    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [Vec2] {
         var out: [Vec2] = []
-        for poly in polygons(size: size, curl: curl, strips: strips) {
+        for poly in polygons(size: size, curl: curl, strips: strips, margin: margin) {
             let unit = poly.map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
             for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
         }

@@ -57,13 +57,22 @@ public enum Fan {
 /// Page blocks: the thickness of the stacks on each side of the spine.
 public enum PageStack {
     public static let sheetThickness = 0.2
-    public static let maxThickness = 24.0
+    /// A 400-page book (200 sheets) reaches it.
+    public static let maxThickness = 40.0
     /// Strength of the gutter shadow on pages lying open.
     public static let gutter = 0.35
 
     public static func thickness(sheets: Int) -> Double {
         min(maxThickness, Double(max(0, sheets)) * sheetThickness)
     }
+}
+
+/// The hard cover under each stack of an open book.
+public enum BookBoard {
+    public static let thickness = 2.5
+
+    /// How far a board of `thickness` reaches past the pages on its free sides.
+    public static func overhang(_ thickness: Double) -> Double { thickness * 2 }
 }
 
 /// One face or block of an open book in the book's own frame, before the open/close blend,
@@ -90,7 +99,7 @@ struct BookFace {
 /// The faces of an open book.
 enum BookFaces {
     /// Draw order in the flat layout.
-    enum Order { static let block = 0, page = 1, sheet = 2, cover = 10 }
+    enum Order { static let shadow = -2, board = -1, block = 0, page = 1, sheet = 2, cover = 10 }
     static let coverOnTop = 1_000_000
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest
@@ -100,12 +109,22 @@ enum BookFaces {
         let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
         var pages = lo <= hi ? Array(2 * lo...(2 * hi + 1)) : []
         if lo > 0 { pages.insert(0, at: 0) }
+        // The fan is shaded like the flat layout: crease and gutter from how far a sheet stands
+        // up, and the wedge between a face and the sheet above it (one nearer the reader's
+        // spread). A sheet's angle from lying flat on the right, 0 … π, is the same for both faces.
+        func phi(_ i: Int) -> Double { (1 - clamp(Fan.ratio(page: i, spread: s), -1, 1)) * .pi / 2 }
         return pages.map { i in
             let r = Fan.ratio(page: i, spread: s)
             let z = i == 0 ? coverOnTop : -Int((abs(-0.5 + Double(i / 2) - s) * 1000).rounded())
+            let standing = sin(phi(i))
+            let above = r > 0 ? i - 2 : i + 2
+            let wedge = i == 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : abs(phi(above) - phi(i))
+            let shade = Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge)
+            // A face lying flat under another flat one on its side is covered whole: not drawn.
+            let buried = i != 0 && abs(r) >= 1 && abs(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s)) >= 1
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
-                            visible: !Fan.isHidden(page: i, ratio: r), z: z, ratio: clamp(r, -1, 1))
+                            shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
     }
 
@@ -121,17 +140,22 @@ enum BookFaces {
         PageStack.thickness(sheets: sheets(side, of: s, in: book))
     }
 
-    /// The page lying open on `side` of spread `s`, with its block beneath it.
+    /// The page lying open on `side` of spread `s`, with its block beneath it, the cover board
+    /// beneath that and the shadow of that half of the book on the desk.
     static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int) -> [BookFace] {
         let n = page(side, of: s)
         let top = stackTop(side, of: s, in: book)
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
                                 front: book.content(page: n, book: index),
                                 shade: Shade(gutter: PageStack.gutter), z: Order.page)
-        guard top > 0 else { return [pageFace] }
+        let under = [
+            BookFace(kind: .shadow, page: n, side: side, angle: 0, front: .blank, z: Order.shadow, thickness: top + BookBoard.thickness),
+            BookFace(kind: .board, page: n, side: side, angle: 0, lift: -0.1, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),
+        ]
+        guard top > 0 else { return under + [pageFace] }
         let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: top, front: .blank,
                              z: Order.block, thickness: top)
-        return [block, pageFace]
+        return under + [block, pageFace]
     }
 
     /// The cover lies face down under the left stack; it matters while the book closes.
@@ -175,8 +199,13 @@ enum BookFaces {
             across = { [d = sheet.deformation] in d.apply($0).position.x }
         }
         let covered = Coverage.of(size: size, across: across)
-        let shades = RigidFlip.shades(phi: Coverage.equivalentAngle(own: covered.own, other: covered.other),
-                                      revealed: covered.own, facing: covered.other)
+        // How far the spine has risen: none for a curl (its spine stays flat), sin φ for a rigid
+        // sheet, the rotation's for a cone; averaged along the spine.
+        let spine = [-0.5, 0, 0.5].map { t -> Double in
+            let n = sheet.deformation.apply(Vec2(0, t * size.y)).normal
+            return abs(n.x * cos(sheet.angle) + n.z * sin(sheet.angle))
+        }
+        let shades = RigidFlip.shades(revealed: covered.own, facing: covered.other, spineLift: spine.reduce(0, +) / 3)
         sheet.shade = shades.sheet
         revealed[revealed.count - 1].shade = shades.revealed
         revealed[revealed.count - 1].receivesShadow = true

@@ -76,27 +76,36 @@ public struct Shade: Sendable, Equatable, Codable {
     public var cast: Double
     /// Strength of the gutter shadow at the spine of a page lying open (binding occlusion).
     public var gutter: Double
+    /// Angle (radians, 0 … π) between this face and the face lying over it, hinged at the same
+    /// spine (the fan layout): the page above hides part of the sky, darkest at the hinge.
+    /// 0: nothing above.
+    public var wedge: Double
 
     public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0,
-                cast: Double = 0, gutter: Double = 0) {
+                cast: Double = 0, gutter: Double = 0, wedge: Double = 0) {
         self.reveal = reveal
         self.facing = facing
         self.`self` = s
         self.crease = crease
         self.cast = cast
         self.gutter = gutter
+        self.wedge = wedge
     }
 
     public static let none = Shade()
 }
 
-/// One quad of the scene: a cover, a page face, a two-sided turning sheet or a page block.
+/// One quad of the scene: a cover, a page face, a two-sided turning sheet, a page block, the
+/// cover board beneath a stack, or the soft shadow a book lays on the desk.
 ///
 /// The mesh lives in the item's local frame: `a` across from the spine edge (0 … `size.x`),
 /// `l` along the spine (−`size.y`/2 … `size.y`/2), `z` off the paper towards its front. The
 /// deformation bends it in that frame; `model` then places it in the world.
 public struct SceneItem: Sendable, Equatable {
-    public enum Kind: String, Sendable, Codable { case cover, page, sheet, block }
+    /// `board`: a box of `thickness` under the item's rectangle grown by `BookBoard.overhang(thickness)`
+    /// on its three free sides, coloured by the cover named in `front`. `shadow`: the desk's
+    /// darkening under the item's rectangle, soft beyond it; the spine edge is no edge.
+    public enum Kind: String, Sendable, Codable { case cover, page, sheet, block, board, shadow }
 
     public var kind: Kind
     public var book: Int

@@ -64,16 +64,21 @@ public enum RigidFlip {
     /// Angle at turn progress `p` (progress is proportional to the angle).
     public static func angle(progress p: Double) -> Double { .pi * clamp(p, 0, 1) }
 
-    /// Shading for a sheet turned by `phi` whose cover of the revealed side is `revealed`
-    /// and of the facing side `facing` (fractions of the page, 0 … 1). Covered fraction, not
-    /// time, drives the page shadows: for a rigid sheet `revealed` is cos φ, so the revealed
-    /// page lightens along a cosine and the facing page darkens along a sine, at most 1/3.
-    public static func shades(phi: Double, revealed: Double, facing: Double) -> (revealed: Shade, facing: Shade, sheet: Shade) {
-        let cast = sin(clamp(phi, 0, .pi)) / 3
-        let rising = 1 - abs(1 - 2 * clamp(phi, 0, .pi) / .pi)
+    /// Shading for a sheet whose cover of the revealed side is `revealed` and of the facing
+    /// side `facing` (fractions of the page, 0 … 1), and whose spine has risen by `spineLift`
+    /// (|sin| of its angle to the page, 0 … 1). Covered fraction, not time, drives the page
+    /// shadows: for a rigid sheet `revealed` is cos φ, so the revealed page lightens along a
+    /// cosine and the facing page darkens along a sine, at most 1/3. The crease follows the
+    /// spine's rise and the gutter fades with it, so both equal the resting pages' at the ends.
+    public static func shades(revealed: Double, facing: Double, spineLift: Double) -> (revealed: Shade, facing: Shade, sheet: Shade) {
+        // The rigid angle with the same covering.
+        let phi = acos(clamp(revealed - facing, -1, 1))
+        let cast = sin(phi) / 3
+        let rising = 1 - abs(1 - 2 * phi / .pi)
+        let lift = clamp(spineLift, 0, 1)
         return (Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter),
                 Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter),
-                Shade(self: 0.1 * rising, crease: sin(clamp(phi, 0, .pi))))
+                Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift)))
     }
 }
 
@@ -84,10 +89,14 @@ public enum CurlTurn {
 
     /// Where a scripted curl puts the pointer at progress `p` when `grab` was grabbed: it
     /// crosses to the mirror of the grab point, drifting towards the middle of the page on
-    /// the way so the fold line runs diagonally.
+    /// the way so the fold line runs diagonally. It arrives with zero speed (t + t² − t³ has
+    /// slope 1 at the start and 0 at the end, the drift goes as sin² πt), so the sheet settles
+    /// onto the page instead of landing still raised and offset.
     public static func pointer(grab: Vec2, progress p: Double) -> Vec2 {
         let t = clamp(p, 0, 1)
-        return Vec2(grab.x * (1 - 2 * t), grab.y * (1 - 0.25 * sin(.pi * t)))
+        let across = t + t * t * (1 - t)
+        let drift = sin(.pi * t)
+        return Vec2(grab.x * (1 - 2 * across), grab.y * (1 - 0.25 * drift * drift))
     }
 
     /// Turn progress of a pointer at `pointer` holding `grab`: 0 untouched, 1 landed.
@@ -96,12 +105,28 @@ public enum CurlTurn {
         return clamp((grab.x - pointer.x) / (2 * grab.x), 0, 1)
     }
 
+    /// The nearest point to `pointer` that `grab` can reach on a sheet pinned at the spine:
+    /// paper does not stretch, so the grabbed point stays within its distance of both ends of
+    /// the spine (alternate projections onto the two discs).
+    public static func reachable(_ pointer: Vec2, grab: Vec2, size: Vec2) -> Vec2 {
+        var p = pointer
+        for _ in 0..<3 {
+            for end in [Vec2(0, -size.y / 2), Vec2(0, size.y / 2)] {
+                let g = grab - end, d = p - end
+                let reach = (g * g).sum().squareRoot(), far = (d * d).sum().squareRoot()
+                if far > reach { p = end + d * (reach / far) }
+            }
+        }
+        return p
+    }
+
     /// The curl that carries `grab` to `pointer` on a page of `size` (local units). The fold
     /// line is the perpendicular bisector of grab and pointer, moved back by πr/2 so the
     /// rolled paper lands exactly under the pointer; it never crosses the spine (a = 0).
     /// The radius grows from 0 and shrinks again as the page lands, so progress 0 and 1
     /// are flat.
     public static func curl(grab: Vec2, pointer: Vec2, size: Vec2) -> Deformation {
+        let pointer = reachable(pointer, grab: grab, size: size)
         let p = progress(grab: grab, pointer: pointer)
         let delta = grab - pointer
         let len = (delta * delta).sum().squareRoot()
@@ -162,10 +187,5 @@ public enum Coverage {
             other += -lo / size.x
         }
         return (clamp(own / Double(rows), 0, 1), clamp(other / Double(rows), 0, 1))
-    }
-
-    /// The rigid angle with the same covering: acos(own − other), 0 … π.
-    public static func equivalentAngle(own: Double, other: Double) -> Double {
-        acos(clamp(own - other, -1, 1))
     }
 }

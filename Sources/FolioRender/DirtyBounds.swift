@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FolioLayout
 import FolioMath
 
@@ -41,6 +46,33 @@ extension Shade {
     var atRest: Shade { Shade(crease: crease, gutter: gutter) }
 }
 
+extension SceneItem {
+    /// Whether `sheet` can darken this flat page by at least half a level (the shader's
+    /// occlusion, estimated from the sheet's samples): the highest elevation of the sheet seen
+    /// from the nearest point of the page, heights taken from no lower than the sheet's spine.
+    /// A sheet lying on the other side, far from the spine, hides too little to draw for.
+    func isDarkened(by sheet: SceneItem, ambient: Double) -> Bool {
+        guard let inverse = model.inverse else { return true }
+        let spine = inverse.project(sheet.model.project(Vec3(0, 0, 0)))
+        let floor = max(0, spine.z)
+        var highest = 0.0
+        for q in DirtyBounds.samples(of: sheet).map(inverse.project) where q.z > floor + 0.01 {
+            let a = q.x - clamp(q.x, 0, size.x), l = q.y - clamp(q.y, -size.y / 2, size.y / 2)
+            highest = max(highest, atan2(q.z - floor, (a * a + l * l).squareRoot()))
+        }
+        return ambient * (1 - cos(highest)) / 2 > 0.5 / 255
+    }
+
+    /// Darkened by an overlay: by its shade terms, or by the sheet turning above it.
+    var isShaded: Bool { kind != .sheet && (shade.isShading || shadowCaster != nil) }
+    /// The item as the cached layer holds it: without the darkening that changes in a turn.
+    var atRest: SceneItem {
+        var i = self
+        i.shade = shade.atRest
+        return i
+    }
+}
+
 /// Where on screen the moving parts of a scene are: sheets (sampled through the Swift twin of
 /// the shader's deformation), their cast shadows, and the pages whose shade changes.
 struct DirtyBounds {
@@ -54,7 +86,7 @@ struct DirtyBounds {
     func rect(sheets: [SceneItem], overlays: [SceneItem]) -> PixelRect {
         var points: [Vec3] = []
         for sheet in sheets {
-            for p in samples(of: sheet) {
+            for p in Self.samples(of: sheet) {
                 points.append(p)
                 points.append(Vec3(p.x - light.x * p.z / light.z, p.y - light.y * p.z / light.z, 0))
             }
@@ -83,7 +115,7 @@ struct DirtyBounds {
 
     /// World positions of a sheet sampled on a grid fine enough that the curl's bulge between
     /// samples stays inside the margin.
-    private func samples(of item: SceneItem) -> [Vec3] {
+    static func samples(of item: SceneItem) -> [Vec3] {
         let n: Int
         if case .flat = item.deformation { n = 1 } else { n = 16 }
         var out: [Vec3] = []

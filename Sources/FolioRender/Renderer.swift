@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import COpenGL
 import FolioLayout
 import FolioMath
@@ -12,12 +17,17 @@ public struct RenderSettings: Sendable, Equatable {
     public var curlStrips = 24
     /// Multisampling of the targets commands make (0: off; the software renderer cannot afford it).
     public var samples = 0
+    /// Two texture taps where a page is seen steeply, so its type stays legible (the software
+    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
+    public var steepTextTaps = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
     public var shadowStrength = 1.0
     /// Height (layout units) over which the cast shadow fades.
     public var shadowFalloff = 160.0
+    /// Darkening of a page where a sheet above it hides the whole sky (ambient occlusion).
+    public var ambientOcclusion = 0.6
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
     /// its shadow touches.
     public var cacheStaticLayer = true
@@ -32,6 +42,7 @@ public struct RenderSettings: Sendable, Equatable {
             s.gridRows = 72
             s.curlStrips = 64
             s.samples = 4
+            s.steepTextTaps = false
         }
         return s
     }
@@ -44,14 +55,21 @@ public struct RenderSettings: Sendable, Equatable {
 public final class Renderer {
     public var settings: RenderSettings
     private let page: Program
+    /// The same shaders for turning sheets and fanned pages (flap, wedge, rim), and for those
+    /// seen steeply (with the steep taps).
+    private let movingPage: Program
+    private let steepPage: Program
     private let shadow: Program
     private let backdrop: Program
     private let block: Program
+    private let desk: Program
     private let copy: Program
     private let flatMesh: GridMesh
     private var sheetMesh: GridMesh
     /// The cast shadow is soft: a coarse mesh of the sheet is enough for it.
     private let shadowMesh: GridMesh
+    /// A page beneath a sheet: its occlusion is found per vertex and varies smoothly.
+    private let occlusionMesh: GridMesh
     private let box: TriangleMesh
     /// The strips of the curl being drawn, rebuilt when the curl changes.
     private let curlMesh: TriangleMesh
@@ -68,6 +86,10 @@ public final class Renderer {
     private var castStrength: [Int: Double] = [:]
     /// The light of the scene being drawn.
     private var light = Scene.defaultLight
+    /// Layout units per pixel of the target being drawn.
+    private var pixelUnits = 1.0
+    /// How far faces are drawn past their edges, so edge coverage fades outwards too.
+    private var rim: Double { 1.5 * pixelUnits }
     public private(set) var cacheHits = 0
     public private(set) var cacheMisses = 0
 
@@ -75,13 +97,18 @@ public final class Renderer {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
         page = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute)
+        movingPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute, defines: ["MOVING"])
+        steepPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+                                defines: ["MOVING", "STEEP"])
         shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
+        desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
         copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
         flatMesh = GridMesh(columns: 1, rows: 1)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
         shadowMesh = GridMesh(columns: 20, rows: 15)
+        occlusionMesh = GridMesh(columns: 12, rows: 6)
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
@@ -89,10 +116,11 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, shadow, backdrop, block, copy].forEach { $0.destroy() }
+        [page, movingPage, steepPage, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
+        occlusionMesh.destroy()
         curlMesh.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
@@ -108,6 +136,7 @@ public final class Renderer {
         }
         light = scene.light
         let camera = scene.camera.fitted(width: target.width, height: target.height)
+        pixelUnits = camera.viewSize.x / Double(target.width)
         let viewProj = camera.viewProjection.floats
         castStrength = Self.castStrengths(scene.items)
         let ordered = scene.items.enumerated().filter { $0.element.visible }
@@ -125,11 +154,11 @@ public final class Renderer {
         lastDirty[target.serial] = nil
         target.bind()
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        drawLayer(still.map(\.atRest), desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawMoving(moving, overlays: [], viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: overlays(still, sheets: moving), viewProj: viewProj, textures: textures)
     }
 
     /// Restores the cached static layer where something moved (this frame or the last one into
@@ -138,7 +167,7 @@ public final class Renderer {
                                into target: Framebuffer, textures: TextureStore) -> Bool {
         let still = items.filter { $0.kind != .sheet }
         // The layer holds pages without their changing darkening; overlays add it each frame.
-        let key = StaticKey(items: still.map { var i = $0; i.shade = i.shade.atRest; return i },
+        let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial, generation: textures.generation)
         let id = target.serial
@@ -161,7 +190,7 @@ public final class Renderer {
         }
         guard let cache else { return false }
         // What changes this frame: the sheets, their shadows, the shaded pages beneath.
-        let shaded = still.filter(\.shade.isShading)
+        let shaded = overlays(still, sheets: moving)
         let bounds = DirtyBounds(camera: camera, width: target.width, height: target.height, light: light)
         let now = bounds.rect(sheets: moving.map(\.item), overlays: shaded).intersection(fullFrame)
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
@@ -177,16 +206,58 @@ public final class Renderer {
         return true
     }
 
+    /// The pages that need a darkening overlay this frame: those with shade terms, and those
+    /// beneath a sheet that rises enough to hide some of their sky.
+    private func overlays(_ still: [SceneItem], sheets: [Sheet]) -> [SceneItem] {
+        still.filter { item in
+            guard item.isShaded else { return false }
+            guard let caster = sheets.first(where: { $0.index == item.shadowCaster }) else { return true }
+            return item.shade.`self` > 0 || item.isDarkened(by: caster.item, ambient: settings.ambientOcclusion)
+        }
+    }
+
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
     private func drawLayer(_ items: [SceneItem], desk: Double, viewProj: [Float], textures: TextureStore) {
         glClearColor(0, 0, 0, 1)
         glClear(E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
         drawBackdrop(desk: desk)
+        drawDepthOfInsides(items, viewProj: viewProj)
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
         for item in items {
-            if item.kind == .block { drawBlock(item, viewProj: viewProj) } else { drawFace(item, viewProj: viewProj, textures: textures) }
+            switch item.kind {
+            case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
+            case .shadow: drawDeskShadow(item, viewProj: viewProj)
+            case .cover, .page, .sheet: drawFace(item, viewProj: viewProj, textures: textures)
+            }
         }
+    }
+
+    /// Overlapping pages (the fan) cost their full area each when drawn back to front. First the
+    /// depth of the pages' insides, nearest first and colourless: then the colour pass shades
+    /// only the frontmost page of each pixel (the depth test runs before shading), while the
+    /// antialiased rims, left out here, still blend over the pages beneath them. The inset is a
+    /// little over a pixel, and more for rounded corners; the depth is pushed back a little so
+    /// each page passes over its own inside.
+    private func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float]) {
+        let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
+        guard opaque.count > 2 else { return }
+        shadow.use()
+        shadow.set("uShadowPass", Int32(3))
+        shadow.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+        glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE))
+        glEnable(E(GL_DEPTH_TEST))
+        glDepthFunc(E(GL_LESS))
+        glDisable(E(GL_BLEND))
+        glDisable(E(GL_CULL_FACE))
+        glEnable(E(GL_POLYGON_OFFSET_FILL))
+        glPolygonOffset(1, 4)
+        for item in opaque.reversed() {
+            setGeometry(shadow, item, viewProj: viewProj)
+            flatMesh.draw()
+        }
+        glDisable(E(GL_POLYGON_OFFSET_FILL))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
     }
 
     /// The turning sheets first, marking their pixels in the stencil; then what darkens the
@@ -204,7 +275,7 @@ public final class Renderer {
         glDisable(E(GL_DEPTH_TEST))
         glStencilMask(0)
         glStencilFunc(E(GL_EQUAL), 0, Stencil.sheet)
-        drawOverlays(overlays, viewProj: viewProj)
+        drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
         // Each pixel darkens once where the flattened sheet overlaps itself.
         glStencilMask(Stencil.shadow)
         glStencilFunc(E(GL_EQUAL), 0, 0xFF)
@@ -251,7 +322,13 @@ public final class Renderer {
         p.set("uViewProj", matrix: viewProj)
         p.set("uModel", matrix: item.model.floats)
         p.set("uSize", Float(item.size.x), Float(item.size.y))
-        switch item.deformation {
+        setDeformation(p, item.deformation)
+        let l = light
+        p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+    }
+
+    private func setDeformation(_ p: Program, _ deformation: Deformation) {
+        switch deformation {
         case .flat:
             p.set("uDeform", Int32(0))
         case let .curl(c):
@@ -262,8 +339,6 @@ public final class Renderer {
             p.set("uDeform", Int32(2))
             p.set("uCone", Float(c.apex), Float(c.theta), Float(c.rotation))
         }
-        let l = light
-        p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
     }
 
     /// Draws an item's mesh: one quad when flat, strips cut along the fold for a curl (rebuilt
@@ -274,9 +349,11 @@ public final class Renderer {
             flatMesh.draw()
         case let .curl(c):
             let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
-            let key = CurlKey(curl: c, size: item.size, strips: strips)
+            let margin = coarse ? 0 : rim
+            let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
             if key != curlKey {
-                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips).flatMap { [Float($0.x), Float($0.y)] })
+                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin)
+                    .flatMap { [Float($0.x), Float($0.y)] })
                 curlKey = key
             }
             curlMesh.draw()
@@ -286,6 +363,9 @@ public final class Renderer {
     }
 
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+        // What can be folded or seen steeply: a turning sheet or a fanned page.
+        let moving = item.kind == .sheet || item.ratio != nil
+        let page = !moving ? page : settings.steepTextTaps && Self.isSteep(item) ? steepPage : movingPage
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
@@ -296,8 +376,13 @@ public final class Renderer {
         let s = item.shade
         page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
         page.set("uGutter", Float(item.shade.gutter))
+        let w = item.shade.wedge
+        page.set("uWedge", Float(item.size.x * cos(w)), Float(w > 0 ? item.size.x * sin(w) : 0))
+        page.set("uAmbient", Float(settings.ambientOcclusion))
         page.set("uOpacity", Float(item.opacity))
         page.set("uCornerRadius", Float(settings.cornerRadius))
+        page.set("uExpand", Float(rim))
+        page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
@@ -315,7 +400,21 @@ public final class Renderer {
         glFrontFace(E(GL_CCW))
     }
 
-    private func drawBlock(_ item: SceneItem, viewProj: [Float]) {
+    /// Whether a face stands steeply enough (its plane more than 50° from the page plane, as
+    /// a rigid sheet or a cone mid-turn or a fanned page) that its type needs the steep taps. A
+    /// curl's rolled band is narrow and its flat parts face the viewer.
+    static func isSteep(_ item: SceneItem) -> Bool {
+        let tilt: Double
+        switch item.deformation {
+        case .flat: tilt = abs(item.model.transformDirection(Vec3(0, 0, 1)).z) / max(length(item.model.transformDirection(Vec3(0, 0, 1))), 1e-9)
+        case let .cone(c): tilt = abs(cos(c.rotation))
+        case .curl: return false
+        }
+        return tilt < cos(50 * Double.pi / 180)
+    }
+
+    /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
+    private func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         block.use()
         block.set("uViewProj", matrix: viewProj)
         block.set("uModel", matrix: item.model.floats)
@@ -325,12 +424,45 @@ public final class Renderer {
         let l = light
         block.set("uLight", Float(l.x), Float(l.y), Float(l.z))
         block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
+        let board = item.kind == .board
+        block.set("uBoard", Int32(board ? 1 : 0))
+        block.set("uGrow", Float(board ? BookBoard.overhang(item.thickness) : 0))
+        block.set("uFlare", Float(board ? 0 : 1))
+        if board {
+            textures.texture(for: item.front).bind(unit: 0)
+            block.set("uCover", Int32(0))
+        }
         glDisable(E(GL_BLEND))
         glEnable(E(GL_CULL_FACE))
         glCullFace(E(GL_BACK))
         glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
+        // A box's top lies in the plane of the page on it: pushed back in depth, it never
+        // shows through the page in stripes as the book opens.
+        glEnable(E(GL_POLYGON_OFFSET_FILL))
+        glPolygonOffset(1, 4)
         box.draw()
+        glDisable(E(GL_POLYGON_OFFSET_FILL))
         glFrontFace(E(GL_CCW))
+    }
+
+    /// The soft shadow of half a book on the desk, multiplied into the backdrop.
+    private func drawDeskShadow(_ item: SceneItem, viewProj: [Float]) {
+        guard item.thickness > 0 else { return }
+        desk.use()
+        desk.set("uViewProj", matrix: viewProj)
+        desk.set("uModel", matrix: item.model.floats)
+        desk.set("uSize", Float(item.size.x), Float(item.size.y))
+        desk.set("uMargin", Float(12 + 1.5 * item.thickness))
+        desk.set("uHeight", Float(item.thickness))
+        desk.set("uStrength", Float(0.45 * item.opacity))
+        let l = light
+        desk.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+        glDisable(E(GL_DEPTH_TEST))
+        glDisable(E(GL_CULL_FACE))
+        glEnable(E(GL_BLEND))
+        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        flatMesh.draw()
+        glEnable(E(GL_DEPTH_TEST))
     }
 
     static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {
@@ -358,21 +490,32 @@ public final class Renderer {
         drawMesh(for: sheet, coarse: true)
     }
 
-    /// Shade terms of pages at rest (revealed / facing page) as multiplied overlays on the
-    /// cached layer, so the layer itself never changes during a turn.
-    private func drawOverlays(_ items: [SceneItem], viewProj: [Float]) {
-        let shaded = items.filter(\.shade.isShading)
-        guard !shaded.isEmpty else { return }
+    /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
+    /// itself never changes during a turn: the sky the sheet hides from each point (found from
+    /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
+    private func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
+        guard !items.isEmpty else { return }
         shadow.use()
         shadow.set("uMode", Int32(1))
-        shadow.set("uShadowPass", Int32(0))
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
-        for item in shaded {
+        for item in items {
             setGeometry(shadow, item, viewProj: viewProj)
-            shadow.set("uStrength", Float(item.shade.darkening))
-            drawMesh(for: item)
+            if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
+                setDeformation(shadow, caster.deformation)
+                shadow.set("uCasterModel", matrix: caster.model.floats)
+                shadow.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
+                shadow.set("uShadowPass", Int32(2))
+                shadow.set("uStrength", Float(item.shade.`self`))
+                shadow.set("uAmbient", Float(settings.ambientOcclusion))
+                occlusionMesh.draw()
+            } else {
+                shadow.set("uShadowPass", Int32(0))
+                shadow.set("uStrength", Float(item.shade.darkening))
+                shadow.set("uAmbient", Float(0))
+                drawMesh(for: item)
+            }
         }
     }
 }
@@ -388,6 +531,7 @@ struct CurlKey: Equatable {
     var curl: Deformation.Curl
     var size: Vec2
     var strips: Int
+    var margin: Double
 }
 
 /// A turning sheet and its index in the scene.

@@ -7,12 +7,14 @@ public struct Program {
     let name: GLuint
     private var locations: [String: GLint] = [:]
 
-    /// Compiles and links `vertex` and `fragment` (file names inside `folder`). A compile error
+    /// Compiles and links `vertex` and `fragment` (file names inside `folder`), the fragment
+    /// stage with `defines` (`#define NAME 1` each: a variant of the same file). A compile error
     /// reports `Shaders/<file>:<line>: <driver message>`.
-    public init(folder: String, vertex: String, fragment: String, bindings: [String: Int32] = [:]) throws {
+    public init(folder: String, vertex: String, fragment: String, bindings: [String: Int32] = [:],
+                defines: [String] = []) throws {
         let vs = try Self.compile(folder: folder, file: vertex, stage: GL_VERTEX_SHADER)
         defer { glDeleteShader(vs) }
-        let fs = try Self.compile(folder: folder, file: fragment, stage: GL_FRAGMENT_SHADER)
+        let fs = try Self.compile(folder: folder, file: fragment, stage: GL_FRAGMENT_SHADER, defines: defines)
         defer { glDeleteShader(fs) }
         let p = glCreateProgram()
         glAttachShader(p, vs)
@@ -54,10 +56,14 @@ public struct Program {
     public func set(_ u: String, _ x: Float, _ y: Float, _ z: Float, _ w: Float) { glUniform4f(location(u), x, y, z, w) }
     public func set(_ u: String, matrix m: [Float]) { glUniformMatrix4fv(location(u), 1, GLboolean(GL_FALSE), m) }
 
-    static func compile(folder: String, file: String, stage: Int32) throws -> GLuint {
+    static func compile(folder: String, file: String, stage: Int32, defines: [String] = []) throws -> GLuint {
         let path = (folder as NSString).appendingPathComponent(file)
-        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard var source = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw RenderError.shaderMissing(path: "Shaders/\(file)")
+        }
+        // After the #version line; #line keeps the reported line numbers the file's.
+        if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
+            source.insert(contentsOf: defines.map { "\n#define \($0) 1" }.joined() + "\n#line 2", at: end)
         }
         return try compile(source: source, file: file, stage: stage)
     }

@@ -51,6 +51,29 @@ private func expectPaperLike(_ d: Deformation) {
         #expect(close(Vec2(moved.x, moved.y), pointer, 1e-6))
     }
 
+    @Test func aGrabbedPointStaysWithinReachOfTheSpine() {
+        let grab = Vec2(362, -284)
+        let ends = [Vec2(0, -284), Vec2(0, 284)]
+        for pointer in [Vec2(-900, -700), Vec2(200, 900), Vec2(-100, -284), Vec2(500, 0)] {
+            let p = CurlTurn.reachable(pointer, grab: grab, size: page)
+            for e in ends {
+                let reach = ((grab - e) * (grab - e)).sum().squareRoot(), d = ((p - e) * (p - e)).sum().squareRoot()
+                #expect(d <= reach + 1e-6, "\(pointer) → \(p) is \(d) from a spine end, more than \(reach)")
+            }
+        }
+        // Within reach the pointer is followed exactly.
+        #expect(close(CurlTurn.reachable(Vec2(100, -200), grab: grab, size: page), Vec2(100, -200)))
+    }
+
+    @Test func aScriptedCurlSettlesWithZeroSpeed() {
+        let grab = Vec2(362, -284)
+        let near = CurlTurn.pointer(grab: grab, progress: 0.999), end = CurlTurn.pointer(grab: grab, progress: 1)
+        let early = CurlTurn.pointer(grab: grab, progress: 0.001), start = CurlTurn.pointer(grab: grab, progress: 0)
+        // Distance moved over the last thousandth of the turn against the first.
+        let last = ((near - end) * (near - end)).sum().squareRoot(), first = ((early - start) * (early - start)).sum().squareRoot()
+        #expect(last < first / 100, "last step \(last), first step \(first)")
+    }
+
     @Test func curlIsFlatAtTheStartAndLandsFlatOnTheOtherSide() {
         let grab = Vec2(362, -284)
         #expect(CurlTurn.curl(grab: grab, pointer: grab, size: page) == .flat)

@@ -101,6 +101,61 @@ import Testing
         #expect(b < a - 8, "at rest \(a), under the turning sheet \(b)")
     }
 
+    /// The page a sheet reveals is darkest next to the rising sheet and lightens gradually
+    /// towards its open edge (ambient occlusion from the sheet's geometry, cast shadow off).
+    @Test func revealedPageDarkensNearTheSheetAndSoftly() throws {
+        let rest = try Self.render(try Self.still { $0.book = 0; $0.page = 9 }, width: 640, height: 360)
+        let turning = try GLHarness.shared.render(try Self.still { $0.book = 0; $0.page = 7; $0.turn = 0.3 },
+                                                  width: 640, height: 360, library: Self.library) { $0.shadowStrength = 0 }
+        // Columns of the revealed page between the sheet's edge (about x = 446) and the fore edge.
+        let ratio = (452..<496).map { x in
+            turning.meanLuma(x: x, y: 100, width: 1, height: 160) / rest.meanLuma(x: x, y: 100, width: 1, height: 160)
+        }
+        #expect(ratio.first! < ratio.last! - 0.05, "near the sheet \(ratio.first!), at the open edge \(ratio.last!)")
+        #expect(ratio.last! > 0.75, "the open edge is only a little darker: \(ratio.last!)")
+        let steepest = zip(ratio, ratio.dropFirst()).map { abs($1 - $0) }.max() ?? 0
+        #expect(steepest < 0.03, "the darkening is soft: steepest step \(steepest) per pixel")
+    }
+
+    /// A curl's flap, lying over the sheet's front, shadows the front just beside its edge;
+    /// further from the flap the front is as bright as without a flap.
+    @Test func flapShadowsTheSheetBesideIt() throws {
+        // A flat sheet whose curl folds its bottom outer corner back over itself.
+        let size = Vec2(362, 568)
+        let curl = Deformation.Curl(point: Vec2(300, -200), direction: Vec2(0.6, -0.8), radius: 20)
+        var scene = flatSpread(spread: 3)
+        scene.items.append(SceneItem(kind: .sheet, book: 0, page: 8, size: size, model: .identity, deformation: .curl(curl),
+                                     front: .blank, back: .blank, z: 10))
+        let img = try Self.render(scene, width: 1280, height: 720)
+        // Above the flap's upper edge (it lies about x 900…1000, y 520…640 at this size).
+        let open = img.meanLuma(x: 700, y: 200, width: 8, height: 8)
+        var darkest = 255.0
+        for y in 500..<530 { for x in 860..<1000 { darkest = min(darkest, img.luma(x, y)) } }
+        #expect(darkest < open - 40, "beside the flap \(darkest), open paper \(open)")
+        // Soft: along a row towards the flap the paper darkens over several pixels.
+        let between = (860..<910).filter { img.luma($0, 520) < open - 5 && img.luma($0, 520) > darkest + 5 }.count
+        #expect(between >= 5, "pixels in the shadow's soft edge: \(between)")
+    }
+
+    /// Type on a steep sheet keeps its contrast with the two steep taps (without them the
+    /// mipmap level follows the squeezed direction and the lines blur into grey).
+    @Test func typeOnASteepSheetStaysSharp() throws {
+        let scene = try Self.still { $0.book = 0; $0.page = 10; $0.turn = 0.42 }
+        func contrast(_ taps: Bool) throws -> Double {
+            let img = try GLHarness.shared.render(scene, width: 1280, height: 720, library: Self.library) { $0.steepTextTaps = taps }
+            // The steep sheet's text right of the spine: luma steps across its lines of type.
+            var sum = 0.0, count = 0.0
+            for y in stride(from: 300, to: 560, by: 2) {
+                for x in 642..<690 {
+                    sum += abs(img.luma(x, y) - img.luma(x, y + 1)); count += 1
+                }
+            }
+            return sum / count
+        }
+        let sharp = try contrast(true), blurred = try contrast(false)
+        #expect(sharp > 1.3 * blurred, "pixel-to-pixel contrast with the taps \(sharp), without \(blurred)")
+    }
+
     /// The cast shadow follows the sheet: the darkened area differs between two progress values.
     @Test func castShadowChangesWithProgress() throws {
         func shadowMask(_ turn: Double) throws -> [Bool] {

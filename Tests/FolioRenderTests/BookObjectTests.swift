@@ -1,0 +1,68 @@
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioRender
+import Foundation
+import Testing
+
+/// The open book as an object: page blocks whose edges show and grow with the page count, and
+/// the book's soft shadow on the desk.
+@Suite(.serialized) struct BookObjectTests {
+    static let width = 640, height = 360
+
+    /// A book of `images` pages open in the middle, seen from above (the fore edges face the eye).
+    static func middle(of images: Int) throws -> RGBAImage {
+        let info = BookInfo(title: "Test", imageCount: images)
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(info.lastSpread / 2),
+                                        viewpoint: .above), books: [info])
+        return try GLHarness.shared.render(scene, width: width, height: height)
+    }
+
+    /// Columns right of the right page's outer edge (x ≈ 500 at this size) lighter than the desk
+    /// (luma under 70 there): the visible fore edge of the page block.
+    static func foreEdgeWidth(_ img: RGBAImage) -> Int {
+        (500..<560).filter { img.luma($0, height / 2) > 90 }.count
+    }
+
+    @Test func pageBlocksShowAndGrowWithThePageCount() throws {
+        let thin = Self.foreEdgeWidth(try Self.middle(of: 20))
+        let thick = Self.foreEdgeWidth(try Self.middle(of: 300))
+        #expect(thick >= 3, "a 300-page book shows its fore edge: \(thick) columns")
+        #expect(thick > thin + 2, "the block grows with the pages: \(thin) → \(thick) columns")
+    }
+
+    @Test func theBookShadowsTheDesk() throws {
+        let img = try Self.middle(of: 100)
+        let empty = try GLHarness.shared.render(
+            makeScene(ViewState(phase: .shelf), books: []).withDesk, width: Self.width, height: Self.height)
+        // Just below the book's bottom edge (the first desk-dark row), against the bare desk.
+        let edge = try #require((300..<Self.height).first { img.luma(400, $0) < 80 })
+        let near = img.meanLuma(x: 380, y: edge, width: 40, height: 3), bare = empty.meanLuma(x: 380, y: edge, width: 40, height: 3)
+        let far = img.meanLuma(x: 380, y: edge + 20, width: 40, height: 3), bareFar = empty.meanLuma(x: 380, y: edge + 20, width: 40, height: 3)
+        #expect(near < bare - 6, "the desk next to the book is shadowed: \(near) against \(bare)")
+        #expect(far - bareFar > near - bare, "the shadow fades away from the book")
+    }
+}
+
+extension BookObjectTests {
+    /// The fan is shaded like the flat layout: a page is darker next to the spine, where the
+    /// page hinged over it hides the sky, than towards its fore edge.
+    @Test func fanPagesDarkenTowardsTheSpine() throws {
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 4),
+                              books: [BookInfo(title: "Test", imageCount: 20)])
+        let img = try GLHarness.shared.render(scene, width: Self.width, height: Self.height)
+        let spine = Self.width / 2, y = Self.height / 2 - 20
+        let near = img.meanLuma(x: spine + 6, y: y, width: 4, height: 40)
+        let far = img.meanLuma(x: spine + 120, y: y, width: 4, height: 40)
+        #expect(near < far - 20, "next to the spine \(near), towards the fore edge \(far)")
+    }
+}
+
+private extension Scene {
+    /// The same room as an open book's, with nothing in it.
+    var withDesk: Scene {
+        var s = self
+        s.deskAmount = 1
+        return s
+    }
+}

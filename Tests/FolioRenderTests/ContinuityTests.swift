@@ -1,0 +1,84 @@
+import FolioApp
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioRender
+import Foundation
+import Testing
+
+/// Continuity in time: a turn recorded frame by frame changes a little each frame, never
+/// jumps, and comes to rest gently; the shading at the spine is the resting gutter when a
+/// turn starts and when it lands.
+@Suite(.serialized) struct ContinuityTests {
+    static let library = Library.load(from: GLHarness.textures)
+    static let width = 320, height = 180
+
+    static func still(_ configure: (inout StillState) -> Void) throws -> Scene {
+        var s = StillState()
+        s.book = 0
+        configure(&s)
+        return try s.scene(library: library.bookInfos)
+    }
+
+    static func render(_ scene: Scene) throws -> RGBAImage {
+        try GLHarness.shared.render(scene, width: width, height: height, library: library)
+    }
+
+    /// Mean absolute difference of two frames' 8 × 8 block averages: blurred, so that a small
+    /// shift of sharp type counts as a small change and the measure follows the motion.
+    static func difference(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+        let block = 8
+        var sum = 0.0, count = 0
+        for y in stride(from: 0, to: a.height - block + 1, by: block) {
+            for x in stride(from: 0, to: a.width - block + 1, by: block) {
+                sum += abs(a.meanLuma(x: x, y: y, width: block, height: block) - b.meanLuma(x: x, y: y, width: block, height: block))
+                count += 1
+            }
+        }
+        return sum / Double(max(count, 1))
+    }
+
+    /// A scripted turn as `folio record` draws it: the spread at rest, the turn on the viewer's
+    /// two-stage timing, the next spread at rest.
+    static func frames(_ deform: TurnDeform, count: Int = 24) throws -> [RGBAImage] {
+        var scenes = [try still { $0.page = 7 }]
+        for i in 1..<count {
+            let p = TimingCurve.twoStage(Double(i) / Double(count))
+            scenes.append(try still { $0.page = 7; $0.turn = p; $0.deform = deform })
+        }
+        scenes.append(try still { $0.page = 9 })
+        return try scenes.map(render)
+    }
+
+    @Test(arguments: TurnDeform.allCases)
+    func turnHasNoJumpAndLandsGently(_ deform: TurnDeform) throws {
+        let images = try Self.frames(deform)
+        let d = zip(images, images.dropFirst()).map { Self.difference($0, $1) }
+        let peak = d.max() ?? 0
+        #expect(peak > 0.5, "\(deform): the page hardly moves: \(d)")
+        // A frame that changes far more than both its neighbours is a jump.
+        for i in d.indices {
+            let neighbours = max(i > 0 ? d[i - 1] : 0, i + 1 < d.count ? d[i + 1] : 0)
+            #expect(d[i] <= 2.5 * neighbours + 0.25, "\(deform): frame \(i + 1) jumps (\(d[i]) against \(neighbours)): \(d)")
+        }
+        // Eased at both ends: the first and last steps are small next to the peak.
+        #expect(d.first! < 0.2 * peak && d.last! < 0.2 * peak, "\(deform): the turn starts or stops dead: \(d)")
+    }
+
+    /// The right page's spine band at rest equals the sheet's when the turn has just started,
+    /// and the left page's at rest on the next spread equals the landing sheet's.
+    @Test(arguments: TurnDeform.allCases)
+    func gutterIsContinuousAtStartAndLanding(_ deform: TurnDeform) throws {
+        let w = 640, h = 360
+        func band(_ scene: Scene, x: Int) throws -> Double {
+            try GLHarness.shared.render(scene, width: w, height: h, library: Self.library)
+                .meanLuma(x: x, y: 120, width: 6, height: 120)
+        }
+        let restA = try Self.still { $0.page = 7 }, startA = try Self.still { $0.page = 7; $0.turn = 0.002; $0.deform = deform }
+        let restB = try Self.still { $0.page = 9 }, landB = try Self.still { $0.page = 7; $0.turn = 0.998; $0.deform = deform }
+        let right = try band(restA, x: 322), started = try band(startA, x: 322)
+        let left = try band(restB, x: 312), landed = try band(landB, x: 312)
+        #expect(abs(right - started) < 2, "\(deform): spine band at rest \(right), turn started \(started)")
+        #expect(abs(left - landed) < 2, "\(deform): spine band at rest \(left), turn landing \(landed)")
+    }
+}

@@ -2,15 +2,19 @@
 # `make test` runs every test. Both install the Debian packages they need first.
 # `make install [PREFIX=/usr/local] [DESTDIR=]`, `make uninstall`, `make deb`: docs/install.md.
 
-APT_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
-                libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool \
-                libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev python3-cairo python3-pil \
-                ffmpeg desktop-file-utils man-db dpkg-dev
+# What building needs (`make build|release|install|deb|run`): the libraries' headers, the Mesa
+# drivers a headless capture runs on, dpkg-shlibdeps for the package. The tests need more: an X
+# server and input for the window tests, Python to write test documents, ffmpeg for the video
+# tests, the desktop-entry validator and man for the install tests. `.ci/run` names both lists.
+BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
+                  libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev \
+                  libgl1-mesa-dri libegl-mesa0 dpkg-dev
+TEST_PACKAGES := xvfb xauth xdotool python3-cairo python3-pil ffmpeg desktop-file-utils man-db
 SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench deps build release samples clean install uninstall deb man icon
+.PHONY: run test bench deps test-deps build release samples clean install uninstall deb man icon
 
 # The version, kept in one place: Sources/folio/Version.swift.
 VERSION := $(shell sed -n 's/^let folioVersion = "\(.*\)"$$/\1/p' Sources/folio/Version.swift)
@@ -32,13 +36,21 @@ INSTALLED = $(BINDIR)/folio $(MANDIR)/man1/folio.1 \
             $(DATADIR)/applications/folio.desktop \
             $(DATADIR)/icons/hicolor/scalable/apps/folio.svg
 
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+# Installs those of the packages named that are missing (apt is not run when none is).
+define apt-install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing: $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/" >&2; exit 1; }
+endef
+
+deps:
+	$(call apt-install,$(BUILD_PACKAGES))
+
+test-deps:
+	$(call apt-install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -56,7 +68,7 @@ run: release
 		$$bin capture --page 6 -o $(OUT)/folio-capture.png; \
 	fi
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -78,6 +78,24 @@ import Testing
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
     }
 
+    /// CI installs every package the Makefile names for building and for the tests, so a
+    /// package added to one list and not to `.ci/run` fails here, not on a fresh machine.
+    @Test func ciInstallsEveryPackageTheMakefileNames() throws {
+        let root = FolioProcess.packageRoot
+        // A file's lines with continued lines (ending in a backslash) joined.
+        func lines(_ name: String) throws -> [Substring] {
+            try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+                .replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+        }
+        let installed = Set(try lines(".ci/run").filter { $0.hasPrefix("apt-get install") }.flatMap { $0.split(separator: " ").map(String.init) })
+        for list in ["BUILD_PACKAGES", "TEST_PACKAGES"] {
+            let value = try #require(try lines("Makefile").first { $0.hasPrefix(list + " :=") }, "no \(list) in the Makefile")
+            let packages = value.split(separator: " ").dropFirst(2).map(String.init)
+            #expect(!packages.isEmpty)
+            for p in packages { #expect(installed.contains(p), ".ci/run does not install \(p) (\(list))") }
+        }
+    }
+
     @Test func versionIsTheOneInVersionSwift() throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let r = try FolioProcess.run(folio.path, ["--version"], timeout: 30)

@@ -32,6 +32,7 @@ struct Capture: ParsableCommand {
         let library = try loadLibrary(render.source, password: render.password)
         var still = try state.stillState(view: render.viewSize)
         try tuning.apply(to: &still)
+        still.show(library.namedPage)
         let scene: Scene
         do {
             scene = try still.scene(library: library.bookInfos)

@@ -35,6 +35,12 @@ INSTALLED = $(BINDIR)/folio $(MANDIR)/man1/folio.1 \
             $(DATADIR)/fish/vendor_completions.d/folio.fish \
             $(DATADIR)/applications/folio.desktop \
             $(DATADIR)/icons/hicolor/scalable/apps/folio.svg
+# The folders those files go in. Those that `make install` had to create are listed in
+# share/folio/installed-folders, for `make uninstall` to remove when empty.
+INSTALL_DIRS = $(BINDIR) $(DATADIR)/folio $(MANDIR)/man1 $(DATADIR)/bash-completion/completions \
+               $(ZSHCOMPDIR) $(DATADIR)/fish/vendor_completions.d $(DATADIR)/applications \
+               $(DATADIR)/icons/hicolor/scalable/apps
+FOLDER_LIST = $(DATADIR)/folio/installed-folders
 
 # Installs those of the packages named that are missing (apt is not run when none is).
 define apt-install
@@ -82,11 +88,17 @@ samples:
 # completions, the desktop entry and the icon. The binary finds share/folio from its own place.
 install: release
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio; set -e; \
-	d="$(DESTDIR)"; \
-	install -d "$$d$(BINDIR)" "$$d$(DATADIR)/folio" "$$d$(MANDIR)/man1" \
-		"$$d$(DATADIR)/bash-completion/completions" "$$d$(ZSHCOMPDIR)" \
-		"$$d$(DATADIR)/fish/vendor_completions.d" "$$d$(DATADIR)/applications" \
-		"$$d$(DATADIR)/icons/hicolor/scalable/apps"; \
+	d="$(DESTDIR)"; prefix="$(patsubst %/,%,$(PREFIX))"; new=; \
+	for dir in $(INSTALL_DIRS); do \
+		while [ "$$dir" != "$$prefix" ] && [ "$$dir" != / ] && [ ! -d "$$d$$dir" ]; do \
+			new="$$new $$dir"; dir=$$(dirname "$$dir"); \
+		done; \
+	done; \
+	for dir in $(INSTALL_DIRS); do install -d "$$d$$dir"; done; \
+	if [ -z "$$d" ]; then \
+		{ cat "$(FOLDER_LIST)" 2>/dev/null || true; for dir in $$new; do echo "$$dir"; done; } | sort -u > "$(FOLDER_LIST).new"; \
+		mv "$(FOLDER_LIST).new" "$(FOLDER_LIST)"; \
+	fi; \
 	install -m 0755 -s "$$bin" "$$d$(BINDIR)/folio"; \
 	rm -rf "$$d$(DATADIR)/folio/Shaders" "$$d$(DATADIR)/folio/Textures"; \
 	cp -R Shaders Textures "$$d$(DATADIR)/folio/"; \
@@ -101,9 +113,13 @@ install: release
 	install -m 0644 data/folio.svg "$$d$(DATADIR)/icons/hicolor/scalable/apps/folio.svg"; \
 	echo "Installed folio $(VERSION) in $$d$(PREFIX)"
 
+# Then the folders install created, deepest first, each only when empty (rmdir removes nothing
+# else); PREFIX is never in the list.
 uninstall:
 	for f in $(INSTALLED); do rm -f "$(DESTDIR)$$f"; done
-	rm -rf "$(DESTDIR)$(DATADIR)/folio"
+	@folders=$$(sort -r "$(DESTDIR)$(FOLDER_LIST)" 2>/dev/null); \
+	rm -rf "$(DESTDIR)$(DATADIR)/folio"; \
+	for dir in $$folders; do rmdir "$(DESTDIR)$$dir" 2>/dev/null || true; done
 
 # A Debian package of the same install step (PREFIX=/usr), its library dependencies found by
 # dpkg-shlibdeps: out/folio_VERSION_ARCH.deb.

@@ -106,6 +106,33 @@ import Testing
         #expect(layout.stdout.contains("\"page\": 6,"), "\(layout.stdout)")
     }
 
+    /// `make install` then `make uninstall` in a fresh prefix leave the prefix as it was: every
+    /// file gone, every folder install made gone, a folder that was there before kept. The debug
+    /// binary stands in for the release build (a `swift` stub names its folder).
+    @Test(.enabled(if: FolioProcess.available("make"), "needs make"))
+    func uninstallRemovesTheFoldersInstallMade() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("folio-make-\(UUID().uuidString)")
+        let prefix = dir.appendingPathComponent("prefix")
+        try fm.createDirectory(at: prefix.appendingPathComponent("share/applications"), withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: dir) }
+        let stub = dir.appendingPathComponent("swift")
+        try "#!/bin/sh\ncase \"$*\" in *--show-bin-path*) echo '\(folio.deletingLastPathComponent().path)';; esac\n"
+            .write(to: stub, atomically: true, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        func make(_ target: String) throws {
+            let r = try FolioProcess.run("/usr/bin/env", ["make", "-s", "-C", FolioProcess.packageRoot.path, target,
+                                                          "PREFIX=\(prefix.path)", "SWIFT=\(stub.path)"], timeout: 120)
+            #expect(r.status == 0, "make \(target): \(r.stderr)")
+        }
+        try make("install")
+        #expect(fm.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/folio.1").path))
+        try make("uninstall")
+        let left = try fm.subpathsOfDirectory(atPath: prefix.path).sorted()
+        #expect(left == ["share", "share/applications"], "\(left)")
+    }
+
     /// CI installs every package the Makefile names for building and for the tests, so a
     /// package added to one list and not to `.ci/run` fails here, not on a fresh machine.
     @Test func ciInstallsEveryPackageTheMakefileNames() throws {

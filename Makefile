@@ -86,6 +86,7 @@ samples:
 
 # The binary, the shaders and the sample library under share/folio, the manual page, shell
 # completions, the desktop entry and the icon. The binary finds share/folio from its own place.
+# bash sources its completions: the generated script's #! line is dropped.
 install: release
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio; set -e; \
 	d="$(DESTDIR)"; prefix="$(patsubst %/,%,$(PREFIX))"; new=; \
@@ -104,7 +105,7 @@ install: release
 	cp -R Shaders Textures "$$d$(DATADIR)/folio/"; \
 	chmod -R u=rwX,go=rX "$$d$(DATADIR)/folio"; \
 	install -m 0644 docs/folio.1 "$$d$(MANDIR)/man1/folio.1"; \
-	"$$bin" --generate-completion-script bash > "$$d$(DATADIR)/bash-completion/completions/folio"; \
+	"$$bin" --generate-completion-script bash | sed '1{/^#!/d}' > "$$d$(DATADIR)/bash-completion/completions/folio"; \
 	"$$bin" --generate-completion-script zsh > "$$d$(ZSHCOMPDIR)/_folio"; \
 	"$$bin" --generate-completion-script fish > "$$d$(DATADIR)/fish/vendor_completions.d/folio.fish"; \
 	chmod 0644 "$$d$(DATADIR)/bash-completion/completions/folio" "$$d$(ZSHCOMPDIR)/_folio" \

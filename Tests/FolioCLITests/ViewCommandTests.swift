@@ -66,6 +66,26 @@ wait "$pid"
 echo "exit=$?"
 """#
 
+/// "Open with Folio" on one page image: the book of its folder opens at that page (PAGE is the
+/// third of six, which the spread of pages 2–3 shows), then Q.
+private let openAPage = #"""
+set -u
+pid=""
+fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
+within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
+titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+"$FOLIO" view "$PAGE" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
+[ -n "$wid" ] || fail "no Folio window"
+within 20 titled "pages 2–3 of 6" || fail "the book did not open at the page; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" q 2>/dev/null
+within 15 gone || fail "Q did not quit"
+wait "$pid"
+echo "exit=$?"
+"""#
+
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
 private let readDocument = #"""
 set -u
@@ -124,9 +144,22 @@ echo "done"
         }
     }
 
-    /// Runs a driver script under Xvfb with FOLIO, SHOTS and MSAA set; once it has exited 0 with
-    /// `exit=0`, `check` gets the screenshots' paths and a report of everything said.
-    private static func underXvfb(_ script: String, msaa: Int = 0, check: ([String], String) throws -> Void) throws {
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func aPageImageOpensItsBookAtIt() throws {
+        let pages = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: pages) }
+        for i in 1...6 {
+            try PNG.write(RGBAImage(width: 181, height: 284, fill: (240, 235, 225, 255)), to: pages.appendingPathComponent("p\(i).png").path)
+        }
+        try Self.underXvfb(openAPage, environment: ["PAGE": pages.appendingPathComponent("p3.png").path]) { _, _ in }
+    }
+
+    /// Runs a driver script under Xvfb with FOLIO, SHOTS and MSAA set (and `environment`); once it
+    /// has exited 0 with `exit=0`, `check` gets the screenshots' paths and a report of everything said.
+    private static func underXvfb(_ script: String, msaa: Int = 0, environment extra: [String: String] = [:],
+                                  check: ([String], String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -136,6 +169,7 @@ echo "done"
         environment["SHOTS"] = shots.path
         environment["MSAA"] = "\(msaa)"
         environment["XDG_STATE_HOME"] = shots.path
+        environment.merge(extra) { $1 }
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",

@@ -2,10 +2,8 @@ import FolioBook
 import Foundation
 import Testing
 
-/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
-/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
-/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
-private let driveViewer = #"""
+/// What every driver script begins with: bounded waits and a failure that ends the viewer.
+private let scriptHelpers = #"""
 set -u
 pid=""
 fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
@@ -15,6 +13,12 @@ shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
 titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 
+"""#
+
+/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
+/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
+/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
+private let driveViewer = scriptHelpers + #"""
 "$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
 "$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
@@ -35,14 +39,7 @@ echo "exit=$?"
 
 /// A pinch without a touch screen: the right button held while the pointer moves up spreads
 /// the centred book open; held while it moves down, pinches the book closed.
-private let pinchViewer = #"""
-set -u
-pid=""
-fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
-within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
-shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
-titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
+private let pinchViewer = scriptHelpers + #"""
 # Holds the right button and moves the pointer by $1 pixels (negative: up) in 8 steps.
 pinch() { xdotool mousemove --window "$wid" 640 400 mousedown 3
           for _ in 1 2 3 4 5 6 7 8; do xdotool mousemove_relative -- 0 $(( $1 / 8 )); sleep 0.03; done
@@ -68,13 +65,7 @@ echo "exit=$?"
 
 /// "Open with Folio" on one page image: the book of its folder opens at that page (PAGE is the
 /// third of six, which the spread of pages 2–3 shows), then Q.
-private let openAPage = #"""
-set -u
-pid=""
-fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
-within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
-titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
+private let openAPage = scriptHelpers + #"""
 "$FOLIO" view "$PAGE" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
@@ -87,13 +78,7 @@ echo "exit=$?"
 """#
 
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
-private let readDocument = #"""
-set -u
-pid=""
-fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
-within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
-titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
+private let readDocument = scriptHelpers + #"""
 # The book may still be opening: ask again until the title shows the page.
 go7() { xdotool key --window "$wid" 7 Return; sleep 0.3; titled "pages 6–7"; }
 read_once() {

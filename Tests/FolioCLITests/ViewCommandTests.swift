@@ -12,6 +12,11 @@ within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && retur
 shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
 titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
+# The viewer's window once it shows.
+window() { wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1); [ -n "$wid" ] || fail "no Folio window"; }
+# Q, then the viewer's exit status. The window is gone before the key's release arrives:
+# xdotool's complaint is expected.
+quit() { xdotool key --window "$wid" q 2>/dev/null; within 15 gone || fail "Q did not quit"; wait "$pid"; echo "exit=$?"; }
 
 """#
 
@@ -22,19 +27,14 @@ private let driveViewer = scriptHelpers + #"""
 "$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
 "$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
-wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-[ -n "$wid" ] || fail "no Folio window"
+window
 xdotool key --window "$wid" F12
 within 20 shots 1 || fail "no screenshot of the shelf"
 xdotool key --window "$wid" Return Right
 within 20 titled "pages 2" || fail "the page did not turn; the title says: $(xdotool getwindowname "$wid")"
 xdotool key --window "$wid" F12
 within 20 shots 2 || fail "no screenshot of the book"
-# The window is gone before the key's release arrives: xdotool's complaint is expected.
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
-wait "$pid"
-echo "exit=$?"
+quit
 """#
 
 /// A pinch without a touch screen: the right button held while the pointer moves up spreads
@@ -47,8 +47,7 @@ pinch() { xdotool mousemove --window "$wid" 640 400 mousedown 3
 
 "$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
-wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-[ -n "$wid" ] || fail "no Folio window"
+window
 within 10 titled "(1/" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
 pinch -320
 within 20 titled " — page" || fail "the spread did not open the book; the title says: $(xdotool getwindowname "$wid")"
@@ -57,10 +56,7 @@ xdotool key --window "$wid" F12
 within 20 shots 1 || fail "no screenshot of the open book"
 pinch 240
 within 20 titled "(1/" || fail "the pinch did not close the book; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
-wait "$pid"
-echo "exit=$?"
+quit
 """#
 
 /// "Open with Folio" on one page image: the book of its folder opens at that page (PAGE is the
@@ -68,13 +64,9 @@ echo "exit=$?"
 private let openAPage = scriptHelpers + #"""
 "$FOLIO" view "$PAGE" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
-wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-[ -n "$wid" ] || fail "no Folio window"
+window
 within 20 titled "pages 2–3 of 6" || fail "the book did not open at the page; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
-wait "$pid"
-echo "exit=$?"
+quit
 """#
 
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
@@ -84,18 +76,15 @@ go7() { xdotool key --window "$wid" 7 Return; sleep 0.3; titled "pages 6–7"; }
 read_once() {
     "$FOLIO" view "$DOC" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
     pid=$!
-    wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-    [ -n "$wid" ] || fail "no Folio window"
+    window
     xdotool key --window "$wid" Return
 }
 read_once
 within 20 go7 || fail "typing 7 Enter did not go to page 7; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
+quit
 read_once
 within 20 titled "pages 6–7" || fail "the book did not reopen at page 7; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
+quit
 echo "done"
 """#
 

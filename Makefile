@@ -2,15 +2,19 @@
 # `make test` runs every test. Both install the Debian packages they need first.
 # `make install [PREFIX=/usr/local] [DESTDIR=]`, `make uninstall`, `make deb`: docs/install.md.
 
-APT_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
-                libgl1-mesa-dri libegl-mesa0 xvfb xauth xdotool \
-                libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev python3-cairo python3-pil \
-                ffmpeg desktop-file-utils man-db dpkg-dev
+# What building needs (`make build|release|install|deb|run`): the libraries' headers, the Mesa
+# drivers a headless capture runs on, dpkg-shlibdeps for the package. The tests need more: an X
+# server and input for the window tests, Python to write test documents, ffmpeg for the video
+# tests, the desktop-entry validator and man for the install tests. `.ci/run` names both lists.
+BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
+                  libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev \
+                  libgl1-mesa-dri libegl-mesa0 dpkg-dev
+TEST_PACKAGES := xvfb xauth xdotool python3-cairo python3-pil ffmpeg desktop-file-utils man-db
 SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test fuzz bench deps build release samples clean install uninstall deb man icon
+.PHONY: run test fuzz bench deps test-deps build release samples clean install uninstall deb man icon
 
 # The version, kept in one place: Sources/folio/Version.swift.
 VERSION := $(shell sed -n 's/^let folioVersion = "\(.*\)"$$/\1/p' Sources/folio/Version.swift)
@@ -31,14 +35,28 @@ INSTALLED = $(BINDIR)/folio $(MANDIR)/man1/folio.1 \
             $(DATADIR)/fish/vendor_completions.d/folio.fish \
             $(DATADIR)/applications/folio.desktop \
             $(DATADIR)/icons/hicolor/scalable/apps/folio.svg
+# The folders those files go in. Those that `make install` had to create are listed in
+# share/folio/installed-folders, for `make uninstall` to remove when empty.
+INSTALL_DIRS = $(BINDIR) $(DATADIR)/folio $(MANDIR)/man1 $(DATADIR)/bash-completion/completions \
+               $(ZSHCOMPDIR) $(DATADIR)/fish/vendor_completions.d $(DATADIR)/applications \
+               $(DATADIR)/icons/hicolor/scalable/apps
+FOLDER_LIST = $(DATADIR)/folio/installed-folders
 
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+# Installs those of the packages named that are missing (apt is not run when none is).
+define apt-install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing: $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/" >&2; exit 1; }
+endef
+
+deps:
+	$(call apt-install,$(BUILD_PACKAGES))
+
+test-deps:
+	$(call apt-install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -56,7 +74,7 @@ run: release
 		$$bin capture --page 6 -o $(OUT)/folio-capture.png; \
 	fi
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -74,19 +92,26 @@ samples:
 
 # The binary, the shaders and the sample library under share/folio, the manual page, shell
 # completions, the desktop entry and the icon. The binary finds share/folio from its own place.
+# bash sources its completions: the generated script's #! line is dropped.
 install: release
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio; set -e; \
-	d="$(DESTDIR)"; \
-	install -d "$$d$(BINDIR)" "$$d$(DATADIR)/folio" "$$d$(MANDIR)/man1" \
-		"$$d$(DATADIR)/bash-completion/completions" "$$d$(ZSHCOMPDIR)" \
-		"$$d$(DATADIR)/fish/vendor_completions.d" "$$d$(DATADIR)/applications" \
-		"$$d$(DATADIR)/icons/hicolor/scalable/apps"; \
+	d="$(DESTDIR)"; prefix="$(patsubst %/,%,$(PREFIX))"; new=; \
+	for dir in $(INSTALL_DIRS); do \
+		while [ "$$dir" != "$$prefix" ] && [ "$$dir" != / ] && [ ! -d "$$d$$dir" ]; do \
+			new="$$new $$dir"; dir=$$(dirname "$$dir"); \
+		done; \
+	done; \
+	for dir in $(INSTALL_DIRS); do install -d "$$d$$dir"; done; \
+	if [ -z "$$d" ]; then \
+		{ cat "$(FOLDER_LIST)" 2>/dev/null || true; for dir in $$new; do echo "$$dir"; done; } | sort -u > "$(FOLDER_LIST).new"; \
+		mv "$(FOLDER_LIST).new" "$(FOLDER_LIST)"; \
+	fi; \
 	install -m 0755 -s "$$bin" "$$d$(BINDIR)/folio"; \
 	rm -rf "$$d$(DATADIR)/folio/Shaders" "$$d$(DATADIR)/folio/Textures"; \
 	cp -R Shaders Textures "$$d$(DATADIR)/folio/"; \
 	chmod -R u=rwX,go=rX "$$d$(DATADIR)/folio"; \
 	install -m 0644 docs/folio.1 "$$d$(MANDIR)/man1/folio.1"; \
-	"$$bin" --generate-completion-script bash > "$$d$(DATADIR)/bash-completion/completions/folio"; \
+	"$$bin" --generate-completion-script bash | sed '1{/^#!/d}' > "$$d$(DATADIR)/bash-completion/completions/folio"; \
 	"$$bin" --generate-completion-script zsh > "$$d$(ZSHCOMPDIR)/_folio"; \
 	"$$bin" --generate-completion-script fish > "$$d$(DATADIR)/fish/vendor_completions.d/folio.fish"; \
 	chmod 0644 "$$d$(DATADIR)/bash-completion/completions/folio" "$$d$(ZSHCOMPDIR)/_folio" \
@@ -95,9 +120,13 @@ install: release
 	install -m 0644 data/folio.svg "$$d$(DATADIR)/icons/hicolor/scalable/apps/folio.svg"; \
 	echo "Installed folio $(VERSION) in $$d$(PREFIX)"
 
+# Then the folders install created, deepest first, each only when empty (rmdir removes nothing
+# else); PREFIX is never in the list.
 uninstall:
 	for f in $(INSTALLED); do rm -f "$(DESTDIR)$$f"; done
-	rm -rf "$(DESTDIR)$(DATADIR)/folio"
+	@folders=$$(sort -r "$(DESTDIR)$(FOLDER_LIST)" 2>/dev/null); \
+	rm -rf "$(DESTDIR)$(DATADIR)/folio"; \
+	for dir in $$folders; do rmdir "$(DESTDIR)$$dir" 2>/dev/null || true; done
 
 # A Debian package of the same install step (PREFIX=/usr), its library dependencies found by
 # dpkg-shlibdeps: out/folio_VERSION_ARCH.deb.

@@ -101,6 +101,20 @@ public struct Library: Sendable, Equatable {
     public var title: String
     public var books: [Book]
     public var problems: [Problem]
+    /// The page the source named, when it named one page image: the library is then the book
+    /// of its folder, to be opened there (`Library.load`).
+    public var namedPage: PagePlace?
+
+    /// A page of a library: book index and page image index, both from 0.
+    public struct PagePlace: Sendable, Equatable {
+        public var book: Int
+        public var image: Int
+
+        public init(book: Int, image: Int) {
+            self.book = book
+            self.image = image
+        }
+    }
 
     public init(title: String, books: [Book], problems: [Problem] = []) {
         self.title = title

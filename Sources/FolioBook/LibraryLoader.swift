@@ -7,6 +7,8 @@ extension Library {
     /// - a book manifest (`Book.json` / `Book.plist`, or any manifest without `books`),
     /// - a folder holding one of those manifests,
     /// - a document a registered format opens (a PDF, a comic archive: `PageSources`),
+    /// - a page image (PNG, JPEG): the book of the folder it is in, with `namedPage` saying
+    ///   where it is (see `LibraryLoader.bookOfPage`),
     /// - a folder of PNG or JPEG images (one book, natural order), or
     /// - a folder of such book folders and documents (one book each).
     ///
@@ -56,17 +58,38 @@ struct LibraryLoader {
             let book = documentBook(source)
             return Library(title: book.title, books: [book], problems: problems)
         case false?:
-            // A page image (PNG, JPEG) named on its own is a book of one page, not a manifest.
-            if PageSources.naturalSize(source) != nil {
-                let book = sized(Book(title: Self.name(source), pages: [source]))
-                return Library(title: book.title, books: [book], problems: problems)
-            }
+            // A page image (PNG, JPEG), not a manifest.
+            if PageSources.naturalSize(source) != nil { return bookOfPage(source) }
             return loadManifest(source, expectLibrary: nil)
         case true?:
             if let m = Self.existing(libraryManifestNames, in: source) { return loadManifest(m, expectLibrary: true) }
             if let m = Self.existing(bookManifestNames, in: source) { return loadManifest(m, expectLibrary: false) }
             return loadFolder(source)
         }
+    }
+
+    // MARK: Pages
+
+    /// The book a page image named on its own belongs to ("Open with" on one page of a
+    /// folder of pages): the folder's manifest when one of its books holds the page (the first
+    /// such book), else the folder's images as one book; `namedPage` is where the page is.
+    /// Only an image its folder does not list (a hidden file) is a book of one page.
+    mutating func bookOfPage(_ image: String) -> Library {
+        let folder = Self.parent(image)
+        let hasManifest = Self.existing(libraryManifestNames + bookManifestNames, in: folder) != nil
+        for useManifest in hasManifest ? [true, false] : [false] {
+            // Each attempt with its own problems: those of a manifest passed over are not shown.
+            var loader = LibraryLoader()
+            var library = useManifest ? loader.load(folder) : loader.loadFolder(folder)
+            for (b, book) in library.books.enumerated() {
+                guard let i = book.pages.firstIndex(of: image) else { continue }
+                library.namedPage = Library.PagePlace(book: b, image: i)
+                library.problems = problems + library.problems
+                return library
+            }
+        }
+        let book = sized(Book(title: Self.name(image), pages: [image]))
+        return Library(title: book.title, books: [book], problems: problems)
     }
 
     // MARK: Folders

@@ -130,6 +130,8 @@ public final class FramePipeline {
     private var pageEntry = PageNumberEntry()
     private var restored: Int?
     private var saved: [Int: Int] = [:]
+    /// The page `open(at:)` asked for, shown once its book is open.
+    private var namedPage: Library.PagePlace?
     /// False once the surface closed or a key quit.
     public private(set) var isRunning = true
     private var title = ""
@@ -367,11 +369,23 @@ public final class FramePipeline {
         if controller.go(to: clamp(n, 1, max(1, library.books[b].pages.count)) + 1, at: now) { needsRender = true }
     }
 
-    /// Opens a book where it was left, and remembers where the reader is now.
+    /// Opens the book of `place` from the shelf, to show its page once open (a page image named
+    /// as the source): that page goes before the place the book was left at.
+    public func open(at place: Library.PagePlace, time: Double) {
+        guard library.books.indices.contains(place.book), perform(.openBook(place.book), at: time) else { return }
+        namedPage = place
+    }
+
+    /// Opens a book where it was left (or at the page named), and remembers where the reader is now.
     private func keepPosition(at now: Double) {
-        guard let positions = configuration.positions else { return }
         guard let b = controller.book else { restored = nil; return }
         guard controller.phase == .reading else { return }
+        if let named = namedPage, named.book == b {
+            namedPage = nil
+            restored = b
+            if controller.go(to: named.image + 2, animated: false, at: now) { needsRender = true }
+        }
+        guard let positions = configuration.positions else { return }
         let book = library.books[b]
         if restored != b {
             restored = b

@@ -35,6 +35,7 @@ struct Capture: ParsableCommand {
         }
         var still = try state.stillState(view: render.viewSize)
         try tuning.apply(to: &still)
+        still.show(library.namedPage)
         let scene: Scene
         do {
             scene = try still.scene(library: library.bookInfos)

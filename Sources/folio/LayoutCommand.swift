@@ -8,7 +8,7 @@ struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the scene of a state as JSON (layout units: 362 × 568 pages).")
 
-    @Argument(help: "A library manifest or a folder of images (default: the bundled library).")
+    @Argument(help: "A library manifest, a folder of images, or one page image (the book of its folder, open at it). Default: the bundled library.")
     var source: String?
     @Option(help: ArgumentHelp("View size in layout units.", valueName: "WxH"))
     var view = "1280x720"
@@ -19,6 +19,7 @@ struct Layout: ParsableCommand {
         var still = try state.stillState(view: StateOptions.size(view, option: "--view"))
         try tuning.apply(to: &still)
         let library = try loadLibrary(source)
+        still.show(library.namedPage)
         do {
             print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FolioApp
+import FolioBook
 import FolioLayout
 import FolioMath
 
@@ -94,5 +95,16 @@ struct StateOptions: ParsableArguments {
             throw ValidationError("\(option) wants a size WxH such as 1280x720, not '\(text)'")
         }
         return Vec2(w, h)
+    }
+}
+
+extension StillState {
+    /// A page image named as SOURCE opens its book at it, as the viewer does, unless the options
+    /// name a page or spread themselves, or another book.
+    mutating func show(_ named: Library.PagePlace?) {
+        guard let named, page == nil, spread == nil, book == nil || book == named.book else { return }
+        book = named.book
+        // Layout page j + 2 shows image j (page 0 is the cover, 1 its blank inside).
+        page = named.image + 2
     }
 }

@@ -11,7 +11,7 @@ struct View: ParsableCommand {
         abstract: "Open a window on a library or a book: choose a book, read it, take screenshots.",
         discussion: KeyMap.help)
 
-    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), or a folder of images or documents. Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), a folder of images or documents, or one page image (the book of its folder, open at it). Default: the bundled library.")
     var source: String?
 
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
@@ -73,6 +73,7 @@ struct View: ParsableCommand {
         defer { pipeline.destroy() }
         let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir))
         pipeline.delegate = host
+        if let page = library.namedPage { pipeline.open(at: page, time: window.time) }
         pipeline.run()
     }
 

@@ -47,6 +47,40 @@ final class JSONParserTests: XCTestCase {
 final class LibraryTests: XCTestCase {
     let png = TestPNG.page()
 
+    /// A page image named on its own ("Open with" on a page) is the book of its folder, at it.
+    func testAPageImageOpensTheBookOfItsFolderAtIt() {
+        let dir = TempDir()
+        for name in ["p1.png", "p2.png", "p10.png"] { dir.write("book/\(name)", png) }
+        dir.write("book/.hidden.png", png)
+        let lib = Library.load(from: dir.path + "/book/p10.png")
+        XCTAssertEqual(lib.books.map(\.title), ["book"])
+        XCTAssertEqual(lib.books.first?.pages.count, 3)
+        XCTAssertEqual(lib.namedPage, Library.PagePlace(book: 0, image: 2))
+        XCTAssertEqual(lib.problems, [])
+        // One the folder does not list is a book of one page, as before.
+        let hidden = Library.load(from: dir.path + "/book/.hidden.png")
+        XCTAssertEqual(hidden.books.map(\.pages.count), [1])
+        XCTAssertNil(hidden.namedPage)
+    }
+
+    /// With a manifest in the folder: the manifest's book that holds the page; a page no book
+    /// of it holds opens the folder's images as one book.
+    func testAPageImageBesideAManifestOpensTheBookHoldingIt() {
+        let dir = TempDir()
+        for name in ["a.png", "b.png", "c.png", "loose.png"] { dir.write("shelf/\(name)", png) }
+        dir.write("shelf/Library.json", text: """
+        {"books": [{"title": "X", "pages": ["c.png", "a.png"]}, {"title": "Y", "pages": ["b.png", "a.png"]}]}
+        """)
+        let lib = Library.load(from: dir.path + "/shelf/b.png")
+        XCTAssertEqual(lib.books.map(\.title), ["X", "Y"])
+        XCTAssertEqual(lib.namedPage, Library.PagePlace(book: 1, image: 0))
+        XCTAssertEqual(Library.load(from: dir.path + "/shelf/a.png").namedPage, Library.PagePlace(book: 0, image: 1))
+        let loose = Library.load(from: dir.path + "/shelf/loose.png")
+        XCTAssertEqual(loose.books.map(\.pages.count), [4])
+        XCTAssertEqual(loose.namedPage, Library.PagePlace(book: 0, image: 3))
+        XCTAssertEqual(loose.problems, [])
+    }
+
     func testNaturalSort() {
         let names = ["page10.png", "page2.png", "Page1.png", "page02.png", "page1b.png", "a.png", "page100.png", "page9.png"]
         XCTAssertEqual(names.sorted(by: naturalLess),

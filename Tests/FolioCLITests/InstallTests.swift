@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 import Foundation
 import Testing
 
@@ -66,16 +67,88 @@ import Testing
         #expect(r.stderr.contains("XDG data directories"), "\(r.stderr)")
     }
 
-    /// What "Open with Folio" on a page image runs: the book of the folder it is in.
-    @Test func aPageImageOpensItsFolder() throws {
+    /// What "Open with Folio" on a page image runs: the book of the folder it is in, open at
+    /// that page (capture and layout as the viewer); an explicit --page goes first.
+    @Test func aPageImageOpensItsFolderAtIt() throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
-        let pages = FolioProcess.packageRoot.appendingPathComponent("Textures/alice/pages")
-        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: pages.path).filter { $0.hasSuffix(".png") }.min())
-        let png = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString).png")
-        defer { try? FileManager.default.removeItem(at: png) }
-        let r = try FolioProcess.run(folio.path, ["capture", pages.appendingPathComponent(first).path, "--book", "0", "--size", "64x36",
-                                                  "-o", png.path], timeout: 60)
-        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("folio-open-\(UUID().uuidString)")
+        try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: dir); try? fm.removeItem(atPath: dir.path + "-out.png") }
+        // Six pages of one colour each: red, green, blue, yellow, cyan, magenta.
+        let colours: [(UInt8, UInt8, UInt8)] = [(220, 0, 0), (0, 200, 0), (0, 0, 220), (220, 220, 0), (0, 200, 200), (220, 0, 220)]
+        for (i, c) in colours.enumerated() {
+            try PNG.write(RGBAImage(width: 181, height: 284, fill: (c.0, c.1, c.2, 255)), to: dir.appendingPathComponent("page-\(i + 1).png").path)
+        }
+        func capture(_ source: String, _ extra: [String] = []) throws -> RGBAImage {
+            // Not in the folder of pages, where it would be a page.
+            let out = dir.path + "-out.png"
+            let r = try FolioProcess.run(folio.path, ["capture", source, "--size", "256x144", "-o", out] + extra, timeout: 60)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+            return try PNG.read(path: out)
+        }
+        // The right-hand page of the spread, a little right of the spine.
+        func rightPage(_ image: RGBAImage) -> [Int] {
+            let at = (72 * image.width + 160) * 4
+            return image.pixels[at..<at + 3].map(Int.init)
+        }
+        // page-3.png is image 2, layout page 4: the right page of spread 1.
+        let third = try capture(dir.appendingPathComponent("page-3.png").path)
+        let p = rightPage(third)
+        #expect(p[2] > p[0] + 60 && p[2] > p[1] + 60, "not the blue page: \(p)")
+        #expect(third.pixels == (try capture(dir.path, ["--book", "0", "--page", "4"])).pixels)
+        // --page given explicitly wins: layout page 2 is the first image, red.
+        let first = rightPage(try capture(dir.appendingPathComponent("page-3.png").path, ["--page", "2"]))
+        #expect(first[0] > first[1] + 60 && first[0] > first[2] + 60, "not the red page: \(first)")
+        let layout = try FolioProcess.run(folio.path, ["layout", dir.appendingPathComponent("page-5.png").path], timeout: 60)
+        // page-5.png is image 4, layout page 6: the book is open, its page 6 shown.
+        #expect(layout.status == 0 && layout.stdout.contains("\"state\": \"reading\""), "\(layout.stderr)")
+        #expect(layout.stdout.contains("\"page\": 6,"), "\(layout.stdout)")
+    }
+
+    /// `make install` then `make uninstall` in a fresh prefix leave the prefix as it was: every
+    /// file gone, every folder install made gone, a folder that was there before kept. The debug
+    /// binary stands in for the release build (a `swift` stub names its folder).
+    @Test(.enabled(if: FolioProcess.available("make"), "needs make"))
+    func uninstallRemovesTheFoldersInstallMade() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("folio-make-\(UUID().uuidString)")
+        let prefix = dir.appendingPathComponent("prefix")
+        try fm.createDirectory(at: prefix.appendingPathComponent("share/applications"), withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: dir) }
+        let stub = dir.appendingPathComponent("swift")
+        try "#!/bin/sh\ncase \"$*\" in *--show-bin-path*) echo '\(folio.deletingLastPathComponent().path)';; esac\n"
+            .write(to: stub, atomically: true, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        func make(_ target: String) throws {
+            let r = try FolioProcess.run("/usr/bin/env", ["make", "-s", "-C", FolioProcess.packageRoot.path, target,
+                                                          "PREFIX=\(prefix.path)", "SWIFT=\(stub.path)"], timeout: 120)
+            #expect(r.status == 0, "make \(target): \(r.stderr)")
+        }
+        try make("install")
+        #expect(fm.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/folio.1").path))
+        try make("uninstall")
+        let left = try fm.subpathsOfDirectory(atPath: prefix.path).sorted()
+        #expect(left == ["share", "share/applications"], "\(left)")
+    }
+
+    /// CI installs every package the Makefile names for building and for the tests, so a
+    /// package added to one list and not to `.ci/run` fails here, not on a fresh machine.
+    @Test func ciInstallsEveryPackageTheMakefileNames() throws {
+        let root = FolioProcess.packageRoot
+        // A file's lines with continued lines (ending in a backslash) joined.
+        func lines(_ name: String) throws -> [Substring] {
+            try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+                .replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+        }
+        let installed = Set(try lines(".ci/run").filter { $0.hasPrefix("apt-get install") }.flatMap { $0.split(separator: " ").map(String.init) })
+        for list in ["BUILD_PACKAGES", "TEST_PACKAGES"] {
+            let value = try #require(try lines("Makefile").first { $0.hasPrefix(list + " :=") }, "no \(list) in the Makefile")
+            let packages = value.split(separator: " ").dropFirst(2).map(String.init)
+            #expect(!packages.isEmpty)
+            for p in packages { #expect(installed.contains(p), ".ci/run does not install \(p) (\(list))") }
+        }
     }
 
     @Test func versionIsTheOneInVersionSwift() throws {

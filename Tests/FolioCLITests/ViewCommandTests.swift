@@ -2,10 +2,8 @@ import FolioBook
 import Foundation
 import Testing
 
-/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
-/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
-/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
-private let driveViewer = #"""
+/// What every driver script begins with: bounded waits and a failure that ends the viewer.
+private let scriptHelpers = #"""
 set -u
 pid=""
 fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
@@ -14,35 +12,34 @@ within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && retur
 shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
 titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
+# The viewer's window once it shows.
+window() { wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1); [ -n "$wid" ] || fail "no Folio window"; }
+# Q, then the viewer's exit status. The window is gone before the key's release arrives:
+# xdotool's complaint is expected.
+quit() { xdotool key --window "$wid" q 2>/dev/null; within 15 gone || fail "Q did not quit"; wait "$pid"; echo "exit=$?"; }
 
+"""#
+
+/// Drives `folio view` (with and without 4× MSAA) under Xvfb with key events from xdotool: a
+/// screenshot of the shelf, Enter and → (pressed while the book opens: the turn waits for it),
+/// a screenshot of the spread, Q. Every wait is bounded; the script prints `exit=N` for the viewer's exit code.
+private let driveViewer = scriptHelpers + #"""
 "$FOLIO" view --check-display || fail "--check-display found no display under Xvfb"
 "$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
-wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-[ -n "$wid" ] || fail "no Folio window"
+window
 xdotool key --window "$wid" F12
 within 20 shots 1 || fail "no screenshot of the shelf"
 xdotool key --window "$wid" Return Right
 within 20 titled "pages 2" || fail "the page did not turn; the title says: $(xdotool getwindowname "$wid")"
 xdotool key --window "$wid" F12
 within 20 shots 2 || fail "no screenshot of the book"
-# The window is gone before the key's release arrives: xdotool's complaint is expected.
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
-wait "$pid"
-echo "exit=$?"
+quit
 """#
 
 /// A pinch without a touch screen: the right button held while the pointer moves up spreads
 /// the centred book open; held while it moves down, pinches the book closed.
-private let pinchViewer = #"""
-set -u
-pid=""
-fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
-within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
-shots() { [ "$(grep -c '\.png$' "$SHOTS/stdout.txt")" -ge "$1" ]; }
-titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
+private let pinchViewer = scriptHelpers + #"""
 # Holds the right button and moves the pointer by $1 pixels (negative: up) in 8 steps.
 pinch() { xdotool mousemove --window "$wid" 640 400 mousedown 3
           for _ in 1 2 3 4 5 6 7 8; do xdotool mousemove_relative -- 0 $(( $1 / 8 )); sleep 0.03; done
@@ -50,8 +47,7 @@ pinch() { xdotool mousemove --window "$wid" 640 400 mousedown 3
 
 "$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
-wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-[ -n "$wid" ] || fail "no Folio window"
+window
 within 10 titled "(1/" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
 pinch -320
 within 20 titled " — page" || fail "the spread did not open the book; the title says: $(xdotool getwindowname "$wid")"
@@ -60,37 +56,35 @@ xdotool key --window "$wid" F12
 within 20 shots 1 || fail "no screenshot of the open book"
 pinch 240
 within 20 titled "(1/" || fail "the pinch did not close the book; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
-wait "$pid"
-echo "exit=$?"
+quit
+"""#
+
+/// "Open with Folio" on one page image: the book of its folder opens at that page (PAGE is the
+/// third of six, which the spread of pages 2–3 shows), then Q.
+private let openAPage = scriptHelpers + #"""
+"$FOLIO" view "$PAGE" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 20 titled "pages 2–3 of 6" || fail "the book did not open at the page; the title says: $(xdotool getwindowname "$wid")"
+quit
 """#
 
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
-private let readDocument = #"""
-set -u
-pid=""
-fail() { echo "FAIL: $*"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 3; }
-within() { local n=$(( $1 * 10 )); shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done; return 1; }
-titled() { xdotool getwindowname "$wid" | grep -q -- "$1"; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
+private let readDocument = scriptHelpers + #"""
 # The book may still be opening: ask again until the title shows the page.
 go7() { xdotool key --window "$wid" 7 Return; sleep 0.3; titled "pages 6–7"; }
 read_once() {
     "$FOLIO" view "$DOC" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
     pid=$!
-    wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1)
-    [ -n "$wid" ] || fail "no Folio window"
+    window
     xdotool key --window "$wid" Return
 }
 read_once
 within 20 go7 || fail "typing 7 Enter did not go to page 7; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
+quit
 read_once
 within 20 titled "pages 6–7" || fail "the book did not reopen at page 7; the title says: $(xdotool getwindowname "$wid")"
-xdotool key --window "$wid" q 2>/dev/null
-within 15 gone || fail "Q did not quit"
+quit
 echo "done"
 """#
 
@@ -124,9 +118,22 @@ echo "done"
         }
     }
 
-    /// Runs a driver script under Xvfb with FOLIO, SHOTS and MSAA set; once it has exited 0 with
-    /// `exit=0`, `check` gets the screenshots' paths and a report of everything said.
-    private static func underXvfb(_ script: String, msaa: Int = 0, check: ([String], String) throws -> Void) throws {
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func aPageImageOpensItsBookAtIt() throws {
+        let pages = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: pages) }
+        for i in 1...6 {
+            try PNG.write(RGBAImage(width: 181, height: 284, fill: (240, 235, 225, 255)), to: pages.appendingPathComponent("p\(i).png").path)
+        }
+        try Self.underXvfb(openAPage, environment: ["PAGE": pages.appendingPathComponent("p3.png").path]) { _, _ in }
+    }
+
+    /// Runs a driver script under Xvfb with FOLIO, SHOTS and MSAA set (and `environment`); once it
+    /// has exited 0 with `exit=0`, `check` gets the screenshots' paths and a report of everything said.
+    private static func underXvfb(_ script: String, msaa: Int = 0, environment extra: [String: String] = [:],
+                                  check: ([String], String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("folio-view-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -136,6 +143,7 @@ echo "done"
         environment["SHOTS"] = shots.path
         environment["MSAA"] = "\(msaa)"
         environment["XDG_STATE_HOME"] = shots.path
+        environment.merge(extra) { $1 }
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
         let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "55", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",

@@ -1,6 +1,6 @@
 #version 330 core
 // Page shading: paper texture on both faces, diffuse light from the deformed normal, the
-// crease band, the gutter, the spec's shade terms and analytic edge antialiasing.
+// crease band, the gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
 // Inputs:   vST, vNormal, vHeight from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine and its normal flipped; a

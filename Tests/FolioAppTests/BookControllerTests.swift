@@ -318,6 +318,17 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(message { $0.viewSize = Vec2(1280, 1e-300) }?.hasPrefix("the view size must be") == true)
     }
 
+    /// A pan past the viewer's limit drew an empty frame and printed "inf" in the layout JSON.
+    @Test func panKeepsTheBookInView() throws {
+        #expect(message { ($0.book, $0.zoom, $0.pan) = (0, 2, Vec2(1e308, 0)) }?.hasPrefix("--pan must keep the book in view") == true)
+        #expect(message { ($0.book, $0.zoom, $0.pan) = (0, 2, Vec2(0, -721)) }?.hasPrefix("--pan must") == true)
+        #expect(message { ($0.book, $0.zoom, $0.pan) = (0, 2, Vec2(-1280, 720)) } == nil)
+        var s = StillState()
+        (s.book, s.zoom, s.pan) = (0, 2, Vec2(640, 0))
+        let text = LayoutJSON.encode(try s.scene(library: books([10])))
+        #expect(!text.contains("inf") && !text.contains("nan"))
+    }
+
     @Test func curlIsInFractionsOfThePage() throws {
         var s = StillState()
         (s.book, s.page, s.turn, s.grab) = (0, 6, 0.3, Vec2(1, -0.5))

@@ -66,7 +66,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
         let name = "\(path) (\(entries[index]))"
         var page = try PageSources.decode(read(index), path: name, fit: fit)
-        if let aspect = pageSize(0).map({ $0.width / $0.height }) { page.image = page.image.onPaper(aspect: aspect) }
+        page.image = page.image.onPaper(aspect: Book.paperAspect(firstPage: pageSize(0)))
         return page
     }
 

@@ -34,7 +34,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var handles: Int
     private var maxHandles: Int
     private var sizes: [Int: (width: Double, height: Double)] = [:]
-    /// Width / height of the first page: the shape of every page of the book.
+    /// The shape of every page of the book: the first page's, unless that is no page's shape.
     private let aspect: Double
 
     init(path: String, password: String?) throws {
@@ -55,7 +55,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             return s.isEmpty ? nil : s
         }
         let first = pageCount > 0 ? Self.size(of: doc, page: 0) : nil
-        aspect = first.map { $0.width / $0.height } ?? 362.0 / 568.0
+        aspect = Book.paperAspect(firstPage: first)
         if let first { sizes[0] = first }
     }
 

@@ -44,6 +44,18 @@ final class PDFTests: XCTestCase {
         XCTAssertColour(r.image.pixel(210, 500), white, "below the landscape page")
     }
 
+    /// Pages sat on paper of the refused first page's shape (200:1), then were stretched onto
+    /// the book's reference-shaped page: a sliver of the second page in a white page.
+    func testPagesOfABookWithAStripFirstPageSitOnThePaperTheBookHas() throws {
+        let path = try Fixtures.path("strip.pdf")
+        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
+        let r = try PageSources.render(book.pages[1], fit: PixelSize(width: 362, height: 568))
+        XCTAssertEqual(Double(r.image.width) / Double(r.image.height), Book.referencePageWidth / Book.referencePageHeight, accuracy: 0.01)
+        XCTAssertColour(r.image.centre(), pageColours[1], "centre")
+        XCTAssertColour(r.image.pixel(r.image.width / 8, r.image.height / 2), pageColours[1], "the band reaches across the page")
+    }
+
     func testLongPDFOpensQuicklyAndRendersItsMiddlePage() throws {
         let path = try Fixtures.path("long.pdf")
         let start = Date()

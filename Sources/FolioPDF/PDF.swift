@@ -41,7 +41,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         self.path = path
         self.password = password
         var error: UnsafeMutablePointer<GError>?
-        guard let u = g_filename_to_uri(path, nil, &error) else { throw Self.failure(path, &error) }
+        guard let u = g_filename_to_uri(FileName.bytes(path), nil, &error) else { throw Self.failure(path, &error) }
         uri = String(cString: u)
         g_free(u)
         let doc = try Self.openHandle(path: path, uri: uri, password: password)

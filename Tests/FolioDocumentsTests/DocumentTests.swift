@@ -285,6 +285,25 @@ final class DocumentLibraryTests: XCTestCase {
         XCTAssertColour(try PageSources.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
     }
 
+    /// Documents whose names are not UTF-8 (Latin-1 "café", a stray 0xFF) did not open: poppler
+    /// and libarchive were given the name's private-use stand-ins instead of its bytes.
+    func testDocumentsWithNamesThatAreNotUTF8Open() throws {
+        let root = try Fixtures.path("latin1")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (name, bytes) in [("portrait.pdf", Array("caf".utf8) + [0xE9] + Array(".pdf".utf8)),
+                              ("comic.cbz", Array("b".utf8) + [0xFF] + Array("d.cbz".utf8))] {
+            let target = root + "/" + FileName.string(bytes)
+            XCTAssertEqual(link(FileName.bytes(try Fixtures.path(name)), FileName.bytes(target)), 0)
+        }
+        let lib = Library.load(from: root, logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        XCTAssertEqual(lib.books.map(\.pages.count).sorted(), [3, 10])
+        for book in lib.books {
+            XCTAssertNoThrow(try PageSources.render(book.pages[0], fit: PixelSize(width: 60, height: 90)))
+        }
+    }
+
     func testMoreDocumentsThanStayOpenStillRender() throws {
         let root = try Fixtures.path("many")
         try? FileManager.default.removeItem(atPath: root)

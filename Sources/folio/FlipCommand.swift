@@ -99,7 +99,7 @@ struct Flip: ParsableCommand {
             try file.prepare()
             pipeline.draw(flip.scene(progress: progress, viewSize: view))
             try PNG.write(pipeline.target.readPixels(), to: file, compression: drawing.compression, bottomUp: true)
-            print(output)
+            print(FileName.printable(output))
             return
         }
         let sequence = FrameSequence(folder: record, video: video, fps: fps, compression: drawing.compression,

@@ -360,6 +360,8 @@ public final class BookController {
         if open {
             phase = .reading
         } else {
+            // The next book opens fitted, not at this one's zoom and place.
+            settings.fitSpread()
             book = nil
             phase = .shelf
         }

@@ -31,6 +31,8 @@ public enum Action: Sendable, Equatable {
     case select(Int)
     case open, close
     case nextPage, previousPage, firstPage, lastPage
+    /// Turns to the spread showing layout page `page` (clamped to the book's pages).
+    case goTo(page: Int)
     case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
     /// Scrubs open / close progress by `by` (positive opens).
     case scrub(by: Double)
@@ -231,6 +233,7 @@ public final class BookController {
         case .previousPage: return step(settings.style.direction == .forward ? -1 : 1)
         case .firstPage: return go(to: 0)
         case .lastPage: return go(to: (currentBook?.pageCount ?? 1) - 1)
+        case let .goTo(page: n): return go(to: clamp(n, 0, (currentBook?.pageCount ?? 1) - 1))
         case let .pageDragBegan(p): return beginPageDrag(at: p)
         case let .pageDragMoved(p): return movePageDrag(to: p)
         case .pageDragEnded: return endPageDrag()

@@ -206,7 +206,7 @@ public final class BookController {
     /// Actions that change what a moving sheet is made of, or end the book, so they wait for it.
     private static func waitsForTurn(_ action: Action) -> Bool {
         switch action {
-        case .toggleDeform, .toggleLayout, .toggleOrientation, .close: true
+        case .toggleDeform, .toggleCone, .toggleLayout, .toggleOrientation, .close: true
         default: false
         }
     }

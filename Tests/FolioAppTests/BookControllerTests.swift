@@ -363,6 +363,15 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(c.settings.style.orientation == .vertical)
     }
 
+    /// O (the cone) pressed during a turn was refused and lost, where C waited for the sheet.
+    @Test func rightThenOTurnsThenTurnsOnACone() {
+        let c = reading()
+        press([.right, .o], at: [1, 1.2], on: c)
+        #expect(c.actionsAfterTurn == [.toggleCone] && c.settings.deform == .rigid)
+        c.update(to: 2)
+        #expect(c.spread == 1 && c.settings.deform == .cone)
+    }
+
     @Test func leftLeftEscapeClosesAfterTheTurnInFlight() {
         let c = reading(spread: 3)
         press([.left, .left, .escape], at: [1, 1.1, 1.2], on: c)

@@ -230,6 +230,25 @@ final class PageCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics.decoded, 4)
     }
 
+    /// A portrait photo in a landscape album was stretched onto the album's page: it sits on
+    /// white paper of the book's shape, its own shape kept.
+    func testAPageOfAnotherShapeSitsOnPaperOfTheBooksShape() throws {
+        let dir = TempDir()
+        let folder = dir.mkdir("album")
+        dir.write("album/1.png", TestPNG.page(width: 60, height: 40))
+        dir.write("album/2.png", TestPNG.page(width: 20, height: 40, shade: 10))
+        let book = try XCTUnwrap(Library.load(from: folder).books.first)
+        XCTAssertEqual(book.pageWidth / book.pageHeight, 1.5, accuracy: 0.01)
+        let cache = PageCache(book: book)
+        cache.request(pages: [0, 1])
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        XCTAssertEqual(try XCTUnwrap(cache.image(for: 0)).width, 60)
+        let portrait = try XCTUnwrap(cache.image(for: 1))
+        XCTAssertEqual([portrait.width, portrait.height], [60, 40])
+        XCTAssertEqual(portrait.pixel(30, 20).r, 10, "the photo, centred")
+        XCTAssertEqual(portrait.pixel(5, 20).r, 255, "white paper beside it")
+    }
+
     func testLargePagesAreScaledToTheMaximumSize() throws {
         let dir = TempDir()
         let path = dir.write("big.png", TestPNG.page(width: 300, height: 200))

@@ -401,7 +401,7 @@ public final class PageCache: @unchecked Sendable {
         do {
             let r = try PageSources.render(path, fit: fit, maxPixels: s.maxPixels, maxSide: s.maxPageSize)
             let problem = r.warning.map { PageSources.problem(path, $0) }
-            let image = s.paperAspect.map { r.image.onPaper(aspect: $0) } ?? r.image
+            let image = s.paperAspect.map { r.image.onPaper(aspect: $0, maxSide: s.maxPageSize) } ?? r.image
             return (image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true, r.scalable ? fit.height : nil)
         } catch PageError.reportedBefore {
             return (brokenPlaceholder(), nil, true, false, nil)

@@ -249,6 +249,18 @@ final class PageCacheTests: XCTestCase {
         XCTAssertEqual(portrait.pixel(5, 20).r, 255, "white paper beside it")
     }
 
+    /// A book shaped 1:2000 (flip of a one-pixel-wide image) padded a 150 × 200 page to
+    /// 150 × 300,000 and spent seconds scaling it back: the page shrinks before it is padded.
+    func testPaperFarFromThePagesShapeStaysWithinTheMaximumSize() {
+        let page = RGBAImage(width: 150, height: 200, fill: (0, 0, 255, 255))
+        let start = Date()
+        let paper = page.onPaper(aspect: 0.0005, maxSide: 4096)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+        XCTAssertEqual(paper.height, 4096)
+        XCTAssertLessThanOrEqual(paper.width, 3)
+        XCTAssertEqual(page.onPaper(aspect: 1e-300).height, 16384, "no overflow")
+    }
+
     func testLargePagesAreScaledToTheMaximumSize() throws {
         let dir = TempDir()
         let path = dir.write("big.png", TestPNG.page(width: 300, height: 200))

@@ -281,6 +281,11 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(items.allSatisfy { $0["kind"] as? String == "cover" && $0["x"] != nil && $0["scale"] != nil })
     }
 
+    /// 1e308 printed as "inf", which no JSON reader takes.
+    @Test func hugeNumbersStayJSON() {
+        #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(1e308, -2e20)))).contains("{\"width\": 1e+308, \"height\": -2e+20}"))
+    }
+
     @Test func numbersAreCompact() {
         #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(640.5, -0.0000001)))).contains("{\"width\": 640.5, \"height\": 0}"))
     }

@@ -31,6 +31,8 @@ public enum Action: Sendable, Equatable {
     case select(Int)
     case open, close
     case nextPage, previousPage, firstPage, lastPage
+    /// Turns to the spread showing layout page `page` (clamped to the book's pages).
+    case goTo(page: Int)
     case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
     /// Scrubs open / close progress by `by` (positive opens).
     case scrub(by: Double)
@@ -209,7 +211,7 @@ public final class BookController {
     /// Actions that change what a moving sheet is made of, or end the book, so they wait for it.
     private static func waitsForTurn(_ action: Action) -> Bool {
         switch action {
-        case .toggleDeform, .toggleLayout, .toggleOrientation, .close: true
+        case .toggleDeform, .toggleCone, .toggleLayout, .toggleOrientation, .close: true
         default: false
         }
     }
@@ -236,6 +238,7 @@ public final class BookController {
         case .previousPage: return step(settings.style.direction == .forward ? -1 : 1)
         case .firstPage: return go(to: 0)
         case .lastPage: return go(to: (currentBook?.pageCount ?? 1) - 1)
+        case let .goTo(page: n): return go(to: clamp(n, 0, (currentBook?.pageCount ?? 1) - 1))
         case let .pageDragBegan(p): return beginPageDrag(at: p)
         case let .pageDragMoved(p): return movePageDrag(to: p)
         case .pageDragEnded: return endPageDrag()
@@ -368,6 +371,8 @@ public final class BookController {
         if open {
             phase = .reading
         } else {
+            // The next book opens fitted, not at this one's zoom and place.
+            settings.fitSpread()
             book = nil
             phase = .shelf
         }

@@ -71,6 +71,10 @@ public struct FlipTransition: Sendable, Equatable {
     /// The transition's pages as a library: the halves of `first` and `second` written as PNGs
     /// into `folder` (which must exist), one book whose image j shows `half(ofImage: j)`.
     public func library(first: RGBAImage, second: RGBAImage, folder: String) throws -> Library {
+        // The second image is drawn at the first's size here: a page of another shape than
+        // the book's would sit on paper instead.
+        let second = (second.width, second.height) == (first.width, first.height) ? second
+            : second.resampled(width: first.width, height: first.height)
         let views = [Self.halves(of: first, orientation: style.orientation), Self.halves(of: second, orientation: style.orientation)]
         var pages: [String] = []
         for j in 0..<book.imageCount {

@@ -90,6 +90,8 @@ enum JSON {
     /// Integers without a fraction, others to 6 decimals without trailing zeros; −0 as 0.
     static func format(_ x: Double) -> String {
         guard x.isFinite else { return "null" }
+        // Beyond 1e15 six decimals mean nothing, and scaling 1e308 by 1e6 overflowed to "inf".
+        guard abs(x) < 1e15 else { return "\(x)" }
         let r = (x * 1_000_000).rounded() / 1_000_000
         if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
         var s = String(format: "%.6f", r)

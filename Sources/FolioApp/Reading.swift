@@ -85,10 +85,13 @@ public struct ReadingPositions: Sendable {
         return (first as NSString).deletingLastPathComponent
     }
 
-    /// Every position saved.
+    /// A positions file larger than this is not read (it would hold some 50,000 books).
+    public static let maxBytes = 4 << 20
+
+    /// Every position saved, read as inputs are (`InputFile`: regular files only, bounded).
     public func load() -> [String: Int] {
-        guard let data = FileManager.default.contents(atPath: file),
-              let positions = try? JSONDecoder().decode([String: Int].self, from: data) else { return [:] }
+        guard let bytes = try? InputFile.read(file, maxBytes: Self.maxBytes),
+              let positions = try? JSONDecoder().decode([String: Int].self, from: Data(bytes)) else { return [:] }
         return positions
     }
 
@@ -99,6 +102,9 @@ public struct ReadingPositions: Sendable {
     @discardableResult
     public func save(page: Int, of book: Book) -> Bool {
         guard let key = Self.key(of: book) else { return false }
+        // Something other than a file in its place is left alone.
+        var st = stat()
+        if stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT != S_IFREG { return false }
         var positions = load()
         guard positions[key] != page else { return true }
         positions[key] = page

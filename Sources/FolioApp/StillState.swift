@@ -62,6 +62,11 @@ public struct StillState: Sendable, Equatable {
         try check((-Self.maxVelocity...Self.maxVelocity).contains(velocity),
                   "--velocity must be between -\(Int(Self.maxVelocity)) and \(Int(Self.maxVelocity)) covers per second, not \(velocity)")
         try check((0.1...10).contains(zoom), "the zoom must be 0.1…10, not \(zoom)")
+        // As in the viewer, the spread's centre stays within the zoomed view: a pan beyond it
+        // shows nothing, and one of 1e308 has no finite place.
+        let panLimit = viewSize * (max(zoom, 1) / 2)
+        try check(abs(pan.x) <= panLimit.x && abs(pan.y) <= panLimit.y,
+                  "--pan must keep the book in view: at most ±\(Int(panLimit.x)),±\(Int(panLimit.y)) layout units at zoom \(zoom), not \(pan.x),\(pan.y)")
         try check(eye.map(Tune.eyes.contains) ?? true, "the eye distance must be \(Tune.eyes.lowerBound)…\(Tune.eyes.upperBound)")
         try check(Tune.shadows.contains(shadow), "the shadow strength must be \(Tune.shadows.lowerBound)…\(Tune.shadows.upperBound)")
         var v = ViewState(viewSize: viewSize, shelf: shelf, scroll: scroll, layout: layout, style: style,

@@ -66,7 +66,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
         let name = "\(path) (\(entries[index]))"
         var page = try PageSources.decode(read(index), path: name, fit: fit)
-        if let aspect = pageSize(0).map({ $0.width / $0.height }) { page.image = page.image.onPaper(aspect: aspect) }
+        page.image = page.image.onPaper(aspect: Book.paperAspect(firstPage: pageSize(0)))
         return page
     }
 
@@ -92,7 +92,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         defer { archive_read_free(a) }
         archive_read_support_filter_all(a)
         archive_read_support_format_all(a)
-        guard archive_read_open_filename(a, path, 1 << 16) == ARCHIVE_OK else {
+        guard archive_read_open_filename(a, FileName.bytes(path), 1 << 16) == ARCHIVE_OK else {
             throw PageError.invalid(path: path, message: "not a readable archive: \(message(a))")
         }
         var entry: OpaquePointer?

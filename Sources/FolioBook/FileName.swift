@@ -97,13 +97,18 @@ public enum FileName {
         return String(out)
     }
 
-    /// `text` for a person to read: bytes kept by `string` are shown as `\xFF`.
+    /// `text` for a person to read: bytes kept by `string` are shown as `\xFF`, and control
+    /// characters (a newline in a file name, a terminal escape in a PDF's title) as `\x1B`, so
+    /// nothing a file carries can break a line of output or command the terminal.
     public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase }) else { return text }
+        func control(_ v: UInt32) -> Bool { v < 0x20 || (0x7F...0x9F).contains(v) }
+        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase || control($0.value) }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value >= escapeBase {
                 out += "\\x" + String(format: "%02X", scalar.value - escapeBase)
+            } else if control(scalar.value) {
+                out += "\\x" + String(format: "%02X", scalar.value)
             } else {
                 out.unicodeScalars.append(scalar)
             }

@@ -80,6 +80,20 @@ public struct Book: Sendable, Equatable {
         return sides.contains(width) && sides.contains(height) && max(width / height, height / width) <= 8
     }
 
+    /// The width of a book's pages at the reference height, from its first page's natural
+    /// size; nil when that is not a page's shape (the book then keeps the reference size).
+    /// Documents put every page on paper of this shape, so their pages fit the book's.
+    public static func pageWidth(firstPage width: Double, _ height: Double) -> Double? {
+        guard width > 0, height > 0 else { return nil }
+        let w = (referencePageHeight * width / height).rounded()
+        return isPageSize(w, referencePageHeight) ? w : nil
+    }
+
+    /// Width / height of the paper a document's pages are put on (see `pageWidth`).
+    public static func paperAspect(firstPage size: (width: Double, height: Double)?) -> Double {
+        (size.flatMap { pageWidth(firstPage: $0.width, $0.height) } ?? referencePageWidth) / referencePageHeight
+    }
+
     /// `isPageSize`'s rule in words, for messages.
     public static let pageSizeRule = "each side 16…16384 units, neither more than 8 times the other"
 

@@ -274,8 +274,7 @@ struct LibraryLoader {
     /// shape is not a page's (a note says so: one strip must not shape the whole book).
     mutating func sized(_ book: Book) -> Book {
         guard let first = book.pages.first, let size = PageSources.naturalSize(first), size.width > 0, size.height > 0 else { return book }
-        let width = (Book.referencePageHeight * size.width / size.height).rounded()
-        guard Book.isPageSize(width, Book.referencePageHeight) else {
+        guard let width = Book.pageWidth(firstPage: size.width, size.height) else {
             problems.append(Problem(file: first, message: "the first page is \(Int(size.width))×\(Int(size.height)), not the shape of a page "
                 + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))
             return book

@@ -47,6 +47,10 @@ public final class PageCache: @unchecked Sendable {
         /// Size of the broken-page placeholder (the book's page aspect looks best).
         public var placeholderWidth = 362
         public var placeholderHeight = 568
+        /// Width / height of the paper each page is put on: a page of another shape (a portrait
+        /// photo in a landscape album, a manifest's page from another document) sits centred on
+        /// white instead of being stretched onto the book's page. Nil: pages as they are.
+        public var paperAspect: Double?
 
         public init() {}
     }
@@ -124,6 +128,7 @@ public final class PageCache: @unchecked Sendable {
     public convenience init(book: Book, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
         var s = settings
         s.placeholderWidth = max(1, Int((Double(s.placeholderHeight) * book.pageWidth / book.pageHeight).rounded()))
+        s.paperAspect = book.pageWidth / book.pageHeight
         self.init(pages: book.pages, settings: s, onChange: onChange)
     }
 
@@ -396,7 +401,8 @@ public final class PageCache: @unchecked Sendable {
         do {
             let r = try PageSources.render(path, fit: fit, maxPixels: s.maxPixels, maxSide: s.maxPageSize)
             let problem = r.warning.map { PageSources.problem(path, $0) }
-            return (r.image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true, r.scalable ? fit.height : nil)
+            let image = s.paperAspect.map { r.image.onPaper(aspect: $0, maxSide: s.maxPageSize) } ?? r.image
+            return (image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true, r.scalable ? fit.height : nil)
         } catch PageError.reportedBefore {
             return (brokenPlaceholder(), nil, true, false, nil)
         } catch {

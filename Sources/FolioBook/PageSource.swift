@@ -258,18 +258,22 @@ public enum PageSources {
 }
 
 extension RGBAImage {
-    /// The image centred on paper of `aspect` (width / height); itself when within 2 %.
-    public func onPaper(aspect: Double) -> RGBAImage {
+    /// The image centred on paper of `aspect` (width / height); itself when within 2 %. Paper
+    /// far from the image's shape is mostly white: the image shrinks so that no side of the
+    /// paper exceeds `maxSide` (a 150 × 200 page on a 1:2000 sheet is not 150 × 300,000).
+    public func onPaper(aspect: Double, maxSide: Int = 16384) -> RGBAImage {
         guard width > 0, height > 0, aspect.isFinite, aspect > 0 else { return self }
         let own = Double(width) / Double(height)
         guard abs(own / aspect - 1) > 0.02 else { return self }
-        let (w, h) = own > aspect ? (width, max(1, Int((Double(width) / aspect).rounded())))
-                                  : (max(1, Int((Double(height) * aspect).rounded())), height)
+        let paper = own > aspect ? (Double(width), Double(width) / aspect) : (Double(height) * aspect, Double(height))
+        let scale = min(1, Double(max(1, maxSide)) / max(paper.0, paper.1))
+        let image = scale < 1 ? scaledToFit(maxWidth: Int(Double(width) * scale), maxHeight: Int(Double(height) * scale)) : self
+        let w = max(image.width, Int((paper.0 * scale).rounded())), h = max(image.height, Int((paper.1 * scale).rounded()))
         var out = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
-        let (x0, y0) = ((w - width) / 2, (h - height) / 2)
-        for y in 0..<height {
-            out.pixels.replaceSubrange(((y0 + y) * w + x0) * 4..<((y0 + y) * w + x0 + width) * 4,
-                                       with: pixels[(y * width) * 4..<(y * width + width) * 4])
+        let (x0, y0) = ((w - image.width) / 2, (h - image.height) / 2)
+        for y in 0..<image.height {
+            out.pixels.replaceSubrange(((y0 + y) * w + x0) * 4..<((y0 + y) * w + x0 + image.width) * 4,
+                                       with: image.pixels[(y * image.width) * 4..<(y * image.width + image.width) * 4])
         }
         return out
     }

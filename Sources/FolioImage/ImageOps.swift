@@ -18,9 +18,9 @@ extension RGBAImage {
         return resampled(width: w, height: h)
     }
 
-    /// Area-averaged resize to exactly `w` × `h` (downscaling; each output pixel averages the
-    /// source area it covers).
-    func resampled(width w: Int, height h: Int) -> RGBAImage {
+    /// Area-averaged resize to exactly `w` × `h`: each output pixel averages the source area it
+    /// covers (enlarging, that is the nearest pixel, blended where two meet).
+    public func resampled(width w: Int, height h: Int) -> RGBAImage {
         // Per output coordinate: (first source index, weights) covering [o·s, (o+1)·s).
         func taps(_ src: Int, _ dst: Int) -> [(Int, [Float])] {
             let s = Double(src) / Double(dst)

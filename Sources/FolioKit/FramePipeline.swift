@@ -363,10 +363,11 @@ public final class FramePipeline {
         }
     }
 
-    /// Turns to page image `n` (1-based) of the open book, clamped to its pages.
+    /// Turns to page image `n` (1-based) of the open book, clamped to its pages: a turn like any
+    /// key's (kept while the book opens, heard by the delegate).
     private func goToPage(_ n: Int, at now: Double) {
         guard let b = controller.book else { return }
-        if controller.go(to: clamp(n, 1, max(1, library.books[b].pages.count)) + 1, at: now) { needsRender = true }
+        perform(.goTo(page: clamp(n, 1, max(1, library.books[b].pages.count)) + 1), at: now, origin: .key)
     }
 
     /// Opens the book of `place` from the shelf, to show its page once open (a page image named
@@ -535,7 +536,7 @@ extension Action {
     /// Turns pages: asked for while a book opens, it waits until the book is open.
     var turnsPage: Bool {
         switch self {
-        case .nextPage, .previousPage, .firstPage, .lastPage: true
+        case .nextPage, .previousPage, .firstPage, .lastPage, .goTo: true
         default: false
         }
     }

@@ -203,14 +203,16 @@ private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
 
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
 /// the book a quarter turn (spine horizontal), the spread is fitted into the view as it opens
-/// (`BookShape.openFit`), right-to-left mirrors it, then the zoom and the pan. Its inverse maps
-/// a pointer onto the open book.
+/// (`BookShape.openFit`), right-to-left mirrors it, then the zoom and the pan, which grow with
+/// the opening as the fit does: a zoomed book closes onto its shelf cover, not onto a cover
+/// zoomed and moved that then jumps back. Its inverse maps a pointer onto the open book.
 public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     let fit = BookShape.openFit(page: laidOutPageSize(v, book: book), orientation: v.style.orientation, viewSize: v.viewSize)
-    var m = Mat4.translation(v.pan.x, v.pan.y, 0) * Mat4.scale(v.zoom)
+    let open = clamp(v.openProgress, 0, 1)
+    var m = Mat4.translation(v.pan.x * open, v.pan.y * open, 0) * Mat4.scale(mix(1, v.zoom, open))
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }
     if v.style.orientation == .vertical { m = m * Mat4.rotationZ(-.pi / 2) }
-    return fit == 1 ? m : m * Mat4.scale(mix(1, fit, clamp(v.openProgress, 0, 1)))
+    return fit == 1 ? m : m * Mat4.scale(mix(1, fit, open))
 }
 
 /// Sorts by draw order and points shadow receivers at the turning sheet.

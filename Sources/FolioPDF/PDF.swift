@@ -34,14 +34,14 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var handles: Int
     private var maxHandles: Int
     private var sizes: [Int: (width: Double, height: Double)] = [:]
-    /// Width / height of the first page: the shape of every page of the book.
+    /// The shape of every page of the book: the first page's, unless that is no page's shape.
     private let aspect: Double
 
     init(path: String, password: String?) throws {
         self.path = path
         self.password = password
         var error: UnsafeMutablePointer<GError>?
-        guard let u = g_filename_to_uri(path, nil, &error) else { throw Self.failure(path, &error) }
+        guard let u = g_filename_to_uri(FileName.bytes(path), nil, &error) else { throw Self.failure(path, &error) }
         uri = String(cString: u)
         g_free(u)
         let doc = try Self.openHandle(path: path, uri: uri, password: password)
@@ -55,7 +55,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             return s.isEmpty ? nil : s
         }
         let first = pageCount > 0 ? Self.size(of: doc, page: 0) : nil
-        aspect = first.map { $0.width / $0.height } ?? 362.0 / 568.0
+        aspect = Book.paperAspect(firstPage: first)
         if let first { sizes[0] = first }
     }
 

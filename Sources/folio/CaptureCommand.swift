@@ -47,7 +47,7 @@ struct Capture: ParsableCommand {
         pipeline.draw(scene)
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
-        print(output)
+        print(FileName.printable(output))
     }
 
     /// What `path` is in `library` ("page 3 of Alice", "the cover of Alice") if it is one of its

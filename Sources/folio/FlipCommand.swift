@@ -67,7 +67,15 @@ struct Flip: ParsableCommand {
     }
 
     func run() throws {
-        let a = try Self.image(first), b = try Self.image(second)
+        // Missing or broken images get PNG's statuses (66, 65), not a usage error.
+        let a = try PNG.read(path: first), b = try PNG.read(path: second)
+        if !force {
+            for out in [record == nil && video == nil ? output : nil, video].compactMap({ $0 }) {
+                if let input = [first, second].first(where: { Self.sameFile($0, out) }) {
+                    throw Failure(.cannotCreate, "\(out) is the image \(input) that flip reads; not replaced (--force replaces it)")
+                }
+            }
+        }
         var settings = BookController.Settings()
         try tuning.apply(to: &settings)
         var flip = FlipTransition(size: Vec2(Double(a.width), Double(a.height)), style: try Self.style(style), deform: deform)
@@ -91,7 +99,7 @@ struct Flip: ParsableCommand {
             try file.prepare()
             pipeline.draw(flip.scene(progress: progress, viewSize: view))
             try PNG.write(pipeline.target.readPixels(), to: file, compression: drawing.compression, bottomUp: true)
-            print(output)
+            print(FileName.printable(output))
             return
         }
         let sequence = FrameSequence(folder: record, video: video, fps: fps, compression: drawing.compression,
@@ -109,12 +117,11 @@ struct Flip: ParsableCommand {
         try sequence.checkVideoMade(prepared)
     }
 
-    private static func image(_ path: String) throws -> RGBAImage {
-        do {
-            return try PNG.read(path: path)
-        } catch {
-            throw ValidationError("cannot read '\(path)': \(error)")
-        }
+    /// Whether `a` and `b` name one file, through links and other spellings of the path.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(FileName.bytes(a), &x) == 0, stat(FileName.bytes(b), &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// One pixel per layout unit, scaled down to at most 2048 on the longer side.

@@ -111,7 +111,7 @@ struct FrameSequence {
 
     /// Where the frames go, in words: "PNG in DIR and out.mp4".
     var targets: String {
-        [folder.map { "PNG in \($0)" }, video].compactMap { $0 }.joined(separator: " and ")
+        FileName.printable([folder.map { "PNG in \($0)" }, video].compactMap { $0 }.joined(separator: " and "))
     }
 
     /// After the frames are written: a video asked for beside the frames, with no ffmpeg.

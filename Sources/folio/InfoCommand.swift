@@ -63,11 +63,11 @@ struct Info: ParsableCommand {
         let count = library.books.count
         print("\(FileName.printable(library.title)): \(count) book\(count == 1 ? "" : "s") (\(FileName.printable(source)))")
         for (i, book) in library.books.enumerated() {
-            let by = book.author.map { " — \($0)" } ?? ""
+            let by = book.author.map { " — \(FileName.printable($0))" } ?? ""
             let direction = book.direction == .rtl ? "right to left" : "left to right"
             print("  \(i + 1). \(FileName.printable(book.title))\(by)")
             print("     \(book.pages.count) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
-                  + (book.cover.map { ", cover \($0)" } ?? ""))
+                  + (book.cover.map { ", cover \(FileName.printable($0))" } ?? ""))
             if pages { for p in book.pages { print("       \(FileName.printable(p))") } }
         }
         let errors = problems.filter { $0.severity == .error }, notes = problems.filter { $0.severity == .note }

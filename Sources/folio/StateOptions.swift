@@ -48,7 +48,7 @@ struct StateOptions: ParsableArguments {
     var viewpoint: Viewpoint = .center
     @Option(help: "Turn deformation: rigid, curl or cone.")
     var deform: TurnDeform?
-    @Option(help: "Zoom of the open book (1: the spread fits; up to 8).")
+    @Option(help: "Zoom of the open book (1: the spread fits; 0.1…10).")
     var zoom: Double = 1
     @Option(help: ArgumentHelp("Move the zoomed book by X,Y layout units (-X shows more of the right).", valueName: "x,y"))
     var pan: String?
@@ -73,7 +73,7 @@ struct StateOptions: ParsableArguments {
         if cone, let deform, deform != .cone { throw ValidationError("--cone contradicts --deform \(deform.rawValue)") }
         s.deform = cone ? .cone : deform
         if let curl { s.grab = try Self.point(curl, option: "--curl") }
-        guard zoom.isFinite, (0.1...64).contains(zoom) else { throw ValidationError("--zoom must be 0.1…64 (got \(zoom))") }
+        guard zoom.isFinite, (0.1...10).contains(zoom) else { throw ValidationError("--zoom must be 0.1…10 (got \(zoom))") }
         s.zoom = zoom
         if let pan { s.pan = try Self.point(pan, option: "--pan") }
         return s

@@ -281,6 +281,11 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(items.allSatisfy { $0["kind"] as? String == "cover" && $0["x"] != nil && $0["scale"] != nil })
     }
 
+    /// 1e308 printed as "inf", which no JSON reader takes.
+    @Test func hugeNumbersStayJSON() {
+        #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(1e308, -2e20)))).contains("{\"width\": 1e+308, \"height\": -2e+20}"))
+    }
+
     @Test func numbersAreCompact() {
         #expect(LayoutJSON.encode(Scene(state: .shelf, camera: Camera(viewSize: Vec2(640.5, -0.0000001)))).contains("{\"width\": 640.5, \"height\": 0}"))
     }
@@ -318,6 +323,17 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(message { $0.viewSize = Vec2(1280, 1e-300) }?.hasPrefix("the view size must be") == true)
     }
 
+    /// A pan past the viewer's limit drew an empty frame and printed "inf" in the layout JSON.
+    @Test func panKeepsTheBookInView() throws {
+        #expect(message { ($0.book, $0.zoom, $0.pan) = (0, 2, Vec2(1e308, 0)) }?.hasPrefix("--pan must keep the book in view") == true)
+        #expect(message { ($0.book, $0.zoom, $0.pan) = (0, 2, Vec2(0, -721)) }?.hasPrefix("--pan must") == true)
+        #expect(message { ($0.book, $0.zoom, $0.pan) = (0, 2, Vec2(-1280, 720)) } == nil)
+        var s = StillState()
+        (s.book, s.zoom, s.pan) = (0, 2, Vec2(640, 0))
+        let text = LayoutJSON.encode(try s.scene(library: books([10])))
+        #expect(!text.contains("inf") && !text.contains("nan"))
+    }
+
     @Test func curlIsInFractionsOfThePage() throws {
         var s = StillState()
         (s.book, s.page, s.turn, s.grab) = (0, 6, 0.3, Vec2(1, -0.5))
@@ -350,6 +366,15 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         c.update(to: 2)
         #expect(c.spread == 1 && c.phase == .reading)
         #expect(c.settings.style.orientation == .vertical)
+    }
+
+    /// O (the cone) pressed during a turn was refused and lost, where C waited for the sheet.
+    @Test func rightThenOTurnsThenTurnsOnACone() {
+        let c = reading()
+        press([.right, .o], at: [1, 1.2], on: c)
+        #expect(c.actionsAfterTurn == [.toggleCone] && c.settings.deform == .rigid)
+        c.update(to: 2)
+        #expect(c.spread == 1 && c.settings.deform == .cone)
     }
 
     @Test func leftLeftEscapeClosesAfterTheTurnInFlight() {

@@ -34,9 +34,11 @@ private final class Counter: @unchecked Sendable {
     var count: Int { lock.withLock { value } }
 }
 
-/// A library of one book of `count` pages, all the same file (a long scan, cheaply).
-private func book(_ count: Int, page: String, cover: String? = nil) -> Library {
-    Library(title: "Test", books: [Book(title: "Long", cover: cover, pages: Array(repeating: page, count: count))])
+/// A library of one book of `count` pages, all the same file (a long scan, cheaply), shaped
+/// like a page `shape` (width, height) as a loaded book is (other pages are put on paper).
+private func book(_ count: Int, page: String, cover: String? = nil, shape: (Double, Double) = (8, 12)) -> Library {
+    Library(title: "Test", books: [Book(title: "Long", cover: cover, pages: Array(repeating: page, count: count),
+                                        pageWidth: 568 * shape.0 / shape.1, pageHeight: 568)])
 }
 
 /// The scene of book 0 open at the spread that shows layout page `page` (image `page` − 2).
@@ -82,7 +84,7 @@ private var onScreenOnly: PageCache.Settings {
     @Test func answersAtOnceAndHasThePagesAfterWaiting() throws {
         let folder = Folder()
         // Big enough that decoding takes far longer than asking.
-        let library = book(20, page: folder.png("page.png", width: 600, height: 850))
+        let library = book(20, page: folder.png("page.png", width: 600, height: 850), shape: (600, 850))
         let changes = Counter()
         let images = FaceImages(library: library, settings: onScreenOnly) { changes.increment() }
         let scene = try reading(library, page: 10)
@@ -108,7 +110,7 @@ private var onScreenOnly: PageCache.Settings {
 
     @Test func largePagesAreScaledToTheTextureLimit() throws {
         let folder = Folder()
-        let library = book(4, page: folder.png("page.png", width: 300, height: 200))
+        let library = book(4, page: folder.png("page.png", width: 300, height: 200), shape: (300, 200))
         let images = FaceImages(library: library, maxTextureSize: 64, settings: onScreenOnly)
         let scene = try reading(library, page: 2)
         images.show(scene)

@@ -52,6 +52,24 @@ import Testing
         #expect(positions.page(of: pdf) == 4)
     }
 
+    /// A FIFO in place of the positions file was replaced by a regular file on the first page
+    /// turn; it is read as inputs are and left alone.
+    @Test func somethingOtherThanAFileCountsAsEmptyAndIsLeftAlone() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/folio", withIntermediateDirectories: true)
+        let positions = ReadingPositions(file: state + "/folio/positions.json")
+        let book = Book(title: "Doc", pages: ["/books/doc.pdf#page=1"])
+        #expect(mkfifo(positions.file, 0o600) == 0)
+        #expect(positions.page(of: book) == nil)
+        #expect(!positions.save(page: 3, of: book))
+        var st = stat()
+        #expect(lstat(positions.file, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO, "the FIFO is still there")
+        try FileManager.default.removeItem(atPath: positions.file)
+        #expect(symlink("/dev/zero", positions.file) == 0)
+        #expect(positions.page(of: book) == nil)
+    }
+
     @Test func fallsBackToTheHomeFolder() {
         #expect(ReadingPositions(environment: ["HOME": "/home/reader"]).file == "/home/reader/.local/state/folio/positions.json")
         #expect(ReadingPositions(environment: ["HOME": "/home/reader", "XDG_STATE_HOME": "relative"]).file

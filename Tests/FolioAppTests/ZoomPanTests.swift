@@ -67,6 +67,24 @@ private func near(_ a: Vec2, _ b: Vec2) -> Bool { abs(a.x - b.x) < 1e-6 && abs(a
         #expect(g.handle(.mouseUp(.left, x: 600, y: 380, modifiers: []), controller: c, at: 3) == [])
     }
 
+    /// Shift + wheel, then Esc: the book closed at full zoom and pan onto a cover three times
+    /// its size, jumped to the shelf, and the next book opened zoomed where this one was.
+    @Test func aZoomedBookClosesOntoItsCoverAndTheNextOpensFitted() throws {
+        let c = reading()
+        c.handle(.zoom(by: 3, toward: Vec2(400, 100)), at: 2)
+        #expect(c.settings.zoom == 3 && c.settings.pan != .zero)
+        c.handle(.close, at: 2)
+        c.update(to: 2.99)
+        #expect(c.phase == .closing && c.openProgress < 0.01)
+        // Nearly closed, the book's frame is nearly the shelf's (no zoom, no pan): a point of
+        // the cover lands within a few units of where it is on the shelf.
+        let corner = Vec3(100, 100, 0)
+        let closing = bookFrame(c.viewState(), book: c.library[0]).project(corner)
+        #expect(length(closing - corner) < 5, "\(closing)")
+        c.update(to: 4)
+        #expect(c.phase == .shelf && c.settings.zoom == 1 && c.settings.pan == .zero)
+    }
+
     @Test func displayHeightFollowsTheZoom() throws {
         let c = reading()
         let fitted = try #require(c.scene().displayHeight(width: 1280, height: 720))

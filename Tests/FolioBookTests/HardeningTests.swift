@@ -178,6 +178,13 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(FileName.printable(names[0]), "p\\xFF\\xE91.png", "messages show the bytes")
     }
 
+    /// A PDF titled "Evil ESC[31m …" coloured the terminal and broke info's lines with its
+    /// newline: control characters are shown as bytes too.
+    func testControlCharactersAreShownAsBytes() {
+        XCTAssertEqual(FileName.printable("Evil\u{1B}[31mRED\nline\u{7}\u{9B}"), "Evil\\x1B[31mRED\\x0Aline\\x07\\x9B")
+        XCTAssertEqual(FileName.printable("Alice — Lewis Carroll, p. 3"), "Alice — Lewis Carroll, p. 3")
+    }
+
     func testAPNGGivenAsTheSourceIsABookOfOnePage() {
         let dir = TempDir()
         let page = dir.write("scan.png", TestPNG.page(width: 20, height: 30))

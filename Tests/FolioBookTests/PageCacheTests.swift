@@ -230,6 +230,37 @@ final class PageCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics.decoded, 4)
     }
 
+    /// A portrait photo in a landscape album was stretched onto the album's page: it sits on
+    /// white paper of the book's shape, its own shape kept.
+    func testAPageOfAnotherShapeSitsOnPaperOfTheBooksShape() throws {
+        let dir = TempDir()
+        let folder = dir.mkdir("album")
+        dir.write("album/1.png", TestPNG.page(width: 60, height: 40))
+        dir.write("album/2.png", TestPNG.page(width: 20, height: 40, shade: 10))
+        let book = try XCTUnwrap(Library.load(from: folder).books.first)
+        XCTAssertEqual(book.pageWidth / book.pageHeight, 1.5, accuracy: 0.01)
+        let cache = PageCache(book: book)
+        cache.request(pages: [0, 1])
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        XCTAssertEqual(try XCTUnwrap(cache.image(for: 0)).width, 60)
+        let portrait = try XCTUnwrap(cache.image(for: 1))
+        XCTAssertEqual([portrait.width, portrait.height], [60, 40])
+        XCTAssertEqual(portrait.pixel(30, 20).r, 10, "the photo, centred")
+        XCTAssertEqual(portrait.pixel(5, 20).r, 255, "white paper beside it")
+    }
+
+    /// A book shaped 1:2000 (flip of a one-pixel-wide image) padded a 150 × 200 page to
+    /// 150 × 300,000 and spent seconds scaling it back: the page shrinks before it is padded.
+    func testPaperFarFromThePagesShapeStaysWithinTheMaximumSize() {
+        let page = RGBAImage(width: 150, height: 200, fill: (0, 0, 255, 255))
+        let start = Date()
+        let paper = page.onPaper(aspect: 0.0005, maxSide: 4096)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+        XCTAssertEqual(paper.height, 4096)
+        XCTAssertLessThanOrEqual(paper.width, 3)
+        XCTAssertEqual(page.onPaper(aspect: 1e-300).height, 16384, "no overflow")
+    }
+
     func testLargePagesAreScaledToTheMaximumSize() throws {
         let dir = TempDir()
         let path = dir.write("big.png", TestPNG.page(width: 300, height: 200))

@@ -40,7 +40,16 @@ import Testing
             #expect(bad.status != 0 && bad.stderr.contains(message), "\(bad.stderr)")
         }
         let missing = try FolioProcess.run(folio.path, ["flip", dir + "/nope.png", dir + "/b.png", "-o", dir + "/x.png"], timeout: 30)
-        #expect(missing.status != 0 && missing.stderr.contains("cannot read") && !FileManager.default.fileExists(atPath: dir + "/x.png"))
+        #expect(missing.status == 66 && missing.stderr.contains("cannot read") && !FileManager.default.fileExists(atPath: dir + "/x.png"))
+
+        // The output naming an input image (directly or through a link) replaced it.
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png"))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.png", withDestinationPath: dir + "/a.png")
+        for out in [dir + "/a.png", dir + "/link.png", dir + "/./b.png"] {
+            let onto = try FolioProcess.run(folio.path, ["flip", dir + "/a.png", dir + "/b.png", "-o", out], timeout: 30)
+            #expect(onto.status == 73 && onto.stderr.contains("that flip reads; not replaced"), "\(onto.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png")) == before)
     }
 }
 

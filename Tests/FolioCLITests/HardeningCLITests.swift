@@ -26,6 +26,18 @@ import Testing
         return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
     }
 
+    /// Names that are not UTF-8 were echoed as the UTF-8 of their private-use stand-ins
+    /// ("out\u{10FFE9}"); they are shown as info shows them, byte by byte ("out\\xE9").
+    @Test func namesThatAreNotUTF8AreShownByteByByte() throws {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try FolioProcess.run("/bin/sh", ["-c", #""$0" capture --size 64x36 -o "$(printf 'caf\351.png')" && "$0" record --size 64x36 --script open -o "$(printf 'out\351')""#, binary.path],
+                                       directory: dir.path, timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("caf\\xE9.png\n") && run.stdout.hasSuffix("to PNG in out\\xE9\n"), "\(run.stdout)")
+    }
+
     // MARK: Numbers
 
     @Test(arguments: [

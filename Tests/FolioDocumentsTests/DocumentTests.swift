@@ -44,6 +44,18 @@ final class PDFTests: XCTestCase {
         XCTAssertColour(r.image.pixel(210, 500), white, "below the landscape page")
     }
 
+    /// Pages sat on paper of the refused first page's shape (200:1), then were stretched onto
+    /// the book's reference-shaped page: a sliver of the second page in a white page.
+    func testPagesOfABookWithAStripFirstPageSitOnThePaperTheBookHas() throws {
+        let path = try Fixtures.path("strip.pdf")
+        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
+        let r = try PageSources.render(book.pages[1], fit: PixelSize(width: 362, height: 568))
+        XCTAssertEqual(Double(r.image.width) / Double(r.image.height), Book.referencePageWidth / Book.referencePageHeight, accuracy: 0.01)
+        XCTAssertColour(r.image.centre(), pageColours[1], "centre")
+        XCTAssertColour(r.image.pixel(r.image.width / 8, r.image.height / 2), pageColours[1], "the band reaches across the page")
+    }
+
     func testLongPDFOpensQuicklyAndRendersItsMiddlePage() throws {
         let path = try Fixtures.path("long.pdf")
         let start = Date()
@@ -271,6 +283,25 @@ final class DocumentLibraryTests: XCTestCase {
         XCTAssertEqual(book.title, "Mixed")
         XCTAssertEqual(book.pages.count, 11)
         XCTAssertColour(try PageSources.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+    }
+
+    /// Documents whose names are not UTF-8 (Latin-1 "café", a stray 0xFF) did not open: poppler
+    /// and libarchive were given the name's private-use stand-ins instead of its bytes.
+    func testDocumentsWithNamesThatAreNotUTF8Open() throws {
+        let root = try Fixtures.path("latin1")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (name, bytes) in [("portrait.pdf", Array("caf".utf8) + [0xE9] + Array(".pdf".utf8)),
+                              ("comic.cbz", Array("b".utf8) + [0xFF] + Array("d.cbz".utf8))] {
+            let target = root + "/" + FileName.string(bytes)
+            XCTAssertEqual(link(FileName.bytes(try Fixtures.path(name)), FileName.bytes(target)), 0)
+        }
+        let lib = Library.load(from: root, logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        XCTAssertEqual(lib.books.map(\.pages.count).sorted(), [3, 10])
+        for book in lib.books {
+            XCTAssertNoThrow(try PageSources.render(book.pages[0], fit: PixelSize(width: 60, height: 90)))
+        }
     }
 
     func testMoreDocumentsThanStayOpenStillRender() throws {

@@ -67,6 +67,21 @@ import Testing
         #expect(try Self.seen(flip, progress: 0.5) == expected, "\(style)")
     }
 
+    /// A second image of another size is drawn at the first's size: its halves were left their
+    /// own shape and each sat on a strip of white paper (two bars instead of the image).
+    @Test func theSecondImageTakesTheFirstsSize() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-flip-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let flip = FlipTransition(size: Self.size)
+        let tall = RGBAImage(width: 60, height: 200, fill: (40, 60, 220, 255))
+        let library = try flip.library(first: Self.image(Self.a), second: tall, folder: folder)
+        for page in library.books[0].pages {
+            let half = try PNG.read(path: page)
+            #expect(half.width == 80 && half.height == 100, "\(page): \(half.width)×\(half.height)")
+        }
+    }
+
     @Test(arguments: TurnDeform.allCases)
     func everyDeformationLandsOnTheSecond(_ deform: TurnDeform) throws {
         let flip = FlipTransition(size: Self.size, deform: deform)

@@ -95,6 +95,35 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// The viewer's newer keys together, as a reader presses them: a page number typed while
+    /// the book opens (it was dropped), another typed during a turn, O, Shift + wheel zoom, Z,
+    /// then zoomed again and Esc.
+    @Test func pageNumbersConeZoomAndEscapeTogether() throws {
+        try live { p, s, rec in
+            s.queued = [key(.enter, at: 0), key(.n1, at: 0.1), key(.n2, at: 0.15), key(.enter, at: 0.2)]
+            #expect(step(p, s, until: 5) { p.controller.spread == 6 && !p.controller.isAnimating }, "page 12 after opening")
+            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 13) && rec.turns.first?.1 == .key)
+            // A number typed during a turn goes there once the turn lands.
+            var t = s.time
+            s.queued = [key(.right, at: t), key(.n3, at: t + 0.1), key(.g, at: t + 0.15), key(.o, at: t + 0.2)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.controller.settings.deform == .cone)
+            t = s.time
+            s.queued = [TimedInputEvent(.mouseMove(x: 250, y: 60), at: t),
+                        TimedInputEvent(.scroll(dx: 0, dy: 3, modifiers: .shift), at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.controller.settings.zoom > 1)
+            s.queued = [key(.z, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.controller.settings.zoom == 1 && p.controller.settings.pan == .zero)
+            t = s.time
+            s.queued = [TimedInputEvent(.scroll(dx: 0, dy: 3, modifiers: .shift), at: t), key(.escape, at: t + 0.05)]
+            #expect(step(p, s, until: t + 5) { p.controller.phase == .shelf && !p.controller.isAnimating })
+            #expect(p.controller.settings.zoom == 1, "the next book opens fitted")
+            #expect(s.titles.last?.contains("(1/3)") == true, "title: \(s.titles.last ?? "none")")
+        }
+    }
+
     @Test func anIdleLoopDrawsNothing() throws {
         try live { p, s, _ in
             // An empty shelf: nothing to decode, nothing moves after the first frame.

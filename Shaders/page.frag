@@ -97,10 +97,10 @@ void main() {
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest.
-    float crease = uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
-    float gutter = uGutter * exp(-vST.x * 18.0);
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
-    vec3 color = tex.rgb * light * (1.0 - crease) * (1.0 - gutter) * (1.0 - shade);
+    vec3 color = tex.rgb * (light * (1.0 - shade));
+    if (uShade.w > 0.0) color *= 1.0 - uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
+    if (uGutter > 0.0) color *= 1.0 - uGutter * exp(-vST.x * 18.0);
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
 #ifdef MOVING
     if (uDeform == 1 && uBackFace < 0.5) color *= 1.0 - flapShadow(local);

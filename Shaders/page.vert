@@ -5,7 +5,7 @@
 //           uDeform (0 flat, 1 curl, 2 cone), uCurl (fold point xy, direction xy), uCurlRadius,
 //           uCone (apex, theta, rotation), uShadowPass (1: flatten onto the plane z = 0 along
 //           uLight, for the cast shadow; 3: a depth-only pass over the page's inside, drawn
-//           uInset layout units in from its free edges; 2: the mesh is a flat receiving page and the
+//           uInset layout units in from its edges (the spine edge only with uSpineEdge); 2: the mesh is a flat receiving page and the
 //           deformation uniforms describe the sheet above it, uCasterModel and uCasterSize
 //           placing that sheet: vHeight carries how much of the sky the sheet hides).
 //           uExpand (layout units the drawn page reaches past its edges, so that edge coverage
@@ -127,7 +127,11 @@ invariant gl_Position;
 
 void main() {
     vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
-    if (uShadowPass == 3) p = vec2(aGrid.x * (uSize.x - uInset), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+    if (uShadowPass == 3) {
+        // A cover's spine edge is an edge too (uSpineEdge): inset there as well.
+        float back = uInset * uSpineEdge;
+        p = vec2(back + aGrid.x * (uSize.x - uInset - back), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+    }
     // A curl's strips carry their rim already: they are cut along the fold.
     if (uShadowPass == 0 && uDeform != 1) {
         float back = uExpand * uSpineEdge;

@@ -220,8 +220,9 @@ public final class Renderer {
     private func drawLayer(_ items: [SceneItem], desk: Double, viewProj: [Float], textures: TextureStore) {
         glClearColor(0, 0, 0, 1)
         glClear(E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        drawBackdrop(desk: desk)
+        // The insides' depth first: the backdrop then skips what opaque pages will cover.
         drawDepthOfInsides(items, viewProj: viewProj)
+        drawBackdrop(desk: desk)
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LEQUAL))
         for item in items {
@@ -254,6 +255,7 @@ public final class Renderer {
         glPolygonOffset(1, 4)
         for item in opaque.reversed() {
             setGeometry(shadow, item, viewProj: viewProj)
+            shadow.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
             flatMesh.draw()
         }
         glDisable(E(GL_POLYGON_OFFSET_FILL))
@@ -302,7 +304,11 @@ public final class Renderer {
 
     /// The room: a dim shelf room, or a wooden desk under an open book, blended by `desk`.
     private func drawBackdrop(desk: Double) {
-        glDisable(E(GL_DEPTH_TEST))
+        // Behind everything: only where no page's inside has been drawn in depth.
+        glEnable(E(GL_DEPTH_TEST))
+        glDepthFunc(E(GL_LESS))
+        glDepthMask(GLboolean(GL_FALSE))
+        defer { glDepthMask(GLboolean(GL_TRUE)) }
         glDisable(E(GL_BLEND))
         glDisable(E(GL_CULL_FACE))
         backdrop.use()

@@ -433,7 +433,7 @@ public final class Renderer {
         let board = item.kind == .board
         block.set("uBoard", Int32(board ? 1 : 0))
         block.set("uGrow", Float(board ? BookBoard.overhang(item.thickness) : 0))
-        block.set("uFlare", Float(board ? 0 : 1))
+        block.set("uFlare", Float(board ? 0 : 0.5))
         if board {
             textures.texture(for: item.front).bind(unit: 0)
             block.set("uCover", Int32(0))

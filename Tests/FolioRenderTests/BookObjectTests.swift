@@ -26,8 +26,8 @@ import Testing
 
     @Test func pageBlocksShowAndGrowWithThePageCount() throws {
         let thin = Self.foreEdgeWidth(try Self.middle(of: 20))
-        let thick = Self.foreEdgeWidth(try Self.middle(of: 300))
-        #expect(thick >= 3, "a 300-page book shows its fore edge: \(thick) columns")
+        let thick = Self.foreEdgeWidth(try Self.middle(of: 800))
+        #expect(thick >= 3, "an 800-page book shows its fore edge: \(thick) columns")
         #expect(thick > thin + 2, "the block grows with the pages: \(thin) → \(thick) columns")
     }
 

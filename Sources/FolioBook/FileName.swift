@@ -97,6 +97,14 @@ public enum FileName {
         return String(out)
     }
 
+    /// Whether `a` and `b` name one existing file or folder, through links and other
+    /// spellings of the path.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(bytes(a), &x) == 0, stat(bytes(b), &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// `text` for a person to read: bytes kept by `string` are shown as `\xFF`, and control
     /// characters (a newline in a file name, a terminal escape in a PDF's title) as `\x1B`, so
     /// nothing a file carries can break a line of output or command the terminal.

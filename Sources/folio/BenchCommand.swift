@@ -25,6 +25,10 @@ struct Bench: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
     var quiet = false
 
+    func validate() throws {
+        guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000 (got \(frames))") }
+    }
+
     /// Turns of render-only and video in the video figure.
     static let videoRounds = 3
     /// Frames of the video figure per capture frame: 180 by default, the length of the
@@ -34,8 +38,6 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        let (w, h) = try parseSize(render.size)
-        guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000") }
         let library = try loadLibrary(render.source, password: render.password)
         let session = try render.pipeline(library: library)
         defer { session.destroy() }
@@ -57,7 +59,7 @@ struct Bench: ParsableCommand {
         }
         let capture = noCapture ? nil : try measureCapture(session: session, ffmpeg: ffmpeg, progress: progress)
         progress.finish()
-        let report = Report(renderer: GLInfo.renderer, size: [w, h], samples: session.target.samples,
+        let report = Report(renderer: GLInfo.renderer, size: [session.target.width, session.target.height], samples: session.target.samples,
                             firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
         print(json ? report.json : report.table)
     }

@@ -36,12 +36,8 @@ struct Capture: ParsableCommand {
         var still = try state.stillState(view: render.viewSize)
         try tuning.apply(to: &still)
         still.show(library.namedPage)
-        let scene: Scene
-        do {
-            scene = try still.scene(library: library.bookInfos)
-        } catch {
-            throw ValidationError(error.message)
-        }
+        // A state the library cannot show is a usage error (64), as Failure words it.
+        let scene = try still.scene(library: library.bookInfos)
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
         pipeline.draw(scene)

@@ -50,7 +50,10 @@ struct Flip: ParsableCommand {
         guard (0...1).contains(turn) else { throw ValidationError("--turn must be between 0 and 1 (got \(turn))") }
         try RenderOptions.checkFPS(fps)
         if let size { _ = try parseSize(size) }
-        if record == nil && video == nil { try checkPNGName(output, option: "-o") }
+        if record == nil && video == nil {
+            try checkPNGName(output, option: "-o")
+            if tuning.turnDuration != nil { throw ValidationError("--turn-duration applies to --record and --video: a still has no time") }
+        }
         _ = try Self.style(style)
     }
 
@@ -71,7 +74,7 @@ struct Flip: ParsableCommand {
         let a = try PNG.read(path: first), b = try PNG.read(path: second)
         if !force {
             for out in [record == nil && video == nil ? output : nil, video].compactMap({ $0 }) {
-                if let input = [first, second].first(where: { Self.sameFile($0, out) }) {
+                if let input = [first, second].first(where: { FileName.sameFile($0, out) }) {
                     throw Failure(.cannotCreate, "\(out) is the image \(input) that flip reads; not replaced (--force replaces it)")
                 }
             }
@@ -93,7 +96,6 @@ struct Flip: ParsableCommand {
         defer { pipeline.destroy() }
 
         guard record != nil || video != nil else {
-            if tuning.turnDuration != nil { throw ValidationError("--turn-duration applies to --record and --video: a still has no time") }
             let progress = tuning.curve == nil ? turn : settings.turnCurve(turn)
             let file = OutputFile(output, replace: force ? .always : .onlyPNG)
             try file.prepare()
@@ -102,26 +104,19 @@ struct Flip: ParsableCommand {
             print(FileName.printable(output))
             return
         }
-        let sequence = FrameSequence(folder: record, video: video, fps: fps, compression: drawing.compression,
+        var sequence = FrameSequence(folder: record, video: video, fps: fps, compression: drawing.compression,
                                      force: force, quiet: true, label: "folio flip")
-        let prepared = try sequence.prepare()
+        try sequence.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
         let count = max(1, Int((settings.turnDuration * fps).rounded(.up)))
         var k = 0
-        let written = try sequence.write(pipeline, prepared, total: count + 1) {
+        let written = try sequence.write(pipeline, total: count + 1) {
             guard k <= count else { return nil }
             defer { k += 1 }
             return flip.scene(progress: settings.turnCurve(Double(k) / Double(count)), viewSize: view)
         }
         print("\(written) frames (\(settings.turnDuration) s at \(fps) fps) to \(sequence.targets)")
-        try sequence.checkVideoMade(prepared)
-    }
-
-    /// Whether `a` and `b` name one file, through links and other spellings of the path.
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        var x = stat(), y = stat()
-        guard stat(FileName.bytes(a), &x) == 0, stat(FileName.bytes(b), &y) == 0 else { return false }
-        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        try sequence.checkVideoMade()
     }
 
     /// One pixel per layout unit, scaled down to at most 2048 on the longer side.

@@ -27,11 +27,10 @@ struct FrameSequence {
     /// Frame names have five digits; a recording never outgrows them.
     static let maxFrames = 99_999
 
-    /// What `prepare` found: ffmpeg, and the earlier frames in the folder.
-    struct Prepared {
-        var ffmpeg: String?
-        var earlier: [Int]
-    }
+    /// ffmpeg, found by `prepare` when a video is asked for.
+    private(set) var ffmpeg: String?
+    /// The frames of an earlier recording in the folder, found by `prepare`.
+    private(set) var earlier: [Int] = []
 
     func framePath(_ n: Int, in folder: String) -> String {
         (folder as NSString).appendingPathComponent(String(format: "frame-%05d.png", n))
@@ -40,12 +39,11 @@ struct FrameSequence {
     /// Checks every output before anything is drawn: ffmpeg is there when a video alone is
     /// asked for, the folder exists and holds no earlier frames (unless forced), and the video
     /// replaces nothing (unless forced) and never one of the frames.
-    func prepare() throws -> Prepared {
-        let ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
+    mutating func prepare() throws {
+        ffmpeg = video == nil ? nil : executable(named: "ffmpeg")
         if let video, ffmpeg == nil, folder == nil {
             throw Failure(.unavailable, "ffmpeg is not installed: cannot write \(video)")
         }
-        var earlier: [Int] = []
         if let folder {
             try OutputFile.makeFolder(folder)
             earlier = try FileName.list(folder).compactMap { $0.wholeMatch(of: /frame-(\d+)\.png/).flatMap { Int($0.1) } }.sorted()
@@ -56,14 +54,12 @@ struct FrameSequence {
         }
         if let video {
             let name = (video as NSString).lastPathComponent
-            let videoFolder = OutputFile.folder(of: (video as NSString).standardizingPath)
             if let folder, name.wholeMatch(of: /frame-\d+\.png/) != nil,
-               (videoFolder as NSString).resolvingSymlinksInPath == ((folder as NSString).standardizingPath as NSString).resolvingSymlinksInPath {
+               FileName.sameFile(OutputFile.folder(of: (video as NSString).standardizingPath), folder) {
                 throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
             }
             try OutputFile(video, replace: force ? .always : .never).prepare()
         }
-        return Prepared(ffmpeg: ffmpeg, earlier: earlier)
     }
 
     /// Draws every scene `next` gives until nil (or Ctrl-C, or ffmpeg failing) while earlier
@@ -71,11 +67,11 @@ struct FrameSequence {
     /// its own. Then removes the earlier recording's frames past the new one's last. Returns how
     /// many frames were drawn. `total` is the frames the script makes (the progress line's
     /// time left, a GIF's palette).
-    func write(_ pipeline: FramePipeline, _ prepared: Prepared, total: Int, next: () -> Scene?) throws -> Int {
+    func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?) throws -> Int {
         let progress = ProgressLine(label, unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
         var recording: VideoRecording?
-        if let video, let ffmpeg = prepared.ffmpeg {
+        if let video, let ffmpeg {
             recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, frames: total, target: pipeline.target)
         }
         defer { recording?.destroy() }
@@ -102,21 +98,21 @@ struct FrameSequence {
             throw Failure(.interrupted, "interrupted after \(drawn) frames; they are in \(targets)")
         }
         if let folder {
-            for n in prepared.earlier where n > written && unlink(FileName.bytes(framePath(n, in: folder))) != 0 {
+            for n in earlier where n > written && unlink(FileName.bytes(framePath(n, in: folder))) != 0 {
                 report("\(framePath(n, in: folder)): cannot remove the earlier frame: \(FileError.reason())")
             }
         }
         return drawn
     }
 
-    /// Where the frames go, in words: "PNG in DIR and out.mp4".
+    /// Where the frames go, in words: "PNG in DIR and out.mp4" (a video only when ffmpeg makes it).
     var targets: String {
-        FileName.printable([folder.map { "PNG in \($0)" }, video].compactMap { $0 }.joined(separator: " and "))
+        FileName.printable([folder.map { "PNG in \($0)" }, ffmpeg == nil ? nil : video].compactMap { $0 }.joined(separator: " and "))
     }
 
     /// After the frames are written: a video asked for beside the frames, with no ffmpeg.
-    func checkVideoMade(_ prepared: Prepared) throws {
-        if let folder, video != nil, prepared.ffmpeg == nil {
+    func checkVideoMade() throws {
+        if let folder, video != nil, ffmpeg == nil {
             throw Failure(.unavailable, "ffmpeg is not installed; frames are in \(folder)")
         }
     }

@@ -20,10 +20,6 @@ struct Layout: ParsableCommand {
         try tuning.apply(to: &still)
         let library = try loadLibrary(source)
         still.show(library.namedPage)
-        do {
-            print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")
-        } catch {
-            throw ValidationError(error.message)
-        }
+        print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")
     }
 }

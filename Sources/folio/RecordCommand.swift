@@ -91,24 +91,24 @@ struct Record: ParsableCommand {
             throw Failure(.usage, "the script makes more than \(FrameSequence.maxFrames) frames at \(fps) fps "
                 + "(\(Int(Double(FrameSequence.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
         }
-        let sequence = FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
+        var sequence = FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
                                      force: force, quiet: quiet, label: "folio record")
-        let prepared = try sequence.prepare()
+        try sequence.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
         let pipeline = try render.pipeline(library: library, settings: settings)
         defer { pipeline.destroy() }
         // The script drives the pipeline's controller; its view is --view fitted to --size.
         let playing = ScriptRunner(script: script, controller: pipeline.controller, fps: fps)
         let start = ContinuousClock.now
-        let frames = try sequence.write(pipeline, prepared, total: count, next: playing.nextFrame)
+        let frames = try sequence.write(pipeline, total: count, next: playing.nextFrame)
         let wall = (ContinuousClock.now - start) / .seconds(1)
-        for note in playing.notes { warn(note) }
+        for note in playing.notes { report(note) }
         let animation = playing.time(ofFrame: frames - 1)
         if !quiet {
             print(String(format: "%d frames (%.2f s of animation at %g fps) in %.2f s: %.1f frames/s to ",
                          frames, animation, fps, wall, Double(frames) / wall) + sequence.targets)
         }
-        try sequence.checkVideoMade(prepared)
+        try sequence.checkVideoMade()
     }
 
     /// The script text, or the file it names after '@', parsed.
@@ -131,5 +131,3 @@ struct Record: ParsableCommand {
         }
     }
 }
-
-private func warn(_ message: String) { report(message) }

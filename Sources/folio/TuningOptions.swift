@@ -2,10 +2,10 @@ import ArgumentParser
 import FolioApp
 import FolioLayout
 
-/// The tunable settings of `view`, `record`, `capture` and `layout`: turn timing, shadow
+/// The tunable settings of `view`, `record`, `capture`, `layout` and `flip`: turn timing, shadow
 /// strength, eye distance. Each value is range-checked by `Tune.make`.
 struct TuningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Seconds a page turn takes, \(Tune.turnDurations.lowerBound)…\(Tune.turnDurations.upperBound) (view, record).",
+    @Option(help: ArgumentHelp("Seconds a page turn takes, \(Tune.turnDurations.lowerBound)…\(Tune.turnDurations.upperBound) (view, record, flip recordings).",
                                valueName: "seconds"))
     var turnDuration: String?
     @Option(help: ArgumentHelp("Timing of a turn: \(TurnCurve.allCases.map(\.rawValue).joined(separator: ", ")) (default two-stage). "

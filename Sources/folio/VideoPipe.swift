@@ -154,8 +154,6 @@ final class VideoRecording {
         reader = FrameReader(width: target.width, height: target.height, depth: 3, layout: .bgr)
     }
 
-    var path: String { pipe.path }
-
     /// Whether ffmpeg has stopped taking frames (`finish` says why).
     var failed: Bool { pipe.failed }
 

@@ -101,14 +101,14 @@ private final class ViewerHost: FramePipelineDelegate {
             do {
                 say(try screenshots.save(pipeline.snapshot(at: time)))
             } catch {
-                complain("cannot write the screenshot: \(Failure(error)?.message ?? "\(error)")")
+                report("cannot write the screenshot: \(Failure(error)?.message ?? "\(error)")")
             }
         case .help: say(KeyMap.help)
         default: break
         }
     }
 
-    func pipeline(_ pipeline: FramePipeline, problem: String) { complain(problem) }
+    func pipeline(_ pipeline: FramePipeline, problem: String) { report(problem) }
 }
 
 /// Where F12 writes: timestamped names made unique, each file appearing whole (written aside,
@@ -146,4 +146,3 @@ private func say(_ line: String) {
     fflush(nil)
 }
 
-private func complain(_ line: String) { report(line) }

@@ -346,7 +346,9 @@ public final class PageCache: @unchecked Sendable {
             let known = brokenPaths.contains(path)
             var fit = fitLocked
             // A bitmap decodes the same whatever the size (a large JPEG at a reduced scale).
-            if resident[page] == nil, settings.previewHeight > 0 {
+            // A page shown before (its pixels released after upload) goes straight to the sharp
+            // rendering: a preview would replace its sharp texture for a moment.
+            if resident[page] == nil, !released.contains(page), settings.previewHeight > 0 {
                 fit.height = min(fit.height, settings.previewHeight)
             }
             queue.async { [self, fit] in

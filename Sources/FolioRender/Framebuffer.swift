@@ -94,7 +94,7 @@ public final class Framebuffer {
     public func copy(from source: Framebuffer, rect r: PixelRect) {
         precondition(samples <= 1, "a blit cannot write a multisampled framebuffer")
         glBindFramebuffer(E(GL_READ_FRAMEBUFFER), source.fbo)
-        glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), samples > 1 ? msFBO : fbo)
+        glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
         let x1 = GLint(r.x + r.width), y1 = GLint(r.y + r.height)
         glBlitFramebuffer(GLint(r.x), GLint(r.y), x1, y1, GLint(r.x), GLint(r.y), x1, y1, E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
     }

@@ -169,7 +169,8 @@ public final class Renderer {
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
-                            textures: textures.serial, generation: textures.generation)
+                            textures: textures.serial,
+                            versions: still.flatMap { [$0.front] + ($0.back.map { [$0] } ?? []) }.map(textures.version))
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -554,5 +555,6 @@ struct StaticKey: Equatable {
     var width: Int
     var height: Int
     var textures: Int
-    var generation: Int
+    /// The versions of the textures the layer shows (`TextureStore.version`).
+    var versions: [Int]
 }

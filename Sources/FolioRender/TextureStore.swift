@@ -14,7 +14,9 @@ public final class TextureStore {
     private static let serials = Atomic<Int>(0)
     /// How textures uploaded from now on are filtered.
     public var descriptor: TextureDescriptor
-    private var textures: [FaceContent: (texture: Texture, bytes: Int)] = [:]
+    private var textures: [FaceContent: (texture: Texture, bytes: Int, version: Int)] = [:]
+    /// Counts uploads: each texture gets a version of its own.
+    private var uploads = 0
     private var paperTexture: Texture?
     /// Paper colour for blank faces and pages not loaded yet.
     public static let paper: (UInt8, UInt8, UInt8, UInt8) = (247, 242, 230, 255)
@@ -39,9 +41,9 @@ public final class TextureStore {
         remove(face)
         // RGBA8, plus a third for the mipmap chain.
         let bytes = image.width * image.height * 4 * (descriptor.mipmaps ? 4 : 3) / 3
-        textures[face] = (Texture(image: image, descriptor: descriptor), bytes)
+        uploads += 1
+        textures[face] = (Texture(image: image, descriptor: descriptor), bytes, uploads)
         residentBytes += bytes
-        generation += 1
     }
 
     private func remove(_ face: FaceContent) {
@@ -67,8 +69,9 @@ public final class TextureStore {
 
     public var residentCount: Int { textures.count }
 
-    /// Grows whenever a face gets an image: what was drawn with paper in its place is stale.
-    public private(set) var generation = 0
+    /// Which image `face` shows: a new number whenever it gets one, 0 while it shows paper.
+    /// What was drawn from an earlier version is stale; uploads of other faces change nothing.
+    public func version(of face: FaceContent) -> Int { textures[face]?.version ?? 0 }
 
     public func destroy() {
         evict(keeping: [])

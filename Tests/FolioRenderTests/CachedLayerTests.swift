@@ -35,5 +35,34 @@ import Testing
         let rect = try #require(dirty)
         #expect(rect.area < 320 * 180, "the last frame redrew only part of the target")
     }
+
+    /// The cached layer is drawn again when a face it shows gets a new image, never when a
+    /// face elsewhere does (the viewer uploads prefetched pages during turns).
+    @Test func onlyNewImagesOfFacesInTheLayerRedrawIt() throws {
+        let books = library.bookInfos
+        func turn(_ t: Double) throws -> Scene {
+            var s = StillState()
+            s.book = 0; s.page = 7; s.turn = t
+            return try s.scene(library: books)
+        }
+        let (first, second, third) = (try turn(0.3), try turn(0.4), try turn(0.5))
+        let shown = try #require(second.items.first { $0.kind == .page }?.front)
+        try GLHarness.shared.run { p in
+            let target = try Framebuffer(width: 160, height: 90)
+            defer { target.destroy() }
+            let textures = TextureStore()
+            defer { textures.destroy() }
+            p.renderer.settings.cacheStaticLayer = true
+            let red = RGBAImage(width: 4, height: 4, fill: (255, 0, 0, 255))
+            p.renderer.draw(first, into: target, textures: textures)
+            let misses = p.renderer.cacheMisses
+            textures.upload(red, for: .page(0, 40))
+            p.renderer.draw(second, into: target, textures: textures)
+            #expect(p.renderer.cacheMisses == misses, "a face off screen got an image: the layer stays")
+            textures.upload(red, for: shown)
+            p.renderer.draw(third, into: target, textures: textures)
+            #expect(p.renderer.cacheMisses == misses + 1, "a page in the layer got an image: it is drawn again")
+        }
+    }
 }
 

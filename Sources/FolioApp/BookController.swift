@@ -480,8 +480,7 @@ public final class BookController {
     }
 
     private var pageSize: Vec2 {
-        let s = currentBook?.pageSize ?? BookInfo.referencePageSize
-        return settings.style.orientation == .vertical ? Vec2(s.y, s.x) : s
+        (currentBook ?? BookInfo(imageCount: 0)).laidOutPageSize(settings.style.orientation)
     }
 
     private func advanceTurn(_ t: Double) {

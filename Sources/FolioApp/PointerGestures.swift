@@ -304,9 +304,7 @@ public struct PointerGestures {
     }
 
     private func pageSize(_ controller: BookController) -> Vec2? {
-        guard let b = controller.book else { return nil }
-        let s = controller.library[b].pageSize
-        return controller.settings.style.orientation == .vertical ? Vec2(s.y, s.x) : s
+        controller.book.map { controller.library[$0].laidOutPageSize(controller.settings.style.orientation) }
     }
 
     /// A click on a page turns it: the right-hand page forwards, the left-hand one back.

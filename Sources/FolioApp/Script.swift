@@ -413,8 +413,7 @@ public final class ScriptRunner {
         let previous = controller.settings.deform
         controller.settings.deform = .curl
         let grab = controller.book.map { b -> Vec2 in
-            let size = controller.library[b].pageSize
-            let page = controller.settings.style.orientation == .vertical ? Vec2(size.y, size.x) : size
+            let page = controller.library[b].laidOutPageSize(controller.settings.style.orientation)
             return Vec2(fraction.x * page.x, fraction.y * page.y)
         } ?? fraction
         guard controller.phase == .reading, controller.handle(.pageDragBegan(viewPoint(grab)), at: t),

@@ -111,7 +111,7 @@ public struct StillState: Sendable, Equatable {
                           "--curl must lie on the turning page, in fractions of it: 0 < X ≤ 1 from the spine, -0.5 ≤ Y ≤ 0.5 "
                           + "from the centre (got \(grab.x),\(grab.y)); to grab a left page, turn back with --style backward")
             }
-            let size = style.orientation == .vertical ? Vec2(info.pageSize.y, info.pageSize.x) : info.pageSize
+            let size = info.laidOutPageSize(style.orientation)
             v.turn = TurnState(from: from, to: to, progress: curve.map { $0(turn) } ?? turn, grab: grab.map { Vec2($0.x * size.x, $0.y * size.y) })
             v.phase = .turning
         }

@@ -44,3 +44,11 @@ public struct BookInfo: Sendable, Equatable {
         }
     }
 }
+
+extension BookInfo {
+    /// A page as laid out in `orientation`: across × along the spine (a calendar's pages turn
+    /// a quarter, so their sides swap).
+    public func laidOutPageSize(_ orientation: TurnStyle.Orientation) -> Vec2 {
+        orientation == .vertical ? Vec2(pageSize.y, pageSize.x) : pageSize
+    }
+}

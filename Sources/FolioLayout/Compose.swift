@@ -120,13 +120,8 @@ public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
 private func eyeDistance(_ v: ViewState, book: BookInfo?) -> Double {
     if let eye = v.eye { return eye }
     guard let book else { return Camera.referenceEyeDistance }
-    let page = laidOutPageSize(v, book: book)
+    let page = book.laidOutPageSize(v.style.orientation)
     return BookShape.eyeDistance(pageWidth: page.x * BookShape.openFit(page: page, orientation: v.style.orientation, viewSize: v.viewSize))
-}
-
-/// A page of `book` as laid out: across × along the spine.
-private func laidOutPageSize(_ v: ViewState, book: BookInfo) -> Vec2 {
-    v.style.orientation == .vertical ? Vec2(book.pageSize.y, book.pageSize.x) : book.pageSize
 }
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skipping open: Int?) -> [SceneItem] {
@@ -154,7 +149,7 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skip
 
 private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem] {
     let vertical = v.style.orientation == .vertical
-    let size = laidOutPageSize(v, book: book)
+    let size = book.laidOutPageSize(v.style.orientation)
     let closedScale = ClosedBook.scale * BookShape.coverFit(book.pageSize)
     let faces: [BookFace]
     switch (v.layout, v.turn) {
@@ -207,7 +202,7 @@ private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
 /// the opening as the fit does: a zoomed book closes onto its shelf cover, not onto a cover
 /// zoomed and moved that then jumps back. Its inverse maps a pointer onto the open book.
 public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
-    let fit = BookShape.openFit(page: laidOutPageSize(v, book: book), orientation: v.style.orientation, viewSize: v.viewSize)
+    let fit = BookShape.openFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize)
     let open = clamp(v.openProgress, 0, 1)
     var m = Mat4.translation(v.pan.x * open, v.pan.y * open, 0) * Mat4.scale(mix(1, v.zoom, open))
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }

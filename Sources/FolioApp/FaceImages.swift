@@ -244,7 +244,7 @@ extension Scene {
     /// order, each once.
     public var shownFaces: [FaceContent] {
         var seen: Set<FaceContent> = []
-        return items.filter { $0.visible && $0.kind != .block && $0.kind != .shadow }
+        return items.filter(\.showsImage)
             .flatMap { [$0.front, $0.back].compactMap { $0 } }
             .filter { seen.insert($0).inserted }
     }
@@ -289,7 +289,7 @@ extension Scene {
         let camera = camera.fitted(width: width, height: height)
         let pixelsPerUnit = Double(height) / camera.viewSize.y
         var tallest = 0.0
-        for item in items where item.visible && item.kind != .block {
+        for item in items where item.showsImage {
             for x in [0, item.size.x] {
                 let top = camera.projectToView(item.model.project(Vec3(x, item.size.y / 2, 0)))
                 let bottom = camera.projectToView(item.model.project(Vec3(x, -item.size.y / 2, 0)))

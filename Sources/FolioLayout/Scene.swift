@@ -125,6 +125,9 @@ public struct SceneItem: Sendable, Equatable {
     public var shade: Shade
     /// Drawn at all (culled items stay listed for `folio layout`).
     public var visible: Bool
+    /// Drawn with its faces' images: not a page block or a desk shadow (a board only samples
+    /// its cover's edge colour, so it counts).
+    public var showsImage: Bool { visible && kind != .block && kind != .shadow }
     /// Draw order; larger is drawn later (on top where depths tie).
     public var z: Int
     /// Thickness in layout units, for `.block` items (page stacks): the block is the item's

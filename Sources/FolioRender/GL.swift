@@ -17,13 +17,21 @@ public enum GLInfo {
     public static var maxTextureSize: Int { Int(integer(GL_MAX_TEXTURE_SIZE)) }
     public static var maxSamples: Int { Int(integer(GL_MAX_SAMPLES)) }
 
-    /// Largest anisotropy the sampler offers (1 where it has none; core since GL 4.6, an
-    /// extension before, so an unknown name leaves the value at 1).
+    /// Largest anisotropy the sampler offers (1 where it has none: core since GL 4.6, an
+    /// extension before, asked only where the extension is there so no GL error is raised).
     public static var maxAnisotropy: Float {
+        guard hasExtension("GL_EXT_texture_filter_anisotropic") || hasExtension("GL_ARB_texture_filter_anisotropic") else { return 1 }
         var v: GLfloat = 1
         glGetFloatv(E(GL_MAX_TEXTURE_MAX_ANISOTROPY), &v)
-        while glGetError() != GLenum(GL_NO_ERROR) {}
         return max(v, 1)
+    }
+
+    /// Whether the current context offers the extension `name`.
+    static func hasExtension(_ name: String) -> Bool {
+        let count = integer(GL_NUM_EXTENSIONS)
+        return (0..<GLuint(max(count, 0))).contains { i in
+            glGetStringi(E(GL_EXTENSIONS), i).map { String(cString: $0) == name } ?? false
+        }
     }
 
     static func integer(_ name: Int32) -> GLint {

@@ -16,7 +16,7 @@ public enum GLErrors {
     /// (llvmpipe and every current GPU driver). Debug builds only; needs a current context.
     public static func enableDebugOutput() {
         #if DEBUG
-        guard hasExtension("GL_KHR_debug") else { return }
+        guard GLInfo.hasExtension("GL_KHR_debug") else { return }
         glEnable(E(GL_DEBUG_OUTPUT))
         // Synchronous: the message names the call while it is still on the stack.
         glEnable(E(GL_DEBUG_OUTPUT_SYNCHRONOUS))
@@ -62,10 +62,4 @@ public enum GLErrors {
         }
     }
 
-    private static func hasExtension(_ name: String) -> Bool {
-        let count = GLInfo.integer(GL_NUM_EXTENSIONS)
-        return (0..<GLuint(max(count, 0))).contains { i in
-            glGetStringi(E(GL_EXTENSIONS), i).map { String(cString: $0) == name } ?? false
-        }
-    }
 }

@@ -56,9 +56,7 @@ public protocol FramePipelineDelegate: AnyObject {
 extension FramePipelineDelegate {
     public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
     public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
-    public func pipeline(_ pipeline: FramePipeline, problem: String) {
-        FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
-    }
+    public func pipeline(_ pipeline: FramePipeline, problem: String) { FramePipeline.printProblem(problem) }
 }
 
 /// Supplies page images from memory for books that have no files (or whose files the host
@@ -67,8 +65,8 @@ public protocol PageContentSource: AnyObject {
     /// Whether the source supplies every image of book `book`: its files are then never read.
     func suppliesImages(ofBook book: Int) -> Bool
     /// The image `face` shows (`.cover(b)`, or `.page(b, n)` with image index `n − 2`), or nil
-    /// to show paper for now. Called on the render thread when the face is on screen or near
-    /// it and has no texture: return an image already in memory, and call
+    /// to show paper for now. Called on the render thread when the face is on screen and has
+    /// no texture: return an image already in memory, and call
     /// `FramePipeline.contentChanged()` when later ones are ready.
     func image(for face: FaceContent) -> RGBAImage?
 }
@@ -502,9 +500,12 @@ public final class FramePipeline {
     }
 
     private func report(_ problem: String) {
-        if let delegate { delegate.pipeline(self, problem: problem) } else {
-            FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
-        }
+        if let delegate { delegate.pipeline(self, problem: problem) } else { Self.printProblem(problem) }
+    }
+
+    /// One line on standard error: what a pipeline without a delegate does with a problem.
+    static func printProblem(_ problem: String) {
+        FileHandle.standardError.write(Data("folio: \(problem)\n".utf8))
     }
 
     // MARK: Title

@@ -10,7 +10,7 @@ extension BookController.Settings {
     /// where it is. At zoom 1 or less the spread is centred again.
     public mutating func zoom(by factor: Double, toward p: Vec2) {
         guard factor.isFinite, factor > 0 else { return }
-        let z = min(max(zoom * factor, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        let z = clamp(zoom * factor, Self.zoomRange.lowerBound, Self.zoomRange.upperBound)
         pan = p - (p - pan) * (z / zoom)
         zoom = z
         limitPan()
@@ -33,6 +33,6 @@ extension BookController.Settings {
     private mutating func limitPan() {
         guard zoom > 1 else { pan = .zero; return }
         let limit = viewSize * (zoom / 2)
-        pan = Vec2(min(max(pan.x, -limit.x), limit.x), min(max(pan.y, -limit.y), limit.y))
+        pan = Vec2(clamp(pan.x, -limit.x, limit.x), clamp(pan.y, -limit.y, limit.y))
     }
 }

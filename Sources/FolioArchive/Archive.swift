@@ -56,9 +56,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         guard entries.indices.contains(index) else { return nil }
         if let s = lock.withLock({ sizes[index] }) { return s }
         guard let bytes = try? read(index) else { return nil }
-        let size: (width: Double, height: Double)?
-        if let h = try? PNG.header(of: bytes) { size = (Double(h.width), Double(h.height)) }
-        else { size = (try? JPEG.size(of: bytes)).map { (Double($0.width), Double($0.height)) } }
+        let size = (try? PageSources.imageSize(of: bytes)).map { (width: Double($0.width), height: Double($0.height)) }
         lock.withLock { sizes[index] = size }
         return size
     }

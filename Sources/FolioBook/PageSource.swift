@@ -181,7 +181,7 @@ public enum PageSources {
     }
 
     /// Refuses what is not a regular file (a FIFO would block the reader forever).
-    public static func requireRegularFile(_ path: String) throws {
+    static func requireRegularFile(_ path: String) throws {
         var st = stat()
         guard stat(FileName.bytes(path), &st) == 0 else {
             throw PageError.invalid(path: path, message: "cannot read: \(FileError.reason())")
@@ -206,9 +206,16 @@ public enum PageSources {
     /// A page's natural size (points or pixels), read without decoding it; nil if unknown.
     public static func naturalSize(_ locator: String) -> (width: Double, height: Double)? {
         if let (path, index) = split(locator) { return try? open(path).pageSize(index) }
-        guard let bytes = try? PNG.readBytes(path: locator, limit: 1 << 20) else { return nil }
-        if let h = try? PNG.header(of: bytes, path: locator) { return (Double(h.width), Double(h.height)) }
-        return (try? JPEG.size(of: bytes, path: locator)).map { (Double($0.width), Double($0.height)) }
+        guard let bytes = try? PNG.readBytes(path: locator, limit: 1 << 20),
+              let size = try? imageSize(of: bytes, path: locator) else { return nil }
+        return (Double(size.width), Double(size.height))
+    }
+
+    /// The pixel size in a PNG's or a JPEG's header (told by its content, not its name).
+    public static func imageSize(of bytes: [UInt8], path: String = "<memory>") throws -> (width: Int, height: Int) {
+        if JPEG.sniff(bytes) { return try JPEG.size(of: bytes, path: path) }
+        let h = try PNG.header(of: bytes, path: path)
+        return (h.width, h.height)
     }
 
     /// Checks a page without decoding it: an image file's header (PNG or JPEG), a document
@@ -218,9 +225,8 @@ public enum PageSources {
             guard try open(path).pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             return
         }
-        try requireRegularFile(locator)
-        let bytes = try PNG.readBytes(path: locator, limit: 1 << 20)
-        if JPEG.sniff(bytes) { _ = try JPEG.size(of: bytes, path: locator) } else { _ = try PNG.header(of: bytes, path: locator) }
+        // Read only as a regular file: the type is checked on the open file.
+        _ = try imageSize(of: PNG.readBytes(path: locator, limit: 1 << 20), path: locator)
     }
 
     /// A problem with page `locator`, naming the file (and the page of a document).
@@ -237,8 +243,7 @@ public enum PageSources {
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             return try source.render(page: index, fit: fit)
         }
-        try requireRegularFile(locator)
-        // A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
+        // Plain files are opened as regular files only (`InputFile`). A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
         // its memory follows the size it is shown at, whatever its header claims.
         if try PNG.readBytes(path: locator, limit: 8) == PNG.signature {
             return PageRender(image: try PNG.read(path: locator, maxPixels: maxPixels, maxSide: maxSide), scalable: false)

@@ -75,21 +75,23 @@ func parseSize(_ text: String) throws -> (Int, Int) {
 
 /// The library `source` names; `password` (else FOLIO_PASSWORD) opens protected documents.
 func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
-    PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
-    guard let path = source ?? Resources.textures() else {
-        throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
-    }
-    try requireSource(path)
+    let path = try resolveSource(source, password: password)
     let library = Library.load(from: path, logProblems: false)
     report(library.problems)
     try requireBooks(library, source: path)
     return library
 }
 
-/// Fails (66) when a source is not there at all.
-func requireSource(_ source: String) throws {
+/// The source to load (`source`, else the bundled library), once it is known to be there
+/// (66 otherwise); `password` (else FOLIO_PASSWORD) will open protected documents.
+func resolveSource(_ source: String?, password: String?) throws -> String {
+    PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
+    guard let path = source ?? Resources.textures() else {
+        throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
+    }
     var st = stat()
-    guard stat(FileName.bytes(source), &st) == 0 else { throw Failure(.noInput, "\(source): \(FileError.reason())") }
+    guard stat(FileName.bytes(path), &st) == 0 else { throw Failure(.noInput, "\(path): \(FileError.reason())") }
+    return path
 }
 
 /// Fails (65) when a library has no book (the problems printed before say why).

@@ -34,12 +34,8 @@ struct Info: ParsableCommand {
     var password: String?
 
     func run() throws {
-        guard let source = source ?? Resources.textures() else {
-            throw ValidationError("no bundled library found (set FOLIO_TEXTURES); name a SOURCE")
-        }
-        try requireSource(source)
         let start = Date()
-        PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
+        let source = try resolveSource(source, password: password)
         let library = Library.load(from: source, logProblems: false)
         let loaded = Date()
         var problems = library.problems

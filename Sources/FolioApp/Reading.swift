@@ -65,7 +65,7 @@ extension Key {
 
 /// Where each book was left, kept in the XDG state directory (`$XDG_STATE_HOME/folio`, else
 /// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`.
-/// A file that cannot be read or parsed counts as empty; writes replace it whole.
+/// A file that cannot be read or parsed counts as empty; writes replace its content whole.
 public struct ReadingPositions: Sendable {
     public let file: String
 
@@ -112,7 +112,9 @@ public struct ReadingPositions: Sendable {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try encoder.encode(positions).write(to: URL(fileURLWithPath: file), options: .atomic)
+            // Written as every output is: a link (a managed dotfile) is written through and
+            // stays a link, the file's mode is kept, no reader sees half a file.
+            try OutputFile(file, replace: .always).write([UInt8](encoder.encode(positions)))
             return true
         } catch {
             return false

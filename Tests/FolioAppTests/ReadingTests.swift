@@ -70,6 +70,24 @@ import Testing
         #expect(positions.page(of: book) == nil)
     }
 
+    /// A positions file kept elsewhere and linked into the state folder stays a link.
+    @Test func aLinkedFileIsWrittenThroughAndStaysALink() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/folio", withIntermediateDirectories: true)
+        let real = state + "/kept.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: real))
+        #expect(chmod(real, 0o640) == 0)
+        let positions = ReadingPositions(file: state + "/folio/positions.json")
+        #expect(symlink(real, positions.file) == 0)
+        let book = Book(title: "Doc", pages: ["/books/doc.pdf#page=1"])
+        #expect(positions.save(page: 5, of: book))
+        var st = stat()
+        #expect(lstat(positions.file, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK, "still a link")
+        #expect(stat(real, &st) == 0 && st.st_mode & 0o777 == 0o640, "the file's mode is kept")
+        #expect(ReadingPositions(file: real).page(of: book) == 5)
+    }
+
     @Test func fallsBackToTheHomeFolder() {
         #expect(ReadingPositions(environment: ["HOME": "/home/reader"]).file == "/home/reader/.local/state/folio/positions.json")
         #expect(ReadingPositions(environment: ["HOME": "/home/reader", "XDG_STATE_HOME": "relative"]).file

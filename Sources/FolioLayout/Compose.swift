@@ -140,12 +140,9 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skippin
     // While a book opens the others slide aside and back, opaque, out of the view by the time it
     // is open (drawn before the book: never over it, never see-through).
     let reach = v.viewSize.x / 2 + slot.x
-    // Covers that overlap (the wheel) lie in one plane; each later one a hair nearer, so depth
-    // agrees with the draw order whatever the boards' depth offset does at their edges.
-    let rank = Dictionary(uniqueKeysWithValues: placements.sorted { ($0.z, $0.index) < ($1.z, $1.index) }.enumerated().map { ($1.index, $0) })
     return placements.filter { $0.index != open }.flatMap { c -> [SceneItem] in
         let book = books[c.index]
-        let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * reach * away, 0, -80 * away + 0.05 * Double(rank[c.index] ?? 0))
+        let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * reach * away, 0, -80 * away)
         var frame = aside * c.model
         var uv = UVMap.identity
         // A right-to-left book's spine is on the right of its cover, as it opens.

@@ -143,14 +143,16 @@ public enum BookBody {
         var local = Mat4.translation(0, 0, h.lift) * Mat4.rotationY(f.angle)
         if f.side == .left { local = local * Mat4.scale(-1, 1, 1) }
         let back = (1 - p) * -(front + paper(book))
-        let rightPage = max(0, mix(share(.right, of: s, in: book), stackTop(.right, of: s, in: book), p)) + back
         guard stack(of: f) == .left else { return Mat4.translation(0, 0, back) * local }
-        let leftPaper = max(0, mix(share(.left, of: s, in: book), stackTop(.left, of: s, in: book), p))
-        let hinge = Vec3(0, 0, rightPage + leftPaper + front / 2)
+        let hinge = Vec3(0, 0, back + block(.right, of: s, in: book, progress: p) + block(.left, of: s, in: book, progress: p) + front / 2)
         return Mat4.rotation(.pi * (1 - p), axis: Vec3(0, 1, 0), about: hinge) * local
     }
 
-    static func stackTop(_ side: Side, of s: Int, in book: BookInfo) -> Double { BookFaces.stackTop(side, of: s, in: book) }
+    /// The thickness of the block on `side` at open progress `p`: its share of the closed paper
+    /// at 0, its open height at 1.
+    static func block(_ side: Side, of s: Int, in book: BookInfo, progress p: Double) -> Double {
+        max(0, mix(share(side, of: s, in: book), BookFaces.stackTop(side, of: s, in: book), p))
+    }
 
     /// The parts of a closed book that can show, in draw order: its shadow on the wall behind, the
     /// boards, the paper, the cover last (its antialiased rim blends over its board's edge).

@@ -23,13 +23,10 @@ out vec4 fragColor;
 void main() {
     float light = 0.6 + 0.4 * max(dot(normalize(vNormal), uLight), 0.0);
     vec3 color;
-    // The cover's own colour just inside its edge, a little darker where the cloth turns.
-    vec3 cloth = textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85;
-    if (uBoard == 1) {
-        color = cloth;
-    } else {
-        color = uPaper * (0.92 + 0.08 * sin(vBox.z * uSheets * 6.2831853));
-        if (vSpineSide > 0.5 && uSpine > 0.0) color = mix(color, cloth, uSpine);
-    }
+    // The cloth: the cover's own colour just inside its edge, a little darker where it turns.
+    // Paper blocks fetch it only on a shut book's spine side.
+    float cloth = uBoard == 1 ? 1.0 : vSpineSide * uSpine;
+    color = uPaper * (0.92 + 0.08 * sin(vBox.z * uSheets * 6.2831853));
+    if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85, cloth);
     fragColor = vec4(color * light, 1.0);
 }

@@ -468,12 +468,16 @@ public final class Renderer {
         desk.set("uClosed", Float(item.closed))
         let l = light
         desk.set("uLight", Float(l.x), Float(l.y), Float(l.z))
-        glDisable(E(GL_DEPTH_TEST))
+        // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
+        // the shadow behind each book is not shaded where its cover will hide it.
+        glEnable(E(GL_DEPTH_TEST))
+        glDepthFunc(E(GL_LEQUAL))
+        glDepthMask(GLboolean(GL_FALSE))
+        defer { glDepthMask(GLboolean(GL_TRUE)) }
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
         flatMesh.draw()
-        glEnable(E(GL_DEPTH_TEST))
     }
 
     static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {

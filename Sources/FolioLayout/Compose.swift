@@ -138,7 +138,9 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skippin
             .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: books[$0].pageSize) } } ?? []
     }
     // While a book opens the others slide aside and back, opaque, out of the view by the time it
-    // is open (drawn before the book: never over it, never see-through).
+    // is open (drawn before the book: never over it, never see-through). Each kind of part is
+    // drawn for all books at once (one program each); the covers last, in the shelf's order,
+    // so that overlapping ones (the wheel) still cover in that order: depth sorts the rest.
     let reach = v.viewSize.x / 2 + slot.x
     return placements.filter { $0.index != open }.flatMap { c -> [SceneItem] in
         let book = books[c.index]
@@ -153,7 +155,7 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skippin
         return BookBody.closedFaces(book, index: c.index).map { f in
             SceneItem(kind: f.kind, book: c.index, page: 0, size: book.pageSize,
                       model: frame * BookBody.model(f, book: book, spread: 0, progress: 0), front: f.front, uv: uv,
-                      z: c.z - (away > 0 ? 100_000_000 : 0), thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
+                      z: c.z + 10_000_000 * f.z - (away > 0 ? 1_000_000_000 : 0), thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
                       closed: 1, x: c.x, scale: c.scale, angle: c.angle)
         }
     }

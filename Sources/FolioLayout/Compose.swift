@@ -147,13 +147,18 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skippin
         let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * reach * away, 0, -80 * away)
         var frame = aside * c.model
         var uv = UVMap.identity
-        // A right-to-left book's spine is on the right of its cover, as it opens.
+        // The spine where the book will have it as it opens: on the right of a right-to-left
+        // book's cover, along the top of a calendar's (whose pages are laid out turned).
         if book.direction == .rtl {
             frame = frame * Mat4.translation(book.pageSize.x, 0, 0) * Mat4.scale(-1, 1, 1)
-            uv = uv.flippedHorizontally
         }
+        if v.style.orientation == .vertical {
+            frame = frame * Mat4.translation(book.pageSize.x / 2, book.pageSize.y / 2, 0) * Mat4.rotationZ(-.pi / 2)
+            uv = .belowSpine
+        }
+        if book.direction == .rtl { uv = uv.flippedHorizontally }
         return BookBody.closedFaces(book, index: c.index).map { f in
-            SceneItem(kind: f.kind, book: c.index, page: 0, size: book.pageSize,
+            SceneItem(kind: f.kind, book: c.index, page: 0, size: book.laidOutPageSize(v.style.orientation),
                       model: frame * BookBody.model(f, book: book, spread: 0, progress: 0), front: f.front, uv: uv,
                       z: c.z + 10_000_000 * f.z - (away > 0 ? 1_000_000_000 : 0), thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
                       closed: 1, x: c.x, scale: c.scale, angle: c.angle)

@@ -26,15 +26,16 @@ import Testing
     }
 
     /// At open progress 0 the opening book's parts lie exactly where the shelf drew them.
-    @Test(arguments: [BookInfo.Direction.ltr, .rtl])
-    func theShelfBoxIsTheOpeningsFirstPose(_ direction: BookInfo.Direction) {
+    @Test(arguments: [BookInfo.Direction.ltr, .rtl], TurnStyle.Orientation.allCases)
+    func theShelfBoxIsTheOpeningsFirstPose(_ direction: BookInfo.Direction, _ orientation: TurnStyle.Orientation) {
         let books = [book(300, direction), book(30, direction)]
-        let shelf = makeScene(ViewState(phase: .shelf), books: books).items.filter { $0.book == 0 }
-        let opening = makeScene(ViewState(phase: .opening, book: 0, openProgress: 0), books: books).items
+        let style = TurnStyle(orientation: orientation)
+        let shelf = makeScene(ViewState(phase: .shelf, style: style), books: books).items.filter { $0.book == 0 }
+        let opening = makeScene(ViewState(phase: .opening, book: 0, openProgress: 0, style: style), books: books).items
             .filter { $0.book == 0 && $0.visible && ($0.kind != .block || $0.thickness > 0) && $0.kind != .page && ($0.kind != .shadow || $0.thickness > 0) }
         #expect(shelf.count == opening.count)
         for (a, b) in zip(shelf, opening) {
-            #expect(a.kind == b.kind && close(a.thickness, b.thickness))
+            #expect(a.kind == b.kind && close(a.thickness, b.thickness) && a.size == b.size && (a.kind != .cover || a.uv == b.uv))
             for corner in [Vec3(0, -284, 0), Vec3(362, 284, 0), Vec3(0, 0, -1)] {
                 #expect(close(a.model.project(corner), b.model.project(corner), 1e-6), "\(a.kind) at \(corner)")
             }

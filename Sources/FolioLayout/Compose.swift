@@ -83,12 +83,13 @@ public enum ClosedBook {
 
     /// A face's model at open progress `p`: offset, angle and scale blend from the closed
     /// state (p = 0) to the open one (p = 1) and overshoot with the spring beyond it.
-    /// `closedScale` is the cover's scale on the shelf (0.7 for a reference-sized book).
+    /// `closedScale` is the cover's scale on the shelf (0.7 for a reference-sized book);
+    /// `closedLift` the height the face lies at when closed (pages lie behind the cover's board).
     public static func model(side: Side, openAngle: Double, lift: Double, width: Double, progress p: Double,
-                             closedScale: Double = scale) -> Mat4 {
+                             closedScale: Double = scale, closedLift: Double = 0) -> Mat4 {
         let closedAngle = side == .right ? 0 : Double.pi
         let offset = mix(-closedScale * width / 2, 0, p)
-        let m = Mat4.translation(offset, 0, mix(0, lift, p)) * Mat4.rotationY(mix(closedAngle, openAngle, p))
+        let m = Mat4.translation(offset, 0, mix(closedLift, lift, p)) * Mat4.rotationY(mix(closedAngle, openAngle, p))
             * Mat4.scale(mix(closedScale, 1, p))
         return side == .left ? m * Mat4.scale(-1, 1, 1) : m
     }
@@ -185,10 +186,17 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     let world = bookFrame(v, book: book)
     let p = v.openProgress
     let spread = v.turn?.from ?? Int(v.spread.rounded(.down))
-    // The flat book opens as a box (`BookBody`); the fan's pages open as cards.
+    // The flat book opens as a box (`BookBody`); the fan's pages open as cards over the closed
+    // box, which shrinks into the spine as they fan out (gone when the book is open).
     let box = v.layout == .flat
     let offset = Mat4.translation(mix(-closedScale * size.x / 2, 0, p), 0, 0) * Mat4.scale(mix(closedScale, 1, p))
-    return faces.map { f in
+    let body = box || p >= 1 ? [] : BookBody.closedFaces(book, index: index).filter { $0.kind != .cover }.map { f in
+        SceneItem(kind: f.kind, book: index, page: 0, size: size,
+                  model: world * offset * Mat4.scale(1 - max(p, 0)) * BookBody.model(f, book: book, spread: 0, progress: 0),
+                  front: f.front, z: BookFaces.Order.fanBody + f.z, thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
+                  closed: 1, scale: mix(closedScale, 1, p))
+    }
+    return body + faces.map { f in
         var uv: UVMap = switch (f.side, vertical) {
         case (.right, false): .identity
         case (.left, false): .mirrored
@@ -198,15 +206,28 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         if book.direction == .rtl { uv = uv.flippedHorizontally }
         let model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
             : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
-                                       closedScale: closedScale)
+                                       closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
         let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
         return SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
-                         front: f.front, back: f.back, uv: uv, shade: pageShadows(f.shade, v), visible: visible, z: f.z,
+                         front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade : f.shade.opening(p), v), visible: visible, z: f.z,
                          thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.receivesShadow ? -1 : nil,
                          scale: mix(closedScale, 1, p),
                          angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
+    }
+}
+
+extension Shade {
+    /// A fanned face's shading while the book opens: none when closed (the cover is then the
+    /// shelf's, with no crease), the fan's own when open.
+    func opening(_ p: Double) -> Shade {
+        let k = clamp(p, 0, 1)
+        var s = self
+        s.crease *= k
+        s.gutter *= k
+        s.wedge *= k
+        return s
     }
 }
 

@@ -192,7 +192,11 @@ struct BookFace {
 /// The faces of an open book.
 enum BookFaces {
     /// Draw order in the flat layout.
-    enum Order { static let shadow = -2, board = -1, block = 0, page = 1, sheet = 2, cover = 10 }
+    enum Order {
+        static let shadow = -2, board = -1, block = 0, page = 1, sheet = 2, cover = 10
+        /// The fan's closed box while it opens, beneath every page.
+        static let fanBody = -1_000_000_000
+    }
     static let coverOnTop = 1_000_000
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest

@@ -5,7 +5,8 @@
 //           the box reaches past uSize on its three free sides: a board's overhang), uFlare
 //           (how much further per unit of depth: the stack's sheets spread a little towards
 //           the bottom, so its edges show from above as they do on a real open book).
-// Outputs:  vBox (the input, for the edge stripes), vNormal (world).
+// Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
+//           at s = 0, the spine side).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
@@ -18,6 +19,7 @@ uniform float uFlare;
 
 out vec3 vBox;
 out vec3 vNormal;
+flat out float vSpineSide;
 
 void main() {
     float depth = aBox.z * uThickness;
@@ -26,6 +28,7 @@ void main() {
     // The free sides lean outwards by the flare.
     vec3 n = aNormal + vec3(0.0, 0.0, uFlare * (max(aNormal.x, 0.0) + abs(aNormal.y)));
     vBox = aBox;
+    vSpineSide = aNormal.x < -0.5 ? 1.0 : 0.0;
     vNormal = mat3(uModel) * normalize(n);
     gl_Position = uViewProj * uModel * vec4(local, 1.0);
 }

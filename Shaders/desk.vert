@@ -3,7 +3,8 @@
 // the book and pushed away from the light by the book's height.
 // Inputs:   aGrid (s, t) in [0, 1]².
 // Uniforms: uViewProj, uModel, uSize (across, along), uMargin (layout units), uHeight (the
-//           book's height above the desk), uLight (unit, towards the light).
+//           book's height above the desk), uLight (unit, towards the light), uClosed (0 … 1:
+//           a closed book's shadow is soft beyond its spine edge too).
 // Outputs:  vLocal (layout units in the item's frame).
 layout(location = 0) in vec2 aGrid;
 
@@ -13,11 +14,12 @@ uniform vec2 uSize;
 uniform float uMargin;
 uniform float uHeight;
 uniform vec3 uLight;
+uniform float uClosed;
 
 out vec2 vLocal;
 
 void main() {
-    vec2 p = vec2(aGrid.x * (uSize.x + uMargin), (aGrid.y - 0.5) * (uSize.y + 2.0 * uMargin));
+    vec2 p = vec2(mix(-uClosed * uMargin, uSize.x + uMargin, aGrid.x), (aGrid.y - 0.5) * (uSize.y + 2.0 * uMargin));
     vLocal = p;
     vec4 world = uModel * vec4(p, 0.0, 1.0);
     world.xy -= uLight.xy / uLight.z * uHeight * 0.5;

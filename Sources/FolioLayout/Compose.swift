@@ -83,12 +83,13 @@ public enum ClosedBook {
 
     /// A face's model at open progress `p`: offset, angle and scale blend from the closed
     /// state (p = 0) to the open one (p = 1) and overshoot with the spring beyond it.
-    /// `closedScale` is the cover's scale on the shelf (0.7 for a reference-sized book).
+    /// `closedScale` is the cover's scale on the shelf (0.7 for a reference-sized book);
+    /// `closedLift` the height the face lies at when closed (pages lie behind the cover's board).
     public static func model(side: Side, openAngle: Double, lift: Double, width: Double, progress p: Double,
-                             closedScale: Double = scale) -> Mat4 {
+                             closedScale: Double = scale, closedLift: Double = 0) -> Mat4 {
         let closedAngle = side == .right ? 0 : Double.pi
         let offset = mix(-closedScale * width / 2, 0, p)
-        let m = Mat4.translation(offset, 0, mix(0, lift, p)) * Mat4.rotationY(mix(closedAngle, openAngle, p))
+        let m = Mat4.translation(offset, 0, mix(closedLift, lift, p)) * Mat4.rotationY(mix(closedAngle, openAngle, p))
             * Mat4.scale(mix(closedScale, 1, p))
         return side == .left ? m * Mat4.scale(-1, 1, 1) : m
     }
@@ -105,8 +106,8 @@ public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
     let camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { books[$0] }),
                         vanishingPoint: v.viewpoint.vanishingPoint(viewSize: v.viewSize),
                         reversePerspective: openBook != nil && v.style.perspective == .reverse)
-    let shelfOpacity = openBook == nil ? 1 : clamp(1 - v.openProgress, 0, 1)
-    var items = shelfOpacity > 0 ? shelfItems(v, books: books, opacity: shelfOpacity, skipping: openBook) : []
+    let away = openBook == nil ? 0 : clamp(v.openProgress, 0, 1)
+    var items = away < 1 ? shelfItems(v, books: books, away: away, skipping: openBook) : []
     if let b = openBook { items += bookItems(v, book: books[b], index: b) }
     var scene = Scene(state: v.phase, camera: camera, backdrop: openBook == nil ? .shelf : .desk,
                       items: ordered(items), rest: v.rest)
@@ -124,7 +125,7 @@ private func eyeDistance(_ v: ViewState, book: BookInfo?) -> Double {
     return BookShape.eyeDistance(pageWidth: page.x * BookShape.openFit(page: page, orientation: v.style.orientation, viewSize: v.viewSize))
 }
 
-private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skipping open: Int?) -> [SceneItem] {
+private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skipping open: Int?) -> [SceneItem] {
     let slot = BookInfo.referencePageSize
     let placements: [CoverPlacement]
     switch v.shelf {
@@ -137,13 +138,32 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], opacity: Double, skip
         placements = w.visibleRange(scroll: v.scroll, count: books.count)
             .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: books[$0].pageSize) } } ?? []
     }
-    // While a book opens the others fade as they move aside and back, drawn before the book:
-    // they never lie translucent over it.
-    let away = 1 - opacity
-    return placements.filter { $0.index != open }.map { c in
-        let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * 260 * away, 0, -80 * away)
-        return SceneItem(kind: .cover, book: c.index, page: 0, size: books[c.index].pageSize, model: aside * c.model, front: .cover(c.index),
-                         opacity: opacity, z: c.z - (away > 0 ? 100_000_000 : 0), x: c.x, scale: c.scale, angle: c.angle)
+    // While a book opens the others slide aside and back, opaque, out of the view by the time it
+    // is open (drawn before the book: never over it, never see-through). Each kind of part is
+    // drawn for all books at once (one program each); the covers last, in the shelf's order,
+    // so that overlapping ones (the wheel) still cover in that order: depth sorts the rest.
+    let reach = v.viewSize.x / 2 + slot.x
+    return placements.filter { $0.index != open }.flatMap { c -> [SceneItem] in
+        let book = books[c.index]
+        let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * reach * away, 0, -80 * away)
+        var frame = aside * c.model
+        var uv = UVMap.identity
+        // The spine where the book will have it as it opens: on the right of a right-to-left
+        // book's cover, along the top of a calendar's (whose pages are laid out turned).
+        if book.direction == .rtl {
+            frame = frame * Mat4.translation(book.pageSize.x, 0, 0) * Mat4.scale(-1, 1, 1)
+        }
+        if v.style.orientation == .vertical {
+            frame = frame * Mat4.translation(book.pageSize.x / 2, book.pageSize.y / 2, 0) * Mat4.rotationZ(-.pi / 2)
+            uv = .belowSpine
+        }
+        if book.direction == .rtl { uv = uv.flippedHorizontally }
+        return BookBody.closedFaces(book, index: c.index).map { f in
+            SceneItem(kind: f.kind, book: c.index, page: 0, size: book.laidOutPageSize(v.style.orientation),
+                      model: frame * BookBody.model(f, book: book, spread: 0, progress: 0), front: f.front, uv: uv,
+                      z: c.z + 10_000_000 * f.z - (away > 0 ? 1_000_000_000 : 0), thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
+                      closed: 1, x: c.x, scale: c.scale, angle: c.angle)
+        }
     }
 }
 
@@ -165,7 +185,18 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     }
     let world = bookFrame(v, book: book)
     let p = v.openProgress
-    return faces.map { f in
+    let spread = v.turn?.from ?? Int(v.spread.rounded(.down))
+    // The flat book opens as a box (`BookBody`); the fan's pages open as cards over the closed
+    // box, which shrinks into the spine as they fan out (gone when the book is open).
+    let box = v.layout == .flat
+    let offset = Mat4.translation(mix(-closedScale * size.x / 2, 0, p), 0, 0) * Mat4.scale(mix(closedScale, 1, p))
+    let body = box || p >= 1 ? [] : BookBody.closedFaces(book, index: index).filter { $0.kind != .cover }.map { f in
+        SceneItem(kind: f.kind, book: index, page: 0, size: size,
+                  model: world * offset * Mat4.scale(1 - max(p, 0)) * BookBody.model(f, book: book, spread: 0, progress: 0),
+                  front: f.front, z: BookFaces.Order.fanBody + f.z, thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
+                  closed: 1, scale: mix(closedScale, 1, p))
+    }
+    return body + faces.map { f in
         var uv: UVMap = switch (f.side, vertical) {
         case (.right, false): .identity
         case (.left, false): .mirrored
@@ -173,15 +204,30 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         case (.left, true): .aboveSpine
         }
         if book.direction == .rtl { uv = uv.flippedHorizontally }
-        let model = world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
-                                             closedScale: closedScale)
+        let model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
+            : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
+                                       closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
+        let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
         return SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
-                         front: f.front, back: f.back, uv: uv, shade: pageShadows(f.shade, v), visible: visible, z: f.z,
-                         thickness: f.thickness * clamp(p, 0, 1), shadowCaster: f.receivesShadow ? -1 : nil,
+                         front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade : f.shade.opening(p), v), visible: visible, z: f.z,
+                         thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.receivesShadow ? -1 : nil,
                          scale: mix(closedScale, 1, p),
                          angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
+    }
+}
+
+extension Shade {
+    /// A fanned face's shading while the book opens: none when closed (the cover is then the
+    /// shelf's, with no crease), the fan's own when open.
+    func opening(_ p: Double) -> Shade {
+        let k = clamp(p, 0, 1)
+        var s = self
+        s.crease *= k
+        s.gutter *= k
+        s.wedge *= k
+        return s
     }
 }
 

@@ -75,6 +75,99 @@ public enum BookBoard {
     public static func overhang(_ thickness: Double) -> Double { thickness * 2 }
 }
 
+/// A book as a box: the paper block between two boards, the cover printed on the front board.
+/// On the shelf it stands with its cover in the z = 0 plane and its depth behind; as it opens,
+/// the left stack (the front board, the pages already read, the inside of the cover) turns over
+/// the spine as one rigid body onto the desk, and the right stack comes forward onto it, so the
+/// box of the shelf becomes the open book of the flat layout with nothing popping at either end.
+///
+/// Does not: place a book on a shelf (`Carousel`, `Wheel`) or decide the open faces (`BookFaces`).
+public enum BookBody {
+    /// The least paper a closed book shows, layout units (a book of about 120 pages): a thinner one
+    /// would not read as a book at the shelf's size.
+    public static let minPaper = 12.0
+    /// The most: both open stacks at their thickest.
+    public static let maxPaper = 2 * PageStack.maxThickness
+    /// How far the cover's image lies in front of its board, so the board's face behind it is
+    /// never shaded (nor fights it in depth).
+    static let cardGap = 0.3
+    /// A board's face under the pages lies this far below them (`BookFaces.resting`).
+    static let boardDrop = 0.1
+
+    /// Thickness of the closed book's paper: the open blocks' rule (`PageStack.sheetThickness`
+    /// a sheet), clamped to `minPaper … maxPaper`.
+    public static func paper(_ book: BookInfo) -> Double {
+        clamp(Double(book.sheetCount) * PageStack.sheetThickness, minPaper, maxPaper)
+    }
+
+    /// From the cover's face to the page it lies on (the front board with its gap and drop).
+    static var front: Double { BookBoard.thickness + boardDrop + cardGap }
+
+    /// The whole closed book, front of the cover to the back board's outer face.
+    public static func depth(_ book: BookInfo) -> Double { paper(book) + front + BookBoard.thickness + boardDrop }
+
+    /// The closed paper that lies on `side` when the book is open at spread `s`: none on the left
+    /// at the first spread, the whole on the right.
+    static func share(_ side: Side, of s: Int, in book: BookInfo) -> Double {
+        let left = paper(book) * clamp(Double(s) / Double(max(book.sheetCount - 1, 1)), 0, 1)
+        return side == .left ? left : paper(book) - left
+    }
+
+    /// The stack a face belongs to: the cover turns with the left stack, being its board's face.
+    static func stack(of f: BookFace) -> Side { f.kind == .cover ? .left : f.side }
+
+    /// Height of a face's plane in its open stack at open progress `p`, and its thickness: page
+    /// blocks (and the pages on them) blend from their share of the closed paper to their open
+    /// height; boards keep theirs.
+    static func height(_ f: BookFace, book: BookInfo, spread s: Int, progress p: Double) -> (lift: Double, thickness: Double) {
+        switch f.kind {
+        case .page, .block, .sheet:
+            let t = max(0, mix(share(stack(of: f), of: s, in: book), f.lift, p))
+            return (t, f.kind == .block ? t : f.thickness)
+        case .shadow:
+            // The right half's shadow is the closed book's too, on the wall behind it; the left
+            // half's grows as that half comes down onto the desk.
+            guard f.side == .right else { return (f.lift, f.thickness * clamp(p, 0, 1)) }
+            return (mix(-(BookBoard.thickness + boardDrop), f.lift, p), mix(depth(book), f.thickness, p))
+        case .board, .cover: return (f.lift, f.thickness)
+        }
+    }
+
+    /// A flat-layout face at open progress `p`, in the cover's frame at page scale (the shelf's
+    /// placement, or the opening's offset and scale, go in front): the right stack moves from
+    /// behind the left one forwards onto the desk; the left stack turns by π · (1 − p) about a
+    /// hinge in the middle of its board, which rides on the right stack's pages, so it always
+    /// turns over them and never through them.
+    static func model(_ f: BookFace, book: BookInfo, spread s: Int, progress p: Double) -> Mat4 {
+        let h = height(f, book: book, spread: s, progress: p)
+        var local = Mat4.translation(0, 0, h.lift) * Mat4.rotationY(f.angle)
+        if f.side == .left { local = local * Mat4.scale(-1, 1, 1) }
+        let back = (1 - p) * -(front + paper(book))
+        guard stack(of: f) == .left else { return Mat4.translation(0, 0, back) * local }
+        let hinge = Vec3(0, 0, back + block(.right, of: s, in: book, progress: p) + block(.left, of: s, in: book, progress: p) + front / 2)
+        return Mat4.rotation(.pi * (1 - p), axis: Vec3(0, 1, 0), about: hinge) * local
+    }
+
+    /// The thickness of the block on `side` at open progress `p`: its share of the closed paper
+    /// at 0, its open height at 1.
+    static func block(_ side: Side, of s: Int, in book: BookInfo, progress p: Double) -> Double {
+        max(0, mix(share(side, of: s, in: book), BookFaces.stackTop(side, of: s, in: book), p))
+    }
+
+    /// The parts of a closed book that can show, in draw order: its shadow on the wall behind, the
+    /// boards, the paper, the cover last (its antialiased rim blends over its board's edge).
+    static func closedFaces(_ book: BookInfo, index: Int) -> [BookFace] {
+        BookFaces.flat(book, index: index, spread: 0).filter { f in
+            switch f.kind {
+            case .board, .cover: true
+            case .block: share(f.side, of: 0, in: book) > 0
+            case .shadow: f.side == .right
+            case .page, .sheet: false
+            }
+        }.sorted { $0.z < $1.z }
+    }
+}
+
 /// One face or block of an open book in the book's own frame, before the open/close blend,
 /// orientation, reading direction and zoom are applied.
 struct BookFace {
@@ -99,7 +192,11 @@ struct BookFace {
 /// The faces of an open book.
 enum BookFaces {
     /// Draw order in the flat layout.
-    enum Order { static let shadow = -2, board = -1, block = 0, page = 1, sheet = 2, cover = 10 }
+    enum Order {
+        static let shadow = -2, board = -1, block = 0, page = 1, sheet = 2, cover = 10
+        /// The fan's closed box while it opens, beneath every page.
+        static let fanBody = -1_000_000_000
+    }
     static let coverOnTop = 1_000_000
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest
@@ -150,7 +247,7 @@ enum BookFaces {
                                 shade: Shade(gutter: PageStack.gutter), z: Order.page)
         let under = [
             BookFace(kind: .shadow, page: n, side: side, angle: 0, front: .blank, z: Order.shadow, thickness: top + BookBoard.thickness),
-            BookFace(kind: .board, page: n, side: side, angle: 0, lift: -0.1, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),
+            BookFace(kind: .board, page: n, side: side, angle: 0, lift: -BookBody.boardDrop, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),
         ]
         guard top > 0 else { return under + [pageFace] }
         let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: top, front: .blank,
@@ -158,9 +255,10 @@ enum BookFaces {
         return under + [block, pageFace]
     }
 
-    /// The cover lies face down under the left stack; it matters while the book closes.
+    /// The cover lies face down under the left stack's board, its printed face; it matters while
+    /// the book closes.
     static func cover(_ book: BookInfo, index: Int) -> BookFace {
-        BookFace(kind: .cover, page: 0, side: .right, angle: -.pi, front: .cover(index), z: Order.cover)
+        BookFace(kind: .cover, page: 0, side: .right, angle: -.pi, lift: -BookBody.front, front: .cover(index), z: Order.cover)
     }
 
     /// The flat layout at rest on spread `s`.

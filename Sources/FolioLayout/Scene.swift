@@ -133,6 +133,9 @@ public struct SceneItem: Sendable, Equatable {
     /// Thickness in layout units, for `.block` items (page stacks): the block is the item's
     /// rectangle extruded `thickness` units backwards (local −z) from its top face.
     public var thickness: Double
+    /// How closed the book of a `.block` or `.board` is, 0 open … 1 shut (on the shelf): a shut
+    /// block does not flare and its spine side shows the cover's cloth.
+    public var closed: Double
     /// Index in `Scene.items` of the item whose actual geometry (its model and deformation)
     /// casts a shadow onto this one, or nil. Set on the pages beneath a turning sheet; the
     /// strength is `shade.cast`.
@@ -146,7 +149,7 @@ public struct SceneItem: Sendable, Equatable {
 
     public init(kind: Kind, book: Int, page: Int, size: Vec2, model: Mat4, deformation: Deformation = .flat,
                 front: FaceContent, back: FaceContent? = nil, uv: UVMap = .identity, opacity: Double = 1,
-                shade: Shade = .none, visible: Bool = true, z: Int = 0, thickness: Double = 0,
+                shade: Shade = .none, visible: Bool = true, z: Int = 0, thickness: Double = 0, closed: Double = 0,
                 shadowCaster: Int? = nil, x: Double? = nil, scale: Double? = nil, angle: Double? = nil, ratio: Double? = nil) {
         self.kind = kind
         self.book = book
@@ -162,6 +165,7 @@ public struct SceneItem: Sendable, Equatable {
         self.visible = visible
         self.z = z
         self.thickness = thickness
+        self.closed = closed
         self.shadowCaster = shadowCaster
         self.x = x
         self.scale = scale

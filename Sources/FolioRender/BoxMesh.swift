@@ -1,4 +1,5 @@
-/// The sides and top of a unit box (s, t, k) ∈ [0, 1]³ with face normals: a page block.
+/// A unit box (s, t, k) ∈ [0, 1]³ with face normals: a page block or a board. The bottom shows
+/// on a closed book's front board, around its cover.
 enum BoxMesh {
     /// A mesh of the box: positions and normals.
     static func make() -> TriangleMesh {
@@ -9,6 +10,7 @@ enum BoxMesh {
             ([[1, 1, 1], [0, 1, 1], [0, 1, 0], [1, 1, 0]], [0, 1, 0]),   // top edge (t = 1)
             ([[1, 0, 1], [1, 1, 1], [1, 1, 0], [1, 0, 0]], [1, 0, 0]),   // fore edge (s = 1)
             ([[0, 1, 1], [0, 0, 1], [0, 0, 0], [0, 1, 0]], [-1, 0, 0]),  // spine side
+            ([[0, 1, 1], [1, 1, 1], [1, 0, 1], [0, 0, 1]], [0, 0, -1]),  // bottom
         ]
         var data: [Float] = []
         for (corners, n) in faces {

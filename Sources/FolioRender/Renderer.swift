@@ -434,9 +434,11 @@ public final class Renderer {
         let board = item.kind == .board
         block.set("uBoard", Int32(board ? 1 : 0))
         block.set("uGrow", Float(board ? BookBoard.overhang(item.thickness) : 0))
-        block.set("uFlare", Float(board ? 0 : 0.5))
-        if board {
-            textures.texture(for: item.front).bind(unit: 0)
+        // A shut book's block is square and its spine side is the cover's cloth.
+        block.set("uFlare", Float(board ? 0 : 0.5 * (1 - item.closed)))
+        block.set("uSpine", Float(board ? 0 : item.closed))
+        if board || item.closed > 0 {
+            textures.texture(for: .cover(item.book)).bind(unit: 0)
             block.set("uCover", Int32(0))
         }
         glDisable(E(GL_BLEND))
@@ -452,7 +454,8 @@ public final class Renderer {
         glFrontFace(E(GL_CCW))
     }
 
-    /// The soft shadow of half a book on the desk, multiplied into the backdrop.
+    /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),
+    /// multiplied into the backdrop.
     private func drawDeskShadow(_ item: SceneItem, viewProj: [Float]) {
         guard item.thickness > 0 else { return }
         desk.use()
@@ -462,14 +465,19 @@ public final class Renderer {
         desk.set("uMargin", Float(12 + 1.5 * item.thickness))
         desk.set("uHeight", Float(item.thickness))
         desk.set("uStrength", Float(0.45 * item.opacity))
+        desk.set("uClosed", Float(item.closed))
         let l = light
         desk.set("uLight", Float(l.x), Float(l.y), Float(l.z))
-        glDisable(E(GL_DEPTH_TEST))
+        // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
+        // the shadow behind each book is not shaded where its cover will hide it.
+        glEnable(E(GL_DEPTH_TEST))
+        glDepthFunc(E(GL_LEQUAL))
+        glDepthMask(GLboolean(GL_FALSE))
+        defer { glDepthMask(GLboolean(GL_TRUE)) }
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
         flatMesh.draw()
-        glEnable(E(GL_DEPTH_TEST))
     }
 
     static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {

@@ -16,7 +16,7 @@ struct Bench: ParsableCommand {
     @OptionGroup var render: RenderOptions
     @Option(help: "Frames per scene.")
     var frames = 120
-    @Option(help: "Only these scenes (comma-separated): carousel, wheel, fan, rigid, curl, large-book.")
+    @Option(help: "Only these scenes (comma-separated): carousel, wheel, opening, fan, rigid, curl, large-book.")
     var scenes: String?
     @Flag(help: "Skip the capture figures (render scenes only).")
     var noCapture = false
@@ -213,7 +213,7 @@ struct Bench: ParsableCommand {
 
 /// The standard scenes; each frame is a still of an animation sweeping its range.
 enum BenchScene: String, CaseIterable {
-    case carousel, wheel, fan, rigid, curl
+    case carousel, wheel, opening, fan, rigid, curl
     case largeBook = "large-book"
 
     static func parse(_ list: String) throws -> [BenchScene] {
@@ -235,6 +235,10 @@ enum BenchScene: String, CaseIterable {
         case .wheel:
             s.shelf = .wheel
             s.scroll = t * Double(max(books.count - 1, 1))
+        case .opening:
+            // The first book opening from the shelf: every frame a full redraw.
+            s.book = 0
+            s.open = t
         case .fan:
             s.book = 0
             s.layout = .fan

@@ -2,6 +2,7 @@ import ArgumentParser
 import FolioApp
 import FolioBook
 import FolioLayout
+import Foundation
 
 /// `folio layout`: prints the scene of a state as JSON.
 struct Layout: ParsableCommand {
@@ -20,6 +21,11 @@ struct Layout: ParsableCommand {
         try tuning.apply(to: &still)
         let library = try loadLibrary(source)
         still.show(library.namedPage)
-        print(LayoutJSON.encode(try still.scene(library: library.bookInfos)), terminator: "")
+        let json = LayoutJSON.encode(try still.scene(library: library.bookInfos))
+        // One write, not stdio's: a scene's JSON outgrows stdio's buffer, whose failed writes
+        // would be lost before the flush at exit could report them.
+        do { try FileHandle.standardOutput.write(contentsOf: Data(json.utf8)) } catch {
+            throw Failure(.io, "standard output: cannot write: \(FileError.reason())")
+        }
     }
 }

@@ -99,12 +99,19 @@ import FolioMath
         #expect(m.isApproximatelyEqual(to: Mat4.translation(0, 0, 5) * Mat4.rotationY(-0.3), tolerance: 1e-12))
     }
 
-    @Test func otherCoversFadeAsTheBookOpens() {
+    /// The other books never turn into see-through ghosts: opaque, they slide aside and back,
+    /// out of the view by the time the book is open.
+    @Test func otherBooksSlideAwayOpaqueAsTheBookOpens() {
         let books = [book(4), book(4), book(4)]
         let half = makeScene(ViewState(phase: .opening, scroll: 1, book: 1, openProgress: 0.25), books: books)
-        let covers = half.items.filter { $0.kind == .cover && $0.book != 1 }
-        #expect(covers.count == 2)
-        #expect(covers.allSatisfy { close($0.opacity, 0.75) })
+        let others = half.items.filter { $0.book != 1 }
+        #expect(others.filter { $0.kind == .cover }.count == 2)
+        #expect(others.allSatisfy { $0.opacity == 1 })
+        let nearlyOpen = makeScene(ViewState(phase: .opening, scroll: 1, book: 1, openProgress: 0.999), books: books)
+        for item in nearlyOpen.items where item.book != 1 {
+            let xs = [0.0, 1].map { nearlyOpen.camera.projectToView(item.model.project(Vec3($0 * item.size.x, 0, 0))).x }
+            #expect(xs.allSatisfy { abs($0) > 640 }, "book \(item.book) \(item.kind) still in view at \(xs)")
+        }
         let open = makeScene(ViewState(phase: .reading, scroll: 1, book: 1), books: books)
         #expect(open.items.allSatisfy { $0.book == 1 })
     }

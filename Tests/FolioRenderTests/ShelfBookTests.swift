@@ -1,0 +1,106 @@
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioRender
+import Foundation
+import Testing
+
+/// Books as objects on the shelf: boxes whose depth shows beside the side covers (page edges on
+/// the left book, the spine on the right one), wider for a thicker book, and an opening that
+/// turns the front board from the shelf's box to the open book without a jump (in the fan the
+/// pages open as cards over the box, which shrinks away).
+@Suite(.serialized) struct ShelfBookTests {
+    static let library = Library.load(from: GLHarness.textures)
+    static let width = 1280, height = 720
+
+    /// The sample covers on books of `images` pages each.
+    static func books(_ images: Int) -> [BookInfo] {
+        library.bookInfos.map { var b = $0; b.imageCount = images; return b }
+    }
+
+    static func render(_ scene: Scene) throws -> RGBAImage {
+        try GLHarness.shared.render(scene, width: width, height: height, library: library)
+    }
+
+    /// Where the cover of `book` has its edge at local across `a` (0 the spine edge), mid-height,
+    /// in pixels (the view is 1280 × 720 layout units: one a pixel).
+    static func edge(_ scene: Scene, book: Int, across a: Double) throws -> Int {
+        let cover = try #require(scene.items.first { $0.kind == .cover && $0.book == book })
+        let p = scene.camera.projectToView(cover.model.project(Vec3(a * cover.size.x, 0, 0)))
+        return Int((p.x + Double(width) / 2).rounded())
+    }
+
+    /// Columns next to a cover's edge at mid-height, from two pixels out (past the cover's own
+    /// rim) going outwards by `step` while `part` holds: the box's side.
+    static func side(_ img: RGBAImage, from x: Int, step: Int, _ part: ((r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool) -> [Int] {
+        Array(stride(from: x + 2 * step, through: x + 40 * step, by: step).prefix { part(img.pixel($0, height / 2)) })
+    }
+
+    /// The red book's board (its cloth) and paper: red over blue, unlike the grey-blue backdrop.
+    static func redBox(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool { Int(p.r) > Int(p.b) + 8 }
+
+    @Test func sideBooksShowPageEdgesAndSpine() throws {
+        let scene = makeScene(ViewState(phase: .shelf, scroll: 1), books: Self.books(800))
+        let img = try Self.render(scene)
+        // The left book's fore edge faces the eye: between its boards' red edges, paper, light
+        // and warm.
+        let fore = try Self.edge(scene, book: 0, across: 1)
+        let paper = Self.side(img, from: fore, step: 1, Self.redBox).filter {
+            let p = img.pixel($0, Self.height / 2)
+            return img.luma($0, Self.height / 2) > 100 && abs(Int(p.r) - Int(p.g)) < 12 && p.g > p.b
+        }
+        #expect(paper.count >= 2, "paper beside the left cover's fore edge (x \(fore)): columns \(paper)")
+        // The right book's spine faces the eye: the cover's green cloth, dark (it faces away from
+        // the light), not paper, not backdrop.
+        let spine = try Self.edge(scene, book: 2, across: 0)
+        let cloth = Self.side(img, from: spine, step: -1) { p in Int(p.g) > Int(p.r) + 8 && Int(p.g) > Int(p.b) + 4 }
+        #expect(cloth.count >= 3, "the cover's cloth beside the right cover's spine edge (x \(spine)): columns \(cloth)")
+    }
+
+    @Test func aThickerBookIsADeeperBox() throws {
+        func depth(_ images: Int) throws -> Int {
+            let scene = makeScene(ViewState(phase: .shelf, scroll: 1), books: Self.books(images))
+            return Self.side(try Self.render(scene), from: try Self.edge(scene, book: 0, across: 1), step: 1, Self.redBox).count
+        }
+        let thin = try depth(20), thick = try depth(800)
+        #expect(thin >= 2, "even a thin book is a box: \(thin) columns")
+        #expect(thick > thin + 3, "a 800-page book's side \(thick) columns, a 20-page one's \(thin)")
+    }
+
+    /// Shelf, opening frame by frame on an eased curve, the open book: every step small next to
+    /// its neighbours, the first (shelf → opening at 0) and the last (opening at 1 → reading) none.
+    @Test(arguments: BookLayout.allCases)
+    func openingHasNoJump(_ layout: BookLayout) throws {
+        let books = Self.books(200)
+        var states = [ViewState(viewSize: Vec2(1280, 720), phase: .shelf)]
+        let count = 16
+        for i in 0...count {
+            let t = Double(i) / Double(count)
+            states.append(ViewState(phase: .opening, book: 0, openProgress: t * t * (3 - 2 * t), layout: layout))
+        }
+        states.append(ViewState(phase: .reading, book: 0, layout: layout))
+        let scenes = states.map { makeScene($0, books: books) }
+        let images = try GLHarness.shared.frames(scenes, width: 320, height: 180, library: Self.library)
+        let d = zip(images, images.dropFirst()).map { ContinuityTests.difference($0, $1) }
+        #expect(d.first! < 0.05, "\(layout): the shelf's box is the opening's first frame: \(d)")
+        #expect(d.last! < 0.05, "\(layout): the opening's last frame is the open book: \(d)")
+        for i in 1..<(d.count - 1) {
+            let neighbours = max(d[i - 1], d[i + 1])
+            #expect(d[i] <= 2.5 * neighbours + 0.25, "\(layout): frame \(i + 1) jumps (\(d[i]) against \(neighbours)): \(d)")
+        }
+    }
+
+    /// Half open, the front board stands on its spine edge: its fore edge, the cover's blue
+    /// cloth, faces the eye beside the inside of the cover; no neighbour shows through the book.
+    @Test func theStandingFrontBoardShowsItsEdge() throws {
+        let scene = makeScene(ViewState(phase: .opening, scroll: 1, book: 1, openProgress: 0.5), books: Self.books(200))
+        #expect(scene.items.allSatisfy { $0.opacity == 1 })
+        let img = try Self.render(scene)
+        let board = try #require(scene.items.first { $0.kind == .board && $0.book == 1 && $0.model.determinant < 0 })
+        let edge = board.model.project(Vec3(board.size.x + BookBoard.overhang(board.thickness), 0, -board.thickness / 2))
+        let at = scene.camera.projectToView(edge)
+        let x = Int((at.x + Double(Self.width) / 2).rounded()), y = Int((Double(Self.height) / 2 - at.y).rounded())
+        let p = img.pixel(x, y)
+        #expect(Int(p.b) > Int(p.r) + 20 && img.luma(x, y) < 90, "the board's fore edge at (\(x), \(y)) is the blue cloth: \(p)")
+    }
+}

@@ -104,8 +104,10 @@ enum BookFaces {
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest
     /// flat one), the cover always, drawn on top. With `bend` (a turn that curls or cones) the
-    /// sheet in transit — its faces between ratios ½ and −½ — is one two-sided sheet that bends
-    /// from the plane it leaves onto the plane it lands on (`bent`).
+    /// sheet in transit — its faces between ratios ½ and −½ — is one two-sided face that bends
+    /// from the plane it leaves onto the plane it lands on (`bent`). It stays a fanned page, not
+    /// a turning sheet: it is drawn and shaded among the other pages of the fan, as its two faces
+    /// were, so nothing changes when a turn starts or lands.
     static func fan(_ book: BookInfo, index: Int, spread s: Double, bend: FanBend? = nil) -> [BookFace] {
         let sheets = book.sheetCount
         let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
@@ -149,7 +151,7 @@ enum BookFaces {
     }
 
     /// The sheet whose front face is `front` (an even page at ratio `r`, −½ … ½) as one
-    /// two-sided sheet held on the plane it leaves (ratio ½ going forwards, −½ backwards),
+    /// two-sided face held on the plane it leaves (ratio ½ going forwards, −½ backwards),
     /// bent onto the plane it lands on: a curl that wraps only as far round as the planes'
     /// angle, or a cone whose rotation is that angle. Its progress is the distance travelled
     /// between the two, so it is flat on the one at the start and on the other at the end,
@@ -159,7 +161,6 @@ enum BookFaces {
         let leaving = bend.forward ? 0.5 : -0.5
         let p = abs(leaving - r)
         var sheet = front
-        sheet.kind = .sheet
         sheet.visible = true
         if bend.forward {
             sheet.back = back

@@ -160,8 +160,8 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     let faces: [BookFace]
     switch (v.layout, v.turn) {
     case let (.fan, turn?):
-        let bend = v.deform == .rigid ? nil : BookFaces.FanBend(deform: v.deform, forward: turn.to >= turn.from,
-                                                               grab: turn.grab, pointer: turn.pointer, size: size)
+        let shape: BookFaces.FanBend.Shape? = switch v.deform { case .rigid: nil; case .curl: .curl; case .cone: .cone }
+        let bend = shape.map { BookFaces.FanBend(shape: $0, forward: turn.to >= turn.from, grab: turn.grab, pointer: turn.pointer, size: size) }
         faces = BookFaces.fan(book, index: index, spread: mix(Double(turn.from), Double(turn.to), turn.progress), bend: bend)
     case (.fan, nil):
         faces = BookFaces.fan(book, index: index, spread: v.spread)

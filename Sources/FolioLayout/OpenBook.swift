@@ -141,9 +141,10 @@ enum BookFaces {
         return out
     }
 
-    /// How a fanned sheet in transit bends.
+    /// How a fanned sheet in transit bends (a rigid turn leaves it to the fan's own angles).
     struct FanBend {
-        var deform: TurnDeform
+        enum Shape { case curl, cone }
+        var shape: Shape
         var forward: Bool
         var grab: Vec2?
         var pointer: Vec2?
@@ -173,9 +174,7 @@ enum BookFaces {
         }
         sheet.angle = Fan.angle(page: sheet.page, ratio: leaving)
         let between = abs(Fan.angle(page: i, ratio: -leaving) - Fan.angle(page: i, ratio: leaving))
-        switch bend.deform {
-        case .rigid:
-            sheet.angle = Fan.angle(page: sheet.page, ratio: r)
+        switch bend.shape {
         case .curl:
             let g = bend.grab ?? Vec2(bend.size.x, -bend.size.y / 2)
             if case let .curl(c) = CurlTurn.curl(grab: g, pointer: bend.pointer ?? CurlTurn.pointer(grab: g, progress: p), size: bend.size) {

@@ -55,26 +55,32 @@ public enum BookShape {
         }.map { turned.transformDirection($0) }
         // A hair inside the view: paper may come close to its edge, never cut by it.
         let half = viewSize / 2 * 0.99
-        var fit = open
-        // With the eye following the scale one round is exact; a fixed eye settles in a few.
-        for _ in 0..<(eye == nil ? 1 : 4) {
-            let distance = eye ?? eyeDistance(pageWidth: page.x * fit)
-            let m34 = (reversePerspective ? 1.0 : -1.0) / distance
-            var next = open
+        // The largest scale at which every point, its perspective taken at `scale`, stays in.
+        func largest(at scale: Double) -> Double {
+            let m34 = (reversePerspective ? 1.0 : -1.0) / (eye ?? eyeDistance(pageWidth: page.x * scale))
+            var most = open
             for q in points {
                 // Camera: a point at scale s lands at vp + (s·q − vp)·k, k = 1 / (1 + m34·z);
                 // per axis, the largest s that keeps it within the edge.
-                let k = 1 / max(1 + m34 * q.z * fit, 0.05)
-                func most(_ u: Double, _ vp: Double, _ edge: Double) -> Double {
+                let k = 1 / max(1 + m34 * q.z * scale, 0.05)
+                func within(_ u: Double, _ vp: Double, _ edge: Double) -> Double {
                     let room = edge - (u > 0 ? vp : -vp) * (1 - k)
                     return max(room, 0.05 * edge) / max(abs(u) * k, 1e-9)
                 }
-                let most = min(most(q.x, vanishing.x, half.x), most(q.y, vanishing.y, half.y))
-                next = min(next, most)
+                most = min(most, within(q.x, vanishing.x, half.x), within(q.y, vanishing.y, half.y))
             }
-            fit = next
+            return most
         }
-        return fit
+        // With the eye following the scale, perspective is the same at every scale: exact at
+        // once. A fixed eye magnifies more as the book grows: bisect for the largest that fits.
+        guard eye != nil else { return largest(at: open) }
+        var (lo, hi) = (0.0, open)
+        if largest(at: hi) >= hi { return hi }
+        for _ in 0..<30 {
+            let mid = (lo + hi) / 2
+            if largest(at: mid) >= mid { lo = mid } else { hi = mid }
+        }
+        return lo
     }
 
     /// Sweeps made, by page size and lift: the camera asks for the same book's on every frame.

@@ -24,14 +24,16 @@ import FolioMath
         let library = [book(400), BookInfo(title: "Landscape", imageCount: 40, pageSize: Vec2(800, 500))]
         for b in library.indices {
             for deform in TurnDeform.allCases {
-                for style in [TurnStyle(), TurnStyle(direction: .backward), TurnStyle(orientation: .vertical),
-                              TurnStyle(perspective: .reverse)] {
+                // The last one with a near eye of its own (`--eye`), which does not follow the scale.
+                for (style, eye) in [(TurnStyle(), nil), (TurnStyle(direction: .backward), nil), (TurnStyle(orientation: .vertical), nil),
+                                     (TurnStyle(perspective: .reverse), nil), (TurnStyle(), 900.0)] {
                     var camera: Camera?
                     for i in 0...8 {
                         let forward = style.direction == .forward
-                        let v = ViewState(viewSize: c.view, phase: .turning, book: b, layout: c.layout, spread: forward ? 5 : 6,
+                        var v = ViewState(viewSize: c.view, phase: .turning, book: b, layout: c.layout, spread: forward ? 5 : 6,
                                           turn: TurnState(from: forward ? 5 : 6, to: forward ? 6 : 5, progress: Double(i) / 8),
                                           style: style, deform: deform, viewpoint: c.viewpoint)
+                        v.eye = eye
                         let scene = makeScene(v, books: library)
                         if let camera { #expect(scene.camera == camera, "the camera moved during a turn") }
                         camera = scene.camera
@@ -41,7 +43,7 @@ import FolioMath
                                     let local = item.deformation.apply(Vec2(a * item.size.x, l * item.size.y)).position
                                     let at = scene.camera.projectToView(item.model.project(local))
                                     let inside = abs(at.x) <= c.view.x / 2 + 1e-6 && abs(at.y) <= c.view.y / 2 + 1e-6
-                                    #expect(inside, "\(c) book \(b) \(deform) \(style) at \(Double(i) / 8): \(item.kind) \(item.page) at \(at)")
+                                    #expect(inside, "\(c) book \(b) \(deform) \(style) eye \(eye ?? 0) at \(Double(i) / 8): \(item.kind) \(item.page) at \(at)")
                                     if !inside { return }
                                 }
                             }

@@ -8,7 +8,7 @@
 //           uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
 //           uLight (unit vector towards the light), uCornerRadius (layout units),
-//           uDeform, uCurl, uCurlRadius (the curl, for the shadow its flap casts on the front),
+//           uDeform, uCurl, uCurlRadius, uCurlWrap (the curl, for the shadow its flap casts on the front),
 //           uWedge (the far edge of a page hinged over this one, in this page's plane across
 //           the spine and height above it, layout units; y = 0: none), uAmbient (its strength),
 //           uSpineEdge (1: the spine edge is an edge, antialiased like the others).
@@ -36,6 +36,7 @@ uniform float uCornerRadius;
 uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
+uniform float uCurlWrap;
 uniform vec2 uWedge;
 uniform float uAmbient;
 uniform float uSpineEdge;
@@ -74,7 +75,9 @@ float flapShadow(vec2 p) {
     vec2 mirror = p + uCurl.zw * (PI * r - 2.0 * s);
     float outside = box(mirror, vec2(0.5 * uSize.x, 0.0), vec2(0.5 * uSize.x, 0.5 * uSize.y), uCornerRadius);
     float width = 2.0 + 1.5 * r;
-    return 0.3 * (1.0 - smoothstep(0.0, width, max(outside, 0.0))) * smoothstep(0.0, 6.0, r);
+    // A flap that stands off the page (wrap under π, the fan) lies over no part of it.
+    return 0.3 * (1.0 - smoothstep(0.0, width, max(outside, 0.0))) * smoothstep(0.0, 6.0, r)
+        * smoothstep(0.75 * PI, PI, uCurlWrap);
 }
 
 out vec4 fragColor;

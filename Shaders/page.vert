@@ -3,6 +3,7 @@
 // Inputs:   aGrid (s, t) in [0, 1]²: s across from the spine edge, t along it.
 // Uniforms: uViewProj, uModel (local → world), uSize (across, along) in layout units,
 //           uDeform (0 flat, 1 curl, 2 cone), uCurl (fold point xy, direction xy), uCurlRadius,
+//           uCurlWrap (radians round the cylinder before the paper leaves it: π lays it flat),
 //           uCone (apex, theta, rotation), uShadowPass (1: flatten onto the plane z = 0 along
 //           uLight, for the cast shadow; 3: a depth-only pass over the page's inside, drawn
 //           uInset layout units in from its edges (the spine edge only with uSpineEdge); 2: the mesh is a flat receiving page and the
@@ -24,6 +25,7 @@ uniform vec2 uSize;
 uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
+uniform float uCurlWrap;
 uniform vec3 uCone;
 uniform int uShadowPass;
 uniform vec3 uLight;
@@ -40,21 +42,22 @@ out float vHeight;
 const float PI = 3.14159265358979;
 
 // Cylinder curl: past the fold line the paper rolls around a cylinder of radius r lying on
-// the page; past half a turn it lies flat on top, face down.
+// the page for uCurlWrap radians, then leaves it along the tangent (at π: flat on top, face down).
 void curl(vec2 p, out vec3 pos, out vec3 n) {
     vec2 d = uCurl.zw;
     float r = uCurlRadius;
     float s = dot(p - uCurl.xy, d);
     if (s <= 0.0) { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); return; }
     vec2 base = p - d * s;
-    float halfTurn = PI * r;
-    if (s < halfTurn) {
+    float arc = uCurlWrap * r;
+    if (s < arc) {
         float phi = s / r;
         pos = vec3(base + d * (r * sin(phi)), r * (1.0 - cos(phi)));
         n = vec3(-d * sin(phi), cos(phi));
     } else {
-        pos = vec3(base - d * (s - halfTurn), 2.0 * r);
-        n = vec3(0.0, 0.0, -1.0);
+        float w = uCurlWrap, rest = s - arc;
+        pos = vec3(base + d * (r * sin(w) + rest * cos(w)), r * (1.0 - cos(w)) + rest * sin(w));
+        n = vec3(-d * sin(w), cos(w));
     }
 }
 

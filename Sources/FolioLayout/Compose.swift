@@ -121,8 +121,14 @@ public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
 private func eyeDistance(_ v: ViewState, book: BookInfo?) -> Double {
     if let eye = v.eye { return eye }
     guard let book else { return Camera.referenceEyeDistance }
-    let page = book.laidOutPageSize(v.style.orientation)
-    return BookShape.eyeDistance(pageWidth: page.x * BookShape.openFit(page: page, orientation: v.style.orientation, viewSize: v.viewSize))
+    return BookShape.eyeDistance(pageWidth: book.laidOutPageSize(v.style.orientation).x * openFit(v, book: book))
+}
+
+/// The open book's scale in the view: its turns all stay in view (`BookShape.turnFit`).
+private func openFit(_ v: ViewState, book: BookInfo) -> Double {
+    BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
+                      viewpoint: v.viewpoint, reversePerspective: v.style.perspective == .reverse,
+                      lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
 }
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skipping open: Int?) -> [SceneItem] {
@@ -174,7 +180,9 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     let faces: [BookFace]
     switch (v.layout, v.turn) {
     case let (.fan, turn?):
-        faces = BookFaces.fan(book, index: index, spread: mix(Double(turn.from), Double(turn.to), turn.progress))
+        let shape: BookFaces.FanBend.Shape? = switch v.deform { case .rigid: nil; case .curl: .curl; case .cone: .cone }
+        let bend = shape.map { BookFaces.FanBend(shape: $0, forward: turn.to >= turn.from, grab: turn.grab, pointer: turn.pointer, size: size) }
+        faces = BookFaces.fan(book, index: index, spread: mix(Double(turn.from), Double(turn.to), turn.progress), bend: bend)
     case (.fan, nil):
         faces = BookFaces.fan(book, index: index, spread: v.spread)
     case let (.flat, turn?):
@@ -244,11 +252,11 @@ private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
 
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
 /// the book a quarter turn (spine horizontal), the spread is fitted into the view as it opens
-/// (`BookShape.openFit`), right-to-left mirrors it, then the zoom and the pan, which grow with
+/// with all its turns (`BookShape.turnFit`), right-to-left mirrors it, then the zoom and the pan, which grow with
 /// the opening as the fit does: a zoomed book closes onto its shelf cover, not onto a cover
 /// zoomed and moved that then jumps back. Its inverse maps a pointer onto the open book.
 public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
-    let fit = BookShape.openFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize)
+    let fit = openFit(v, book: book)
     let open = clamp(v.openProgress, 0, 1)
     var m = Mat4.translation(v.pan.x * open, v.pan.y * open, 0) * Mat4.scale(mix(1, v.zoom, open))
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }

@@ -6,13 +6,13 @@ import FolioMath
 /// triangles where a uniform grid needs thousands for the same smoothness.
 public enum CurlStrips {
     /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
-    /// l along it), covering the page: the flat part, `strips` bands over the half turn of the
-    /// cylinder, and the part lying flat on top. `margin` grows the page past its free edges (a
+    /// l along it), covering the page: the flat part, `strips` bands over the cylinder (as far
+    /// round as the curl's wrap), and the flat part past it. `margin` grows the page past its free edges (a
     /// rim where edge coverage fades outwards).
     public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [[Vec2]] {
         let (w, h) = (size.x + margin, size.y / 2 + margin)
         let page = [Vec2(0, -h), Vec2(w, -h), Vec2(w, h), Vec2(0, h)]
-        let arc = Double.pi * curl.radius
+        let arc = curl.wrap * curl.radius
         var cuts = [-Double.infinity]
         let n = max(strips, 1)
         for i in 0...n { cuts.append(arc * Double(i) / Double(n)) }

@@ -15,7 +15,8 @@ public enum Deformation: Sendable, Equatable {
     /// Lies flat; rigid turns come from `model` alone.
     case flat
     /// Bends around a cylinder: the part of the page beyond the fold line rolls up around a
-    /// cylinder of `radius` lying on the page, and past half a turn lies flat on top, face down.
+    /// cylinder of `radius` lying on the page, and past `wrap` (half a turn: lying flat on top,
+    /// face down) leaves it along the tangent.
     case curl(Curl)
     /// Bends around a cone whose apex lies on the spine line (corner lifts first), then
     /// rotates rigidly about the spine by `rotation`.
@@ -27,12 +28,17 @@ public enum Deformation: Sendable, Equatable {
         /// Unit direction, in the page plane, pointing from the fold line towards the free edge.
         public var direction: Vec2
         public var radius: Double
+        /// How far round the cylinder the paper goes, radians: π lays the flap face down on the
+        /// page (a book lying open); less stands it up at that angle, for a sheet turning
+        /// between two planes that meet at the spine at π − wrap (the fan).
+        public var wrap: Double
 
-        public init(point: Vec2, direction: Vec2, radius: Double) {
+        public init(point: Vec2, direction: Vec2, radius: Double, wrap: Double = .pi) {
             self.point = point
             let n = (direction * direction).sum().squareRoot()
             self.direction = n > 0 ? direction / n : Vec2(1, 0)
             self.radius = max(radius, 1e-3)
+            self.wrap = clamp(wrap, 0, .pi)
         }
     }
 
@@ -68,15 +74,17 @@ public enum Deformation: Sendable, Equatable {
         let s = ((p - c.point) * d).sum()          // distance past the fold line
         guard s > 0 else { return (Vec3(p.x, p.y, 0), Vec3(0, 0, 1)) }
         let base = p - d * s                        // foot on the fold line
-        let half = Double.pi * r
-        if s < half {
+        let arc = c.wrap * r
+        if s < arc {
             let phi = s / r
             let q = base + d * (r * sin(phi))
             let n = Vec3(-d.x * sin(phi), -d.y * sin(phi), cos(phi))
             return (Vec3(q.x, q.y, r * (1 - cos(phi))), n)
         }
-        let q = base - d * (s - half)
-        return (Vec3(q.x, q.y, 2 * r), Vec3(0, 0, -1))
+        // Past the roll, straight on along the tangent where the paper leaves the cylinder.
+        let w = c.wrap, rest = s - arc
+        let q = base + d * (r * sin(w) + rest * cos(w))
+        return (Vec3(q.x, q.y, r * (1 - cos(w)) + rest * sin(w)), Vec3(-d.x * sin(w), -d.y * sin(w), cos(w)))
     }
 
     static func cone(_ p: Vec2, _ c: Cone) -> (Vec3, Vec3) {

@@ -200,8 +200,12 @@ enum BookFaces {
     static let coverOnTop = 1_000_000
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest
-    /// flat one), the cover always, drawn on top.
-    static func fan(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
+    /// flat one), the cover always, drawn on top. With `bend` (a turn that curls or cones) the
+    /// sheet in transit — its faces between ratios ½ and −½ — is one two-sided face that bends
+    /// from the plane it leaves onto the plane it lands on (`bent`). It stays a fanned page, not
+    /// a turning sheet: it is drawn and shaded among the other pages of the fan, as its two faces
+    /// were, so nothing changes when a turn starts or lands.
+    static func fan(_ book: BookInfo, index: Int, spread s: Double, bend: FanBend? = nil) -> [BookFace] {
         let sheets = book.sheetCount
         let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
         var pages = lo <= hi ? Array(2 * lo...(2 * hi + 1)) : []
@@ -210,7 +214,7 @@ enum BookFaces {
         // up, and the wedge between a face and the sheet above it (one nearer the reader's
         // spread). A sheet's angle from lying flat on the right, 0 … π, is the same for both faces.
         func phi(_ i: Int) -> Double { (1 - clamp(Fan.ratio(page: i, spread: s), -1, 1)) * .pi / 2 }
-        return pages.map { i in
+        let faces = pages.map { i in
             let r = Fan.ratio(page: i, spread: s)
             let z = i == 0 ? coverOnTop : -Int((abs(-0.5 + Double(i / 2) - s) * 1000).rounded())
             let standing = sin(phi(i))
@@ -223,6 +227,64 @@ enum BookFaces {
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
                             shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
+        guard let bend else { return faces }
+        // Faces of sheets in transit (a turn of several spreads has more than one) become sheets.
+        var out: [BookFace] = []
+        for f in faces {
+            let r = Fan.ratio(page: f.page, spread: s)
+            guard f.page >= 2, abs(r) < 0.5 else { out.append(f); continue }
+            if f.page % 2 == 0 { out.append(bent(f, back: book.content(page: f.page + 1, book: index), ratio: r, bend: bend)) }
+        }
+        return out
+    }
+
+    /// How a fanned sheet in transit bends (a rigid turn leaves it to the fan's own angles).
+    struct FanBend {
+        enum Shape { case curl, cone }
+        var shape: Shape
+        var forward: Bool
+        var grab: Vec2?
+        var pointer: Vec2?
+        var size: Vec2
+    }
+
+    /// The sheet whose front face is `front` (an even page at ratio `r`, −½ … ½) as one
+    /// two-sided face held on the plane it leaves (ratio ½ going forwards, −½ backwards),
+    /// bent onto the plane it lands on: a curl that wraps only as far round as the planes'
+    /// angle, or a cone whose rotation is that angle. Its progress is the distance travelled
+    /// between the two, so it is flat on the one at the start and on the other at the end,
+    /// where the rigid fan puts it.
+    static func bent(_ front: BookFace, back: FaceContent, ratio r: Double, bend: FanBend) -> BookFace {
+        let i = front.page
+        let leaving = bend.forward ? 0.5 : -0.5
+        let p = abs(leaving - r)
+        var sheet = front
+        sheet.visible = true
+        if bend.forward {
+            sheet.back = back
+        } else {
+            // Held on the left plane: the sheet's own frame is its back face's (the odd page).
+            sheet.side = .left
+            sheet.back = sheet.front
+            sheet.front = back
+            sheet.page = i + 1
+        }
+        sheet.angle = Fan.angle(page: sheet.page, ratio: leaving)
+        let between = abs(Fan.angle(page: i, ratio: -leaving) - Fan.angle(page: i, ratio: leaving))
+        switch bend.shape {
+        case .curl:
+            let g = bend.grab ?? Vec2(bend.size.x, -bend.size.y / 2)
+            if case let .curl(c) = CurlTurn.curl(grab: g, pointer: bend.pointer ?? CurlTurn.pointer(grab: g, progress: p), size: bend.size) {
+                var wrapped = c
+                wrapped.wrap = between
+                sheet.deformation = .curl(wrapped)
+            }
+        case .cone:
+            var c = ConeTurn.cone(progress: p, size: bend.size)
+            c.rotation *= between / .pi
+            sheet.deformation = .cone(c)
+        }
+        return sheet
     }
 
     /// Layout page on `side` of spread `s` (a blank face past the last sheet).

@@ -107,15 +107,18 @@ public enum CurlTurn {
 
     /// The nearest point to `pointer` that `grab` can reach on a sheet pinned at the spine:
     /// paper does not stretch, so the grabbed point stays within its distance of both ends of
-    /// the spine (alternate projections onto the two discs).
+    /// the spine (a page width around the near end, for a corner, and the diagonal around the
+    /// far end), and between the book's head and tail (alternate projections onto the two
+    /// discs and the band).
     public static func reachable(_ pointer: Vec2, grab: Vec2, size: Vec2) -> Vec2 {
         var p = pointer
-        for _ in 0..<3 {
+        for _ in 0..<4 {
             for end in [Vec2(0, -size.y / 2), Vec2(0, size.y / 2)] {
                 let g = grab - end, d = p - end
                 let reach = (g * g).sum().squareRoot(), far = (d * d).sum().squareRoot()
                 if far > reach { p = end + d * (reach / far) }
             }
+            p.y = clamp(p.y, -size.y / 2, size.y / 2)
         }
         return p
     }
@@ -125,19 +128,44 @@ public enum CurlTurn {
     /// rolled paper lands exactly under the pointer; it never crosses the spine (a = 0).
     /// The radius grows from 0 and shrinks again as the page lands, so progress 0 and 1
     /// are flat.
+    ///
+    /// A fold line slanted across the page turns the flap's far corner out past the book's
+    /// head or tail, by about twice its depth past the fold times the slant's sine. The slant
+    /// is eased back towards the spine's direction as that corner folds (an upright fold keeps
+    /// every point's height): by the depth the asked-for fold gives it, the slant is cut to
+    /// what keeps the reach past the edge near `headroom` of the page height. A hard limit
+    /// cannot be smooth (an upright and a slanted fold that spares the corner are not joined
+    /// by folds within it): this one is, so no pointer motion makes the flap jump. The grabbed
+    /// point stays as near the pointer as that fold allows; while the fold has not reached the
+    /// far corner it lies exactly under the pointer.
     public static func curl(grab: Vec2, pointer: Vec2, size: Vec2) -> Deformation {
         let pointer = reachable(pointer, grab: grab, size: size)
         let p = progress(grab: grab, pointer: pointer)
         let delta = grab - pointer
         let len = (delta * delta).sum().squareRoot()
         guard p > 0, p < 1, len > 1e-6 else { return p >= 1 ? landed(size) : .flat }
-        let d = delta / len
         let r = maxRadius * size.x * 4 * p * (1 - p)
-        var f = (((pointer + grab) * d).sum() - .pi * r) / 2
-        // Both ends of the spine must stay behind the fold line.
-        f = max(f, abs(d.y) * size.y / 2)
-        return .curl(.init(point: d * f, direction: d, radius: r))
+        func fold(_ d: Vec2) -> Deformation.Curl {
+            // The grabbed point's image lies on the line through it along d; nearest the pointer
+            // when the bisector's offset is the mean of the two along d.
+            var f = (((pointer + grab) * d).sum() - .pi * r) / 2
+            // Both ends of the spine must stay behind the fold line.
+            f = max(f, abs(d.y) * size.y / 2)
+            return .init(point: d * f, direction: d, radius: r)
+        }
+        let asked = delta / len
+        // The outer corner on the side the slant turns outwards, and its depth past that fold.
+        let far = Vec2(size.x, asked.y < 0 ? size.y / 2 : -size.y / 2)
+        let free = fold(asked)
+        let depth = max(0, ((far - free.point) * free.direction).sum())
+        let x = 2 * depth * abs(asked.y) / (headroom * size.y)
+        let sine = asked.y / (1 + x * x).squareRoot()
+        return .curl(fold(Vec2((1 - sine * sine).squareRoot() * (asked.x < 0 ? -1 : 1), sine)))
     }
+
+    /// The reach past head or tail, as a fraction of the page height, that the slant of a
+    /// curl's fold is eased towards.
+    public static let headroom = 0.03
 
     /// A page that has finished a curl: all of it rolled over the spine, flat.
     static func landed(_ size: Vec2) -> Deformation {

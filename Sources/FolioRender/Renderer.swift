@@ -342,6 +342,7 @@ public final class Renderer {
             p.set("uDeform", Int32(1))
             p.set("uCurl", Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
             p.set("uCurlRadius", Float(c.radius))
+            p.set("uCurlWrap", Float(c.wrap))
         case let .cone(c):
             p.set("uDeform", Int32(2))
             p.set("uCone", Float(c.apex), Float(c.theta), Float(c.rotation))

@@ -23,7 +23,10 @@ import FolioMath
     @Test func cameraHasEyeM34AndVanishingPoint() throws {
         let above = try Self.json { $0.book = 0; $0.viewpoint = .above }
         let camera = try #require(above["camera"] as? [String: Any])
-        #expect(Self.number(camera, "eye") == 2000 && Self.near(Self.number(camera, "m34"), -1.0 / 2000))
+        // Seen from above the spread is made smaller, so a sheet standing up stays in view; the
+        // eye comes nearer with it.
+        let eye = Self.number(camera, "eye")
+        #expect(eye < 2000 && eye > 1500 && Self.near(Self.number(camera, "m34"), -1.0 / eye))
         #expect((camera["vanishing"] as? [Double]) == [0, 0.6 * 720 / 2])
         let reverse = try Self.json { $0.book = 0; $0.eye = 2500; $0.style.perspective = .reverse }
         let c2 = try #require(reverse["camera"] as? [String: Any])
@@ -69,7 +72,7 @@ import FolioMath
             Issue.record("no curl")
             return
         }
-        #expect(c["type"] as? String == "curl" && Self.near(Self.number(c, "radius"), k.radius))
+        #expect(c["type"] as? String == "curl" && Self.near(Self.number(c, "radius"), k.radius) && Self.near(Self.number(c, "wrap"), .pi))
         #expect((c["point"] as? [Double]).map { Self.near($0[0], k.point.x) && Self.near($0[1], k.point.y) } == true)
         #expect((c["direction"] as? [Double]).map { Self.near($0[0], k.direction.x) && Self.near($0[1], k.direction.y) } == true)
     }

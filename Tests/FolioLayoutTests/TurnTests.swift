@@ -45,8 +45,8 @@ private func expectPaperLike(_ d: Deformation) {
         // A pointer dragged far up and across: the fold line is pushed back behind the spine ends.
         let d = CurlTurn.curl(grab: grab, pointer: Vec2(-200, 200), size: page)
         expectPaperLike(d)
-        // Mid-way the grabbed corner lands under the pointer.
-        let pointer = CurlTurn.pointer(grab: grab, progress: 0.5)
+        // Mid-way, dragged level, the grabbed corner lands under the pointer.
+        let pointer = Vec2(0, -284)
         let moved = CurlTurn.curl(grab: grab, pointer: pointer, size: page).apply(grab).position
         #expect(close(Vec2(moved.x, moved.y), pointer, 1e-6))
     }
@@ -63,6 +63,74 @@ private func expectPaperLike(_ d: Deformation) {
         }
         // Within reach the pointer is followed exactly.
         #expect(close(CurlTurn.reachable(Vec2(100, -200), grab: grab, size: page), Vec2(100, -200)))
+    }
+
+    /// Drags over a grid of pointers, from a corner and from the middle of the edge: every
+    /// point of the sheet stays within its flat distance of both spine ends, between head and
+    /// tail, with the spine in place; the grabbed point follows the pointer exactly where the
+    /// fold it asks for keeps the flap within the book, and never leaves the reach.
+    @Test(arguments: [Vec2(362, -284), Vec2(362, 284), Vec2(362, 40)])
+    func theFlapStaysWithinReachOfTheSpine(grab: Vec2) {
+        let ends = [Vec2(0, -284), Vec2(0, 284)]
+        var followed = 0
+        for x in stride(from: -500.0, through: 400, by: 75) {
+            for y in stride(from: -450.0, through: 450, by: 75) {
+                let pointer = Vec2(x, y)
+                let d = CurlTurn.curl(grab: grab, pointer: pointer, size: page)
+                // The outline every ~1.4 units, and an inner grid.
+                var points: [Vec2] = []
+                for i in 0...200 {
+                    let u = Double(i) / 200
+                    points += [Vec2(362 * u, -284), Vec2(362 * u, 284), Vec2(0, 568 * u - 284), Vec2(362, 568 * u - 284)]
+                }
+                for a in stride(from: 0.0, through: 362, by: 36.2) {
+                    for l in stride(from: -284.0, through: 284, by: 56.8) { points.append(Vec2(a, l)) }
+                }
+                for q in points {
+                    let at = d.apply(q).position
+                    #expect(abs(at.y) <= 284 + 0.15 * 568, "pointer \(pointer): \(q) lands at \(at), past head or tail")
+                    for e in ends {
+                        let flat = length(Vec3(q.x - e.x, q.y - e.y, 0)), now = length(at - Vec3(e.x, e.y, 0))
+                        #expect(now <= flat + 1e-6, "pointer \(pointer): \(q) is \(now) from a spine end, more than \(flat)")
+                    }
+                }
+                for e in ends { #expect(close(d.apply(e).position, Vec3(e.x, e.y, 0), 1e-9)) }
+                // The grabbed point lies under the pointer it could reach, unless the fold asked for
+                // would turn the flap's far corner out past head or tail, or the fold line is held
+                // back at a spine end (the roll needs room behind the pointer).
+                let reach = CurlTurn.reachable(pointer, grab: grab, size: page)
+                let progress = CurlTurn.progress(grab: grab, pointer: reach)
+                guard progress > 0.02, progress < 0.98, case let .curl(c) = d else { continue }
+                let g = d.apply(grab).position
+                #expect(abs(g.y) <= 284 + 1e-6)
+                if close(Vec2(g.x, g.y), reach, 1e-6) { followed += 1; continue }
+                let asked = (grab - reach) / ((grab - reach) * (grab - reach)).sum().squareRoot()
+                let far = Vec2(362, asked.y < 0 ? 284 : -284)
+                let heldAtSpine = close((c.point * c.direction).sum(), abs(c.direction.y) * 284, 1e-6)
+                #expect(heldAtSpine || ((far - c.point) * c.direction).sum() > 0 && abs(c.direction.y) < abs(asked.y),
+                        "pointer \(pointer): the grabbed point is \(g), not under \(reach), though the far corner stays unfolded and the fold clears the spine")
+            }
+        }
+        #expect(followed > 0)
+    }
+
+    /// Turning the fold back to keep the flap within the book moves the sheet smoothly: along
+    /// slanted drags no corner jumps far more than the pointer moved.
+    @Test(arguments: [Vec2(-362, -60), Vec2(-300, 200), Vec2(-200, 284)])
+    func theFlapMovesSmoothlyAlongADrag(to end: Vec2) {
+        let grab = Vec2(362, -284), steps = 300
+        var last: [Vec3]?
+        for i in 0...steps {
+            let pointer = grab + (end - grab) * (Double(i) / Double(steps))
+            let d = CurlTurn.curl(grab: grab, pointer: pointer, size: page)
+            let now = corners.map { d.apply($0).position }
+            if let last {
+                let step = ((end - grab) * (end - grab)).sum().squareRoot() / Double(steps)
+                let moved = zip(now, last).map { length($0 - $1) }.max() ?? 0
+                #expect(moved < 8 * step, "step \(i): a corner moved \(moved), the pointer \(step)")
+            }
+            last = now
+        }
     }
 
     @Test func aScriptedCurlSettlesWithZeroSpeed() {

@@ -11,22 +11,28 @@ import Testing
     static let width = 640, height = 360
 
     /// A book of `images` pages open in the middle, seen from above (the fore edges face the eye).
-    static func middle(of images: Int) throws -> RGBAImage {
+    static func scene(of images: Int) -> Scene {
         let info = BookInfo(title: "Test", imageCount: images)
-        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(info.lastSpread / 2),
-                                        viewpoint: .above), books: [info])
-        return try GLHarness.shared.render(scene, width: width, height: height)
+        return makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(info.lastSpread / 2),
+                                   viewpoint: .above), books: [info])
     }
 
-    /// Columns right of the right page's outer edge (x ≈ 500 at this size) lighter than the desk
-    /// (luma under 70 there): the visible fore edge of the page block.
-    static func foreEdgeWidth(_ img: RGBAImage) -> Int {
-        (500..<560).filter { img.luma($0, height / 2) > 90 }.count
+    static func middle(of images: Int) throws -> RGBAImage {
+        try GLHarness.shared.render(scene(of: images), width: width, height: height)
+    }
+
+    /// Columns right of the right page's outer edge (projected, at the middle of its height)
+    /// lighter than the desk (luma under 70 there): the visible fore edge of the page block.
+    static func foreEdgeWidth(_ img: RGBAImage, _ scene: Scene) throws -> Int {
+        let page = try #require(scene.items.last { $0.kind == .page })
+        let at = scene.camera.projectToView(page.model.project(Vec3(page.size.x, 0, 0)))
+        let edge = Int((at.x / scene.camera.viewSize.x + 0.5) * Double(width))
+        return (edge..<(edge + 60)).filter { img.luma($0, height / 2) > 90 }.count
     }
 
     @Test func pageBlocksShowAndGrowWithThePageCount() throws {
-        let thin = Self.foreEdgeWidth(try Self.middle(of: 20))
-        let thick = Self.foreEdgeWidth(try Self.middle(of: 800))
+        let thin = try Self.foreEdgeWidth(try Self.middle(of: 20), Self.scene(of: 20))
+        let thick = try Self.foreEdgeWidth(try Self.middle(of: 800), Self.scene(of: 800))
         #expect(thick >= 3, "an 800-page book shows its fore edge: \(thick) columns")
         #expect(thick > thin + 2, "the block grows with the pages: \(thin) → \(thick) columns")
     }

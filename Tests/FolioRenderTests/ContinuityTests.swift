@@ -40,29 +40,38 @@ import Testing
 
     /// A scripted turn as `folio record` draws it: the spread at rest, the turn on the viewer's
     /// two-stage timing, the next spread at rest.
-    static func frames(_ deform: TurnDeform, count: Int = 24) throws -> [RGBAImage] {
-        var scenes = [try still { $0.page = 7 }]
+    static func frames(_ deform: TurnDeform, layout: BookLayout = .flat, count: Int = 24) throws -> [RGBAImage] {
+        var scenes = [try still { $0.page = 7; $0.layout = layout }]
         for i in 1..<count {
             let p = TimingCurve.twoStage(Double(i) / Double(count))
-            scenes.append(try still { $0.page = 7; $0.turn = p; $0.deform = deform })
+            scenes.append(try still { $0.page = 7; $0.turn = p; $0.deform = deform; $0.layout = layout })
         }
-        scenes.append(try still { $0.page = 9 })
+        scenes.append(try still { $0.page = 9; $0.layout = layout })
         return try scenes.map(render)
+    }
+
+    /// No frame changes far more than both its neighbours (a jump), the page moves, and the
+    /// first and last steps are small next to the largest (eased at both ends).
+    static func expectSmooth(_ images: [RGBAImage], _ name: String) {
+        let d = zip(images, images.dropFirst()).map { difference($0, $1) }
+        let peak = d.max() ?? 0
+        #expect(peak > 0.5, "\(name): the page hardly moves: \(d)")
+        for i in d.indices {
+            let neighbours = max(i > 0 ? d[i - 1] : 0, i + 1 < d.count ? d[i + 1] : 0)
+            #expect(d[i] <= 2.5 * neighbours + 0.25, "\(name): frame \(i + 1) jumps (\(d[i]) against \(neighbours)): \(d)")
+        }
+        #expect(d.first! < 0.2 * peak && d.last! < 0.2 * peak, "\(name): the turn starts or stops dead: \(d)")
     }
 
     @Test(arguments: TurnDeform.allCases)
     func turnHasNoJumpAndLandsGently(_ deform: TurnDeform) throws {
-        let images = try Self.frames(deform)
-        let d = zip(images, images.dropFirst()).map { Self.difference($0, $1) }
-        let peak = d.max() ?? 0
-        #expect(peak > 0.5, "\(deform): the page hardly moves: \(d)")
-        // A frame that changes far more than both its neighbours is a jump.
-        for i in d.indices {
-            let neighbours = max(i > 0 ? d[i - 1] : 0, i + 1 < d.count ? d[i + 1] : 0)
-            #expect(d[i] <= 2.5 * neighbours + 0.25, "\(deform): frame \(i + 1) jumps (\(d[i]) against \(neighbours)): \(d)")
-        }
-        // Eased at both ends: the first and last steps are small next to the peak.
-        #expect(d.first! < 0.2 * peak && d.last! < 0.2 * peak, "\(deform): the turn starts or stops dead: \(d)")
+        Self.expectSmooth(try Self.frames(deform), "\(deform)")
+    }
+
+    /// The fan's sheet in transit bends too, and as smoothly.
+    @Test(arguments: [TurnDeform.rigid, .curl, .cone])
+    func fanTurnHasNoJumpAndLandsGently(_ deform: TurnDeform) throws {
+        Self.expectSmooth(try Self.frames(deform, layout: .fan), "fan \(deform)")
     }
 
     /// The right page's spine band at rest equals the sheet's when the turn has just started,

@@ -72,6 +72,28 @@ import Testing
         ImageAssert.matchesReference(img, named: "cone-40")
     }
 
+    /// In the fan a curl bends the sheet in transit: its flap stands off the plane the sheet
+    /// leaves, showing paper where the rigid fan's sheet is not, and the picture differs.
+    @Test func fanCurlBendsTheSheetInTransit() throws {
+        let rigid = try Self.still { $0.book = 0; $0.page = 10; $0.layout = .fan; $0.turn = 0.3 }
+        let curl = try Self.still { $0.book = 0; $0.page = 10; $0.layout = .fan; $0.turn = 0.3; $0.deform = .curl }
+        let sheet = try #require(curl.items.first { $0.back != nil && $0.deformation != .flat })
+        guard case let .curl(c) = sheet.deformation else { Issue.record("the fan's sheet is not curled"); return }
+        #expect(c.wrap < 3 && c.wrap > 1, "it wraps as far as the fan's planes meet: \(c.wrap)")
+        let (w, h) = (640, 360)
+        let a = try Self.render(rigid, width: w, height: h), b = try Self.render(curl, width: w, height: h)
+        let r = try #require(ImageAssert.compare(a, b, channelTolerance: 8))
+        #expect(r.fraction > 0.02, "the curl looks like the rigid fan: \(r.fraction)")
+        // The flap near the grabbed corner (the bottom outer one), where the curl carried it.
+        let local = sheet.deformation.apply(Vec2(0.9 * sheet.size.x, -0.4 * sheet.size.y)).position
+        let at = curl.camera.fitted(width: w, height: h).projectToView(sheet.model.project(local))
+        let scale = Double(w) / curl.camera.fitted(width: w, height: h).viewSize.x
+        let (x, y) = (Int(Double(w) / 2 + at.x * scale), Int(Double(h) / 2 - at.y * scale))
+        #expect(b.meanLuma(x: x - 3, y: y - 3, width: 7, height: 7) > 120, "no paper at the flap (\(x), \(y))")
+        #expect(abs(a.meanLuma(x: x - 3, y: y - 3, width: 7, height: 7) - b.meanLuma(x: x - 3, y: y - 3, width: 7, height: 7)) > 4
+                || r.fraction > 0.05, "the flap's place looks the same in the rigid fan")
+    }
+
     @Test func spreads() throws {
         ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 1; $0.page = 9; $0.layout = .fan }), named: "spread-fan")
         ImageAssert.matchesReference(try Self.render(try Self.still { $0.book = 1; $0.page = 9 }), named: "spread-flat-layout")

@@ -46,7 +46,8 @@ public final class TextureStore {
         residentBytes += bytes
     }
 
-    private func remove(_ face: FaceContent) {
+    /// Frees the texture of `face`, if it has one.
+    public func remove(_ face: FaceContent) {
         guard let t = textures.removeValue(forKey: face) else { return }
         residentBytes -= t.bytes
         t.texture.destroy()

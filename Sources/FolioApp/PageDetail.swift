@@ -11,8 +11,8 @@ public struct DetailWant: Sendable, Equatable {
     public var face: FaceContent
     /// The part of the face's image inside the frame, in fractions of the image.
     public var visible: PageRegion
-    /// The size of the whole image at the scale shown, rounded up to a step of ×1.25 so that
-    /// a small change of zoom asks for nothing new.
+    /// The size of the whole image at the scale shown, rounded up to a step of 2^(1/8)
+    /// (9 %) so that a small change of zoom asks for nothing new.
     public var scale: PixelSize
 }
 
@@ -48,7 +48,7 @@ extension Scene {
             let visible = PageRegion(x0: corners.map(\.x).min()!, y0: corners.map(\.y).min()!,
                                      x1: corners.map(\.x).max()!, y1: corners.map(\.y).max()!).intersection(.whole)
             guard !visible.isEmpty else { return nil }
-            let step = Double(geometricStep(pxPerV))
+            let step = Double(geometricStep(pxPerV, ratio: detailStep))
             let scale = PixelSize(width: max(1, Int((pxPerU * step / pxPerV).rounded())), height: Int(step))
             return DetailWant(item: i, face: item.front, visible: visible, scale: scale)
         }
@@ -71,12 +71,15 @@ extension SceneItem {
     }
 }
 
-/// The smallest step of the series 64 × 1.25ⁿ at or above `x` (in pixels).
-func geometricStep(_ x: Double) -> Int {
+/// The smallest step of the series 64 × ratioⁿ at or above `x` (in pixels).
+func geometricStep(_ x: Double, ratio: Double = 1.25) -> Int {
     var step = 64.0
-    while step < x { step *= 1.25 }
+    while step < x { step *= ratio }
     return Int(step.rounded(.up))
 }
+
+/// Crops are rasterised at most 9 % larger than shown: a texel is nearly a pixel.
+private let detailStep = 1.0905
 
 private func simdLength(_ v: Vec2) -> Double { (v * v).sum().squareRoot() }
 

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// A zoomed view magnifying a vector page beyond the largest image a whole page gets asks for
 /// the part it shows (`detail(for:)`), rasterised at the scale shown by a `DetailCache` over
-/// every book (an eighth of the budget).
+/// every book (a quarter of the budget).
 ///
 /// Threading: one thread (the render thread) uses it; only `onChange` is called from
 /// decoding threads. The viewer wakes its event loop there; headless commands instead
@@ -90,7 +90,7 @@ public final class FaceImages {
         c.behind = c.ahead
         covers = PageCache(pages: paths, settings: c, onChange: notifier.callback)
         var d = DetailCache.Settings()
-        d.budgetBytes = s.budgetBytes / 8
+        d.budgetBytes = s.budgetBytes / 4
         d.shared = budget
         d.maxSide = s.maxPageSize
         crops = DetailCache(settings: d, onChange: notifier.callback)

@@ -258,7 +258,7 @@ public final class DetailCache: @unchecked Sendable {
             image.pixels.withUnsafeBufferPointer { src in
                 for y in 0..<h {
                     let d = (y + 1) * row
-                    for i in 0..<(w * 4) { o[d + 4 + i] = src[y * w * 4 + i] }
+                    (o.baseAddress! + d + 4).update(from: src.baseAddress! + y * w * 4, count: w * 4)
                     // Each side's border pixel takes the colour next to it, with no alpha.
                     for c in 0..<3 {
                         o[d + c] = src[y * w * 4 + c]

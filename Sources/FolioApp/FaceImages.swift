@@ -41,6 +41,8 @@ public final class FaceImages {
     /// `settings.budgetBytes` over every book's pages and the covers together; the host adds
     /// the bytes of the textures it made from them (`MemoryBudget.setGPUBytes`).
     public let budget: MemoryBudget
+    /// The height of the largest image a whole vector page gets: shown higher, it needs crops.
+    public let largestWholePage: Int
     private let notifier: Notifier
     private let covers: PageCache
     private let crops: DetailCache
@@ -93,6 +95,7 @@ public final class FaceImages {
         d.budgetBytes = s.budgetBytes / 4
         d.shared = budget
         d.maxSide = s.maxPageSize
+        largestWholePage = s.wholePageHeight > 0 ? min(s.wholePageHeight, s.maxPageSize) : s.maxPageSize
         crops = DetailCache(settings: d, onChange: notifier.callback)
     }
 

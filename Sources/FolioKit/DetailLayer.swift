@@ -21,7 +21,7 @@ final class DetailLayer {
     /// asks for (captures).
     func decorate(_ scene: Scene, width: Int, height: Int, images: FaceImages, textures: TextureStore,
                   wait: TimeInterval?) -> (scene: Scene, changed: Bool) {
-        let wants = scene.detailWants(width: width, height: height, sharperThan: images.settings.maxPageSize)
+        let wants = scene.detailWants(width: width, height: height, sharperThan: images.largestWholePage)
         var rasters = images.detail(for: wants)
         if let wait, rasters.contains(where: { $0 == nil }), images.waitForDetail(timeout: wait) {
             rasters = images.detail(for: wants)

@@ -177,6 +177,8 @@ public final class FramePipeline {
                                    wake: @escaping @Sendable () -> Void) -> FaceImages {
         var settings = PageCache.Settings()
         settings.displayHeight = max(height, 1)
+        // Shown larger, vector pages are drawn from crops of the part in view.
+        if configuration.detailPages { settings.wholePageHeight = 2048 }
         // A waiting frame needs only its own pages (decoding others would take cores from it),
         // and the sharp ones: no preview first.
         if configuration.waitsForImages {

@@ -169,6 +169,35 @@ final class PDFTests: XCTestCase {
         XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
     }
 
+    /// Vector pages are rasterised whole up to `wholePageHeight` (crops show them larger):
+    /// a display that grows beyond it renders nothing again. Bitmap pages are not capped.
+    func testVectorPagesStopAtTheWholePageHeight() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        var settings = PageCache.Settings()
+        settings.displayHeight = 200
+        settings.wholePageHeight = 300
+        settings.previewHeight = 0
+        (settings.ahead, settings.behind) = (0, 0)
+        let cache = PageCache(book: book, settings: settings)
+        cache.request(pages: [3])
+        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
+        XCTAssertEqual(cache.image(for: 3)?.height, 200)
+        cache.setDisplayHeight(900)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while cache.image(for: 3)?.height != 300 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(cache.image(for: 3)?.height, 300)
+        let decoded = cache.statistics.decoded
+        cache.setDisplayHeight(1200)
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        XCTAssertEqual(cache.statistics.decoded, decoded, "not rendered again for a larger display")
+
+        settings.displayHeight = 1200
+        let photos = PageCache(pages: [try Fixtures.path("large.jpg")], settings: settings)
+        photos.request(pages: [0])
+        XCTAssertTrue(photos.waitUntilResident(pages: [0], timeout: 10))
+        XCTAssertGreaterThan(photos.image(for: 0)?.height ?? 0, 300, "a photo keeps its resolution")
+    }
+
     func testAPagePreviewsSmallThenSharp() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
         for (preview, renders) in [(40, 2), (0, 1)] {

@@ -172,9 +172,6 @@ public final class FaceImages {
     /// commands, after `detail(for:)`.
     public func waitForDetail(timeout: TimeInterval) -> Bool { crops.waitUntilIdle(timeout: timeout) }
 
-    /// Crops held and rendered, for tests and benchmarks.
-    public var detailStatistics: DetailCache.Stats { crops.statistics }
-
     /// Blocks until every face of `faces` that has an image is loaded (shown first with
     /// `show(_:)`), or `timeout` passes; true if they all are. For headless commands: capture
     /// draws real pages, never placeholders. Never call it for a frame on screen.

@@ -409,9 +409,9 @@ public final class PageCache: @unchecked Sendable {
             var whole = fit
             if s.wholePageHeight > 0, fit.height > s.wholePageHeight, PageSources.rendersCrops(path) { whole.height = s.wholePageHeight }
             let r = try PageSources.render(path, fit: whole, maxPixels: s.maxPixels, maxSide: s.maxPageSize)
-            // Capped, it is as large as the page is ever rendered whole: no display renders it again.
             let problem = r.warning.map { PageSources.problem(path, $0) }
             let image = s.paperAspect.map { r.image.onPaper(aspect: $0, maxSide: s.maxPageSize) } ?? r.image
+            // Capped, it is as large as the page is ever rendered whole: no display renders it again.
             return (image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true,
                     r.scalable && whole == fit ? fit.height : nil)
         } catch PageError.reportedBefore {

@@ -109,7 +109,7 @@ public final class DetailCache: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         shown = []
         return wants.map { want in
-            if let i = entries.lastIndex(where: { $0.key == want.key && $0.crop.region.contains(want.visible) }) {
+            if let i = entries.lastIndex(where: { serves($0.key, $0.crop, want) }) {
                 let r = entries.remove(at: i)
                 entries.append(r)
                 shown.insert(r.serial)
@@ -167,7 +167,7 @@ public final class DetailCache: @unchecked Sendable {
         let page = want.key.page
         guard !cancelled, !refused.contains(page), !want.visible.isEmpty else { return }
         // What is rendering or waiting already will cover it.
-        let covers = { (w: Want?) in w.map { $0.key == want.key && self.region(for: $0).contains(want.visible) } ?? false }
+        let covers = { (w: Want?) in w.map { self.serves($0.key, self.crop(for: $0), want) } ?? false }
         if covers(inflight[page]) || covers(waiting[page]) { return }
         if inflight[page] != nil {
             waiting[page] = want
@@ -196,7 +196,11 @@ public final class DetailCache: @unchecked Sendable {
         return crop
     }
 
-    private func region(for want: Want) -> PageRegion { crop(for: want).region }
+    /// Whether a crop of page and scale `key` serves `want`: it covers its visible part, or
+    /// is all of it that one crop may hold (`maxSide`).
+    private func serves(_ key: Key, _ crop: PageCrop, _ want: Want) -> Bool {
+        key == want.key && (crop.region.contains(want.visible) || crop == self.crop(for: want))
+    }
 
     private func startLocked(_ want: Want) {
         inflight[want.key.page] = want
@@ -229,7 +233,7 @@ public final class DetailCache: @unchecked Sendable {
             refused.insert(page)
         }
         if let next = waiting.removeValue(forKey: page),
-           !entries.contains(where: { $0.key == next.key && $0.crop.region.contains(next.visible) }) {
+           !entries.contains(where: { serves($0.key, $0.crop, next) }) {
             startLocked(next)
         }
     }

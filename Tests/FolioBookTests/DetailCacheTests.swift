@@ -113,6 +113,22 @@ final class DetailCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics.count, 1)
     }
 
+    /// A visible part larger than a crop may be is cut down around its centre, and that crop
+    /// serves it from then on (it is not rendered again and again).
+    func testAPartLargerThanACropGetsTheLargestCropOnce() throws {
+        let dir = TempDir()
+        let doc = document(in: dir)
+        var settings = DetailCache.Settings()
+        settings.maxSide = 100
+        let cache = DetailCache(settings: settings)
+        let wide = want(doc, scale: 1000, PageRegion(x0: 0.3, y0: 0.45, x1: 0.7, y1: 0.5))
+        let r = try shown(cache, wide)
+        XCTAssertEqual(r.crop, PageCrop(full: PixelSize(width: 1000, height: 1000), x: 450, y: 443, width: 100, height: 64))
+        XCTAssertEqual(cache.show([wide])[0]?.serial, r.serial)
+        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        XCTAssertEqual(cache.statistics.rendered, 1)
+    }
+
     func testBitmapPagesGetNoCrop() throws {
         let dir = TempDir()
         let png = dir.write("page.png", TestPNG.page(width: 40, height: 60))

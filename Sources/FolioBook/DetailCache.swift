@@ -83,8 +83,10 @@ public final class DetailCache: @unchecked Sendable {
     /// Least recently used first.
     private var entries: [Raster] = []
     private var bytes = 0
-    /// The rasters the last `show` handed out: kept whatever the budget.
+    /// The rasters the last `show` handed out, and the keys it asked for: kept whatever the
+    /// budget, with the newest crop of each key (two pages on screen never evict each other's).
     private var shown: Set<Int> = []
+    private var wanted: Set<Key> = []
     /// The page each rendering in flight is for, and the next request per page.
     private var inflight: [String: Want] = [:]
     private var waiting: [String: Want] = [:]
@@ -108,6 +110,7 @@ public final class DetailCache: @unchecked Sendable {
     public func show(_ wants: [Want]) -> [Raster?] {
         lock.lock(); defer { lock.unlock() }
         shown = []
+        wanted = Set(wants.map(\.key))
         return wants.map { want in
             if let i = entries.lastIndex(where: { serves($0.key, $0.crop, want) }) {
                 let r = entries.remove(at: i)
@@ -242,10 +245,11 @@ public final class DetailCache: @unchecked Sendable {
     private func evictLocked() {
         var budget = settings.budgetBytes
         if let shared = settings.shared { budget = min(budget, shared.limit - shared.held(byOthersThan: ObjectIdentifier(self))) }
+        var kept = shown
+        for key in wanted { if let newest = entries.last(where: { $0.key == key }) { kept.insert(newest.serial) } }
         var i = 0
         while bytes > budget, i < entries.count {
-            // The newest crop is what was asked for last: kept, like those on screen.
-            if shown.contains(entries[i].serial) || i == entries.count - 1 {
+            if kept.contains(entries[i].serial) {
                 i += 1
                 continue
             }

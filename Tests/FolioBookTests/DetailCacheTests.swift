@@ -101,16 +101,22 @@ final class DetailCacheTests: XCTestCase {
         XCTAssertEqual(shared.used, 0)
     }
 
-    func testACropOnScreenStaysWhateverTheBudget() throws {
+    /// Two pages on screen over a budget too small for one crop: each keeps its crop, and
+    /// neither is rendered again.
+    func testCropsOnScreenStayWhateverTheBudget() throws {
         let dir = TempDir()
         let doc = document(in: dir)
         var settings = DetailCache.Settings()
         settings.budgetBytes = 1000
         let cache = DetailCache(settings: settings)
-        let a = want(doc, scale: 1000, centre)
-        let r = try shown(cache, a)
-        XCTAssertEqual(cache.show([a])[0]?.serial, r.serial)
-        XCTAssertEqual(cache.statistics.count, 1)
+        let pages = [want(doc, page: 0, scale: 1000, centre), want(doc, page: 1, scale: 1000, centre)]
+        XCTAssertEqual(cache.show(pages).compactMap { $0 }.count, 0)
+        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        let first = cache.show(pages)
+        XCTAssertEqual(first.compactMap { $0 }.count, 2)
+        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        XCTAssertEqual(cache.show(pages).map { $0?.serial }, first.map { $0?.serial })
+        XCTAssertEqual(cache.statistics.rendered, 2)
     }
 
     /// A visible part larger than a crop may be is cut down around its centre, and that crop

@@ -17,13 +17,17 @@ final class DetailLayer {
     private var shown: [FaceContent: (raster: DetailCache.Raster, version: Int)] = [:]
 
     /// `scene` with a detail item over each magnified page that has a crop; true when a crop
-    /// was uploaded or let go (the frame changed). `wait`: first waits for the crops the view
-    /// asks for (captures).
+    /// was uploaded or let go (the frame changed). `wait`: first waits up to that long for the
+    /// crops the view asks for (captures).
     func decorate(_ scene: Scene, width: Int, height: Int, images: FaceImages, textures: TextureStore,
                   wait: TimeInterval?) -> (scene: Scene, changed: Bool) {
         let wants = scene.detailWants(width: width, height: height, sharperThan: images.largestWholePage)
         var rasters = images.detail(for: wants)
-        if let wait, rasters.contains(where: { $0 == nil }), images.waitForDetail(timeout: wait) {
+        if let wait, rasters.contains(where: { $0 == nil }) {
+            // In short waits, so that Ctrl-C (`Interrupt`) is heard; past `wait`, the page
+            // image is drawn as it is.
+            let deadline = Date(timeIntervalSinceNow: wait)
+            while !images.waitForDetail(timeout: 0.25), !Interrupt.requested, Date() < deadline {}
             rasters = images.detail(for: wants)
         }
         var decorated = scene, changed = false

@@ -13,6 +13,10 @@ import Foundation
 /// prefetch ahead in the reading direction; `image(for:)` answers at once, nil while a face
 /// is loading (the renderer draws paper and asks again next frame).
 ///
+/// A zoomed view magnifying a vector page beyond the largest image a whole page gets asks for
+/// the part it shows (`detail(for:)`), rasterised at the scale shown by a `DetailCache` over
+/// every book (a quarter of the budget).
+///
 /// Threading: one thread (the render thread) uses it; only `onChange` is called from
 /// decoding threads. The viewer wakes its event loop there; headless commands instead
 /// `waitUntilReady(faces:timeout:)` before they draw.
@@ -20,7 +24,8 @@ public final class FaceImages {
     /// What happened since the last `drainChanges()`.
     public struct Changes: Sendable {
         /// Images of faces on screen (as last shown) became available: faces drawn as paper
-        /// can now show them. Prefetched pages arriving do not count.
+        /// can now show them, or a crop of a zoomed page is ready. Prefetched pages arriving
+        /// do not count.
         public var arrived = false
         /// Images were let go: free the textures of faces outside `residentFaces`.
         public var evicted = false
@@ -36,8 +41,11 @@ public final class FaceImages {
     /// `settings.budgetBytes` over every book's pages and the covers together; the host adds
     /// the bytes of the textures it made from them (`MemoryBudget.setGPUBytes`).
     public let budget: MemoryBudget
+    /// The height of the largest image a whole vector page gets: shown higher, it needs crops.
+    public let largestWholePage: Int
     private let notifier: Notifier
     private let covers: PageCache
+    private let crops: DetailCache
     /// Each book's slot in `covers.pages`, and the book of each slot; a book with no image at
     /// all has no slot.
     private let coverSlot: [Int: Int]
@@ -83,6 +91,12 @@ public final class FaceImages {
         c.ahead = min(s.ahead, 4)
         c.behind = c.ahead
         covers = PageCache(pages: paths, settings: c, onChange: notifier.callback)
+        var d = DetailCache.Settings()
+        d.budgetBytes = s.budgetBytes / 4
+        d.shared = budget
+        d.maxSide = s.maxPageSize
+        largestWholePage = s.wholePageHeight > 0 ? min(s.wholePageHeight, s.maxPageSize) : s.maxPageSize
+        crops = DetailCache(settings: d, onChange: notifier.callback)
     }
 
     /// The image of `face`, or nil while it loads, for a face not shown, and for faces without
@@ -134,6 +148,30 @@ public final class FaceImages {
         return PageCache(book: library.books[book], settings: s, onChange: notifier.callback)
     }
 
+    /// For each of `wants`, the crop of its page ready to draw over it (`SceneItem.detail`):
+    /// a crop of its scale covering its visible part; nil while none does (one is rendered in
+    /// the background) and for pages that have nothing sharper to give (bitmaps). Never blocks.
+    public func detail(for wants: [DetailWant]) -> [DetailCache.Raster?] {
+        var asked: [DetailCache.Want] = [], index: [Int?] = []
+        for want in wants {
+            guard let path = PageImages.path(for: want.face, in: library), PageSources.rendersCrops(path) else {
+                index.append(nil)
+                continue
+            }
+            index.append(asked.count)
+            // A page lies on its book's paper, as its page cache puts it there.
+            let book = library.books[want.face.book]
+            asked.append(DetailCache.Want(key: .init(page: path, paper: book.pageWidth / book.pageHeight, scale: want.scale),
+                                          visible: want.visible))
+        }
+        let rasters = crops.show(asked)
+        return index.map { $0.flatMap { rasters[$0] } }
+    }
+
+    /// Blocks until no crop is rendering, or `timeout` passes; true if none is. For headless
+    /// commands, after `detail(for:)`.
+    public func waitForDetail(timeout: TimeInterval) -> Bool { crops.waitUntilIdle(timeout: timeout) }
+
     /// Blocks until every face of `faces` that has an image is loaded (shown first with
     /// `show(_:)`), or `timeout` passes; true if they all are. For headless commands: capture
     /// draws real pages, never placeholders. Never call it for a frame on screen.
@@ -150,7 +188,7 @@ public final class FaceImages {
 
     /// Whether images arrived or were let go since the last call. Call it once per frame.
     public func drainChanges() -> Changes {
-        var changes = Changes(arrived: false, evicted: dropped)
+        var changes = Changes(arrived: crops.drainArrived(), evicted: dropped)
         dropped = false
         // Each cache with the source and the faces of its pages.
         let coverFaces = { [coverBook] (slot: Int) -> [FaceContent] in [.cover(coverBook[slot]), .page(coverBook[slot], 0)] }
@@ -205,6 +243,7 @@ public final class FaceImages {
         notifier.stop()
         for reader in readers.values { reader.cache.cancel() }
         covers.cancel()
+        crops.cancel()
     }
 
     // MARK: Faces to cache slots
@@ -298,8 +337,6 @@ extension Scene {
             }
         }
         guard tallest >= 1 else { return nil }
-        var step = 64.0
-        while step < tallest { step *= 1.25 }
-        return Int(step.rounded(.up))
+        return geometricStep(tallest)
     }
 }

@@ -14,7 +14,7 @@ public enum PageImages {
             if face.page == 0 { return book.cover ?? book.pages.first }
             let j = face.page - 2
             return book.pages.indices.contains(j) ? book.pages[j] : nil
-        case .blank: return nil
+        case .blank, .detail: return nil
         }
     }
 }

@@ -33,6 +33,11 @@ public final class PageCache: @unchecked Sendable {
         /// for it and large photos decoded at a reduced scale (see `setDisplayHeight`). The
         /// default suits a 1080p screen until the caller says otherwise.
         public var displayHeight = 1080
+        /// Vector pages (those that render crops, `PageSource.rendersCrops`) are rasterised
+        /// whole at most this high (0: `maxPageSize`); whoever shows them larger draws crops of
+        /// the part in view over them (`DetailCache`). A rendering so capped is not rendered
+        /// again for any display.
+        public var wholePageHeight = 0
         /// A vector page (or a large photo) not shown yet is first rendered this many pixels
         /// high (0: never), which takes a millisecond or two, then sharp: turning pages never
         /// shows blank paper for long. Headless commands that wait for the sharp page set it to 0.
@@ -401,10 +406,14 @@ public final class PageCache: @unchecked Sendable {
         let s = settings
         if knownBroken { return (brokenPlaceholder(), nil, true, false, nil) }
         do {
-            let r = try PageSources.render(path, fit: fit, maxPixels: s.maxPixels, maxSide: s.maxPageSize)
+            var whole = fit
+            if s.wholePageHeight > 0, fit.height > s.wholePageHeight, PageSources.rendersCrops(path) { whole.height = s.wholePageHeight }
+            let r = try PageSources.render(path, fit: whole, maxPixels: s.maxPixels, maxSide: s.maxPageSize)
             let problem = r.warning.map { PageSources.problem(path, $0) }
             let image = s.paperAspect.map { r.image.onPaper(aspect: $0, maxSide: s.maxPageSize) } ?? r.image
-            return (image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true, r.scalable ? fit.height : nil)
+            // Capped, it is as large as the page is ever rendered whole: no display renders it again.
+            return (image.scaledToFit(maxWidth: s.maxPageSize, maxHeight: s.maxPageSize), problem, false, true,
+                    r.scalable && whole == fit ? fit.height : nil)
         } catch PageError.reportedBefore {
             return (brokenPlaceholder(), nil, true, false, nil)
         } catch {

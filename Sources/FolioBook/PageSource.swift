@@ -1,7 +1,7 @@
 import Foundation
 
 /// A width and height in pixels.
-public struct PixelSize: Sendable, Equatable {
+public struct PixelSize: Sendable, Hashable {
     public var width: Int
     public var height: Int
 
@@ -16,6 +16,65 @@ public struct PixelSize: Sendable, Equatable {
         let w = min(Double(width), Double(height) * aspect)
         return PixelSize(width: max(1, Int(w.rounded())), height: max(1, Int((w / aspect).rounded())))
     }
+}
+
+/// A part of a page: fractions of its paper from the top-left corner, x right and y down.
+public struct PageRegion: Sendable, Hashable {
+    public var x0, y0, x1, y1: Double
+
+    public init(x0: Double, y0: Double, x1: Double, y1: Double) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    public static let whole = PageRegion(x0: 0, y0: 0, x1: 1, y1: 1)
+
+    public var width: Double { x1 - x0 }
+    public var height: Double { y1 - y0 }
+    public var isEmpty: Bool { !(x1 > x0 && y1 > y0) }
+
+    public func contains(_ r: PageRegion) -> Bool { r.x0 >= x0 && r.y0 >= y0 && r.x1 <= x1 && r.y1 <= y1 }
+
+    public func intersection(_ r: PageRegion) -> PageRegion {
+        PageRegion(x0: max(x0, r.x0), y0: max(y0, r.y0), x1: min(x1, r.x1), y1: min(y1, r.y1))
+    }
+
+    /// `inner`, given in fractions of this region, in the fractions this region is given in.
+    public func placing(_ inner: PageRegion) -> PageRegion {
+        PageRegion(x0: x0 + inner.x0 * width, y0: y0 + inner.y0 * height, x1: x0 + inner.x1 * width, y1: y0 + inner.y1 * height)
+    }
+}
+
+/// Whole pixels of a page rasterised at `full` size: the part of a page a zoomed view shows,
+/// drawn at the scale it is shown at.
+public struct PageCrop: Sendable, Hashable {
+    public var full: PixelSize
+    public var x, y, width, height: Int
+
+    public init(full: PixelSize, x: Int, y: Int, width: Int, height: Int) {
+        self.full = full
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    /// The pixels of `full` that cover `region`, rounded outwards, inside the page.
+    public init(covering region: PageRegion, of full: PixelSize) {
+        let w = Double(full.width), h = Double(full.height)
+        let x0 = clampInt((region.x0 * w).rounded(.down), full.width), y0 = clampInt((region.y0 * h).rounded(.down), full.height)
+        let x1 = clampInt((region.x1 * w).rounded(.up), full.width), y1 = clampInt((region.y1 * h).rounded(.up), full.height)
+        self.init(full: full, x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// What it covers, in fractions of the page.
+    public var region: PageRegion {
+        let w = Double(full.width), h = Double(full.height)
+        return PageRegion(x0: Double(x) / w, y0: Double(y) / h, x1: Double(x + width) / w, y1: Double(y + height) / h)
+    }
+
+    public var byteCount: Int { width * height * 4 }
+}
+
+/// `value` (finite or not) as an index in 0…`limit`.
+private func clampInt(_ value: Double, _ limit: Int) -> Int {
+    value.isFinite ? Int(min(max(value, 0), Double(limit))) : 0
 }
 
 /// Why a page or a document cannot be shown, in words for a person (the path is the file's).
@@ -78,10 +137,19 @@ public protocol PageSource: AnyObject, Sendable {
     /// Page `index` as large as fits in `fit`, on paper of the first page's shape (a page of
     /// another shape is centred on it), so all pages of a book share one aspect.
     func render(page index: Int, fit: PixelSize) throws -> PageRender
+    /// Whether `render(page:crop:paperAspect:)` gives pages sharper than `render(page:fit:)`
+    /// can (vector pages): a zoomed view then asks for the part it shows.
+    var rendersCrops: Bool { get }
+    /// The pixels `crop` of page `index` rasterised as if the whole page were `crop.full`, on
+    /// paper of `paperAspect` placed as `render` and `RGBAImage.onPaper` place it; nil for
+    /// pages with no more detail than `render` gives.
+    func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage?
 }
 
 extension PageSource {
     public var damage: String? { nil }
+    public var rendersCrops: Bool { false }
+    public func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? { nil }
 }
 
 /// A kind of document a module can open.
@@ -251,6 +319,21 @@ public enum PageSources {
         return try decode(PNG.readBytes(path: locator), path: locator, fit: fit, maxPixels: maxPixels)
     }
 
+    /// Whether page `locator` is a vector page that `renderCrop` draws sharper than `render`.
+    public static func rendersCrops(_ locator: String) -> Bool {
+        guard let (path, _) = split(locator) else { return false }
+        return (try? open(path).rendersCrops) ?? false
+    }
+
+    /// The pixels `crop` of page `locator` on paper of `paperAspect` (see
+    /// `PageSource.render(page:crop:paperAspect:)`); nil for a bitmap page.
+    public static func renderCrop(_ locator: String, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        guard let (path, index) = split(locator) else { return nil }
+        let source = try open(path)
+        guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+        return try source.render(page: index, crop: crop, paperAspect: paperAspect)
+    }
+
     /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.
     public static func decode(_ bytes: [UInt8], path: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels) throws -> PageRender {
         if JPEG.sniff(bytes) {
@@ -269,7 +352,7 @@ extension RGBAImage {
     public func onPaper(aspect: Double, maxSide: Int = 16384) -> RGBAImage {
         guard width > 0, height > 0, aspect.isFinite, aspect > 0 else { return self }
         let own = Double(width) / Double(height)
-        guard abs(own / aspect - 1) > 0.02 else { return self }
+        guard !Self.fillsPaper(own: own, aspect: aspect) else { return self }
         let paper = own > aspect ? (Double(width), Double(width) / aspect) : (Double(height) * aspect, Double(height))
         let scale = min(1, Double(max(1, maxSide)) / max(paper.0, paper.1))
         let image = scale < 1 ? scaledToFit(maxWidth: Int(Double(width) * scale), maxHeight: Int(Double(height) * scale)) : self
@@ -282,4 +365,19 @@ extension RGBAImage {
         }
         return out
     }
+
+    /// Where `onPaper(aspect:)` puts an image of aspect `own` (width / height), in fractions
+    /// of the paper: centred, or the whole paper when the shapes are within 2 %.
+    public static func placement(own: Double, onPaper aspect: Double) -> PageRegion {
+        guard own.isFinite, own > 0, aspect.isFinite, aspect > 0, !fillsPaper(own: own, aspect: aspect) else { return .whole }
+        if own > aspect {
+            let h = aspect / own
+            return PageRegion(x0: 0, y0: (1 - h) / 2, x1: 1, y1: (1 + h) / 2)
+        }
+        let w = own / aspect
+        return PageRegion(x0: (1 - w) / 2, y0: 0, x1: (1 + w) / 2, y1: 1)
+    }
+
+    /// An image this close to the paper's shape is stretched onto it rather than centred.
+    private static func fillsPaper(own: Double, aspect: Double) -> Bool { abs(own / aspect - 1) <= 0.02 }
 }

@@ -29,6 +29,10 @@ public struct PipelineConfiguration: Sendable {
     /// Where each book was left: it opens there again, and the place is kept as the reader
     /// moves (the viewer). Nil: nothing is remembered (captures, recordings, tests).
     public var positions: ReadingPositions?
+    /// Pages a zoomed view magnifies beyond their image get the part shown rasterised at the
+    /// scale shown, drawn over them (`DetailLayer`). Off: zoomed pages show their own
+    /// texture magnified (for comparison).
+    public var detailPages = true
 
     public init(shaders: String) { self.shaders = shaders }
 }
@@ -123,6 +127,7 @@ public final class FramePipeline {
     private var uploadsPending = false
     /// Faces whose textures were made from an image since replaced by a sharper one.
     private var staleTextures: Set<FaceContent> = []
+    private var detail = DetailLayer()
     /// A page number being typed; the book whose place was restored since it opened; the page
     /// last saved for each book.
     private var pageEntry = PageNumberEntry()
@@ -172,6 +177,8 @@ public final class FramePipeline {
                                    wake: @escaping @Sendable () -> Void) -> FaceImages {
         var settings = PageCache.Settings()
         settings.displayHeight = max(height, 1)
+        // Shown larger, vector pages are drawn from crops of the part in view.
+        if configuration.detailPages { settings.wholePageHeight = 2048 }
         // A waiting frame needs only its own pages (decoding others would take cores from it),
         // and the sharp ones: no preview first.
         if configuration.waitsForImages {
@@ -206,6 +213,7 @@ public final class FramePipeline {
         images.close()
         images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
         textures.evict(keeping: [])
+        detail = DetailLayer()
         needsRender = true
     }
 
@@ -215,7 +223,15 @@ public final class FramePipeline {
     public func draw(_ scene: Scene) {
         if let shown = scene.displayHeight(width: target.width, height: target.height) { images.setDisplayHeight(shown) }
         prepareImages(for: scene)
-        renderer.draw(scene, into: target, textures: textures)
+        renderer.draw(withDetail(scene).scene, into: target, textures: textures)
+    }
+
+    /// `scene` with the magnified parts of zoomed pages drawn sharp over them, and whether
+    /// that changed the frame.
+    private func withDetail(_ scene: Scene) -> (scene: Scene, changed: Bool) {
+        guard configuration.detailPages else { return (scene, false) }
+        return detail.decorate(scene, width: target.width, height: target.height, images: images, textures: textures,
+                               wait: configuration.waitsForImages ? configuration.imageTimeout : nil)
     }
 
     /// Tells the caches what `scene` shows and uploads what is decoded: with `waitsForImages`,
@@ -432,8 +448,9 @@ public final class FramePipeline {
         // each size an opening or a turn passes through).
         if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
         let uploaded = prepareImages(for: scene)
-        guard changed || !uploaded.isEmpty else { return }
-        renderer.draw(scene, into: target, textures: textures)
+        let detailed = withDetail(scene)
+        guard changed || !uploaded.isEmpty || detailed.changed else { return }
+        renderer.draw(detailed.scene, into: target, textures: textures)
         needsPresent = true
     }
 

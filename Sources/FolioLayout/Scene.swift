@@ -38,9 +38,10 @@ public struct Scene: Sendable, Equatable {
     }
 }
 
-/// Which image a face shows: a book's cover, one of its pages, or a page block's edge.
+/// Which image a face shows: a book's cover, one of its pages, or a page block's edge; or, drawn
+/// over a page a zoomed view magnifies, the part of it shown, rasterised at that scale.
 public struct FaceContent: Sendable, Equatable, Hashable {
-    public enum Kind: String, Sendable, Codable { case cover, page, blank }
+    public enum Kind: String, Sendable, Codable { case cover, page, blank, detail }
     public var kind: Kind
     public var book: Int
     /// Layout page index within the book (0 the cover, 1 the endpaper, n ≥ 2 shows image
@@ -56,6 +57,8 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public static func cover(_ book: Int) -> FaceContent { FaceContent(kind: .cover, book: book) }
     public static func page(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .page, book: book, page: page) }
     public static let blank = FaceContent(kind: .blank, book: -1)
+    /// The part of layout page `page` that a zoomed view shows (never laid out: added for drawing).
+    public static func detail(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .detail, book: book, page: page) }
 
     /// The page image shown (layout page n shows image n − 2), or nil for covers and blanks.
     public var imageIndex: Int? { kind == .page && page >= 2 ? page - 2 : nil }

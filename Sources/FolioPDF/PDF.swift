@@ -4,8 +4,9 @@ import Foundation
 
 /// PDF documents as page sources, through poppler's GLib API rendering with cairo.
 ///
-/// Pages are rasterised at the size asked for (the size they are shown at), so text stays
-/// sharp at any zoom; nothing is rendered at open, which reads only the cross-reference table
+/// Pages are rasterised at the size asked for (the size they are shown at), and a zoomed view
+/// gets the part of a page it shows at its own scale (a crop), so text stays sharp at any
+/// zoom; nothing is rendered at open, which reads only the cross-reference table
 /// and the first page's size. Does not: search or select text, follow links, or show forms
 /// and annotations beyond what poppler draws.
 ///
@@ -72,8 +73,33 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let image = try withPage(index) { page, w, h in
+            let size = fit.fitting(aspect: aspect).fitting(aspect: w / h)
+            let scale = Double(size.width) / w
+            return Self.rasterise(page, width: size.width, height: size.height, offset: (0, 0), scale: (scale, scale))
+        }
+        return PageRender(image: image.onPaper(aspect: aspect), scalable: true)
+    }
+
+    var rendersCrops: Bool { true }
+
+    func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        try withPage(index) { page, w, h in
+            // The page on this document's paper, that paper on the book's: where the page's
+            // points land in the whole page's pixels.
+            let onPaper = RGBAImage.placement(own: aspect, onPaper: paperAspect)
+                .placing(RGBAImage.placement(own: w / h, onPaper: aspect))
+            let fw = Double(crop.full.width), fh = Double(crop.full.height)
+            return Self.rasterise(page, width: crop.width, height: crop.height,
+                                  offset: (onPaper.x0 * fw - Double(crop.x), onPaper.y0 * fh - Double(crop.y)),
+                                  scale: (onPaper.width * fw / w, onPaper.height * fh / h))
+        }
+    }
+
+    /// Runs `body` with page `index` and its size in points, on a handle of its own.
+    private func withPage<T>(_ index: Int, _ body: (OpaquePointer, Double, Double) throws -> T) throws -> T {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-        let image = try withHandle { doc -> RGBAImage in
+        return try withHandle { doc in
             guard let page = poppler_document_get_page(doc, Int32(index)) else {
                 throw PageError.invalid(path: path, message: "page \(index + 1) cannot be read")
             }
@@ -83,22 +109,23 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             guard w > 0, h > 0, w.isFinite, h.isFinite else {
                 throw PageError.invalid(path: path, message: "page \(index + 1) has no size")
             }
-            let size = fit.fitting(aspect: aspect).fitting(aspect: w / h)
-            return Self.rasterise(page, width: size.width, height: size.height, scale: Double(size.width) / w)
+            return try body(page, w, h)
         }
-        return PageRender(image: image.onPaper(aspect: aspect), scalable: true)
     }
 
     // MARK: poppler
 
-    /// Draws a page on white paper into a cairo image and converts it to RGBA.
-    private static func rasterise(_ page: OpaquePointer, width: Int, height: Int, scale: Double) -> RGBAImage {
+    /// Draws a page on white paper into a `width × height` cairo image, its points scaled by
+    /// `scale` and moved by `offset` pixels (a crop of a larger rendering), as RGBA.
+    private static func rasterise(_ page: OpaquePointer, width: Int, height: Int, offset: (x: Double, y: Double),
+                                  scale: (x: Double, y: Double)) -> RGBAImage {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
         defer { cairo_surface_destroy(surface) }
         let cr = cairo_create(surface)
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
-        cairo_scale(cr, scale, scale)
+        cairo_translate(cr, offset.x, offset.y)
+        cairo_scale(cr, scale.x, scale.y)
         poppler_page_render(page, cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)

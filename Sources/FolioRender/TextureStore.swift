@@ -36,9 +36,11 @@ public final class TextureStore {
 
     public func contains(_ face: FaceContent) -> Bool { textures[face] != nil }
 
-    /// Makes `image` the texture of `face`, replacing any it had.
-    public func upload(_ image: RGBAImage, for face: FaceContent) {
+    /// Makes `image` the texture of `face`, replacing any it had; filtered as `descriptor`
+    /// says (nil: as the store's `descriptor`).
+    public func upload(_ image: RGBAImage, for face: FaceContent, descriptor: TextureDescriptor? = nil) {
         remove(face)
+        let descriptor = descriptor ?? self.descriptor
         // RGBA8, plus a third for the mipmap chain.
         let bytes = image.width * image.height * 4 * (descriptor.mipmaps ? 4 : 3) / 3
         uploads += 1
@@ -46,7 +48,8 @@ public final class TextureStore {
         residentBytes += bytes
     }
 
-    private func remove(_ face: FaceContent) {
+    /// Frees the texture of `face`, if it has one.
+    public func remove(_ face: FaceContent) {
         guard let t = textures.removeValue(forKey: face) else { return }
         residentBytes -= t.bytes
         t.texture.destroy()

@@ -51,6 +51,9 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Round the pages' outer corners by this radius, layout units (0: square).")
     var cornerRadius: Double = 0
 
+    @Flag(help: "Show zoomed PDF pages from their whole-page image only, not the part shown rasterised at the scale shown (for comparison).")
+    var noDetail = false
+
     func validate() throws {
         _ = try parseSize(size)
         _ = try StateOptions.size(view, option: "--view")
@@ -70,7 +73,7 @@ struct RenderOptions: ParsableArguments {
     func pipeline(library: Library, settings: BookController.Settings = .init()) throws -> FramePipeline {
         let (w, h) = try parseSize(size)
         let pipeline = try headlessPipeline(library: library, width: w, height: h, view: try viewSize, msaa: msaa, shaders: shaders,
-                                        settings: settings)
+                                        settings: settings, detailPages: !noDetail)
         pipeline.renderer.settings.cornerRadius = cornerRadius
         return pipeline
     }
@@ -80,7 +83,7 @@ struct RenderOptions: ParsableArguments {
 /// every headless command draws with. Destroy it when done.
 /// `view`: the layout view (units) that fits the image.
 func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msaa: Int?, shaders: String?,
-                      settings: BookController.Settings = .init()) throws -> FramePipeline {
+                      settings: BookController.Settings = .init(), detailPages: Bool = true) throws -> FramePipeline {
     let context = try HeadlessContext.make()
     context.framebufferSize = (width, height)
     do {
@@ -88,6 +91,7 @@ func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msa
         configuration.samples = msaa
         configuration.waitsForImages = true
         configuration.baseView = view
+        configuration.detailPages = detailPages
         return try FramePipeline(surface: context, library: library, configuration: configuration, settings: settings)
     } catch {
         context.destroy()

@@ -16,7 +16,7 @@ import Testing
         return dir
     }()
 
-    /// Captures `document` at 1280 × 720 with `arguments` and reads the PNG back.
+    /// Captures `document` (at 1280 × 720 unless `arguments` say otherwise) and reads the PNG back.
     private func capture(_ document: String, _ arguments: [String]) throws -> RGBAImage {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let dir = try #require(Self.documents, "python3-cairo / python3-pil missing")
@@ -65,5 +65,57 @@ import Testing
         // Rasterised at the shown size, a line's edge is a pixel or two; magnified from a
         // page-sized texture it would be a broad grey ramp.
         #expect(row.count - dark - light < 120, "grey pixels: \(row.count - dark - light)")
+    }
+
+    /// bars.pdf's 2-point bars at 8× on a 1920 × 1080 frame: each is about 8× as wide as at
+    /// fit and every edge goes from paper to ink within 2 pixels. Without the part shown
+    /// rasterised at the scale shown, the page's 4096-pixel texture is magnified about 1.8×
+    /// and some edges take 3 pixels or more.
+    @Test func barsAtEightTimesZoomOnAFullHDFrameAreDrawnAtTheirOwnScale() throws {
+        let page = ["--book", "0", "--page", "2", "--size", "1920x1080"]
+        let zoomed = page + ["--zoom", "8", "--pan=-1600,0"]
+        let detailed = try capture("bars.pdf", zoomed)
+        let sharp = Self.edges(detailed, y: 540)
+        let magnified = Self.edges(try capture("bars.pdf", zoomed + ["--no-detail"]), y: 540)
+        try #require(sharp.lines >= 8, "bars in view: \(sharp.lines)")
+        #expect(sharp.widest <= 2, "edge transitions with detail: \(sharp.widest) px")
+        #expect(magnified.widest >= 3, "without detail the check fails: \(magnified.widest) px")
+
+        // Ink per bar: about 8× what a bar has at fit.
+        let fit = try capture("bars.pdf", page)
+        let atFit = Self.ink(fit, y: 540, reach: 12, widest: 8)
+        #expect(atFit.strokes == 10, "the 10 bars at fit: \(atFit.strokes)")
+        let zoomedInk = Self.ink(detailed, y: 540, reach: 40, widest: 60)
+        let ratio = zoomedInk.perStroke / atFit.perStroke
+        #expect((7...9).contains(ratio), "a bar at 8× is \(ratio)× as wide as at fit")
+    }
+
+    /// Dark strokes along row `y` at most `widest` pixels wide: how many, and the ink of each
+    /// in pixels, against the paper within `reach` pixels (which a gutter may shade).
+    private static func ink(_ image: RGBAImage, y: Int, reach: Int, widest: Int) -> (strokes: Int, perStroke: Double) {
+        let row = (0..<image.width).map { Double(image.pixel($0, y).r) }
+        let paper = row.indices.map { x in row[max(0, x - reach)...min(row.count - 1, x + reach)].max()! }
+        var strokes: [Double] = [], run: [Double] = []
+        for x in row.indices {
+            if row[x] < paper[x] - 12 {
+                run.append((paper[x] - row[x]) / paper[x])
+            } else {
+                // Long dark runs are the desk beyond the page, not a stroke.
+                if !run.isEmpty, run.count <= widest { strokes.append(run.reduce(0, +)) }
+                run = []
+            }
+        }
+        return (strokes.count, strokes.reduce(0, +) / Double(max(strokes.count, 1)))
+    }
+
+    /// Dark strokes on paper along row `y`: how many, and the most pixels an edge takes from
+    /// paper to ink (those strictly between 10 % and 90 % dark).
+    private static func edges(_ image: RGBAImage, y: Int) -> (lines: Int, widest: Int) {
+        let row = (0..<image.width).map { Int(image.pixel($0, y).r) }
+        var runs: [Int] = [], run = 0
+        for v in row {
+            if v > 25 && v < 230 { run += 1 } else if run > 0 { runs.append(run); run = 0 }
+        }
+        return (zip(row, row.dropFirst()).filter { $0 >= 128 && $1 < 128 }.count, runs.max() ?? 0)
     }
 }

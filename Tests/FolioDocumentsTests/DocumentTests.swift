@@ -44,6 +44,36 @@ final class PDFTests: XCTestCase {
         XCTAssertColour(r.image.pixel(210, 500), white, "below the landscape page")
     }
 
+    /// A crop is the same pixels as that part of the whole page rendered at the crop's scale,
+    /// on the paper the page cache puts it on (a page of another shape centred).
+    func testACropIsThatPartOfTheWholePage() throws {
+        for (name, index) in [("portrait.pdf", 2), ("mixed.pdf", 1)] {
+            let locator = PageSources.locator(try Fixtures.path(name), page: index)
+            XCTAssertTrue(PageSources.rendersCrops(locator))
+            let whole = try PageSources.render(locator, fit: PixelSize(width: 300, height: 425)).image
+            let full = PixelSize(width: whole.width, height: whole.height)
+            let all = try XCTUnwrap(PageSources.renderCrop(locator, crop: PageCrop(covering: .whole, of: full), paperAspect: 420.0 / 595))
+            var same = 0
+            for i in stride(from: 0, to: whole.pixels.count, by: 4) {
+                let d = (0..<3).map { abs(Int(whole.pixels[i + $0]) - Int(all.pixels[i + $0])) }.max()!
+                if d <= 2 { same += 1 }
+            }
+            // A page on paper of another shape may sit a pixel apart (the paper is whole pixels).
+            XCTAssertGreaterThan(Double(same) / Double(whole.width * whole.height), 0.98, "\(name): the whole page as a crop")
+            let crop = PageCrop(full: full, x: 50, y: 100, width: 120, height: 150)
+            let part = try XCTUnwrap(PageSources.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
+            XCTAssertEqual(part.width, 120)
+            XCTAssertEqual(part.height, 150)
+            for (x, y) in [(0, 0), (60, 75), (119, 149), (10, 140)] {
+                XCTAssertEqual(part.pixel(x, y).r, all.pixel(50 + x, 100 + y).r, "\(name) at \(x),\(y)")
+                XCTAssertEqual(part.pixel(x, y).b, all.pixel(50 + x, 100 + y).b, "\(name) at \(x),\(y)")
+            }
+        }
+        let photo = try Fixtures.path("baseline.jpg")
+        XCTAssertFalse(PageSources.rendersCrops(photo))
+        XCTAssertNil(try PageSources.renderCrop(photo, crop: PageCrop(covering: .whole, of: PixelSize(width: 10, height: 10)), paperAspect: 1))
+    }
+
     /// Pages sat on paper of the refused first page's shape (200:1), then were stretched onto
     /// the book's reference-shaped page: a sliver of the second page in a white page.
     func testPagesOfABookWithAStripFirstPageSitOnThePaperTheBookHas() throws {
@@ -137,6 +167,35 @@ final class PDFTests: XCTestCase {
         while cache.image(for: 3)?.height != 800 && Date() < deadline { usleep(10_000) }
         XCTAssertEqual(cache.image(for: 3)?.height, 800)
         XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
+    }
+
+    /// Vector pages are rasterised whole up to `wholePageHeight` (crops show them larger):
+    /// a display that grows beyond it renders nothing again. Bitmap pages are not capped.
+    func testVectorPagesStopAtTheWholePageHeight() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        var settings = PageCache.Settings()
+        settings.displayHeight = 200
+        settings.wholePageHeight = 300
+        settings.previewHeight = 0
+        (settings.ahead, settings.behind) = (0, 0)
+        let cache = PageCache(book: book, settings: settings)
+        cache.request(pages: [3])
+        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
+        XCTAssertEqual(cache.image(for: 3)?.height, 200)
+        cache.setDisplayHeight(900)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while cache.image(for: 3)?.height != 300 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(cache.image(for: 3)?.height, 300)
+        let decoded = cache.statistics.decoded
+        cache.setDisplayHeight(1200)
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
+        XCTAssertEqual(cache.statistics.decoded, decoded, "not rendered again for a larger display")
+
+        settings.displayHeight = 1200
+        let photos = PageCache(pages: [try Fixtures.path("large.jpg")], settings: settings)
+        photos.request(pages: [0])
+        XCTAssertTrue(photos.waitUntilResident(pages: [0], timeout: 10))
+        XCTAssertGreaterThan(photos.image(for: 0)?.height ?? 0, 300, "a photo keeps its resolution")
     }
 
     func testAPagePreviewsSmallThenSharp() throws {

@@ -7,6 +7,7 @@ import FolioMath
 import FolioPlatform
 import FolioRender
 import Foundation
+import Synchronization
 import Testing
 
 /// A surface whose input, clock and size the test sets, drawing through a headless context:
@@ -31,6 +32,30 @@ private final class ScriptedSurface: Surface {
     func setTitle(_ title: String) { titles.append(title) }
     func toggleFullscreen() {}
     func destroy() { context.destroy() }
+}
+
+/// A vector document of four pages: whole pages render grey at once, crops blue after a
+/// moment (a slow page), each counted.
+private final class SlowCrops: PageSource {
+    static let format = PageSourceFormat(name: "slow crops", extensions: ["slowcrops"]) { _, _ in SlowCrops() }
+    static let crops = Atomic<Int>(0)
+    static let grey: (UInt8, UInt8, UInt8, UInt8) = (150, 150, 150, 255)
+    let pageCount = 4
+    let title: String? = "Slow crops"
+    var rendersCrops: Bool { true }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: Self.grey), scalable: true)
+    }
+
+    func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        Thread.sleep(forTimeInterval: 0.3)
+        Self.crops.add(1, ordering: .relaxed)
+        return RGBAImage(width: crop.width, height: crop.height, fill: (40, 60, 200, 255))
+    }
 }
 
 private final class Recorder: FramePipelineDelegate {
@@ -218,6 +243,72 @@ private final class Recorder: FramePipelineDelegate {
             let c = frame.pixel(215, 90)
             #expect(c.r > 150 && c.g < 60, "the right-hand page is the supplied red: \(c)")
             #expect(red.asked.allSatisfy { $0.book == 0 } && !red.asked.isEmpty)
+        }
+    }
+
+    /// Zoomed to 8× on a 1280 × 800 surface, a page first shows its own image (never paper),
+    /// then the crop of its visible part once rendered; after a pan the old crop stays where
+    /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
+    @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
+        PageSources.register(SlowCrops.format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-slow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = dir.appendingPathComponent("book.slowcrops").path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        try live { p, s, _ in
+            p.library = Library.load(from: doc, logProblems: false)
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
+            // Opened small (fast frames), then read on a screen where 8× needs crops: a page
+            // is some 5,000 pixels high, more than the 4096 of its own image.
+            s.framebufferSize = (1280, 800)
+            p.handle(TimedInputEvent(.resize(width: 1280, height: 800), at: s.time))
+            #expect(step(p, s, until: s.time + 2) { p.isIdle })
+            // The middle row (frames are read bottom to top); one layout unit is one pixel.
+            func row() -> [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)] {
+                let frame = p.snapshot(at: s.time)
+                return (0..<1280).map { frame.pixel($0, 399) }
+            }
+            let isGrey = { (c: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) in abs(Int(c.r) - 150) < 12 && abs(Int(c.b) - 150) < 12 }
+            let isBlue = { (c: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) in c.b > 150 && c.r < 80 }
+            /// Waits for crop number `n` to be rendered, then draws until it shows everywhere.
+            func waitForCrop(_ n: Int) -> Bool {
+                let deadline = Date(timeIntervalSinceNow: 10)
+                while SlowCrops.crops.load(ordering: .relaxed) < n, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+                while Date() < deadline {
+                    s.time += 1.0 / 30
+                    if row().allSatisfy(isBlue) { return true }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                return false
+            }
+
+            // The right-hand page fills the view at 8×.
+            #expect(p.perform(.zoom(by: 8, toward: Vec2(180, 0)), at: s.time))
+            let before = SlowCrops.crops.load(ordering: .relaxed)
+            #expect(row().allSatisfy(isGrey), "the page's own image shows while its crop renders")
+            #expect(waitForCrop(before + 1), "the crop arrives without a frame waiting for it")
+
+            // 300 pixels: beyond the crop's margin of an eighth (160).
+            #expect(p.perform(.pan(by: Vec2(-300, 0)), at: s.time))
+            let panned = row()
+            let blue = panned.indices.filter { isBlue(panned[$0]) }
+            // Only the crop and the page image show (never paper), with a pixel between them
+            // where the crop fades out.
+            let between = panned.filter { !isBlue($0) && !isGrey($0) }.count
+            #expect(between <= 2, "\(between) pixels are neither the crop nor the page image")
+            #expect(blue.first == 0 && (1000..<1200).contains(blue.last ?? 0), "the old crop where it lies: \(blue.last ?? -1)")
+            #expect(isGrey(panned[1279]), "the page image beyond it")
+            #expect(waitForCrop(before + 2), "then the new crop")
+
+            // Out and back in: the crop kept for that scale shows at once.
+            #expect(p.perform(.fitSpread, at: s.time))
+            #expect(!row().contains(where: isBlue))
+            #expect(p.perform(.zoom(by: 8, toward: Vec2(180, 0)), at: s.time))
+            #expect(p.perform(.pan(by: Vec2(-300, 0)), at: s.time))
+            #expect(row().allSatisfy(isBlue), "zooming back in shows the kept crop in the first frame")
+            #expect(SlowCrops.crops.load(ordering: .relaxed) == before + 2, "and renders nothing")
         }
     }
 }

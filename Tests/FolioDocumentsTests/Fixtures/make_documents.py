@@ -55,6 +55,17 @@ cr.stroke()
 cr.show_page()
 surface.finish()
 
+# Ten black bars two points wide, each at another fraction of a pixel: strokes wider than a
+# pixel at fit, whose edges show how sharp a zoomed page is drawn.
+surface = cairo.PDFSurface(os.path.join(out, "bars.pdf"), 400, 400)
+cr = cairo.Context(surface)
+cr.set_source_rgb(0, 0, 0)
+for k in range(10):
+    cr.rectangle(100 + 8.3 * k, 100, 2, 200)
+cr.fill()
+cr.show_page()
+surface.finish()
+
 data = open(portrait, "rb").read()
 open(os.path.join(out, "truncated.pdf"), "wb").write(data[: len(data) // 3])
 random.seed(7)

@@ -28,6 +28,9 @@ private let driveViewer = scriptHelpers + #"""
 "$FOLIO" view --msaa "$MSAA" --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
 pid=$!
 window
+within 10 titled "(1/" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
+# The covers decode in the background: on a loaded machine the first frames show paper.
+sleep 2
 xdotool key --window "$wid" F12
 within 20 shots 1 || fail "no screenshot of the shelf"
 xdotool key --window "$wid" Return Right

@@ -58,9 +58,28 @@ private final class SlowCrops: PageSource {
     }
 }
 
+/// A document whose pages never finish rendering until the test lets them go: a page poppler
+/// cannot be stopped on (its renders take no cancellation).
+private final class StuckPages: PageSource {
+    static let format = PageSourceFormat(name: "stuck pages", extensions: ["stuckpages"]) { _, _ in StuckPages() }
+    static let release = DispatchSemaphore(value: 0)
+    let pageCount = 4
+    let title: String? = "Stuck"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        Self.release.wait()
+        Self.release.signal()
+        return PageRender(image: RGBAImage(width: 8, height: 8, fill: (20, 20, 20, 255)), scalable: false)
+    }
+}
+
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
     var commands: [ViewerCommand] = []
+    var problems: [String] = []
+    func pipeline(_ pipeline: FramePipeline, problem: String) { problems.append(problem) }
     func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) { turns.append((action, origin)) }
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) { commands.append(command) }
 }
@@ -71,7 +90,7 @@ private final class Recorder: FramePipelineDelegate {
     static let library = Library.load(from: GLHarness.textures)
 
     /// Runs `body` on a live pipeline (frames never wait for images) over the sample library.
-    private func live(uploadBudget: Int = 24 << 20,
+    private func live(uploadBudget: Int = 24 << 20, configure: (inout PipelineConfiguration) -> Void = { _ in },
                       _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
         // One GL user at a time in this process: the harness's lock.
         try GLHarness.shared.run { _ in
@@ -80,6 +99,7 @@ private final class Recorder: FramePipelineDelegate {
             configuration.samples = 4
             configuration.filtering = .software
             configuration.uploadBudgetBytes = uploadBudget
+            configure(&configuration)
             let pipeline = try FramePipeline(surface: surface, library: Self.library, configuration: configuration)
             let recorder = Recorder()
             pipeline.delegate = recorder
@@ -243,6 +263,31 @@ private final class Recorder: FramePipelineDelegate {
             let c = frame.pixel(215, 90)
             #expect(c.r > 150 && c.g < 60, "the right-hand page is the supplied red: \(c)")
             #expect(red.asked.allSatisfy { $0.book == 0 } && !red.asked.isEmpty)
+        }
+    }
+
+    /// A capture whose pages never finish rendering is not held forever: after the image
+    /// timeout the pages are drawn as paper and that is said once.
+    @Test func aPageThatNeverRendersIsDrawnAsPaperAfterTheTimeout() throws {
+        PageSources.register(StuckPages.format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-stuck-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer {
+            StuckPages.release.signal()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let doc = dir.appendingPathComponent("book.stuckpages").path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        try live(configure: { $0.waitsForImages = true; $0.imageTimeout = 0.5 }) { p, s, rec in
+            p.library = Library.load(from: doc, logProblems: false)
+            #expect(p.perform(.openBook(0), at: 0))
+            let start = Date()
+            let frame = p.snapshot(at: 10).flippedVertically()
+            #expect(Date().timeIntervalSince(start) < 10, "the frame waited \(Date().timeIntervalSince(start)) s")
+            #expect(rec.problems.contains { $0.contains("still loading") }, "\(rec.problems)")
+            // The right-hand page: paper, not the page's dark image and not the desk.
+            let c = frame.pixel(215, 90)
+            #expect(c.r > 200 && c.g > 190, "paper where the page would be: \(c)")
         }
     }
 

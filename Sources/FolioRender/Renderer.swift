@@ -54,11 +54,10 @@ public struct RenderSettings: Sendable, Equatable {
 /// its shaders. Render thread only; call `destroy()` while the context is current.
 public final class Renderer {
     public var settings: RenderSettings
-    private let page: Program
-    /// The same shaders for turning sheets and fanned pages (flap, wedge, rim), and for those
-    /// seen steeply (with the steep taps).
-    private let movingPage: Program
-    private let steepPage: Program
+    /// The page shaders' variants (`PageVariant`): plain for covers, with the other side's
+    /// show-through for pages lying open, moving for fanned pages, moving with show-through
+    /// for turning sheets, each moving one with the steep taps too.
+    private let pages: [PageVariant: Program]
     private let shadow: Program
     private let backdrop: Program
     private let block: Program
@@ -96,19 +95,22 @@ public final class Renderer {
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
-        page = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute)
-        movingPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute, defines: ["MOVING"])
-        steepPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
-                                defines: ["MOVING", "STEEP"])
+        var pages: [PageVariant: Program] = [:]
+        for variant in PageVariant.all {
+            pages[variant] = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+                                         defines: variant.defines)
+        }
+        self.pages = pages
         shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
         desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
         copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
-        flatMesh = GridMesh(columns: 1, rows: 1)
-        sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
-        shadowMesh = GridMesh(columns: 20, rows: 15)
-        occlusionMesh = GridMesh(columns: 12, rows: 6)
+        // Every page mesh has columns where the page curves into the gutter.
+        flatMesh = GridMesh(columns: 1, rows: 1, extra: GutterCurve.columns)
+        sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
+        shadowMesh = GridMesh(columns: 20, rows: 15, extra: GutterCurve.columns)
+        occlusionMesh = GridMesh(columns: 12, rows: 6, extra: GutterCurve.columns)
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
@@ -116,7 +118,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, movingPage, steepPage, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
+        (Array(pages.values) + [shadow, backdrop, block, desk, copy]).forEach { $0.destroy() }
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
@@ -132,7 +134,7 @@ public final class Renderer {
     public func draw(_ scene: Scene, into target: Framebuffer, textures: TextureStore) {
         if sheetMesh.columns != settings.gridColumns || sheetMesh.rows != settings.gridRows {
             sheetMesh.destroy()
-            sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
+            sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         }
         light = scene.light
         let camera = scene.camera.fitted(width: target.width, height: target.height)
@@ -170,7 +172,7 @@ public final class Renderer {
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial,
-                            versions: still.flatMap { [$0.front] + ($0.back.map { [$0] } ?? []) }.map(textures.version))
+                            versions: still.flatMap(\.faces).map(textures.version))
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -329,6 +331,8 @@ public final class Renderer {
         p.set("uViewProj", matrix: viewProj)
         p.set("uModel", matrix: item.model.floats)
         p.set("uSize", Float(item.size.x), Float(item.size.y))
+        p.set("uGutterDrop", Float(item.gutterDrop.x), Float(item.gutterDrop.y))
+        p.set("uGutterWidth", Float(GutterCurve.width))
         setDeformation(p, item.deformation)
         let l = light
         p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
@@ -372,7 +376,10 @@ public final class Renderer {
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        let page = !moving ? page : settings.steepTextTaps && Self.isSteep(item) ? steepPage : movingPage
+        // A sheet's faces show through each other; a page lying open shows its sheet's other side.
+        let shows = item.shade.showThrough > 0 && (item.back != nil || item.behind != nil)
+        let page = pages[PageVariant(moving: moving, steep: moving && settings.steepTextTaps && Self.isSteep(item),
+                                     showThrough: shows)]!
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
@@ -390,6 +397,9 @@ public final class Renderer {
         page.set("uCornerRadius", Float(settings.cornerRadius))
         page.set("uExpand", Float(rim))
         page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+        page.set("uBackTone", Float(item.kind == .cover ? 0 : 1))
+        page.set("uShowThrough", Float(item.shade.showThrough))
+        page.set("uBehind", Int32(1))
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
@@ -398,8 +408,18 @@ public final class Renderer {
         // sheet folds over itself its back is on top, and depth then spares the front beneath.
         let faces: [(content: FaceContent, cull: Int32, back: Float)] =
             (item.back.map { [($0, GL_FRONT, Float(1))] } ?? []) + [(item.front, GL_BACK, Float(0))]
-        for face in faces {
-            textures.texture(for: face.content).bind(unit: 0)
+        // Every texture looked up (made, if it is the paper's) before any is bound.
+        let images = faces.map { face in
+            let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
+            return (image: textures.texture(for: face.content), behind: shows ? other.map(textures.texture) : nil)
+        }
+        for (face, image) in zip(faces, images) {
+            if let other = image.behind {
+                other.bind(unit: 1)
+                // A few dozen texels across: the print as soft grey blocks, never legible.
+                page.set("uBehindLod", Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+            }
+            image.image.bind(unit: 0)
             page.set("uBackFace", face.back)
             glCullFace(E(face.cull))
             drawMesh(for: item)
@@ -524,6 +544,24 @@ public final class Renderer {
                 drawMesh(for: item)
             }
         }
+    }
+}
+
+/// Which variant of the page shaders draws a face (`Shaders/page.frag`'s defines).
+struct PageVariant: Hashable {
+    var moving: Bool
+    var steep: Bool
+    var showThrough: Bool
+
+    /// Steep taps only on moving faces: 6 variants.
+    static let all = [false, true].flatMap { moving in
+        (moving ? [false, true] : [false]).flatMap { steep in
+            [false, true].map { PageVariant(moving: moving, steep: steep, showThrough: $0) }
+        }
+    }
+
+    var defines: [String] {
+        (moving ? ["MOVING"] : []) + (steep ? ["STEEP"] : []) + (showThrough ? ["SHOW_THROUGH"] : [])
     }
 }
 

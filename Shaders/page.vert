@@ -100,18 +100,17 @@ void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
     else { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); }
 }
 
-// How far the page lies below its plane at x across from the spine (negative: turned over to
-// the other side): 1 at the spine, 0 from uGutterWidth of the page on, with zero slope there.
-float gutterOffset(float x) {
-    float u = clamp(1.0 - abs(x) / (uGutterWidth * uSize.x), 0.0, 1.0);
-    return (x >= 0.0 ? uGutterDrop.x : uGutterDrop.y) * u * u;
-}
-
-// Pages curve down into the gutter: along the local −z, the normal tilted by the slope.
+// Pages curve down into the gutter: at x across from the spine (negative: turned over to the
+// other side) the page lies drop · u² below its plane along the local −z, u falling from 1 at
+// the spine to 0 at uGutterWidth of the page (zero slope there). The normal tilts with the
+// slope of x's own side (at the spine itself, the page's own side).
 void curve(inout vec3 pos, inout vec3 n) {
-    float e = 1e-3 * uSize.x;
-    float slope = (gutterOffset(pos.x + e) - gutterOffset(pos.x - e)) / (2.0 * e);
-    pos.z -= gutterOffset(pos.x);
+    float width = uGutterWidth * uSize.x;
+    float u = clamp(1.0 - abs(pos.x) / width, 0.0, 1.0);
+    float side = pos.x >= 0.0 ? 1.0 : -1.0;
+    float drop = pos.x >= 0.0 ? uGutterDrop.x : uGutterDrop.y;
+    pos.z -= drop * u * u;
+    float slope = -side * 2.0 * drop * u / width;
     n = normalize(n + vec3(slope * n.z, 0.0, 0.0));
 }
 

@@ -8,9 +8,11 @@ public enum CurlStrips {
     /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
     /// l along it), covering the page: the flat part, `strips` bands over the half turn of the
     /// cylinder, and the part lying flat on top. `margin` grows the page past its free edges (a
-    /// rim where edge coverage fades outwards). The flat parts are cut where they lie over the
-    /// gutter's curve (`GutterCurve.columns`, on either side of the spine), so it bends there.
-    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [[Vec2]] {
+    /// rim where edge coverage fades outwards). With `gutter`, the flat parts are cut where they
+    /// lie over the gutter's curve (`GutterCurve.columns`, on either side of the spine), so it
+    /// bends there (a soft shadow does without: each cut costs fill on a software renderer).
+    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+                                gutter: Bool = true) -> [[Vec2]] {
         let (w, h) = (size.x + margin, size.y / 2 + margin)
         let page = [Vec2(0, -h), Vec2(w, -h), Vec2(w, h), Vec2(0, h)]
         let arc = Double.pi * curl.radius
@@ -30,7 +32,7 @@ public enum CurlStrips {
             // turned over on top its mirror across the line it folds back on.
             let across: ((Vec2) -> Double)? = !lo.isFinite ? { $0.x }
                 : !hi.isFinite ? { $0.x - curl.direction.x * (2 * distance($0) - arc) } : nil
-            guard let across else {
+            guard gutter, let across else {
                 out.append(poly)
                 continue
             }
@@ -49,9 +51,10 @@ public enum CurlStrips {
 
     /// The polygons as a triangle list in unit coordinates (s = a / width, t = l / height + ½),
     /// the vertex input of `Shaders/page.vert` (outside 0 … 1 on the margin).
-    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [Vec2] {
+    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+                                 gutter: Bool = true) -> [Vec2] {
         var out: [Vec2] = []
-        for poly in polygons(size: size, curl: curl, strips: strips, margin: margin) {
+        for poly in polygons(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter) {
             let unit = poly.map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
             for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
         }

@@ -109,10 +109,9 @@ public enum Deformation: Sendable, Equatable {
         case let .curl(c): (pos, n) = Self.curl(p, c)
         case let .cone(c): (pos, n) = Self.coneBent(p, c); rotation = c.rotation
         }
-        // Down along the page's local z; the normal tilts with the curve's slope.
-        let e = 1e-3 * width
-        let slope = (GutterCurve.offset(x: pos.x + e, pageWidth: width, drop: drop)
-            - GutterCurve.offset(x: pos.x - e, pageWidth: width, drop: drop)) / (2 * e)
+        // Down along the page's local z; the normal tilts with the curve's slope (the surface
+        // z = −offset has the upward normal (offset′, 0, 1)).
+        let slope = GutterCurve.slope(x: pos.x, pageWidth: width, drop: drop)
         pos.z -= GutterCurve.offset(x: pos.x, pageWidth: width, drop: drop)
         n = normalize(n + Vec3(slope * n.z, 0, 0))
         let rot = Mat4.rotationY(-rotation)

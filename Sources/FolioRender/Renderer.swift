@@ -64,6 +64,8 @@ public final class Renderer {
     private let desk: Program
     private let copy: Program
     private let flatMesh: GridMesh
+    /// A flat page curving down into the gutter (`SceneItem.gutterDrop`).
+    private let curvedMesh: GridMesh
     private var sheetMesh: GridMesh
     /// The cast shadow is soft: a coarse mesh of the sheet is enough for it.
     private let shadowMesh: GridMesh
@@ -106,11 +108,14 @@ public final class Renderer {
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
         desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
         copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
-        // Every page mesh has columns where the page curves into the gutter.
-        flatMesh = GridMesh(columns: 1, rows: 1, extra: GutterCurve.columns)
+        flatMesh = GridMesh(columns: 1, rows: 1)
+        // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
+        // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
+        // spine edge exactly, and in between it varies smoothly.
+        curvedMesh = GridMesh(columns: 1, rows: 1, extra: GutterCurve.columns)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
-        shadowMesh = GridMesh(columns: 20, rows: 15, extra: GutterCurve.columns)
-        occlusionMesh = GridMesh(columns: 12, rows: 6, extra: GutterCurve.columns)
+        shadowMesh = GridMesh(columns: 20, rows: 15)
+        occlusionMesh = GridMesh(columns: 12, rows: 6)
         curlMesh = TriangleMesh(components: [2])
         box = BoxMesh.make()
         glGenVertexArrays(1, &emptyVAO)
@@ -120,6 +125,7 @@ public final class Renderer {
     public func destroy() {
         (Array(pages.values) + [shadow, backdrop, block, desk, copy]).forEach { $0.destroy() }
         flatMesh.destroy()
+        curvedMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
         occlusionMesh.destroy()
@@ -259,7 +265,7 @@ public final class Renderer {
         for item in opaque.reversed() {
             setGeometry(shadow, item, viewProj: viewProj)
             shadow.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
-            flatMesh.draw()
+            drawMesh(for: item)
         }
         glDisable(E(GL_POLYGON_OFFSET_FILL))
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
@@ -352,18 +358,19 @@ public final class Renderer {
         }
     }
 
-    /// Draws an item's mesh: one quad when flat, strips cut along the fold for a curl (rebuilt
-    /// only when the curl changes), a uniform grid for a cone. `coarse` is for soft shadows.
+    /// Draws an item's mesh: one quad when flat (with columns where it curves into the
+    /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
+    /// uniform grid for a cone. `coarse` is for soft shadows.
     private func drawMesh(for item: SceneItem, coarse: Bool = false) {
         switch item.deformation {
         case .flat:
-            flatMesh.draw()
+            (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
         case let .curl(c):
             let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
             let margin = coarse ? 0 : rim
             let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
             if key != curlKey {
-                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin)
+                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin, gutter: !coarse)
                     .flatMap { [Float($0.x), Float($0.y)] })
                 curlKey = key
             }

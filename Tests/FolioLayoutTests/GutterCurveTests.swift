@@ -45,6 +45,15 @@ import Testing
         #expect(GutterCurve.profile(0) == 1 && GutterCurve.profile(GutterCurve.width) == 0)
     }
 
+    /// The slope the normal tilts by is the offset's derivative on each side of the spine.
+    @Test func theSlopeIsTheOffsetsDerivative() {
+        let drop = Vec2(6, 2), w = 362.0, e = 1e-4
+        for x in [-30.0, -10, -1, 1, 10, 30, 50] {
+            let numeric = (GutterCurve.offset(x: x + e, pageWidth: w, drop: drop) - GutterCurve.offset(x: x - e, pageWidth: w, drop: drop)) / (2 * e)
+            #expect(abs(GutterCurve.slope(x: x, pageWidth: w, drop: drop) - numeric) < 1e-6, "at \(x)")
+        }
+    }
+
     /// The sheet at the start of a turn lies where the right page of the spread lay, curve
     /// included; when it lands it lies where the left page of the next spread will.
     @Test(arguments: TurnDeform.allCases)

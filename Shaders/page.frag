@@ -16,7 +16,8 @@
 //           uGutterWidth (the gutter's curve, a fraction of the width: page.vert),
 //           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
 //           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
-//           uBehindLod (its mipmap level: a few dozen texels across), uShowThrough (strength).
+//           uBehindLod (its mipmap level: a few dozen texels across), uShowThrough (strength
+//           where the light falls on the face, and added where it comes from behind).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  MOVING: the variant for turning sheets and fanned pages, with the flap's shadow,
 //           the wedge and the back's rim; STEEP adds the steep taps, for a face seen steeply.
@@ -50,7 +51,7 @@ uniform float uBackTone;
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
 uniform float uBehindLod;
-uniform float uShowThrough;
+uniform vec2 uShowThrough;
 #endif
 
 const float PI = 3.14159265358979;
@@ -119,11 +120,11 @@ void main() {
     color *= mix(vec3(1.0), vec3(0.96, 0.91, 0.82), behind * uBackTone);
 #ifdef SHOW_THROUGH
     // The other side's print, strongly low-passed (a coarse mipmap level: one cheap tap) and
-    // mirrored (the other side's image runs the other way from the spine). Faint where the
-    // light falls on this face, three times stronger where it comes through the paper.
+    // mirrored (the other side's image runs the other way from the spine): faint where the
+    // light falls on this face, stronger where it comes through the paper.
     vec3 other = textureLod(uBehind, uUVOrigin + uUVdu * (1.0 - s) + uUVdt * vST.y, uBehindLod).rgb;
     float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
-    color *= 1.0 - uShowThrough * (1.0 + 2.0 * behind) * ink;
+    color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
 #endif
     if (uShade.w > 0.0) color *= 1.0 - uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
     float deep = clamp(1.0 - vST.x / uGutterWidth, 0.0, 1.0);

@@ -61,11 +61,24 @@ public enum PageStack {
     public static let maxThickness = 40.0
     /// Strength of the gutter shadow on pages lying open.
     public static let gutter = 0.35
-    /// Show-through on a page lying on its stack (the sheets beneath keep most light from
-    /// its back); a lifted sheet shows more (`RigidFlip.shades`).
-    public static let showThrough = 0.12
-    /// Show-through on a sheet standing free of the stack.
-    public static let liftedShowThrough = 0.3
+    /// Show-through (`Shade.showThrough`, `Shade.showThroughBehind`) of a face `lift` off its
+    /// stack (0 lying on it … 1 standing free: the sine of its angle). Lying on the stack the
+    /// other side shows faintly where the light falls on it; lit from the front, a sheet
+    /// standing free shows it no more (gone by a lift of 0.3: a software renderer then leaves
+    /// the texture tap out, docs/engineering-notes.md); lit from behind, through the paper,
+    /// three times as much as on the stack, and up to twice that as the sheet stands free.
+    public static func showThrough(lift: Double) -> (lit: Double, behind: Double) {
+        let l = clamp(lift, 0, 1)
+        let t = clamp(l / 0.3, 0, 1)
+        return (0.12 * (1 - t * t * (3 - 2 * t)), 0.24 + 0.36 * l)
+    }
+
+    /// The shade terms of a face `lift` off its stack: the show-through's two.
+    static func showing(_ shade: Shade, lift: Double) -> Shade {
+        var s = shade
+        (s.showThrough, s.showThroughBehind) = showThrough(lift: lift)
+        return s
+    }
 
     public static func thickness(sheets: Int) -> Double {
         min(maxThickness, Double(max(0, sheets)) * sheetThickness)
@@ -126,12 +139,14 @@ enum BookFaces {
             let standing = sin(phi(i))
             let above = r > 0 ? i - 2 : i + 2
             let wedge = i == 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : abs(phi(above) - phi(i))
-            let shade = Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge)
+            // The other side shows through as on the flat layout.
+            let shade = PageStack.showing(Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge),
+                                          lift: standing)
             // A face lying flat under another flat one on its side is covered whole: not drawn.
             let buried = i != 0 && abs(r) >= 1 && abs(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s)) >= 1
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
-                            shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
+                            behind: otherSide(of: i, book: book, index: index), shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
     }
 
@@ -168,7 +183,7 @@ enum BookFaces {
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
                                 front: book.content(page: n, book: index), behind: otherSide(of: n, book: book, index: index),
                                 gutterDrop: Vec2(drop, drop),
-                                shade: Shade(gutter: PageStack.gutter, showThrough: PageStack.showThrough), z: Order.page)
+                                shade: PageStack.showing(Shade(gutter: PageStack.gutter), lift: 0), z: Order.page)
         let under = [
             BookFace(kind: .shadow, page: n, side: side, angle: 0, front: .blank, z: Order.shadow, thickness: top + BookBoard.thickness),
             BookFace(kind: .board, page: n, side: side, angle: 0, lift: -0.1, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),

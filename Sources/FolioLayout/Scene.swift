@@ -81,12 +81,15 @@ public struct Shade: Sendable, Equatable, Codable {
     /// 0: nothing above.
     public var wedge: Double
     /// How much of the other side's print shows through this face where light falls on it
-    /// (`SceneItem.behind`): faint on a page lying on its stack, stronger on a lifted sheet;
-    /// the shader raises it further where the light is behind the face.
+    /// (`SceneItem.behind`, or a sheet's other face): faint on a page lying on its stack
+    /// (`PageStack.showThrough(lift:)`).
     public var showThrough: Double
+    /// How much more shows where the light comes from behind the face, through the paper.
+    public var showThroughBehind: Double
 
     public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0,
-                cast: Double = 0, gutter: Double = 0, wedge: Double = 0, showThrough: Double = 0) {
+                cast: Double = 0, gutter: Double = 0, wedge: Double = 0, showThrough: Double = 0,
+                showThroughBehind: Double = 0) {
         self.reveal = reveal
         self.facing = facing
         self.`self` = s
@@ -95,6 +98,7 @@ public struct Shade: Sendable, Equatable, Codable {
         self.gutter = gutter
         self.wedge = wedge
         self.showThrough = showThrough
+        self.showThroughBehind = showThroughBehind
     }
 
     public static let none = Shade()

@@ -77,10 +77,9 @@ public enum RigidFlip {
         let cast = sin(phi) / 3
         let rising = 1 - abs(1 - 2 * phi / .pi)
         let lift = clamp(spineLift, 0, 1)
-        return (Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter, showThrough: PageStack.showThrough),
-                Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter, showThrough: PageStack.showThrough),
-                Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift),
-                      showThrough: mix(PageStack.showThrough, PageStack.liftedShowThrough, sin(phi))))
+        return (PageStack.showing(Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter), lift: 0),
+                PageStack.showing(Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter), lift: 0),
+                PageStack.showing(Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift)), lift: sin(phi)))
     }
 }
 

@@ -43,7 +43,7 @@ extension Shade {
     var darkening: Double { clamp(reveal + facing + self.`self`, 0, 1) }
     var isShading: Bool { darkening > 0 }
     /// The terms that do not change while a sheet turns over the page.
-    var atRest: Shade { Shade(crease: crease, gutter: gutter, showThrough: showThrough) }
+    var atRest: Shade { Shade(crease: crease, gutter: gutter, showThrough: showThrough, showThroughBehind: showThroughBehind) }
 }
 
 extension SceneItem {

@@ -383,30 +383,7 @@ public final class Renderer {
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        // A sheet's faces show through each other; a page lying open shows its sheet's other side.
-        let shows = item.shade.showThrough > 0 && (item.back != nil || item.behind != nil)
-        let page = pages[PageVariant(moving: moving, steep: moving && settings.steepTextTaps && Self.isSteep(item),
-                                     showThrough: shows)]!
-        page.use()
-        setGeometry(page, item, viewProj: viewProj)
-        page.set("uShadowPass", Int32(0))
-        page.set("uImage", Int32(0))
-        page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
-        page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
-        page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
-        let s = item.shade
-        page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
-        page.set("uGutter", Float(item.shade.gutter))
-        let w = item.shade.wedge
-        page.set("uWedge", Float(item.size.x * cos(w)), Float(w > 0 ? item.size.x * sin(w) : 0))
-        page.set("uAmbient", Float(settings.ambientOcclusion))
-        page.set("uOpacity", Float(item.opacity))
-        page.set("uCornerRadius", Float(settings.cornerRadius))
-        page.set("uExpand", Float(rim))
-        page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
-        page.set("uBackTone", Float(item.kind == .cover ? 0 : 1))
-        page.set("uShowThrough", Float(item.shade.showThrough))
-        page.set("uBehind", Int32(1))
+        let steep = moving && settings.steepTextTaps && Self.isSteep(item)
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
@@ -415,12 +392,39 @@ public final class Renderer {
         // sheet folds over itself its back is on top, and depth then spares the front beneath.
         let faces: [(content: FaceContent, cull: Int32, back: Float)] =
             (item.back.map { [($0, GL_FRONT, Float(1))] } ?? []) + [(item.front, GL_BACK, Float(0))]
-        // Every texture looked up (made, if it is the paper's) before any is bound.
-        let images = faces.map { face in
+        // A sheet's faces show through each other; a page lying open shows its sheet's other
+        // side. The tap is taken only where it can show: a face with some show-through where the
+        // light falls on it, or one the light reaches from behind somewhere.
+        let s = item.shade
+        let behind = faces.map { face -> FaceContent? in
             let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
-            return (image: textures.texture(for: face.content), behind: shows ? other.map(textures.texture) : nil)
+            let shows = s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0))
+            return shows ? other : nil
+        }
+        // Every texture looked up (made, if it is the paper's) before any is bound.
+        let images = zip(faces, behind).map { face, other in
+            (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
         for (face, image) in zip(faces, images) {
+            let page = pages[PageVariant(moving: moving, steep: steep, showThrough: image.behind != nil)]!
+            page.use()
+            setGeometry(page, item, viewProj: viewProj)
+            page.set("uShadowPass", Int32(0))
+            page.set("uImage", Int32(0))
+            page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
+            page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
+            page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
+            page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+            page.set("uGutter", Float(s.gutter))
+            page.set("uWedge", Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
+            page.set("uAmbient", Float(settings.ambientOcclusion))
+            page.set("uOpacity", Float(item.opacity))
+            page.set("uCornerRadius", Float(settings.cornerRadius))
+            page.set("uExpand", Float(rim))
+            page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+            page.set("uBackTone", Float(item.kind == .cover ? 0 : 1))
+            page.set("uShowThrough", Float(s.showThrough), Float(s.showThroughBehind))
+            page.set("uBehind", Int32(1))
             if let other = image.behind {
                 other.bind(unit: 1)
                 // A few dozen texels across: the print as soft grey blocks, never legible.
@@ -432,6 +436,22 @@ public final class Renderer {
             drawMesh(for: item)
         }
         glFrontFace(E(GL_CCW))
+    }
+
+    /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
+    /// (page.frag's back-lighting starts at n · l = 0.15), where that face may be seen: sampled
+    /// over the deformed page, faces turned well away from the viewer left out.
+    func isBackLit(_ item: SceneItem, back: Bool) -> Bool {
+        let n = 12
+        for j in 0...n {
+            for i in 0...n {
+                let local = Vec2(item.size.x * Double(i) / Double(n), item.size.y * (Double(j) / Double(n) - 0.5))
+                let normal = item.model.transformDirection(item.deformation.apply(local).normal) * (back ? -1 : 1)
+                let face = normal / max(length(normal), 1e-9)
+                if face.z > -0.2 && dot(face, light) < 0.25 { return true }
+            }
+        }
+        return false
     }
 
     /// Whether a face stands steeply enough (its plane more than 50° from the page plane, as

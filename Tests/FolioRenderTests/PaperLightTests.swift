@@ -40,7 +40,7 @@ import Testing
         var scene = flatSpread(book: 0, spread: 1)
         scene.items = scene.items.filter { $0.page == 3 }
         scene.items[0].behind = showThrough ? .page(0, 2) : nil
-        scene.items[0].shade.showThrough = PageStack.showThrough
+        (scene.items[0].shade.showThrough, scene.items[0].shade.showThroughBehind) = PageStack.showThrough(lift: 0)
         return try GLHarness.shared.render(scene, width: width, height: height, library: printed)
     }
 

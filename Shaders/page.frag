@@ -108,9 +108,9 @@ void main() {
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
     // Never above 1: a lit facet brighter than flat paper shows as a lighter seam.
     float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.0);
-    // 0 where the light falls on this face, 1 where it comes from behind, through the paper:
-    // continuous in the face's angle, so in time.
-    float behind = smoothstep(0.15, -0.35, dot(n, uLight));
+    // 0 where the light falls on this face, rising to 1 as it comes from behind, through the
+    // paper: continuous in the face's angle, so in time (Renderer.isBackLit: where it is 0).
+    float behind = smoothstep(0.0, -0.4, dot(n, uLight));
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest, as deep as the page curves down there (page.vert's gutterOffset).

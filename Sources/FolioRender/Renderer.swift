@@ -20,6 +20,9 @@ public struct RenderSettings: Sendable, Equatable {
     /// Two texture taps where a page is seen steeply, so its type stays legible (the software
     /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
     public var steepTextTaps = true
+    /// The other side's print showing through the paper (one more texture tap where it can
+    /// show: docs/engineering-notes.md has its cost on a software renderer).
+    public var showThrough = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -398,7 +401,8 @@ public final class Renderer {
         let s = item.shade
         let behind = faces.map { face -> FaceContent? in
             let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
-            let shows = s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0))
+            let shows = settings.showThrough
+                && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
             return shows ? other : nil
         }
         // Every texture looked up (made, if it is the paper's) before any is bound.
@@ -439,7 +443,7 @@ public final class Renderer {
     }
 
     /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
-    /// (page.frag's back-lighting starts at n · l = 0.15), where that face may be seen: sampled
+    /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
     /// over the deformed page, faces turned well away from the viewer left out.
     func isBackLit(_ item: SceneItem, back: Bool) -> Bool {
         let n = 12
@@ -448,7 +452,7 @@ public final class Renderer {
                 let local = Vec2(item.size.x * Double(i) / Double(n), item.size.y * (Double(j) / Double(n) - 0.5))
                 let normal = item.model.transformDirection(item.deformation.apply(local).normal) * (back ? -1 : 1)
                 let face = normal / max(length(normal), 1e-9)
-                if face.z > -0.2 && dot(face, light) < 0.25 { return true }
+                if face.z > -0.2 && dot(face, light) < 0.05 { return true }
             }
         }
         return false

@@ -1,6 +1,7 @@
 #version 330 core
-// Page shading: paper texture on both faces, diffuse light from the deformed normal, the
-// crease band, the gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
+// Page shading: paper texture on both faces, diffuse light from the deformed normal, paper lit
+// from behind (its own tone and the other side's print showing through), the crease band, the
+// gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
 // Inputs:   vST, vNormal, vHeight from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine and its normal flipped; a
@@ -11,12 +12,18 @@
 //           uDeform, uCurl, uCurlRadius, uCurlWrap (the curl, for the shadow its flap casts on the front),
 //           uWedge (the far edge of a page hinged over this one, in this page's plane across
 //           the spine and height above it, layout units; y = 0: none), uAmbient (its strength),
-//           uSpineEdge (1: the spine edge is an edge, antialiased like the others).
+//           uSpineEdge (1: the spine edge is an edge, antialiased like the others),
+//           uGutterWidth (the gutter's curve, a fraction of the width: page.vert),
+//           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
+//           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
+//           uBehindLod (its mipmap level: a few dozen texels across), uShowThrough (strength
+//           where the light falls on the face, and added where it comes from behind).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  MOVING: the variant for turning sheets and fanned pages, with the flap's shadow,
 //           the wedge and the back's rim; STEEP adds the steep taps, for a face seen steeply.
 //           Pages lying flat and covers use the plain one (a software renderer pays for code
-//           it skips).
+//           it skips). SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
+//           lying open (one more texture tap, at a coarse level).
 
 in vec2 vST;
 in vec3 vNormal;
@@ -40,6 +47,13 @@ uniform float uCurlWrap;
 uniform vec2 uWedge;
 uniform float uAmbient;
 uniform float uSpineEdge;
+uniform float uGutterWidth;
+uniform float uBackTone;
+#ifdef SHOW_THROUGH
+uniform sampler2D uBehind;
+uniform float uBehindLod;
+uniform vec2 uShowThrough;
+#endif
 
 const float PI = 3.14159265358979;
 
@@ -97,13 +111,27 @@ void main() {
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
     // Never above 1: a lit facet brighter than flat paper shows as a lighter seam.
     float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.0);
+    // 0 where the light falls on this face, rising to 1 as it comes from behind, through the
+    // paper: continuous in the face's angle, so in time (Renderer.isBackLit: where it is 0).
+    float behind = smoothstep(0.0, -0.4, dot(n, uLight));
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
-    // pages at rest.
+    // pages at rest, as deep as the page curves down there (page.vert's gutterOffset).
     float shade = clamp(uShade.x + uShade.y + uShade.z, 0.0, 1.0);
     vec3 color = tex.rgb * (light * (1.0 - shade));
+    // Paper lit from behind shows the light that came through it: darker and warmer.
+    color *= mix(vec3(1.0), vec3(0.96, 0.91, 0.82), behind * uBackTone);
+#ifdef SHOW_THROUGH
+    // The other side's print, strongly low-passed (a coarse mipmap level: one cheap tap) and
+    // mirrored (the other side's image runs the other way from the spine): faint where the
+    // light falls on this face, stronger where it comes through the paper.
+    vec3 other = textureLod(uBehind, uUVOrigin + uUVdu * (1.0 - s) + uUVdt * vST.y, uBehindLod).rgb;
+    float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
+    color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
+#endif
     if (uShade.w > 0.0) color *= 1.0 - uShade.w * 0.45 * (1.0 - smoothstep(0.0, 0.1, vST.x));
-    if (uGutter > 0.0) color *= 1.0 - uGutter * exp(-vST.x * 18.0);
+    float deep = clamp(1.0 - vST.x / uGutterWidth, 0.0, 1.0);
+    if (uGutter > 0.0) color *= 1.0 - uGutter * deep * deep;
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
 #ifdef MOVING
     if (uDeform == 1 && uBackFace < 0.5) color *= 1.0 - flapShadow(local);

@@ -11,11 +11,14 @@
 //           placing that sheet: vHeight carries how much of the sky the sheet hides).
 //           uExpand (layout units the drawn page reaches past its edges, so that edge coverage
 //           fades outwards as well as inwards), uSpineEdge (1: the spine edge is an edge too,
-//           a cover standing alone).
+//           a cover standing alone), uGutterDrop (how far the page curves down into the gutter
+//           at the spine: x on its own side, y turned over to the other; SceneItem.gutterDrop),
+//           uGutterWidth (the curve's width, a fraction of the page width).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vNormal (world, of the front face), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
 //           occlusion, 0 … 1).
-// The deformations mirror FolioLayout's Deformation.swift; a test compares the two.
+// The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
+// GutterCurve.swift; tests compare the two.
 
 layout(location = 0) in vec2 aGrid;
 
@@ -34,6 +37,8 @@ uniform vec2 uCasterSize;
 uniform float uInset;
 uniform float uExpand;
 uniform float uSpineEdge;
+uniform vec2 uGutterDrop;
+uniform float uGutterWidth;
 
 out vec2 vST;
 out vec3 vNormal;
@@ -80,19 +85,44 @@ mat3 rotateAboutSpine(float a) {
     return mat3(c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c);
 }
 
+// The cone's bend; its rotation about the spine comes after the gutter's curve.
 void cone(vec2 p, out vec3 pos, out vec3 n) {
     const float e = 0.5;
     vec3 du = conePosition(p + vec2(e, 0.0)) - conePosition(p - vec2(e, 0.0));
     vec3 dv = conePosition(p + vec2(0.0, e)) - conePosition(p - vec2(0.0, e));
-    mat3 rot = rotateAboutSpine(uCone.z);
-    pos = rot * conePosition(p);
-    n = rot * normalize(cross(du, dv));
+    pos = conePosition(p);
+    n = normalize(cross(du, dv));
+}
+
+// The page bent by its deformation, without the gutter's curve; `rot` is what turns it about
+// the spine afterwards (a cone's rotation).
+void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
+    rot = mat3(1.0);
+    if (uDeform == 1) curl(p, pos, n);
+    else if (uDeform == 2) { cone(p, pos, n); rot = rotateAboutSpine(uCone.z); }
+    else { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); }
+}
+
+// Pages curve down into the gutter: at x across from the spine (negative: turned over to the
+// other side) the page lies drop · u² below its plane along the local −z, u falling from 1 at
+// the spine to 0 at uGutterWidth of the page (zero slope there). The normal tilts with the
+// slope of x's own side (at the spine itself, the page's own side).
+void curve(inout vec3 pos, inout vec3 n) {
+    float width = uGutterWidth * uSize.x;
+    float u = clamp(1.0 - abs(pos.x) / width, 0.0, 1.0);
+    float side = pos.x >= 0.0 ? 1.0 : -1.0;
+    float drop = pos.x >= 0.0 ? uGutterDrop.x : uGutterDrop.y;
+    pos.z -= drop * u * u;
+    float slope = -side * 2.0 * drop * u / width;
+    n = normalize(n + vec3(slope * n.z, 0.0, 0.0));
 }
 
 void deform(vec2 p, out vec3 pos, out vec3 n) {
-    if (uDeform == 1) curl(p, pos, n);
-    else if (uDeform == 2) cone(p, pos, n);
-    else { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); }
+    mat3 rot;
+    bend(p, pos, n, rot);
+    curve(pos, n);
+    pos = rot * pos;
+    n = rot * n;
 }
 
 // How much of the sky above world point P the sheet hides: in the plane through P across the
@@ -114,9 +144,11 @@ float occlusion(vec3 P) {
     const int SAMPLES = 12;
     float highest = 0.0;
     for (int k = 0; k <= SAMPLES; k++) {
+        // The caster's curve into the gutter is left out: it is the receiver's uGutterDrop.
         vec3 q, qn;
-        deform(vec2(uCasterSize.x * float(k) / float(SAMPLES), l), q, qn);
-        vec3 v = (uCasterModel * vec4(q, 1.0)).xyz - P;
+        mat3 rot;
+        bend(vec2(uCasterSize.x * float(k) / float(SAMPLES), l), q, qn, rot);
+        vec3 v = (uCasterModel * vec4(rot * q, 1.0)).xyz - P;
         float across = length(v.xy) * (dot(v.xy, towards) >= 0.0 ? 1.0 : -1.0);
         // Parts of the sheet level with P (lying flat) hide nothing, whichever side they are on.
         if (v.z > 0.01) highest = max(highest, atan(v.z, across));
@@ -141,7 +173,9 @@ void main() {
         p = vec2(aGrid.x * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
     }
     if (uShadowPass == 2) {
-        vec4 page = uModel * vec4(p, 0.0, 1.0);
+        vec3 q = vec3(p, 0.0), qn = vec3(0.0, 0.0, 1.0);
+        curve(q, qn);
+        vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
         vNormal = mat3(uModel) * vec3(0.0, 0.0, 1.0);
         vHeight = occlusion(page.xyz);

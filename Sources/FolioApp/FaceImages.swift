@@ -284,7 +284,7 @@ extension Scene {
     public var shownFaces: [FaceContent] {
         var seen: Set<FaceContent> = []
         return items.filter(\.showsImage)
-            .flatMap { [$0.front, $0.back].compactMap { $0 } }
+            .flatMap(\.faces)
             .filter { seen.insert($0).inserted }
     }
 }

@@ -218,11 +218,15 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
-        return SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
-                         front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade : f.shade.opening(p), v), visible: visible, z: f.z,
-                         thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.receivesShadow ? -1 : nil,
-                         scale: mix(closedScale, 1, p),
-                         angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
+        var item = SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
+                             front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade : f.shade.opening(p), v), visible: visible, z: f.z,
+                             thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.receivesShadow ? -1 : nil,
+                             scale: mix(closedScale, 1, p),
+                             angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
+        item.behind = f.behind
+        // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
+        item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
+        return item
     }
 }
 

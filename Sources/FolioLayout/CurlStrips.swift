@@ -7,9 +7,13 @@ import FolioMath
 public enum CurlStrips {
     /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
     /// l along it), covering the page: the flat part, `strips` bands over the cylinder (as far
-    /// round as the curl's wrap), and the flat part past it. `margin` grows the page past its free edges (a
-    /// rim where edge coverage fades outwards).
-    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [[Vec2]] {
+    /// round as the curl's wrap), and the flat part past it. `margin` grows the page past its
+    /// free edges (a rim where edge coverage fades outwards). With `gutter`, the flat parts are
+    /// cut where they lie over the gutter's curve (`GutterCurve.columns`, on either side of the
+    /// spine), so it bends there (a soft shadow does without: each cut costs fill on a software
+    /// renderer).
+    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+                                gutter: Bool = true) -> [[Vec2]] {
         let (w, h) = (size.x + margin, size.y / 2 + margin)
         let page = [Vec2(0, -h), Vec2(w, -h), Vec2(w, h), Vec2(0, h)]
         let arc = curl.wrap * curl.radius
@@ -24,21 +28,50 @@ public enum CurlStrips {
             var poly = page
             if lo.isFinite { poly = clip(poly) { distance($0) - lo } }
             if hi.isFinite { poly = clip(poly) { hi - distance($0) } }
-            if poly.count >= 3 { out.append(poly) }
+            guard poly.count >= 3 else { continue }
+            // Where each flat part lies across the spine: the page's own a, or for the part
+            // turned over on top its mirror across the line it folds back on.
+            let across: ((Vec2) -> Double)? = !lo.isFinite ? { $0.x }
+                : !hi.isFinite ? { $0.x - curl.direction.x * (2 * distance($0) - arc) } : nil
+            guard gutter, let across else {
+                out.append(poly)
+                continue
+            }
+            var pieces = [poly]
+            for c in GutterCurve.columns where c < 1 {
+                for cut in c > 0 ? [c * size.x, -c * size.x] : [0] {
+                    pieces = pieces.flatMap { piece in
+                        [clip(piece) { across($0) - cut }, clip(piece) { cut - across($0) }].filter { isProper($0) }
+                    }
+                }
+            }
+            out += pieces
         }
         return out
     }
 
     /// The polygons as a triangle list in unit coordinates (s = a / width, t = l / height + ½),
     /// the vertex input of `Shaders/page.vert` (outside 0 … 1 on the margin).
-    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0) -> [Vec2] {
+    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+                                 gutter: Bool = true) -> [Vec2] {
         var out: [Vec2] = []
-        for poly in polygons(size: size, curl: curl, strips: strips, margin: margin) {
+        for poly in polygons(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter) {
             let unit = poly.map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
             for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
         }
         return out
     }
+
+    /// Signed area of a polygon (positive counter-clockwise).
+    public static func area(_ poly: [Vec2]) -> Double {
+        poly.indices.map { i in
+            let p = poly[i], q = poly[(i + 1) % poly.count]
+            return p.x * q.y - q.x * p.y
+        }.reduce(0, +) / 2
+    }
+
+    /// Whether a polygon has an area (a cut through one of its vertices leaves a sliver of none).
+    static func isProper(_ poly: [Vec2]) -> Bool { poly.count >= 3 && area(poly) > 1e-9 }
 
     /// Sutherland–Hodgman: the part of a convex polygon where `inside` is ≥ 0.
     static func clip(_ poly: [Vec2], inside: (Vec2) -> Double) -> [Vec2] {

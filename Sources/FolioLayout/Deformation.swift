@@ -88,6 +88,13 @@ public enum Deformation: Sendable, Equatable {
     }
 
     static func cone(_ p: Vec2, _ c: Cone) -> (Vec3, Vec3) {
+        let (pos, n) = coneBent(p, c)
+        let rot = Mat4.rotationY(-c.rotation)
+        return (rot.transformDirection(pos), rot.transformDirection(n))
+    }
+
+    /// The cone's bend before its rotation about the spine.
+    static func coneBent(_ p: Vec2, _ c: Cone) -> (Vec3, Vec3) {
         let pos = conePosition(p, c)
         // The normal from the surface's partial derivatives (the shader does the same).
         let e = 0.5
@@ -95,7 +102,27 @@ public enum Deformation: Sendable, Equatable {
         let dv = conePosition(p + Vec2(0, e), c) - conePosition(p - Vec2(0, e), c)
         var n = normalize(cross(du, dv))
         if length(n) == 0 { n = Vec3(0, 0, 1) }
-        let rot = Mat4.rotationY(-c.rotation)
+        return (pos, n)
+    }
+
+    /// The deformed position and normal of a page `width` wide that also curves down into the
+    /// gutter by `drop` (`GutterCurve`; `SceneItem.gutterDrop`): the curve follows the bend and
+    /// comes before a cone's rotation, as in `Shaders/page.vert`.
+    public func apply(_ p: Vec2, gutterDrop drop: Vec2, width: Double) -> (position: Vec3, normal: Vec3) {
+        guard drop != .zero else { return apply(p) }
+        var (pos, n): (Vec3, Vec3)
+        var rotation = 0.0
+        switch self {
+        case .flat: (pos, n) = (Vec3(p.x, p.y, 0), Vec3(0, 0, 1))
+        case let .curl(c): (pos, n) = Self.curl(p, c)
+        case let .cone(c): (pos, n) = Self.coneBent(p, c); rotation = c.rotation
+        }
+        // Down along the page's local z; the normal tilts with the curve's slope (the surface
+        // z = −offset has the upward normal (offset′, 0, 1)).
+        let slope = GutterCurve.slope(x: pos.x, pageWidth: width, drop: drop)
+        pos.z -= GutterCurve.offset(x: pos.x, pageWidth: width, drop: drop)
+        n = normalize(n + Vec3(slope * n.z, 0, 0))
+        let rot = Mat4.rotationY(-rotation)
         return (rot.transformDirection(pos), rot.transformDirection(n))
     }
 

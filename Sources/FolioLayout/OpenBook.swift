@@ -61,6 +61,24 @@ public enum PageStack {
     public static let maxThickness = 40.0
     /// Strength of the gutter shadow on pages lying open.
     public static let gutter = 0.35
+    /// Show-through (`Shade.showThrough`, `Shade.showThroughBehind`) of a face `lift` off its
+    /// stack (0 lying on it … 1 standing free: the sine of its angle). Lying on the stack the
+    /// other side shows faintly where the light falls on it; lit from the front, a sheet
+    /// standing free shows it no more (gone by a lift of 0.3: a software renderer then leaves
+    /// the texture tap out, docs/engineering-notes.md); lit from behind, through the paper,
+    /// three times as much as on the stack, and up to twice that as the sheet stands free.
+    public static func showThrough(lift: Double) -> (lit: Double, behind: Double) {
+        let l = clamp(lift, 0, 1)
+        let t = clamp(l / 0.3, 0, 1)
+        return (0.12 * (1 - t * t * (3 - 2 * t)), 0.24 + 0.36 * l)
+    }
+
+    /// The shade terms of a face `lift` off its stack: the show-through's two.
+    static func showing(_ shade: Shade, lift: Double) -> Shade {
+        var s = shade
+        (s.showThrough, s.showThroughBehind) = showThrough(lift: lift)
+        return s
+    }
 
     public static func thickness(sheets: Int) -> Double {
         min(maxThickness, Double(max(0, sheets)) * sheetThickness)
@@ -180,6 +198,8 @@ struct BookFace {
     var lift: Double = 0
     var front: FaceContent
     var back: FaceContent? = nil
+    var behind: FaceContent? = nil
+    var gutterDrop = Vec2.zero
     var deformation: Deformation = .flat
     var shade: Shade = .none
     var visible = true
@@ -220,12 +240,14 @@ enum BookFaces {
             let standing = sin(phi(i))
             let above = r > 0 ? i - 2 : i + 2
             let wedge = i == 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : abs(phi(above) - phi(i))
-            let shade = Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge)
+            // The other side shows through as on the flat layout.
+            let shade = PageStack.showing(Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge),
+                                          lift: standing)
             // A face lying flat under another flat one on its side is covered whole: not drawn.
             let buried = i != 0 && abs(r) >= 1 && abs(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s)) >= 1
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
-                            shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
+                            behind: otherSide(of: i, book: book, index: index), shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
         guard let bend else { return faces }
         // Faces of sheets in transit (a turn of several spreads has more than one) become sheets.
@@ -299,21 +321,36 @@ enum BookFaces {
         PageStack.thickness(sheets: sheets(side, of: s, in: book))
     }
 
-    /// The page lying open on `side` of spread `s`, with its block beneath it, the cover board
-    /// beneath that and the shadow of that half of the book on the desk.
+    /// The drop into the gutter of the page lying open on `side` of spread `s`.
+    static func gutterDrop(_ side: Side, of s: Int, in book: BookInfo) -> Double {
+        GutterCurve.drop(stack: stackTop(side, of: s, in: book))
+    }
+
+    /// What the other side of layout page `n`'s sheet shows (the endpaper's other side is the
+    /// board: nothing shows through it).
+    static func otherSide(of n: Int, book: BookInfo, index: Int) -> FaceContent? {
+        n < 2 ? nil : book.content(page: n % 2 == 0 ? n + 1 : n - 1, book: index)
+    }
+
+    /// The page lying open on `side` of spread `s`, curving down into the gutter, with its
+    /// block beneath it (lowered by the drop, so its flat top stays under the curve), the cover
+    /// board beneath that and the shadow of that half of the book on the desk.
     static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int) -> [BookFace] {
         let n = page(side, of: s)
         let top = stackTop(side, of: s, in: book)
+        let drop = gutterDrop(side, of: s, in: book)
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
-                                front: book.content(page: n, book: index),
-                                shade: Shade(gutter: PageStack.gutter), z: Order.page)
+                                front: book.content(page: n, book: index), behind: otherSide(of: n, book: book, index: index),
+                                gutterDrop: Vec2(drop, drop),
+                                shade: PageStack.showing(Shade(gutter: PageStack.gutter), lift: 0), z: Order.page)
         let under = [
             BookFace(kind: .shadow, page: n, side: side, angle: 0, front: .blank, z: Order.shadow, thickness: top + BookBoard.thickness),
             BookFace(kind: .board, page: n, side: side, angle: 0, lift: -BookBody.boardDrop, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),
         ]
-        guard top > 0 else { return under + [pageFace] }
-        let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: top, front: .blank,
-                             z: Order.block, thickness: top)
+        let blockTop = top - drop
+        guard blockTop > 0 else { return under + [pageFace] }
+        let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: blockTop, front: .blank,
+                             z: Order.block, thickness: blockTop)
         return under + [block, pageFace]
     }
 
@@ -367,6 +404,19 @@ enum BookFaces {
         }
         let shades = RigidFlip.shades(revealed: covered.own, facing: covered.other, spineLift: spine.reduce(0, +) / 3)
         sheet.shade = shades.sheet
+        // The sheet curves into the gutter as the page it leaves does, and lands curving as the
+        // page it becomes. A curl's spine stays down: what has rolled over to the other side
+        // takes that side's drop, and the spine moves from one drop to the other as it moves
+        // from one stack's height to the other's (`lift`). A rigid or cone sheet turns its
+        // local −z over: the drop passes through zero.
+        let dropFrom = gutterDrop(moving, of: a, in: book), dropTo = gutterDrop(other, of: b, in: book)
+        switch deform {
+        case .curl: sheet.gutterDrop = Vec2(mix(dropFrom, dropTo, p), dropTo)
+        case .rigid: sheet.gutterDrop = Vec2(repeating: mix(dropFrom, -dropTo, p))
+        case .cone:
+            let turned = ConeTurn.cone(progress: p, size: size).rotation / .pi
+            sheet.gutterDrop = Vec2(repeating: mix(dropFrom, -dropTo, turned))
+        }
         revealed[revealed.count - 1].shade = shades.revealed
         revealed[revealed.count - 1].receivesShadow = true
         facing[facing.count - 1].shade = shades.facing

@@ -83,9 +83,16 @@ public struct Shade: Sendable, Equatable, Codable {
     /// spine (the fan layout): the page above hides part of the sky, darkest at the hinge.
     /// 0: nothing above.
     public var wedge: Double
+    /// How much of the other side's print shows through this face where light falls on it
+    /// (`SceneItem.behind`, or a sheet's other face): faint on a page lying on its stack
+    /// (`PageStack.showThrough(lift:)`).
+    public var showThrough: Double
+    /// How much more shows where the light comes from behind the face, through the paper.
+    public var showThroughBehind: Double
 
     public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0,
-                cast: Double = 0, gutter: Double = 0, wedge: Double = 0) {
+                cast: Double = 0, gutter: Double = 0, wedge: Double = 0, showThrough: Double = 0,
+                showThroughBehind: Double = 0) {
         self.reveal = reveal
         self.facing = facing
         self.`self` = s
@@ -93,6 +100,8 @@ public struct Shade: Sendable, Equatable, Codable {
         self.cast = cast
         self.gutter = gutter
         self.wedge = wedge
+        self.showThrough = showThrough
+        self.showThroughBehind = showThroughBehind
     }
 
     public static let none = Shade()
@@ -122,6 +131,14 @@ public struct SceneItem: Sendable, Equatable {
     public var front: FaceContent
     /// For a two-sided sheet: what its back shows (mirrored across the spine), else nil.
     public var back: FaceContent?
+    /// For a page lying open: what the other side of its sheet shows (for the show-through,
+    /// `Shade.showThrough`); a two-sided sheet shows through its own faces. Nil: nothing.
+    public var behind: FaceContent?
+    /// How far the page curves down into the gutter at the spine (`GutterCurve`), local
+    /// units along the page's −z: `x` where the deformed page lies on its own side of the
+    /// spine (a ≥ 0), `y` where it has turned over to the other side (a turning sheet, whose
+    /// local −z there points up until it lands). 0: flat to the spine.
+    public var gutterDrop: Vec2 = .zero
     /// Maps local (a / size.x, l / size.y + 0.5) to the front image's uv; the back uses its mirror.
     public var uv: UVMap
     public var opacity: Double
@@ -131,6 +148,8 @@ public struct SceneItem: Sendable, Equatable {
     /// Drawn with its faces' images: not a page block or a desk shadow (a board only samples
     /// its cover's edge colour, so it counts).
     public var showsImage: Bool { visible && kind != .block && kind != .shadow }
+    /// Every image the item's faces use: its faces and what shows through them.
+    public var faces: [FaceContent] { [front, back, behind].compactMap { $0 } }
     /// Draw order; larger is drawn later (on top where depths tie).
     public var z: Int
     /// Thickness in layout units, for `.block` items (page stacks): the block is the item's

@@ -69,16 +69,17 @@ public enum RigidFlip {
     /// (|sin| of its angle to the page, 0 … 1). Covered fraction, not time, drives the page
     /// shadows: for a rigid sheet `revealed` is cos φ, so the revealed page lightens along a
     /// cosine and the facing page darkens along a sine, at most 1/3. The crease follows the
-    /// spine's rise and the gutter fades with it, so both equal the resting pages' at the ends.
+    /// spine's rise and the gutter fades with it, so both equal the resting pages' at the ends;
+    /// the show-through grows as the sheet leaves the stack and falls back as it lands.
     public static func shades(revealed: Double, facing: Double, spineLift: Double) -> (revealed: Shade, facing: Shade, sheet: Shade) {
         // The rigid angle with the same covering.
         let phi = acos(clamp(revealed - facing, -1, 1))
         let cast = sin(phi) / 3
         let rising = 1 - abs(1 - 2 * phi / .pi)
         let lift = clamp(spineLift, 0, 1)
-        return (Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter),
-                Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter),
-                Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift)))
+        return (PageStack.showing(Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter), lift: 0),
+                PageStack.showing(Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter), lift: 0),
+                PageStack.showing(Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift)), lift: sin(phi)))
     }
 }
 

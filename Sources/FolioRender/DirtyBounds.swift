@@ -43,7 +43,7 @@ extension Shade {
     var darkening: Double { clamp(reveal + facing + self.`self`, 0, 1) }
     var isShading: Bool { darkening > 0 }
     /// The terms that do not change while a sheet turns over the page.
-    var atRest: Shade { Shade(crease: crease, gutter: gutter) }
+    var atRest: Shade { Shade(crease: crease, gutter: gutter, showThrough: showThrough, showThroughBehind: showThroughBehind) }
 }
 
 extension SceneItem {
@@ -93,7 +93,8 @@ struct DirtyBounds {
         }
         for item in overlays {
             for (a, l) in [(0.0, -0.5), (1, -0.5), (0, 0.5), (1, 0.5)] {
-                points.append(item.model.project(Vec3(a * item.size.x, l * item.size.y, 0)))
+                let corner = Vec2(a * item.size.x, l * item.size.y)
+                points.append(item.model.project(Deformation.flat.apply(corner, gutterDrop: item.gutterDrop, width: item.size.x).position))
             }
         }
         guard !points.isEmpty else { return .empty }
@@ -123,7 +124,7 @@ struct DirtyBounds {
         for j in 0...n {
             for i in 0...n {
                 let local = Vec2(Double(i) / Double(n) * item.size.x, (Double(j) / Double(n) - 0.5) * item.size.y)
-                out.append(item.model.project(item.deformation.apply(local).position))
+                out.append(item.model.project(item.deformation.apply(local, gutterDrop: item.gutterDrop, width: item.size.x).position))
             }
         }
         return out

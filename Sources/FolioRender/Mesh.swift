@@ -6,23 +6,27 @@ public struct GridMesh {
     let vao: GLuint
     let buffers: [GLuint]
     public let indexCount: Int
+    /// The uniform columns asked for (the extra ones come on top).
     public let columns: Int
     public let rows: Int
 
-    /// A grid of `columns × rows` cells (a curl at 1080p shows no facets with 64 × 48).
-    public init(columns: Int, rows: Int) {
+    /// A grid of `columns × rows` cells (a curl at 1080p shows no facets with 64 × 48), with
+    /// more columns at the positions `extra` (s in 0 … 1): where the page curves into the gutter.
+    public init(columns: Int, rows: Int, extra: [Double] = []) {
+        let uniform = (0...max(columns, 1)).map { Double($0) / Double(max(columns, 1)) }
+        let cuts = Array(Set(uniform + extra.filter { $0 > 0 && $0 < 1 })).sorted()
         self.columns = max(columns, 1)
         self.rows = max(rows, 1)
         var vertices: [Float] = []
         for j in 0...self.rows {
-            for i in 0...self.columns {
-                vertices += [Float(i) / Float(self.columns), Float(j) / Float(self.rows)]
+            for s in cuts {
+                vertices += [Float(s), Float(j) / Float(self.rows)]
             }
         }
         var indices: [UInt32] = []
-        let stride = UInt32(self.columns + 1)
+        let stride = UInt32(cuts.count)
         for j in 0..<UInt32(self.rows) {
-            for i in 0..<UInt32(self.columns) {
+            for i in 0..<UInt32(cuts.count - 1) {
                 let a = j * stride + i, b = a + 1, c = a + stride, d = c + 1
                 indices += [a, b, d, a, d, c]
             }

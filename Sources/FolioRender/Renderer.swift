@@ -20,6 +20,9 @@ public struct RenderSettings: Sendable, Equatable {
     /// Two texture taps where a page is seen steeply, so its type stays legible (the software
     /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
     public var steepTextTaps = true
+    /// The other side's print showing through the paper (one more texture tap where it can
+    /// show: docs/engineering-notes.md has its cost on a software renderer).
+    public var showThrough = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -54,17 +57,18 @@ public struct RenderSettings: Sendable, Equatable {
 /// its shaders. Render thread only; call `destroy()` while the context is current.
 public final class Renderer {
     public var settings: RenderSettings
-    private let page: Program
-    /// The same shaders for turning sheets and fanned pages (flap, wedge, rim), and for those
-    /// seen steeply (with the steep taps).
-    private let movingPage: Program
-    private let steepPage: Program
+    /// The page shaders' variants (`PageVariant`): plain for covers, with the other side's
+    /// show-through for pages lying open, moving for fanned pages, moving with show-through
+    /// for turning sheets, each moving one with the steep taps too.
+    private let pages: [PageVariant: Program]
     private let shadow: Program
     private let backdrop: Program
     private let block: Program
     private let desk: Program
     private let copy: Program
     private let flatMesh: GridMesh
+    /// A flat page curving down into the gutter (`SceneItem.gutterDrop`).
+    private let curvedMesh: GridMesh
     private var sheetMesh: GridMesh
     /// The cast shadow is soft: a coarse mesh of the sheet is enough for it.
     private let shadowMesh: GridMesh
@@ -96,17 +100,23 @@ public final class Renderer {
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
-        page = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute)
-        movingPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute, defines: ["MOVING"])
-        steepPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
-                                defines: ["MOVING", "STEEP"])
+        var pages: [PageVariant: Program] = [:]
+        for variant in PageVariant.all {
+            pages[variant] = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+                                         defines: variant.defines)
+        }
+        self.pages = pages
         shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
         desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
         copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
         flatMesh = GridMesh(columns: 1, rows: 1)
-        sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
+        // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
+        // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
+        // spine edge exactly, and in between it varies smoothly.
+        curvedMesh = GridMesh(columns: 1, rows: 1, extra: GutterCurve.columns)
+        sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         shadowMesh = GridMesh(columns: 20, rows: 15)
         occlusionMesh = GridMesh(columns: 12, rows: 6)
         curlMesh = TriangleMesh(components: [2])
@@ -116,8 +126,9 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, movingPage, steepPage, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
+        (Array(pages.values) + [shadow, backdrop, block, desk, copy]).forEach { $0.destroy() }
         flatMesh.destroy()
+        curvedMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
         occlusionMesh.destroy()
@@ -132,7 +143,7 @@ public final class Renderer {
     public func draw(_ scene: Scene, into target: Framebuffer, textures: TextureStore) {
         if sheetMesh.columns != settings.gridColumns || sheetMesh.rows != settings.gridRows {
             sheetMesh.destroy()
-            sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows)
+            sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         }
         light = scene.light
         let camera = scene.camera.fitted(width: target.width, height: target.height)
@@ -170,7 +181,7 @@ public final class Renderer {
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial,
-                            versions: still.flatMap { [$0.front] + ($0.back.map { [$0] } ?? []) }.map(textures.version))
+                            versions: still.flatMap(\.faces).map(textures.version))
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -257,7 +268,7 @@ public final class Renderer {
         for item in opaque.reversed() {
             setGeometry(shadow, item, viewProj: viewProj)
             shadow.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
-            flatMesh.draw()
+            drawMesh(for: item)
         }
         glDisable(E(GL_POLYGON_OFFSET_FILL))
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
@@ -329,6 +340,8 @@ public final class Renderer {
         p.set("uViewProj", matrix: viewProj)
         p.set("uModel", matrix: item.model.floats)
         p.set("uSize", Float(item.size.x), Float(item.size.y))
+        p.set("uGutterDrop", Float(item.gutterDrop.x), Float(item.gutterDrop.y))
+        p.set("uGutterWidth", Float(GutterCurve.width))
         setDeformation(p, item.deformation)
         let l = light
         p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
@@ -349,18 +362,19 @@ public final class Renderer {
         }
     }
 
-    /// Draws an item's mesh: one quad when flat, strips cut along the fold for a curl (rebuilt
-    /// only when the curl changes), a uniform grid for a cone. `coarse` is for soft shadows.
+    /// Draws an item's mesh: one quad when flat (with columns where it curves into the
+    /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
+    /// uniform grid for a cone. `coarse` is for soft shadows.
     private func drawMesh(for item: SceneItem, coarse: Bool = false) {
         switch item.deformation {
         case .flat:
-            flatMesh.draw()
+            (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
         case let .curl(c):
             let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
             let margin = coarse ? 0 : rim
             let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
             if key != curlKey {
-                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin)
+                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin, gutter: !coarse)
                     .flatMap { [Float($0.x), Float($0.y)] })
                 curlKey = key
             }
@@ -373,24 +387,7 @@ public final class Renderer {
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        let page = !moving ? page : settings.steepTextTaps && Self.isSteep(item) ? steepPage : movingPage
-        page.use()
-        setGeometry(page, item, viewProj: viewProj)
-        page.set("uShadowPass", Int32(0))
-        page.set("uImage", Int32(0))
-        page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
-        page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
-        page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
-        let s = item.shade
-        page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
-        page.set("uGutter", Float(item.shade.gutter))
-        let w = item.shade.wedge
-        page.set("uWedge", Float(item.size.x * cos(w)), Float(w > 0 ? item.size.x * sin(w) : 0))
-        page.set("uAmbient", Float(settings.ambientOcclusion))
-        page.set("uOpacity", Float(item.opacity))
-        page.set("uCornerRadius", Float(settings.cornerRadius))
-        page.set("uExpand", Float(rim))
-        page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+        let steep = moving && settings.steepTextTaps && Self.isSteep(item)
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
@@ -399,13 +396,67 @@ public final class Renderer {
         // sheet folds over itself its back is on top, and depth then spares the front beneath.
         let faces: [(content: FaceContent, cull: Int32, back: Float)] =
             (item.back.map { [($0, GL_FRONT, Float(1))] } ?? []) + [(item.front, GL_BACK, Float(0))]
-        for face in faces {
-            textures.texture(for: face.content).bind(unit: 0)
+        // A sheet's faces show through each other; a page lying open shows its sheet's other
+        // side. The tap is taken only where it can show: a face with some show-through where the
+        // light falls on it, or one the light reaches from behind somewhere.
+        let s = item.shade
+        let behind = faces.map { face -> FaceContent? in
+            let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
+            let shows = settings.showThrough
+                && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
+            return shows ? other : nil
+        }
+        // Every texture looked up (made, if it is the paper's) before any is bound.
+        let images = zip(faces, behind).map { face, other in
+            (image: textures.texture(for: face.content), behind: other.map(textures.texture))
+        }
+        for (face, image) in zip(faces, images) {
+            let page = pages[PageVariant(moving: moving, steep: steep, showThrough: image.behind != nil)]!
+            page.use()
+            setGeometry(page, item, viewProj: viewProj)
+            page.set("uShadowPass", Int32(0))
+            page.set("uImage", Int32(0))
+            page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
+            page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
+            page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
+            page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+            page.set("uGutter", Float(s.gutter))
+            page.set("uWedge", Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
+            page.set("uAmbient", Float(settings.ambientOcclusion))
+            page.set("uOpacity", Float(item.opacity))
+            page.set("uCornerRadius", Float(settings.cornerRadius))
+            page.set("uExpand", Float(rim))
+            page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+            page.set("uBackTone", Float(item.kind == .cover ? 0 : 1))
+            page.set("uShowThrough", Float(s.showThrough), Float(s.showThroughBehind))
+            page.set("uBehind", Int32(1))
+            if let other = image.behind {
+                other.bind(unit: 1)
+                // A few dozen texels across: the print as soft grey blocks, never legible.
+                page.set("uBehindLod", Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+            }
+            image.image.bind(unit: 0)
             page.set("uBackFace", face.back)
             glCullFace(E(face.cull))
             drawMesh(for: item)
         }
         glFrontFace(E(GL_CCW))
+    }
+
+    /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
+    /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
+    /// over the deformed page, faces turned well away from the viewer left out.
+    func isBackLit(_ item: SceneItem, back: Bool) -> Bool {
+        let n = 12
+        for j in 0...n {
+            for i in 0...n {
+                let local = Vec2(item.size.x * Double(i) / Double(n), item.size.y * (Double(j) / Double(n) - 0.5))
+                let normal = item.model.transformDirection(item.deformation.apply(local).normal) * (back ? -1 : 1)
+                let face = normal / max(length(normal), 1e-9)
+                if face.z > -0.2 && dot(face, light) < 0.05 { return true }
+            }
+        }
+        return false
     }
 
     /// Whether a face stands steeply enough (its plane more than 50° from the page plane, as
@@ -533,6 +584,24 @@ public final class Renderer {
                 drawMesh(for: item)
             }
         }
+    }
+}
+
+/// Which variant of the page shaders draws a face (`Shaders/page.frag`'s defines).
+struct PageVariant: Hashable {
+    var moving: Bool
+    var steep: Bool
+    var showThrough: Bool
+
+    /// Steep taps only on moving faces: 6 variants.
+    static let all = [false, true].flatMap { moving in
+        (moving ? [false, true] : [false]).flatMap { steep in
+            [false, true].map { PageVariant(moving: moving, steep: steep, showThrough: $0) }
+        }
+    }
+
+    var defines: [String] {
+        (moving ? ["MOVING"] : []) + (steep ? ["STEEP"] : []) + (showThrough ? ["SHOW_THROUGH"] : [])
     }
 }
 

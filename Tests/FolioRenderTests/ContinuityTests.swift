@@ -75,19 +75,27 @@ import Testing
     }
 
     /// The right page's spine band at rest equals the sheet's when the turn has just started,
-    /// and the left page's at rest on the next spread equals the landing sheet's.
-    @Test(arguments: TurnDeform.allCases)
-    func gutterIsContinuousAtStartAndLanding(_ deform: TurnDeform) throws {
+    /// and the left page's at rest on the next spread equals the landing sheet's: seen as
+    /// usual, and close up from above, where the pages' curve into the gutter shows.
+    @Test(arguments: TurnDeform.allCases, [false, true])
+    func gutterIsContinuousAtStartAndLanding(_ deform: TurnDeform, closeUp: Bool) throws {
         let w = 640, h = 360
         func band(_ scene: Scene, x: Int) throws -> Double {
             try GLHarness.shared.render(scene, width: w, height: h, library: Self.library)
                 .meanLuma(x: x, y: 120, width: 6, height: 120)
         }
-        let restA = try Self.still { $0.page = 7 }, startA = try Self.still { $0.page = 7; $0.turn = 0.002; $0.deform = deform }
-        let restB = try Self.still { $0.page = 9 }, landB = try Self.still { $0.page = 7; $0.turn = 0.998; $0.deform = deform }
+        func view(_ s: inout StillState) {
+            guard closeUp else { return }
+            s.zoom = 3
+            s.viewpoint = .above
+        }
+        let restA = try Self.still { $0.page = 7; view(&$0) }
+        let startA = try Self.still { $0.page = 7; $0.turn = 0.002; $0.deform = deform; view(&$0) }
+        let restB = try Self.still { $0.page = 9; view(&$0) }
+        let landB = try Self.still { $0.page = 7; $0.turn = 0.998; $0.deform = deform; view(&$0) }
         let right = try band(restA, x: 322), started = try band(startA, x: 322)
         let left = try band(restB, x: 312), landed = try band(landB, x: 312)
-        #expect(abs(right - started) < 2, "\(deform): spine band at rest \(right), turn started \(started)")
-        #expect(abs(left - landed) < 2, "\(deform): spine band at rest \(left), turn landing \(landed)")
+        #expect(abs(right - started) < 2, "\(deform), close up \(closeUp): spine band at rest \(right), turn started \(started)")
+        #expect(abs(left - landed) < 2, "\(deform), close up \(closeUp): spine band at rest \(left), turn landing \(landed)")
     }
 }

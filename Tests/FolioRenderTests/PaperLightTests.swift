@@ -1,0 +1,117 @@
+import FolioApp
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioRender
+import Foundation
+import Testing
+
+/// Paper and light: the back of a sheet lit from behind has its own tone, the other side's
+/// print shows through faintly and mirrored, and pages curve down into the gutter.
+@Suite(.serialized) struct PaperLightTests {
+    static let width = 640, height = 360
+
+    /// A book whose image 0 (layout page 2, a right-hand page) has a black block in its top-left
+    /// quarter and whose image 1 (layout page 3, that sheet's back) is blank white.
+    static let printed: Library = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-show-through-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let w = 181, h = 284
+        var print = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
+        for y in 0..<(h / 2) {
+            for x in 0..<(w / 2) {
+                let i = 4 * (y * w + x)
+                print.pixels[i] = 0
+                print.pixels[i + 1] = 0
+                print.pixels[i + 2] = 0
+            }
+        }
+        let blank = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
+        let paths = [("print", print), ("blank", blank)].map { name, image in
+            let path = dir.appendingPathComponent("\(name).png").path
+            try? PNG.write(image, to: path)
+            return path
+        }
+        return Library(title: "", books: [Book(title: "Printed", pages: paths)])
+    }()
+
+    /// The spread showing layout page 3 (blank, left) over the print of page 2 behind it.
+    static func blankOverPrint(showThrough: Bool) throws -> RGBAImage {
+        var scene = flatSpread(book: 0, spread: 1)
+        scene.items = scene.items.filter { $0.page == 3 }
+        scene.items[0].behind = .page(0, 2)
+        (scene.items[0].shade.showThrough, scene.items[0].shade.showThroughBehind) = PageStack.showThrough(lift: 0)
+        return try GLHarness.shared.render(scene, width: width, height: height, library: printed) { $0.showThrough = showThrough }
+    }
+
+    @Test func theOtherSidesPrintShowsThroughFaintlyAndMirrored() throws {
+        let seen = try Self.blankOverPrint(showThrough: true), plain = try Self.blankOverPrint(showThrough: false)
+        // The left page spans x ≈ 158 … 320 at this size, its spine at the centre. The print lies
+        // in the top quarter by the spine (its image's left half is next to the spine, and
+        // seen from the back, it stays there), not in the outer one.
+        let byTheSpine = seen.meanLuma(x: 260, y: 60, width: 40, height: 80)
+        let outer = seen.meanLuma(x: 180, y: 60, width: 40, height: 80)
+        let below = seen.meanLuma(x: 260, y: 220, width: 40, height: 80)
+        let plainByTheSpine = plain.meanLuma(x: 260, y: 60, width: 40, height: 80)
+        #expect(byTheSpine < outer - 4 && byTheSpine < below - 4,
+                "darker where the print is behind: \(byTheSpine) against \(outer) outside, \(below) below")
+        #expect(plainByTheSpine - byTheSpine < 40, "only faintly: \(plainByTheSpine) → \(byTheSpine)")
+        #expect(abs(seen.meanLuma(x: 180, y: 220, width: 40, height: 80) - plain.meanLuma(x: 180, y: 220, width: 40, height: 80)) < 1,
+                "nothing shows where nothing is printed")
+    }
+
+    /// A rigid sheet of blank paper seen from its front and from its back, the light from the
+    /// left: the back, lit from behind, is warmer (less blue against red) than the lit front.
+    @Test func theBackOfATurnedSheetHasItsOwnTone() throws {
+        func sheet(_ turn: Double) throws -> (blueOverRed: Double, luma: Double) {
+            var s = StillState()
+            s.book = 0
+            s.page = 7
+            s.turn = turn
+            var scene = try s.scene(library: [BookInfo(title: "Blank", imageCount: 30)])
+            scene.items = scene.items.filter { $0.kind == .sheet }
+            scene.light = normalize(Vec3(-0.8, 0, 0.6))
+            let img = try GLHarness.shared.render(scene, width: Self.width, height: Self.height)
+            var r = 0.0, b = 0.0, l = 0.0, n = 0.0
+            for y in stride(from: 0, to: Self.height, by: 2) {
+                for x in stride(from: 0, to: Self.width, by: 2) where img.luma(x, y) > 100 {
+                    let p = img.pixel(x, y)
+                    r += Double(p.r)
+                    b += Double(p.b)
+                    l += img.luma(x, y)
+                    n += 1
+                }
+            }
+            try #require(n > 500, "the sheet is on screen at \(turn)")
+            return (b / r, l / n)
+        }
+        let front = try sheet(0.3), back = try sheet(0.65)
+        #expect(back.blueOverRed < front.blueOverRed - 0.08, "front \(front), back \(back)")
+        #expect(back.luma < front.luma, "front \(front), back \(back)")
+    }
+
+    /// The right page of a thick book, seen from above with its spine away from the vanishing
+    /// point: near the spine its pixels move where the page curves down; away from it, not.
+    @Test func pagesCurveDownIntoTheGutter() throws {
+        let info = BookInfo(title: "Thick", imageCount: 800)
+        var v = ViewState(phase: .reading, book: 0, layout: .flat, spread: 200, viewpoint: .above, zoom: 2)
+        v.pan = Vec2(-180, 0)
+        let curved = makeScene(v, books: [info])
+        var flat = curved
+        for i in flat.items.indices { flat.items[i].gutterDrop = .zero }
+        let a = try GLHarness.shared.render(curved, width: Self.width, height: Self.height)
+        let b = try GLHarness.shared.render(flat, width: Self.width, height: Self.height)
+        func change(x: Int) -> Double {
+            var sum = 0.0
+            for y in 20..<(Self.height - 20) { sum += abs(a.luma(x, y) - b.luma(x, y)) }
+            return sum / Double(Self.height - 40)
+        }
+        // The spine sits at x ≈ 320 − 180 × zoom × fit; find it as the darkest gutter column.
+        let column = { (x: Int) in b.meanLuma(x: x, y: 100, width: 1, height: 160) }
+        let spine = try #require((0..<Self.width).filter { column($0) > 120 }.min { column($0) < column($1) })
+        let near = (spine + 2..<spine + 12).map(change).max() ?? 0
+        let far = (spine + 80..<spine + 100).map(change).max() ?? 0
+        #expect(near > 3, "pixels by the spine move with the curve: \(near) (spine at \(spine))")
+        #expect(far < 0.5, "pixels away from the spine stay: \(far)")
+    }
+}

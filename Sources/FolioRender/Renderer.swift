@@ -59,7 +59,9 @@ public final class Renderer {
     /// seen steeply (with the steep taps).
     private let movingPage: Program
     private let steepPage: Program
+    /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
     private let shadow: Program
+    private let overlay: Program
     private let backdrop: Program
     private let block: Program
     private let desk: Program
@@ -100,7 +102,8 @@ public final class Renderer {
         movingPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute, defines: ["MOVING"])
         steepPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
                                 defines: ["MOVING", "STEEP"])
-        shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
+        shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute, defines: ["CAST"])
+        overlay = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
         desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
@@ -116,7 +119,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, movingPage, steepPage, shadow, backdrop, block, desk, copy].forEach { $0.destroy() }
+        [page, movingPage, steepPage, shadow, overlay, backdrop, block, desk, copy].forEach { $0.destroy() }
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
@@ -198,10 +201,12 @@ public final class Renderer {
         lastDirty[id] = now
         lastDirtyRect = dirty
         target.bind()
-        glEnable(E(GL_SCISSOR_TEST))
-        glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))
+        // Both before the scissor: a software renderer copies an unscissored blit and clears
+        // a whole buffer as it starts each tile, but draws a quad for either when scissored.
         restore(from: cache, into: target, rect: dirty)
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+        glEnable(E(GL_SCISSOR_TEST))
+        glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))
         drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
         glDisable(E(GL_SCISSOR_TEST))
         return true
@@ -244,9 +249,9 @@ public final class Renderer {
     private func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float]) {
         let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
         guard opaque.count > 2 else { return }
-        shadow.use()
-        shadow.set("uShadowPass", Int32(3))
-        shadow.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+        overlay.use()
+        overlay.set("uShadowPass", Int32(3))
+        overlay.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
         glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE))
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LESS))
@@ -255,8 +260,8 @@ public final class Renderer {
         glEnable(E(GL_POLYGON_OFFSET_FILL))
         glPolygonOffset(1, 4)
         for item in opaque.reversed() {
-            setGeometry(shadow, item, viewProj: viewProj)
-            shadow.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+            setGeometry(overlay, item, viewProj: viewProj)
+            overlay.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
             flatMesh.draw()
         }
         glDisable(E(GL_POLYGON_OFFSET_FILL))
@@ -290,6 +295,8 @@ public final class Renderer {
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
         if target.samples > 1 {
+            glEnable(E(GL_SCISSOR_TEST))
+            glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
             glDisable(E(GL_DEPTH_TEST))
             glDisable(E(GL_BLEND))
             copy.use()
@@ -297,6 +304,7 @@ public final class Renderer {
             copy.set("uSource", Int32(0))
             glBindVertexArray(emptyVAO)
             glDrawArrays(E(GL_TRIANGLES), 0, 3)
+            glDisable(E(GL_SCISSOR_TEST))
         } else {
             target.copy(from: cache, rect: rect)
             target.bind()
@@ -488,7 +496,6 @@ public final class Renderer {
         shadow.use()
         setGeometry(shadow, sheet, viewProj: viewProj)
         shadow.set("uShadowPass", Int32(1))
-        shadow.set("uMode", Int32(0))
         shadow.set("uStrength", Float(strength * sheet.opacity))
         shadow.set("uFalloff", Float(settings.shadowFalloff))
         glDisable(E(GL_CULL_FACE))
@@ -502,25 +509,24 @@ public final class Renderer {
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
     private func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
         guard !items.isEmpty else { return }
-        shadow.use()
-        shadow.set("uMode", Int32(1))
+        overlay.use()
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
         for item in items {
-            setGeometry(shadow, item, viewProj: viewProj)
+            setGeometry(overlay, item, viewProj: viewProj)
             if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
-                setDeformation(shadow, caster.deformation)
-                shadow.set("uCasterModel", matrix: caster.model.floats)
-                shadow.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
-                shadow.set("uShadowPass", Int32(2))
-                shadow.set("uStrength", Float(item.shade.`self`))
-                shadow.set("uAmbient", Float(settings.ambientOcclusion))
+                setDeformation(overlay, caster.deformation)
+                overlay.set("uCasterModel", matrix: caster.model.floats)
+                overlay.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
+                overlay.set("uShadowPass", Int32(2))
+                overlay.set("uStrength", Float(item.shade.`self`))
+                overlay.set("uAmbient", Float(settings.ambientOcclusion))
                 occlusionMesh.draw()
             } else {
-                shadow.set("uShadowPass", Int32(0))
-                shadow.set("uStrength", Float(item.shade.darkening))
-                shadow.set("uAmbient", Float(0))
+                overlay.set("uShadowPass", Int32(0))
+                overlay.set("uStrength", Float(item.shade.darkening))
+                overlay.set("uAmbient", Float(0))
                 drawMesh(for: item)
             }
         }

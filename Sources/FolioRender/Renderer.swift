@@ -55,10 +55,9 @@ public struct RenderSettings: Sendable, Equatable {
 public final class Renderer {
     public var settings: RenderSettings
     private let page: Program
-    /// The same shaders for turning sheets and fanned pages (flap, wedge, rim), and for those
-    /// seen steeply (with the steep taps).
-    private let movingPage: Program
-    private let steepPage: Program
+    /// The same shaders for turning sheets and fanned pages, one program per set of the terms a
+    /// face can show (`movingDefines`): a software renderer pays for the code of the others.
+    private let movingPages: [Set<String>: Program]
     /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
     private let shadow: Program
     private let overlay: Program
@@ -99,9 +98,12 @@ public final class Renderer {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
         page = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute)
-        movingPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute, defines: ["MOVING"])
-        steepPage = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
-                                defines: ["MOVING", "STEEP"])
+        var movingPages: [Set<String>: Program] = [:]
+        for defines in Self.movingVariants {
+            movingPages[defines] = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+                                               defines: ["MOVING"] + defines.sorted())
+        }
+        self.movingPages = movingPages
         shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute, defines: ["CAST"])
         overlay = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
@@ -119,7 +121,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        [page, movingPage, steepPage, shadow, overlay, backdrop, block, desk, copy].forEach { $0.destroy() }
+        ([page, shadow, overlay, backdrop, block, desk, copy] + movingPages.values).forEach { $0.destroy() }
         flatMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
@@ -380,7 +382,7 @@ public final class Renderer {
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        let page = !moving ? page : settings.steepTextTaps && Self.isSteep(item) ? steepPage : movingPage
+        let page = moving ? movingPages[Self.movingDefines(item, steepTextTaps: settings.steepTextTaps)] ?? page : page
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
@@ -413,6 +415,20 @@ public final class Renderer {
             drawMesh(for: item)
         }
         glFrontFace(E(GL_CCW))
+    }
+
+    /// The sets of `movingDefines` compiled. A curl is never steep (`isSteep`): no program has
+    /// both FLAP and STEEP.
+    static let movingVariants: [Set<String>] = [[], ["RIM"], ["FLAP"], ["FLAP", "RIM"], ["STEEP"], ["STEEP", "RIM"]]
+
+    /// The page shader's terms `item` can show beyond MOVING's: the flap's shadow on a curl, the
+    /// rim of a sheet's back while it has a shade of its own, the steep taps where it is steep.
+    static func movingDefines(_ item: SceneItem, steepTextTaps: Bool) -> Set<String> {
+        var defines: Set<String> = []
+        if case .curl = item.deformation { defines.insert("FLAP") }
+        if steepTextTaps && isSteep(item) { defines.insert("STEEP") }
+        if item.back != nil && item.shade.`self` > 0 { defines.insert("RIM") }
+        return defines
     }
 
     /// Whether a face stands steeply enough (its plane more than 50° from the page plane, as

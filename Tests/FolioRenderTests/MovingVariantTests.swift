@@ -1,0 +1,46 @@
+import FolioApp
+import FolioBook
+import FolioLayout
+@testable import FolioRender
+import Testing
+
+/// The moving page shader is compiled once per set of terms a face can show; every face drawn
+/// must find its program (else it would fall back to the plain page shader) and carry exactly
+/// the terms it shows: a software renderer pays for the code of the others.
+struct MovingVariantTests {
+    static let books = Library.load(from: GLHarness.textures).bookInfos
+
+    static func movingItems(_ configure: (inout StillState) -> Void) throws -> [SceneItem] {
+        var s = StillState()
+        s.book = 0
+        configure(&s)
+        return try s.scene(library: books).items.filter { $0.visible && ($0.kind == .sheet || $0.ratio != nil) }
+    }
+
+    @Test(arguments: [TurnDeform.rigid, .curl, .cone])
+    func everyTurningFaceHasItsProgram(_ deform: TurnDeform) throws {
+        for turn in stride(from: 0.05, through: 0.95, by: 0.15) {
+            let sheets = try Self.movingItems { $0.page = 7; $0.turn = turn; $0.deform = deform }
+            #expect(!sheets.isEmpty)
+            for sheet in sheets {
+                for steep in [false, true] {
+                    let defines = Renderer.movingDefines(sheet, steepTextTaps: steep)
+                    #expect(Renderer.movingVariants.contains(defines), "\(deform) at \(turn): \(defines)")
+                    // The flap's shadow only on a curl; the back's rim while the sheet shades itself.
+                    #expect(defines.contains("FLAP") == (deform == .curl))
+                    #expect(defines.contains("RIM") == (sheet.back != nil && sheet.shade.`self` > 0))
+                }
+            }
+        }
+    }
+
+    @Test func fannedPagesCarryNeitherFlapNorRim() throws {
+        for spread in stride(from: 1.0, through: 3.0, by: 0.25) {
+            for page in try Self.movingItems({ $0.layout = .fan; $0.spread = spread }) where page.kind != .sheet {
+                let defines = Renderer.movingDefines(page, steepTextTaps: true)
+                #expect(Renderer.movingVariants.contains(defines))
+                #expect(!defines.contains("FLAP") && !defines.contains("RIM"), "spread \(spread): \(defines)")
+            }
+        }
+    }
+}

@@ -379,10 +379,16 @@ public final class Renderer {
         }
     }
 
-    private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+    private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore, back only: Bool? = nil) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        let page = moving ? movingPages[Self.movingDefines(item, steepTextTaps: settings.steepTextTaps)] ?? page : page
+        // Each side of a two-sided moving sheet with only its own terms: one program per side.
+        if moving, only == nil, item.back != nil {
+            drawFace(item, viewProj: viewProj, textures: textures, back: true)
+            drawFace(item, viewProj: viewProj, textures: textures, back: false)
+            return
+        }
+        let page = moving ? movingPages[Self.movingDefines(item, back: only, steepTextTaps: settings.steepTextTaps)] ?? page : page
         page.use()
         setGeometry(page, item, viewProj: viewProj)
         page.set("uShadowPass", Int32(0))
@@ -408,7 +414,7 @@ public final class Renderer {
         // sheet folds over itself its back is on top, and depth then spares the front beneath.
         let faces: [(content: FaceContent, cull: Int32, back: Float)] =
             (item.back.map { [($0, GL_FRONT, Float(1))] } ?? []) + [(item.front, GL_BACK, Float(0))]
-        for face in faces {
+        for face in faces where only.map({ $0 == (face.back > 0) }) ?? true {
             textures.texture(for: face.content).bind(unit: 0)
             page.set("uBackFace", face.back)
             glCullFace(E(face.cull))
@@ -421,13 +427,14 @@ public final class Renderer {
     /// both FLAP and STEEP.
     static let movingVariants: [Set<String>] = [[], ["RIM"], ["FLAP"], ["FLAP", "RIM"], ["STEEP"], ["STEEP", "RIM"]]
 
-    /// The page shader's terms `item` can show beyond MOVING's: the flap's shadow on a curl, the
-    /// rim of a sheet's back while it has a shade of its own, the steep taps where it is steep.
-    static func movingDefines(_ item: SceneItem, steepTextTaps: Bool) -> Set<String> {
+    /// The page shader's terms a face of `item` can show beyond MOVING's (`back`: only that side;
+    /// nil: both): the flap's shadow on a curl's front, the rim of a sheet's back while it has a
+    /// shade of its own, the steep taps where it is steep.
+    static func movingDefines(_ item: SceneItem, back: Bool?, steepTextTaps: Bool) -> Set<String> {
         var defines: Set<String> = []
-        if case .curl = item.deformation { defines.insert("FLAP") }
+        if case .curl = item.deformation, back != true { defines.insert("FLAP") }
         if steepTextTaps && isSteep(item) { defines.insert("STEEP") }
-        if item.back != nil && item.shade.`self` > 0 { defines.insert("RIM") }
+        if item.back != nil && item.shade.`self` > 0 && back != false { defines.insert("RIM") }
         return defines
     }
 

@@ -6,7 +6,8 @@ import Testing
 
 /// The moving page shader is compiled once per set of terms a face can show; every face drawn
 /// must find its program (else it would fall back to the plain page shader) and carry exactly
-/// the terms it shows: a software renderer pays for the code of the others.
+/// the terms it shows, each side of a sheet its own: a software renderer pays for the code of
+/// the others.
 struct MovingVariantTests {
     static let books = Library.load(from: GLHarness.textures).bookInfos
 
@@ -24,11 +25,13 @@ struct MovingVariantTests {
             #expect(!sheets.isEmpty)
             for sheet in sheets {
                 for steep in [false, true] {
-                    let defines = Renderer.movingDefines(sheet, steepTextTaps: steep)
-                    #expect(Renderer.movingVariants.contains(defines), "\(deform) at \(turn): \(defines)")
-                    // The flap's shadow only on a curl; the back's rim while the sheet shades itself.
-                    #expect(defines.contains("FLAP") == (deform == .curl))
-                    #expect(defines.contains("RIM") == (sheet.back != nil && sheet.shade.`self` > 0))
+                    for back in [false, true] {
+                        let defines = Renderer.movingDefines(sheet, back: back, steepTextTaps: steep)
+                        #expect(Renderer.movingVariants.contains(defines), "\(deform) at \(turn): \(defines)")
+                        // The flap's shadow only on a curl's front; the rim on a back while the sheet shades itself.
+                        #expect(defines.contains("FLAP") == (deform == .curl && !back))
+                        #expect(defines.contains("RIM") == (back && sheet.back != nil && sheet.shade.`self` > 0))
+                    }
                 }
             }
         }
@@ -37,7 +40,7 @@ struct MovingVariantTests {
     @Test func fannedPagesCarryNeitherFlapNorRim() throws {
         for spread in stride(from: 1.0, through: 3.0, by: 0.25) {
             for page in try Self.movingItems({ $0.layout = .fan; $0.spread = spread }) where page.kind != .sheet {
-                let defines = Renderer.movingDefines(page, steepTextTaps: true)
+                let defines = Renderer.movingDefines(page, back: nil, steepTextTaps: true)
                 #expect(Renderer.movingVariants.contains(defines))
                 #expect(!defines.contains("FLAP") && !defines.contains("RIM"), "spread \(spread): \(defines)")
             }

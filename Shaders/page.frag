@@ -19,8 +19,9 @@
 //           uBehindLod (its mipmap level: a few dozen texels across), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
-// Defines:  MOVING: the variant for turning sheets and fanned pages, with the flap's shadow,
-//           the wedge and the back's rim; STEEP adds the steep taps, for a face seen steeply.
+// Defines:  MOVING: the variant for turning sheets and fanned pages, with the wedge; FLAP adds
+//           the flap's shadow (a curl), RIM the back's rim (a sheet with a back), STEEP the
+//           steep taps, for a face seen steeply.
 //           Pages lying flat and covers use the plain one (a software renderer pays for code
 //           it skips). SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
 //           lying open (one more texture tap, at a coarse level).
@@ -134,7 +135,9 @@ void main() {
     if (uGutter > 0.0) color *= 1.0 - uGutter * deep * deep;
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
 #ifdef MOVING
+#ifdef FLAP
     if (uDeform == 1 && uBackFace < 0.5) color *= 1.0 - flapShadow(local);
+#endif
     if (uWedge.y > 0.0) {
         // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine
         // of the elevation of its far edge seen from here, towards the spine).
@@ -150,10 +153,9 @@ void main() {
                      vec2(spine ? 0.5 * uSize.x : uSize.x, 0.5 * uSize.y), spine ? 0.0 : uCornerRadius);
     float pixel = max(fwidth(dist), 1e-4);
     float coverage = clamp(0.5 - dist / pixel, 0.0, 1.0);
-#ifdef MOVING
+#ifdef RIM
     // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
     if (uBackFace > 0.5 && uShade.z > 0.0) color *= 1.0 - 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
-
 #endif
     fragColor = vec4(color, tex.a * coverage * uOpacity);
 }

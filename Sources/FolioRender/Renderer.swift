@@ -57,11 +57,12 @@ public struct RenderSettings: Sendable, Equatable {
 /// its shaders. Render thread only; call `destroy()` while the context is current.
 public final class Renderer {
     public var settings: RenderSettings
-    /// The page shaders' variants (`PageVariant`): plain for covers, with the other side's
-    /// show-through for pages lying open, moving for fanned pages, moving with show-through
-    /// for turning sheets, each moving one with the steep taps too.
+    /// The page shaders' variants (`PageVariant`), one per set of the terms a face can show: a
+    /// software renderer pays for the code of the others.
     private let pages: [PageVariant: Program]
+    /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
     private let shadow: Program
+    private let overlay: Program
     private let backdrop: Program
     private let block: Program
     private let desk: Program
@@ -106,7 +107,8 @@ public final class Renderer {
                                          defines: variant.defines)
         }
         self.pages = pages
-        shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
+        shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute, defines: ["CAST"])
+        overlay = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
         backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
         block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
         desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
@@ -126,7 +128,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        (Array(pages.values) + [shadow, backdrop, block, desk, copy]).forEach { $0.destroy() }
+        (Array(pages.values) + [shadow, overlay, backdrop, block, desk, copy]).forEach { $0.destroy() }
         flatMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
@@ -209,10 +211,12 @@ public final class Renderer {
         lastDirty[id] = now
         lastDirtyRect = dirty
         target.bind()
-        glEnable(E(GL_SCISSOR_TEST))
-        glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))
+        // Both before the scissor: a software renderer copies an unscissored blit and clears
+        // a whole buffer as it starts each tile, but draws a quad for either when scissored.
         restore(from: cache, into: target, rect: dirty)
         glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+        glEnable(E(GL_SCISSOR_TEST))
+        glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))
         drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
         glDisable(E(GL_SCISSOR_TEST))
         return true
@@ -255,9 +259,9 @@ public final class Renderer {
     private func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float]) {
         let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
         guard opaque.count > 2 else { return }
-        shadow.use()
-        shadow.set("uShadowPass", Int32(3))
-        shadow.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+        overlay.use()
+        overlay.set("uShadowPass", Int32(3))
+        overlay.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
         glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE))
         glEnable(E(GL_DEPTH_TEST))
         glDepthFunc(E(GL_LESS))
@@ -266,8 +270,8 @@ public final class Renderer {
         glEnable(E(GL_POLYGON_OFFSET_FILL))
         glPolygonOffset(1, 4)
         for item in opaque.reversed() {
-            setGeometry(shadow, item, viewProj: viewProj)
-            shadow.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+            setGeometry(overlay, item, viewProj: viewProj)
+            overlay.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
             drawMesh(for: item)
         }
         glDisable(E(GL_POLYGON_OFFSET_FILL))
@@ -301,6 +305,8 @@ public final class Renderer {
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
         if target.samples > 1 {
+            glEnable(E(GL_SCISSOR_TEST))
+            glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
             glDisable(E(GL_DEPTH_TEST))
             glDisable(E(GL_BLEND))
             copy.use()
@@ -308,6 +314,7 @@ public final class Renderer {
             copy.set("uSource", Int32(0))
             glBindVertexArray(emptyVAO)
             glDrawArrays(E(GL_TRIANGLES), 0, 3)
+            glDisable(E(GL_SCISSOR_TEST))
         } else {
             target.copy(from: cache, rect: rect)
             target.bind()
@@ -387,7 +394,6 @@ public final class Renderer {
     private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        let steep = moving && settings.steepTextTaps && Self.isSteep(item)
         glEnable(E(GL_BLEND))
         glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
         glEnable(E(GL_CULL_FACE))
@@ -411,7 +417,8 @@ public final class Renderer {
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
         for (face, image) in zip(faces, images) {
-            let page = pages[PageVariant(moving: moving, steep: steep, showThrough: image.behind != nil)]!
+            let page = pages[PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: settings.steepTextTaps,
+                                            showThrough: image.behind != nil)]!
             page.use()
             setGeometry(page, item, viewProj: viewProj)
             page.set("uShadowPass", Int32(0))
@@ -548,7 +555,6 @@ public final class Renderer {
         shadow.use()
         setGeometry(shadow, sheet, viewProj: viewProj)
         shadow.set("uShadowPass", Int32(1))
-        shadow.set("uMode", Int32(0))
         shadow.set("uStrength", Float(strength * sheet.opacity))
         shadow.set("uFalloff", Float(settings.shadowFalloff))
         glDisable(E(GL_CULL_FACE))
@@ -562,46 +568,66 @@ public final class Renderer {
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
     private func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
         guard !items.isEmpty else { return }
-        shadow.use()
-        shadow.set("uMode", Int32(1))
+        overlay.use()
         glDisable(E(GL_CULL_FACE))
         glEnable(E(GL_BLEND))
         glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
         for item in items {
-            setGeometry(shadow, item, viewProj: viewProj)
+            setGeometry(overlay, item, viewProj: viewProj)
             if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
-                setDeformation(shadow, caster.deformation)
-                shadow.set("uCasterModel", matrix: caster.model.floats)
-                shadow.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
-                shadow.set("uShadowPass", Int32(2))
-                shadow.set("uStrength", Float(item.shade.`self`))
-                shadow.set("uAmbient", Float(settings.ambientOcclusion))
+                setDeformation(overlay, caster.deformation)
+                overlay.set("uCasterModel", matrix: caster.model.floats)
+                overlay.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
+                overlay.set("uShadowPass", Int32(2))
+                overlay.set("uStrength", Float(item.shade.`self`))
+                overlay.set("uAmbient", Float(settings.ambientOcclusion))
                 occlusionMesh.draw()
             } else {
-                shadow.set("uShadowPass", Int32(0))
-                shadow.set("uStrength", Float(item.shade.darkening))
-                shadow.set("uAmbient", Float(0))
+                overlay.set("uShadowPass", Int32(0))
+                overlay.set("uStrength", Float(item.shade.darkening))
+                overlay.set("uAmbient", Float(0))
                 drawMesh(for: item)
             }
         }
     }
 }
 
-/// Which variant of the page shaders draws a face (`Shaders/page.frag`'s defines).
+/// Which variant of the page shaders draws a face (`Shaders/page.frag`'s defines): each face
+/// carries only the terms it shows, as a software renderer runs the code of every uniform branch.
 struct PageVariant: Hashable {
-    var moving: Bool
-    var steep: Bool
-    var showThrough: Bool
+    /// A turning sheet or a fanned page: folded, seen steeply, shading itself.
+    var moving = false
+    /// The flap's shadow on a curl's front.
+    var flap = false
+    /// The rim of a sheet's back while the sheet shades itself.
+    var rim = false
+    /// Two texture taps where the face is seen steeply (never a curl: `Renderer.isSteep`).
+    var steep = false
+    /// A coarse tap of the other side's print.
+    var showThrough = false
 
-    /// Steep taps only on moving faces: 6 variants.
-    static let all = [false, true].flatMap { moving in
-        (moving ? [false, true] : [false]).flatMap { steep in
-            [false, true].map { PageVariant(moving: moving, steep: steep, showThrough: $0) }
+    /// Every variant a face can ask for: 12 programs. A face is a front or a back, so never
+    /// both flap and rim; a curl is never steep.
+    static let all: [PageVariant] = [false, true].flatMap { showThrough in
+        [PageVariant(showThrough: showThrough)] + [(false, false, false), (true, false, false), (false, true, false),
+                                                   (false, false, true), (false, true, true)].map {
+            PageVariant(moving: true, flap: $0.0, rim: $0.1, steep: $0.2, showThrough: showThrough)
         }
     }
 
+    /// The variant for one face of `item` (`back`: its back).
+    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, showThrough: Bool) -> PageVariant {
+        guard moving else { return PageVariant(showThrough: showThrough) }
+        var v = PageVariant(moving: true, showThrough: showThrough)
+        if case .curl = item.deformation, !back { v.flap = true }
+        v.rim = back && item.back != nil && item.shade.`self` > 0
+        v.steep = steepTextTaps && Renderer.isSteep(item)
+        return v
+    }
+
     var defines: [String] {
-        (moving ? ["MOVING"] : []) + (steep ? ["STEEP"] : []) + (showThrough ? ["SHOW_THROUGH"] : [])
+        [(moving, "MOVING"), (flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH")]
+            .filter(\.0).map(\.1)
     }
 }
 

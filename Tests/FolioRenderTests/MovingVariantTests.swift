@@ -1,0 +1,53 @@
+import FolioApp
+import FolioBook
+import FolioLayout
+@testable import FolioRender
+import Testing
+
+/// The moving page shader is compiled once per set of terms a face can show; every face drawn
+/// must find its program (else it would fall back to the plain page shader) and carry exactly
+/// the terms it shows, each side of a sheet its own: a software renderer pays for the code of
+/// the others.
+struct MovingVariantTests {
+    static let books = Library.load(from: GLHarness.textures).bookInfos
+
+    static func movingItems(_ configure: (inout StillState) -> Void) throws -> [SceneItem] {
+        var s = StillState()
+        s.book = 0
+        configure(&s)
+        return try s.scene(library: books).items.filter { $0.visible && ($0.kind == .sheet || $0.ratio != nil) }
+    }
+
+    @Test(arguments: [TurnDeform.rigid, .curl, .cone])
+    func everyTurningFaceHasItsProgram(_ deform: TurnDeform) throws {
+        for turn in stride(from: 0.05, through: 0.95, by: 0.15) {
+            let sheets = try Self.movingItems { $0.page = 7; $0.turn = turn; $0.deform = deform }
+            #expect(!sheets.isEmpty)
+            for sheet in sheets {
+                for steep in [false, true] {
+                    for back in [false, true] {
+                        for showThrough in [false, true] {
+                            let v = PageVariant.of(sheet, moving: true, back: back, steepTextTaps: steep, showThrough: showThrough)
+                            #expect(PageVariant.all.contains(v), "\(deform) at \(turn): \(v.defines)")
+                            // The flap's shadow only on a curl's front; the rim on a back while the sheet shades itself.
+                            #expect(v.flap == (deform == .curl && !back))
+                            #expect(v.rim == (back && sheet.back != nil && sheet.shade.`self` > 0))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func fannedPagesCarryNeitherFlapNorRim() throws {
+        for spread in stride(from: 1.0, through: 3.0, by: 0.25) {
+            for page in try Self.movingItems({ $0.layout = .fan; $0.spread = spread }) where page.kind != .sheet {
+                for back in [false, true] {
+                    let v = PageVariant.of(page, moving: true, back: back, steepTextTaps: true, showThrough: false)
+                    #expect(PageVariant.all.contains(v))
+                    #expect(!v.flap && !v.rim, "spread \(spread): \(v.defines)")
+                }
+            }
+        }
+    }
+}

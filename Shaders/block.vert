@@ -4,7 +4,9 @@
 // Uniforms: uViewProj, uModel, uSize (across, along), uThickness (layout units), uGrow (how far
 //           the box reaches past uSize on its three free sides: a board's overhang), uFlare
 //           (how much further per unit of depth: the stack's sheets spread a little towards
-//           the bottom, so its edges show from above as they do on a real open book).
+//           the bottom, so its edges show from above as they do on a real open book),
+//           uGutterDrop (how far the page on the block dips at the spine: its top follows that
+//           curve, GutterCurve in FolioLayout, the page's twin is page.vert's), uGutterWidth.
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
 //           at s = 0, the spine side).
 layout(location = 0) in vec3 aBox;
@@ -16,6 +18,8 @@ uniform vec2 uSize;
 uniform float uThickness;
 uniform float uGrow;
 uniform float uFlare;
+uniform float uGutterDrop;
+uniform float uGutterWidth;
 
 out vec3 vBox;
 out vec3 vNormal;
@@ -25,6 +29,11 @@ void main() {
     float depth = aBox.z * uThickness;
     float grow = uGrow + uFlare * depth;
     vec3 local = vec3(aBox.x * (uSize.x + grow), (aBox.y - 0.5) * (uSize.y + 2.0 * grow), -depth);
+    // The top bends down into the gutter under the page; the bottom stays on the board. A
+    // little lower than the page everywhere: the page's columns sit a little further out (its
+    // mesh reaches past its edges), so its curve's end lies a hair beyond the block's.
+    float u = clamp(1.0 - local.x / (uGutterWidth * uSize.x), 0.0, 1.0);
+    local.z -= uGutterDrop * (u * u + 0.02) * (1.0 - aBox.z);
     // The free sides lean outwards by the flare.
     vec3 n = aNormal + vec3(0.0, 0.0, uFlare * (max(aNormal.x, 0.0) + abs(aNormal.y)));
     vBox = aBox;

@@ -5,8 +5,8 @@ import FolioMath
 /// the binding pulls every sheet down to it. The shader twin is `curve()` in
 /// `Shaders/page.vert`; the gutter's shading (`Shade.gutter`) follows the same profile.
 ///
-/// Does not: bend the page block or the cover board (the block beneath a curved page is
-/// lowered by the drop instead, `BookFaces.resting`), or bend fanned pages.
+/// The page block's top follows the same curve (`Shaders/block.vert`), so the block keeps
+/// its full height at the fore edge. Does not: bend the cover board or fanned pages.
 public enum GutterCurve {
     /// Width of the curve, as a fraction of the page width.
     public static let width = 0.1

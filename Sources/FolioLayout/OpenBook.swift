@@ -333,8 +333,8 @@ enum BookFaces {
     }
 
     /// The page lying open on `side` of spread `s`, curving down into the gutter, with its
-    /// block beneath it (lowered by the drop, so its flat top stays under the curve), the cover
-    /// board beneath that and the shadow of that half of the book on the desk.
+    /// block beneath it (its top curving with the page), the cover board beneath that and the
+    /// shadow of that half of the book on the desk.
     static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int) -> [BookFace] {
         let n = page(side, of: s)
         let top = stackTop(side, of: s, in: book)
@@ -347,10 +347,9 @@ enum BookFaces {
             BookFace(kind: .shadow, page: n, side: side, angle: 0, front: .blank, z: Order.shadow, thickness: top + BookBoard.thickness),
             BookFace(kind: .board, page: n, side: side, angle: 0, lift: -BookBody.boardDrop, front: .cover(index), z: Order.board, thickness: BookBoard.thickness),
         ]
-        let blockTop = top - drop
-        guard blockTop > 0 else { return under + [pageFace] }
-        let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: blockTop, front: .blank,
-                             z: Order.block, thickness: blockTop)
+        guard top > 0 else { return under + [pageFace] }
+        let block = BookFace(kind: .block, page: n, side: side, angle: 0, lift: top, front: .blank,
+                             gutterDrop: Vec2(drop, drop), z: Order.block, thickness: top)
         return under + [block, pageFace]
     }
 

@@ -122,7 +122,7 @@ public final class Renderer {
         shadowMesh = GridMesh(columns: 20, rows: 15)
         occlusionMesh = GridMesh(columns: 12, rows: 6)
         curlMesh = TriangleMesh(components: [2])
-        box = BoxMesh.make()
+        box = BoxMesh.make(columns: GutterCurve.columns)
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()
     }
@@ -495,6 +495,8 @@ public final class Renderer {
         block.set("uGrow", Float(board ? BookBoard.overhang(item.thickness) : 0))
         // A shut book's block is square and its spine side is the cover's cloth.
         block.set("uFlare", Float(board ? 0 : 0.5 * (1 - item.closed)))
+        block.set("uGutterDrop", Float(item.gutterDrop.x))
+        block.set("uGutterWidth", Float(GutterCurve.width))
         block.set("uSpine", Float(board ? 0 : item.closed))
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)

@@ -48,16 +48,16 @@ import FolioMath
     @Test func stacksGrowAndShrinkWithTheSpread() throws {
         // 10 images: 12 layout pages on 6 sheets. Spread 2 shows pages 5 | 6 over 3 sheets each side.
         let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: 2), books: [book(10)])
-        // Each block lies under its page's curve into the gutter: lowered by the drop.
+        // Each block is as high as its stack; its top curves into the gutter with the page.
         let blocks = scene.items.filter { $0.kind == .block }
-        #expect(blocks.count == 2 && blocks.allSatisfy { close($0.thickness, 0.6 - GutterCurve.drop(stack: 0.6)) })
+        #expect(blocks.count == 2 && blocks.allSatisfy { close($0.thickness, 0.6) && close($0.gutterDrop.x, GutterCurve.drop(stack: 0.6)) })
         let left = try #require(scene.items.first { $0.kind == .page && $0.page == 5 })
         let right = try #require(scene.items.first { $0.kind == .page && $0.page == 6 })
         #expect(close(world(left, 362, 0), Vec3(-362, 0, 0.6)))
         #expect(close(world(right, 362, 0), Vec3(362, 0, 0.6)))
         #expect(left.shade.gutter > 0 && right.shade.gutter > 0)
         let first = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: 0), books: [book(10)])
-        #expect(zip(first.items.filter { $0.kind == .block }.map(\.thickness), [0.2, 1.0]).allSatisfy { close($0, $1 - GutterCurve.drop(stack: $1)) })
+        #expect(zip(first.items.filter { $0.kind == .block }.map(\.thickness), [0.2, 1.0]).allSatisfy { close($0, $1) })
     }
 
     @Test func pageNumbering() {

@@ -34,9 +34,10 @@ import Testing
         // Flat from the curve's end on, monotone towards the spine.
         #expect(z[4...].allSatisfy { abs($0 - flat) < 1e-9 })
         #expect(zip(z, z.dropFirst()).prefix(4).allSatisfy { $0.0 <= $0.1 })
-        // The block beneath stays under the curve.
+        // The block beneath keeps its height at the fore edge and curves with the page.
         let block = try #require(Self.scene(spread: 5).items.first { $0.kind == .block && $0.page == 12 })
-        #expect(block.model.project(Vec3(0, 0, 0)).z <= z[0] + 1e-9)
+        #expect(abs(block.model.project(Vec3(block.size.x, 0, 0)).z - flat) < 1e-9)
+        #expect(block.gutterDrop == right.gutterDrop)
     }
 
     @Test func theDropGrowsWithTheStack() {

@@ -255,9 +255,12 @@ public final class Renderer {
     /// only the frontmost page of each pixel (the depth test runs before shading), while the
     /// antialiased rims, left out here, still blend over the pages beneath them. The inset is a
     /// little over a pixel, and more for rounded corners; the depth is pushed back a little so
-    /// each page passes over its own inside.
+    /// each page passes over its own inside. Pages curving into the gutter are left out: inset,
+    /// their curve's columns move, and the inside would stand in front of the page by its kink.
     private func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float]) {
-        let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
+        let opaque = items.filter {
+            ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat && $0.gutterDrop == .zero
+        }
         guard opaque.count > 2 else { return }
         overlay.use()
         overlay.set("uShadowPass", Int32(3))
@@ -272,7 +275,7 @@ public final class Renderer {
         for item in opaque.reversed() {
             setGeometry(overlay, item, viewProj: viewProj)
             overlay.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
-            drawMesh(for: item)
+            flatMesh.draw()
         }
         glDisable(E(GL_POLYGON_OFFSET_FILL))
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))

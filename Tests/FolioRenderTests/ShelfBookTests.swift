@@ -103,4 +103,26 @@ import Testing
         let p = img.pixel(x, y)
         #expect(Int(p.b) > Int(p.r) + 20 && img.luma(x, y) < 90, "the board's fore edge at (\(x), \(y)) is the blue cloth: \(p)")
     }
+
+    /// Half open, the first page lies curving into the gutter over its block: no column of it,
+    /// least of all where the curve ends, shows the cleared frame through it (the pages'
+    /// depth-only pass once stood in front of the curve there, at this size).
+    @Test func theOpeningPageHasNoSeamWhereItsCurveEnds() throws {
+        let scene = makeScene(ViewState(phase: .opening, book: 0, openProgress: 0.5), books: Self.library.bookInfos)
+        let (w, h) = (960, 540)
+        let img = try GLHarness.shared.render(scene, width: w, height: h, library: Self.library)
+        func pixelX(_ page: SceneItem, _ a: Double) -> Int {
+            let at = scene.camera.projectToView(page.model.project(Vec3(a, 0, 0)))
+            return Int(((at.x / scene.camera.viewSize.x + 0.5) * Double(w)).rounded())
+        }
+        // The page facing the eye (the widest on screen).
+        let page = try #require(scene.items.filter { $0.kind == .page && $0.visible && $0.gutterDrop.x > 0 }
+            .max { abs(pixelX($0, $0.size.x) - pixelX($0, 0)) < abs(pixelX($1, $1.size.x) - pixelX($1, 0)) })
+        let (from, to) = (pixelX(page, 0), pixelX(page, page.size.x * 1.5 * GutterCurve.width))
+        // The page's margin, from the spine out past the curve: its own paper.
+        for x in (min(from, to) + 3)..<max(from, to) {
+            let luma = (h / 3..<h / 3 + 20).map { img.luma(x, $0) }.min() ?? 0
+            #expect(luma > 150, "column \(x) (page from \(from) to \(to)) is dark: \(luma)")
+        }
+    }
 }

@@ -54,7 +54,7 @@ final class DetailLayer {
             guard let s = shown[want.face], s.raster.key.scale.height > textures.texture(for: want.face).height else { continue }
             decorated.items.append(scene.items[want.item].detail(face, crop: s.raster.crop))
         }
-        images.budget.setGPUBytes(textures.residentBytes)
+        if changed { images.budget.setGPUBytes(textures.residentBytes) }
         return (decorated, changed)
     }
 }

@@ -153,7 +153,6 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skippin
         let book = books[c.index]
         let aside = Mat4.translation((c.index < (open ?? c.index) ? -1 : 1) * reach * away, 0, -80 * away)
         var frame = aside * c.model
-        var uv = UVMap.identity
         // The spine where the book will have it as it opens: on the right of a right-to-left
         // book's cover, along the top of a calendar's (whose pages are laid out turned).
         if book.direction == .rtl {
@@ -161,9 +160,8 @@ private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skippin
         }
         if v.style.orientation == .vertical {
             frame = frame * Mat4.translation(book.pageSize.x / 2, book.pageSize.y / 2, 0) * Mat4.rotationZ(-.pi / 2)
-            uv = .belowSpine
         }
-        if book.direction == .rtl { uv = uv.flippedHorizontally }
+        let uv = UVMap.face(.right, vertical: v.style.orientation == .vertical, direction: book.direction)
         return BookBody.closedFaces(book, index: c.index).map { f in
             SceneItem(kind: f.kind, book: c.index, page: 0, size: book.laidOutPageSize(v.style.orientation),
                       model: frame * BookBody.model(f, book: book, spread: 0, progress: 0), front: f.front, uv: uv,
@@ -205,13 +203,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                   closed: 1, scale: mix(closedScale, 1, p))
     }
     return body + faces.map { f in
-        var uv: UVMap = switch (f.side, vertical) {
-        case (.right, false): .identity
-        case (.left, false): .mirrored
-        case (.right, true): .belowSpine
-        case (.left, true): .aboveSpine
-        }
-        if book.direction == .rtl { uv = uv.flippedHorizontally }
+        let uv = UVMap.face(f.side, vertical: vertical, direction: book.direction)
         let model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
             : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
                                        closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)

@@ -220,6 +220,18 @@ public struct UVMap: Sendable, Equatable {
     /// Spine along the bottom edge (the page above a calendar's spine): s grows upwards.
     public static let aboveSpine = UVMap(origin: Vec2(0, 1), du: Vec2(0, -1), dt: Vec2(1, 0))
 
+    /// The map of a face on `side` of a book laid out `vertical` (a calendar's spine along the
+    /// top), read in `direction`: one rule for the open book and its closed box on the shelf.
+    public static func face(_ side: Side, vertical: Bool, direction: BookInfo.Direction) -> UVMap {
+        let uv: UVMap = switch (side, vertical) {
+        case (.right, false): .identity
+        case (.left, false): .mirrored
+        case (.right, true): .belowSpine
+        case (.left, true): .aboveSpine
+        }
+        return direction == .rtl ? uv.flippedHorizontally : uv
+    }
+
     /// The same map with the image flipped left to right: what a face needs to stay readable
     /// when its model mirrors the world's x axis (right-to-left books).
     public var flippedHorizontally: UVMap {

@@ -8,8 +8,11 @@
 # tests, the desktop-entry validator and man for the install tests. `.ci/run` names both lists.
 BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libpoppler-glib-dev libjpeg62-turbo-dev libarchive-dev \
+                  libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev \
+                  libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
                   libgl1-mesa-dri libegl-mesa0 dpkg-dev
-TEST_PACKAGES := xvfb xauth xdotool python3-cairo python3-pil ffmpeg desktop-file-utils man-db
+TEST_PACKAGES := xvfb xauth xdotool python3-cairo python3-pil ffmpeg desktop-file-utils man-db \
+                 djvulibre-bin parallel
 SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -85,6 +88,7 @@ fuzz: deps
 	FOLIO_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter FolioFuzzTests
 
 bench: release
+	$(call apt-install,mupdf-tools djvulibre-bin)
 	$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio bench
 
 samples:

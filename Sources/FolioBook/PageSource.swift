@@ -144,6 +144,20 @@ public protocol PageSource: AnyObject, Sendable {
     /// paper of `paperAspect` placed as `render` and `RGBAImage.onPaper` place it; nil for
     /// pages with no more detail than `render` gives.
     func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage?
+
+    // What the document says about itself (PageNavigation.swift; defaults: nothing).
+    /// The author the document's metadata gives, if any.
+    var author: String? { get }
+    /// Which way its pages turn.
+    var direction: ReadingDirection { get }
+    /// The label printed on page `index` ("iv", "17"), if the document has labels.
+    func label(ofPage index: Int) -> String?
+    /// Its contents, in document order.
+    var outline: [OutlineEntry] { get }
+    /// Page `index`'s text with word boxes; nil when the page has no text layer.
+    func text(page index: Int) throws -> PageText?
+    /// Page `index`'s links.
+    func links(page index: Int) -> [PageLink]
 }
 
 extension PageSource {

@@ -1,0 +1,71 @@
+/// What a document says about itself beyond its pages' pictures: who wrote it, which way it
+/// reads, how its pages are labelled, its contents, its text and its links. Every document
+/// engine (poppler, MuPDF, djvulibre, archives) answers what it can; the defaults below are
+/// what a folder of images has: nothing.
+///
+/// Places on a page are `PageRegion`s: fractions of the paper the page is drawn on (as
+/// `PageSource.render` places it), x right and y down, so a highlight maps straight onto the
+/// page's texture coordinates whatever size the page is drawn at.
+
+/// One entry of a document's contents; `page` is a page index, nil for an entry that points
+/// nowhere in the document (a heading only, or a target that does not exist).
+public struct OutlineEntry: Sendable, Hashable {
+    public var title: String
+    public var page: Int?
+    public var children: [OutlineEntry]
+
+    public init(title: String, page: Int?, children: [OutlineEntry] = []) {
+        self.title = title
+        self.page = page
+        self.children = children
+    }
+}
+
+/// One word of a page's text and where it lies.
+public struct TextWord: Sendable, Hashable {
+    public var text: String
+    public var box: PageRegion
+
+    public init(text: String, box: PageRegion) {
+        self.text = text
+        self.box = box
+    }
+}
+
+/// A page's text in reading order.
+public struct PageText: Sendable, Hashable {
+    public var words: [TextWord]
+
+    public init(words: [TextWord]) { self.words = words }
+
+    /// The words joined by single spaces.
+    public var string: String { words.map(\.text).joined(separator: " ") }
+}
+
+/// Where a link goes.
+public enum LinkTarget: Sendable, Hashable {
+    /// A page index of the same document.
+    case page(Int)
+    /// Anything outside it, as written in the document (not yet checked for what it may open).
+    case uri(String)
+}
+
+/// A link: the area to click and where it goes.
+public struct PageLink: Sendable, Hashable {
+    public var box: PageRegion
+    public var target: LinkTarget
+
+    public init(box: PageRegion, target: LinkTarget) {
+        self.box = box
+        self.target = target
+    }
+}
+
+extension PageSource {
+    public var author: String? { nil }
+    public var direction: ReadingDirection { .ltr }
+    public func label(ofPage index: Int) -> String? { nil }
+    public var outline: [OutlineEntry] { [] }
+    public func text(page index: Int) throws -> PageText? { nil }
+    public func links(page index: Int) -> [PageLink] { [] }
+}

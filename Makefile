@@ -80,6 +80,7 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/test-outside-package
 
 # The fuzzers of FolioFuzzTests for FUZZ_SECONDS each (make test runs a few seconds of them).
 FUZZ_SECONDS ?= 300

@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Linux only (EGL, GLFW, Glibc): SwiftPM has no way to declare it, so no platforms are claimed.
 let package = Package(
     name: "Folio",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "folio", targets: ["folio"]),
         // The frame pipeline with a GLFW window (`import FolioKit, FolioWindow`).
@@ -31,8 +31,9 @@ let package = Package(
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
         .target(name: "FolioLayout", dependencies: ["FolioMath"]),
-        // Optimised in every build: it scales images of hundreds of megapixels row by row.
-        .target(name: "CPNGScaled", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        // Scales images of hundreds of megapixels row by row; no unsafe flags, so that the package
+        // can be a versioned dependency (release builds optimise it).
+        .target(name: "CPNGScaled", dependencies: ["CPNG"]),
         .target(name: "FolioImage", dependencies: ["FolioMath"]),
         .target(name: "FolioResources"),
         .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),

@@ -13,7 +13,8 @@ public struct HeadlessError: Error, CustomStringConvertible {
 }
 
 /// The `Surface` of a GL 3.3 core context with no window and no display: the EGL device
-/// platform first (NVIDIA GPUs, Mesa), then Mesa's surfaceless platform. It draws into
+/// platform first (NVIDIA GPUs, Mesa), then Mesa's surfaceless platform; or Mesa's software
+/// rasteriser only, when asked (`Rasteriser.software`, `FOLIO_RASTERISER=software`). It draws into
 /// framebuffer objects only, and has no input. Belongs to the thread that made it.
 ///
 /// Does not: create any framebuffer (see `Framebuffer` in FolioRender) or touch GLFW.
@@ -54,8 +55,22 @@ public final class HeadlessContext: Surface {
     public func setTitle(_ title: String) {}
     public func toggleFullscreen() {}
 
-    /// Makes a context and makes it current on this thread.
-    public static func make() throws -> HeadlessContext {
+    /// Which rasteriser a context may run on.
+    public enum Rasteriser: String, Sendable {
+        /// The first that works: a GPU's EGL device, then Mesa's (software where there is no GPU).
+        case any
+        /// Mesa's software rasteriser only (llvmpipe), whatever GPU the machine has: the one
+        /// that pixel references are made with, so they compare equal on every machine.
+        case software
+
+        /// `FOLIO_RASTERISER` (`any` or `software`); `any` when unset or unknown.
+        public static var fromEnvironment: Rasteriser {
+            ProcessInfo.processInfo.environment["FOLIO_RASTERISER"].flatMap(Rasteriser.init(rawValue:)) ?? .any
+        }
+    }
+
+    /// Makes a context on `rasteriser` and makes it current on this thread.
+    public static func make(rasteriser: Rasteriser = .fromEnvironment) throws -> HeadlessContext {
         var attempts: [String] = []
         if let query = eglProc("eglQueryDevicesEXT", PFNEGLQUERYDEVICESEXTPROC.self) {
             var count: EGLint = 0
@@ -63,8 +78,13 @@ public final class HeadlessContext: Surface {
                 var devices = [EGLDeviceEXT?](repeating: nil, count: Int(count))
                 _ = query(count, &devices, &count)
                 for (i, device) in devices.prefix(Int(count)).enumerated() {
+                    if rasteriser == .software, !isSoftware(device) {
+                        attempts.append("EGL device \(i): not Mesa's software device")
+                        continue
+                    }
                     do {
-                        return try make(platform: EGLenum(EGL_PLATFORM_DEVICE_EXT), native: device, name: "EGL device \(i)")
+                        return try make(platform: EGLenum(EGL_PLATFORM_DEVICE_EXT), native: device, name: "EGL device \(i)",
+                                        rasteriser: rasteriser)
                     } catch let e as AttemptError {
                         attempts.append(e.message)
                     }
@@ -76,16 +96,27 @@ public final class HeadlessContext: Surface {
             attempts.append("EGL device platform: eglQueryDevicesEXT is not available")
         }
         do {
-            return try make(platform: EGLenum(EGL_PLATFORM_SURFACELESS_MESA), native: nil, name: "Mesa surfaceless")
+            // Mesa's surfaceless platform picks a GPU driver where one loads unless told otherwise.
+            if rasteriser == .software { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+            return try make(platform: EGLenum(EGL_PLATFORM_SURFACELESS_MESA), native: nil, name: "Mesa surfaceless",
+                            rasteriser: rasteriser)
         } catch let e as AttemptError {
             attempts.append(e.message)
         }
         throw HeadlessError(attempts: attempts)
     }
 
+    /// Whether an EGL device is Mesa's software one (EGL_MESA_device_software).
+    private static func isSoftware(_ device: EGLDeviceEXT?) -> Bool {
+        guard let queryString = eglProc("eglQueryDeviceStringEXT", PFNEGLQUERYDEVICESTRINGEXTPROC.self),
+              let extensions = queryString(device, EGL_EXTENSIONS) else { return false }
+        return String(cString: extensions).split(separator: " ").contains("EGL_MESA_device_software")
+    }
+
     private struct AttemptError: Error { var message: String }
 
-    private static func make(platform: EGLenum, native: UnsafeMutableRawPointer?, name: String) throws -> HeadlessContext {
+    private static func make(platform: EGLenum, native: UnsafeMutableRawPointer?, name: String,
+                             rasteriser: Rasteriser) throws -> HeadlessContext {
         guard let display = eglGetPlatformDisplay(platform, native, nil) else {
             throw AttemptError(message: "\(name): eglGetPlatformDisplay failed (\(eglErrorName()))")
         }
@@ -119,6 +150,11 @@ public final class HeadlessContext: Surface {
             throw fail("cannot make the context current without a surface")
         }
         let renderer = GLInfo.renderer
+        if rasteriser == .software, !["llvmpipe", "softpipe"].contains(where: renderer.contains) {
+            eglMakeCurrent(display, nil, nil, nil)
+            eglDestroyContext(display, context)
+            throw fail("runs on \(renderer), not Mesa's software rasteriser")
+        }
         return HeadlessContext(display: display, context: context, description: "\(name), EGL \(major).\(minor), \(renderer)")
     }
 

@@ -41,7 +41,9 @@ enum FolioProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // Pixels are compared against references made on Mesa's software rasteriser.
+        process.environment = (environment ?? ProcessInfo.processInfo.environment)
+            .merging(["FOLIO_RASTERISER": "software"]) { own, _ in own }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try stdoutPath.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle(forWritingTo: out)

@@ -20,7 +20,7 @@ private final class ScriptedSurface: Surface {
     private(set) var presented = 0
     private(set) var titles: [String] = []
 
-    init() throws { context = try HeadlessContext.make() }
+    init() throws { context = try HeadlessContext.make(rasteriser: .software) }
 
     func events(wait: Bool, timeout: Double?) -> [TimedInputEvent] {
         defer { queued = [] }

@@ -24,10 +24,20 @@ struct RenderConfiguration: Sendable, CustomStringConvertible {
 /// belong to one thread at a time and tests run on many, so every use takes a lock and makes
 /// the context current.
 final class GLHarness: @unchecked Sendable {
-    static let shared = GLHarness()
+    /// Mesa's software rasteriser, pinned: what every reference image is compared on, so the
+    /// same pixels come out on a machine with a GPU.
+    static let shared = GLHarness(rasteriser: .software)
+    /// Whatever the machine renders with: a GPU where there is one.
+    static let gpu = GLHarness(rasteriser: .any)
+    /// Whether `gpu` runs on a GPU (not on a software rasteriser).
+    static let gpuPresent: Bool = (try? gpu.run { _ in !["llvmpipe", "softpipe"].contains(where: GLInfo.renderer.contains) }) ?? false
+
+    private let rasteriser: HeadlessContext.Rasteriser
     private let lock = NSLock()
     private var pipeline: FramePipeline?
     private var failure: Error?
+
+    private init(rasteriser: HeadlessContext.Rasteriser) { self.rasteriser = rasteriser }
 
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -43,7 +53,7 @@ final class GLHarness: @unchecked Sendable {
         if let failure { throw failure }
         if pipeline == nil {
             do {
-                let context = try HeadlessContext.make()
+                let context = try HeadlessContext.make(rasteriser: rasteriser)
                 var configuration = PipelineConfiguration(shaders: Self.shaders)
                 configuration.waitsForImages = true
                 configuration.samples = 0

@@ -4,7 +4,7 @@ import Testing
 
 /// Reference-image comparison in the manner of filament's render-diff: a pixel fails when any
 /// channel differs by more than `channelTolerance`; the image fails when more than
-/// `failingFraction` of its pixels fail. `FOLIO_RECORD=1` writes the references anew. On
+/// `failingFraction` of its pixels fail. `FOLIO_RECORD=1` writes the references anew; a missing one fails. On
 /// failure the actual image and a diff image go to `.build/render-diffs/`.
 enum ImageAssert {
     static var referenceFolder: URL {
@@ -56,12 +56,19 @@ enum ImageAssert {
                                  failingFraction: Double = 0.001, sourceLocation: SourceLocation = #_sourceLocation) {
         let url = referenceFolder.appendingPathComponent("\(name).png")
         let record = ProcessInfo.processInfo.environment["FOLIO_RECORD"] == "1"
-        if record || !FileManager.default.fileExists(atPath: url.path) {
+        if record {
             try? FileManager.default.createDirectory(at: referenceFolder, withIntermediateDirectories: true)
             do { try PNG.write(image, to: url.path, compression: 9) } catch {
                 Issue.record("cannot write reference \(url.path): \(error)", sourceLocation: sourceLocation)
             }
-            if !record { Issue.record("reference \(name).png was missing and has been recorded; run again", sourceLocation: sourceLocation) }
+            return
+        }
+        // Recording is explicit: a missing reference is a failure, never written in passing.
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            try? FileManager.default.createDirectory(at: diffFolder, withIntermediateDirectories: true)
+            let actual = diffFolder.appendingPathComponent("\(name)-actual.png").path
+            try? PNG.write(image, to: actual)
+            Issue.record("reference \(name).png is missing (this frame: \(actual)); FOLIO_RECORD=1 records it", sourceLocation: sourceLocation)
             return
         }
         guard let reference = try? PNG.read(path: url.path) else {

@@ -141,7 +141,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         let info = try pageInfo(index)
         let size = fit.fitting(aspect: aspect).fitting(aspect: info.width / info.height)
         let image = try withPage(index) { page in
-            try rasterise(page, index: index, page: (0, 0, size.width, size.height), crop: (0, 0, size.width, size.height))
+            try rasterise(page, page: (0, 0, size.width, size.height), crop: (0, 0, size.width, size.height))
         }
         return PageRender(image: image.onPaper(aspect: aspect), scalable: Double(size.width) < info.width)
     }
@@ -158,7 +158,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         let px = Int((onPaper.x0 * fw).rounded()), py = Int((onPaper.y0 * fh).rounded())
         let pageRect = (px, py, max(1, Int((onPaper.x1 * fw).rounded()) - px), max(1, Int((onPaper.y1 * fh).rounded()) - py))
         return try withPage(index) { page in
-            try rasterise(page, index: index, page: pageRect, crop: (crop.x, crop.y, crop.width, crop.height))
+            try rasterise(page, page: pageRect, crop: (crop.x, crop.y, crop.width, crop.height))
         }
     }
 
@@ -173,7 +173,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
                 sizes[index] = s
                 return s
             } catch let what as PageTrouble {
-                throw failure(page: index, what.rawValue)
+                throw failure(what.rawValue)
             }
         }
     }
@@ -204,29 +204,31 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         return try lock.withLock {
-            guard let page = ddjvu_page_create_by_pageno(document, Int32(index)) else { throw failure(page: index, "cannot be read") }
+            guard let page = ddjvu_page_create_by_pageno(document, Int32(index)) else { throw failure("cannot be read") }
             let job = ddjvu_page_job(page)
             defer { ddjvu_job_release(job) }
             let status = try Self.await(job, context: context, mailbox: mailbox, deadline: Date(timeIntervalSinceNow: timeout),
                                         errors: &errors) {
                 ddjvu_job_stop(job)
-                return failure(page: index, "took more than \(Int(timeout)) s to decode")
+                return failure("took more than \(Int(timeout)) s to decode")
             }
-            guard status == DDJVU_JOB_OK else { throw failure(page: index, "cannot be decoded") }
+            guard status == DDJVU_JOB_OK else { throw failure("cannot be decoded") }
             return try body(page)
         }
     }
 
     /// The pixels `crop` of the page drawn into `page` (both x, y, width, height in the
     /// output's pixels, y down), on white where the page is not.
-    private func rasterise(_ p: OpaquePointer, index: Int, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
-        var out = RGBAImage(width: max(0, crop.2), height: max(0, crop.3), fill: (255, 255, 255, 255))
+    private func rasterise(_ p: OpaquePointer, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
+        // White paper, opaque: every byte 255.
+        let w = max(0, crop.2), h = max(0, crop.3)
+        var out = RGBAImage(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h * 4))
         let x0 = max(page.0, crop.0), y0 = max(page.1, crop.1)
         let x1 = min(page.0 + page.2, crop.0 + crop.2), y1 = min(page.1 + page.3, crop.1 + crop.3)
         guard x1 > x0, y1 > y0 else { return out }
         // R, G, B and A in memory (a little-endian word), alpha set by the xor.
         var masks: [UInt32] = [0x0000_00ff, 0x0000_ff00, 0x00ff_0000, 0xff00_0000]
-        guard let format = ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, &masks) else { throw failure(page: index, "cannot be drawn") }
+        guard let format = ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, &masks) else { throw failure("cannot be drawn") }
         defer { ddjvu_format_release(format) }
         ddjvu_format_set_row_order(format, 1)
         ddjvu_format_set_y_direction(format, 1)
@@ -275,7 +277,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private func annotation<T>(page index: Int, _ read: @escaping (OpaquePointer) -> miniexp_t?, _ body: (miniexp_t?) throws -> T) throws -> T {
         try lock.withLock {
             let exp = try Self.expression(deadline: Date(timeIntervalSinceNow: timeout), context: context, mailbox: mailbox,
-                                          errors: &errors, late: failure(page: index, "took more than \(Int(timeout)) s to read")) {
+                                          errors: &errors, late: failure("took more than \(Int(timeout)) s to read")) {
                 read(document)
             }
             defer { ddjvu_miniexp_release(document, exp) }
@@ -325,7 +327,11 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         while true {
             drain(context, into: &errors)
             let status = ddjvu_job_status(job)
-            if status.rawValue >= DDJVU_JOB_OK.rawValue { return status }
+            if status.rawValue >= DDJVU_JOB_OK.rawValue {
+                // The error that failed it may be posted just after.
+                drain(context, into: &errors)
+                return status
+            }
             if !mailbox.wait(until: deadline), Date() >= deadline {
                 ddjvu_job_stop(job)
                 throw timedOut()
@@ -362,6 +368,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         guard var last = errors.last?.split(separator: "\n").first.map(String.init) else { return "" }
         if last.hasPrefix("["), let end = last.firstIndex(of: "]") { last = String(last[last.index(after: end)...]) }
         last = last.trimmingCharacters(in: .whitespacesAndNewlines)
+        if last.hasSuffix(".") { last.removeLast() }
         return last.isEmpty ? "" : ": " + last
     }
 
@@ -376,8 +383,9 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         return size < claimed ? "the file ends early (\(size) of \(claimed) bytes): pages past the end are lost" : nil
     }
 
-    private func failure(page index: Int, _ what: String) -> PageError {
+    /// A page's failure; the page is named by whoever reports it (`PageSources.problem`).
+    private func failure(_ what: String) -> PageError {
         defer { errors.removeAll() }
-        return .invalid(path: path, message: "page \(index + 1) \(what)\(Self.detail(errors))")
+        return .invalid(path: path, message: "\(what)\(Self.detail(errors))")
     }
 }

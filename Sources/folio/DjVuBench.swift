@@ -9,8 +9,11 @@ struct DjVuBench: Codable {
     var height: Int
     var folioPagesPerSecond: Double
     var folioFirstPageMs: Double
+    /// CPU time per page (all threads): on a busy machine a steadier comparison than wall time.
+    var folioCPUMsPerPage: Double
     /// Nil when `ddjvu` (djvulibre-bin) is not installed.
     var ddjvuPagesPerSecond: Double?
+    var ddjvuCPUMsPerPage: Double?
 
     /// Renders the first `maxPages` pages of `path` at `height` pixels high with Folio, then
     /// with `ddjvu -format=ppm -size=…` (its output thrown away).
@@ -18,7 +21,7 @@ struct DjVuBench: Codable {
         guard let format = PageSources.format(of: path), format.name == "DjVu" else {
             throw Failure(.usage, "\(path): not a DjVu document (.djvu, .djv)")
         }
-        let start = Date()
+        let start = Date(), cpu0 = processCPUSeconds()
         let document = try format.open(path, nil)
         let pages = min(maxPages, document.pageCount)
         // Width to spare: the height sets the scale, as on a page shown that high.
@@ -28,26 +31,29 @@ struct DjVuBench: Codable {
             _ = try document.render(page: i, fit: fit)
             if i == 0 { first = Date().timeIntervalSince(start) }
         }
-        let folio = Date().timeIntervalSince(start)
-        var ddjvu: Double?
+        let folio = Date().timeIntervalSince(start), folioCPU = processCPUSeconds() - cpu0
+        var ddjvu: (wall: Double, cpu: Double)?
         if let tool = executable(named: "ddjvu") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: tool)
             p.arguments = ["-format=ppm", "-size=\(fit.width)x\(height)", "-page=1-\(pages)", path, "/dev/null"]
             p.standardError = FileHandle.nullDevice
-            let t0 = Date()
+            let t0 = Date(), children0 = processCPUSeconds(children: true) - processCPUSeconds()
             try p.run()
             p.waitUntilExit()
-            if p.terminationStatus == 0 { ddjvu = Double(pages) / Date().timeIntervalSince(t0) }
+            let cpu = processCPUSeconds(children: true) - processCPUSeconds() - children0
+            if p.terminationStatus == 0 { ddjvu = (Date().timeIntervalSince(t0), cpu) }
         }
-        return DjVuBench(pages: pages, height: height, folioPagesPerSecond: Double(pages) / folio, folioFirstPageMs: first * 1000,
-                         ddjvuPagesPerSecond: ddjvu)
+        let n = Double(pages)
+        return DjVuBench(pages: pages, height: height, folioPagesPerSecond: n / folio, folioFirstPageMs: first * 1000,
+                         folioCPUMsPerPage: folioCPU * 1000 / n, ddjvuPagesPerSecond: ddjvu.map { n / $0.wall },
+                         ddjvuCPUMsPerPage: ddjvu.map { $0.cpu * 1000 / n })
     }
 
     var line: String {
-        let vs = ddjvuPagesPerSecond.map { String(format: ", ddjvu %.1f pages/s", $0) } ?? " (ddjvu not installed)"
-        return String(format: "DjVu at %d px high, %d pages: Folio %.1f pages/s (first page %.0f ms)", height, pages,
-                      folioPagesPerSecond, folioFirstPageMs) + vs
+        let vs = ddjvuPagesPerSecond.map { String(format: ", ddjvu %.1f pages/s (%.1f ms CPU a page)", $0, ddjvuCPUMsPerPage ?? 0) }
+        return String(format: "DjVu at %d px high, %d pages: Folio %.1f pages/s (%.1f ms CPU a page, first page %.0f ms)", height, pages,
+                      folioPagesPerSecond, folioCPUMsPerPage, folioFirstPageMs) + (vs ?? " (ddjvu not installed)")
     }
 
     var json: String {

@@ -84,6 +84,13 @@ final class DjVuTests: XCTestCase {
         XCTAssertEqual(hello.x1, 700.0 / 1600, accuracy: 0.001)
         XCTAssertEqual(hello.y0, 400.0 / 2400, accuracy: 0.001)
         XCTAssertEqual(hello.y1, 560.0 / 2400, accuracy: 0.001)
+        // On the turned page (600 × 400 on portrait paper: y 5/18…13/18) the square's word
+        // lies where the square is shown, at the bottom left.
+        let square = try XCTUnwrap(try doc.text(page: 2)?.words.first?.box)
+        XCTAssertEqual(square.x0, 0, accuracy: 0.001)
+        XCTAssertEqual(square.x1, 1.0 / 6, accuracy: 0.001)
+        XCTAssertEqual(square.y0, 5.0 / 18 + 0.75 * 4 / 9, accuracy: 0.001)
+        XCTAssertEqual(square.y1, 13.0 / 18, accuracy: 0.001)
         let links = doc.links(page: 1)
         XCTAssertEqual(links.map(\.target), [.page(0), .uri("https://example.org")])
         XCTAssertEqual(links.first?.box.x1 ?? 0, 800.0 / 1600, accuracy: 0.001)

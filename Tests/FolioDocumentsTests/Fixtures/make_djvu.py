@@ -7,7 +7,8 @@ book.djvu, bundled, three pages:
      layer with the words "Hello" (x 200..700) and "DjVu" (x 900..1400) on the bar; a link
      to page 1 over the bar's left half and one to https://example.org over its right half.
   3. a bitonal page, 400 x 600, a black square x 0..100, y 0..100, rotated a quarter turn
-     counter-clockwise: shown 600 x 400 with the square at the bottom left.
+     counter-clockwise: shown 600 x 400 with the square at the bottom left; the word
+     "Square" on the square.
   Outline: Photo -> #1, Text -> #2 (child: Bar -> #2), Nowhere -> #99 (no such page).
   Metadata: title "A DjVu Book", author "Ann Author".
 indirect/index.djvu: the same book as an indirect document (one file per page).
@@ -65,6 +66,8 @@ with open(path("outline"), "w") as f:
     f.write('(bookmarks ("Photo" "#1") ("Text" "#2" ("Bar" "#2")) ("Nowhere" "#99"))\n')
 with open(path("text"), "w") as f:
     f.write('(page 0 0 1600 2400 (line 200 1840 1400 2000 (word 200 1840 700 2000 "Hello") (word 900 1840 1400 2000 "DjVu")))\n')
+with open(path("square-text"), "w") as f:
+    f.write('(page 0 0 400 600 (word 0 500 100 600 "Square"))\n')
 with open(path("links"), "w") as f:
     f.write('(maparea "#1" "" (rect 200 1840 600 160))\n(maparea "https://example.org" "" (rect 800 1840 600 160))\n')
 with open(path("meta"), "w") as f:
@@ -73,7 +76,7 @@ script = (f"set-outline {path('outline')}\n"
           f"create-shared-ant\nselect-shared-ant\nset-meta {path('meta')}\n"
           f"select 1\nset-page-title Cover\n"
           f"select 2\nset-txt {path('text')}\nset-ant {path('links')}\n"
-          f"select 3\nset-rotation 1\nsave\n")
+          f"select 3\nset-rotation 1\nset-txt {path('square-text')}\nsave\n")
 run("djvused", book, "-f", "/dev/stdin", stdin=script.encode())
 
 os.makedirs(os.path.join(out, "indirect"), exist_ok=True)

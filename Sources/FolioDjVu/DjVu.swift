@@ -226,6 +226,10 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         let x0 = max(page.0, crop.0), y0 = max(page.1, crop.1)
         let x1 = min(page.0 + page.2, crop.0 + crop.2), y1 = min(page.1 + page.3, crop.1 + crop.3)
         guard x1 > x0, y1 > y0 else { return out }
+        // ddjvuapi takes 32-bit coordinates: a page scaled beyond them is not drawn (not trapped on).
+        guard [page.0, page.1, page.0 + page.2, page.1 + page.3].allSatisfy({ abs($0) < Int(Int32.max) }) else {
+            throw failure("cannot be drawn that large")
+        }
         // R, G, B and A in memory (a little-endian word), alpha set by the xor.
         var masks: [UInt32] = [0x0000_00ff, 0x0000_ff00, 0x00ff_0000, 0xff00_0000]
         guard let format = ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, &masks) else { throw failure("cannot be drawn") }

@@ -111,6 +111,10 @@ final class DjVuTests: XCTestCase {
         let row = (0..<400).map { Int(crop.pixel($0, 2).r) }
         XCTAssertEqual(row.filter { $0 < 40 }.count, 200, "every odd column black")
         XCTAssertEqual(row.filter { $0 > 215 }.count, 200, "every even column white")
+        // A page scaled beyond djvulibre's 32-bit coordinates is an error, not a crash.
+        let vast = PixelSize(width: 1 << 32, height: 3 << 31)
+        XCTAssertThrowsError(try PageSources.renderCrop(locator, crop: PageCrop(full: vast, x: 0, y: 0, width: 4, height: 4),
+                                                        paperAspect: 400.0 / 600))
     }
 
     /// Damaged files are one problem each naming the file and a placeholder page; an indirect

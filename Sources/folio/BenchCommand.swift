@@ -20,6 +20,8 @@ struct Bench: ParsableCommand {
     var scenes: String?
     @Flag(help: "Skip the capture figures (render scenes only).")
     var noCapture = false
+    @Option(help: "Also measure DjVu pages/s on this document at 931 px high, against ddjvu in the same run.")
+    var djvu: String?
     @Flag(help: "Print JSON instead of a table.")
     var json = false
     @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
@@ -62,6 +64,10 @@ struct Bench: ParsableCommand {
         let report = Report(renderer: GLInfo.renderer, size: [session.target.width, session.target.height], samples: session.target.samples,
                             firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
         print(json ? report.json : report.table)
+        if let djvu {
+            let figures = try DjVuBench.measure(path: djvu)
+            print(json ? figures.json : figures.line)
+        }
     }
 
     private func measure(_ bench: BenchScene, session: FramePipeline, progress: ProgressLine) throws -> SceneResult {

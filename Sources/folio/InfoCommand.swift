@@ -62,7 +62,9 @@ struct Info: ParsableCommand {
             let by = book.author.map { " — \(FileName.printable($0))" } ?? ""
             let direction = book.direction == .rtl ? "right to left" : "left to right"
             print("  \(i + 1). \(FileName.printable(book.title))\(by)")
-            print("     \(book.pages.count) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
+            // A document's format ("PDF", "DjVu") before its pages; a folder of images has none.
+            let format = book.pages.first.flatMap(PageSources.split).flatMap { PageSources.format(of: $0.path)?.name }.map { "\($0), " } ?? ""
+            print("     \(format)\(book.pages.count) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
                   + (book.cover.map { ", cover \(FileName.printable($0))" } ?? ""))
             if pages { for p in book.pages { print("       \(FileName.printable(p))") } }
         }

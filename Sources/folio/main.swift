@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioArchive
+import FolioDjVu
 import FolioPDF
 
 #if os(Linux)
@@ -24,4 +25,5 @@ struct Folio: ParsableCommand {
 
 PDF.register()
 ComicArchive.register()
+DjVu.register()
 runCommandLine()

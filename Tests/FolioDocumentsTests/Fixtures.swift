@@ -1,5 +1,6 @@
 import FolioArchive
 import FolioBook
+import FolioDjVu
 import FolioPDF
 import Foundation
 import XCTest
@@ -13,6 +14,7 @@ enum Fixtures {
     static let folder: String? = {
         PDF.register()
         ComicArchive.register()
+        DjVu.register()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_documents.py")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-documents-\(UUID().uuidString)")
         do {
@@ -27,6 +29,25 @@ enum Fixtures {
             return nil
         }
     }()
+
+    /// The documents of `Fixtures/make_djvu.py` (djvulibre-bin writes them), formats registered.
+    static let djvuFolder: String? = {
+        _ = folder
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_djvu.py")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-djvu-\(UUID().uuidString)")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [script.path, dir.path]
+        guard (try? p.run()) != nil else { return nil }
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? dir.path : nil
+    }()
+
+    /// The path of DjVu fixture `name`; skips the test when djvulibre-bin is missing.
+    static func djvu(_ name: String) throws -> String {
+        guard let djvuFolder else { throw XCTSkip("djvulibre-bin missing: no DjVu test documents") }
+        return djvuFolder + "/" + name
+    }
 
     /// The path of fixture `name`; skips the test when the fixtures could not be written.
     static func path(_ name: String) throws -> String {

@@ -1,0 +1,395 @@
+import CDjVu
+import FolioBook
+import Foundation
+
+/// DjVu documents (scanned books) as page sources, through djvulibre's ddjvuapi.
+///
+/// Pages are rasterised at the size they are shown at, and a zoomed view gets the part it
+/// shows at its own scale, so a scan stays as sharp as the file allows. The outline, the text
+/// layer (words with their boxes), hyperlinks, page titles and the title and author metadata
+/// are read as the document gives them. Does not: edit documents, show annotations other than
+/// links (highlights, notes), read old "indexed" documents (pages spread over URLs), or open a
+/// component of an indirect document outside the document's own folder.
+///
+/// Licence: djvulibre is GPL-2.0-or-later, so a program that links this module is distributed
+/// under the GPL (docs/djvu.md).
+public enum DjVu {
+    /// The format with pages that take longer than `decodeTimeout` seconds to decode given up
+    /// (a page frame waits as long for its image: `PipelineConfiguration.imageTimeout`).
+    public static func format(decodeTimeout: TimeInterval = 60) -> PageSourceFormat {
+        PageSourceFormat(name: "DjVu", extensions: ["djvu", "djv"]) { path, _ in
+            try DjVuDocument(path: path, timeout: decodeTimeout)
+        }
+    }
+
+    /// Lets `Library.load` and page caches open DjVu documents.
+    public static func register(decodeTimeout: TimeInterval = 60) { PageSources.register(format(decodeTimeout: decodeTimeout)) }
+}
+
+/// Wakes a wait when djvulibre posts a message (its callback may run on any thread, and must
+/// not call back into ddjvuapi).
+private final class Mailbox: @unchecked Sendable {
+    // @unchecked: `posted` is guarded by `condition`.
+    let condition = NSCondition()
+    var posted = false
+
+    func post() {
+        condition.withLock { posted = true }
+        condition.broadcast()
+    }
+
+    /// Waits for a message posted since the last wait, until `deadline`; false if none came.
+    func wait(until deadline: Date) -> Bool {
+        condition.withLock {
+            while !posted { if !condition.wait(until: deadline) { return false } }
+            posted = false
+            return true
+        }
+    }
+}
+
+/// One DjVu file with a ddjvuapi context of its own. Calls into djvulibre for it are made
+/// one at a time (`lock`); documents decode in parallel with each other.
+final class DjVuDocument: PageSource, @unchecked Sendable {
+    // @unchecked: the context, the document, `errors` and `sizes` are used under `lock` only.
+    let path: String
+    let pageCount: Int
+    let title: String?
+    let author: String?
+    let outline: [OutlineEntry]
+    let damage: String?
+    private let labels: [Int: String]
+    private let pageIDs: [String: Int]
+    private let lock = NSLock()
+    private let mailbox = Mailbox()
+    private let context: OpaquePointer
+    private let document: OpaquePointer
+    private let timeout: TimeInterval
+    private var errors: [String] = []
+    private var sizes: [Int: PageInfo] = [:]
+    /// The shape of every page of the book: the first page's, unless that is no page's shape.
+    private let aspect: Double
+
+    /// A page's size as shown (its initial rotation applied) and that rotation in quarter
+    /// turns counter-clockwise (the text layer and links are given unrotated).
+    struct PageInfo {
+        var width: Double, height: Double
+        var rotation: Int
+    }
+
+    init(path: String, timeout: TimeInterval) throws {
+        self.path = path
+        self.timeout = timeout
+        guard let context = ddjvu_context_create("folio") else { throw PageError.invalid(path: path, message: "djvulibre failed to start") }
+        self.context = context
+        ddjvu_message_set_callback(context, { _, closure in
+            closure.map { Unmanaged<Mailbox>.fromOpaque($0).takeUnretainedValue().post() }
+        }, Unmanaged.passUnretained(mailbox).toOpaque())
+        guard let document = ddjvu_document_create_by_filename_utf8(context, path, 1) else {
+            Self.close(context: context, document: nil)
+            throw PageError.invalid(path: path, message: "not a readable DjVu document")
+        }
+        self.document = document
+        do {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            let late = PageError.invalid(path: path, message: "took more than \(Int(timeout)) s to open")
+            let status = try Self.await(ddjvu_document_job(document), context: context, mailbox: mailbox, deadline: deadline,
+                                        errors: &errors) { late }
+            guard status == DDJVU_JOB_OK else { throw PageError.invalid(path: path, message: "not a readable DjVu document\(Self.detail(errors))") }
+            let files = try Self.checkComponents(document, path: path)
+            damage = Self.shortfall(path)
+            pageCount = Int(ddjvu_document_get_pagenum(document))
+            guard pageCount > 0 else { throw PageError.invalid(path: path, message: "has no pages") }
+            labels = Self.labels(files)
+            pageIDs = Self.pageIDs(files)
+            let anno = try Self.expression(deadline: deadline, context: context, mailbox: mailbox, errors: &errors, late: late) {
+                ddjvu_document_get_anno(document, 1)
+            }
+            title = Self.metadata(anno, "title")
+            author = Self.metadata(anno, "author")
+            ddjvu_miniexp_release(document, anno)
+            let outlineExp = try Self.expression(deadline: deadline, context: context, mailbox: mailbox, errors: &errors, late: late) {
+                ddjvu_document_get_outline(document)
+            }
+            outline = Self.outline(outlineExp, pageCount: pageCount, ids: pageIDs)
+            ddjvu_miniexp_release(document, outlineExp)
+            let first = try? Self.readPageInfo(0, document: document, context: context, mailbox: mailbox, deadline: deadline,
+                                               errors: &errors)
+            aspect = Book.paperAspect(firstPage: first.map { ($0.width, $0.height) })
+            if let first { sizes[0] = first }
+        } catch {
+            Self.close(context: context, document: document)
+            throw error
+        }
+    }
+
+    deinit { Self.close(context: context, document: document) }
+
+    private static func close(context: OpaquePointer, document: OpaquePointer?) {
+        if let document { ddjvu_job_release(ddjvu_document_job(document)) }
+        ddjvu_message_set_callback(context, nil, nil)
+        ddjvu_context_release(context)
+    }
+
+    // MARK: Pages
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? {
+        (try? pageInfo(index)).map { ($0.width, $0.height) }
+    }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let info = try pageInfo(index)
+        let size = fit.fitting(aspect: aspect).fitting(aspect: info.width / info.height)
+        let image = try withPage(index) { page in
+            try rasterise(page, page: (0, 0, size.width, size.height), crop: (0, 0, size.width, size.height))
+        }
+        return PageRender(image: image.onPaper(aspect: aspect), scalable: Double(size.width) < info.width)
+    }
+
+    var rendersCrops: Bool { true }
+
+    func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        let info = try pageInfo(index)
+        // The page on this document's paper, that paper on the book's: where the page's
+        // pixels land in the whole page's pixels.
+        let onPaper = RGBAImage.placement(own: aspect, onPaper: paperAspect)
+            .placing(RGBAImage.placement(own: info.width / info.height, onPaper: aspect))
+        let fw = Double(crop.full.width), fh = Double(crop.full.height)
+        let px = Int((onPaper.x0 * fw).rounded()), py = Int((onPaper.y0 * fh).rounded())
+        let pageRect = (px, py, max(1, Int((onPaper.x1 * fw).rounded()) - px), max(1, Int((onPaper.y1 * fh).rounded()) - py))
+        return try withPage(index) { page in
+            try rasterise(page, page: pageRect, crop: (crop.x, crop.y, crop.width, crop.height))
+        }
+    }
+
+    /// Page `index`'s size and rotation, read from the document (without decoding the page).
+    func pageInfo(_ index: Int) throws -> PageInfo {
+        guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+        return try lock.withLock {
+            if let s = sizes[index] { return s }
+            do {
+                let s = try Self.readPageInfo(index, document: document, context: context, mailbox: mailbox,
+                                              deadline: Date(timeIntervalSinceNow: timeout), errors: &errors)
+                sizes[index] = s
+                return s
+            } catch let what as PageTrouble {
+                throw failure(what.rawValue)
+            }
+        }
+    }
+
+    /// What went wrong reading a page, before the message names the file.
+    enum PageTrouble: String, Error {
+        case unreadable = "cannot be read", noSize = "has no size", slow = "took too long to read"
+    }
+
+    private static func readPageInfo(_ index: Int, document: OpaquePointer, context: OpaquePointer, mailbox: Mailbox, deadline: Date,
+                                     errors: inout [String]) throws -> PageInfo {
+        var info = ddjvu_pageinfo_t()
+        var status = folio_ddjvu_pageinfo(document, Int32(index), &info)
+        while status.rawValue < DDJVU_JOB_OK.rawValue {
+            drain(context, into: &errors)
+            if !mailbox.wait(until: deadline), Date() >= deadline { throw PageTrouble.slow }
+            status = folio_ddjvu_pageinfo(document, Int32(index), &info)
+        }
+        drain(context, into: &errors)
+        guard status == DDJVU_JOB_OK else { throw PageTrouble.unreadable }
+        // A page's sides are 16 bits in the file: no size needs refusing, and none is
+        // allocated (pages are drawn at the size asked).
+        guard info.width > 0, info.height > 0 else { throw PageTrouble.noSize }
+        return PageInfo(width: Double(info.width), height: Double(info.height), rotation: Int(info.rotation) & 3)
+    }
+
+    /// Runs `body` with page `index` decoded (within the timeout), under the lock.
+    private func withPage<T>(_ index: Int, _ body: (OpaquePointer) throws -> T) throws -> T {
+        guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+        return try lock.withLock {
+            guard let page = ddjvu_page_create_by_pageno(document, Int32(index)) else { throw failure("cannot be read") }
+            let job = ddjvu_page_job(page)
+            defer { ddjvu_job_release(job) }
+            let status = try Self.await(job, context: context, mailbox: mailbox, deadline: Date(timeIntervalSinceNow: timeout),
+                                        errors: &errors) {
+                ddjvu_job_stop(job)
+                return failure("took more than \(Int(timeout)) s to decode")
+            }
+            guard status == DDJVU_JOB_OK else { throw failure("cannot be decoded") }
+            return try body(page)
+        }
+    }
+
+    /// The pixels `crop` of the page drawn into `page` (both x, y, width, height in the
+    /// output's pixels, y down), on white where the page is not.
+    private func rasterise(_ p: OpaquePointer, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
+        // White paper, opaque: every byte 255.
+        let w = max(0, crop.2), h = max(0, crop.3)
+        var out = RGBAImage(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h * 4))
+        let x0 = max(page.0, crop.0), y0 = max(page.1, crop.1)
+        let x1 = min(page.0 + page.2, crop.0 + crop.2), y1 = min(page.1 + page.3, crop.1 + crop.3)
+        guard x1 > x0, y1 > y0 else { return out }
+        // ddjvuapi takes 32-bit coordinates: a page scaled beyond them is not drawn (not trapped on).
+        guard [page.0, page.1, page.0 + page.2, page.1 + page.3].allSatisfy({ abs($0) < Int(Int32.max) }) else {
+            throw failure("cannot be drawn that large")
+        }
+        // R, G, B and A in memory (a little-endian word), alpha set by the xor.
+        var masks: [UInt32] = [0x0000_00ff, 0x0000_ff00, 0x00ff_0000, 0xff00_0000]
+        guard let format = ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, &masks) else { throw failure("cannot be drawn") }
+        defer { ddjvu_format_release(format) }
+        ddjvu_format_set_row_order(format, 1)
+        ddjvu_format_set_y_direction(format, 1)
+        var pageRect = ddjvu_rect_t(x: Int32(page.0), y: Int32(page.1), w: UInt32(page.2), h: UInt32(page.3))
+        var renderRect = ddjvu_rect_t(x: Int32(x0), y: Int32(y0), w: UInt32(x1 - x0), h: UInt32(y1 - y0))
+        let offset = ((y0 - crop.1) * out.width + (x0 - crop.0)) * 4
+        // Nothing drawn (a page with no image layer) leaves blank paper: the result is not needed.
+        _ = out.pixels.withUnsafeMutableBytes { bytes in
+            ddjvu_page_render(p, DDJVU_RENDER_COLOR, &pageRect, &renderRect, format, UInt(out.width * 4),
+                              bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self))
+        }
+        drain()
+        return out
+    }
+
+    // MARK: What the document says about itself
+
+    func label(ofPage index: Int) -> String? { labels[index] }
+
+    func text(page index: Int) throws -> PageText? {
+        let info = try pageInfo(index)
+        return try annotation(page: index, { ddjvu_document_get_pagetext($0, Int32(index), "word") }) { exp in
+            var words: [TextWord] = []
+            Self.collectWords(exp, into: &words) { region(of: $0, info) }
+            return words.isEmpty ? nil : PageText(words: words)
+        }
+    }
+
+    func links(page index: Int) -> [PageLink] {
+        guard let info = try? pageInfo(index) else { return [] }
+        let links = try? annotation(page: index, { ddjvu_document_get_pageanno($0, Int32(index)) }) { anno -> [PageLink] in
+            guard let areas = ddjvu_anno_get_hyperlinks(anno) else { return [] }
+            defer { free(areas) }
+            var links: [PageLink] = []
+            var i = 0
+            while let area = areas[i] {
+                i += 1
+                if let link = link(area, info) { links.append(link) }
+            }
+            return links
+        }
+        return links ?? []
+    }
+
+    /// `read`'s expression for page `index` (waited for), given to `body` and released.
+    private func annotation<T>(page index: Int, _ read: @escaping (OpaquePointer) -> miniexp_t?, _ body: (miniexp_t?) throws -> T) throws -> T {
+        try lock.withLock {
+            let exp = try Self.expression(deadline: Date(timeIntervalSinceNow: timeout), context: context, mailbox: mailbox,
+                                          errors: &errors, late: failure("took more than \(Int(timeout)) s to read")) {
+                read(document)
+            }
+            defer { ddjvu_miniexp_release(document, exp) }
+            return try body(exp)
+        }
+    }
+
+    /// A box in page pixels (x right, y up, the page unrotated) as fractions of the paper.
+    private func region(of box: (x0: Double, y0: Double, x1: Double, y1: Double), _ info: PageInfo) -> PageRegion {
+        let (w, h) = info.rotation & 1 == 1 ? (info.height, info.width) : (info.width, info.height)
+        // y down, then each quarter turn counter-clockwise: (x, y) → (y, 1 − x).
+        var r = PageRegion(x0: box.x0 / w, y0: 1 - box.y1 / h, x1: box.x1 / w, y1: 1 - box.y0 / h)
+        for _ in 0..<info.rotation { r = PageRegion(x0: r.y0, y0: 1 - r.x1, x1: r.y1, y1: 1 - r.x0) }
+        return RGBAImage.placement(own: info.width / info.height, onPaper: aspect).placing(r)
+    }
+
+    /// A `(maparea url comment area …)` as a link; nil for shapes without a box or no target.
+    private func link(_ area: miniexp_t?, _ info: PageInfo) -> PageLink? {
+        var url = miniexp_nth(1, area)
+        if miniexp_consp(url) != 0 { url = miniexp_nth(1, url) }  // (url "target" "frame")
+        guard let target = Self.string(url), !target.isEmpty else { return nil }
+        let shape = miniexp_nth(3, area)
+        let numbers = Self.list(miniexp_cdr(shape)).compactMap { miniexp_numberp($0) != 0 ? Double(miniexp_to_int($0)) : nil }
+        let box: (Double, Double, Double, Double)
+        switch Self.symbol(miniexp_car(shape)) {
+        case "rect", "oval", "text":
+            guard numbers.count >= 4 else { return nil }
+            box = (numbers[0], numbers[1], numbers[0] + numbers[2], numbers[1] + numbers[3])
+        case "poly", "line":
+            let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }
+            let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return nil }
+            box = (x0, y0, x1, y1)
+        default: return nil
+        }
+        let place = region(of: box, info)
+        guard target.hasPrefix("#") else { return PageLink(box: place, target: .uri(target)) }
+        return Self.page(of: target, pageCount: pageCount, ids: pageIDs).map { PageLink(box: place, target: .page($0)) }
+    }
+
+    // MARK: Messages
+
+    /// Waits for `job` to finish (handling messages), its status; past `deadline`, stops it
+    /// and throws what `timedOut` gives.
+    private static func await(_ job: OpaquePointer?, context: OpaquePointer, mailbox: Mailbox, deadline: Date, errors: inout [String],
+                              timedOut: () -> Error) throws -> ddjvu_status_t {
+        while true {
+            drain(context, into: &errors)
+            let status = ddjvu_job_status(job)
+            if status.rawValue >= DDJVU_JOB_OK.rawValue {
+                // The error that failed it may be posted just after.
+                drain(context, into: &errors)
+                return status
+            }
+            if !mailbox.wait(until: deadline), Date() >= deadline {
+                ddjvu_job_stop(job)
+                throw timedOut()
+            }
+        }
+    }
+
+    /// An expression ddjvuapi gives as `miniexp_dummy` until the data it needs has arrived.
+    private static func expression(deadline: Date, context: OpaquePointer, mailbox: Mailbox, errors: inout [String],
+                                   late: @autoclosure () -> Error, _ read: () -> miniexp_t?) throws -> miniexp_t? {
+        while true {
+            let exp = read()
+            drain(context, into: &errors)
+            if folio_miniexp_is_dummy(exp) == 0 { return exp }
+            guard mailbox.wait(until: deadline) || Date() < deadline else { throw late() }
+        }
+    }
+
+    private func drain() { Self.drain(context, into: &errors) }
+
+    /// Handles the messages waiting: errors are kept (the last few) for the next failure.
+    private static func drain(_ context: OpaquePointer, into errors: inout [String]) {
+        while let message = ddjvu_message_peek(context) {
+            if message.pointee.m_any.tag == DDJVU_ERROR, let text = message.pointee.m_error.message {
+                errors.append(String(cString: text))
+                if errors.count > 4 { errors.removeFirst() }
+            }
+            ddjvu_message_pop(context)
+        }
+    }
+
+    /// ": what djvulibre said" (its first line, without the message number), or nothing.
+    private static func detail(_ errors: [String]) -> String {
+        guard var last = errors.last?.split(separator: "\n").first.map(String.init) else { return "" }
+        if last.hasPrefix("["), let end = last.firstIndex(of: "]") { last = String(last[last.index(after: end)...]) }
+        last = last.trimmingCharacters(in: .whitespacesAndNewlines)
+        if last.hasSuffix(".") { last.removeLast() }
+        return last.isEmpty ? "" : ": " + last
+    }
+
+    /// Damage in words when the file is shorter than its outer chunk says (a download cut
+    /// short: the pages whose data is missing fail on their own).
+    private static func shortfall(_ path: String) -> String? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let head = try? file.read(upToCount: 12), head.count == 12, head.starts(with: Array("AT&TFORM".utf8)),
+              let size = try? file.seekToEnd() else { return nil }
+        let claimed = 12 + head[8..<12].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return size < claimed ? "the file ends early (\(size) of \(claimed) bytes): pages past the end are lost" : nil
+    }
+
+    /// A page's failure; the page is named by whoever reports it (`PageSources.problem`).
+    private func failure(_ what: String) -> PageError {
+        defer { errors.removeAll() }
+        return .invalid(path: path, message: "\(what)\(Self.detail(errors))")
+    }
+}

@@ -1,0 +1,159 @@
+import FolioBook
+import Foundation
+import XCTest
+
+/// DjVu documents (Fixtures/make_djvu.py says what each page holds and where).
+final class DjVuTests: XCTestCase {
+    private let black = (0, 0, 0)
+    private let red = (220, 30, 30), blue = (30, 30, 220)
+
+    func testBundledBookHasItsPagesTitleAuthorAndPageTitles() throws {
+        let path = try Fixtures.djvu("book.djvu")
+        let lib = Library.load(from: path, logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.title, "A DjVu Book")
+        XCTAssertEqual(book.pages.count, 3)
+        // 400 × 600 pixels at the reference height of 568.
+        XCTAssertEqual(book.pageWidth, 379, accuracy: 1)
+        let doc = try PageSources.open(path)
+        XCTAssertEqual(doc.author, "Ann Author")
+        XCTAssertEqual(doc.label(ofPage: 0), "Cover")
+        XCTAssertNil(doc.label(ofPage: 1), "a page titled by its file name has no label")
+        XCTAssertEqual(PageSources.format(of: "Scan.DJV")?.name, "DjVu")
+    }
+
+    /// Page 1 a colour photo, page 2 a bitonal bar, page 3 a square turned a quarter turn.
+    func testEachPageShowsItsOwnPictureTheRightWayUp() throws {
+        for name in ["book.djvu", "indirect/index.djvu"] {
+            let path = try Fixtures.djvu(name)
+            let fit = PixelSize(width: 300, height: 450)
+            let photo = try PageSources.render(PageSources.locator(path, page: 0), fit: fit)
+            XCTAssertEqual(photo.image.width, 300)
+            XCTAssertEqual(photo.image.height, 450)
+            XCTAssertColour(photo.image.pixel(150, 100), red, tolerance: 24, "\(name) photo top")
+            XCTAssertColour(photo.image.pixel(150, 350), blue, tolerance: 24, "\(name) photo bottom")
+            let text = try PageSources.render(PageSources.locator(path, page: 1), fit: fit)
+            XCTAssertTrue(text.scalable, "300 of 1600 pixels: more detail to be had")
+            // The bar: x 200…1400 and y 400…560 of 1600 × 2400, a 16th of that here.
+            XCTAssertColour(text.image.pixel(150, 90), black, "\(name) bar")
+            XCTAssertColour(text.image.pixel(150, 60), white, "\(name) above the bar")
+            XCTAssertColour(text.image.pixel(20, 90), white, "\(name) left of the bar")
+            // 600 × 400 shown, centred on the portrait paper (y 125…325): the square at the
+            // bottom left.
+            let turned = try PageSources.render(PageSources.locator(path, page: 2), fit: fit).image
+            XCTAssertColour(turned.pixel(25, 300), black, "\(name) square")
+            XCTAssertColour(turned.pixel(25, 150), white, "\(name) the page's top left")
+            XCTAssertColour(turned.pixel(275, 300), white, "\(name) bottom right")
+        }
+    }
+
+    func testPagesRenderConcurrently() throws {
+        let path = try Fixtures.djvu("book.djvu")
+        final class Results: @unchecked Sendable {  // guarded by `lock`
+            let lock = NSLock()
+            var pixels: [Int: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)] = [:]
+        }
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 12) { i in
+            // Pages 1 and 2 in turn: red at the top of the photo, paper above the bar.
+            guard let r = try? PageSources.render(PageSources.locator(path, page: i % 2), fit: PixelSize(width: 200, height: 300))
+            else { return }
+            results.lock.withLock { results.pixels[i] = r.image.pixel(100, 20) }
+        }
+        XCTAssertEqual(results.pixels.count, 12)
+        for (i, p) in results.pixels { XCTAssertColour(p, i % 2 == 0 ? red : white, tolerance: 24, "render \(i)") }
+    }
+
+    func testOutlineEntriesPointAtTheirPages() throws {
+        let doc = try PageSources.open(try Fixtures.djvu("book.djvu"))
+        XCTAssertEqual(doc.outline, [
+            OutlineEntry(title: "Photo", page: 0),
+            OutlineEntry(title: "Text", page: 1, children: [OutlineEntry(title: "Bar", page: 1)]),
+            OutlineEntry(title: "Nowhere", page: nil),
+        ])
+    }
+
+    func testTextWordsAndLinksLieWhereThePageShowsThem() throws {
+        let doc = try PageSources.open(try Fixtures.djvu("book.djvu"))
+        XCTAssertNil(try doc.text(page: 0))
+        let text = try XCTUnwrap(try doc.text(page: 1))
+        XCTAssertEqual(text.string, "Hello DjVu")
+        let hello = text.words[0].box
+        XCTAssertEqual(hello.x0, 200.0 / 1600, accuracy: 0.001)
+        XCTAssertEqual(hello.x1, 700.0 / 1600, accuracy: 0.001)
+        XCTAssertEqual(hello.y0, 400.0 / 2400, accuracy: 0.001)
+        XCTAssertEqual(hello.y1, 560.0 / 2400, accuracy: 0.001)
+        // On the turned page (600 × 400 on portrait paper: y 5/18…13/18) the square's word
+        // lies where the square is shown, at the bottom left.
+        let square = try XCTUnwrap(try doc.text(page: 2)?.words.first?.box)
+        XCTAssertEqual(square.x0, 0, accuracy: 0.001)
+        XCTAssertEqual(square.x1, 1.0 / 6, accuracy: 0.001)
+        XCTAssertEqual(square.y0, 5.0 / 18 + 0.75 * 4 / 9, accuracy: 0.001)
+        XCTAssertEqual(square.y1, 13.0 / 18, accuracy: 0.001)
+        let links = doc.links(page: 1)
+        XCTAssertEqual(links.map(\.target), [.page(0), .uri("https://example.org")])
+        XCTAssertEqual(links.first?.box.x1 ?? 0, 800.0 / 1600, accuracy: 0.001)
+        XCTAssertEqual(links.first?.box.y0 ?? 0, 400.0 / 2400, accuracy: 0.001)
+    }
+
+    /// The 1-pixel stripes merge to grey on the whole page shown small; a crop at the file's
+    /// own resolution (5⅓× that) shows them black and white.
+    func testAZoomedCropIsSharperThanTheWholePage() throws {
+        let locator = PageSources.locator(try Fixtures.djvu("book.djvu"), page: 1)
+        XCTAssertTrue(PageSources.rendersCrops(locator))
+        let whole = try PageSources.render(locator, fit: PixelSize(width: 300, height: 450)).image
+        let grey = (155..<220).map { Int(whole.pixel($0, 340).r) }
+        XCTAssertTrue(grey.allSatisfy { $0 > 40 && $0 < 215 }, "stripes merge: \(grey)")
+        let full = PixelSize(width: 1600, height: 2400)
+        let crop = try XCTUnwrap(PageSources.renderCrop(locator, crop: PageCrop(full: full, x: 800, y: 1700, width: 400, height: 4),
+                                                        paperAspect: 400.0 / 600))
+        let row = (0..<400).map { Int(crop.pixel($0, 2).r) }
+        XCTAssertEqual(row.filter { $0 < 40 }.count, 200, "every odd column black")
+        XCTAssertEqual(row.filter { $0 > 215 }.count, 200, "every even column white")
+        // A page scaled beyond djvulibre's 32-bit coordinates is an error, not a crash.
+        let vast = PixelSize(width: 1 << 32, height: 3 << 31)
+        XCTAssertThrowsError(try PageSources.renderCrop(locator, crop: PageCrop(full: vast, x: 0, y: 0, width: 4, height: 4),
+                                                        paperAspect: 400.0 / 600))
+    }
+
+    /// Damaged files are one problem each naming the file and a placeholder page; an indirect
+    /// document naming a file outside its folder is refused; the rest of the folder opens.
+    func testBadDjVuIsOneProblemAndThePlaceholderPage() throws {
+        let cases = [("garbage.djvu", "DjVu"), ("truncated.djvu", "ends early"), ("lying.djvu", "DjVu"),
+                     ("escape/inner/index.djvu", "outside its folder")]
+        for (name, words) in cases {
+            let path = try Fixtures.djvu(name)
+            let lib = Library.load(from: path, logProblems: false)
+            XCTAssertEqual(lib.books.count, 1, name)
+            XCTAssertEqual(lib.problems.count, 1, "\(name): \(lib.problems)")
+            XCTAssertEqual(lib.problems.first?.file, path)
+            XCTAssertTrue(lib.problems.first?.message.contains(words) == true, "\(name): \(lib.problems)")
+            let cache = PageCache(book: lib.books[0])
+            cache.request(pages: [0])
+            XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10), name)
+        }
+    }
+
+    /// A page claiming 65535 × 65535 pixels (its data is for 400 × 600): one error naming the
+    /// file and the page, nothing allocated for the size it claims.
+    func testAPageClaimingAnAbsurdSizeIsOneErrorNamingThePage() throws {
+        let path = try Fixtures.djvu("huge.djvu")
+        XCTAssertEqual(PageSources.naturalSize(PageSources.locator(path, page: 0))?.width, 65535)
+        XCTAssertThrowsError(try PageSources.render(PageSources.locator(path, page: 0), fit: PixelSize(width: 200, height: 200))) {
+            XCTAssertTrue("\($0)".hasPrefix(path + ": cannot be decoded"), "\($0)")
+        }
+    }
+
+    func testAFolderMixingDjVuWithOtherDocumentsIsOneLibrary() throws {
+        let dir = try Fixtures.djvu("mixed-library")
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.djvu("book.djvu"), toPath: dir + "/a.djvu")
+        try FileManager.default.copyItem(atPath: try Fixtures.djvu("garbage.djvu"), toPath: dir + "/b.djv")
+        try FileManager.default.copyItem(atPath: try Fixtures.path("portrait.pdf"), toPath: dir + "/c.pdf")
+        let lib = Library.load(from: dir, logProblems: false)
+        XCTAssertEqual(lib.books.map(\.pages.count), [3, 1, 10])
+        XCTAssertEqual(lib.problems.map(\.file), [dir + "/b.djv"])
+    }
+}

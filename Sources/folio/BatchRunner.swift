@@ -52,7 +52,7 @@ final class BatchRunner {
         // keeps it without its own --force.
         let file = OutputFile(command.output, replace: .onlyPNG)
         try file.prepare()
-        let library = try loadLibrary(command.render.source, password: command.render.password)
+        let library = try document(command.render)
         let scene = try command.scene(of: library)
         try command.draw(scene, with: pipeline(for: command.render, library: library), to: file)
         return .ok
@@ -61,7 +61,7 @@ final class BatchRunner {
     private func record(_ command: Record, kind: BatchJob.Kind) throws -> Outcome {
         var command = command
         let script = try command.loadScript()
-        let library = try loadLibrary(command.render.source, password: command.render.password)
+        let library = try document(command.render)
         let (settings, count) = try command.frames(of: script, library: library)
         let complete = kind == .video ? Self.isCompleteVideo(command.video ?? "", frames: count)
             : Self.isCompleteRecording(command.output ?? "", frames: count)
@@ -74,6 +74,15 @@ final class BatchRunner {
         try command.play(script, frames: count, into: sequence,
                          with: pipeline(for: command.render, library: library, settings: settings))
         return .ok
+    }
+
+    /// The library a job shows. One with an error (a damaged document, a page that cannot be
+    /// read: placeholders in their place) fails the job, where `capture` draws it with a
+    /// warning: a catalogue wants no picture of a placeholder.
+    private func document(_ render: RenderOptions) throws -> Library {
+        let library = try loadLibrary(render.source, password: render.password)
+        if let problem = library.problems.first(where: { $0.severity == .error }) { throw Failure(.data, problem.description) }
+        return library
     }
 
     /// The pipeline, reset to `library` at the job's size; a new one (shaders compiled again)

@@ -1,3 +1,4 @@
+import FolioBook
 import Foundation
 import Testing
 
@@ -167,5 +168,37 @@ import Testing
         #expect(names == ["0.png", "1.png", "2.png", "4.png"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path).sorted() == names)
         for name in names { #expect(bytes("out/\(name)", in: dir) == bytes("one/\(name)", in: dir), "\(name)") }
+    }
+    @Test(.enabled(if: FolioProcess.available("ffmpeg") && FolioProcess.available("ffprobe"), "needs ffmpeg (apt-get install ffmpeg)"))
+    func recordingsAndVideosAreRecordsFramesAndAreRedoneOnlyWhenIncomplete() throws {
+        let dir = try Self.documents()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folio = try #require(FolioProcess.binary)
+        try write(["{\"source\":\"red.pdf\",\"record\":\"frames\",\"script\":\"open\",\"size\":\"96x54\",\"fps\":4}",
+                   "{\"source\":\"blue.pdf\",\"video\":\"out/blue.mp4\",\"script\":\"open\",\"size\":\"96x54\",\"fps\":4}"],
+                  to: "jobs.jsonl", in: dir)
+        let (first, made) = try batch(["jobs.jsonl"], in: dir)
+        #expect(made.map(\.status) == ["ok", "ok"], "\(first.stderr)")
+        let one = try FolioProcess.run(folio.path, ["record", "red.pdf", "-o", "one", "--script", "open", "--size", "96x54", "--fps", "4", "-q"],
+                                       directory: dir.path, timeout: 60)
+        try #require(one.status == 0, "\(one.stderr)")
+        let frames = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("one").path).sorted()
+        let batched = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path).sorted()
+        #expect(frames.count > 1 && frames == batched)
+        for name in frames {
+            let a = try PNG.read(path: dir.appendingPathComponent("one/\(name)").path)
+            let b = try PNG.read(path: dir.appendingPathComponent("frames/\(name)").path)
+            #expect(a == b, "\(name)")
+        }
+
+        let (_, again) = try batch(["jobs.jsonl"], in: dir)
+        #expect(again.map(\.status) == ["skipped", "skipped"])
+        // A frame missing, a video cut short: each is made again.
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("frames/\(frames[1])"))
+        let video = try #require(bytes("out/blue.mp4", in: dir))
+        try video.prefix(video.count / 2).write(to: dir.appendingPathComponent("out/blue.mp4"))
+        let (third, redone) = try batch(["jobs.jsonl"], in: dir)
+        #expect(redone.map(\.status) == ["ok", "ok"], "\(third.stderr)")
+        #expect(bytes("out/blue.mp4", in: dir)?.count == video.count)
     }
 }

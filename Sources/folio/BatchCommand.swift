@@ -67,7 +67,7 @@ struct Batch: ParsableCommand {
     func run() throws {
         var entries = try entries()
         if let (k, n) = try shards() { entries = entries.filter { BatchJob.shard(of: $0.identity, count: n) == k } }
-        Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
+        Interrupt.catchSignals(notice: "interrupted; stopping the job in flight")
         let runner = BatchRunner(force: force)
         defer { runner.finish() }
         let progress = ProgressLine("folio batch", unit: "jobs", total: entries.count, quiet: quiet)
@@ -75,14 +75,15 @@ struct Batch: ParsableCommand {
         var (ran, failed) = (0, 0)
         for entry in entries {
             if let limit, ran >= limit { break }
+            let stopped = Failure(.interrupted, "interrupted; \(entry.origin) and the jobs after it are left for a later run")
+            if Interrupt.requested { throw stopped }
             let outcome: BatchRunner.Outcome
             switch entry.job {
             case let .success(job): outcome = runner.run(job)
             case let .failure(invalid): outcome = .failed(invalid.message)
             }
-            if Interrupt.requested {
-                throw Failure(.interrupted, "interrupted; \(entry.origin) and the jobs after it are left for a later run")
-            }
+            // A job the interrupt stopped is not done: it is not reported, and runs next time.
+            if Interrupt.requested, case .failed = outcome { throw stopped }
             if outcome != .skipped { ran += 1 }
             if case .failed = outcome { failed += 1 }
             progress.finish()

@@ -129,6 +129,18 @@ import Testing
         #expect(redone.suffix(8) == Data([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]) && redone != whole.prefix(whole.count - 12))
     }
 
+    @Test func aFolderWithATemplateGivesEachDocumentItsJob() throws {
+        let dir = try Self.documents()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("not a document".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let (run, lines) = try batch(["--folder", ".", "--template", "{\"capture\":\"out/{name}.png\",\"size\":\"64x36\"}"], in: dir)
+        #expect(run.status == 1, "broken.pdf fails: \(run.stderr)")
+        // Documents only (not notes.txt), in name order, each named after its file.
+        #expect(lines.map(\.output) == ["out/blue.png", "out/broken.png", "out/green.png", "out/red.png"])
+        #expect(lines.map(\.status) == ["ok", "failed", "ok", "ok"], "\(run.stdout)")
+        #expect(lines.first?.job == "./blue.pdf #1")
+    }
+
     @Test func threeShardsCoverEveryJobExactlyOnceAndKeepTheirJobsWhenJobsAreAdded() throws {
         let dir = try Self.documents()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -277,6 +277,21 @@ public final class FramePipeline {
         }
     }
 
+    /// Starts over as a new pipeline on `library` would — new page images, no textures, a new
+    /// controller with `settings`, frames `width × height` — keeping the context, the compiled
+    /// shaders and the renderer, so that one pipeline draws document after document (a batch).
+    /// False when no such framebuffer can be made (reported).
+    public func reset(library: Library, settings: BookController.Settings, width: Int, height: Int) -> Bool {
+        guard resizeTarget(width: width, height: height) else { return false }
+        // The same library is started over too: its caches hold pages of the size shown last.
+        if self.library == library { replaceImages() } else { self.library = library }
+        controller = BookController(library: library.bookInfos, settings: settings)
+        gestures = PointerGestures(mapping: gestures.mapping)
+        (deferred, pageEntry, restored, saved, namedPage) = ([], PageNumberEntry(), nil, [:], nil)
+        fitView(width: width, height: height)
+        return true
+    }
+
     /// Filters page textures as `filtering` says from now on (they are uploaded again).
     public func setFiltering(_ filtering: TextureFiltering) {
         guard filtering != self.filtering else { return }

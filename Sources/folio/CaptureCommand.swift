@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioKit
 import FolioLayout
 import FolioMath
 import Foundation
@@ -30,6 +31,16 @@ struct Capture: ParsableCommand {
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         let library = try loadLibrary(render.source, password: render.password)
+        let scene = try scene(of: library)
+        let pipeline = try render.pipeline(library: library)
+        defer { pipeline.destroy() }
+        try draw(scene, with: pipeline, to: file)
+        print(FileName.printable(output))
+    }
+
+    /// The still these options ask of `library`, once the output is known not to be one of its
+    /// pages. What `run` and a batch's captures share before drawing.
+    func scene(of library: Library) throws -> Scene {
         if !force, let page = Self.page(at: output, in: library) {
             throw Failure(.cannotCreate, "\(output) is \(page) of the library; not replaced (--force replaces it)")
         }
@@ -37,13 +48,14 @@ struct Capture: ParsableCommand {
         try tuning.apply(to: &still)
         still.show(library.namedPage)
         // A state the library cannot show is a usage error (64), as Failure words it.
-        let scene = try still.scene(library: library.bookInfos)
-        let pipeline = try render.pipeline(library: library)
-        defer { pipeline.destroy() }
+        return try still.scene(library: library.bookInfos)
+    }
+
+    /// Draws `scene` with `pipeline` (on the scene's library) and writes it to `file`.
+    func draw(_ scene: Scene, with pipeline: FramePipeline, to file: OutputFile) throws {
         pipeline.draw(scene)
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
-        print(FileName.printable(output))
     }
 
     /// What `path` is in `library` ("page 3 of Alice", "the cover of Alice") if it is one of its
@@ -94,8 +106,11 @@ func resolveSource(_ source: String?, password: String?) throws -> String {
     return path
 }
 
-/// Fails (65) when a library has no book (the problems printed before say why).
+/// Fails (65) when a library has no book (the problems printed before say why; the line names
+/// the cause too when there was one, for a batch's one-line reason).
 func requireBooks(_ library: Library, source: String) throws {
     guard library.books.isEmpty else { return }
-    throw Failure(.data, "\(source): no book could be opened")
+    let errors = library.problems.filter { $0.severity == .error }
+    let cause = errors.count == 1 ? " (\(errors[0].message))" : ""
+    throw Failure(.data, "\(source): no book could be opened" + cause)
 }

@@ -81,22 +81,39 @@ struct Record: ParsableCommand {
     func run() throws {
         let script = try loadScript()
         let library = try loadLibrary(render.source, password: render.password)
+        let (settings, count) = try frames(of: script, library: library)
+        var sequence = self.sequence
+        try sequence.prepare()
+        Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
+        let pipeline = try render.pipeline(library: library, settings: settings)
+        defer { pipeline.destroy() }
+        try play(script, frames: count, into: sequence, with: pipeline)
+    }
+
+    /// The controller settings of these options and how many frames `script` makes of
+    /// `library`: counted on a controller of its own (no drawing: quick), so that a script of
+    /// days is refused before any work.
+    func frames(of script: Script, library: Library) throws -> (settings: BookController.Settings, count: Int) {
         var settings = BookController.Settings()
         settings.viewSize = try render.viewSize
         try tuning.apply(to: &settings)
-        // Counted first on a controller of its own (no drawing: quick), so a script of days is
-        // refused before any work.
         let counter = ScriptRunner(script: script, controller: BookController(library: library.bookInfos, settings: settings), fps: fps)
         guard let count = counter.run(limit: FrameSequence.maxFrames) else {
             throw Failure(.usage, "the script makes more than \(FrameSequence.maxFrames) frames at \(fps) fps "
                 + "(\(Int(Double(FrameSequence.maxFrames) / fps)) s of animation); record it in parts or lower --fps")
         }
-        var sequence = FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
-                                     force: force, quiet: quiet, label: "folio record")
-        try sequence.prepare()
-        Interrupt.catchSignals(notice: "interrupted; stopping after the frame in flight")
-        let pipeline = try render.pipeline(library: library, settings: settings)
-        defer { pipeline.destroy() }
+        return (settings, count)
+    }
+
+    /// Where the frames go, as these options say (to be prepared before drawing).
+    var sequence: FrameSequence {
+        FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
+                      force: force, quiet: quiet, label: "folio record")
+    }
+
+    /// Plays `script` (`count` frames) on `pipeline`, whose controller has the settings of
+    /// `frames(of:library:)`, into the prepared `sequence`.
+    func play(_ script: Script, frames count: Int, into sequence: FrameSequence, with pipeline: FramePipeline) throws {
         // The script drives the pipeline's controller; its view is --view fitted to --size.
         let playing = ScriptRunner(script: script, controller: pipeline.controller, fps: fps)
         let start = ContinuousClock.now
@@ -112,7 +129,7 @@ struct Record: ParsableCommand {
     }
 
     /// The script text, or the file it names after '@', parsed.
-    private func loadScript() throws -> Script {
+    func loadScript() throws -> Script {
         var text = script
         if script.hasPrefix("@") {
             let path = String(script.dropFirst())

@@ -186,6 +186,8 @@ final class PDFTests: XCTestCase {
         let deadline = Date(timeIntervalSinceNow: 10)
         while cache.image(for: 3)?.height != 300 && Date() < deadline { usleep(10_000) }
         XCTAssertEqual(cache.image(for: 3)?.height, 300)
+        // Other wanted pages may still be decoding for the new height: counted once they are done.
+        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
         let decoded = cache.statistics.decoded
         cache.setDisplayHeight(1200)
         XCTAssertTrue(cache.waitUntilReady(timeout: 10))

@@ -32,8 +32,8 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 
     /// `file:line: message`, as compilers print it; notes say so.
     public var description: String {
-        let place = FileName.printable(line.map { "\(file):\($0)" } ?? file)
-        return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
+        let place = line.map { "\(file):\($0)" } ?? file
+        return FileName.printable(severity == .note ? "\(place): note: \(message)" : "\(place): \(message)")
     }
 
     /// `problems` for a person to read: a message said about more than `keep` files (a folder

@@ -81,8 +81,10 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 /// One line on standard error, "folio: …". Never fails: a closed or full stderr loses the line.
+/// Each line of `line` is escaped (`FileName.printable`), whatever names it carries.
 func report(_ line: String) {
-    let bytes = Array("folio: \(line)\n".utf8)
+    let text = line.split(separator: "\n", omittingEmptySubsequences: false).map { FileName.printable(String($0)) }.joined(separator: "\n")
+    let bytes = Array("folio: \(text)\n".utf8)
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 

@@ -114,7 +114,7 @@ final class VideoPipe: @unchecked Sendable {
             var why = (Self.summary(of: log) ?? "exit status \(process.terminationStatus)").replacingOccurrences(of: path, with: name)
             if why.hasPrefix(name + ": ") { why.removeFirst(name.count + 2) }
             let full = log.contains("No space left on device") || log.contains("Disk quota exceeded")
-            throw Failure(full ? .io : .cannotCreate, "ffmpeg could not write \(FileName.printable(name)): \(why)")
+            throw Failure(full ? .io : .cannotCreate, "ffmpeg could not write \(name): \(why)")
         }
     }
 

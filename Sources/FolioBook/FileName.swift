@@ -115,7 +115,6 @@ public enum FileName {
         func control(_ v: UInt32) -> Bool { v < 0x20 || (0x7F...0x9F).contains(v) }
         func bidi(_ v: UInt32) -> Bool { (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) }
         guard text.unicodeScalars.contains(where: { $0.value >= escapeBase || control($0.value) || bidi($0.value) }) else { return text }
-        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase || control($0.value) }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value >= escapeBase {

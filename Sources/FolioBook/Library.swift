@@ -119,6 +119,19 @@ public struct Library: Sendable, Equatable {
     /// of its folder, to be opened there (`Library.load`).
     public var namedPage: PagePlace?
 
+    /// Documents that could not be opened at all (damaged, encrypted without the password,
+    /// unreadable): each shows one placeholder page.
+    public var unopened: [String] = []
+
+    /// Whether nothing of the library could be shown: every book's pages are placeholders of
+    /// documents that did not open. A command still draws them, but must not end as if it
+    /// had shown what it was given.
+    public var isUnusable: Bool {
+        !books.isEmpty && !unopened.isEmpty && books.allSatisfy { book in
+            book.pages.allSatisfy { page in PageSources.split(page).map { unopened.contains($0.path) } ?? false }
+        }
+    }
+
     /// A page of a library: book index and page image index, both from 0.
     public struct PagePlace: Sendable, Equatable {
         public var book: Int

@@ -20,6 +20,7 @@ extension Library {
         var loader = LibraryLoader()
         let path = LibraryLoader.absolute(source)
         var library = loader.load(path)
+        library.unopened = loader.unopened
         // A library without books always says why, even when nothing in it was wrong as such.
         if library.books.isEmpty, !library.problems.contains(where: { $0.severity == .error }) {
             library.problems.append(Problem(file: path, message: "no book found here"))
@@ -51,6 +52,8 @@ struct LibraryLoader {
     /// instead of reading itself down a path that grows without end.
     var open: Set<String> = []
     var openFiles: [FileID: String] = [:]
+    /// Documents that did not open (`Library.unopened`).
+    var unopened: [String] = []
 
     struct FileID: Hashable {
         var device: UInt64, inode: UInt64
@@ -184,6 +187,7 @@ struct LibraryLoader {
             return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
         } catch {
             problems.append(Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page"))
+            unopened.append(path)
             return nil
         }
     }

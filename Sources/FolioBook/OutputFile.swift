@@ -43,8 +43,13 @@ public struct OutputFile: Sendable {
     /// Checks, before any work, that the output can be written: its folder exists and the
     /// name is something Folio writes, and may be replaced if it exists.
     public func prepare() throws(FileError) {
+        guard !isStandardOutput else { return }
         _ = try destination()
     }
+
+    /// Whether the path names standard output: `-`, or `/dev/stdout` and its spellings, which
+    /// are written through the open descriptor (by name, a pipe behind them cannot be reopened).
+    public var isStandardOutput: Bool { ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) }
 
     /// Where the bytes go: the path with its symbolic links followed, and what is there.
     private func destination() throws(FileError) -> (path: String, existing: stat?) {
@@ -90,6 +95,7 @@ public struct OutputFile: Sendable {
 
     /// Writes `bytes` as the file's whole content (see the type's rules).
     public func write(_ bytes: [UInt8]) throws(FileError) {
+        if isStandardOutput { return try Self.writeAll(STDOUT_FILENO, bytes, path: path) }
         let (target, existing) = try destination()
         guard let st = existing else { return try writeAside(bytes, to: target, keeping: nil) }
         switch FileType(mode: st.st_mode) {

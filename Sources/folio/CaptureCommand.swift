@@ -43,7 +43,8 @@ struct Capture: ParsableCommand {
         pipeline.draw(scene)
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
-        print(FileName.printable(output))
+        // On standard output the image is the output; its name would only corrupt it.
+        if !file.isStandardOutput { print(FileName.printable(output)) }
     }
 
     /// What `path` is in `library` ("page 3 of Alice", "the cover of Alice") if it is one of its
@@ -79,6 +80,7 @@ func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
     let library = Library.load(from: path, logProblems: false)
     report(library.problems)
     try requireBooks(library, source: path)
+    UnusableInput.check(library)
     return library
 }
 

@@ -37,6 +37,7 @@ struct Info: ParsableCommand {
         let start = Date()
         let source = try resolveSource(source, password: password)
         let library = Library.load(from: source, logProblems: false)
+        UnusableInput.check(library)
         let loaded = Date()
         var problems = library.problems
         // Check each file once, however many books use it.

@@ -314,6 +314,34 @@ extension ArchiveTests {
     }
 }
 
+extension ArchiveTests {
+    /// Three entries called leaf.png all showed the first, and nothing said so.
+    func testEntriesOfOneNameAreSeparatePagesInArchiveOrder() throws {
+        let path = try Fixtures.path("twins.cbz")
+        let lib = Library.load(from: path, logProblems: false)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.pages.count, 4)
+        let fit = PixelSize(width: 60, height: 90)
+        let colours = try book.pages.map { try PageSources.render($0, fit: fit).image.centre() }
+        for (colour, expected) in zip(colours, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]) {
+            XCTAssertColour(colour, expected)
+        }
+        XCTAssertTrue(lib.problems.contains { $0.message.contains("given to more than one entry (leaf.png)") }, "\(lib.problems)")
+    }
+
+    /// Each page reopened the archive and skipped to its entry: 2,400 pages read in order took
+    /// minutes (quadratic); one forward pass takes about a second.
+    func testPagesReadInOrderCostOnePass() throws {
+        let path = try Fixtures.path("wide.cbt")
+        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        XCTAssertEqual(book.pages.count, 2400)
+        let start = ContinuousClock.now
+        let fit = PixelSize(width: 8, height: 12)
+        for page in book.pages { _ = try PageSources.render(page, fit: fit) }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(20))
+    }
+}
+
 final class DocumentLibraryTests: XCTestCase {
     func testAFolderOfDocumentsAndImageFoldersIsALibrary() throws {
         let root = try Fixtures.path("shelf")

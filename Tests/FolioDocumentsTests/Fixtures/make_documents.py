@@ -174,3 +174,18 @@ start = raw.find(b"b.png") + len("b.png")
 for k in range(start + 10, start + 40):
     raw[k] ^= 0x5A
 open(os.path.join(out, "broken.cbz"), "wb").write(bytes(raw))
+
+# Entries of one name, each a page of its own (archive order among them).
+import warnings
+warnings.simplefilter("ignore")
+with zipfile.ZipFile(os.path.join(out, "twins.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    for name, rgb in [("leaf.png", (0, 255, 0)), ("a.png", (255, 0, 0)), ("leaf.png", (0, 0, 255)), ("leaf.png", (255, 255, 0))]:
+        z.writestr(name, png(rgb))
+
+# A tar of 2,400 small pages: read page after page, it must cost one pass, not one per page.
+tiny = png((90, 90, 200), (8, 12))
+with tarfile.open(os.path.join(out, "wide.cbt"), "w") as t:
+    for i in range(2400):
+        info = tarfile.TarInfo("%04d.png" % i)
+        info.size = len(tiny)
+        t.addfile(info, io.BytesIO(tiny))

@@ -342,6 +342,41 @@ extension ArchiveTests {
     }
 }
 
+final class JPEGLimitTests: XCTestCase {
+    /// Photos taken sideways or upside down showed so: each of the 8 EXIF orientations is
+    /// turned back (red top left, blue bottom right, landscape).
+    func testEXIFOrientationIsHonoured() throws {
+        for o in 1...8 {
+            let path = try Fixtures.path("turned-\(o).jpg")
+            let size = try XCTUnwrap(PageSources.naturalSize(path))
+            XCTAssertEqual(size.width, 60, "orientation \(o)")
+            XCTAssertEqual(size.height, 40, "orientation \(o)")
+            let image = try PageSources.render(path, fit: PixelSize(width: 60, height: 40)).image
+            XCTAssertEqual(image.width, 60)
+            XCTAssertColour(image.pixel(8, 6), (255, 0, 0), "orientation \(o) top left")
+            XCTAssertColour(image.pixel(50, 33), (0, 0, 255), "orientation \(o) bottom right")
+            XCTAssertColour(image.pixel(50, 6), (255, 255, 255), "orientation \(o) top right")
+        }
+    }
+
+    /// A progressive 16000² JPEG took 3.1 GB although it was shown at 1/8 scale: libjpeg holds
+    /// every coefficient. Past the budget it is refused with one line.
+    func testAProgressiveJPEGOverTheCoefficientBudgetIsRefused() throws {
+        let path = try Fixtures.path("huge-progressive.jpg")
+        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 500, height: 500))) { error in
+            XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of 10000×10000 needs more than 256 MiB to decode; not shown")
+        }
+    }
+
+    /// A progressive JPEG of 20,000 scans decoded for minutes: more than 500 are refused.
+    func testAJPEGOfTooManyScansIsRefused() throws {
+        let path = try Fixtures.path("many-scans.jpg")
+        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 64, height: 48))) { error in
+            XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of more than 500 scans; not shown")
+        }
+    }
+}
+
 final class DocumentLibraryTests: XCTestCase {
     func testAFolderOfDocumentsAndImageFoldersIsALibrary() throws {
         let root = try Fixtures.path("shelf")

@@ -207,6 +207,17 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(lib.problems.map(\.message), Array(repeating: "links back to itself (\(dir.path)/lib/Library.json); ignored", count: 2))
     }
 
+    /// A manifest of millions of empty books printed a line for each (586 MB on stderr):
+    /// notes of one manifest that differ only by the entry's index are grouped beyond three.
+    func testAlikeNotesOfOneManifestAreGrouped() {
+        let dir = TempDir()
+        let path = dir.write("Library.json", text: #"{"books": ["# + Array(repeating: "{}", count: 700).joined(separator: ",\n") + "]}")
+        let lib = Library.load(from: path, logProblems: false)
+        let shown = Problem.summarised(lib.problems).map(\.description)
+        XCTAssertEqual(shown.first, "\(path): note: 700 entries: books[…]: no pages given; the book is empty (line 1, line 2, line 3, …)")
+        XCTAssertEqual(shown.count, 2, "\(shown)")  // and "no book found here"
+    }
+
     func testAPNGGivenAsTheSourceIsABookOfOnePage() {
         let dir = TempDir()
         let page = dir.write("scan.png", TestPNG.page(width: 20, height: 30))

@@ -94,6 +94,12 @@ import Testing
         #expect(info.status == 65, "\(info.stderr)")
     }
 
+    /// `--msaa 16` at 8192² took 4.5 GB; past 2 GiB of samples it is refused before any work.
+    @Test func multisamplingIsBoundedBySize() throws {
+        let r = try folio(["capture", "--msaa", "16", "--size", "8192x8192", "-o", "/nonexistent/x.png"])
+        #expect(r.status == 64 && r.stderr.contains("--msaa 16 at 8192x8192 needs 8192 MiB of samples; at most 2048 MiB"), "\(r.stderr)")
+    }
+
     /// Names that are not UTF-8 were echoed as the UTF-8 of their private-use stand-ins
     /// ("out\u{10FFE9}"); they are shown as info shows them, byte by byte ("out\\xE9").
     @Test func namesThatAreNotUTF8AreShownByteByByte() throws {

@@ -54,7 +54,8 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
             guard alike.count > keep else { out.append(p); continue }
             guard said.insert(k).inserted else { continue }
             if p.line != nil {
-                let places = alike.prefix(keep).map { $0.line.map { "line \($0)" } ?? "" }.joined(separator: ", ")
+                // The entries' own paths (`books[0]`), which a one-line manifest tells apart.
+                let places = alike.prefix(keep).map { $0.message.prefix { $0 != ":" } }.joined(separator: ", ")
                 let message = p.message.replacing(entry, with: "[…]")
                 out.append(Problem(file: p.file, message: "\(alike.count) entries: \(message) (\(places), …)", severity: p.severity))
                 continue

@@ -302,24 +302,48 @@ final class ArchiveTests: XCTestCase {
 }
 
 extension ArchiveTests {
+    /// Fixture `name` loaded: the library and its first book.
+    private func load(_ name: String) throws -> (lib: Library, book: Book) {
+        let lib = Library.load(from: try Fixtures.path(name), logProblems: false)
+        return (lib, try XCTUnwrap(lib.books.first))
+    }
+
     func testAnArchiveCutShortKeepsThePagesBeforeTheDamage() throws {
-        let path = try Fixtures.path("cut.cbt")
-        let lib = Library.load(from: path, logProblems: false)
-        let book = try XCTUnwrap(lib.books.first)
+        let (lib, book) = try load("cut.cbt")
         XCTAssertEqual(book.pages.count, 3)
         XCTAssertEqual(lib.problems.count, 1)
         XCTAssertTrue(lib.problems.first?.message.contains("pages found before it are kept") == true, "\(lib.problems)")
         XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
         XCTAssertThrowsError(try PageSources.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
     }
-}
 
-extension ArchiveTests {
+    /// An encrypted entry was called "damaged", and --password was not tried on archives.
+    func testEncryptedEntriesSaySoAndOpenWithThePassword() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") else { throw XCTSkip("needs zip (apt-get install zip)") }
+        let dir = try Fixtures.path("sealed")
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path("cut.cbt"), toPath: dir + "/cut.cbt")
+        let zip = Process()
+        zip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        zip.arguments = ["-c", "cd \"$0\" && tar xf cut.cbt 1.png 2.png && zip -q -P opensesame sealed.cbz 1.png 2.png", dir]
+        try zip.run()
+        zip.waitUntilExit()
+        XCTAssertEqual(zip.terminationStatus, 0)
+        let locked = try XCTUnwrap(Library.load(from: dir + "/sealed.cbz", logProblems: false).books.first)
+        XCTAssertThrowsError(try PageSources.render(locked.pages[0], fit: PixelSize(width: 30, height: 30))) { error in
+            XCTAssertTrue(PNGError.reason(of: error).hasPrefix("entry 1.png is encrypted (--password gives the password)"), "\(error)")
+        }
+        try FileManager.default.copyItem(atPath: dir + "/sealed.cbz", toPath: dir + "/opened.cbz")
+        PageSources.password = "opensesame"
+        defer { PageSources.password = nil }
+        let book = try XCTUnwrap(Library.load(from: dir + "/opened.cbz", logProblems: false).books.first)
+        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 30, height: 30)).image.centre(), (0, 255, 0))
+    }
+
     /// Three entries called leaf.png all showed the first, and nothing said so.
     func testEntriesOfOneNameAreSeparatePagesInArchiveOrder() throws {
-        let path = try Fixtures.path("twins.cbz")
-        let lib = Library.load(from: path, logProblems: false)
-        let book = try XCTUnwrap(lib.books.first)
+        let (lib, book) = try load("twins.cbz")
         XCTAssertEqual(book.pages.count, 4)
         let fit = PixelSize(width: 60, height: 90)
         let colours = try book.pages.map { try PageSources.render($0, fit: fit).image.centre() }
@@ -332,8 +356,7 @@ extension ArchiveTests {
     /// Each page reopened the archive and skipped to its entry: 2,400 pages read in order took
     /// minutes (quadratic); one forward pass takes about a second.
     func testPagesReadInOrderCostOnePass() throws {
-        let path = try Fixtures.path("wide.cbt")
-        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        let book = try load("wide.cbt").book
         XCTAssertEqual(book.pages.count, 2400)
         let start = ContinuousClock.now
         let fit = PixelSize(width: 8, height: 12)

@@ -4,6 +4,7 @@
 // libjpeg's message.
 #include <stdio.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@ typedef struct {
     struct jpeg_error_mgr mgr;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    /// A limit of Folio's that stopped the decode: its status (see `folio_jpeg_decode`), else 0.
+    int limit;
 } folio_jpeg_error;
 
 static void folio_jpeg_error_exit(j_common_ptr cinfo) {
@@ -25,6 +28,22 @@ static void folio_jpeg_error_exit(j_common_ptr cinfo) {
 static void folio_jpeg_emit_message(j_common_ptr cinfo, int level) {
     folio_jpeg_error *e = (folio_jpeg_error *)cinfo->err;
     if (level < 0 && cinfo->err->num_warnings++ == 0) (*cinfo->err->format_message)(cinfo, e->message);
+}
+
+/// Bytes libjpeg may hold for a progressive image's coefficient arrays: past it, libjpeg asks
+/// for a backing store, which this build does not have, and stops (status 3 below).
+#define FOLIO_JPEG_MEMORY (256L << 20)
+/// Scans a progressive file may have (each is one more pass over all coefficients).
+#define FOLIO_JPEG_MAX_SCANS 500
+
+/// Stops a decode at its 501st scan (status 4 below).
+static void folio_jpeg_progress(j_common_ptr cinfo) {
+    struct jpeg_decompress_struct *d = (struct jpeg_decompress_struct *)cinfo;
+    folio_jpeg_error *e = (folio_jpeg_error *)cinfo->err;
+    if (d->input_scan_number > FOLIO_JPEG_MAX_SCANS) {
+        e->limit = 4;
+        longjmp(e->jump, 1);
+    }
 }
 
 /// Points libjpeg's errors at `err` (before the caller's setjmp).
@@ -53,18 +72,23 @@ static void folio_jpeg_scaled_size(int width, int height, int denom, int *w, int
 /// `folio_jpeg_scaled_size` gives. Baseline, progressive, greyscale, RGB, CMYK and YCCK
 /// (Adobe's inverted CMYK when its marker says so).
 /// 0: ok; 1: error (message filled); 2: decoded, but with a warning such as a file that ends
-/// early (message filled; the missing part is grey).
+/// early (message filled; the missing part is grey); 3: the coefficients need more than
+/// FOLIO_JPEG_MEMORY; 4: more than FOLIO_JPEG_MAX_SCANS scans.
 static int folio_jpeg_decode(const unsigned char *data, size_t size, folio_jpeg_header *header, int denom,
                              unsigned char *rgba, int w, int h, char *message) {
     struct jpeg_decompress_struct cinfo;
     folio_jpeg_error err;
     folio_jpeg_init(&cinfo, &err);
+    struct jpeg_progress_mgr progress = { .progress_monitor = folio_jpeg_progress };
     if (setjmp(err.jump)) {
         strcpy(message, err.message);
+        int code = err.limit ? err.limit : (err.mgr.msg_code == JERR_NO_BACKING_STORE ? 3 : 1);
         jpeg_destroy_decompress(&cinfo);
-        return 1;
+        return code;
     }
     jpeg_create_decompress(&cinfo);
+    cinfo.mem->max_memory_to_use = FOLIO_JPEG_MEMORY;
+    cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
     header->width = (int)cinfo.image_width;

@@ -65,7 +65,10 @@ extension Key {
 
 /// Where each book was left, kept in the XDG state directory (`$XDG_STATE_HOME/folio`, else
 /// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`.
-/// A file that cannot be read or parsed counts as empty; writes replace its content whole.
+/// A missing file counts as empty; writes replace its content whole. A file that is there but
+/// cannot be used (damaged JSON, a number out of range, larger than `maxBytes`) is never written
+/// over: `setAsideIfDamaged` moves it to `positions.json.bad-DATE` and says so, and until then
+/// `save` leaves it alone.
 public struct ReadingPositions: Sendable {
     public let file: String
 
@@ -88,11 +91,41 @@ public struct ReadingPositions: Sendable {
     /// A positions file larger than this is not read (it would hold some 50,000 books).
     public static let maxBytes = 4 << 20
 
-    /// Every position saved, read as inputs are (`InputFile`: regular files only, bounded).
-    public func load() -> [String: Int] {
-        guard let bytes = try? InputFile.read(file, maxBytes: Self.maxBytes),
-              let positions = try? JSONDecoder().decode([String: Int].self, from: Data(bytes)) else { return [:] }
-        return positions
+    /// Every position saved ([:] when there is no file), or nil with the reason when the file
+    /// is there but cannot be used. Read as inputs are (`InputFile`: regular files only, bounded).
+    public func read() -> Result<[String: Int], FileError> {
+        var st = stat()
+        guard stat(FileName.bytes(file), &st) == 0 else { return .success([:]) }
+        do {
+            let bytes = try InputFile.read(file, maxBytes: Self.maxBytes)
+            guard let positions = try? JSONDecoder().decode([String: Int].self, from: Data(bytes)) else {
+                return .failure(FileError(.notAFile, file, "damaged: not a JSON object of page numbers"))
+            }
+            return .success(positions)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Every position saved; empty when the file is missing or cannot be used.
+    public func load() -> [String: Int] { (try? read().get()) ?? [:] }
+
+    /// When the file is there but cannot be used, renames it to `positions.json.bad-DATE` (kept
+    /// for the user, out of the way of new positions) and returns the line that says so; nil
+    /// when the file is fine or missing. A file that cannot be moved stays, and `save` keeps
+    /// leaving it alone.
+    public func setAsideIfDamaged(now: Date = Date()) -> String? {
+        var st = stat()
+        guard case let .failure(error) = read(), stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let aside = file + ".bad-" + format.string(from: now)
+        guard lstat(FileName.bytes(aside), &st) != 0, rename(FileName.bytes(file), FileName.bytes(aside)) == 0 else {
+            return "\(error.description); reading positions are not saved until it is moved away"
+        }
+        return "\(error.description); kept as \(aside), reading positions start afresh"
     }
 
     /// The page number `book` was left at, if any.
@@ -105,7 +138,8 @@ public struct ReadingPositions: Sendable {
         // Something other than a file in its place is left alone.
         var st = stat()
         if stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT != S_IFREG { return false }
-        var positions = load()
+        // A file that cannot be read is the user's, not ours to overwrite.
+        guard case var .success(positions) = read() else { return false }
         guard positions[key] != page else { return true }
         positions[key] = page
         do {

@@ -4,14 +4,15 @@ import Foundation
 
 /// Comic archives as page sources, through libarchive: `.cbz`/`.zip`, `.cbt`/`.tar`,
 /// `.cb7`/`.7z` and `.cbr`/`.rar` (the RAR versions libarchive reads). The image entries (PNG,
-/// JPEG) are the pages, in natural order of their paths; other entries are ignored. Pages are
-/// read from the archive into memory, never unpacked to disk.
+/// JPEG) are the pages, in natural order of their paths (entries of one name each a page, in
+/// archive order); other entries are ignored. Pages are read from the archive into memory,
+/// never unpacked to disk. Encrypted entries are read with the password given (`--password`).
 ///
-/// Does not: read nested archives, or encrypted entries.
+/// Does not: read nested archives.
 public enum ComicArchive {
     public static let format = PageSourceFormat(
-        name: "comic archive", extensions: ["cbz", "zip", "cbt", "tar", "cb7", "7z", "cbr", "rar"]) { path, _ in
-        try ArchiveDocument(path: path)
+        name: "comic archive", extensions: ["cbz", "zip", "cbt", "tar", "cb7", "7z", "cbr", "rar"]) { path, password in
+        try ArchiveDocument(path: path, password: password)
     }
 
     /// Lets `Library.load` and page caches open comic archives.
@@ -21,34 +22,55 @@ public enum ComicArchive {
     public static let maxEntryBytes = 256 << 20
 }
 
-/// One archive: its image entries, listed once at open; each page read opens the archive
-/// anew (libarchive reads forward only), so pages read in parallel.
+/// One archive: its image entries, listed once at open. libarchive reads forward only, so
+/// pages are read through one open reader that moves forward (pages asked for in order cost
+/// one pass over the archive, not one per page) and reopens only to go back; the few pages it
+/// passes on the way to a later one are kept for a moment, as workers decoding in parallel
+/// ask for pages a little out of order.
 final class ArchiveDocument: PageSource, @unchecked Sendable {
-    // @unchecked: immutable after init, but for `sizes`, guarded by `lock`.
+    // @unchecked: immutable after init, but for `sizes`, `cursor` and `passed`, guarded by `lock`.
     let path: String
-    /// Image entry paths, in reading order.
-    let entries: [String]
+    let password: String?
+    /// Image entries in reading order: their paths and their places among the archive's
+    /// regular files (what tells entries of one name apart).
+    let entries: [(name: String, ordinal: Int)]
+    private let pageOrdinals: Set<Int>
     let damage: String?
     private let lock = NSLock()
     private var sizes: [Int: (width: Double, height: Double)] = [:]
+    private var cursor: Reader?
+    /// Bytes of page entries the cursor passed, by ordinal: at most `keepPassed`.
+    private var passed: [(ordinal: Int, bytes: [UInt8])] = []
+    private static let keepPassed = 8
 
     var pageCount: Int { entries.count }
     var title: String? { nil }
 
-    init(path: String) throws {
-        self.path = path
-        var names: [String] = []
+    init(path: String, password: String? = nil) throws {
+        (self.path, self.password) = (path, password)
+        var found: [(name: String, ordinal: Int)] = []
         var damage: String?
         do {
-            try Self.scan(path) { name, _ in
-                if PageSources.isImage(name) { names.append(name) }
-                return true
+            let reader = try Reader(path: path, password: password)
+            while let (name, ordinal) = try reader.next() {
+                if PageSources.isImage(name) { found.append((name, ordinal)) }
             }
-        } catch let e as PageError where !names.isEmpty {
+        } catch let e as PageError where !found.isEmpty {
             // Damaged past some pages: the pages before the damage still make a book.
-            damage = e.reason + "; the \(names.count) pages found before it are kept"
+            damage = e.reason + "; the \(found.count) pages found before it are kept"
         }
-        entries = names.sorted(by: naturalLess)
+        // Stable: entries of one name keep archive order.
+        entries = found.enumerated().sorted {
+            naturalLess($0.element.name, $1.element.name) || (!naturalLess($1.element.name, $0.element.name) && $0.offset < $1.offset)
+        }.map(\.element)
+        pageOrdinals = Set(found.map(\.ordinal))
+        var names: [String: Int] = [:]
+        for e in found { names[e.name, default: 0] += 1 }
+        let repeated = names.filter { $0.value > 1 }.keys.sorted(by: naturalLess)
+        if !repeated.isEmpty, damage == nil {
+            damage = (repeated.count == 1 ? "a name is" : "\(repeated.count) names are") + " given to more than one entry (\(repeated.prefix(3).joined(separator: ", "))"
+                + (repeated.count > 3 ? ", …" : "") + "); each entry is a page of its own, in archive order"
+        }
         self.damage = damage
     }
 
@@ -62,70 +84,96 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        let name = "\(path) (\(entries[index]))"
+        let name = "\(path) (\(entries[index].name))"
         var page = try PageSources.decode(read(index), path: name, fit: fit)
         page.image = page.image.onPaper(aspect: Book.paperAspect(firstPage: pageSize(0)))
         return page
     }
 
-    /// The bytes of entry `index`.
+    /// The bytes of page `index`.
     private func read(_ index: Int) throws -> [UInt8] {
-        let wanted = entries[index]
-        var bytes: [UInt8]?
-        try Self.scan(path) { name, archive in
-            guard name == wanted else { return true }
-            bytes = try Self.data(archive, entry: name, path: self.path)
-            return false
+        let (wanted, ordinal) = entries[index]
+        return try lock.withLock {
+            if let i = passed.firstIndex(where: { $0.ordinal == ordinal }) { return passed.remove(at: i).bytes }
+            if cursor.map({ $0.ordinal >= ordinal }) ?? true { cursor = try Reader(path: path, password: password) }
+            while let reader = cursor, let (name, at) = try reader.next() {
+                if at == ordinal { return try reader.data(entry: name) }
+                // A page passed on the way, likely asked for next by another worker.
+                guard at >= ordinal - Self.keepPassed, pageOrdinals.contains(at), let bytes = try? reader.data(entry: name) else { continue }
+                passed.append((at, bytes))
+                if passed.count > Self.keepPassed { passed.removeFirst() }
+            }
+            cursor = nil
+            throw PageError.invalid(path: path, message: "entry \(wanted) is missing")
         }
-        guard let bytes else { throw PageError.invalid(path: path, message: "entry \(wanted) is missing") }
-        return bytes
     }
-
     // MARK: libarchive
 
-    /// Calls `visit` with each regular file entry's path until it returns false. Stops with an
-    /// error naming the archive when libarchive cannot go on (after the entries before it).
-    private static func scan(_ path: String, _ visit: (String, OpaquePointer) throws -> Bool) throws {
-        guard let a = archive_read_new() else { throw PageError.invalid(path: path, message: "out of memory") }
-        defer { archive_read_free(a) }
-        archive_read_support_filter_all(a)
-        archive_read_support_format_all(a)
-        guard archive_read_open_filename(a, FileName.bytes(path), 1 << 16) == ARCHIVE_OK else {
-            throw PageError.invalid(path: path, message: "not a readable archive: \(message(a))")
-        }
-        var entry: OpaquePointer?
-        while true {
-            let status = archive_read_next_header(a, &entry)
-            if status == ARCHIVE_EOF { return }
-            // A warning (an unknown extension field) still gives the entry; a failure does not.
-            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let e = entry else {
-                throw PageError.invalid(path: path, message: "damaged archive: \(message(a))")
+    /// An archive open for reading, entry by entry.
+    private final class Reader {
+        let path: String
+        let archive: OpaquePointer
+        /// The place of the entry last returned among the archive's regular files (-1 before any).
+        private(set) var ordinal = -1
+        private var encrypted = false
+
+        init(path: String, password: String?) throws {
+            self.path = path
+            guard let a = archive_read_new() else { throw PageError.invalid(path: path, message: "out of memory") }
+            archive = a
+            archive_read_support_filter_all(a)
+            archive_read_support_format_all(a)
+            if let password { archive_read_add_passphrase(a, password) }
+            guard archive_read_open_filename(a, FileName.bytes(path), 1 << 16) == ARCHIVE_OK else {
+                defer { archive_read_free(a) }
+                throw PageError.invalid(path: path, message: "not a readable archive: \(ArchiveDocument.message(a))")
             }
-            // AE_IFREG (a cast macro Swift does not import): regular files only.
-            guard archive_entry_filetype(e) == 0o100000, let p = archive_entry_pathname(e) else { continue }
-            let name = String(cString: p)
-            // Hidden files and macOS resource forks are not pages.
-            guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { continue }
-            if try !visit(name, a) { return }
+        }
+
+        deinit { archive_read_free(archive) }
+
+        /// The next regular file entry's path and place; nil at the end. Throws naming the
+        /// archive when libarchive cannot go on (after the entries before it).
+        func next() throws -> (String, Int)? {
+            var entry: OpaquePointer?
+            while true {
+                let status = archive_read_next_header(archive, &entry)
+                if status == ARCHIVE_EOF { return nil }
+                // A warning (an unknown extension field) still gives the entry; a failure does not.
+                guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let e = entry else {
+                    throw PageError.invalid(path: path, message: "damaged archive: \(ArchiveDocument.message(archive))")
+                }
+                // AE_IFREG (a cast macro Swift does not import): regular files only.
+                guard archive_entry_filetype(e) == 0o100000, let p = archive_entry_pathname(e) else { continue }
+                ordinal += 1
+                encrypted = archive_entry_is_encrypted(e) != 0
+                let name = String(cString: p)
+                // Hidden files and macOS resource forks are not pages.
+                guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { continue }
+                return (name, ordinal)
+            }
+        }
+
+        /// The current entry's data, at most `ComicArchive.maxEntryBytes`.
+        func data(entry name: String) throws -> [UInt8] {
+            var out: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+                if n == 0 { return out }
+                guard n > 0 else {
+                    let why = encrypted ? "is encrypted (--password gives the password)" : "is damaged"
+                    throw PageError.invalid(path: path, message: "entry \(name) \(why): \(ArchiveDocument.message(archive))")
+                }
+                guard out.count + n <= ComicArchive.maxEntryBytes else {
+                    throw PageError.invalid(path: path, message: "entry \(name) is larger than \(ComicArchive.maxEntryBytes >> 20) MiB")
+                }
+                out += chunk[0..<n]
+            }
         }
     }
 
-    /// The current entry's data, at most `ComicArchive.maxEntryBytes`.
-    private static func data(_ a: OpaquePointer, entry name: String, path: String) throws -> [UInt8] {
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
-            if n == 0 { return out }
-            guard n > 0 else { throw PageError.invalid(path: path, message: "entry \(name) is damaged: \(message(a))") }
-            guard out.count + n <= ComicArchive.maxEntryBytes else {
-                throw PageError.invalid(path: path, message: "entry \(name) is larger than \(ComicArchive.maxEntryBytes >> 20) MiB")
-            }
-            out += chunk[0..<n]
-        }
-    }
-
-    private static func message(_ a: OpaquePointer) -> String {
+    fileprivate static func message(_ a: OpaquePointer) -> String {
         archive_error_string(a).map { String(cString: $0) } ?? "unknown error"
     }
 }

@@ -105,18 +105,24 @@ public enum FileName {
         return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
-    /// `text` for a person to read: bytes kept by `string` are shown as `\xFF`, and control
-    /// characters (a newline in a file name, a terminal escape in a PDF's title) as `\x1B`, so
-    /// nothing a file carries can break a line of output or command the terminal.
+    /// `text` for a person to read: bytes kept by `string` are shown as `\xFF`, control
+    /// characters (a newline in a file name, a terminal escape in a PDF's title) as `\x1B`, and
+    /// bidirectional overrides and isolates (U+202A–202E, U+2066–2069, which make a terminal
+    /// show `gpj.exe` reversed) as `\u{202E}`, so nothing a file carries can break a line of
+    /// output, command the terminal or disguise a name. The one function every printed name
+    /// and message goes through (`report` applies it to whole lines).
     public static func printable(_ text: String) -> String {
         func control(_ v: UInt32) -> Bool { v < 0x20 || (0x7F...0x9F).contains(v) }
-        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase || control($0.value) }) else { return text }
+        func bidi(_ v: UInt32) -> Bool { (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) }
+        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase || control($0.value) || bidi($0.value) }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value >= escapeBase {
                 out += "\\x" + String(format: "%02X", scalar.value - escapeBase)
             } else if control(scalar.value) {
                 out += "\\x" + String(format: "%02X", scalar.value)
+            } else if bidi(scalar.value) {
+                out += "\\u{" + String(format: "%04X", scalar.value) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
             }

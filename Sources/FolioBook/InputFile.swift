@@ -2,12 +2,18 @@ import Foundation
 import Glibc
 
 /// Reads inputs (page images, manifests, scripts) so that nothing a user names can block or
-/// exhaust the process: only regular files are read. The type is checked on the open file
-/// itself (opened without blocking, then `fstat`), so a FIFO named `a.png` is refused at once
-/// instead of waiting for a writer forever, and a file swapped after a check cannot slip by.
+/// exhaust the process: only regular files are read. The target's type is checked with `stat`
+/// before it is opened, so a link in a book folder to a device (a watchdog, a tape) is never
+/// opened at all, and again on the open file itself (opened without blocking, then `fstat`),
+/// so a FIFO named `a.png` is refused at once instead of waiting for a writer forever, and a
+/// file swapped after the check cannot slip by.
 public enum InputFile {
     /// An open regular file for reading; close it with `close(2)`.
     public static func open(_ path: String) throws(FileError) -> Int32 {
+        var before = stat()
+        if stat(FileName.bytes(path), &before) == 0, FileType(mode: before.st_mode) != .regular {
+            throw FileError(.notAFile, path, "is \(FileType(mode: before.st_mode).phrase), not a file")
+        }
         let fd = Glibc.open(FileName.bytes(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno

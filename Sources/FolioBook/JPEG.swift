@@ -4,13 +4,26 @@ import Foundation
 /// Decodes JPEG through libjpeg-turbo: baseline and progressive, greyscale, RGB, CMYK and
 /// YCCK (Adobe's inverted CMYK included). A photo larger than the page needs is decoded at
 /// 1/2, 1/4 or 1/8 scale inside libjpeg, which is several times faster and never holds the
-/// full-size pixels. libjpeg's error longjmp stays in C (`Sources/CJPEG/shim.h`).
+/// full-size pixels. libjpeg's error longjmp stays in C (`Sources/CJPEG/shim.h`). The EXIF
+/// orientation is honoured: sizes and pixels are those of the picture as it is to be seen.
+/// A progressive file whose coefficients would need more than `coefficientBudget` bytes (held
+/// whole, whatever the scale), or that has more than 500 scans, is refused with one line.
 public enum JPEG {
     /// Whether `data` starts like a JPEG (SOI marker).
     public static func sniff(_ data: [UInt8]) -> Bool { data.count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF }
 
-    /// The image's size from its header, checked against `maxPixels`.
+    /// Bytes libjpeg may hold for a progressive image's coefficients (2 per sample, all
+    /// scans' worth at once): 16 000 × 16 000 in colour would take 770 MB.
+    public static let coefficientBudget = Int(FOLIO_JPEG_MEMORY)
+
+    /// The picture's size as it is seen (its EXIF orientation applied), checked against `maxPixels`.
     public static func size(of data: [UInt8], path: String = "<memory>", maxPixels: Int = PNG.defaultMaxPixels) throws -> (width: Int, height: Int) {
+        let (w, h) = try storedSize(of: data, path: path, maxPixels: maxPixels)
+        return orientation(of: data) >= 5 ? (h, w) : (w, h)
+    }
+
+    /// The size of the stored pixels, from the header.
+    private static func storedSize(of data: [UInt8], path: String, maxPixels: Int) throws -> (width: Int, height: Int) {
         var header = folio_jpeg_header()
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
         let status = data.withUnsafeBufferPointer { folio_jpeg_decode($0.baseAddress, $0.count, &header, 1, nil, 0, 0, &message) }
@@ -34,8 +47,11 @@ public enum JPEG {
     /// or more. A file that ends early decodes (the rest grey) and reports that in `warning`.
     public static func decode(_ data: [UInt8], path: String = "<memory>", fit: PixelSize? = nil,
                               maxPixels: Int = PNG.defaultMaxPixels) throws -> (image: RGBAImage, warning: String?) {
-        let (width, height) = try size(of: data, path: path, maxPixels: maxPixels)
-        let denom = fit.map { denominator(width: width, height: height, fit: $0) } ?? 1
+        let (width, height) = try storedSize(of: data, path: path, maxPixels: maxPixels)
+        let orientation = orientation(of: data)
+        // `fit` is for the picture as seen: turned a quarter, its sides swap.
+        let stored = fit.map { orientation >= 5 ? PixelSize(width: $0.height, height: $0.width) : $0 }
+        let denom = stored.map { denominator(width: width, height: height, fit: $0) } ?? 1
         var w: Int32 = 0, h: Int32 = 0
         folio_jpeg_scaled_size(Int32(width), Int32(height), Int32(denom), &w, &h)
         var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * 4)
@@ -46,8 +62,52 @@ public enum JPEG {
                 folio_jpeg_decode(src.baseAddress, src.count, &header, Int32(denom), $0.baseAddress, w, h, &message)
             }
         }
+        guard status != 3 else {
+            throw PageError.invalid(path: path, message: "progressive JPEG of \(width)×\(height) needs more than "
+                + "\(coefficientBudget >> 20) MiB to decode; not shown")
+        }
+        guard status != 4 else { throw PageError.invalid(path: path, message: "progressive JPEG of more than \(FOLIO_JPEG_MAX_SCANS) scans; not shown") }
         guard status != 1 else { throw PageError.invalid(path: path, message: "not a valid JPEG: " + string(message)) }
-        return (RGBAImage(width: Int(w), height: Int(h), pixels: pixels), status == 2 ? string(message) : nil)
+        let image = RGBAImage(width: Int(w), height: Int(h), pixels: pixels).oriented(exif: orientation)
+        return (image, status == 2 ? string(message) : nil)
+    }
+
+    /// The EXIF orientation (1…8) of a JPEG's APP1 segment, 1 when there is none: how a
+    /// camera held sideways or upside down says its pixels are to be turned.
+    public static func orientation(of data: [UInt8]) -> Int {
+        var i = 2
+        // Markers up to the start of the scan: APP1 comes early when it is there at all.
+        while i + 4 <= data.count, data[i] == 0xFF, data[i + 1] != 0xDA {
+            let length = Int(data[i + 2]) << 8 | Int(data[i + 3])
+            let body = i + 4, end = min(data.count, i + 2 + length)
+            if data[i + 1] == 0xE1, end - body > 14, Array(data[body..<body + 6]) == Array("Exif\0\0".utf8) {
+                return tiffOrientation(Array(data[body + 6..<end])) ?? 1
+            }
+            guard length >= 2 else { return 1 }
+            i += 2 + length
+        }
+        return 1
+    }
+
+    /// Tag 0x0112 of a TIFF header's first IFD.
+    private static func tiffOrientation(_ t: [UInt8]) -> Int? {
+        guard t.count >= 8, t[0] == t[1], t[0] == 0x49 || t[0] == 0x4D else { return nil }
+        let little = t[0] == 0x49
+        func u16(_ o: Int) -> Int? {
+            guard o >= 0, o + 2 <= t.count else { return nil }
+            return little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])
+        }
+        func u32(_ o: Int) -> Int? {
+            guard let a = u16(o), let b = u16(o + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for n in 0..<min(count, 256) {
+            let entry = ifd + 2 + 12 * n
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112, let value = u16(entry + 8), (1...8).contains(value) { return value }
+        }
+        return nil
     }
 
     private static func string(_ chars: [CChar]) -> String {

@@ -32,22 +32,34 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 
     /// `file:line: message`, as compilers print it; notes say so.
     public var description: String {
-        let place = FileName.printable(line.map { "\(file):\($0)" } ?? file)
-        return severity == .note ? "\(place): note: \(message)" : "\(place): \(message)"
+        let place = line.map { "\(file):\($0)" } ?? file
+        return FileName.printable(severity == .note ? "\(place): note: \(message)" : "\(place): \(message)")
     }
 
     /// `problems` for a person to read: a message said about more than `keep` files (a folder
     /// of 20,000 text files) becomes one line, in the place of its first, naming the count and
-    /// the first few files.
+    /// the first few files. Said of more than `keep` entries of one manifest (`books[7]: no
+    /// pages given`, whatever the index), it becomes one line naming the count and the first
+    /// few entries: a manifest of millions of empty books gives one line, not millions.
     public static func summarised(_ problems: [Problem], keep: Int = 3) -> [Problem] {
-        var byMessage: [String: [Problem]] = [:]
-        for p in problems { byMessage[p.message, default: []].append(p) }
+        // Entries of a manifest differ only by their index.
+        let entry = #/\[\d+\]/#
+        func kind(_ p: Problem) -> String { p.line == nil ? p.message : p.file + "\u{0}" + p.message.replacing(entry, with: "[]") }
+        var byKind: [String: [Problem]] = [:]
+        for p in problems { byKind[kind(p), default: []].append(p) }
         var said = Set<String>()
         var out: [Problem] = []
         for p in problems {
-            let alike = byMessage[p.message]!
+            let k = kind(p), alike = byKind[k]!
             guard alike.count > keep else { out.append(p); continue }
-            guard said.insert(p.message).inserted else { continue }
+            guard said.insert(k).inserted else { continue }
+            if p.line != nil {
+                // The entries' own paths (`books[0]`), which a one-line manifest tells apart.
+                let places = alike.prefix(keep).map { $0.message.prefix { $0 != ":" } }.joined(separator: ", ")
+                let message = p.message.replacing(entry, with: "[…]")
+                out.append(Problem(file: p.file, message: "\(alike.count) entries: \(message) (\(places), …)", severity: p.severity))
+                continue
+            }
             let folder = (p.file as NSString).deletingLastPathComponent
             let names = alike.prefix(keep).map { ($0.file as NSString).lastPathComponent }.joined(separator: ", ")
             out.append(Problem(file: folder, message: "\(alike.count) files: \(p.message) (\(names), …)", severity: p.severity))
@@ -118,6 +130,19 @@ public struct Library: Sendable, Equatable {
     /// The page the source named, when it named one page image: the library is then the book
     /// of its folder, to be opened there (`Library.load`).
     public var namedPage: PagePlace?
+
+    /// Documents that could not be opened at all (damaged, encrypted without the password,
+    /// unreadable): each shows one placeholder page.
+    public var unopened: [String] = []
+
+    /// Whether nothing of the library could be shown: every book's pages are placeholders of
+    /// documents that did not open. A command still draws them, but must not end as if it
+    /// had shown what it was given.
+    public var isUnusable: Bool {
+        !books.isEmpty && !unopened.isEmpty && books.allSatisfy { book in
+            book.pages.allSatisfy { page in PageSources.split(page).map { unopened.contains($0.path) } ?? false }
+        }
+    }
 
     /// A page of a library: book index and page image index, both from 0.
     public struct PagePlace: Sendable, Equatable {

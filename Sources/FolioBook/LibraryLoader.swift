@@ -20,6 +20,7 @@ extension Library {
         var loader = LibraryLoader()
         let path = LibraryLoader.absolute(source)
         var library = loader.load(path)
+        library.unopened = loader.unopened
         // A library without books always says why, even when nothing in it was wrong as such.
         if library.books.isEmpty, !library.problems.contains(where: { $0.severity == .error }) {
             library.problems.append(Problem(file: path, message: "no book found here"))
@@ -46,8 +47,17 @@ struct LibraryLoader {
     static let maxManifestBytes = 16 << 20
 
     var problems: [Problem] = []
-    /// Manifests being read, so that one naming itself (or a cycle) stops with a problem.
+    /// Manifests being read, by path and by device and inode, so that one naming itself, or
+    /// reached again through a link to a folder it is in (`a -> .`), stops with a problem
+    /// instead of reading itself down a path that grows without end.
     var open: Set<String> = []
+    var openFiles: [FileID: String] = [:]
+    /// Documents that did not open (`Library.unopened`).
+    var unopened: [String] = []
+
+    struct FileID: Hashable {
+        var device: UInt64, inode: UInt64
+    }
 
     mutating func load(_ source: String) -> Library {
         switch Self.kind(of: source) {
@@ -177,6 +187,7 @@ struct LibraryLoader {
             return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
         } catch {
             problems.append(Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page"))
+            unopened.append(path)
             return nil
         }
     }
@@ -197,6 +208,16 @@ struct LibraryLoader {
             return Library(title: title, books: [], problems: problems)
         }
         defer { open.remove(path) }
+        var st = stat()
+        let id = stat(FileName.bytes(path), &st) == 0 ? FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) : nil
+        if let id {
+            if let first = openFiles[id] {
+                problems.append(Problem(file: path, message: "links back to itself (\(first)); ignored"))
+                return Library(title: title, books: [], problems: problems)
+            }
+            openFiles[id] = path
+        }
+        defer { if let id { openFiles[id] = nil } }
         let root: ManifestValue
         do {
             root = try ManifestValue.parse(InputFile.read(path, maxBytes: Self.maxManifestBytes))

@@ -43,8 +43,13 @@ public struct OutputFile: Sendable {
     /// Checks, before any work, that the output can be written: its folder exists and the
     /// name is something Folio writes, and may be replaced if it exists.
     public func prepare() throws(FileError) {
+        guard !isStandardOutput else { return }
         _ = try destination()
     }
+
+    /// Whether the path names standard output: `-`, or `/dev/stdout` and its spellings, which
+    /// are written through the open descriptor (by name, a pipe behind them cannot be reopened).
+    public var isStandardOutput: Bool { ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) }
 
     /// Where the bytes go: the path with its symbolic links followed, and what is there.
     private func destination() throws(FileError) -> (path: String, existing: stat?) {
@@ -90,6 +95,7 @@ public struct OutputFile: Sendable {
 
     /// Writes `bytes` as the file's whole content (see the type's rules).
     public func write(_ bytes: [UInt8]) throws(FileError) {
+        if isStandardOutput { return try Self.writeAll(STDOUT_FILENO, bytes, path: path) }
         let (target, existing) = try destination()
         guard let st = existing else { return try writeAside(bytes, to: target, keeping: nil) }
         switch FileType(mode: st.st_mode) {
@@ -105,17 +111,41 @@ public struct OutputFile: Sendable {
         }
     }
 
+    /// Writes the file through `make`, which fills the path it is given (ffmpeg encoding a
+    /// video): a new file beside the target, given the target's extension, renamed into place
+    /// only when `make` returns and removed when it throws, so a failed or killed run never
+    /// leaves a partial file under the name nor touches the file that was there. A device or
+    /// FIFO is handed to `make` as it is.
+    public func produce(_ make: (String) throws -> Void) throws {
+        let (target, existing) = try destination()
+        if let st = existing, FileType(mode: st.st_mode) != .regular { return try make(target) }
+        let ext = (target as NSString).pathExtension
+        try writeAside(to: target, keeping: existing, suffix: ext.isEmpty ? "" : "." + ext) { _, temp in try make(temp) }
+    }
+
     /// A temporary file in the same folder, renamed over `target` once complete.
     private func writeAside(_ bytes: [UInt8], to target: String, keeping old: stat?) throws(FileError) {
+        do {
+            try writeAside(to: target, keeping: old, suffix: "") { fd, _ in try Self.writeAll(fd, bytes, path: path) }
+        } catch let error as FileError {
+            throw error
+        } catch {
+            throw FileError(.io, path, "cannot write: \(error)")
+        }
+    }
+
+    /// A temporary file in the same folder, filled by `fill` (given it open, and its path),
+    /// renamed over `target` once complete.
+    private func writeAside(to target: String, keeping old: stat?, suffix: String, fill: (Int32, String) throws -> Void) throws {
         let folder = Self.folder(of: target)
-        var template = FileName.bytes(folder + "/.folio-XXXXXX")
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        var template = FileName.bytes(folder + "/.folio-XXXXXX" + suffix)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
         let temp = FileName.string(template.dropLast().map { UInt8(bitPattern: $0) })
         var published = false
         defer { if !published { unlink(FileName.bytes(temp)) } }
         do {
-            try Self.writeAll(fd, bytes, path: path)
+            try fill(fd, temp)
         } catch {
             Glibc.close(fd)
             throw error

@@ -45,8 +45,10 @@ public final class PageCache: @unchecked Sendable {
         /// Pages prefetched in the direction of reading travel, and kept behind it.
         public var ahead = 8
         public var behind = 4
-        /// Decoding threads.
-        public var workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount - 1))
+        /// Decoding threads: two at least, even on two cores, so that one page that takes long
+        /// (a huge progressive JPEG, a PDF page that never finishes) does not hold back every
+        /// page behind it.
+        public var workers = max(2, min(4, ProcessInfo.processInfo.activeProcessorCount - 1))
         /// Header dimensions refused outright (before any allocation).
         public var maxPixels = PNG.defaultMaxPixels
         /// Size of the broken-page placeholder (the book's page aspect looks best).

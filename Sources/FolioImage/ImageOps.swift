@@ -158,3 +158,38 @@ extension RGBAImage {
         return RGBAImage(width: cw, height: ch, pixels: out)
     }
 }
+
+extension RGBAImage {
+    /// The image turned the way an EXIF orientation tag (1…8) says it is to be shown: 2 mirrored,
+    /// 3 turned half round, 4 upside-down mirror, 5 transposed, 6 turned a quarter clockwise,
+    /// 7 transversed, 8 a quarter anticlockwise. Anything else leaves it as it is.
+    public func oriented(exif orientation: Int) -> RGBAImage {
+        guard (2...8).contains(orientation) else { return self }
+        let (w, h) = (width, height)
+        let swaps = orientation >= 5
+        let (ow, oh) = swaps ? (h, w) : (w, h)
+        // For each pixel (x, y) shown, the pixel of the stored image it comes from.
+        let source: (Int, Int) -> (Int, Int) = switch orientation {
+        case 2: { x, y in (w - 1 - x, y) }
+        case 3: { x, y in (w - 1 - x, h - 1 - y) }
+        case 4: { x, y in (x, h - 1 - y) }
+        case 5: { x, y in (y, x) }
+        case 6: { x, y in (y, h - 1 - x) }
+        case 7: { x, y in (w - 1 - y, h - 1 - x) }
+        default: { x, y in (w - 1 - y, x) }
+        }
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<oh {
+                    for x in 0..<ow {
+                        let (sx, sy) = source(x, y)
+                        let s = (sy * w + sx) * 4, d = (y * ow + x) * 4
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = src[s + 3]
+                    }
+                }
+            }
+        }
+        return RGBAImage(width: ow, height: oh, pixels: out)
+    }
+}

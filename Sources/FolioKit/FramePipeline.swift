@@ -127,6 +127,10 @@ public final class FramePipeline {
     private var uploadsPending = false
     /// Faces whose textures were made from an image since replaced by a sharper one.
     private var staleTextures: Set<FaceContent> = []
+    /// Faces whose image did not come within the image timeout: one deadline per page per
+    /// run, so later frames draw them as paper without waiting again (a page that never
+    /// finishes would otherwise hold every frame of a recording for the whole timeout).
+    private var overdue: Set<FaceContent> = []
     private var detail = DetailLayer()
     /// A page number being typed; the book whose place was restored since it opened; the page
     /// last saved for each book.
@@ -244,9 +248,12 @@ public final class FramePipeline {
         if configuration.waitsForImages {
             // In short waits, so that Ctrl-C (`Interrupt`) is heard while a large page decodes.
             let deadline = Date(timeIntervalSinceNow: configuration.imageTimeout)
-            while !images.waitUntilReady(faces: shown, timeout: 0.25), !Interrupt.requested {
+            let awaited = shown.filter { !overdue.contains($0) }
+            while !images.waitUntilReady(faces: awaited, timeout: 0.25), !Interrupt.requested {
                 guard Date() < deadline else {
-                    report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper")
+                    overdue.formUnion(awaited.filter { !images.waitUntilReady(faces: [$0], timeout: 0) })
+                    report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper, "
+                        + "without waiting for them again")
                     break
                 }
             }

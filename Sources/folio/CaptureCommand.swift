@@ -35,7 +35,8 @@ struct Capture: ParsableCommand {
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
         try draw(scene, with: pipeline, to: file)
-        print(FileName.printable(output))
+        // On standard output the image is the output; its name would only corrupt it.
+        if !file.isStandardOutput { print(FileName.printable(output)) }
     }
 
     /// The still these options ask of `library`, once the output is known not to be one of its
@@ -91,6 +92,7 @@ func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
     let library = Library.load(from: path, logProblems: false)
     report(library.problems)
     try requireBooks(library, source: path)
+    UnusableInput.check(library)
     return library
 }
 

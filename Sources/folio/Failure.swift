@@ -22,6 +22,8 @@ struct Failure: Error, CustomStringConvertible {
         case cannotCreate = 73
         /// Reading or writing failed part-way (disk full).
         case io = 74
+        /// The input cannot be read for lack of permission.
+        case noPermission = 77
         /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
         case interrupted = 130
     }
@@ -81,14 +83,33 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 /// One line on standard error, "folio: …". Never fails: a closed or full stderr loses the line.
+/// Each line of `line` is escaped (`FileName.printable`), whatever names it carries.
 func report(_ line: String) {
-    let bytes = Array("folio: \(line)\n".utf8)
+    let text = line.split(separator: "\n", omittingEmptySubsequences: false).map { FileName.printable(String($0)) }.joined(separator: "\n")
+    let bytes = Array("folio: \(text)\n".utf8)
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
 /// The problems of a library on standard error, runs of the same message summarised.
 func report(_ problems: [Problem]) {
     for p in Problem.summarised(problems) { report(p.description) }
+}
+
+/// The status a command ends with when it did its work (drew placeholders, listed the
+/// problems) but the input it was named could not be used at all: 77 when it may not be
+/// read, 65 otherwise. Set once, while the library loads; read when the command ends.
+enum UnusableInput {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var status: Failure.Status?
+
+    /// Notes `library`, loaded from `source`, if nothing of it can be shown.
+    static func check(_ library: Library) {
+        guard library.isUnusable else { return }
+        let denied = library.unopened.contains { access(FileName.bytes($0), R_OK) != 0 && errno == EACCES }
+        lock.withLock { status = denied ? .noPermission : .data }
+    }
+
+    static var current: Failure.Status? { lock.withLock { status } }
 }
 
 /// Runs the command line: parse errors get ArgumentParser's usage text (status 64); any other
@@ -114,6 +135,7 @@ func runCommandLine() -> Never {
         report(failure.message)
         status = failure.status.rawValue
     }
+    if status == 0, let unusable = UnusableInput.current { status = unusable.rawValue }
     // print() buffers in stdio: the last of it is written here, and any failure to write it,
     // then or earlier, shows as the flush failing.
     if fflush(nil) != 0 {
@@ -125,6 +147,7 @@ func runCommandLine() -> Never {
 
 /// Refuses output names whose extension promises a format Folio does not write.
 func checkPNGName(_ path: String, option: String) throws {
+    guard !path.isEmpty else { throw ValidationError("\(option) \"\": the output path is empty") }
     let ext = (path as NSString).pathExtension.lowercased()
     guard ext.isEmpty || ext == "png" else {
         throw ValidationError("\(option) \(path): Folio writes PNG images only; name the file .png")

@@ -64,24 +64,49 @@ struct FrameSequence {
 
     /// Draws every scene `next` gives until nil (or Ctrl-C, or ffmpeg failing) while earlier
     /// frames are read back: encoded to PNG on worker threads, piped to ffmpeg from a thread of
-    /// its own. Then removes the earlier recording's frames past the new one's last. Returns how
-    /// many frames were drawn. `total` is the frames the script makes (the progress line's
-    /// time left, a GIF's palette).
+    /// its own. Returns how many frames were drawn. `total` is the frames the script makes (the
+    /// progress line's time left, a GIF's palette).
+    ///
+    /// Nothing is half replaced: the video is written beside its name and renamed into place
+    /// only once ffmpeg made it whole; frames replacing an earlier recording are written into a
+    /// folder of their own inside DIR and moved in only when all are written (then the earlier
+    /// frames past the new last one are removed), so a failed or interrupted run leaves the
+    /// earlier recording as it was.
     func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?) throws -> Int {
+        var drawn = 0
+        if let video, let ffmpeg {
+            try OutputFile(video, replace: force ? .always : .never).produce { temp in
+                drawn = try write(pipeline, total: total, video: (ffmpeg, temp), next: next)
+            }
+        } else {
+            drawn = try write(pipeline, total: total, video: nil, next: next)
+        }
+        if Interrupt.requested {
+            let kept = folder != nil && !earlier.isEmpty ? "; the earlier frames are kept" : ""
+            throw Failure(.interrupted, "interrupted after \(drawn) frames; they are in \(targets)\(kept)")
+        }
+        return drawn
+    }
+
+    /// `write` with the video going to `video.path` (a temporary file); the frames are staged
+    /// when they replace earlier ones.
+    private func write(_ pipeline: FramePipeline, total: Int, video: (ffmpeg: String, path: String)?, next: () -> Scene?) throws -> Int {
         let progress = ProgressLine(label, unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
         var recording: VideoRecording?
-        if let video, let ffmpeg {
-            recording = try VideoRecording(ffmpeg: ffmpeg, path: video, fps: fps, frames: total, target: pipeline.target)
+        if let video {
+            recording = try VideoRecording(ffmpeg: video.ffmpeg, path: video.path, name: self.video, fps: fps, frames: total, target: pipeline.target)
         }
         defer { recording?.destroy() }
+        let stage = try folder.flatMap { earlier.isEmpty ? nil : try StagedFolder(in: $0) }
+        defer { stage?.discard() }
         let reader = folder.map { _ in FrameReader(width: pipeline.target.width, height: pipeline.target.height, depth: 3) }
         defer { reader?.destroy() }
         let writer = folder.map { _ in FrameWriter(compression: compression) }
         var written = 0
         func save(_ image: RGBAImage) {
             written += 1
-            if let folder { writer?.submit(image, to: framePath(written, in: folder)) }
+            if let folder { writer?.submit(image, to: framePath(written, in: stage?.path ?? folder)) }
         }
         var drawn = 0
         while !Interrupt.requested, recording?.failed != true, let scene = next() {
@@ -94,12 +119,10 @@ struct FrameSequence {
         reader?.flush().forEach(save)
         try writer?.finish()
         try recording?.finish()
-        if Interrupt.requested {
-            throw Failure(.interrupted, "interrupted after \(drawn) frames; they are in \(targets)")
-        }
-        if let folder {
+        if let folder, let stage, !Interrupt.requested {
+            try stage.publish(names: (0..<written).map { framePath($0 + 1, in: "") }, into: folder)
             for n in earlier where n > written && unlink(FileName.bytes(framePath(n, in: folder))) != 0 {
-                report("\(framePath(n, in: folder)): cannot remove the earlier frame: \(FileError.reason())")
+                report("\(FileName.printable(framePath(n, in: folder))): cannot remove the earlier frame: \(FileError.reason())")
             }
         }
         return drawn
@@ -115,6 +138,32 @@ struct FrameSequence {
         if let folder, video != nil, ffmpeg == nil {
             throw Failure(.unavailable, "ffmpeg is not installed; frames are in \(folder)")
         }
+    }
+}
+
+/// A folder of new files made inside the one they will replace files in (the same file
+/// system: each moves in by a rename). Removed, with what is left in it, by `discard`.
+private struct StagedFolder {
+    let path: String
+
+    init(in folder: String) throws {
+        var template = FileName.bytes(folder + "/.folio-frames-XXXXXX")
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw Failure(.cannotCreate, "\(FileName.printable(folder)): cannot write the new frames: \(FileError.reason())")
+        }
+        path = FileName.string(template.dropLast().map { UInt8(bitPattern: $0) })
+    }
+
+    /// Moves `names` from here into `folder`, each replacing its namesake.
+    func publish(names: [String], into folder: String) throws {
+        for name in names where rename(FileName.bytes(path + "/" + name), FileName.bytes(folder + "/" + name)) != 0 {
+            throw Failure(.cannotCreate, "\(FileName.printable(folder + "/" + name)): cannot replace the earlier frame: \(FileError.reason())")
+        }
+    }
+
+    func discard() {
+        for name in (try? FileName.list(path)) ?? [] { unlink(FileName.bytes(path + "/" + name)) }
+        rmdir(FileName.bytes(path))
     }
 }
 

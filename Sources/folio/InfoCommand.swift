@@ -11,8 +11,9 @@ struct Info: ParsableCommand {
         holding one, a document (PDF, CBZ/CBT/CB7/CBR), a folder of PNG or JPEG pages, or a folder of \
         such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
         header (or fully decoded with --decode); each bad file gets one line (more than three alike: \
-        one line with the count). Exits 0 when at least one book opens, 66 when SOURCE is missing, 65 when no \
-        book in it can be opened.
+        one line with the count). A page still decoding after --page-timeout seconds is reported and \
+        passed over. Exits 0 when at least one book opens, 66 when SOURCE is missing, 65 when no \
+        book in it can be opened (77 when it may not be read).
         """)
 
     @Argument(help: "The library to inspect (default: the bundled sample library).")
@@ -24,6 +25,9 @@ struct Info: ParsableCommand {
     @Option(help: "With --decode: render each page to fit this many pixels high (PDF pages are rasterised for it; large JPEGs decoded at a reduced scale).")
     var pageHeight = 4096
 
+    @Option(help: "With --decode: seconds one page may take; a page still decoding then is reported and passed over (it goes on aside) while the others are checked.")
+    var pageTimeout: Double = 60
+
     @Flag(help: "List every page file.")
     var pages = false
 
@@ -33,10 +37,35 @@ struct Info: ParsableCommand {
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
     var password: String?
 
+    func validate() throws {
+        guard pageTimeout > 0, pageTimeout.isFinite else { throw ValidationError("--page-timeout must be a number of seconds above 0") }
+    }
+
+    /// Decodes page `path` on a thread of its own, waiting at most `pageTimeout`: a page that
+    /// never finishes (a PDF engine cannot be stopped mid-page) is left to finish aside, and
+    /// the next pages are checked meanwhile.
+    private func decodeBounded(_ path: String, fit: PixelSize) throws {
+        final class Outcome: @unchecked Sendable {
+            // @unchecked: written once by the decoding thread before `done` is signalled.
+            var error: Error?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        Thread.detachNewThread {
+            do { _ = try PageSources.render(path, fit: fit) } catch { outcome.error = error }
+            outcome.done.signal()
+        }
+        guard outcome.done.wait(timeout: .now() + pageTimeout) == .success else {
+            throw PageError.invalid(path: path, message: "still decoding after \(pageTimeout.formatted()) s; passed over")
+        }
+        if let error = outcome.error { throw error }
+    }
+
     func run() throws {
         let start = Date()
         let source = try resolveSource(source, password: password)
         let library = Library.load(from: source, logProblems: false)
+        UnusableInput.check(library)
         let loaded = Date()
         var problems = library.problems
         // Check each file once, however many books use it.
@@ -46,7 +75,7 @@ struct Info: ParsableCommand {
         for path in files {
             defer { progress.advance() }
             do {
-                if decode { _ = try PageSources.render(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.check(path) }
+                if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.check(path) }
             } catch PageError.reportedBefore {
                 // A document that did not open: its problem is listed already.
             } catch {

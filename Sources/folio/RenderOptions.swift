@@ -55,10 +55,18 @@ struct RenderOptions: ParsableArguments {
     var noDetail = false
 
     func validate() throws {
-        _ = try parseSize(size)
+        let (w, h) = try parseSize(size)
+        // Colour and depth, 8 bytes a sample: --msaa 16 at 8192² took 4.5 GB.
+        if let samples = msaa, samples > 1, samples * w * h > Self.maxSamples {
+            throw ValidationError("--msaa \(samples) at \(size) needs \((samples * w * h * 8) >> 20) MiB of samples; at most "
+                + "\((Self.maxSamples * 8) >> 20) MiB are drawn: lower --msaa or --size")
+        }
         _ = try StateOptions.size(view, option: "--view")
         guard (0...60).contains(cornerRadius) else { throw ValidationError("--corner-radius must be 0…60 (got \(cornerRadius))") }
     }
+
+    /// Samples a multisampled frame may have in all (2 GiB of colour and depth).
+    static let maxSamples = 1 << 28
 
     /// The one rule for `--fps` (record, flip): below 1 a recording would last for ages.
     static func checkFPS(_ fps: Double) throws {

@@ -16,8 +16,8 @@ import Foundation
 /// renderer loses, so H.264 uses x264's cheapest preset there (files about 2.5 times as large);
 /// with a GPU drawing, a slower preset that makes smaller files costs the frame rate nothing.
 ///
-/// It does not decide whether the file may be replaced (ffmpeg is told to overwrite) nor find
-/// ffmpeg: the caller does both.
+/// It does not decide whether the file may be replaced (ffmpeg is told to overwrite the path it
+/// is given: a temporary file the caller renames into place) nor find ffmpeg: the caller does both.
 final class VideoPipe: @unchecked Sendable {
     // @unchecked: `broken` is guarded by `lock`; the process and handles are used by the
     // writer queue and, after it is drained, by `finish`.
@@ -28,14 +28,15 @@ final class VideoPipe: @unchecked Sendable {
     private let slots: DispatchSemaphore
     private let lock = NSLock()
     private var broken = false
-    let path: String
+    /// The file ffmpeg writes, and the name messages give it (the file it will become).
+    let path: String, name: String
 
     /// Most bytes of frames ffmpeg may hold for a GIF's palette.
     static let gifBuffer = 256 << 20
 
     /// `frames`: how many will be sent.
-    init(ffmpeg: String, path: String, width: Int, height: Int, fps: Double, frames: Int, sharedCPU: Bool, depth: Int = 4) throws {
-        self.path = path
+    init(ffmpeg: String, path: String, name: String? = nil, width: Int, height: Int, fps: Double, frames: Int, sharedCPU: Bool, depth: Int = 4) throws {
+        (self.path, self.name) = (path, name ?? path)
         slots = DispatchSemaphore(value: max(depth, 1))
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
@@ -99,19 +100,26 @@ final class VideoPipe: @unchecked Sendable {
         }
     }
 
-    /// Ends the stream and waits for ffmpeg; throws its error in one line.
+    /// Ends the stream and waits for ffmpeg; throws its error in one line: status 74 when the
+    /// disk filled, 73 for any other failure. ffmpeg 5.1 exits 0 after "Error writing trailer"
+    /// (a file cut short), so its error output counts as much as its status.
     func finish() throws {
         queue.sync {}
         try? stdin.close()
         process.waitUntilExit()
         defer { try? FileManager.default.removeItem(at: errors) }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            var why = Self.summary(of: log) ?? "exit status \(process.terminationStatus)"
-            if why.hasPrefix(path + ": ") { why.removeFirst(path.count + 2) }
-            throw Failure(.cannotCreate, "ffmpeg could not write \(path): \(why)")
+        let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        let cutShort = Self.incomplete.contains { log.contains($0) }
+        guard process.terminationReason == .exit, process.terminationStatus == 0, !cutShort else {
+            var why = (Self.summary(of: log) ?? "exit status \(process.terminationStatus)").replacingOccurrences(of: path, with: name)
+            if why.hasPrefix(name + ": ") { why.removeFirst(name.count + 2) }
+            let full = log.contains("No space left on device") || log.contains("Disk quota exceeded")
+            throw Failure(full ? .io : .cannotCreate, "ffmpeg could not write \(name): \(why)")
         }
     }
+
+    /// Words in ffmpeg's error output that mean the file is not whole whatever its status.
+    static let incomplete = ["Error writing trailer", "No space left on device", "Disk quota exceeded", "Input/output error"]
 
     /// The line of ffmpeg's error output that says most: the last one that is not a generic
     /// closing line, without the "[component @ 0x…]" prefix.
@@ -148,8 +156,8 @@ final class VideoRecording {
     private let pipe: VideoPipe
     private let reader: FrameReader
 
-    init(ffmpeg: String, path: String, fps: Double, frames: Int, target: Framebuffer) throws {
-        pipe = try VideoPipe(ffmpeg: ffmpeg, path: path, width: target.width, height: target.height, fps: fps,
+    init(ffmpeg: String, path: String, name: String? = nil, fps: Double, frames: Int, target: Framebuffer) throws {
+        pipe = try VideoPipe(ffmpeg: ffmpeg, path: path, name: name, width: target.width, height: target.height, fps: fps,
                              frames: frames, sharedCPU: GLInfo.isSoftware)
         reader = FrameReader(width: target.width, height: target.height, depth: 3, layout: .bgr)
     }

@@ -61,7 +61,9 @@ struct View: ParsableCommand {
             throw error
         }
         configuration.samples = msaa
-        configuration.positions = ReadingPositions()
+        let positions = ReadingPositions()
+        if let note = positions.setAsideIfDamaged() { report(note) }
+        configuration.positions = positions
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,

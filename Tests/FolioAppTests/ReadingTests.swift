@@ -45,9 +45,31 @@ import Testing
         #expect(positions.save(page: 1, of: album))
         #expect(ReadingPositions(file: positions.file).page(of: pdf) == 2)
         #expect(ReadingPositions(file: positions.file).page(of: album) == 1)
-        // A damaged file counts as empty and is replaced whole on the next save.
-        try Data("{not json".utf8).write(to: URL(fileURLWithPath: positions.file))
+    }
+
+    /// A damaged positions file (cut short, one number out of range, too large) was replaced
+    /// after one session by a file holding the new entry alone: every other book's place was
+    /// lost. It is left alone, then kept aside with a line saying so.
+    @Test(arguments: ["{\"/books/a.pdf\": 3, \"/books/b.pdf\": 1", "{\"/books/a.pdf\": 3, \"/books/b.pdf\": 1e400}", "big"])
+    func aDamagedFileIsKeptAsideNeverOverwritten(content: String) throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/folio", withIntermediateDirectories: true)
+        let positions = ReadingPositions(file: state + "/folio/positions.json")
+        let bytes = content == "big"
+            ? Data(("{" + (0..<200_000).map { "\"/books/\($0).pdf\": \($0)" }.joined(separator: ", ") + "}").utf8)
+            : Data(content.utf8)
+        try bytes.write(to: URL(fileURLWithPath: positions.file))
+        let pdf = Book(title: "Doc", pages: ["/books/doc.pdf#page=1"])
         #expect(positions.page(of: pdf) == nil)
+        #expect(!positions.save(page: 4, of: pdf), "not written over")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: positions.file)) == bytes)
+        let when = Date(timeIntervalSince1970: 1_800_000_000)
+        let note = try #require(positions.setAsideIfDamaged(now: when))
+        let aside = positions.file + ".bad-20270115T080000Z"
+        #expect(note.hasPrefix(positions.file + ": ") && note.hasSuffix("kept as \(aside), reading positions start afresh"), "\(note)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == bytes, "kept whole")
+        #expect(positions.setAsideIfDamaged(now: when) == nil, "said once")
         #expect(positions.save(page: 4, of: pdf))
         #expect(positions.page(of: pdf) == 4)
     }

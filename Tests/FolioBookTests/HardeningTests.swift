@@ -185,6 +185,38 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(FileName.printable("Alice — Lewis Carroll, p. 3"), "Alice — Lewis Carroll, p. 3")
     }
 
+    /// Bidirectional overrides made a name read backwards (`cod.exe` shown as `exe.doc`), and
+    /// names in grouped lines ("N files: … (a, b, c, …)") reached the terminal raw.
+    func testBidiControlsAndNamesInGroupedLinesAreEscaped() {
+        XCTAssertEqual(FileName.printable("cod\u{202E}fdp.exe\u{2066}x\u{2069}"), "cod\\u{202E}fdp.exe\\u{2066}x\\u{2069}")
+        let problems = (0..<5).map { Problem(file: "/b/\u{1B}]0;owned\u{7}\($0).txt", message: "skipped", severity: .note) }
+        let shown = Problem.summarised(problems).map(\.description)
+        XCTAssertEqual(shown, ["/b: note: 5 files: skipped (\\x1B]0;owned\\x070.txt, \\x1B]0;owned\\x071.txt, \\x1B]0;owned\\x072.txt, …)"])
+    }
+
+    /// A library whose entry links back to its own folder (`a -> .`, listed twice) was read
+    /// down ever longer paths (2^40 of them): each manifest is read once per chain, by device
+    /// and inode.
+    func testALinkBackToTheLibraryIsReadOnce() {
+        let dir = TempDir()
+        dir.write("lib/Library.json", text: #"{"books": ["loop", "loop", "book"]}"#)
+        dir.write("lib/book/1.png", TestPNG.page())
+        XCTAssertEqual(symlink(".", dir.path + "/lib/loop"), 0)
+        let lib = Library.load(from: dir.path + "/lib", logProblems: false)
+        XCTAssertEqual(lib.books.count, 1)
+        XCTAssertEqual(lib.problems.map(\.message), Array(repeating: "links back to itself (\(dir.path)/lib/Library.json); ignored", count: 2))
+    }
+
+    /// A manifest of millions of empty books printed a line for each (586 MB on stderr):
+    /// notes of one manifest that differ only by the entry's index are grouped beyond three.
+    func testAlikeNotesOfOneManifestAreGrouped() {
+        let dir = TempDir()
+        let path = dir.write("Library.json", text: #"{"books": ["# + Array(repeating: "{}", count: 700).joined(separator: ",\n") + "]}")
+        let lib = Library.load(from: path, logProblems: false)
+        let shown = Problem.summarised(lib.problems).map(\.description)
+        XCTAssertEqual(shown, ["\(path): note: 700 entries: books[…]: no pages given; the book is empty (books[0], books[1], books[2], …)"])
+    }
+
     func testAPNGGivenAsTheSourceIsABookOfOnePage() {
         let dir = TempDir()
         let page = dir.write("scan.png", TestPNG.page(width: 20, height: 30))

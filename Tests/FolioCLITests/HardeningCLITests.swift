@@ -26,6 +26,80 @@ import Testing
         return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
     }
 
+    /// A PDF of one page whose form XObjects nest `depth` deep, each drawing the next twice:
+    /// 2^depth operations, a page the PDF engine never finishes.
+    private func nestedFormsPDF(depth: Int) -> Data {
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] /Contents 4 0 R /Resources << /XObject << /X 5 0 R >> >> >>"]
+        func stream(_ dict: String, _ body: String) -> String { "<< \(dict) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream" }
+        objects.append(stream("", "/X Do"))
+        for k in 0..<depth {
+            let last = k == depth - 1
+            objects.append(stream("/Type /XObject /Subtype /Form /BBox [0 0 200 280]" + (last ? "" : " /Resources << /XObject << /X \(6 + k) 0 R >> >>"),
+                                  last ? "0 0 1 rg 10 10 20 20 re f" : "/X Do /X Do"))
+        }
+        var pdf = "%PDF-1.4\n", offsets: [Int] = []
+        for (i, body) in objects.enumerated() {
+            offsets.append(pdf.utf8.count)
+            pdf += "\(i + 1) 0 obj\n\(body)\nendobj\n"
+        }
+        let xref = pdf.utf8.count
+        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
+        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(pdf.utf8)
+    }
+
+    /// `info --decode` of a page the PDF engine never finishes (forms nested 36 deep) had no
+    /// bound at all; it is passed over after --page-timeout with one line.
+    @Test func aPageThatNeverFinishesIsPassedOverByInfo() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = dir.appendingPathComponent("deep.pdf")
+        try nestedFormsPDF(depth: 36).write(to: pdf)
+        let r = try folio(["info", "--decode", "--page-timeout", "1.5", pdf.path], timeout: 30)
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\(pdf.path): page 1: still decoding after 1.5 s; passed over"), "\(r.stdout)")
+    }
+
+    /// `-o /dev/stdout` into a pipe failed (73) although the help names it, `-o -` wrote a file
+    /// named "-", and `-o ""` was 73 rather than a usage error.
+    @Test func standardOutputByNameWritesIntoAPipe() throws {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["-", "/dev/stdout"] {
+            let r = try FolioProcess.run("/bin/sh", ["-c", #""$0" capture --size 48x27 -o "$1" | od -An -tx1 -N8"#, binary.path, name],
+                                         directory: dir.path, timeout: 60)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            #expect(r.stdout.split(separator: " ").joined(separator: " ").hasPrefix("89 50 4e 47 0d 0a 1a 0a"), "\(name): \(r.stdout)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "no file named -")
+        let empty = try folio(["capture", "--size", "48x27", "-o", ""])
+        #expect(empty.status == 64 && empty.stderr.contains("the output path is empty"), "\(empty.stderr)")
+    }
+
+    /// The only document named, unreadable: the placeholder was drawn and the status was 0, so
+    /// a script could not tell failure from success. The picture is still written; the status is 65.
+    @Test func anUnusableDocumentAloneEndsWith65() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = dir.appendingPathComponent("scrambled.pdf")
+        try Data("%PDF-1.4\nthis is no PDF at all\n".utf8).write(to: doc)
+        let out = dir.appendingPathComponent("shot.png").path
+        let r = try folio(["capture", "--size", "48x27", "-o", out, doc.path])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("showing a placeholder page"), "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out), "the placeholder is still written")
+        let info = try folio(["info", doc.path])
+        #expect(info.status == 65, "\(info.stderr)")
+    }
+
+    /// `--msaa 16` at 8192² took 4.5 GB; past 2 GiB of samples it is refused before any work.
+    @Test func multisamplingIsBoundedBySize() throws {
+        let r = try folio(["capture", "--msaa", "16", "--size", "8192x8192", "-o", "/nonexistent/x.png"])
+        #expect(r.status == 64 && r.stderr.contains("--msaa 16 at 8192x8192 needs 8192 MiB of samples; at most 2048 MiB"), "\(r.stderr)")
+    }
+
     /// Names that are not UTF-8 were echoed as the UTF-8 of their private-use stand-ins
     /// ("out\u{10FFE9}"); they are shown as info shows them, byte by byte ("out\\xE9").
     @Test func namesThatAreNotUTF8AreShownByteByByte() throws {

@@ -79,7 +79,61 @@ private func runTool(_ tool: String, _ arguments: [String]) throws -> FolioProce
 private let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
     .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
 
+/// A folder on a small tmpfs of `kilobytes` (a full disk made on purpose), unmounted by
+/// `unmount`; nil where mounting is not allowed (not root, or in a container without it).
+private func smallDisk(kilobytes: Int) -> URL? {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-full-\(UUID().uuidString)")
+    guard (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil else { return nil }
+    guard let r = try? FolioProcess.run("/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", dir.path], timeout: 30),
+          r.status == 0 else {
+        try? FileManager.default.removeItem(at: dir)
+        return nil
+    }
+    return dir
+}
+
+private func unmount(_ dir: URL) {
+    _ = try? FolioProcess.run("/usr/bin/env", ["umount", dir.path], timeout: 30)
+    try? FileManager.default.removeItem(at: dir)
+}
+
+private let canMount: Bool = smallDisk(kilobytes: 64).map { unmount($0); return true } ?? false
+
 @Suite(.serialized) struct RecordTests {
+    /// `record --video --force` onto a nearly full disk left the earlier video unplayable
+    /// (ffmpeg wrote the final name), or, for a WebM, reported a file cut short as written
+    /// (ffmpeg 5.1 exits 0 after "Error writing trailer"). The earlier file stays whole, no
+    /// partial file is left, and the status says the disk filled (74).
+    @Test(.enabled(if: hasFFmpeg && canMount, "needs ffmpeg and root to mount a small tmpfs"), arguments: ["clip.webm", "clip.mkv"])
+    func aVideoThatDoesNotFitLeavesTheEarlierOneWhole(name: String) throws {
+        let disk = try #require(smallDisk(kilobytes: 40))
+        defer { unmount(disk) }
+        let video = disk.appendingPathComponent(name)
+        let earlier = Data("an earlier video".utf8)
+        try earlier.write(to: video)
+        let r = try run(["record", "--script", "open; next 2", "--size", "320x180", "--video", video.path, "--force"])
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("folio: ffmpeg could not write \(video.path): "), "\(r.stderr)")
+        #expect(try Data(contentsOf: video) == earlier)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == [name], "no partial file")
+    }
+
+    /// `record --force` that failed part-way left new frames 1, 2, 4 beside old ones of another
+    /// size. The new frames are moved in only when all are written.
+    @Test(.enabled(if: canMount, "needs root to mount a small tmpfs"))
+    func aForcedRecordingThatFailsLeavesTheEarlierFrames() throws {
+        let disk = try #require(smallDisk(kilobytes: 400))
+        defer { unmount(disk) }
+        let first = try run(["record", "--script", "open; next 3", "--fps", "5", "--size", "96x54", "-o", disk.path, "-q"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try frames(in: disk).map { try Data(contentsOf: disk.appendingPathComponent($0)) }
+        #expect(before.count == 18)
+        let again = try run(["record", "--script", "open; next 3", "--fps", "5", "--size", "320x180", "-o", disk.path, "--force", "-q"])
+        #expect(again.status == 74, "\(again.stderr)")
+        #expect(try frames(in: disk).map { try Data(contentsOf: disk.appendingPathComponent($0)) } == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).count == 18, "no staging folder left")
+    }
+
     @Test func sameCommandGivesTheSameBytes() throws {
         let script = "open; next; curl 0.83,-0.44; close"
         let (a, dirA) = try record(script)

@@ -186,7 +186,7 @@ final class PDFTests: XCTestCase {
         let deadline = Date(timeIntervalSinceNow: 10)
         while cache.image(for: 3)?.height != 300 && Date() < deadline { usleep(10_000) }
         XCTAssertEqual(cache.image(for: 3)?.height, 300)
-        // Other wanted pages may still be decoding for the new height: counted once they are done.
+        // Counted once every page asked for is in: with two workers another may still be decoding.
         XCTAssertTrue(cache.waitUntilReady(timeout: 10))
         let decoded = cache.statistics.decoded
         cache.setDisplayHeight(1200)
@@ -304,15 +304,101 @@ final class ArchiveTests: XCTestCase {
 }
 
 extension ArchiveTests {
+    /// Fixture `name` loaded: the library and its first book.
+    private func load(_ name: String) throws -> (lib: Library, book: Book) {
+        let lib = Library.load(from: try Fixtures.path(name), logProblems: false)
+        return (lib, try XCTUnwrap(lib.books.first))
+    }
+
     func testAnArchiveCutShortKeepsThePagesBeforeTheDamage() throws {
-        let path = try Fixtures.path("cut.cbt")
-        let lib = Library.load(from: path, logProblems: false)
-        let book = try XCTUnwrap(lib.books.first)
+        let (lib, book) = try load("cut.cbt")
         XCTAssertEqual(book.pages.count, 3)
         XCTAssertEqual(lib.problems.count, 1)
         XCTAssertTrue(lib.problems.first?.message.contains("pages found before it are kept") == true, "\(lib.problems)")
         XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
         XCTAssertThrowsError(try PageSources.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
+    }
+
+    /// An encrypted entry was called "damaged", and --password was not tried on archives.
+    func testEncryptedEntriesSaySoAndOpenWithThePassword() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") else { throw XCTSkip("needs zip (apt-get install zip)") }
+        let dir = try Fixtures.path("sealed")
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let zip = Process()
+        zip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        zip.arguments = ["-c", "cd \"$0\" && /usr/bin/python3 -c \"from PIL import Image; Image.new('RGB', (30, 30), (255, 0, 0)).save('1.png'); "
+                         + "Image.new('RGB', (30, 30), (0, 255, 0)).save('2.png')\" && zip -q -P opensesame sealed.cbz 1.png 2.png", dir]
+        try zip.run()
+        zip.waitUntilExit()
+        XCTAssertEqual(zip.terminationStatus, 0)
+        let locked = try XCTUnwrap(Library.load(from: dir + "/sealed.cbz", logProblems: false).books.first)
+        XCTAssertThrowsError(try PageSources.render(locked.pages[0], fit: PixelSize(width: 30, height: 30))) { error in
+            XCTAssertTrue(PNGError.reason(of: error).hasPrefix("entry 1.png is encrypted (--password gives the password)"), "\(error)")
+        }
+        try FileManager.default.copyItem(atPath: dir + "/sealed.cbz", toPath: dir + "/opened.cbz")
+        PageSources.password = "opensesame"
+        defer { PageSources.password = nil }
+        let book = try XCTUnwrap(Library.load(from: dir + "/opened.cbz", logProblems: false).books.first)
+        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 30, height: 30)).image.centre(), (0, 255, 0))
+    }
+
+    /// Three entries called leaf.png all showed the first, and nothing said so.
+    func testEntriesOfOneNameAreSeparatePagesInArchiveOrder() throws {
+        let (lib, book) = try load("twins.cbz")
+        XCTAssertEqual(book.pages.count, 4)
+        let fit = PixelSize(width: 60, height: 90)
+        let colours = try book.pages.map { try PageSources.render($0, fit: fit).image.centre() }
+        for (colour, expected) in zip(colours, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]) {
+            XCTAssertColour(colour, expected)
+        }
+        XCTAssertTrue(lib.problems.contains { $0.message.contains("given to more than one entry (leaf.png)") }, "\(lib.problems)")
+    }
+
+    /// Each page reopened the archive and skipped to its entry: 2,400 pages read in order took
+    /// minutes (quadratic); one forward pass takes about a second.
+    func testPagesReadInOrderCostOnePass() throws {
+        let book = try load("wide.cbt").book
+        XCTAssertEqual(book.pages.count, 2400)
+        let start = ContinuousClock.now
+        let fit = PixelSize(width: 8, height: 12)
+        for page in book.pages { _ = try PageSources.render(page, fit: fit) }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(20))
+    }
+}
+
+final class JPEGLimitTests: XCTestCase {
+    /// Photos taken sideways or upside down showed so: each of the 8 EXIF orientations is
+    /// turned back (red top left, blue bottom right, landscape).
+    func testEXIFOrientationIsHonoured() throws {
+        for o in 1...8 {
+            let path = try Fixtures.path("turned-\(o).jpg")
+            let size = try XCTUnwrap(PageSources.naturalSize(path))
+            XCTAssertEqual(size.width, 60, "orientation \(o)")
+            XCTAssertEqual(size.height, 40, "orientation \(o)")
+            let image = try PageSources.render(path, fit: PixelSize(width: 60, height: 40)).image
+            XCTAssertEqual(image.width, 60)
+            XCTAssertColour(image.pixel(8, 6), (255, 0, 0), "orientation \(o) top left")
+            XCTAssertColour(image.pixel(50, 33), (0, 0, 255), "orientation \(o) bottom right")
+            XCTAssertColour(image.pixel(50, 6), (255, 255, 255), "orientation \(o) top right")
+        }
+    }
+
+    /// A progressive 16000² JPEG took 3.1 GB although it was shown at 1/8 scale: libjpeg holds
+    /// every coefficient. Past the budget it is refused with one line.
+    func testAProgressiveJPEGOverTheCoefficientBudgetIsRefused() throws {
+        let path = try Fixtures.path("huge-progressive.jpg")
+        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 500, height: 500))) { error in
+            XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of 10000×10000 needs more than 256 MiB to decode; not shown")
+        }
+    }
+
+    /// A progressive JPEG of 20,000 scans decoded for minutes: more than 500 are refused.
+    func testAJPEGOfTooManyScansIsRefused() throws {
+        let path = try Fixtures.path("many-scans.jpg")
+        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 64, height: 48))) { error in
+            XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of more than 500 scans; not shown")
+        }
     }
 }
 

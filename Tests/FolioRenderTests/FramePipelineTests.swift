@@ -288,6 +288,10 @@ private final class Recorder: FramePipelineDelegate {
             // The right-hand page: paper, not the page's dark image and not the desk.
             let c = frame.pixel(215, 90)
             #expect(c.r > 200 && c.g > 190, "paper where the page would be: \(c)")
+            // One deadline per page per run: a recording waited out the timeout in every frame.
+            _ = p.snapshot(at: 10.5)
+            _ = p.snapshot(at: 11)
+            #expect(rec.problems.filter { $0.contains("still loading") }.count == 1, "\(rec.problems)")
         }
     }
 

@@ -174,3 +174,41 @@ start = raw.find(b"b.png") + len("b.png")
 for k in range(start + 10, start + 40):
     raw[k] ^= 0x5A
 open(os.path.join(out, "broken.cbz"), "wb").write(bytes(raw))
+
+# Entries of one name, each a page of its own (archive order among them).
+import warnings
+warnings.simplefilter("ignore")
+with zipfile.ZipFile(os.path.join(out, "twins.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    for name, rgb in [("leaf.png", (0, 255, 0)), ("a.png", (255, 0, 0)), ("leaf.png", (0, 0, 255)), ("leaf.png", (255, 255, 0))]:
+        z.writestr(name, png(rgb))
+
+# A tar of 2,400 small pages: read page after page, it must cost one pass, not one per page.
+tiny = png((90, 90, 200), (8, 12))
+with tarfile.open(os.path.join(out, "wide.cbt"), "w") as t:
+    for i in range(2400):
+        info = tarfile.TarInfo("%04d.png" % i)
+        info.size = len(tiny)
+        t.addfile(info, io.BytesIO(tiny))
+
+# A photo stored turned, with the EXIF orientation (1-8) that turns it back: shown, red is
+# top left and blue bottom right of a 60 x 40 landscape picture.
+from PIL import Image as PILImage
+seen = PILImage.new("RGB", (60, 40), (255, 255, 255))
+seen.paste((255, 0, 0), (0, 0, 30, 20))
+seen.paste((0, 0, 255), (30, 20, 60, 40))
+undo = {2: PILImage.FLIP_LEFT_RIGHT, 3: PILImage.ROTATE_180, 4: PILImage.FLIP_TOP_BOTTOM, 5: PILImage.TRANSPOSE,
+        6: PILImage.ROTATE_90, 7: PILImage.TRANSVERSE, 8: PILImage.ROTATE_270}
+for o in range(1, 9):
+    exif = PILImage.Exif()
+    exif[0x0112] = o
+    (seen if o == 1 else seen.transpose(undo[o])).save(os.path.join(out, "turned-%d.jpg" % o), quality=95, exif=exif.tobytes())
+
+# A progressive colour JPEG of 10,000 x 10,000: its coefficients alone take 300 MB.
+PILImage.new("RGB", (10000, 10000), (120, 130, 140)).save(os.path.join(out, "huge-progressive.jpg"), progressive=True, quality=30)
+
+# A small progressive JPEG whose last scan is repeated until it has some 700 scans.
+buf = io.BytesIO()
+PILImage.new("RGB", (64, 48), (40, 160, 90)).save(buf, "JPEG", progressive=True)
+data = buf.getvalue()
+last = data.rfind(b"\xff\xda")
+open(os.path.join(out, "many-scans.jpg"), "wb").write(data[:last] + data[last:-2] * 700 + b"\xff\xd9")

@@ -513,7 +513,8 @@ public final class Renderer {
         desk.set("uViewProj", matrix: viewProj)
         desk.set("uModel", matrix: item.model.floats)
         desk.set("uSize", Float(item.size.x), Float(item.size.y))
-        desk.set("uMargin", Float(12 + 1.5 * item.thickness))
+        // Softer with the height above the desk: none at an open book's spine (desk.vert).
+        desk.set("uMargin", 12, Float(12 + 1.5 * item.thickness))
         desk.set("uHeight", Float(item.thickness))
         desk.set("uStrength", Float(0.45 * item.opacity))
         desk.set("uClosed", Float(item.closed))

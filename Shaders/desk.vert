@@ -2,10 +2,11 @@
 // The shadow a book lays on the desk: its rectangle grown by a soft margin, on the desk below
 // the book and pushed away from the light by the book's height there.
 // Inputs:   aGrid (s, t) in [0, 1]².
-// Uniforms: uViewProj, uModel, uSize (across, along), uMargin (layout units: at no height, at the book's), uHeight (the
-//           book's height above the desk), uLight (unit, towards the light), uClosed (0 … 1:
-//           a closed book's shadow is soft beyond its spine edge too).
-// Outputs:  vLocal (layout units in the item's frame), vRise (the height there, a fraction of uHeight).
+// Uniforms: uViewProj, uModel, uSize (across, along), uMargin (layout units: at no height,
+//           at the book's), uHeight (the book's height above the desk), uLight (unit, towards
+//           the light), uClosed (0 … 1: a closed book's shadow is soft beyond its spine edge too).
+// Outputs:  vLocal (layout units in the item's frame), vRise (the height there, a fraction
+//           of uHeight).
 layout(location = 0) in vec2 aGrid;
 
 uniform mat4 uViewProj;

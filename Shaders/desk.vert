@@ -1,27 +1,37 @@
 #version 330 core
 // The shadow a book lays on the desk: its rectangle grown by a soft margin, on the desk below
-// the book and pushed away from the light by the book's height.
+// the book and pushed away from the light by the book's height there.
 // Inputs:   aGrid (s, t) in [0, 1]².
-// Uniforms: uViewProj, uModel, uSize (across, along), uMargin (layout units), uHeight (the
-//           book's height above the desk), uLight (unit, towards the light), uClosed (0 … 1:
-//           a closed book's shadow is soft beyond its spine edge too).
-// Outputs:  vLocal (layout units in the item's frame).
+// Uniforms: uViewProj, uModel, uSize (across, along), uMargin (layout units: at no height,
+//           at the book's), uHeight (the book's height above the desk), uLight (unit, towards
+//           the light), uClosed (0 … 1: a closed book's shadow is soft beyond its spine edge too).
+// Outputs:  vLocal (layout units in the item's frame), vRise (the height there, a fraction
+//           of uHeight).
 layout(location = 0) in vec2 aGrid;
 
 uniform mat4 uViewProj;
 uniform mat4 uModel;
 uniform vec2 uSize;
-uniform float uMargin;
+uniform vec2 uMargin;
 uniform float uHeight;
 uniform vec3 uLight;
 uniform float uClosed;
 
 out vec2 vLocal;
+out float vRise;
 
 void main() {
-    vec2 p = vec2(mix(-uClosed * uMargin, uSize.x + uMargin, aGrid.x), (aGrid.y - 0.5) * (uSize.y + 2.0 * uMargin));
+    // A part-open book's rectangle reaches across the spine (desk.frag): so does the mesh, as
+    // far as the rectangle's soft edge, less as the book opens (none when it is open).
+    float back = uClosed * (uMargin.y + (1.0 - uClosed) * uSize.x);
+    vec2 p = vec2(mix(-back, uSize.x + uMargin.y, aGrid.x), (aGrid.y - 0.5) * (uSize.y + 2.0 * uMargin.y));
     vLocal = p;
     vec4 world = uModel * vec4(p, 0.0, 1.0);
-    world.xy -= uLight.xy / uLight.z * uHeight * 0.5;
+    // An open book's spine lies on the desk and its halves rise away from it: the shadow is
+    // pushed by the height at each point, none at the spine, so the two halves (of different
+    // heights) meet there without a step. A closed book stands at its full height.
+    float rise = mix(clamp(p.x / uSize.x, 0.0, 1.0), 1.0, uClosed);
+    vRise = rise;
+    world.xy -= uLight.xy / uLight.z * uHeight * 0.5 * rise;
     gl_Position = uViewProj * world;
 }

@@ -21,7 +21,8 @@
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  MOVING: the variant for turning sheets and fanned pages, with the wedge; FLAP adds
 //           the flap's shadow (a curl), RIM the back's rim (a sheet with a back), STEEP the
-//           steep taps, for a face seen steeply.
+//           steep taps (every moving face, with software filtering: steep or not, its
+//           sharpness then never switches).
 //           Pages lying flat and covers use the plain one (a software renderer pays for code
 //           it skips). SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
 //           lying open (one more texture tap, at a coarse level).
@@ -58,20 +59,23 @@ uniform vec2 uShowThrough;
 
 const float PI = 3.14159265358979;
 
-// Where the page is seen steeply (its image squeezed more than 1.5× one way than the other),
-// two taps along the squeezed direction, each filtered for half of it: the mipmap level then
-// follows the other direction and small type stays legible, at the cost of a second fetch
-// there only. Software renderers use it in place of their anisotropic filtering.
+// Where the page is seen steeply, two taps along the squeezed direction, each filtered for
+// part of it: the mipmap level then follows the other direction and small type stays legible.
+// Software renderers use it in place of their anisotropic filtering. Each tap covers the other
+// direction's footprint (half the squeezed one at most) and the two together the squeezed one:
+// continuous in the squeeze, one tap's worth on a face seen square, so no line across a page
+// and no frame switches between blurred and sharp.
 vec4 steep(vec2 uv) {
     vec2 dx = dFdx(uv), dy = dFdy(uv);
     // Compared in texels: a page's uv square is not square in texels.
     vec2 texels = vec2(textureSize(uImage, 0));
     float lx = dot(dx * texels, dx * texels), ly = dot(dy * texels, dy * texels);
     vec2 major = lx > ly ? dx : dy, minor = lx > ly ? dy : dx;
-    // Explicit derivatives: implicit ones are undefined inside a branch that pixels take apart.
-    if (max(lx, ly) < 2.25 * min(lx, ly)) return textureGrad(uImage, uv, dx, dy);
-    return 0.5 * (textureGrad(uImage, uv - 0.25 * major, 0.5 * major, minor)
-                + textureGrad(uImage, uv + 0.25 * major, 0.5 * major, minor));
+    float part = max(0.5, sqrt(min(lx, ly) / max(max(lx, ly), 1e-12)));
+    vec2 offset = 0.5 * (1.0 - part) * major;
+    // Explicit derivatives: implicit ones would follow the taps' own offsets.
+    return 0.5 * (textureGrad(uImage, uv - offset, part * major, minor)
+                + textureGrad(uImage, uv + offset, part * major, minor));
 }
 
 // Signed distance (layout units, negative inside) to a rectangle with rounded corners.

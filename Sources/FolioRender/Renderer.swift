@@ -469,19 +469,6 @@ public final class Renderer {
         return false
     }
 
-    /// Whether a face stands steeply enough (its plane more than 50° from the page plane, as
-    /// a rigid sheet or a cone mid-turn or a fanned page) that its type needs the steep taps. A
-    /// curl's rolled band is narrow and its flat parts face the viewer.
-    static func isSteep(_ item: SceneItem) -> Bool {
-        let tilt: Double
-        switch item.deformation {
-        case .flat: tilt = abs(item.model.transformDirection(Vec3(0, 0, 1)).z) / max(length(item.model.transformDirection(Vec3(0, 0, 1))), 1e-9)
-        case let .cone(c): tilt = abs(cos(c.rotation))
-        case .curl: return false
-        }
-        return tilt < cos(50 * Double.pi / 180)
-    }
-
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
     private func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         block.use()
@@ -526,7 +513,8 @@ public final class Renderer {
         desk.set("uViewProj", matrix: viewProj)
         desk.set("uModel", matrix: item.model.floats)
         desk.set("uSize", Float(item.size.x), Float(item.size.y))
-        desk.set("uMargin", Float(12 + 1.5 * item.thickness))
+        // Softer with the height above the desk: none at an open book's spine (desk.vert).
+        desk.set("uMargin", 12, Float(12 + 1.5 * item.thickness))
         desk.set("uHeight", Float(item.thickness))
         desk.set("uStrength", Float(0.45 * item.opacity))
         desk.set("uClosed", Float(item.closed))
@@ -606,16 +594,17 @@ struct PageVariant: Hashable {
     var flap = false
     /// The rim of a sheet's back while the sheet shades itself.
     var rim = false
-    /// Two texture taps where the face is seen steeply (never a curl: `Renderer.isSteep`).
+    /// Two texture taps where the face is seen steeply: every moving face with software
+    /// filtering, so that its sharpness never switches with its angle (page.frag's `steep`).
     var steep = false
     /// A coarse tap of the other side's print.
     var showThrough = false
 
-    /// Every variant a face can ask for: 12 programs. A face is a front or a back, so never
-    /// both flap and rim; a curl is never steep.
+    /// Every variant a face can ask for: 14 programs. A face is a front or a back, so never
+    /// both flap and rim.
     static let all: [PageVariant] = [false, true].flatMap { showThrough in
         [PageVariant(showThrough: showThrough)] + [(false, false, false), (true, false, false), (false, true, false),
-                                                   (false, false, true), (false, true, true)].map {
+                                                   (false, false, true), (true, false, true), (false, true, true)].map {
             PageVariant(moving: true, flap: $0.0, rim: $0.1, steep: $0.2, showThrough: showThrough)
         }
     }
@@ -626,7 +615,7 @@ struct PageVariant: Hashable {
         var v = PageVariant(moving: true, showThrough: showThrough)
         if case .curl = item.deformation, !back { v.flap = true }
         v.rim = back && item.back != nil && item.shade.`self` > 0
-        v.steep = steepTextTaps && Renderer.isSteep(item)
+        v.steep = steepTextTaps
         return v
     }
 

@@ -32,6 +32,9 @@ struct MovingVariantTests {
                             // The flap's shadow only on a curl's front; the rim on a back while the sheet shades itself.
                             #expect(v.flap == (deform == .curl && !back))
                             #expect(v.rim == (back && sheet.back != nil && sheet.shade.`self` > 0))
+                            // The steep taps on every moving face, at every angle: a face that
+                            // gained them past an angle sharpened in one frame.
+                            #expect(v.steep == steep)
                         }
                     }
                 }

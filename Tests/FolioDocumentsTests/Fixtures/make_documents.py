@@ -174,3 +174,71 @@ start = raw.find(b"b.png") + len("b.png")
 for k in range(start + 10, start + 40):
     raw[k] ^= 0x5A
 open(os.path.join(out, "broken.cbz"), "wb").write(bytes(raw))
+
+# Finding one's way (FolioFind, PDF navigation): three 420 x 595 pages labelled i, ii, 1, with
+# words at known places (20-point text, baselines at y = 100 and 130), an outline, an internal
+# link on page 2 to page 3, and links out (https, javascript).
+surface = cairo.PDFSurface(os.path.join(out, "navigation.pdf"), 420, 595)
+surface.set_metadata(cairo.PDFMetadata.AUTHOR, "A. Writer")
+lines = [["The quick brown fox", "jumps over the lazy dog"], ["Café crème at the lazy", "dog days of summer"], ["The end"]]
+for i, page in enumerate(lines):
+    surface.set_page_label(["i", "ii", "1"][i])
+    cr = cairo.Context(surface)
+    cr.select_font_face("sans-serif")
+    cr.set_font_size(20)
+    for k, line in enumerate(page):
+        cr.move_to(50, 100 + 30 * k)
+        cr.show_text(line)
+    if i == 1:
+        cr.tag_begin(cairo.TAG_LINK, "page=3 pos=[0 0]")
+        cr.rectangle(50, 200, 100, 30)
+        cr.fill()
+        cr.tag_end(cairo.TAG_LINK)
+        cr.tag_begin(cairo.TAG_LINK, "uri='https://example.org/'")
+        cr.move_to(50, 300)
+        cr.show_text("site")
+        cr.tag_end(cairo.TAG_LINK)
+        cr.tag_begin(cairo.TAG_LINK, "uri='javascript:alert(1)'")
+        cr.move_to(50, 400)
+        cr.show_text("script")
+        cr.tag_end(cairo.TAG_LINK)
+    cr.show_page()
+part1 = surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Part one", "page=1", 0)
+surface.add_outline(part1, "Section A", "page=2", 0)
+surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Part two", "page=3", 0)
+surface.finish()
+
+# 12,000 outline entries on one page: more than are read.
+surface = cairo.PDFSurface(os.path.join(out, "outline-12k.pdf"), 200, 200)
+cairo.Context(surface).show_page()
+for k in range(12000):
+    surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Entry %d" % k, "page=1", 0)
+surface.finish()
+
+
+def raw_pdf(path, objs):
+    """A PDF of the objects given (object n is objs[n - 1]), with its cross-reference table."""
+    body, offsets = io.BytesIO(), []
+    body.write(b"%PDF-1.4\n")
+    for n, obj in enumerate(objs, 1):
+        offsets.append(body.tell())
+        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
+    xref = body.tell()
+    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
+    for off in offsets:
+        body.write(b"%010d 00000 n \n" % off)
+    body.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
+    open(path, "wb").write(body.getvalue())
+
+
+# An outline whose entries point at each other in a ring, one of them at page 99 of a
+# one-page document, and a link whose target is a page that does not exist.
+raw_pdf(os.path.join(out, "outline-loop.pdf"), [
+    b"<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R >>",
+    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [7 0 R] >>",
+    b"<< /Type /Outlines /First 5 0 R /Last 6 0 R /Count 2 >>",
+    b"<< /Title (Ring A) /Parent 4 0 R /Next 6 0 R /First 6 0 R /Last 6 0 R /Count 1 /Dest [3 0 R /Fit] >>",
+    b"<< /Title (Ring B) /Parent 4 0 R /Next 5 0 R /Prev 5 0 R /First 5 0 R /Last 5 0 R /Count 1 /Dest [98 /Fit] >>",
+    b"<< /Type /Annot /Subtype /Link /Rect [10 10 50 50] /Dest [98 /Fit] >>",
+])

@@ -39,7 +39,11 @@ public struct Phrase: Sendable, Hashable {
 
     /// `s` in lower case without marks: "Éte\u{301}" and "ete" fold alike.
     static func fold(_ s: String) -> [Unicode.Scalar] {
-        s.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+        // Most words of most books are ASCII: lower-cased here without Unicode tables.
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return s.utf8.map { Unicode.Scalar((0x41...0x5A).contains($0) ? $0 + 0x20 : $0) }
+        }
+        return s.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
             switch $0.properties.generalCategory {
             case .nonspacingMark, .enclosingMark, .spacingMark, .format: false
             default: true
@@ -65,10 +69,11 @@ extension PageText {
     /// Every place `phrase` occurs, in reading order (a phrase may span words and lines).
     public func hits(of phrase: Phrase, page: Int) -> [SearchHit] {
         // The words folded and joined by single spaces; each scalar remembers its word.
-        var folded: [Unicode.Scalar] = [], owner: [Int] = [], starts: [Int] = []
+        var folded: [Unicode.Scalar] = [], owner: [Int] = [], starts: [Int] = [], lengths: [Int] = []
         folded.reserveCapacity(words.count * 6)
         for (i, w) in words.enumerated() {
             let f = Phrase.fold(w.text)
+            lengths.append(f.count)
             guard !f.isEmpty else { starts.append(folded.count); continue }
             if !folded.isEmpty { folded.append(" "); owner.append(i) }
             starts.append(folded.count)
@@ -83,7 +88,7 @@ extension PageText {
             guard folded[at] == p[0], folded[at..<at + p.count].elementsEqual(p) else { at += 1; continue }
             let end = at + p.count - 1
             hits.append(hit(page: page, first: owner[at], last: owner[end], from: at - starts[owner[at]],
-                            to: end - starts[owner[end]] + 1, folded: { Phrase.fold(words[$0].text).count }))
+                            to: end - starts[owner[end]] + 1, folded: { lengths[$0] }))
             at = end + 1
         }
         return hits

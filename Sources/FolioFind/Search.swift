@@ -68,8 +68,13 @@ public final class Search: @unchecked Sendable {
             lock.withLock {
                 state.searched += 1
                 if text != nil { state.pagesWithText += 1 }
-                let at = state.hits.firstIndex { $0.page > page } ?? state.hits.count
-                state.hits.insert(contentsOf: hits, at: at)
+                guard !hits.isEmpty else { return }
+                // Pages come in order but for the wrap round to the first: append unless before the last.
+                if let last = state.hits.last, last.page > page {
+                    state.hits.insert(contentsOf: hits, at: state.hits.firstIndex { $0.page > page } ?? state.hits.count)
+                } else {
+                    state.hits += hits
+                }
             }
         }
         lock.withLock {

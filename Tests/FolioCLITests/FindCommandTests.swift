@@ -24,6 +24,10 @@ import Testing
         #expect(entries.map { $0["title"] as? String } == ["Part one", "Part two"])
         #expect(entries.map { $0["page"] as? Int } == [1, 3])
         #expect(((entries[0]["children"] as? [[String: Any]])?.first?["label"] as? String) == "ii")
+        // Entries in a ring, one pointing past the last page: listed once, without a word from poppler.
+        let ring = try folio(["outline", try document("outline-loop.pdf")])
+        #expect(ring.status == 0 && ring.stderr.isEmpty, "\(ring.stderr)")
+        #expect(ring.stdout.hasPrefix("Ring A — page 1\n  Ring B\n"), "\(ring.stdout)")
     }
 
     @Test func searchPrintsOneJSONLinePerHitWithItsPageAndBoxes() throws {
@@ -60,13 +64,14 @@ import Testing
     }
 
     /// Pixels that `--search` changed: every one marker yellow (red and green kept, blue
-    /// taken), and enough of them to be the word.
+    /// taken), and enough of them to be the words. Flat: page 1's "quick brown"; curled: page
+    /// 2's "dog days" on the back of the page being turned; zoomed 3×: the top of page 1.
     @Test(arguments: [
-        ["--page", "1"],
-        ["--page", "1", "--turn", "0.3", "--deform", "curl"],
-        ["--page", "1", "--zoom", "3", "--pan=-400,100"],
+        (["--page", "1"], "quick brown"),
+        (["--page", "1", "--turn", "0.3", "--deform", "curl"], "dog days"),
+        (["--page", "1", "--zoom", "3", "--pan=-250,-280"], "quick brown"),
     ])
-    func captureSearchMarksTheWordOnThePaper(state: [String]) throws {
+    func captureSearchMarksTheWordOnThePaper(state: [String], phrase: String) throws {
         let dir = try #require(DocumentCaptureTests.documents)
         func capture(_ extra: [String]) throws -> RGBAImage {
             let out = dir.appendingPathComponent("\(UUID().uuidString).png").path
@@ -75,7 +80,7 @@ import Testing
             #expect(run.stderr.isEmpty, "\(run.stderr)")
             return try PNG.read(path: out)
         }
-        let plain = try capture([]), marked = try capture(["--search", "quick brown"])
+        let plain = try capture([]), marked = try capture(["--search", phrase])
         var changed = 0, yellow = 0
         for y in 0..<plain.height {
             for x in 0..<plain.width {
@@ -86,6 +91,6 @@ import Testing
             }
         }
         #expect(changed > 40, "the mark shows (\(changed) pixels changed)")
-        #expect(yellow * 10 >= changed * 9, "\(yellow) of \(changed) changed pixels are marker yellow")
+        #expect(yellow * 10 >= changed * 8, "\(yellow) of \(changed) changed pixels are marker yellow")
     }
 }

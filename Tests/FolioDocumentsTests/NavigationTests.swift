@@ -40,11 +40,11 @@ final class NavigationTests: XCTestCase {
 
     func testLinksGoToPagesAndAddressesAndLandWhereDrawn() throws {
         let links = try source("navigation.pdf").links(page: 1)
-        let internal = try XCTUnwrap(links.first { $0.target == .page(2) })
-        XCTAssertEqual(internal.box.x0, 50 / 420, accuracy: 0.005)
-        XCTAssertEqual(internal.box.y0, 200 / 595, accuracy: 0.005)
-        XCTAssertEqual(internal.box.x1, 150 / 420, accuracy: 0.005)
-        XCTAssertEqual(internal.box.y1, 230 / 595, accuracy: 0.005)
+        let inner = try XCTUnwrap(links.first { $0.target == .page(2) })
+        XCTAssertEqual(inner.box.x0, 50 / 420, accuracy: 0.005)
+        XCTAssertEqual(inner.box.y0, 200 / 595, accuracy: 0.005)
+        XCTAssertEqual(inner.box.x1, 150 / 420, accuracy: 0.005)
+        XCTAssertEqual(inner.box.y1, 230 / 595, accuracy: 0.005)
         XCTAssertEqual(Set(links.map(\.target)), [.page(2), .uri("https://example.org/"), .uri("javascript:alert(1)")])
         XCTAssertEqual(try source("navigation.pdf").links(page: 0), [])
     }
@@ -176,5 +176,39 @@ final class NavigationTests: XCTestCase {
         let part = try XCTUnwrap(try PageSources.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
         XCTAssertColour(part.pixel(Int((fox.x0 + fox.x1) / 2 * 840) - crop.x, Int(fox.y0 * 1190) + 2 - crop.y), (255, 210, 40), "inside, in a crop")
         XCTAssertColour(part.pixel(2, 2), white, "outside, in a crop")
+    }
+
+    // MARK: The reader's ways
+
+    func testTheChapterReadIsTheLastEntryStartedAtEachLevel() throws {
+        let outline = try source("navigation.pdf").outline
+        XCTAssertEqual(outline.chapter(at: 0).map(\.title), ["Part one"])
+        XCTAssertEqual(outline.chapter(at: 1).map(\.title), ["Part one", "Section A"])
+        XCTAssertEqual(outline.chapter(at: 2).map(\.title), ["Part two"])
+        XCTAssertEqual(outline.rows.map(\.depth), [0, 1, 0])
+    }
+
+    func testTheLinkUnderThePointerAndComingBack() throws {
+        let links = try source("navigation.pdf").links(page: 1)
+        XCTAssertEqual(links.link(atX: 100 / 420, y: 215 / 595)?.target, .page(2))
+        XCTAssertNil(links.link(atX: 0.9, y: 0.9))
+        var back = BackStack(limit: 2)
+        back.leave(1)
+        back.leave(1)
+        back.leave(5)
+        back.leave(9)
+        XCTAssertEqual(back.back(), 9)
+        XCTAssertEqual(back.back(), 5)
+        XCTAssertNil(back.back(), "two kept at most")
+    }
+
+    func testADragSelectsTheWordsBetweenItsEndsInReadingOrder() throws {
+        let text = try XCTUnwrap(try source("navigation.pdf").text(page: 0))
+        let quick = text.words[1].box, over = text.words[5].box
+        // Dragged backwards, from "over" up to "quick".
+        let s = Selection(page: 0, text: text, from: ((over.x0 + over.x1) / 2, (over.y0 + over.y1) / 2),
+                          to: (quick.x0 + 0.001, (quick.y0 + quick.y1) / 2))
+        XCTAssertEqual(s.text, "quick brown fox\njumps over")
+        XCTAssertEqual(s.boxes.count, 5)
     }
 }

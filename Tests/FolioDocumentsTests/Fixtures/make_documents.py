@@ -177,7 +177,7 @@ open(os.path.join(out, "broken.cbz"), "wb").write(bytes(raw))
 
 # Finding one's way (FolioFind, PDF navigation): three 420 x 595 pages labelled i, ii, 1, with
 # words at known places (20-point text, baselines at y = 100 and 130), an outline, an internal
-# link on page 2 to page 3, and links out (https, javascript).
+# link on page 2 to page 3 (a named destination), and links out (https, javascript).
 surface = cairo.PDFSurface(os.path.join(out, "navigation.pdf"), 420, 595)
 surface.set_metadata(cairo.PDFMetadata.AUTHOR, "A. Writer")
 lines = [["The quick brown fox", "jumps over the lazy dog"], ["Café crème at the lazy", "dog days of summer"], ["The end"]]
@@ -186,11 +186,16 @@ for i, page in enumerate(lines):
     cr = cairo.Context(surface)
     cr.select_font_face("sans-serif")
     cr.set_font_size(20)
+    if i == 2:
+        cr.tag_begin(cairo.TAG_DEST, "name='end'")
     for k, line in enumerate(page):
         cr.move_to(50, 100 + 30 * k)
         cr.show_text(line)
+    if i == 2:
+        cr.tag_end(cairo.TAG_DEST)
     if i == 1:
-        cr.tag_begin(cairo.TAG_LINK, "page=3 pos=[0 0]")
+        # A named destination (cairo 1.16 writes no target for a link to "page=N").
+        cr.tag_begin(cairo.TAG_LINK, "dest='end'")
         cr.rectangle(50, 200, 100, 30)
         cr.fill()
         cr.tag_end(cairo.TAG_LINK)

@@ -138,6 +138,8 @@ public final class FramePipeline {
     /// False once the surface closed or a key quit.
     public private(set) var isRunning = true
     private var title = ""
+    /// A note the application adds to the window title (a search's "3 of 17", a bookmark made).
+    public var titleNote = ""
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -361,7 +363,7 @@ public final class FramePipeline {
         takeImageChanges()
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
-        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…")
+        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)
@@ -373,7 +375,8 @@ public final class FramePipeline {
         case let .action(action): perform(action, at: now, origin: .key)
         case .toggleFullscreen: surface.toggleFullscreen()
         case .quit: isRunning = false
-        case .screenshot, .help: delegate?.pipeline(self, asksFor: command, at: now)
+        case .screenshot, .help, .nextHit, .previousHit, .toggleBookmark, .nextBookmark:
+            delegate?.pipeline(self, asksFor: command, at: now)
         }
     }
 

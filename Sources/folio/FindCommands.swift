@@ -195,7 +195,10 @@ struct TextCommand: ParsableCommand {
 
 /// Marks every hit of `phrase` on the pages of `library`'s documents (`PageMarks`): pages
 /// rendered from then on show them. A document without a hit gets one line saying so.
-func markHits(of text: String, in library: Library) throws {
+/// Returns the hits of each document, by its path.
+@discardableResult
+func markHits(of text: String, in library: Library) throws -> [String: [SearchHit]] {
+    var found: [String: [SearchHit]] = [:]
     let phrase = try parsePhrase(text, "--search: ")
     let documents = Set(library.books.compactMap { $0.pages.first.flatMap(PageSources.split)?.path })
     for path in documents.sorted() {
@@ -205,5 +208,7 @@ func markHits(of text: String, in library: Library) throws {
         let progress = search.progress
         if progress.hits.isEmpty { report("\(path): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
         PageMarks.set(Dictionary(grouping: progress.hits, by: \.page).mapValues { $0.flatMap(\.boxes) }, for: path)
+        found[path] = progress.hits
     }
+    return found
 }

@@ -72,6 +72,25 @@ within 20 titled "pages 2–3 of 6" || fail "the book did not open at the page; 
 quit
 """#
 
+/// `--search 7` in portrait.pdf (page numbers printed on its pages): N turns to page 7, M
+/// bookmarks that spread, Home goes back to the start and Shift+M returns to the bookmark.
+private let findInViewer = scriptHelpers + #"""
+"$FOLIO" view "$DOC" --search 7 >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+xdotool key --window "$wid" Return
+hit() { xdotool key --window "$wid" n; sleep 0.3; titled "pages 6–7.*search hit 1 of 1"; }
+within 20 hit || fail "N did not turn to the hit; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" m
+within 10 titled "bookmarked page 6" || fail "M did not bookmark; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" Home
+within 20 titled "— page 1 of 10" || fail "Home did not go to the first page; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" shift+m
+within 20 titled "pages 6–7.*bookmark: page 6" || fail "Shift+M did not return to the bookmark; the title says: $(xdotool getwindowname "$wid")"
+quit
+grep -q "portrait.pdf" "$SHOTS/folio/bookmarks.json" || fail "no bookmark saved: $(cat "$SHOTS/folio/bookmarks.json")"
+"""#
+
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
 private let readDocument = scriptHelpers + #"""
 # The book may still be opening: ask again until the title shows the page.
@@ -119,6 +138,13 @@ echo "done"
             try #require(paths.count == 1, "\(report)")
             #expect(Self.paperFraction(try PNG.read(path: paths[0])) > 0.25, "\(report)")
         }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func nTurnsToTheSearchHitAndMBookmarksIt() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("portrait.pdf").path
+        try Self.underXvfb(findInViewer, environment: ["DOC": doc]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),

@@ -16,6 +16,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case nextHit, previousHit
     /// Bookmarks the spread shown, or takes its bookmark away; turns to the next bookmark.
     case toggleBookmark, nextBookmark
+    /// Alt+←: back to the page a followed link left.
+    case back
 }
 
 /// The keyboard of `folio view`: one table that both the viewer and its help text read, so
@@ -92,8 +94,9 @@ public enum KeyMap {
     /// the arrows pan the book instead of turning pages.
     public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
                                 phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
-        guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         let context = context(of: phase)
+        if key == .left, modifiers == .alt, context == .book { return [.back] }
+        guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         if zoomed, context == .book, let step = panSteps[key] { return [.action(.pan(by: step))] }
         let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
         guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
@@ -144,6 +147,8 @@ public enum KeyMap {
     private static let pageNumberHelp = """
         Going to a page (PageNumberEntry):
           digits, then Enter or G   go to that page (the window title shows the digits)
+          click a link              follow it (Alt + ← comes back); a web or mail
+                                    address opens in its application
         """
 
     private static let mouseHelp = """

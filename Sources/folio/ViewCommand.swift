@@ -102,6 +102,7 @@ private final class ViewerHost: FramePipelineDelegate {
     let hits: [String: [SearchHit]]
     private var cursor = HitCursor()
     private let bookmarks = Bookmarks()
+    private var back = BackStack()
 
     init(screenshots: ScreenshotFolder, hits: [String: [SearchHit]]) {
         self.screenshots = screenshots
@@ -150,8 +151,32 @@ private final class ViewerHost: FramePipelineDelegate {
             }
             pipeline.titleNote = "bookmark: page \(page)"
             pipeline.perform(.goTo(page: page + 1), at: time, origin: .key)
+        case .back:
+            guard let image = back.back() else { return }
+            pipeline.titleNote = "back to page \(image + 1)"
+            pipeline.perform(.goTo(page: image + 2), at: time, origin: .key)
         default: break
         }
+    }
+
+    /// Follows the link under a click: a page of the same document turns there (Alt+← comes
+    /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
+    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
+        guard let (book, image) = reading(pipeline), book.pages.indices.contains(point.image),
+              let (path, page) = PageSources.split(book.pages[point.image]),
+              let link = (try? PageSources.open(path))?.links(page: page).link(atX: point.x, y: point.y) else { return false }
+        switch link.target {
+        case let .page(target):
+            guard let to = book.pages.firstIndex(of: PageSources.locator(path, page: target)) else { return false }
+            back.leave(image)
+            pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
+            pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
+        case let .uri(address):
+            let notice = LinkPolicy.open(address)
+            pipeline.titleNote = notice ?? "opening \(FileName.printable(String(address.prefix(60))))"
+            if let notice { report(notice) }
+        }
+        return true
     }
 
     func pipeline(_ pipeline: FramePipeline, problem: String) { report(problem) }

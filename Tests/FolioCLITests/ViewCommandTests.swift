@@ -91,6 +91,22 @@ quit
 grep -q "portrait.pdf" "$SHOTS/folio/bookmarks.json" || fail "no bookmark saved: $(cat "$SHOTS/folio/bookmarks.json")"
 """#
 
+/// navigation.pdf: a click on page 1's link (at 50, 300 of its 420 x 595 points; the right-hand
+/// page at 1280 x 720 spans about x 640…1045, y 74…646) turns to page 3; Alt+← comes back.
+private let followLink = scriptHelpers + #"""
+"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+xdotool key --window "$wid" Return
+within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+sleep 1
+follow() { xdotool mousemove --window "$wid" 736 377 click 1; sleep 0.5; titled "pages 2–3 of 3.*link to page 3"; }
+within 20 follow || fail "the link was not followed; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" alt+Left
+within 20 titled "— page 1 of 3.*back to page 1" || fail "Alt+← did not come back; the title says: $(xdotool getwindowname "$wid")"
+quit
+"""#
+
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
 private let readDocument = scriptHelpers + #"""
 # The book may still be opening: ask again until the title shows the page.
@@ -145,6 +161,13 @@ echo "done"
     func nTurnsToTheSearchHitAndMBookmarksIt() throws {
         let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("portrait.pdf").path
         try Self.underXvfb(findInViewer, environment: ["DOC": doc]) { _, _ in }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func aClickOnALinkTurnsToItsPageAndAltLeftComesBack() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
+        try Self.underXvfb(followLink, environment: ["DOC": doc]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),

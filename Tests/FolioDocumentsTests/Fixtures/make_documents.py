@@ -176,7 +176,7 @@ for k in range(start + 10, start + 40):
 open(os.path.join(out, "broken.cbz"), "wb").write(bytes(raw))
 
 # Finding one's way (FolioFind, PDF navigation): three 420 x 595 pages labelled i, ii, 1, with
-# words at known places (20-point text, baselines at y = 100 and 130), an outline, an internal
+# words at known places (20-point text, baselines at y = 100 and 130), an outline, internal
 # link on page 2 to page 3 (a named destination), and links out (https, javascript).
 surface = cairo.PDFSurface(os.path.join(out, "navigation.pdf"), 420, 595)
 surface.set_metadata(cairo.PDFMetadata.AUTHOR, "A. Writer")
@@ -193,6 +193,12 @@ for i, page in enumerate(lines):
         cr.show_text(line)
     if i == 2:
         cr.tag_end(cairo.TAG_DEST)
+    if i == 0:
+        # Page 1 links to page 3 (the next spread) at (50, 300, 100 x 30).
+        cr.tag_begin(cairo.TAG_LINK, "dest='end'")
+        cr.rectangle(50, 300, 100, 30)
+        cr.fill()
+        cr.tag_end(cairo.TAG_LINK)
     if i == 1:
         # A named destination (cairo 1.16 writes no target for a link to "page=N").
         cr.tag_begin(cairo.TAG_LINK, "dest='end'")

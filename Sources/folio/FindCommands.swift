@@ -17,6 +17,15 @@ func openDocument(_ path: String, password: String?) throws -> PageSource {
     return ImageFolder(pages: book.pages)
 }
 
+/// The document a finding command reads, and its password.
+struct DocumentOptions: ParsableArguments {
+    @Argument(help: "A PDF, comic archive or folder of page images.")
+    var document: String
+
+    @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")
+    var password: String?
+}
+
 /// A folder's page images as a document: what it says of itself is its file names.
 private final class ImageFolder: PageSource {
     let pages: [String]
@@ -51,14 +60,10 @@ struct Outline: ParsableCommand {
         abstract: "Print a document's contents (outline): indented text, or JSON.",
         discussion: "Each entry shows its page number and the label printed on that page when it differs. A folder of images or a comic archive lists its file names. At most 10,000 entries are read.")
 
-    @Argument(help: "A PDF, comic archive or folder of page images.")
-    var document: String
+    @OptionGroup var input: DocumentOptions
 
     @Flag(help: "Print JSON: [{\"title\", \"page\" (1-based or null), \"label\", \"children\"}].")
     var json = false
-
-    @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")
-    var password: String?
 
     struct Entry: Encodable {
         var title: String
@@ -68,14 +73,14 @@ struct Outline: ParsableCommand {
     }
 
     func run() throws {
-        let source = try openDocument(document, password: password)
+        let source = try openDocument(input.document, password: input.password)
         func entry(_ e: OutlineEntry) -> Entry {
             Entry(title: e.title, page: e.page.map { $0 + 1 }, label: e.page.flatMap { source.label(ofPage: $0) },
                   children: e.children.map(entry))
         }
         let entries = source.outline.map(entry)
         if json { print(try jsonLine(entries)); return }
-        if entries.isEmpty { report("\(document): has no contents"); return }
+        if entries.isEmpty { report("\(input.document): has no contents"); return }
         func show(_ e: Entry, depth: Int) {
             let label = e.label.map { $0 == e.page.map(String.init) ? "" : " (\(FileName.printable($0)))" } ?? ""
             let page = e.page.map { " — page \($0)\(label)" } ?? ""
@@ -99,17 +104,13 @@ struct SearchCommand: ParsableCommand {
         65 when the document has no text to search, 64 for an empty or over-long phrase.
         """)
 
-    @Argument(help: "A PDF (or any document with a text layer).")
-    var document: String
+    @OptionGroup var input: DocumentOptions
 
     @Argument(help: "The phrase to find.")
     var phrase: String
 
     @Flag(help: "Report on standard error when the first hit came and how long the whole search took.")
     var stats = false
-
-    @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")
-    var password: String?
 
     @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
     var quiet = false
@@ -124,7 +125,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let phrase = try parsePhrase(self.phrase)
-        let source = try openDocument(document, password: password)
+        let source = try openDocument(input.document, password: input.password)
         let start = ContinuousClock.now
         var first: Duration?
         let search = Search(phrase, in: PageTextCache(source: source))
@@ -149,7 +150,7 @@ struct SearchCommand: ParsableCommand {
             report("\(result.hits.count) hits in \(result.pageCount) pages (\(result.pagesWithText) with text); first hit after "
                    + "\(first.map(secs) ?? "-"), all pages in \(secs(ContinuousClock.now - start))")
         }
-        if result.noText { throw Failure(.data, "\(document): this book has no text to search") }
+        if result.noText { throw Failure(.data, "\(input.document): this book has no text to search") }
         if result.hits.isEmpty { throw ExitCode(1) }
     }
 }
@@ -160,8 +161,7 @@ struct TextCommand: ParsableCommand {
         commandName: "text",
         abstract: "Print the text of a document's page, a line per line of text (or its words with boxes as JSON).")
 
-    @Argument(help: "A PDF (or any document with a text layer).")
-    var document: String
+    @OptionGroup var input: DocumentOptions
 
     @Option(help: "The page, 1 for the first.")
     var page: Int = 1
@@ -169,22 +169,19 @@ struct TextCommand: ParsableCommand {
     @Flag(help: "Print JSON: [{\"text\", \"box\": [x0, y0, x1, y1]}] in fractions of the paper.")
     var json = false
 
-    @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")
-    var password: String?
-
     struct Word: Encodable {
         var text: String
         var box: [Double]
     }
 
     func run() throws {
-        let source = try openDocument(document, password: password)
+        let source = try openDocument(input.document, password: input.password)
         guard (1...max(1, source.pageCount)).contains(page), source.pageCount > 0 else {
-            throw Failure(.usage, "--page \(page): \(document) has pages 1…\(source.pageCount)")
+            throw Failure(.usage, "--page \(page): \(input.document) has pages 1…\(source.pageCount)")
         }
         let text: PageText?
         do { text = try source.text(page: page - 1) } catch { throw Failure(.data, "\(error)") }
-        guard let text else { throw Failure(.data, "\(document): page \(page) has no text") }
+        guard let text else { throw Failure(.data, "\(input.document): page \(page) has no text") }
         if json {
             print(try jsonLine(text.words.map { Word(text: $0.text, box: [$0.box.x0, $0.box.y0, $0.box.x1, $0.box.y1].map(fraction)) }))
             return

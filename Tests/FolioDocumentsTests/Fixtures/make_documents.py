@@ -86,6 +86,22 @@ def rc4(key, data):
     return bytes(out_)
 
 
+def raw_pdf(path, objs, trailer=b""):
+    """A PDF of the objects given (object n is objs[n - 1]), with its cross-reference table;
+    `trailer` adds to the trailer dictionary."""
+    body, offsets = io.BytesIO(), []
+    body.write(b"%PDF-1.4\n")
+    for n, obj in enumerate(objs, 1):
+        offsets.append(body.tell())
+        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
+    xref = body.tell()
+    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
+    for off in offsets:
+        body.write(b"%010d 00000 n \n" % off)
+    body.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, trailer, xref))
+    open(path, "wb").write(body.getvalue())
+
+
 def encrypted_pdf(path, user_password):
     """A one-page PDF under the standard security handler, revision 2 (40-bit RC4): opens only
     with `user_password` (PDF 1.7, 7.6.3, algorithms 2 and 4)."""
@@ -107,18 +123,7 @@ def encrypted_pdf(path, user_password):
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Filter /Standard /V 1 /R 2 /O <" + o.hex().encode() + b"> /U <" + u.hex().encode() + b"> /P -4 >>",
     ]
-    body, offsets = io.BytesIO(), []
-    body.write(b"%PDF-1.4\n")
-    for n, obj in enumerate(objs, 1):
-        offsets.append(body.tell())
-        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
-    xref = body.tell()
-    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        body.write(b"%010d 00000 n \n" % off)
-    body.write(b"trailer\n<< /Size %d /Root 1 0 R /Encrypt 5 0 R /ID [<%s> <%s>] >>\nstartxref\n%d\n%%%%EOF\n"
-               % (len(objs) + 1, file_id.hex().encode(), file_id.hex().encode(), xref))
-    open(path, "wb").write(body.getvalue())
+    raw_pdf(path, objs, b" /Encrypt 5 0 R /ID [<%s> <%s>]" % (file_id.hex().encode(), file_id.hex().encode()))
 
 
 encrypted_pdf(os.path.join(out, "encrypted.pdf"), "secret")
@@ -225,21 +230,6 @@ cairo.Context(surface).show_page()
 for k in range(12000):
     surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Entry %d" % k, "page=1", 0)
 surface.finish()
-
-
-def raw_pdf(path, objs):
-    """A PDF of the objects given (object n is objs[n - 1]), with its cross-reference table."""
-    body, offsets = io.BytesIO(), []
-    body.write(b"%PDF-1.4\n")
-    for n, obj in enumerate(objs, 1):
-        offsets.append(body.tell())
-        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
-    xref = body.tell()
-    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        body.write(b"%010d 00000 n \n" % off)
-    body.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
-    open(path, "wb").write(body.getvalue())
 
 
 # An outline whose entries point at each other in a ring, one of them at page 99 of a

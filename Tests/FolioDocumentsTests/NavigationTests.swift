@@ -212,4 +212,19 @@ final class NavigationTests: XCTestCase {
         XCTAssertEqual(s.text, "quick brown fox\njumps over")
         XCTAssertEqual(s.boxes.count, 5)
     }
+
+    func testOnlyWebAndMailLinksMayOpenAndNothingGoesThroughAShell() throws {
+        for uri in ["https://example.org/", "http://example.org/a?b=c", "mailto:someone@example.org", "HTTPS://EXAMPLE.ORG"] {
+            XCTAssertNil(LinkPolicy.refusal(uri), uri)
+        }
+        for uri in ["javascript:alert(1)", "file:///etc/passwd", "xdg-open", "sh -c 'rm -rf ~'", "launch:calc.exe",
+                    "https://example.org/; rm -rf ~", "http://a\nb", ":nothing", ""] {
+            let notice = try XCTUnwrap(LinkPolicy.refusal(uri), uri)
+            XCTAssertTrue(notice.hasPrefix("link not opened"), notice)
+            XCTAssertFalse(notice.contains("\n"), "one line: \(notice)")
+        }
+        // Refused before anything starts; an opener that is not there is a notice, not a crash.
+        XCTAssertEqual(LinkPolicy.open("javascript:alert(1)", opener: "/nonexistent/opener"), LinkPolicy.refusal("javascript:alert(1)"))
+        XCTAssertTrue(LinkPolicy.open("https://example.org/", opener: "/nonexistent/opener")?.contains("cannot start") == true)
+    }
 }

@@ -44,6 +44,7 @@ let package = Package(
         .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
+        .target(name: "FolioFind", dependencies: ["FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
@@ -51,6 +52,7 @@ let package = Package(
         .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
+            "FolioFind",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
@@ -59,7 +61,7 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioBook"], exclude: ["Fixtures"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioBook", "FolioFind"], exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),

@@ -12,6 +12,12 @@ public enum ViewerCommand: Sendable, Equatable {
     /// Prints the key map.
     case help
     case quit
+    /// Turns to the next (previous) hit of the search (`folio view --search`).
+    case nextHit, previousHit
+    /// Bookmarks the spread shown, or takes its bookmark away; turns to the next bookmark.
+    case toggleBookmark, nextBookmark
+    /// Alt+←: back to the page a followed link left.
+    case back
 }
 
 /// The keyboard of `folio view`: one table that both the viewer and its help text read, so
@@ -68,6 +74,9 @@ public enum KeyMap {
         Binding(keys: [.plus], context: .book, command: .action(.zoomIn), repeats: .always, summary: "zoom in"),
         Binding(keys: [.minus], context: .book, command: .action(.zoomOut), repeats: .always, summary: "zoom out"),
         Binding(keys: [.z], context: .book, command: .action(.fitSpread), repeats: .never, summary: "fit the spread (zoom 1)"),
+        Binding(keys: [.n], context: .book, command: .nextHit, repeats: .whenQueueEmpty, summary: "next search hit (Shift: previous)"),
+        Binding(keys: [.m], context: .book, command: .toggleBookmark, repeats: .never,
+                summary: "bookmark the spread, or unmark it (Shift: next bookmark)"),
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
@@ -85,12 +94,23 @@ public enum KeyMap {
     /// the arrows pan the book instead of turning pages.
     public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
                                 phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
-        guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         let context = context(of: phase)
+        if key == .left, modifiers == .alt, context == .book { return [.back] }
+        guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         if zoomed, context == .book, let step = panSteps[key] { return [.action(.pan(by: step))] }
         let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
         guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
+        if modifiers.contains(.shift), let shifted = shifted(binding.command) { return [shifted] }
         return [binding.command]
+    }
+
+    /// What a binding does with Shift held, where that differs.
+    private static func shifted(_ command: ViewerCommand) -> ViewerCommand? {
+        switch command {
+        case .nextHit: .previousHit
+        case .toggleBookmark: .nextBookmark
+        default: nil
+        }
     }
 
     private static func repeats(_ policy: Repeat, queuedTurns: Int) -> Bool {
@@ -127,6 +147,8 @@ public enum KeyMap {
     private static let pageNumberHelp = """
         Going to a page (PageNumberEntry):
           digits, then Enter or G   go to that page (the window title shows the digits)
+          click a link              follow it (Alt + ← comes back); a web or mail
+                                    address opens in its application
         """
 
     private static let mouseHelp = """

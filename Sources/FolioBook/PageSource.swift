@@ -323,7 +323,9 @@ public enum PageSources {
         if let (path, index) = split(locator) {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-            return try source.render(page: index, fit: fit)
+            var page = try source.render(page: index, fit: fit)
+            PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index))
+            return page
         }
         // Plain files are opened as regular files only (`InputFile`). A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
         // its memory follows the size it is shown at, whatever its header claims.
@@ -345,7 +347,11 @@ public enum PageSources {
         guard let (path, index) = split(locator) else { return nil }
         let source = try open(path)
         guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-        return try source.render(page: index, crop: crop, paperAspect: paperAspect)
+        guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }
+        // Marks are on the document's paper, which sits on the book's as `onPaper` puts it.
+        let paper = RGBAImage.placement(own: Book.paperAspect(firstPage: source.pageSize(0)), onPaper: paperAspect)
+        PageMarks.mark(&image, boxes: PageMarks.boxes(path, page: index).map(paper.placing), shown: crop.region)
+        return image
     }
 
     /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.

@@ -55,12 +55,16 @@ public protocol FramePipelineDelegate: AnyObject {
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double)
     /// A page file could not be read, or a frame could not be drawn: one line for a person.
     func pipeline(_ pipeline: FramePipeline, problem: String)
+    /// A click on a page at `point`: true when the host acted on it (followed a link), and the
+    /// click then does not turn the page.
+    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool
 }
 
 extension FramePipelineDelegate {
     public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
     public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
     public func pipeline(_ pipeline: FramePipeline, problem: String) { FramePipeline.printProblem(problem) }
+    public func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool { false }
 }
 
 /// Supplies page images from memory for books that have no files (or whose files the host
@@ -142,6 +146,8 @@ public final class FramePipeline {
     /// False once the surface closed or a key quit.
     public private(set) var isRunning = true
     private var title = ""
+    /// A note the application adds to the window title (a search's "3 of 17", a bookmark made).
+    public var titleNote = ""
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -356,7 +362,14 @@ public final class FramePipeline {
         case .close:
             isRunning = false
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            for action in gestures.handle(timed.event, controller: controller, at: now) { perform(action, at: now, origin: .gesture) }
+            var actions = gestures.handle(timed.event, controller: controller, at: now)
+            // A click that would turn the page goes to the host first (a link under it).
+            if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
+               let point = PagePoint.under(gestures.mapping.layoutPoint(x: x, y: y), controller: controller),
+               delegate?.pipeline(self, clickedAt: point, at: now) == true {
+                actions = []
+            }
+            for action in actions { perform(action, at: now, origin: .gesture) }
         }
     }
 
@@ -383,7 +396,7 @@ public final class FramePipeline {
         takeImageChanges()
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
-        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…")
+        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)
@@ -395,7 +408,8 @@ public final class FramePipeline {
         case let .action(action): perform(action, at: now, origin: .key)
         case .toggleFullscreen: surface.toggleFullscreen()
         case .quit: isRunning = false
-        case .screenshot, .help: delegate?.pipeline(self, asksFor: command, at: now)
+        case .screenshot, .help, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
+            delegate?.pipeline(self, asksFor: command, at: now)
         }
     }
 

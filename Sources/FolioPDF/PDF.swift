@@ -7,8 +7,9 @@ import Foundation
 /// Pages are rasterised at the size asked for (the size they are shown at), and a zoomed view
 /// gets the part of a page it shows at its own scale (a crop), so text stays sharp at any
 /// zoom; nothing is rendered at open, which reads only the cross-reference table
-/// and the first page's size. Does not: search or select text, follow links, or show forms
-/// and annotations beyond what poppler draws.
+/// and the first page's size. Its outline, page labels, words and links are read on demand
+/// (PDFNavigation.swift). Does not: search text (FolioFind does, over the words), open
+/// links, or show forms and annotations beyond what poppler draws.
 ///
 /// Licence: poppler is GPL-2.0-or-later (or GPL-3.0), so a program that links this module is
 /// distributed under the GPL; Folio itself is GPL-3.0-or-later for that reason (README).
@@ -18,7 +19,17 @@ public enum PDF {
     }
 
     /// Lets `Library.load` and page caches open PDFs.
-    public static func register() { PageSources.register(format) }
+    public static func register() {
+        PageSources.register(format)
+        // poppler-glib's own warnings about a document's insides ("Invalid page 99 in Link
+        // Destination") are not the reader's lines: what matters reaches them as one line.
+        _ = quietPoppler
+    }
+
+    private static let quietPoppler: Void = {
+        g_log_set_handler("Poppler", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue),
+                          { _, _, _, _ in }, nil)
+    }()
 }
 
 /// One PDF file. poppler's document objects are not thread-safe, so each render borrows one
@@ -36,7 +47,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var maxHandles: Int
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
-    private let aspect: Double
+    let aspect: Double
 
     init(path: String, password: String?) throws {
         self.path = path
@@ -97,7 +108,12 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     }
 
     /// Runs `body` with page `index` and its size in points, on a handle of its own.
-    private func withPage<T>(_ index: Int, _ body: (OpaquePointer, Double, Double) throws -> T) throws -> T {
+    func withPage<T>(_ index: Int, _ body: (OpaquePointer, Double, Double) throws -> T) throws -> T {
+        try withPage(index) { _, page, w, h in try body(page, w, h) }
+    }
+
+    /// Runs `body` with the handle, page `index` of it and the page's size in points.
+    func withPage<T>(_ index: Int, _ body: (OpaquePointer, OpaquePointer, Double, Double) throws -> T) throws -> T {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         return try withHandle { doc in
             guard let page = poppler_document_get_page(doc, Int32(index)) else {
@@ -109,7 +125,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             guard w > 0, h > 0, w.isFinite, h.isFinite else {
                 throw PageError.invalid(path: path, message: "page \(index + 1) has no size")
             }
-            return try body(page, w, h)
+            return try body(doc, page, w, h)
         }
     }
 
@@ -172,7 +188,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
 
     /// Runs `body` with a handle of its own: an idle one, a new one while fewer than
     /// `maxHandles` exist, else the next one given back.
-    private func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+    func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         pool.lock()
         while idle.isEmpty && handles >= maxHandles { pool.wait() }
         var doc = idle.popLast()

@@ -21,6 +21,9 @@ struct Capture: ParsableCommand {
     @OptionGroup var state: StateOptions
     @OptionGroup var tuning: TuningOptions
 
+    @Option(help: "Mark every place this phrase occurs on the pages of the library's documents (as folio search finds them).")
+    var search: String?
+
     func validate() throws {
         try checkPNGName(output, option: "-o")
     }
@@ -48,6 +51,7 @@ struct Capture: ParsableCommand {
         var still = try state.stillState(view: render.viewSize)
         try tuning.apply(to: &still)
         still.show(library.namedPage)
+        if let search { try markHits(of: search, in: library) }
         // A state the library cannot show is a usage error (64), as Failure words it.
         return try still.scene(library: library.bookInfos)
     }

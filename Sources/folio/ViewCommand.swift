@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioFind
 import FolioKit
 import FolioRender
 import FolioWindow
@@ -34,6 +35,9 @@ struct View: ParsableCommand {
 
     @OptionGroup var tuning: TuningOptions
 
+    @Option(help: "Mark every place this phrase occurs in the library's documents; N turns to the next hit, Shift+N to the previous.")
+    var search: String?
+
     /// For `make run`: exit 0 when a window with a GL 3.3 core context opens, non-zero otherwise.
     @Flag(help: .hidden)
     var checkDisplay = false
@@ -52,6 +56,7 @@ struct View: ParsableCommand {
         var settings = BookController.Settings()
         try tuning.apply(to: &settings)
         let library = try loadLibrary(source, password: password)
+        let hits = try search.map { try markHits(of: $0, in: library) } ?? [:]
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
         do {
@@ -73,7 +78,7 @@ struct View: ParsableCommand {
             throw error
         }
         defer { pipeline.destroy() }
-        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir))
+        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), hits: hits)
         pipeline.delegate = host
         if let page = library.namedPage { pipeline.open(at: page, time: window.time) }
         pipeline.run()
@@ -90,12 +95,42 @@ struct View: ParsableCommand {
     }
 }
 
-/// What only the executable does for the viewer: F12 writes a screenshot, H prints the keys.
-/// The loop itself (input, deferred turns, idle, resize, images, title) is `FramePipeline.run`.
+/// What only the executable does for the viewer: F12 writes a screenshot, H prints the keys,
+/// N turns to search hits, M keeps bookmarks. The loop itself (input, deferred turns, idle,
+/// resize, images, title) is `FramePipeline.run`.
 private final class ViewerHost: FramePipelineDelegate {
     let screenshots: ScreenshotFolder
+    /// Each document's search hits, by its path.
+    let hits: [String: [SearchHit]]
+    private var cursor = HitCursor()
+    private let bookmarks = Bookmarks()
+    private var back = BackStack()
 
-    init(screenshots: ScreenshotFolder) { self.screenshots = screenshots }
+    init(screenshots: ScreenshotFolder, hits: [String: [SearchHit]]) {
+        self.screenshots = screenshots
+        self.hits = hits
+    }
+
+    /// The open book, its pages, and the page image (0-based) its spread starts at.
+    private func reading(_ pipeline: FramePipeline) -> (book: Book, image: Int)? {
+        guard let b = pipeline.controller.book else { return nil }
+        return (pipeline.library.books[b], max(1, 2 * pipeline.controller.spread) - 1)
+    }
+
+    /// Turns to the next or previous hit in the open book's document.
+    private func turnToHit(_ pipeline: FramePipeline, forward: Bool, at time: Double) {
+        guard let (book, image) = reading(pipeline), let path = book.pages.first.flatMap(PageSources.split)?.path,
+              let hits = hits[path], !hits.isEmpty else {
+            pipeline.titleNote = "no search hits in this book"
+            return
+        }
+        // Page images name their document pages; a hit's page is found among them.
+        let page = book.pages.indices.contains(image) ? PageSources.split(book.pages[image])?.index ?? image : image
+        guard let hit = forward ? cursor.next(in: hits, page: page) : cursor.previous(in: hits, page: page),
+              let target = book.pages.firstIndex(of: PageSources.locator(path, page: hit.page)) else { return }
+        pipeline.titleNote = "search hit \(cursor.label(count: hits.count)), page \(hit.page + 1)"
+        pipeline.perform(.goTo(page: target + 2), at: time, origin: .key)
+    }
 
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {
         switch command {
@@ -106,8 +141,44 @@ private final class ViewerHost: FramePipelineDelegate {
                 report("cannot write the screenshot: \(Failure(error)?.message ?? "\(error)")")
             }
         case .help: say(KeyMap.help)
+        case .nextHit, .previousHit: turnToHit(pipeline, forward: command == .nextHit, at: time)
+        case .toggleBookmark:
+            guard let (book, image) = reading(pipeline) else { return }
+            pipeline.titleNote = bookmarks.toggle(page: image + 1, of: book)
+        case .nextBookmark:
+            guard let (book, image) = reading(pipeline) else { return }
+            guard let page = Bookmarks.next(after: image + 1, in: bookmarks.pages(of: book)) else {
+                pipeline.titleNote = "no bookmarks in this book (M marks the spread)"
+                return
+            }
+            pipeline.titleNote = "bookmark: page \(page)"
+            pipeline.perform(.goTo(page: page + 1), at: time, origin: .key)
+        case .back:
+            guard let image = back.back() else { return }
+            pipeline.titleNote = "back to page \(image + 1)"
+            pipeline.perform(.goTo(page: image + 2), at: time, origin: .key)
         default: break
         }
+    }
+
+    /// Follows the link under a click: a page of the same document turns there (Alt+← comes
+    /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
+    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
+        guard let (book, image) = reading(pipeline), book.pages.indices.contains(point.image),
+              let (path, page) = PageSources.split(book.pages[point.image]),
+              let link = (try? PageSources.open(path))?.links(page: page).link(atX: point.x, y: point.y) else { return false }
+        switch link.target {
+        case let .page(target):
+            guard let to = book.pages.firstIndex(of: PageSources.locator(path, page: target)) else { return false }
+            back.leave(image)
+            pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
+            pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
+        case let .uri(address):
+            let notice = LinkPolicy.open(address)
+            pipeline.titleNote = notice ?? "opening \(FileName.printable(String(address.prefix(60))))"
+            if let notice { report(notice) }
+        }
+        return true
     }
 
     func pipeline(_ pipeline: FramePipeline, problem: String) { report(problem) }

@@ -35,6 +35,15 @@ private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = []
         }
     }
 
+    @Test func searchHitsAndBookmarksTakeNAndMShiftGoesTheOtherWay() {
+        #expect(command(.n, .reading) == .nextHit)
+        #expect(command(.n, .reading, modifiers: .shift) == .previousHit)
+        #expect(command(.m, .reading) == .toggleBookmark)
+        #expect(command(.m, .reading, modifiers: .shift) == .nextBookmark)
+        #expect(command(.m, .reading, isRepeat: true) == nil, "a held M does not toggle back and forth")
+        #expect(command(.n, .shelf) == nil)
+    }
+
     @Test func bookKeysDoNothingOnTheShelfAndShelfKeysNothingInABook() {
         #expect(command(.escape, .shelf) == nil)
         #expect(command(.c, .shelf) == nil)

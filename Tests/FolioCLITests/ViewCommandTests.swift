@@ -72,6 +72,41 @@ within 20 titled "pages 2–3 of 6" || fail "the book did not open at the page; 
 quit
 """#
 
+/// `--search 7` in portrait.pdf (page numbers printed on its pages): N turns to page 7, M
+/// bookmarks that spread, Home goes back to the start and Shift+M returns to the bookmark.
+private let findInViewer = scriptHelpers + #"""
+"$FOLIO" view "$DOC" --search 7 >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+xdotool key --window "$wid" Return
+hit() { xdotool key --window "$wid" n; sleep 0.3; titled "pages 6–7.*search hit 1 of 1"; }
+within 20 hit || fail "N did not turn to the hit; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" m
+within 10 titled "bookmarked page 6" || fail "M did not bookmark; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" Home
+within 20 titled "— page 1 of 10" || fail "Home did not go to the first page; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" shift+m
+within 20 titled "pages 6–7.*bookmark: page 6" || fail "Shift+M did not return to the bookmark; the title says: $(xdotool getwindowname "$wid")"
+quit
+grep -q "portrait.pdf" "$SHOTS/folio/bookmarks.json" || fail "no bookmark saved: $(cat "$SHOTS/folio/bookmarks.json")"
+"""#
+
+/// navigation.pdf: a click on page 1's link (at 50, 300 of its 420 x 595 points; the right-hand
+/// page at 1280 x 720 spans about x 640…1045, y 74…646) turns to page 3; Alt+← comes back.
+private let followLink = scriptHelpers + #"""
+"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+xdotool key --window "$wid" Return
+within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+sleep 1
+follow() { xdotool mousemove --window "$wid" 736 377 click 1; sleep 0.5; titled "pages 2–3 of 3.*link to page 3"; }
+within 20 follow || fail "the link was not followed; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" alt+Left
+within 20 titled "— page 1 of 3.*back to page 1" || fail "Alt+← did not come back; the title says: $(xdotool getwindowname "$wid")"
+quit
+"""#
+
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
 private let readDocument = scriptHelpers + #"""
 # The book may still be opening: ask again until the title shows the page.
@@ -119,6 +154,20 @@ echo "done"
             try #require(paths.count == 1, "\(report)")
             #expect(Self.paperFraction(try PNG.read(path: paths[0])) > 0.25, "\(report)")
         }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func nTurnsToTheSearchHitAndMBookmarksIt() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("portrait.pdf").path
+        try Self.underXvfb(findInViewer, environment: ["DOC": doc]) { _, _ in }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func aClickOnALinkTurnsToItsPageAndAltLeftComesBack() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
+        try Self.underXvfb(followLink, environment: ["DOC": doc]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),

@@ -86,6 +86,22 @@ def rc4(key, data):
     return bytes(out_)
 
 
+def raw_pdf(path, objs, trailer=b""):
+    """A PDF of the objects given (object n is objs[n - 1]), with its cross-reference table;
+    `trailer` adds to the trailer dictionary."""
+    body, offsets = io.BytesIO(), []
+    body.write(b"%PDF-1.4\n")
+    for n, obj in enumerate(objs, 1):
+        offsets.append(body.tell())
+        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
+    xref = body.tell()
+    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
+    for off in offsets:
+        body.write(b"%010d 00000 n \n" % off)
+    body.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, trailer, xref))
+    open(path, "wb").write(body.getvalue())
+
+
 def encrypted_pdf(path, user_password):
     """A one-page PDF under the standard security handler, revision 2 (40-bit RC4): opens only
     with `user_password` (PDF 1.7, 7.6.3, algorithms 2 and 4)."""
@@ -107,18 +123,7 @@ def encrypted_pdf(path, user_password):
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Filter /Standard /V 1 /R 2 /O <" + o.hex().encode() + b"> /U <" + u.hex().encode() + b"> /P -4 >>",
     ]
-    body, offsets = io.BytesIO(), []
-    body.write(b"%PDF-1.4\n")
-    for n, obj in enumerate(objs, 1):
-        offsets.append(body.tell())
-        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
-    xref = body.tell()
-    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        body.write(b"%010d 00000 n \n" % off)
-    body.write(b"trailer\n<< /Size %d /Root 1 0 R /Encrypt 5 0 R /ID [<%s> <%s>] >>\nstartxref\n%d\n%%%%EOF\n"
-               % (len(objs) + 1, file_id.hex().encode(), file_id.hex().encode(), xref))
-    open(path, "wb").write(body.getvalue())
+    raw_pdf(path, objs, b" /Encrypt 5 0 R /ID [<%s> <%s>]" % (file_id.hex().encode(), file_id.hex().encode()))
 
 
 encrypted_pdf(os.path.join(out, "encrypted.pdf"), "secret")
@@ -212,3 +217,67 @@ PILImage.new("RGB", (64, 48), (40, 160, 90)).save(buf, "JPEG", progressive=True)
 data = buf.getvalue()
 last = data.rfind(b"\xff\xda")
 open(os.path.join(out, "many-scans.jpg"), "wb").write(data[:last] + data[last:-2] * 700 + b"\xff\xd9")
+
+# Finding one's way (FolioFind, PDF navigation): three 420 x 595 pages labelled i, ii, 1, with
+# words at known places (20-point text, baselines at y = 100 and 130), an outline, internal
+# link on page 2 to page 3 (a named destination), and links out (https, javascript).
+surface = cairo.PDFSurface(os.path.join(out, "navigation.pdf"), 420, 595)
+surface.set_metadata(cairo.PDFMetadata.AUTHOR, "A. Writer")
+lines = [["The quick brown fox", "jumps over the lazy dog"], ["Café crème at the lazy", "dog days of summer"], ["The end"]]
+for i, page in enumerate(lines):
+    surface.set_page_label(["i", "ii", "1"][i])
+    cr = cairo.Context(surface)
+    cr.select_font_face("sans-serif")
+    cr.set_font_size(20)
+    if i == 2:
+        cr.tag_begin(cairo.TAG_DEST, "name='end'")
+    for k, line in enumerate(page):
+        cr.move_to(50, 100 + 30 * k)
+        cr.show_text(line)
+    if i == 2:
+        cr.tag_end(cairo.TAG_DEST)
+    if i == 0:
+        # Page 1 links to page 3 (the next spread) at (50, 300, 100 x 30).
+        cr.tag_begin(cairo.TAG_LINK, "dest='end'")
+        cr.rectangle(50, 300, 100, 30)
+        cr.fill()
+        cr.tag_end(cairo.TAG_LINK)
+    if i == 1:
+        # A named destination (cairo 1.16 writes no target for a link to "page=N").
+        cr.tag_begin(cairo.TAG_LINK, "dest='end'")
+        cr.rectangle(50, 200, 100, 30)
+        cr.fill()
+        cr.tag_end(cairo.TAG_LINK)
+        cr.tag_begin(cairo.TAG_LINK, "uri='https://example.org/'")
+        cr.move_to(50, 300)
+        cr.show_text("site")
+        cr.tag_end(cairo.TAG_LINK)
+        cr.tag_begin(cairo.TAG_LINK, "uri='javascript:alert(1)'")
+        cr.move_to(50, 400)
+        cr.show_text("script")
+        cr.tag_end(cairo.TAG_LINK)
+    cr.show_page()
+part1 = surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Part one", "page=1", 0)
+surface.add_outline(part1, "Section A", "page=2", 0)
+surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Part two", "page=3", 0)
+surface.finish()
+
+# 12,000 outline entries on one page: more than are read.
+surface = cairo.PDFSurface(os.path.join(out, "outline-12k.pdf"), 200, 200)
+cairo.Context(surface).show_page()
+for k in range(12000):
+    surface.add_outline(cairo.PDF_OUTLINE_ROOT, "Entry %d" % k, "page=1", 0)
+surface.finish()
+
+
+# An outline whose entries point at each other in a ring, one of them at page 99 of a
+# one-page document, and a link whose target is a page that does not exist.
+raw_pdf(os.path.join(out, "outline-loop.pdf"), [
+    b"<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R >>",
+    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [7 0 R] >>",
+    b"<< /Type /Outlines /First 5 0 R /Last 6 0 R /Count 2 >>",
+    b"<< /Title (Ring A) /Parent 4 0 R /Next 6 0 R /First 6 0 R /Last 6 0 R /Count 1 /Dest [3 0 R /Fit] >>",
+    b"<< /Title (Ring B) /Parent 4 0 R /Next 5 0 R /Prev 5 0 R /First 5 0 R /Last 5 0 R /Count 1 /Dest [98 /Fit] >>",
+    b"<< /Type /Annot /Subtype /Link /Rect [10 10 50 50] /Dest [98 /Fit] >>",
+])

@@ -1,0 +1,83 @@
+import FolioBook
+import Foundation
+
+/// Marked pages of each book, kept beside the reading positions (`ReadingPositions`) as
+/// `bookmarks.json`: `{"<book file or folder>": [page numbers, ascending]}`, the book known
+/// as its position is. Written whole and atomically; a file that cannot be read as that is
+/// never written over: it is renamed aside (`bookmarks.json.damaged`, `…damaged-2`, …) first,
+/// and the notice says where.
+public struct Bookmarks: Sendable {
+    public let file: String
+
+    public init(file: String) { self.file = file }
+
+    /// The bookmarks file of the user's state directory, beside the positions file.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let positions = ReadingPositions(environment: environment).file
+        self.init(file: (positions as NSString).deletingLastPathComponent + "/bookmarks.json")
+    }
+
+    public enum Loaded: Sendable, Equatable {
+        case marks([String: [Int]])
+        /// The file is there but is not bookmarks: leave it as it is.
+        case damaged
+    }
+
+    /// Every bookmark saved (none when there is no file).
+    public func load() -> Loaded {
+        var st = stat()
+        guard stat(FileName.bytes(file), &st) == 0 else { return .marks([:]) }
+        guard let bytes = try? InputFile.read(file, maxBytes: ReadingPositions.maxBytes),
+              let marks = try? JSONDecoder().decode([String: [Int]].self, from: Data(bytes)) else { return .damaged }
+        return .marks(marks)
+    }
+
+    /// The pages marked in `book`, ascending.
+    public func pages(of book: Book) -> [Int] {
+        guard case let .marks(all) = load(), let key = ReadingPositions.key(of: book) else { return [] }
+        return all[key] ?? []
+    }
+
+    /// Marks `page` of `book`, or takes the mark away when it is there. Returns what the reader
+    /// is told: "bookmarked page 12", "bookmark on page 12 removed", or why it was not saved.
+    @discardableResult
+    public func toggle(page: Int, of book: Book) -> String {
+        guard let key = ReadingPositions.key(of: book) else { return "this book cannot be bookmarked" }
+        var all: [String: [Int]] = [:]
+        var notice = ""
+        switch load() {
+        case let .marks(m): all = m
+        case .damaged:
+            guard let aside = setAside() else { return "bookmarks not saved: \(file) cannot be read and cannot be moved aside" }
+            notice = " (the unreadable \(file) was kept as \(aside))"
+        }
+        var pages = all[key] ?? []
+        let removing = pages.contains(page)
+        if removing { pages.removeAll { $0 == page } } else { pages = (pages + [page]).sorted() }
+        all[key] = pages.isEmpty ? nil : pages
+        do {
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try OutputFile(file, replace: .always).write([UInt8](encoder.encode(all)))
+        } catch {
+            return "bookmarks not saved: \(error)"
+        }
+        return (removing ? "bookmark on page \(page) removed" : "bookmarked page \(page)") + notice
+    }
+
+    /// Renames the file aside under a name not taken; the new name, nil when it cannot.
+    private func setAside() -> String? {
+        for n in 1...100 {
+            let aside = file + ".damaged" + (n == 1 ? "" : "-\(n)")
+            guard !FileManager.default.fileExists(atPath: aside) else { continue }
+            return rename(FileName.bytes(file), FileName.bytes(aside)) == 0 ? aside : nil
+        }
+        return nil
+    }
+
+    /// The marked page after `page` (round to the first), nil when none is marked.
+    public static func next(after page: Int, in pages: [Int]) -> Int? {
+        pages.first { $0 > page } ?? pages.first
+    }
+}

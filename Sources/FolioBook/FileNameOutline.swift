@@ -1,0 +1,26 @@
+import Foundation
+
+extension OutlineEntry {
+    /// The contents of a book whose pages are files (a comic archive, a folder of images): one
+    /// entry per folder, at its first page, holding its files; files at the top level are
+    /// entries of their own. `names` are the pages' paths in reading order; titles are the
+    /// file names without their extension.
+    public static func fileNames(_ names: [String]) -> [OutlineEntry] {
+        var list: [OutlineEntry] = []
+        var folder: String?
+        for (index, name) in names.enumerated() {
+            let parent = (name as NSString).deletingLastPathComponent
+            let entry = OutlineEntry(title: ((name as NSString).lastPathComponent as NSString).deletingPathExtension, page: index)
+            if parent.isEmpty {
+                folder = nil
+                list.append(entry)
+            } else if parent == folder, !list.isEmpty {
+                list[list.count - 1].children.append(entry)
+            } else {
+                folder = parent
+                list.append(OutlineEntry(title: parent, page: index, children: [entry]))
+            }
+        }
+        return list
+    }
+}

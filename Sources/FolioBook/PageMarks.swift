@@ -1,0 +1,45 @@
+import Foundation
+import Synchronization
+
+/// Boxes marked on documents' pages (search hits, a selection), drawn into the page's own
+/// pixels as it is rasterised: the mark is as sharp as the page at any size it is drawn (a
+/// zoomed page's crops are rasterised at the zoomed scale and marked there), and it lies on
+/// the paper, turning and curling with it. Marks set after a page was rendered show when it is
+/// rendered again (the caller drops the cached page). Does not: find what to mark.
+public enum PageMarks {
+    /// The marker's colour, multiplied into the page: print stays dark, paper turns yellow.
+    public static let colour: (r: UInt8, g: UInt8, b: UInt8) = (255, 210, 40)
+
+    private static let marks = Mutex<[String: [Int: [PageRegion]]]>([:])
+
+    /// Marks `boxes` (page index → fractions of the document's paper) on the document at
+    /// `path`, replacing its marks; an empty map clears them.
+    public static func set(_ boxes: [Int: [PageRegion]], for path: String) {
+        marks.withLock { $0[path] = boxes.isEmpty ? nil : boxes }
+    }
+
+    /// The boxes marked on page `index` of `path`.
+    public static func boxes(_ path: String, page index: Int) -> [PageRegion] {
+        marks.withLock { $0[path]?[index] ?? [] }
+    }
+
+    /// `image`, showing `shown` of the paper (the whole, or a crop), with `boxes` marked.
+    static func mark(_ image: inout RGBAImage, boxes: [PageRegion], shown: PageRegion = .whole) {
+        guard !boxes.isEmpty, image.width > 0, image.height > 0, !shown.isEmpty else { return }
+        let w = Double(image.width), h = Double(image.height)
+        for b in boxes {
+            let r = b.intersection(shown)
+            guard !r.isEmpty else { continue }
+            let x0 = Int(((r.x0 - shown.x0) / shown.width * w).rounded()), x1 = Int(((r.x1 - shown.x0) / shown.width * w).rounded())
+            let y0 = Int(((r.y0 - shown.y0) / shown.height * h).rounded()), y1 = Int(((r.y1 - shown.y0) / shown.height * h).rounded())
+            for y in max(0, y0)..<min(image.height, max(y0, y1)) {
+                for x in max(0, x0)..<min(image.width, max(x0, x1)) {
+                    let i = (y * image.width + x) * 4
+                    image.pixels[i] = UInt8(Int(image.pixels[i]) * Int(colour.r) / 255)
+                    image.pixels[i + 1] = UInt8(Int(image.pixels[i + 1]) * Int(colour.g) / 255)
+                    image.pixels[i + 2] = UInt8(Int(image.pixels[i + 2]) * Int(colour.b) / 255)
+                }
+            }
+        }
+    }
+}

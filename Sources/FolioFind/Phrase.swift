@@ -1,0 +1,133 @@
+import FolioBook
+import Foundation
+
+/// Finding a phrase in a book's text: matching that ignores case, accents and line breaks,
+/// hits as boxes on the paper, and a search that runs beside the reader (Search.swift).
+///
+/// Does not: read documents (a `PageSource` gives the words), draw highlights, or understand
+/// patterns: the phrase is plain text, whatever characters it holds.
+
+/// A phrase folded for matching: lower case, marks (accents, combining characters) dropped,
+/// runs of white space one space.
+public struct Phrase: Sendable, Hashable {
+    /// The longest phrase searched for, in characters.
+    public static let maxCharacters = 10_000
+
+    public let text: String
+    let scalars: [Unicode.Scalar]
+
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case empty
+        case tooLong(Int)
+
+        public var description: String {
+            switch self {
+            case .empty: "nothing to search for: the phrase is empty"
+            case let .tooLong(n): "the phrase is \(n) characters long; at most \(Phrase.maxCharacters) are searched for"
+            }
+        }
+    }
+
+    public init(_ text: String) throws(Problem) {
+        let count = text.count
+        guard count <= Self.maxCharacters else { throw .tooLong(count) }
+        let words = text.split(whereSeparator: { $0.isWhitespace }).map { Self.fold(String($0)) }.filter { !$0.isEmpty }
+        guard !words.isEmpty else { throw .empty }
+        self.text = text
+        scalars = Array(words.joined(separator: [" "]))
+    }
+
+    /// `s` in lower case without marks: "Éte\u{301}" and "ete" fold alike.
+    static func fold(_ s: String) -> [Unicode.Scalar] {
+        // Most words of most books are ASCII: lower-cased here without Unicode tables.
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return s.utf8.map { Unicode.Scalar((0x41...0x5A).contains($0) ? $0 + 0x20 : $0) }
+        }
+        return s.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+            switch $0.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark, .format: false
+            default: true
+            }
+        }
+    }
+}
+
+/// One place a phrase was found.
+public struct SearchHit: Sendable, Hashable {
+    public var page: Int
+    /// Where it lies on the paper, one box per line it spans.
+    public var boxes: [PageRegion]
+    /// The words around it, for a list of hits.
+    public var snippet: String
+
+    public init(page: Int, boxes: [PageRegion], snippet: String) {
+        (self.page, self.boxes, self.snippet) = (page, boxes, snippet)
+    }
+}
+
+extension PageText {
+    /// Every place `phrase` occurs, in reading order (a phrase may span words and lines).
+    public func hits(of phrase: Phrase, page: Int) -> [SearchHit] {
+        // The words folded and joined by single spaces; each scalar remembers its word.
+        var folded: [Unicode.Scalar] = [], owner: [Int] = [], starts: [Int] = [], lengths: [Int] = []
+        folded.reserveCapacity(words.count * 6)
+        for (i, w) in words.enumerated() {
+            let f = Phrase.fold(w.text)
+            lengths.append(f.count)
+            guard !f.isEmpty else { starts.append(folded.count); continue }
+            if !folded.isEmpty { folded.append(" "); owner.append(i) }
+            starts.append(folded.count)
+            folded += f
+            owner += repeatElement(i, count: f.count)
+        }
+        let p = phrase.scalars
+        guard !p.isEmpty, p.count <= folded.count else { return [] }
+        var hits: [SearchHit] = []
+        var at = 0
+        while at + p.count <= folded.count {
+            guard folded[at] == p[0], folded[at..<at + p.count].elementsEqual(p) else { at += 1; continue }
+            let end = at + p.count - 1
+            hits.append(hit(page: page, first: owner[at], last: owner[end], from: at - starts[owner[at]],
+                            to: end - starts[owner[end]] + 1, folded: { lengths[$0] }))
+            at = end + 1
+        }
+        return hits
+    }
+
+    /// The hit covering words `first…last`, from scalar `from` of the first word's folded text
+    /// to scalar `to` of the last's: the boxes cut to the letters found (in proportion, as a
+    /// word's box gives no letter's place), one box per line.
+    private func hit(page: Int, first: Int, last: Int, from: Int, to: Int, folded: (Int) -> Int) -> SearchHit {
+        var boxes: [PageRegion] = []
+        for i in first...last {
+            var b = words[i].box
+            let n = Double(max(1, folded(i)))
+            let x0 = b.x0, w = b.width
+            if i == last, to < Int(n) { b.x1 = x0 + w * Double(to) / n }
+            if i == first, from > 0 { b.x0 = x0 + w * Double(from) / n }
+            // The next word on the same line (its middle within this box's height) extends the box.
+            if let prev = boxes.last, abs((prev.y0 + prev.y1) / 2 - (b.y0 + b.y1) / 2) < prev.height / 2, b.x0 >= prev.x0 {
+                boxes[boxes.count - 1] = PageRegion(x0: prev.x0, y0: min(prev.y0, b.y0), x1: max(prev.x1, b.x1), y1: max(prev.y1, b.y1))
+            } else {
+                boxes.append(b)
+            }
+        }
+        let around = words[max(0, first - 5)...min(words.count - 1, last + 5)].map(\.text).joined(separator: " ")
+        return SearchHit(page: page, boxes: boxes, snippet: around)
+    }
+}
+
+extension PageText {
+    /// The words in lines: a word that starts left of the one before, or below it, begins a line.
+    public var lines: [[TextWord]] {
+        var lines: [[TextWord]] = []
+        for w in words {
+            if let prev = lines.last?.last, w.box.x0 >= prev.box.x0, w.box.y0 < prev.box.y1 {
+                lines[lines.count - 1].append(w)
+            } else {
+                lines.append([w])
+            }
+        }
+        return lines
+    }
+}

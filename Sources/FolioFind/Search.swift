@@ -1,0 +1,116 @@
+import FolioBook
+import Foundation
+
+/// What a search knows so far: the hits found, how far it has gone, whether it is over.
+public struct SearchProgress: Sendable, Equatable {
+    public var hits: [SearchHit] = []
+    /// Pages searched, out of `pageCount`.
+    public var searched = 0
+    public var pageCount: Int
+    /// Pages that had text.
+    public var pagesWithText = 0
+    public var finished = false
+    public var cancelled = false
+
+    public init(pageCount: Int) { self.pageCount = pageCount }
+
+    /// Finished, and not one page had text: say "this book has no text to search".
+    public var noText: Bool { finished && !cancelled && pagesWithText == 0 }
+
+    /// The line a reader sees about it.
+    public var summary: String {
+        if noText { return "this book has no text to search" }
+        let found = hits.count == 1 ? "1 hit" : "\(hits.count) hits"
+        return finished ? found : "\(found), \(searched) of \(pageCount) pages searched"
+    }
+}
+
+/// A phrase searched for through a book, page by page, from a page onwards and round to it.
+/// `run` searches on the caller's thread (the command line); `start` on a thread of its own,
+/// the reader reading `progress` whenever it draws: the first hit is there as soon as its page
+/// is searched, and `cancel` stops it between two pages.
+public final class Search: @unchecked Sendable {
+    // @unchecked: `state` is guarded by `lock`; the rest is immutable.
+    public let phrase: Phrase
+    private let texts: PageTextCache
+    private let first: Int
+    private let lock = NSLock()
+    private var state: SearchProgress
+    private var stop = false
+
+    /// Searches `texts` for `phrase`, from page `from` (the page shown) to the end and round.
+    public init(_ phrase: Phrase, in texts: PageTextCache, from: Int = 0) {
+        self.phrase = phrase
+        self.texts = texts
+        first = texts.pageCount > 0 ? min(max(0, from), texts.pageCount - 1) : 0
+        state = SearchProgress(pageCount: texts.pageCount)
+    }
+
+    public var progress: SearchProgress { lock.withLock { state } }
+
+    public func cancel() { lock.withLock { stop = true } }
+
+    /// Searches on a thread of its own.
+    public func start() {
+        Thread.detachNewThread { [self] in run() }
+    }
+
+    /// Searches every page, calling `found` with each page's hits as they are found (in the
+    /// order searched); hits in `progress` stay in page order.
+    public func run(found: (_ page: Int, _ hits: [SearchHit]) -> Void = { _, _ in }) {
+        let n = texts.pageCount
+        for k in 0..<n {
+            if lock.withLock({ stop }) { break }
+            let page = (first + k) % n
+            let text = texts.text(page: page)
+            let hits = text?.hits(of: phrase, page: page) ?? []
+            if !hits.isEmpty { found(page, hits) }
+            lock.withLock {
+                state.searched += 1
+                if text != nil { state.pagesWithText += 1 }
+                guard !hits.isEmpty else { return }
+                // Pages come in order but for the wrap round to the first: append unless before the last.
+                if let last = state.hits.last, last.page > page {
+                    state.hits.insert(contentsOf: hits, at: state.hits.firstIndex { $0.page > page } ?? state.hits.count)
+                } else {
+                    state.hits += hits
+                }
+            }
+        }
+        lock.withLock {
+            state.finished = true
+            state.cancelled = stop
+        }
+    }
+}
+
+/// Which hit the reader is at, and which comes next: plain state for the viewer to keep and
+/// its layer to show ("3 of 17").
+public struct HitCursor: Sendable, Equatable {
+    /// The hit shown, an index into the hits; nil before the first.
+    public private(set) var current: Int?
+
+    public init() {}
+
+    /// The hit after the one shown, or the first on or after `page` when none is: wraps round.
+    public mutating func next(in hits: [SearchHit], page: Int) -> SearchHit? {
+        guard !hits.isEmpty else { return nil }
+        let i = current.map { ($0 + 1) % hits.count } ?? (hits.firstIndex { $0.page >= page } ?? 0)
+        current = i
+        return hits[i]
+    }
+
+    /// The hit before the one shown, or the last before `page`: wraps round.
+    public mutating func previous(in hits: [SearchHit], page: Int) -> SearchHit? {
+        guard !hits.isEmpty else { return nil }
+        let i = current.map { ($0 + hits.count - 1) % hits.count } ?? (hits.lastIndex { $0.page < page } ?? hits.count - 1)
+        current = i
+        return hits[i]
+    }
+
+    /// "3 of 17" (or "17 found" before one is chosen).
+    public func label(count: Int) -> String {
+        guard let current, current < count else { return "\(count) found" }
+        return "\(current + 1) of \(count)"
+    }
+}

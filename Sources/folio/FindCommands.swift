@@ -1,0 +1,211 @@
+import ArgumentParser
+import FolioBook
+import FolioFind
+import Foundation
+
+/// The document a finding command reads: a PDF or comic archive (through its engine), or a
+/// folder of page images (its contents are the file names; it has no text).
+func openDocument(_ path: String, password: String?) throws -> PageSource {
+    let path = try resolveSource(path, password: password)
+    if PageSources.format(of: path) != nil {
+        do { return try PageSources.open(path) } catch let e as PageError { throw Failure(.data, e.description) }
+    }
+    let library = Library.load(from: path, logProblems: false)
+    guard let book = library.books.first, library.books.count == 1, !book.pages.isEmpty else {
+        throw Failure(.data, "\(path): not a document or a folder of page images")
+    }
+    return ImageFolder(pages: book.pages)
+}
+
+/// The document a finding command reads, and its password.
+struct DocumentOptions: ParsableArguments {
+    @Argument(help: "A PDF, comic archive or folder of page images.")
+    var document: String
+
+    @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")
+    var password: String?
+}
+
+/// A folder's page images as a document: what it says of itself is its file names.
+private final class ImageFolder: PageSource {
+    let pages: [String]
+    init(pages: [String]) { self.pages = pages }
+    var pageCount: Int { pages.count }
+    var title: String? { nil }
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { PageSources.naturalSize(pages[index]) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { try PageSources.render(pages[index], fit: fit) }
+    var outline: [OutlineEntry] {
+        let folder = (pages[0] as NSString).deletingLastPathComponent + "/"
+        return OutlineEntry.fileNames(pages.map { $0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : $0 })
+    }
+}
+
+/// `text` as a phrase to search for; a usage error (64) when it is empty or too long.
+func parsePhrase(_ text: String, _ prefix: String = "") throws -> Phrase {
+    do { return try Phrase(text) } catch { throw Failure(.usage, prefix + error.description) }
+}
+
+/// A number of a page region, short (a ten-thousandth of the page is below a pixel).
+private func fraction(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+
+private func jsonLine<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+/// `folio outline DOC`: the document's contents.
+struct Outline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a document's contents (outline): indented text, or JSON.",
+        discussion: "Each entry shows its page number and the label printed on that page when it differs. A folder of images or a comic archive lists its file names. At most 10,000 entries are read.")
+
+    @OptionGroup var input: DocumentOptions
+
+    @Flag(help: "Print JSON: [{\"title\", \"page\" (1-based or null), \"label\", \"children\"}].")
+    var json = false
+
+    struct Entry: Encodable {
+        var title: String
+        var page: Int?
+        var label: String?
+        var children: [Entry]
+    }
+
+    func run() throws {
+        let source = try openDocument(input.document, password: input.password)
+        func entry(_ e: OutlineEntry) -> Entry {
+            Entry(title: e.title, page: e.page.map { $0 + 1 }, label: e.page.flatMap { source.label(ofPage: $0) },
+                  children: e.children.map(entry))
+        }
+        let entries = source.outline.map(entry)
+        if json { print(try jsonLine(entries)); return }
+        if entries.isEmpty { report("\(input.document): has no contents"); return }
+        func show(_ e: Entry, depth: Int) {
+            let label = e.label.map { $0 == e.page.map(String.init) ? "" : " (\(FileName.printable($0)))" } ?? ""
+            let page = e.page.map { " — page \($0)\(label)" } ?? ""
+            print(String(repeating: "  ", count: depth) + FileName.printable(e.title.isEmpty ? "(untitled)" : e.title) + page)
+            for c in e.children { show(c, depth: depth + 1) }
+        }
+        for e in entries { show(e, depth: 0) }
+    }
+}
+
+/// `folio search DOC PHRASE`: every place the phrase occurs, one JSON line each.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find a phrase in a document: one JSON line per hit.",
+        discussion: """
+        Case, accents and line breaks are ignored; the phrase is plain text (no patterns). Each line: \
+        {"page": N (1-based), "index": N - 1, "label": the printed page label or null, "boxes": \
+        [[x0, y0, x1, y1], …] (fractions of the paper from its top left, one box per line of text), \
+        "snippet": the words around it}. Exits 0 when something is found, 1 when nothing is (as grep), \
+        65 when the document has no text to search, 64 for an empty or over-long phrase.
+        """)
+
+    @OptionGroup var input: DocumentOptions
+
+    @Argument(help: "The phrase to find.")
+    var phrase: String
+
+    @Flag(help: "Report on standard error when the first hit came and how long the whole search took.")
+    var stats = false
+
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
+    var quiet = false
+
+    struct Line: Encodable {
+        var page: Int
+        var index: Int
+        var label: String?
+        var boxes: [[Double]]
+        var snippet: String
+    }
+
+    func run() throws {
+        let phrase = try parsePhrase(self.phrase)
+        let source = try openDocument(input.document, password: input.password)
+        let start = ContinuousClock.now
+        var first: Duration?
+        let search = Search(phrase, in: PageTextCache(source: source))
+        let progress = ProgressLine("folio search", unit: "pages", total: source.pageCount, quiet: quiet)
+        var failed: Error?
+        search.run { page, hits in
+            if first == nil { first = ContinuousClock.now - start }
+            let label = source.label(ofPage: page)
+            for h in hits where failed == nil {
+                do {
+                    print(try jsonLine(Line(page: page + 1, index: page, label: label,
+                                            boxes: h.boxes.map { [$0.x0, $0.y0, $0.x1, $0.y1].map(fraction) }, snippet: h.snippet)))
+                } catch { failed = error }
+            }
+            progress.advance()
+        }
+        progress.finish()
+        if let failed { throw failed }
+        let result = search.progress
+        if stats {
+            let secs = { (d: Duration) in String(format: "%.3f s", Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18) }
+            report("\(result.hits.count) hits in \(result.pageCount) pages (\(result.pagesWithText) with text); first hit after "
+                   + "\(first.map(secs) ?? "-"), all pages in \(secs(ContinuousClock.now - start))")
+        }
+        if result.noText { throw Failure(.data, "\(input.document): this book has no text to search") }
+        if result.hits.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// `folio text DOC --page N`: a page's words.
+struct TextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "text",
+        abstract: "Print the text of a document's page, a line per line of text (or its words with boxes as JSON).")
+
+    @OptionGroup var input: DocumentOptions
+
+    @Option(help: "The page, 1 for the first.")
+    var page: Int = 1
+
+    @Flag(help: "Print JSON: [{\"text\", \"box\": [x0, y0, x1, y1]}] in fractions of the paper.")
+    var json = false
+
+    struct Word: Encodable {
+        var text: String
+        var box: [Double]
+    }
+
+    func run() throws {
+        let source = try openDocument(input.document, password: input.password)
+        guard (1...max(1, source.pageCount)).contains(page), source.pageCount > 0 else {
+            throw Failure(.usage, "--page \(page): \(input.document) has pages 1…\(source.pageCount)")
+        }
+        let text: PageText?
+        do { text = try source.text(page: page - 1) } catch { throw Failure(.data, "\(error)") }
+        guard let text else { throw Failure(.data, "\(input.document): page \(page) has no text") }
+        if json {
+            print(try jsonLine(text.words.map { Word(text: $0.text, box: [$0.box.x0, $0.box.y0, $0.box.x1, $0.box.y1].map(fraction)) }))
+            return
+        }
+        for line in text.lines { print(FileName.printable(line.map(\.text).joined(separator: " "))) }
+    }
+}
+
+/// Marks every hit of `phrase` on the pages of `library`'s documents (`PageMarks`): pages
+/// rendered from then on show them. A document without a hit gets one line saying so.
+/// Returns the hits of each document, by its path.
+@discardableResult
+func markHits(of text: String, in library: Library) throws -> [String: [SearchHit]] {
+    var found: [String: [SearchHit]] = [:]
+    let phrase = try parsePhrase(text, "--search: ")
+    let documents = Set(library.books.compactMap { $0.pages.first.flatMap(PageSources.split)?.path })
+    for path in documents.sorted() {
+        guard let source = try? PageSources.open(path) else { continue }
+        let search = Search(phrase, in: PageTextCache(source: source))
+        search.run()
+        let progress = search.progress
+        if progress.hits.isEmpty { report("\(path): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
+        PageMarks.set(Dictionary(grouping: progress.hits, by: \.page).mapValues { $0.flatMap(\.boxes) }, for: path)
+        found[path] = progress.hits
+    }
+    return found
+}

@@ -14,6 +14,8 @@ let package = Package(
         // libarchive only if it registers that format.
         .library(name: "FolioPDF", targets: ["FolioPDF"]),
         .library(name: "FolioArchive", targets: ["FolioArchive"]),
+        // EPUB, MOBI, FB2, XHTML, XPS through MuPDF (AGPL-3.0: docs/documents.md).
+        .library(name: "FolioMuPDF", targets: ["FolioMuPDF"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
 
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
@@ -38,13 +41,20 @@ let package = Package(
         .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),
         .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
+        // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
+        // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md).
+        .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [
+            "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
+            "brotlidec", "brotlicommon", "harfbuzz", "m",
+        ].map { .linkedLibrary($0) }),
+        .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
         .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
         .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive",
+            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioMuPDF",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
@@ -53,7 +63,7 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioBook"], exclude: ["Fixtures"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioMuPDF", "FolioBook"], exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),

@@ -159,12 +159,14 @@ struct LibraryLoader {
 
     // MARK: Documents
 
-    /// A book of every page of a document; the title from its metadata, else its file name.
+    /// A book of every page of a document; the title, author and direction from its metadata
+    /// (the title else its file name).
     /// One that cannot be opened is reported here and shows one placeholder page.
     mutating func documentBook(_ path: String) -> Book {
         let title = (Self.name(path) as NSString).deletingPathExtension
         guard let pages = documentPages(path) else { return Book(title: title, pages: [PageSources.locator(path, page: 0)]) }
-        let book = Book(title: (try? PageSources.open(path))?.title ?? title, pages: pages)
+        let source = try? PageSources.open(path)
+        let book = Book(title: source?.title ?? title, author: source?.author, pages: pages, direction: source?.direction ?? .ltr)
         return sized(book)
     }
 

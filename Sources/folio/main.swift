@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioArchive
+import FolioMuPDF
 import FolioPDF
 
 #if os(Linux)
@@ -23,5 +24,6 @@ struct Folio: ParsableCommand {
 }
 
 PDF.register()
+MuPDF.register()
 ComicArchive.register()
 runCommandLine()

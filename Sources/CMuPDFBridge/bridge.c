@@ -83,13 +83,54 @@ static int font_obfuscation(const char *algorithm) {
                          || !strcmp(algorithm, "http://ns.adobe.com/pdf/enc#RC"));
 }
 
+/// Whether markup nests elements deeper than `folio_mu_max_depth` (a cheap scan of the tags:
+/// closing tags, comments, declarations and empty elements do not count).
+static int nests_too_deep(const unsigned char *s, size_t n) {
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '<' || i + 1 >= n) continue;
+        unsigned char next = s[i + 1];
+        size_t end = i + 1;
+        while (end < n && s[end] != '>') end++;
+        if (next == '/') depth--;
+        else if (next != '!' && next != '?' && !(end > 0 && end < n && s[end - 1] == '/')) depth++;
+        if (depth > folio_mu_max_depth) return 1;
+        i = end;
+    }
+    return 0;
+}
+
+static int markup_name(const char *name) {
+    const char *dot = strrchr(name, '.');
+    return dot && (!fz_strcasecmp(dot, ".xhtml") || !fz_strcasecmp(dot, ".html") || !fz_strcasecmp(dot, ".htm")
+                   || !fz_strcasecmp(dot, ".xml") || !fz_strcasecmp(dot, ".fb2"));
+}
+
+/// Names in `info->too_deep` the first markup file (an archive's entry, or the file itself)
+/// that nests too deep.
+static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_mu_info *info) {
+    int n = arch ? fz_count_archive_entries(ctx, arch) : 1;
+    for (int i = 0; i < n && !info->too_deep[0]; i++) {
+        const char *name = arch ? fz_list_archive_entry(ctx, arch, i) : path;
+        if (!name || !markup_name(name)) continue;
+        fz_buffer *buf = arch ? fz_read_archive_entry(ctx, arch, name) : fz_read_file(ctx, path);
+        unsigned char *data;
+        size_t len = fz_buffer_storage(ctx, buf, &data);
+        if (nests_too_deep(data, len)) snprintf(info->too_deep, sizeof info->too_deep, "%s", arch ? name : "the text");
+        fz_drop_buffer(ctx, buf);
+    }
+}
+
 static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
     char *opf_path = NULL;
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
+    fz_try(ctx) arch = fz_open_archive(ctx, path);
+    fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
     fz_try(ctx) {
-        arch = fz_open_archive(ctx, path);
+        check_depth(ctx, path, arch, info);
+        if (!arch) break;
         if (fz_has_archive_entry(ctx, arch, "META-INF/rights.xml")) info->encrypted = 1;
         enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
         for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
@@ -116,7 +157,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         fz_free(ctx, opf_path);
         fz_drop_archive(ctx, arch);
     }
-    fz_catch(ctx) { /* not an archive, or no package: nothing to say */ }
+    fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
 }
 
 // MARK: documents
@@ -135,6 +176,9 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     fz_set_warning_callback(ctx, quiet, NULL);
     fz_set_error_callback(ctx, quiet, NULL);
     memset(info, 0, sizeof *info);
+    // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
+    read_package(ctx, path, info);
+    if (info->too_deep[0] || info->encrypted) return d;
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
@@ -144,7 +188,6 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     }
     fz_catch(ctx) { fail(error, fz_caught_message(ctx)); ok = 0; }
     if (!ok) { folio_mu_close(d); return NULL; }
-    read_package(ctx, path, info);
     return d;
 }
 

@@ -49,7 +49,7 @@ public enum MuPDF {
     static let fixedCSS = "@page { margin: 0; } body { margin: 0; }"
 
     /// Bytes MuPDF may allocate for one document (its images decoded included).
-    static let memoryLimit = 1 << 30
+    static let memoryLimit = 512 << 20
 }
 
 /// A place in a reflowable book's text, independent of its layout (MuPDF's bookmark).
@@ -86,29 +86,37 @@ final class MuPDFDocument: PageSource, @unchecked Sendable {
         guard let doc = folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &info, &error) else {
             throw PageError.invalid(path: path, message: "not a readable e-book: \(Self.words(error))")
         }
+        if let refusal = Self.refusal(info) {
+            folio_mu_close(doc)
+            throw PageError.invalid(path: path, message: refusal)
+        }
         self.doc = doc
         self.info = info
-        if info.encrypted != 0 {
-            folio_mu_close(doc)
-            throw PageError.invalid(path: path, message: "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it")
-        }
         title = Self.metadata(doc, "info:Title")
         author = Self.metadata(doc, "info:Author")
         laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight))
-        do {
-            try layout(fontSize: fontSize)
-        } catch {
-            folio_mu_close(doc)
-            throw error
-        }
+        // Fully initialised: from here a throw runs deinit, which closes the document.
+        try layout(fontSize: fontSize)
+    }
+
+    /// Why a book is not given to MuPDF at all, in words.
+    private static func refusal(_ info: folio_mu_info) -> String? {
+        if info.encrypted != 0 { return "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it" }
+        let deep = string(info.too_deep)
+        return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
     }
 
     deinit { folio_mu_close(doc) }
 
     private static func words(_ error: folio_mu_error) -> String {
-        var e = error
-        let s = withUnsafeBytes(of: &e.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let s = string(error.message)
         return s.isEmpty ? "unknown error" : s
+    }
+
+    /// A C char array's text up to its first zero.
+    private static func string<T>(_ chars: T) -> String {
+        var c = chars
+        return withUnsafeBytes(of: &c) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     private static func metadata(_ doc: OpaquePointer, _ key: String) -> String? {

@@ -22,7 +22,13 @@ typedef struct {
     int right_to_left;     ///< the spine's page-progression-direction is rtl
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
+    /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
+    /// empty if none): such a book is refused before MuPDF parses it.
+    char too_deep[128];
 } folio_mu_info;
+
+/// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).
+enum { folio_mu_max_depth = 500 };
 
 /// Opens `path`; `memory_limit` bytes at most are allocated for it (0: no limit).
 folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info *info, folio_mu_error *error);

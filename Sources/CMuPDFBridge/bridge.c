@@ -437,7 +437,10 @@ static void flatten(fz_context *ctx, fz_document *doc, fz_outline *o, int depth,
                     folio_mu_outline **entries, int *count, int *capacity) {
     for (; o && depth < max_outline_depth; o = o->next) {
         *entries = grow(ctx, *entries, *count, capacity, sizeof **entries);
-        int page = o->page.chapter < 0 ? -1 : fz_page_number_from_location(ctx, doc, o->page);
+        // An EPUB's entries carry only their target (a chapter file): resolve it in this layout.
+        fz_location at = o->page;
+        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) at = fz_resolve_link(ctx, doc, o->uri, NULL, NULL);
+        int page = at.chapter < 0 ? -1 : fz_page_number_from_location(ctx, doc, at);
         (*entries)[(*count)++] = (folio_mu_outline){ strdup(o->title ? o->title : ""), page, depth };
         flatten(ctx, doc, o->down, depth + 1, entries, count, capacity);
     }

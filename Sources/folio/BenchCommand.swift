@@ -14,6 +14,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure rendering and capture speed on standard scenes (headless).")
 
     @OptionGroup var render: RenderOptions
+    @OptionGroup var document: DocumentOptions
     @Option(help: "Frames per scene.")
     var frames = 120
     @Option(help: "Only these scenes (comma-separated): carousel, wheel, opening, fan, rigid, curl, large-book.")

@@ -33,6 +33,8 @@ struct Info: ParsableCommand {
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
     var password: String?
 
+    @OptionGroup var document: DocumentOptions
+
     func run() throws {
         let start = Date()
         let source = try resolveSource(source, password: password)

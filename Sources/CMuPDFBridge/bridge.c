@@ -9,6 +9,7 @@
 struct folio_mu_doc {
     fz_context *ctx;
     fz_document *doc;
+    char *path;
     /// Held by every call that touches `doc` (MuPDF documents are not thread-safe).
     pthread_mutex_t mutex;
     pthread_mutex_t locks[FZ_LOCK_MAX];
@@ -166,6 +167,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     folio_mu_doc *d = calloc(1, sizeof *d);
     if (!d) { fail(error, "out of memory"); return NULL; }
     d->limit = memory_limit;
+    d->path = strdup(path);
     pthread_mutex_init(&d->mutex, NULL);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_init(&d->locks[i], NULL);
     fz_alloc_context alloc = { d, doc_malloc, doc_realloc, doc_free };
@@ -199,6 +201,7 @@ void folio_mu_close(folio_mu_doc *d) {
     }
     pthread_mutex_destroy(&d->mutex);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
+    free(d->path);
     free(d);
 }
 
@@ -446,6 +449,86 @@ static void flatten(fz_context *ctx, fz_document *doc, fz_outline *o, int depth,
     }
 }
 
+/// The text inside an element, its descendants' included, appended to `buf` (of `size`).
+static void gather_text(fz_xml *x, char *buf, size_t size, int depth) {
+    for (; x && depth < max_outline_depth; x = fz_xml_next(x)) {
+        const char *t = fz_xml_text(x);
+        if (t) strncat(buf, t, size - strlen(buf) - 1);
+        else gather_text(fz_xml_down(x), buf, size, depth + 1);
+    }
+}
+
+static const char *xml_type(fz_xml *x) {
+    const char *t = fz_xml_att(x, "epub:type");
+    return t ? t : fz_xml_att(x, "type");
+}
+
+/// The entries of an EPUB 3 navigation list (`ol` of `li`, each an `a` and maybe an `ol`).
+static void nav_list(fz_context *ctx, fz_document *doc, fz_xml *ol, const char *base, int depth,
+                     folio_mu_outline **entries, int *count, int *capacity) {
+    for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li && depth < max_outline_depth; li = fz_xml_find_next(li, "li")) {
+        fz_xml *a = fz_xml_find_down(li, "a");
+        if (!a) a = fz_xml_find_down(li, "span");
+        char title[512] = "", target[2048];
+        if (a) gather_text(fz_xml_down(a), title, sizeof title, 0);
+        const char *href = a ? fz_xml_att(a, "href") : NULL;
+        int page = -1;
+        if (href && !fz_is_external_link(ctx, href)) {
+            snprintf(target, sizeof target, "%s%s", base, href);
+            fz_urldecode(target);
+            fz_cleanname(target);
+            fz_try(ctx) {
+                fz_location at = fz_resolve_link(ctx, doc, target, NULL, NULL);
+                if (at.chapter >= 0) page = fz_page_number_from_location(ctx, doc, at);
+            }
+            fz_catch(ctx) page = -1;
+        }
+        *entries = grow(ctx, *entries, *count, capacity, sizeof **entries);
+        (*entries)[(*count)++] = (folio_mu_outline){ strdup(title), page, depth };
+        nav_list(ctx, doc, fz_xml_find_down(li, "ol"), base, depth + 1, entries, count, capacity);
+    }
+}
+
+/// The outline of an EPUB 3 book's navigation document (MuPDF reads only the EPUB 2 NCX).
+static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **entries, int *count, int *capacity) {
+    fz_archive *arch = NULL;
+    fz_xml *container = NULL, *opf = NULL, *nav = NULL;
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav);
+    fz_try(ctx) {
+        arch = fz_open_archive(ctx, d->path);
+        container = entry_xml(ctx, arch, "META-INF/container.xml");
+        fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
+        const char *opf_path = root ? fz_xml_att(root, "full-path") : NULL;
+        if (!opf_path) break;
+        opf = entry_xml(ctx, arch, opf_path);
+        fz_xml *item = opf ? fz_xml_find_dfs(opf, "item", "properties", "nav") : NULL;
+        const char *href = item ? fz_xml_att(item, "href") : NULL;
+        if (!href) break;
+        // Paths in the OPF are relative to its folder; those in the nav to the nav's.
+        char path[2048], base[2048];
+        const char *slash = strrchr(opf_path, '/');
+        snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - opf_path + 1) : 0, opf_path, href);
+        fz_urldecode(path);
+        fz_cleanname(path);
+        slash = strrchr(path, '/');
+        snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+        nav = entry_xml(ctx, arch, path);
+        fz_xml *toc = NULL;
+        for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !toc; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
+            const char *type = xml_type(n);
+            if (type && strstr(type, "toc")) toc = n;
+        }
+        if (toc) nav_list(ctx, d->doc, fz_xml_find_dfs(toc, "ol", NULL, NULL), base, 0, entries, count, capacity);
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, nav);
+        fz_drop_xml(ctx, opf);
+        fz_drop_xml(ctx, container);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) { /* no navigation document: no outline */ }
+}
+
 int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_error *error) {
     folio_mu_outline *entries = NULL;
     int count = 0, capacity = 0;
@@ -456,6 +539,7 @@ int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_e
     fz_try(ctx) {
         outline = fz_load_outline(ctx, d->doc);
         flatten(ctx, d->doc, outline, 0, &entries, &count, &capacity);
+        if (count == 0) nav_outline(ctx, d, &entries, &count, &capacity);
     }
     fz_always(ctx) fz_drop_outline(ctx, outline);
     fz_catch(ctx) {

@@ -86,9 +86,12 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(doc.outline.compactMap(\.page), starts)
     }
 
-    func testTextIsSharpAtTheSizeShown() throws {
+    func testAnEPUB3TakesItsOutlineFromItsNavigationAndIsSharpAtTheSizeShown() throws {
         let doc = try PageSources.open(try EBooks.path("reflow3.epub"))
         XCTAssertEqual(doc.title, "Navigated Words")
+        // No NCX: the outline is the EPUB 3 navigation document's, pointing at the chapters.
+        XCTAssertEqual(doc.outline.map(\.title), ["Part 1", "Part 2", "Part 3", "Part 4"])
+        XCTAssertEqual(doc.outline.compactMap(\.page), try chapterPages(doc))
         let small = try doc.render(page: 0, fit: PixelSize(width: 181, height: 284)).image
         let large = try doc.render(page: 0, fit: PixelSize(width: 724, height: 1136)).image
         XCTAssertEqual(large.width, 724)
@@ -164,3 +167,4 @@ final class EBookTests: XCTestCase {
         XCTAssertGreaterThan(try absurd.text(page: 0)?.words.count ?? 0, 50)
     }
 }
+

@@ -21,6 +21,9 @@ struct Bench: ParsableCommand {
     var scenes: String?
     @Flag(help: "Skip the capture figures (render scenes only).")
     var noCapture = false
+    @Option(help: ArgumentHelp("Also measure the documents of this folder (or this document): first page, pages/s at 931 px high, "
+                               + "PDFs against mutool draw.", valueName: "path"))
+    var documents: String?
     @Flag(help: "Print JSON instead of a table.")
     var json = false
     @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
@@ -60,9 +63,10 @@ struct Bench: ParsableCommand {
         }
         let capture = noCapture ? nil : try measureCapture(session: session, ffmpeg: ffmpeg, progress: progress)
         progress.finish()
+        let documentResults = try documents.map { try DocumentBench.measure($0, height: 931) }
         let report = Report(renderer: GLInfo.renderer, size: [session.target.width, session.target.height], samples: session.target.samples,
-                            firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
-        print(json ? report.json : report.table)
+                            firstFrameMs: firstFrame * 1000, scenes: results, capture: capture, documents: documentResults)
+        print(json ? report.json : ([report.table] + (documentResults ?? []).map(\.line)).joined(separator: "\n"))
     }
 
     private func measure(_ bench: BenchScene, session: FramePipeline, progress: ProgressLine) throws -> SceneResult {
@@ -326,9 +330,10 @@ struct Report: Codable {
     var firstFrameMs: Double
     var scenes: [SceneResult]
     var capture: CaptureResult?
+    var documents: [DocumentResult]?
 
     enum CodingKeys: String, CodingKey {
-        case renderer, size, samples, scenes, capture
+        case renderer, size, samples, scenes, capture, documents
         case firstFrameMs = "first_frame_ms"
     }
 

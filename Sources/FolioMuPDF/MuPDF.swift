@@ -6,11 +6,11 @@ import Foundation
 /// sources, through MuPDF.
 ///
 /// Reflowable books are laid out for the book's page (the reference page, 362 × 568 points) at
-/// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's; the place
-/// in the text survives a relayout as a `TextPlace`. Pages are rasterised at the size they are
-/// shown at, and a zoomed view gets crops at its own scale. Does not: draw PDFs (poppler does,
-/// see docs/documents.md), lay a book out page by page (MuPDF lays the whole book out at once),
-/// or read DRM-encrypted books (it says so).
+/// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
+/// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
+/// Does not: draw PDFs in `folio` (poppler does; `folio bench` compares, docs/documents.md),
+/// lay a book out page by page (MuPDF lays the whole book out when it counts pages), re-lay
+/// an open book out in the viewer, or read DRM-encrypted books (it says so).
 ///
 /// Licence: MuPDF is AGPL-3.0, so a program that links this module is distributed under the
 /// AGPL (docs/documents.md); FolioKit programs that do not register it do not link it.
@@ -52,9 +52,10 @@ public enum MuPDF {
     static let memoryLimit = 512 << 20
 }
 
-/// A place in a reflowable book's text, independent of its layout (MuPDF's bookmark).
-public struct TextPlace: Sendable, Hashable {
-    public var mark: Int64
+/// A place in a reflowable book's text, independent of its layout (MuPDF's bookmark): the page
+/// holding it after a relayout at another text size is the page holding the same text.
+struct TextPlace: Sendable, Hashable {
+    var mark: Int64
 }
 
 /// Locks a value (Swift's `Mutex` needs a newer platform than `.macOS(.v13)`).

@@ -13,20 +13,25 @@ enum Fixtures {
     static let folder: String? = {
         PDF.register()
         ComicArchive.register()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_documents.py")
+        return generate("make_documents.py", arguments: [String(longPages)])
+    }()
+
+    /// A new temporary folder that `Fixtures/<script>` wrote its files into; nil if it failed.
+    static func generate(_ script: String, arguments: [String] = []) -> String? {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + script)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-documents-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            p.arguments = [script.path, dir.path, String(longPages)]
+            p.arguments = [path.path, dir.path] + arguments
             try p.run()
             p.waitUntilExit()
             return p.terminationStatus == 0 ? dir.path : nil
         } catch {
             return nil
         }
-    }()
+    }
 
     /// The path of fixture `name`; skips the test when the fixtures could not be written.
     static func path(_ name: String) throws -> String {

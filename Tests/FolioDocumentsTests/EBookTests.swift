@@ -3,23 +3,12 @@ import FolioBook
 import Foundation
 import XCTest
 
-/// The books of `Fixtures/make_ebooks.py`, written once per test run into a temporary folder.
+/// The books of `Fixtures/make_ebooks.py`, written once per test run into a temporary folder,
+/// with MuPDF's formats registered.
 enum EBooks {
     static let folder: String? = {
         MuPDF.register()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_ebooks.py")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ebooks-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            p.arguments = [script.path, dir.path]
-            try p.run()
-            p.waitUntilExit()
-            return p.terminationStatus == 0 ? dir.path : nil
-        } catch {
-            return nil
-        }
+        return Fixtures.generate("make_ebooks.py")
     }()
 
     static func path(_ name: String) throws -> String {
@@ -39,10 +28,6 @@ func ink(_ image: RGBAImage, _ r: PageRegion) -> Int {
         for x in Int(r.x0 * Double(image.width))..<Int(r.x1 * Double(image.width)) where image.pixel(x, y).g < 128 { n += 1 }
     }
     return n
-}
-
-func near(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ c: (Int, Int, Int), tolerance: Int = 24) -> Bool {
-    abs(Int(p.r) - c.0) <= tolerance && abs(Int(p.g) - c.1) <= tolerance && abs(Int(p.b) - c.2) <= tolerance
 }
 
 final class EBookTests: XCTestCase {
@@ -119,7 +104,7 @@ final class EBookTests: XCTestCase {
             XCTAssertEqual(book.pages.count, 4, name)
             for (i, page) in book.pages.enumerated() {
                 let image = try PageSources.render(page, fit: PixelSize(width: 200, height: 300)).image
-                XCTAssertTrue(near(image.pixel(image.width / 2, image.height / 2), EBooks.colours[i]), "\(name) page \(i + 1): \(image.pixel(image.width / 2, image.height / 2))")
+                XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "\(name) page \(i + 1)")
             }
         }
     }
@@ -132,8 +117,8 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(xps.pageCount, 2)
         for i in 0..<2 {
             let image = try xps.render(page: i, fit: PixelSize(width: 200, height: 300)).image
-            XCTAssertTrue(near(image.pixel(image.width / 2, image.height / 2), EBooks.colours[i]), "XPS page \(i + 1): \(image.pixel(image.width / 2, image.height / 2))")
-            XCTAssertTrue(near(image.pixel(image.width / 2, 5), (255, 255, 255)), "XPS page \(i + 1) top")
+            XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "XPS page \(i + 1)")
+            XCTAssertColour(image.pixel(image.width / 2, 5), white, "XPS page \(i + 1) top")
         }
     }
 

@@ -27,14 +27,17 @@ public enum MuPDF {
     }
     private static let settings = Mutex(defaultFontSize)
 
-    public static let format = PageSourceFormat(
-        name: "e-book", extensions: ["epub", "mobi", "azw", "azw3", "fb2", "fbz", "xhtml", "xps", "oxps"]
-    ) { path, _ in
-        try MuPDFDocument(path: path, fontSize: fontSize)
+    /// The kinds of document this module reads, each named for messages and `folio info`.
+    public static let formats = [("EPUB", ["epub"]), ("MOBI", ["mobi", "azw", "azw3"]), ("FB2", ["fb2", "fbz"]),
+                                 ("XHTML", ["xhtml"]), ("XPS", ["xps", "oxps"])].map { format($0, $1) }
+
+    /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
+    public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
+        PageSourceFormat(name: name, extensions: extensions) { path, _ in try MuPDFDocument(path: path, fontSize: fontSize) }
     }
 
-    /// Lets `Library.load` and page caches open e-books.
-    public static func register() { PageSources.register(format) }
+    /// Lets `Library.load` and page caches open e-books and XPS.
+    public static func register() { formats.forEach(PageSources.register) }
 
     /// Folio's stylesheet over the publisher's: the page's margins and a readable line height.
     /// Sizes are bounded so that absurd publisher CSS (`font-size: 1e9px`) cannot make a page

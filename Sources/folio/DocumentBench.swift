@@ -73,7 +73,7 @@ enum DocumentBench {
         let n = min(pages, maxPages)
         return DocumentResult(file: path, format: format.name, pages: pages, firstPageMs: rates.firstPageMs,
                               pagesPerSecond: rates.pagesPerSecond, workers: workers, pagesPerSecondWorkers: rates.pagesPerSecondWorkers,
-                              mupdf: pdf ? try? Self.rates(path, format: MuPDF.format, height: height).1 : nil,
+                              mupdf: pdf ? try? Self.rates(path, format: MuPDF.format("PDF", ["pdf"]), height: height).1 : nil,
                               mutoolPagesPerSecond: pdf && n > 0 ? mutool(path, pages: n, height: height) : nil)
     }
 

@@ -66,6 +66,16 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(image.width, 362)
         XCTAssertGreaterThan(ink(image, PageRegion(x0: 0.1, y0: 0.1, x1: 0.9, y1: 0.9)), 2000)
         XCTAssertEqual(ink(image, PageRegion(x0: 0, y0: 0, x1: 0.03, y1: 1)), 0)
+        // A word's box lies on its ink.
+        let first = try doc.render(page: 0, fit: PixelSize(width: 724, height: 1136)).image
+        let heading = try XCTUnwrap(doc.text(page: 0)?.words.first)
+        XCTAssertEqual(heading.text, "ALPHA")
+        XCTAssertGreaterThan(ink(first, heading.box), 50)
+        XCTAssertEqual(ink(first, PageRegion(x0: heading.box.x1 + 0.05, y0: heading.box.y0, x1: 0.95, y1: heading.box.y1)), 0)
+        // Links: one to the third chapter's page, one out of the book, each over its words.
+        let links = doc.links(page: 0)
+        XCTAssertEqual(Set(links.map(\.target)), [.page(starts[2]), .uri("https://example.org/")])
+        for link in links { XCTAssertTrue(PageRegion.whole.contains(link.box) && !link.box.isEmpty, "\(link)") }
         // The outline (the NCX) points at the chapters' pages.
         XCTAssertEqual(doc.outline.map(\.title), ["Chapter 1", "Chapter 2", "Chapter 3", "Chapter 4"])
         XCTAssertEqual(doc.outline.compactMap(\.page), starts)

@@ -35,8 +35,8 @@ def chapter(title, body, css=""):
             f"<head><title>{title}</title>{style}</head><body>{body}</body></html>")
 
 
-def prose(word, paragraphs):
-    return f"<h1>{word}</h1>" + "".join(f"<p>{word.lower()} {FILLER * 3}</p>" for _ in range(paragraphs))
+def prose(word, paragraphs, lead=""):
+    return f"<h1>{word}</h1>{lead}" + "".join(f"<p>{word.lower()} {FILLER * 3}</p>" for _ in range(paragraphs))
 
 
 def epub(name, items, version="2.0", title="Reflowing Words", author="A. Writer", spine_attrs="",
@@ -78,7 +78,9 @@ def epub(name, items, version="2.0", title="Reflowing Words", author="A. Writer"
 
 
 xhtml = "application/xhtml+xml"
-reflow = [(f"c{i}.xhtml", chapter(w, prose(w, 6)), xhtml) for i, w in enumerate(WORDS[:4])]
+# The first chapter links to the third and outside the book.
+links = '<p><a href="c2.xhtml">to charlie</a> and <a href="https://example.org/">away</a></p>'
+reflow = [(f"c{i}.xhtml", chapter(w, prose(w, 6, links if i == 0 else "")), xhtml) for i, w in enumerate(WORDS[:4])]
 epub("reflow2.epub", reflow)
 epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigated Words")
 

@@ -203,6 +203,13 @@ struct LibraryLoader {
         do {
             root = try ManifestValue.parse(InputFile.read(path, maxBytes: Self.maxManifestBytes))
         } catch let e as ManifestSyntaxError {
+            // A file that is no manifest from its first character on, named as none (a book.epub
+            // when no registered format reads EPUB): say that, not where the JSON went wrong.
+            let named = ["json", "plist"].contains((path as NSString).pathExtension.lowercased())
+            guard named || e.line != 1 || e.column != 1 else {
+                problems.append(Problem(file: path, message: "neither a library or book manifest nor a kind of document this program opens"))
+                return Library(title: title, books: [], problems: problems)
+            }
             let column = e.column.map { "column \($0): " } ?? ""
             problems.append(Problem(file: path, line: e.line, message: column + e.message))
             return Library(title: title, books: [], problems: problems)

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "FolioPDF", targets: ["FolioPDF"]),
         .library(name: "FolioArchive", targets: ["FolioArchive"]),
         .library(name: "FolioDjVu", targets: ["FolioDjVu"]),
+        // EPUB, MOBI, FB2, XHTML, XPS through MuPDF (AGPL-3.0: docs/documents.md).
+        .library(name: "FolioMuPDF", targets: ["FolioMuPDF"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +33,7 @@ let package = Package(
         // No pkgConfig: ddjvuapi.pc's -pthread is refused by SwiftPM with a warning on every build,
         // and the header and library it names are in the default paths.
         .systemLibrary(name: "CDjVu", providers: [.apt(["libdjvulibre-dev"])]),
+        .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
 
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
@@ -45,6 +48,13 @@ let package = Package(
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
         .target(name: "FolioFind", dependencies: ["FolioBook"]),
+        // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
+        // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md).
+        .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
+            "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
+            "brotlidec", "brotlicommon", "harfbuzz", "m",
+        ].map { .linkedLibrary($0) }),
+        .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
@@ -52,7 +62,7 @@ let package = Package(
         .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
-            "FolioFind",
+            "FolioMuPDF", "FolioFind",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
@@ -61,7 +71,8 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioBook", "FolioFind"], exclude: ["Fixtures"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
                     exclude: ["References"]),

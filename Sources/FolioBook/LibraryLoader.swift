@@ -169,12 +169,14 @@ struct LibraryLoader {
 
     // MARK: Documents
 
-    /// A book of every page of a document; the title from its metadata, else its file name.
+    /// A book of every page of a document; the title, author and direction from its metadata
+    /// (the title else its file name).
     /// One that cannot be opened is reported here and shows one placeholder page.
     mutating func documentBook(_ path: String) -> Book {
         let title = (Self.name(path) as NSString).deletingPathExtension
         guard let pages = documentPages(path) else { return Book(title: title, pages: [PageSources.locator(path, page: 0)]) }
-        let book = Book(title: (try? PageSources.open(path))?.title ?? title, pages: pages)
+        let source = try? PageSources.open(path)
+        let book = Book(title: source?.title ?? title, author: source?.author, pages: pages, direction: source?.direction ?? .ltr)
         return sized(book)
     }
 
@@ -222,6 +224,13 @@ struct LibraryLoader {
         do {
             root = try ManifestValue.parse(InputFile.read(path, maxBytes: Self.maxManifestBytes))
         } catch let e as ManifestSyntaxError {
+            // A file that is no manifest from its first character on, named as none (a book.epub
+            // when no registered format reads EPUB): say that, not where the JSON went wrong.
+            let named = ["json", "plist"].contains((path as NSString).pathExtension.lowercased())
+            guard named || e.line != 1 || e.column != 1 else {
+                problems.append(Problem(file: path, message: "neither a library or book manifest nor a kind of document this program opens"))
+                return Library(title: title, books: [], problems: problems)
+            }
             let column = e.column.map { "column \($0): " } ?? ""
             problems.append(Problem(file: path, line: e.line, message: column + e.message))
             return Library(title: title, books: [], problems: problems)

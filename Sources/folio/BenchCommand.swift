@@ -14,6 +14,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure rendering and capture speed on standard scenes (headless).")
 
     @OptionGroup var render: RenderOptions
+    @OptionGroup var document: DocumentOptions
     @Option(help: "Frames per scene.")
     var frames = 120
     @Option(help: "Only these scenes (comma-separated): carousel, wheel, opening, fan, rigid, curl, large-book.")
@@ -22,6 +23,9 @@ struct Bench: ParsableCommand {
     var noCapture = false
     @Option(help: "Also measure DjVu pages/s on this document at 931 px high, against ddjvu in the same run.")
     var djvu: String?
+    @Option(help: ArgumentHelp("Also measure the documents of this folder (or this document): first page, pages/s at 931 px high, "
+                               + "PDFs against mutool draw.", valueName: "path"))
+    var documents: String?
     @Flag(help: "Print JSON instead of a table.")
     var json = false
     @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
@@ -61,9 +65,10 @@ struct Bench: ParsableCommand {
         }
         let capture = noCapture ? nil : try measureCapture(session: session, ffmpeg: ffmpeg, progress: progress)
         progress.finish()
+        let documentResults = try documents.map { try DocumentBench.measure($0, height: 931) }
         let report = Report(renderer: GLInfo.renderer, size: [session.target.width, session.target.height], samples: session.target.samples,
-                            firstFrameMs: firstFrame * 1000, scenes: results, capture: capture)
-        print(json ? report.json : report.table)
+                            firstFrameMs: firstFrame * 1000, scenes: results, capture: capture, documents: documentResults)
+        print(json ? report.json : ([report.table] + (documentResults ?? []).map(\.line)).joined(separator: "\n"))
         if let djvu {
             let figures = try DjVuBench.measure(path: djvu)
             print(json ? figures.json : figures.line)
@@ -331,9 +336,10 @@ struct Report: Codable {
     var firstFrameMs: Double
     var scenes: [SceneResult]
     var capture: CaptureResult?
+    var documents: [DocumentResult]?
 
     enum CodingKeys: String, CodingKey {
-        case renderer, size, samples, scenes, capture
+        case renderer, size, samples, scenes, capture, documents
         case firstFrameMs = "first_frame_ms"
     }
 

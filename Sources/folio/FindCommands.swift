@@ -17,13 +17,15 @@ func openDocument(_ path: String, password: String?) throws -> PageSource {
     return ImageFolder(pages: book.pages)
 }
 
-/// The document a finding command reads, and its password.
-struct DocumentOptions: ParsableArguments {
-    @Argument(help: "A PDF, comic archive or folder of page images.")
+/// The document a finding command reads, its password, and how a reflowable one is laid out.
+struct FindSource: ParsableArguments {
+    @Argument(help: "A document (PDF, EPUB, FB2, XPS, DjVu, comic archive) or a folder of page images.")
     var document: String
 
     @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")
     var password: String?
+
+    @OptionGroup var layout: DocumentOptions
 }
 
 /// A folder's page images as a document: what it says of itself is its file names.
@@ -60,7 +62,7 @@ struct Outline: ParsableCommand {
         abstract: "Print a document's contents (outline): indented text, or JSON.",
         discussion: "Each entry shows its page number and the label printed on that page when it differs. A folder of images or a comic archive lists its file names. At most 10,000 entries are read.")
 
-    @OptionGroup var input: DocumentOptions
+    @OptionGroup var input: FindSource
 
     @Flag(help: "Print JSON: [{\"title\", \"page\" (1-based or null), \"label\", \"children\"}].")
     var json = false
@@ -104,7 +106,7 @@ struct SearchCommand: ParsableCommand {
         65 when the document has no text to search, 64 for an empty or over-long phrase.
         """)
 
-    @OptionGroup var input: DocumentOptions
+    @OptionGroup var input: FindSource
 
     @Argument(help: "The phrase to find.")
     var phrase: String
@@ -161,7 +163,7 @@ struct TextCommand: ParsableCommand {
         commandName: "text",
         abstract: "Print the text of a document's page, a line per line of text (or its words with boxes as JSON).")
 
-    @OptionGroup var input: DocumentOptions
+    @OptionGroup var input: FindSource
 
     @Option(help: "The page, 1 for the first.")
     var page: Int = 1

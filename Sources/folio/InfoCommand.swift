@@ -8,7 +8,7 @@ struct Info: ParsableCommand {
         abstract: "List the books of a library, their pages and reading direction, and every problem found.",
         discussion: """
         SOURCE is a Library.json or Library.plist, a book manifest (Book.json / Book.plist), a folder \
-        holding one, a document (PDF, CBZ/CBT/CB7/CBR), a folder of PNG or JPEG pages, or a folder of \
+        holding one, a document (PDF, EPUB, MOBI, FB2, XPS, CBZ/CBT/CB7/CBR), a folder of PNG or JPEG pages, or a folder of \
         such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
         header (or fully decoded with --decode); each bad file gets one line (more than three alike: \
         one line with the count). A page still decoding after --page-timeout seconds is reported and \
@@ -36,6 +36,8 @@ struct Info: ParsableCommand {
 
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
     var password: String?
+
+    @OptionGroup var document: DocumentOptions
 
     func validate() throws {
         guard pageTimeout > 0, pageTimeout.isFinite else { throw ValidationError("--page-timeout must be a number of seconds above 0") }
@@ -91,8 +93,8 @@ struct Info: ParsableCommand {
             let by = book.author.map { " — \(FileName.printable($0))" } ?? ""
             let direction = book.direction == .rtl ? "right to left" : "left to right"
             print("  \(i + 1). \(FileName.printable(book.title))\(by)")
-            // A document's format ("PDF", "DjVu") before its pages; a folder of images has none.
-            let format = book.pages.first.flatMap(PageSources.split).flatMap { PageSources.format(of: $0.path)?.name }.map { "\($0), " } ?? ""
+            // The format of a document's book ("PDF, 12 pages"); a folder of images says none.
+            let format = book.pages.first.flatMap(PageSources.split).flatMap { PageSources.format(of: $0.path) }.map { "\($0.name), " } ?? ""
             print("     \(format)\(book.pages.count) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
                   + (book.cover.map { ", cover \(FileName.printable($0))" } ?? ""))
             if pages { for p in book.pages { print("       \(FileName.printable(p))") } }

@@ -31,7 +31,7 @@ struct DrawingOptions: ParsableArguments {
 
 /// The options of a headless render to PNG, shared by the commands that make images.
 struct RenderOptions: ParsableArguments {
-    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), a folder of images or documents, or one page image (the book of the folder it is in; capture opens it at that page). Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, EPUB, MOBI, FB2, XPS, CBZ/CBT/CB7/CBR), a folder of images or documents, or one page image (the book of the folder it is in; capture opens it at that page). Default: the bundled library.")
     var source: String?
 
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")

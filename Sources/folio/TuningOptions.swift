@@ -16,6 +16,7 @@ struct TuningOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Eye distance in layout units, 400…100000 (default: 2000 per 362 units of page width shown).",
                                valueName: "distance"))
     var eye: String?
+    @OptionGroup var document: DocumentOptions
 
     func validate() throws { _ = try tunes() }
 

@@ -12,7 +12,7 @@ struct View: ParsableCommand {
         abstract: "Open a window on a library or a book: choose a book, read it, take screenshots.",
         discussion: KeyMap.help)
 
-    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, CBZ/CBT/CB7/CBR), a folder of images or documents, or one page image (the book of its folder, open at it). Default: the bundled library.")
+    @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, EPUB, MOBI, FB2, XPS, CBZ/CBT/CB7/CBR), a folder of images or documents, or one page image (the book of its folder, open at it). Default: the bundled library.")
     var source: String?
 
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioArchive
 import FolioDjVu
+import FolioMuPDF
 import FolioPDF
 
 #if os(Linux)
@@ -25,6 +26,7 @@ struct Folio: ParsableCommand {
 }
 
 PDF.register()
+MuPDF.register()
 ComicArchive.register()
 DjVu.register()
 runCommandLine()

@@ -226,6 +226,17 @@ final class LibraryTests: XCTestCase {
         XCTAssertTrue(lib.problems[0].description.hasPrefix("\(path):4: column 5: expected ',' or ']'"), lib.problems[0].description)
     }
 
+    /// A document of a kind no registered format reads (FolioBook alone registers none) is not
+    /// read as a broken manifest; a manifest named as one still gets its line and column.
+    func testADocumentNoFormatReadsIsNotCalledABrokenManifest() {
+        let dir = TempDir()
+        let book = dir.write("book.epub", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00])
+        let lib = Library.load(from: book, logProblems: false)
+        XCTAssertEqual(lib.problems, [Problem(file: book, message: "neither a library or book manifest nor a kind of document this program opens")])
+        let manifest = dir.write("Book.json", text: "PK")
+        XCTAssertTrue(Library.load(from: manifest, logProblems: false).problems[0].description.hasPrefix("\(manifest):1: column 1: "))
+    }
+
     func testWrongFieldTypesNameLineAndField() {
         let dir = TempDir()
         dir.write("a/1.png", png)

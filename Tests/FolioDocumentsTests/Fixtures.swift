@@ -15,32 +15,30 @@ enum Fixtures {
         PDF.register()
         ComicArchive.register()
         DjVu.register()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_documents.py")
+        return generate("make_documents.py", arguments: [String(longPages)])
+    }()
+
+    /// A new temporary folder that `Fixtures/<script>` wrote its files into; nil if it failed.
+    static func generate(_ script: String, arguments: [String] = []) -> String? {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + script)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-documents-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            p.arguments = [script.path, dir.path, String(longPages)]
+            p.arguments = [path.path, dir.path] + arguments
             try p.run()
             p.waitUntilExit()
             return p.terminationStatus == 0 ? dir.path : nil
         } catch {
             return nil
         }
-    }()
+    }
 
     /// The documents of `Fixtures/make_djvu.py` (djvulibre-bin writes them), formats registered.
     static let djvuFolder: String? = {
         _ = folder
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_djvu.py")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-djvu-\(UUID().uuidString)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [script.path, dir.path]
-        guard (try? p.run()) != nil else { return nil }
-        p.waitUntilExit()
-        return p.terminationStatus == 0 ? dir.path : nil
+        return generate("make_djvu.py")
     }()
 
     /// The path of DjVu fixture `name`; skips the test when djvulibre-bin is missing.

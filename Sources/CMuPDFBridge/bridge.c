@@ -1,0 +1,559 @@
+#include "MuPDFBridge.h"
+#include <mupdf/fitz.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+struct folio_mu_doc {
+    fz_context *ctx;
+    fz_document *doc;
+    char *path;
+    /// Held by every call that touches `doc` (MuPDF documents are not thread-safe).
+    pthread_mutex_t mutex;
+    pthread_mutex_t locks[FZ_LOCK_MAX];
+    /// Bytes allocated for this document and its limit: a page that would need more (a
+    /// 30000 × 30000 image) fails alone instead of taking the machine's memory.
+    atomic_size_t used;
+    size_t limit;
+};
+
+// MARK: allocation and locks
+
+static void *doc_malloc(void *user, size_t size) {
+    folio_mu_doc *d = user;
+    if (d->limit && atomic_load(&d->used) + size > d->limit) return NULL;
+    void *p = malloc(size);
+    if (p) atomic_fetch_add(&d->used, malloc_usable_size(p));
+    return p;
+}
+
+static void doc_free(void *user, void *ptr) {
+    folio_mu_doc *d = user;
+    if (!ptr) return;
+    atomic_fetch_sub(&d->used, malloc_usable_size(ptr));
+    free(ptr);
+}
+
+static void *doc_realloc(void *user, void *old, size_t size) {
+    folio_mu_doc *d = user;
+    size_t before = old ? malloc_usable_size(old) : 0;
+    if (d->limit && size > before && atomic_load(&d->used) + (size - before) > d->limit) return NULL;
+    void *p = realloc(old, size);
+    if (!p) return size ? NULL : p;
+    atomic_fetch_sub(&d->used, before);
+    atomic_fetch_add(&d->used, malloc_usable_size(p));
+    return p;
+}
+
+static void doc_lock(void *user, int lock) { pthread_mutex_lock(&((folio_mu_doc *)user)->locks[lock]); }
+static void doc_unlock(void *user, int lock) { pthread_mutex_unlock(&((folio_mu_doc *)user)->locks[lock]); }
+
+// MuPDF prints warnings and errors on stderr by default; Folio reports what fails itself.
+static void quiet(void *user, const char *message) { (void)user; (void)message; }
+
+static void fail(folio_mu_error *error, const char *message) {
+    if (error) snprintf(error->message, sizeof error->message, "%s", message ? message : "unknown error");
+}
+
+/// A context of this document's family for the calling thread (NULL if memory is out).
+static fz_context *thread_context(folio_mu_doc *d, folio_mu_error *error) {
+    fz_context *ctx = fz_clone_context(d->ctx);
+    if (!ctx) { fail(error, "out of memory"); return NULL; }
+    fz_set_warning_callback(ctx, quiet, NULL);
+    fz_set_error_callback(ctx, quiet, NULL);
+    return ctx;
+}
+
+// MARK: the package (EPUB's OPF and DRM files)
+
+static fz_xml *entry_xml(fz_context *ctx, fz_archive *arch, const char *name) {
+    if (!fz_has_archive_entry(ctx, arch, name)) return NULL;
+    fz_buffer *buf = fz_read_archive_entry(ctx, arch, name);
+    fz_xml *xml = NULL;
+    fz_try(ctx) xml = fz_parse_xml(ctx, buf, 0);
+    fz_always(ctx) fz_drop_buffer(ctx, buf);
+    fz_catch(ctx) fz_rethrow(ctx);
+    return xml;
+}
+
+/// Whether an encryption method is only the font obfuscation EPUB allows (not DRM).
+static int font_obfuscation(const char *algorithm) {
+    return algorithm && (!strcmp(algorithm, "http://www.idpf.org/2008/embedding")
+                         || !strcmp(algorithm, "http://ns.adobe.com/pdf/enc#RC"));
+}
+
+/// Whether markup nests elements deeper than `folio_mu_max_depth` (a cheap scan of the tags:
+/// closing tags, comments, declarations and empty elements do not count).
+static int nests_too_deep(const unsigned char *s, size_t n) {
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '<' || i + 1 >= n) continue;
+        unsigned char next = s[i + 1];
+        size_t end = i + 1;
+        while (end < n && s[end] != '>') end++;
+        if (next == '/') depth--;
+        else if (next != '!' && next != '?' && !(end > 0 && end < n && s[end - 1] == '/')) depth++;
+        if (depth > folio_mu_max_depth) return 1;
+        i = end;
+    }
+    return 0;
+}
+
+static int markup_name(const char *name) {
+    const char *dot = strrchr(name, '.');
+    return dot && (!fz_strcasecmp(dot, ".xhtml") || !fz_strcasecmp(dot, ".html") || !fz_strcasecmp(dot, ".htm")
+                   || !fz_strcasecmp(dot, ".xml") || !fz_strcasecmp(dot, ".fb2"));
+}
+
+/// Names in `info->too_deep` the first markup file (an archive's entry, or the file itself)
+/// that nests too deep.
+static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_mu_info *info) {
+    int n = arch ? fz_count_archive_entries(ctx, arch) : 1;
+    for (int i = 0; i < n && !info->too_deep[0]; i++) {
+        const char *name = arch ? fz_list_archive_entry(ctx, arch, i) : path;
+        if (!name || !markup_name(name)) continue;
+        fz_buffer *buf = arch ? fz_read_archive_entry(ctx, arch, name) : fz_read_file(ctx, path);
+        unsigned char *data;
+        size_t len = fz_buffer_storage(ctx, buf, &data);
+        if (nests_too_deep(data, len)) snprintf(info->too_deep, sizeof info->too_deep, "%s", arch ? name : "the text");
+        fz_drop_buffer(ctx, buf);
+    }
+}
+
+static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
+    fz_archive *arch = NULL;
+    fz_xml *container = NULL, *opf = NULL, *enc = NULL;
+    char *opf_path = NULL;
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
+    fz_try(ctx) arch = fz_open_archive(ctx, path);
+    fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
+    fz_try(ctx) {
+        check_depth(ctx, path, arch, info);
+        if (!arch) break;
+        if (fz_has_archive_entry(ctx, arch, "META-INF/rights.xml")) info->encrypted = 1;
+        enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
+        for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
+             m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
+            if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
+        container = entry_xml(ctx, arch, "META-INF/container.xml");
+        fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
+        const char *full = root ? fz_xml_att(root, "full-path") : NULL;
+        if (full) {
+            opf_path = fz_strdup(ctx, full);
+            opf = entry_xml(ctx, arch, opf_path);
+        }
+        fz_xml *spine = opf ? fz_xml_find_dfs(opf, "spine", NULL, NULL) : NULL;
+        const char *ppd = spine ? fz_xml_att(spine, "page-progression-direction") : NULL;
+        if (ppd && !strcmp(ppd, "rtl")) info->right_to_left = 1;
+        fz_xml *layout = opf ? fz_xml_find_dfs(opf, "meta", "property", "rendition:layout") : NULL;
+        const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
+        if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, enc);
+        fz_drop_xml(ctx, container);
+        fz_drop_xml(ctx, opf);
+        fz_free(ctx, opf_path);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
+}
+
+// MARK: documents
+
+folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info *info, folio_mu_error *error) {
+    folio_mu_doc *d = calloc(1, sizeof *d);
+    if (!d) { fail(error, "out of memory"); return NULL; }
+    d->limit = memory_limit;
+    d->path = strdup(path);
+    pthread_mutex_init(&d->mutex, NULL);
+    for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_init(&d->locks[i], NULL);
+    fz_alloc_context alloc = { d, doc_malloc, doc_realloc, doc_free };
+    fz_locks_context locks = { d, doc_lock, doc_unlock };
+    d->ctx = fz_new_context(&alloc, &locks, 64 << 20);
+    if (!d->ctx) { fail(error, "out of memory"); folio_mu_close(d); return NULL; }
+    fz_context *ctx = d->ctx;
+    fz_set_warning_callback(ctx, quiet, NULL);
+    fz_set_error_callback(ctx, quiet, NULL);
+    memset(info, 0, sizeof *info);
+    // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
+    read_package(ctx, path, info);
+    if (info->too_deep[0] || info->encrypted) return d;
+    int ok = 1;
+    fz_try(ctx) {
+        fz_register_document_handlers(ctx);
+        d->doc = fz_open_document(ctx, path);
+        if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
+        info->reflowable = fz_is_document_reflowable(ctx, d->doc);
+    }
+    fz_catch(ctx) { fail(error, fz_caught_message(ctx)); ok = 0; }
+    if (!ok) { folio_mu_close(d); return NULL; }
+    return d;
+}
+
+void folio_mu_close(folio_mu_doc *d) {
+    if (!d) return;
+    if (d->ctx) {
+        fz_drop_document(d->ctx, d->doc);
+        fz_drop_context(d->ctx);
+    }
+    pthread_mutex_destroy(&d->mutex);
+    for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
+    free(d->path);
+    free(d);
+}
+
+void folio_mu_set_user_css(folio_mu_doc *d, const char *css) {
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) fz_set_user_css(d->ctx, css);
+    fz_catch(d->ctx) { /* out of memory: the publisher's styles alone */ }
+    pthread_mutex_unlock(&d->mutex);
+}
+
+int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error *error) {
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) {
+        fz_layout_document(d->ctx, d->doc, w, h, em);
+        n = fz_count_pages(d->ctx, d->doc);
+    }
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return n;
+}
+
+int folio_mu_count_pages(folio_mu_doc *d, folio_mu_error *error) {
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) n = fz_count_pages(d->ctx, d->doc);
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return n;
+}
+
+char *folio_mu_metadata(folio_mu_doc *d, const char *key) {
+    char buf[1024];
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) n = fz_lookup_metadata(d->ctx, d->doc, key, buf, sizeof buf);
+    fz_catch(d->ctx) n = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return n > 1 ? strdup(buf) : NULL;
+}
+
+int folio_mu_bounds(folio_mu_doc *d, int index, float box[4], folio_mu_error *error) {
+    int status = -1;
+    fz_page *page = NULL;
+    fz_var(page);
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) {
+        page = fz_load_page(d->ctx, d->doc, index);
+        fz_rect r = fz_bound_page(d->ctx, page);
+        box[0] = r.x0; box[1] = r.y0; box[2] = r.x1; box[3] = r.y1;
+        status = 0;
+    }
+    fz_always(d->ctx) fz_drop_page(d->ctx, page);
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return status;
+}
+
+/// Page `index` recorded as a display list (under the document's mutex), with its box.
+static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_rect *bounds, folio_mu_error *error) {
+    fz_display_list *list = NULL;
+    fz_page *page = NULL;
+    fz_var(page);
+    pthread_mutex_lock(&d->mutex);
+    fz_try(ctx) {
+        page = fz_load_page(ctx, d->doc, index);
+        *bounds = fz_bound_page(ctx, page);
+        list = fz_new_display_list_from_page(ctx, page);
+    }
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) fail(error, fz_caught_message(ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return list;
+}
+
+int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
+                    int width, int height, unsigned char *rgba, folio_mu_error *error) {
+    memset(rgba, 255, (size_t)width * height * 4);
+    fz_context *ctx = thread_context(d, error);
+    if (!ctx) return -1;
+    fz_rect bounds;
+    fz_display_list *list = record(d, ctx, index, &bounds, error);
+    int status = list ? 0 : -1;
+    fz_pixmap *pix = NULL;
+    fz_device *dev = NULL;
+    fz_var(pix); fz_var(dev);
+    if (list) {
+        fz_try(ctx) {
+            pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 1, rgba);
+            fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
+            dev = fz_new_draw_device(ctx, ctm, pix);
+            fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), NULL);
+            fz_close_device(ctx, dev);
+        }
+        fz_always(ctx) {
+            fz_drop_device(ctx, dev);
+            fz_drop_pixmap(ctx, pix);
+            fz_drop_display_list(ctx, list);
+        }
+        fz_catch(ctx) { fail(error, fz_caught_message(ctx)); status = -1; }
+    }
+    fz_drop_context(ctx);
+    return status;
+}
+
+// MARK: places
+
+int64_t folio_mu_bookmark(folio_mu_doc *d, int index) {
+    int64_t mark = 0;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) mark = fz_make_bookmark(d->ctx, d->doc, fz_location_from_page_number(d->ctx, d->doc, index));
+    fz_catch(d->ctx) mark = 0;
+    pthread_mutex_unlock(&d->mutex);
+    return mark;
+}
+
+int folio_mu_lookup_bookmark(folio_mu_doc *d, int64_t mark) {
+    int page = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) page = fz_page_number_from_location(d->ctx, d->doc, fz_lookup_bookmark(d->ctx, d->doc, (fz_bookmark)mark));
+    fz_catch(d->ctx) page = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return page;
+}
+
+// MARK: text, links, outline
+
+/// Appends `*count` + 1 items of `size` bytes to a malloc'd array (capacity doubling).
+static void *grow(fz_context *ctx, void *array, int count, int *capacity, size_t size) {
+    if (count < *capacity) return array;
+    *capacity = *capacity ? *capacity * 2 : 64;
+    void *bigger = realloc(array, (size_t)*capacity * size);
+    if (!bigger) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory");
+    return bigger;
+}
+
+int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_error *error) {
+    folio_mu_word *words = NULL;
+    int count = 0, capacity = 0;
+    fz_page *page = NULL;
+    fz_stext_page *text = NULL;
+    fz_var(page); fz_var(text); fz_var(words); fz_var(count); fz_var(capacity);
+    char buf[512];
+    int len = 0;
+    fz_rect box = fz_empty_rect;
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        page = fz_load_page(ctx, d->doc, index);
+        text = fz_new_stext_page_from_page(ctx, page, NULL);
+        for (fz_stext_block *b = text->first_block; b; b = b->next) {
+            if (b->type != FZ_STEXT_BLOCK_TEXT) continue;
+            for (fz_stext_line *l = b->u.t.first_line; l; l = l->next) {
+                for (fz_stext_char *c = l->first_char; ; c = c->next) {
+                    int end = !c || c->c == ' ' || c->c == '\t' || c->c == 0xA0;
+                    if (end && len > 0) {
+                        words = grow(ctx, words, count, &capacity, sizeof *words);
+                        buf[len] = 0;
+                        words[count] = (folio_mu_word){ strdup(buf), box.x0, box.y0, box.x1, box.y1 };
+                        count++;
+                        len = 0;
+                        box = fz_empty_rect;
+                    }
+                    if (!c) break;
+                    if (end || len + FZ_UTFMAX + 1 >= (int)sizeof buf) continue;
+                    len += fz_runetochar(buf + len, c->c);
+                    box = fz_union_rect(box, fz_rect_from_quad(c->quad));
+                }
+            }
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_stext_page(ctx, text);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) {
+        fail(error, fz_caught_message(ctx));
+        folio_mu_free_words(words, count);
+        words = NULL;
+        count = -1;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    *out = words;
+    return count;
+}
+
+void folio_mu_free_words(folio_mu_word *words, int count) {
+    for (int i = 0; i < count; i++) free(words[i].text);
+    free(words);
+}
+
+int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_error *error) {
+    folio_mu_link *links = NULL;
+    int count = 0, capacity = 0;
+    fz_page *page = NULL;
+    fz_link *first = NULL;
+    fz_var(page); fz_var(first); fz_var(links); fz_var(count); fz_var(capacity);
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        page = fz_load_page(ctx, d->doc, index);
+        first = fz_load_links(ctx, page);
+        for (fz_link *l = first; l; l = l->next) {
+            if (!l->uri) continue;
+            links = grow(ctx, links, count, &capacity, sizeof *links);
+            folio_mu_link link = { l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1, -1, NULL };
+            if (fz_is_external_link(ctx, l->uri)) link.uri = strdup(l->uri);
+            else link.page = fz_page_number_from_location(ctx, d->doc, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
+            links[count++] = link;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_link(ctx, first);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) {
+        fail(error, fz_caught_message(ctx));
+        folio_mu_free_links(links, count);
+        links = NULL;
+        count = -1;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    *out = links;
+    return count;
+}
+
+void folio_mu_free_links(folio_mu_link *links, int count) {
+    for (int i = 0; i < count; i++) free(links[i].uri);
+    free(links);
+}
+
+/// Outlines deeper than this are cut (a hostile file's nesting must not exhaust the stack).
+enum { max_outline_depth = 32 };
+
+static void flatten(fz_context *ctx, fz_document *doc, fz_outline *o, int depth,
+                    folio_mu_outline **entries, int *count, int *capacity) {
+    for (; o && depth < max_outline_depth; o = o->next) {
+        *entries = grow(ctx, *entries, *count, capacity, sizeof **entries);
+        // An EPUB's entries carry only their target (a chapter file): resolve it in this layout.
+        fz_location at = o->page;
+        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) at = fz_resolve_link(ctx, doc, o->uri, NULL, NULL);
+        int page = at.chapter < 0 ? -1 : fz_page_number_from_location(ctx, doc, at);
+        (*entries)[(*count)++] = (folio_mu_outline){ strdup(o->title ? o->title : ""), page, depth };
+        flatten(ctx, doc, o->down, depth + 1, entries, count, capacity);
+    }
+}
+
+/// The text inside an element, its descendants' included, appended to `buf` (of `size`).
+static void gather_text(fz_xml *x, char *buf, size_t size, int depth) {
+    for (; x && depth < max_outline_depth; x = fz_xml_next(x)) {
+        const char *t = fz_xml_text(x);
+        if (t) strncat(buf, t, size - strlen(buf) - 1);
+        else gather_text(fz_xml_down(x), buf, size, depth + 1);
+    }
+}
+
+static const char *xml_type(fz_xml *x) {
+    const char *t = fz_xml_att(x, "epub:type");
+    return t ? t : fz_xml_att(x, "type");
+}
+
+/// The entries of an EPUB 3 navigation list (`ol` of `li`, each an `a` and maybe an `ol`).
+static void nav_list(fz_context *ctx, fz_document *doc, fz_xml *ol, const char *base, int depth,
+                     folio_mu_outline **entries, int *count, int *capacity) {
+    for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li && depth < max_outline_depth; li = fz_xml_find_next(li, "li")) {
+        fz_xml *a = fz_xml_find_down(li, "a");
+        if (!a) a = fz_xml_find_down(li, "span");
+        char title[512] = "", target[2048];
+        if (a) gather_text(fz_xml_down(a), title, sizeof title, 0);
+        const char *href = a ? fz_xml_att(a, "href") : NULL;
+        int page = -1;
+        if (href && !fz_is_external_link(ctx, href)) {
+            snprintf(target, sizeof target, "%s%s", base, href);
+            fz_urldecode(target);
+            fz_cleanname(target);
+            fz_try(ctx) {
+                fz_location at = fz_resolve_link(ctx, doc, target, NULL, NULL);
+                if (at.chapter >= 0) page = fz_page_number_from_location(ctx, doc, at);
+            }
+            fz_catch(ctx) page = -1;
+        }
+        *entries = grow(ctx, *entries, *count, capacity, sizeof **entries);
+        (*entries)[(*count)++] = (folio_mu_outline){ strdup(title), page, depth };
+        nav_list(ctx, doc, fz_xml_find_down(li, "ol"), base, depth + 1, entries, count, capacity);
+    }
+}
+
+/// The outline of an EPUB 3 book's navigation document (MuPDF reads only the EPUB 2 NCX).
+static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **entries, int *count, int *capacity) {
+    fz_archive *arch = NULL;
+    fz_xml *container = NULL, *opf = NULL, *nav = NULL;
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav);
+    fz_try(ctx) {
+        arch = fz_open_archive(ctx, d->path);
+        container = entry_xml(ctx, arch, "META-INF/container.xml");
+        fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
+        const char *opf_path = root ? fz_xml_att(root, "full-path") : NULL;
+        if (!opf_path) break;
+        opf = entry_xml(ctx, arch, opf_path);
+        fz_xml *item = opf ? fz_xml_find_dfs(opf, "item", "properties", "nav") : NULL;
+        const char *href = item ? fz_xml_att(item, "href") : NULL;
+        if (!href) break;
+        // Paths in the OPF are relative to its folder; those in the nav to the nav's.
+        char path[2048], base[2048];
+        const char *slash = strrchr(opf_path, '/');
+        snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - opf_path + 1) : 0, opf_path, href);
+        fz_urldecode(path);
+        fz_cleanname(path);
+        slash = strrchr(path, '/');
+        snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+        nav = entry_xml(ctx, arch, path);
+        fz_xml *toc = NULL;
+        for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !toc; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
+            const char *type = xml_type(n);
+            if (type && strstr(type, "toc")) toc = n;
+        }
+        if (toc) nav_list(ctx, d->doc, fz_xml_find_dfs(toc, "ol", NULL, NULL), base, 0, entries, count, capacity);
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, nav);
+        fz_drop_xml(ctx, opf);
+        fz_drop_xml(ctx, container);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) { /* no navigation document: no outline */ }
+}
+
+int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_error *error) {
+    folio_mu_outline *entries = NULL;
+    int count = 0, capacity = 0;
+    fz_outline *outline = NULL;
+    fz_var(outline); fz_var(entries); fz_var(count); fz_var(capacity);
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        outline = fz_load_outline(ctx, d->doc);
+        flatten(ctx, d->doc, outline, 0, &entries, &count, &capacity);
+        if (count == 0) nav_outline(ctx, d, &entries, &count, &capacity);
+    }
+    fz_always(ctx) fz_drop_outline(ctx, outline);
+    fz_catch(ctx) {
+        fail(error, fz_caught_message(ctx));
+        folio_mu_free_outline(entries, count);
+        entries = NULL;
+        count = -1;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    *out = entries;
+    return count;
+}
+
+void folio_mu_free_outline(folio_mu_outline *entries, int count) {
+    for (int i = 0; i < count; i++) free(entries[i].title);
+    free(entries);
+}

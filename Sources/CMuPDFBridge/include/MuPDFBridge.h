@@ -1,0 +1,76 @@
+// Folio's calls into MuPDF. MuPDF reports errors by longjmp (fz_try / fz_catch), which Swift
+// cannot survive, so every MuPDF call happens here, in C: each function catches what MuPDF
+// throws and returns a status with the message in `error`.
+//
+// Thread-safety: a document has its own MuPDF context (with lock callbacks) and a mutex; every
+// call that touches the document holds the mutex. Rasterising runs outside it, on a cloned
+// context, from a display list recorded under it, so pages of one document draw in parallel.
+#ifndef FOLIO_MUPDF_BRIDGE_H
+#define FOLIO_MUPDF_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct folio_mu_doc folio_mu_doc;
+
+/// MuPDF's words for the last failure.
+typedef struct { char message[256]; } folio_mu_error;
+
+/// What a document's package says of itself (EPUB: OPF spine and rendition, DRM files).
+typedef struct {
+    int reflowable;        ///< laid out by Folio for a page box (EPUB, FB2, XHTML, MOBI)
+    int right_to_left;     ///< the spine's page-progression-direction is rtl
+    int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
+    int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
+    /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
+    /// empty if none): such a book is refused before MuPDF parses it.
+    char too_deep[128];
+} folio_mu_info;
+
+/// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).
+enum { folio_mu_max_depth = 500 };
+
+/// Opens `path`; `memory_limit` bytes at most are allocated for it (0: no limit).
+folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info *info, folio_mu_error *error);
+void folio_mu_close(folio_mu_doc *doc);
+
+/// Sets the stylesheet applied over the publisher's (before layout).
+void folio_mu_set_user_css(folio_mu_doc *doc, const char *css);
+/// Lays a reflowable document out for pages of `w` × `h` points with `em` point text; returns
+/// the page count, or -1.
+int folio_mu_layout(folio_mu_doc *doc, float w, float h, float em, folio_mu_error *error);
+/// The page count, or -1.
+int folio_mu_count_pages(folio_mu_doc *doc, folio_mu_error *error);
+/// A metadata value ("info:Title", "info:Author") as malloc'd UTF-8, or NULL.
+char *folio_mu_metadata(folio_mu_doc *doc, const char *key);
+
+/// Page `index`'s box in points (origin top-left); 0 on success.
+int folio_mu_bounds(folio_mu_doc *doc, int index, float box[4], folio_mu_error *error);
+/// Draws page `index` on white into `rgba` (`width` × `height`, 4 bytes a pixel), the page's
+/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success.
+int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
+                    int width, int height, unsigned char *rgba, folio_mu_error *error);
+
+/// A place in the text that survives relayout (MuPDF's bookmark of the page's start).
+int64_t folio_mu_bookmark(folio_mu_doc *doc, int index);
+/// The page holding `mark` in the current layout, or -1.
+int folio_mu_lookup_bookmark(folio_mu_doc *doc, int64_t mark);
+
+/// One word and its box in points.
+typedef struct { char *text; float x0, y0, x1, y1; } folio_mu_word;
+/// Page `index`'s words in reading order (free with folio_mu_free_words); -1 on error.
+int folio_mu_words(folio_mu_doc *doc, int index, folio_mu_word **words, folio_mu_error *error);
+void folio_mu_free_words(folio_mu_word *words, int count);
+
+/// One link: its box in points and either a page index (uri NULL) or an outside URI.
+typedef struct { float x0, y0, x1, y1; int page; char *uri; } folio_mu_link;
+int folio_mu_links(folio_mu_doc *doc, int index, folio_mu_link **links, folio_mu_error *error);
+void folio_mu_free_links(folio_mu_link *links, int count);
+
+/// The outline flattened in document order, each entry with its depth (0 at the top); page -1
+/// for an entry pointing nowhere.
+typedef struct { char *title; int page; int depth; } folio_mu_outline;
+int folio_mu_outline_entries(folio_mu_doc *doc, folio_mu_outline **entries, folio_mu_error *error);
+void folio_mu_free_outline(folio_mu_outline *entries, int count);
+
+#endif

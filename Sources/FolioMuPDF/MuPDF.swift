@@ -1,0 +1,288 @@
+import CMuPDFBridge
+import FolioBook
+import Foundation
+
+/// EPUB (2 and 3: reflowable, fixed-layout, image-only), MOBI/AZW3, FB2, XHTML and XPS as page
+/// sources, through MuPDF.
+///
+/// Reflowable books are laid out for the book's page (the reference page, 362 × 568 points) at
+/// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
+/// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
+/// Does not: draw PDFs in `folio` (poppler does; `folio bench` compares, docs/documents.md),
+/// lay a book out page by page (MuPDF lays the whole book out when it counts pages), re-lay
+/// an open book out in the viewer, or read DRM-encrypted books (it says so).
+///
+/// Licence: MuPDF is AGPL-3.0, so a program that links this module is distributed under the
+/// AGPL (docs/documents.md); FolioKit programs that do not register it do not link it.
+public enum MuPDF {
+    /// The text size (points) books are laid out at unless `--font-size` says otherwise.
+    public static let defaultFontSize = 11.0
+    /// Text sizes a book may be laid out at (points).
+    public static let fontSizes = 4.0...72.0
+
+    /// The text size reflowable books opened from now on are laid out at, within `fontSizes`.
+    public static var fontSize: Double {
+        get { settings.withLock { $0 } }
+        set { settings.withLock { $0 = min(max(newValue, fontSizes.lowerBound), fontSizes.upperBound) } }
+    }
+    private static let settings = Mutex(defaultFontSize)
+
+    /// The kinds of document this module reads, each named for messages and `folio info`.
+    public static let formats = [("EPUB", ["epub"]), ("MOBI", ["mobi", "azw", "azw3"]), ("FB2", ["fb2", "fbz"]),
+                                 ("XHTML", ["xhtml"]), ("XPS", ["xps", "oxps"])].map { format($0, $1) }
+
+    /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
+    public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
+        PageSourceFormat(name: name, extensions: extensions) { path, _ in try MuPDFDocument(path: path, fontSize: fontSize) }
+    }
+
+    /// Lets `Library.load` and page caches open e-books and XPS.
+    public static func register() { formats.forEach(PageSources.register) }
+
+    /// Folio's stylesheet over the publisher's: the page's margins and a readable line height.
+    /// Sizes are bounded so that absurd publisher CSS (`font-size: 1e9px`) cannot make a page
+    /// of one letter or a layout of millions of pages.
+    static let readingCSS = """
+        @page { margin: 2em 1.6em 2em 1.6em; }
+        body { margin: 0 !important; line-height: 1.4; }
+        p, li, blockquote { font-size: 1em !important; }
+        h1 { font-size: 1.6em !important; } h2 { font-size: 1.35em !important; } h3, h4, h5, h6 { font-size: 1.15em !important; }
+        """
+    /// Fixed-layout pages fill their page: no margins of Folio's.
+    static let fixedCSS = "@page { margin: 0; } body { margin: 0; }"
+
+    /// Bytes MuPDF may allocate for one document (its images decoded included).
+    static let memoryLimit = 512 << 20
+}
+
+/// A place in a reflowable book's text, independent of its layout (MuPDF's bookmark): the page
+/// holding it after a relayout at another text size is the page holding the same text.
+struct TextPlace: Sendable, Hashable {
+    var mark: Int64
+}
+
+/// Locks a value (Swift's `Mutex` needs a newer platform than `.macOS(.v13)`).
+final class Mutex<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+}
+
+/// One e-book or XPS file, open in MuPDF (the bridge serialises access to it).
+final class MuPDFDocument: PageSource, @unchecked Sendable {
+    // @unchecked: `doc` is used only through the bridge, which locks it; `laidOut` under its lock.
+    let path: String
+    private let doc: OpaquePointer
+    private let info: folio_mu_info
+    let title: String?
+    let author: String?
+    /// The page count and the shape of the pages in the current layout.
+    private let laidOut: Mutex<(pages: Int, aspect: Double)>
+
+    init(path: String, fontSize: Double) throws {
+        self.path = path
+        var error = folio_mu_error()
+        var info = folio_mu_info()
+        guard let doc = folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &info, &error) else {
+            throw PageError.invalid(path: path, message: "not a readable e-book: \(Self.words(error))")
+        }
+        if let refusal = Self.refusal(info) {
+            folio_mu_close(doc)
+            throw PageError.invalid(path: path, message: refusal)
+        }
+        self.doc = doc
+        self.info = info
+        title = Self.metadata(doc, "info:Title")
+        author = Self.metadata(doc, "info:Author")
+        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight))
+        // Fully initialised: from here a throw runs deinit, which closes the document.
+        try layout(fontSize: fontSize)
+    }
+
+    /// Why a book is not given to MuPDF at all, in words.
+    private static func refusal(_ info: folio_mu_info) -> String? {
+        if info.encrypted != 0 { return "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it" }
+        let deep = string(info.too_deep)
+        return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
+    }
+
+    deinit { folio_mu_close(doc) }
+
+    private static func words(_ error: folio_mu_error) -> String {
+        let s = string(error.message)
+        return s.isEmpty ? "unknown error" : s
+    }
+
+    /// A C char array's text up to its first zero.
+    private static func string<T>(_ chars: T) -> String {
+        var c = chars
+        return withUnsafeBytes(of: &c) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    private static func metadata(_ doc: OpaquePointer, _ key: String) -> String? {
+        guard let value = folio_mu_metadata(doc, key) else { return nil }
+        defer { free(value) }
+        let s = String(cString: value).trimmingCharacters(in: .whitespacesAndNewlines)
+        return s.isEmpty ? nil : s
+    }
+
+    /// Lays a reflowable book out for the reference page at `fontSize` points (fixed pages
+    /// keep theirs); returns the page count.
+    @discardableResult
+    func layout(fontSize: Double) throws -> Int {
+        var error = folio_mu_error()
+        let n: Int32
+        if info.reflowable != 0 {
+            folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
+            n = folio_mu_layout(doc, Float(Book.referencePageWidth), Float(Book.referencePageHeight), Float(fontSize), &error)
+        } else {
+            n = folio_mu_count_pages(doc, &error)
+        }
+        guard n >= 0 else { throw PageError.invalid(path: path, message: "cannot be laid out: \(Self.words(error))") }
+        var box: [Float] = [0, 0, 0, 0]
+        let first = n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
+        let aspect = Book.paperAspect(firstPage: first)
+        laidOut.withLock { $0 = (Int(n), aspect) }
+        return Int(n)
+    }
+
+    var pageCount: Int { laidOut.withLock { $0.pages } }
+    private var aspect: Double { laidOut.withLock { $0.aspect } }
+
+    var direction: ReadingDirection { info.right_to_left != 0 ? .rtl : .ltr }
+
+    /// Whether the book is laid out by Folio (its page count depends on the text size).
+    var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
+
+    /// The place in the text where page `index` starts.
+    func place(ofPage index: Int) -> TextPlace { TextPlace(mark: folio_mu_bookmark(doc, Int32(index))) }
+
+    /// The page holding `place` in the current layout.
+    func page(of place: TextPlace) -> Int? {
+        let p = Int(folio_mu_lookup_bookmark(doc, place.mark))
+        return p >= 0 ? p : nil
+    }
+
+    /// Page `index`'s box in points, or why it has none.
+    private func bounds(_ index: Int) throws -> (x0: Double, y0: Double, width: Double, height: Double) {
+        guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+        var error = folio_mu_error()
+        var box: [Float] = [0, 0, 0, 0]
+        guard folio_mu_bounds(doc, Int32(index), &box, &error) == 0 else {
+            throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))")
+        }
+        let w = Double(box[2] - box[0]), h = Double(box[3] - box[1])
+        guard w > 0, h > 0, w.isFinite, h.isFinite else { throw PageError.invalid(path: path, message: "page \(index + 1) has no size") }
+        return (Double(box[0]), Double(box[1]), w, h)
+    }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? {
+        (try? bounds(index)).map { ($0.width, $0.height) }
+    }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let b = try bounds(index)
+        let aspect = aspect
+        let size = fit.fitting(aspect: aspect).fitting(aspect: b.width / b.height)
+        let scale = Double(size.width) / b.width
+        let image = try rasterise(index, width: size.width, height: size.height, offset: (0, 0), scale: (scale, scale))
+        return PageRender(image: image.onPaper(aspect: aspect), scalable: true)
+    }
+
+    var rendersCrops: Bool { true }
+
+    func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        let b = try bounds(index)
+        let onPaper = placement(b, paperAspect: paperAspect)
+        let fw = Double(crop.full.width), fh = Double(crop.full.height)
+        return try rasterise(index, width: crop.width, height: crop.height,
+                             offset: (onPaper.x0 * fw - Double(crop.x), onPaper.y0 * fh - Double(crop.y)),
+                             scale: (onPaper.width * fw / b.width, onPaper.height * fh / b.height))
+    }
+
+    /// Where page `index`'s box lies on paper of `paperAspect`, as `render` places it.
+    private func placement(_ b: (x0: Double, y0: Double, width: Double, height: Double), paperAspect: Double) -> PageRegion {
+        RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(RGBAImage.placement(own: b.width / b.height, onPaper: aspect))
+    }
+
+    private func rasterise(_ index: Int, width: Int, height: Int, offset: (x: Double, y: Double), scale: (x: Double, y: Double)) throws -> RGBAImage {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        var error = folio_mu_error()
+        let status = pixels.withUnsafeMutableBufferPointer {
+            folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
+                            Int32(width), Int32(height), $0.baseAddress, &error)
+        }
+        guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    // MARK: What the book says about itself
+
+    /// A box in points as fractions of the page's paper.
+    private func region(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float,
+                        in b: (x0: Double, y0: Double, width: Double, height: Double)) -> PageRegion {
+        let onPaper = placement(b, paperAspect: aspect)
+        return onPaper.placing(PageRegion(x0: (Double(x0) - b.x0) / b.width, y0: (Double(y0) - b.y0) / b.height,
+                                          x1: (Double(x1) - b.x0) / b.width, y1: (Double(y1) - b.y0) / b.height))
+    }
+
+    func text(page index: Int) throws -> PageText? {
+        let b = try bounds(index)
+        var error = folio_mu_error()
+        var words: UnsafeMutablePointer<folio_mu_word>?
+        let n = Int(folio_mu_words(doc, Int32(index), &words, &error))
+        guard n >= 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
+        defer { folio_mu_free_words(words, Int32(n)) }
+        guard n > 0, let words else { return nil }
+        return PageText(words: (0..<n).map { i in
+            let w = words[i]
+            return TextWord(text: String(cString: w.text), box: region(w.x0, w.y0, w.x1, w.y1, in: b))
+        })
+    }
+
+    func links(page index: Int) -> [PageLink] {
+        guard let b = try? bounds(index) else { return [] }
+        var error = folio_mu_error()
+        var links: UnsafeMutablePointer<folio_mu_link>?
+        let n = Int(folio_mu_links(doc, Int32(index), &links, &error))
+        defer { folio_mu_free_links(links, Int32(max(n, 0))) }
+        guard n > 0, let links else { return [] }
+        return (0..<n).compactMap { i in
+            let l = links[i]
+            let target: LinkTarget
+            if let uri = l.uri { target = .uri(String(cString: uri)) } else if l.page >= 0 { target = .page(Int(l.page)) } else { return nil }
+            return PageLink(box: region(l.x0, l.y0, l.x1, l.y1, in: b), target: target)
+        }
+    }
+
+    var outline: [OutlineEntry] {
+        var error = folio_mu_error()
+        var entries: UnsafeMutablePointer<folio_mu_outline>?
+        let n = Int(folio_mu_outline_entries(doc, &entries, &error))
+        defer { folio_mu_free_outline(entries, Int32(max(n, 0))) }
+        guard n > 0, let entries else { return [] }
+        let flat = (0..<n).map { i in
+            (depth: Int(entries[i].depth), entry: OutlineEntry(title: String(cString: entries[i].title), page: entries[i].page >= 0 ? Int(entries[i].page) : nil))
+        }
+        var i = 0
+        return Self.tree(flat, depth: 0, at: &i)
+    }
+
+    /// The entries from `i` on at `depth`, each with the deeper ones after it as children.
+    private static func tree(_ flat: [(depth: Int, entry: OutlineEntry)], depth: Int, at i: inout Int) -> [OutlineEntry] {
+        var level: [OutlineEntry] = []
+        while i < flat.count, flat[i].depth >= depth {
+            if flat[i].depth > depth, !level.isEmpty {
+                level[level.count - 1].children = tree(flat, depth: flat[i].depth, at: &i)
+            } else {
+                level.append(flat[i].entry)
+                i += 1
+            }
+        }
+        return level
+    }
+}

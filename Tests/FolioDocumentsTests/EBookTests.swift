@@ -1,0 +1,165 @@
+import FolioBook
+@testable import FolioMuPDF
+import Foundation
+import XCTest
+
+/// The books of `Fixtures/make_ebooks.py`, written once per test run into a temporary folder,
+/// with MuPDF's formats registered.
+enum EBooks {
+    static let folder: String? = {
+        MuPDF.register()
+        return Fixtures.generate("make_ebooks.py")
+    }()
+
+    static func path(_ name: String) throws -> String {
+        guard let folder else { throw XCTSkip("python3 missing: no test books") }
+        return folder + "/" + name
+    }
+
+    /// Chapter openings of the reflowable books (make_ebooks.py's WORDS).
+    static let words = ["ALPHA", "BRAVO", "CHARLIE", "DELTA"]
+    static let colours = [(230, 26, 26), (26, 179, 26), (26, 51, 230), (230, 204, 26)]
+}
+
+/// Dark pixels (ink) in a region of an image, given in fractions.
+func ink(_ image: RGBAImage, _ r: PageRegion) -> Int {
+    var n = 0
+    for y in Int(r.y0 * Double(image.height))..<Int(r.y1 * Double(image.height)) {
+        for x in Int(r.x0 * Double(image.width))..<Int(r.x1 * Double(image.width)) where image.pixel(x, y).g < 128 { n += 1 }
+    }
+    return n
+}
+
+final class EBookTests: XCTestCase {
+    /// The page each chapter's opening word is on, in order.
+    private func chapterPages(_ doc: PageSource) throws -> [Int] {
+        var pages: [Int] = []
+        for i in 0..<doc.pageCount {
+            let words = try doc.text(page: i)?.words.map(\.text) ?? []
+            if let first = words.first, EBooks.words.contains(first) { pages.append(i) }
+        }
+        return pages
+    }
+
+    func testAnEPUB2IsABookLaidOutForItsPageWithItsTextOnTheRightPages() throws {
+        let lib = Library.load(from: try EBooks.path("reflow2.epub"), logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.title, "Reflowing Words")
+        XCTAssertEqual(book.author, "A. Writer")
+        XCTAssertEqual(book.direction, .ltr)
+        XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
+        let doc = try PageSources.open(try EBooks.path("reflow2.epub"))
+        XCTAssertEqual(book.pages.count, doc.pageCount)
+        // Four chapters of six long paragraphs: each starts a page, in order, after the last.
+        let starts = try chapterPages(doc)
+        XCTAssertEqual(starts.count, 4)
+        XCTAssertEqual(starts, starts.sorted())
+        XCTAssertEqual(starts.first, 0)
+        XCTAssertGreaterThan(doc.pageCount, 4)
+        // The opening word sits in the top left of its page, inside the margins.
+        let alpha = try XCTUnwrap(doc.text(page: starts[1])?.words.first)
+        XCTAssertEqual(alpha.text, "BRAVO")
+        XCTAssertTrue(alpha.box.x0 > 0.02 && alpha.box.x0 < 0.2 && alpha.box.y0 > 0.02 && alpha.box.y1 < 0.2, "\(alpha.box)")
+        // Rendered: ink where the text is, paper in the margins.
+        let image = try doc.render(page: 1, fit: PixelSize(width: 362, height: 568)).image
+        XCTAssertEqual(image.width, 362)
+        XCTAssertGreaterThan(ink(image, PageRegion(x0: 0.1, y0: 0.1, x1: 0.9, y1: 0.9)), 2000)
+        XCTAssertEqual(ink(image, PageRegion(x0: 0, y0: 0, x1: 0.03, y1: 1)), 0)
+        // A word's box lies on its ink.
+        let first = try doc.render(page: 0, fit: PixelSize(width: 724, height: 1136)).image
+        let heading = try XCTUnwrap(doc.text(page: 0)?.words.first)
+        XCTAssertEqual(heading.text, "ALPHA")
+        XCTAssertGreaterThan(ink(first, heading.box), 50)
+        XCTAssertEqual(ink(first, PageRegion(x0: heading.box.x1 + 0.05, y0: heading.box.y0, x1: 0.95, y1: heading.box.y1)), 0)
+        // Links: one to the third chapter's page, one out of the book, each over its words.
+        let links = doc.links(page: 0)
+        XCTAssertEqual(Set(links.map(\.target)), [.page(starts[2]), .uri("https://example.org/")])
+        for link in links { XCTAssertTrue(PageRegion.whole.contains(link.box) && !link.box.isEmpty, "\(link)") }
+        // The outline (the NCX) points at the chapters' pages.
+        XCTAssertEqual(doc.outline.map(\.title), ["Chapter 1", "Chapter 2", "Chapter 3", "Chapter 4"])
+        XCTAssertEqual(doc.outline.compactMap(\.page), starts)
+    }
+
+    func testAnEPUB3TakesItsOutlineFromItsNavigationAndIsSharpAtTheSizeShown() throws {
+        let doc = try PageSources.open(try EBooks.path("reflow3.epub"))
+        XCTAssertEqual(doc.title, "Navigated Words")
+        // No NCX: the outline is the EPUB 3 navigation document's, pointing at the chapters.
+        XCTAssertEqual(doc.outline.map(\.title), ["Part 1", "Part 2", "Part 3", "Part 4"])
+        XCTAssertEqual(doc.outline.compactMap(\.page), try chapterPages(doc))
+        let small = try doc.render(page: 0, fit: PixelSize(width: 181, height: 284)).image
+        let large = try doc.render(page: 0, fit: PixelSize(width: 724, height: 1136)).image
+        XCTAssertEqual(large.width, 724)
+        // Drawn again at four times the area, not scaled up: about 4× the ink pixels.
+        let ratio = Double(ink(large, .whole)) / Double(max(1, ink(small, .whole)))
+        XCTAssertGreaterThan(ratio, 3)
+    }
+
+    func testALargerTextSizeTakesMorePagesAndAPlaceInTheTextIsKept() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("reflow2.epub"), fontSize: 11)
+        let starts = try chapterPages(doc)
+        let charlie = doc.place(ofPage: starts[2])
+        let before = doc.pageCount
+        let after = try doc.layout(fontSize: 20)
+        XCTAssertGreaterThan(after, before)
+        let page = try XCTUnwrap(doc.page(of: charlie))
+        XCTAssertEqual(try doc.text(page: page)?.words.first?.text, "CHARLIE")
+        XCTAssertGreaterThan(page, starts[2])
+    }
+
+    func testFixedLayoutPagesAreTheirImagesAndARightToLeftSpineTurnsRightToLeft() throws {
+        for name in ["fixed.epub", "manga-rtl.epub"] {
+            let book = try XCTUnwrap(Library.load(from: try EBooks.path(name), logProblems: false).books.first)
+            XCTAssertEqual(book.direction, name == "manga-rtl.epub" ? .rtl : .ltr, name)
+            XCTAssertEqual(book.pages.count, 4, name)
+            for (i, page) in book.pages.enumerated() {
+                let image = try PageSources.render(page, fit: PixelSize(width: 200, height: 300)).image
+                XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "\(name) page \(i + 1)")
+            }
+        }
+    }
+
+    func testFB2AndXPS() throws {
+        let fb2 = try PageSources.open(try EBooks.path("book.fb2"))
+        XCTAssertEqual(fb2.title, "Fiction Words")
+        XCTAssertEqual(try chapterPages(fb2).count, 3)
+        let xps = try PageSources.open(try EBooks.path("sheet.xps"))
+        XCTAssertEqual(xps.pageCount, 2)
+        for i in 0..<2 {
+            let image = try xps.render(page: i, fit: PixelSize(width: 200, height: 300)).image
+            XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "XPS page \(i + 1)")
+            XCTAssertColour(image.pixel(image.width / 2, 5), white, "XPS page \(i + 1) top")
+        }
+    }
+
+    /// Each bad book says what is wrong in one line naming it; the others in the folder open.
+    func testBadBooksSayWhyAndTheRestOfTheLibraryOpens() throws {
+        let dir = try EBooks.path("bad")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let bad = ["truncated.epub", "garbage.epub", "outside-spine.epub", "nested.epub", "drm.epub"]
+        let survive = ["missing-spine.epub", "laughs.epub", "huge-image.epub", "absurd-css.epub", "broken-base64.fb2", "reflow2.epub"]
+        for name in bad + survive { try FileManager.default.copyItem(atPath: try EBooks.path(name), toPath: dir + "/" + name) }
+        let lib = Library.load(from: dir, logProblems: false)
+        XCTAssertEqual(lib.books.count, bad.count + survive.count)
+        for name in bad {
+            let lines = lib.problems.filter { $0.file.hasSuffix("/" + name) }
+            XCTAssertEqual(lines.count, 1, "\(name): \(lines)")
+        }
+        XCTAssertTrue(lib.problems.contains { $0.file.hasSuffix("drm.epub") && $0.message.contains("DRM") })
+        XCTAssertTrue(lib.problems.contains { $0.file.hasSuffix("nested.epub") && $0.message.contains("OEBPS/c0.xhtml") })
+        for name in survive {
+            let book = try XCTUnwrap(lib.books.first { $0.pages.first?.hasPrefix(dir + "/" + name) == true }, name)
+            XCTAssertGreaterThan(book.pages.count, 0, name)
+            // Every page draws or says why (a page too large for the memory limit).
+            for page in book.pages {
+                do { _ = try PageSources.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
+                    XCTAssertTrue(e.description.hasPrefix(dir + "/" + name), e.description)
+                }
+            }
+        }
+        // Absurd CSS is bounded: the text is laid out at a readable size, not one letter a page.
+        let absurd = try PageSources.open(dir + "/absurd-css.epub")
+        XCTAssertGreaterThan(try absurd.text(page: 0)?.words.count ?? 0, 50)
+    }
+}
+

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Writes the e-books the FolioMuPDF tests read, into the folder given (Python's zipfile and
+zlib only). Each chapter of a reflowable book starts with a word no other chapter has
+(ALPHA, BRAVO, ...), so a test can tell which text lands on which page; fixed and image pages
+are filled with one colour each. The bad books are the damage named in docs/documents.md."""
+import base64, os, struct, sys, zipfile, zlib
+
+out = sys.argv[1]
+WORDS = ["ALPHA", "BRAVO", "CHARLIE", "DELTA", "ECHO", "FOXTROT", "GOLF", "HOTEL"]
+FILLER = ("The traveller sat by the fire and told of the machine, the years it crossed, and the "
+          "people he met at the end of the world, while the lamps burned low. ")
+COLOURS = [(230, 26, 26), (26, 179, 26), (26, 51, 230), (230, 204, 26)]
+
+
+def png(w, h, rgb):
+    row = b"\x00" + bytes(rgb) * w
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * h)) + chunk(b"IEND", b""))
+
+
+def huge_png(side):
+    """A 1-bit grey PNG of side × side pixels, small on disk (rows of zeros compress well)."""
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    z = zlib.compressobj(9)
+    row = b"\x00" * (1 + (side + 7) // 8)
+    data = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+
+def chapter(title, body, css=""):
+    style = f"<style>{css}</style>" if css else ""
+    return (f'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+            f"<head><title>{title}</title>{style}</head><body>{body}</body></html>")
+
+
+def prose(word, paragraphs, lead=""):
+    return f"<h1>{word}</h1>{lead}" + "".join(f"<p>{word.lower()} {FILLER * 3}</p>" for _ in range(paragraphs))
+
+
+def epub(name, items, version="2.0", title="Reflowing Words", author="A. Writer", spine_attrs="",
+         meta="", ncx=True, nav=False, extra=None, spine=None):
+    """items: [(file name, bytes or str, media type)]; the XHTML ones are the spine."""
+    path = os.path.join(out, name)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+        z.writestr("META-INF/container.xml",
+                   '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+                   '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
+                   "</rootfiles></container>")
+        manifest, refs = [], []
+        for i, (fname, data, media) in enumerate(items):
+            z.writestr("OEBPS/" + fname, data)
+            manifest.append(f'<item id="i{i}" href="{fname}" media-type="{media}"/>')
+            if media == "application/xhtml+xml":
+                refs.append(f'<itemref idref="i{i}"/>')
+        chapters = [f for f, _, m in items if m == "application/xhtml+xml"]
+        if ncx:
+            points = "".join(f'<navPoint id="n{i}" playOrder="{i + 1}"><navLabel><text>Chapter {i + 1}</text></navLabel>'
+                             f'<content src="{f}"/></navPoint>' for i, f in enumerate(chapters))
+            z.writestr("OEBPS/toc.ncx", '<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1">'
+                       f"<head/><docTitle><text>{title}</text></docTitle><navMap>{points}</navMap></ncx>")
+            manifest.append('<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>')
+        if nav:
+            lis = "".join(f'<li><a href="{f}">Part {i + 1}</a></li>' for i, f in enumerate(chapters))
+            z.writestr("OEBPS/nav.xhtml", chapter("Contents", f'<nav xmlns:epub="http://www.idpf.org/2007/ops" epub:type="toc"><ol>{lis}</ol></nav>'))
+            manifest.append('<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>')
+        for fname, data in (extra or {}).items():
+            z.writestr(fname, data)
+        toc = ' toc="ncx"' if ncx else ""
+        z.writestr("OEBPS/content.opf",
+                   f'<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="{version}" unique-identifier="id">'
+                   f'<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{title}</dc:title>'
+                   f'<dc:creator>{author}</dc:creator><dc:identifier id="id">folio-{name}</dc:identifier>{meta}</metadata>'
+                   f'<manifest>{"".join(manifest)}</manifest><spine{toc}{spine_attrs}>{spine or "".join(refs)}</spine></package>')
+    return path
+
+
+xhtml = "application/xhtml+xml"
+# The first chapter links to the third and outside the book.
+links = '<p><a href="c2.xhtml">to charlie</a> and <a href="https://example.org/">away</a></p>'
+reflow = [(f"c{i}.xhtml", chapter(w, prose(w, 6, links if i == 0 else "")), xhtml) for i, w in enumerate(WORDS[:4])]
+epub("reflow2.epub", reflow)
+epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigated Words")
+
+# Pages that are one coloured image each: fixed layout, and a right-to-left picture book.
+pictures = [(f"p{i}.png", png(60, 90, c), "image/png") for i, c in enumerate(COLOURS)]
+image_pages = [(f"p{i}.xhtml", chapter(f"p{i}", f'<img src="p{i}.png" style="width:100%;height:100%"/>'), xhtml)
+               for i in range(len(COLOURS))]
+epub("fixed.epub", pictures + image_pages, version="3.0", title="Fixed Pages",
+     meta='<meta property="rendition:layout">pre-paginated</meta>')
+epub("manga-rtl.epub", pictures + image_pages, version="3.0", title="Right to Left",
+     spine_attrs=' page-progression-direction="rtl"', meta='<meta property="rendition:layout">pre-paginated</meta>')
+
+with open(os.path.join(out, "book.fb2"), "w") as f:
+    sections = "".join(f"<section><title><p>{w}</p></title><p>{w.lower()} {FILLER * 4}</p></section>" for w in WORDS[:3])
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+            "<description><title-info><author><first-name>Fiction</first-name><last-name>Writer</last-name></author>"
+            f"<book-title>Fiction Words</book-title></title-info></description><body>{sections}</body></FictionBook>")
+
+with zipfile.ZipFile(os.path.join(out, "sheet.xps"), "w") as z:
+    z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+               '<Default Extension="fdseq" ContentType="application/vnd.ms-package.xps-fixeddocumentsequence+xml"/>'
+               '<Default Extension="fdoc" ContentType="application/vnd.ms-package.xps-fixeddocument+xml"/>'
+               '<Default Extension="fpage" ContentType="application/vnd.ms-package.xps-fixedpage+xml"/>'
+               '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/></Types>')
+    z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+               '<Relationship Type="http://schemas.microsoft.com/xps/2005/06/fixedrepresentation" Target="/doc.fdseq" Id="R0"/></Relationships>')
+    z.writestr("doc.fdseq", '<FixedDocumentSequence xmlns="http://schemas.microsoft.com/xps/2005/06"><DocumentReference Source="/d.fdoc"/></FixedDocumentSequence>')
+    z.writestr("d.fdoc", '<FixedDocument xmlns="http://schemas.microsoft.com/xps/2005/06">'
+               + "".join(f'<PageContent Source="/p{i}.fpage"/>' for i in range(2)) + "</FixedDocument>")
+    for i in range(2):
+        r, g, b = COLOURS[i]
+        z.writestr(f"p{i}.fpage", f'<FixedPage xmlns="http://schemas.microsoft.com/xps/2005/06" Width="400" Height="600" xml:lang="en">'
+                   f'<Path Data="M 0,150 L 400,150 400,450 0,450 Z" Fill="#FF{r:02X}{g:02X}{b:02X}"/></FixedPage>')
+
+# Bad books.
+good = open(os.path.join(out, "reflow2.epub"), "rb").read()
+open(os.path.join(out, "truncated.epub"), "wb").write(good[: len(good) // 3])
+open(os.path.join(out, "garbage.epub"), "wb").write(bytes((i * 7919) % 251 for i in range(20000)))
+epub("missing-spine.epub", reflow[:1], spine='<itemref idref="i0"/><itemref idref="gone"/>')
+epub("outside-spine.epub", reflow[:1] + [("../../../etc/passwd", "x", xhtml)])
+laughs = ('<?xml version="1.0"?><!DOCTYPE html [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+          + "".join(f'<!ENTITY {chr(99 + i)} "{("&" + chr(98 + i) + ";") * 10}">' for i in range(7))
+          + ']><html xmlns="http://www.w3.org/1999/xhtml"><body><p>&i;</p></body></html>')
+epub("laughs.epub", [("c0.xhtml", laughs, xhtml)] + reflow[1:2])
+epub("nested.epub", [("c0.xhtml", chapter("deep", "<div>" * 100000 + "deep" + "</div>" * 100000), xhtml)] + reflow[1:2])
+epub("huge-image.epub", [("big.png", huge_png(30000), "image/png"), ("c0.xhtml", chapter("big", '<img src="big.png"/>'), xhtml)] + reflow[1:2])
+epub("absurd-css.epub", [("c0.xhtml", chapter("absurd", prose("ALPHA", 2), css="p { font-size: 1e9px; margin: -1e9px; } h1 { font-size: 1e9px }"), xhtml)] + reflow[1:2])
+epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
+     '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
+     '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
+     '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
+with open(os.path.join(out, "broken-base64.fb2"), "w") as f:
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" '
+            'xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>Broken</book-title></title-info></description>'
+            '<body><section><p>ALPHA words</p><image l:href="#pic"/></section></body>'
+            '<binary id="pic" content-type="image/png">' + base64.b64encode(png(10, 10, (1, 2, 3)))[:20].decode() + "!!**%%</binary></FictionBook>")

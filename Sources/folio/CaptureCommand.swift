@@ -19,6 +19,7 @@ struct Capture: ParsableCommand {
 
     @OptionGroup var state: StateOptions
     @OptionGroup var tuning: TuningOptions
+    @OptionGroup var layer: LayerOptions
 
     func validate() throws {
         try checkPNGName(output, option: "-o")
@@ -41,6 +42,10 @@ struct Capture: ParsableCommand {
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
         pipeline.draw(scene)
+        if layer.isOn {
+            let v = try still.resolve(library: library.bookInfos)
+            layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), scroll: v.scroll)
+        }
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
         print(FileName.printable(output))

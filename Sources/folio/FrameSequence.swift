@@ -67,7 +67,8 @@ struct FrameSequence {
     /// its own. Then removes the earlier recording's frames past the new one's last. Returns how
     /// many frames were drawn. `total` is the frames the script makes (the progress line's
     /// time left, a GIF's palette).
-    func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?) throws -> Int {
+    /// `decorate` draws over each frame (the on-screen layer).
+    func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?, decorate: (FramePipeline) -> Void = { _ in }) throws -> Int {
         let progress = ProgressLine(label, unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
         var recording: VideoRecording?
@@ -86,6 +87,7 @@ struct FrameSequence {
         var drawn = 0
         while !Interrupt.requested, recording?.failed != true, let scene = next() {
             pipeline.draw(scene)
+            decorate(pipeline)
             drawn += 1
             if let image = reader?.read(pipeline.target) { save(image) }
             recording?.capture(pipeline.target)

@@ -62,6 +62,7 @@ struct View: ParsableCommand {
         }
         configuration.samples = msaa
         configuration.positions = ReadingPositions()
+        configuration.showsLayer = true
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,

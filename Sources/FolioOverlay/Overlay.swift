@@ -36,6 +36,8 @@ public struct OverlayColor: Sendable, Hashable {
     public static let clear = OverlayColor(0, 0, 0, 0)
     /// The panels' ground: dark enough under white text over any page or shelf.
     public static let panel = OverlayColor(0.08, 0.08, 0.10, 0.78)
+    /// The help card's ground: text in rows over a page's print needs it nearly opaque.
+    public static let card = OverlayColor(0.08, 0.08, 0.10, 0.93)
     public static let text = OverlayColor(0.96, 0.96, 0.94)
     public static let dim = OverlayColor(0.72, 0.72, 0.70)
     public static let track = OverlayColor(1, 1, 1, 0.28)
@@ -255,7 +257,7 @@ public struct OverlayLayout: Sendable {
     /// cuts what is wider).
     private func line(_ text: String, role: OverlayPanel.Role, top: Double, size: Double, color: OverlayColor) -> OverlayPanel {
         let s = size * unit, h = (s * 2).rounded(), pad = (s * 0.9).rounded()
-        let w = min(width - 2 * margin, (Double(text.count) * s * 0.56 + 2 * pad).rounded())
+        let w = min(width - 2 * margin, (Double(text.count) * s * 0.64 + 2 * pad).rounded())
         let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: top, width: w, height: h)
         return OverlayPanel(role: role, frame: frame,
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .panel, radius: h / 2)],
@@ -273,7 +275,7 @@ public struct OverlayLayout: Sendable {
         let natural = Double(rows) * 20 + 36 + 48
         let u = min(unit, (height - 2 * margin) / natural)
         let pad = (24 * u).rounded(), row = 20 * u
-        let w = min(width - 2 * margin, (Double(columns.count) * 400 * u).rounded() + pad)
+        let w = min(width - 2 * margin, (Double(columns.count) * 460 * u).rounded() + pad)
         let h = (natural * u).rounded()
         var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, bold: true)]
         let columnWidth = (w - pad * Double(columns.count + 1)) / Double(max(columns.count, 1))
@@ -285,7 +287,7 @@ public struct OverlayLayout: Sendable {
                 texts.append(OverlayText(section.title, frame: OverlayRect(x: x, y: y, width: columnWidth, height: row), size: 14 * u,
                                          color: .accent, bold: true))
                 y += row
-                let keyWidth = min(110 * u, columnWidth / 3)
+                let keyWidth = min(170 * u, columnWidth * 0.38)
                 for r in section.rows {
                     texts.append(OverlayText(r.keys, frame: OverlayRect(x: x, y: y, width: keyWidth - 8 * u, height: row), size: 13 * u, bold: true))
                     texts.append(OverlayText(r.summary, frame: OverlayRect(x: x + keyWidth, y: y, width: columnWidth - keyWidth, height: row),
@@ -296,6 +298,6 @@ public struct OverlayLayout: Sendable {
         }
         let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: ((height - h) / 2).rounded(), width: w, height: h)
         return OverlayPanel(role: .help, frame: frame,
-                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .panel, radius: 14 * u)], texts: texts)
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .card, radius: 14 * u)], texts: texts)
     }
 }

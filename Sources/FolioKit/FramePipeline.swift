@@ -642,13 +642,13 @@ extension FramePipeline {
     }
 
     /// A key shows the layer; with the help card up, Escape, H and ? close it (used up), other
-    /// keys close it and do what they do. True when the key was used up.
+    /// keys do what they do under it (F12 takes a screenshot with it). True when the key was used up.
     func layerTakes(_ key: Key, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         layer.fade.show(at: now)
-        guard layer.helpShown else { return false }
+        guard layer.helpShown, [.escape, .h, .question].contains(key) else { return false }
         layer.helpShown = false
-        return [.escape, .h, .question].contains(key)
+        return true
     }
 
     /// Shows the page number typed so far.

@@ -143,13 +143,12 @@ public final class FramePipeline {
     /// False once the surface closed or a key quit.
     public private(set) var isRunning = true
     private var title = ""
-    /// The on-screen layer: its state, its textures (made when first drawn), the opacity it was
-    /// last drawn at, when it next changes by itself, and the time of the last frame.
+    /// The on-screen layer: its state, its textures (made when first drawn), the look it was
+    /// last drawn with, and when it next changes by itself.
     public private(set) var layer = LayerState()
     private var layerTextures: LayerTextures?
     private var layerDrawn: (opacity: Double, content: OverlayContent)?
     private var layerWake: Double?
-    private var lastTime = 0.0
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -545,7 +544,7 @@ public final class FramePipeline {
 
     private func report(_ problem: String) {
         if configuration.showsLayer {
-            layer.notice(problem, at: lastTime)
+            layer.notice(problem, at: surface.time)
             needsRender = true
         }
         if let delegate { delegate.pipeline(self, problem: problem) } else { Self.printProblem(problem) }
@@ -618,6 +617,14 @@ extension FramePipeline {
         return true
     }
 
+    /// Shows `line` as a notice on the layer for a few seconds: a problem the host met and
+    /// reported itself (a document of the library that could not be opened).
+    public func showNotice(_ line: String) {
+        guard configuration.showsLayer else { return }
+        layer.notice(line, at: surface.time)
+        needsRender = true
+    }
+
     /// What the layer shows now in the live reader.
     public var layerContent: OverlayContent {
         ReaderLayer.content(library: library, phase: controller.phase, book: controller.book, spread: controller.spread,
@@ -631,7 +638,6 @@ extension FramePipeline {
     /// Moves the layer on to `now`: it stays while something in it waits for the reader (and on
     /// the shelf), lines past their time go, and a changed look asks for a frame.
     func updateLayer(at now: Double) {
-        lastTime = now
         guard configuration.showsLayer else { return }
         _ = layer.expire(at: now)
         if layer.isPinned || controller.phase == .shelf { layer.fade.wake(at: now) }

@@ -74,6 +74,11 @@ struct View: ParsableCommand {
         defer { pipeline.destroy() }
         let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir))
         pipeline.delegate = host
+        // Problems met loading the library were printed; the window shows them too.
+        let problems = Problem.summarised(library.problems)
+        if let first = problems.first {
+            pipeline.showNotice(problems.count > 1 ? "\(first.description) (and \(problems.count - 1) more)" : first.description)
+        }
         if let page = library.namedPage { pipeline.open(at: page, time: window.time) }
         pipeline.run()
     }

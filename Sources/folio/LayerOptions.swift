@@ -26,6 +26,8 @@ struct LayerOptions: ParsableArguments {
         if let uiGoto, uiGoto.isEmpty || uiGoto.count > 6 || !uiGoto.allSatisfy(\.isASCII) || Int(uiGoto) == nil || uiGoto.hasPrefix("-") {
             throw ValidationError("--ui-goto wants a page number of 1 to 6 digits, not '\(uiGoto)'")
         }
+        // One line on screen: a longer text would only be cut.
+        if let uiNotice, uiNotice.count > 500 { throw ValidationError("--ui-notice is one line: at most 500 characters (got \(uiNotice.count))") }
     }
 
     /// Draws the layer (when asked) over the frame `pipeline` holds, for `library` in `phase`

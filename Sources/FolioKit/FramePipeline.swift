@@ -147,6 +147,8 @@ public final class FramePipeline {
     /// last drawn with, and when it next changes by itself.
     public private(set) var layer = LayerState()
     private var layerTextures: LayerTextures?
+    /// Its shaders could not be built: said once, then frames go without it.
+    private var layerUnavailable = false
     private var layerDrawn: (opacity: Double, content: OverlayContent)?
     private var layerWake: Double?
 
@@ -605,9 +607,11 @@ extension FramePipeline {
     @discardableResult
     public func drawLayer(_ content: OverlayContent, opacity: Double = 1) -> Bool {
         if layerTextures == nil {
+            guard !layerUnavailable else { return false }
             do {
                 layerTextures = try LayerTextures(shaders: configuration.shaders)
             } catch {
+                layerUnavailable = true
                 report("the on-screen layer cannot be drawn: \(error)")
                 return false
             }

@@ -71,17 +71,22 @@ public enum OverlayPainter {
     private static func image(of surface: OpaquePointer, width: Int, height: Int) -> RGBAImage {
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return clear }
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { words in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let p = words[y * stride / 4 + x], i = (y * width + x) * 4
-                    pixels[i] = UInt8(truncatingIfNeeded: p >> 16)
-                    pixels[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
-                    pixels[i + 2] = UInt8(truncatingIfNeeded: p)
-                    pixels[i + 3] = UInt8(truncatingIfNeeded: p >> 24)
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+            data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { words in
+                for y in 0..<height {
+                    let row = words + y * stride / 4
+                    var i = y * width * 4
+                    for x in 0..<width {
+                        let p = row[x]
+                        out[i] = UInt8(truncatingIfNeeded: p >> 16)
+                        out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                        out[i + 2] = UInt8(truncatingIfNeeded: p)
+                        out[i + 3] = UInt8(truncatingIfNeeded: p >> 24)
+                        i += 4
+                    }
                 }
             }
+            count = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }

@@ -171,7 +171,8 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: s.time + 0.1)
             #expect(!p.layer.helpShown && p.controller.phase == .reading, "Escape closed the card, not the book")
             // Left alone it fades (once the answer's seconds are over too); the pointer brings it back.
-            step(p, s, until: s.time + LayerState.answerSeconds + 5)
+            s.time += LayerState.answerSeconds + 5
+            step(p, s, until: s.time + 0.01)
             #expect(p.layer.fade.opacity(at: s.time) == 0)
             s.queued = [TimedInputEvent(.mouseMove(x: 100, y: 100), at: s.time)]
             step(p, s, until: s.time + 0.3)

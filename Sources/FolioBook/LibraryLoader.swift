@@ -164,7 +164,8 @@ struct LibraryLoader {
     mutating func documentBook(_ path: String) -> Book {
         let title = (Self.name(path) as NSString).deletingPathExtension
         guard let pages = documentPages(path) else { return Book(title: title, pages: [PageSources.locator(path, page: 0)]) }
-        let book = Book(title: (try? PageSources.open(path))?.title ?? title, pages: pages)
+        let source = try? PageSources.open(path)
+        let book = Book(title: source?.title ?? title, author: source?.author, pages: pages)
         return sized(book)
     }
 

@@ -34,6 +34,7 @@ let package = Package(
         // and the header and library it names are in the default paths.
         .systemLibrary(name: "CDjVu", providers: [.apt(["libdjvulibre-dev"])]),
         .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
+        .systemLibrary(name: "CPangoCairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
@@ -59,10 +60,14 @@ let package = Package(
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
         .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
-        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender"]),
+        // The on-screen layer: what it shows and where (no GL, no text drawing), and its text drawn by pango.
+        .target(name: "FolioOverlay"),
+        .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
+        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
+                                                 "FolioOverlay", "FolioOverlayText"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
-            "FolioMuPDF", "FolioFind",
+            "FolioMuPDF", "FolioFind", "FolioOverlay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
@@ -74,9 +79,10 @@ let package = Package(
         .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath"],
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
+        .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
         .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioApp", "FolioLayout"]),
     ],
     swiftLanguageModes: [.v6]

@@ -80,7 +80,7 @@ public enum KeyMap {
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
-        Binding(keys: [.h], context: .anywhere, command: .help, repeats: .never, summary: "print these keys"),
+        Binding(keys: [.h, .question], context: .anywhere, command: .help, repeats: .never, summary: "these keys (on screen and printed)"),
         Binding(keys: [.q], context: .anywhere, command: .quit, repeats: .never, summary: "quit"),
     ]
 
@@ -190,6 +190,7 @@ extension Key {
         case .minus: "−"
         case .f11: "F11"
         case .f12: "F12"
+        case .question: "?"
         default: digit.map(String.init) ?? rawValue.uppercased()
         }
     }

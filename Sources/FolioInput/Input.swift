@@ -6,6 +6,8 @@
 public enum Key: String, Sendable, CaseIterable, Codable {
     case left, right, up, down, enter, space, backspace, escape, pageUp, pageDown, home, end, tab
     case plus, minus, f11, f12
+    /// '?', by character (Shift and a layout's own key).
+    case question
     case a, b, c, d, f, g, h, l, o, p, q, r, s, v, w, z
     case m, n
     case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9

@@ -3,6 +3,7 @@ import FolioBook
 import FolioInput
 import FolioLayout
 import FolioMath
+import FolioOverlay
 import FolioPlatform
 import FolioRender
 import Foundation
@@ -33,6 +34,10 @@ public struct PipelineConfiguration: Sendable {
     /// scale shown, drawn over them (`DetailLayer`). Off: zoomed pages show their own
     /// texture magnified (for comparison).
     public var detailPages = true
+    /// The on-screen layer (titles on the shelf, the progress bar, help, the page number typed,
+    /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
+    /// draw it when asked (`drawLayer`).
+    public var showsLayer = false
 
     public init(shaders: String) { self.shaders = shaders }
 }
@@ -148,6 +153,14 @@ public final class FramePipeline {
     private var title = ""
     /// A note the application adds to the window title (a search's "3 of 17", a bookmark made).
     public var titleNote = ""
+    /// The on-screen layer: its state, its textures (made when first drawn), the look it was
+    /// last drawn with, and when it next changes by itself.
+    public private(set) var layer = LayerState()
+    private var layerTextures: LayerTextures?
+    /// Its shaders could not be built: said once, then frames go without it.
+    private var layerUnavailable = false
+    private var layerDrawn: (opacity: Double, content: OverlayContent)?
+    private var layerWake: Double?
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -176,6 +189,7 @@ public final class FramePipeline {
     /// Frees the GL objects, then the surface.
     public func destroy() {
         images.close()
+        layerTextures?.destroy()
         target.destroy()
         textures.destroy()
         renderer.destroy()
@@ -318,6 +332,7 @@ public final class FramePipeline {
     /// The frame of the state at `time`, rows bottom to top (GL's order).
     public func snapshot(at time: Double) -> RGBAImage {
         controller.update(to: time)
+        updateLayer(at: time)
         needsRender = true
         render()
         return target.readPixels()
@@ -333,7 +348,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = gestures.deadline.map { max($0 - surface.time, 0) }
+            let timeout = [gestures.deadline, layerWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -347,10 +362,13 @@ public final class FramePipeline {
         let now = timed.time
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
+            if layerTakes(key, at: now) { return }
             if controller.book != nil, let outcome = pageEntry.handle(key) {
                 if case let .go(n) = outcome { goToPage(n, at: now) }
+                typed(at: now)
                 return
             }
+            typed(at: now)
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
                                            phase: controller.phase, queuedTurns: controller.queuedTurns,
                                            zoomed: controller.settings.zoom > 1)
@@ -362,6 +380,7 @@ public final class FramePipeline {
         case .close:
             isRunning = false
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
+            if layerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
@@ -394,6 +413,7 @@ public final class FramePipeline {
         advance(to: now)
         keepPosition(at: now)
         takeImageChanges()
+        updateLayer(at: now)
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
         let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
@@ -408,6 +428,9 @@ public final class FramePipeline {
         case let .action(action): perform(action, at: now, origin: .key)
         case .toggleFullscreen: surface.toggleFullscreen()
         case .quit: isRunning = false
+        case .help where configuration.showsLayer:
+            layer.helpShown.toggle()
+            if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
         case .screenshot, .help, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)
         }
@@ -417,6 +440,10 @@ public final class FramePipeline {
     /// key's (kept while the book opens, heard by the delegate).
     private func goToPage(_ n: Int, at now: Double) {
         guard let b = controller.book else { return }
+        if configuration.showsLayer, let answer = ReaderLayer.missingPage(n, count: library.books[b].pages.count) {
+            layer.answer(answer, at: now)
+            return
+        }
         perform(.goTo(page: clamp(n, 1, max(1, library.books[b].pages.count)) + 1), at: now, origin: .key)
     }
 
@@ -487,6 +514,7 @@ public final class FramePipeline {
         let detailed = withDetail(scene)
         guard changed || !uploaded.isEmpty || detailed.changed else { return }
         renderer.draw(detailed.scene, into: target, textures: textures)
+        if configuration.showsLayer, let shown = layerDrawn { drawLayer(shown.content, opacity: shown.opacity) }
         needsPresent = true
     }
 
@@ -553,6 +581,10 @@ public final class FramePipeline {
     }
 
     private func report(_ problem: String) {
+        if configuration.showsLayer {
+            layer.notice(problem, at: surface.time)
+            needsRender = true
+        }
         if let delegate { delegate.pipeline(self, problem: problem) } else { Self.printProblem(problem) }
     }
 
@@ -599,5 +631,106 @@ extension Action {
     var startsTurn: Bool {
         if case .pageDragBegan = self { return true }
         return turnsPage
+    }
+}
+
+// MARK: On-screen layer
+
+extension FramePipeline {
+    /// Draws `content` over the frame in `target` at `opacity` (scripted frames: captures with
+    /// `--ui`, tests), at the surface's pixel density. False, with a problem reported, when the
+    /// layer's shaders cannot be built.
+    @discardableResult
+    public func drawLayer(_ content: OverlayContent, opacity: Double = 1) -> Bool {
+        if layerTextures == nil {
+            guard !layerUnavailable else { return false }
+            do {
+                layerTextures = try LayerTextures(shaders: configuration.shaders)
+            } catch {
+                layerUnavailable = true
+                report("the on-screen layer cannot be drawn: \(error)")
+                return false
+            }
+        }
+        let panels = OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale).panels(content)
+        layerTextures?.draw(panels, opacity: opacity, into: target, renderer: renderer)
+        return true
+    }
+
+    /// Shows `line` as a notice on the layer for a few seconds: a problem the host met and
+    /// reported itself (a document of the library that could not be opened).
+    public func showNotice(_ line: String) {
+        guard configuration.showsLayer else { return }
+        layer.notice(line, at: surface.time)
+        needsRender = true
+    }
+
+    /// What the layer shows now in the live reader.
+    public var layerContent: OverlayContent {
+        ReaderLayer.content(library: library, phase: controller.phase, book: controller.book, spread: controller.spread,
+                            scroll: controller.scroll, state: layer)
+    }
+
+    private var layerLayout: OverlayLayout {
+        OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
+    }
+
+    /// Moves the layer on to `now`: it stays while something in it waits for the reader (and on
+    /// the shelf), lines past their time go, and a changed look asks for a frame.
+    func updateLayer(at now: Double) {
+        guard configuration.showsLayer else { return }
+        _ = layer.expire(at: now)
+        if layer.isPinned || controller.phase == .shelf { layer.fade.wake(at: now) }
+        let shown = (opacity: layer.fade.opacity(at: now), content: layerContent)
+        if layerDrawn.map({ $0.opacity != shown.opacity || $0.content != shown.content }) ?? true { needsRender = true }
+        layerDrawn = shown
+        layerWake = layer.nextChange(after: now)
+    }
+
+    /// A key shows the layer; with the help card up, Escape, H and ? close it (used up), other
+    /// keys do what they do under it (F12 takes a screenshot with it). True when the key was used up.
+    func layerTakes(_ key: Key, at now: Double) -> Bool {
+        guard configuration.showsLayer else { return false }
+        layer.fade.show(at: now)
+        guard layer.helpShown, [.escape, .h, .question].contains(key) else { return false }
+        layer.helpShown = false
+        return true
+    }
+
+    /// Shows the page number typed so far.
+    func typed(at now: Double) {
+        guard configuration.showsLayer else { return }
+        layer.typing = pageEntry.digits.isEmpty ? nil : "Go to page \(pageEntry.digits)"
+    }
+
+    /// Pointer events for the layer: moving shows it; a press on the progress bar (shown, in an
+    /// open book) drags along it, and letting go turns to the spread it points at through the
+    /// goto action. True when the event was used up.
+    func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
+        guard configuration.showsLayer else { return false }
+        switch event {
+        case let .mouseDown(.left, x, y, _):
+            guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
+                  let f = layerLayout.barFraction(x: x, y: y) else { return false }
+            layer.dragFraction = f
+        case let .mouseMove(x, y):
+            layer.fade.wake(at: now)
+            guard layer.dragFraction != nil else { return false }
+            layer.dragFraction = layerLayout.barFraction(x: x, y: y, dragging: true)
+        case let .mouseUp(.left, x, y, _):
+            guard let f = layer.dragFraction else { return false }
+            layer.dragFraction = nil
+            let end = layerLayout.barFraction(x: x, y: y, dragging: true) ?? f
+            if let b = controller.book {
+                let s = ReaderLayer.spread(at: end, lastSpread: library.bookInfos[b].lastSpread)
+                // Layout page 2s + 1 lies in spread s (`BookInfo.spread(containing:)`).
+                if s != controller.spread { perform(.goTo(page: 2 * s + 1), at: now, origin: .gesture) }
+            }
+        default:
+            return false
+        }
+        layer.fade.wake(at: now)
+        needsRender = true
+        return true
     }
 }

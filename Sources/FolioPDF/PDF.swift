@@ -46,6 +46,11 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var handles: Int
     private var maxHandles: Int
     private var sizes: [Int: (width: Double, height: Double)] = [:]
+    /// A handle of its own for page labels, so that the on-screen layer never waits for pages
+    /// being rendered, and the labels read so far (nil: the page has none); guarded by `info`.
+    private let info = NSLock()
+    private var infoHandle: OpaquePointer?
+    private var labels: [Int: String?] = [:]
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
     let aspect: Double
 
@@ -73,6 +78,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
 
     deinit {
         for doc in idle { g_object_unref(UnsafeMutableRawPointer(doc)) }
+        if let infoHandle { g_object_unref(UnsafeMutableRawPointer(infoHandle)) }
     }
 
     func pageSize(_ index: Int) -> (width: Double, height: Double)? {
@@ -209,5 +215,46 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             pool.signal()
         }
         return try body(handle)
+    }
+}
+
+// What the document says about itself (PageNavigation.swift): its author and its page labels.
+extension PDFDocument {
+    /// Read as the library loads (nothing renders yet), with the first handle.
+    var author: String? {
+        withHandle { doc in
+            poppler_document_get_author(doc).flatMap { a in
+                defer { g_free(a) }
+                let s = String(cString: a).trimmingCharacters(in: .whitespacesAndNewlines)
+                return s.isEmpty ? nil : s
+            }
+        }
+    }
+
+    /// The label the document gives page `index` (its /PageLabels: "iv", "17"); poppler numbers
+    /// pages from 1 where the document has none.
+    func label(ofPage index: Int) -> String? {
+        guard (0..<pageCount).contains(index) else { return nil }
+        return withInfoHandle { doc in
+            if let known = labels[index] { return known }
+            let label: String? = poppler_document_get_page(doc, Int32(index)).flatMap { page in
+                defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+                return poppler_page_get_label(page).flatMap { l in
+                    defer { g_free(l) }
+                    let s = String(cString: l)
+                    return s.isEmpty ? nil : s
+                }
+            }
+            labels[index] = .some(label)
+            return label
+        } ?? nil
+    }
+
+    /// Runs `body` with the metadata handle (opened on first use), nil when it cannot be opened.
+    private func withInfoHandle<T>(_ body: (OpaquePointer) -> T) -> T? {
+        info.lock()
+        defer { info.unlock() }
+        if infoHandle == nil { infoHandle = try? Self.openHandle(path: path, uri: uri, password: password) }
+        return infoHandle.map(body)
     }
 }

@@ -2,8 +2,8 @@ import CPoppler
 import FolioBook
 import Foundation
 
-/// What a PDF says about itself beyond its pictures, through poppler: author, page labels,
-/// outline, words with their boxes and links. Places are fractions of the paper the page is
+/// What a PDF says about itself beyond its pictures, through poppler (author and page labels
+/// are in PDF.swift): its outline, words with their boxes and links. Places are fractions of the paper the page is
 /// drawn on, as `render` places it (a page of another shape is centred on the book's paper).
 extension PDFDocument {
     /// Outline entries read at most: a damaged or hostile outline (a loop, a million entries)
@@ -11,14 +11,6 @@ extension PDFDocument {
     static let maxOutlineEntries = 10_000
     /// Outline levels read at most.
     static let maxOutlineDepth = 32
-
-    var author: String? {
-        withHandle { doc in Self.string(poppler_document_get_author(doc)) }
-    }
-
-    func label(ofPage index: Int) -> String? {
-        try? withPage(index) { page, _, _ in Self.string(poppler_page_get_label(page)) }
-    }
 
     var outline: [OutlineEntry] {
         withHandle { doc in

@@ -9,6 +9,9 @@ import FolioRender
 public protocol Surface: AnyObject {
     /// Size of the drawable in pixels (on a HiDPI screen, more than the window's size).
     var framebufferSize: (width: Int, height: Int) { get }
+    /// Framebuffer pixels per point of the screen (2 on a HiDPI screen): the on-screen layer's
+    /// text is drawn at this density.
+    var contentScale: Double { get }
     /// Seconds on the surface's clock, the one its events are stamped with.
     var time: Double { get }
     /// Input since the last call, each event stamped with when it arrived. With `wait`, sleeps
@@ -24,4 +27,9 @@ public protocol Surface: AnyObject {
     func toggleFullscreen()
     /// Frees the surface and its context; last of all.
     func destroy()
+}
+
+extension Surface {
+    /// One pixel a point: a headless surface, or a window on a normal screen.
+    public var contentScale: Double { 1 }
 }

@@ -174,6 +174,13 @@ public final class Renderer {
         drawMoving(moving, overlays: overlays(still, sheets: moving), viewProj: viewProj, textures: textures)
     }
 
+    /// Something else was drawn over `rect` of `target` (GL's origin) after this frame, such as
+    /// the on-screen layer: the next frame drawn from the cached layer restores it first.
+    public func drewOver(_ rect: PixelRect, in target: Framebuffer) {
+        guard !rect.isEmpty, let last = lastDirty[target.serial] else { return }
+        lastDirty[target.serial] = last.union(rect)
+    }
+
     /// Restores the cached static layer where something moved (this frame or the last one into
     /// the same target) and draws the moving parts there only. False when no cache could be made.
     private func drawFromCache(_ items: [SceneItem], moving: [Sheet], scene: Scene, camera: Camera, viewProj: [Float],

@@ -93,6 +93,8 @@ public final class Window: Surface {
 
     public func makeCurrent() { glfwMakeContextCurrent(handle) }
 
+    public var contentScale: Double { Window.contentScale(handle).y }
+
     /// Ends an `events(wait:)` in progress (or the next one) with no event, from any thread:
     /// work finished elsewhere, such as a decoded page, gets drawn by an idle loop.
     public var wake: @Sendable () -> Void { { glfwPostEmptyEvent() } }
@@ -123,6 +125,7 @@ public final class Window: Surface {
             switch codepoint {
             case 43: EventQueue.of(window)?.push(.key(.plus, modifiers: [], isRepeat: false))
             case 45: EventQueue.of(window)?.push(.key(.minus, modifiers: [], isRepeat: false))
+            case 63: EventQueue.of(window)?.push(.key(.question, modifiers: [], isRepeat: false))
             default: break
             }
         }

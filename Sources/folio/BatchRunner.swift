@@ -53,8 +53,8 @@ final class BatchRunner {
         let file = OutputFile(command.output, replace: .onlyPNG)
         try file.prepare()
         let library = try document(command.render)
-        let scene = try command.scene(of: library)
-        try command.draw(scene, with: pipeline(for: command.render, library: library), to: file)
+        let still = try command.still(of: library)
+        try command.draw(still, of: library, with: pipeline(for: command.render, library: library), to: file)
         return .ok
     }
 

@@ -20,6 +20,7 @@ struct Capture: ParsableCommand {
 
     @OptionGroup var state: StateOptions
     @OptionGroup var tuning: TuningOptions
+    @OptionGroup var layer: LayerOptions
 
     @Option(help: "Mark every place this phrase occurs on the pages of the library's documents (as folio search finds them).")
     var search: String?
@@ -34,17 +35,17 @@ struct Capture: ParsableCommand {
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         let library = try loadLibrary(render.source, password: render.password)
-        let scene = try scene(of: library)
+        let still = try still(of: library)
         let pipeline = try render.pipeline(library: library)
         defer { pipeline.destroy() }
-        try draw(scene, with: pipeline, to: file)
+        try draw(still, of: library, with: pipeline, to: file)
         // On standard output the image is the output; its name would only corrupt it.
         if !file.isStandardOutput { print(FileName.printable(output)) }
     }
 
     /// The still these options ask of `library`, once the output is known not to be one of its
     /// pages. What `run` and a batch's captures share before drawing.
-    func scene(of library: Library) throws -> Scene {
+    func still(of library: Library) throws -> StillState {
         if !force, let page = Self.page(at: output, in: library) {
             throw Failure(.cannotCreate, "\(output) is \(page) of the library; not replaced (--force replaces it)")
         }
@@ -52,13 +53,17 @@ struct Capture: ParsableCommand {
         try tuning.apply(to: &still)
         still.show(library.namedPage)
         if let search { try markHits(of: search, in: library) }
-        // A state the library cannot show is a usage error (64), as Failure words it.
-        return try still.scene(library: library.bookInfos)
+        return still
     }
 
-    /// Draws `scene` with `pipeline` (on the scene's library) and writes it to `file`.
-    func draw(_ scene: Scene, with pipeline: FramePipeline, to file: OutputFile) throws {
-        pipeline.draw(scene)
+    /// Draws `still` of `library` with `pipeline` (on that library) and writes it to `file`.
+    func draw(_ still: StillState, of library: Library, with pipeline: FramePipeline, to file: OutputFile) throws {
+        // A state the library cannot show is a usage error (64), as Failure words it.
+        pipeline.draw(try still.scene(library: library.bookInfos))
+        if layer.isOn {
+            let v = try still.resolve(library: library.bookInfos)
+            layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), scroll: v.scroll)
+        }
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
     }

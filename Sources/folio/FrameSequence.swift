@@ -65,21 +65,21 @@ struct FrameSequence {
     /// Draws every scene `next` gives until nil (or Ctrl-C, or ffmpeg failing) while earlier
     /// frames are read back: encoded to PNG on worker threads, piped to ffmpeg from a thread of
     /// its own. Returns how many frames were drawn. `total` is the frames the script makes (the
-    /// progress line's time left, a GIF's palette).
+    /// progress line's time left, a GIF's palette). `decorate` draws over each frame (the on-screen layer).
     ///
     /// Nothing is half replaced: the video is written beside its name and renamed into place
     /// only once ffmpeg made it whole; frames replacing an earlier recording are written into a
     /// folder of their own inside DIR and moved in only when all are written (then the earlier
     /// frames past the new last one are removed), so a failed or interrupted run leaves the
     /// earlier recording as it was.
-    func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?) throws -> Int {
+    func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?, decorate: (FramePipeline) -> Void = { _ in }) throws -> Int {
         var drawn = 0
         if let video, let ffmpeg {
             try OutputFile(video, replace: force ? .always : .never).produce { temp in
-                drawn = try write(pipeline, total: total, video: (ffmpeg, temp), next: next)
+                drawn = try write(pipeline, total: total, video: (ffmpeg, temp), next: next, decorate: decorate)
             }
         } else {
-            drawn = try write(pipeline, total: total, video: nil, next: next)
+            drawn = try write(pipeline, total: total, video: nil, next: next, decorate: decorate)
         }
         if Interrupt.requested {
             let kept = folder != nil && !earlier.isEmpty ? "; the earlier frames are kept" : ""
@@ -90,7 +90,8 @@ struct FrameSequence {
 
     /// `write` with the video going to `video.path` (a temporary file); the frames are staged
     /// when they replace earlier ones.
-    private func write(_ pipeline: FramePipeline, total: Int, video: (ffmpeg: String, path: String)?, next: () -> Scene?) throws -> Int {
+    private func write(_ pipeline: FramePipeline, total: Int, video: (ffmpeg: String, path: String)?, next: () -> Scene?,
+                       decorate: (FramePipeline) -> Void) throws -> Int {
         let progress = ProgressLine(label, unit: "frames", total: total, quiet: quiet)
         defer { progress.finish() }
         var recording: VideoRecording?
@@ -111,6 +112,7 @@ struct FrameSequence {
         var drawn = 0
         while !Interrupt.requested, recording?.failed != true, let scene = next() {
             pipeline.draw(scene)
+            decorate(pipeline)
             drawn += 1
             if let image = reader?.read(pipeline.target) { save(image) }
             recording?.capture(pipeline.target)

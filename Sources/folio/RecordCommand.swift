@@ -51,6 +51,7 @@ struct Record: ParsableCommand {
 
     @OptionGroup var render: RenderOptions
     @OptionGroup var tuning: TuningOptions
+    @OptionGroup var layer: LayerOptions
 
     @Option(help: ArgumentHelp("The actions to play, or @FILE to read them from a file.", valueName: "script"))
     var script: String
@@ -117,7 +118,7 @@ struct Record: ParsableCommand {
         // The script drives the pipeline's controller; its view is --view fitted to --size.
         let playing = ScriptRunner(script: script, controller: pipeline.controller, fps: fps)
         let start = ContinuousClock.now
-        let frames = try sequence.write(pipeline, total: count, next: playing.nextFrame)
+        let frames = try sequence.write(pipeline, total: count, next: playing.nextFrame, decorate: layer.draw(on:))
         let wall = (ContinuousClock.now - start) / .seconds(1)
         for note in playing.notes { report(note) }
         let animation = playing.time(ofFrame: frames - 1)

@@ -69,6 +69,7 @@ struct View: ParsableCommand {
         let positions = ReadingPositions()
         if let note = positions.setAsideIfDamaged() { report(note) }
         configuration.positions = positions
+        configuration.showsLayer = true
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,
@@ -80,6 +81,11 @@ struct View: ParsableCommand {
         defer { pipeline.destroy() }
         let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), hits: hits)
         pipeline.delegate = host
+        // Problems met loading the library were printed; the window shows them too.
+        let problems = Problem.summarised(library.problems)
+        if let first = problems.first {
+            pipeline.showNotice(problems.count > 1 ? "\(first.description) (and \(problems.count - 1) more)" : first.description)
+        }
         if let page = library.namedPage { pipeline.open(at: page, time: window.time) }
         pipeline.run()
     }

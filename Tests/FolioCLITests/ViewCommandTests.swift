@@ -107,6 +107,19 @@ within 20 titled "— page 1 of 3.*back to page 1" || fail "Alt+← did not come
 quit
 """#
 
+/// H shows the help card on the shelf (a screenshot with it), Escape takes it away (one without).
+private let showHelp = scriptHelpers + #"""
+"$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 10 titled "(1/" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" h F12
+within 20 shots 1 || fail "no screenshot with the help card"
+xdotool key --window "$wid" Escape F12
+within 20 shots 2 || fail "no screenshot after Escape"
+quit
+"""#
+
 /// Opens a PDF, types a page number, quits, opens it again: it reopens where it was left.
 private let readDocument = scriptHelpers + #"""
 # The book may still be opening: ask again until the title shows the page.
@@ -168,6 +181,29 @@ echo "done"
     func aClickOnALinkTurnsToItsPageAndAltLeftComesBack() throws {
         let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
         try Self.underXvfb(followLink, environment: ["DOC": doc]) { _, _ in }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func theHKeyShowsTheHelpCardOnScreen() throws {
+        try Self.underXvfb(showHelp) { paths, report in
+            try #require(paths.count == 2, "\(report)")
+            let help = try PNG.read(path: paths[0]), after = try PNG.read(path: paths[1])
+            // Left of the centred first cover the shelf is empty backdrop; the card's left column
+            // of keys lies there in white type.
+            func ink(_ image: RGBAImage) -> Int {
+                var n = 0
+                for y in image.height * 30 / 100..<image.height * 70 / 100 {
+                    for x in image.width * 17 / 100..<image.width * 38 / 100 {
+                        let p = image.pixel(x, y)
+                        if p.r > 200 && p.g > 200 && p.b > 190 { n += 1 }
+                    }
+                }
+                return n
+            }
+            #expect(ink(help) > 120, "\(report)")
+            #expect(ink(after) < 20, "\(report)")
+        }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),

@@ -169,6 +169,18 @@ final class PDFTests: XCTestCase {
         XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
     }
 
+    /// What a PDF says about itself for the on-screen layer: its author on the shelf, and the
+    /// labels printed on its pages (poppler numbers pages from 1 where a PDF has none).
+    func testAuthorAndPageLabels() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("labelled.pdf"), logProblems: false).books.first)
+        XCTAssertEqual(book.author, "A. Writer")
+        XCTAssertEqual((0..<5).map { book.pageLabel(image: $0) }, ["i", "ii", "iii", "1", "2"])
+        let plain = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        XCTAssertNil(plain.author)
+        XCTAssertEqual(plain.pageLabel(image: 3), "4")
+        XCTAssertEqual(plain.pageLabel(image: 99), "100", "past the pages: the number")
+    }
+
     /// Vector pages are rasterised whole up to `wholePageHeight` (crops show them larger):
     /// a display that grows beyond it renders nothing again. Bitmap pages are not capped.
     func testVectorPagesStopAtTheWholePageHeight() throws {

@@ -4,6 +4,7 @@ import FolioInput
 import FolioKit
 import FolioLayout
 import FolioMath
+import FolioOverlay
 import FolioPlatform
 import FolioRender
 import Foundation
@@ -137,6 +138,45 @@ private final class Recorder: FramePipelineDelegate {
             #expect(step(p, s, until: 5) { p.controller.spread == 1 && !p.controller.isAnimating })
             #expect(rec.turns.count == 1 && rec.turns.first?.0 == .nextPage && rec.turns.first?.1 == .key)
             #expect(s.titles.last?.contains("pages 2–3 of") == true, "title: \(s.titles.last ?? "none")")
+        }
+    }
+
+    /// The on-screen layer in the viewer's loop: a page that does not exist gets an answer and
+    /// no turn, a click on the progress bar jumps through the goto action, ? shows the help card
+    /// and Escape takes it away (the book stays open), and the layer fades once left alone.
+    @Test func theLayerAnswersJumpsHelpsAndFades() throws {
+        try live(configure: { $0.showsLayer = true }) { p, s, rec in
+            s.queued = [key(.enter, at: 0)]
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            let count = Self.library.books[0].pages.count
+            var t = s.time
+            s.queued = [key(.n9, at: t), key(.n9, at: t), key(.n9, at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.entry == "Go to page 999")
+            s.queued = [key(.enter, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.entry == "no page 999 — 1–\(count)")
+            #expect(rec.turns.isEmpty && p.controller.spread == 0)
+            // The bar's right end: the last spread.
+            let bar = OverlayLayout(width: 320, height: 180).barFrame
+            t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t + 0.05)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == count / 2 && !p.controller.isAnimating })
+            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 2 * (count / 2) + 1) && rec.turns.first?.1 == .gesture)
+            s.queued = [key(.question, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.helpShown && p.layer.fade.opacity(at: s.time) == 1)
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(!p.layer.helpShown && p.controller.phase == .reading, "Escape closed the card, not the book")
+            // Left alone it fades (once the answer's seconds are over too); the pointer brings it back.
+            s.time += LayerState.answerSeconds + 5
+            step(p, s, until: s.time + 0.01)
+            #expect(p.layer.fade.opacity(at: s.time) == 0)
+            s.queued = [TimedInputEvent(.mouseMove(x: 100, y: 100), at: s.time)]
+            step(p, s, until: s.time + 0.3)
+            #expect(p.layer.fade.opacity(at: s.time) == 1)
         }
     }
 

@@ -66,6 +66,15 @@ cr.fill()
 cr.show_page()
 surface.finish()
 
+# Printed page labels (roman front matter, then from 1) and an author in the metadata.
+surface = cairo.PDFSurface(os.path.join(out, "labelled.pdf"), 420, 595)
+surface.set_metadata(cairo.PDFMetadata.AUTHOR, "A. Writer")
+cr = cairo.Context(surface)
+for label in ["i", "ii", "iii", "1", "2"]:
+    surface.set_page_label(label)
+    cr.show_page()
+surface.finish()
+
 data = open(portrait, "rb").read()
 open(os.path.join(out, "truncated.pdf"), "wb").write(data[: len(data) // 3])
 random.seed(7)

@@ -1,0 +1,96 @@
+import FolioApp
+import FolioBook
+import FolioInput
+import FolioLayout
+import FolioOverlay
+import FolioOverlayText
+import FolioRender
+
+/// The facts of a reader's state the on-screen layer shows: what the library, the key map and
+/// the state say, put into the layer's terms (`OverlayContent`).
+public enum ReaderLayer {
+    /// What the layer shows for `library` in `phase` with book `book` open at `spread` (or the
+    /// shelf at `scroll`), with the help card, typed page number, answer, notice and bar drag
+    /// of `state`.
+    public static func content(library: Library, phase: Scene.State, book: Int?, spread: Int, scroll: Double,
+                               state: LayerState = LayerState()) -> OverlayContent {
+        var c = OverlayContent(entry: state.entry, notice: state.notice)
+        if state.helpShown { c.help = helpColumns }
+        if let b = book, library.books.indices.contains(b), phase != .shelf {
+            let info = library.bookInfos[b]
+            let s = state.dragFraction.map { Self.spread(at: $0, lastSpread: info.lastSpread) } ?? spread
+            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s),
+                                         fraction: info.lastSpread > 0 ? Double(s) / Double(info.lastSpread) : 0)
+        } else if phase == .shelf, !library.books.isEmpty {
+            let shown = library.books[min(max(Int(scroll.rounded()), 0), library.books.count - 1)]
+            c.shelfTitle = shown.title
+            c.shelfAuthor = shown.author
+        }
+        return c
+    }
+
+    /// The spread a fraction of the progress bar stands for.
+    public static func spread(at fraction: Double, lastSpread: Int) -> Int {
+        Int((min(max(fraction, 0), 1) * Double(lastSpread)).rounded())
+    }
+
+    /// "17–18 · 36": the labels of the page images spread `s` shows and the number of images.
+    /// Spread s shows images 2s and 2s + 1 counted from 1 (spread 0: the endpaper and image 1).
+    public static func label(book: Book, spread s: Int) -> String {
+        let n = book.pages.count
+        let shown = [2 * s - 1, 2 * s].filter { $0 >= 0 && $0 < n }.map { book.pageLabel(image: $0) }
+        let pages = shown.isEmpty ? "cover" : shown.joined(separator: "–")
+        return "\(pages) · \(n)"
+    }
+
+    /// The answer to typing page `n` of a book of `count` images: nil when it exists.
+    public static func missingPage(_ n: Int, count: Int) -> String? {
+        guard n < 1 || n > count else { return nil }
+        return count == 0 ? "no page \(n): the book has no pages" : count == 1 ? "no page \(n) — 1" : "no page \(n) — 1–\(count)"
+    }
+
+    /// The help card, from the key map (the terminal's help reads the same table): the shelf's
+    /// keys and those of everywhere in one column, a book's in the other.
+    public static var helpColumns: [[HelpSection]] {
+        func section(_ title: String, _ context: KeyMap.Context) -> HelpSection {
+            HelpSection(title: title, rows: KeyMap.bindings.filter { $0.context == context }.map {
+                HelpRow(keys: $0.keys.map(\.label).joined(separator: " "), summary: $0.summary)
+            })
+        }
+        let goTo = HelpSection(title: "Going to a page", rows: [HelpRow(keys: "0–9 Enter", summary: "go to that page"),
+                                                                 HelpRow(keys: "bar", summary: "click or drag to jump")])
+        return [[section("On the shelf", .shelf), section("Anywhere", .anywhere), goTo], [section("In a book", .book)]]
+    }
+}
+
+/// The layer's images on the GPU: each panel painted once and kept while it is shown, drawn
+/// over the frame as screen quads. Render thread only; `destroy()` while the context is current.
+final class LayerTextures {
+    private let quads: ScreenQuads
+    private var textures: [OverlayPanel: Texture] = [:]
+
+    init(shaders: String) throws { quads = try ScreenQuads(shaders: shaders) }
+
+    func destroy() {
+        textures.values.forEach { $0.destroy() }
+        textures = [:]
+        quads.destroy()
+    }
+
+    /// Draws `panels` over `target` at `opacity`, painting those not painted before and freeing
+    /// those no longer shown; the renderer restores the pixels covered before its next frame.
+    func draw(_ panels: [OverlayPanel], opacity: Double, into target: Framebuffer, renderer: Renderer) {
+        let shown = Set(panels)
+        for (panel, texture) in textures where !shown.contains(panel) {
+            texture.destroy()
+            textures[panel] = nil
+        }
+        guard opacity > 0 else { return }
+        let list = panels.map { panel in
+            let texture = textures[panel] ?? Texture(image: OverlayPainter.paint(panel), descriptor: TextureDescriptor(mipmaps: false))
+            textures[panel] = texture
+            return ScreenQuad(texture: texture, x: Int(panel.frame.x), y: Int(panel.frame.y), opacity: Float(min(opacity, 1)))
+        }
+        renderer.drewOver(quads.draw(list, into: target), in: target)
+    }
+}

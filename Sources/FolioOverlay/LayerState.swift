@@ -1,0 +1,104 @@
+/// How visible the layer is at a time passed in: it fades in when the reader does something
+/// (moves the pointer, presses a key) and out a few seconds after the last thing they did.
+public struct OverlayFade: Sendable, Equatable {
+    /// Seconds to appear, to stay after the last activity, and to fade away.
+    public var fadeIn = 0.15
+    public var hold = 3.0
+    public var fadeOut = 0.6
+    /// When the current appearance began (back-dated when it rises from part way) and the last
+    /// activity; nil: never woken.
+    private var start: Double?
+    private var last: Double?
+
+    public init() {}
+
+    /// Something happened at `time`: the layer shows (rising from where it is) and stays.
+    public mutating func wake(at time: Double) {
+        let now = opacity(at: time)
+        if now < 1 || start == nil { start = time - now * fadeIn }
+        last = max(last ?? time, time)
+    }
+
+    /// A key was pressed at `time`: the layer shows at once (what the key did is seen in the
+    /// same frame) and stays.
+    public mutating func show(at time: Double) {
+        last = max(last ?? time, time)
+        // Back-dated by twice the fade: fully risen whatever the rounding.
+        if opacity(at: time) < 1 { start = time - 2 * fadeIn }
+    }
+
+    /// 0 (hidden) … 1 at `time`.
+    public func opacity(at time: Double) -> Double {
+        guard let start, let last else { return 0 }
+        let risen = time - start, since = time - last
+        let rising = risen >= fadeIn ? 1 : max(risen / fadeIn, 0)
+        let falling = since <= hold ? 1 : since >= hold + fadeOut ? 0 : 1 - (since - hold) / fadeOut
+        return min(rising, falling)
+    }
+
+    /// The next time after `time` at which the opacity starts to change, `time` itself while it
+    /// is changing, nil once it rests at 0 for good.
+    public func nextChange(after time: Double) -> Double? {
+        guard let start, let last else { return nil }
+        if time < start + fadeIn || (time >= last + hold && time < last + hold + fadeOut) { return time }
+        if time < last + hold { return last + hold }
+        return nil
+    }
+}
+
+/// What the layer holds between frames of a live reader: its fade, the help card, the page
+/// number typed or its answer, a notice and a drag of the progress bar. Lines that answer or
+/// warn stay a few seconds, then go.
+public struct LayerState: Sendable, Equatable {
+    public var fade = OverlayFade()
+    public var helpShown = false
+    /// The page number being typed ("Go to page 12"), or nil.
+    public var typing: String?
+    /// Where a drag of the progress bar is (fraction of the book), nil when none.
+    public var dragFraction: Double?
+    public private(set) var answer: String?
+    public private(set) var notice: String?
+    private var answerUntil = 0.0
+    private var noticeUntil = 0.0
+    /// Seconds an answer and a notice stay.
+    public static let answerSeconds = 3.0
+    public static let noticeSeconds = 6.0
+
+    public init() {}
+
+    /// Shows `text` as the answer to a page number (it replaces what was typed).
+    public mutating func answer(_ text: String, at time: Double) {
+        answer = text
+        answerUntil = time + Self.answerSeconds
+        typing = nil
+        fade.wake(at: time)
+    }
+
+    /// Shows a one-line notice of a problem.
+    public mutating func notice(_ text: String, at time: Double) {
+        notice = text
+        noticeUntil = time + Self.noticeSeconds
+        fade.wake(at: time)
+    }
+
+    /// Drops the answer and the notice whose time is over; true when that changed something.
+    public mutating func expire(at time: Double) -> Bool {
+        var changed = false
+        if answer != nil, time >= answerUntil { answer = nil; changed = true }
+        if notice != nil, time >= noticeUntil { notice = nil; changed = true }
+        return changed
+    }
+
+    /// The layer stays fully shown while something in it waits for the reader.
+    public var isPinned: Bool { helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil }
+
+    /// What the entry line shows: what is typed, else the answer.
+    public var entry: String? { typing ?? answer }
+
+    /// The next time anything of the layer changes by itself after `time` (`time` itself while it
+    /// fades), nil when nothing will.
+    public func nextChange(after time: Double) -> Double? {
+        let ends = [answer == nil ? nil : answerUntil, notice == nil ? nil : noticeUntil].compactMap { $0 }
+        return ([fade.nextChange(after: time)].compactMap { $0 } + ends).min()
+    }
+}

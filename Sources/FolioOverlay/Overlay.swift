@@ -1,0 +1,303 @@
+/// The on-screen layer's model: what it shows in which state, where its parts lie in pixels,
+/// which part a point hits, and how visible it is at a time passed in.
+///
+/// Does not: draw (FolioOverlayText paints its panels into images, the renderer draws those),
+/// read the clock, or know what a book or a key is beyond the words it is handed. Pixels are the
+/// framebuffer's, origin top left, y down.
+
+/// A rectangle in pixels, origin top left.
+public struct OverlayRect: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    public func contains(x px: Double, y py: Double) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+}
+
+/// A colour, components 0…1, not premultiplied.
+public struct OverlayColor: Sendable, Hashable {
+    public var r, g, b, a: Double
+
+    public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
+        (self.r, self.g, self.b, self.a) = (r, g, b, a)
+    }
+
+    public static let clear = OverlayColor(0, 0, 0, 0)
+    /// The panels' ground: dark enough under white text over any page or shelf.
+    public static let panel = OverlayColor(0.08, 0.08, 0.10, 0.78)
+    /// The help card's ground: text in rows over a page's print needs it nearly opaque.
+    public static let card = OverlayColor(0.08, 0.08, 0.10, 0.93)
+    public static let text = OverlayColor(0.96, 0.96, 0.94)
+    public static let dim = OverlayColor(0.72, 0.72, 0.70)
+    public static let track = OverlayColor(1, 1, 1, 0.28)
+    /// The part of the book read, and what a notice or a refused page number is written in.
+    public static let accent = OverlayColor(0.96, 0.66, 0.24)
+}
+
+/// One line of text in a panel: drawn in `frame` (panel pixels), centred vertically, cut with
+/// an ellipsis where it is wider.
+public struct OverlayText: Sendable, Hashable {
+    public enum Align: Sendable, Hashable { case left, center, right }
+
+    public var string: String
+    public var frame: OverlayRect
+    /// Font size in pixels.
+    public var size: Double
+    public var color: OverlayColor
+    public var bold: Bool
+    public var align: Align
+
+    public init(_ string: String, frame: OverlayRect, size: Double, color: OverlayColor = .text, bold: Bool = false,
+                align: Align = .left) {
+        self.string = string
+        self.frame = frame
+        self.size = size
+        self.color = color
+        self.bold = bold
+        self.align = align
+    }
+}
+
+/// A filled rounded rectangle in a panel (panel pixels).
+public struct OverlayBox: Sendable, Hashable {
+    public var frame: OverlayRect
+    public var color: OverlayColor
+    public var radius: Double
+
+    public init(_ frame: OverlayRect, color: OverlayColor, radius: Double) {
+        self.frame = frame
+        self.color = color
+        self.radius = radius
+    }
+}
+
+/// One part of the layer, painted into one image: boxes first, then texts.
+public struct OverlayPanel: Sendable, Hashable {
+    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice }
+
+    public var role: Role
+    /// Where the panel lies in the framebuffer (whole pixels).
+    public var frame: OverlayRect
+    public var boxes: [OverlayBox]
+    public var texts: [OverlayText]
+
+    public init(role: Role, frame: OverlayRect, boxes: [OverlayBox], texts: [OverlayText]) {
+        self.role = role
+        self.frame = frame
+        self.boxes = boxes
+        self.texts = texts
+    }
+}
+
+/// Where the reader is, for the progress bar.
+public struct OverlayProgress: Sendable, Hashable {
+    /// The spread's page labels and the page count: "17–18 · 36".
+    public var label: String
+    /// How far into the book the spread is, 0 (first) … 1 (last).
+    public var fraction: Double
+
+    public init(label: String, fraction: Double) {
+        self.label = label
+        self.fraction = fraction
+    }
+}
+
+/// A line of the help card: keys and what they do.
+public struct HelpRow: Sendable, Hashable {
+    public var keys: String
+    public var summary: String
+
+    public init(keys: String, summary: String) {
+        self.keys = keys
+        self.summary = summary
+    }
+}
+
+/// A group of the help card: a title and its keys.
+public struct HelpSection: Sendable, Hashable {
+    public var title: String
+    public var rows: [HelpRow]
+
+    public init(title: String, rows: [HelpRow]) {
+        self.title = title
+        self.rows = rows
+    }
+}
+
+/// What the layer shows now; nil parts are not shown.
+public struct OverlayContent: Sendable, Hashable {
+    /// On the shelf: the centred book's title and author.
+    public var shelfTitle: String?
+    public var shelfAuthor: String?
+    /// In an open book: the progress bar.
+    public var progress: OverlayProgress?
+    /// The help card, in columns.
+    public var help: [[HelpSection]]?
+    /// The page number being typed, or the answer to one that does not exist.
+    public var entry: String?
+    /// A one-line notice of a problem.
+    public var notice: String?
+
+    public init(shelfTitle: String? = nil, shelfAuthor: String? = nil, progress: OverlayProgress? = nil,
+                help: [[HelpSection]]? = nil, entry: String? = nil, notice: String? = nil) {
+        self.shelfTitle = shelfTitle
+        self.shelfAuthor = shelfAuthor
+        self.progress = progress
+        self.help = help
+        self.entry = entry
+        self.notice = notice
+    }
+}
+
+/// Where the layer's parts go in a framebuffer of `width × height` pixels, `scale` pixels per
+/// point of the screen (2 on a HiDPI screen): sizes follow the window (a small one gets smaller
+/// type, down to a legible floor) and the pixel density, so text is drawn at the density shown.
+public struct OverlayLayout: Sendable {
+    public var width: Double
+    public var height: Double
+    /// Pixels of one layout unit: type and margins are multiples of it.
+    public let unit: Double
+
+    public init(width: Int, height: Int, scale: Double = 1) {
+        self.width = Double(max(width, 1))
+        self.height = Double(max(height, 1))
+        let s = scale.isFinite && scale > 0 ? scale : 1
+        // 1 at 1280×720 on a normal screen; between 0.75 and 2 of the density otherwise.
+        unit = s * min(max(min(self.width / s / 1280, self.height / s / 720), 0.75), 2)
+    }
+
+    private var margin: Double { (16 * unit).rounded() }
+
+    /// The panels of `content`, bottom first.
+    public func panels(_ content: OverlayContent) -> [OverlayPanel] {
+        var out: [OverlayPanel] = []
+        if let progress = content.progress { out.append(bar(progress)) }
+        if let title = content.shelfTitle { out.append(shelfTitle(title, author: content.shelfAuthor)) }
+        var top = margin
+        if let entry = content.entry {
+            let p = line(entry, role: .entry, top: top, size: 20, color: .text)
+            top = p.frame.maxY + margin / 2
+            out.append(p)
+        }
+        if let notice = content.notice { out.append(line(notice, role: .notice, top: top, size: 15, color: .accent)) }
+        if let help = content.help { out.append(helpCard(help)) }
+        return out
+    }
+
+    // MARK: The progress bar
+
+    /// The bar's panel: across the bottom, at most 960 units wide.
+    public var barFrame: OverlayRect {
+        let w = min(width - 2 * margin, (960 * unit).rounded()), h = (44 * unit).rounded()
+        return OverlayRect(x: ((width - w) / 2).rounded(), y: height - margin - h, width: w, height: h)
+    }
+
+    private var labelWidth: Double { (150 * unit).rounded() }
+
+    /// The track in the bar's panel: the left part, the label on its right.
+    private var track: OverlayRect {
+        let f = barFrame, pad = (18 * unit).rounded(), h = max(2, (4 * unit).rounded())
+        return OverlayRect(x: pad, y: ((f.height - h) / 2).rounded(), width: max(f.width - 2 * pad - labelWidth, 1), height: h)
+    }
+
+    private func bar(_ progress: OverlayProgress) -> OverlayPanel {
+        let f = barFrame, t = track, fraction = min(max(progress.fraction, 0), 1)
+        let knob = (14 * unit).rounded()
+        let fill = OverlayRect(x: t.x, y: t.y, width: max(t.width * fraction, t.height), height: t.height)
+        let knobFrame = OverlayRect(x: t.x + t.width * fraction - knob / 2, y: (f.height - knob) / 2, width: knob, height: knob)
+        let label = OverlayRect(x: t.maxX + (12 * unit).rounded(), y: 0, width: labelWidth - (12 * unit).rounded(), height: f.height)
+        return OverlayPanel(role: .bar, frame: f,
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: f.width, height: f.height), color: .panel, radius: f.height / 2),
+                                    OverlayBox(t, color: .track, radius: t.height / 2),
+                                    OverlayBox(fill, color: .accent, radius: t.height / 2),
+                                    OverlayBox(knobFrame, color: .text, radius: knob / 2)],
+                            texts: [OverlayText(progress.label, frame: label, size: 15 * unit, align: .center)])
+    }
+
+    /// The fraction of the book at pixel (`x`, `y`) if it lies on the bar (its whole panel is
+    /// the target); with `dragging`, anywhere: the pointer's x along the track, clamped.
+    public func barFraction(x: Double, y: Double, dragging: Bool = false) -> Double? {
+        let f = barFrame
+        guard dragging || f.contains(x: x, y: y) else { return nil }
+        let t = track
+        return min(max((x - f.x - t.x) / t.width, 0), 1)
+    }
+
+    // MARK: Texts
+
+    /// The title and author under the centred cover on the shelf.
+    private func shelfTitle(_ title: String, author: String?) -> OverlayPanel {
+        let w = min(width - 2 * margin, (720 * unit).rounded())
+        let titleHeight = (30 * unit).rounded(), authorHeight = author == nil ? 0 : (24 * unit).rounded()
+        let h = titleHeight + authorHeight
+        // The centred cover's foot lies at about 78% of the height (the carousel's and the wheel's).
+        let y = min((height * 0.8).rounded(), height - margin - h)
+        var texts = [OverlayText(title, frame: OverlayRect(x: 0, y: 0, width: w, height: titleHeight), size: 22 * unit, bold: true,
+                                 align: .center)]
+        if let author {
+            texts.append(OverlayText(author, frame: OverlayRect(x: 0, y: titleHeight, width: w, height: authorHeight), size: 16 * unit,
+                                     color: .dim, align: .center))
+        }
+        return OverlayPanel(role: .shelfTitle, frame: OverlayRect(x: ((width - w) / 2).rounded(), y: y, width: w, height: h),
+                            boxes: [], texts: texts)
+    }
+
+    /// A one-line pill centred at the top, as wide as its text needs (estimated: the painter
+    /// cuts what is wider).
+    private func line(_ text: String, role: OverlayPanel.Role, top: Double, size: Double, color: OverlayColor) -> OverlayPanel {
+        let s = size * unit, h = (s * 2).rounded(), pad = (s * 0.9).rounded()
+        let w = min(width - 2 * margin, (Double(text.count) * s * 0.64 + 2 * pad).rounded())
+        let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: top, width: w, height: h)
+        return OverlayPanel(role: role, frame: frame,
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .panel, radius: h / 2)],
+                            texts: [OverlayText(text, frame: OverlayRect(x: pad, y: 0, width: w - 2 * pad, height: h), size: s,
+                                                color: color, align: .center)])
+    }
+
+    // MARK: The help card
+
+    /// The help card, centred, its columns side by side; smaller type where the window is too
+    /// short for it.
+    private func helpCard(_ columns: [[HelpSection]]) -> OverlayPanel {
+        let rows = columns.map { $0.reduce(0) { $0 + 1 + $1.rows.count } + max($0.count - 1, 0) }.max() ?? 0
+        // Rows of 20 units, a title row of 36, padding of 24 above and below.
+        let natural = Double(rows) * 20 + 36 + 48
+        let u = min(unit, (height - 2 * margin) / natural)
+        let pad = (24 * u).rounded(), row = 20 * u
+        let w = min(width - 2 * margin, (Double(columns.count) * 460 * u).rounded() + pad)
+        let h = (natural * u).rounded()
+        var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, bold: true)]
+        let columnWidth = (w - pad * Double(columns.count + 1)) / Double(max(columns.count, 1))
+        for (c, sections) in columns.enumerated() {
+            let x = pad + Double(c) * (columnWidth + pad)
+            var y = pad + 36 * u
+            for (i, section) in sections.enumerated() {
+                if i > 0 { y += row }
+                texts.append(OverlayText(section.title, frame: OverlayRect(x: x, y: y, width: columnWidth, height: row), size: 14 * u,
+                                         color: .accent, bold: true))
+                y += row
+                let keyWidth = min(170 * u, columnWidth * 0.38)
+                for r in section.rows {
+                    texts.append(OverlayText(r.keys, frame: OverlayRect(x: x, y: y, width: keyWidth - 8 * u, height: row), size: 13 * u, bold: true))
+                    texts.append(OverlayText(r.summary, frame: OverlayRect(x: x + keyWidth, y: y, width: columnWidth - keyWidth, height: row),
+                                             size: 13 * u, color: .dim))
+                    y += row
+                }
+            }
+        }
+        let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: ((height - h) / 2).rounded(), width: w, height: h)
+        return OverlayPanel(role: .help, frame: frame,
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .card, radius: 14 * u)], texts: texts)
+    }
+}

@@ -1,0 +1,133 @@
+import FolioOverlay
+import Testing
+
+/// The layer's model: which panels each state shows and where, what a point on the bar means,
+/// and how visible the layer is at a time passed in.
+@Suite struct OverlayModelTests {
+    static let reading = OverlayContent(progress: OverlayProgress(label: "17–18 · 36", fraction: 0.5))
+    static let help = [[HelpSection(title: "Anywhere", rows: [HelpRow(keys: "H ?", summary: "these keys")])],
+                       [HelpSection(title: "In a book", rows: (0..<17).map { HelpRow(keys: "K\($0)", summary: "does \($0)") })]]
+
+    @Test func eachStateShowsItsPanels() {
+        let layout = OverlayLayout(width: 1280, height: 720)
+        #expect(layout.panels(OverlayContent()).isEmpty)
+        #expect(layout.panels(Self.reading).map(\.role) == [.bar])
+        #expect(layout.panels(OverlayContent(shelfTitle: "Alice", shelfAuthor: "Lewis Carroll")).map(\.role) == [.shelfTitle])
+        var all = Self.reading
+        all.entry = "Go to page 12"
+        all.notice = "page 3 cannot be read"
+        all.help = Self.help
+        #expect(layout.panels(all).map(\.role) == [.bar, .entry, .notice, .help])
+        // The bar shows the spread's labels, the title its author.
+        #expect(layout.panels(Self.reading)[0].texts.map(\.string) == ["17–18 · 36"])
+        #expect(layout.panels(OverlayContent(shelfTitle: "Alice", shelfAuthor: "Lewis Carroll"))[0].texts.map(\.string) == ["Alice", "Lewis Carroll"])
+    }
+
+    @Test(arguments: [(640, 360, 1.0), (1280, 720, 1.0), (1920, 1080, 1.0), (2560, 1440, 2.0), (320, 900, 1.0)])
+    func panelsLieInsideTheWindowAndApart(width: Int, height: Int, scale: Double) {
+        let layout = OverlayLayout(width: width, height: height, scale: scale)
+        var all = Self.reading
+        all.entry = "no page 9999 — 1–36"
+        all.notice = String(repeating: "a long notice ", count: 40)
+        all.help = Self.help
+        let panels = layout.panels(all)
+        for p in panels {
+            #expect(p.frame.x >= 0 && p.frame.y >= 0 && p.frame.maxX <= Double(width) && p.frame.maxY <= Double(height), "\(p.role) at \(p.frame)")
+            for t in p.texts { #expect(t.frame.maxX <= p.frame.width + 0.5 && t.frame.maxY <= p.frame.height + 0.5, "\(t.string)") }
+        }
+        let bar = panels[0].frame, entry = panels[1].frame, notice = panels[2].frame
+        #expect(entry.maxY <= notice.y && notice.maxY <= bar.y)
+        // The bar sits at the bottom, its type grows with the window.
+        #expect(bar.maxY > Double(height) * 0.85)
+    }
+
+    @Test func typeFollowsTheWindowAndThePixelDensity() {
+        let small = OverlayLayout(width: 640, height: 360), normal = OverlayLayout(width: 1280, height: 720)
+        let large = OverlayLayout(width: 1920, height: 1080), hidpi = OverlayLayout(width: 2560, height: 1440, scale: 2)
+        #expect(normal.unit == 1)
+        #expect(small.unit == 0.75)
+        #expect(large.unit == 1.5)
+        #expect(hidpi.unit == 2)
+    }
+
+    @Test func theBarMapsPointsToFractionsOfTheBook() throws {
+        let layout = OverlayLayout(width: 1280, height: 720)
+        let bar = layout.barFrame
+        let y = bar.y + bar.height / 2
+        #expect(layout.barFraction(x: bar.x + 1, y: y) == 0)
+        let right = try #require(layout.barFraction(x: bar.maxX - 1, y: y))
+        #expect(right == 1)
+        let mid = try #require(layout.barFraction(x: bar.x + bar.width * 0.4, y: y))
+        #expect(mid > 0.3 && mid < 0.6)
+        // Off the bar nothing, unless a drag goes on.
+        #expect(layout.barFraction(x: 640, y: 300) == nil)
+        #expect(layout.barFraction(x: bar.x + 1, y: bar.y - 2) == nil)
+        #expect(layout.barFraction(x: -50, y: 300, dragging: true) == 0)
+        #expect(layout.barFraction(x: 5000, y: 0, dragging: true) == 1)
+        // Increasing along the track.
+        let xs = stride(from: bar.x, to: bar.maxX, by: 20).compactMap { layout.barFraction(x: $0, y: y) }
+        #expect(xs == xs.sorted())
+    }
+
+    @Test func theBarsFillFollowsTheFraction() {
+        let layout = OverlayLayout(width: 1280, height: 720)
+        func fillWidth(_ f: Double) -> Double { layout.panels(OverlayContent(progress: OverlayProgress(label: "", fraction: f)))[0].boxes[2].frame.width }
+        #expect(fillWidth(0) < fillWidth(0.25) && fillWidth(0.25) < fillWidth(1))
+        #expect(abs(fillWidth(1) - 2 * fillWidth(0.5)) < 1)
+    }
+
+    @Test func theLayerFadesInStaysAndFadesOut() {
+        var fade = OverlayFade()
+        #expect(fade.opacity(at: 5) == 0)
+        #expect(fade.nextChange(after: 5) == nil)
+        fade.wake(at: 10)
+        #expect(fade.opacity(at: 10) == 0)
+        #expect(abs(fade.opacity(at: 10 + fade.fadeIn / 2) - 0.5) < 1e-9)
+        #expect(fade.opacity(at: 10 + fade.fadeIn) == 1)
+        #expect(fade.nextChange(after: 10.05) == 10.05)
+        #expect(fade.opacity(at: 12.9) == 1)
+        #expect(fade.nextChange(after: 11) == 10 + fade.hold)
+        let middle = 10 + fade.hold + fade.fadeOut / 2
+        #expect(abs(fade.opacity(at: middle) - 0.5) < 1e-9)
+        #expect(fade.opacity(at: 10 + fade.hold + fade.fadeOut + 0.001) == 0)
+        #expect(fade.nextChange(after: 20) == nil)
+        // Woken while fading out, it rises from where it was, not from nothing.
+        fade.wake(at: middle)
+        #expect(abs(fade.opacity(at: middle) - 0.5) < 1e-9)
+        #expect(fade.opacity(at: middle + fade.fadeIn) == 1)
+        #expect(fade.opacity(at: middle + fade.hold - 0.01) == 1)
+    }
+
+    @Test func answersAndNoticesStayAFewSecondsAndPinTheLayer() {
+        var state = LayerState()
+        #expect(!state.isPinned)
+        state.typing = "Go to page 99"
+        #expect(state.isPinned && state.entry == "Go to page 99")
+        state.answer("no page 99 — 1–36", at: 100)
+        #expect(state.typing == nil && state.entry == "no page 99 — 1–36")
+        state.notice("page 3 cannot be read", at: 101)
+        #expect(state.nextChange(after: 100.05) == 100.05) // still fading in
+        #expect(state.nextChange(after: 100.5) == 100 + LayerState.answerSeconds)
+        let early = state.expire(at: 102)
+        #expect(!early)
+        let answerGone = state.expire(at: 100 + LayerState.answerSeconds)
+        #expect(answerGone)
+        #expect(state.entry == nil && state.notice != nil && state.isPinned)
+        let noticeGone = state.expire(at: 101 + LayerState.noticeSeconds)
+        #expect(noticeGone)
+        #expect(state.notice == nil && !state.isPinned)
+        state.helpShown = true
+        #expect(state.isPinned)
+    }
+}
+
+extension OverlayModelTests {
+    @Test func aKeyShowsTheLayerAtOnce() {
+        var fade = OverlayFade()
+        fade.show(at: 4)
+        #expect(fade.opacity(at: 4) == 1)
+        #expect(fade.opacity(at: 4 + fade.hold + fade.fadeOut + 0.001) == 0)
+        fade.show(at: 20)
+        #expect(fade.opacity(at: 20) == 1)
+    }
+}

@@ -1,0 +1,85 @@
+import FolioApp
+import FolioBook
+import FolioKit
+import FolioOverlay
+import Foundation
+import Testing
+
+/// What the reader's state puts on the layer: printed page labels where the document has them,
+/// image numbers otherwise; the title and author on the shelf; the help card from the key map;
+/// the answer to a page that does not exist.
+@Suite struct LayerContentTests {
+    /// A document whose pages are labelled with roman numerals for the front matter, then from 1.
+    final class Labelled: PageSource {
+        let pageCount = 40
+        let title: String? = "Labelled"
+        func pageSize(_ index: Int) -> (width: Double, height: Double)? { (100, 150) }
+        func render(page index: Int, fit: PixelSize) throws -> PageRender {
+            PageRender(image: RGBAImage(width: 1, height: 1), scalable: false)
+        }
+        func label(ofPage index: Int) -> String? { index < 4 ? ["i", "ii", "iii", "iv"][index] : String(index - 3) }
+    }
+
+    /// A book of the labelled document's 40 pages (a file must exist for it to open).
+    static func labelledBook() throws -> Book {
+        PageSources.register(PageSourceFormat(name: "labelled test document", extensions: ["labelled-test"]) { _, _ in Labelled() })
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-layer-\(getpid()).labelled-test").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+        return Book(title: "Labelled", author: "A. Writer", pages: (0..<40).map { PageSources.locator(path, page: $0) })
+    }
+
+    @Test func theBarShowsPrintedLabelsWhereTheDocumentHasThem() throws {
+        let book = try Self.labelledBook()
+        #expect(ReaderLayer.label(book: book, spread: 0) == "i · 40")
+        #expect(ReaderLayer.label(book: book, spread: 2) == "iv–1 · 40")
+        #expect(ReaderLayer.label(book: book, spread: 11) == "18–19 · 40")
+        #expect(ReaderLayer.label(book: book, spread: 20) == "36 · 40")
+        let library = Library(title: "", books: [book])
+        let content = ReaderLayer.content(library: library, phase: .reading, book: 0, spread: 10, scroll: 0)
+        #expect(content.progress == OverlayProgress(label: "16–17 · 40", fraction: 0.5))
+        #expect(content.shelfTitle == nil && content.help == nil && content.entry == nil)
+    }
+
+    @Test func imagesWithoutLabelsAreNumberedFromOne() {
+        let book = Book(title: "Album", pages: (1...5).map { "/nowhere/p\($0).png" })
+        #expect(ReaderLayer.label(book: book, spread: 0) == "1 · 5")
+        #expect(ReaderLayer.label(book: book, spread: 1) == "2–3 · 5")
+        #expect(ReaderLayer.label(book: book, spread: 2) == "4–5 · 5")
+        #expect(ReaderLayer.label(book: Book(title: "Empty", pages: []), spread: 0) == "cover · 0")
+    }
+
+    @Test func theShelfShowsTheCentredBooksTitleAndAuthor() {
+        let library = Library(title: "", books: [Book(title: "One", author: "Ann", pages: []), Book(title: "Two", pages: [])])
+        let first = ReaderLayer.content(library: library, phase: .shelf, book: nil, spread: 0, scroll: 0.3)
+        #expect(first.shelfTitle == "One" && first.shelfAuthor == "Ann" && first.progress == nil)
+        let second = ReaderLayer.content(library: library, phase: .shelf, book: nil, spread: 0, scroll: 7)
+        #expect(second.shelfTitle == "Two" && second.shelfAuthor == nil)
+        #expect(ReaderLayer.content(library: Library(title: "", books: []), phase: .shelf, book: nil, spread: 0, scroll: 0) == OverlayContent())
+    }
+
+    @Test func aBarDragShowsWhereItWouldGo() {
+        let library = Library(title: "", books: [Book(title: "Album", pages: (1...36).map { "/nowhere/p\($0).png" })])
+        var state = LayerState()
+        state.dragFraction = 1
+        let c = ReaderLayer.content(library: library, phase: .reading, book: 0, spread: 0, scroll: 0, state: state)
+        #expect(c.progress == OverlayProgress(label: "36 · 36", fraction: 1))
+        #expect(ReaderLayer.spread(at: 0.5, lastSpread: 18) == 9)
+        #expect(ReaderLayer.spread(at: -3, lastSpread: 18) == 0)
+    }
+
+    @Test func aPageThatDoesNotExistGetsAClearAnswer() {
+        #expect(ReaderLayer.missingPage(9999, count: 36) == "no page 9999 — 1–36")
+        #expect(ReaderLayer.missingPage(0, count: 36) == "no page 0 — 1–36")
+        #expect(ReaderLayer.missingPage(36, count: 36) == nil)
+        #expect(ReaderLayer.missingPage(1, count: 36) == nil)
+        #expect(ReaderLayer.missingPage(2, count: 0) == "no page 2: the book has no pages")
+    }
+
+    @Test func theHelpCardIsTheKeyMap() {
+        let rows = ReaderLayer.helpColumns.flatMap { $0 }.flatMap(\.rows)
+        for binding in KeyMap.bindings {
+            #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.keys.map(\.label).joined(separator: " ") }, "\(binding.summary)")
+        }
+        #expect(rows.contains { $0.keys == "H ?" })
+    }
+}

@@ -289,7 +289,7 @@ public struct PointerGestures {
     /// A layout point in the open book's own frame (spine on the y axis, right-hand page at
     /// x > 0, page centre at y = 0), undoing zoom, mirroring and the calendar's quarter turn.
     public static func bookPoint(_ p: Vec2, controller: BookController) -> Vec2? {
-        guard let b = controller.book, let inverse = bookFrame(controller.viewState(), book: controller.library[b]).inverse else {
+        guard let info = controller.laidOutBook, let inverse = bookFrame(controller.viewState(), book: info).inverse else {
             return nil
         }
         let local = inverse.project(Vec3(p.x, p.y, 0))

@@ -10,7 +10,8 @@ import Foundation
 /// Does not: read nested archives, or encrypted entries.
 public enum ComicArchive {
     public static let format = PageSourceFormat(
-        name: "comic archive", extensions: ["cbz", "zip", "cbt", "tar", "cb7", "7z", "cbr", "rar"]) { path, _ in
+        name: "comic archive", extensions: ["cbz", "zip", "cbt", "tar", "cb7", "7z", "cbr", "rar"],
+        printed: false) { path, _ in
         try ArchiveDocument(path: path)
     }
 

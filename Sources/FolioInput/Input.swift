@@ -6,7 +6,7 @@
 public enum Key: String, Sendable, CaseIterable, Codable {
     case left, right, up, down, enter, space, backspace, escape, pageUp, pageDown, home, end, tab
     case plus, minus, f11, f12
-    case a, b, c, d, f, g, h, l, o, p, q, r, s, v, w, z
+    case a, b, c, d, f, g, h, l, m, o, p, q, r, s, t, v, w, z
     case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9
 }
 
@@ -34,6 +34,8 @@ public enum InputEvent: Sendable, Equatable {
     case resize(width: Int, height: Int)
     /// The window's contents were damaged (uncovered, exposed) and must be shown again.
     case refresh
+    /// Files dropped on the window, in the order given.
+    case drop(paths: [String])
     case close
 }
 

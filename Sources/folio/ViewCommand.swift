@@ -34,6 +34,14 @@ struct View: ParsableCommand {
 
     @OptionGroup var tuning: TuningOptions
 
+    @Option(help: "How keys turn pages: rigid, curl or cone (default: as last chosen in the viewer, else curl; C and O switch).")
+    var deform: TurnDeform?
+
+    @Option(help: "One page or two: 1, 2 or auto (one in a window narrower than it is tall; default: as last chosen, M switches).")
+    var pages: PageMode?
+
+    @OptionGroup var look: ThemeOptions
+
     /// For `make run`: exit 0 when a window with a GL 3.3 core context opens, non-zero otherwise.
     @Flag(help: .hidden)
     var checkDisplay = false
@@ -51,6 +59,15 @@ struct View: ParsableCommand {
         }
         var settings = BookController.Settings()
         try tuning.apply(to: &settings)
+        // What the reader chose last time, then what the command line says for this run.
+        let file = SettingsFile()
+        let (remembered, problem) = file.load()
+        if let problem { report(problem) }
+        var reader = look.override(remembered)
+        if let deform { reader.deform = deform }
+        if let pages { reader.pages = pages }
+        settings.deform = reader.deform
+        settings.pages = reader.pages
         let library = try loadLibrary(source, password: password)
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
@@ -71,9 +88,13 @@ struct View: ParsableCommand {
             throw error
         }
         defer { pipeline.destroy() }
-        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir))
+        pipeline.renderer.settings.theme = reader.theme
+        pipeline.renderer.settings.showThrough = reader.showThrough
+        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), settings: file, saved: remembered,
+                              deform: reader.deform, pages: reader.pages, password: password)
         pipeline.delegate = host
-        if let page = library.namedPage { pipeline.open(at: page, time: window.time) }
+        pipeline.controller.delegate = host
+        host.show(library, in: pipeline, at: window.time)
         pipeline.run()
     }
 
@@ -88,12 +109,58 @@ struct View: ParsableCommand {
     }
 }
 
-/// What only the executable does for the viewer: F12 writes a screenshot, H prints the keys.
+/// What only the executable does for the viewer: F12 writes a screenshot, H prints the keys, a
+/// file dropped on the window opens, a setting changed by a key is remembered.
 /// The loop itself (input, deferred turns, idle, resize, images, title) is `FramePipeline.run`.
-private final class ViewerHost: FramePipelineDelegate {
+private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     let screenshots: ScreenshotFolder
+    let settingsFile: SettingsFile
+    /// What the settings file holds: a key changes one field of it, so options given for this
+    /// run only are not written.
+    private var saved: ReaderSettings
+    /// The turn style and page mode keys asked for last, to tell their changes from other
+    /// layout changes.
+    private var deform: TurnDeform
+    private var pages: PageMode
+    let password: String?
 
-    init(screenshots: ScreenshotFolder) { self.screenshots = screenshots }
+    init(screenshots: ScreenshotFolder, settings: SettingsFile, saved: ReaderSettings, deform: TurnDeform, pages: PageMode,
+         password: String?) {
+        (self.screenshots, settingsFile, self.saved, self.deform, self.pages, self.password) = (screenshots, settings, saved, deform, pages, password)
+    }
+
+    /// Shows `library`: a single book (a document, a folder of pages) or a page of one opens at
+    /// once; the shelf is for libraries.
+    func show(_ library: Library, in pipeline: FramePipeline, at time: Double) {
+        if let page = library.namedPage {
+            pipeline.open(at: page, time: time)
+        } else if library.books.count == 1 {
+            pipeline.perform(.showBook(0), at: time)
+        }
+    }
+
+    private func remember(_ change: (inout ReaderSettings) -> Void) {
+        var next = saved
+        change(&next)
+        guard next != saved else { return }
+        do {
+            try settingsFile.save(next)
+            saved = next
+        } catch {
+            report("settings not remembered: \(Failure(error)?.message ?? "\(error)")")
+        }
+    }
+
+    func controllerDidChangeLayout(_ controller: BookController) {
+        if controller.settings.deform != deform {
+            deform = controller.settings.deform
+            remember { [deform] in $0.deform = deform }
+        }
+        if controller.settings.pages != pages {
+            pages = controller.settings.pages
+            remember { [pages] in $0.pages = pages }
+        }
+    }
 
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {
         switch command {
@@ -104,6 +171,20 @@ private final class ViewerHost: FramePipelineDelegate {
                 report("cannot write the screenshot: \(Failure(error)?.message ?? "\(error)")")
             }
         case .help: say(KeyMap.help)
+        case .cycleTheme: remember { [theme = pipeline.renderer.settings.theme] in $0.theme = theme }
+        case .toggleShowThrough: remember { [on = pipeline.renderer.settings.showThrough] in $0.showThrough = on }
+        case let .open(path):
+            // A file that cannot be opened leaves what is shown as it is.
+            let library: Library
+            do {
+                library = try loadLibrary(path, password: password)
+            } catch {
+                report("\(Failure(error)?.message ?? "\(error)"); still showing what was open")
+                return
+            }
+            pipeline.library = library
+            pipeline.controller.delegate = self
+            show(library, in: pipeline, at: time)
         default: break
         }
     }

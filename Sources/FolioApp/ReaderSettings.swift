@@ -49,12 +49,9 @@ public struct SettingsFile: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// The settings file of the user's config folder (a relative XDG_CONFIG_HOME is ignored, as
-    /// the XDG specification says).
+    /// The settings file of the user's config folder.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        self.init(path: config + "/folio/settings.json")
+        self.init(path: xdgFolder("XDG_CONFIG_HOME", else: ".config", environment: environment) + "/folio/settings.json")
     }
 
     /// A settings file larger than this is damaged (it holds a few short fields).
@@ -124,7 +121,7 @@ public struct SettingsFile: Sendable {
         return nil
     }
 
-    private static func reason(_ error: Error) -> String {
+    private static func reason(_ error: any Error) -> String {
         switch error {
         case let DecodingError.dataCorrupted(c): return c.debugDescription
         case let DecodingError.typeMismatch(_, c), let DecodingError.valueNotFound(_, c):
@@ -133,4 +130,10 @@ public struct SettingsFile: Sendable {
         default: return "\(error)"
         }
     }
+}
+
+/// An XDG base folder: `variable` when it holds an absolute path (the XDG specification ignores
+/// a relative one), else `fallback` in the home folder.
+func xdgFolder(_ variable: String, else fallback: String, environment: [String: String]) -> String {
+    environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (environment["HOME"] ?? NSHomeDirectory()) + "/" + fallback
 }

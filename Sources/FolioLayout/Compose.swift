@@ -145,11 +145,12 @@ private func showingOwnPages(_ item: SceneItem) -> SceneItem {
 }
 
 /// The open book's scale in the view: its turns all stay in view (`BookShape.turnFit`); in
-/// single-page mode, one page fits as a spread does.
+/// single-page mode, the page fills the view (a spread keeps its size at most, the desk
+/// around it; one page in a tall window would be a strip).
 private func openFit(_ v: ViewState, book: BookInfo) -> Double {
     if v.singlePage {
         let page = book.laidOutPageSize(v.style.orientation)
-        return BookShape.openFit(page: Vec2(page.x / 2, page.y), orientation: v.style.orientation, viewSize: v.viewSize)
+        return min(BookShape.viewFill * v.viewSize.x / page.x, BookShape.viewFill * v.viewSize.y / page.y)
     }
     return BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
                       viewpoint: v.viewpoint, reversePerspective: v.style.perspective == .reverse,

@@ -43,6 +43,8 @@ public enum Action: Sendable, Equatable {
     case scrubEnded
     /// One page ↔ two pages (`PageMode`), whatever the view's shape.
     case togglePages
+    /// With one page shown: the page fits the view ↔ its width does, read by scrolling down it.
+    case toggleFitWidth
     case toggleShelf, toggleDeform, toggleCone, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
     case zoomIn, zoomOut
     /// Opens book `index` from the shelf in one step: the shelf jumps to it and it opens.
@@ -94,6 +96,8 @@ public final class BookController {
         public var deform: TurnDeform = .rigid
         /// One page or two (a wall calendar always shows two).
         public var pages: PageMode = .auto
+        /// One page shown fits the view's width: next and previous scroll along it before turning.
+        public var fitWidth = false
         public var viewpoint: Viewpoint = .center
         public var zoom = 1.0
         /// Where the zoomed book is moved (`ZoomPan.swift`).
@@ -192,6 +196,7 @@ public final class BookController {
         v.shadow = s.shadow
         v.pan = s.pan
         v.singlePage = singlePage
+        v.fitWidth = singlePage && s.fitWidth
         if let t = turn {
             // A drag curls (a rigid flip cannot follow the hand); a cone stays a cone.
             if t.offset != nil, v.deform == .rigid { v.deform = .curl }
@@ -280,6 +285,13 @@ public final class BookController {
             return scrub { [phase] _ in phase == .closing || phase == .reading ? 1 - ClosedBook.closingProgress(pinch: s) : ClosedBook.openingProgress(pinch: s) }
         case .scrubEnded: return endScrub()
         case .togglePages: return restyle(turn == nil) { [singlePage] in $0.pages = singlePage ? .two : .one }
+        case .toggleFitWidth:
+            guard singlePage, turn == nil else { return false }
+            settings.fitWidth.toggle()
+            settings.fitSpread()
+            scrollPage(toTop: true)
+            notifyLayout()
+            return true
         case .toggleShelf: return restyle(phase == .shelf) { $0.shelf = $0.shelf == .carousel ? .wheel : .carousel }
         case .toggleDeform: return restyle(turn == nil) { $0.deform = $0.deform == .rigid ? .curl : .rigid }
         case .toggleCone: return restyle(turn == nil) { $0.deform = $0.deform == .cone ? .rigid : .cone }
@@ -326,7 +338,34 @@ public final class BookController {
             spread = single ? clamp(2 * spread, 0, max(info.imageCount - 1, 0)) : info.spread(containing: spread + 2)
         }
         singlePage = single
+        // A page fitted to the width opens at its top; two pages are never scrolled.
+        settings.fitSpread()
+        scrollPage(toTop: true)
         notifyLayout()
+    }
+
+    /// How far the page fitted to the width runs past the view (`fitWidthTravel`).
+    private var travel: Double {
+        guard let info = laidOutBook else { return 0 }
+        return fitWidthTravel(viewState(), book: info)
+    }
+
+    /// Shows the top (or the bottom) of the page fitted to the width.
+    private func scrollPage(toTop top: Bool) {
+        let t = travel
+        if t > 0 { settings.pan = Vec2(0, top ? -t : t) }
+    }
+
+    /// With the page fitted to the width and at rest, `delta` scrolls along it by most of a
+    /// view; false at its end (the page turns then).
+    private func scrollsWithinPage(_ delta: Int) -> Bool {
+        let t = travel
+        guard t > 0, turn == nil, queue.isEmpty else { return false }
+        let y = settings.pan.y, step = 0.85 * settings.viewSize.y * Double(delta)
+        guard delta > 0 ? y < t - 1e-6 : y > -t + 1e-6 else { return false }
+        settings.pan = Vec2(0, clamp(y + step, -t, t))
+        notifyLayout()
+        return true
     }
 
     private func notifyLayout() { delegate?.controllerDidChangeLayout(self) }
@@ -493,7 +532,11 @@ public final class BookController {
     }
 
     private func step(_ delta: Int) -> Bool {
-        guard phase == .reading || phase == .turning, let target = neighbour(of: plannedSpread, delta) else { return false }
+        guard phase == .reading || phase == .turning else { return false }
+        if scrollsWithinPage(delta) { return true }
+        guard let target = neighbour(of: plannedSpread, delta) else { return false }
+        // The next page is read from its top, the previous one back from its bottom.
+        if travel > 0 { scrollPage(toTop: delta > 0) }
         return request(target, completion: nil)
     }
 

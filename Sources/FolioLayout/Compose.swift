@@ -57,6 +57,9 @@ public struct ViewState: Sendable, Equatable {
     /// One page at a time: the open book is laid out one page image a sheet
     /// (`BookInfo.onePagePerSheet`) and its right-hand page fills the view.
     public var singlePage = false
+    /// With `singlePage`: the page's width fills the view, and its height runs past it (the
+    /// pan's y shows the part read: `fitWidthTravel`).
+    public var fitWidth = false
 
     public init(viewSize: Vec2 = Vec2(1280, 720), phase: Scene.State = .shelf, shelf: ShelfStyle = .carousel,
                 scroll: Double = 0, rest: Double? = nil, book: Int? = nil, openProgress: Double = 1,
@@ -150,7 +153,8 @@ private func showingOwnPages(_ item: SceneItem) -> SceneItem {
 private func openFit(_ v: ViewState, book: BookInfo) -> Double {
     if v.singlePage {
         let page = book.laidOutPageSize(v.style.orientation)
-        return min(BookShape.viewFill * v.viewSize.x / page.x, BookShape.viewFill * v.viewSize.y / page.y)
+        let across = BookShape.viewFill * v.viewSize.x / page.x
+        return v.fitWidth ? across : min(across, BookShape.viewFill * v.viewSize.y / page.y)
     }
     return BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
                       viewpoint: v.viewpoint, reversePerspective: v.style.perspective == .reverse,
@@ -270,6 +274,15 @@ private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
     s.facing *= v.shadow
     s.cast *= v.shadow
     return s
+}
+
+/// How far a page fitted to the view's width runs past the view above and below it (layout
+/// units): the pan's y goes from −travel (its top in view) to +travel (its bottom); 0 when
+/// the whole page shows.
+public func fitWidthTravel(_ v: ViewState, book: BookInfo) -> Double {
+    guard v.singlePage, v.fitWidth else { return 0 }
+    let shown = book.laidOutPageSize(v.style.orientation).y * openFit(v, book: book) * v.zoom
+    return max(0, (shown - BookShape.viewFill * v.viewSize.y) / 2)
 }
 
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns

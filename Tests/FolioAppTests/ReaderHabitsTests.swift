@@ -245,3 +245,29 @@ private func reading(_ images: Int) -> BookController {
         #expect(try !s.resolve(library: [BookInfo(imageCount: 9)]).singlePage)
     }
 }
+
+@Suite struct FitWidthTests {
+    /// One page in a tall view, fitted to the width: → scrolls down the page, then turns to
+    /// the top of the next; ← goes back up, then to the bottom of the page before.
+    @Test func nextScrollsDownThePageThenTurns() {
+        let c = reading(5)
+        #expect(c.handle(.setViewSize(Vec2(720, 900)), at: 0) && c.singlePage)
+        #expect(c.handle(.toggleFitWidth, at: 0) && c.viewState().fitWidth)
+        let travel = fitWidthTravel(c.viewState(), book: c.laidOutBook!)
+        #expect(travel > 0 && c.settings.pan.y == -travel, "the page's top first")
+        var scrolls = 0
+        while c.settings.pan.y < travel, scrolls < 10 {
+            #expect(c.handle(.nextPage, at: 0))
+            scrolls += 1
+        }
+        #expect(scrolls >= 1 && c.shownPages == [1] && !c.isAnimating, "scrolled \(scrolls) times, no turn")
+        #expect(c.handle(.nextPage, at: 0))
+        c.update(to: 5)
+        #expect(c.shownPages == [2] && c.settings.pan.y == -travel, "the next page from its top")
+        #expect(c.handle(.previousPage, at: 5))
+        c.update(to: 10)
+        #expect(c.shownPages == [1] && c.settings.pan.y == travel, "back to the bottom of the page before")
+        #expect(c.handle(.toggleFitWidth, at: 10) && c.settings.pan == .zero && !c.viewState().fitWidth)
+        #expect(!BookController(library: [BookInfo(imageCount: 3)]).handle(.toggleFitWidth, at: 0))
+    }
+}

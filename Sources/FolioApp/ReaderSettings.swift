@@ -11,6 +11,8 @@ public struct ReaderSettings: Sendable, Equatable, Codable {
     public var theme: Theme = .paper
     /// One page or two (`auto`: one in a window taller than it is wide).
     public var pages: PageMode = .auto
+    /// One page shown fits the view's width (`BookController.Settings.fitWidth`).
+    public var fitWidth = false
     /// The other side's print showing through the paper.
     public var showThrough = true
     /// Text size of reflowable books, points (`fontSizes`).
@@ -20,7 +22,7 @@ public struct ReaderSettings: Sendable, Equatable, Codable {
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case deform, theme, pages, showThrough, fontSize }
+    private enum CodingKeys: String, CodingKey { case deform, theme, pages, fitWidth, showThrough, fontSize }
 
     /// A key missing (a file written by an older version, or by hand) keeps its default; a
     /// value of the wrong kind or out of range makes the whole file damaged.
@@ -29,6 +31,7 @@ public struct ReaderSettings: Sendable, Equatable, Codable {
         deform = try c.decodeIfPresent(TurnDeform.self, forKey: .deform) ?? deform
         theme = try c.decodeIfPresent(Theme.self, forKey: .theme) ?? theme
         pages = try c.decodeIfPresent(PageMode.self, forKey: .pages) ?? pages
+        fitWidth = try c.decodeIfPresent(Bool.self, forKey: .fitWidth) ?? fitWidth
         showThrough = try c.decodeIfPresent(Bool.self, forKey: .showThrough) ?? showThrough
         fontSize = try c.decodeIfPresent(Double.self, forKey: .fontSize) ?? fontSize
         guard Self.fontSizes.contains(fontSize) else {

@@ -68,6 +68,7 @@ struct View: ParsableCommand {
         if let pages { reader.pages = pages }
         settings.deform = reader.deform
         settings.pages = reader.pages
+        settings.fitWidth = reader.fitWidth
         let library = try loadLibrary(source, password: password)
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
@@ -159,6 +160,10 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         if controller.settings.pages != pages {
             pages = controller.settings.pages
             remember { [pages] in $0.pages = pages }
+        }
+        // Keys change it one at a time: the file follows.
+        if controller.settings.fitWidth != saved.fitWidth {
+            remember { [fit = controller.settings.fitWidth] in $0.fitWidth = fit }
         }
     }
 

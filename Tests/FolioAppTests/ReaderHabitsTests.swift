@@ -141,6 +141,8 @@ private func reading(_ images: Int) -> BookController {
         s.deform = .rigid
         s.theme = .night
         s.showThrough = false
+        s.pages = .one
+        s.fitWidth = true
         s.fontSize = 14
         try file.save(s)
         let again = SettingsFile(environment: ["XDG_CONFIG_HOME": dir.path]).load()

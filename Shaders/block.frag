@@ -5,7 +5,8 @@
 // Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack),
 //           uBoard (1: a cover board), uCover (sampler, unit 0: the cover image, for a board or
 //           a block with uSpine > 0), uSpine (0 … 1: how much a block's spine side shows the
-//           cover's cloth: a shut book's spine).
+//           cover's cloth: a shut book's spine), uClothTint (the theme's room colour on the
+//           cloth of a book the theme recolours; 1 otherwise).
 // Output:   fragColor.
 in vec3 vBox;
 in vec3 vNormal;
@@ -17,6 +18,7 @@ uniform float uSheets;
 uniform int uBoard;
 uniform sampler2D uCover;
 uniform float uSpine;
+uniform vec3 uClothTint;
 
 out vec4 fragColor;
 
@@ -27,6 +29,6 @@ void main() {
     // Paper blocks fetch it only on a shut book's spine side.
     float cloth = uBoard == 1 ? 1.0 : vSpineSide * uSpine;
     color = uPaper * (0.92 + 0.08 * sin(vBox.z * uSheets * 6.2831853));
-    if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85, cloth);
+    if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * uClothTint, cloth);
     fragColor = vec4(color * light, 1.0);
 }

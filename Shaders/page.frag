@@ -17,7 +17,8 @@
 //           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
 //           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
 //           uBehindLod (its mipmap level: a few dozen texels across), uShowThrough (strength
-//           where the light falls on the face, and added where it comes from behind).
+//           where the light falls on the face, and added where it comes from behind),
+//           uRecolour (1: the theme recolours this face), uThemePaper, uThemeInk (Theme.swift).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  MOVING: the variant for turning sheets and fanned pages, with the wedge; FLAP adds
 //           the flap's shadow (a curl), RIM the back's rim (a sheet with a back), STEEP the
@@ -51,6 +52,9 @@ uniform float uAmbient;
 uniform float uSpineEdge;
 uniform float uGutterWidth;
 uniform float uBackTone;
+uniform float uRecolour;
+uniform vec3 uThemePaper;
+uniform vec3 uThemeInk;
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
 uniform float uBehindLod;
@@ -111,6 +115,12 @@ void main() {
 #else
     vec4 tex = texture(uImage, uv);
 #endif
+    // A theme maps the print's lightness from black–white to ink–paper and keeps its colour
+    // (what it differs from grey by): night is dark paper and light ink, never a negative.
+    if (uRecolour > 0.5) {
+        float l = dot(tex.rgb, vec3(0.299, 0.587, 0.114));
+        tex.rgb = clamp(mix(uThemeInk, uThemePaper, l) + (tex.rgb - vec3(l)), 0.0, 1.0);
+    }
 
     // Lambert relative to a flat page, so flat lit paper keeps its own colour.
     vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);

@@ -41,10 +41,16 @@ public enum Action: Sendable, Equatable {
     /// |s − 1| / 5, or as a pinch (scale < 1) in an open book, which closes it with |1 − s|.
     case pinch(scale: Double)
     case scrubEnded
+    /// One page ↔ two pages (`PageMode`), whatever the view's shape.
+    case togglePages
+    /// With one page shown: the page fits the view ↔ its width does, read by scrolling down it.
+    case toggleFitWidth
     case toggleShelf, toggleDeform, toggleCone, toggleLayout, toggleDirection, toggleOrientation, togglePerspective, cycleViewpoint
     case zoomIn, zoomOut
     /// Opens book `index` from the shelf in one step: the shelf jumps to it and it opens.
     case openBook(Int)
+    /// Shows book `index` open at once, with no opening (a document named on the command line).
+    case showBook(Int)
     /// The view (layout units) the scene fills, as a window's aspect changes.
     case setViewSize(Vec2)
     /// Zooms by a factor keeping the view point given where it is (the pointer's).
@@ -53,6 +59,22 @@ public enum Action: Sendable, Equatable {
     case pan(by: Vec2)
     /// Back to zoom 1, the spread centred.
     case fitSpread
+}
+
+/// One page at a time or two: `auto` shows one in a view narrower than it is tall.
+public enum PageMode: String, Sendable, CaseIterable, Codable {
+    case auto
+    case one = "1"
+    case two = "2"
+
+    /// Whether a view of `size` shows one page (the rule of `auto`: width < height).
+    public func isSingle(viewSize size: Vec2) -> Bool {
+        switch self {
+        case .auto: size.x < size.y
+        case .one: true
+        case .two: false
+        }
+    }
 }
 
 /// The state machine shelf → opening → reading ⇄ turning → closing → shelf.
@@ -72,6 +94,10 @@ public final class BookController {
         /// next and previous do.
         public var style = TurnStyle()
         public var deform: TurnDeform = .rigid
+        /// One page or two (a wall calendar always shows two).
+        public var pages: PageMode = .auto
+        /// One page shown fits the view's width: next and previous scroll along it before turning.
+        public var fitWidth = false
         public var viewpoint: Viewpoint = .center
         public var zoom = 1.0
         /// Where the zoomed book is moved (`ZoomPan.swift`).
@@ -87,6 +113,10 @@ public final class BookController {
         public var closeDuration = 1.0
         /// Release speed (turn progress per second) that turns a page whatever its progress.
         public var flickVelocity = 1.5
+        /// Seconds the turns asked for ahead of the one under way may take together: a burst
+        /// of keys turns faster and faster and settles about this long after the last. Nil:
+        /// every queued turn takes `turnDuration` (a script's, recorded at its pace).
+        public var queueLag: Double? = 0.5
 
         public init() {}
     }
@@ -105,8 +135,11 @@ public final class BookController {
     /// The open book, while opening, reading, turning or closing.
     public private(set) var book: Int?
     public private(set) var openProgress = 0.0
-    /// The spread at rest (the one a turn started from, while it turns).
+    /// The spread at rest (the one a turn started from, while it turns); in single-page mode,
+    /// a spread of `laidOutBook`, which shows page image `spread` alone.
     public private(set) var spread = 0
+    /// One page at a time (`Settings.pages`); it changes only at rest.
+    public private(set) var singlePage = false
 
     private var scrollMotion: Motion?
     private var shelfTracker: VelocityTracker?
@@ -162,6 +195,8 @@ public final class BookController {
         v.eye = s.eye
         v.shadow = s.shadow
         v.pan = s.pan
+        v.singlePage = singlePage
+        v.fitWidth = singlePage && s.fitWidth
         if let t = turn {
             // A drag curls (a rigid flip cannot follow the hand); a cone stays a cone.
             if t.offset != nil, v.deform == .rigid { v.deform = .curl }
@@ -179,6 +214,7 @@ public final class BookController {
 
     /// Advances every animation to `time`.
     public func update(to time: Double) {
+        defer { updatePageMode() }
         self.time = max(self.time, time)
         let t = self.time
         if let m = scrollMotion {
@@ -199,6 +235,7 @@ public final class BookController {
     @discardableResult
     public func handle(_ action: Action, at time: Double) -> Bool {
         update(to: time)
+        defer { updatePageMode() }
         if turn != nil, Self.waitsForTurn(action) {
             // Closing drops the turns still waiting: the reader asked to leave the book.
             if action == .close { dropQueuedTurns() }
@@ -211,7 +248,7 @@ public final class BookController {
     /// Actions that change what a moving sheet is made of, or end the book, so they wait for it.
     private static func waitsForTurn(_ action: Action) -> Bool {
         switch action {
-        case .toggleDeform, .toggleCone, .toggleLayout, .toggleOrientation, .close: true
+        case .toggleDeform, .toggleCone, .toggleLayout, .toggleOrientation, .togglePages, .close: true
         default: false
         }
     }
@@ -247,6 +284,14 @@ public final class BookController {
             if scrubTracker == nil, (phase == .shelf) != (s >= 1) { return false }
             return scrub { [phase] _ in phase == .closing || phase == .reading ? 1 - ClosedBook.closingProgress(pinch: s) : ClosedBook.openingProgress(pinch: s) }
         case .scrubEnded: return endScrub()
+        case .togglePages: return restyle(turn == nil) { [singlePage] in $0.pages = singlePage ? .two : .one }
+        case .toggleFitWidth:
+            guard singlePage, turn == nil else { return false }
+            settings.fitWidth.toggle()
+            settings.fitSpread()
+            scrollPage(toTop: true)
+            notifyLayout()
+            return true
         case .toggleShelf: return restyle(phase == .shelf) { $0.shelf = $0.shelf == .carousel ? .wheel : .carousel }
         case .toggleDeform: return restyle(turn == nil) { $0.deform = $0.deform == .rigid ? .curl : .rigid }
         case .toggleCone: return restyle(turn == nil) { $0.deform = $0.deform == .cone ? .rigid : .cone }
@@ -261,12 +306,67 @@ public final class BookController {
         case let .pan(by: d): return restyle(book != nil && settings.zoom > 1) { $0.pan(by: d) }
         case .fitSpread: return restyle(book != nil) { $0.fitSpread() }
         case let .openBook(i): return open(book: i)
+        case let .showBook(i):
+            guard open(book: i) else { return false }
+            openMotion = nil
+            finishOpenClose(open: true)
+            return true
         case let .setViewSize(v):
             return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }
         }
     }
 
     private var currentBook: BookInfo? { book.map { library[$0] } }
+
+    /// The open book as its pages are laid out: one page image a sheet in single-page mode.
+    public var laidOutBook: BookInfo? { currentBook.map { singlePage ? $0.onePagePerSheet : $0 } }
+
+    /// The page images on screen at rest, numbered from 1 as a reader counts them: the one page
+    /// of single-page mode, else the spread's two (one beside the cover and at the end).
+    public var shownPages: [Int] {
+        guard let info = currentBook else { return [] }
+        let numbers = singlePage ? [spread + 1] : [2 * spread, 2 * spread + 1]
+        return numbers.filter { $0 >= 1 && $0 <= info.imageCount }
+    }
+
+    /// Single-page mode follows `Settings.pages` and the view's shape; it changes at rest only,
+    /// keeping the page read on screen: two pages → the right-hand one, one → its spread.
+    private func updatePageMode() {
+        let single = settings.style.orientation == .horizontal && settings.pages.isSingle(viewSize: settings.viewSize)
+        guard single != singlePage, turn == nil, queue.isEmpty else { return }
+        if let info = currentBook {
+            spread = single ? clamp(2 * spread, 0, max(info.imageCount - 1, 0)) : info.spread(containing: spread + 2)
+        }
+        singlePage = single
+        // A page fitted to the width opens at its top; two pages are never scrolled.
+        settings.fitSpread()
+        scrollPage(toTop: true)
+        notifyLayout()
+    }
+
+    /// How far the page fitted to the width runs past the view (`fitWidthTravel`).
+    private var travel: Double {
+        guard let info = laidOutBook else { return 0 }
+        return fitWidthTravel(viewState(), book: info)
+    }
+
+    /// Shows the top (or the bottom) of the page fitted to the width.
+    private func scrollPage(toTop top: Bool) {
+        let t = travel
+        if t > 0 { settings.pan = Vec2(0, top ? -t : t) }
+    }
+
+    /// With the page fitted to the width and at rest, `delta` scrolls along it by most of a
+    /// view; false at its end (the page turns then).
+    private func scrollsWithinPage(_ delta: Int) -> Bool {
+        let t = travel
+        guard t > 0, turn == nil, queue.isEmpty else { return false }
+        let y = settings.pan.y, step = 0.85 * settings.viewSize.y * Double(delta)
+        guard delta > 0 ? y < t - 1e-6 : y > -t + 1e-6 else { return false }
+        settings.pan = Vec2(0, clamp(y + step, -t, t))
+        notifyLayout()
+        return true
+    }
 
     private func notifyLayout() { delegate?.controllerDidChangeLayout(self) }
 
@@ -414,9 +514,10 @@ public final class BookController {
 
     /// The spread `delta` away from `s`, through the data source when there is one.
     private func neighbour(of s: Int, _ delta: Int) -> Int? {
-        guard let info = currentBook else { return nil }
+        guard let info = laidOutBook else { return nil }
         let target: Int?
-        if let source = dataSource {
+        // A data source names pages of spreads; one page at a time steps one image.
+        if let source = dataSource, !singlePage {
             let anchor = 2 * s + 1
             target = (delta > 0 ? source.page(after: anchor) : source.page(before: anchor)).map(info.spread(containing:))
         } else {
@@ -431,7 +532,11 @@ public final class BookController {
     }
 
     private func step(_ delta: Int) -> Bool {
-        guard phase == .reading || phase == .turning, let target = neighbour(of: plannedSpread, delta) else { return false }
+        guard phase == .reading || phase == .turning else { return false }
+        if scrollsWithinPage(delta) { return true }
+        guard let target = neighbour(of: plannedSpread, delta) else { return false }
+        // The next page is read from its top, the previous one back from its bottom.
+        if travel > 0 { scrollPage(toTop: delta > 0) }
         return request(target, completion: nil)
     }
 
@@ -442,8 +547,8 @@ public final class BookController {
     public func go(to n: Int, direction: TurnStyle.Direction? = nil, animated: Bool = true, at time: Double,
                    completion: ((Bool) -> Void)? = nil) -> Bool {
         update(to: time)
-        guard let info = currentBook, phase == .reading || phase == .turning, (0..<info.pageCount).contains(n) else { return false }
-        let target = info.spread(containing: n), from = plannedSpread
+        guard let info = laidOutBook, let own = currentBook, phase == .reading || phase == .turning, (0..<own.pageCount).contains(n) else { return false }
+        let target = info.spread(containing: singlePage ? BookInfo.onePagePerSheet(page: n) : n), from = plannedSpread
         if let direction, target != from, (target > from) != (direction == .forward) { return false }
         guard animated else {
             guard turn == nil else { return false }
@@ -464,17 +569,41 @@ public final class BookController {
     private func request(_ target: Int, completion: ((Bool) -> Void)?) -> Bool {
         if turn != nil {
             queue.append(Pending(target: target, completion: completion))
+            hurry()
         } else {
             startTurn(to: target, at: time, completion: completion)
         }
         return true
     }
 
-    private func startTurn(to target: Int, at start: Double, completion: ((Bool) -> Void)?) {
+    /// The shortest turn of a burst: a few frames, still seen as a turn.
+    private static let shortestTurn = 0.12
+
+    /// A turn's share of `queueLag` while others wait behind it (the current one and one more
+    /// press counted: keys keep coming in a burst).
+    private var burstDuration: Double {
+        guard let lag = settings.queueLag else { return settings.turnDuration }
+        return clamp(lag / Double(queue.count + 2), Self.shortestTurn, settings.turnDuration)
+    }
+
+    /// A turn asked for while another plays: the one under way speeds up to its share of the
+    /// lag allowed, so the keys are never more than `queueLag` ahead of the pages.
+    private func hurry() {
+        guard settings.queueLag != nil, var current = turn, let m = current.motion, current.releasePointer == nil, current.completes else { return }
+        let share = burstDuration
+        guard m.start + m.duration - time > share else { return }
+        // From where the sheet is, at the speed it has, easing into its landing.
+        current.motion = Motion(from: current.progress, to: 1, start: time, duration: share, curve: .timing(.easeOut))
+        turn = current
+    }
+
+    /// `burst`: the turn follows one that ended into the queue, and takes its share of the lag.
+    private func startTurn(to target: Int, at start: Double, burst: Bool = false, completion: ((Bool) -> Void)?) {
         let size = pageSize
         let side: Side = target > spread ? .right : .left
+        let duration = burst ? burstDuration : settings.turnDuration
         turn = Turn(from: spread, to: target,
-                    motion: Motion(from: 0, to: 1, start: start, duration: settings.turnDuration, curve: .turn(settings.turnCurve)),
+                    motion: Motion(from: 0, to: 1, start: start, duration: duration, curve: .turn(settings.turnCurve)),
                     grab: Vec2(size.x, -size.y / 2), side: side, completion: completion)
         phase = .turning
     }
@@ -503,12 +632,19 @@ public final class BookController {
         afterTurn = []
         for action in waiting { perform(action) }
         if !queue.isEmpty {
-            let next = queue.removeFirst()
+            var next = queue.removeFirst()
+            // A burst too long to play within the lag allowed turns straight to where it ends,
+            // riffling through the pages between; every request it stands for is answered.
+            if let lag = settings.queueLag, Double(queue.count + 1) * Self.shortestTurn > lag {
+                let merged = [next] + queue
+                queue = []
+                next = Pending(target: merged[merged.count - 1].target) { done in merged.forEach { $0.completion?(done) } }
+            }
             if next.target == spread {
                 next.completion?(true)
             } else {
                 // The next turn starts when this one ended, however late the update came.
-                startTurn(to: next.target, at: m.start + m.duration, completion: next.completion)
+                startTurn(to: next.target, at: m.start + m.duration, burst: true, completion: next.completion)
                 advanceTurn(t)
             }
         }
@@ -516,7 +652,7 @@ public final class BookController {
 
     /// View point → the book's own frame (undoing zoom, right-to-left mirror and calendar turn).
     private func bookPoint(_ p: Vec2) -> Vec2 {
-        guard let info = currentBook, let inv = bookFrame(viewState(), book: info).inverse else { return p }
+        guard let info = laidOutBook, let inv = bookFrame(viewState(), book: info).inverse else { return p }
         let local = inv.project(Vec3(p.x, p.y, 0))
         return Vec2(local.x, local.y)
     }

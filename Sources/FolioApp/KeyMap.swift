@@ -9,6 +9,10 @@ public enum ViewerCommand: Sendable, Equatable {
     /// Writes the current frame to a PNG in the screenshot folder.
     case screenshot
     case toggleFullscreen
+    /// Paper → sepia → night (`Theme`), and the other side's print showing through or not.
+    case cycleTheme, toggleShowThrough
+    /// Opens a file (dropped on the window) in place of the books shown.
+    case open(String)
     /// Prints the key map.
     case help
     case quit
@@ -66,6 +70,8 @@ public enum KeyMap {
         Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
         Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
         Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
+        Binding(keys: [.e], context: .book, command: .action(.togglePages), repeats: .never, summary: "one page ↔ two pages"),
+        Binding(keys: [.a], context: .book, command: .action(.toggleFitWidth), repeats: .never, summary: "one page: fit page ↔ fit width (→ scrolls, then turns)"),
         Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
         Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,
                 summary: "horizontal ↔ vertical (wall calendar)"),
@@ -80,6 +86,8 @@ public enum KeyMap {
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
+        Binding(keys: [.t], context: .anywhere, command: .cycleTheme, repeats: .never, summary: "theme paper → sepia → night"),
+        Binding(keys: [.s], context: .anywhere, command: .toggleShowThrough, repeats: .never, summary: "show-through of the other side on ↔ off"),
         Binding(keys: [.h, .question], context: .anywhere, command: .help, repeats: .never, summary: "these keys (on screen and printed)"),
         Binding(keys: [.q], context: .anywhere, command: .quit, repeats: .never, summary: "quit"),
     ]

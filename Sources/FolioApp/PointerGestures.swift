@@ -289,7 +289,7 @@ public struct PointerGestures {
     /// A layout point in the open book's own frame (spine on the y axis, right-hand page at
     /// x > 0, page centre at y = 0), undoing zoom, mirroring and the calendar's quarter turn.
     public static func bookPoint(_ p: Vec2, controller: BookController) -> Vec2? {
-        guard let b = controller.book, let inverse = bookFrame(controller.viewState(), book: controller.library[b]).inverse else {
+        guard let info = controller.laidOutBook, let inverse = bookFrame(controller.viewState(), book: info).inverse else {
             return nil
         }
         let local = inverse.project(Vec3(p.x, p.y, 0))
@@ -307,10 +307,11 @@ public struct PointerGestures {
         controller.book.map { controller.library[$0].laidOutPageSize(controller.settings.style.orientation) }
     }
 
-    /// A click on a page turns it: the right-hand page forwards, the left-hand one back.
+    /// A click on a page turns it: the right-hand page forwards, the left-hand one back. With
+    /// one page shown (the other off the view), its third by the spine turns back.
     private func turnTowards(_ p: Vec2, controller: BookController) -> Action? {
-        guard let local = Self.bookPoint(p, controller: controller) else { return nil }
-        return Self.turn(forward: local.x >= 0, controller: controller)
+        guard let local = Self.bookPoint(p, controller: controller), let size = pageSize(controller) else { return nil }
+        return Self.turn(forward: local.x >= (controller.singlePage ? size.x / 3 : 0), controller: controller)
     }
 
     /// The action that shows the next spread (`forward`) or the previous one, whatever the

@@ -76,9 +76,7 @@ public struct ReadingPositions: Sendable {
 
     /// The positions file of the user's state directory.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        self.init(file: state + "/folio/positions.json")
+        self.init(file: xdgFolder("XDG_STATE_HOME", else: ".local/state", environment: environment) + "/folio/positions.json")
     }
 
     /// How a book is known across runs: its document, else the folder of its first page.

@@ -16,7 +16,7 @@ import FolioMath
 /// | `open`, `close` | open the centred book / close the open one |
 /// | `next [N]`, `prev [N]` | turn N pages (default 1), queued so they chain without a pause |
 /// | `first`, `last` | turn to the first / last spread |
-/// | `goto N` | turn to the spread showing layout page N (0 = cover) |
+/// | `goto N` | turn to the spread showing page N (1 = the first page, as `--page`) |
 /// | `wait S` | hold for S seconds |
 /// | `shelf next`, `shelf prev` | move the shelf by one cover |
 /// | `book N` | move the shelf to book N (0-based) |
@@ -88,7 +88,7 @@ public enum ScriptAction: Sendable, Equatable {
         case "last": try Self.none(a, name); self = .last
         case "next": self = .next(try Self.count(a, name))
         case "prev": self = .previous(try Self.count(a, name))
-        case "goto": self = .goto(page: try Self.whole(a, name, "a page number (0 = cover)"))
+        case "goto": self = .goto(page: try Self.whole(a, name, "a page number (1 = the first page)"))
         case "book": self = .book(try Self.whole(a, name, "a book number (0 = first)"))
         case "wait":
             guard a.count == 1, let s = Double(a[0]), (0...Self.maxWait).contains(s) else {
@@ -302,6 +302,8 @@ public final class ScriptRunner {
         precondition(fps > 0 && fps.isFinite, "fps must be positive")
         self.fps = fps
         self.controller = controller
+        // A script's turns play at their pace, however many it queues.
+        controller.settings.queueLag = nil
         pending = script.steps[...]
     }
 
@@ -380,7 +382,7 @@ public final class ScriptRunner {
         case let .previous(n): return turn(step, n, .previousPage, at: t)
         case .first: return animate(step, c.handle(.firstPage, at: t))
         case .last: return animate(step, c.handle(.lastPage, at: t))
-        case let .goto(page): return animate(step, c.go(to: page, at: t))
+        case let .goto(page): return animate(step, c.go(to: BookInfo.layoutPage(number: page), at: t))
         case .shelfNext: return animate(step, c.handle(.shelfNext, at: t))
         case .shelfPrevious: return animate(step, c.handle(.shelfPrevious, at: t))
         case let .book(i): return animate(step, c.handle(.select(i), at: t))
@@ -433,7 +435,7 @@ public final class ScriptRunner {
     /// Open book's frame (page units, spine on the y axis) → view units, as a pointer sees it.
     private func viewPoint(_ p: Vec2) -> Vec2 {
         guard let b = controller.book else { return p }
-        let v = bookFrame(controller.viewState(), book: controller.library[b]).project(Vec3(p.x, p.y, 0))
+        let v = bookFrame(controller.viewState(), book: controller.laidOutBook ?? controller.library[b]).project(Vec3(p.x, p.y, 0))
         return Vec2(v.x, v.y)
     }
 }

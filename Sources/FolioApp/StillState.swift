@@ -20,7 +20,8 @@ public struct StillState: Sendable, Equatable {
     public var layout: BookLayout = .flat
     /// Spread (fractional in the fan layout).
     public var spread: Double?
-    /// Layout page: opens the spread that shows it.
+    /// Layout page: opens the spread that shows it (the commands take page numbers as a reader
+    /// counts them: `BookInfo.layoutPage(number:)`).
     public var page: Int?
     /// Progress of turning the next page (or the previous one with a backward style).
     public var turn: Double?
@@ -39,6 +40,8 @@ public struct StillState: Sendable, Equatable {
     public var curve: TurnCurve?
     /// Where the zoomed book is moved, layout units.
     public var pan = Vec2.zero
+    /// One page or two (`auto`: one in a view narrower than it is tall).
+    public var pages: PageMode = .auto
 
     public init() {}
 
@@ -81,15 +84,20 @@ public struct StillState: Sendable, Equatable {
         try check(!library.isEmpty, "the library has no books to open")
         let b = book ?? Int(scroll.rounded())
         try check(library.indices.contains(b), "there is no book \(b): the library has \(library.count) (0…\(library.count - 1))")
-        let info = library[b]
+        let own = library[b]
+        v.singlePage = style.orientation == .horizontal && pages.isSingle(viewSize: viewSize)
+        // Spreads and turns are the laid-out book's: one page image a sheet in single-page mode.
+        let info = v.singlePage ? own.onePagePerSheet : own
         v.book = b
         v.scroll = Double(b)
         v.openProgress = open ?? 1
         try check((0...1).contains(v.openProgress), "--open must be between 0 and 1")
         try check(spread == nil || page == nil, "give --spread or --page, not both")
         if let page {
-            try check((0..<info.pageCount).contains(page), "book \(b) has pages 0…\(info.pageCount - 1), not \(page)")
-            v.spread = Double(info.spread(containing: page))
+            // Said in page numbers, as `--page` takes them.
+            try check((1..<own.pageCount).contains(page),
+                      "book \(b) has pages 1…\(own.imageCount) (0: the inside of the cover), not \(page - 1)")
+            v.spread = Double(info.spread(containing: v.singlePage ? BookInfo.onePagePerSheet(page: page) : page))
         } else {
             v.spread = spread ?? 0
         }

@@ -11,7 +11,8 @@ import Foundation
 /// Does not: read nested archives.
 public enum ComicArchive {
     public static let format = PageSourceFormat(
-        name: "comic archive", extensions: ["cbz", "zip", "cbt", "tar", "cb7", "7z", "cbr", "rar"]) { path, password in
+        name: "comic archive", extensions: ["cbz", "zip", "cbt", "tar", "cb7", "7z", "cbr", "rar"],
+        printed: false) { path, password in
         try ArchiveDocument(path: path, password: password)
     }
 

@@ -81,6 +81,13 @@ public struct Book: Sendable, Equatable {
     public var pageWidth: Double
     public var pageHeight: Double
 
+    /// Whether a reader's theme recolours its pages: a printed document's do; page images
+    /// (photographs, scans of art) and comics are shown as they are.
+    public var isPrinted: Bool {
+        guard let first = pages.first, let (path, _) = PageSources.split(first) else { return false }
+        return PageSources.format(of: path)?.printed ?? false
+    }
+
     public static let referencePageWidth = 362.0
     public static let referencePageHeight = 568.0
 

@@ -174,10 +174,15 @@ public struct PageSourceFormat: Sendable {
     public var extensions: [String]
     /// Opens a regular file (checked before); `password` for protected documents.
     public var open: @Sendable (_ path: String, _ password: String?) throws -> PageSource
+    /// Print on paper, which a reader's theme recolours (`Theme`); false for pictures
+    /// (comics, photographs), shown as they are.
+    public var printed: Bool
 
-    public init(name: String, extensions: [String], open: @escaping @Sendable (String, String?) throws -> PageSource) {
+    public init(name: String, extensions: [String], printed: Bool = true,
+                open: @escaping @Sendable (String, String?) throws -> PageSource) {
         self.name = name
         self.extensions = extensions
+        self.printed = printed
         self.open = open
     }
 }

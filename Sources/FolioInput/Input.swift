@@ -8,8 +8,7 @@ public enum Key: String, Sendable, CaseIterable, Codable {
     case plus, minus, f11, f12
     /// '?', by character (Shift and a layout's own key).
     case question
-    case a, b, c, d, f, g, h, l, o, p, q, r, s, v, w, z
-    case m, n
+    case a, b, c, d, e, f, g, h, l, m, n, o, p, q, r, s, t, v, w, z
     case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9
 }
 
@@ -37,6 +36,8 @@ public enum InputEvent: Sendable, Equatable {
     case resize(width: Int, height: Int)
     /// The window's contents were damaged (uncovered, exposed) and must be shown again.
     case refresh
+    /// Files dropped on the window, in the order given.
+    case drop(paths: [String])
     case close
 }
 

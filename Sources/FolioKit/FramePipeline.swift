@@ -109,6 +109,7 @@ public final class FramePipeline {
     public var library: Library {
         didSet {
             guard library != oldValue else { return }
+            renderer.settings.themedBooks = library.printedBooks
             replaceImages()
             controller = BookController(library: library.bookInfos, settings: controller.settings)
             deferred = []
@@ -170,6 +171,7 @@ public final class FramePipeline {
         self.library = library
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
+        renderer.settings.themedBooks = library.printedBooks
         samples = configuration.samples ?? renderer.settings.samples
         filtering = configuration.filtering ?? .forCurrentRenderer
         textures = TextureStore(descriptor: .pages(filtering))
@@ -379,6 +381,9 @@ public final class FramePipeline {
             needsPresent = true
         case .close:
             isRunning = false
+        case let .drop(paths):
+            // One book at a time: the first file dropped.
+            if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
             if layerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
@@ -431,7 +436,12 @@ public final class FramePipeline {
         case .help where configuration.showsLayer:
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
-        case .screenshot, .help, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
+        case .screenshot, .help, .open, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
+            delegate?.pipeline(self, asksFor: command, at: now)
+        case .cycleTheme, .toggleShowThrough:
+            if command == .cycleTheme { renderer.settings.theme = renderer.settings.theme.next } else { renderer.settings.showThrough.toggle() }
+            needsRender = true
+            // The host may remember it.
             delegate?.pipeline(self, asksFor: command, at: now)
         }
     }
@@ -444,13 +454,13 @@ public final class FramePipeline {
             layer.answer(answer, at: now)
             return
         }
-        perform(.goTo(page: clamp(n, 1, max(1, library.books[b].pages.count)) + 1), at: now, origin: .key)
+        perform(.goTo(page: BookInfo.layoutPage(number: clamp(n, 1, max(1, library.books[b].pages.count)))), at: now, origin: .key)
     }
 
-    /// Opens the book of `place` from the shelf, to show its page once open (a page image named
-    /// as the source): that page goes before the place the book was left at.
+    /// Shows the book of `place` open at its page at once (a page image named as the source):
+    /// that page goes before the place the book was left at.
     public func open(at place: Library.PagePlace, time: Double) {
-        guard library.books.indices.contains(place.book), perform(.openBook(place.book), at: time) else { return }
+        guard library.books.indices.contains(place.book), perform(.showBook(place.book), at: time) else { return }
         namedPage = place
     }
 
@@ -472,7 +482,7 @@ public final class FramePipeline {
                 needsRender = true
             }
         }
-        let page = max(1, 2 * controller.spread)
+        let page = controller.shownPages.first ?? 1
         if saved[b] != page, positions.save(page: page, of: book) { saved[b] = page }
     }
 
@@ -599,23 +609,26 @@ public final class FramePipeline {
     public var pageTitle: String {
         let books = library.books
         if let b = controller.book {
-            return "Folio — \(books[b].title) — \(Self.pageLabel(spread: controller.spread, imageCount: books[b].pages.count))"
+            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, imageCount: books[b].pages.count))"
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
         return "Folio — \(books[i].title) (\(i + 1)/\(books.count))"
     }
 
-    /// The page images a spread shows, numbered from 1: spread s shows images 2s and 2s + 1
-    /// (spread 0 opens on the endpaper and image 1).
-    static func pageLabel(spread s: Int, imageCount n: Int) -> String {
-        let shown = [2 * s, 2 * s + 1].filter { $0 >= 1 && $0 <= n }
+    /// The page images shown, numbered from 1 (`BookController.shownPages`).
+    static func pageLabel(shown: [Int], imageCount n: Int) -> String {
         switch shown.count {
         case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
         case 1: return "page \(shown[0]) of \(n)"
         default: return "no pages"
         }
     }
+}
+
+extension Library {
+    /// The books a theme recolours (`Book.isPrinted`), by index.
+    var printedBooks: Set<Int> { Set(books.indices.filter { books[$0].isPrinted }) }
 }
 
 extension Action {

@@ -30,6 +30,25 @@ public struct BookInfo: Sendable, Equatable {
     /// The last spread: the one showing the last page.
     public var lastSpread: Int { imageCount / 2 }
 
+    /// The layout page of page number `n` as a reader counts, the one number of the title,
+    /// go-to-page, `--page` and scripts: page 1 is the first page image (layout page 2), page 0
+    /// the blank inside of the cover beside it.
+    public static func layoutPage(number n: Int) -> Int { n + 1 }
+
+    /// The book as single-page mode lays it out: one page image a sheet, on its front, its back
+    /// blank, so that a page turns over its own spine edge with the next one beneath it. Its
+    /// spread s shows image s on the right; `makeScene` draws the book's own pages on it.
+    public var onePagePerSheet: BookInfo {
+        BookInfo(title: title, imageCount: max(2 * imageCount - 1, 0), direction: direction, pageSize: pageSize)
+    }
+
+    /// Layout page `n` of the book as layout page of `onePagePerSheet` (the same before image 0).
+    public static func onePagePerSheet(page n: Int) -> Int { n < 2 ? n : 2 * n - 2 }
+
+    /// What layout page `n` of `onePagePerSheet` shows, as a layout page of the book: nil for
+    /// the blank backs.
+    public static func ownPage(onePagePerSheet n: Int) -> Int? { n < 2 ? n : n % 2 == 0 ? n / 2 + 1 : nil }
+
     /// The spread showing layout page `n` (spread s shows pages 2s + 1 and 2s + 2).
     public func spread(containing n: Int) -> Int {
         clamp(n <= 0 ? 0 : (n - 1) / 2, 0, lastSpread)

@@ -54,6 +54,12 @@ public struct ViewState: Sendable, Equatable {
     public var shadow = 1.0
     /// Where the zoomed book is moved in the view (layout units, after the zoom).
     public var pan = Vec2.zero
+    /// One page at a time: the open book is laid out one page image a sheet
+    /// (`BookInfo.onePagePerSheet`) and its right-hand page fills the view.
+    public var singlePage = false
+    /// With `singlePage`: the page's width fills the view, and its height runs past it (the
+    /// pan's y shows the part read: `fitWidthTravel`).
+    public var fitWidth = false
 
     public init(viewSize: Vec2 = Vec2(1280, 720), phase: Scene.State = .shelf, shelf: ShelfStyle = .carousel,
                 scroll: Double = 0, rest: Double? = nil, book: Int? = nil, openProgress: Double = 1,
@@ -103,12 +109,15 @@ public enum ClosedBook {
 /// Builds the scene for a still state. Pure: the same state always gives the same scene.
 public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
     let openBook = v.book.flatMap { books.indices.contains($0) ? $0 : nil }
-    let camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { books[$0] }),
+    let camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { v.singlePage ? books[$0].onePagePerSheet : books[$0] }),
                         vanishingPoint: v.viewpoint.vanishingPoint(viewSize: v.viewSize),
                         reversePerspective: openBook != nil && v.style.perspective == .reverse)
     let away = openBook == nil ? 0 : clamp(v.openProgress, 0, 1)
     var items = away < 1 ? shelfItems(v, books: books, away: away, skipping: openBook) : []
-    if let b = openBook { items += bookItems(v, book: books[b], index: b) }
+    if let b = openBook {
+        items += v.singlePage ? bookItems(v, book: books[b].onePagePerSheet, index: b).map(showingOwnPages)
+            : bookItems(v, book: books[b], index: b)
+    }
     var scene = Scene(state: v.phase, camera: camera, backdrop: openBook == nil ? .shelf : .desk,
                       items: ordered(items), rest: v.rest)
     scene.deskAmount = openBook == nil ? 0 : clamp(v.openProgress, 0, 1)
@@ -124,9 +133,30 @@ private func eyeDistance(_ v: ViewState, book: BookInfo?) -> Double {
     return BookShape.eyeDistance(pageWidth: book.laidOutPageSize(v.style.orientation).x * openFit(v, book: book))
 }
 
-/// The open book's scale in the view: its turns all stay in view (`BookShape.turnFit`).
+/// A face of the one-page-a-sheet book as the book's own page (its backs blank).
+private func showingOwnPages(_ item: SceneItem) -> SceneItem {
+    func own(_ face: FaceContent) -> FaceContent {
+        guard face.kind == .page || face.kind == .blank else { return face }
+        guard let n = BookInfo.ownPage(onePagePerSheet: face.page), n >= 2 else { return FaceContent(kind: .blank, book: face.book, page: face.page) }
+        return .page(face.book, n)
+    }
+    var item = item
+    item.front = own(item.front)
+    item.back = item.back.map(own)
+    item.behind = item.behind.map(own)
+    return item
+}
+
+/// The open book's scale in the view: its turns all stay in view (`BookShape.turnFit`); in
+/// single-page mode, the page fills the view (a spread keeps its size at most, the desk
+/// around it; one page in a tall window would be a strip).
 private func openFit(_ v: ViewState, book: BookInfo) -> Double {
-    BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
+    if v.singlePage {
+        let page = book.laidOutPageSize(v.style.orientation)
+        let across = BookShape.viewFill * v.viewSize.x / page.x
+        return v.fitWidth ? across : min(across, BookShape.viewFill * v.viewSize.y / page.y)
+    }
+    return BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
                       viewpoint: v.viewpoint, reversePerspective: v.style.perspective == .reverse,
                       lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
 }
@@ -246,6 +276,15 @@ private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
     return s
 }
 
+/// How far a page fitted to the view's width runs past the view above and below it (layout
+/// units): the pan's y goes from −travel (its top in view) to +travel (its bottom); 0 when
+/// the whole page shows.
+public func fitWidthTravel(_ v: ViewState, book: BookInfo) -> Double {
+    guard v.singlePage, v.fitWidth else { return 0 }
+    let shown = book.laidOutPageSize(v.style.orientation).y * openFit(v, book: book) * v.zoom
+    return max(0, (shown - BookShape.viewFill * v.viewSize.y) / 2)
+}
+
 /// Book frame (spine on the y axis, right-hand pages towards +x) → world: a calendar turns
 /// the book a quarter turn (spine horizontal), the spread is fitted into the view as it opens
 /// with all its turns (`BookShape.turnFit`), right-to-left mirrors it, then the zoom and the pan, which grow with
@@ -257,7 +296,9 @@ public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     var m = Mat4.translation(v.pan.x * open, v.pan.y * open, 0) * Mat4.scale(mix(1, v.zoom, open))
     if book.direction == .rtl { m = m * Mat4.scale(-1, 1, 1) }
     if v.style.orientation == .vertical { m = m * Mat4.rotationZ(-.pi / 2) }
-    return fit == 1 ? m : m * Mat4.scale(mix(1, fit, open))
+    m = fit == 1 ? m : m * Mat4.scale(mix(1, fit, open))
+    // One page: the right-hand page in the middle of the view, as the book opens.
+    return v.singlePage ? m * Mat4.translation(-book.pageSize.x / 2 * open, 0, 0) : m
 }
 
 /// Sorts by draw order and points shadow receivers at the turning sheet.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import COpenGL
+import FolioImage
 import FolioLayout
 import FolioMath
 
@@ -34,6 +35,10 @@ public struct RenderSettings: Sendable, Equatable {
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
     /// its shadow touches.
     public var cacheStaticLayer = true
+    /// The reader's colours (`Theme`): the room is tinted, and the pages of `themedBooks`
+    /// recoloured (printed documents; photographs and comics are shown as they are).
+    public var theme: Theme = .paper
+    public var themedBooks: Set<Int> = []
 
     public init() {}
 
@@ -190,7 +195,7 @@ public final class Renderer {
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial,
-                            versions: still.flatMap(\.faces).map(textures.version))
+                            versions: still.flatMap(\.faces).map(textures.version), settings: settings)
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -346,8 +351,9 @@ public final class Renderer {
             return (shelf.0 + (wood.0 - shelf.0) * t, shelf.1 + (wood.1 - shelf.1) * t, shelf.2 + (wood.2 - shelf.2) * t)
         }
         let top = mix((0.20, 0.22, 0.26), (0.42, 0.30, 0.21)), bottom = mix((0.08, 0.09, 0.11), (0.30, 0.20, 0.13))
-        backdrop.set("uTop", top.0, top.1, top.2)
-        backdrop.set("uBottom", bottom.0, bottom.1, bottom.2)
+        let room = settings.theme.room
+        backdrop.set("uTop", top.0 * Float(room.r), top.1 * Float(room.g), top.2 * Float(room.b))
+        backdrop.set("uBottom", bottom.0 * Float(room.r), bottom.1 * Float(room.g), bottom.2 * Float(room.b))
         backdrop.set("uVignette", Float(0.5 + 0.05 * desk))
         glBindVertexArray(emptyVAO)
         glDrawArrays(E(GL_TRIANGLES), 0, 3)
@@ -446,6 +452,7 @@ public final class Renderer {
             page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
             page.set("uBackTone", Float(item.kind == .cover ? 0 : 1))
             page.set("uShowThrough", Float(s.showThrough), Float(s.showThroughBehind))
+            setTheme(page, recolours: item.kind != .cover && takesTheme(item))
             page.set("uBehind", Int32(1))
             if let other = image.behind {
                 other.bind(unit: 1)
@@ -476,6 +483,18 @@ public final class Renderer {
         return false
     }
 
+    private func takesTheme(_ item: SceneItem) -> Bool {
+        settings.theme.recolours && settings.themedBooks.contains(item.book)
+    }
+
+    /// The theme's colours for a face; `recolours` false shows it as it is.
+    private func setTheme(_ page: Program, recolours: Bool) {
+        let paper = settings.theme.paper, ink = settings.theme.ink
+        page.set("uRecolour", Float(recolours ? 1 : 0))
+        page.set("uThemePaper", Float(paper.r), Float(paper.g), Float(paper.b))
+        page.set("uThemeInk", Float(ink.r), Float(ink.g), Float(ink.b))
+    }
+
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
     private func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
         block.use()
@@ -483,7 +502,11 @@ public final class Renderer {
         block.set("uModel", matrix: item.model.floats)
         block.set("uSize", Float(item.size.x), Float(item.size.y))
         block.set("uThickness", Float(item.thickness))
-        block.set("uPaper", 0.93, 0.90, 0.83)
+        // The paper's edges take the theme's paper with the pages.
+        let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
+        block.set("uPaper", Float(0.93 * paper.r), Float(0.90 * paper.g), Float(0.83 * paper.b))
+        let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
+        block.set("uClothTint", Float(tint.r), Float(tint.g), Float(tint.b))
         let l = light
         block.set("uLight", Float(l.x), Float(l.y), Float(l.z))
         block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
@@ -662,4 +685,6 @@ struct StaticKey: Equatable {
     var textures: Int
     /// The versions of the textures the layer shows (`TextureStore.version`).
     var versions: [Int]
+    /// How it was drawn (a new theme or show-through draws it again).
+    var settings: RenderSettings
 }

@@ -93,6 +93,7 @@ struct Flip: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let library = try flip.library(first: a, second: b, folder: folder)
         let pipeline = try headlessPipeline(library: library, width: w, height: h, view: view, msaa: drawing.msaa, shaders: drawing.shaders)
+        drawing.look.apply(to: &pipeline.renderer.settings)
         defer { pipeline.destroy() }
 
         guard record != nil || video != nil else {

@@ -18,6 +18,8 @@ struct DrawingOptions: ParsableArguments {
     @Option(help: "PNG compression level 0-9.")
     var compression: Int = 1
 
+    @OptionGroup var look: ThemeOptions
+
     func validate() throws {
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0…9 (got \(compression))") }
         try Self.checkMSAA(msaa)
@@ -83,6 +85,7 @@ struct RenderOptions: ParsableArguments {
         let pipeline = try headlessPipeline(library: library, width: w, height: h, view: try viewSize, msaa: msaa, shaders: shaders,
                                         settings: settings, detailPages: !noDetail)
         pipeline.renderer.settings.cornerRadius = cornerRadius
+        drawing.look.apply(to: &pipeline.renderer.settings)
         return pipeline
     }
 }

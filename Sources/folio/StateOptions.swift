@@ -10,6 +10,7 @@ extension BookLayout: ExpressibleByArgument {}
 extension TurnDeform: ExpressibleByArgument {}
 extension Viewpoint: ExpressibleByArgument {}
 extension TurnStyle.Direction: ExpressibleByArgument {}
+extension PageMode: ExpressibleByArgument {}
 
 /// The options that describe a still state, shared by `folio layout` and `folio capture`.
 struct StateOptions: ParsableArguments {
@@ -27,9 +28,11 @@ struct StateOptions: ParsableArguments {
     var open: Double?
     @Option(help: "Open book layout: flat or fan.")
     var layout: BookLayout = .flat
+    @Option(help: "One page or two: 1, 2 or auto (one when the view is narrower than it is tall; a spread is then one page).")
+    var pages: PageMode = .auto
     @Option(parsing: .unconditional, help: "Spread (fan: fractional allowed).")
     var spread: Double?
-    @Option(parsing: .unconditional, help: "Show the spread containing layout page N (0 = cover).")
+    @Option(parsing: .unconditional, help: "Show the spread with page N, numbered as the viewer's title and go-to-page: 1 is the first page (docs/reading.md).")
     var page: Int?
     @Option(parsing: .unconditional, help: "Progress of turning the next page, 0…1.")
     var turn: Double?
@@ -64,8 +67,9 @@ struct StateOptions: ParsableArguments {
         s.book = book
         s.open = open
         s.layout = layout
+        s.pages = pages
         s.spread = spread
-        s.page = page
+        s.page = page.map(BookInfo.layoutPage(number:))
         s.turn = turn
         s.style = TurnStyle(direction: style, orientation: vertical ? .vertical : .horizontal,
                             perspective: reverse ? .reverse : .normal)

@@ -38,6 +38,14 @@ struct View: ParsableCommand {
     @Option(help: "Mark every place this phrase occurs in the library's documents; N turns to the next hit, Shift+N to the previous.")
     var search: String?
 
+    @Option(help: "How keys turn pages: rigid, curl or cone (default: as last chosen in the viewer, else curl; C and O switch).")
+    var deform: TurnDeform?
+
+    @Option(help: "One page or two: 1, 2 or auto (one in a window narrower than it is tall; default: as last chosen, E switches).")
+    var pages: PageMode?
+
+    @OptionGroup var look: ThemeOptions
+
     /// For `make run`: exit 0 when a window with a GL 3.3 core context opens, non-zero otherwise.
     @Flag(help: .hidden)
     var checkDisplay = false
@@ -55,6 +63,16 @@ struct View: ParsableCommand {
         }
         var settings = BookController.Settings()
         try tuning.apply(to: &settings)
+        // What the reader chose last time, then what the command line says for this run.
+        let file = SettingsFile()
+        let (remembered, problem) = file.load()
+        if let problem { report(problem) }
+        var reader = look.override(remembered)
+        if let deform { reader.deform = deform }
+        if let pages { reader.pages = pages }
+        settings.deform = reader.deform
+        settings.pages = reader.pages
+        settings.fitWidth = reader.fitWidth
         let library = try loadLibrary(source, password: password)
         let hits = try search.map { try markHits(of: $0, in: library) } ?? [:]
         let window = try openWindow(width: width, height: height, visible: true)
@@ -79,14 +97,18 @@ struct View: ParsableCommand {
             throw error
         }
         defer { pipeline.destroy() }
-        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), hits: hits)
+        pipeline.renderer.settings.theme = reader.theme
+        pipeline.renderer.settings.showThrough = reader.showThrough
+        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), hits: hits, settings: file, saved: remembered,
+                              deform: reader.deform, pages: reader.pages, password: password)
         pipeline.delegate = host
+        pipeline.controller.delegate = host
         // Problems met loading the library were printed; the window shows them too.
         let problems = Problem.summarised(library.problems)
         if let first = problems.first {
             pipeline.showNotice(problems.count > 1 ? "\(first.description) (and \(problems.count - 1) more)" : first.description)
         }
-        if let page = library.namedPage { pipeline.open(at: page, time: window.time) }
+        host.show(library, in: pipeline, at: window.time)
         pipeline.run()
     }
 
@@ -102,19 +124,67 @@ struct View: ParsableCommand {
 }
 
 /// What only the executable does for the viewer: F12 writes a screenshot, H prints the keys,
-/// N turns to search hits, M keeps bookmarks. The loop itself (input, deferred turns, idle,
-/// resize, images, title) is `FramePipeline.run`.
-private final class ViewerHost: FramePipelineDelegate {
+/// N turns to search hits, M keeps bookmarks, a file dropped on the window opens, a setting
+/// changed by a key is remembered. The loop itself (input, deferred turns, idle, resize,
+/// images, title) is `FramePipeline.run`.
+private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     let screenshots: ScreenshotFolder
     /// Each document's search hits, by its path.
     let hits: [String: [SearchHit]]
     private var cursor = HitCursor()
     private let bookmarks = Bookmarks()
     private var back = BackStack()
+    let settingsFile: SettingsFile
+    /// What the settings file holds: a key changes one field of it, so options given for this
+    /// run only are not written.
+    private var saved: ReaderSettings
+    /// The turn style and page mode keys asked for last, to tell their changes from other
+    /// layout changes.
+    private var deform: TurnDeform
+    private var pages: PageMode
+    let password: String?
 
-    init(screenshots: ScreenshotFolder, hits: [String: [SearchHit]]) {
-        self.screenshots = screenshots
-        self.hits = hits
+    init(screenshots: ScreenshotFolder, hits: [String: [SearchHit]], settings: SettingsFile, saved: ReaderSettings,
+         deform: TurnDeform, pages: PageMode, password: String?) {
+        (self.screenshots, self.hits, settingsFile, self.saved, self.deform, self.pages, self.password) =
+            (screenshots, hits, settings, saved, deform, pages, password)
+    }
+
+    /// Shows `library`: a single book (a document, a folder of pages) or a page of one opens at
+    /// once; the shelf is for libraries.
+    func show(_ library: Library, in pipeline: FramePipeline, at time: Double) {
+        if let page = library.namedPage {
+            pipeline.open(at: page, time: time)
+        } else if library.books.count == 1 {
+            pipeline.perform(.showBook(0), at: time)
+        }
+    }
+
+    private func remember(_ change: (inout ReaderSettings) -> Void) {
+        var next = saved
+        change(&next)
+        guard next != saved else { return }
+        do {
+            try settingsFile.save(next)
+            saved = next
+        } catch {
+            report("settings not remembered: \(Failure(error)?.message ?? "\(error)")")
+        }
+    }
+
+    func controllerDidChangeLayout(_ controller: BookController) {
+        if controller.settings.deform != deform {
+            deform = controller.settings.deform
+            remember { [deform] in $0.deform = deform }
+        }
+        if controller.settings.pages != pages {
+            pages = controller.settings.pages
+            remember { [pages] in $0.pages = pages }
+        }
+        // Keys change it one at a time: the file follows.
+        if controller.settings.fitWidth != saved.fitWidth {
+            remember { [fit = controller.settings.fitWidth] in $0.fitWidth = fit }
+        }
     }
 
     /// The open book, its pages, and the page image (0-based) its spread starts at.
@@ -163,6 +233,20 @@ private final class ViewerHost: FramePipelineDelegate {
             guard let image = back.back() else { return }
             pipeline.titleNote = "back to page \(image + 1)"
             pipeline.perform(.goTo(page: image + 2), at: time, origin: .key)
+        case .cycleTheme: remember { [theme = pipeline.renderer.settings.theme] in $0.theme = theme }
+        case .toggleShowThrough: remember { [on = pipeline.renderer.settings.showThrough] in $0.showThrough = on }
+        case let .open(path):
+            // A file that cannot be opened leaves what is shown as it is.
+            let library: Library
+            do {
+                library = try loadLibrary(path, password: password)
+            } catch {
+                report("\(Failure(error)?.message ?? "\(error)"); still showing what was open")
+                return
+            }
+            pipeline.library = library
+            pipeline.controller.delegate = self
+            show(library, in: pipeline, at: time)
         default: break
         }
     }

@@ -169,6 +169,20 @@ private struct Driver {
         #expect(d.controller.phase == .reading)
     }
 
+    /// One page shown: a click on its third by the spine turns back, elsewhere forwards.
+    @Test func withOnePageItsThirdByTheSpineTurnsBack() {
+        let c = reading()
+        #expect(c.handle(.togglePages, at: 2) && c.singlePage)
+        var d = Driver(c)
+        // The page fills -181…181 of the view: its spine at -181.
+        #expect(d.click(at: Vec2(50, 0)) == [.nextPage])
+        d.settle()
+        #expect(d.controller.shownPages == [2])
+        #expect(d.click(at: Vec2(-150, 0)) == [.previousPage])
+        d.settle()
+        #expect(d.controller.shownPages == [1])
+    }
+
     @Test func clickingAPageTurnsTowardsIt() {
         var d = Driver(reading())
         #expect(d.click(at: Vec2(150, 0)) == [.nextPage])

@@ -58,7 +58,7 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
         ("next 0", "'next' wants a count from 1 to 10000, not '0'"),
         ("prev two", "'prev' wants a count from 1 to 10000, not 'two'"),
         ("next 1 2", "'next' wants at most one count"),
-        ("goto -1", "'goto' wants a page number (0 = cover)"),
+        ("goto -1", "'goto' wants a page number (1 = the first page)"),
         ("book", "'book' wants a book number (0 = first)"),
         ("wait soon", "'wait' wants seconds from 0 to 3600, e.g. 'wait 0.5'"),
         ("wait -1", "'wait' wants seconds from 0 to 3600, e.g. 'wait 0.5'"),

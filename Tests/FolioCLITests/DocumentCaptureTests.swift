@@ -35,7 +35,7 @@ import Testing
 
     @Test func eachPageShowsOnItsSideOfTheSpread() throws {
         // Spread 1: page 2 (green band) on the left, page 3 (blue band) on the right.
-        let image = try capture("portrait.pdf", ["--book", "0", "--page", "4"])
+        let image = try capture("portrait.pdf", ["--book", "0", "--page", "3"])
         let left = rgb(image, 440, 360), right = rgb(image, 840, 360)
         #expect(left.1 > 120 && left.0 < 90 && left.2 < 90, "left page centre \(left)")
         #expect(right.2 > 160 && right.0 < 90, "right page centre \(right)")
@@ -57,7 +57,7 @@ import Testing
 
     @Test func linesStaySharpAtEightTimesZoom() throws {
         // lines.pdf: 0.25-point lines 2 points apart; at 8× they are about 22 pixels apart.
-        let image = try capture("lines.pdf", ["--book", "0", "--page", "2", "--zoom", "8", "--pan=-1600,0"])
+        let image = try capture("lines.pdf", ["--book", "0", "--page", "1", "--zoom", "8", "--pan=-1600,0"])
         let row = (300..<900).map { rgb(image, $0, 360).0 }
         let dark = row.filter { $0 < 100 }.count, light = row.filter { $0 > 200 }.count
         #expect(dark > 40, "lines are dark: \(dark)")
@@ -72,7 +72,7 @@ import Testing
     /// rasterised at the scale shown, the page's 4096-pixel texture is magnified about 1.8×
     /// and some edges take 3 pixels or more.
     @Test func barsAtEightTimesZoomOnAFullHDFrameAreDrawnAtTheirOwnScale() throws {
-        let page = ["--book", "0", "--page", "2", "--size", "1920x1080"]
+        let page = ["--book", "0", "--page", "1", "--size", "1920x1080"]
         let zoomed = page + ["--zoom", "8", "--pan=-1600,0"]
         let detailed = try capture("bars.pdf", zoomed)
         let sharp = Self.edges(detailed, y: 540)

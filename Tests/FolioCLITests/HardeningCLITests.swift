@@ -252,7 +252,7 @@ import Testing
         let info = try folio(["info", dir.path], timeout: 20)
         #expect(!info.timedOut && info.status == 0)
         #expect(info.stdout.contains("a.png: cannot read: is a FIFO (named pipe), not a file"), "\(info.stdout)")
-        let capture = try folio(["capture", dir.path, "--size", "64x40", "--book", "0", "--page", "2", "-o", dir.path + "/out.png"], timeout: 20)
+        let capture = try folio(["capture", dir.path, "--size", "64x40", "--book", "0", "--page", "1", "-o", dir.path + "/out.png"], timeout: 20)
         #expect(!capture.timedOut && capture.status == 0, "\(capture.stderr)")
         // A FIFO as the output with nobody reading: refused at once, and still there.
         let out = try folio(["capture", "--size", "32x32", "-o", dir.path + "/a.png"], timeout: 20)

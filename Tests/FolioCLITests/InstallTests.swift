@@ -92,13 +92,13 @@ import Testing
             let at = (72 * image.width + 160) * 4
             return image.pixels[at..<at + 3].map(Int.init)
         }
-        // page-3.png is image 2, layout page 4: the right page of spread 1.
+        // page-3.png is page 3 (layout page 4): the right page of spread 1.
         let third = try capture(dir.appendingPathComponent("page-3.png").path)
         let p = rightPage(third)
         #expect(p[2] > p[0] + 60 && p[2] > p[1] + 60, "not the blue page: \(p)")
-        #expect(third.pixels == (try capture(dir.path, ["--book", "0", "--page", "4"])).pixels)
-        // --page given explicitly wins: layout page 2 is the first image, red.
-        let first = rightPage(try capture(dir.appendingPathComponent("page-3.png").path, ["--page", "2"]))
+        #expect(third.pixels == (try capture(dir.path, ["--book", "0", "--page", "3"])).pixels)
+        // --page given explicitly wins: page 1 is the first image, red.
+        let first = rightPage(try capture(dir.appendingPathComponent("page-3.png").path, ["--page", "1"]))
         #expect(first[0] > first[1] + 60 && first[0] > first[2] + 60, "not the red page: \(first)")
         let layout = try FolioProcess.run(folio.path, ["layout", dir.appendingPathComponent("page-5.png").path], timeout: 60)
         // page-5.png is image 4, layout page 6: the book is open, its page 6 shown.

@@ -139,6 +139,35 @@ quit
 echo "done"
 """#
 
+/// Three runs of `folio view` on one PDF under Xvfb, with their own XDG_CONFIG_HOME: the PDF
+/// opens straight into the book (no Enter); T in the first run switches to sepia, which is
+/// written; the second run starts in sepia (F12); the third, given `--theme night`, is night
+/// for that run only (F12) and leaves the file as it was.
+private let threeRuns = scriptHelpers + #"""
+saved() { grep -q "\"theme\" : \"$1\"" "$XDG_CONFIG_HOME/folio/settings.json" 2>/dev/null; }
+start() {
+    "$FOLIO" view "$DOC" --screenshot-dir "$SHOTS" "$@" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
+    pid=$!
+    window
+    # Open at once: the title names the page without a key pressed.
+    within 20 titled "page 1 of 10" || fail "the book did not open by itself; the title says: $(xdotool getwindowname "$wid")"
+}
+shoot() { sleep 1; xdotool key --window "$wid" F12; within 20 shots "$1" || fail "no screenshot $1"; }
+
+start
+xdotool key --window "$wid" t
+within 10 saved sepia || fail "T did not write sepia"
+quit
+start
+shoot 1
+quit
+start --theme night
+shoot 2
+quit
+saved sepia || fail "--theme night was written"
+echo "done"
+"""#
+
 // Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
 @Suite(.serialized) struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
@@ -231,6 +260,8 @@ echo "done"
         environment["SHOTS"] = shots.path
         environment["MSAA"] = "\(msaa)"
         environment["XDG_STATE_HOME"] = shots.path
+        // The viewer reads the reader's settings: none of the user's.
+        environment["XDG_CONFIG_HOME"] = shots.path
         environment.merge(extra) { $1 }
 
         // `timeout` ends the whole group (Xvfb and the viewer too) should anything hang.
@@ -249,26 +280,56 @@ echo "done"
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
                    "needs xvfb-run, xdotool and python3-cairo"))
     func goesToATypedPageAndReopensThere() throws {
+        try Self.readingDocument(readDocument, seconds: 80) { dir, _ in
+            let saved = try String(contentsOf: dir.appendingPathComponent("folio/positions.json"), encoding: .utf8)
+            #expect(saved.contains("portrait.pdf"), "\(saved)")
+        }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3-cairo"))
+    func aThemeChosenByKeyIsRememberedAndAnOptionIsForOneRun() throws {
+        try Self.readingDocument(threeRuns, seconds: 100) { dir, report in
+            let output = try String(contentsOf: dir.appendingPathComponent("stdout.txt"), encoding: .utf8)
+            let shots = output.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".png") }
+            try #require(shots.count == 2, "\(report)")
+            #expect(report.components(separatedBy: "exit=0").count == 4, "three runs, each exiting 0: \(report)")
+            // Paper above page 1's band, on the right-hand page.
+            func paper(_ path: String) throws -> (r: Int, g: Int, b: Int) {
+                let image = try PNG.read(path: path)
+                return Self.pixel(image, x: image.width * 77 / 100, y: image.height * 22 / 100)
+            }
+            let sepia = try paper(shots[0]), night = try paper(shots[1])
+            #expect(sepia.r > 200 && sepia.r > sepia.b + 25, "sepia paper: \(sepia)")
+            #expect(night.r < 70 && night.g < 70 && night.b < 70, "night paper: \(night)")
+        }
+    }
+
+    /// Runs `script` under Xvfb on portrait.pdf (ten pages made for it) with FOLIO, SHOTS, DOC
+    /// and the XDG state and config folders in a fresh folder; once it printed "done", `check`
+    /// gets the folder and a report of everything said.
+    private static func readingDocument(_ script: String, seconds: Int, check: (URL, String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-read-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let maker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FolioDocumentsTests/Fixtures/make_documents.py")
-        let made = try FolioProcess.run("/usr/bin/python3", [script.path, dir.path, "1"], timeout: 30)
+        let made = try FolioProcess.run("/usr/bin/python3", [maker.path, dir.path, "1"], timeout: 30)
         try #require(made.status == 0, "\(made.stderr)")
         var environment = ProcessInfo.processInfo.environment
         environment["FOLIO"] = folio.path
         environment["SHOTS"] = dir.path
         environment["DOC"] = dir.appendingPathComponent("portrait.pdf").path
         environment["XDG_STATE_HOME"] = dir.path
-        let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "80", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
-                                                            "bash", "-c", readDocument],
-                                       environment: environment, timeout: 88)
+        environment["XDG_CONFIG_HOME"] = dir.appendingPathComponent("config").path
+        let run = try FolioProcess.run("/usr/bin/timeout", ["-k", "5", "\(seconds)", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+                                                            "bash", "-c", script],
+                                       environment: environment, timeout: Double(seconds + 8))
         let viewerErrors = (try? String(contentsOf: dir.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
-        #expect(run.stdout.contains("done"), "\(run.stdout)\(run.stderr)\nviewer stderr:\n\(viewerErrors)")
-        let saved = try String(contentsOf: dir.appendingPathComponent("folio/positions.json"), encoding: .utf8)
-        #expect(saved.contains("portrait.pdf"), "\(saved)")
+        let report = "\(run.stdout)\(run.stderr)\nviewer stderr:\n\(viewerErrors)"
+        try #require(run.stdout.contains("done"), "\(report)")
+        try check(dir, report)
     }
 
     @Test func withoutADisplayItSaysSoAndSuggestsCapture() throws {

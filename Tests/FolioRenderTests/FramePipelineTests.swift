@@ -400,4 +400,22 @@ private final class Recorder: FramePipelineDelegate {
             #expect(SlowCrops.crops.load(ordering: .relaxed) == before + 2, "and renders nothing")
         }
     }
+
+    /// A file dropped on the window goes to the host to open (the first of several, the
+    /// GLFW drop callback's event); T and S switch the theme and show-through, draw the frame
+    /// again and tell the host, which remembers them.
+    @Test func aDroppedFileGoesToTheHostAndThemeKeysRedraw() throws {
+        try live { p, s, rec in
+            step(p, s, until: 0.1)
+            s.queued = [TimedInputEvent(.drop(paths: ["/books/a.pdf", "/books/b.pdf"]), at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(rec.commands == [.open("/books/a.pdf")])
+            let shown = s.presented
+            s.queued = [key(.t, at: s.time), key(.s, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.renderer.settings.theme == .sepia && !p.renderer.settings.showThrough)
+            #expect(Array(rec.commands.suffix(2)) == [.cycleTheme, .toggleShowThrough])
+            #expect(s.presented > shown, "drawn again")
+        }
+    }
 }

@@ -73,7 +73,7 @@ import Testing
             ("broken.pdf", ["--size=160x90"]),
             ("green.pdf", ["--size=200x120", "--book=0", "--page=2"]),
             ("missing.pdf", ["--size=160x90"]),
-            ("blue.pdf", ["--size=160x90", "--book=0", "--page=2", "--turn=0.4", "--deform=curl"]),
+            ("blue.pdf", ["--size=160x90", "--book=0", "--page=1", "--turn=0.4", "--deform=curl"]),
             ("green.pdf", ["--size=160x90", "--book=0", "--open=0.5", "--vertical"]),
         ]
         var jobs = stills.enumerated().map { i, job in
@@ -166,7 +166,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let folio = try #require(FolioProcess.binary)
         try write(["red", "green", "blue", "broken", "green"].enumerated().map { i, name in
-            "{\"source\":\"\(name).pdf\",\"capture\":\"out/\(i).png\",\"size\":\"96x54\",\"book\":0,\"page\":\(i)}"
+            "{\"source\":\"\(name).pdf\",\"capture\":\"out/\(i).png\",\"size\":\"96x54\",\"book\":0,\"page\":\(i % 4)}"
         }, to: "jobs.jsonl", in: dir)
         let (one, _) = try batch(["jobs.jsonl"], in: dir)
         #expect(one.status == 1)

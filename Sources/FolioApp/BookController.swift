@@ -561,8 +561,16 @@ public final class BookController {
             completion?(true)
             return true
         }
+        // A jump of many spreads riffles: a few sheets turn in quick succession through the
+        // pages between (a burst, at the queue's pace), never one sheet for hundreds of pages
+        // and never a cut. Scripts (no queue lag) keep one full turn.
+        let sheets = settings.queueLag == nil ? 1 : min(Self.riffleSheets, abs(target - from))
+        for k in 1..<max(sheets, 1) { _ = request(from + (target - from) * k / sheets, completion: nil) }
         return request(target, completion: completion)
     }
+
+    /// Sheets a long jump turns, the last landing on the target.
+    public static let riffleSheets = 4
 
     private func go(to n: Int) -> Bool { go(to: n, at: time) }
 

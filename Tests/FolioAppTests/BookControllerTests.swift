@@ -86,6 +86,18 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(recorder.turns.allSatisfy { $0.completed })
     }
 
+    @Test func aJumpOfOneSpreadIsOneTurnAndALongOneRifflesInAboutHalfASecond() {
+        let c = reading(40)
+        #expect(c.go(to: 4, at: 1))
+        #expect(c.queuedTurns == 0)
+        c.update(to: 5)
+        #expect(c.go(to: 31, at: 5))
+        #expect(c.queuedTurns == BookController.riffleSheets - 1)
+        // The sheets hurry to the queue's pace: all of them land well before four full turns.
+        c.update(to: 5 + 2 * c.settings.turnDuration)
+        #expect(c.spread == 15 && !c.isAnimating, "spread \(c.spread), animating \(c.isAnimating)")
+    }
+
     @Test func queueStopsAtTheLastPage() {
         let c = reading(4)   // spreads 0…2
         #expect(c.handle(.nextPage, at: 2))
@@ -100,7 +112,9 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         var finished: Bool?
         #expect(!c.go(to: 12, direction: .backward, at: 2))
         #expect(c.go(to: 12, direction: .forward, at: 2) { finished = $0 })
-        #expect(c.scene().items.contains { $0.kind == .sheet && $0.back == .page(0, 11) })
+        // Five spreads away: a riffle of four sheets, the first on its way, three waiting.
+        #expect(c.queuedTurns == BookController.riffleSheets - 1)
+        #expect(c.scene().items.contains { $0.kind == .sheet })
         c.update(to: 5)
         #expect(finished == true && c.spread == 5)
         #expect(c.handle(.firstPage, at: 5))

@@ -63,19 +63,19 @@ extension Key {
     }
 }
 
-/// Where one book was left: its page number and, for a reflowable document (an EPUB), the place
-/// in the text that page starts with, which finds the page again at another text size.
-/// Written as a bare page number when there is no text place (the only form older files hold).
+/// Where one book was left: its page number and, for a reflowable document (an EPUB), the
+/// text size it was laid out at, which finds the same text again at another size. Written as a
+/// bare page number when there is no size (the only form older files hold).
 public struct ReadingPosition: Sendable, Equatable, Codable {
     public var page: Int
-    public var text: TextPlace?
+    public var fontSize: Double?
 
-    public init(page: Int, text: TextPlace? = nil) {
+    public init(page: Int, fontSize: Double? = nil) {
         self.page = page
-        self.text = text
+        self.fontSize = fontSize
     }
 
-    private enum CodingKeys: String, CodingKey { case page, text }
+    private enum CodingKeys: String, CodingKey { case page, fontSize }
 
     public init(from decoder: Decoder) throws {
         if let page = try? decoder.singleValueContainer().decode(Int.self) {
@@ -83,24 +83,24 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(page: c.decode(Int.self, forKey: .page), text: c.decodeIfPresent(Int64.self, forKey: .text).map(TextPlace.init))
+        try self.init(page: c.decode(Int.self, forKey: .page), fontSize: c.decodeIfPresent(Double.self, forKey: .fontSize))
     }
 
     public func encode(to encoder: Encoder) throws {
-        guard let text else {
+        guard let fontSize else {
             var c = encoder.singleValueContainer()
             try c.encode(page)
             return
         }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(page, forKey: .page)
-        try c.encode(text.mark, forKey: .text)
+        try c.encode(fontSize, forKey: .fontSize)
     }
 }
 
 /// Where each book was left, kept in the XDG state directory (`$XDG_STATE_HOME/folio`, else
 /// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`, or
-/// for a reflowable book `{"page": <page number>, "text": <place in its text>}`.
+/// for a reflowable book `{"page": <page number>, "fontSize": <points it was laid out at>}`.
 /// A missing file counts as empty; writes replace its content whole. A file that is there but
 /// cannot be used (damaged JSON, a number out of range, larger than `maxBytes`) is never written
 /// over: `setAsideIfDamaged` moves it to `positions.json.bad-DATE` and says so, and until then
@@ -166,12 +166,13 @@ public struct ReadingPositions: Sendable {
     /// holds the place in the text it was left at, whatever size it is laid out at now.
     public func page(of book: Book) -> Int? {
         guard let position = Self.key(of: book).flatMap({ load()[$0] }) else { return nil }
-        guard let text = position.text, let source = Self.reflowable(book), let index = source.page(of: text) else { return position.page }
+        guard let size = position.fontSize, let source = Self.reflowable(book),
+              let index = source.page(of: TextPlace(fontSize: size, page: position.page - 1)) else { return position.page }
         return index + 1
     }
 
     /// `book`'s document when the book is the whole of one reflowable document.
-    private static func reflowable(_ book: Book) -> ReflowableSource? {
+    private static func reflowable(_ book: Book) -> (any ReflowableSource)? {
         guard let first = book.pages.first, let (path, _) = PageSources.split(first),
               let source = PageSources.reflowable(path), source.pageCount == book.pages.count else { return nil }
         return source
@@ -186,8 +187,7 @@ public struct ReadingPositions: Sendable {
         if stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT != S_IFREG { return false }
         // A file that cannot be read is the user's, not ours to overwrite.
         guard case var .success(positions) = read() else { return false }
-        let text = Self.reflowable(book).flatMap { book.pages.indices.contains(page - 1) ? $0.place(ofPage: page - 1) : nil }
-        let position = ReadingPosition(page: page, text: text)
+        let position = ReadingPosition(page: page, fontSize: Self.reflowable(book)?.fontSize)
         guard positions[key] != position else { return true }
         positions[key] = position
         do {

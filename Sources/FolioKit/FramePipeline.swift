@@ -796,8 +796,8 @@ extension FramePipeline {
         relayoutRunning = true
         Thread.detachNewThread {
             do {
-                let relaid = try source.relaid(fontSize: fontSize)
-                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: relaid.page(of: place) ?? 0)))
+                let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
+                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page)))
             } catch {
                 inbox.post(.failure(RelayoutFailure(message: "\(error)")))
             }

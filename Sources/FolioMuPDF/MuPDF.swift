@@ -148,19 +148,30 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private var aspect: Double { laidOut.withLock { $0.aspect } }
     var fontSize: Double { laidOut.withLock { $0.fontSize } }
 
-    func relaid(fontSize: Double) throws -> ReflowableSource { try MuPDFDocument(path: path, fontSize: fontSize) }
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize)
+        return (relaid, try relaid.follow(place.page, to: fontSize) ?? 0)
+    }
 
     var direction: ReadingDirection { info.right_to_left != 0 ? .rtl : .ltr }
 
     /// Whether the book is laid out by Folio (its page count depends on the text size).
     var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
 
-    /// The place in the text where page `index` starts.
-    func place(ofPage index: Int) -> TextPlace { TextPlace(mark: folio_mu_bookmark(doc, Int32(index))) }
-
-    /// The page holding `place` in the current layout.
     func page(of place: TextPlace) -> Int? {
-        let p = Int(folio_mu_lookup_bookmark(doc, place.mark))
+        guard place.fontSize != fontSize, reflowable else { return (0..<pageCount).contains(place.page) ? place.page : nil }
+        // MuPDF's bookmarks point into one document's own layout: the place is found in a
+        // copy laid out at its size, then followed to this one's.
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize).follow(place.page, to: fontSize)
+    }
+
+    /// Lays this document out at `fontSize`; the page that then holds the text page `index`
+    /// started with (MuPDF's bookmark of it, looked up in the new layout).
+    private func follow(_ index: Int, to fontSize: Double) throws -> Int? {
+        guard (0..<pageCount).contains(index) else { return nil }
+        let mark = folio_mu_bookmark(doc, Int32(index))
+        try layout(fontSize: fontSize)
+        let p = Int(folio_mu_lookup_bookmark(doc, mark))
         return p >= 0 ? p : nil
     }
 

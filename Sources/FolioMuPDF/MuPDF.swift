@@ -166,13 +166,22 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     /// Lays this document out at `fontSize`; the page that then holds the text page `index`
-    /// started with (MuPDF's bookmark of it, looked up in the new layout).
+    /// started with: MuPDF's bookmark of it looked up in the new layout, when it is found in
+    /// the same chapter. A bookmark points at MuPDF's laid-out chapter, which it may have let go
+    /// and parsed again meanwhile: then the page as far through the same chapter.
     private func follow(_ index: Int, to fontSize: Double) throws -> Int? {
         guard (0..<pageCount).contains(index) else { return nil }
         let mark = folio_mu_bookmark(doc, Int32(index))
+        var inChapter: Int32 = 0, chapterPages: Int32 = 0
+        let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
         try layout(fontSize: fontSize)
-        let p = Int(folio_mu_lookup_bookmark(doc, mark))
-        return p >= 0 ? p : nil
+        guard chapter >= 0 else { return nil }
+        let found = folio_mu_lookup_bookmark(doc, mark)
+        var at: Int32 = 0, newPages: Int32 = 0
+        if found >= 0, folio_mu_chapter_of(doc, found, &at, &newPages) == chapter { return Int(found) }
+        _ = folio_mu_chapter_of(doc, folio_mu_chapter_page(doc, chapter, 0), &at, &newPages)
+        let p = folio_mu_chapter_page(doc, chapter, Int32(Double(inChapter) * Double(newPages) / Double(max(chapterPages, 1))))
+        return p >= 0 ? Int(p) : nil
     }
 
     /// Page `index`'s box in points, or why it has none.

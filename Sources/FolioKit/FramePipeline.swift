@@ -167,6 +167,11 @@ public final class FramePipeline {
     private lazy var relayouts = RelayoutInbox(wake: surface.wake)
     public private(set) var wantedTextSize: Double?
     private var relayoutRunning = false
+    /// The place in the text the last relayout kept, while the spread it landed on is shown:
+    /// the next one keeps it too, not the spread's first page (which may come before it), so
+    /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
+    private var landed: (book: Int, spread: Int, place: TextPlace)?
+    private var relayingFrom: TextPlace?
     /// Set while `apply` changes the library's pages in place (the controller stays).
     private var relaying = false
 
@@ -791,9 +796,10 @@ extension FramePipeline {
         let shown = (controller.shownPages.first ?? 1) - 1
         let pages = library.books[b].pages
         let index = pages.indices.contains(shown) ? PageSources.split(pages[shown])?.index ?? 0 : 0
-        let place = source.place(ofPage: index)
+        let place = landed.flatMap { $0.book == b && $0.spread == controller.spread ? $0.place : nil } ?? source.place(ofPage: index)
         let inbox = relayouts
         relayoutRunning = true
+        relayingFrom = place
         Thread.detachNewThread {
             do {
                 let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
@@ -818,7 +824,7 @@ extension FramePipeline {
                     wantedTextSize = nil
                 }
             case let .failure(failure):
-                wantedTextSize = nil
+                (wantedTextSize, relayingFrom) = (nil, nil)
                 report(failure.message)
             }
         }
@@ -839,6 +845,8 @@ extension FramePipeline {
         replaceImages()
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: event.page + 1), at: now)
+        landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
+        relayingFrom = nil
         saved[event.book] = nil
         let size = event.source.fontSize
         showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")

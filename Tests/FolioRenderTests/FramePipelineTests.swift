@@ -214,13 +214,7 @@ private final class Recorder: FramePipelineDelegate {
     /// background, then the book has its new page count, shows the page holding the same text
     /// (without a turn), its new pages, and a notice; on a book of fixed pages the key says so.
     @Test func ctrlEqualsReLaysAReflowableBookOutAndKeepsThePlace() throws {
-        PageSources.register(Reflowing.format)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-reflow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let doc = dir.appendingPathComponent("book.reflowing").path
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
-        try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
             let ctrlEquals = TimedInputEvent(.key(.plus, modifiers: .control, isRepeat: false), at: 0)
             // The sample library's books are pictures: fixed pages.
             s.queued = [key(.enter, at: 0)]
@@ -252,7 +246,18 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.layer.notice == "text 12 pt — 24 pages" && p.wantedTextSize == nil)
             let blue = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
             #expect(blue.b > 150 && blue.r < 100, "the page at 12 pt: \(blue)")
-        }
+        } }
+    }
+
+    /// Runs `body` with the path of a one-byte file of `format`, registered.
+    private func withDocument(_ format: PageSourceFormat, _ body: (String) throws -> Void) throws {
+        PageSources.register(format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = dir.appendingPathComponent("book." + format.extensions[0]).path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        try body(doc)
     }
 
     /// The viewer's newer keys together, as a reader presses them: a page number typed while
@@ -414,13 +419,7 @@ private final class Recorder: FramePipelineDelegate {
     /// then the crop of its visible part once rendered; after a pan the old crop stays where
     /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
     @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
-        PageSources.register(SlowCrops.format)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-slow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let doc = dir.appendingPathComponent("book.slowcrops").path
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
-        try live { p, s, _ in
+        try withDocument(SlowCrops.format) { doc in try live { p, s, _ in
             p.library = Library.load(from: doc, logProblems: false)
             #expect(p.perform(.openBook(0), at: 0))
             #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
@@ -473,7 +472,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.perform(.pan(by: Vec2(-300, 0)), at: s.time))
             #expect(row().allSatisfy(isBlue), "zooming back in shows the kept crop in the first frame")
             #expect(SlowCrops.crops.load(ordering: .relaxed) == before + 2, "and renders nothing")
-        }
+        } }
     }
 
     /// A file dropped on the window goes to the host to open (the first of several, the

@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind"],
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind", "FolioApp"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay"],

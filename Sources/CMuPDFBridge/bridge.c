@@ -327,6 +327,32 @@ int folio_mu_lookup_bookmark(folio_mu_doc *d, int64_t mark) {
     return page;
 }
 
+int folio_mu_chapter_of(folio_mu_doc *d, int index, int *page_in_chapter, int *chapter_pages) {
+    int chapter = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) {
+        fz_location loc = fz_location_from_page_number(d->ctx, d->doc, index);
+        *page_in_chapter = loc.page;
+        *chapter_pages = fz_count_chapter_pages(d->ctx, d->doc, loc.chapter);
+        chapter = loc.chapter;
+    }
+    fz_catch(d->ctx) chapter = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return chapter;
+}
+
+int folio_mu_chapter_page(folio_mu_doc *d, int chapter, int page) {
+    int number = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) {
+        int n = fz_count_chapter_pages(d->ctx, d->doc, chapter);
+        if (n > 0) number = fz_page_number_from_location(d->ctx, d->doc, fz_make_location(chapter, page < 0 ? 0 : page >= n ? n - 1 : page));
+    }
+    fz_catch(d->ctx) number = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return number;
+}
+
 // MARK: text, links, outline
 
 /// Appends `*count` + 1 items of `size` bytes to a malloc'd array (capacity doubling).

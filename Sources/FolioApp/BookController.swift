@@ -123,7 +123,8 @@ public final class BookController {
 
     /// Changed by actions only (`toggleLayout`, `setViewSize`, …), so the delegate hears of it.
     public internal(set) var settings: Settings
-    public let library: [BookInfo]
+    /// Changed only by `relaid`.
+    public private(set) var library: [BookInfo]
     public weak var dataSource: PageDataSource?
     public weak var delegate: BookControllerDelegate?
 
@@ -573,6 +574,28 @@ public final class BookController {
     public static let riffleSheets = 4
 
     private func go(to n: Int) -> Bool { go(to: n, at: time) }
+
+    /// Book `b` was laid out again (another text size): it now has `info`'s pages, and while it
+    /// is open it shows layout page `n` at once (a turn under way, and those waiting, are
+    /// dropped: their pages are gone). False when there is no such book.
+    @discardableResult
+    public func relaid(book b: Int, as info: BookInfo, showing n: Int, at time: Double) -> Bool {
+        update(to: time)
+        guard library.indices.contains(b) else { return false }
+        library[b] = info
+        guard book == b else { return true }
+        if turn != nil {
+            turn = nil
+            queue = []
+            afterTurn = []
+            phase = .reading
+        }
+        let last = info.pageCount - 1
+        spread = min(spread, laidOutBook?.lastSpread ?? 0)
+        if go(to: min(max(n, 0), last), animated: false, at: time) { return true }
+        notifyLayout()
+        return true
+    }
 
     private func request(_ target: Int, completion: ((Bool) -> Void)?) -> Bool {
         if turn != nil {

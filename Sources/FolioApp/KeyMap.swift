@@ -22,6 +22,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case toggleBookmark, nextBookmark
     /// Alt+←: back to the page a followed link left.
     case back
+    /// Ctrl+= (Ctrl++) and Ctrl+−: lay a reflowable book out with larger or smaller text.
+    case textLarger, textSmaller
 }
 
 /// The keyboard of `folio view`: one table that both the viewer and its help text read, so
@@ -104,6 +106,11 @@ public enum KeyMap {
                                 phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
         let context = context(of: phase)
         if key == .left, modifiers == .alt, context == .book { return [.back] }
+        // Ctrl++ is Ctrl+Shift+= on most layouts.
+        if key == .plus || key == .minus, modifiers.contains(.control), !modifiers.contains(.alt), context == .book {
+            // Held, it steps on: sizes asked for during a relayout wait for it and merge.
+            return [key == .plus ? .textLarger : .textSmaller]
+        }
         guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
         if zoomed, context == .book, let step = panSteps[key] { return [.action(.pan(by: step))] }
         let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
@@ -140,7 +147,7 @@ public enum KeyMap {
             }
             return ([titles[context, default: context.rawValue] + ":"] + lines).joined(separator: "\n")
         }
-        return (["Keys"] + groups + [zoomHelp, pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
+        return (["Keys"] + groups + [zoomHelp, textSizeHelp, pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
     }
 
     /// Layout units an arrow moves the zoomed book: it moves the way the arrow points to show
@@ -150,6 +157,12 @@ public enum KeyMap {
     private static let zoomHelp = """
         Zoomed in (+, Shift + wheel towards the pointer, up to 8×):
           ← → ↑ ↓, drag             pan; Z fits the spread again
+        """
+
+    private static let textSizeHelp = """
+        Text size of reflowable books (EPUB, FB2, MOBI; remembered):
+          Ctrl + =, Ctrl + +        larger text, laid out again on the same text
+          Ctrl + −                  smaller text
         """
 
     private static let pageNumberHelp = """

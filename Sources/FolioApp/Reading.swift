@@ -63,8 +63,44 @@ extension Key {
     }
 }
 
+/// Where one book was left: its page number and, for a reflowable document (an EPUB), the
+/// text size it was laid out at, which finds the same text again at another size. Written as a
+/// bare page number when there is no size (the only form older files hold).
+public struct ReadingPosition: Sendable, Equatable, Codable {
+    public var page: Int
+    public var fontSize: Double?
+
+    public init(page: Int, fontSize: Double? = nil) {
+        self.page = page
+        self.fontSize = fontSize
+    }
+
+    private enum CodingKeys: String, CodingKey { case page, fontSize }
+
+    public init(from decoder: Decoder) throws {
+        if let page = try? decoder.singleValueContainer().decode(Int.self) {
+            self.init(page: page)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(page: c.decode(Int.self, forKey: .page), fontSize: c.decodeIfPresent(Double.self, forKey: .fontSize))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        guard let fontSize else {
+            var c = encoder.singleValueContainer()
+            try c.encode(page)
+            return
+        }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(page, forKey: .page)
+        try c.encode(fontSize, forKey: .fontSize)
+    }
+}
+
 /// Where each book was left, kept in the XDG state directory (`$XDG_STATE_HOME/folio`, else
-/// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`.
+/// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`, or
+/// for a reflowable book `{"page": <page number>, "fontSize": <points it was laid out at>}`.
 /// A missing file counts as empty; writes replace its content whole. A file that is there but
 /// cannot be used (damaged JSON, a number out of range, larger than `maxBytes`) is never written
 /// over: `setAsideIfDamaged` moves it to `positions.json.bad-DATE` and says so, and until then
@@ -91,13 +127,13 @@ public struct ReadingPositions: Sendable {
 
     /// Every position saved ([:] when there is no file), or nil with the reason when the file
     /// is there but cannot be used. Read as inputs are (`InputFile`: regular files only, bounded).
-    public func read() -> Result<[String: Int], FileError> {
+    public func read() -> Result<[String: ReadingPosition], FileError> {
         var st = stat()
         guard stat(FileName.bytes(file), &st) == 0 else { return .success([:]) }
         do {
             let bytes = try InputFile.read(file, maxBytes: Self.maxBytes)
-            guard let positions = try? JSONDecoder().decode([String: Int].self, from: Data(bytes)) else {
-                return .failure(FileError(.notAFile, file, "damaged: not a JSON object of page numbers"))
+            guard let positions = try? JSONDecoder().decode([String: ReadingPosition].self, from: Data(bytes)) else {
+                return .failure(FileError(.notAFile, file, "damaged: not a JSON object of reading positions"))
             }
             return .success(positions)
         } catch {
@@ -106,7 +142,7 @@ public struct ReadingPositions: Sendable {
     }
 
     /// Every position saved; empty when the file is missing or cannot be used.
-    public func load() -> [String: Int] { (try? read().get()) ?? [:] }
+    public func load() -> [String: ReadingPosition] { (try? read().get()) ?? [:] }
 
     /// When the file is there but cannot be used, renames it to `positions.json.bad-DATE` (kept
     /// for the user, out of the way of new positions) and returns the line that says so; nil
@@ -126,8 +162,21 @@ public struct ReadingPositions: Sendable {
         return "\(error.description); kept as \(aside), reading positions start afresh"
     }
 
-    /// The page number `book` was left at, if any.
-    public func page(of book: Book) -> Int? { Self.key(of: book).flatMap { load()[$0] } }
+    /// The page number `book` was left at, if any: for a reflowable document, the page that
+    /// holds the place in the text it was left at, whatever size it is laid out at now.
+    public func page(of book: Book) -> Int? {
+        guard let position = Self.key(of: book).flatMap({ load()[$0] }) else { return nil }
+        guard let size = position.fontSize, let source = Self.reflowable(book),
+              let index = source.page(of: TextPlace(fontSize: size, page: position.page - 1)) else { return position.page }
+        return index + 1
+    }
+
+    /// `book`'s document when the book is the whole of one reflowable document.
+    private static func reflowable(_ book: Book) -> (any ReflowableSource)? {
+        guard let first = book.pages.first, let (path, _) = PageSources.split(first),
+              let source = PageSources.reflowable(path), source.pageCount == book.pages.count else { return nil }
+        return source
+    }
 
     /// Remembers `page` for `book`; false when the file cannot be written.
     @discardableResult
@@ -138,8 +187,9 @@ public struct ReadingPositions: Sendable {
         if stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT != S_IFREG { return false }
         // A file that cannot be read is the user's, not ours to overwrite.
         guard case var .success(positions) = read() else { return false }
-        guard positions[key] != page else { return true }
-        positions[key] = page
+        let position = ReadingPosition(page: page, fontSize: Self.reflowable(book)?.fontSize)
+        guard positions[key] != position else { return true }
+        positions[key] = position
         do {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let encoder = JSONEncoder()

@@ -267,6 +267,17 @@ public enum PageSources {
         }
     }
 
+    /// Puts `source` in place of the document open at `path` (a relayout of it): pages asked
+    /// for from now on come from `source`.
+    public static func replace(_ path: String, with source: PageSource) {
+        state.lock.withLock {
+            state.failed.remove(path)
+            state.open[path] = nil
+            state.recent.removeAll { $0 == path }
+            _ = state.keep(source, for: path)
+        }
+    }
+
     /// Refuses what is not a regular file (a FIFO would block the reader forever).
     static func requireRegularFile(_ path: String) throws {
         var st = stat()

@@ -108,7 +108,7 @@ public final class FramePipeline {
     /// kept, without the old one's delegate and data source) and new page images.
     public var library: Library {
         didSet {
-            guard library != oldValue else { return }
+            guard library != oldValue, !relaying else { return }
             renderer.settings.themedBooks = library.printedBooks
             replaceImages()
             controller = BookController(library: library.bookInfos, settings: controller.settings)
@@ -162,6 +162,18 @@ public final class FramePipeline {
     private var layerUnavailable = false
     private var layerDrawn: (opacity: Double, content: OverlayContent)?
     private var layerWake: Double?
+    /// Relayouts made in the background (`changeTextSize`), the text size asked for last (until
+    /// the book shows it), and whether one runs.
+    private lazy var relayouts = RelayoutInbox(wake: surface.wake)
+    public private(set) var wantedTextSize: Double?
+    private var relayoutRunning = false
+    /// The place in the text the last relayout kept, while the spread it landed on is shown:
+    /// the next one keeps it too, not the spread's first page (which may come before it), so
+    /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
+    private var landed: (book: Int, spread: Int, place: TextPlace)?
+    private var relayingFrom: TextPlace?
+    /// Set while `apply` changes the library's pages in place (the controller stays).
+    private var relaying = false
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -415,6 +427,7 @@ public final class FramePipeline {
     /// Moves everything on to `now` and draws and presents the frame if anything changed.
     public func frame(at now: Double) {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
+        takeRelayouts(at: now)
         advance(to: now)
         keepPosition(at: now)
         takeImageChanges()
@@ -438,6 +451,9 @@ public final class FramePipeline {
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
         case .screenshot, .help, .open, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)
+        case .textLarger, .textSmaller:
+            // The host remembers the size started.
+            if changeTextSize(by: command == .textLarger ? 1 : -1, at: now) != nil { delegate?.pipeline(self, asksFor: command, at: now) }
         case .cycleTheme, .toggleShowThrough:
             if command == .cycleTheme { renderer.settings.theme = renderer.settings.theme.next } else { renderer.settings.showThrough.toggle() }
             needsRender = true
@@ -745,5 +761,94 @@ extension FramePipeline {
         layer.fade.wake(at: now)
         needsRender = true
         return true
+    }
+}
+
+// MARK: Relayout
+
+extension FramePipeline {
+    /// Lays the open book out again `step` points larger (smaller when negative) in the
+    /// background; the pages shown stay until the new layout is applied by a later frame, which
+    /// lands on the page holding the text shown first now. Returns the text size asked for,
+    /// or nil (with a notice) when the open book has fixed pages.
+    @discardableResult
+    public func changeTextSize(by step: Double, at now: Double) -> Double? {
+        guard let (b, path, source) = openReflowable else {
+            if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
+            return nil
+        }
+        let sizes = ReaderSettings.fontSizes
+        let size = min(max((wantedTextSize ?? source.fontSize) + step, sizes.lowerBound), sizes.upperBound)
+        wantedTextSize = size
+        if !relayoutRunning { startRelayout(book: b, document: path, from: source, fontSize: size) }
+        return size
+    }
+
+    /// The open book when it is one whole reflowable document, with the document.
+    private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
+        guard let b = controller.book, let first = library.books[b].pages.first,
+              let (path, _) = PageSources.split(first), let source = PageSources.reflowable(path),
+              library.books[b].pages.count == source.pageCount else { return nil }
+        return (b, path, source)
+    }
+
+    private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
+        let shown = (controller.shownPages.first ?? 1) - 1
+        let pages = library.books[b].pages
+        let index = pages.indices.contains(shown) ? PageSources.split(pages[shown])?.index ?? 0 : 0
+        let place = landed.flatMap { $0.book == b && $0.spread == controller.spread ? $0.place : nil } ?? source.place(ofPage: index)
+        let inbox = relayouts
+        relayoutRunning = true
+        relayingFrom = place
+        Thread.detachNewThread {
+            do {
+                let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
+                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page)))
+            } catch {
+                inbox.post(.failure(RelayoutFailure(message: "\(error)")))
+            }
+        }
+    }
+
+    /// Applies the relayouts finished since the last frame; starts the next one when the text
+    /// size asked for changed meanwhile.
+    private func takeRelayouts(at now: Double) {
+        for outcome in relayouts.take() {
+            relayoutRunning = false
+            switch outcome {
+            case let .success(event):
+                apply(event, at: now)
+                if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
+                    startRelayout(book: b, document: path, from: source, fontSize: wanted)
+                } else {
+                    wantedTextSize = nil
+                }
+            case let .failure(failure):
+                (wantedTextSize, relayingFrom) = (nil, nil)
+                report(failure.message)
+            }
+        }
+    }
+
+    /// Shows book `event.book` in its new layout: its document replaced by the new one, its
+    /// page caches replaced, the controller told its page count and put on the page holding
+    /// the same text without a turn, and a notice with the size and the page count. An event
+    /// for a book no longer shown as that document is dropped.
+    public func apply(_ event: DocumentRelaid, at now: Double) {
+        guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
+              PageSources.split(first)?.path == event.document else { return }
+        PageSources.replace(event.document, with: event.source)
+        let count = event.source.pageCount
+        relaying = true
+        library.books[event.book].pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
+        relaying = false
+        replaceImages()
+        controller.relaid(book: event.book, as: library.bookInfos[event.book],
+                          showing: BookInfo.layoutPage(number: event.page + 1), at: now)
+        landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
+        relayingFrom = nil
+        saved[event.book] = nil
+        let size = event.source.fontSize
+        showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
     }
 }

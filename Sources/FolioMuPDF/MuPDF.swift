@@ -9,8 +9,8 @@ import Foundation
 /// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
 /// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
 /// Does not: draw PDFs in `folio` (poppler does; `folio bench` compares, docs/documents.md),
-/// lay a book out page by page (MuPDF lays the whole book out when it counts pages), re-lay
-/// an open book out in the viewer, or read DRM-encrypted books (it says so).
+/// lay a book out page by page (MuPDF lays the whole book out when it counts pages), or read
+/// DRM-encrypted books (it says so). A relayout (`relaid(fontSize:)`) opens the book anew.
 ///
 /// Licence: MuPDF is AGPL-3.0, so a program that links this module is distributed under the
 /// AGPL (docs/documents.md); FolioKit programs that do not register it do not link it.
@@ -55,12 +55,6 @@ public enum MuPDF {
     static let memoryLimit = 512 << 20
 }
 
-/// A place in a reflowable book's text, independent of its layout (MuPDF's bookmark): the page
-/// holding it after a relayout at another text size is the page holding the same text.
-struct TextPlace: Sendable, Hashable {
-    var mark: Int64
-}
-
 /// Locks a value (Swift's `Mutex` needs a newer platform than `.macOS(.v13)`).
 final class Mutex<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched under `lock`.
@@ -73,15 +67,15 @@ final class Mutex<Value>: @unchecked Sendable {
 }
 
 /// One e-book or XPS file, open in MuPDF (the bridge serialises access to it).
-final class MuPDFDocument: PageSource, @unchecked Sendable {
+final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     // @unchecked: `doc` is used only through the bridge, which locks it; `laidOut` under its lock.
     let path: String
     private let doc: OpaquePointer
     private let info: folio_mu_info
     let title: String?
     let author: String?
-    /// The page count and the shape of the pages in the current layout.
-    private let laidOut: Mutex<(pages: Int, aspect: Double)>
+    /// The page count, the shape of the pages and the text size of the current layout.
+    private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double)>
 
     init(path: String, fontSize: Double) throws {
         self.path = path
@@ -98,7 +92,7 @@ final class MuPDFDocument: PageSource, @unchecked Sendable {
         self.info = info
         title = Self.metadata(doc, "info:Title")
         author = Self.metadata(doc, "info:Author")
-        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight))
+        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize))
         // Fully initialised: from here a throw runs deinit, which closes the document.
         try layout(fontSize: fontSize)
     }
@@ -146,25 +140,48 @@ final class MuPDFDocument: PageSource, @unchecked Sendable {
         var box: [Float] = [0, 0, 0, 0]
         let first = n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
         let aspect = Book.paperAspect(firstPage: first)
-        laidOut.withLock { $0 = (Int(n), aspect) }
+        laidOut.withLock { $0 = (Int(n), aspect, fontSize) }
         return Int(n)
     }
 
     var pageCount: Int { laidOut.withLock { $0.pages } }
     private var aspect: Double { laidOut.withLock { $0.aspect } }
+    var fontSize: Double { laidOut.withLock { $0.fontSize } }
+
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize)
+        return (relaid, try relaid.follow(place.page, to: fontSize) ?? 0)
+    }
 
     var direction: ReadingDirection { info.right_to_left != 0 ? .rtl : .ltr }
 
     /// Whether the book is laid out by Folio (its page count depends on the text size).
     var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
 
-    /// The place in the text where page `index` starts.
-    func place(ofPage index: Int) -> TextPlace { TextPlace(mark: folio_mu_bookmark(doc, Int32(index))) }
-
-    /// The page holding `place` in the current layout.
     func page(of place: TextPlace) -> Int? {
-        let p = Int(folio_mu_lookup_bookmark(doc, place.mark))
-        return p >= 0 ? p : nil
+        guard place.fontSize != fontSize, reflowable else { return (0..<pageCount).contains(place.page) ? place.page : nil }
+        // MuPDF's bookmarks point into one document's own layout: the place is found in a
+        // copy laid out at its size, then followed to this one's.
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize).follow(place.page, to: fontSize)
+    }
+
+    /// Lays this document out at `fontSize`; the page that then holds the text page `index`
+    /// started with: MuPDF's bookmark of it looked up in the new layout, when it is found in
+    /// the same chapter. A bookmark points at MuPDF's laid-out chapter, which it may have let go
+    /// and parsed again meanwhile: then the page as far through the same chapter.
+    private func follow(_ index: Int, to fontSize: Double) throws -> Int? {
+        guard (0..<pageCount).contains(index) else { return nil }
+        let mark = folio_mu_bookmark(doc, Int32(index))
+        var inChapter: Int32 = 0, chapterPages: Int32 = 0
+        let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
+        try layout(fontSize: fontSize)
+        guard chapter >= 0 else { return nil }
+        let found = folio_mu_lookup_bookmark(doc, mark)
+        var at: Int32 = 0, newPages: Int32 = 0
+        if found >= 0, folio_mu_chapter_of(doc, found, &at, &newPages) == chapter { return Int(found) }
+        _ = folio_mu_chapter_of(doc, folio_mu_chapter_page(doc, chapter, 0), &at, &newPages)
+        let p = folio_mu_chapter_page(doc, chapter, Int32(Double(inChapter) * Double(newPages) / Double(max(chapterPages, 1))))
+        return p >= 0 ? Int(p) : nil
     }
 
     /// Page `index`'s box in points, or why it has none.

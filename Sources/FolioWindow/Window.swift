@@ -117,8 +117,11 @@ public final class Window: Surface {
 
     private func installCallbacks() {
         glfwSetKeyCallback(handle) { window, key, _, action, mods in
-            guard action != GLFW_RELEASE, let k = Window.key(key) else { return }
-            EventQueue.of(window)?.push(.key(k, modifiers: Window.modifiers(mods), isRepeat: action == GLFW_REPEAT))
+            guard action != GLFW_RELEASE else { return }
+            let m = Window.modifiers(mods)
+            // With Ctrl no character comes: Ctrl+= / Ctrl++ / Ctrl+− (text size) by key.
+            guard let k = Window.key(key) ?? (m.contains(.control) ? Window.controlKeys[key] : nil) else { return }
+            EventQueue.of(window)?.push(.key(k, modifiers: m, isRepeat: action == GLFW_REPEAT))
         }
         glfwSetCharCallback(handle) { window, codepoint in
             // '+' and '-' by character, so they work on every keyboard layout.
@@ -204,6 +207,10 @@ public final class Window: Surface {
     ]
 
     private static func key(_ code: Int32) -> Key? { keys[code] }
+
+    private static let controlKeys: [Int32: Key] = [
+        GLFW_KEY_EQUAL: .plus, GLFW_KEY_KP_ADD: .plus, GLFW_KEY_MINUS: .minus, GLFW_KEY_KP_SUBTRACT: .minus,
+    ]
 }
 
 /// Events gathered by GLFW's callbacks, which cannot capture context: they find this queue

@@ -3,6 +3,7 @@ import FolioApp
 import FolioBook
 import FolioFind
 import FolioKit
+import FolioMuPDF
 import FolioRender
 import FolioWindow
 import Foundation
@@ -73,6 +74,8 @@ struct View: ParsableCommand {
         settings.deform = reader.deform
         settings.pages = reader.pages
         settings.fitWidth = reader.fitWidth
+        // Reflowable books open at the size last chosen, unless --font-size says otherwise.
+        if tuning.document.fontSize == nil { MuPDF.fontSize = reader.fontSize }
         let library = try loadLibrary(source, password: password)
         let hits = try search.map { try markHits(of: $0, in: library) } ?? [:]
         let window = try openWindow(width: width, height: height, visible: true)
@@ -235,6 +238,11 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
             pipeline.perform(.goTo(page: image + 2), at: time, origin: .key)
         case .cycleTheme: remember { [theme = pipeline.renderer.settings.theme] in $0.theme = theme }
         case .toggleShowThrough: remember { [on = pipeline.renderer.settings.showThrough] in $0.showThrough = on }
+        case .textLarger, .textSmaller:
+            // Books opened from now on are laid out at it too (a library's others, the next run).
+            guard let size = pipeline.wantedTextSize else { return }
+            MuPDF.fontSize = size
+            remember { $0.fontSize = size }
         case let .open(path):
             // A file that cannot be opened leaves what is shown as it is.
             let library: Library

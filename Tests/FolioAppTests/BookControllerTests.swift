@@ -410,3 +410,28 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(c.settings.deform == .rigid && c.settings.layout == .fan, "c, l, c: curl on, fan, curl off")
     }
 }
+
+@Suite struct RelayoutTests {
+    /// A book laid out again (another text size) has its new page count at once and shows the
+    /// page given, without a turn; a turn under way is dropped (its pages are gone).
+    @Test func aRelaidBookHasItsNewPagesAndShowsTheGivenPageAtOnce() {
+        let c = reading(10, spread: 2)
+        let rec = Recorder()
+        c.delegate = rec
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 25), showing: BookInfo.layoutPage(number: 17), at: 2))
+        #expect(c.library[0].imageCount == 25 && c.laidOutBook?.imageCount == 25)
+        #expect(c.shownPages.contains(17), "\(c.shownPages)")
+        #expect(c.phase == .reading && !c.isAnimating && rec.turns.isEmpty && rec.layoutChanges > 0)
+        // Mid-turn, to fewer pages than the spread shown: the last page, at rest.
+        #expect(c.handle(.nextPage, at: 3))
+        #expect(c.phase == .turning)
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 6), showing: BookInfo.layoutPage(number: 6), at: 3.05))
+        #expect(c.phase == .reading && !c.isAnimating && c.shownPages.contains(6), "\(c.shownPages)")
+        c.update(to: 5)
+        #expect(c.shownPages.contains(6) && rec.turns.isEmpty)
+        // Another book: its page count changes, the open one stays where it is.
+        #expect(c.relaid(book: 1, as: BookInfo(title: "B4", imageCount: 9), showing: 2, at: 5))
+        #expect(c.library[1].imageCount == 9 && c.shownPages.contains(6))
+        #expect(!c.relaid(book: 2, as: BookInfo(title: "none", imageCount: 1), showing: 0, at: 5))
+    }
+}

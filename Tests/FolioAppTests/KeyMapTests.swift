@@ -81,6 +81,20 @@ private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = []
         #expect(command(.right, .reading, modifiers: .shift) == .action(.nextPage))
     }
 
+    /// Ctrl with = (+ on the keypad, or Shift+= for Ctrl++) and − sizes a reflowable book's
+    /// text; + and − alone still zoom, and on the shelf Ctrl stays the desktop's.
+    @Test func ctrlPlusAndMinusSizeTheText() {
+        #expect(command(.plus, .reading, modifiers: .control) == .textLarger)
+        #expect(command(.plus, .reading, modifiers: [.control, .shift]) == .textLarger)
+        #expect(command(.minus, .reading, modifiers: .control) == .textSmaller)
+        #expect(command(.plus, .reading, modifiers: .control, isRepeat: true) == .textLarger)
+        #expect(command(.plus, .reading) == .action(.zoomIn))
+        #expect(command(.minus, .reading) == .action(.zoomOut))
+        #expect(command(.plus, .shelf, modifiers: .control) == nil)
+        #expect(command(.minus, .reading, modifiers: [.control, .alt]) == nil)
+        #expect(KeyMap.help.contains("Ctrl + =") && KeyMap.help.contains("Ctrl + −"))
+    }
+
     @Test func helpListsEveryBinding() {
         let help = KeyMap.help
         for b in KeyMap.bindings {

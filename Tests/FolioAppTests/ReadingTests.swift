@@ -47,6 +47,27 @@ import Testing
         #expect(ReadingPositions(file: positions.file).page(of: album) == 1)
     }
 
+    /// Positions of reflowable books carry the text size their page number counts in; a file
+    /// of bare page numbers (older versions) still reads, and keeps its form when written.
+    @Test func aPositionIsAPageOrAPageAtATextSize() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let positions = ReadingPositions(file: state + "/positions.json")
+        // Keys as the viewer makes them (no document format is registered here: the folder).
+        let old = Book(title: "A", pages: ["/books/a/1.png"]), epub = Book(title: "B", pages: ["/books/b/1.png"])
+        let (a, b) = try (#require(ReadingPositions.key(of: old)), #require(ReadingPositions.key(of: epub)))
+        try Data(#"{"\#(a)": 3, "\#(b)": {"page": 40, "fontSize": 14}}"#.utf8).write(to: URL(fileURLWithPath: positions.file))
+        #expect(positions.load() == [a: ReadingPosition(page: 3), b: ReadingPosition(page: 40, fontSize: 14)])
+        // A book that is not open as a reflowable document gets the page number as stored.
+        #expect(positions.page(of: epub) == 40 && positions.page(of: old) == 3)
+        let c = Book(title: "C", pages: ["/books/c/1.png"])
+        #expect(positions.save(page: 5, of: c))
+        #expect(positions.load() == [a: ReadingPosition(page: 3), b: ReadingPosition(page: 40, fontSize: 14), "/books/c": ReadingPosition(page: 5)])
+        let written = try String(contentsOfFile: positions.file, encoding: .utf8)
+        #expect(written.contains(#"" : 3"#) && written.contains(#""fontSize" : 14"#), "\(written)")
+    }
+
     /// A damaged positions file (cut short, one number out of range, too large) was replaced
     /// after one session by a file holding the new entry alone: every other book's place was
     /// lost. It is left alone, then kept aside with a line saying so.

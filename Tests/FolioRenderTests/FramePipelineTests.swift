@@ -27,7 +27,9 @@ private final class ScriptedSurface: Surface {
         defer { queued = [] }
         return queued
     }
-    var wake: @Sendable () -> Void { {} }
+    /// Signalled by every wake (work finished on another thread).
+    let woken = DispatchSemaphore(value: 0)
+    var wake: @Sendable () -> Void { { [woken] in woken.signal() } }
     func present(_ frame: Framebuffer) { presented += 1 }
     func makeCurrent() { context.makeCurrent() }
     func setTitle(_ title: String) { titles.append(title) }
@@ -73,6 +75,34 @@ private final class StuckPages: PageSource {
         Self.release.wait()
         Self.release.signal()
         return PageRender(image: RGBAImage(width: 8, height: 8, fill: (20, 20, 20, 255)), scalable: false)
+    }
+}
+
+/// A reflowable document of two pages per point of text size, its text spread evenly over
+/// them: grey pages at 11 pt, blue ones at any other size.
+private final class Reflowing: ReflowableSource {
+    static let format = PageSourceFormat(name: "reflowing", extensions: ["reflowing"]) { _, _ in Reflowing(fontSize: 11) }
+    let fontSize: Double
+    let title: String? = "Reflowing"
+    let reflowable = true
+    init(fontSize: Double) { self.fontSize = fontSize }
+
+    static func pages(at size: Double) -> Int { Int(size * 2) }
+    var pageCount: Int { Self.pages(at: fontSize) }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568)
+        let fill: (UInt8, UInt8, UInt8, UInt8) = fontSize == 11 ? (150, 150, 150, 255) : (40, 60, 200, 255)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: fill), scalable: false)
+    }
+
+    func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize) }
+
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let relaid = Reflowing(fontSize: fontSize)
+        return (relaid, relaid.page(of: place) ?? 0)
     }
 }
 
@@ -178,6 +208,56 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: s.time + 0.3)
             #expect(p.layer.fade.opacity(at: s.time) == 1)
         }
+    }
+
+    /// Ctrl+= on a reflowable book: the pages shown stay while it is laid out again in the
+    /// background, then the book has its new page count, shows the page holding the same text
+    /// (without a turn), its new pages, and a notice; on a book of fixed pages the key says so.
+    @Test func ctrlEqualsReLaysAReflowableBookOutAndKeepsThePlace() throws {
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+            let ctrlEquals = TimedInputEvent(.key(.plus, modifiers: .control, isRepeat: false), at: 0)
+            // The sample library's books are pictures: fixed pages.
+            s.queued = [key(.enter, at: 0)]
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
+            #expect(p.layer.entry == "this book has fixed pages" && p.wantedTextSize == nil && rec.commands.isEmpty)
+
+            p.library = Library.load(from: doc, logProblems: false)
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            // Image 16 of 22 (index 15) at 11 pt: index 15 × 24 / 22 = 16 of 24 at 12 pt.
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            #expect(p.controller.shownPages.contains(16))
+            let grey = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
+            #expect(grey.r == grey.b && grey.r > 100 && grey.r < 200, "the page at 11 pt: \(grey)")
+            let turns = rec.turns.count
+            p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
+            #expect(p.wantedTextSize == 12 && rec.commands == [.textLarger])
+            // Until a frame takes the new layout, the book is as it was; the wake says when.
+            var waits = 0
+            while p.controller.library[0].imageCount == 22, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
+                p.frame(at: s.time)
+                waits += 1
+            }
+            #expect(p.controller.library[0].imageCount == 24 && p.library.books[0].pages.count == 24)
+            #expect(p.controller.shownPages.contains(17), "\(p.controller.shownPages)")
+            #expect(p.controller.phase == .reading && !p.controller.isAnimating && rec.turns.count == turns, "no turn")
+            #expect(p.layer.notice == "text 12 pt — 24 pages" && p.wantedTextSize == nil)
+            let blue = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
+            #expect(blue.b > 150 && blue.r < 100, "the page at 12 pt: \(blue)")
+        } }
+    }
+
+    /// Runs `body` with the path of a one-byte file of `format`, registered.
+    private func withDocument(_ format: PageSourceFormat, _ body: (String) throws -> Void) throws {
+        PageSources.register(format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = dir.appendingPathComponent("book." + format.extensions[0]).path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        try body(doc)
     }
 
     /// The viewer's newer keys together, as a reader presses them: a page number typed while
@@ -339,13 +419,7 @@ private final class Recorder: FramePipelineDelegate {
     /// then the crop of its visible part once rendered; after a pan the old crop stays where
     /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
     @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
-        PageSources.register(SlowCrops.format)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-slow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let doc = dir.appendingPathComponent("book.slowcrops").path
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
-        try live { p, s, _ in
+        try withDocument(SlowCrops.format) { doc in try live { p, s, _ in
             p.library = Library.load(from: doc, logProblems: false)
             #expect(p.perform(.openBook(0), at: 0))
             #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
@@ -398,7 +472,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.perform(.pan(by: Vec2(-300, 0)), at: s.time))
             #expect(row().allSatisfy(isBlue), "zooming back in shows the kept crop in the first frame")
             #expect(SlowCrops.crops.load(ordering: .relaxed) == before + 2, "and renders nothing")
-        }
+        } }
     }
 
     /// A file dropped on the window goes to the host to open (the first of several, the

@@ -55,6 +55,10 @@ int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, 
 int64_t folio_mu_bookmark(folio_mu_doc *doc, int index);
 /// The page holding `mark` in the current layout, or -1.
 int folio_mu_lookup_bookmark(folio_mu_doc *doc, int64_t mark);
+/// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
+int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);
+/// The page number of page `page` of `chapter` (clamped to the chapter), or -1.
+int folio_mu_chapter_page(folio_mu_doc *doc, int chapter, int page);
 
 /// One word and its box in points.
 typedef struct { char *text; float x0, y0, x1, y1; } folio_mu_word;

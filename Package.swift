@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "FolioOverlay"),
         .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
         .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
-                                                 "FolioOverlay", "FolioOverlayText"]),
+                                                 "FolioOverlay", "FolioOverlayText", "FolioFind"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
             "FolioMuPDF", "FolioFind", "FolioOverlay",

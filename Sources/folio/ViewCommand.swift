@@ -74,7 +74,7 @@ struct View: ParsableCommand {
         settings.pages = reader.pages
         settings.fitWidth = reader.fitWidth
         let library = try loadLibrary(source, password: password)
-        let hits = try search.map { try markHits(of: $0, in: library) } ?? [:]
+        let hits = try search.map { try markHits(of: $0, in: library).mapValues(\.hits) } ?? [:]
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
         do {

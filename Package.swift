@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay"],
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),

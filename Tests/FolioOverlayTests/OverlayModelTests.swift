@@ -131,3 +131,34 @@ extension OverlayModelTests {
         #expect(fade.opacity(at: 20) == 1)
     }
 }
+
+extension OverlayModelTests {
+    /// The search field: typed text shows as typed with a bar after it, Backspace erases,
+    /// control characters never enter, the field stops at its limit and shows its tail, and
+    /// once closed the line shows what the search found.
+    @Test func theSearchFieldEditsAndShowsWhatWasFound() {
+        var state = LayerState()
+        state.typeInSearch("lost")
+        #expect(state.searchField == nil && state.entry == nil, "text typed with the field closed goes nowhere")
+        state.openSearch()
+        #expect(state.entry == "Find: ▏" && state.isPinned)
+        state.typeInSearch("zebr")
+        state.typeInSearch("a\u{7}\n")
+        #expect(state.entry == "Find: zebra▏")
+        state.eraseInSearch()
+        state.eraseInSearch()
+        #expect(state.searchField == "zeb")
+        state.openSearch(with: "")
+        state.eraseInSearch()
+        #expect(state.searchField == "", "Backspace in an empty field")
+        state.typeInSearch(String(repeating: "x", count: LayerState.searchLimit + 50) + "y")
+        #expect(state.searchField?.count == LayerState.searchLimit)
+        #expect(state.entry == "Find: …" + String(repeating: "x", count: 60) + "▏")
+        state.searchLine = "“zebra” 3 of 17"
+        #expect(state.entry?.hasPrefix("Find: ") == true, "the field goes before the count")
+        state.closeSearch()
+        #expect(state.entry == "“zebra” 3 of 17" && !state.isPinned)
+        state.typing = "Go to page 4"
+        #expect(state.entry == "Go to page 4", "a page number typed goes first")
+    }
+}

@@ -76,6 +76,26 @@ private final class StuckPages: PageSource {
     }
 }
 
+/// A document of eight white pages with a text layer: "zebra" on pages 2 and 6 (indices 1
+/// and 5) covering the whole page, so its mark turns the page yellow; other words elsewhere.
+private final class ZebraPages: PageSource {
+    static let format = PageSourceFormat(name: "zebra pages", extensions: ["zebrapages"]) { _, _ in ZebraPages() }
+    let pageCount = 8
+    let title: String? = "Zebras"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (255, 255, 255, 255)), scalable: false)
+    }
+
+    func text(page index: Int) throws -> PageText? {
+        let word = [1, 5].contains(index) ? "zebra" : "horse"
+        return PageText(words: [TextWord(text: word, box: PageRegion(x0: 0, y0: 0, x1: 1, y1: 1))])
+    }
+}
+
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
     var commands: [ViewerCommand] = []
@@ -177,6 +197,57 @@ private final class Recorder: FramePipelineDelegate {
             s.queued = [TimedInputEvent(.mouseMove(x: 100, y: 100), at: s.time)]
             step(p, s, until: s.time + 0.3)
             #expect(p.layer.fade.opacity(at: s.time) == 1)
+        }
+    }
+
+    /// A search typed in the window: `/` opens the field (the key typed while it is open does
+    /// not turn the page), Backspace edits, Enter searches — run to its end at once through the
+    /// pipeline's hook, so the test sees what follows without waiting — the book turns to the
+    /// first hit with its page marked yellow and the layer says "1 of 2"; N and Shift+N move on.
+    @Test func aSearchTypedInTheWindowTurnsToItsHitsAndMarksThem() throws {
+        PageSources.register(ZebraPages.format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-zebra-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = dir.appendingPathComponent("book.zebrapages").path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        try live(configure: { $0.showsLayer = true; $0.startsSearch = { $0.run() } }) { p, s, rec in
+            p.library = Library.load(from: doc, logProblems: false)
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            var t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), key(.right, at: t), TimedInputEvent(.text("zebu"), at: t),
+                        key(.backspace, at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.entry == "Find: zeb▏")
+            #expect(rec.turns.isEmpty && p.controller.spread == 0, "keys typed in the field do not turn")
+            t = s.time
+            s.queued = [TimedInputEvent(.text("ra"), at: t), key(.enter, at: t)]
+            // Image 1 (the second page) lies in spread 1.
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            #expect(rec.turns.count == 1 && rec.turns.first?.1 == .key)
+            #expect(p.layer.searchField == nil && p.layer.entry == "“zebra” 1 of 2")
+            let frame = p.snapshot(at: s.time).flippedVertically()
+            let marked = frame.pixel(105, 90), plain = frame.pixel(215, 90)
+            #expect(marked.r > 180 && marked.b < 120, "the hit's page is marked: \(marked)")
+            #expect(plain.r > 180 && plain.b > 180, "the page without a hit is not: \(plain)")
+            t = s.time
+            s.queued = [key(.n, at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 3 && !p.controller.isAnimating })
+            #expect(p.layer.entry == "“zebra” 2 of 2")
+            t = s.time
+            s.queued = [TimedInputEvent(.key(.n, modifiers: .shift, isRepeat: false), at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.layer.entry == "“zebra” 1 of 2")
+            // Ctrl+F opens the field with the phrase to edit; Escape closes it, nothing turns.
+            t = s.time
+            s.queued = [TimedInputEvent(.key(.f, modifiers: .control, isRepeat: false), at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.entry == "Find: zebra▏")
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
+            #expect(rec.commands.isEmpty, "N went to the window's search, not the host")
         }
     }
 

@@ -116,4 +116,23 @@ import Testing
         #expect(title.y > footY, "title at \(title.y), the cover's foot at \(footY)")
         #expect(Self.count(image, title, Self.bright) > 100)
     }
+
+    /// The search field and the count a search shows lie in the entry pill at the top centre:
+    /// white ink inside it, on its dark ground, and none of it outside.
+    @Test func theSearchFieldAndItsCountAreInkInTheEntryPill() throws {
+        let book = try Self.scene { $0.book = 0; $0.page = 6 }
+        var typing = LayerState(), found = LayerState()
+        typing.openSearch(with: "time traveller")
+        found.searchLine = "“time traveller” 3 of 17"
+        let contents = [typing, found].map { ReaderLayer.content(library: Self.library, phase: .reading, book: 0, spread: 3, scroll: 0, state: $0) }
+        let images = try Self.frames([book, book, book], layers: [nil] + contents)
+        let layout = OverlayLayout(width: Self.width, height: Self.height)
+        for (content, image) in zip(contents, images.dropFirst()) {
+            let pill = try #require(layout.panels(content).first { $0.role == .entry }).frame
+            #expect(pill.y < 40 && abs(pill.x + pill.width / 2 - Double(Self.width) / 2) <= 1, "\(pill)")
+            #expect(Self.count(image, pill, Self.bright) > 150, "text in \(content.entry ?? "")")
+            #expect(Self.count(images[0], pill, Self.bright) < Self.count(image, pill, Self.bright) / 4)
+            #expect((0..<Int(pill.x - 2)).allSatisfy { image.pixel($0, Int(pill.y + pill.height / 2)) == images[0].pixel($0, Int(pill.y + pill.height / 2)) })
+        }
+    }
 }

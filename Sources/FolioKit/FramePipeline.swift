@@ -374,7 +374,7 @@ public final class FramePipeline {
         let now = timed.time
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
-            if searchTakes(timed.event, at: now) { return }
+            if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
             if layerTakes(key, at: now) { return }
             if controller.book != nil, let outcome = pageEntry.handle(key) {
                 if case let .go(n) = outcome { goToPage(n, at: now) }
@@ -393,12 +393,12 @@ public final class FramePipeline {
         case .close:
             isRunning = false
         case .text:
-            _ = searchTakes(timed.event, at: now)
+            _ = contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now)
         case let .drop(paths):
             // One book at a time: the first file dropped.
             if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            if layerTakes(timed.event, at: now) { return }
+            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],

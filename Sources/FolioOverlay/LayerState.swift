@@ -61,6 +61,8 @@ public struct LayerState: Sendable, Equatable {
     /// What the last search says ("“zebra” 3 of 17", "no hits for “zebra”"), shown on the
     /// entry line while the field is closed; nil when there was none.
     public var searchLine: String?
+    /// The contents panel, while open.
+    public var contents: ContentsList?
     /// Characters the search field takes at most (a longer phrase is not searched for).
     public static let searchLimit = 10_000
     public private(set) var answer: String?
@@ -119,7 +121,7 @@ public struct LayerState: Sendable, Equatable {
 
     /// The layer stays fully shown while something in it waits for the reader.
     public var isPinned: Bool {
-        helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil || searchField != nil
+        helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil || searchField != nil || contents != nil
     }
 
     /// What the entry line shows: the page number typed, else its answer, else the search

@@ -24,7 +24,10 @@ struct LayerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Search the open book's document for the phrase, mark its hits and show the count the viewer shows (\"“phrase” 1 of 17\", the first hit from the page shown); implies --ui.", valueName: "phrase"))
     var uiSearch: String?
 
-    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil }
+    @Flag(help: "Show the contents panel of the open book, its current chapter marked; implies --ui.")
+    var uiContents = false
+
+    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents }
 
     func validate() throws {
         if let uiGoto, uiGoto.isEmpty || uiGoto.count > 6 || !uiGoto.allSatisfy(\.isASCII) || Int(uiGoto) == nil || uiGoto.hasPrefix("-") {
@@ -45,6 +48,11 @@ struct LayerOptions: ParsableArguments {
             if let answer = ReaderLayer.missingPage(n, count: count) { state.answer(answer, at: 0) } else { state.typing = "Go to page \(n)" }
         }
         if let uiNotice { state.notice(uiNotice, at: 0) }
+        if uiContents, let b = book {
+            state.contents = ReaderLayer.contents(of: library.books[b], shown: 2 * spread)
+            state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
+                                                    scale: pipeline.surface.contentScale).contentsRows
+        }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, spread: spread) }
         pipeline.drawLayer(ReaderLayer.content(library: library, phase: phase, book: book, spread: spread, scroll: scroll, state: state))
     }

@@ -152,13 +152,14 @@ public struct OverlayContent: Sendable, Hashable {
     public var contents: ContentsList?
 
     public init(shelfTitle: String? = nil, shelfAuthor: String? = nil, progress: OverlayProgress? = nil,
-                help: [[HelpSection]]? = nil, entry: String? = nil, notice: String? = nil) {
+                help: [[HelpSection]]? = nil, entry: String? = nil, notice: String? = nil, contents: ContentsList? = nil) {
         self.shelfTitle = shelfTitle
         self.shelfAuthor = shelfAuthor
         self.progress = progress
         self.help = help
         self.entry = entry
         self.notice = notice
+        self.contents = contents
     }
 }
 

@@ -138,8 +138,8 @@ extension FramePipeline {
         finding = s
         layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor)
         layer.fade.show(at: now)
-        // Image i is layout page i + 2.
-        if (target + 2) / 2 != controller.spread { perform(.goTo(page: target + 2), at: now, origin: .key) }
+        // Image i is layout page i + 2, in spread (i + 1) / 2.
+        if (target + 1) / 2 != controller.spread { perform(.goTo(page: target + 2), at: now, origin: .key) }
     }
 
     /// When the loop should look at the running search again; nil when none runs.

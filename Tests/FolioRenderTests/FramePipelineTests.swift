@@ -76,8 +76,9 @@ private final class StuckPages: PageSource {
     }
 }
 
-/// A document of eight white pages with a text layer: "zebra" on pages 2 and 6 (indices 1
-/// and 5) covering the whole page, so its mark turns the page yellow; other words elsewhere.
+/// A document of eight white pages with a text layer — "zebra" on pages 2 and 6 (indices 1
+/// and 5) covering the whole page, so its mark turns the page yellow; other words elsewhere —
+/// and an outline.
 private final class ZebraPages: PageSource {
     static let format = PageSourceFormat(name: "zebra pages", extensions: ["zebrapages"]) { _, _ in ZebraPages() }
     let pageCount = 8
@@ -93,6 +94,11 @@ private final class ZebraPages: PageSource {
     func text(page index: Int) throws -> PageText? {
         let word = [1, 5].contains(index) ? "zebra" : "horse"
         return PageText(words: [TextWord(text: word, box: PageRegion(x0: 0, y0: 0, x1: 1, y1: 1))])
+    }
+
+    /// Three entries, the last one level down: pages 1, 5 and 7.
+    var outline: [OutlineEntry] {
+        [OutlineEntry(title: "Start", page: 0), OutlineEntry(title: "Middle", page: 4, children: [OutlineEntry(title: "Deep", page: 6)])]
     }
 }
 
@@ -248,6 +254,46 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
             #expect(rec.commands.isEmpty, "N went to the window's search, not the host")
+        }
+    }
+
+    /// The contents panel in the viewer's loop: Tab shows the outline with the current
+    /// chapter marked, ↓ ↓ Enter goes to the third entry through the goto action, Tab again
+    /// marks that chapter, and a click on the second entry goes there and closes the panel.
+    @Test func theContentsPanelJumpsByKeysAndByClick() throws {
+        PageSources.register(ZebraPages.format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-contents-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = dir.appendingPathComponent("book.zebrapages").path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        try live(configure: { $0.showsLayer = true }) { p, s, rec in
+            p.library = Library.load(from: doc, logProblems: false)
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            let list = try #require(p.layer.contents)
+            #expect(list.rows.map(\.title) == ["Start", "Middle", "Deep"] && list.rows.map(\.depth) == [0, 0, 1])
+            #expect(list.rows.map(\.target) == [0, 4, 6] && list.rows.map(\.label) == ["1", "5", "7"] && list.current == 0)
+            #expect(p.layerContent.contents == list)
+            var t = s.time
+            s.queued = [key(.down, at: t), key(.down, at: t), key(.enter, at: t)]
+            // Image 6 lies in spread 3 (with image 5).
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 3 && !p.controller.isAnimating }, "spread \(p.controller.spread)")
+            #expect(p.layer.contents == nil && rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 8))
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents?.current == 2)
+            let opened = try #require(p.layer.contents)
+            let layout = OverlayLayout(width: 320, height: 180)
+            let f = layout.contentsFrame
+            let y = try #require(stride(from: f.y, to: f.maxY, by: 1).first { layout.contentsRow(x: f.x + 20, y: $0, in: opened) == 1 })
+            t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: f.x + 20, y: y + 3, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: f.x + 20, y: y + 3, modifiers: []), at: t + 0.05)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 2 && !p.controller.isAnimating })
+            #expect(p.layer.contents == nil && rec.turns.count == 2)
         }
     }
 

@@ -206,21 +206,29 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
-    /// A search typed in the window: `/` opens the field (the key typed while it is open does
-    /// not turn the page), Backspace edits, Enter searches — run to its end at once through the
-    /// pipeline's hook, so the test sees what follows without waiting — the book turns to the
-    /// first hit with its page marked yellow and the layer says "1 of 2"; N and Shift+N move on.
-    @Test func aSearchTypedInTheWindowTurnsToItsHitsAndMarksThem() throws {
+    /// Runs `body` on a live pipeline showing the layer, with the zebra document open.
+    private func zebraBook(configure: (inout PipelineConfiguration) -> Void = { _ in },
+                           _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
         PageSources.register(ZebraPages.format)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-zebra-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let doc = dir.appendingPathComponent("book.zebrapages").path
         #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
-        try live(configure: { $0.showsLayer = true; $0.startsSearch = { $0.run() } }) { p, s, rec in
+        try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
             p.library = Library.load(from: doc, logProblems: false)
             #expect(p.perform(.openBook(0), at: 0))
             #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            try body(p, s, rec)
+        }
+    }
+
+    /// A search typed in the window: `/` opens the field (the key typed while it is open does
+    /// not turn the page), Backspace edits, Enter searches — run to its end at once through the
+    /// pipeline's hook, so the test sees what follows without waiting — the book turns to the
+    /// first hit with its page marked yellow and the layer says "1 of 2"; N and Shift+N move on.
+    @Test func aSearchTypedInTheWindowTurnsToItsHitsAndMarksThem() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, rec in
             var t = s.time
             s.queued = [TimedInputEvent(.text("/"), at: t), key(.right, at: t), TimedInputEvent(.text("zebu"), at: t),
                         key(.backspace, at: t)]
@@ -261,16 +269,7 @@ private final class Recorder: FramePipelineDelegate {
     /// chapter marked, ↓ ↓ Enter goes to the third entry through the goto action, Tab again
     /// marks that chapter, and a click on the second entry goes there and closes the panel.
     @Test func theContentsPanelJumpsByKeysAndByClick() throws {
-        PageSources.register(ZebraPages.format)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-contents-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let doc = dir.appendingPathComponent("book.zebrapages").path
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
-        try live(configure: { $0.showsLayer = true }) { p, s, rec in
-            p.library = Library.load(from: doc, logProblems: false)
-            #expect(p.perform(.openBook(0), at: 0))
-            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+        try zebraBook { p, s, rec in
             s.queued = [key(.tab, at: s.time)]
             step(p, s, until: s.time + 0.1)
             let list = try #require(p.layer.contents)

@@ -197,6 +197,7 @@ public final class FramePipeline {
 
     /// Frees the GL objects, then the surface.
     public func destroy() {
+        finding?.search.cancel()
         images.close()
         layerTextures?.destroy()
         target.destroy()

@@ -55,6 +55,8 @@ extension FramePipeline {
             case .pageDown: list.move(by: list.visible)
             case .enter: return goTo(row: list.selected, at: now)
             case .escape, .tab: layer.contents = nil
+            // Fullscreen and a screenshot work over the panel.
+            case .f11, .f12: return false
             default: break
             }
         case let .mouseDown(.left, x, y, _):

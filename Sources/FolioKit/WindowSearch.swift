@@ -45,14 +45,17 @@ extension FramePipeline {
             if layer.searchField == nil {
                 guard key == .f, modifiers.contains(.control) else { return false }
                 layer.openSearch(with: finding?.search.phrase.text ?? "")
-            } else if key == .escape {
-                layer.closeSearch()
-            } else if key == .backspace {
-                layer.eraseInSearch()
-            } else if key == .enter {
-                startSearch(layer.searchField ?? "", at: now)
+            } else {
+                switch key {
+                case .escape: layer.closeSearch()
+                case .backspace: layer.eraseInSearch()
+                case .enter: startSearch(layer.searchField ?? "", at: now)
+                // Fullscreen and a screenshot work over the field.
+                case .f11, .f12: return false
+                // Other keys: their characters come as text.
+                default: break
+                }
             }
-            // Other keys: their characters come as text.
         default:
             return false
         }

@@ -223,18 +223,19 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
-    /// A search typed in the window: `/` opens the field (the key typed while it is open does
-    /// not turn the page), Backspace edits, Enter searches — run to its end at once through the
+    /// A search typed in the window: `/` opens the field (a key typed while it is open does
+    /// not turn the page, F12 still takes a screenshot), Backspace edits, Enter searches — run to its end at once through the
     /// pipeline's hook, so the test sees what follows without waiting — the book turns to the
     /// first hit with its page marked yellow and the layer says "1 of 2"; N and Shift+N move on.
     @Test func aSearchTypedInTheWindowTurnsToItsHitsAndMarksThem() throws {
         try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, rec in
             var t = s.time
             s.queued = [TimedInputEvent(.text("/"), at: t), key(.right, at: t), TimedInputEvent(.text("zebu"), at: t),
-                        key(.backspace, at: t)]
+                        key(.backspace, at: t), key(.f12, at: t)]
             step(p, s, until: t + 0.1)
             #expect(p.layer.entry == "Find: zeb▏")
             #expect(rec.turns.isEmpty && p.controller.spread == 0, "keys typed in the field do not turn")
+            #expect(rec.commands == [.screenshot], "F12 works over the field")
             t = s.time
             s.queued = [TimedInputEvent(.text("ra"), at: t), key(.enter, at: t)]
             // Image 1 (the second page) lies in spread 1.
@@ -261,7 +262,7 @@ private final class Recorder: FramePipelineDelegate {
             s.queued = [key(.escape, at: s.time)]
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
-            #expect(rec.commands.isEmpty, "N went to the window's search, not the host")
+            #expect(rec.commands == [.screenshot], "N went to the window's search, not the host")
         }
     }
 

@@ -206,15 +206,22 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// A one-byte file of `format` (its first extension) in a folder of its own, the format
+    /// registered: the test's document opens from it. The caller removes the folder.
+    private func document(_ format: PageSourceFormat) throws -> (path: String, folder: URL) {
+        PageSources.register(format)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let doc = dir.appendingPathComponent("book." + (format.extensions.first ?? "test")).path
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
+        return (doc, dir)
+    }
+
     /// Runs `body` on a live pipeline showing the layer, with the zebra document open.
     private func zebraBook(configure: (inout PipelineConfiguration) -> Void = { _ in },
                            _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
-        PageSources.register(ZebraPages.format)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-zebra-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (doc, dir) = try document(ZebraPages.format)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let doc = dir.appendingPathComponent("book.zebrapages").path
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
         try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
             p.library = Library.load(from: doc, logProblems: false)
             #expect(p.perform(.openBook(0), at: 0))
@@ -456,12 +463,8 @@ private final class Recorder: FramePipelineDelegate {
     /// then the crop of its visible part once rendered; after a pan the old crop stays where
     /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
     @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
-        PageSources.register(SlowCrops.format)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-slow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (doc, dir) = try document(SlowCrops.format)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let doc = dir.appendingPathComponent("book.slowcrops").path
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
         try live { p, s, _ in
             p.library = Library.load(from: doc, logProblems: false)
             #expect(p.perform(.openBook(0), at: 0))

@@ -108,9 +108,22 @@ public struct HitCursor: Sendable, Equatable {
         return hits[i]
     }
 
+    /// Points at `hit` again after hits were added before it (a search going round to the
+    /// first pages); nil when it is no longer among them.
+    public mutating func follow(_ hit: SearchHit, in hits: [SearchHit]) {
+        current = hits.firstIndex(of: hit)
+    }
+
     /// "3 of 17" (or "17 found" before one is chosen).
     public func label(count: Int) -> String {
         guard let current, current < count else { return "\(count) found" }
         return "\(current + 1) of \(count)"
+    }
+}
+
+extension PageMarks {
+    /// Marks the boxes of `hits` on the document at `path`, replacing its marks.
+    public static func set(hits: [SearchHit], for path: String) {
+        set(Dictionary(grouping: hits, by: \.page).mapValues { $0.flatMap(\.boxes) }, for: path)
     }
 }

@@ -39,6 +39,8 @@ public enum InputEvent: Sendable, Equatable {
     /// Files dropped on the window, in the order given.
     case drop(paths: [String])
     case close
+    /// Text typed, as characters (the layout's, with Shift): for fields that take words.
+    case text(String)
 }
 
 /// An input event and the time it happened: seconds on the clock of the surface that saw it

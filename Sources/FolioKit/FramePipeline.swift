@@ -1,5 +1,6 @@
 import FolioApp
 import FolioBook
+import FolioFind
 import FolioInput
 import FolioLayout
 import FolioMath
@@ -38,6 +39,9 @@ public struct PipelineConfiguration: Sendable {
     /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
     /// draw it when asked (`drawLayer`).
     public var showsLayer = false
+    /// How a search typed in the window runs: on a thread of its own (the frame loop reads its
+    /// progress); a test may run it to its end at once to see what follows deterministically.
+    public var startsSearch: @Sendable (Search) -> Void = { $0.start() }
 
     public init(shaders: String) { self.shaders = shaders }
 }
@@ -108,7 +112,9 @@ public final class FramePipeline {
     /// kept, without the old one's delegate and data source) and new page images.
     public var library: Library {
         didSet {
-            guard library != oldValue, !relaying else { return }
+            guard library != oldValue else { return }
+            endSearch()
+            guard !relaying else { return }
             renderer.settings.themedBooks = library.printedBooks
             replaceImages()
             controller = BookController(library: library.bookInfos, settings: controller.settings)
@@ -131,7 +137,7 @@ public final class FramePipeline {
     private var gestures: PointerGestures
     /// Page turns asked for while the book opens: they play once it is open.
     private var deferred: [(Action, TurnOrigin)] = []
-    private var needsRender = true
+    var needsRender = true
     private var needsPresent = true
     /// Decoded images wait for the upload budget of a later frame.
     private var uploadsPending = false
@@ -156,7 +162,7 @@ public final class FramePipeline {
     public var titleNote = ""
     /// The on-screen layer: its state, its textures (made when first drawn), the look it was
     /// last drawn with, and when it next changes by itself.
-    public private(set) var layer = LayerState()
+    public internal(set) var layer = LayerState()
     private var layerTextures: LayerTextures?
     /// Its shaders could not be built: said once, then frames go without it.
     private var layerUnavailable = false
@@ -174,6 +180,8 @@ public final class FramePipeline {
     private var relayingFrom: TextPlace?
     /// Set while `apply` changes the library's pages in place (the controller stays).
     private var relaying = false
+    /// The search typed in the window, while its hits are shown.
+    var finding: WindowSearch?
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -202,6 +210,7 @@ public final class FramePipeline {
 
     /// Frees the GL objects, then the surface.
     public func destroy() {
+        finding?.search.cancel()
         images.close()
         layerTextures?.destroy()
         target.destroy()
@@ -245,6 +254,9 @@ public final class FramePipeline {
         }
         needsRender = true
     }
+
+    /// The marks on pages (`PageMarks`) changed: the pages are rasterised again to show them.
+    public func marksChanged() { replaceImages() }
 
     /// New page caches over the library's files (decoding for the old ones stops) and no textures.
     private func replaceImages() {
@@ -362,7 +374,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [gestures.deadline, layerWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [gestures.deadline, layerWake, searchWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -376,6 +388,7 @@ public final class FramePipeline {
         let now = timed.time
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
+            if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
             if layerTakes(key, at: now) { return }
             if controller.book != nil, let outcome = pageEntry.handle(key) {
                 if case let .go(n) = outcome { goToPage(n, at: now) }
@@ -393,11 +406,13 @@ public final class FramePipeline {
             needsPresent = true
         case .close:
             isRunning = false
+        case .text:
+            _ = contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now)
         case let .drop(paths):
             // One book at a time: the first file dropped.
             if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            if layerTakes(timed.event, at: now) { return }
+            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
@@ -431,6 +446,7 @@ public final class FramePipeline {
         advance(to: now)
         keepPosition(at: now)
         takeImageChanges()
+        updateSearch(at: now)
         updateLayer(at: now)
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
@@ -449,6 +465,7 @@ public final class FramePipeline {
         case .help where configuration.showsLayer:
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
+        case .nextHit where finding != nil, .previousHit where finding != nil: turnToHit(forward: command == .nextHit, at: now)
         case .screenshot, .help, .open, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)
         case .textLarger, .textSmaller:

@@ -16,6 +16,7 @@ public enum ReaderLayer {
                                state: LayerState = LayerState()) -> OverlayContent {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
         if state.helpShown { c.help = helpColumns }
+        c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
             let info = library.bookInfos[b]
             let s = state.dragFraction.map { Self.spread(at: $0, lastSpread: info.lastSpread) } ?? spread
@@ -58,7 +59,9 @@ public enum ReaderLayer {
             })
         }
         let goTo = HelpSection(title: "Going to a page", rows: [HelpRow(keys: "0–9 Enter", summary: "go to that page"),
-                                                                 HelpRow(keys: "bar", summary: "click or drag to jump")])
+                                                                 HelpRow(keys: "bar", summary: "click or drag to jump"),
+                                                                 HelpRow(keys: "/ Ctrl+F", summary: "search the book (Enter, Esc)"),
+                                                                 HelpRow(keys: "Tab", summary: "contents (↑ ↓ Enter, Esc)")])
         return [[section("On the shelf", .shelf), section("Anywhere", .anywhere), goTo], [section("In a book", .book)]]
     }
 }

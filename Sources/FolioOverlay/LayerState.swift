@@ -56,6 +56,15 @@ public struct LayerState: Sendable, Equatable {
     public var typing: String?
     /// Where a drag of the progress bar is (fraction of the book), nil when none.
     public var dragFraction: Double?
+    /// The phrase being typed in the search field, nil while the field is closed.
+    public private(set) var searchField: String?
+    /// What the last search says ("“zebra” 3 of 17", "no hits for “zebra”"), shown on the
+    /// entry line while the field is closed; nil when there was none.
+    public var searchLine: String?
+    /// The contents panel, while open.
+    public var contents: ContentsList?
+    /// Characters the search field takes at most (a longer phrase is not searched for).
+    public static let searchLimit = 10_000
     public private(set) var answer: String?
     public private(set) var notice: String?
     private var answerUntil = 0.0
@@ -81,6 +90,27 @@ public struct LayerState: Sendable, Equatable {
         fade.wake(at: time)
     }
 
+    /// Opens the search field with the last phrase to edit (empty the first time).
+    public mutating func openSearch(with phrase: String = "") {
+        searchField = String(phrase.prefix(Self.searchLimit))
+    }
+
+    /// Closes the search field; what it found stays shown.
+    public mutating func closeSearch() { searchField = nil }
+
+    /// Adds typed `text` to the open field: control characters are dropped, and the field
+    /// stops at `searchLimit` characters.
+    public mutating func typeInSearch(_ text: String) {
+        guard let field = searchField else { return }
+        let typed = text.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        searchField = String((field + typed).prefix(Self.searchLimit))
+    }
+
+    /// Backspace in the open field: the last character goes.
+    public mutating func eraseInSearch() {
+        if searchField?.isEmpty == false { searchField?.removeLast() }
+    }
+
     /// Drops the answer and the notice whose time is over; true when that changed something.
     public mutating func expire(at time: Double) -> Bool {
         var changed = false
@@ -90,10 +120,13 @@ public struct LayerState: Sendable, Equatable {
     }
 
     /// The layer stays fully shown while something in it waits for the reader.
-    public var isPinned: Bool { helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil }
+    public var isPinned: Bool {
+        helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil || searchField != nil || contents != nil
+    }
 
-    /// What the entry line shows: what is typed, else the answer.
-    public var entry: String? { typing ?? answer }
+    /// What the entry line shows: the page number typed, else its answer, else the search
+    /// field (its last 60 characters, a bar where typing goes), else what the search found.
+    public var entry: String? { typing ?? answer ?? searchField.map { "Find: \($0.count > 60 ? "…" + $0.suffix(60) : $0)▏" } ?? searchLine }
 
     /// The next time anything of the layer changes by itself after `time` (`time` itself while it
     /// fades), nil when nothing will.

@@ -84,7 +84,7 @@ public struct OverlayBox: Sendable, Hashable {
 
 /// One part of the layer, painted into one image: boxes first, then texts.
 public struct OverlayPanel: Sendable, Hashable {
-    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice }
+    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice, contents }
 
     public var role: Role
     /// Where the panel lies in the framebuffer (whole pixels).
@@ -148,15 +148,18 @@ public struct OverlayContent: Sendable, Hashable {
     public var entry: String?
     /// A one-line notice of a problem.
     public var notice: String?
+    /// The contents panel.
+    public var contents: ContentsList?
 
     public init(shelfTitle: String? = nil, shelfAuthor: String? = nil, progress: OverlayProgress? = nil,
-                help: [[HelpSection]]? = nil, entry: String? = nil, notice: String? = nil) {
+                help: [[HelpSection]]? = nil, entry: String? = nil, notice: String? = nil, contents: ContentsList? = nil) {
         self.shelfTitle = shelfTitle
         self.shelfAuthor = shelfAuthor
         self.progress = progress
         self.help = help
         self.entry = entry
         self.notice = notice
+        self.contents = contents
     }
 }
 
@@ -191,6 +194,7 @@ public struct OverlayLayout: Sendable {
             out.append(p)
         }
         if let notice = content.notice { out.append(line(notice, role: .notice, top: top, size: 15, color: .accent)) }
+        if let contents = content.contents { out.append(contentsPanel(contents)) }
         if let help = content.help { out.append(helpCard(help)) }
         return out
     }
@@ -263,6 +267,53 @@ public struct OverlayLayout: Sendable {
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .panel, radius: h / 2)],
                             texts: [OverlayText(text, frame: OverlayRect(x: pad, y: 0, width: w - 2 * pad, height: h), size: s,
                                                 color: color, align: .center)])
+    }
+
+    // MARK: The contents panel
+
+    private var contentsRow: Double { (26 * unit).rounded() }
+
+    /// Where the contents panel lies: on the left, from under the entry line to above the bar.
+    public var contentsFrame: OverlayRect {
+        let top = (72 * unit).rounded(), w = min(width - 2 * margin, (520 * unit).rounded())
+        return OverlayRect(x: margin, y: top, width: w, height: max(barFrame.y - margin - top, contentsRow + 2 * margin))
+    }
+
+    /// Rows the panel has room for.
+    public var contentsRows: Int { max(Int((contentsFrame.height - 2 * margin) / contentsRow), 1) }
+
+    /// The index of the row at pixel (`x`, `y`) of the panel showing `list`, nil off its rows.
+    public func contentsRow(x: Double, y: Double, in list: ContentsList) -> Int? {
+        let f = contentsFrame
+        guard f.contains(x: x, y: y) else { return nil }
+        let i = list.top + Int(((y - f.y - margin) / contentsRow).rounded(.down))
+        return y >= f.y + margin && i < min(list.top + list.visible, list.rows.count) ? i : nil
+    }
+
+    /// The rows shown, indented by depth, page labels on the right; the chosen row on a light
+    /// ground, the current chapter's title in the accent colour.
+    private func contentsPanel(_ list: ContentsList) -> OverlayPanel {
+        let f = contentsFrame, row = contentsRow, labelWidth = (80 * unit).rounded()
+        var boxes = [OverlayBox(OverlayRect(x: 0, y: 0, width: f.width, height: f.height), color: .card, radius: 12 * unit)]
+        var texts: [OverlayText] = []
+        for (i, r) in zip(list.shown.indices, list.shown) {
+            let y = margin + Double(i - list.top) * row
+            if i == list.selected {
+                boxes.append(OverlayBox(OverlayRect(x: margin / 2, y: y, width: f.width - margin, height: row), color: .track, radius: 6 * unit))
+            }
+            let indent = margin + Double(min(r.depth, 8)) * 18 * unit
+            texts.append(OverlayText(r.title, frame: OverlayRect(x: indent, y: y, width: max(f.width - indent - labelWidth - margin, 1), height: row),
+                                     size: 15 * unit, color: i == list.current ? .accent : .text, bold: i == list.current))
+            if let label = r.label {
+                texts.append(OverlayText(label, frame: OverlayRect(x: f.width - margin - labelWidth, y: y, width: labelWidth, height: row),
+                                         size: 14 * unit, color: .dim, align: .right))
+            }
+        }
+        if list.rows.isEmpty {
+            texts.append(OverlayText("this book has no contents", frame: OverlayRect(x: margin, y: margin, width: f.width - 2 * margin, height: row),
+                                     size: 15 * unit, color: .dim))
+        }
+        return OverlayPanel(role: .contents, frame: f, boxes: boxes, texts: texts)
     }
 
     // MARK: The help card

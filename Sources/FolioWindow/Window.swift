@@ -131,6 +131,8 @@ public final class Window: Surface {
             case 63: EventQueue.of(window)?.push(.key(.question, modifiers: [], isRepeat: false))
             default: break
             }
+            // Every character too, for a field being typed in ('/' opens the search field).
+            if let scalar = Unicode.Scalar(codepoint) { EventQueue.of(window)?.push(.text(String(Character(scalar)))) }
         }
         glfwSetMouseButtonCallback(handle) { window, button, action, mods in
             guard let window, let b = MouseButton(rawValue: Int(button)) else { return }

@@ -53,6 +53,7 @@ struct Capture: ParsableCommand {
         try tuning.apply(to: &still)
         still.show(library.namedPage)
         if let search { try markHits(of: search, in: library) }
+        if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
         return still
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FolioBook
 import FolioFind
 import Foundation
+import Synchronization
 
 /// The document a finding command reads: a PDF or comic archive (through its engine), or a
 /// folder of page images (its contents are the file names; it has no text).
@@ -192,13 +193,18 @@ struct TextCommand: ParsableCommand {
     }
 }
 
+/// Each phrase's search of each document, made once a run: a recording draws the layer, and
+/// the count it shows, in every frame.
+private let searched = Mutex<[String: [String: SearchProgress]]>([:])
+
 /// Marks every hit of `phrase` on the pages of `library`'s documents (`PageMarks`): pages
 /// rendered from then on show them. A document without a hit gets one line saying so.
-/// Returns the hits of each document, by its path.
+/// Returns each document's search, by its path; `option` names the phrase in a usage error.
 @discardableResult
-func markHits(of text: String, in library: Library) throws -> [String: [SearchHit]] {
-    var found: [String: [SearchHit]] = [:]
-    let phrase = try parsePhrase(text, "--search: ")
+func markHits(of text: String, in library: Library, option: String = "--search") throws -> [String: SearchProgress] {
+    let phrase = try parsePhrase(text, option + ": ")
+    if let known = searched.withLock({ $0[phrase.text] }) { return known }
+    var found: [String: SearchProgress] = [:]
     let documents = Set(library.books.compactMap { $0.pages.first.flatMap(PageSources.split)?.path })
     for path in documents.sorted() {
         guard let source = try? PageSources.open(path) else { continue }
@@ -206,8 +212,9 @@ func markHits(of text: String, in library: Library) throws -> [String: [SearchHi
         search.run()
         let progress = search.progress
         if progress.hits.isEmpty { report("\(path): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
-        PageMarks.set(Dictionary(grouping: progress.hits, by: \.page).mapValues { $0.flatMap(\.boxes) }, for: path)
-        found[path] = progress.hits
+        PageMarks.set(hits: progress.hits, for: path)
+        found[path] = progress
     }
+    searched.withLock { $0[phrase.text] = found }
     return found
 }

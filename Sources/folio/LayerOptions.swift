@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioApp
 import FolioBook
+import FolioFind
 import FolioKit
 import FolioLayout
 import FolioOverlay
@@ -20,7 +21,13 @@ struct LayerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Show a one-line notice; implies --ui.", valueName: "text"))
     var uiNotice: String?
 
-    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil }
+    @Option(help: ArgumentHelp("Search the open book's document for the phrase, mark its hits and show the count the viewer shows (\"“phrase” 1 of 17\", the first hit from the page shown); implies --ui.", valueName: "phrase"))
+    var uiSearch: String?
+
+    @Flag(help: "Show the contents panel of the open book, its current chapter marked; implies --ui.")
+    var uiContents = false
+
+    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents }
 
     func validate() throws {
         if let uiGoto, uiGoto.isEmpty || uiGoto.count > 6 || !uiGoto.allSatisfy(\.isASCII) || Int(uiGoto) == nil || uiGoto.hasPrefix("-") {
@@ -41,7 +48,26 @@ struct LayerOptions: ParsableArguments {
             if let answer = ReaderLayer.missingPage(n, count: count) { state.answer(answer, at: 0) } else { state.typing = "Go to page \(n)" }
         }
         if let uiNotice { state.notice(uiNotice, at: 0) }
+        if uiContents, let b = book {
+            state.contents = ReaderLayer.contents(of: library.books[b], shown: 2 * spread)
+            state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
+                                                    scale: pipeline.surface.contentScale).contentsRows
+        }
+        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, spread: spread) }
         pipeline.drawLayer(ReaderLayer.content(library: library, phase: phase, book: book, spread: spread, scroll: scroll, state: state))
+    }
+
+    /// What the viewer says of a search for `phrase` in book `b` shown at `spread`, the first
+    /// hit on or after it chosen.
+    private func searchLine(_ phrase: String, in library: Library, book b: Int, spread: Int) -> String {
+        let book = library.books[b]
+        guard let (path, page) = ReaderLayer.documentPage(book: book, image: max(1, 2 * spread) - 1),
+              let progress = (try? markHits(of: phrase, in: library, option: "--ui-search"))?[path] else {
+            return "this book has no text to search"
+        }
+        var cursor = HitCursor()
+        _ = cursor.next(in: progress.hits, page: page)
+        return ReaderLayer.searchLine(progress, phrase: phrase, cursor: cursor)
     }
 
     /// The same over the frame of the pipeline's own controller (recordings).

@@ -82,6 +82,8 @@ struct Record: ParsableCommand {
     func run() throws {
         let script = try loadScript()
         let library = try loadLibrary(render.source, password: render.password)
+        // The hits are marked before the first page is rasterised.
+        if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
         let (settings, count) = try frames(of: script, library: library)
         var sequence = self.sequence
         try sequence.prepare()

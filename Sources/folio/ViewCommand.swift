@@ -77,7 +77,7 @@ struct View: ParsableCommand {
         // Reflowable books open at the size last chosen, unless --font-size says otherwise.
         if tuning.document.fontSize == nil { MuPDF.fontSize = reader.fontSize }
         let library = try loadLibrary(source, password: password)
-        let hits = try search.map { try markHits(of: $0, in: library) } ?? [:]
+        let hits = try search.map { try markHits(of: $0, in: library).mapValues(\.hits) } ?? [:]
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
         do {

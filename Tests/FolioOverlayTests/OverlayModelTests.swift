@@ -131,3 +131,90 @@ extension OverlayModelTests {
         #expect(fade.opacity(at: 20) == 1)
     }
 }
+
+extension OverlayModelTests {
+    /// The search field: typed text shows as typed with a bar after it, Backspace erases,
+    /// control characters never enter, the field stops at its limit and shows its tail, and
+    /// once closed the line shows what the search found.
+    @Test func theSearchFieldEditsAndShowsWhatWasFound() {
+        var state = LayerState()
+        state.typeInSearch("lost")
+        #expect(state.searchField == nil && state.entry == nil, "text typed with the field closed goes nowhere")
+        state.openSearch()
+        #expect(state.entry == "Find: ▏" && state.isPinned)
+        state.typeInSearch("zebr")
+        state.typeInSearch("a\u{7}\n")
+        #expect(state.entry == "Find: zebra▏")
+        state.eraseInSearch()
+        state.eraseInSearch()
+        #expect(state.searchField == "zeb")
+        state.openSearch(with: "")
+        state.eraseInSearch()
+        #expect(state.searchField == "", "Backspace in an empty field")
+        state.typeInSearch(String(repeating: "x", count: LayerState.searchLimit + 50) + "y")
+        #expect(state.searchField?.count == LayerState.searchLimit)
+        #expect(state.entry == "Find: …" + String(repeating: "x", count: 60) + "▏")
+        state.searchLine = "“zebra” 3 of 17"
+        #expect(state.entry?.hasPrefix("Find: ") == true, "the field goes before the count")
+        state.closeSearch()
+        #expect(state.entry == "“zebra” 3 of 17" && !state.isPinned)
+        state.typing = "Go to page 4"
+        #expect(state.entry == "Go to page 4", "a page number typed goes first")
+    }
+}
+
+extension OverlayModelTests {
+    static func rows(_ n: Int) -> [ContentsList.Row] {
+        (0..<n).map { ContentsList.Row(title: "Chapter \($0 + 1)", label: "\($0 * 10 + 1)", depth: $0 % 2, target: $0 * 10) }
+    }
+
+    /// The contents list opens on the current chapter, scrolled to show it; the arrows move
+    /// the choice within the rows and the list follows it; the wheel scrolls within bounds.
+    @Test func theContentsListChoosesAndScrolls() {
+        var list = ContentsList(rows: Self.rows(100), current: 50, visible: 10)
+        #expect(list.selected == 50 && list.top == 41 && list.shown.count == 10 && list.shown.first?.title == "Chapter 42")
+        list.move(by: 1)
+        #expect(list.selected == 51 && list.top == 42)
+        list.move(by: -20)
+        #expect(list.selected == 31 && list.top == 31)
+        list.move(by: -1000)
+        #expect(list.selected == 0 && list.top == 0)
+        list.move(by: 1000)
+        #expect(list.selected == 99 && list.top == 90)
+        list.scroll(by: 5)
+        #expect(list.top == 90)
+        list.scroll(by: -95)
+        #expect(list.top == 0 && list.selected == 99)
+        var short = ContentsList(rows: Self.rows(3), current: nil, visible: 10)
+        #expect(short.selected == 0 && short.top == 0 && short.shown.count == 3)
+        short.scroll(by: 4)
+        #expect(short.top == 0)
+        var empty = ContentsList(rows: [], current: 7)
+        empty.move(by: 1)
+        #expect(empty.current == nil && empty.shown.isEmpty)
+    }
+
+    /// The panel lies left between the entry line and the bar, holds as many rows as fit, and a
+    /// point maps to the row drawn there (scrolled), nothing on its padding or past its rows.
+    @Test func aClickOnTheContentsPanelHitsTheRowDrawnThere() throws {
+        for (w, h) in [(640, 360), (1920, 1080)] {
+            let layout = OverlayLayout(width: w, height: h)
+            let f = layout.contentsFrame
+            #expect(f.x > 0 && f.maxY < layout.barFrame.y && f.maxX < Double(w))
+            var list = ContentsList(rows: Self.rows(100), current: 60, visible: layout.contentsRows)
+            list.scroll(by: 0)
+            let panel = try #require(layout.panels(OverlayContent(contents: list)).first { $0.role == .contents })
+            // The current chapter's title is drawn in the accent colour, bold.
+            let title = try #require(panel.texts.first { $0.string == "Chapter 61" })
+            #expect(title.color == .accent && title.bold)
+            let row = f.y + title.frame.y + title.frame.height / 2
+            #expect(layout.contentsRow(x: f.x + 40, y: row, in: list) == 60)
+            #expect(layout.contentsRow(x: f.x + 40, y: row - title.frame.height, in: list) == 59)
+            #expect(layout.contentsRow(x: f.x + 40, y: row + title.frame.height, in: list) == nil, "61 is below the rows shown")
+            #expect(layout.contentsRow(x: f.x + 40, y: f.y + 2, in: list) == nil)
+            #expect(layout.contentsRow(x: f.maxX + 5, y: row, in: list) == nil)
+            let short = ContentsList(rows: Self.rows(2), current: 0, visible: layout.contentsRows)
+            #expect(layout.contentsRow(x: f.x + 40, y: f.maxY - 3, in: short) == nil)
+        }
+    }
+}

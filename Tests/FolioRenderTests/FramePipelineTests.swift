@@ -106,6 +106,32 @@ private final class Reflowing: ReflowableSource {
     }
 }
 
+/// A document of eight white pages with a text layer — "zebra" on pages 2 and 6 (indices 1
+/// and 5) covering the whole page, so its mark turns the page yellow; other words elsewhere —
+/// and an outline.
+private final class ZebraPages: PageSource {
+    static let format = PageSourceFormat(name: "zebra pages", extensions: ["zebrapages"]) { _, _ in ZebraPages() }
+    let pageCount = 8
+    let title: String? = "Zebras"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (255, 255, 255, 255)), scalable: false)
+    }
+
+    func text(page index: Int) throws -> PageText? {
+        let word = [1, 5].contains(index) ? "zebra" : "horse"
+        return PageText(words: [TextWord(text: word, box: PageRegion(x0: 0, y0: 0, x1: 1, y1: 1))])
+    }
+
+    /// Three entries, the last one level down: pages 1, 5 and 7.
+    var outline: [OutlineEntry] {
+        [OutlineEntry(title: "Start", page: 0), OutlineEntry(title: "Middle", page: 4, children: [OutlineEntry(title: "Deep", page: 6)])]
+    }
+}
+
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
     var commands: [ViewerCommand] = []
@@ -258,6 +284,93 @@ private final class Recorder: FramePipelineDelegate {
         let doc = dir.appendingPathComponent("book." + format.extensions[0]).path
         #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
         try body(doc)
+    }
+
+    /// Runs `body` on a live pipeline showing the layer, with the zebra document open.
+    private func zebraBook(configure: (inout PipelineConfiguration) -> Void = { _ in },
+                           _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
+        try withDocument(ZebraPages.format) { doc in
+            try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
+                p.library = Library.load(from: doc, logProblems: false)
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                try body(p, s, rec)
+            }
+        }
+    }
+
+    /// A search typed in the window: `/` opens the field (a key typed while it is open does
+    /// not turn the page, F12 still takes a screenshot), Backspace edits, Enter searches — run to its end at once through the
+    /// pipeline's hook, so the test sees what follows without waiting — the book turns to the
+    /// first hit with its page marked yellow and the layer says "1 of 2"; N and Shift+N move on.
+    @Test func aSearchTypedInTheWindowTurnsToItsHitsAndMarksThem() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, rec in
+            var t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), key(.right, at: t), TimedInputEvent(.text("zebu"), at: t),
+                        key(.backspace, at: t), key(.f12, at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.entry == "Find: zeb▏")
+            #expect(rec.turns.isEmpty && p.controller.spread == 0, "keys typed in the field do not turn")
+            #expect(rec.commands == [.screenshot], "F12 works over the field")
+            t = s.time
+            s.queued = [TimedInputEvent(.text("ra"), at: t), key(.enter, at: t)]
+            // Image 1 (the second page) lies in spread 1.
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            #expect(rec.turns.count == 1 && rec.turns.first?.1 == .key)
+            #expect(p.layer.searchField == nil && p.layer.entry == "“zebra” 1 of 2")
+            let frame = p.snapshot(at: s.time).flippedVertically()
+            let marked = frame.pixel(105, 90), plain = frame.pixel(215, 90)
+            #expect(marked.r > 180 && marked.b < 120, "the hit's page is marked: \(marked)")
+            #expect(plain.r > 180 && plain.b > 180, "the page without a hit is not: \(plain)")
+            t = s.time
+            s.queued = [key(.n, at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 3 && !p.controller.isAnimating })
+            #expect(p.layer.entry == "“zebra” 2 of 2")
+            t = s.time
+            s.queued = [TimedInputEvent(.key(.n, modifiers: .shift, isRepeat: false), at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.layer.entry == "“zebra” 1 of 2")
+            // Ctrl+F opens the field with the phrase to edit; Escape closes it, nothing turns.
+            t = s.time
+            s.queued = [TimedInputEvent(.key(.f, modifiers: .control, isRepeat: false), at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.entry == "Find: zebra▏")
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
+            #expect(rec.commands == [.screenshot], "N went to the window's search, not the host")
+        }
+    }
+
+    /// The contents panel in the viewer's loop: Tab shows the outline with the current
+    /// chapter marked, ↓ ↓ Enter goes to the third entry through the goto action, Tab again
+    /// marks that chapter, and a click on the second entry goes there and closes the panel.
+    @Test func theContentsPanelJumpsByKeysAndByClick() throws {
+        try zebraBook { p, s, rec in
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            let list = try #require(p.layer.contents)
+            #expect(list.rows.map(\.title) == ["Start", "Middle", "Deep"] && list.rows.map(\.depth) == [0, 0, 1])
+            #expect(list.rows.map(\.target) == [0, 4, 6] && list.rows.map(\.label) == ["1", "5", "7"] && list.current == 0)
+            #expect(p.layerContent.contents == list)
+            var t = s.time
+            s.queued = [key(.down, at: t), key(.down, at: t), key(.enter, at: t)]
+            // Image 6 lies in spread 3 (with image 5).
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 3 && !p.controller.isAnimating }, "spread \(p.controller.spread)")
+            #expect(p.layer.contents == nil && rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 8))
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents?.current == 2)
+            let opened = try #require(p.layer.contents)
+            let layout = OverlayLayout(width: 320, height: 180)
+            let f = layout.contentsFrame
+            let y = try #require(stride(from: f.y, to: f.maxY, by: 1).first { layout.contentsRow(x: f.x + 20, y: $0, in: opened) == 1 })
+            t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: f.x + 20, y: y + 3, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: f.x + 20, y: y + 3, modifiers: []), at: t + 0.05)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 2 && !p.controller.isAnimating })
+            #expect(p.layer.contents == nil && rec.turns.count == 2)
+        }
     }
 
     /// The viewer's newer keys together, as a reader presses them: a page number typed while

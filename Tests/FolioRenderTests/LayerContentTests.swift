@@ -1,5 +1,6 @@
 import FolioApp
 import FolioBook
+import FolioFind
 import FolioKit
 import FolioOverlay
 import Foundation
@@ -81,5 +82,33 @@ import Testing
             #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.keys.map(\.label).joined(separator: " ") }, "\(binding.summary)")
         }
         #expect(rows.contains { $0.keys == "H ?" })
+    }
+}
+
+extension LayerContentTests {
+    /// The line a search puts on the layer while it runs, once it found hits, found none, or
+    /// found no text at all; a long phrase is shortened.
+    @Test func theSearchLineSaysHowFarAndWhichHit() {
+        var p = SearchProgress(pageCount: 800)
+        p.searched = 12
+        p.pagesWithText = 12
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor()) == "searching “zebra”… 12 of 800 pages")
+        let hits = (0..<17).map { SearchHit(page: $0 * 10, boxes: [], snippet: "") }
+        p.hits = hits
+        var cursor = HitCursor()
+        _ = cursor.next(in: hits, page: 15)
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor) == "“zebra” 3 of 17 · searching, 12 of 800 pages")
+        p.finished = true
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor) == "“zebra” 3 of 17")
+        // Hits found later before the one shown (the search went round): the count follows it.
+        var more = [SearchHit(page: 1, boxes: [], snippet: "")] + hits
+        more.sort { $0.page < $1.page }
+        cursor.follow(hits[2], in: more)
+        #expect(cursor.label(count: more.count) == "4 of 18")
+        p.hits = []
+        #expect(ReaderLayer.searchLine(p, phrase: String(repeating: "z", count: 50), cursor: HitCursor())
+                == "no hits for “\(String(repeating: "z", count: 40))…”")
+        p.pagesWithText = 0
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor()) == "this book has no text to search")
     }
 }

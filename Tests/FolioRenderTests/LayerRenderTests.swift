@@ -116,4 +116,47 @@ import Testing
         #expect(title.y > footY, "title at \(title.y), the cover's foot at \(footY)")
         #expect(Self.count(image, title, Self.bright) > 100)
     }
+
+    /// The search field and the count a search shows lie in the entry pill at the top centre:
+    /// white ink inside it, on its dark ground, and none of it outside.
+    @Test func theSearchFieldAndItsCountAreInkInTheEntryPill() throws {
+        let book = try Self.scene { $0.book = 0; $0.page = 6 }
+        var typing = LayerState(), found = LayerState()
+        typing.openSearch(with: "time traveller")
+        found.searchLine = "“time traveller” 3 of 17"
+        let contents = [typing, found].map { ReaderLayer.content(library: Self.library, phase: .reading, book: 0, spread: 3, scroll: 0, state: $0) }
+        let images = try Self.frames([book, book, book], layers: [nil] + contents)
+        let layout = OverlayLayout(width: Self.width, height: Self.height)
+        for (content, image) in zip(contents, images.dropFirst()) {
+            let pill = try #require(layout.panels(content).first { $0.role == .entry }).frame
+            #expect(pill.y < 40 && abs(pill.x + pill.width / 2 - Double(Self.width) / 2) <= 1, "\(pill)")
+            #expect(Self.count(image, pill, Self.bright) > 150, "text in \(content.entry ?? "")")
+            #expect(Self.count(images[0], pill, Self.bright) < Self.count(image, pill, Self.bright) / 4)
+            #expect((0..<Int(pill.x - 2)).allSatisfy { image.pixel($0, Int(pill.y + pill.height / 2)) == images[0].pixel($0, Int(pill.y + pill.height / 2)) })
+        }
+    }
+
+    /// The contents panel: the current chapter's title in the accent colour, another row's in
+    /// white, each inside its row on the panel's dark ground at the left.
+    @Test func theContentsPanelMarksTheCurrentChapter() throws {
+        let book = try Self.scene { $0.book = 0; $0.page = 6 }
+        let rows = (0..<30).map { ContentsList.Row(title: "Chapter number \($0 + 1)", label: "\($0 + 1)", depth: 0, target: $0) }
+        let layout = OverlayLayout(width: Self.width, height: Self.height)
+        let list = ContentsList(rows: rows, current: 3, visible: layout.contentsRows)
+        let content = OverlayContent(contents: list)
+        let images = try Self.frames([book, book], layers: [nil, content])
+        let panel = try #require(layout.panels(content).first { $0.role == .contents })
+        func rect(_ title: String) throws -> OverlayRect {
+            let t = try #require(panel.texts.first { $0.string == title }).frame
+            return OverlayRect(x: panel.frame.x + t.x, y: panel.frame.y + t.y, width: 200, height: t.height)
+        }
+        let current = try rect("Chapter number 4"), other = try rect("Chapter number 9")
+        #expect(Self.count(images[1], current, Self.orange) > 60)
+        #expect(Self.count(images[1], other, Self.orange) == 0)
+        #expect(Self.count(images[1], other, Self.bright) > 60)
+        #expect(Self.count(images[0], current, Self.orange) == 0)
+        // Below the last row shown nothing is written.
+        let below = OverlayRect(x: panel.frame.x + 20, y: panel.frame.maxY - 8, width: 300, height: 6)
+        #expect(Self.count(images[1], below, Self.bright) == 0)
+    }
 }

@@ -1,0 +1,85 @@
+import FolioApp
+import FolioBook
+import FolioFind
+import FolioInput
+import FolioOverlay
+import Foundation
+
+extension ReaderLayer {
+    /// The contents of `book` as panel rows: its document's outline, or its file names for a
+    /// book of image files (a comic archive's pages are its document's). `shown` is the page
+    /// image the reader is at: the last row starting at or before it is the current chapter.
+    public static func contents(of book: Book, shown: Int) -> ContentsList {
+        let outline: [OutlineEntry]
+        var target: (Int) -> Int? = { book.pages.indices.contains($0) ? $0 : nil }
+        if let (path, _) = documentPage(book: book, image: 0) {
+            outline = (try? PageSources.open(path))?.outline ?? []
+            target = { book.pages.firstIndex(of: PageSources.locator(path, page: $0)) }
+        } else {
+            outline = OutlineEntry.fileNames(book.pages.map { ($0 as NSString).lastPathComponent })
+        }
+        let rows = outline.rows.map { depth, entry in
+            let image = entry.page.flatMap(target)
+            return ContentsList.Row(title: entry.title, label: image.map { book.pageLabel(image: $0) }, depth: depth, target: image)
+        }
+        return ContentsList(rows: rows, current: rows.lastIndex { ($0.target ?? .max) <= shown })
+    }
+}
+
+extension FramePipeline {
+    private var overlayLayout: OverlayLayout {
+        OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
+    }
+
+    /// Tab in an open book shows the contents panel (Tab again or Escape closes it); while it
+    /// is shown ↑ ↓ Page Up/Down choose a row, Enter or a click on a row goes there through the
+    /// goto action, the wheel scrolls it, a click beside it closes it, and other keys do
+    /// nothing. True when used up.
+    func contentsTakes(_ event: InputEvent, at now: Double) -> Bool {
+        guard configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return false }
+        guard var list = layer.contents else {
+            guard case .key(.tab, _, _) = event else { return false }
+            var list = ReaderLayer.contents(of: library.books[b], shown: 2 * controller.spread)
+            list.visible = overlayLayout.contentsRows
+            layer.contents = list
+            layer.fade.show(at: now)
+            needsRender = true
+            return true
+        }
+        switch event {
+        case let .key(key, _, _):
+            switch key {
+            case .up: list.move(by: -1)
+            case .down: list.move(by: 1)
+            case .pageUp: list.move(by: -list.visible)
+            case .pageDown: list.move(by: list.visible)
+            case .enter: return goTo(row: list.selected, at: now)
+            case .escape, .tab: layer.contents = nil
+            // Fullscreen and a screenshot work over the panel.
+            case .f11, .f12: return false
+            default: break
+            }
+        case let .mouseDown(.left, x, y, _):
+            if let row = overlayLayout.contentsRow(x: x, y: y, in: list) { return goTo(row: row, at: now) }
+            // A click beside the panel closes it.
+            if !overlayLayout.contentsFrame.contains(x: x, y: y) { layer.contents = nil }
+        case let .scroll(_, dy, _):
+            list.scroll(by: dy > 0 ? -3 : 3)
+        case .text, .mouseUp: break
+        default: return false
+        }
+        if layer.contents != nil { layer.contents = list }
+        layer.fade.show(at: now)
+        needsRender = true
+        return true
+    }
+
+    /// Closes the panel and turns to the page of row `row` (nothing for a heading with none).
+    private func goTo(row: Int, at now: Double) -> Bool {
+        guard let list = layer.contents, list.rows.indices.contains(row) else { return true }
+        layer.contents = nil
+        needsRender = true
+        if let image = list.rows[row].target { perform(.goTo(page: image + 2), at: now, origin: .key) }
+        return true
+    }
+}

@@ -1,0 +1,174 @@
+import FolioApp
+import FolioBook
+import FolioFind
+import FolioInput
+import FolioOverlay
+
+/// A search typed in the window: the open book's document searched in the background from the
+/// page shown, its hits marked on the pages, the first one turned to, N / Shift+N moving on.
+/// The frame loop only reads the search's progress; it never waits for it.
+struct WindowSearch {
+    let search: Search
+    /// The document searched, and the book showing it.
+    let path: String
+    let book: Int
+    var cursor = HitCursor()
+    /// The hit shown (its index in the hits moves when pages before it are searched later).
+    var shown: SearchHit?
+    /// Hits marked on the pages so far; whether the finished search's marks were.
+    var marked = 0
+    var markedAll = false
+}
+
+extension FramePipeline {
+    /// Seconds between looks at a running search.
+    static let searchPoll = 0.1
+
+    /// The page image the open spread starts at.
+    private var shownImage: Int { max(1, 2 * controller.spread) - 1 }
+
+    /// Keys and typed text for the search field: `/` (typed) or Ctrl+F in an open book opens
+    /// it; while open it takes every key (Enter searches, Escape closes, Backspace erases) and
+    /// the text typed. True when the event was used up.
+    func searchTakes(_ event: InputEvent, at now: Double) -> Bool {
+        guard configuration.showsLayer, controller.book != nil, controller.phase == .reading else { return false }
+        switch event {
+        case let .text(typed):
+            if layer.searchField != nil {
+                layer.typeInSearch(typed)
+            } else if typed == "/" {
+                layer.openSearch(with: finding?.search.phrase.text ?? "")
+            } else {
+                return false
+            }
+        case let .key(key, modifiers, _):
+            if layer.searchField == nil {
+                guard key == .f, modifiers.contains(.control) else { return false }
+                layer.openSearch(with: finding?.search.phrase.text ?? "")
+            } else {
+                switch key {
+                case .escape: layer.closeSearch()
+                case .backspace: layer.eraseInSearch()
+                case .enter: startSearch(layer.searchField ?? "", at: now)
+                // Fullscreen and a screenshot work over the field.
+                case .f11, .f12: return false
+                // Other keys: their characters come as text.
+                default: break
+                }
+            }
+        default:
+            return false
+        }
+        layer.fade.show(at: now)
+        needsRender = true
+        return true
+    }
+
+    /// Searches the open book's document for `text` from the page shown, dropping the last
+    /// search and its marks; an empty or overlong phrase, or a book of images, is answered.
+    func startSearch(_ text: String, at now: Double) {
+        layer.closeSearch()
+        endSearch()
+        guard let b = controller.book, let (path, page) = ReaderLayer.documentPage(book: library.books[b], image: shownImage) else {
+            layer.searchLine = "this book has no text to search"
+            return
+        }
+        let phrase: Phrase
+        do {
+            phrase = try Phrase(text)
+        } catch {
+            layer.searchLine = "\(error)"
+            return
+        }
+        guard let source = try? PageSources.open(path) else {
+            layer.searchLine = "this book has no text to search"
+            return
+        }
+        let search = Search(phrase, in: PageTextCache(source: source), from: page)
+        finding = WindowSearch(search: search, path: path, book: b)
+        layer.searchLine = ReaderLayer.searchLine(search.progress, phrase: phrase.text, cursor: HitCursor())
+        configuration.startsSearch(search)
+    }
+
+    /// Stops the running search and takes its marks off the pages.
+    func endSearch() {
+        guard let old = finding else { return }
+        old.search.cancel()
+        finding = nil
+        PageMarks.set([:], for: old.path)
+        marksChanged()
+    }
+
+    /// Moves the search on to what its thread has found: new hits marked (the pages shown are
+    /// rasterised again when the first come and when it ends), the first turned to, the count
+    /// shown. Called every frame; costs a lock while nothing changed.
+    func updateSearch(at now: Double) {
+        guard var s = finding else { return }
+        guard controller.book == s.book else {
+            // The book was closed or another opened: the search is over.
+            endSearch()
+            layer.searchLine = nil
+            return
+        }
+        let p = s.search.progress
+        if p.hits.count != s.marked || (p.finished && !s.markedAll) {
+            PageMarks.set(hits: p.hits, for: s.path)
+            if s.marked == 0 || p.finished { marksChanged() }
+            s.marked = p.hits.count
+            s.markedAll = p.finished
+        }
+        if let hit = s.shown {
+            s.cursor.follow(hit, in: p.hits)
+        } else if !p.hits.isEmpty {
+            finding = s
+            turnToHit(forward: true, at: now)
+            s = finding ?? s
+        }
+        finding = s
+        let line = ReaderLayer.searchLine(p, phrase: s.search.phrase.text, cursor: s.cursor)
+        if line != layer.searchLine { layer.searchLine = line }
+    }
+
+    /// N / Shift+N with a search typed in the window: the next or previous hit, turned to.
+    func turnToHit(forward: Bool, at now: Double) {
+        guard var s = finding, controller.book == s.book else { return }
+        let hits = s.search.progress.hits
+        let book = library.books[s.book]
+        let page = ReaderLayer.documentPage(book: book, image: shownImage)?.page ?? 0
+        guard let hit = forward ? s.cursor.next(in: hits, page: page) : s.cursor.previous(in: hits, page: page),
+              let target = book.pages.firstIndex(of: PageSources.locator(s.path, page: hit.page)) else { return }
+        s.shown = hit
+        finding = s
+        layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor)
+        layer.fade.show(at: now)
+        // Image i is layout page i + 2, in spread (i + 1) / 2.
+        if (target + 1) / 2 != controller.spread { perform(.goTo(page: target + 2), at: now, origin: .key) }
+    }
+
+    /// When the loop should look at the running search again; nil when none runs.
+    var searchWake: Double? {
+        guard let s = finding, !s.search.progress.finished else { return nil }
+        return surface.time + Self.searchPoll
+    }
+}
+
+extension ReaderLayer {
+    /// The document `book`'s pages come from, with the page of it image `image` shows (its
+    /// first when that image is not one of the document's); nil for a book of image files.
+    public static func documentPage(book: Book, image: Int) -> (path: String, page: Int)? {
+        guard let first = book.pages.first.flatMap(PageSources.split) else { return nil }
+        let shown = book.pages.indices.contains(image) ? PageSources.split(book.pages[image]) : nil
+        return (first.path, shown?.path == first.path ? shown?.index ?? 0 : 0)
+    }
+
+    /// What the layer says of a search: while it runs, the pages searched; then "“phrase” 3 of
+    /// 17", "no hits for “phrase”" or "this book has no text to search".
+    public static func searchLine(_ p: SearchProgress, phrase: String, cursor: HitCursor) -> String {
+        let quoted = "“\(phrase.count > 40 ? phrase.prefix(40) + "…" : phrase)”"
+        if p.noText { return "this book has no text to search" }
+        if p.finished, p.hits.isEmpty { return "no hits for \(quoted)" }
+        let pages = "\(p.searched) of \(p.pageCount) pages"
+        if p.hits.isEmpty { return "searching \(quoted)… \(pages)" }
+        return "\(quoted) \(cursor.label(count: p.hits.count))" + (p.finished ? "" : " · searching, \(pages)")
+    }
+}

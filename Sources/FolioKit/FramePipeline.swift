@@ -1,4 +1,5 @@
 import FolioApp
+import FolioReader
 import FolioBook
 import FolioFind
 import FolioInput

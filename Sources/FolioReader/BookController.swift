@@ -59,6 +59,8 @@ public enum Action: Sendable, Equatable {
     case pan(by: Vec2)
     /// Back to zoom 1, the spread centred.
     case fitSpread
+    /// Replaces the settings (a script's style and tuning).
+    case setSettings(BookController.Settings)
 }
 
 /// One page at a time or two: `auto` shows one in a view narrower than it is tall.
@@ -314,6 +316,8 @@ public final class BookController {
             return true
         case let .setViewSize(v):
             return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }
+        case let .setSettings(s):
+            return restyle(true) { $0 = s }
         }
     }
 

@@ -1,4 +1,5 @@
-import FolioApp
+import FolioLibrary
+import FolioReader
 import FolioBook
 import FolioInput
 import FolioKit

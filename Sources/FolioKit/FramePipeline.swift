@@ -109,19 +109,8 @@ public final class FramePipeline {
     public let surface: any Surface
     public let renderer: Renderer
     public private(set) var controller: BookController
-    /// The books shown. Setting another starts a new controller (on the shelf, the settings
-    /// kept, without the old one's delegate and data source) and new page images.
-    public var library: Library {
-        didSet {
-            guard library != oldValue else { return }
-            endSearch()
-            guard !relaying else { return }
-            renderer.settings.themedBooks = library.printedBooks
-            replaceImages()
-            controller = BookController(library: library.bookInfos, settings: controller.settings)
-            deferred = []
-        }
-    }
+    /// The books shown (`replaceLibrary` shows others).
+    public private(set) var library: Library
     public weak var delegate: FramePipelineDelegate?
     /// Page images from memory for the books it supplies (see `PageContentSource`).
     public weak var contentSource: PageContentSource? {
@@ -136,8 +125,6 @@ public final class FramePipeline {
     private var filtering: TextureFiltering
     // Live loop state.
     private var gestures: PointerGestures
-    /// Page turns asked for while the book opens: they play once it is open.
-    private var deferred: [(Action, TurnOrigin)] = []
     var needsRender = true
     private var needsPresent = true
     /// Decoded images wait for the upload budget of a later frame.
@@ -179,8 +166,6 @@ public final class FramePipeline {
     /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
     private var landed: (book: Int, spread: Int, place: TextPlace)?
     private var relayingFrom: TextPlace?
-    /// Set while `apply` changes the library's pages in place (the controller stays).
-    private var relaying = false
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
 
@@ -207,6 +192,25 @@ public final class FramePipeline {
             throw error
         }
         fitView(width: w, height: h)
+    }
+
+    /// Shows `library` instead: new page images and a new controller on the shelf, with the
+    /// settings, the delegate and the data source of the one before.
+    public func replaceLibrary(_ library: Library) {
+        guard library != self.library else { return }
+        useLibrary(library)
+        let old = controller
+        controller = BookController(library: library.bookInfos, settings: old.settings)
+        controller.delegate = old.delegate
+        controller.dataSource = old.dataSource
+    }
+
+    /// Makes `library` the one shown, with its own page images; the controller is the caller's.
+    private func useLibrary(_ library: Library) {
+        endSearch()
+        self.library = library
+        renderer.settings.themedBooks = library.printedBooks
+        replaceImages()
     }
 
     /// Frees the GL objects, then the surface.
@@ -338,10 +342,10 @@ public final class FramePipeline {
     public func reset(library: Library, settings: BookController.Settings, width: Int, height: Int) -> Bool {
         guard resizeTarget(width: width, height: height) else { return false }
         // The same library is started over too: its caches hold pages of the size shown last.
-        if self.library == library { replaceImages() } else { self.library = library }
+        if self.library == library { replaceImages() } else { useLibrary(library) }
         controller = BookController(library: library.bookInfos, settings: settings)
         gestures = PointerGestures(mapping: gestures.mapping)
-        (deferred, pageEntry, restored, saved, namedPage) = ([], PageNumberEntry(), nil, [:], nil)
+        (pageEntry, restored, saved, namedPage) = (PageNumberEntry(), nil, [:], nil)
         fitView(width: width, height: height)
         return true
     }
@@ -425,19 +429,16 @@ public final class FramePipeline {
         }
     }
 
-    /// Performs `action` at `time`; false when it is impossible now. A page turn asked for
-    /// while the book opens is kept and plays once it is open.
+    /// Performs `action` at `time` through the controller; false when it is impossible now.
+    /// One the controller keeps for later (a page turn asked for while the book opens) is
+    /// accepted, and the delegate hears of its turn when it starts.
     @discardableResult
     public func perform(_ action: Action, at time: Double, origin: TurnOrigin = .code) -> Bool {
-        if controller.handle(action, at: time) {
+        controller.handle(action, at: time) { [weak self] in
+            guard let self else { return }
             needsRender = true
             if action.startsTurn { delegate?.pipeline(self, didStartTurn: action, origin: origin) }
-            return true
         }
-        if controller.phase == .opening, action.turnsPage {
-            deferred.append((action, origin))
-        }
-        return false
     }
 
     /// Moves everything on to `now` and draws and presents the frame if anything changed.
@@ -525,11 +526,6 @@ public final class FramePipeline {
         let moving = controller.isAnimating
         controller.update(to: now)
         if moving { needsRender = true }
-        if controller.phase == .reading, !deferred.isEmpty {
-            let actions = deferred
-            deferred = []
-            for (action, origin) in actions { perform(action, at: now, origin: origin) }
-        }
     }
 
     /// Keeps the scene's scale (the base view fits the surface) while the layout sees the whole
@@ -666,14 +662,6 @@ extension Library {
 }
 
 extension Action {
-    /// Turns pages: asked for while a book opens, it waits until the book is open.
-    var turnsPage: Bool {
-        switch self {
-        case .nextPage, .previousPage, .firstPage, .lastPage, .goTo: true
-        default: false
-        }
-    }
-
     /// Starts a turn when it succeeds (a drag picks up a page).
     var startsTurn: Bool {
         if case .pageDragBegan = self { return true }
@@ -857,9 +845,10 @@ extension FramePipeline {
               PageSources.split(first)?.path == event.document else { return }
         PageSources.replace(event.document, with: event.source)
         let count = event.source.pageCount
-        relaying = true
-        library.books[event.book].pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
-        relaying = false
+        let pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
+        // Hits found in the old pages point at pages no longer there.
+        if pages != library.books[event.book].pages { endSearch() }
+        library.books[event.book].pages = pages
         replaceImages()
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: event.page + 1), at: now)

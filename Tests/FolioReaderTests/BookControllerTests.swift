@@ -378,7 +378,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         let c = reading()
         press([.right, .v], at: [1, 1.2], on: c)
         #expect(c.phase == .turning && c.settings.style.orientation == .horizontal)
-        #expect(c.actionsAfterTurn == [.toggleOrientation])
+        #expect(c.actionsWaiting == [.toggleOrientation])
         c.update(to: 2)
         #expect(c.spread == 1 && c.phase == .reading)
         #expect(c.settings.style.orientation == .vertical)
@@ -388,7 +388,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     @Test func rightThenOTurnsThenTurnsOnACone() {
         let c = reading()
         press([.right, .o], at: [1, 1.2], on: c)
-        #expect(c.actionsAfterTurn == [.toggleCone] && c.settings.deform == .rigid)
+        #expect(c.actionsWaiting == [.toggleCone] && c.settings.deform == .rigid)
         c.update(to: 2)
         #expect(c.spread == 1 && c.settings.deform == .cone)
     }
@@ -436,3 +436,45 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(!c.relaid(book: 2, as: BookInfo(title: "none", imageCount: 1), showing: 0, at: 5))
     }
 }
+
+/// One queue for actions that wait: a page turn asked for while the book opens waits in the
+/// controller, not in whoever asked, and plays once the book is open.
+@Suite struct ActionsWaitingTests {
+    @Test func aTurnAskedForWhileTheBookOpensPlaysOnceItIsOpen() {
+        let c = BookController(library: books([10]))
+        var started: [Double] = []
+        #expect(c.handle(.open, at: 0))
+        #expect(c.handle(.nextPage, at: 0.1) { started.append(c.time) }, "accepted: it waits")
+        #expect(c.phase == .opening && c.actionsWaiting == [.nextPage] && started.isEmpty)
+        c.update(to: 0.5)
+        #expect(started.isEmpty && c.spread == 0)
+        c.update(to: 1.01)
+        #expect(started.count == 1 && c.actionsWaiting.isEmpty, "performed as the opening ends")
+        c.update(to: 3)
+        #expect(c.spread == 1 && c.phase == .reading)
+    }
+
+    @Test func turnsThatWaitedGoWhenTheBookClosesBeforeItIsOpen() {
+        let c = BookController(library: books([10]))
+        var started = 0
+        c.handle(.open, at: 0)
+        c.handle(.nextPage, at: 0.1) { started += 1 }
+        #expect(c.handle(.close, at: 0.2))
+        c.update(to: 3)
+        #expect(c.phase == .shelf && c.actionsWaiting.isEmpty)
+        c.handle(.open, at: 3)
+        c.update(to: 6)
+        #expect(c.spread == 0 && started == 0, "the next opening does not turn")
+    }
+
+    @Test func settingsChangeThroughAnActionTheDelegateHears() {
+        let c = BookController(library: books([10]))
+        let recorder = Recorder()
+        c.delegate = recorder
+        var s = c.settings
+        s.deform = .cone
+        #expect(c.handle(.setSettings(s), at: 0))
+        #expect(c.settings.deform == .cone && recorder.layoutChanges == 1)
+    }
+}
+

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FolioBook
 import FolioReader
 import FolioScript
 import FolioInput
@@ -478,3 +479,22 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     }
 }
 
+
+@Suite struct ReadingSessionTests {
+    private static func library(_ pages: Int...) -> Library {
+        Library(title: "L", books: pages.map { n in Book(title: "B\(n)", pages: (1...n).map { "p\($0).png" }) })
+    }
+
+    @Test func replacingTheBooksKeepsTheControllersListenersAndSettings() {
+        let session = ReadingSession(library: Self.library(4, 6), settings: .init(), positions: nil)
+        let recorder = Recorder()
+        session.controller.delegate = recorder
+        session.controller.handle(.toggleDeform, at: 0)
+        session.replace(library: Self.library(8))
+        #expect(session.controller.library.count == 1 && session.controller.library[0].imageCount == 8)
+        #expect(session.controller.delegate === recorder && session.controller.settings.deform == .curl)
+        #expect(session.title == "Folio — B8 (1/1)")
+        session.controller.handle(.showBook(0), at: 1)
+        #expect(session.title == "Folio — B8 — page 1 of 8")
+    }
+}

@@ -1,14 +1,7 @@
-import FolioApp
-import FolioReader
-import FolioBook
-import FolioFind
 import FolioInput
 import FolioLayout
 import FolioMath
-import FolioOverlay
-import FolioPlatform
-import FolioRender
-import Foundation
+import FolioReader
 
 // The pipeline's input: events from the surface, through the contents panel, the search field,
 // the layer, page-number entry, the key map and pointer gestures, to the controller's actions

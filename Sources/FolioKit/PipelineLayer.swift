@@ -1,14 +1,6 @@
-import FolioApp
-import FolioReader
-import FolioBook
-import FolioFind
 import FolioInput
-import FolioLayout
-import FolioMath
 import FolioOverlay
-import FolioPlatform
-import FolioRender
-import Foundation
+import FolioReader
 
 // MARK: On-screen layer
 

@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "CPNGScaled", dependencies: ["CPNG"]),
         .target(name: "FolioImage", dependencies: ["FolioMath"]),
         .target(name: "FolioResources"),
-        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources"]),
+        // Libraries found on disk: manifests, folders of images, documents (the loader).
+        .target(name: "FolioLibrary", dependencies: ["FolioBook", .product(name: "Logging", package: "swift-log")]),
         .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
@@ -59,14 +61,18 @@ let package = Package(
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
-        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
+        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook"]),
+        // The reading state machine and its input: actions, keys, gestures, settings, positions.
+        .target(name: "FolioReader", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
+        // The record-script language and the command line's formats (scene JSON, still state).
+        .target(name: "FolioScript", dependencies: ["FolioReader", "FolioLayout", "FolioMath"]),
         // The on-screen layer: what it shows and where (no GL, no text drawing), and its text drawn by pango.
         .target(name: "FolioOverlay"),
         .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
-        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
+        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioReader", "FolioBook", "FolioLibrary", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
                                                  "FolioOverlay", "FolioOverlayText", "FolioFind"]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
+            "FolioKit", "FolioWindow", "FolioApp", "FolioReader", "FolioScript", "FolioLibrary", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
             "FolioMuPDF", "FolioFind", "FolioOverlay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -75,15 +81,17 @@ let package = Package(
 
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
-        .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind", "FolioApp"],
+        .testTarget(name: "FolioBookTests", dependencies: ["FolioBook", "FolioLibrary"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioApp", "FolioReader"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
+        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioReader", "FolioScript", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioApp", "FolioScript", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioScriptTests", dependencies: ["FolioScript", "FolioReader", "FolioLayout", "FolioMath"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
-        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioApp", "FolioLayout"]),
+        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,9 @@
 // FolioWindow for a GLFW window).
 @_exported import FolioApp
 @_exported import FolioBook
+@_exported import FolioLibrary
 @_exported import FolioInput
 @_exported import FolioLayout
 @_exported import FolioPlatform
+@_exported import FolioReader
 @_exported import FolioRender

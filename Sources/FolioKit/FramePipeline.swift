@@ -1,4 +1,5 @@
 import FolioApp
+import FolioReader
 import FolioBook
 import FolioFind
 import FolioInput
@@ -89,9 +90,12 @@ public protocol PageContentSource: AnyObject {
 }
 
 /// The one way Folio makes frames, for every host: the viewer, capture, record, bench, the
-/// render tests and embedding programs. It owns the controller (state machine), the page images
-/// (decoded in the background), their textures and the renderer, takes input events stamped
-/// with their time, and produces frames onto a `Surface`.
+/// render tests and embedding programs. It owns the reading session (the books and the
+/// controller, `ReadingSession`), the page images (decoded in the background), their textures
+/// and the renderer, takes input events stamped with their time, and produces frames onto a
+/// `Surface`. Its parts, one file each: input (`PipelineInput.swift`: events to actions), the
+/// on-screen layer (`PipelineLayer.swift`), relayouts (`Relayout.swift`), the search typed in
+/// the window (`WindowSearch.swift`); the images, uploads and the frame loop are here.
 ///
 /// Two ways to drive it. Live (a window): `run()`, or `handle(_:)` each event and `frame(at:)`
 /// each turn of the host's own loop; frames are drawn only while something changes. Scripted
@@ -107,20 +111,11 @@ public protocol PageContentSource: AnyObject {
 public final class FramePipeline {
     public let surface: any Surface
     public let renderer: Renderer
-    public private(set) var controller: BookController
-    /// The books shown. Setting another starts a new controller (on the shelf, the settings
-    /// kept, without the old one's delegate and data source) and new page images.
-    public var library: Library {
-        didSet {
-            guard library != oldValue else { return }
-            endSearch()
-            guard !relaying else { return }
-            renderer.settings.themedBooks = library.printedBooks
-            replaceImages()
-            controller = BookController(library: library.bookInfos, settings: controller.settings)
-            deferred = []
-        }
-    }
+    /// The books shown, the controller reading them and where each was left.
+    public let session: ReadingSession
+    public var controller: BookController { session.controller }
+    /// The books shown (`replaceLibrary` shows others).
+    public var library: Library { session.library }
     public weak var delegate: FramePipelineDelegate?
     /// Page images from memory for the books it supplies (see `PageContentSource`).
     public weak var contentSource: PageContentSource? {
@@ -134,11 +129,9 @@ public final class FramePipeline {
     private var samples: Int
     private var filtering: TextureFiltering
     // Live loop state.
-    private var gestures: PointerGestures
-    /// Page turns asked for while the book opens: they play once it is open.
-    private var deferred: [(Action, TurnOrigin)] = []
+    var gestures: PointerGestures
     var needsRender = true
-    private var needsPresent = true
+    var needsPresent = true
     /// Decoded images wait for the upload budget of a later frame.
     private var uploadsPending = false
     /// Faces whose textures were made from an image since replaced by a sharper one.
@@ -148,38 +141,31 @@ public final class FramePipeline {
     /// finishes would otherwise hold every frame of a recording for the whole timeout).
     private var overdue: Set<FaceContent> = []
     private var detail = DetailLayer()
-    /// A page number being typed; the book whose place was restored since it opened; the page
-    /// last saved for each book.
-    private var pageEntry = PageNumberEntry()
-    private var restored: Int?
-    private var saved: [Int: Int] = [:]
-    /// The page `open(at:)` asked for, shown once its book is open.
-    private var namedPage: Library.PagePlace?
+    /// A page number being typed.
+    var pageEntry = PageNumberEntry()
     /// False once the surface closed or a key quit.
-    public private(set) var isRunning = true
+    public internal(set) var isRunning = true
     private var title = ""
     /// A note the application adds to the window title (a search's "3 of 17", a bookmark made).
     public var titleNote = ""
     /// The on-screen layer: its state, its textures (made when first drawn), the look it was
     /// last drawn with, and when it next changes by itself.
     public internal(set) var layer = LayerState()
-    private var layerTextures: LayerTextures?
+    var layerTextures: LayerTextures?
     /// Its shaders could not be built: said once, then frames go without it.
-    private var layerUnavailable = false
-    private var layerDrawn: (opacity: Double, content: OverlayContent)?
-    private var layerWake: Double?
+    var layerUnavailable = false
+    var layerDrawn: (opacity: Double, content: OverlayContent)?
+    var layerWake: Double?
     /// Relayouts made in the background (`changeTextSize`), the text size asked for last (until
     /// the book shows it), and whether one runs.
-    private lazy var relayouts = RelayoutInbox(wake: surface.wake)
-    public private(set) var wantedTextSize: Double?
-    private var relayoutRunning = false
+    lazy var relayouts = RelayoutInbox(wake: surface.wake)
+    public internal(set) var wantedTextSize: Double?
+    var relayoutRunning = false
     /// The place in the text the last relayout kept, while the spread it landed on is shown:
     /// the next one keeps it too, not the spread's first page (which may come before it), so
     /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
-    private var landed: (book: Int, spread: Int, place: TextPlace)?
-    private var relayingFrom: TextPlace?
-    /// Set while `apply` changes the library's pages in place (the controller stays).
-    private var relaying = false
+    var landed: (book: Int, spread: Int, place: TextPlace)?
+    var relayingFrom: TextPlace?
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
 
@@ -188,14 +174,13 @@ public final class FramePipeline {
     public init(surface: any Surface, library: Library, configuration: PipelineConfiguration,
                 settings: BookController.Settings = .init()) throws {
         self.surface = surface
-        self.library = library
+        session = ReadingSession(library: library, settings: settings, positions: configuration.positions)
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
         renderer.settings.themedBooks = library.printedBooks
         samples = configuration.samples ?? renderer.settings.samples
         filtering = configuration.filtering ?? .forCurrentRenderer
         textures = TextureStore(descriptor: .pages(filtering))
-        controller = BookController(library: library.bookInfos, settings: settings)
         let (w, h) = surface.framebufferSize
         gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
         images = Self.faceImages(library, configuration, height: h, wake: surface.wake)
@@ -206,6 +191,22 @@ public final class FramePipeline {
             throw error
         }
         fitView(width: w, height: h)
+    }
+
+    /// Shows `library` instead: new page images and a new controller on the shelf, with the
+    /// settings, the delegate and the data source of the one before.
+    public func replaceLibrary(_ library: Library) {
+        guard library != self.library else { return }
+        startOver(library) { session.replace(library: library) }
+    }
+
+    /// `begin` makes `library` the session's; then it gets its own page images (and the search
+    /// of other books ends).
+    private func startOver(_ library: Library, _ begin: () -> Void) {
+        if library != self.library { endSearch() }
+        begin()
+        renderer.settings.themedBooks = library.printedBooks
+        replaceImages()
     }
 
     /// Frees the GL objects, then the surface.
@@ -259,7 +260,7 @@ public final class FramePipeline {
     public func marksChanged() { replaceImages() }
 
     /// New page caches over the library's files (decoding for the old ones stops) and no textures.
-    private func replaceImages() {
+    func replaceImages() {
         images.close()
         images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
         textures.evict(keeping: [])
@@ -337,10 +338,9 @@ public final class FramePipeline {
     public func reset(library: Library, settings: BookController.Settings, width: Int, height: Int) -> Bool {
         guard resizeTarget(width: width, height: height) else { return false }
         // The same library is started over too: its caches hold pages of the size shown last.
-        if self.library == library { replaceImages() } else { self.library = library }
-        controller = BookController(library: library.bookInfos, settings: settings)
+        startOver(library) { session.start(library, settings: settings) }
         gestures = PointerGestures(mapping: gestures.mapping)
-        (deferred, pageEntry, restored, saved, namedPage) = ([], PageNumberEntry(), nil, [:], nil)
+        pageEntry = PageNumberEntry()
         fitView(width: width, height: height)
         return true
     }
@@ -383,60 +383,16 @@ public final class FramePipeline {
     /// Nothing to draw until the next event or decoded page.
     public var isIdle: Bool { !needsRender && !needsPresent && !uploadsPending && !controller.isAnimating }
 
-    /// One event, at the time it happened.
-    public func handle(_ timed: TimedInputEvent) {
-        let now = timed.time
-        switch timed.event {
-        case let .key(key, modifiers, isRepeat):
-            if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
-            if layerTakes(key, at: now) { return }
-            if controller.book != nil, let outcome = pageEntry.handle(key) {
-                if case let .go(n) = outcome { goToPage(n, at: now) }
-                typed(at: now)
-                return
-            }
-            typed(at: now)
-            let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
-                                           phase: controller.phase, queuedTurns: controller.queuedTurns,
-                                           zoomed: controller.settings.zoom > 1)
-            for command in commands { run(command, at: now) }
-        case let .resize(width, height):
-            fitView(width: width, height: height)
-        case .refresh:
-            needsPresent = true
-        case .close:
-            isRunning = false
-        case .text:
-            _ = contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now)
-        case let .drop(paths):
-            // One book at a time: the first file dropped.
-            if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
-        case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) { return }
-            var actions = gestures.handle(timed.event, controller: controller, at: now)
-            // A click that would turn the page goes to the host first (a link under it).
-            if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
-               let point = PagePoint.under(gestures.mapping.layoutPoint(x: x, y: y), controller: controller),
-               delegate?.pipeline(self, clickedAt: point, at: now) == true {
-                actions = []
-            }
-            for action in actions { perform(action, at: now, origin: .gesture) }
-        }
-    }
-
-    /// Performs `action` at `time`; false when it is impossible now. A page turn asked for
-    /// while the book opens is kept and plays once it is open.
+    /// Performs `action` at `time` through the controller; false when it is impossible now.
+    /// One the controller keeps for later (a page turn asked for while the book opens) is
+    /// accepted, and the delegate hears of its turn when it starts.
     @discardableResult
     public func perform(_ action: Action, at time: Double, origin: TurnOrigin = .code) -> Bool {
-        if controller.handle(action, at: time) {
+        controller.handle(action, at: time) { [weak self] in
+            guard let self else { return }
             needsRender = true
             if action.startsTurn { delegate?.pipeline(self, didStartTurn: action, origin: origin) }
-            return true
         }
-        if controller.phase == .opening, action.turnsPage {
-            deferred.append((action, origin))
-        }
-        return false
     }
 
     /// Moves everything on to `now` and draws and presents the frame if anything changed.
@@ -444,7 +400,7 @@ public final class FramePipeline {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         takeRelayouts(at: now)
         advance(to: now)
-        keepPosition(at: now)
+        if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
         updateSearch(at: now)
         updateLayer(at: now)
@@ -457,66 +413,11 @@ public final class FramePipeline {
         }
     }
 
-    private func run(_ command: ViewerCommand, at now: Double) {
-        switch command {
-        case let .action(action): perform(action, at: now, origin: .key)
-        case .toggleFullscreen: surface.toggleFullscreen()
-        case .quit: isRunning = false
-        case .help where configuration.showsLayer:
-            layer.helpShown.toggle()
-            if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
-        case .nextHit where finding != nil, .previousHit where finding != nil: turnToHit(forward: command == .nextHit, at: now)
-        case .screenshot, .help, .open, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
-            delegate?.pipeline(self, asksFor: command, at: now)
-        case .textLarger, .textSmaller:
-            // The host remembers the size started.
-            if changeTextSize(by: command == .textLarger ? 1 : -1, at: now) != nil { delegate?.pipeline(self, asksFor: command, at: now) }
-        case .cycleTheme, .toggleShowThrough:
-            if command == .cycleTheme { renderer.settings.theme = renderer.settings.theme.next } else { renderer.settings.showThrough.toggle() }
-            needsRender = true
-            // The host may remember it.
-            delegate?.pipeline(self, asksFor: command, at: now)
-        }
-    }
-
-    /// Turns to page image `n` (1-based) of the open book, clamped to its pages: a turn like any
-    /// key's (kept while the book opens, heard by the delegate).
-    private func goToPage(_ n: Int, at now: Double) {
-        guard let b = controller.book else { return }
-        if configuration.showsLayer, let answer = ReaderLayer.missingPage(n, count: library.books[b].pages.count) {
-            layer.answer(answer, at: now)
-            return
-        }
-        perform(.goTo(page: BookInfo.layoutPage(number: clamp(n, 1, max(1, library.books[b].pages.count)))), at: now, origin: .key)
-    }
-
     /// Shows the book of `place` open at its page at once (a page image named as the source):
     /// that page goes before the place the book was left at.
     public func open(at place: Library.PagePlace, time: Double) {
         guard library.books.indices.contains(place.book), perform(.showBook(place.book), at: time) else { return }
-        namedPage = place
-    }
-
-    /// Opens a book where it was left (or at the page named), and remembers where the reader is now.
-    private func keepPosition(at now: Double) {
-        guard let b = controller.book else { restored = nil; return }
-        guard controller.phase == .reading else { return }
-        if let named = namedPage, named.book == b {
-            namedPage = nil
-            restored = b
-            if controller.go(to: named.image + 2, animated: false, at: now) { needsRender = true }
-        }
-        guard let positions = configuration.positions else { return }
-        let book = library.books[b]
-        if restored != b {
-            restored = b
-            if controller.spread == 0, let page = positions.page(of: book), page > 1,
-               controller.go(to: page + 1, animated: false, at: now) {
-                needsRender = true
-            }
-        }
-        let page = controller.shownPages.first ?? 1
-        if saved[b] != page, positions.save(page: page, of: book) { saved[b] = page }
+        session.name(place)
     }
 
     /// Moves every animation on to `now`; the frame that ends an animation is drawn too.
@@ -524,16 +425,11 @@ public final class FramePipeline {
         let moving = controller.isAnimating
         controller.update(to: now)
         if moving { needsRender = true }
-        if controller.phase == .reading, !deferred.isEmpty {
-            let actions = deferred
-            deferred = []
-            for (action, origin) in actions { perform(action, at: now, origin: origin) }
-        }
     }
 
     /// Keeps the scene's scale (the base view fits the surface) while the layout sees the whole
     /// surface, so covers and pages at the sides are laid out, not cut off.
-    private func fitView(width: Int, height: Int) {
+    func fitView(width: Int, height: Int) {
         gestures.mapping = ViewMapping(width: width, height: height, viewSize: configuration.baseView)
         controller.handle(.setViewSize(gestures.mapping.fittedViewSize), at: controller.time)
         needsRender = true
@@ -623,7 +519,7 @@ public final class FramePipeline {
         return source.image(for: face)
     }
 
-    private func report(_ problem: String) {
+    func report(_ problem: String) {
         if configuration.showsLayer {
             layer.notice(problem, at: surface.time)
             needsRender = true
@@ -639,24 +535,7 @@ public final class FramePipeline {
     // MARK: Title
 
     /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf.
-    public var pageTitle: String {
-        let books = library.books
-        if let b = controller.book {
-            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, imageCount: books[b].pages.count))"
-        }
-        guard !books.isEmpty else { return "Folio — no books" }
-        let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
-        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))"
-    }
-
-    /// The page images shown, numbered from 1 (`BookController.shownPages`).
-    static func pageLabel(shown: [Int], imageCount n: Int) -> String {
-        switch shown.count {
-        case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
-        case 1: return "page \(shown[0]) of \(n)"
-        default: return "no pages"
-        }
-    }
+    public var pageTitle: String { session.title }
 }
 
 extension Library {
@@ -665,207 +544,9 @@ extension Library {
 }
 
 extension Action {
-    /// Turns pages: asked for while a book opens, it waits until the book is open.
-    var turnsPage: Bool {
-        switch self {
-        case .nextPage, .previousPage, .firstPage, .lastPage, .goTo: true
-        default: false
-        }
-    }
-
     /// Starts a turn when it succeeds (a drag picks up a page).
     var startsTurn: Bool {
         if case .pageDragBegan = self { return true }
         return turnsPage
-    }
-}
-
-// MARK: On-screen layer
-
-extension FramePipeline {
-    /// Draws `content` over the frame in `target` at `opacity` (scripted frames: captures with
-    /// `--ui`, tests), at the surface's pixel density. False, with a problem reported, when the
-    /// layer's shaders cannot be built.
-    @discardableResult
-    public func drawLayer(_ content: OverlayContent, opacity: Double = 1) -> Bool {
-        if layerTextures == nil {
-            guard !layerUnavailable else { return false }
-            do {
-                layerTextures = try LayerTextures(shaders: configuration.shaders)
-            } catch {
-                layerUnavailable = true
-                report("the on-screen layer cannot be drawn: \(error)")
-                return false
-            }
-        }
-        let panels = OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale).panels(content)
-        layerTextures?.draw(panels, opacity: opacity, into: target, renderer: renderer)
-        return true
-    }
-
-    /// Shows `line` as a notice on the layer for a few seconds: a problem the host met and
-    /// reported itself (a document of the library that could not be opened).
-    public func showNotice(_ line: String) {
-        guard configuration.showsLayer else { return }
-        layer.notice(line, at: surface.time)
-        needsRender = true
-    }
-
-    /// What the layer shows now in the live reader.
-    public var layerContent: OverlayContent {
-        ReaderLayer.content(library: library, phase: controller.phase, book: controller.book, spread: controller.spread,
-                            scroll: controller.scroll, state: layer)
-    }
-
-    private var layerLayout: OverlayLayout {
-        OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
-    }
-
-    /// Moves the layer on to `now`: it stays while something in it waits for the reader (and on
-    /// the shelf), lines past their time go, and a changed look asks for a frame.
-    func updateLayer(at now: Double) {
-        guard configuration.showsLayer else { return }
-        _ = layer.expire(at: now)
-        if layer.isPinned || controller.phase == .shelf { layer.fade.wake(at: now) }
-        let shown = (opacity: layer.fade.opacity(at: now), content: layerContent)
-        if layerDrawn.map({ $0.opacity != shown.opacity || $0.content != shown.content }) ?? true { needsRender = true }
-        layerDrawn = shown
-        layerWake = layer.nextChange(after: now)
-    }
-
-    /// A key shows the layer; with the help card up, Escape, H and ? close it (used up), other
-    /// keys do what they do under it (F12 takes a screenshot with it). True when the key was used up.
-    func layerTakes(_ key: Key, at now: Double) -> Bool {
-        guard configuration.showsLayer else { return false }
-        layer.fade.show(at: now)
-        guard layer.helpShown, [.escape, .h, .question].contains(key) else { return false }
-        layer.helpShown = false
-        return true
-    }
-
-    /// Shows the page number typed so far.
-    func typed(at now: Double) {
-        guard configuration.showsLayer else { return }
-        layer.typing = pageEntry.digits.isEmpty ? nil : "Go to page \(pageEntry.digits)"
-    }
-
-    /// Pointer events for the layer: moving shows it; a press on the progress bar (shown, in an
-    /// open book) drags along it, and letting go turns to the spread it points at through the
-    /// goto action. True when the event was used up.
-    func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
-        guard configuration.showsLayer else { return false }
-        switch event {
-        case let .mouseDown(.left, x, y, _):
-            guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
-                  let f = layerLayout.barFraction(x: x, y: y) else { return false }
-            layer.dragFraction = f
-        case let .mouseMove(x, y):
-            layer.fade.wake(at: now)
-            guard layer.dragFraction != nil else { return false }
-            layer.dragFraction = layerLayout.barFraction(x: x, y: y, dragging: true)
-        case let .mouseUp(.left, x, y, _):
-            guard let f = layer.dragFraction else { return false }
-            layer.dragFraction = nil
-            let end = layerLayout.barFraction(x: x, y: y, dragging: true) ?? f
-            if let b = controller.book {
-                let s = ReaderLayer.spread(at: end, lastSpread: library.bookInfos[b].lastSpread)
-                // Layout page 2s + 1 lies in spread s (`BookInfo.spread(containing:)`).
-                if s != controller.spread { perform(.goTo(page: 2 * s + 1), at: now, origin: .gesture) }
-            }
-        default:
-            return false
-        }
-        layer.fade.wake(at: now)
-        needsRender = true
-        return true
-    }
-}
-
-// MARK: Relayout
-
-extension FramePipeline {
-    /// Lays the open book out again `step` points larger (smaller when negative) in the
-    /// background; the pages shown stay until the new layout is applied by a later frame, which
-    /// lands on the page holding the text shown first now. Returns the text size asked for,
-    /// or nil (with a notice) when the open book has fixed pages.
-    @discardableResult
-    public func changeTextSize(by step: Double, at now: Double) -> Double? {
-        guard let (b, path, source) = openReflowable else {
-            if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
-            return nil
-        }
-        let sizes = ReaderSettings.fontSizes
-        let size = min(max((wantedTextSize ?? source.fontSize) + step, sizes.lowerBound), sizes.upperBound)
-        wantedTextSize = size
-        if !relayoutRunning { startRelayout(book: b, document: path, from: source, fontSize: size) }
-        return size
-    }
-
-    /// The open book when it is one whole reflowable document, with the document.
-    private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
-        guard let b = controller.book, let first = library.books[b].pages.first,
-              let (path, _) = PageSources.split(first), let source = PageSources.reflowable(path),
-              library.books[b].pages.count == source.pageCount else { return nil }
-        return (b, path, source)
-    }
-
-    private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
-        let shown = (controller.shownPages.first ?? 1) - 1
-        let pages = library.books[b].pages
-        let index = pages.indices.contains(shown) ? PageSources.split(pages[shown])?.index ?? 0 : 0
-        let place = landed.flatMap { $0.book == b && $0.spread == controller.spread ? $0.place : nil } ?? source.place(ofPage: index)
-        let inbox = relayouts
-        relayoutRunning = true
-        relayingFrom = place
-        Thread.detachNewThread {
-            do {
-                let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
-                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page)))
-            } catch {
-                inbox.post(.failure(RelayoutFailure(message: "\(error)")))
-            }
-        }
-    }
-
-    /// Applies the relayouts finished since the last frame; starts the next one when the text
-    /// size asked for changed meanwhile.
-    private func takeRelayouts(at now: Double) {
-        for outcome in relayouts.take() {
-            relayoutRunning = false
-            switch outcome {
-            case let .success(event):
-                apply(event, at: now)
-                if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
-                    startRelayout(book: b, document: path, from: source, fontSize: wanted)
-                } else {
-                    wantedTextSize = nil
-                }
-            case let .failure(failure):
-                (wantedTextSize, relayingFrom) = (nil, nil)
-                report(failure.message)
-            }
-        }
-    }
-
-    /// Shows book `event.book` in its new layout: its document replaced by the new one, its
-    /// page caches replaced, the controller told its page count and put on the page holding
-    /// the same text without a turn, and a notice with the size and the page count. An event
-    /// for a book no longer shown as that document is dropped.
-    public func apply(_ event: DocumentRelaid, at now: Double) {
-        guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
-              PageSources.split(first)?.path == event.document else { return }
-        PageSources.replace(event.document, with: event.source)
-        let count = event.source.pageCount
-        relaying = true
-        library.books[event.book].pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
-        relaying = false
-        replaceImages()
-        controller.relaid(book: event.book, as: library.bookInfos[event.book],
-                          showing: BookInfo.layoutPage(number: event.page + 1), at: now)
-        landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
-        relayingFrom = nil
-        saved[event.book] = nil
-        let size = event.source.fontSize
-        showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
     }
 }

@@ -41,3 +41,93 @@ final class RelayoutInbox: @unchecked Sendable {
 struct RelayoutFailure: Error {
     var message: String
 }
+
+// MARK: Relayout
+
+extension FramePipeline {
+    /// Lays the open book out again `step` points larger (smaller when negative) in the
+    /// background; the pages shown stay until the new layout is applied by a later frame, which
+    /// lands on the page holding the text shown first now. Returns the text size asked for,
+    /// or nil (with a notice) when the open book has fixed pages.
+    @discardableResult
+    public func changeTextSize(by step: Double, at now: Double) -> Double? {
+        guard let (b, path, source) = openReflowable else {
+            if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
+            return nil
+        }
+        let sizes = ReaderSettings.fontSizes
+        let size = min(max((wantedTextSize ?? source.fontSize) + step, sizes.lowerBound), sizes.upperBound)
+        wantedTextSize = size
+        if !relayoutRunning { startRelayout(book: b, document: path, from: source, fontSize: size) }
+        return size
+    }
+
+    /// The open book when it is one whole reflowable document, with the document.
+    private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
+        guard let b = controller.book, let first = library.books[b].pages.first,
+              let (path, _) = PageSources.split(first), let source = PageSources.reflowable(path),
+              library.books[b].pages.count == source.pageCount else { return nil }
+        return (b, path, source)
+    }
+
+    private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
+        let shown = (controller.shownPages.first ?? 1) - 1
+        let pages = library.books[b].pages
+        let index = pages.indices.contains(shown) ? PageSources.split(pages[shown])?.index ?? 0 : 0
+        let place = landed.flatMap { $0.book == b && $0.spread == controller.spread ? $0.place : nil } ?? source.place(ofPage: index)
+        let inbox = relayouts
+        relayoutRunning = true
+        relayingFrom = place
+        Thread.detachNewThread {
+            do {
+                let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
+                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page)))
+            } catch {
+                inbox.post(.failure(RelayoutFailure(message: "\(error)")))
+            }
+        }
+    }
+
+    /// Applies the relayouts finished since the last frame; starts the next one when the text
+    /// size asked for changed meanwhile.
+    func takeRelayouts(at now: Double) {
+        for outcome in relayouts.take() {
+            relayoutRunning = false
+            switch outcome {
+            case let .success(event):
+                apply(event, at: now)
+                if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
+                    startRelayout(book: b, document: path, from: source, fontSize: wanted)
+                } else {
+                    wantedTextSize = nil
+                }
+            case let .failure(failure):
+                (wantedTextSize, relayingFrom) = (nil, nil)
+                report(failure.message)
+            }
+        }
+    }
+
+    /// Shows book `event.book` in its new layout: its document replaced by the new one, its
+    /// page caches replaced, the controller told its page count and put on the page holding
+    /// the same text without a turn, and a notice with the size and the page count. An event
+    /// for a book no longer shown as that document is dropped.
+    public func apply(_ event: DocumentRelaid, at now: Double) {
+        guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
+              PageSources.split(first)?.path == event.document else { return }
+        PageSources.replace(event.document, with: event.source)
+        let count = event.source.pageCount
+        let pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
+        // Hits found in the old pages point at pages no longer there.
+        if pages != library.books[event.book].pages { endSearch() }
+        session.library.books[event.book].pages = pages
+        replaceImages()
+        controller.relaid(book: event.book, as: library.bookInfos[event.book],
+                          showing: BookInfo.layoutPage(number: event.page + 1), at: now)
+        landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
+        relayingFrom = nil
+        session.forgetSaved(book: event.book)
+        let size = event.source.fontSize
+        showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
+    }
+}

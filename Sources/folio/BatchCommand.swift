@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioBook
+import FolioKit
 import Foundation
 
 struct Batch: ParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
-import FolioApp
+import FolioLibrary
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioKit
 import FolioLayout
@@ -77,8 +79,8 @@ struct Bench: ParsableCommand {
 
     private func measure(_ bench: BenchScene, session: FramePipeline, progress: ProgressLine) throws -> SceneResult {
         let original = session.library
-        defer { session.library = original }
-        if bench == .largeBook { session.library = try largeLibrary(pages: 2000, like: original) }
+        defer { session.replaceLibrary(original) }
+        if bench == .largeBook { session.replaceLibrary(try largeLibrary(pages: 2000, like: original)) }
         defer { if bench == .largeBook { try? FileManager.default.removeItem(at: Self.largeBookFolder) } }
         let infos = session.library.bookInfos
         let scenes = try (0..<frames).map { try bench.scene(frame: $0, of: frames, books: infos) }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import FolioApp
+import FolioLibrary
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioKit
 import FolioLayout

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioBook
+import FolioLibrary
 import FolioFind
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import ArgumentParser
-import FolioApp
+import FolioReader
 import FolioBook
+import FolioKit
 import FolioLayout
 import FolioMath
 import Foundation

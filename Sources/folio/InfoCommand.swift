@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioBook
+import FolioLibrary
 import Foundation
 
 /// `folio info [SOURCE]`: what a library holds and everything wrong with it.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioKit
 import FolioRender

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioLayout
 import FolioMath

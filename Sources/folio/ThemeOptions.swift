@@ -1,5 +1,5 @@
 import ArgumentParser
-import FolioApp
+import FolioReader
 import FolioBook
 import FolioRender
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioLayout
 
 /// The tunable settings of `view`, `record`, `capture`, `layout` and `flip`: turn timing, shadow

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FolioApp
+import FolioReader
 import FolioBook
 import FolioFind
 import FolioKit
@@ -252,8 +252,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
                 report("\(Failure(error)?.message ?? "\(error)"); still showing what was open")
                 return
             }
-            pipeline.library = library
-            pipeline.controller.delegate = self
+            pipeline.replaceLibrary(library)
             show(library, in: pipeline, at: time)
         default: break
         }

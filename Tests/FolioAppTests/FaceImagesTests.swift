@@ -1,4 +1,6 @@
 import FolioApp
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioLayout
 import Foundation

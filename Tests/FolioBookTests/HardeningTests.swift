@@ -1,3 +1,4 @@
+@testable import FolioLibrary
 import Foundation
 import XCTest
 @testable import FolioBook

@@ -1,3 +1,4 @@
+@testable import FolioLibrary
 import XCTest
 @testable import FolioBook
 

@@ -1,3 +1,4 @@
+import FolioLibrary
 import XCTest
 @testable import FolioBook
 

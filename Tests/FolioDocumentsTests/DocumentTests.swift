@@ -1,4 +1,5 @@
 import FolioBook
+import FolioLibrary
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioLibrary
 @testable import FolioMuPDF
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
-import FolioApp
+import FolioLibrary
+import FolioReader
 import FolioBook
 @testable import FolioMuPDF
 import Foundation

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import FolioApp
+@testable import FolioLibrary
+import FolioReader
+import FolioScript
 @testable import FolioBook
 import FolioLayout
 

@@ -1,4 +1,6 @@
-import FolioApp
+import FolioLibrary
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioLayout
 import FolioMath

@@ -1,4 +1,4 @@
-import FolioApp
+import FolioReader
 import FolioRender
 import Testing
 

@@ -1,5 +1,6 @@
 import COpenGL
 import FolioBook
+import FolioLibrary
 import FolioLayout
 import FolioMath
 import FolioRender

@@ -1,4 +1,5 @@
-import FolioApp
+import FolioLibrary
+import FolioReader
 import FolioBook
 import FolioInput
 import FolioKit
@@ -185,6 +186,30 @@ private final class Recorder: FramePipelineDelegate {
         TimedInputEvent(.key(k, modifiers: [], isRepeat: false), at: t)
     }
 
+    /// Replacing the library keeps who listens to the controller and who supplies its pages.
+    @Test func replacingTheLibraryKeepsTheControllersDelegateAndDataSource() throws {
+        final class Listener: BookControllerDelegate, PageDataSource {
+            var turns = 0
+            func controller(_ controller: BookController, didFinishTurnFrom from: Int, to: Int, completed: Bool) { turns += 1 }
+            func page(before page: Int) -> Int? { page > 2 ? page - 2 : nil }
+            func page(after page: Int) -> Int? { page + 2 }
+        }
+        try live { p, _, _ in
+            let listener = Listener()
+            p.controller.delegate = listener
+            p.controller.dataSource = listener
+            var other = Self.library
+            other.books = Array(other.books.suffix(1))
+            let before = p.controller
+            p.replaceLibrary(other)
+            #expect(p.controller !== before && p.library == other && p.controller.library.count == 1)
+            #expect(p.controller.delegate === listener && p.controller.dataSource === listener)
+            #expect(p.perform(.showBook(0), at: 0) && p.perform(.nextPage, at: 0))
+            p.controller.update(to: 5)
+            #expect(listener.turns == 1, "the delegate hears a turn in the new library")
+        }
+    }
+
     @Test func aTurnAskedForWhileTheBookOpensPlaysOnceItIsOpen() throws {
         try live { p, s, rec in
             s.queued = [key(.enter, at: 0), key(.right, at: 0.1)]
@@ -248,7 +273,7 @@ private final class Recorder: FramePipelineDelegate {
             p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
             #expect(p.layer.entry == "this book has fixed pages" && p.wantedTextSize == nil && rec.commands.isEmpty)
 
-            p.library = Library.load(from: doc, logProblems: false)
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
             // Image 16 of 22 (index 15) at 11 pt: index 15 × 24 / 22 = 16 of 24 at 12 pt.
@@ -291,7 +316,7 @@ private final class Recorder: FramePipelineDelegate {
                            _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
         try withDocument(ZebraPages.format) { doc in
             try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
-                p.library = Library.load(from: doc, logProblems: false)
+                p.replaceLibrary(Library.load(from: doc, logProblems: false))
                 #expect(p.perform(.openBook(0), at: 0))
                 #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
                 try body(p, s, rec)
@@ -405,7 +430,7 @@ private final class Recorder: FramePipelineDelegate {
     @Test func anIdleLoopDrawsNothing() throws {
         try live { p, s, _ in
             // An empty shelf: nothing to decode, nothing moves after the first frame.
-            p.library = Library(title: "", books: [])
+            p.replaceLibrary(Library(title: "", books: []))
             #expect(step(p, s, until: 1) { p.isIdle })
             let presented = s.presented, misses = p.renderer.cacheMisses, hits = p.renderer.cacheHits
             step(p, s, until: s.time + 1)
@@ -512,7 +537,7 @@ private final class Recorder: FramePipelineDelegate {
         let doc = dir.appendingPathComponent("book.stuckpages").path
         #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
         try live(configure: { $0.waitsForImages = true; $0.imageTimeout = 0.5 }) { p, s, rec in
-            p.library = Library.load(from: doc, logProblems: false)
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
             #expect(p.perform(.openBook(0), at: 0))
             let start = Date()
             let frame = p.snapshot(at: 10).flippedVertically()
@@ -533,7 +558,7 @@ private final class Recorder: FramePipelineDelegate {
     /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
     @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
         try withDocument(SlowCrops.format) { doc in try live { p, s, _ in
-            p.library = Library.load(from: doc, logProblems: false)
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
             #expect(p.perform(.openBook(0), at: 0))
             #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
             // Opened small (fast frames), then read on a screen where 8× needs crops: a page

@@ -92,7 +92,7 @@ final class GLHarness: @unchecked Sendable {
                 inspect: (Renderer) -> Void = { _ in }) throws -> [RGBAImage] {
         try run { pipeline in
             configure(&pipeline.renderer.settings)
-            pipeline.library = library ?? Self.noBooks
+            pipeline.replaceLibrary(library ?? Self.noBooks)
             pipeline.setFiltering(configuration.filtering)
             guard pipeline.resizeTarget(width: width, height: height, samples: configuration.samples) else {
                 throw GLFailure(errors: ["cannot make a \(width)×\(height) target"])

@@ -1,4 +1,6 @@
-import FolioApp
+import FolioLibrary
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioKit
 import FolioLayout
@@ -18,7 +20,7 @@ import Testing
     /// Frames of `scenes` into one target, each with `layers[i]` drawn over it when given.
     static func frames(_ scenes: [Scene], layers: [OverlayContent?]) throws -> [RGBAImage] {
         try GLHarness.shared.run { p in
-            p.library = library
+            p.replaceLibrary(library)
             p.setFiltering(.software)
             guard p.resizeTarget(width: width, height: height, samples: 0) else { throw GLFailure(errors: ["no target"]) }
             return zip(scenes, layers).map { scene, layer in

@@ -1,4 +1,5 @@
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioLayout
 import FolioMath

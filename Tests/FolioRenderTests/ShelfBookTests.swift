@@ -1,4 +1,5 @@
 import FolioBook
+import FolioLibrary
 import FolioLayout
 import FolioMath
 import FolioRender

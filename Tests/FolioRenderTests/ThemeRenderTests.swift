@@ -13,7 +13,7 @@ import Testing
     /// in its top-left quarter) on the right, at 640 × 360: the page spans x 320…501, y 38…322.
     static func spread(_ theme: Theme, printed: Bool) throws -> RGBAImage {
         try GLHarness.shared.run { pipeline in
-            pipeline.library = PaperLightTests.printed
+            pipeline.replaceLibrary(PaperLightTests.printed)
             pipeline.renderer.settings.theme = theme
             // What `Book.isPrinted` says of a PDF; these pages are image files.
             pipeline.renderer.settings.themedBooks = printed ? [0] : []

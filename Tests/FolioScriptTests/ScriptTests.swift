@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioLayout
 import FolioMath
 
@@ -115,6 +116,22 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
     @Test func curlOnTheLeftPageTurnsBack() throws {
         let (runner, c) = try play("open; next 2; curl -0.83,0.18", fps: 30)
         #expect(c.spread == 1 && runner.notes.isEmpty)
+    }
+
+    /// A script's style and tuning go through the controller's actions: its delegate hears
+    /// each change, as it hears a key's.
+    @Test func aScriptChangesSettingsThroughActions() throws {
+        final class Listener: BookControllerDelegate {
+            var changes: [TurnDeform] = []
+            func controllerDidChangeLayout(_ controller: BookController) { changes.append(controller.settings.deform) }
+        }
+        let c = BookController(library: library())
+        let listener = Listener()
+        c.delegate = listener
+        let runner = ScriptRunner(script: try Script("style cone; style rigid"), controller: c, fps: 30)
+        _ = runner.run()
+        #expect(listener.changes.suffix(2) == [.cone, .rigid])
+        #expect(c.settings.queueLag == nil && c.settings.deform == .rigid)
     }
 
     @Test func styleTakesNoTimeAndShelfMovesTakeTheirs() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioBook
 import FolioLayout
 import FolioMath

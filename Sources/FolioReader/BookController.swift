@@ -59,6 +59,18 @@ public enum Action: Sendable, Equatable {
     case pan(by: Vec2)
     /// Back to zoom 1, the spread centred.
     case fitSpread
+    /// Replaces the settings (a script's style and tuning).
+    case setSettings(BookController.Settings)
+}
+
+extension Action {
+    /// Turns pages: asked for while a book opens, it waits until the book is open.
+    public var turnsPage: Bool {
+        switch self {
+        case .nextPage, .previousPage, .firstPage, .lastPage, .goTo: true
+        default: false
+        }
+    }
 }
 
 /// One page at a time or two: `auto` shows one in a view narrower than it is tall.
@@ -148,9 +160,17 @@ public final class BookController {
     private var scrubTracker: VelocityTracker?
     private var turn: Turn?
     private var queue: [Pending] = []
-    /// Actions asked for while a page turns that cannot change a moving sheet (a new
-    /// deformation, layout or orientation; closing the book): they play, in order, when it lands.
-    private var afterTurn: [Action] = []
+    /// Actions accepted that cannot be performed yet, played in order when they can: while a
+    /// page turns, what cannot change a moving sheet (a new deformation, layout or orientation;
+    /// closing the book) waits for it to land; while the book opens, page turns wait until it
+    /// is open. The one place an action waits (turns asked mid-turn chain in `queue`).
+    private var waiting: [Waiting] = []
+
+    private struct Waiting {
+        var action: Action
+        /// Told when the action is performed (`handle(_:at:performed:)`).
+        var performed: (() -> Void)?
+    }
 
     private struct Turn {
         var from: Int
@@ -231,19 +251,40 @@ public final class BookController {
 
     /// Performs `action` at `time`; false when it is impossible now (nothing changes then).
     /// While a page turns, a new deformation, layout or orientation, and closing, are accepted
-    /// and wait for the sheet to land (closing drops the turns queued behind it): no key
-    /// pressed during a turn is lost.
+    /// and wait for the sheet to land (closing drops the turns queued behind it); while the
+    /// book opens, page turns are accepted and wait until it is open: no key pressed during a
+    /// turn or an opening is lost. `performed` is told when the action is performed, at once
+    /// or when its wait ends (never for one refused then).
     @discardableResult
-    public func handle(_ action: Action, at time: Double) -> Bool {
+    public func handle(_ action: Action, at time: Double, performed: (() -> Void)? = nil) -> Bool {
         update(to: time)
         defer { updatePageMode() }
-        if turn != nil, Self.waitsForTurn(action) {
+        if mustWait(action) {
             // Closing drops the turns still waiting: the reader asked to leave the book.
             if action == .close { dropQueuedTurns() }
-            afterTurn.append(action)
+            waiting.append(Waiting(action: action, performed: performed))
             return true
         }
-        return perform(action)
+        guard perform(action) else { return false }
+        performed?()
+        return true
+    }
+
+    private func mustWait(_ action: Action) -> Bool {
+        (turn != nil && Self.waitsForTurn(action)) || (phase == .opening && action.turnsPage)
+    }
+
+    /// Performs the actions that waited, in order; one that must still wait waits again.
+    private func playWaiting() {
+        let actions = waiting
+        waiting = []
+        for w in actions {
+            if mustWait(w.action) {
+                waiting.append(w)
+            } else if perform(w.action) {
+                w.performed?()
+            }
+        }
     }
 
     /// Actions that change what a moving sheet is made of, or end the book, so they wait for it.
@@ -314,6 +355,8 @@ public final class BookController {
             return true
         case let .setViewSize(v):
             return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }
+        case let .setSettings(s):
+            return restyle(true) { $0 = s }
         }
     }
 
@@ -471,10 +514,13 @@ public final class BookController {
         openProgress = open ? 1 : 0
         if open {
             phase = .reading
+            playWaiting()
         } else {
             // The next book opens fitted, not at this one's zoom and place.
             settings.fitSpread()
             book = nil
+            // Turns that waited for the book to open go with it.
+            waiting = []
             phase = .shelf
         }
     }
@@ -587,7 +633,7 @@ public final class BookController {
         if turn != nil {
             turn = nil
             queue = []
-            afterTurn = []
+            waiting = []
             phase = .reading
         }
         let last = info.pageCount - 1
@@ -659,9 +705,7 @@ public final class BookController {
         phase = .reading
         if !current.rubber { delegate?.controller(self, didFinishTurnFrom: current.from, to: current.to, completed: completed) }
         current.completion?(completed)
-        let waiting = afterTurn
-        afterTurn = []
-        for action in waiting { perform(action) }
+        playWaiting()
         if !queue.isEmpty {
             var next = queue.removeFirst()
             // A burst too long to play within the lag allowed turns straight to where it ends,
@@ -738,6 +782,6 @@ public final class BookController {
     public var turnCompletes: Bool? { turn.map { $0.completes && !$0.rubber } }
     /// Turns waiting behind the current one.
     public var queuedTurns: Int { queue.count }
-    /// Actions waiting for the turn under way to land (`handle` accepted them).
-    public var actionsAfterTurn: [Action] { afterTurn }
+    /// Actions accepted that wait: for the turn under way to land, or for the book to open.
+    public var actionsWaiting: [Action] { waiting.map(\.action) }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import FolioApp
+import FolioBook
+import FolioReader
+import FolioScript
 import FolioInput
 import FolioLayout
 import FolioMath
@@ -377,7 +379,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         let c = reading()
         press([.right, .v], at: [1, 1.2], on: c)
         #expect(c.phase == .turning && c.settings.style.orientation == .horizontal)
-        #expect(c.actionsAfterTurn == [.toggleOrientation])
+        #expect(c.actionsWaiting == [.toggleOrientation])
         c.update(to: 2)
         #expect(c.spread == 1 && c.phase == .reading)
         #expect(c.settings.style.orientation == .vertical)
@@ -387,7 +389,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     @Test func rightThenOTurnsThenTurnsOnACone() {
         let c = reading()
         press([.right, .o], at: [1, 1.2], on: c)
-        #expect(c.actionsAfterTurn == [.toggleCone] && c.settings.deform == .rigid)
+        #expect(c.actionsWaiting == [.toggleCone] && c.settings.deform == .rigid)
         c.update(to: 2)
         #expect(c.spread == 1 && c.settings.deform == .cone)
     }
@@ -433,5 +435,66 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(c.relaid(book: 1, as: BookInfo(title: "B4", imageCount: 9), showing: 2, at: 5))
         #expect(c.library[1].imageCount == 9 && c.shownPages.contains(6))
         #expect(!c.relaid(book: 2, as: BookInfo(title: "none", imageCount: 1), showing: 0, at: 5))
+    }
+}
+
+/// One queue for actions that wait: a page turn asked for while the book opens waits in the
+/// controller, not in whoever asked, and plays once the book is open.
+@Suite struct ActionsWaitingTests {
+    @Test func aTurnAskedForWhileTheBookOpensPlaysOnceItIsOpen() {
+        let c = BookController(library: books([10]))
+        var started: [Double] = []
+        #expect(c.handle(.open, at: 0))
+        #expect(c.handle(.nextPage, at: 0.1) { started.append(c.time) }, "accepted: it waits")
+        #expect(c.phase == .opening && c.actionsWaiting == [.nextPage] && started.isEmpty)
+        c.update(to: 0.5)
+        #expect(started.isEmpty && c.spread == 0)
+        c.update(to: 1.01)
+        #expect(started.count == 1 && c.actionsWaiting.isEmpty, "performed as the opening ends")
+        c.update(to: 3)
+        #expect(c.spread == 1 && c.phase == .reading)
+    }
+
+    @Test func turnsThatWaitedGoWhenTheBookClosesBeforeItIsOpen() {
+        let c = BookController(library: books([10]))
+        var started = 0
+        c.handle(.open, at: 0)
+        c.handle(.nextPage, at: 0.1) { started += 1 }
+        #expect(c.handle(.close, at: 0.2))
+        c.update(to: 3)
+        #expect(c.phase == .shelf && c.actionsWaiting.isEmpty)
+        c.handle(.open, at: 3)
+        c.update(to: 6)
+        #expect(c.spread == 0 && started == 0, "the next opening does not turn")
+    }
+
+    @Test func settingsChangeThroughAnActionTheDelegateHears() {
+        let c = BookController(library: books([10]))
+        let recorder = Recorder()
+        c.delegate = recorder
+        var s = c.settings
+        s.deform = .cone
+        #expect(c.handle(.setSettings(s), at: 0))
+        #expect(c.settings.deform == .cone && recorder.layoutChanges == 1)
+    }
+}
+
+
+@Suite struct ReadingSessionTests {
+    private static func library(_ pages: Int...) -> Library {
+        Library(title: "L", books: pages.map { n in Book(title: "B\(n)", pages: (1...n).map { "p\($0).png" }) })
+    }
+
+    @Test func replacingTheBooksKeepsTheControllersListenersAndSettings() {
+        let session = ReadingSession(library: Self.library(4, 6), settings: .init(), positions: nil)
+        let recorder = Recorder()
+        session.controller.delegate = recorder
+        session.controller.handle(.toggleDeform, at: 0)
+        session.replace(library: Self.library(8))
+        #expect(session.controller.library.count == 1 && session.controller.library[0].imageCount == 8)
+        #expect(session.controller.delegate === recorder && session.controller.settings.deform == .curl)
+        #expect(session.title == "Folio — B8 (1/1)")
+        session.controller.handle(.showBook(0), at: 1)
+        #expect(session.title == "Folio — B8 — page 1 of 8")
     }
 }

@@ -1,4 +1,5 @@
 import FolioApp
+import FolioReader
 import FolioLayout
 import FolioMath
 import Testing

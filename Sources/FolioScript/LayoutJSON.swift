@@ -1,5 +1,6 @@
 import Foundation
 import FolioLayout
+import FolioReader
 import FolioMath
 
 /// The scene as `folio layout` prints it: view, camera (eye distance, m34, vanishing point),

@@ -1,5 +1,5 @@
 import Testing
-import FolioApp
+import FolioReader
 import FolioInput
 import FolioLayout
 

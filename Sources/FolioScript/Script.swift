@@ -1,4 +1,5 @@
 import FolioLayout
+import FolioReader
 import FolioMath
 
 // MARK: Language
@@ -302,9 +303,9 @@ public final class ScriptRunner {
         precondition(fps > 0 && fps.isFinite, "fps must be positive")
         self.fps = fps
         self.controller = controller
-        // A script's turns play at their pace, however many it queues.
-        controller.settings.queueLag = nil
         pending = script.steps[...]
+        // A script's turns play at their pace, however many it queues.
+        change(at: controller.time) { $0.queueLag = nil }
     }
 
     /// Time of frame `k` in seconds.
@@ -357,7 +358,7 @@ public final class ScriptRunner {
         switch a {
         case let .animation(restoring):
             guard !controller.isAnimating else { return a }
-            if let restoring { controller.settings.deform = restoring }
+            if let restoring { change(at: t) { $0.deform = restoring } }
             return nil
         case let .wait(until):
             return t >= until ? nil : a
@@ -388,13 +389,20 @@ public final class ScriptRunner {
         case let .book(i): return animate(step, c.handle(.select(i), at: t))
         case let .wait(s): return .wait(until: t + s)
         case let .style(choices):
-            for choice in choices { choice.apply(to: &c.settings) }
+            change(at: t) { s in choices.forEach { $0.apply(to: &s) } }
             return nil
         case let .curl(grab): return beginCurl(step, grab: grab, at: t)
         case let .tune(setting):
-            setting.apply(to: &c.settings)
+            change(at: t) { setting.apply(to: &$0) }
             return nil
         }
+    }
+
+    /// Changes the controller's settings through its action, as a key would: its delegate hears it.
+    private func change(at t: Double, _ edit: (inout BookController.Settings) -> Void) {
+        var s = controller.settings
+        edit(&s)
+        controller.handle(.setSettings(s), at: t)
     }
 
     private func animate(_ step: Script.Step, _ accepted: Bool) -> Active? {
@@ -413,14 +421,14 @@ public final class ScriptRunner {
     /// Grabs the page at `fraction` of its size with the curl deformation for the gesture.
     private func beginCurl(_ step: Script.Step, grab fraction: Vec2, at t: Double) -> Active? {
         let previous = controller.settings.deform
-        controller.settings.deform = .curl
+        change(at: t) { $0.deform = .curl }
         let grab = controller.book.map { b -> Vec2 in
             let page = controller.library[b].laidOutPageSize(controller.settings.style.orientation)
             return Vec2(fraction.x * page.x, fraction.y * page.y)
         } ?? fraction
         guard controller.phase == .reading, controller.handle(.pageDragBegan(viewPoint(grab)), at: t),
               let held = controller.viewState().turn?.grab else {
-            controller.settings.deform = previous
+            change(at: t) { $0.deform = previous }
             return animate(step, false)
         }
         let hold = controller.settings.turnDuration * Self.releaseProgress

@@ -1,4 +1,5 @@
 import FolioLayout
+import FolioReader
 import FolioMath
 
 /// A still picture described the way a person asks for it (`folio layout`, `folio capture`):

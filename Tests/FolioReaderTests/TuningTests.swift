@@ -1,5 +1,6 @@
 import Testing
-import FolioApp
+import FolioReader
+import FolioScript
 import FolioLayout
 import FolioMath
 

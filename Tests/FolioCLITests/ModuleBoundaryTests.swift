@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// The rooms of the house (docs/architecture.md): each module imports only the modules below
+/// it that its concern needs. No module here draws, so none imports GL, EGL, GLFW or the
+/// modules over them; the reader's state machine knows no script, pipeline or page images.
+@Suite struct ModuleBoundaryTests {
+    /// The Folio modules and C shims each module may import.
+    static let allowed: [String: Set<String>] = [
+        "FolioMath": [],
+        "FolioInput": [],
+        "FolioImage": ["FolioMath"],
+        "FolioResources": [],
+        "FolioLayout": ["FolioMath"],
+        "FolioBook": ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources"],
+        "FolioLibrary": ["FolioBook"],
+        "FolioReader": ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"],
+        "FolioScript": ["FolioReader", "FolioLayout", "FolioMath"],
+        "FolioApp": ["FolioMath", "FolioLayout", "FolioBook"],
+        "FolioFind": ["FolioBook"],
+        "FolioOverlay": [],
+    ]
+
+    /// The system's and the packages' modules any of them may use.
+    static let system: Set<String> = ["Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization", "Logging"]
+
+    /// The modules imported by the Swift files of `Sources/<module>`.
+    static func imports(of module: String) throws -> Set<String> {
+        let folder = FolioProcess.packageRoot.appendingPathComponent("Sources/\(module)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        var found: Set<String> = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ").filter { !$0.hasPrefix("@") && $0 != "public" && $0 != "internal" }
+                if words.count == 2, words[0] == "import" { found.insert(String(words[1])) }
+            }
+        }
+        return found
+    }
+
+    @Test(arguments: allowed.keys.sorted())
+    func importsPointDownAndNoneDraws(_ module: String) throws {
+        let extra = try Self.imports(of: module).subtracting(Self.system).subtracting(Self.allowed[module] ?? [])
+        #expect(extra.isEmpty, "\(module) imports \(extra.sorted()): not below it in docs/architecture.md")
+    }
+
+    /// The reading state machine in particular: nothing that draws, and its files were found
+    /// (an empty import list would pass the test above for a moved folder).
+    @Test func theReaderImportsNoGL() throws {
+        let reader = try Self.imports(of: "FolioReader")
+        #expect(reader.isDisjoint(with: ["COpenGL", "CEGL", "CGLFW", "FolioRender", "FolioPlatform", "FolioWindow", "FolioKit"]))
+        #expect(!reader.isEmpty, "the reader's files were read")
+    }
+}

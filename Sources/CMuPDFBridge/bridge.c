@@ -213,12 +213,30 @@ void folio_mu_set_user_css(folio_mu_doc *d, const char *css) {
 }
 
 int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error *error) {
-    int n = -1;
+    int status = -1;
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
         fz_layout_document(d->ctx, d->doc, w, h, em);
-        n = fz_count_pages(d->ctx, d->doc);
+        status = 0;
     }
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return status;
+}
+
+int folio_mu_count_chapters(folio_mu_doc *d, folio_mu_error *error) {
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) n = fz_count_chapters(d->ctx, d->doc);
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return n;
+}
+
+int folio_mu_count_chapter_pages(folio_mu_doc *d, int chapter, folio_mu_error *error) {
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) n = fz_count_chapter_pages(d->ctx, d->doc, chapter);
     fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
     pthread_mutex_unlock(&d->mutex);
     return n;

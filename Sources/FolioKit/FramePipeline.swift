@@ -178,6 +178,11 @@ public final class FramePipeline {
     /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
     private var landed: (book: Int, spread: Int, place: TextPlace)?
     private var relayingFrom: TextPlace?
+    /// Documents whose whole layout was asked for (opened on their first chapters, the page
+    /// count estimated), whether the running relayout is one, and one finished during a turn.
+    private var wholeLayoutAsked: Set<String> = []
+    private var layingOutWhole = false
+    private var heldWholeLayout: DocumentRelaid?
     /// Set while `apply` changes the library's pages in place (the controller stays).
     private var relaying = false
     /// The search typed in the window, while its hits are shown.
@@ -259,10 +264,12 @@ public final class FramePipeline {
     public func marksChanged() { replaceImages() }
 
     /// New page caches over the library's files (decoding for the old ones stops) and no textures.
-    private func replaceImages() {
+    /// New caches for the library's pages; `keepingTextures` when the pages that have textures
+    /// are still the same (a book's layout completed): they stay on screen until redrawn.
+    private func replaceImages(keepingTextures: Bool = false) {
         images.close()
         images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
-        textures.evict(keeping: [])
+        if !keepingTextures { textures.evict(keeping: []) }
         detail = DetailLayer()
         needsRender = true
     }
@@ -443,6 +450,7 @@ public final class FramePipeline {
     public func frame(at now: Double) {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         takeRelayouts(at: now)
+        layOutWhole()
         advance(to: now)
         keepPosition(at: now)
         takeImageChanges()
@@ -508,6 +516,8 @@ public final class FramePipeline {
         }
         guard let positions = configuration.positions else { return }
         let book = library.books[b]
+        // A place saved in a book still being laid out may lie past its estimated end.
+        guard !book.pagesEstimated else { return }
         if restored != b {
             restored = b
             if controller.spread == 0, let page = positions.page(of: book), page > 1,
@@ -642,7 +652,7 @@ public final class FramePipeline {
     public var pageTitle: String {
         let books = library.books
         if let b = controller.book {
-            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, imageCount: books[b].pages.count))"
+            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, of: books[b].pageCountLabel))"
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
@@ -650,7 +660,7 @@ public final class FramePipeline {
     }
 
     /// The page images shown, numbered from 1 (`BookController.shownPages`).
-    static func pageLabel(shown: [Int], imageCount n: Int) -> String {
+    static func pageLabel(shown: [Int], of n: String) -> String {
         switch shown.count {
         case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
         case 1: return "page \(shown[0]) of \(n)"
@@ -809,6 +819,15 @@ extension FramePipeline {
         return (b, path, source)
     }
 
+    /// Lays the open book out whole in the background when it opened on its first chapters:
+    /// its page count, an estimate until then, is exact once that is applied.
+    private func layOutWhole() {
+        guard !relayoutRunning, let (b, path, source) = openReflowable, source.pagesEstimated,
+              wholeLayoutAsked.insert(path).inserted else { return }
+        layingOutWhole = true
+        startRelayout(book: b, document: path, from: source, fontSize: source.fontSize)
+    }
+
     private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
         let shown = (controller.shownPages.first ?? 1) - 1
         let pages = library.books[b].pages
@@ -830,11 +849,18 @@ extension FramePipeline {
     /// Applies the relayouts finished since the last frame; starts the next one when the text
     /// size asked for changed meanwhile.
     private func takeRelayouts(at now: Double) {
+        if let held = heldWholeLayout, controller.phase != .turning {
+            heldWholeLayout = nil
+            apply(held, at: now, completingLayout: true)
+        }
         for outcome in relayouts.take() {
             relayoutRunning = false
+            let whole = layingOutWhole
+            layingOutWhole = false
             switch outcome {
             case let .success(event):
-                apply(event, at: now)
+                // The pages already there stay the same: a turn under way plays on first.
+                if whole, controller.phase == .turning { heldWholeLayout = event } else { apply(event, at: now, completingLayout: whole) }
                 if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
                     startRelayout(book: b, document: path, from: source, fontSize: wanted)
                 } else {
@@ -851,7 +877,11 @@ extension FramePipeline {
     /// page caches replaced, the controller told its page count and put on the page holding
     /// the same text without a turn, and a notice with the size and the page count. An event
     /// for a book no longer shown as that document is dropped.
-    public func apply(_ event: DocumentRelaid, at now: Double) {
+    public func apply(_ event: DocumentRelaid, at now: Double) { apply(event, at: now, completingLayout: false) }
+
+    /// `apply`; `completingLayout` when the book was laid out whole at the same size (its first
+    /// pages unchanged): it stays on the page shown, its textures too, and says nothing.
+    private func apply(_ event: DocumentRelaid, at now: Double, completingLayout: Bool) {
         guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
               PageSources.split(first)?.path == event.document else { return }
         PageSources.replace(event.document, with: event.source)
@@ -859,12 +889,14 @@ extension FramePipeline {
         relaying = true
         library.books[event.book].pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
         relaying = false
-        replaceImages()
+        replaceImages(keepingTextures: completingLayout)
+        let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
-                          showing: BookInfo.layoutPage(number: event.page + 1), at: now)
+                          showing: BookInfo.layoutPage(number: shown + 1), at: now)
+        saved[event.book] = nil
+        guard !completingLayout else { relayingFrom = nil; return }
         landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
         relayingFrom = nil
-        saved[event.book] = nil
         let size = event.source.fontSize
         showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
     }

@@ -83,6 +83,8 @@ links = '<p><a href="c2.xhtml">to charlie</a> and <a href="https://example.org/"
 reflow = [(f"c{i}.xhtml", chapter(w, prose(w, 6, links if i == 0 else "")), xhtml) for i, w in enumerate(WORDS[:4])]
 epub("reflow2.epub", reflow)
 epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigated Words")
+# Thirty chapters: more than a book opens on (it lays the rest out in the background).
+epub("long.epub", [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Long Words")
 
 # Pages that are one coloured image each: fixed layout, and a right-to-left picture book.
 pictures = [(f"p{i}.png", png(60, 90, c), "image/png") for i, c in enumerate(COLOURS)]

@@ -122,6 +122,56 @@ static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, fol
     }
 }
 
+static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+
+/// Copies `n` bytes of text into `out` (of `size`), cut at a character boundary.
+static void copy_text(char *out, size_t size, const unsigned char *text, size_t n) {
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && (text[n] & 0xC0) == 0x80) n--;  // not inside a UTF-8 sequence
+    }
+    memcpy(out, text, n);
+    out[n] = 0;
+}
+
+/// A MOBI/AZW3 book's title and author from its first record (the Palm database header
+/// points at it): the EXTH records 503 (title) and 100 (author), else the header's full name.
+/// Everything is bounds-checked against the bytes read; a damaged header gives nothing.
+static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info) {
+    enum { limit = 1 << 20 };
+    fz_stream *file = NULL;
+    unsigned char *d = NULL;
+    fz_var(file); fz_var(d);
+    fz_try(ctx) {
+        file = fz_open_file(ctx, path);
+        d = fz_malloc(ctx, limit);
+        size_t n = fz_read(ctx, file, d, limit);
+        if (n < 82 || memcmp(d + 60, "BOOKMOBI", 8)) break;
+        size_t r0 = be32(d + 78);
+        if (r0 > n || n - r0 < 132 || memcmp(d + r0 + 16, "MOBI", 4)) break;
+        size_t name_at = r0 + be32(d + r0 + 84), name_len = be32(d + r0 + 88);
+        if (name_at <= n && name_len <= n - name_at) copy_text(info->mobi_title, sizeof info->mobi_title, d + name_at, name_len);
+        size_t header = be32(d + r0 + 20);
+        if (!(be32(d + r0 + 128) & 0x40) || header > n - r0 - 16) break;
+        size_t e = r0 + 16 + header;
+        if (n - e < 12 || memcmp(d + e, "EXTH", 4)) break;
+        size_t p = e + 12, end = e + be32(d + e + 4);
+        if (end > n) end = n;
+        for (uint32_t i = 0, count = be32(d + e + 8); i < count && p + 8 <= end; i++) {
+            uint32_t type = be32(d + p), len = be32(d + p + 4);
+            if (len < 8 || len > end - p) break;
+            if (type == 503) copy_text(info->mobi_title, sizeof info->mobi_title, d + p + 8, len - 8);
+            if (type == 100) copy_text(info->mobi_author, sizeof info->mobi_author, d + p + 8, len - 8);
+            p += len;
+        }
+    }
+    fz_always(ctx) {
+        fz_free(ctx, d);
+        fz_drop_stream(ctx, file);
+    }
+    fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
+}
+
 static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
@@ -129,6 +179,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
+    if (!arch) read_mobi_header(ctx, path, info);
     fz_try(ctx) {
         check_depth(ctx, path, arch, info);
         if (!arch) break;

@@ -109,8 +109,10 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         }
         self.doc = doc
         self.info = info
-        title = Self.metadata(doc, "info:Title")
-        author = Self.metadata(doc, "info:Author")
+        let mobi = (title: Self.string(info.mobi_title), author: Self.string(info.mobi_author))
+        title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
+        // "Unknown" is what converters write when they know no author.
+        author = Self.metadata(doc, "info:Author") ?? (mobi.author.isEmpty || mobi.author == "Unknown" ? nil : mobi.author)
         laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false))
         // Fully initialised: from here a throw runs deinit, which closes the document.
         try layout(fontSize: fontSize, wholeBook: wholeBook)

@@ -120,6 +120,19 @@ final class EBookTests: XCTestCase {
         }
     }
 
+    /// A MOBI as Kindle tools write one: its text laid out, its title and author from the
+    /// header's EXTH records (MuPDF reads neither); a header whose lengths lie gives neither.
+    func testAMOBITakesItsTitleAndAuthorFromItsHeader() throws {
+        let book = try PageSources.open(try EBooks.path("book.mobi"))
+        XCTAssertEqual(book.title, "Kindle Words \u{2014} Updated")
+        XCTAssertEqual(book.author, "K. Writer")
+        XCTAssertEqual(try book.text(page: 0)?.words.first?.text, "ALPHA")
+        let lying = try PageSources.open(try EBooks.path("lying-header.mobi"))
+        XCTAssertNil(lying.title)
+        XCTAssertNil(lying.author, "\"Unknown\" is no author")
+        XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
+    }
+
     func testFB2AndXPS() throws {
         let fb2 = try PageSources.open(try EBooks.path("book.fb2"))
         XCTAssertEqual(fb2.title, "Fiction Words")

@@ -25,6 +25,10 @@ typedef struct {
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];
+    /// A MOBI/AZW3 book's title and author from its header (EXTH 503 and 100, else the full
+    /// name), which MuPDF does not read; empty otherwise.
+    char mobi_title[256];
+    char mobi_author[256];
 } folio_mu_info;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).

@@ -101,6 +101,37 @@ with open(os.path.join(out, "book.fb2"), "w") as f:
             "<description><title-info><author><first-name>Fiction</first-name><last-name>Writer</last-name></author>"
             f"<book-title>Fiction Words</book-title></title-info></description><body>{sections}</body></FictionBook>")
 
+
+def mobi(name, html, full_name, exth, name_length=None):
+    """A MOBI book as Kindle tools write one: a Palm database whose first record holds the
+    PalmDOC and MOBI headers (UTF-8, text uncompressed) and the EXTH metadata (type, bytes)."""
+    text = html.encode()
+    records = [text[i:i + 4096] for i in range(0, len(text), 4096)]
+    ex = b"".join(struct.pack(">II", t, 8 + len(v)) + v for t, v in exth)
+    ex = b"EXTH" + struct.pack(">II", 12 + len(ex), len(exth)) + ex
+    mobi_header = bytearray(232)
+    mobi_header[0:4] = b"MOBI"
+    struct.pack_into(">III", mobi_header, 4, 232, 2, 65001)
+    name_at = 16 + 232 + len(ex)
+    struct.pack_into(">II", mobi_header, 68, name_at, len(full_name) if name_length is None else name_length)
+    struct.pack_into(">I", mobi_header, 112, 0x40)  # EXTH present
+    palmdoc = struct.pack(">HHIHHHH", 1, 0, len(text), len(records), 4096, 0, 0)
+    records.insert(0, palmdoc + bytes(mobi_header) + ex + full_name.encode() + b"\0\0")
+    header = name.encode()[:31].ljust(32, b"\0") + bytes(28) + b"BOOKMOBI" + bytes(8) + struct.pack(">H", len(records))
+    at = len(header) + 8 * len(records) + 2
+    index = b""
+    for i, r in enumerate(records):
+        index += struct.pack(">II", at, i)
+        at += len(r)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(header + index + b"\0\0" + b"".join(records))
+
+
+mobi_text = "<html><body>" + "".join(f"<h1>{w}</h1><p>{w.lower()} {FILLER * 3}</p>" for w in WORDS[:3]) + "</body></html>"
+mobi("book.mobi", mobi_text, "Kindle Words Full Name", [(100, b"K. Writer"), (503, "Kindle Words \u2014 Updated".encode())])
+# A header that claims a full name longer than the file, and no EXTH title.
+mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
+
 with zipfile.ZipFile(os.path.join(out, "sheet.xps"), "w") as z:
     z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
                '<Default Extension="fdseq" ContentType="application/vnd.ms-package.xps-fixeddocumentsequence+xml"/>'

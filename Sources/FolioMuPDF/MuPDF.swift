@@ -277,11 +277,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     private func rasterise(_ index: Int, width: Int, height: Int, offset: (x: Double, y: Double), scale: (x: Double, y: Double)) throws -> RGBAImage {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
         var error = folio_mu_error()
-        let status = pixels.withUnsafeMutableBufferPointer {
-            folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                            Int32(width), Int32(height), $0.baseAddress, &error)
+        var status: Int32 = 0
+        // Not filled here: the bridge paints the paper (one pass over a fresh buffer, not two).
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialised in
+            status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
+                                     Int32(width), Int32(height), bytes.baseAddress, &error)
+            initialised = width * height * 4
         }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
         return RGBAImage(width: width, height: height, pixels: pixels)

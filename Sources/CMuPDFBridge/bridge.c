@@ -172,11 +172,15 @@ static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *i
     fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
 }
 
-static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
+/// Reads the package into `info`; returns whether the EPUB's encryption.xml names font
+/// obfuscation only (fonts, not DRM: MuPDF 1.21 refuses such a book whole).
+static int read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
+    int obfuscated = 0;
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
     char *opf_path = NULL;
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
+    fz_var(obfuscated);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
     if (!arch) read_mobi_header(ctx, path, info);
@@ -188,6 +192,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
              m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
             if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
+        obfuscated = fz_has_archive_entry(ctx, arch, "META-INF/encryption.xml") && !info->encrypted;
         container = entry_xml(ctx, arch, "META-INF/container.xml");
         fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
         const char *full = root ? fz_xml_att(root, "full-path") : NULL;
@@ -210,6 +215,43 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         fz_drop_archive(ctx, arch);
     }
     fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
+    return obfuscated;
+}
+
+/// The EPUB at `path` copied into a zip in memory without META-INF/encryption.xml, for a book
+/// whose only encryption is its fonts' obfuscation: MuPDF then reads its text (drawn in
+/// MuPDF's own fonts, the obfuscated ones being unreadable to it). Entries are stored
+/// uncompressed, within the document's memory limit.
+static fz_stream *without_encryption(fz_context *ctx, const char *path) {
+    fz_archive *arch = NULL;
+    fz_buffer *zipped = NULL, *entry = NULL;
+    fz_zip_writer *zip = NULL;
+    fz_stream *stream = NULL;
+    fz_var(arch); fz_var(zipped); fz_var(entry); fz_var(zip);
+    fz_try(ctx) {
+        arch = fz_open_archive(ctx, path);
+        zipped = fz_new_buffer(ctx, 1 << 20);
+        zip = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, zipped));
+        for (int i = 0, n = fz_count_archive_entries(ctx, arch); i < n; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            // Folders are listed as entries of their own and hold nothing.
+            if (!name || !*name || name[strlen(name) - 1] == '/' || !strcmp(name, "META-INF/encryption.xml")) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            fz_write_zip_entry(ctx, zip, name, entry, 0);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        fz_close_zip_writer(ctx, zip);
+        stream = fz_open_buffer(ctx, zipped);
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, entry);
+        fz_drop_zip_writer(ctx, zip);
+        fz_drop_buffer(ctx, zipped);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+    return stream;
 }
 
 // MARK: documents
@@ -230,15 +272,23 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     fz_set_error_callback(ctx, quiet, NULL);
     memset(info, 0, sizeof *info);
     // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
-    read_package(ctx, path, info);
+    int obfuscated = read_package(ctx, path, info);
     if (info->too_deep[0] || info->encrypted) return d;
     int ok = 1;
+    fz_stream *copy = NULL;
+    fz_var(copy);
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = fz_open_document(ctx, path);
+        if (obfuscated) {
+            copy = without_encryption(ctx, path);
+            d->doc = fz_open_document_with_stream(ctx, "application/epub+zip", copy);
+        } else {
+            d->doc = fz_open_document(ctx, path);
+        }
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
+    fz_always(ctx) fz_drop_stream(ctx, copy);
     fz_catch(ctx) { fail(error, fz_caught_message(ctx)); ok = 0; }
     if (!ok) { folio_mu_close(d); return NULL; }
     return d;

@@ -89,10 +89,10 @@ public struct Book: Sendable, Equatable {
     }
 
     /// Whether the page count is an estimate: the book is one reflowable document still being
-    /// laid out (shown as "≈ 720").
+    /// laid out (shown as "≈720"). Asks only a document open now (listing a shelf opens nothing).
     public var pagesEstimated: Bool {
         guard let first = pages.first, let (path, _) = PageSources.split(first),
-              let source = try? PageSources.open(path) else { return false }
+              let source = PageSources.opened(path) else { return false }
         return source.pagesEstimated && source.pageCount == pages.count
     }
 

@@ -271,6 +271,9 @@ public enum PageSources {
         }
     }
 
+    /// The document at `path` if it is open now; never opens it.
+    public static func opened(_ path: String) -> PageSource? { state.lock.withLock { state.open[path] } }
+
     /// Puts `source` in place of the document open at `path` (a relayout of it): pages asked
     /// for from now on come from `source`.
     public static func replace(_ path: String, with source: PageSource) {

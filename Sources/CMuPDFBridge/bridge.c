@@ -122,13 +122,68 @@ static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, fol
     }
 }
 
-static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
+static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+
+/// Copies `n` bytes of text into `out` (of `size`), cut at a character boundary.
+static void copy_text(char *out, size_t size, const unsigned char *text, size_t n) {
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && (text[n] & 0xC0) == 0x80) n--;  // not inside a UTF-8 sequence
+    }
+    memcpy(out, text, n);
+    out[n] = 0;
+}
+
+/// A MOBI/AZW3 book's title and author from its first record (the Palm database header
+/// points at it): the EXTH records 503 (title) and 100 (author), else the header's full name.
+/// Everything is bounds-checked against the bytes read; a damaged header gives nothing.
+static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info) {
+    enum { limit = 1 << 20 };
+    fz_stream *file = NULL;
+    unsigned char *d = NULL;
+    fz_var(file); fz_var(d);
+    fz_try(ctx) {
+        file = fz_open_file(ctx, path);
+        d = fz_malloc(ctx, limit);
+        size_t n = fz_read(ctx, file, d, limit);
+        if (n < 82 || memcmp(d + 60, "BOOKMOBI", 8)) break;
+        size_t r0 = be32(d + 78);
+        if (r0 > n || n - r0 < 132 || memcmp(d + r0 + 16, "MOBI", 4)) break;
+        size_t name_at = r0 + be32(d + r0 + 84), name_len = be32(d + r0 + 88);
+        if (name_at <= n && name_len <= n - name_at) copy_text(info->mobi_title, sizeof info->mobi_title, d + name_at, name_len);
+        size_t header = be32(d + r0 + 20);
+        if (!(be32(d + r0 + 128) & 0x40) || header > n - r0 - 16) break;
+        size_t e = r0 + 16 + header;
+        if (n - e < 12 || memcmp(d + e, "EXTH", 4)) break;
+        size_t p = e + 12, end = e + be32(d + e + 4);
+        if (end > n) end = n;
+        for (uint32_t i = 0, count = be32(d + e + 8); i < count && p + 8 <= end; i++) {
+            uint32_t type = be32(d + p), len = be32(d + p + 4);
+            if (len < 8 || len > end - p) break;
+            if (type == 503) copy_text(info->mobi_title, sizeof info->mobi_title, d + p + 8, len - 8);
+            if (type == 100) copy_text(info->mobi_author, sizeof info->mobi_author, d + p + 8, len - 8);
+            p += len;
+        }
+    }
+    fz_always(ctx) {
+        fz_free(ctx, d);
+        fz_drop_stream(ctx, file);
+    }
+    fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
+}
+
+/// Reads the package into `info`; returns whether the EPUB's encryption.xml names font
+/// obfuscation only (fonts, not DRM: MuPDF 1.21 refuses such a book whole).
+static int read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
+    int obfuscated = 0;
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
     char *opf_path = NULL;
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
+    fz_var(obfuscated);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
+    if (!arch) read_mobi_header(ctx, path, info);
     fz_try(ctx) {
         check_depth(ctx, path, arch, info);
         if (!arch) break;
@@ -137,6 +192,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
              m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
             if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
+        obfuscated = fz_has_archive_entry(ctx, arch, "META-INF/encryption.xml") && !info->encrypted;
         container = entry_xml(ctx, arch, "META-INF/container.xml");
         fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
         const char *full = root ? fz_xml_att(root, "full-path") : NULL;
@@ -159,6 +215,43 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         fz_drop_archive(ctx, arch);
     }
     fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
+    return obfuscated;
+}
+
+/// The EPUB at `path` copied into a zip in memory without META-INF/encryption.xml, for a book
+/// whose only encryption is its fonts' obfuscation: MuPDF then reads its text (drawn in
+/// MuPDF's own fonts, the obfuscated ones being unreadable to it). Entries are stored
+/// uncompressed, within the document's memory limit.
+static fz_stream *without_encryption(fz_context *ctx, const char *path) {
+    fz_archive *arch = NULL;
+    fz_buffer *zipped = NULL, *entry = NULL;
+    fz_zip_writer *zip = NULL;
+    fz_stream *stream = NULL;
+    fz_var(arch); fz_var(zipped); fz_var(entry); fz_var(zip);
+    fz_try(ctx) {
+        arch = fz_open_archive(ctx, path);
+        zipped = fz_new_buffer(ctx, 1 << 20);
+        zip = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, zipped));
+        for (int i = 0, n = fz_count_archive_entries(ctx, arch); i < n; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            // Folders are listed as entries of their own and hold nothing.
+            if (!name || !*name || name[strlen(name) - 1] == '/' || !strcmp(name, "META-INF/encryption.xml")) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            fz_write_zip_entry(ctx, zip, name, entry, 0);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        fz_close_zip_writer(ctx, zip);
+        stream = fz_open_buffer(ctx, zipped);
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, entry);
+        fz_drop_zip_writer(ctx, zip);
+        fz_drop_buffer(ctx, zipped);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+    return stream;
 }
 
 // MARK: documents
@@ -179,15 +272,23 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     fz_set_error_callback(ctx, quiet, NULL);
     memset(info, 0, sizeof *info);
     // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
-    read_package(ctx, path, info);
+    int obfuscated = read_package(ctx, path, info);
     if (info->too_deep[0] || info->encrypted) return d;
     int ok = 1;
+    fz_stream *copy = NULL;
+    fz_var(copy);
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = fz_open_document(ctx, path);
+        if (obfuscated) {
+            copy = without_encryption(ctx, path);
+            d->doc = fz_open_document_with_stream(ctx, "application/epub+zip", copy);
+        } else {
+            d->doc = fz_open_document(ctx, path);
+        }
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
+    fz_always(ctx) fz_drop_stream(ctx, copy);
     fz_catch(ctx) { fail(error, fz_caught_message(ctx)); ok = 0; }
     if (!ok) { folio_mu_close(d); return NULL; }
     return d;
@@ -213,12 +314,30 @@ void folio_mu_set_user_css(folio_mu_doc *d, const char *css) {
 }
 
 int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error *error) {
-    int n = -1;
+    int status = -1;
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
         fz_layout_document(d->ctx, d->doc, w, h, em);
-        n = fz_count_pages(d->ctx, d->doc);
+        status = 0;
     }
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return status;
+}
+
+int folio_mu_count_chapters(folio_mu_doc *d, folio_mu_error *error) {
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) n = fz_count_chapters(d->ctx, d->doc);
+    fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return n;
+}
+
+int folio_mu_count_chapter_pages(folio_mu_doc *d, int chapter, folio_mu_error *error) {
+    int n = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_try(d->ctx) n = fz_count_chapter_pages(d->ctx, d->doc, chapter);
     fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
     pthread_mutex_unlock(&d->mutex);
     return n;

@@ -88,6 +88,17 @@ public struct Book: Sendable, Equatable {
         return PageSources.format(of: path)?.printed ?? false
     }
 
+    /// Whether the page count is an estimate: the book is one reflowable document still being
+    /// laid out (shown as "≈720"). Asks only a document open now (listing a shelf opens nothing).
+    public var pagesEstimated: Bool {
+        guard let first = pages.first, let (path, _) = PageSources.split(first),
+              let source = PageSources.opened(path) else { return false }
+        return source.pagesEstimated && source.pageCount == pages.count
+    }
+
+    /// The page count as a reader is told it: "720", or "≈720" while the book is laid out.
+    public var pageCountLabel: String { (pagesEstimated ? "≈" : "") + String(pages.count) }
+
     public static let referencePageWidth = 362.0
     public static let referencePageHeight = 568.0
 

@@ -127,6 +127,9 @@ public struct PageRender: Sendable {
 public protocol PageSource: AnyObject, Sendable {
     /// Pages in reading order.
     var pageCount: Int { get }
+    /// Whether `pageCount` is an estimate: a book still being laid out (its first pages are
+    /// there; the count is found by laying it out again whole, `ReflowableSource.relaid`).
+    var pagesEstimated: Bool { get }
     /// The title the document's metadata gives, if any.
     var title: String? { get }
     /// Damage met while opening that did not stop it (pages after it lost), in words.
@@ -162,6 +165,7 @@ public protocol PageSource: AnyObject, Sendable {
 
 extension PageSource {
     public var damage: String? { nil }
+    public var pagesEstimated: Bool { false }
     public var rendersCrops: Bool { false }
     public func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? { nil }
 }
@@ -266,6 +270,9 @@ public enum PageSources {
             throw error
         }
     }
+
+    /// The document at `path` if it is open now; never opens it.
+    public static func opened(_ path: String) -> PageSource? { state.lock.withLock { state.open[path] } }
 
     /// Puts `source` in place of the document open at `path` (a relayout of it): pages asked
     /// for from now on come from `source`.

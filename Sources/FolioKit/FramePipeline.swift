@@ -166,6 +166,11 @@ public final class FramePipeline {
     /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
     var landed: (book: Int, spread: Int, place: TextPlace)?
     var relayingFrom: TextPlace?
+    /// Documents whose whole layout was asked for (opened on their first chapters, the page
+    /// count estimated), whether the running relayout is one, and one finished during a turn.
+    var wholeLayoutAsked: Set<String> = []
+    var layingOutWhole = false
+    var heldWholeLayout: DocumentRelaid?
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
 
@@ -259,11 +264,13 @@ public final class FramePipeline {
     /// The marks on pages (`PageMarks`) changed: the pages are rasterised again to show them.
     public func marksChanged() { replaceImages() }
 
-    /// New page caches over the library's files (decoding for the old ones stops) and no textures.
-    func replaceImages() {
+    /// New page caches over the library's files (decoding for the old ones stops) and no
+    /// textures, unless `keepingTextures`: the pages that have textures are still the same (a
+    /// book's layout completed), so they stay on screen until redrawn.
+    func replaceImages(keepingTextures: Bool = false) {
         images.close()
         images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
-        textures.evict(keeping: [])
+        if !keepingTextures { textures.evict(keeping: []) }
         detail = DetailLayer()
         needsRender = true
     }
@@ -399,6 +406,7 @@ public final class FramePipeline {
     public func frame(at now: Double) {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         takeRelayouts(at: now)
+        layOutWhole()
         advance(to: now)
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()

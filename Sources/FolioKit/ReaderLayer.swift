@@ -35,13 +35,14 @@ public enum ReaderLayer {
         Int((min(max(fraction, 0), 1) * Double(lastSpread)).rounded())
     }
 
-    /// "17–18 · 36": the labels of the page images spread `s` shows and the number of images.
+    /// "17–18 · 36": the labels of the page images spread `s` shows and the number of images
+    /// ("≈36" while the book is laid out).
     /// Spread s shows images 2s and 2s + 1 counted from 1 (spread 0: the endpaper and image 1).
     public static func label(book: Book, spread s: Int) -> String {
         let n = book.pages.count
         let shown = [2 * s - 1, 2 * s].filter { $0 >= 0 && $0 < n }.map { book.pageLabel(image: $0) }
         let pages = shown.isEmpty ? "cover" : shown.joined(separator: "–")
-        return "\(pages) · \(n)"
+        return "\(pages) · \(book.pageCountLabel)"
     }
 
     /// The answer to typing page `n` of a book of `count` images: nil when it exists.

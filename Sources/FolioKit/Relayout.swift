@@ -70,6 +70,15 @@ extension FramePipeline {
         return (b, path, source)
     }
 
+    /// Lays the open book out whole in the background when it opened on its first chapters:
+    /// its page count, an estimate until then, is exact once that is applied.
+    func layOutWhole() {
+        guard !relayoutRunning, let (b, path, source) = openReflowable, source.pagesEstimated,
+              wholeLayoutAsked.insert(path).inserted else { return }
+        layingOutWhole = true
+        startRelayout(book: b, document: path, from: source, fontSize: source.fontSize)
+    }
+
     private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
         let shown = (controller.shownPages.first ?? 1) - 1
         let pages = library.books[b].pages
@@ -91,11 +100,18 @@ extension FramePipeline {
     /// Applies the relayouts finished since the last frame; starts the next one when the text
     /// size asked for changed meanwhile.
     func takeRelayouts(at now: Double) {
+        if let held = heldWholeLayout, controller.phase != .turning {
+            heldWholeLayout = nil
+            apply(held, at: now, completingLayout: true)
+        }
         for outcome in relayouts.take() {
             relayoutRunning = false
+            let whole = layingOutWhole
+            layingOutWhole = false
             switch outcome {
             case let .success(event):
-                apply(event, at: now)
+                // The pages already there stay the same: a turn under way plays on first.
+                if whole, controller.phase == .turning { heldWholeLayout = event } else { apply(event, at: now, completingLayout: whole) }
                 if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
                     startRelayout(book: b, document: path, from: source, fontSize: wanted)
                 } else {
@@ -112,7 +128,11 @@ extension FramePipeline {
     /// page caches replaced, the controller told its page count and put on the page holding
     /// the same text without a turn, and a notice with the size and the page count. An event
     /// for a book no longer shown as that document is dropped.
-    public func apply(_ event: DocumentRelaid, at now: Double) {
+    public func apply(_ event: DocumentRelaid, at now: Double) { apply(event, at: now, completingLayout: false) }
+
+    /// `apply`; `completingLayout` when the book was laid out whole at the same size (its first
+    /// pages unchanged): it stays on the page shown, its textures too, and says nothing.
+    private func apply(_ event: DocumentRelaid, at now: Double, completingLayout: Bool) {
         guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
               PageSources.split(first)?.path == event.document else { return }
         PageSources.replace(event.document, with: event.source)
@@ -121,12 +141,14 @@ extension FramePipeline {
         // Hits found in the old pages point at pages no longer there.
         if pages != library.books[event.book].pages { endSearch() }
         session.library.books[event.book].pages = pages
-        replaceImages()
+        replaceImages(keepingTextures: completingLayout)
+        let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
-                          showing: BookInfo.layoutPage(number: event.page + 1), at: now)
+                          showing: BookInfo.layoutPage(number: shown + 1), at: now)
+        session.forgetSaved(book: event.book)
+        guard !completingLayout else { relayingFrom = nil; return }
         landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
         relayingFrom = nil
-        session.forgetSaved(book: event.book)
         let size = event.source.fontSize
         showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
     }

@@ -8,9 +8,10 @@ import Foundation
 /// Reflowable books are laid out for the book's page (the reference page, 362 × 568 points) at
 /// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
 /// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
+/// With `laysOutInBackground` a book opens once its first chapters are laid out, with its page
+/// count estimated from them (`pagesEstimated`); `relaid` at the same size gives the whole count.
 /// Does not: draw PDFs in `folio` (poppler does; `folio bench` compares, docs/documents.md),
-/// lay a book out page by page (MuPDF lays the whole book out when it counts pages), or read
-/// DRM-encrypted books (it says so). A relayout (`relaid(fontSize:)`) opens the book anew.
+/// or read DRM-encrypted books (it says so). A relayout (`relaid(fontSize:)`) opens the book anew.
 ///
 /// Licence: MuPDF is AGPL-3.0, so a program that links this module is distributed under the
 /// AGPL (docs/documents.md); FolioKit programs that do not register it do not link it.
@@ -27,13 +28,28 @@ public enum MuPDF {
     }
     private static let settings = Mutex(defaultFontSize)
 
+    /// Whether reflowable books open before they are wholly laid out (the viewer: the first
+    /// page shows at once and the rest is laid out in the background); otherwise (commands that
+    /// print or capture) a book opens laid out to its last page, its page count exact.
+    public static var laysOutInBackground: Bool {
+        get { background.withLock { $0 } }
+        set { background.withLock { $0 = newValue } }
+    }
+    private static let background = Mutex(false)
+
+    /// Pages laid out before a book opens in the background mode: its first spreads, and enough
+    /// chapters to estimate the rest from.
+    static let firstPages = 12
+
     /// The kinds of document this module reads, each named for messages and `folio info`.
     public static let formats = [("EPUB", ["epub"]), ("MOBI", ["mobi", "azw", "azw3"]), ("FB2", ["fb2", "fbz"]),
                                  ("XHTML", ["xhtml"]), ("XPS", ["xps", "oxps"])].map { format($0, $1) }
 
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
-        PageSourceFormat(name: name, extensions: extensions) { path, _ in try MuPDFDocument(path: path, fontSize: fontSize) }
+        PageSourceFormat(name: name, extensions: extensions) { path, _ in
+            try MuPDFDocument(path: path, fontSize: fontSize, wholeBook: !laysOutInBackground)
+        }
     }
 
     /// Lets `Library.load` and page caches open e-books and XPS.
@@ -74,10 +90,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private let info: folio_mu_info
     let title: String?
     let author: String?
-    /// The page count, the shape of the pages and the text size of the current layout.
-    private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double)>
+    /// The page count, the shape of the pages and the text size of the current layout, and
+    /// whether the count is an estimate (the book is not laid out to its end).
+    private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double, estimated: Bool)>
 
-    init(path: String, fontSize: Double) throws {
+    /// Opens the book laid out at `fontSize`: to its end, or (not `wholeBook`) its first
+    /// chapters only, the rest laid out when a page of it is drawn.
+    init(path: String, fontSize: Double, wholeBook: Bool = true) throws {
         self.path = path
         var error = folio_mu_error()
         var info = folio_mu_info()
@@ -90,11 +109,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         }
         self.doc = doc
         self.info = info
-        title = Self.metadata(doc, "info:Title")
-        author = Self.metadata(doc, "info:Author")
-        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize))
+        let mobi = (title: Self.string(info.mobi_title), author: Self.string(info.mobi_author))
+        title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
+        // "Unknown" is what converters write when they know no author.
+        author = Self.metadata(doc, "info:Author") ?? (mobi.author.isEmpty || mobi.author == "Unknown" ? nil : mobi.author)
+        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false))
         // Fully initialised: from here a throw runs deinit, which closes the document.
-        try layout(fontSize: fontSize)
+        try layout(fontSize: fontSize, wholeBook: wholeBook)
     }
 
     /// Why a book is not given to MuPDF at all, in words.
@@ -125,31 +146,52 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     /// Lays a reflowable book out for the reference page at `fontSize` points (fixed pages
-    /// keep theirs); returns the page count.
-    @discardableResult
-    func layout(fontSize: Double) throws -> Int {
+    /// keep theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
+    func layout(fontSize: Double, wholeBook: Bool = true) throws {
         var error = folio_mu_error()
-        let n: Int32
+        var count: (pages: Int32, estimated: Bool) = (-1, false)
         if info.reflowable != 0 {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
-            n = folio_mu_layout(doc, Float(Book.referencePageWidth), Float(Book.referencePageHeight), Float(fontSize), &error)
+            if folio_mu_layout(doc, Float(Book.referencePageWidth), Float(Book.referencePageHeight), Float(fontSize), &error) == 0 {
+                count = wholeBook ? (folio_mu_count_pages(doc, &error), false) : firstChapters(&error)
+            }
         } else {
-            n = folio_mu_count_pages(doc, &error)
+            count = (folio_mu_count_pages(doc, &error), false)
         }
+        let n = count.pages
         guard n >= 0 else { throw PageError.invalid(path: path, message: "cannot be laid out: \(Self.words(error))") }
         var box: [Float] = [0, 0, 0, 0]
         let first = n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
         let aspect = Book.paperAspect(firstPage: first)
-        laidOut.withLock { $0 = (Int(n), aspect, fontSize) }
-        return Int(n)
+        laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated) }
+    }
+
+    /// Lays chapters out from the first until `MuPDF.firstPages` pages are counted; the page
+    /// count, estimated from the pages a chapter had so far when chapters are left (-1 on error).
+    private func firstChapters(_ error: inout folio_mu_error) -> (pages: Int32, estimated: Bool) {
+        let chapters = Int(folio_mu_count_chapters(doc, &error))
+        guard chapters >= 0 else { return (-1, false) }
+        var pages = 0, laid = 0
+        while laid < chapters, pages < MuPDF.firstPages {
+            let n = Int(folio_mu_count_chapter_pages(doc, Int32(laid), &error))
+            guard n >= 0 else { return (-1, false) }
+            pages += n
+            laid += 1
+        }
+        guard laid < chapters else { return (Int32(pages), false) }
+        // Every chapter left has a page at least.
+        let estimate = max(pages + chapters - laid, Int((Double(pages) * Double(chapters) / Double(laid)).rounded()))
+        return (Int32(min(estimate, Int(Int32.max))), true)
     }
 
     var pageCount: Int { laidOut.withLock { $0.pages } }
+    var pagesEstimated: Bool { laidOut.withLock { $0.estimated } }
     private var aspect: Double { laidOut.withLock { $0.aspect } }
     var fontSize: Double { laidOut.withLock { $0.fontSize } }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
         let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize)
+        guard place.fontSize != fontSize else { return (relaid, min(place.page, max(relaid.pageCount - 1, 0))) }
         return (relaid, try relaid.follow(place.page, to: fontSize) ?? 0)
     }
 
@@ -159,22 +201,25 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
 
     func page(of place: TextPlace) -> Int? {
-        guard place.fontSize != fontSize, reflowable else { return (0..<pageCount).contains(place.page) ? place.page : nil }
+        guard place.fontSize != fontSize, reflowable else {
+            return (0..<pageCount).contains(place.page) || pagesEstimated && place.page >= 0 ? place.page : nil
+        }
         // MuPDF's bookmarks point into one document's own layout: the place is found in a
         // copy laid out at its size, then followed to this one's.
-        return try? MuPDFDocument(path: path, fontSize: place.fontSize).follow(place.page, to: fontSize)
+        // Only the chapters up to the place are laid out, at either size.
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize, wholeBook: false).follow(place.page, to: fontSize, wholeBook: false)
     }
 
     /// Lays this document out at `fontSize`; the page that then holds the text page `index`
     /// started with: MuPDF's bookmark of it looked up in the new layout, when it is found in
     /// the same chapter. A bookmark points at MuPDF's laid-out chapter, which it may have let go
     /// and parsed again meanwhile: then the page as far through the same chapter.
-    private func follow(_ index: Int, to fontSize: Double) throws -> Int? {
-        guard (0..<pageCount).contains(index) else { return nil }
+    private func follow(_ index: Int, to fontSize: Double, wholeBook: Bool = true) throws -> Int? {
+        guard index >= 0, index < pageCount || pagesEstimated else { return nil }
         let mark = folio_mu_bookmark(doc, Int32(index))
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
         let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
-        try layout(fontSize: fontSize)
+        try layout(fontSize: fontSize, wholeBook: wholeBook)
         guard chapter >= 0 else { return nil }
         let found = folio_mu_lookup_bookmark(doc, mark)
         var at: Int32 = 0, newPages: Int32 = 0
@@ -202,7 +247,12 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        let b = try bounds(index)
+        let b: (x0: Double, y0: Double, width: Double, height: Double)
+        do { b = try bounds(index) } catch where pagesEstimated {
+            // Past the end of a book whose count was estimated too high: paper until the
+            // whole layout gives the count.
+            return PageRender(image: RGBAImage(width: 1, height: 1, fill: (255, 255, 255, 255)).onPaper(aspect: aspect), scalable: true)
+        }
         let aspect = aspect
         let size = fit.fitting(aspect: aspect).fitting(aspect: b.width / b.height)
         let scale = Double(size.width) / b.width
@@ -227,11 +277,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     private func rasterise(_ index: Int, width: Int, height: Int, offset: (x: Double, y: Double), scale: (x: Double, y: Double)) throws -> RGBAImage {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
         var error = folio_mu_error()
-        let status = pixels.withUnsafeMutableBufferPointer {
-            folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                            Int32(width), Int32(height), $0.baseAddress, &error)
+        var status: Int32 = 0
+        // Not filled here: the bridge paints the paper (one pass over a fresh buffer, not two).
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialised in
+            status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
+                                     Int32(width), Int32(height), bytes.baseAddress, &error)
+            initialised = width * height * 4
         }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
         return RGBAImage(width: width, height: height, pixels: pixels)

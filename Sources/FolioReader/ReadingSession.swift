@@ -58,6 +58,8 @@ public final class ReadingSession {
         }
         guard let positions else { return moved }
         let book = library.books[b]
+        // A place saved in a book still being laid out may lie past its estimated end.
+        guard !book.pagesEstimated else { return moved }
         if restored != b {
             restored = b
             if controller.spread == 0, let page = positions.page(of: book), page > 1,
@@ -74,7 +76,7 @@ public final class ReadingSession {
     public var title: String {
         let books = library.books
         if let b = controller.book {
-            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, imageCount: books[b].pages.count))"
+            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, of: books[b].pageCountLabel))"
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
@@ -82,7 +84,7 @@ public final class ReadingSession {
     }
 
     /// The page images shown, numbered from 1 (`BookController.shownPages`).
-    static func pageLabel(shown: [Int], imageCount n: Int) -> String {
+    static func pageLabel(shown: [Int], of n: String) -> String {
         switch shown.count {
         case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
         case 1: return "page \(shown[0]) of \(n)"

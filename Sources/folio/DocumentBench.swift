@@ -19,6 +19,23 @@ struct DocumentResult: Codable {
     var mupdf: Rates?
     /// `mutool draw` on the same pages at the same height (PDFs, when mutool is installed).
     var mutoolPagesPerSecond: Double?
+    /// A reflowable book as the viewer opens it and lays it out again.
+    var reflow: Reflow?
+
+    struct Reflow: Codable {
+        /// Opening it on its first chapters and rasterising its first page.
+        var firstPageMs: Double
+        var estimatedPages: Int
+        /// Laying it out whole at the same size (in the background, in the viewer).
+        var wholeLayoutMs: Double
+        /// Laying it out 1 pt larger, keeping the middle page's text, and rasterising the page found.
+        var largerTextMs: Double
+
+        enum CodingKeys: String, CodingKey {
+            case firstPageMs = "first_page_ms", estimatedPages = "estimated_pages", wholeLayoutMs = "whole_layout_ms"
+            case largerTextMs = "larger_text_ms"
+        }
+    }
 
     struct Rates: Codable {
         var firstPageMs: Double
@@ -31,7 +48,7 @@ struct DocumentResult: Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case file, format, pages, workers, mupdf
+        case file, format, pages, workers, mupdf, reflow
         case firstPageMs = "first_page_ms", pagesPerSecond = "pages_per_second"
         case pagesPerSecondWorkers = "pages_per_second_workers", mutoolPagesPerSecond = "mutool_pages_per_second"
     }
@@ -42,6 +59,8 @@ struct DocumentResult: Codable {
             + "\(f(pagesPerSecond)) pages/s on 1 thread, \(f(pagesPerSecondWorkers)) on \(workers)"
             + (mupdf.map { "; through MuPDF: first page \(f($0.firstPageMs)) ms, \(f($0.pagesPerSecond)) pages/s, \(f($0.pagesPerSecondWorkers)) on \(workers)" } ?? "")
             + (mutoolPagesPerSecond.map { "; mutool draw \(f($0)) pages/s" } ?? "")
+            + (reflow.map { "; as the viewer opens it: first page \(f($0.firstPageMs)) ms (≈\($0.estimatedPages) pages), "
+                + "whole layout \(f($0.wholeLayoutMs)) ms, 1 pt larger \(f($0.largerTextMs)) ms" } ?? "")
     }
 }
 
@@ -74,7 +93,27 @@ enum DocumentBench {
         return DocumentResult(file: path, format: format.name, pages: pages, firstPageMs: rates.firstPageMs,
                               pagesPerSecond: rates.pagesPerSecond, workers: workers, pagesPerSecondWorkers: rates.pagesPerSecondWorkers,
                               mupdf: pdf ? try? Self.rates(path, format: MuPDF.format("PDF", ["pdf"]), height: height).1 : nil,
-                              mutoolPagesPerSecond: pdf && n > 0 ? mutool(path, pages: n, height: height) : nil)
+                              mutoolPagesPerSecond: pdf && n > 0 ? mutool(path, pages: n, height: height) : nil,
+                              reflow: try reflow(path, format: format, height: height))
+    }
+
+    /// A reflowable book's times as the viewer has them: opened on its first chapters with its
+    /// first page drawn, laid out whole, then laid out 1 pt larger with the page found drawn.
+    private static func reflow(_ path: String, format: PageSourceFormat, height: Int) throws -> DocumentResult.Reflow? {
+        let fit = PixelSize(width: height * 4, height: height)
+        MuPDF.laysOutInBackground = true
+        defer { MuPDF.laysOutInBackground = false }
+        let t0 = Date()
+        guard let first = try format.open(path, PageSources.password) as? any ReflowableSource, first.reflowable else { return nil }
+        if first.pageCount > 0 { _ = try first.render(page: 0, fit: fit) }
+        let t1 = Date()
+        let (whole, _) = try first.relaid(fontSize: first.fontSize, keeping: first.place(ofPage: 0))
+        let t2 = Date()
+        let (larger, page) = try whole.relaid(fontSize: whole.fontSize + 1, keeping: whole.place(ofPage: whole.pageCount / 2))
+        _ = try larger.render(page: page, fit: fit)
+        let t3 = Date()
+        return DocumentResult.Reflow(firstPageMs: t1.timeIntervalSince(t0) * 1000, estimatedPages: first.pageCount,
+                                     wholeLayoutMs: t2.timeIntervalSince(t1) * 1000, largerTextMs: t3.timeIntervalSince(t2) * 1000)
     }
 
     /// A fresh document's page count and rates: open + first page, then up to `maxPages`

@@ -96,7 +96,7 @@ struct Info: ParsableCommand {
             print("  \(i + 1). \(FileName.printable(book.title))\(by)")
             // The format of a document's book ("PDF, 12 pages"); a folder of images says none.
             let format = book.pages.first.flatMap(PageSources.split).flatMap { PageSources.format(of: $0.path) }.map { "\($0.name), " } ?? ""
-            print("     \(format)\(book.pages.count) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
+            print("     \(format)\(book.pageCountLabel) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
                   + (book.cover.map { ", cover \(FileName.printable($0))" } ?? ""))
             if pages { for p in book.pages { print("       \(FileName.printable(p))") } }
         }

@@ -76,6 +76,8 @@ struct View: ParsableCommand {
         settings.fitWidth = reader.fitWidth
         // Reflowable books open at the size last chosen, unless --font-size says otherwise.
         if tuning.document.fontSize == nil { MuPDF.fontSize = reader.fontSize }
+        // The first page shows before the rest is laid out (the page count fills in after).
+        MuPDF.laysOutInBackground = true
         let library = try loadLibrary(source, password: password)
         let hits = try search.map { try markHits(of: $0, in: library).mapValues(\.hits) } ?? [:]
         let window = try openWindow(width: width, height: height, visible: true)

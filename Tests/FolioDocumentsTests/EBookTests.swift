@@ -101,7 +101,8 @@ final class EBookTests: XCTestCase {
         let starts = try chapterPages(doc)
         let charlie = doc.place(ofPage: starts[2])
         let before = doc.pageCount
-        let after = try doc.layout(fontSize: 20)
+        try doc.layout(fontSize: 20)
+        let after = doc.pageCount
         XCTAssertGreaterThan(after, before)
         let page = try XCTUnwrap(doc.page(of: charlie))
         XCTAssertEqual(try doc.text(page: page)?.words.first?.text, "CHARLIE")
@@ -118,6 +119,29 @@ final class EBookTests: XCTestCase {
                 XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "\(name) page \(i + 1)")
             }
         }
+    }
+
+    /// A MOBI as Kindle tools write one: its text laid out, its title and author from the
+    /// header's EXTH records (MuPDF reads neither); a header whose lengths lie gives neither.
+    func testAMOBITakesItsTitleAndAuthorFromItsHeader() throws {
+        let book = try PageSources.open(try EBooks.path("book.mobi"))
+        XCTAssertEqual(book.title, "Kindle Words \u{2014} Updated")
+        XCTAssertEqual(book.author, "K. Writer")
+        XCTAssertEqual(try book.text(page: 0)?.words.first?.text, "ALPHA")
+        let lying = try PageSources.open(try EBooks.path("lying-header.mobi"))
+        XCTAssertNil(lying.title)
+        XCTAssertNil(lying.author, "\"Unknown\" is no author")
+        XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
+    }
+
+    /// Fonts obfuscated as EPUB allows are not DRM: the book opens (MuPDF 1.21 alone refuses
+    /// any book with an encryption.xml) and its text is on its pages.
+    func testABookWithObfuscatedFontsReads() throws {
+        let lib = Library.load(from: try EBooks.path("obfuscated-fonts.epub"), logProblems: false)
+        XCTAssertEqual(lib.problems, [])
+        let doc = try PageSources.open(try EBooks.path("obfuscated-fonts.epub"))
+        XCTAssertEqual(try doc.text(page: 0)?.words.first?.text, "ALPHA")
+        XCTAssertEqual(try chapterPages(doc).count, 4)
     }
 
     func testFB2AndXPS() throws {

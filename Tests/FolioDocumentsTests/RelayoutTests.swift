@@ -45,6 +45,34 @@ final class RelayoutTests: XCTestCase {
         XCTAssertNotEqual(page, shown, "at 16 pt the text is further on")
     }
 
+    /// Opened for the viewer, a long book is laid out only as far as its first spreads: its
+    /// first pages are there (the same as in the whole layout) while its page count is an
+    /// estimate; laid out whole at the same size, the count is exact and the place the same.
+    func testALongBookOpensOnItsFirstChaptersAndIsLaidOutWholeAfter() throws {
+        let path = try EBooks.path("long.epub")
+        let whole = try MuPDFDocument(path: path, fontSize: 11)
+        let first = try MuPDFDocument(path: path, fontSize: 11, wholeBook: false)
+        XCTAssertFalse(whole.pagesEstimated)
+        XCTAssertTrue(first.pagesEstimated, "30 chapters: more than the first pages hold")
+        XCTAssertGreaterThan(whole.pageCount, MuPDF.firstPages * 2)
+        // The estimate is of the right size (chapters alike: close).
+        XCTAssertEqual(Double(first.pageCount), Double(whole.pageCount), accuracy: Double(whole.pageCount) * 0.25)
+        // Pages of the first chapters and a later one hold the same words in both; the later one
+        // is laid out when asked for.
+        for page in [0, 1, MuPDF.firstPages, whole.pageCount / 2] {
+            XCTAssertEqual(try first.text(page: page)?.string, try whole.text(page: page)?.string, "page \(page + 1)")
+        }
+        let image = try first.render(page: 0, fit: PixelSize(width: 362, height: 568)).image
+        XCTAssertGreaterThan(ink(image, PageRegion(x0: 0.1, y0: 0.05, x1: 0.9, y1: 0.9)), 2000)
+        // Laid out whole at the same size: the exact count, the same page.
+        let (relaid, page) = try first.relaid(fontSize: 11, keeping: first.place(ofPage: 3))
+        XCTAssertFalse(relaid.pagesEstimated)
+        XCTAssertEqual(relaid.pageCount, whole.pageCount)
+        XCTAssertEqual(page, 3)
+        // A page past the end of an estimate too high is paper, not an error.
+        XCTAssertNoThrow(try first.render(page: whole.pageCount + 5, fit: PixelSize(width: 36, height: 57)))
+    }
+
     func testAStoredTextPositionReopensOnThePageHoldingItAtAnotherSize() throws {
         let (folder, path) = try copy()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -107,6 +107,35 @@ private final class Reflowing: ReflowableSource {
     }
 }
 
+/// A reflowable document opened on its first chapters: 6 grey pages counted of an estimated
+/// book, laid out whole (20 pages) only once the test lets the layout finish.
+private final class LayingOut: ReflowableSource {
+    static let format = PageSourceFormat(name: "laying out", extensions: ["layingout"]) { _, _ in LayingOut(whole: false) }
+    static let finish = DispatchSemaphore(value: 0)
+    let whole: Bool
+    let fontSize = 11.0
+    let title: String? = "Laying out"
+    let reflowable = true
+    init(whole: Bool) { self.whole = whole }
+
+    var pageCount: Int { whole ? 20 : 6 }
+    var pagesEstimated: Bool { !whole }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (150, 150, 150, 255)), scalable: false)
+    }
+
+    func page(of place: TextPlace) -> Int? { place.page }
+
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        Self.finish.wait()
+        return (LayingOut(whole: true), place.page)
+    }
+}
+
 /// A document of eight white pages with a text layer — "zebra" on pages 2 and 6 (indices 1
 /// and 5) covering the whole page, so its mark turns the page yellow; other words elsewhere —
 /// and an outline.
@@ -297,6 +326,39 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.layer.notice == "text 12 pt — 24 pages" && p.wantedTextSize == nil)
             let blue = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
             #expect(blue.b > 150 && blue.r < 100, "the page at 12 pt: \(blue)")
+        } }
+    }
+
+    /// A book opened on its first chapters shows its first pages at once, its page count
+    /// marked as an estimate in the title and on the bar, while the rest is laid out in the
+    /// background; once that lands the count is exact and the reader is where they were.
+    @Test func aBookStillBeingLaidOutShowsItsFirstPagesAndAnEstimatedCount() throws {
+        try withDocument(LayingOut.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            #expect(p.library.books[0].pages.count == 6 && p.library.books[0].pagesEstimated)
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            // The layout has not finished (the test holds it): the first page is on screen.
+            #expect(p.controller.library[0].imageCount == 6)
+            let grey = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
+            #expect(grey.r == grey.b && grey.r > 100 && grey.r < 200, "the first page: \(grey)")
+            #expect(p.pageTitle.hasSuffix("of ≈6"), "\(p.pageTitle)")
+            let bar = ReaderLayer.content(library: p.library, phase: .reading, book: 0, spread: p.controller.spread, scroll: 0)
+            #expect(bar.progress?.label.hasSuffix("· ≈6") == true, "\(String(describing: bar.progress?.label))")
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            let shown = p.controller.shownPages
+            LayingOut.finish.signal()
+            var waits = 0
+            while p.controller.library[0].imageCount == 6, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
+                p.frame(at: s.time)
+                waits += 1
+            }
+            #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated)
+            #expect(p.controller.shownPages == shown, "the reader stays where they are")
+            #expect(p.pageTitle.hasSuffix("of 20"), "\(p.pageTitle)")
+            #expect(p.layer.notice == nil, "no notice: \(String(describing: p.layer.notice))")
+            #expect(rec.problems.isEmpty, "\(rec.problems)")
         } }
     }
 

@@ -25,6 +25,10 @@ typedef struct {
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];
+    /// A MOBI/AZW3 book's title and author from its header (EXTH 503 and 100, else the full
+    /// name), which MuPDF does not read; empty otherwise.
+    char mobi_title[256];
+    char mobi_author[256];
 } folio_mu_info;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).
@@ -36,9 +40,13 @@ void folio_mu_close(folio_mu_doc *doc);
 
 /// Sets the stylesheet applied over the publisher's (before layout).
 void folio_mu_set_user_css(folio_mu_doc *doc, const char *css);
-/// Lays a reflowable document out for pages of `w` × `h` points with `em` point text; returns
-/// the page count, or -1.
+/// Sets a reflowable document's layout: pages of `w` × `h` points with `em` point text; 0 on
+/// success. MuPDF lays each chapter out when it is first needed (counted or drawn).
 int folio_mu_layout(folio_mu_doc *doc, float w, float h, float em, folio_mu_error *error);
+/// The number of chapters (an EPUB's spine items; one for FB2, XHTML, MOBI), or -1.
+int folio_mu_count_chapters(folio_mu_doc *doc, folio_mu_error *error);
+/// Lays chapter `chapter` out (if it is not yet) and returns its page count, or -1.
+int folio_mu_count_chapter_pages(folio_mu_doc *doc, int chapter, folio_mu_error *error);
 /// The page count, or -1.
 int folio_mu_count_pages(folio_mu_doc *doc, folio_mu_error *error);
 /// A metadata value ("info:Title", "info:Author") as malloc'd UTF-8, or NULL.

@@ -83,6 +83,8 @@ links = '<p><a href="c2.xhtml">to charlie</a> and <a href="https://example.org/"
 reflow = [(f"c{i}.xhtml", chapter(w, prose(w, 6, links if i == 0 else "")), xhtml) for i, w in enumerate(WORDS[:4])]
 epub("reflow2.epub", reflow)
 epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigated Words")
+# Thirty chapters: more than a book opens on (it lays the rest out in the background).
+epub("long.epub", [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Long Words")
 
 # Pages that are one coloured image each: fixed layout, and a right-to-left picture book.
 pictures = [(f"p{i}.png", png(60, 90, c), "image/png") for i, c in enumerate(COLOURS)]
@@ -98,6 +100,37 @@ with open(os.path.join(out, "book.fb2"), "w") as f:
     f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
             "<description><title-info><author><first-name>Fiction</first-name><last-name>Writer</last-name></author>"
             f"<book-title>Fiction Words</book-title></title-info></description><body>{sections}</body></FictionBook>")
+
+
+def mobi(name, html, full_name, exth, name_length=None):
+    """A MOBI book as Kindle tools write one: a Palm database whose first record holds the
+    PalmDOC and MOBI headers (UTF-8, text uncompressed) and the EXTH metadata (type, bytes)."""
+    text = html.encode()
+    records = [text[i:i + 4096] for i in range(0, len(text), 4096)]
+    ex = b"".join(struct.pack(">II", t, 8 + len(v)) + v for t, v in exth)
+    ex = b"EXTH" + struct.pack(">II", 12 + len(ex), len(exth)) + ex
+    mobi_header = bytearray(232)
+    mobi_header[0:4] = b"MOBI"
+    struct.pack_into(">III", mobi_header, 4, 232, 2, 65001)
+    name_at = 16 + 232 + len(ex)
+    struct.pack_into(">II", mobi_header, 68, name_at, len(full_name) if name_length is None else name_length)
+    struct.pack_into(">I", mobi_header, 112, 0x40)  # EXTH present
+    palmdoc = struct.pack(">HHIHHHH", 1, 0, len(text), len(records), 4096, 0, 0)
+    records.insert(0, palmdoc + bytes(mobi_header) + ex + full_name.encode() + b"\0\0")
+    header = name.encode()[:31].ljust(32, b"\0") + bytes(28) + b"BOOKMOBI" + bytes(8) + struct.pack(">H", len(records))
+    at = len(header) + 8 * len(records) + 2
+    index = b""
+    for i, r in enumerate(records):
+        index += struct.pack(">II", at, i)
+        at += len(r)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(header + index + b"\0\0" + b"".join(records))
+
+
+mobi_text = "<html><body>" + "".join(f"<h1>{w}</h1><p>{w.lower()} {FILLER * 3}</p>" for w in WORDS[:3]) + "</body></html>"
+mobi("book.mobi", mobi_text, "Kindle Words Full Name", [(100, b"K. Writer"), (503, "Kindle Words \u2014 Updated".encode())])
+# A header that claims a full name longer than the file, and no EXTH title.
+mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 
 with zipfile.ZipFile(os.path.join(out, "sheet.xps"), "w") as z:
     z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -132,6 +165,12 @@ epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
      '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
      '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
+# Fonts obfuscated as EPUB allows (not DRM), and a folder listed as an entry of its own, as
+# real books have them: the text reads.
+epub("obfuscated-fonts.epub", reflow, extra={"OEBPS/fonts/": "", "OEBPS/fonts/f.otf": bytes(64), "META-INF/encryption.xml":
+     '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
+     '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.idpf.org/2008/embedding"/>'
+     '<enc:CipherData><enc:CipherReference URI="OEBPS/fonts/f.otf"/></enc:CipherData></enc:EncryptedData></encryption>'})
 with open(os.path.join(out, "broken-base64.fb2"), "w") as f:
     f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" '
             'xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>Broken</book-title></title-info></description>'

@@ -134,7 +134,7 @@ public final class FramePipeline {
     private var samples: Int
     private var filtering: TextureFiltering
     // Live loop state.
-    private var gestures: PointerGestures
+    var gestures: PointerGestures
     /// Page turns asked for while the book opens: they play once it is open.
     private var deferred: [(Action, TurnOrigin)] = []
     var needsRender = true
@@ -182,6 +182,10 @@ public final class FramePipeline {
     private var relaying = false
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
+    /// Links under the pointer, the words it selects (`PagePointer.swift`).
+    var pointer = PagePointer()
+    /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
+    var standingSearch: (phrase: String, book: Int?)?
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -257,6 +261,14 @@ public final class FramePipeline {
 
     /// The marks on pages (`PageMarks`) changed: the pages are rasterised again to show them.
     public func marksChanged() { replaceImages() }
+
+    /// The marks on page image `image` of the open book changed: it is rendered again, its old
+    /// image shown until then.
+    func marksChanged(image: Int) {
+        guard let b = controller.book else { return }
+        images.redraw(book: b, pages: [image])
+        needsRender = true
+    }
 
     /// New page caches over the library's files (decoding for the old ones stops) and no textures.
     private func replaceImages() {
@@ -389,7 +401,7 @@ public final class FramePipeline {
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
             if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
-            if layerTakes(key, at: now) { return }
+            if layerTakes(key, at: now) || pointerTakes(timed.event, at: now) { return }
             if controller.book != nil, let outcome = pageEntry.handle(key) {
                 if case let .go(n) = outcome { goToPage(n, at: now) }
                 typed(at: now)
@@ -412,7 +424,7 @@ public final class FramePipeline {
             // One book at a time: the first file dropped.
             if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) { return }
+            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) || pointerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
@@ -465,8 +477,8 @@ public final class FramePipeline {
         case .help where configuration.showsLayer:
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
-        case .nextHit where finding != nil, .previousHit where finding != nil: turnToHit(forward: command == .nextHit, at: now)
-        case .screenshot, .help, .open, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
+        case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
+        case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)
         case .textLarger, .textSmaller:
             // The host remembers the size started.

@@ -18,6 +18,8 @@ public final class Window: Surface {
     private let handle: OpaquePointer
     private let queue: EventQueue
     private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
+    /// The desktop's pointers made so far (GLFW frees them with the window system).
+    private var pointers: [PointerShape: OpaquePointer] = [:]
 
     /// Opens a window and makes its context current. Fails with one clear message when there is
     /// no display or no GL 3.3 core context. `visible` false opens it unseen (to probe the display).
@@ -68,6 +70,18 @@ public final class Window: Surface {
     public var shouldClose: Bool { glfwWindowShouldClose(handle) == GLFW_TRUE }
 
     public func setTitle(_ title: String) { glfwSetWindowTitle(handle, title) }
+
+    public func setPointer(_ shape: PointerShape) {
+        let kind = switch shape {
+        case .arrow: GLFW_ARROW_CURSOR
+        case .hand: GLFW_HAND_CURSOR
+        case .text: GLFW_IBEAM_CURSOR
+        }
+        if pointers[shape] == nil { pointers[shape] = glfwCreateStandardCursor(kind) }
+        glfwSetCursor(handle, pointers[shape])
+    }
+
+    public func copyToClipboard(_ text: String) { glfwSetClipboardString(handle, text) }
 
     /// Seconds since GLFW started: the viewer's clock (captures and tests pass their own).
     public var time: Double { glfwGetTime() }

@@ -116,7 +116,7 @@ window
 within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
 sleep 1
 copy() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mousemove --window "$wid" 800 180 \
-             mousemove --window "$wid" 880 192 mouseup 1 keyup shift key --window "$wid" ctrl+c
+             mousemove --window "$wid" 910 192 mouseup 1 keyup shift key --window "$wid" ctrl+c
          sleep 0.5; titled "copied 9 words"; }
 within 20 copy || fail "nothing was copied; the title says: $(xdotool getwindowname "$wid")"
 echo "clipboard<<$(xclip -o -selection clipboard)>>"

@@ -142,7 +142,11 @@ private final class ZebraPages: PageSource {
 /// A document of four white pages, each with two lines of two words — "alpha beta" in the top
 /// fifth, "gamma delta" below — and on the first a link to the third in the lower half.
 private final class WordPages: PageSource {
-    static let format = PageSourceFormat(name: "word pages", extensions: ["wordpages"]) { _, _ in WordPages() }
+    static let format = PageSourceFormat(name: "word pages", extensions: ["wordpages"]) { _, _ in WordPages(direction: .ltr) }
+    /// The same document read right to left.
+    static let rightToLeft = PageSourceFormat(name: "right-to-left word pages", extensions: ["rtlwordpages"]) { _, _ in WordPages(direction: .rtl) }
+    let direction: ReadingDirection
+    init(direction: ReadingDirection) { self.direction = direction }
     static let alpha = PageRegion(x0: 0.1, y0: 0.1, x1: 0.4, y1: 0.2)
     static let link = PageRegion(x0: 0.1, y0: 0.6, x1: 0.9, y1: 0.8)
     let pageCount = 4
@@ -168,6 +172,13 @@ private final class Recorder: FramePipelineDelegate {
     func pipeline(_ pipeline: FramePipeline, problem: String) { problems.append(problem) }
     func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) { turns.append((action, origin)) }
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) { commands.append(command) }
+    /// Links clicked, as the viewer finds them (a click on one does not turn the page).
+    var links: [PageLink] = []
+    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
+        guard let link = pipeline.link(at: point) else { return false }
+        links.append(link)
+        return true
+    }
 }
 
 /// The viewer's loop logic, in-process: deferred turns, idling, resizing, images reaching the
@@ -373,14 +384,42 @@ private final class Recorder: FramePipelineDelegate {
 
     /// The pixel of the 320 × 180 frame showing point (`x`, `y`) of the right-hand page lying
     /// flat: the page points under three pixels on it give the map from pixels to the page.
-    private func pixel(x: Double, y: Double, in p: FramePipeline) throws -> (x: Double, y: Double) {
+    private func pixel(x: Double, y: Double, in p: FramePipeline, left: Bool = false) throws -> (x: Double, y: Double) {
         let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
         func point(_ px: Double, _ py: Double) throws -> PagePoint {
             try #require(PagePoint.under(mapping.layoutPoint(x: px, y: py), controller: p.controller))
         }
-        let o = try point(200, 60), a = try point(240, 60), b = try point(200, 120)
+        let x0 = left ? 80.0 : 200
+        let o = try point(x0, 60), a = try point(x0 + 40, 60), b = try point(x0, 120)
         // Page fractions change along x with the pixel's x only, along y with its y only.
-        return (200 + (x - o.x) * 40 / (a.x - o.x), 60 + (y - o.y) * 60 / (b.y - o.y))
+        return (x0 + (x - o.x) * 40 / (a.x - o.x), 60 + (y - o.y) * 60 / (b.y - o.y))
+    }
+
+    /// A right-to-left book lies mirrored, its first page left of the spine: a click on that
+    /// page's link finds the link where it is drawn (and turns nothing); a click beside it turns.
+    @Test func aClickOnALinkOfARightToLeftBookFindsIt() throws {
+        try withDocument(WordPages.rightToLeft) { doc in
+            try live { p, s, rec in
+                p.library = Library.load(from: doc, logProblems: false)
+                #expect(p.library.books.first?.direction == .rtl)
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                let link = try pixel(x: 0.3, y: 0.7, in: p, left: true), beside = try pixel(x: 0.3, y: 0.5, in: p, left: true)
+                #expect(link.x < 160 && link.x > 40, "image 0 lies left of the spine: \(link)")
+                var t = s.time
+                s.queued = [TimedInputEvent(.mouseMove(x: link.x, y: link.y), at: t),
+                            TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t + 0.05)]
+                step(p, s, until: t + 0.2)
+                #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))] && rec.turns.isEmpty)
+                #expect(s.pointers == [.hand])
+                t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: beside.x, y: beside.y, modifiers: []), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: beside.x, y: beside.y, modifiers: []), at: t + 0.05)]
+                step(p, s, until: t + 0.2)
+                #expect(rec.links.count == 1 && rec.turns.count == 1)
+            }
+        }
     }
 
     /// Over a link the pointer is a hand, elsewhere an arrow; Shift + drag from "alpha" to

@@ -150,13 +150,16 @@ public final class Window: Surface {
         }
         glfwSetMouseButtonCallback(handle) { window, button, action, mods in
             guard let window, let b = MouseButton(rawValue: Int(button)) else { return }
-            let (x, y) = Window.cursor(window)
+            // Where the pointer was when the button changed: X's current position may already be
+            // further on when a burst of events is taken at once (a quick drag).
+            let (x, y) = EventQueue.of(window)?.pointer ?? Window.cursor(window)
             let m = Window.modifiers(mods)
             EventQueue.of(window)?.push(action == GLFW_PRESS ? .mouseDown(b, x: x, y: y, modifiers: m) : .mouseUp(b, x: x, y: y, modifiers: m))
         }
         glfwSetCursorPosCallback(handle) { window, x, y in
             guard let window else { return }
             let s = Window.contentScale(window)
+            EventQueue.of(window)?.pointer = (x * s.x, y * s.y)
             EventQueue.of(window)?.push(.mouseMove(x: x * s.x, y: y * s.y))
         }
         glfwSetScrollCallback(handle) { window, dx, dy in
@@ -233,6 +236,8 @@ public final class Window: Surface {
 /// through the window's user pointer.
 private final class EventQueue {
     private var events: [TimedInputEvent] = []
+    /// The pointer's place as its last move said, framebuffer pixels; nil before it moved.
+    var pointer: (Double, Double)?
 
     static func of(_ window: OpaquePointer?) -> EventQueue? {
         guard let window, let p = glfwGetWindowUserPointer(window) else { return nil }

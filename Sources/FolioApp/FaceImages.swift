@@ -225,6 +225,12 @@ public final class FaceImages {
         readers[book]?.cache.releasePixels(page: page)
     }
 
+    /// Renders images `pages` of `book` again where they are held (their marks changed), the
+    /// old images shown until the new ones come.
+    public func redraw(book: Int, pages: Set<Int>) {
+        readers[book]?.cache.redraw(pages: pages)
+    }
+
     /// Decodes again the pages whose pixels were released (their textures were lost).
     public func reloadReleased() {
         for reader in readers.values { reader.cache.reloadReleased() }

@@ -172,6 +172,14 @@ public final class PageCache: @unchecked Sendable {
         scheduleLocked()
     }
 
+    /// Renders `pages` again (their marks changed, `PageMarks`) where they are held: the old
+    /// image stays on screen until the new one replaces it.
+    public func redraw(pages: Set<Int>) {
+        lock.lock(); defer { lock.unlock() }
+        for page in pages where resident[page] != nil || released.contains(page) { renderedFor[page] = 0 }
+        scheduleLocked()
+    }
+
     /// Moves the window to `page` (a page index). Moving to a lower page turns prefetching
     /// backwards, to a higher one forwards. Pages that leave the window are evicted.
     public func setCurrent(page: Int) {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Boxes marked on documents' pages (search hits, a selection), drawn into the page's own
+/// Boxes marked on documents' pages (search hits, the words selected), drawn into the page's own
 /// pixels as it is rasterised: the mark is as sharp as the page at any size it is drawn (a
 /// zoomed page's crops are rasterised at the zoomed scale and marked there), and it lies on
 /// the paper, turning and curling with it. Marks set after a page was rendered show when it is
@@ -11,6 +11,8 @@ public enum PageMarks {
     public static let colour: (r: UInt8, g: UInt8, b: UInt8) = (255, 210, 40)
 
     private static let marks = Mutex<[String: [Int: [PageRegion]]]>([:])
+    /// The words selected, on one page of one document at most.
+    private static let selected = Mutex<(path: String, page: Int, boxes: [PageRegion])?>(nil)
 
     /// Marks `boxes` (page index → fractions of the document's paper) on the document at
     /// `path`, replacing its marks; an empty map clears them.
@@ -18,9 +20,16 @@ public enum PageMarks {
         marks.withLock { $0[path] = boxes.isEmpty ? nil : boxes }
     }
 
-    /// The boxes marked on page `index` of `path`.
+    /// Marks `boxes` (a selection of words) on page `index` of `path`, in place of the
+    /// selection marked before; no boxes clear it.
+    public static func select(_ boxes: [PageRegion], page index: Int, of path: String) {
+        selected.withLock { $0 = boxes.isEmpty ? nil : (path, index, boxes) }
+    }
+
+    /// The boxes marked on page `index` of `path`: hits, and the selection.
     public static func boxes(_ path: String, page index: Int) -> [PageRegion] {
-        marks.withLock { $0[path]?[index] ?? [] }
+        let chosen = selected.withLock { $0.flatMap { $0.path == path && $0.page == index ? $0.boxes : nil } } ?? []
+        return marks.withLock { $0[path]?[index] ?? [] } + chosen
     }
 
     /// `image`, showing `shown` of the paper (the whole, or a crop), with `boxes` marked.

@@ -48,8 +48,14 @@ public struct Selection: Sendable, Equatable {
         PageText(words: words).lines.map { $0.map(\.text).joined(separator: " ") }.joined(separator: "\n")
     }
 
-    /// Boxes to mark, one per word.
-    public var boxes: [PageRegion] { words.map(\.box) }
+    /// Boxes to mark, one per line: its words' boxes and the spaces between them.
+    public var boxes: [PageRegion] {
+        PageText(words: words).lines.map { line in
+            line.dropFirst().reduce(line[0].box) {
+                PageRegion(x0: min($0.x0, $1.box.x0), y0: min($0.y0, $1.box.y0), x1: max($0.x1, $1.box.x1), y1: max($0.y1, $1.box.y1))
+            }
+        }
+    }
 
     private static func nearest(_ text: PageText, _ p: (x: Double, y: Double)) -> Int? {
         func distance(_ b: PageRegion) -> Double {

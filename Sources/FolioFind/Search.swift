@@ -50,24 +50,30 @@ public final class Search: @unchecked Sendable {
 
     public func cancel() { lock.withLock { stop = true } }
 
-    /// Searches on a thread of its own.
-    public func start() {
-        Thread.detachNewThread { [self] in run() }
+    /// Searches on a thread of its own, its pages read by `workers` threads.
+    public func start(workers: Int = 1) {
+        Thread.detachNewThread { [self] in run(workers: workers) }
     }
 
     /// Searches every page, calling `found` with each page's hits as they are found (in the
-    /// order searched); hits in `progress` stay in page order.
-    public func run(found: (_ page: Int, _ hits: [SearchHit]) -> Void = { _, _ in }) {
+    /// order searched, on the caller's thread); hits in `progress` stay in page order. With
+    /// more than one worker, pages are read and matched on that many threads (the documents'
+    /// engines read pages in parallel) and taken in order as they come.
+    public func run(workers: Int = 1, found: (_ page: Int, _ hits: [SearchHit]) -> Void = { _, _ in }) {
         let n = texts.pageCount
+        // Several workers: that many threads read pages and the caller takes their results.
+        let helpers = workers > 1 ? min(workers, n) : 0
+        let pages = PageQueue(count: n, workers: helpers)
+        for _ in 0..<helpers { Thread.detachNewThread { [self] in read(pages) } }
         for k in 0..<n {
-            if lock.withLock({ stop }) { break }
             let page = (first + k) % n
-            let text = texts.text(page: page)
-            let hits = text?.hits(of: phrase, page: page) ?? []
+            // One worker: the caller reads each page itself.
+            let result = helpers == 0 ? (lock.withLock({ stop }) ? nil : searched(page)) : pages.result(k)
+            guard let (hasText, hits) = result else { break }
             if !hits.isEmpty { found(page, hits) }
             lock.withLock {
                 state.searched += 1
-                if text != nil { state.pagesWithText += 1 }
+                if hasText { state.pagesWithText += 1 }
                 guard !hits.isEmpty else { return }
                 // Pages come in order but for the wrap round to the first: append unless before the last.
                 if let last = state.hits.last, last.page > page {
@@ -77,11 +83,76 @@ public final class Search: @unchecked Sendable {
                 }
             }
         }
+        pages.close()
         lock.withLock {
             state.finished = true
             state.cancelled = stop
         }
     }
+
+    /// Page `page`: whether it has text, and the phrase's hits on it.
+    private func searched(_ page: Int) -> (Bool, [SearchHit]) {
+        let text = texts.text(page: page)
+        return (text != nil, text?.hits(of: phrase, page: page) ?? [])
+    }
+
+    /// A worker: takes the next page to search until none is left or the search stops.
+    private func read(_ pages: PageQueue) {
+        while let k = pages.take(stopped: lock.withLock { stop }) {
+            pages.put(k, searched((first + k) % texts.pageCount))
+        }
+        pages.leave()
+    }
+}
+
+/// The pages of a search handed out to workers in order and their results taken in order.
+private final class PageQueue: @unchecked Sendable {
+    // @unchecked: every field is guarded by `condition`.
+    private let condition = NSCondition()
+    private var results: [Int: (Bool, [SearchHit])] = [:]
+    private var next = 0
+    private var workers: Int
+    private var closed = false
+    private let count: Int
+
+    init(count: Int, workers: Int) { (self.count, self.workers) = (count, workers) }
+
+    /// The next page to search (its place in the search's order); nil when all are taken, or
+    /// the search stopped or is over.
+    func take(stopped: Bool) -> Int? {
+        condition.withLock {
+            guard !stopped, !closed, next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    func put(_ k: Int, _ result: (Bool, [SearchHit])) {
+        condition.withLock {
+            results[k] = result
+            condition.broadcast()
+        }
+    }
+
+    /// The result of the `k`th page, once a worker has it; nil when none will (stopped).
+    func result(_ k: Int) -> (Bool, [SearchHit])? {
+        condition.withLock {
+            // A page taken comes; one not taken comes while a worker is left to take it.
+            while results[k] == nil, k < next || workers > 0 { condition.wait() }
+            return results.removeValue(forKey: k)
+        }
+    }
+
+    /// A worker has stopped taking pages.
+    func leave() {
+        condition.withLock {
+            workers -= 1
+            condition.broadcast()
+        }
+    }
+
+    /// Workers stop taking pages (the caller takes no more results).
+    func close() { condition.withLock { closed = true } }
 }
 
 /// Which hit the reader is at, and which comes next: plain state for the viewer to keep and

@@ -173,6 +173,10 @@ public final class FramePipeline {
     var heldWholeLayout: DocumentRelaid?
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
+    /// Links under the pointer, the words it selects (`PagePointer.swift`).
+    var pointer = PagePointer()
+    /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
+    var standingSearch: (phrase: String, book: Int?)?
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -263,6 +267,14 @@ public final class FramePipeline {
 
     /// The marks on pages (`PageMarks`) changed: the pages are rasterised again to show them.
     public func marksChanged() { replaceImages() }
+
+    /// The marks on page image `image` of the open book changed: it is rendered again, its old
+    /// image shown until then.
+    func marksChanged(image: Int) {
+        guard let b = controller.book else { return }
+        images.redraw(book: b, pages: [image])
+        needsRender = true
+    }
 
     /// New page caches over the library's files (decoding for the old ones stops) and no
     /// textures, unless `keepingTextures`: the pages that have textures are still the same (a

@@ -13,7 +13,7 @@ extension FramePipeline {
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
             if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
-            if layerTakes(key, at: now) { return }
+            if layerTakes(key, at: now) || pointerTakes(timed.event, at: now) { return }
             if controller.book != nil, let outcome = pageEntry.handle(key) {
                 if case let .go(n) = outcome { goToPage(n, at: now) }
                 typed(at: now)
@@ -36,7 +36,7 @@ extension FramePipeline {
             // One book at a time: the first file dropped.
             if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) { return }
+            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) || pointerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
@@ -56,8 +56,8 @@ extension FramePipeline {
         case .help where configuration.showsLayer:
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
-        case .nextHit where finding != nil, .previousHit where finding != nil: turnToHit(forward: command == .nextHit, at: now)
-        case .screenshot, .help, .open, .nextHit, .previousHit, .toggleBookmark, .nextBookmark, .back:
+        case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
+        case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)
         case .textLarger, .textSmaller:
             // The host remembers the size started.

@@ -103,6 +103,12 @@ extension FramePipeline {
     /// rasterised again when the first come and when it ends), the first turned to, the count
     /// shown. Called every frame; costs a lock while nothing changed.
     func updateSearch(at now: Double) {
+        // A book closed: the phrase is searched again when it opens again.
+        if controller.book == nil, standingSearch?.book != nil { standingSearch?.book = nil }
+        if finding == nil, let standing = standingSearch, standing.book != controller.book, controller.phase == .reading {
+            standingSearch?.book = controller.book
+            startSearch(standing.phrase, at: now)
+        }
         guard var s = finding else { return }
         guard controller.book == s.book else {
             // The book was closed or another opened: the search is over.
@@ -129,9 +135,19 @@ extension FramePipeline {
         if line != layer.searchLine { layer.searchLine = line }
     }
 
-    /// N / Shift+N with a search typed in the window: the next or previous hit, turned to.
+    /// Searches `phrase` in every book as it opens, as if typed in its search field
+    /// (`folio view --search`); nil stops.
+    public func searchEveryBook(for phrase: String?) {
+        standingSearch = phrase.map { ($0, nil) }
+        needsRender = true
+    }
+
+    /// N / Shift+N: the next or previous hit of the search, turned to.
     func turnToHit(forward: Bool, at now: Double) {
-        guard var s = finding, controller.book == s.book else { return }
+        guard var s = finding, controller.book == s.book else {
+            titleNote = "no search in this book (/ or Ctrl+F searches)"
+            return
+        }
         let hits = s.search.progress.hits
         let book = library.books[s.book]
         let page = ReaderLayer.documentPage(book: book, image: shownImage)?.page ?? 0
@@ -140,6 +156,7 @@ extension FramePipeline {
         s.shown = hit
         finding = s
         layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor)
+        titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"
         layer.fade.show(at: now)
         // Image i is layout page i + 2, in spread (i + 1) / 2.
         if (target + 1) / 2 != controller.spread { perform(.goTo(page: target + 2), at: now, origin: .key) }

@@ -25,6 +25,10 @@ public protocol Surface: AnyObject {
     func makeCurrent()
     func setTitle(_ title: String)
     func toggleFullscreen()
+    /// Shows the pointer as `shape` over the surface (a hand over a link).
+    func setPointer(_ shape: PointerShape)
+    /// Puts `text` on the desktop's clipboard.
+    func copyToClipboard(_ text: String)
     /// Frees the surface and its context; last of all.
     func destroy()
 }
@@ -32,4 +36,10 @@ public protocol Surface: AnyObject {
 extension Surface {
     /// One pixel a point: a headless surface, or a window on a normal screen.
     public var contentScale: Double { 1 }
+    /// A surface without a pointer or a clipboard (headless) ignores them.
+    public func setPointer(_ shape: PointerShape) {}
+    public func copyToClipboard(_ text: String) {}
 }
+
+/// How the pointer looks: the desktop's own arrow, hand (over a link) and text beam (selecting).
+public enum PointerShape: Sendable, Hashable { case arrow, hand, text }

@@ -2,8 +2,10 @@ import FolioBook
 import Foundation
 
 /// Marked pages of each book, kept beside the reading positions (`ReadingPositions`) as
-/// `bookmarks.json`: `{"<book file or folder>": [page numbers, ascending]}`, the book known
-/// as its position is. Written whole and atomically; a file that cannot be read as that is
+/// `bookmarks.json`: `{"<book file or folder>": [positions]}`, the book known as its position
+/// is, each mark stored as a position is (a page number, or for a reflowable book `{"page",
+/// "fontSize"}`), so that a mark made at one text size lands on the same text at another.
+/// Written whole and atomically; a file that cannot be read as that is
 /// never written over: it is renamed aside (`bookmarks.json.damaged`, `…damaged-2`, …) first,
 /// and the notice says where.
 public struct Bookmarks: Sendable {
@@ -18,7 +20,7 @@ public struct Bookmarks: Sendable {
     }
 
     public enum Loaded: Sendable, Equatable {
-        case marks([String: [Int]])
+        case marks([String: [ReadingPosition]])
         /// The file is there but is not bookmarks: leave it as it is.
         case damaged
     }
@@ -28,14 +30,21 @@ public struct Bookmarks: Sendable {
         var st = stat()
         guard stat(FileName.bytes(file), &st) == 0 else { return .marks([:]) }
         guard let bytes = try? InputFile.read(file, maxBytes: ReadingPositions.maxBytes),
-              let marks = try? JSONDecoder().decode([String: [Int]].self, from: Data(bytes)) else { return .damaged }
+              let marks = try? JSONDecoder().decode([String: [ReadingPosition]].self, from: Data(bytes)) else { return .damaged }
         return .marks(marks)
     }
 
-    /// The pages marked in `book`, ascending.
+    /// The pages marked in `book` as it is laid out now, ascending.
     public func pages(of book: Book) -> [Int] {
         guard case let .marks(all) = load(), let key = ReadingPositions.key(of: book) else { return [] }
-        return all[key] ?? []
+        return Set(Self.landing(all[key] ?? [], in: book)).sorted()
+    }
+
+    /// The page each of `marks` is at in `book` as laid out now (a mark made at another text
+    /// size costs a layout at that size).
+    private static func landing(_ marks: [ReadingPosition], in book: Book) -> [Int] {
+        let source = marks.contains { $0.fontSize != nil } ? ReadingPositions.reflowable(book) : nil
+        return marks.map { $0.page(in: source) }
     }
 
     /// Marks `page` of `book`, or takes the mark away when it is there. Returns what the reader
@@ -43,7 +52,7 @@ public struct Bookmarks: Sendable {
     @discardableResult
     public func toggle(page: Int, of book: Book) -> String {
         guard let key = ReadingPositions.key(of: book) else { return "this book cannot be bookmarked" }
-        var all: [String: [Int]] = [:]
+        var all: [String: [ReadingPosition]] = [:]
         var notice = ""
         switch load() {
         case let .marks(m): all = m
@@ -51,10 +60,12 @@ public struct Bookmarks: Sendable {
             guard let aside = setAside() else { return "bookmarks not saved: \(file) cannot be read and cannot be moved aside" }
             notice = " (the unreadable \(file) was kept as \(aside))"
         }
-        var pages = all[key] ?? []
-        let removing = pages.contains(page)
-        if removing { pages.removeAll { $0 == page } } else { pages = (pages + [page]).sorted() }
-        all[key] = pages.isEmpty ? nil : pages
+        var marks = all[key] ?? []
+        // A mark made at another text size is the one on this page when it lands here now.
+        let landing = Self.landing(marks, in: book)
+        let removing = landing.contains(page)
+        if removing { marks = zip(marks, landing).filter { $0.1 != page }.map(\.0) } else { marks.append(ReadingPosition(page: page, of: book)) }
+        all[key] = marks.isEmpty ? nil : marks
         do {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let encoder = JSONEncoder()

@@ -176,6 +176,7 @@ public enum KeyMap {
         Mouse:
           drag a page by its edge   curl it; let go to turn it or let it fall back
           click a page              turn it
+          Shift + drag on a page    select its words; Ctrl + C copies them
           wheel                     scroll the shelf, or turn pages
           drag the shelf            scroll it (it glides and settles on a cover)
           click a cover             centre it; click the centred one to open it

@@ -12,19 +12,28 @@ public struct PagePoint: Sendable, Equatable {
     }
 
     /// The page point under layout point `p` of a book lying open at a spread (not while a page
-    /// turns); nil off the pages, and for right-to-left books and wall calendars, whose pages
-    /// lie otherwise.
+    /// turns): zoomed or fitted to the width, one page or two, right to left or a wall calendar,
+    /// read through the same map from the page's frame to its image that draws it (`UVMap.face`).
+    /// Nil off the pages.
     public static func under(_ p: Vec2, controller: BookController) -> PagePoint? {
-        guard controller.phase == .reading, let b = controller.book, controller.settings.style.orientation == .horizontal,
-              controller.library[b].direction == .ltr,
+        guard controller.phase == .reading, let b = controller.book, let info = controller.laidOutBook,
               let local = PointerGestures.bookPoint(p, controller: controller) else { return nil }
-        let size = controller.library[b].laidOutPageSize(.horizontal)
-        let right = local.x >= 0
-        let x = right ? local.x / size.x : 1 + local.x / size.x, y = 0.5 - local.y / size.y
-        guard (0...1).contains(x), (0...1).contains(y) else { return nil }
-        // Spread s shows page images 2s - 1 (left) and 2s (right), counted from 0.
-        let image = 2 * controller.spread - (right ? 0 : 1)
+        let vertical = controller.settings.style.orientation == .vertical
+        let size = controller.library[b].laidOutPageSize(controller.settings.style.orientation)
+        let side: Side = local.x >= 0 ? .right : .left
+        let s = abs(local.x) / size.x, t = local.y / size.y + 0.5
+        guard (0...1).contains(s), (0...1).contains(t) else { return nil }
+        // Spread s shows page images 2s - 1 (left) and 2s (right), counted from 0; one page a
+        // sheet shows image s on the right, the blank back of the one before on the left.
+        let image: Int
+        if controller.singlePage {
+            guard side == .right else { return nil }
+            image = controller.spread
+        } else {
+            image = 2 * controller.spread - (side == .right ? 0 : 1)
+        }
         guard (0..<controller.library[b].imageCount).contains(image) else { return nil }
-        return PagePoint(image: image, x: x, y: y)
+        let uv = UVMap.face(side, vertical: vertical, direction: info.direction).apply(s: s, t: t)
+        return PagePoint(image: image, x: uv.x, y: uv.y)
     }
 }

@@ -86,6 +86,20 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
         try self.init(page: c.decode(Int.self, forKey: .page), fontSize: c.decodeIfPresent(Double.self, forKey: .fontSize))
     }
 
+    /// The page number this position is at in `book` as laid out now: for a place in a
+    /// reflowable document's text, the page holding it at the size shown (`source` is that
+    /// document, nil for any other book).
+    public func page(in source: (any ReflowableSource)?) -> Int {
+        guard let fontSize, let source, let index = source.page(of: TextPlace(fontSize: fontSize, page: page - 1)) else { return page }
+        return index + 1
+    }
+
+    /// Page number `page` of `book` as laid out now: with the text size for a reflowable
+    /// document, so that it finds the same text at another size.
+    public init(page: Int, of book: Book) {
+        self.init(page: page, fontSize: ReadingPositions.reflowable(book)?.fontSize)
+    }
+
     public func encode(to encoder: Encoder) throws {
         guard let fontSize else {
             var c = encoder.singleValueContainer()
@@ -165,14 +179,11 @@ public struct ReadingPositions: Sendable {
     /// The page number `book` was left at, if any: for a reflowable document, the page that
     /// holds the place in the text it was left at, whatever size it is laid out at now.
     public func page(of book: Book) -> Int? {
-        guard let position = Self.key(of: book).flatMap({ load()[$0] }) else { return nil }
-        guard let size = position.fontSize, let source = Self.reflowable(book),
-              let index = source.page(of: TextPlace(fontSize: size, page: position.page - 1)) else { return position.page }
-        return index + 1
+        Self.key(of: book).flatMap { load()[$0] }?.page(in: Self.reflowable(book))
     }
 
     /// `book`'s document when the book is the whole of one reflowable document.
-    private static func reflowable(_ book: Book) -> (any ReflowableSource)? {
+    static func reflowable(_ book: Book) -> (any ReflowableSource)? {
         guard let first = book.pages.first, let (path, _) = PageSources.split(first),
               let source = PageSources.reflowable(path), source.pageCount == book.pages.count else { return nil }
         return source
@@ -187,7 +198,7 @@ public struct ReadingPositions: Sendable {
         if stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT != S_IFREG { return false }
         // A file that cannot be read is the user's, not ours to overwrite.
         guard case var .success(positions) = read() else { return false }
-        let position = ReadingPosition(page: page, fontSize: Self.reflowable(book)?.fontSize)
+        let position = ReadingPosition(page: page, of: book)
         guard positions[key] != position else { return true }
         positions[key] = position
         do {

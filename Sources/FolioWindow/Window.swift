@@ -18,6 +18,8 @@ public final class Window: Surface {
     private let handle: OpaquePointer
     private let queue: EventQueue
     private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
+    /// The desktop's pointers made so far (GLFW frees them with the window system).
+    private var pointers: [PointerShape: OpaquePointer] = [:]
 
     /// Opens a window and makes its context current. Fails with one clear message when there is
     /// no display or no GL 3.3 core context. `visible` false opens it unseen (to probe the display).
@@ -68,6 +70,18 @@ public final class Window: Surface {
     public var shouldClose: Bool { glfwWindowShouldClose(handle) == GLFW_TRUE }
 
     public func setTitle(_ title: String) { glfwSetWindowTitle(handle, title) }
+
+    public func setPointer(_ shape: PointerShape) {
+        let kind = switch shape {
+        case .arrow: GLFW_ARROW_CURSOR
+        case .hand: GLFW_HAND_CURSOR
+        case .text: GLFW_IBEAM_CURSOR
+        }
+        if pointers[shape] == nil { pointers[shape] = glfwCreateStandardCursor(kind) }
+        glfwSetCursor(handle, pointers[shape])
+    }
+
+    public func copyToClipboard(_ text: String) { glfwSetClipboardString(handle, text) }
 
     /// Seconds since GLFW started: the viewer's clock (captures and tests pass their own).
     public var time: Double { glfwGetTime() }
@@ -136,13 +150,16 @@ public final class Window: Surface {
         }
         glfwSetMouseButtonCallback(handle) { window, button, action, mods in
             guard let window, let b = MouseButton(rawValue: Int(button)) else { return }
-            let (x, y) = Window.cursor(window)
+            // Where the pointer was when the button changed: X's current position may already be
+            // further on when a burst of events is taken at once (a quick drag).
+            let (x, y) = EventQueue.of(window)?.pointer ?? Window.cursor(window)
             let m = Window.modifiers(mods)
             EventQueue.of(window)?.push(action == GLFW_PRESS ? .mouseDown(b, x: x, y: y, modifiers: m) : .mouseUp(b, x: x, y: y, modifiers: m))
         }
         glfwSetCursorPosCallback(handle) { window, x, y in
             guard let window else { return }
             let s = Window.contentScale(window)
+            EventQueue.of(window)?.pointer = (x * s.x, y * s.y)
             EventQueue.of(window)?.push(.mouseMove(x: x * s.x, y: y * s.y))
         }
         glfwSetScrollCallback(handle) { window, dx, dy in
@@ -219,6 +236,8 @@ public final class Window: Surface {
 /// through the window's user pointer.
 private final class EventQueue {
     private var events: [TimedInputEvent] = []
+    /// The pointer's place as its last move said, framebuffer pixels; nil before it moved.
+    var pointer: (Double, Double)?
 
     static func of(_ window: OpaquePointer?) -> EventQueue? {
         guard let window, let p = glfwGetWindowUserPointer(window) else { return nil }

@@ -28,6 +28,9 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Also measure the documents of this folder (or this document): first page, pages/s at 931 px high, "
                                + "PDFs against mutool draw.", valueName: "path"))
     var documents: String?
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only measure searching this document for this phrase: opening it, the first hit, the whole book, "
+                                                         + "pages/s, on one thread and on every core.", valueName: "document phrase"))
+    var search: [String] = []
     @Flag(help: "Print JSON instead of a table.")
     var json = false
     @Flag(name: .shortAndLong, help: "No progress line on a terminal.")
@@ -35,6 +38,7 @@ struct Bench: ParsableCommand {
 
     func validate() throws {
         guard frames > 0, frames <= 100_000 else { throw ValidationError("--frames must be 1…100000 (got \(frames))") }
+        guard search.isEmpty || search.count == 2 else { throw ValidationError("--search takes a document and a phrase") }
     }
 
     /// Turns of render-only and video in the video figure.
@@ -45,6 +49,12 @@ struct Bench: ParsableCommand {
     static let videoLength = 3
 
     func run() throws {
+        if search.count == 2 {
+            let results = try SearchBench.measure(search[0], phrase: search[1], password: render.password,
+                                                  cores: ProcessInfo.processInfo.activeProcessorCount)
+            print(json ? String(decoding: try JSONEncoder().encode(results), as: UTF8.self) : results.map(\.line).joined(separator: "\n"))
+            return
+        }
         let start = Date()
         let library = try loadLibrary(render.source, password: render.password)
         let session = try render.pipeline(library: library)

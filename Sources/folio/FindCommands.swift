@@ -135,7 +135,7 @@ struct SearchCommand: ParsableCommand {
         let search = Search(phrase, in: PageTextCache(source: source))
         let progress = ProgressLine("folio search", unit: "pages", total: source.pageCount, quiet: quiet)
         var failed: Error?
-        search.run { page, hits in
+        search.run(workers: ProcessInfo.processInfo.activeProcessorCount) { page, hits in
             if first == nil { first = ContinuousClock.now - start }
             let label = source.label(ofPage: page)
             for h in hits where failed == nil {
@@ -173,6 +173,18 @@ struct TextCommand: ParsableCommand {
     @Flag(help: "Print JSON: [{\"text\", \"box\": [x0, y0, x1, y1]}] in fractions of the paper.")
     var json = false
 
+    @Option(help: ArgumentHelp("Only the words the viewer's Shift + drag selects from the region's top-left corner to its "
+                               + "bottom-right one (fractions of the paper from its top left), as copied.", valueName: "x,y,w,h"))
+    var region: String?
+
+    func validate() throws {
+        guard let region else { return }
+        let v = region.split(separator: ",").compactMap { Double($0) }
+        guard v.count == 4, v.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else {
+            throw ValidationError("--region must be x,y,w,h: four fractions of the paper, 0…1 (got \(region))")
+        }
+    }
+
     struct Word: Encodable {
         var text: String
         var box: [Double]
@@ -185,7 +197,11 @@ struct TextCommand: ParsableCommand {
         }
         let text: PageText?
         do { text = try source.text(page: page - 1) } catch { throw Failure(.data, "\(error)") }
-        guard let text else { throw Failure(.data, "\(input.document): page \(page) has no text") }
+        guard var text else { throw Failure(.data, "\(input.document): page \(page) has no text") }
+        if let region {
+            let v = region.split(separator: ",").compactMap { Double($0) }
+            text = PageText(words: Selection(page: page - 1, text: text, from: (v[0], v[1]), to: (v[0] + v[2], v[1] + v[3])).words)
+        }
         if json {
             print(try jsonLine(text.words.map { Word(text: $0.text, box: [$0.box.x0, $0.box.y0, $0.box.x1, $0.box.y1].map(fraction)) }))
             return
@@ -210,7 +226,7 @@ func markHits(of text: String, in library: Library, option: String = "--search")
     for path in documents.sorted() {
         guard let source = try? PageSources.open(path) else { continue }
         let search = Search(phrase, in: PageTextCache(source: source))
-        search.run()
+        search.run(workers: ProcessInfo.processInfo.activeProcessorCount)
         let progress = search.progress
         if progress.hits.isEmpty { report("\(path): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
         PageMarks.set(hits: progress.hits, for: path)

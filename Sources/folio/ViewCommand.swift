@@ -36,7 +36,7 @@ struct View: ParsableCommand {
 
     @OptionGroup var tuning: TuningOptions
 
-    @Option(help: "Mark every place this phrase occurs in the library's documents; N turns to the next hit, Shift+N to the previous.")
+    @Option(help: "Search this phrase in each book as it opens, as if typed after /: its hits marked, the first turned to; N turns to the next hit, Shift+N to the previous.")
     var search: String?
 
     @Option(help: "How keys turn pages: rigid, curl or cone (default: as last chosen in the viewer, else curl; C and O switch).")
@@ -79,7 +79,7 @@ struct View: ParsableCommand {
         // The first page shows before the rest is laid out (the page count fills in after).
         MuPDF.laysOutInBackground = true
         let library = try loadLibrary(source, password: password)
-        let hits = try search.map { try markHits(of: $0, in: library).mapValues(\.hits) } ?? [:]
+        if let search { _ = try parsePhrase(search, "--search: ") }
         let window = try openWindow(width: width, height: height, visible: true)
         var configuration: PipelineConfiguration
         do {
@@ -104,7 +104,8 @@ struct View: ParsableCommand {
         defer { pipeline.destroy() }
         pipeline.renderer.settings.theme = reader.theme
         pipeline.renderer.settings.showThrough = reader.showThrough
-        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), hits: hits, settings: file, saved: remembered,
+        pipeline.searchEveryBook(for: search)
+        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), settings: file, saved: remembered,
                               deform: reader.deform, pages: reader.pages, password: password)
         pipeline.delegate = host
         pipeline.controller.delegate = host
@@ -129,14 +130,11 @@ struct View: ParsableCommand {
 }
 
 /// What only the executable does for the viewer: F12 writes a screenshot, H prints the keys,
-/// N turns to search hits, M keeps bookmarks, a file dropped on the window opens, a setting
+/// M keeps bookmarks, a file dropped on the window opens, a setting
 /// changed by a key is remembered. The loop itself (input, deferred turns, idle, resize,
 /// images, title) is `FramePipeline.run`.
 private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     let screenshots: ScreenshotFolder
-    /// Each document's search hits, by its path.
-    let hits: [String: [SearchHit]]
-    private var cursor = HitCursor()
     private let bookmarks = Bookmarks()
     private var back = BackStack()
     let settingsFile: SettingsFile
@@ -149,10 +147,10 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     private var pages: PageMode
     let password: String?
 
-    init(screenshots: ScreenshotFolder, hits: [String: [SearchHit]], settings: SettingsFile, saved: ReaderSettings,
+    init(screenshots: ScreenshotFolder, settings: SettingsFile, saved: ReaderSettings,
          deform: TurnDeform, pages: PageMode, password: String?) {
-        (self.screenshots, self.hits, settingsFile, self.saved, self.deform, self.pages, self.password) =
-            (screenshots, hits, settings, saved, deform, pages, password)
+        (self.screenshots, settingsFile, self.saved, self.deform, self.pages, self.password) =
+            (screenshots, settings, saved, deform, pages, password)
     }
 
     /// Shows `library`: a single book (a document, a folder of pages) or a page of one opens at
@@ -198,21 +196,6 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         return (pipeline.library.books[b], max(1, 2 * pipeline.controller.spread) - 1)
     }
 
-    /// Turns to the next or previous hit in the open book's document.
-    private func turnToHit(_ pipeline: FramePipeline, forward: Bool, at time: Double) {
-        guard let (book, image) = reading(pipeline), let path = book.pages.first.flatMap(PageSources.split)?.path,
-              let hits = hits[path], !hits.isEmpty else {
-            pipeline.titleNote = "no search hits in this book"
-            return
-        }
-        // Page images name their document pages; a hit's page is found among them.
-        let page = book.pages.indices.contains(image) ? PageSources.split(book.pages[image])?.index ?? image : image
-        guard let hit = forward ? cursor.next(in: hits, page: page) : cursor.previous(in: hits, page: page),
-              let target = book.pages.firstIndex(of: PageSources.locator(path, page: hit.page)) else { return }
-        pipeline.titleNote = "search hit \(cursor.label(count: hits.count)), page \(hit.page + 1)"
-        pipeline.perform(.goTo(page: target + 2), at: time, origin: .key)
-    }
-
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {
         switch command {
         case .screenshot:
@@ -222,7 +205,6 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
                 report("cannot write the screenshot: \(Failure(error)?.message ?? "\(error)")")
             }
         case .help: say(KeyMap.help)
-        case .nextHit, .previousHit: turnToHit(pipeline, forward: command == .nextHit, at: time)
         case .toggleBookmark:
             guard let (book, image) = reading(pipeline) else { return }
             pipeline.titleNote = bookmarks.toggle(page: image + 1, of: book)
@@ -263,9 +245,8 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// Follows the link under a click: a page of the same document turns there (Alt+← comes
     /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
-        guard let (book, image) = reading(pipeline), book.pages.indices.contains(point.image),
-              let (path, page) = PageSources.split(book.pages[point.image]),
-              let link = (try? PageSources.open(path))?.links(page: page).link(atX: point.x, y: point.y) else { return false }
+        guard let (book, image) = reading(pipeline), let link = pipeline.link(at: point),
+              let path = PageSources.split(book.pages[point.image])?.path else { return false }
         switch link.target {
         case let .page(target):
             guard let to = book.pages.firstIndex(of: PageSources.locator(path, page: target)) else { return false }

@@ -63,6 +63,16 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("pages 1…3"), "\(bad.stderr)")
     }
 
+    /// What a drag from inside "The" (x 0.12…0.21, y 0.14…0.18 of page 1) to inside "lazy" on
+    /// the line below selects: the words between, a line break where the lines break.
+    @Test func textOfARegionIsWhatADragSelects() throws {
+        let run = try folio(["text", try document(), "--page", "1", "--region", "0.2,0.15,0.3,0.06"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "The quick brown fox\njumps over the lazy\n")
+        let bad = try folio(["text", try document(), "--page", "1", "--region", "0.2,0.15,2,0.06"])
+        #expect(bad.status == 64 && bad.stderr.contains("four fractions"), "\(bad.stderr)")
+    }
+
     /// Pixels that `--search` changed: every one marker yellow (red and green kept, blue
     /// taken), and enough of them to be the words. Flat: page 1's "quick brown"; curled: page
     /// 2's "dog days" on the back of the page being turned; zoomed 3×: the top of page 1.

@@ -107,6 +107,22 @@ within 20 titled "— page 1 of 3.*back to page 1" || fail "Alt+← did not come
 quit
 """#
 
+/// navigation.pdf: Shift + drag from "The" (50, 100 of 420 x 595 points) to "dog" at the end of
+/// the second line (about 260, 130) selects the two lines; Ctrl+C puts them on the clipboard.
+private let copyText = scriptHelpers + #"""
+"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+sleep 1
+copy() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mousemove --window "$wid" 800 180 \
+             mousemove --window "$wid" 910 192 mouseup 1 keyup shift key --window "$wid" ctrl+c
+         sleep 0.5; titled "copied 9 words"; }
+within 20 copy || fail "nothing was copied; the title says: $(xdotool getwindowname "$wid")"
+echo "clipboard<<$(xclip -o -selection clipboard)>>"
+quit
+"""#
+
 /// H shows the help card on the shelf (a screenshot with it), Escape takes it away (one without).
 private let showHelp = scriptHelpers + #"""
 "$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
@@ -210,6 +226,15 @@ echo "done"
     func aClickOnALinkTurnsToItsPageAndAltLeftComesBack() throws {
         let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
         try Self.underXvfb(followLink, environment: ["DOC": doc]) { _, _ in }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FolioProcess.available("xclip"),
+                   "needs xvfb-run, xdotool and xclip (apt-get install xvfb xauth xdotool xclip)"))
+    func shiftDragSelectsTheLinesAndCtrlCCopiesThem() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
+        try Self.underXvfb(copyText, environment: ["DOC": doc]) { _, report in
+            #expect(report.contains("clipboard<<The quick brown fox\njumps over the lazy dog>>"), "\(report)")
+        }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),

@@ -210,7 +210,11 @@ final class NavigationTests: XCTestCase {
         let s = Selection(page: 0, text: text, from: ((over.x0 + over.x1) / 2, (over.y0 + over.y1) / 2),
                           to: (quick.x0 + 0.001, (quick.y0 + quick.y1) / 2))
         XCTAssertEqual(s.text, "quick brown fox\njumps over")
-        XCTAssertEqual(s.boxes.count, 5)
+        // One box a line, from its first word selected to its last.
+        XCTAssertEqual(s.boxes.count, 2)
+        XCTAssertEqual(s.boxes[0].x0, quick.x0, accuracy: 1e-9)
+        XCTAssertEqual(s.boxes[0].x1, text.words[3].box.x1, accuracy: 1e-9)
+        XCTAssertEqual(s.boxes[1].x1, over.x1, accuracy: 1e-9)
     }
 
     func testOnlyWebAndMailLinksMayOpenAndNothingGoesThroughAShell() throws {

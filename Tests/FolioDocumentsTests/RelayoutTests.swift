@@ -94,4 +94,27 @@ final class RelayoutTests: XCTestCase {
         XCTAssertEqual(positions.page(of: reopened), expected + 1)
         XCTAssertNotEqual(expected + 1, page)
     }
+
+    func testABookmarkMadeAtOneTextSizeLandsOnTheSameTextAtAnother() throws {
+        let (folder, path) = try copy()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        PageSources.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
+        let marks = Bookmarks(file: folder + "/bookmarks.json")
+        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        let page = book.pages.count / 2 + 1
+        XCTAssertEqual(marks.toggle(page: page, of: book), "bookmarked page \(page)")
+        let saved = try String(contentsOfFile: marks.file, encoding: .utf8)
+        XCTAssertTrue(saved.contains("\"fontSize\" : 11"), saved)
+
+        // Laid out at 14 pt: the mark is on the page holding the text it was made on.
+        let large = try MuPDFDocument(path: path, fontSize: 14)
+        let expected = try XCTUnwrap(large.page(of: TextPlace(fontSize: 11, page: page - 1))) + 1
+        XCTAssertNotEqual(expected, page, "at 14 pt the text is further on")
+        PageSources.replace(path, with: large)
+        let relaid = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        XCTAssertEqual(marks.pages(of: relaid), [expected])
+        // M on that page takes the mark made at 11 pt away.
+        XCTAssertEqual(marks.toggle(page: expected, of: relaid), "bookmark on page \(expected) removed")
+        XCTAssertEqual(marks.pages(of: relaid), [])
+    }
 }

@@ -328,3 +328,43 @@ private struct Driver {
         #expect(d.controller.phase == .shelf)
     }
 }
+
+/// A point of a page image found under the pointer is where the scene draws that point of the
+/// image, in every way a book lies: right to left, a wall calendar, one page, fitted to the
+/// width, zoomed.
+@Suite struct PagePointTests {
+    /// Book 0 (10 images, `direction`) open at rest on spread 2, after `actions`.
+    private func reading(_ direction: BookInfo.Direction, _ actions: [Action]) -> BookController {
+        let c = BookController(library: [BookInfo(title: "B", imageCount: 10, direction: direction)])
+        c.handle(.open, at: 0)
+        c.update(to: 2)
+        c.handle(.goTo(page: 6), at: 2)
+        c.update(to: 10)
+        for a in actions { c.handle(a, at: 10) }
+        c.update(to: 20)
+        return c
+    }
+
+    @Test(arguments: [
+        (BookInfo.Direction.ltr, [Action]()), (.rtl, []), (.rtl, [.togglePages]), (.ltr, [.togglePages, .toggleFitWidth]),
+        (.rtl, [.zoomIn, .zoomIn, .pan(by: Vec2(120, -40))]), (.ltr, [.toggleOrientation]), (.rtl, [.toggleOrientation]),
+    ])
+    func theImagePointUnderThePointerIsTheOneDrawnThere(direction: BookInfo.Direction, actions: [Action]) throws {
+        let c = reading(direction, actions)
+        let pages = c.scene().items.filter { $0.kind == .page && $0.visible && $0.front.imageIndex != nil }
+        try #require(!pages.isEmpty)
+        var checked = 0
+        for item in pages {
+            for (s, t) in [(0.2, 0.3), (0.7, 0.8), (0.5, 0.5)] {
+                let world = item.model.project(Vec3(s * item.size.x, (t - 0.5) * item.size.y, 0))
+                let drawn = item.uv.apply(s: s, t: t)
+                // A page of a spread, the one page of single-page mode, or off the view.
+                guard let found = PagePoint.under(Vec2(world.x, world.y), controller: c) else { continue }
+                #expect(found.image == item.front.imageIndex, "\(direction) \(actions) at \(s), \(t)")
+                #expect(abs(found.x - drawn.x) < 0.01 && abs(found.y - drawn.y) < 0.01, "\(direction) \(actions): \(found) against \(drawn)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 3, "\(direction) \(actions): only \(checked) points were on a page")
+    }
+}

@@ -36,6 +36,10 @@ private final class ScriptedSurface: Surface {
     func setTitle(_ title: String) { titles.append(title) }
     func toggleFullscreen() {}
     func destroy() { context.destroy() }
+    private(set) var pointers: [PointerShape] = []
+    private(set) var clipboard: String?
+    func setPointer(_ shape: PointerShape) { pointers.append(shape) }
+    func copyToClipboard(_ text: String) { clipboard = text }
 }
 
 /// A vector document of four pages: whole pages render grey at once, crops blue after a
@@ -136,6 +140,12 @@ private final class LayingOut: ReflowableSource {
     }
 }
 
+/// A white page of 362 × 568 points rendered to fit `fit`.
+private func whitePage(_ fit: PixelSize) -> PageRender {
+    let size = fit.fitting(aspect: 362.0 / 568)
+    return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (255, 255, 255, 255)), scalable: false)
+}
+
 /// A document of eight white pages with a text layer — "zebra" on pages 2 and 6 (indices 1
 /// and 5) covering the whole page, so its mark turns the page yellow; other words elsewhere —
 /// and an outline.
@@ -146,10 +156,7 @@ private final class ZebraPages: PageSource {
 
     func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
 
-    func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        let size = fit.fitting(aspect: 362.0 / 568)
-        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (255, 255, 255, 255)), scalable: false)
-    }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { whitePage(fit) }
 
     func text(page index: Int) throws -> PageText? {
         let word = [1, 5].contains(index) ? "zebra" : "horse"
@@ -162,6 +169,32 @@ private final class ZebraPages: PageSource {
     }
 }
 
+/// A document of four white pages, each with two lines of two words — "alpha beta" in the top
+/// fifth, "gamma delta" below — and on the first a link to the third in the lower half.
+private final class WordPages: PageSource {
+    static let format = PageSourceFormat(name: "word pages", extensions: ["wordpages"]) { _, _ in WordPages(direction: .ltr) }
+    /// The same document read right to left.
+    static let rightToLeft = PageSourceFormat(name: "right-to-left word pages", extensions: ["rtlwordpages"]) { _, _ in WordPages(direction: .rtl) }
+    let direction: ReadingDirection
+    init(direction: ReadingDirection) { self.direction = direction }
+    static let alpha = PageRegion(x0: 0.1, y0: 0.1, x1: 0.4, y1: 0.2)
+    static let link = PageRegion(x0: 0.1, y0: 0.6, x1: 0.9, y1: 0.8)
+    let pageCount = 4
+    let title: String? = "Words"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { whitePage(fit) }
+
+    func text(page index: Int) throws -> PageText? {
+        PageText(words: [TextWord(text: "alpha", box: Self.alpha), TextWord(text: "beta", box: PageRegion(x0: 0.5, y0: 0.1, x1: 0.9, y1: 0.2)),
+                         TextWord(text: "gamma", box: PageRegion(x0: 0.1, y0: 0.3, x1: 0.4, y1: 0.4)),
+                         TextWord(text: "delta", box: PageRegion(x0: 0.5, y0: 0.3, x1: 0.9, y1: 0.4))])
+    }
+
+    func links(page index: Int) -> [PageLink] { index == 0 ? [PageLink(box: Self.link, target: .page(2))] : [] }
+}
+
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
     var commands: [ViewerCommand] = []
@@ -169,6 +202,13 @@ private final class Recorder: FramePipelineDelegate {
     func pipeline(_ pipeline: FramePipeline, problem: String) { problems.append(problem) }
     func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) { turns.append((action, origin)) }
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) { commands.append(command) }
+    /// Links clicked, as the viewer finds them (a click on one does not turn the page).
+    var links: [PageLink] = []
+    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
+        guard let link = pipeline.link(at: point) else { return false }
+        links.append(link)
+        return true
+    }
 }
 
 /// The viewer's loop logic, in-process: deferred turns, idling, resizing, images reaching the
@@ -426,6 +466,97 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
             #expect(rec.commands == [.screenshot], "N went to the window's search, not the host")
+        }
+    }
+
+    /// The pixel of the 320 × 180 frame showing point (`x`, `y`) of the right-hand page lying
+    /// flat: the page points under three pixels on it give the map from pixels to the page.
+    private func pixel(x: Double, y: Double, in p: FramePipeline, left: Bool = false) throws -> (x: Double, y: Double) {
+        let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
+        func point(_ px: Double, _ py: Double) throws -> PagePoint {
+            try #require(PagePoint.under(mapping.layoutPoint(x: px, y: py), controller: p.controller))
+        }
+        let x0 = left ? 80.0 : 200
+        let o = try point(x0, 60), a = try point(x0 + 40, 60), b = try point(x0, 120)
+        // Page fractions change along x with the pixel's x only, along y with its y only.
+        return (x0 + (x - o.x) * 40 / (a.x - o.x), 60 + (y - o.y) * 60 / (b.y - o.y))
+    }
+
+    /// A right-to-left book lies mirrored, its first page left of the spine: a click on that
+    /// page's link finds the link where it is drawn (and turns nothing); a click beside it turns.
+    @Test func aClickOnALinkOfARightToLeftBookFindsIt() throws {
+        try withDocument(WordPages.rightToLeft) { doc in
+            try live { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                #expect(p.library.books.first?.direction == .rtl)
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                let link = try pixel(x: 0.3, y: 0.7, in: p, left: true), beside = try pixel(x: 0.3, y: 0.5, in: p, left: true)
+                #expect(link.x < 160 && link.x > 40, "image 0 lies left of the spine: \(link)")
+                var t = s.time
+                s.queued = [TimedInputEvent(.mouseMove(x: link.x, y: link.y), at: t),
+                            TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t + 0.05)]
+                step(p, s, until: t + 0.2)
+                #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))] && rec.turns.isEmpty)
+                #expect(s.pointers == [.hand])
+                t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: beside.x, y: beside.y, modifiers: []), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: beside.x, y: beside.y, modifiers: []), at: t + 0.05)]
+                step(p, s, until: t + 0.2)
+                #expect(rec.links.count == 1 && rec.turns.count == 1)
+            }
+        }
+    }
+
+    /// Over a link the pointer is a hand, elsewhere an arrow; Shift + drag from "alpha" to
+    /// "delta" selects the four words, marked on the paper as hits are (the page rendered again,
+    /// its old image shown meanwhile); Ctrl+C puts them on the clipboard, a line a line; a plain
+    /// click takes the selection away.
+    @Test func theHandOverALinkAndShiftDragSelectsWordsThatCtrlCCopies() throws {
+        try withDocument(WordPages.format) { doc in
+            try live { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating && p.isIdle })
+                // Spread 0: the endpaper and image 0 (on the right).
+                let link = try pixel(x: 0.5, y: 0.7, in: p), blank = try pixel(x: 0.5, y: 0.5, in: p)
+                var t = s.time
+                s.queued = [TimedInputEvent(.mouseMove(x: link.x, y: link.y), at: t), TimedInputEvent(.mouseMove(x: blank.x, y: blank.y), at: t)]
+                step(p, s, until: t + 0.1)
+                #expect(s.pointers == [.hand, .arrow])
+
+                let from = try pixel(x: 0.15, y: 0.15, in: p), to = try pixel(x: 0.8, y: 0.35, in: p)
+                t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
+                            TimedInputEvent(.mouseMove(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2), at: t + 0.05),
+                            TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.1),
+                            TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.15)]
+                #expect(step(p, s, until: t + 5) { p.selectedText != nil && p.isIdle })
+                #expect(rec.turns.isEmpty, "a selecting drag turns nothing")
+                #expect(p.selectedText == "alpha beta\ngamma delta")
+                #expect(s.pointers.suffix(2) == [.text, .arrow])
+                // The page is rendered again with the mark in the background: each image done wakes the loop.
+                let word = try pixel(x: 0.25, y: 0.15, in: p), paper = try pixel(x: 0.5, y: 0.55, in: p)
+                var frame = p.snapshot(at: s.time).flippedVertically()
+                for _ in 0..<20 where frame.pixel(Int(word.x), Int(word.y)).b > 120 {
+                    guard s.woken.wait(timeout: .now() + 10) == .success else { break }
+                    step(p, s, until: s.time + 0.05)
+                    frame = p.snapshot(at: s.time).flippedVertically()
+                }
+                let marked = frame.pixel(Int(word.x), Int(word.y)), plain = frame.pixel(Int(paper.x), Int(paper.y))
+                #expect(marked.r > 180 && marked.b < 120, "the word selected is marked: \(marked)")
+                #expect(plain.r > 180 && plain.b > 180, "the paper beside it is not: \(plain)")
+
+                s.queued = [TimedInputEvent(.key(.c, modifiers: .control, isRepeat: false), at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(s.clipboard == "alpha beta\ngamma delta")
+                #expect(p.controller.settings.deform == BookController.Settings().deform, "Ctrl+C is not C")
+                t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: blank.x, y: blank.y, modifiers: []), at: t)]
+                step(p, s, until: t + 0.1)
+                #expect(p.selectedText == nil)
+            }
         }
     }
 

@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "FolioImage", dependencies: ["FolioMath"]),
         .target(name: "FolioResources"),
         .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources", .product(name: "Logging", package: "swift-log")]),
+        // Every page image's life, face to texture: decodes, the residency table, uploads, crops.
+        .target(name: "FolioPages", dependencies: ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"]),
         .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
@@ -63,7 +65,7 @@ let package = Package(
         // The on-screen layer: what it shows and where (no GL, no text drawing), and its text drawn by pango.
         .target(name: "FolioOverlay"),
         .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
-        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
+        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioBook", "FolioPages", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
                                                  "FolioOverlay", "FolioOverlayText", "FolioFind"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioApp", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
@@ -76,10 +78,11 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind", "FolioApp"],
+        .testTarget(name: "FolioPagesTests", dependencies: ["FolioPages", "FolioBook", "FolioLayout", "FolioMath", "FolioApp"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioFind", "FolioApp", "FolioPages"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
+        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioPages", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioBook", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),

@@ -5,5 +5,6 @@
 @_exported import FolioBook
 @_exported import FolioInput
 @_exported import FolioLayout
+@_exported import FolioPages
 @_exported import FolioPlatform
 @_exported import FolioRender

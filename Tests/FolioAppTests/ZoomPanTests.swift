@@ -1,6 +1,7 @@
 import FolioApp
 import FolioLayout
 import FolioMath
+import FolioPages
 import Testing
 
 private func reading() -> BookController {

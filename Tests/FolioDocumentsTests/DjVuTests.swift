@@ -129,9 +129,9 @@ final class DjVuTests: XCTestCase {
             XCTAssertEqual(lib.problems.count, 1, "\(name): \(lib.problems)")
             XCTAssertEqual(lib.problems.first?.file, path)
             XCTAssertTrue(lib.problems.first?.message.contains(words) == true, "\(name): \(lib.problems)")
-            let cache = PageCache(book: lib.books[0])
-            cache.request(pages: [0])
-            XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10), name)
+            let probe = PageProbe(lib.books[0])
+            probe.show([0])
+            XCTAssertNotNil(probe.image(0), name)
         }
     }
 

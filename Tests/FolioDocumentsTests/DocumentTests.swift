@@ -1,4 +1,5 @@
 import FolioBook
+import FolioPages
 import Foundation
 import XCTest
 
@@ -134,10 +135,10 @@ final class PDFTests: XCTestCase {
             XCTAssertEqual(lib.problems.first?.file, path)
             XCTAssertTrue(lib.problems.first?.message.contains(words) == true, "\(name): \(lib.problems)")
             // The page shows the broken-page placeholder, without a second message.
-            let cache = PageCache(book: lib.books[0])
-            cache.request(pages: [0])
-            XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10))
-            XCTAssertEqual(cache.drainProblems(), [])
+            let probe = PageProbe(lib.books[0])
+            probe.show([0])
+            XCTAssertNotNil(probe.image(0))
+            XCTAssertEqual(probe.store.takeProblems(), [])
         }
     }
 
@@ -151,22 +152,16 @@ final class PDFTests: XCTestCase {
         XCTAssertEqual(lib.books.first?.pageWidth, 568)
     }
 
-    func testPageCacheRendersAgainWhenTheDisplayGrows() throws {
+    func testThePageStoreRendersAgainWhenTheDisplayGrows() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
-        var settings = PageCache.Settings()
-        settings.displayHeight = 100
-        let cache = PageCache(book: book, settings: settings)
-        cache.request(pages: [3])
-        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
-        XCTAssertEqual(cache.image(for: 3)?.height, 100)
-        _ = cache.drainChanges()
-        cache.setDisplayHeight(800)
+        let probe = PageProbe(book) { $0.displayHeight = 100 }
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 100)
+        probe.store.setDisplayHeight(800)
         // The soft image stays until the sharp one replaces it.
-        XCTAssertNotNil(cache.image(for: 3))
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while cache.image(for: 3)?.height != 800 && Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(cache.image(for: 3)?.height, 800)
-        XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
+        XCTAssertEqual(probe.image(3)?.height, 100)
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 800)
     }
 
     /// What a PDF says about itself for the on-screen layer: its author on the shelf, and the
@@ -185,46 +180,31 @@ final class PDFTests: XCTestCase {
     /// a display that grows beyond it renders nothing again. Bitmap pages are not capped.
     func testVectorPagesStopAtTheWholePageHeight() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
-        var settings = PageCache.Settings()
-        settings.displayHeight = 200
-        settings.wholePageHeight = 300
-        settings.previewHeight = 0
-        (settings.ahead, settings.behind) = (0, 0)
-        let cache = PageCache(book: book, settings: settings)
-        cache.request(pages: [3])
-        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
-        XCTAssertEqual(cache.image(for: 3)?.height, 200)
-        cache.setDisplayHeight(900)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while cache.image(for: 3)?.height != 300 && Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(cache.image(for: 3)?.height, 300)
-        // Counted once every page asked for is in: with two workers another may still be decoding.
-        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
-        let decoded = cache.statistics.decoded
-        cache.setDisplayHeight(1200)
-        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
-        XCTAssertEqual(cache.statistics.decoded, decoded, "not rendered again for a larger display")
+        let configure = { (s: inout PageStore.Settings) in (s.displayHeight, s.wholePageHeight, s.previewHeight) = (200, 300, 0) }
+        let probe = PageProbe(book, configure: configure)
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 200)
+        probe.store.setDisplayHeight(900)
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 300)
+        let decoded = probe.store.statistics.decoded
+        probe.store.setDisplayHeight(1200)
+        probe.show([3])
+        XCTAssertEqual(probe.store.statistics.decoded, decoded, "not rendered again for a larger display")
 
-        settings.displayHeight = 1200
-        let photos = PageCache(pages: [try Fixtures.path("large.jpg")], settings: settings)
-        photos.request(pages: [0])
-        XCTAssertTrue(photos.waitUntilResident(pages: [0], timeout: 10))
-        XCTAssertGreaterThan(photos.image(for: 0)?.height ?? 0, 300, "a photo keeps its resolution")
+        let photos = PageProbe(image: try Fixtures.path("large.jpg"))
+        photos.store.setDisplayHeight(1200)
+        photos.show([0])
+        XCTAssertGreaterThan(photos.image(0)?.height ?? 0, 300, "a photo keeps its resolution")
     }
 
     func testAPagePreviewsSmallThenSharp() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
         for (preview, renders) in [(40, 2), (0, 1)] {
-            var settings = PageCache.Settings()
-            (settings.displayHeight, settings.previewHeight, settings.ahead, settings.behind) = (400, preview, 0, 0)
-            let cache = PageCache(book: book, settings: settings)
-            cache.setCurrent(page: 5)
-            cache.request(pages: [5])
-            let deadline = Date(timeIntervalSinceNow: 10)
-            while cache.image(for: 5)?.height != 400 && Date() < deadline { usleep(5_000) }
-            XCTAssertTrue(cache.waitUntilReady(timeout: 10))
-            XCTAssertEqual(cache.image(for: 5)?.height, 400)
-            XCTAssertEqual(cache.statistics.decoded, renders, "preview \(preview)")
+            let probe = PageProbe(book) { ($0.displayHeight, $0.previewHeight) = (400, preview) }
+            probe.show([5])
+            XCTAssertEqual(probe.image(5)?.height, 400)
+            XCTAssertEqual(probe.store.statistics.decoded, renders, "preview \(preview)")
         }
     }
 }
@@ -260,11 +240,10 @@ final class JPEGTests: XCTestCase {
 
     func testAJPEGThatEndsEarlyShowsWhatItHasAndSaysSo() throws {
         let path = try Fixtures.path("ends-early.jpg")
-        let cache = PageCache(pages: [path])
-        cache.request(pages: [0])
-        XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10))
-        XCTAssertEqual(cache.image(for: 0)?.width, 64)
-        let problems = cache.drainProblems()
+        let probe = PageProbe(image: path)
+        probe.show([0])
+        XCTAssertEqual(probe.image(0)?.width, 64)
+        let problems = probe.store.takeProblems()
         XCTAssertEqual(problems.count, 1)
         XCTAssertEqual(problems.first?.file, path)
     }
@@ -303,12 +282,11 @@ final class ArchiveTests: XCTestCase {
         let lib = Library.load(from: path, logProblems: false)
         let book = try XCTUnwrap(lib.books.first)
         XCTAssertEqual(book.pages.count, 3)
-        let cache = PageCache(book: book)
-        cache.request(pages: [0, 1, 2])
-        XCTAssertTrue(cache.waitUntilResident(pages: [0, 1, 2], timeout: 10))
-        XCTAssertColour(try XCTUnwrap(cache.image(for: 0)).centre(), (255, 0, 0))
-        XCTAssertColour(try XCTUnwrap(cache.image(for: 2)).centre(), (0, 0, 255))
-        let problems = cache.drainProblems()
+        let probe = PageProbe(book)
+        probe.show([0, 1, 2])
+        XCTAssertColour(try XCTUnwrap(probe.image(0)).centre(), (255, 0, 0))
+        XCTAssertColour(try XCTUnwrap(probe.image(2)).centre(), (0, 0, 255))
+        let problems = probe.store.takeProblems()
         XCTAssertEqual(problems.count, 1)
         XCTAssertEqual(problems.first?.file, path)
         XCTAssertTrue(problems.first?.message.hasPrefix("page 2: entry b.png is damaged") == true, "\(problems)")

@@ -2,6 +2,7 @@ import FolioApp
 import FolioBook
 import FolioLayout
 import FolioMath
+import FolioPages
 import FolioRender
 import Foundation
 import Testing

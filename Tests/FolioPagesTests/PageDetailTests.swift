@@ -2,6 +2,7 @@ import FolioApp
 import FolioBook
 import FolioLayout
 import FolioMath
+import FolioPages
 import Testing
 
 /// Which part of which page a zoomed view wants rasterised at the scale shown.

@@ -297,7 +297,7 @@ public final class FramePipeline {
     /// False when no such framebuffer can be made (reported).
     public func reset(library: Library, settings: BookController.Settings, width: Int, height: Int) -> Bool {
         guard resizeTarget(width: width, height: height) else { return false }
-        // The same library is started over too: its caches hold pages of the size shown last.
+        // The same library is started over too: its page store holds pages of the size shown last.
         if self.library == library { replaceImages() } else { self.library = library }
         controller = BookController(library: library.bookInfos, settings: settings)
         gestures = PointerGestures(mapping: gestures.mapping)
@@ -766,10 +766,11 @@ extension FramePipeline {
         }
     }
 
-    /// Shows book `event.book` in its new layout: its document replaced by the new one, its
-    /// page caches replaced, the controller told its page count and put on the page holding
-    /// the same text without a turn, and a notice with the size and the page count. An event
-    /// for a book no longer shown as that document is dropped.
+    /// Shows book `event.book` in its new layout: its document replaced by the new one, the
+    /// page store told (the old layout's images go, the other books' stay), the controller
+    /// told its page count and put on the page holding the same text without a turn, and a
+    /// notice with the size and the page count. An event for a book no longer shown as that
+    /// document is dropped.
     public func apply(_ event: DocumentRelaid, at now: Double) {
         guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
               PageSources.split(first)?.path == event.document else { return }
@@ -778,7 +779,8 @@ extension FramePipeline {
         relaying = true
         library.books[event.book].pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
         relaying = false
-        replaceImages()
+        pages.relaid(book: event.book, in: library)
+        needsRender = true
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: event.page + 1), at: now)
         landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))

@@ -42,12 +42,17 @@ struct Decoded: Sendable {
     var renderedFor: Int?
 }
 
-/// One decode handed to the executor. Cancelled before it starts, it reads nothing.
+/// One decode handed to the executor, for its book's layout `layout`. Cancelled before it
+/// starts, it reads nothing.
 final class DecodeJob: Sendable {
     let serial: Int
+    let layout: Int
     private let cancelled = Atomic<Bool>(false)
 
-    init(serial: Int) { self.serial = serial }
+    init(serial: Int, layout: Int) {
+        self.serial = serial
+        self.layout = layout
+    }
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
     func cancel() { cancelled.store(true, ordering: .releasing) }

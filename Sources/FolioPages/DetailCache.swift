@@ -29,17 +29,19 @@ public final class DetailCache: @unchecked Sendable {
     }
 
     /// A page at one scale: the page's locator (`PageSources`), the width / height of the
-    /// paper it is put on (its book's, as the store decodes it), and the size of
-    /// the whole paper at that scale.
+    /// paper it is put on (its book's, as the store decodes it), the size of the whole paper
+    /// at that scale, and the book's layout (a crop of another layout is another page's).
     public struct Key: Sendable, Hashable {
         public var page: String
         public var paper: Double
         public var scale: PixelSize
+        public var layout: Int
 
-        public init(page: String, paper: Double, scale: PixelSize) {
+        public init(page: String, paper: Double, scale: PixelSize, layout: Int = 0) {
             self.page = page
             self.paper = paper
             self.scale = scale
+            self.layout = layout
         }
     }
 

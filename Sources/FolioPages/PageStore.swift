@@ -184,7 +184,8 @@ public final class PageStore {
         public var failed = 0
     }
 
-    public let library: Library
+    /// The books, as laid out now (`relaid`).
+    public private(set) var library: Library
     public let settings: Settings
     /// The height of the largest image a whole vector page gets: shown higher, it needs crops.
     public let largestWholePage: Int
@@ -215,6 +216,8 @@ public final class PageStore {
     /// The covers shown last: kept while a book is read, for the return to the shelf.
     private var coversShown: [PageKey] = []
     private var displayHeight: Int
+    /// Each book's layout generation: what was decoded for another is never shown.
+    private var layouts: [Int: Int] = [:]
     private var brokenPaths: Set<String> = []
     private var problems: [Problem] = []
     private var reported: Set<String> = []
@@ -312,6 +315,22 @@ public final class PageStore {
         for key in table.keys where source.suppliesImages(ofBook: key.book) { evict(key) }
     }
 
+    /// Book `book` was laid out again (a reflowable document at another text size): `library`
+    /// holds its new pages. Every image of its old layout goes, textures included, and decodes
+    /// of it still running are called off and dropped when they arrive, so a page of the old
+    /// layout is never shown as a page of the new one; the next `prepare` loads the new pages
+    /// around the place the reader is put on.
+    public func relaid(book: Int, in library: Library) {
+        self.library = library
+        layouts[book, default: 0] += 1
+        for key in table.keys where key.book == book { evict(key) }
+        for (key, job) in jobs where key.book == book { job.cancel() }
+        windows[book] = nil
+        // What the next frame shows is planned afresh, even if its faces look the same.
+        onScreen = []
+        onScreenSet = []
+    }
+
     /// Stops: no call to `onChange` from now on, decodes in flight are thrown away when they
     /// finish, and the images are let go (their textures are the owner's to free).
     public func close() {
@@ -403,7 +422,8 @@ public final class PageStore {
             index.append(asked.count)
             // A page lies on its book's paper, as its decode puts it there.
             let book = library.books[want.face.book]
-            asked.append(DetailCache.Want(key: .init(page: path, paper: book.pageWidth / book.pageHeight, scale: want.scale),
+            asked.append(DetailCache.Want(key: .init(page: path, paper: book.pageWidth / book.pageHeight, scale: want.scale,
+                                                     layout: layouts[want.face.book, default: 0]),
                                           visible: want.visible))
         }
         let rasters = crops.show(asked)
@@ -548,7 +568,7 @@ public final class PageStore {
     private func schedule() {
         while !closed, jobs.count < settings.workers, let key = nextJob(), let path = key.path(in: library) {
             serials += 1
-            let job = DecodeJob(serial: serials)
+            let job = DecodeJob(serial: serials, layout: layouts[key.book, default: 0])
             jobs[key] = job
             var size = fit
             // A page shown before (its pixels let go after upload) goes straight to the sharp
@@ -588,7 +608,7 @@ public final class PageStore {
     private func take(_ arrival: DecodeInbox.Arrival) {
         guard let job = jobs[arrival.key], job.serial == arrival.serial else { return }
         jobs[arrival.key] = nil
-        guard let result = arrival.decoded else { return }
+        guard let result = arrival.decoded, job.layout == layouts[arrival.key.book, default: 0] else { return }
         let path = arrival.key.path(in: library) ?? ""
         if result.read {
             stats.decoded += 1

@@ -57,6 +57,31 @@ final class VectorPages: PageSource {
     }
 }
 
+/// A reflowable book whose pages show their layout: each page is filled with red ten times
+/// its text size and green its index; a place in the text is its page times its size.
+final class ReflowingPages: ReflowableSource {
+    static let format = PageSourceFormat(name: "reflow test", extensions: ["reflowtest"]) { _, _ in ReflowingPages(fontSize: 10) }
+    let fontSize: Double
+    let title: String? = nil
+    var reflowable: Bool { true }
+    var pageCount: Int { Int(120 / fontSize) }
+
+    init(fontSize: Double) { self.fontSize = fontSize }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (100, 150) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        PageRender(image: RGBAImage(width: 20, height: 30, fill: (UInt8(fontSize * 10), UInt8(index), 0, 255)), scalable: false)
+    }
+
+    func page(of place: TextPlace) -> Int? { Int(Double(place.page) * place.fontSize / fontSize) }
+
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let source = ReflowingPages(fontSize: fontSize)
+        return (source, source.page(of: place) ?? 0)
+    }
+}
+
 /// One book of `count` pages, all the same file (a long scan, cheaply), shaped like its pages.
 private func book(_ count: Int, page: String, cover: String? = nil, shape: (Double, Double) = (8, 12)) -> Library {
     Library(title: "Test", books: [Book(title: "Long", cover: cover, pages: Array(repeating: page, count: count),
@@ -293,6 +318,38 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         #expect(second.count == 1 && store.pendingUploads)
         let third = store.prepare(showing: spread(0), uploadBudget: 1).uploaded
         #expect(third.count == 1 && !store.pendingUploads)
+    }
+}
+
+extension PageStoreTests {
+    /// The text grows while a page of the old layout is decoding: that decode is dropped when
+    /// it arrives, the old layout's textures go at once, and every page shown afterwards is of
+    /// the new layout, the reader on the page holding the same text.
+    @Test func aRelayoutNeverShowsAPageOfTheOldLayout() throws {
+        PageSources.register(ReflowingPages.format)
+        let folder = Folder()
+        let doc = folder.bytes("book.reflowtest", [0])
+        let source = try #require(PageSources.reflowable(doc))
+        func library(_ count: Int) -> Library {
+            Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageSources.locator(doc, page: $0) },
+                                             pageWidth: 379, pageHeight: 568)])
+        }
+        let decoding = ManualDecoding(), uploads = Uploads()
+        let store = PageStore(library: library(source.pageCount), textures: uploads, settings: settings(), executor: decoding)
+        settle(store, decoding, showing: spread(4))
+        #expect(Int(try #require(uploads.shown[.page(0, 6)]).pixel(0, 0).r) == 100)
+        // The reader turns on; the next pages decode at 10 pt, not taken yet, as the text grows.
+        store.prepare(showing: spread(6), uploadBudget: nil)
+        #expect(decoding.runAll() == 2)
+        let (relaid, page) = try source.relaid(fontSize: 12, keeping: source.place(ofPage: 6))
+        PageSources.replace(doc, with: relaid)
+        store.relaid(book: 0, in: library(relaid.pageCount))
+        #expect(uploads.shown.isEmpty && store.table.isEmpty, "the old layout's images and textures go at once")
+        #expect(page == 5)
+        settle(store, decoding, showing: spread(page))
+        let shown = uploads.shown.values.map { Int($0.pixel(0, 0).r) }
+        #expect(shown == [120, 120], "only pages of the new layout: \(shown)")
+        #expect(Int(try #require(uploads.shown[.page(0, 8)]).pixel(0, 0).g) == 6, "image 6 of the new layout")
     }
 }
 

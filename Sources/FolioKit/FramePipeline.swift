@@ -39,6 +39,9 @@ public struct PipelineConfiguration: Sendable {
     /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
     /// draw it when asked (`drawLayer`).
     public var showsLayer = false
+    /// Where the pipeline opens documents for their pages (the password, the documents open,
+    /// those that failed): the command line's by default; a host or a test may give its own.
+    public var documents = PageSources.documents
     /// How a search typed in the window runs: on a thread of its own (the frame loop reads its
     /// progress); a test may run it to its end at once to see what follows deterministically.
     public var startsSearch: @Sendable (Search) -> Void = { $0.start() }
@@ -215,7 +218,7 @@ public final class FramePipeline {
             settings.previewHeight = 0
             settings.releasesPixels = false
         }
-        return PageStore(library: library, textures: textures, settings: settings, onChange: configuration.waitsForImages ? nil : wake)
+        return PageStore(library: library, documents: configuration.documents, textures: textures, settings: settings, onChange: configuration.waitsForImages ? nil : wake)
     }
 
     /// The content source has new images: faces it supplies are asked again.
@@ -723,7 +726,7 @@ extension FramePipeline {
     /// The open book when it is one whole reflowable document, with the document.
     private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
         guard let b = controller.book, let first = library.books[b].pages.first,
-              let (path, _) = PageSources.split(first), let source = PageSources.reflowable(path),
+              let (path, _) = PageSources.split(first), let source = configuration.documents.reflowable(path),
               library.books[b].pages.count == source.pageCount else { return nil }
         return (b, path, source)
     }
@@ -774,7 +777,7 @@ extension FramePipeline {
     public func apply(_ event: DocumentRelaid, at now: Double) {
         guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
               PageSources.split(first)?.path == event.document else { return }
-        PageSources.replace(event.document, with: event.source)
+        configuration.documents.replace(event.document, with: event.source)
         let count = event.source.pageCount
         relaying = true
         library.books[event.book].pages = (0..<count).map { PageSources.locator(event.document, page: $0) }

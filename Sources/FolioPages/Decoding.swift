@@ -22,6 +22,7 @@ public struct BackgroundDecoding: DecodeExecutor {
 /// How one page is decoded, decided on the store's thread and carried to a worker: the file,
 /// the size, the paper it goes on and the placeholder shown if it is bad.
 struct DecodeOrder: Sendable {
+    var documents: DocumentRegistry
     var path: String
     var fit: PixelSize
     var knownBroken: Bool
@@ -112,8 +113,8 @@ extension DecodeOrder {
         if knownBroken { return Decoded(image: place(), problem: nil, broken: true, read: false) }
         do {
             var whole = fit
-            if wholePageHeight > 0, fit.height > wholePageHeight, PageSources.rendersCrops(path) { whole.height = wholePageHeight }
-            let r = try PageSources.render(path, fit: whole, maxPixels: maxPixels, maxSide: maxSide)
+            if wholePageHeight > 0, fit.height > wholePageHeight, documents.rendersCrops(path) { whole.height = wholePageHeight }
+            let r = try documents.render(path, fit: whole, maxPixels: maxPixels, maxSide: maxSide)
             let problem = r.warning.map { PageSources.problem(path, $0) }
             let image = paperAspect.map { r.image.onPaper(aspect: $0, maxSide: maxSide) } ?? r.image
             // Capped, it is as large as the page is ever rendered whole: no display renders it again.

@@ -78,6 +78,7 @@ public final class DetailCache: @unchecked Sendable {
     }
 
     public let settings: Settings
+    private let documents: DocumentRegistry
     private let onChange: (@Sendable () -> Void)?
     private let lock = NSCondition()
     private let queue = DispatchQueue(label: "folio.pages.detail", qos: .userInitiated, attributes: .concurrent)
@@ -99,7 +100,9 @@ public final class DetailCache: @unchecked Sendable {
     private var arrived = false
     private var cancelled = false
 
-    public init(settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+    /// Crops of pages of `documents`.
+    public init(documents: DocumentRegistry, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+        self.documents = documents
         self.settings = settings
         self.onChange = onChange
     }
@@ -209,7 +212,7 @@ public final class DetailCache: @unchecked Sendable {
         let crop = crop(for: want)
         queue.async { [self] in
             let image = crop.width > 0 && crop.height > 0
-                ? (try? PageSources.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
+                ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
             let bordered = image.map(Self.bordered)
             lock.lock()
             finishLocked(want, crop: crop, image: bordered)

@@ -193,6 +193,8 @@ public final class PageStore {
     public weak var contentSource: PageContentSource?
 
     private let textures: PageTextures
+    /// Where documents are opened: the host's registry, with its password and failures.
+    private let documents: DocumentRegistry
     private let executor: DecodeExecutor
     private let inbox: DecodeInbox
     private let crops: DetailCache
@@ -228,11 +230,13 @@ public final class PageStore {
     private var serials = 0
     private var closed = false
 
-    /// Images of `library`'s faces, uploaded to `textures`; nothing is read until a face is
-    /// shown. `onChange` is called on a worker whenever a decode finishes.
-    public init(library: Library, textures: PageTextures, settings: Settings = .init(),
+    /// Images of `library`'s faces, its documents opened through `documents`, uploaded to
+    /// `textures`; nothing is read until a face is shown. `onChange` is called on a worker
+    /// whenever a decode finishes.
+    public init(library: Library, documents: DocumentRegistry, textures: PageTextures, settings: Settings = .init(),
                 executor: DecodeExecutor = BackgroundDecoding(), onChange: (@Sendable () -> Void)? = nil) {
         self.library = library
+        self.documents = documents
         self.textures = textures
         self.settings = settings
         self.executor = executor
@@ -242,7 +246,7 @@ public final class PageStore {
         var d = DetailCache.Settings()
         d.budgetBytes = settings.budgetBytes / 4
         d.maxSide = settings.maxPageSize
-        crops = DetailCache(settings: d, onChange: onChange)
+        crops = DetailCache(documents: documents, settings: d, onChange: onChange)
     }
 
     // MARK: Each frame
@@ -415,7 +419,7 @@ public final class PageStore {
     private func detail(for wants: [DetailWant]) -> [DetailCache.Raster?] {
         var asked: [DetailCache.Want] = [], index: [Int?] = []
         for want in wants {
-            guard let key = PageKey(want.face, in: library), let path = key.path(in: library), PageSources.rendersCrops(path) else {
+            guard let key = PageKey(want.face, in: library), let path = key.path(in: library), documents.rendersCrops(path) else {
                 index.append(nil)
                 continue
             }
@@ -574,7 +578,7 @@ public final class PageStore {
             // A page shown before (its pixels let go after upload) goes straight to the sharp
             // rendering: a preview would replace its sharp texture for a moment.
             if table[key] == nil, settings.previewHeight > 0 { size.height = min(size.height, settings.previewHeight) }
-            let order = DecodeOrder(path: path, fit: size, knownBroken: brokenPaths.contains(path),
+            let order = DecodeOrder(documents: documents, path: path, fit: size, knownBroken: brokenPaths.contains(path),
                                     paperAspect: paperAspect(of: key), placeholder: placeholderSize(of: key),
                                     maxPixels: settings.maxPixels, maxSide: settings.maxPageSize, wholePageHeight: settings.wholePageHeight)
             let inbox = inbox

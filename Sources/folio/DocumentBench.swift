@@ -82,7 +82,7 @@ enum DocumentBench {
     private static func rates(_ path: String, format: PageSourceFormat, height: Int) throws -> (Int, DocumentResult.Rates) {
         let fit = PixelSize(width: height * 4, height: height)
         let t0 = Date()
-        let doc = try format.open(path, PageSources.password)
+        let doc = try format.open(path, PageSources.documents.password)
         if doc.pageCount > 0 { _ = try doc.render(page: 0, fit: fit) }
         let first = Date().timeIntervalSince(t0)
         let n = min(doc.pageCount, maxPages)

@@ -264,7 +264,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
         guard let (book, image) = reading(pipeline), book.pages.indices.contains(point.image),
               let (path, page) = PageSources.split(book.pages[point.image]),
-              let link = (try? PageSources.open(path))?.links(page: page).link(atX: point.x, y: point.y) else { return false }
+              let link = (try? PageSources.documents.open(path))?.links(page: page).link(atX: point.x, y: point.y) else { return false }
         switch link.target {
         case let .page(target):
             guard let to = book.pages.firstIndex(of: PageSources.locator(path, page: target)) else { return false }

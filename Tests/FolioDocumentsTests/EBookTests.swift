@@ -49,7 +49,7 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(book.author, "A. Writer")
         XCTAssertEqual(book.direction, .ltr)
         XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
-        let doc = try PageSources.open(try EBooks.path("reflow2.epub"))
+        let doc = try PageSources.documents.open(try EBooks.path("reflow2.epub"))
         XCTAssertEqual(book.pages.count, doc.pageCount)
         // Four chapters of six long paragraphs: each starts a page, in order, after the last.
         let starts = try chapterPages(doc)
@@ -82,7 +82,7 @@ final class EBookTests: XCTestCase {
     }
 
     func testAnEPUB3TakesItsOutlineFromItsNavigationAndIsSharpAtTheSizeShown() throws {
-        let doc = try PageSources.open(try EBooks.path("reflow3.epub"))
+        let doc = try PageSources.documents.open(try EBooks.path("reflow3.epub"))
         XCTAssertEqual(doc.title, "Navigated Words")
         // No NCX: the outline is the EPUB 3 navigation document's, pointing at the chapters.
         XCTAssertEqual(doc.outline.map(\.title), ["Part 1", "Part 2", "Part 3", "Part 4"])
@@ -113,17 +113,17 @@ final class EBookTests: XCTestCase {
             XCTAssertEqual(book.direction, name == "manga-rtl.epub" ? .rtl : .ltr, name)
             XCTAssertEqual(book.pages.count, 4, name)
             for (i, page) in book.pages.enumerated() {
-                let image = try PageSources.render(page, fit: PixelSize(width: 200, height: 300)).image
+                let image = try PageSources.documents.render(page, fit: PixelSize(width: 200, height: 300)).image
                 XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "\(name) page \(i + 1)")
             }
         }
     }
 
     func testFB2AndXPS() throws {
-        let fb2 = try PageSources.open(try EBooks.path("book.fb2"))
+        let fb2 = try PageSources.documents.open(try EBooks.path("book.fb2"))
         XCTAssertEqual(fb2.title, "Fiction Words")
         XCTAssertEqual(try chapterPages(fb2).count, 3)
-        let xps = try PageSources.open(try EBooks.path("sheet.xps"))
+        let xps = try PageSources.documents.open(try EBooks.path("sheet.xps"))
         XCTAssertEqual(xps.pageCount, 2)
         for i in 0..<2 {
             let image = try xps.render(page: i, fit: PixelSize(width: 200, height: 300)).image
@@ -152,13 +152,13 @@ final class EBookTests: XCTestCase {
             XCTAssertGreaterThan(book.pages.count, 0, name)
             // Every page draws or says why (a page too large for the memory limit).
             for page in book.pages {
-                do { _ = try PageSources.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
+                do { _ = try PageSources.documents.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
                     XCTAssertTrue(e.description.hasPrefix(dir + "/" + name), e.description)
                 }
             }
         }
         // Absurd CSS is bounded: the text is laid out at a readable size, not one letter a page.
-        let absurd = try PageSources.open(dir + "/absurd-css.epub")
+        let absurd = try PageSources.documents.open(dir + "/absurd-css.epub")
         XCTAssertGreaterThan(try absurd.text(page: 0)?.words.count ?? 0, 50)
     }
 }

@@ -13,12 +13,14 @@ final class PageProbe {
         var s = PageStore.Settings()
         (s.ahead, s.behind, s.releasesPixels) = (0, 0, false)
         configure(&s)
-        store = PageStore(library: Library(title: "", books: [book]), textures: NoTextures(), settings: s, executor: decoding)
+        // The registry the fixtures' libraries were loaded with: their failures were reported then.
+        store = PageStore(library: Library(title: "", books: [book]), documents: PageSources.documents, textures: NoTextures(),
+                          settings: s, executor: decoding)
     }
 
     /// A book of the one page image at `path`, on paper of its own shape.
     convenience init(image path: String) {
-        let size = PageSources.naturalSize(path) ?? (1, 1)
+        let size = PageSources.documents.naturalSize(path) ?? (1, 1)
         self.init(Book(title: "", pages: [path], pageWidth: size.width, pageHeight: size.height))
     }
 

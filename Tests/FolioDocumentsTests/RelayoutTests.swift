@@ -47,7 +47,7 @@ final class RelayoutTests: XCTestCase {
     func testAStoredTextPositionReopensOnThePageHoldingItAtAnotherSize() throws {
         let (folder, path) = try copy()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        PageSources.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
+        PageSources.documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
         let positions = ReadingPositions(file: folder + "/positions.json")
         let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
@@ -59,7 +59,7 @@ final class RelayoutTests: XCTestCase {
         // Opened again at 16 pt: the page holding the same place, not the same number.
         let large = try MuPDFDocument(path: path, fontSize: 16)
         let expected = try XCTUnwrap(large.page(of: MuPDFDocument(path: path, fontSize: 11).place(ofPage: page - 1)))
-        PageSources.replace(path, with: large)
+        PageSources.documents.replace(path, with: large)
         let reopened = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         XCTAssertEqual(reopened.pages.count, large.pageCount)
         XCTAssertEqual(positions.page(of: reopened), expected + 1)

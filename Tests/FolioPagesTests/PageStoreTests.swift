@@ -117,7 +117,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let folder = Folder()
         let library = book(10, page: folder.png("p.png"))
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library, textures: uploads, settings: settings(), executor: decoding)
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: settings(), executor: decoding)
         let first = store.prepare(showing: spread(2), uploadBudget: nil)
         #expect(first.uploaded.isEmpty && store.table.isEmpty && uploads.shown.isEmpty, "the frame never waits")
         #expect(decoding.count == 2 && store.statistics.loading == 2)
@@ -144,7 +144,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let page = 40 * 60 * 4
         let library = book(5000, page: folder.png("p.png", width: 40, height: 60))
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library, textures: uploads, settings: settings(ahead: 8, behind: 4, budget: 3 * page),
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: settings(ahead: 8, behind: 4, budget: 3 * page),
                               executor: decoding)
         settle(store, decoding, showing: spread(2500))
         let middle: Set<PageKey> = [.page(book: 0, index: 2500), .page(book: 0, index: 2501)]
@@ -154,7 +154,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         #expect(stats.decoded <= 3 + 2, "prefetch stops at the budget: \(stats.decoded) decoded")
 
         // Two pages that alone exceed a budget of one are still shown.
-        let tight = PageStore(library: library, textures: Uploads(), settings: settings(ahead: 8, budget: page), executor: decoding)
+        let tight = PageStore(library: library, documents: DocumentRegistry(), textures: Uploads(), settings: settings(ahead: 8, budget: page), executor: decoding)
         settle(tight, decoding, showing: spread(10))
         #expect(Set(tight.table.keys) == [.page(book: 0, index: 10), .page(book: 0, index: 11)])
 
@@ -169,7 +169,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let folder = Folder()
         let library = book(200, page: folder.png("p.png"))
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library, textures: uploads, settings: settings(), executor: decoding)
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: settings(), executor: decoding)
         store.prepare(showing: spread(10), uploadBudget: nil)
         store.prepare(showing: spread(100), uploadBudget: nil)
         #expect(decoding.runAll() == 2)
@@ -190,7 +190,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         var s = settings()
         (s.displayHeight, s.previewHeight) = (100, 0)
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library, textures: uploads, settings: s, executor: decoding)
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: s, executor: decoding)
         settle(store, decoding, showing: spread(2))
         let key = PageKey.page(book: 0, index: 2)
         #expect(uploads.shown[.page(0, 4)]?.height == 100)
@@ -217,7 +217,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
             var s = settings()
             (s.displayHeight, s.previewHeight) = (400, preview)
             let decoding = ManualDecoding(), uploads = Uploads()
-            let store = PageStore(library: library, textures: uploads, settings: s, executor: decoding)
+            let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: s, executor: decoding)
             store.prepare(showing: [.page(0, 7)], uploadBudget: nil)
             #expect(decoding.runAll() == 1)
             store.prepare(showing: [.page(0, 7)], uploadBudget: nil)
@@ -237,7 +237,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         var s = settings()
         s.releasesPixels = false
         let decoding = ManualDecoding()
-        let store = PageStore(library: library, textures: Uploads(), settings: s, executor: decoding)
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: Uploads(), settings: s, executor: decoding)
         let faces = (2...5).map { FaceContent.page(0, $0) }
         settle(store, decoding, showing: faces)
         #expect(store.table[.page(book: 0, index: 0)]?.image?.width == 16)
@@ -265,7 +265,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         var s = settings()
         s.maxPageSize = 64
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library, textures: uploads, settings: s, executor: decoding)
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: s, executor: decoding)
         settle(store, decoding, showing: [.page(0, 3), .page(0, 4)])
         let portrait = try #require(uploads.shown[.page(0, 3)])
         #expect(portrait.width == 60 && portrait.height == 40)
@@ -282,7 +282,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         var library = book(6, page: folder.png("p.png"), cover: folder.png("c.png", width: 10, height: 15))
         library.books.append(Book(title: "Other", pages: [folder.png("o.png")], pageWidth: 379, pageHeight: 568))
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library, textures: uploads, settings: settings(), executor: decoding)
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: settings(), executor: decoding)
         settle(store, decoding, showing: [.cover(0), .cover(1)])
         #expect(uploads.shown[.cover(0)]?.width == 10 && uploads.shown[.page(0, 0)]?.width == 10)
         #expect(uploads.shown[.cover(1)]?.width == 8, "a book without a cover shows its first page")
@@ -298,7 +298,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
     @Test func lostTexturesGoUpAgain() throws {
         let folder = Folder()
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: book(4, page: folder.png("p.png")), textures: uploads, settings: settings(), executor: decoding)
+        let store = PageStore(library: book(4, page: folder.png("p.png")), documents: DocumentRegistry(), textures: uploads, settings: settings(), executor: decoding)
         settle(store, decoding, showing: spread(0))
         uploads.shown = [:]
         store.texturesLost()
@@ -311,7 +311,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
     @Test func uploadsStayWithinTheFramesBudget() throws {
         let folder = Folder()
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: book(4, page: folder.png("p.png")), textures: uploads, settings: settings(), executor: decoding)
+        let store = PageStore(library: book(4, page: folder.png("p.png")), documents: DocumentRegistry(), textures: uploads, settings: settings(), executor: decoding)
         store.prepare(showing: spread(0), uploadBudget: 1)
         decoding.runAll()
         let second = store.prepare(showing: spread(0), uploadBudget: 1).uploaded
@@ -329,20 +329,21 @@ extension PageStoreTests {
         PageSources.register(ReflowingPages.format)
         let folder = Folder()
         let doc = folder.bytes("book.reflowtest", [0])
-        let source = try #require(PageSources.reflowable(doc))
+        let documents = DocumentRegistry()
+        let source = try #require(documents.reflowable(doc))
         func library(_ count: Int) -> Library {
             Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageSources.locator(doc, page: $0) },
                                              pageWidth: 379, pageHeight: 568)])
         }
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library(source.pageCount), textures: uploads, settings: settings(), executor: decoding)
+        let store = PageStore(library: library(source.pageCount), documents: documents, textures: uploads, settings: settings(), executor: decoding)
         settle(store, decoding, showing: spread(4))
         #expect(Int(try #require(uploads.shown[.page(0, 6)]).pixel(0, 0).r) == 100)
         // The reader turns on; the next pages decode at 10 pt, not taken yet, as the text grows.
         store.prepare(showing: spread(6), uploadBudget: nil)
         #expect(decoding.runAll() == 2)
         let (relaid, page) = try source.relaid(fontSize: 12, keeping: source.place(ofPage: 6))
-        PageSources.replace(doc, with: relaid)
+        documents.replace(doc, with: relaid)
         store.relaid(book: 0, in: library(relaid.pageCount))
         #expect(uploads.shown.isEmpty && store.table.isEmpty, "the old layout's images and textures go at once")
         #expect(page == 5)

@@ -42,6 +42,8 @@ public struct PipelineConfiguration: Sendable {
     /// Where the pipeline opens documents for their pages (the password, the documents open,
     /// those that failed): the command line's by default; a host or a test may give its own.
     public var documents = PageSources.documents
+    /// Where page decodes run: worker threads; a test may run them itself (`ManualDecoding`).
+    public var decoding: any DecodeExecutor = BackgroundDecoding()
     /// How a search typed in the window runs: on a thread of its own (the frame loop reads its
     /// progress); a test may run it to its end at once to see what follows deterministically.
     public var startsSearch: @Sendable (Search) -> Void = { $0.start() }
@@ -218,7 +220,8 @@ public final class FramePipeline {
             settings.previewHeight = 0
             settings.releasesPixels = false
         }
-        return PageStore(library: library, documents: configuration.documents, textures: textures, settings: settings, onChange: configuration.waitsForImages ? nil : wake)
+        return PageStore(library: library, documents: configuration.documents, textures: textures, settings: settings,
+                         executor: configuration.decoding, onChange: configuration.waitsForImages ? nil : wake)
     }
 
     /// The content source has new images: faces it supplies are asked again.

@@ -82,6 +82,14 @@ final class ReflowingPages: ReflowableSource {
     }
 }
 
+/// A book of the six pages of a `VectorPages` document in `folder`.
+private func vectorBook(in folder: Folder) -> Library {
+    PageSources.register(VectorPages.format)
+    let doc = folder.bytes("doc.vectortest", [0])
+    return Library(title: "V", books: [Book(title: "V", pages: (0..<6).map { PageSources.locator(doc, page: $0) },
+                                            pageWidth: 284, pageHeight: 568)])
+}
+
 /// One book of `count` pages, all the same file (a long scan, cheaply), shaped like its pages.
 private func book(_ count: Int, page: String, cover: String? = nil, shape: (Double, Double) = (8, 12)) -> Library {
     Library(title: "Test", books: [Book(title: "Long", cover: cover, pages: Array(repeating: page, count: count),
@@ -182,11 +190,8 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
     /// Shown larger, a vector page renders again; its old texture is drawn (stale) until the
     /// sharper image goes up, and the version the texture shows is always the one uploaded.
     @Test func aSharperImageReplacesTheStaleTextureWhenItGoesUp() throws {
-        PageSources.register(VectorPages.format)
         let folder = Folder()
-        let doc = folder.bytes("doc.vectortest", [0])
-        let library = Library(title: "V", books: [Book(title: "V", pages: (0..<6).map { PageSources.locator(doc, page: $0) },
-                                                       pageWidth: 284, pageHeight: 568)])
+        let library = vectorBook(in: folder)
         var s = settings()
         (s.displayHeight, s.previewHeight) = (100, 0)
         let decoding = ManualDecoding(), uploads = Uploads()
@@ -208,11 +213,8 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
 
     /// A small preview first, then the sharp page: two renders; without previews one.
     @Test func aPagePreviewsSmallThenSharp() throws {
-        PageSources.register(VectorPages.format)
         let folder = Folder()
-        let doc = folder.bytes("doc.vectortest", [0])
-        let library = Library(title: "V", books: [Book(title: "V", pages: (0..<6).map { PageSources.locator(doc, page: $0) },
-                                                       pageWidth: 284, pageHeight: 568)])
+        let library = vectorBook(in: folder)
         for (preview, reads) in [(40, 2), (0, 1)] {
             var s = settings()
             (s.displayHeight, s.previewHeight) = (400, preview)

@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources"]),
         // Libraries found on disk: manifests, folders of images, documents (the loader).
         .target(name: "FolioLibrary", dependencies: ["FolioBook", .product(name: "Logging", package: "swift-log")]),
+        // Every page image's life, face to texture: decodes, the residency table, uploads, crops.
+        .target(name: "FolioPages", dependencies: ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"]),
         .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
@@ -61,7 +63,6 @@ let package = Package(
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
-        .target(name: "FolioApp", dependencies: ["FolioMath", "FolioLayout", "FolioBook"]),
         // The reading state machine and its input: actions, keys, gestures, settings, positions.
         .target(name: "FolioReader", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
         // The record-script language and the command line's formats (scene JSON, still state).
@@ -69,10 +70,10 @@ let package = Package(
         // The on-screen layer: what it shows and where (no GL, no text drawing), and its text drawn by pango.
         .target(name: "FolioOverlay"),
         .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
-        .target(name: "FolioKit", dependencies: ["FolioApp", "FolioReader", "FolioBook", "FolioLibrary", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
+        .target(name: "FolioKit", dependencies: ["FolioReader", "FolioBook", "FolioLibrary", "FolioPages", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
                                                  "FolioOverlay", "FolioOverlayText", "FolioFind"]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioKit", "FolioWindow", "FolioApp", "FolioReader", "FolioScript", "FolioLibrary", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
+            "FolioKit", "FolioWindow", "FolioReader", "FolioScript", "FolioLibrary", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
             "FolioMuPDF", "FolioFind", "FolioOverlay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -82,12 +83,12 @@ let package = Package(
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook", "FolioLibrary"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioApp", "FolioReader"],
+        .testTarget(name: "FolioPagesTests", dependencies: ["FolioPages", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioReader"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioReader", "FolioPages"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "FolioAppTests", dependencies: ["FolioApp", "FolioReader", "FolioScript", "FolioLayout", "FolioBook", "FolioMath"]),
-        .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioApp", "FolioScript", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioScript", "FolioPages", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioScriptTests", dependencies: ["FolioScript", "FolioReader", "FolioLayout", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioInput", "FolioRender", "FolioPlatform", "FolioApp", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
                     exclude: ["References"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),

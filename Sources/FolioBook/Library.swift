@@ -92,7 +92,7 @@ public struct Book: Sendable, Equatable {
     /// laid out (shown as "≈720"). Asks only a document open now (listing a shelf opens nothing).
     public var pagesEstimated: Bool {
         guard let first = pages.first, let (path, _) = PageSources.split(first),
-              let source = PageSources.opened(path) else { return false }
+              let source = PageSources.documents.opened(path) else { return false }
         return source.pagesEstimated && source.pageCount == pages.count
     }
 

@@ -221,3 +221,17 @@ private let crcTable: [UInt32] = (0..<256).map { n in
 }
 
 @inlinable func clamp<T: Comparable>(_ x: T, _ lo: T, _ hi: T) -> T { min(max(x, lo), hi) }
+
+extension PNGError {
+    /// The error's words without the path, for a `Problem` that names the file itself.
+    public static func reason(of error: Error) -> String {
+        if let e = error as? PageError { return e.reason }
+        guard let e = error as? PNGError else { return "\(error)" }
+        switch e {
+        case let .unreadable(_, reason): return "cannot read: \(reason)"
+        case let .invalid(_, message): return "not a valid PNG: \(message)"
+        case let .tooLarge(_, w, h, limit): return "image is \(w)×\(h), more than the \(limit)-pixel limit"
+        case let .writeFailed(_, message): return "cannot write: \(message)"
+        }
+    }
+}

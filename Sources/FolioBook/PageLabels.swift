@@ -4,7 +4,7 @@ extension Book {
     /// the on-screen layer asks for page numbers.
     public func pageLabel(image index: Int) -> String {
         if pages.indices.contains(index), let (path, page) = PageSources.split(pages[index]),
-           let label = (try? PageSources.open(path))?.label(ofPage: page), !label.isEmpty {
+           let label = (try? PageSources.documents.open(path))?.label(ofPage: page), !label.isEmpty {
             return label
         }
         return String(index + 1)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A width and height in pixels.
 public struct PixelSize: Sendable, Hashable {
@@ -191,98 +192,116 @@ public struct PageSourceFormat: Sendable {
     }
 }
 
-/// The registered document formats, the documents open now, and how a page is named: an
-/// image file by its path, page i of a document by `path#page=N` (N = i + 1, the fragment
-/// PDF readers take), so everything that passes page paths around carries document pages too.
-public enum PageSources {
-    private final class State: @unchecked Sendable {
-        // @unchecked: every field is guarded by `lock`.
-        let lock = NSLock()
-        var formats: [PageSourceFormat] = []
-        var password: String?
-        var open: [String: PageSource] = [:]
-        /// Open documents, least recently used first.
-        var recent: [String] = []
-        var failed: Set<String> = []
-
-        /// `path`'s document, now the most recently used.
-        func use(_ path: String) -> PageSource? {
-            guard let source = open[path] else { return nil }
-            recent.removeAll { $0 == path }
-            recent.append(path)
-            return source
-        }
-
-        /// Keeps `source` open, closing the least recently used beyond `maxOpen` (a render in
-        /// flight keeps its own reference: it finishes, then the document closes).
-        func keep(_ source: PageSource, for path: String) -> PageSource {
-            if let s = use(path) { return s }
-            open[path] = source
-            recent.append(path)
-            while recent.count > PageSources.maxOpen { open[recent.removeFirst()] = nil }
-            return source
-        }
-    }
-    private static let state = State()
+/// The documents a program (or a test) has open: the password tried on protected ones, the
+/// open-document LRU and the documents that failed to open. Each owner makes its own (a
+/// failure in one is not a failure in another); `PageSources.documents` is the command line's.
+///
+/// Thread-safe: every method may be called from any thread. Does not: know formats (those
+/// are registered with `PageSources`) or decide what is shown.
+public final class DocumentRegistry: @unchecked Sendable {
+    // @unchecked: every field is guarded by `lock`.
+    private let lock = NSLock()
+    private var passwordTried: String?
+    private var open: [String: PageSource] = [:]
+    /// Open documents, least recently used first.
+    private var recent: [String] = []
+    private var failed: Set<String> = []
 
     /// Documents kept open at most: a shelf of hundreds of PDFs holds only the ones in use.
     public static let maxOpen = 16
 
-    /// Makes a format known (a second registration of an extension replaces the first).
-    public static func register(_ format: PageSourceFormat) {
-        state.lock.withLock {
-            state.formats.removeAll { !Set($0.extensions).isDisjoint(with: format.extensions) }
-            state.formats.append(format)
+    public init(password: String? = nil) { passwordTried = password }
+
+    /// The password tried on protected documents. A new one retries the documents that failed.
+    public var password: String? {
+        get { lock.withLock { passwordTried } }
+        set {
+            lock.withLock {
+                guard newValue != passwordTried else { return }
+                passwordTried = newValue
+                failed = []
+            }
         }
     }
 
-    /// The password tried on protected documents.
-    public static var password: String? {
-        get { state.lock.withLock { state.password } }
-        set { state.lock.withLock { state.password = newValue } }
+    /// `path`'s document, now the most recently used.
+    private func use(_ path: String) -> PageSource? {
+        guard let source = open[path] else { return nil }
+        recent.removeAll { $0 == path }
+        recent.append(path)
+        return source
+    }
+
+    /// Keeps `source` open, closing the least recently used beyond `maxOpen` (a render in
+    /// flight keeps its own reference: it finishes, then the document closes).
+    private func keep(_ source: PageSource, for path: String) -> PageSource {
+        if let s = use(path) { return s }
+        open[path] = source
+        recent.append(path)
+        while recent.count > Self.maxOpen { open[recent.removeFirst()] = nil }
+        return source
+    }
+
+    /// The document at `path`, opened once and kept (the `maxOpen` most recently used stay
+    /// open; others are opened again when needed); a document that failed to open throws
+    /// `.reportedBefore` from then on (its first error was reported by whoever opened it),
+    /// until a new password is given.
+    public func open(_ path: String) throws -> PageSource {
+        if let s = lock.withLock({ use(path) }) { return s }
+        if lock.withLock({ failed.contains(path) }) { throw PageError.reportedBefore(path: path) }
+        do {
+            guard let format = PageSources.format(of: path) else { throw PageError.invalid(path: path, message: "not a known document kind") }
+            try PageSources.requireRegularFile(path)
+            let source = try format.open(path, password)
+            return lock.withLock { keep(source, for: path) }
+        } catch {
+            lock.withLock { _ = failed.insert(path) }
+            throw error
+        }
+    }
+
+    /// The document at `path` if it is open now; never opens it.
+    public func opened(_ path: String) -> PageSource? { lock.withLock { open[path] } }
+
+    /// Puts `source` in place of the document open at `path` (a relayout of it): pages asked
+    /// for from now on come from `source`.
+    public func replace(_ path: String, with source: PageSource) {
+        lock.withLock {
+            failed.remove(path)
+            open[path] = nil
+            recent.removeAll { $0 == path }
+            _ = keep(source, for: path)
+        }
+    }
+}
+
+/// The registered document formats and how a page is named: an image file by its path, page i
+/// of a document by `path#page=N` (N = i + 1, the fragment PDF readers take), so everything
+/// that passes page paths around carries document pages too.
+public enum PageSources {
+    private static let formats = Mutex<[PageSourceFormat]>([])
+
+    /// The documents the command line opens (the viewer, capture, the other commands).
+    public static let documents = DocumentRegistry()
+
+    /// Makes a format known (a second registration of an extension replaces the first).
+    public static func register(_ format: PageSourceFormat) {
+        formats.withLock {
+            $0.removeAll { !Set($0.extensions).isDisjoint(with: format.extensions) }
+            $0.append(format)
+        }
     }
 
     /// The format a file name's extension says, if one is registered.
     public static func format(of name: String) -> PageSourceFormat? {
         let ext = (name as NSString).pathExtension.lowercased()
         guard !ext.isEmpty else { return nil }
-        return state.lock.withLock { state.formats.first { $0.extensions.contains(ext) } }
+        return formats.withLock { $0.first { $0.extensions.contains(ext) } }
     }
 
     /// Whether a file name is a page image Folio decodes itself.
     public static func isImage(_ name: String) -> Bool {
         ["png", "jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
-    }
-
-    /// The document at `path`, opened once and kept (the `maxOpen` most recently used stay
-    /// open; others are opened again when needed); a document that failed to open throws
-    /// `.reportedBefore` from then on (its first error was reported by whoever opened it).
-    public static func open(_ path: String) throws -> PageSource {
-        if let s = state.lock.withLock({ state.use(path) }) { return s }
-        if state.lock.withLock({ state.failed.contains(path) }) { throw PageError.reportedBefore(path: path) }
-        do {
-            guard let format = format(of: path) else { throw PageError.invalid(path: path, message: "not a known document kind") }
-            try requireRegularFile(path)
-            let source = try format.open(path, password)
-            return state.lock.withLock { state.keep(source, for: path) }
-        } catch {
-            state.lock.withLock { _ = state.failed.insert(path) }
-            throw error
-        }
-    }
-
-    /// The document at `path` if it is open now; never opens it.
-    public static func opened(_ path: String) -> PageSource? { state.lock.withLock { state.open[path] } }
-
-    /// Puts `source` in place of the document open at `path` (a relayout of it): pages asked
-    /// for from now on come from `source`.
-    public static func replace(_ path: String, with source: PageSource) {
-        state.lock.withLock {
-            state.failed.remove(path)
-            state.open[path] = nil
-            state.recent.removeAll { $0 == path }
-            _ = state.keep(source, for: path)
-        }
     }
 
     /// Refuses what is not a regular file (a FIFO would block the reader forever).
@@ -308,30 +327,11 @@ public enum PageSources {
         return (path, n - 1)
     }
 
-    /// A page's natural size (points or pixels), read without decoding it; nil if unknown.
-    public static func naturalSize(_ locator: String) -> (width: Double, height: Double)? {
-        if let (path, index) = split(locator) { return try? open(path).pageSize(index) }
-        guard let bytes = try? PNG.readBytes(path: locator, limit: 1 << 20),
-              let size = try? imageSize(of: bytes, path: locator) else { return nil }
-        return (Double(size.width), Double(size.height))
-    }
-
     /// The pixel size in a PNG's or a JPEG's header (told by its content, not its name).
     public static func imageSize(of bytes: [UInt8], path: String = "<memory>") throws -> (width: Int, height: Int) {
         if JPEG.sniff(bytes) { return try JPEG.size(of: bytes, path: path) }
         let h = try PNG.header(of: bytes, path: path)
         return (h.width, h.height)
-    }
-
-    /// Checks a page without decoding it: an image file's header (PNG or JPEG), a document
-    /// page's existence. Throws what is wrong.
-    public static func check(_ locator: String) throws {
-        if let (path, index) = split(locator) {
-            guard try open(path).pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-            return
-        }
-        // Read only as a regular file: the type is checked on the open file.
-        _ = try imageSize(of: PNG.readBytes(path: locator, limit: 1 << 20), path: locator)
     }
 
     /// A problem with page `locator`, naming the file (and the page of a document).
@@ -340,10 +340,41 @@ public enum PageSources {
         return Problem(file: path, message: "page \(index + 1): \(reason)")
     }
 
+    /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.
+    public static func decode(_ bytes: [UInt8], path: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels) throws -> PageRender {
+        if JPEG.sniff(bytes) {
+            let (image, warning) = try JPEG.decode(bytes, path: path, fit: fit, maxPixels: maxPixels)
+            let (w, h) = try JPEG.size(of: bytes, path: path, maxPixels: maxPixels)
+            return PageRender(image: image, scalable: image.width < w || image.height < h, warning: warning)
+        }
+        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels), scalable: false)
+    }
+}
+
+extension DocumentRegistry {
+    /// A page's natural size (points or pixels), read without decoding it; nil if unknown.
+    public func naturalSize(_ locator: String) -> (width: Double, height: Double)? {
+        if let (path, index) = PageSources.split(locator) { return try? open(path).pageSize(index) }
+        guard let bytes = try? PNG.readBytes(path: locator, limit: 1 << 20),
+              let size = try? PageSources.imageSize(of: bytes, path: locator) else { return nil }
+        return (Double(size.width), Double(size.height))
+    }
+
+    /// Checks a page without decoding it: an image file's header (PNG or JPEG), a document
+    /// page's existence. Throws what is wrong.
+    public func check(_ locator: String) throws {
+        if let (path, index) = PageSources.split(locator) {
+            guard try open(path).pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
+            return
+        }
+        // Read only as a regular file: the type is checked on the open file.
+        _ = try PageSources.imageSize(of: PNG.readBytes(path: locator, limit: 1 << 20), path: locator)
+    }
+
     /// Page `locator`'s image for a page shown at most `fit` large.
-    public static func render(_ locator: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
+    public func render(_ locator: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
                               maxSide: Int = 4096) throws -> PageRender {
-        if let (path, index) = split(locator) {
+        if let (path, index) = PageSources.split(locator) {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             var page = try source.render(page: index, fit: fit)
@@ -355,19 +386,19 @@ public enum PageSources {
         if try PNG.readBytes(path: locator, limit: 8) == PNG.signature {
             return PageRender(image: try PNG.read(path: locator, maxPixels: maxPixels, maxSide: maxSide), scalable: false)
         }
-        return try decode(PNG.readBytes(path: locator), path: locator, fit: fit, maxPixels: maxPixels)
+        return try PageSources.decode(PNG.readBytes(path: locator), path: locator, fit: fit, maxPixels: maxPixels)
     }
 
     /// Whether page `locator` is a vector page that `renderCrop` draws sharper than `render`.
-    public static func rendersCrops(_ locator: String) -> Bool {
-        guard let (path, _) = split(locator) else { return false }
+    public func rendersCrops(_ locator: String) -> Bool {
+        guard let (path, _) = PageSources.split(locator) else { return false }
         return (try? open(path).rendersCrops) ?? false
     }
 
     /// The pixels `crop` of page `locator` on paper of `paperAspect` (see
     /// `PageSource.render(page:crop:paperAspect:)`); nil for a bitmap page.
-    public static func renderCrop(_ locator: String, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
-        guard let (path, index) = split(locator) else { return nil }
+    public func renderCrop(_ locator: String, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        guard let (path, index) = PageSources.split(locator) else { return nil }
         let source = try open(path)
         guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }
@@ -375,16 +406,6 @@ public enum PageSources {
         let paper = RGBAImage.placement(own: Book.paperAspect(firstPage: source.pageSize(0)), onPaper: paperAspect)
         PageMarks.mark(&image, boxes: PageMarks.boxes(path, page: index).map(paper.placing), shown: crop.region)
         return image
-    }
-
-    /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.
-    public static func decode(_ bytes: [UInt8], path: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels) throws -> PageRender {
-        if JPEG.sniff(bytes) {
-            let (image, warning) = try JPEG.decode(bytes, path: path, fit: fit, maxPixels: maxPixels)
-            let (w, h) = try JPEG.size(of: bytes, path: path, maxPixels: maxPixels)
-            return PageRender(image: image, scalable: image.width < w || image.height < h, warning: warning)
-        }
-        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels), scalable: false)
     }
 }
 

@@ -1,12 +1,11 @@
 import Foundation
 
 /// Pages' words kept for search and highlights, the least recently used dropped past `limit`
-/// bytes or what the shared `MemoryBudget` leaves. Thread-safe. Does not: read text itself
+/// bytes. Thread-safe. Does not: read text itself
 /// beyond calling the document, or know what a search is.
 public final class PageTextCache: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.
     private let lock = NSLock()
-    private let budget: MemoryBudget?
     private let limit: Int
     private var pages: [Int: PageText?] = [:]
     private var bytes: [Int: Int] = [:]
@@ -14,14 +13,11 @@ public final class PageTextCache: @unchecked Sendable {
     private var total = 0
     private let source: PageSource
 
-    /// `limit`: bytes kept at most; `budget`: the library's memory limit it is counted in.
-    public init(source: PageSource, limit: Int = 64 << 20, budget: MemoryBudget? = nil) {
+    /// `limit`: bytes kept at most.
+    public init(source: PageSource, limit: Int = 64 << 20) {
         self.source = source
         self.limit = limit
-        self.budget = budget
     }
-
-    deinit { budget?.charge(0, to: ObjectIdentifier(self)) }
 
     public var pageCount: Int { source.pageCount }
 
@@ -39,13 +35,11 @@ public final class PageTextCache: @unchecked Sendable {
             bytes[index] = size
             total += size
             touch(index)
-            let allowed = budget.map { min(limit, max(0, $0.limit - $0.held(byOthersThan: ObjectIdentifier(self)))) } ?? limit
-            while total > allowed, recent.count > 1 {
+            while total > limit, recent.count > 1 {
                 let old = recent.removeFirst()
                 pages[old] = nil
                 total -= bytes.removeValue(forKey: old) ?? 0
             }
-            budget?.charge(total, to: ObjectIdentifier(self))
         }
         return text
     }

@@ -35,9 +35,9 @@ extension ReflowableSource {
     public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index) }
 }
 
-extension PageSources {
+extension DocumentRegistry {
     /// The open document at `path`, if it reflows.
-    public static func reflowable(_ path: String) -> (any ReflowableSource)? {
+    public func reflowable(_ path: String) -> (any ReflowableSource)? {
         guard let source = (try? open(path)) as? any ReflowableSource, source.reflowable else { return nil }
         return source
     }

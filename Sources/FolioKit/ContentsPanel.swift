@@ -13,7 +13,7 @@ extension ReaderLayer {
         let outline: [OutlineEntry]
         var target: (Int) -> Int? = { book.pages.indices.contains($0) ? $0 : nil }
         if let (path, _) = documentPage(book: book, image: 0) {
-            outline = (try? PageSources.open(path))?.outline ?? []
+            outline = (try? PageSources.documents.open(path))?.outline ?? []
             target = { book.pages.firstIndex(of: PageSources.locator(path, page: $0)) }
         } else {
             outline = OutlineEntry.fileNames(book.pages.map { ($0 as NSString).lastPathComponent })

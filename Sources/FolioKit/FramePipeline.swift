@@ -1,4 +1,3 @@
-import FolioApp
 import FolioReader
 import FolioBook
 import FolioFind
@@ -33,13 +32,18 @@ public struct PipelineConfiguration: Sendable {
     /// moves (the viewer). Nil: nothing is remembered (captures, recordings, tests).
     public var positions: ReadingPositions?
     /// Pages a zoomed view magnifies beyond their image get the part shown rasterised at the
-    /// scale shown, drawn over them (`DetailLayer`). Off: zoomed pages show their own
+    /// scale shown, drawn over them (`PageStore.decorate`). Off: zoomed pages show their own
     /// texture magnified (for comparison).
     public var detailPages = true
     /// The on-screen layer (titles on the shelf, the progress bar, help, the page number typed,
     /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
     /// draw it when asked (`drawLayer`).
     public var showsLayer = false
+    /// Where the pipeline opens documents for their pages (the password, the documents open,
+    /// those that failed): the command line's by default; a host or a test may give its own.
+    public var documents = PageSources.documents
+    /// Where page decodes run: worker threads; a test may run them itself (`ManualDecoding`).
+    public var decoding: any DecodeExecutor = BackgroundDecoding()
     /// How a search typed in the window runs: on a thread of its own (the frame loop reads its
     /// progress); a test may run it to its end at once to see what follows deterministically.
     public var startsSearch: @Sendable (Search) -> Void = { $0.start() }
@@ -77,18 +81,6 @@ extension FramePipelineDelegate {
     public func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool { false }
 }
 
-/// Supplies page images from memory for books that have no files (or whose files the host
-/// reads itself): generated pages, a network source, a document decoder of the host's own.
-public protocol PageContentSource: AnyObject {
-    /// Whether the source supplies every image of book `book`: its files are then never read.
-    func suppliesImages(ofBook book: Int) -> Bool
-    /// The image `face` shows (`.cover(b)`, or `.page(b, n)` with image index `n − 2`), or nil
-    /// to show paper for now. Called on the render thread when the face is on screen and has
-    /// no texture: return an image already in memory, and call
-    /// `FramePipeline.contentChanged()` when later ones are ready.
-    func image(for face: FaceContent) -> RGBAImage?
-}
-
 /// The one way Folio makes frames, for every host: the viewer, capture, record, bench, the
 /// render tests and embedding programs. It owns the reading session (the books and the
 /// controller, `ReadingSession`), the page images (decoded in the background), their textures
@@ -101,9 +93,9 @@ public protocol PageContentSource: AnyObject {
 /// each turn of the host's own loop; frames are drawn only while something changes. Scripted
 /// (captures, recordings, tests): `draw(_:)` any scene, then read `target`.
 ///
-/// Images flow one way: decoded pages come from `FaceImages`, are uploaded within
-/// `uploadBudgetBytes` a frame (faces on screen first, then prefetched ones), and the textures
-/// of pages the caches let go are freed; the renderer only looks textures up.
+/// Images flow one way: the `PageStore` decodes pages, uploads them within `uploadBudgetBytes`
+/// a frame (faces on screen first, then prefetched ones) through `PageTextures` and frees the
+/// textures of the pages it lets go; the renderer only looks textures up.
 ///
 /// Frames are drawn into an offscreen framebuffer and presented: the renderer's cached layer
 /// and dirty rectangles need a target that keeps its content between frames, and screenshots
@@ -124,7 +116,7 @@ public final class FramePipeline {
     public let configuration: PipelineConfiguration
     /// The frame drawn last.
     public private(set) var target: Framebuffer
-    private var images: FaceImages
+    var pages: PageStore
     private let textures: TextureStore
     private var samples: Int
     private var filtering: TextureFiltering
@@ -132,15 +124,8 @@ public final class FramePipeline {
     var gestures: PointerGestures
     var needsRender = true
     var needsPresent = true
-    /// Decoded images wait for the upload budget of a later frame.
+    /// Decoded images (or crops) wait for the upload of a later frame.
     private var uploadsPending = false
-    /// Faces whose textures were made from an image since replaced by a sharper one.
-    private var staleTextures: Set<FaceContent> = []
-    /// Faces whose image did not come within the image timeout: one deadline per page per
-    /// run, so later frames draw them as paper without waiting again (a page that never
-    /// finishes would otherwise hold every frame of a recording for the whole timeout).
-    private var overdue: Set<FaceContent> = []
-    private var detail = DetailLayer()
     /// A page number being typed.
     var pageEntry = PageNumberEntry()
     /// False once the surface closed or a key quit.
@@ -192,7 +177,7 @@ public final class FramePipeline {
         textures = TextureStore(descriptor: .pages(filtering))
         let (w, h) = surface.framebufferSize
         gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
-        images = Self.faceImages(library, configuration, height: h, wake: surface.wake)
+        pages = Self.pageStore(library, textures: textures, configuration, height: h, wake: surface.wake)
         do {
             target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: samples)
         } catch {
@@ -221,7 +206,7 @@ public final class FramePipeline {
     /// Frees the GL objects, then the surface.
     public func destroy() {
         finding?.search.cancel()
-        images.close()
+        pages.close()
         layerTextures?.destroy()
         target.destroy()
         textures.destroy()
@@ -230,38 +215,27 @@ public final class FramePipeline {
     }
 
     /// Vector pages are rasterised for a surface `height` pixels high until frames say better.
-    private static func faceImages(_ library: Library, _ configuration: PipelineConfiguration, height: Int,
-                                   wake: @escaping @Sendable () -> Void) -> FaceImages {
-        var settings = PageCache.Settings()
+    private static func pageStore(_ library: Library, textures: TextureStore, _ configuration: PipelineConfiguration, height: Int,
+                                  wake: @escaping @Sendable () -> Void) -> PageStore {
+        var settings = PageStore.Settings()
         settings.displayHeight = max(height, 1)
+        if GLInfo.maxTextureSize > 0 { settings.maxPageSize = min(settings.maxPageSize, GLInfo.maxTextureSize) }
         // Shown larger, vector pages are drawn from crops of the part in view.
         if configuration.detailPages { settings.wholePageHeight = 2048 }
         // A waiting frame needs only its own pages (decoding others would take cores from it),
-        // and the sharp ones: no preview first.
+        // and the sharp ones: no preview first. Its images are kept: textures lost go up again.
         if configuration.waitsForImages {
             (settings.ahead, settings.behind) = (0, 0)
             settings.previewHeight = 0
+            settings.releasesPixels = false
         }
-        return FaceImages(library: library, maxTextureSize: GLInfo.maxTextureSize, settings: settings,
-                          onChange: configuration.waitsForImages ? nil : wake)
-    }
-
-    /// The library as the page caches see it: books the content source supplies have no files.
-    private var filesToRead: Library {
-        guard let source = contentSource else { return library }
-        var files = library
-        for b in files.books.indices where source.suppliesImages(ofBook: b) {
-            files.books[b].pages = []
-            files.books[b].cover = nil
-        }
-        return files
+        return PageStore(library: library, documents: configuration.documents, textures: textures, settings: settings,
+                         executor: configuration.decoding, onChange: configuration.waitsForImages ? nil : wake)
     }
 
     /// The content source has new images: faces it supplies are asked again.
     public func contentChanged() {
-        if let source = contentSource {
-            textures.evict(keeping: textures.residentFaces.filter { !source.suppliesImages(ofBook: $0.book) })
-        }
+        pages.contentChanged()
         needsRender = true
     }
 
@@ -272,18 +246,16 @@ public final class FramePipeline {
     /// image shown until then.
     func marksChanged(image: Int) {
         guard let b = controller.book else { return }
-        images.redraw(book: b, pages: [image])
+        pages.redraw(book: b, images: [image])
         needsRender = true
     }
 
-    /// New page caches over the library's files (decoding for the old ones stops) and no
-    /// textures, unless `keepingTextures`: the pages that have textures are still the same (a
-    /// book's layout completed), so they stay on screen until redrawn.
-    func replaceImages(keepingTextures: Bool = false) {
-        images.close()
-        images = Self.faceImages(filesToRead, configuration, height: target.height, wake: surface.wake)
-        if !keepingTextures { textures.evict(keeping: []) }
-        detail = DetailLayer()
+    /// A new page store over the library (decoding for the old one stops) and no textures.
+    func replaceImages() {
+        pages.close()
+        textures.removeAll()
+        pages = Self.pageStore(library, textures: textures, configuration, height: target.height, wake: surface.wake)
+        pages.contentSource = contentSource
         needsRender = true
     }
 
@@ -291,7 +263,7 @@ public final class FramePipeline {
 
     /// Draws `scene` into `target`. With `waitsForImages`, first waits for the images it shows.
     public func draw(_ scene: Scene) {
-        if let shown = scene.displayHeight(width: target.width, height: target.height) { images.setDisplayHeight(shown) }
+        if let shown = scene.displayHeight(width: target.width, height: target.height) { pages.setDisplayHeight(shown) }
         prepareImages(for: scene)
         renderer.draw(withDetail(scene).scene, into: target, textures: textures)
     }
@@ -300,35 +272,27 @@ public final class FramePipeline {
     /// that changed the frame.
     private func withDetail(_ scene: Scene) -> (scene: Scene, changed: Bool) {
         guard configuration.detailPages else { return (scene, false) }
-        return detail.decorate(scene, width: target.width, height: target.height, images: images, textures: textures,
-                               wait: configuration.waitsForImages ? configuration.imageTimeout : nil)
+        return pages.decorate(scene, width: target.width, height: target.height,
+                              wait: configuration.waitsForImages ? configuration.imageTimeout : nil)
     }
 
-    /// Tells the caches what `scene` shows and uploads what is decoded: with `waitsForImages`,
-    /// every face shown, waiting for them; otherwise faces shown first, then prefetched ones,
-    /// within the upload budget. Returns the faces shown that got a texture.
+    /// Tells the page store what `scene` shows and uploads what is decoded: with
+    /// `waitsForImages`, every face shown, waiting for them; otherwise faces shown first, then
+    /// prefetched ones, within the upload budget. Returns the images shown that got a texture.
     @discardableResult
-    private func prepareImages(for scene: Scene) -> Set<FaceContent> {
-        images.show(scene)
-        let shown = scene.shownFaces
-        if configuration.waitsForImages {
-            // In short waits, so that Ctrl-C (`Interrupt`) is heard while a large page decodes.
-            let deadline = Date(timeIntervalSinceNow: configuration.imageTimeout)
-            let awaited = shown.filter { !overdue.contains($0) }
-            while !images.waitUntilReady(faces: awaited, timeout: 0.25), !Interrupt.requested {
-                guard Date() < deadline else {
-                    overdue.formUnion(awaited.filter { !images.waitUntilReady(faces: [$0], timeout: 0) })
-                    report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper, "
-                        + "without waiting for them again")
-                    break
-                }
-            }
-            takeImageChanges()
-            return upload(shown, budget: nil)
+    private func prepareImages(for scene: Scene) -> Set<PageKey> {
+        let waits = configuration.waitsForImages
+        let prepared = pages.prepare(scene, uploadBudget: waits ? nil : configuration.uploadBudgetBytes,
+                                     wait: waits ? configuration.imageTimeout : nil)
+        // One deadline per page per run: later frames draw it as paper without waiting again
+        // (a page that never finishes would otherwise hold every frame of a recording).
+        if !prepared.late.isEmpty {
+            report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper, "
+                + "without waiting for them again")
         }
-        // Prefetched pages go up after the faces on screen, so a turn finds them there.
-        let prefetched = images.residentFaces.subtracting(shown).sorted(by: Self.readingOrder)
-        return upload(shown + prefetched, budget: configuration.uploadBudgetBytes).intersection(shown)
+        reportProblems()
+        uploadsPending = pages.pendingUploads
+        return prepared.uploaded
     }
 
     /// Makes the target `width × height` with `samples` (nil: as configured); false, with a
@@ -356,7 +320,7 @@ public final class FramePipeline {
     /// False when no such framebuffer can be made (reported).
     public func reset(library: Library, settings: BookController.Settings, width: Int, height: Int) -> Bool {
         guard resizeTarget(width: width, height: height) else { return false }
-        // The same library is started over too: its caches hold pages of the size shown last.
+        // The same library is started over too: its page store holds pages of the size shown last.
         startOver(library) { session.start(library, settings: settings) }
         gestures = PointerGestures(mapping: gestures.mapping)
         pageEntry = PageNumberEntry()
@@ -369,8 +333,8 @@ public final class FramePipeline {
         guard filtering != self.filtering else { return }
         self.filtering = filtering
         textures.descriptor = .pages(filtering)
-        textures.evict(keeping: [])
-        images.reloadReleased()
+        textures.removeAll()
+        pages.texturesLost()
         needsRender = true
     }
 
@@ -383,9 +347,10 @@ public final class FramePipeline {
         return target.readPixels()
     }
 
-    /// Page textures held now and their bytes (mipmaps counted), for tests and benchmarks.
-    public var textureCount: Int { textures.residentCount }
-    public var textureBytes: Int { textures.residentBytes }
+    /// Page images with textures now and the textures' bytes (mipmaps counted), for tests and
+    /// benchmarks.
+    public var textureCount: Int { pages.statistics.textures }
+    public var textureBytes: Int { pages.statistics.gpuBytes }
 
     // MARK: Live frames
 
@@ -468,18 +433,13 @@ public final class FramePipeline {
         let scene = controller.scene()
         // Vector pages are rasterised for the size they are shown at once it settles (not for
         // each size an opening or a turn passes through).
-        if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { images.setDisplayHeight(shown) }
+        if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { pages.setDisplayHeight(shown) }
         let uploaded = prepareImages(for: scene)
         let detailed = withDetail(scene)
         guard changed || !uploaded.isEmpty || detailed.changed else { return }
         renderer.draw(detailed.scene, into: target, textures: textures)
         if configuration.showsLayer, let shown = layerDrawn { drawLayer(shown.content, opacity: shown.opacity) }
         needsPresent = true
-    }
-
-    /// Covers first, then pages by book and page: a stable order for prefetched uploads.
-    private static func readingOrder(_ a: FaceContent, _ b: FaceContent) -> Bool {
-        (a.book, a.imageIndex ?? -1) < (b.book, b.imageIndex ?? -1)
     }
 
     private func present() {
@@ -490,53 +450,15 @@ public final class FramePipeline {
 
     // MARK: Images
 
-    /// Frees the textures of faces whose images the page caches let go (GPU memory follows the
-    /// caches' budget) and reports bad files; notes that new images wait for upload.
+    /// Takes the decodes finished since the last frame (the store starts the next ones) and
+    /// reports bad files; notes that images or crops wait for upload.
     private func takeImageChanges() {
-        let changes = images.drainChanges()
-        if changes.arrived { uploadsPending = true }
-        // A sharper image of a face that has a texture: it goes up again, the old one showing
-        // until then.
-        let stale = changes.ready.intersection(textures.residentFaces)
-        if !stale.isEmpty {
-            staleTextures.formUnion(stale)
-            uploadsPending = true
-        }
-        if changes.evicted {
-            textures.evict(keeping: images.residentFaces)
-            images.budget.setGPUBytes(textures.residentBytes)
-        }
-        for problem in images.drainProblems() { report(problem.description) }
+        if pages.poll() || pages.cropArrived() { uploadsPending = true }
+        reportProblems()
     }
 
-    /// Uploads the decoded images of `faces` that have no texture yet, in order, until `budget`
-    /// bytes are spent (nil: no limit); returns the faces uploaded. Leaves `uploadsPending` set
-    /// when some had to wait for a later frame.
-    @discardableResult
-    private func upload(_ faces: [FaceContent], budget: Int?) -> Set<FaceContent> {
-        var spent = 0, done: Set<FaceContent> = []
-        uploadsPending = false
-        for face in faces where !textures.contains(face) || staleTextures.contains(face) {
-            guard let image = images.image(for: face) ?? supplied(face) else { continue }
-            if let budget, spent > 0, spent + image.byteCount > budget {
-                uploadsPending = true
-                break
-            }
-            textures.upload(image, for: face)
-            staleTextures.remove(face)
-            if !configuration.waitsForImages { images.releasePixels(of: face) }
-            spent += image.byteCount
-            done.insert(face)
-        }
-        images.budget.setGPUBytes(textures.residentBytes)
-        return done
-    }
-
-    private func supplied(_ face: FaceContent) -> RGBAImage? {
-        guard face.kind != .blank, let source = contentSource, source.suppliesImages(ofBook: face.book) else { return nil }
-        // The layout numbers faces past the book's images too: those stay blank.
-        if let i = face.imageIndex, i >= library.books[face.book].pages.count { return nil }
-        return source.image(for: face)
+    private func reportProblems() {
+        for problem in pages.takeProblems() { report(problem.description) }
     }
 
     func report(_ problem: String) {

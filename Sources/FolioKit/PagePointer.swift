@@ -1,4 +1,4 @@
-import FolioApp
+import FolioReader
 import FolioBook
 import FolioFind
 import FolioInput
@@ -33,7 +33,7 @@ extension FramePipeline {
         guard let b = controller.book, let (path, page) = documentPage(point.image) else { return nil }
         let locator = library.books[b].pages[point.image]
         if pointer.links?.locator != locator {
-            pointer.links = (locator, (try? PageSources.open(path))?.links(page: page) ?? [])
+            pointer.links = (locator, (try? configuration.documents.open(path))?.links(page: page) ?? [])
         }
         return pointer.links?.links.link(atX: point.x, y: point.y)
     }
@@ -50,7 +50,7 @@ extension FramePipeline {
             guard modifiers.contains(.shift), let point = pagePoint(x: x, y: y), let (path, page) = documentPage(point.image) else {
                 return false
             }
-            guard let text = (try? PageSources.open(path).text(page: page)) ?? nil else {
+            guard let text = (try? configuration.documents.open(path).text(page: page)) ?? nil else {
                 showNotice("this page has no text to select")
                 return true
             }

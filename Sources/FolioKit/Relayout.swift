@@ -65,7 +65,7 @@ extension FramePipeline {
     /// The open book when it is one whole reflowable document, with the document.
     private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
         guard let b = controller.book, let first = library.books[b].pages.first,
-              let (path, _) = PageSources.split(first), let source = PageSources.reflowable(path),
+              let (path, _) = PageSources.split(first), let source = configuration.documents.reflowable(path),
               library.books[b].pages.count == source.pageCount else { return nil }
         return (b, path, source)
     }
@@ -135,13 +135,15 @@ extension FramePipeline {
     private func apply(_ event: DocumentRelaid, at now: Double, completingLayout: Bool) {
         guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
               PageSources.split(first)?.path == event.document else { return }
-        PageSources.replace(event.document, with: event.source)
+        configuration.documents.replace(event.document, with: event.source)
         let count = event.source.pageCount
         let pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
         // Hits found in the old pages point at pages no longer there.
         if pages != library.books[event.book].pages { endSearch() }
         session.library.books[event.book].pages = pages
-        replaceImages(keepingTextures: completingLayout)
+        // A layout completed keeps the pages it had: their images stay.
+        if completingLayout { self.pages.extended(book: event.book, in: library) } else { self.pages.relaid(book: event.book, in: library) }
+        needsRender = true
         let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: shown + 1), at: now)

@@ -80,7 +80,7 @@ extension FramePipeline {
             layer.searchLine = "\(error)"
             return
         }
-        guard let source = try? PageSources.open(path) else {
+        guard let source = try? PageSources.documents.open(path) else {
             layer.searchLine = "this book has no text to search"
             return
         }

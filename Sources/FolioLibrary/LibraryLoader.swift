@@ -70,7 +70,7 @@ struct LibraryLoader {
             return Library(title: book.title, books: [book], problems: problems)
         case false?:
             // A page image (PNG, JPEG), not a manifest.
-            if PageSources.naturalSize(source) != nil { return bookOfPage(source) }
+            if PageSources.documents.naturalSize(source) != nil { return bookOfPage(source) }
             return loadManifest(source, expectLibrary: nil)
         case true?:
             if let m = Self.existing(libraryManifestNames, in: source) { return loadManifest(m, expectLibrary: true) }
@@ -176,7 +176,7 @@ struct LibraryLoader {
     mutating func documentBook(_ path: String) -> Book {
         let title = (Self.name(path) as NSString).deletingPathExtension
         guard let pages = documentPages(path) else { return Book(title: title, pages: [PageSources.locator(path, page: 0)]) }
-        let source = try? PageSources.open(path)
+        let source = try? PageSources.documents.open(path)
         let book = Book(title: source?.title ?? title, author: source?.author, pages: pages, direction: source?.direction ?? .ltr)
         return sized(book)
     }
@@ -184,7 +184,7 @@ struct LibraryLoader {
     /// The page names of a document, or nil (with a problem) when it cannot be opened.
     mutating func documentPages(_ path: String) -> [String]? {
         do {
-            let source = try PageSources.open(path)
+            let source = try PageSources.documents.open(path)
             if source.pageCount == 0 { problems.append(Problem(file: path, message: "the document has no pages", severity: .note)) }
             if let damage = source.damage { problems.append(Problem(file: path, message: damage)) }
             return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
@@ -304,7 +304,7 @@ struct LibraryLoader {
     /// reference size when its size cannot be read (the page will show a placeholder) or its
     /// shape is not a page's (a note says so: one strip must not shape the whole book).
     mutating func sized(_ book: Book) -> Book {
-        guard let first = book.pages.first, let size = PageSources.naturalSize(first), size.width > 0, size.height > 0 else { return book }
+        guard let first = book.pages.first, let size = PageSources.documents.naturalSize(first), size.width > 0, size.height > 0 else { return book }
         guard let width = Book.pageWidth(firstPage: size.width, size.height) else {
             problems.append(Problem(file: first, message: "the first page is \(Int(size.width))×\(Int(size.height)), not the shape of a page "
                 + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))

@@ -185,7 +185,7 @@ public struct ReadingPositions: Sendable {
     /// `book`'s document when the book is the whole of one reflowable document.
     static func reflowable(_ book: Book) -> (any ReflowableSource)? {
         guard let first = book.pages.first, let (path, _) = PageSources.split(first),
-              let source = PageSources.reflowable(path), source.pageCount == book.pages.count else { return nil }
+              let source = PageSources.documents.reflowable(path), source.pageCount == book.pages.count else { return nil }
         return source
     }
 

@@ -111,7 +111,7 @@ func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
 /// The source to load (`source`, else the bundled library), once it is known to be there
 /// (66 otherwise); `password` (else FOLIO_PASSWORD) will open protected documents.
 func resolveSource(_ source: String?, password: String?) throws -> String {
-    PageSources.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
+    PageSources.documents.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
     guard let path = source ?? Resources.textures() else {
         throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
     }

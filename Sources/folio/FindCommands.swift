@@ -10,7 +10,7 @@ import Synchronization
 func openDocument(_ path: String, password: String?) throws -> PageSource {
     let path = try resolveSource(path, password: password)
     if PageSources.format(of: path) != nil {
-        do { return try PageSources.open(path) } catch let e as PageError { throw Failure(.data, e.description) }
+        do { return try PageSources.documents.open(path) } catch let e as PageError { throw Failure(.data, e.description) }
     }
     let library = Library.load(from: path, logProblems: false)
     guard let book = library.books.first, library.books.count == 1, !book.pages.isEmpty else {
@@ -36,8 +36,8 @@ private final class ImageFolder: PageSource {
     init(pages: [String]) { self.pages = pages }
     var pageCount: Int { pages.count }
     var title: String? { nil }
-    func pageSize(_ index: Int) -> (width: Double, height: Double)? { PageSources.naturalSize(pages[index]) }
-    func render(page index: Int, fit: PixelSize) throws -> PageRender { try PageSources.render(pages[index], fit: fit) }
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { PageSources.documents.naturalSize(pages[index]) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { try PageSources.documents.render(pages[index], fit: fit) }
     var outline: [OutlineEntry] {
         let folder = (pages[0] as NSString).deletingLastPathComponent + "/"
         return OutlineEntry.fileNames(pages.map { $0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : $0 })
@@ -224,7 +224,7 @@ func markHits(of text: String, in library: Library, option: String = "--search")
     var found: [String: SearchProgress] = [:]
     let documents = Set(library.books.compactMap { $0.pages.first.flatMap(PageSources.split)?.path })
     for path in documents.sorted() {
-        guard let source = try? PageSources.open(path) else { continue }
+        guard let source = try? PageSources.documents.open(path) else { continue }
         let search = Search(phrase, in: PageTextCache(source: source))
         search.run(workers: ProcessInfo.processInfo.activeProcessorCount)
         let progress = search.progress

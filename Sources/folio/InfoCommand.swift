@@ -55,7 +55,7 @@ struct Info: ParsableCommand {
         }
         let outcome = Outcome()
         Thread.detachNewThread {
-            do { _ = try PageSources.render(path, fit: fit) } catch { outcome.error = error }
+            do { _ = try PageSources.documents.render(path, fit: fit) } catch { outcome.error = error }
             outcome.done.signal()
         }
         guard outcome.done.wait(timeout: .now() + pageTimeout) == .success else {
@@ -78,7 +78,7 @@ struct Info: ParsableCommand {
         for path in files {
             defer { progress.advance() }
             do {
-                if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.check(path) }
+                if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.documents.check(path) }
             } catch PageError.reportedBefore {
                 // A document that did not open: its problem is listed already.
             } catch {

@@ -11,7 +11,7 @@ private let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
 
 // Page images are megabytes each and come and go as the reader moves: give every block of
 // 1 MiB or more its own mapping, so a freed page returns to the system instead of lingering
-// in the allocator's heap (resident memory then follows the page cache's budget).
+// in the allocator's heap (resident memory then follows the page store's budget).
 _ = mallopt(mmapThreshold, 1 << 20)
 #endif
 

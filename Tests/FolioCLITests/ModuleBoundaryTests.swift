@@ -16,7 +16,7 @@ import Testing
         "FolioLibrary": ["FolioBook"],
         "FolioReader": ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"],
         "FolioScript": ["FolioReader", "FolioLayout", "FolioMath"],
-        "FolioApp": ["FolioMath", "FolioLayout", "FolioBook"],
+        "FolioPages": ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"],
         "FolioFind": ["FolioBook"],
         "FolioOverlay": [],
     ]

@@ -1,5 +1,6 @@
 import FolioBook
 import FolioLibrary
+import FolioPages
 import Foundation
 import XCTest
 
@@ -26,7 +27,7 @@ final class PDFTests: XCTestCase {
     func testEachPageRendersItselfAtTheSizeAsked() throws {
         let path = try Fixtures.path("portrait.pdf")
         for index in [0, 2, 9] {
-            let r = try PageSources.render(PageSources.locator(path, page: index), fit: PixelSize(width: 300, height: 600))
+            let r = try PageSources.documents.render(PageSources.locator(path, page: index), fit: PixelSize(width: 300, height: 600))
             XCTAssertTrue(r.scalable)
             XCTAssertEqual(r.image.width, 300)
             XCTAssertEqual(r.image.height, 425)  // 300 × 595 / 420
@@ -37,7 +38,7 @@ final class PDFTests: XCTestCase {
 
     func testAPageOfAnotherShapeSitsOnPaperOfTheFirstPagesShape() throws {
         let path = try Fixtures.path("mixed.pdf")
-        let r = try PageSources.render(PageSources.locator(path, page: 1), fit: PixelSize(width: 420, height: 595))
+        let r = try PageSources.documents.render(PageSources.locator(path, page: 1), fit: PixelSize(width: 420, height: 595))
         XCTAssertEqual(Double(r.image.width) / Double(r.image.height), 420.0 / 595, accuracy: 0.01)
         // The landscape page, 420 wide and 296 high, centred: paper above and below it.
         XCTAssertColour(r.image.centre(), pageColours[1], "centre")
@@ -50,10 +51,10 @@ final class PDFTests: XCTestCase {
     func testACropIsThatPartOfTheWholePage() throws {
         for (name, index) in [("portrait.pdf", 2), ("mixed.pdf", 1)] {
             let locator = PageSources.locator(try Fixtures.path(name), page: index)
-            XCTAssertTrue(PageSources.rendersCrops(locator))
-            let whole = try PageSources.render(locator, fit: PixelSize(width: 300, height: 425)).image
+            XCTAssertTrue(PageSources.documents.rendersCrops(locator))
+            let whole = try PageSources.documents.render(locator, fit: PixelSize(width: 300, height: 425)).image
             let full = PixelSize(width: whole.width, height: whole.height)
-            let all = try XCTUnwrap(PageSources.renderCrop(locator, crop: PageCrop(covering: .whole, of: full), paperAspect: 420.0 / 595))
+            let all = try XCTUnwrap(PageSources.documents.renderCrop(locator, crop: PageCrop(covering: .whole, of: full), paperAspect: 420.0 / 595))
             var same = 0
             for i in stride(from: 0, to: whole.pixels.count, by: 4) {
                 let d = (0..<3).map { abs(Int(whole.pixels[i + $0]) - Int(all.pixels[i + $0])) }.max()!
@@ -62,7 +63,7 @@ final class PDFTests: XCTestCase {
             // A page on paper of another shape may sit a pixel apart (the paper is whole pixels).
             XCTAssertGreaterThan(Double(same) / Double(whole.width * whole.height), 0.98, "\(name): the whole page as a crop")
             let crop = PageCrop(full: full, x: 50, y: 100, width: 120, height: 150)
-            let part = try XCTUnwrap(PageSources.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
+            let part = try XCTUnwrap(PageSources.documents.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
             XCTAssertEqual(part.width, 120)
             XCTAssertEqual(part.height, 150)
             for (x, y) in [(0, 0), (60, 75), (119, 149), (10, 140)] {
@@ -71,8 +72,8 @@ final class PDFTests: XCTestCase {
             }
         }
         let photo = try Fixtures.path("baseline.jpg")
-        XCTAssertFalse(PageSources.rendersCrops(photo))
-        XCTAssertNil(try PageSources.renderCrop(photo, crop: PageCrop(covering: .whole, of: PixelSize(width: 10, height: 10)), paperAspect: 1))
+        XCTAssertFalse(PageSources.documents.rendersCrops(photo))
+        XCTAssertNil(try PageSources.documents.renderCrop(photo, crop: PageCrop(covering: .whole, of: PixelSize(width: 10, height: 10)), paperAspect: 1))
     }
 
     /// Pages sat on paper of the refused first page's shape (200:1), then were stretched onto
@@ -81,7 +82,7 @@ final class PDFTests: XCTestCase {
         let path = try Fixtures.path("strip.pdf")
         let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
-        let r = try PageSources.render(book.pages[1], fit: PixelSize(width: 362, height: 568))
+        let r = try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 362, height: 568))
         XCTAssertEqual(Double(r.image.width) / Double(r.image.height), Book.referencePageWidth / Book.referencePageHeight, accuracy: 0.01)
         XCTAssertColour(r.image.centre(), pageColours[1], "centre")
         XCTAssertColour(r.image.pixel(r.image.width / 8, r.image.height / 2), pageColours[1], "the band reaches across the page")
@@ -92,7 +93,7 @@ final class PDFTests: XCTestCase {
         let start = Date()
         let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         XCTAssertEqual(book.pages.count, Fixtures.longPages)
-        let r = try PageSources.render(book.pages[400], fit: PixelSize(width: 200, height: 300))
+        let r = try PageSources.documents.render(book.pages[400], fit: PixelSize(width: 200, height: 300))
         XCTAssertColour(r.image.centre(), pageColours[400 % 5])
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
@@ -103,7 +104,7 @@ final class PDFTests: XCTestCase {
         nonisolated(unsafe) var wrong: [Int] = []
         DispatchQueue.concurrentPerform(iterations: 48) { i in
             let index = (i * 37) % Fixtures.longPages
-            let image = try? PageSources.render(PageSources.locator(path, page: index), fit: PixelSize(width: 60, height: 90)).image
+            let image = try? PageSources.documents.render(PageSources.locator(path, page: index), fit: PixelSize(width: 60, height: 90)).image
             let ok = image.map { abs(Int($0.centre().r) - pageColours[index % 5].0) < 20 } ?? false
             if !ok { failures.withLock { wrong.append(index) } }
         }
@@ -113,7 +114,7 @@ final class PDFTests: XCTestCase {
     func testThinLinesAreSharpWhenRenderedLarge() throws {
         let locator = PageSources.locator(try Fixtures.path("lines.pdf"), page: 0)
         // 10 pixels a point: 0.25-point lines 2 points apart are 2.5 pixels of black, 17.5 of white.
-        let large = try PageSources.render(locator, fit: PixelSize(width: 4000, height: 4000)).image
+        let large = try PageSources.documents.render(locator, fit: PixelSize(width: 4000, height: 4000)).image
         XCTAssertEqual(large.width, 4000)
         let row = (1000..<1800).map { Int(large.pixel($0, 2000).r) }
         XCTAssertLessThan(row.min()!, 40, "a line is black")
@@ -121,7 +122,7 @@ final class PDFTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(row.filter { $0 < 128 }.count, 80, "40 lines, 2 or 3 dark pixels each")
         XCTAssertGreaterThan(row.filter { $0 > 250 }.count, 500, "white between them")
         // Shown small, the same lines merge: no white is left between them.
-        let small = try PageSources.render(locator, fit: PixelSize(width: 100, height: 100)).image
+        let small = try PageSources.documents.render(locator, fit: PixelSize(width: 100, height: 100)).image
         XCTAssertLessThan((26..<44).map { Int(small.pixel($0, 50).r) }.max()!, 200)
     }
 
@@ -135,39 +136,33 @@ final class PDFTests: XCTestCase {
             XCTAssertEqual(lib.problems.first?.file, path)
             XCTAssertTrue(lib.problems.first?.message.contains(words) == true, "\(name): \(lib.problems)")
             // The page shows the broken-page placeholder, without a second message.
-            let cache = PageCache(book: lib.books[0])
-            cache.request(pages: [0])
-            XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10))
-            XCTAssertEqual(cache.drainProblems(), [])
+            let probe = PageProbe(lib.books[0])
+            probe.show([0])
+            XCTAssertNotNil(probe.image(0))
+            XCTAssertEqual(probe.store.takeProblems(), [])
         }
     }
 
     func testPasswordOpensAProtectedPDF() throws {
         let path = try Fixtures.copy("encrypted.pdf", as: "encrypted-with-password.pdf")
-        PageSources.password = "secret"
-        defer { PageSources.password = nil }
+        PageSources.documents.password = "secret"
+        defer { PageSources.documents.password = nil }
         let lib = Library.load(from: path, logProblems: false)
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.books.first?.pages.count, 1)
         XCTAssertEqual(lib.books.first?.pageWidth, 568)
     }
 
-    func testPageCacheRendersAgainWhenTheDisplayGrows() throws {
+    func testThePageStoreRendersAgainWhenTheDisplayGrows() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
-        var settings = PageCache.Settings()
-        settings.displayHeight = 100
-        let cache = PageCache(book: book, settings: settings)
-        cache.request(pages: [3])
-        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
-        XCTAssertEqual(cache.image(for: 3)?.height, 100)
-        _ = cache.drainChanges()
-        cache.setDisplayHeight(800)
+        let probe = PageProbe(book) { $0.displayHeight = 100 }
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 100)
+        probe.store.setDisplayHeight(800)
         // The soft image stays until the sharp one replaces it.
-        XCTAssertNotNil(cache.image(for: 3))
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while cache.image(for: 3)?.height != 800 && Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(cache.image(for: 3)?.height, 800)
-        XCTAssertTrue(cache.drainChanges().ready.map(\.page).contains(3))
+        XCTAssertEqual(probe.image(3)?.height, 100)
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 800)
     }
 
     /// What a PDF says about itself for the on-screen layer: its author on the shelf, and the
@@ -186,46 +181,31 @@ final class PDFTests: XCTestCase {
     /// a display that grows beyond it renders nothing again. Bitmap pages are not capped.
     func testVectorPagesStopAtTheWholePageHeight() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
-        var settings = PageCache.Settings()
-        settings.displayHeight = 200
-        settings.wholePageHeight = 300
-        settings.previewHeight = 0
-        (settings.ahead, settings.behind) = (0, 0)
-        let cache = PageCache(book: book, settings: settings)
-        cache.request(pages: [3])
-        XCTAssertTrue(cache.waitUntilResident(pages: [3], timeout: 10))
-        XCTAssertEqual(cache.image(for: 3)?.height, 200)
-        cache.setDisplayHeight(900)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while cache.image(for: 3)?.height != 300 && Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(cache.image(for: 3)?.height, 300)
-        // Counted once every page asked for is in: with two workers another may still be decoding.
-        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
-        let decoded = cache.statistics.decoded
-        cache.setDisplayHeight(1200)
-        XCTAssertTrue(cache.waitUntilReady(timeout: 10))
-        XCTAssertEqual(cache.statistics.decoded, decoded, "not rendered again for a larger display")
+        let configure = { (s: inout PageStore.Settings) in (s.displayHeight, s.wholePageHeight, s.previewHeight) = (200, 300, 0) }
+        let probe = PageProbe(book, configure: configure)
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 200)
+        probe.store.setDisplayHeight(900)
+        probe.show([3])
+        XCTAssertEqual(probe.image(3)?.height, 300)
+        let decoded = probe.store.statistics.decoded
+        probe.store.setDisplayHeight(1200)
+        probe.show([3])
+        XCTAssertEqual(probe.store.statistics.decoded, decoded, "not rendered again for a larger display")
 
-        settings.displayHeight = 1200
-        let photos = PageCache(pages: [try Fixtures.path("large.jpg")], settings: settings)
-        photos.request(pages: [0])
-        XCTAssertTrue(photos.waitUntilResident(pages: [0], timeout: 10))
-        XCTAssertGreaterThan(photos.image(for: 0)?.height ?? 0, 300, "a photo keeps its resolution")
+        let photos = PageProbe(image: try Fixtures.path("large.jpg"))
+        photos.store.setDisplayHeight(1200)
+        photos.show([0])
+        XCTAssertGreaterThan(photos.image(0)?.height ?? 0, 300, "a photo keeps its resolution")
     }
 
     func testAPagePreviewsSmallThenSharp() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
         for (preview, renders) in [(40, 2), (0, 1)] {
-            var settings = PageCache.Settings()
-            (settings.displayHeight, settings.previewHeight, settings.ahead, settings.behind) = (400, preview, 0, 0)
-            let cache = PageCache(book: book, settings: settings)
-            cache.setCurrent(page: 5)
-            cache.request(pages: [5])
-            let deadline = Date(timeIntervalSinceNow: 10)
-            while cache.image(for: 5)?.height != 400 && Date() < deadline { usleep(5_000) }
-            XCTAssertTrue(cache.waitUntilReady(timeout: 10))
-            XCTAssertEqual(cache.image(for: 5)?.height, 400)
-            XCTAssertEqual(cache.statistics.decoded, renders, "preview \(preview)")
+            let probe = PageProbe(book) { ($0.displayHeight, $0.previewHeight) = (400, preview) }
+            probe.show([5])
+            XCTAssertEqual(probe.image(5)?.height, 400)
+            XCTAssertEqual(probe.store.statistics.decoded, renders, "preview \(preview)")
         }
     }
 }
@@ -236,7 +216,7 @@ final class JPEGTests: XCTestCase {
         let expected = ["baseline.jpg": ((220, 30, 30), (30, 30, 220)), "progressive.jpg": ((220, 30, 30), (30, 30, 220)),
                         "cmyk.jpg": ((220, 30, 30), (30, 30, 220)), "grey.jpg": ((86, 86, 86), (55, 55, 55))]
         for (name, (top, bottom)) in expected {
-            let r = try PageSources.render(try Fixtures.path(name), fit: PixelSize(width: 4096, height: 4096))
+            let r = try PageSources.documents.render(try Fixtures.path(name), fit: PixelSize(width: 4096, height: 4096))
             XCTAssertEqual(r.image.width, 64, name)
             XCTAssertEqual(r.image.height, 48, name)
             XCTAssertNil(r.warning, name)
@@ -247,25 +227,24 @@ final class JPEGTests: XCTestCase {
     }
 
     func testALargePhotoIsDecodedAtTheScaleTheScreenNeeds() throws {
-        let r = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 400, height: 300))
+        let r = try PageSources.documents.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 400, height: 300))
         XCTAssertEqual(r.image.width, 400)  // 1600 × 1200 at 1/4
         XCTAssertEqual(r.image.height, 300)
         XCTAssertTrue(r.scalable)
         XCTAssertColour(r.image.centre(), (30, 160, 60), tolerance: 8)
-        let full = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 1000, height: 1000))
+        let full = try PageSources.documents.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 1000, height: 1000))
         XCTAssertEqual(full.image.width, 1600)
         // A page's box is as wide as textures go and as high as the screen shows it.
-        let tall = try PageSources.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 4096, height: 290))
+        let tall = try PageSources.documents.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 4096, height: 290))
         XCTAssertEqual(tall.image.height, 300)
     }
 
     func testAJPEGThatEndsEarlyShowsWhatItHasAndSaysSo() throws {
         let path = try Fixtures.path("ends-early.jpg")
-        let cache = PageCache(pages: [path])
-        cache.request(pages: [0])
-        XCTAssertTrue(cache.waitUntilResident(pages: [0], timeout: 10))
-        XCTAssertEqual(cache.image(for: 0)?.width, 64)
-        let problems = cache.drainProblems()
+        let probe = PageProbe(image: path)
+        probe.show([0])
+        XCTAssertEqual(probe.image(0)?.width, 64)
+        let problems = probe.store.takeProblems()
         XCTAssertEqual(problems.count, 1)
         XCTAssertEqual(problems.first?.file, path)
     }
@@ -273,7 +252,7 @@ final class JPEGTests: XCTestCase {
     func testGarbageNamedJPEGIsAProblemNotACrash() throws {
         let path = try Fixtures.path("garbage.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 100, height: 100)))
+        XCTAssertThrowsError(try PageSources.documents.render(path, fit: PixelSize(width: 100, height: 100)))
     }
 }
 
@@ -284,7 +263,7 @@ final class ArchiveTests: XCTestCase {
         XCTAssertEqual(book.pages.count, 3)  // p1.png, p2.jpg, p10.png; the text and the resource fork are not pages
         XCTAssertEqual(book.pageWidth, 379)  // 60 × 90
         let fit = PixelSize(width: 600, height: 900)
-        let images = try book.pages.map { try PageSources.render($0, fit: fit).image }
+        let images = try book.pages.map { try PageSources.documents.render($0, fit: fit).image }
         XCTAssertColour(images[0].centre(), (255, 0, 0))
         XCTAssertColour(images[2].centre(), (0, 0, 255))
         // The landscape JPEG on portrait paper.
@@ -296,7 +275,7 @@ final class ArchiveTests: XCTestCase {
     func testTarComic() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbt"), logProblems: false).books.first)
         XCTAssertEqual(book.pages.count, 2)
-        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+        XCTAssertColour(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
     }
 
     func testABrokenEntryIsOnePlaceholderPageTheOthersShow() throws {
@@ -304,12 +283,11 @@ final class ArchiveTests: XCTestCase {
         let lib = Library.load(from: path, logProblems: false)
         let book = try XCTUnwrap(lib.books.first)
         XCTAssertEqual(book.pages.count, 3)
-        let cache = PageCache(book: book)
-        cache.request(pages: [0, 1, 2])
-        XCTAssertTrue(cache.waitUntilResident(pages: [0, 1, 2], timeout: 10))
-        XCTAssertColour(try XCTUnwrap(cache.image(for: 0)).centre(), (255, 0, 0))
-        XCTAssertColour(try XCTUnwrap(cache.image(for: 2)).centre(), (0, 0, 255))
-        let problems = cache.drainProblems()
+        let probe = PageProbe(book)
+        probe.show([0, 1, 2])
+        XCTAssertColour(try XCTUnwrap(probe.image(0)).centre(), (255, 0, 0))
+        XCTAssertColour(try XCTUnwrap(probe.image(2)).centre(), (0, 0, 255))
+        let problems = probe.store.takeProblems()
         XCTAssertEqual(problems.count, 1)
         XCTAssertEqual(problems.first?.file, path)
         XCTAssertTrue(problems.first?.message.hasPrefix("page 2: entry b.png is damaged") == true, "\(problems)")
@@ -328,8 +306,8 @@ extension ArchiveTests {
         XCTAssertEqual(book.pages.count, 3)
         XCTAssertEqual(lib.problems.count, 1)
         XCTAssertTrue(lib.problems.first?.message.contains("pages found before it are kept") == true, "\(lib.problems)")
-        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
-        XCTAssertThrowsError(try PageSources.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
+        XCTAssertColour(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
+        XCTAssertThrowsError(try PageSources.documents.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
     }
 
     /// An encrypted entry was called "damaged", and --password was not tried on archives.
@@ -346,14 +324,14 @@ extension ArchiveTests {
         zip.waitUntilExit()
         XCTAssertEqual(zip.terminationStatus, 0)
         let locked = try XCTUnwrap(Library.load(from: dir + "/sealed.cbz", logProblems: false).books.first)
-        XCTAssertThrowsError(try PageSources.render(locked.pages[0], fit: PixelSize(width: 30, height: 30))) { error in
+        XCTAssertThrowsError(try PageSources.documents.render(locked.pages[0], fit: PixelSize(width: 30, height: 30))) { error in
             XCTAssertTrue(PNGError.reason(of: error).hasPrefix("entry 1.png is encrypted (--password gives the password)"), "\(error)")
         }
         try FileManager.default.copyItem(atPath: dir + "/sealed.cbz", toPath: dir + "/opened.cbz")
-        PageSources.password = "opensesame"
-        defer { PageSources.password = nil }
+        PageSources.documents.password = "opensesame"
+        defer { PageSources.documents.password = nil }
         let book = try XCTUnwrap(Library.load(from: dir + "/opened.cbz", logProblems: false).books.first)
-        XCTAssertColour(try PageSources.render(book.pages[1], fit: PixelSize(width: 30, height: 30)).image.centre(), (0, 255, 0))
+        XCTAssertColour(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 30, height: 30)).image.centre(), (0, 255, 0))
     }
 
     /// Three entries called leaf.png all showed the first, and nothing said so.
@@ -361,7 +339,7 @@ extension ArchiveTests {
         let (lib, book) = try load("twins.cbz")
         XCTAssertEqual(book.pages.count, 4)
         let fit = PixelSize(width: 60, height: 90)
-        let colours = try book.pages.map { try PageSources.render($0, fit: fit).image.centre() }
+        let colours = try book.pages.map { try PageSources.documents.render($0, fit: fit).image.centre() }
         for (colour, expected) in zip(colours, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]) {
             XCTAssertColour(colour, expected)
         }
@@ -375,7 +353,7 @@ extension ArchiveTests {
         XCTAssertEqual(book.pages.count, 2400)
         let start = ContinuousClock.now
         let fit = PixelSize(width: 8, height: 12)
-        for page in book.pages { _ = try PageSources.render(page, fit: fit) }
+        for page in book.pages { _ = try PageSources.documents.render(page, fit: fit) }
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(20))
     }
 }
@@ -386,10 +364,10 @@ final class JPEGLimitTests: XCTestCase {
     func testEXIFOrientationIsHonoured() throws {
         for o in 1...8 {
             let path = try Fixtures.path("turned-\(o).jpg")
-            let size = try XCTUnwrap(PageSources.naturalSize(path))
+            let size = try XCTUnwrap(PageSources.documents.naturalSize(path))
             XCTAssertEqual(size.width, 60, "orientation \(o)")
             XCTAssertEqual(size.height, 40, "orientation \(o)")
-            let image = try PageSources.render(path, fit: PixelSize(width: 60, height: 40)).image
+            let image = try PageSources.documents.render(path, fit: PixelSize(width: 60, height: 40)).image
             XCTAssertEqual(image.width, 60)
             XCTAssertColour(image.pixel(8, 6), (255, 0, 0), "orientation \(o) top left")
             XCTAssertColour(image.pixel(50, 33), (0, 0, 255), "orientation \(o) bottom right")
@@ -401,7 +379,7 @@ final class JPEGLimitTests: XCTestCase {
     /// every coefficient. Past the budget it is refused with one line.
     func testAProgressiveJPEGOverTheCoefficientBudgetIsRefused() throws {
         let path = try Fixtures.path("huge-progressive.jpg")
-        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 500, height: 500))) { error in
+        XCTAssertThrowsError(try PageSources.documents.render(path, fit: PixelSize(width: 500, height: 500))) { error in
             XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of 10000×10000 needs more than 256 MiB to decode; not shown")
         }
     }
@@ -409,7 +387,7 @@ final class JPEGLimitTests: XCTestCase {
     /// A progressive JPEG of 20,000 scans decoded for minutes: more than 500 are refused.
     func testAJPEGOfTooManyScansIsRefused() throws {
         let path = try Fixtures.path("many-scans.jpg")
-        XCTAssertThrowsError(try PageSources.render(path, fit: PixelSize(width: 64, height: 48))) { error in
+        XCTAssertThrowsError(try PageSources.documents.render(path, fit: PixelSize(width: 64, height: 48))) { error in
             XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of more than 500 scans; not shown")
         }
     }
@@ -442,7 +420,7 @@ final class DocumentLibraryTests: XCTestCase {
         let book = try XCTUnwrap(Library.load(from: root, logProblems: false).books.first)
         XCTAssertEqual(book.title, "Mixed")
         XCTAssertEqual(book.pages.count, 11)
-        XCTAssertColour(try PageSources.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+        XCTAssertColour(try PageSources.documents.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
     }
 
     /// Documents whose names are not UTF-8 (Latin-1 "café", a stray 0xFF) did not open: poppler
@@ -460,7 +438,7 @@ final class DocumentLibraryTests: XCTestCase {
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.books.map(\.pages.count).sorted(), [3, 10])
         for book in lib.books {
-            XCTAssertNoThrow(try PageSources.render(book.pages[0], fit: PixelSize(width: 60, height: 90)))
+            XCTAssertNoThrow(try PageSources.documents.render(book.pages[0], fit: PixelSize(width: 60, height: 90)))
         }
     }
 
@@ -468,13 +446,13 @@ final class DocumentLibraryTests: XCTestCase {
         let root = try Fixtures.path("many")
         try? FileManager.default.removeItem(atPath: root)
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let count = PageSources.maxOpen + 4
+        let count = DocumentRegistry.maxOpen + 4
         for i in 1...count { try FileManager.default.copyItem(atPath: try Fixtures.path("landscape.pdf"), toPath: "\(root)/d\(i).pdf") }
         let lib = Library.load(from: root, logProblems: false)
         XCTAssertEqual(lib.books.count, count)
         // The first documents were closed as the later ones opened: they open again.
         for book in lib.books {
-            let image = try PageSources.render(book.pages[2], fit: PixelSize(width: 84, height: 60)).image
+            let image = try PageSources.documents.render(book.pages[2], fit: PixelSize(width: 84, height: 60)).image
             XCTAssertColour(image.centre(), pageColours[2])
         }
     }

@@ -50,7 +50,7 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(book.author, "A. Writer")
         XCTAssertEqual(book.direction, .ltr)
         XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
-        let doc = try PageSources.open(try EBooks.path("reflow2.epub"))
+        let doc = try PageSources.documents.open(try EBooks.path("reflow2.epub"))
         XCTAssertEqual(book.pages.count, doc.pageCount)
         // Four chapters of six long paragraphs: each starts a page, in order, after the last.
         let starts = try chapterPages(doc)
@@ -83,7 +83,7 @@ final class EBookTests: XCTestCase {
     }
 
     func testAnEPUB3TakesItsOutlineFromItsNavigationAndIsSharpAtTheSizeShown() throws {
-        let doc = try PageSources.open(try EBooks.path("reflow3.epub"))
+        let doc = try PageSources.documents.open(try EBooks.path("reflow3.epub"))
         XCTAssertEqual(doc.title, "Navigated Words")
         // No NCX: the outline is the EPUB 3 navigation document's, pointing at the chapters.
         XCTAssertEqual(doc.outline.map(\.title), ["Part 1", "Part 2", "Part 3", "Part 4"])
@@ -115,7 +115,7 @@ final class EBookTests: XCTestCase {
             XCTAssertEqual(book.direction, name == "manga-rtl.epub" ? .rtl : .ltr, name)
             XCTAssertEqual(book.pages.count, 4, name)
             for (i, page) in book.pages.enumerated() {
-                let image = try PageSources.render(page, fit: PixelSize(width: 200, height: 300)).image
+                let image = try PageSources.documents.render(page, fit: PixelSize(width: 200, height: 300)).image
                 XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "\(name) page \(i + 1)")
             }
         }
@@ -124,11 +124,11 @@ final class EBookTests: XCTestCase {
     /// A MOBI as Kindle tools write one: its text laid out, its title and author from the
     /// header's EXTH records (MuPDF reads neither); a header whose lengths lie gives neither.
     func testAMOBITakesItsTitleAndAuthorFromItsHeader() throws {
-        let book = try PageSources.open(try EBooks.path("book.mobi"))
+        let book = try PageSources.documents.open(try EBooks.path("book.mobi"))
         XCTAssertEqual(book.title, "Kindle Words \u{2014} Updated")
         XCTAssertEqual(book.author, "K. Writer")
         XCTAssertEqual(try book.text(page: 0)?.words.first?.text, "ALPHA")
-        let lying = try PageSources.open(try EBooks.path("lying-header.mobi"))
+        let lying = try PageSources.documents.open(try EBooks.path("lying-header.mobi"))
         XCTAssertNil(lying.title)
         XCTAssertNil(lying.author, "\"Unknown\" is no author")
         XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
@@ -139,16 +139,16 @@ final class EBookTests: XCTestCase {
     func testABookWithObfuscatedFontsReads() throws {
         let lib = Library.load(from: try EBooks.path("obfuscated-fonts.epub"), logProblems: false)
         XCTAssertEqual(lib.problems, [])
-        let doc = try PageSources.open(try EBooks.path("obfuscated-fonts.epub"))
+        let doc = try PageSources.documents.open(try EBooks.path("obfuscated-fonts.epub"))
         XCTAssertEqual(try doc.text(page: 0)?.words.first?.text, "ALPHA")
         XCTAssertEqual(try chapterPages(doc).count, 4)
     }
 
     func testFB2AndXPS() throws {
-        let fb2 = try PageSources.open(try EBooks.path("book.fb2"))
+        let fb2 = try PageSources.documents.open(try EBooks.path("book.fb2"))
         XCTAssertEqual(fb2.title, "Fiction Words")
         XCTAssertEqual(try chapterPages(fb2).count, 3)
-        let xps = try PageSources.open(try EBooks.path("sheet.xps"))
+        let xps = try PageSources.documents.open(try EBooks.path("sheet.xps"))
         XCTAssertEqual(xps.pageCount, 2)
         for i in 0..<2 {
             let image = try xps.render(page: i, fit: PixelSize(width: 200, height: 300)).image
@@ -177,13 +177,13 @@ final class EBookTests: XCTestCase {
             XCTAssertGreaterThan(book.pages.count, 0, name)
             // Every page draws or says why (a page too large for the memory limit).
             for page in book.pages {
-                do { _ = try PageSources.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
+                do { _ = try PageSources.documents.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
                     XCTAssertTrue(e.description.hasPrefix(dir + "/" + name), e.description)
                 }
             }
         }
         // Absurd CSS is bounded: the text is laid out at a readable size, not one letter a page.
-        let absurd = try PageSources.open(dir + "/absurd-css.epub")
+        let absurd = try PageSources.documents.open(dir + "/absurd-css.epub")
         XCTAssertGreaterThan(try absurd.text(page: 0)?.words.count ?? 0, 50)
     }
 }

@@ -76,7 +76,7 @@ final class RelayoutTests: XCTestCase {
     func testAStoredTextPositionReopensOnThePageHoldingItAtAnotherSize() throws {
         let (folder, path) = try copy()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        PageSources.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
+        PageSources.documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
         let positions = ReadingPositions(file: folder + "/positions.json")
         let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
@@ -88,7 +88,7 @@ final class RelayoutTests: XCTestCase {
         // Opened again at 16 pt: the page holding the same place, not the same number.
         let large = try MuPDFDocument(path: path, fontSize: 16)
         let expected = try XCTUnwrap(large.page(of: MuPDFDocument(path: path, fontSize: 11).place(ofPage: page - 1)))
-        PageSources.replace(path, with: large)
+        PageSources.documents.replace(path, with: large)
         let reopened = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         XCTAssertEqual(reopened.pages.count, large.pageCount)
         XCTAssertEqual(positions.page(of: reopened), expected + 1)
@@ -98,7 +98,7 @@ final class RelayoutTests: XCTestCase {
     func testABookmarkMadeAtOneTextSizeLandsOnTheSameTextAtAnother() throws {
         let (folder, path) = try copy()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        PageSources.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
+        PageSources.documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
         let marks = Bookmarks(file: folder + "/bookmarks.json")
         let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
@@ -110,7 +110,7 @@ final class RelayoutTests: XCTestCase {
         let large = try MuPDFDocument(path: path, fontSize: 14)
         let expected = try XCTUnwrap(large.page(of: TextPlace(fontSize: 11, page: page - 1))) + 1
         XCTAssertNotEqual(expected, page, "at 14 pt the text is further on")
-        PageSources.replace(path, with: large)
+        PageSources.documents.replace(path, with: large)
         let relaid = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
         XCTAssertEqual(marks.pages(of: relaid), [expected])
         // M on that page takes the mark made at 11 pt away.

@@ -1,7 +1,7 @@
-import FolioApp
 import FolioReader
 import FolioLayout
 import FolioMath
+import FolioPages
 import Testing
 
 private func reading() -> BookController {

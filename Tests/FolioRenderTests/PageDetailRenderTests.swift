@@ -1,10 +1,10 @@
-import FolioApp
 import FolioLibrary
 import FolioReader
 import FolioScript
 import FolioBook
 import FolioLayout
 import FolioMath
+import FolioPages
 import FolioRender
 import Foundation
 import Testing

@@ -1,9 +1,9 @@
-import FolioApp
 import FolioReader
 import FolioScript
 import FolioBook
 import FolioLayout
 import FolioMath
+import FolioPages
 import Testing
 
 /// Which part of which page a zoomed view wants rasterised at the scale shown.

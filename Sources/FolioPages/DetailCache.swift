@@ -1,4 +1,6 @@
 import Dispatch
+import FolioBook
+import FolioImage
 import Foundation
 
 /// The parts of vector pages that a zoomed view shows larger than a whole page can be
@@ -9,7 +11,7 @@ import Foundation
 /// A crop is rendered for the visible part grown by `margin` on each side, so a small pan is
 /// still covered. One rendering per page runs at a time; a newer request for the page waits
 /// behind it and replaces any request already waiting. Does not: decide what is visible, make
-/// textures, or report bad pages (the page cache that shows the whole page does).
+/// textures, or report bad pages (the page store that shows the whole page does).
 ///
 /// Thread-safe; `show(_:)` never blocks.
 public final class DetailCache: @unchecked Sendable {
@@ -18,8 +20,6 @@ public final class DetailCache: @unchecked Sendable {
     public struct Settings: Sendable {
         /// Bytes of crops kept at most (RGBA8); the crops shown now are kept regardless.
         public var budgetBytes = 64 << 20
-        /// A limit shared with page caches and GPU textures; this cache keeps under both.
-        public var shared: MemoryBudget?
         /// Crops larger than this (either side) are cut down around the visible part.
         public var maxSide = 4096
         /// Fraction of the visible part's size rendered beyond it on each side.
@@ -29,17 +29,19 @@ public final class DetailCache: @unchecked Sendable {
     }
 
     /// A page at one scale: the page's locator (`PageSources`), the width / height of the
-    /// paper it is put on (its book's, see `PageCache.Settings.paperAspect`), and the size of
-    /// the whole paper at that scale.
+    /// paper it is put on (its book's, as the store decodes it), the size of the whole paper
+    /// at that scale, and the book's layout (a crop of another layout is another page's).
     public struct Key: Sendable, Hashable {
         public var page: String
         public var paper: Double
         public var scale: PixelSize
+        public var layout: Int
 
-        public init(page: String, paper: Double, scale: PixelSize) {
+        public init(page: String, paper: Double, scale: PixelSize, layout: Int = 0) {
             self.page = page
             self.paper = paper
             self.scale = scale
+            self.layout = layout
         }
     }
 
@@ -76,9 +78,10 @@ public final class DetailCache: @unchecked Sendable {
     }
 
     public let settings: Settings
+    private let documents: DocumentRegistry
     private let onChange: (@Sendable () -> Void)?
     private let lock = NSCondition()
-    private let queue = DispatchQueue(label: "folio.book.detail", qos: .userInitiated, attributes: .concurrent)
+    private let queue = DispatchQueue(label: "folio.pages.detail", qos: .userInitiated, attributes: .concurrent)
 
     /// Least recently used first.
     private var entries: [Raster] = []
@@ -97,12 +100,12 @@ public final class DetailCache: @unchecked Sendable {
     private var arrived = false
     private var cancelled = false
 
-    public init(settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+    /// Crops of pages of `documents`.
+    public init(documents: DocumentRegistry, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+        self.documents = documents
         self.settings = settings
         self.onChange = onChange
     }
-
-    deinit { settings.shared?.charge(0, to: ObjectIdentifier(self)) }
 
     /// For each of `wants` (the pages on screen), a cached raster of its key that covers its
     /// visible part, now the most recently used; nil while there is none, and one is rendered
@@ -148,7 +151,6 @@ public final class DetailCache: @unchecked Sendable {
         waiting = [:]
         entries = []
         bytes = 0
-        settings.shared?.charge(0, to: ObjectIdentifier(self))
     }
 
     public var statistics: Stats {
@@ -210,7 +212,7 @@ public final class DetailCache: @unchecked Sendable {
         let crop = crop(for: want)
         queue.async { [self] in
             let image = crop.width > 0 && crop.height > 0
-                ? (try? PageSources.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
+                ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
             let bordered = image.map(Self.bordered)
             lock.lock()
             finishLocked(want, crop: crop, image: bordered)
@@ -243,8 +245,7 @@ public final class DetailCache: @unchecked Sendable {
 
     /// Evicts the least recently used crops not shown until the budget holds.
     private func evictLocked() {
-        var budget = settings.budgetBytes
-        if let shared = settings.shared { budget = min(budget, shared.limit - shared.held(byOthersThan: ObjectIdentifier(self))) }
+        let budget = settings.budgetBytes
         var kept = shown
         for key in wanted { if let newest = entries.last(where: { $0.key == key }) { kept.insert(newest.serial) } }
         var i = 0
@@ -255,7 +256,6 @@ public final class DetailCache: @unchecked Sendable {
             }
             bytes -= entries.remove(at: i).byteCount
         }
-        settings.shared?.charge(bytes, to: ObjectIdentifier(self))
     }
 
     /// `image` inside a one-pixel border of its edge colours, transparent.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+import FolioBook
 import XCTest
-@testable import FolioBook
+@testable import FolioPages
 
 /// A vector document of three pages that renders any crop in its page's grey, counting them.
 private final class CropSource: PageSource {
@@ -27,9 +28,9 @@ final class DetailCacheTests: XCTestCase {
     static let format = PageSourceFormat(name: "crop test", extensions: ["croptest"]) { _, _ in CropSource() }
 
     /// A document file of the test format (its content is never read).
-    private func document(in dir: TempDir) -> String {
+    private func document(in dir: Folder) -> String {
         PageSources.register(Self.format)
-        return dir.write("doc-\(UUID().uuidString).croptest", [0])
+        return dir.bytes("doc-\(UUID().uuidString).croptest", [0])
     }
 
     private func want(_ doc: String, page: Int = 0, scale: Int, _ visible: PageRegion) -> DetailCache.Want {
@@ -47,9 +48,9 @@ final class DetailCacheTests: XCTestCase {
     private let centre = PageRegion(x0: 0.4, y0: 0.4, x1: 0.6, y1: 0.6)
 
     func testACropIsKeptByPageAndScaleAndCoversAMarginAroundWhatShows() throws {
-        let dir = TempDir()
+        let dir = Folder()
         let doc = document(in: dir)
-        let cache = DetailCache()
+        let cache = DetailCache(documents: DocumentRegistry())
         let before = CropSource.renders.load(ordering: .relaxed)
         let a = want(doc, scale: 1000, centre)
         XCTAssertNil(cache.show([a])[0], "nothing is there before it is rendered")
@@ -78,14 +79,12 @@ final class DetailCacheTests: XCTestCase {
     }
 
     func testTheLeastRecentlyUsedCropGoesFirstAndTheBudgetHolds() throws {
-        let dir = TempDir()
+        let dir = Folder()
         let doc = document(in: dir)
-        let shared = MemoryBudget(limit: 64 << 20)
         var settings = DetailCache.Settings()
         // Crops of 252², 277² and 302² pixels (RGBA): any two fit, not three.
         settings.budgetBytes = 700_000
-        settings.shared = shared
-        let cache = DetailCache(settings: settings)
+        let cache = DetailCache(documents: DocumentRegistry(), settings: settings)
         let wants = [1000, 1100, 1200].map { want(doc, scale: $0, centre) }
         _ = try shown(cache, wants[0])
         _ = try shown(cache, wants[1])
@@ -96,19 +95,16 @@ final class DetailCacheTests: XCTestCase {
         let stats = cache.statistics
         XCTAssertLessThanOrEqual(stats.bytes, settings.budgetBytes)
         XCTAssertEqual(stats.count, 2)
-        XCTAssertEqual(shared.used, stats.bytes, "charged to the shared budget")
-        cache.cancel()
-        XCTAssertEqual(shared.used, 0)
     }
 
     /// Two pages on screen over a budget too small for one crop: each keeps its crop, and
     /// neither is rendered again.
     func testCropsOnScreenStayWhateverTheBudget() throws {
-        let dir = TempDir()
+        let dir = Folder()
         let doc = document(in: dir)
         var settings = DetailCache.Settings()
         settings.budgetBytes = 1000
-        let cache = DetailCache(settings: settings)
+        let cache = DetailCache(documents: DocumentRegistry(), settings: settings)
         let pages = [want(doc, page: 0, scale: 1000, centre), want(doc, page: 1, scale: 1000, centre)]
         XCTAssertEqual(cache.show(pages).compactMap { $0 }.count, 0)
         XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
@@ -122,11 +118,11 @@ final class DetailCacheTests: XCTestCase {
     /// A visible part larger than a crop may be is cut down around its centre, and that crop
     /// serves it from then on (it is not rendered again and again).
     func testAPartLargerThanACropGetsTheLargestCropOnce() throws {
-        let dir = TempDir()
+        let dir = Folder()
         let doc = document(in: dir)
         var settings = DetailCache.Settings()
         settings.maxSide = 100
-        let cache = DetailCache(settings: settings)
+        let cache = DetailCache(documents: DocumentRegistry(), settings: settings)
         let wide = want(doc, scale: 1000, PageRegion(x0: 0.3, y0: 0.45, x1: 0.7, y1: 0.5))
         let r = try shown(cache, wide)
         XCTAssertEqual(r.crop, PageCrop(full: PixelSize(width: 1000, height: 1000), x: 450, y: 443, width: 100, height: 64))
@@ -136,9 +132,9 @@ final class DetailCacheTests: XCTestCase {
     }
 
     func testBitmapPagesGetNoCrop() throws {
-        let dir = TempDir()
-        let png = dir.write("page.png", TestPNG.page(width: 40, height: 60))
-        let cache = DetailCache()
+        let dir = Folder()
+        let png = dir.png("page.png", width: 40, height: 60)
+        let cache = DetailCache(documents: DocumentRegistry())
         let w = DetailCache.Want(key: .init(page: png, paper: 1, scale: PixelSize(width: 800, height: 1200)), visible: centre)
         XCTAssertNil(cache.show([w])[0])
         XCTAssertTrue(cache.waitUntilIdle(timeout: 10))

@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import FolioBook
+
+/// A protected document: it opens with the password "right" only; every attempt is counted.
+private final class Locked: PageSource {
+    static let attempts = Atomic<Int>(0)
+    static let format = PageSourceFormat(name: "locked test", extensions: ["lockedtest"]) { path, password in
+        attempts.add(1, ordering: .relaxed)
+        guard password == "right" else { throw PageError.protected(path: path) }
+        return Locked()
+    }
+    let pageCount = 1
+    let title: String? = nil
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (10, 10) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        PageRender(image: RGBAImage(width: 1, height: 1, fill: (0, 0, 0, 255)), scalable: false)
+    }
+}
+
+final class DocumentRegistryTests: XCTestCase {
+    private func lockedDocument(in dir: TempDir) -> String {
+        PageSources.register(Locked.format)
+        return dir.write("doc-\(UUID().uuidString).lockedtest", [0])
+    }
+
+    /// A wrong password fails once (reported then) and is not tried again; a new password
+    /// tries the document again.
+    func testADocumentThatFailedIsRetriedWithANewPassword() throws {
+        let dir = TempDir()
+        let doc = lockedDocument(in: dir)
+        let documents = DocumentRegistry(password: "wrong")
+        let before = Locked.attempts.load(ordering: .relaxed)
+        XCTAssertThrowsError(try documents.open(doc)) { XCTAssertEqual($0 as? PageError, .protected(path: doc)) }
+        XCTAssertThrowsError(try documents.open(doc)) { XCTAssertEqual($0 as? PageError, .reportedBefore(path: doc)) }
+        XCTAssertEqual(Locked.attempts.load(ordering: .relaxed) - before, 1, "a failed document is not opened again")
+        documents.password = "right"
+        XCTAssertEqual(try documents.open(doc).pageCount, 1)
+        XCTAssertEqual(Locked.attempts.load(ordering: .relaxed) - before, 2)
+    }
+
+    /// Two registries keep their own failures: one that failed does not make the other fail.
+    func testTwoRegistriesDoNotShareFailures() throws {
+        let dir = TempDir()
+        let doc = lockedDocument(in: dir)
+        let first = DocumentRegistry(), second = DocumentRegistry(password: "right")
+        XCTAssertThrowsError(try first.open(doc))
+        XCTAssertEqual(try second.open(doc).pageCount, 1)
+        XCTAssertThrowsError(try first.open(doc)) { XCTAssertEqual($0 as? PageError, .reportedBefore(path: doc)) }
+    }
+}

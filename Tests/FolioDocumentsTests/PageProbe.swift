@@ -1,0 +1,39 @@
+import FolioBook
+import FolioLayout
+import FolioPages
+
+/// The page store over one book, its decodes run on the test's thread: `show` returns once
+/// the pages asked for, and whatever they lead to (a sharper rendering), are held.
+final class PageProbe {
+    let store: PageStore
+    private let decoding = ManualDecoding()
+
+    /// No prefetch, pixels kept after upload; `configure` changes the rest.
+    init(_ book: Book, configure: (inout PageStore.Settings) -> Void = { _ in }) {
+        var s = PageStore.Settings()
+        (s.ahead, s.behind, s.releasesPixels) = (0, 0, false)
+        configure(&s)
+        // The registry the fixtures' libraries were loaded with: their failures were reported then.
+        store = PageStore(library: Library(title: "", books: [book]), documents: PageSources.documents, textures: NoTextures(),
+                          settings: s, executor: decoding)
+    }
+
+    /// A book of the one page image at `path`, on paper of its own shape.
+    convenience init(image path: String) {
+        let size = PageSources.documents.naturalSize(path) ?? (1, 1)
+        self.init(Book(title: "", pages: [path], pageWidth: size.width, pageHeight: size.height))
+    }
+
+    func show(_ pages: [Int]) {
+        let faces = pages.map { FaceContent.page(0, $0 + 2) }
+        store.prepare(showing: faces, uploadBudget: nil)
+        for _ in 0..<100 where decoding.runAll() > 0 { store.prepare(showing: faces, uploadBudget: nil) }
+    }
+
+    func image(_ page: Int) -> RGBAImage? { store.table[.page(book: 0, index: page)]?.image }
+}
+
+private final class NoTextures: PageTextures {
+    func upload(_ image: RGBAImage, for face: FaceContent, mipmaps: Bool) -> Int { 0 }
+    func remove(_ face: FaceContent) {}
+}

@@ -131,6 +131,9 @@ public protocol PageSource: AnyObject, Sendable {
     var title: String? { get }
     /// Damage met while opening that did not stop it (pages after it lost), in words.
     var damage: String? { get }
+    /// What was seen while opening that loses nothing but is worth knowing (entries of one name
+    /// in an archive, entries passed over), in words: `info` lists them as notes.
+    var notes: [String] { get }
     /// Page `index`'s natural size (points for a PDF, pixels for an image); nil when it
     /// cannot be told without decoding.
     func pageSize(_ index: Int) -> (width: Double, height: Double)?
@@ -162,6 +165,7 @@ public protocol PageSource: AnyObject, Sendable {
 
 extension PageSource {
     public var damage: String? { nil }
+    public var notes: [String] { [] }
     public var rendersCrops: Bool { false }
     public func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? { nil }
 }
@@ -196,6 +200,7 @@ public enum PageSources {
         let lock = NSLock()
         var formats: [PageSourceFormat] = []
         var password: String?
+        var decodeTimeout: TimeInterval = 60
         var open: [String: PageSource] = [:]
         /// Open documents, least recently used first.
         var recent: [String] = []
@@ -236,6 +241,20 @@ public enum PageSources {
     public static var password: String? {
         get { state.lock.withLock { state.password } }
         set { state.lock.withLock { state.password = newValue } }
+    }
+
+    /// Seconds one page may take to decode (the image timeout of the command). Engines that can
+    /// stop a page part-way (JPEG, MuPDF) give it up then with an error ("still decoding after
+    /// … s; abandoned"), so its worker is free again; the PDF engine, which cannot, stops
+    /// counting it, so that other pages do not wait behind it.
+    public static var decodeTimeout: TimeInterval {
+        get { state.lock.withLock { state.decodeTimeout } }
+        set { state.lock.withLock { state.decodeTimeout = newValue } }
+    }
+
+    /// The words for a page given up after `seconds` (`decodeTimeout`).
+    public static func abandoned(after seconds: TimeInterval) -> String {
+        "still decoding after \(seconds.formatted()) s; abandoned"
     }
 
     /// The format a file name's extension says, if one is registered.

@@ -260,31 +260,55 @@ int folio_mu_bounds(folio_mu_doc *d, int index, float box[4], folio_mu_error *er
     return status;
 }
 
-/// Page `index` recorded as a display list (under the document's mutex), with its box.
-static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_rect *bounds, folio_mu_error *error) {
+struct folio_mu_cookie { fz_cookie cookie; };
+
+folio_mu_cookie *folio_mu_new_cookie(void) { return calloc(1, sizeof(folio_mu_cookie)); }
+void folio_mu_abort(folio_mu_cookie *c) { c->cookie.abort = 1; }
+void folio_mu_drop_cookie(folio_mu_cookie *c) { free(c); }
+
+/// Page `index` recorded as a display list (under the document's mutex), with its box; the
+/// recording stops when `cookie` is aborted (NULL then).
+static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_rect *bounds, fz_cookie *cookie,
+                               folio_mu_error *error) {
     fz_display_list *list = NULL;
     fz_page *page = NULL;
-    fz_var(page);
+    fz_device *dev = NULL;
+    fz_var(page); fz_var(list); fz_var(dev);
     pthread_mutex_lock(&d->mutex);
     fz_try(ctx) {
         page = fz_load_page(ctx, d->doc, index);
         *bounds = fz_bound_page(ctx, page);
-        list = fz_new_display_list_from_page(ctx, page);
+        list = fz_new_display_list(ctx, *bounds);
+        dev = fz_new_list_device(ctx, list);
+        fz_run_page(ctx, page, dev, fz_identity, cookie);
+        fz_close_device(ctx, dev);
     }
-    fz_always(ctx) fz_drop_page(ctx, page);
-    fz_catch(ctx) fail(error, fz_caught_message(ctx));
+    fz_always(ctx) {
+        fz_drop_device(ctx, dev);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) {
+        fail(error, fz_caught_message(ctx));
+        fz_drop_display_list(ctx, list);
+        list = NULL;
+    }
     pthread_mutex_unlock(&d->mutex);
+    if (list && cookie && cookie->abort) {
+        fz_drop_display_list(ctx, list);
+        list = NULL;
+    }
     return list;
 }
 
 int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_error *error) {
+                    int width, int height, unsigned char *rgba, folio_mu_cookie *stop, folio_mu_error *error) {
     memset(rgba, 255, (size_t)width * height * 4);
     fz_context *ctx = thread_context(d, error);
     if (!ctx) return -1;
+    fz_cookie *cookie = stop ? &stop->cookie : NULL;
     fz_rect bounds;
-    fz_display_list *list = record(d, ctx, index, &bounds, error);
-    int status = list ? 0 : -1;
+    fz_display_list *list = record(d, ctx, index, &bounds, cookie, error);
+    int status = list ? 0 : (cookie && cookie->abort ? -2 : -1);
     fz_pixmap *pix = NULL;
     fz_device *dev = NULL;
     fz_var(pix); fz_var(dev);
@@ -293,7 +317,7 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
             pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 1, rgba);
             fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
             dev = fz_new_draw_device(ctx, ctm, pix);
-            fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), NULL);
+            fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), cookie);
             fz_close_device(ctx, dev);
         }
         fz_always(ctx) {
@@ -302,6 +326,7 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
             fz_drop_display_list(ctx, list);
         }
         fz_catch(ctx) { fail(error, fz_caught_message(ctx)); status = -1; }
+        if (status == 0 && cookie && cookie->abort) status = -2;
     }
     fz_drop_context(ctx);
     return status;

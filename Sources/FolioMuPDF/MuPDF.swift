@@ -226,13 +226,26 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(RGBAImage.placement(own: b.width / b.height, onPaper: aspect))
     }
 
+    /// A render's stop flag, freed once neither the render nor its timer holds it.
+    private final class Stop: @unchecked Sendable {
+        // @unchecked: the cookie is MuPDF's, made to be aborted from another thread.
+        let cookie = folio_mu_new_cookie()
+        deinit { folio_mu_drop_cookie(cookie) }
+    }
+
     private func rasterise(_ index: Int, width: Int, height: Int, offset: (x: Double, y: Double), scale: (x: Double, y: Double)) throws -> RGBAImage {
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         var error = folio_mu_error()
+        // A page still drawing after the decode timeout is stopped, so its thread is free again.
+        let stop = Stop(), seconds = PageSources.decodeTimeout
+        let timer = DispatchWorkItem { folio_mu_abort(stop.cookie) }
+        if seconds > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer) } else { timer.perform() }
+        defer { timer.cancel() }
         let status = pixels.withUnsafeMutableBufferPointer {
             folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                            Int32(width), Int32(height), $0.baseAddress, &error)
+                            Int32(width), Int32(height), $0.baseAddress, stop.cookie, &error)
         }
+        guard status != -2 else { throw PageError.invalid(path: path, message: "page \(index + 1): " + PageSources.abandoned(after: seconds)) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }

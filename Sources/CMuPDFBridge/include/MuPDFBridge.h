@@ -46,10 +46,18 @@ char *folio_mu_metadata(folio_mu_doc *doc, const char *key);
 
 /// Page `index`'s box in points (origin top-left); 0 on success.
 int folio_mu_bounds(folio_mu_doc *doc, int index, float box[4], folio_mu_error *error);
+/// A flag that stops a render part-way (MuPDF's fz_cookie): set from any thread.
+typedef struct folio_mu_cookie folio_mu_cookie;
+folio_mu_cookie *folio_mu_new_cookie(void);
+/// Asks the render using `cookie` to stop at MuPDF's next check.
+void folio_mu_abort(folio_mu_cookie *cookie);
+void folio_mu_drop_cookie(folio_mu_cookie *cookie);
+
 /// Draws page `index` on white into `rgba` (`width` × `height`, 4 bytes a pixel), the page's
-/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success.
+/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success, -2
+/// when `cookie` (may be NULL) was aborted.
 int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_error *error);
+                    int width, int height, unsigned char *rgba, folio_mu_cookie *cookie, folio_mu_error *error);
 
 /// A place in the text that survives relayout (MuPDF's bookmark of the page's start).
 int64_t folio_mu_bookmark(folio_mu_doc *doc, int index);

@@ -1,0 +1,59 @@
+@testable import FolioBook
+import Foundation
+import XCTest
+
+/// Decodes that would not end, or would not fit: each engine that can stop a page part-way
+/// gives it up after `PageSources.decodeTimeout`, and progressive JPEGs too large for libjpeg's
+/// coefficient buffer are read from their DC scans alone.
+final class HostileDecodeTests: XCTestCase {
+    /// The DC scans alone give what libjpeg gives at 1/8 scale: for every pixel of colour 4:2:0,
+    /// 4:4:4 and greyscale files of odd sizes (only chroma upsampling differs, a little).
+    func testTheDCScansGiveLibjpegsEighth() throws {
+        for name in ["progressive-420.jpg", "progressive-444.jpg", "progressive-grey.jpg"] {
+            let data = try InputFile.read(try Fixtures.path(name))
+            let reference = try JPEG.decode(data, fit: PixelSize(width: 1, height: 1)).image
+            var message = [CChar](repeating: 0, count: 200)
+            let (image, status) = JPEG.eighth(data, width: 203, height: 157, message: &message)
+            XCTAssertEqual(status, 0, name)
+            XCTAssertEqual(image.width, reference.width, name)
+            XCTAssertEqual(image.height, reference.height, name)
+            var total = 0, worst = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let a = image.pixel(x, y), b = reference.pixel(x, y)
+                    let d = max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+                    total += d
+                    worst = max(worst, d)
+                }
+            }
+            let mean = Double(total) / Double(image.width * image.height)
+            XCTAssertLessThan(mean, 3, "\(name): mean difference")
+            XCTAssertLessThan(worst, name.contains("420") ? 48 : 4, "\(name): largest difference")
+        }
+    }
+
+    /// A JPEG decode had no bound but the scan count: one still running at its deadline is
+    /// given up from libjpeg's progress callback, and its thread is free again.
+    func testAJPEGPastItsTimeoutIsAbandoned() throws {
+        for name in ["progressive-420.jpg", "baseline.jpg"] {
+            let data = try InputFile.read(try Fixtures.path(name))
+            XCTAssertThrowsError(try JPEG.decode(data, fit: PixelSize(width: 60, height: 60), timeout: 0), name) { error in
+                XCTAssertEqual(PNGError.reason(of: error), "still decoding after 0 s; abandoned")
+            }
+            XCTAssertNoThrow(try JPEG.decode(data, fit: PixelSize(width: 60, height: 60), timeout: 60), name)
+        }
+    }
+
+    /// An e-book page drew as long as it took; past the decode timeout MuPDF's cookie stops it.
+    func testAnEBookPagePastTheTimeoutIsAbandoned() throws {
+        let doc = try PageSources.open(try EBooks.path("reflow2.epub"))
+        let before = PageSources.decodeTimeout
+        defer { PageSources.decodeTimeout = before }
+        PageSources.decodeTimeout = 0
+        XCTAssertThrowsError(try doc.render(page: 0, fit: PixelSize(width: 200, height: 300))) { error in
+            XCTAssertEqual(PNGError.reason(of: error), "page 1: still decoding after 0 s; abandoned")
+        }
+        PageSources.decodeTimeout = 60
+        XCTAssertNoThrow(try doc.render(page: 0, fit: PixelSize(width: 200, height: 300)))
+    }
+}

@@ -27,8 +27,10 @@ final class HostileDecodeTests: XCTestCase {
                 }
             }
             let mean = Double(total) / Double(image.width * image.height)
-            XCTAssertLessThan(mean, 3, "\(name): mean difference")
-            XCTAssertLessThan(worst, name.contains("420") ? 48 : 4, "\(name): largest difference")
+            // libjpeg draws 4:2:0 chroma at 2 × 2 a block at this scale; the DC is one value a block.
+            let subsampled = name.contains("420")
+            XCTAssertLessThan(mean, subsampled ? 6 : 2, "\(name): mean difference")
+            XCTAssertLessThan(worst, subsampled ? 48 : 4, "\(name): largest difference")
         }
     }
 

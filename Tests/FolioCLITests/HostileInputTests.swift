@@ -16,19 +16,10 @@ import Testing
         return dir
     }
 
-    /// A PDF of one blank page, with a cross-reference table that is right.
+    /// A PDF of one blank page.
     private func onePagePDF() -> Data {
-        let objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>"]
-        var pdf = "%PDF-1.4\n", offsets: [Int] = []
-        for (i, body) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(i + 1) 0 obj\n\(body)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(pdf.utf8)
+        TestPDF.document(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                          "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>"])
     }
 
     // MARK: Signals
@@ -181,22 +172,9 @@ import Testing
             objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] /Contents \(forms + depth) 0 R /Resources << /XObject << /X \(forms) 0 R >> >> >>")
         }
         objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>")
-        func stream(_ dict: String, _ body: String) -> String { "<< \(dict) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream" }
-        for k in 0..<depth {
-            let last = k == depth - 1
-            objects.append(stream("/Type /XObject /Subtype /Form /BBox [0 0 200 280]" + (last ? "" : " /Resources << /XObject << /X \(forms + k + 1) 0 R >> >>"),
-                                  last ? "0 0 1 rg 10 10 20 20 re f" : "/X Do /X Do"))
-        }
-        objects.append(stream("", "/X Do"))
-        var pdf = "%PDF-1.4\n", offsets: [Int] = []
-        for (i, body) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(i + 1) 0 obj\n\(body)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(pdf.utf8)
+        objects += TestPDF.nestedForms(from: forms, depth: depth)
+        objects.append(TestPDF.stream("", "/X Do"))
+        return TestPDF.document(objects)
     }
 
     /// poppler cannot stop a page, and each of a PDF's pages waited for one of its few handles:

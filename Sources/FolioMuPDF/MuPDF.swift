@@ -245,7 +245,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
                             Int32(width), Int32(height), $0.baseAddress, stop.cookie, &error)
         }
-        guard status != -2 else { throw PageError.invalid(path: path, message: "page \(index + 1): " + PageSources.abandoned(after: seconds)) }
+        guard status != -2 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }

@@ -137,6 +137,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
              m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
             if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
+        info->obfuscated_fonts = enc && !info->encrypted;
         container = entry_xml(ctx, arch, "META-INF/container.xml");
         fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
         const char *full = root ? fz_xml_att(root, "full-path") : NULL;
@@ -159,6 +160,57 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         fz_drop_archive(ctx, arch);
     }
     fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
+}
+
+/// Whether `encryption.xml` lists `name` among what it obfuscates.
+static int obfuscated(fz_xml *enc, const char *name) {
+    for (fz_xml *r = enc ? fz_xml_find_dfs(enc, "CipherReference", NULL, NULL) : NULL; r;
+         r = fz_xml_find_next_dfs(r, "CipherReference", NULL, NULL)) {
+        const char *uri = fz_xml_att(r, "URI");
+        if (uri && !strcmp(uri, name)) return 1;
+    }
+    return 0;
+}
+
+/// MuPDF refuses every EPUB holding META-INF/encryption.xml ("locked by DRM"), though EPUB's
+/// font obfuscation is no DRM: such a book is opened from a copy in memory without that file
+/// and without the fonts it obfuscates (which MuPDF could not read: its own fonts stand in).
+static fz_document *open_without_obfuscated_fonts(fz_context *ctx, const char *path) {
+    fz_archive *arch = NULL;
+    fz_xml *enc = NULL;
+    fz_buffer *copy = NULL, *entry = NULL;
+    fz_zip_writer *writer = NULL;
+    fz_stream *stream = NULL;
+    fz_document *doc = NULL;
+    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(entry); fz_var(writer); fz_var(stream);
+    fz_try(ctx) {
+        arch = fz_open_archive(ctx, path);
+        enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
+        copy = fz_new_buffer(ctx, 1 << 16);
+        writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
+        int n = fz_count_archive_entries(ctx, arch);
+        for (int i = 0; i < n; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            if (!name || !strcmp(name, "META-INF/encryption.xml") || obfuscated(enc, name)) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            fz_write_zip_entry(ctx, writer, name, entry, strcmp(name, "mimetype") != 0);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        fz_close_zip_writer(ctx, writer);
+        stream = fz_open_buffer(ctx, copy);
+        doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
+    }
+    fz_always(ctx) {
+        fz_drop_stream(ctx, stream);
+        fz_drop_zip_writer(ctx, writer);
+        fz_drop_buffer(ctx, entry);
+        fz_drop_buffer(ctx, copy);
+        fz_drop_xml(ctx, enc);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+    return doc;
 }
 
 // MARK: documents
@@ -184,7 +236,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = fz_open_document(ctx, path);
+        d->doc = info->obfuscated_fonts ? open_without_obfuscated_fonts(ctx, path) : fz_open_document(ctx, path);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }

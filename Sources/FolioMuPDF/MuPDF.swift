@@ -97,6 +97,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         try layout(fontSize: fontSize)
     }
 
+    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead.
+    var notes: [String] {
+        info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : []
+    }
+
     /// Why a book is not given to MuPDF at all, in words.
     private static func refusal(_ info: folio_mu_info) -> String? {
         if info.encrypted != 0 { return "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it" }

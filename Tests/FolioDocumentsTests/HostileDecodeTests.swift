@@ -58,4 +58,19 @@ final class HostileDecodeTests: XCTestCase {
         PageSources.decodeTimeout = 60
         XCTAssertNoThrow(try doc.render(page: 0, fit: PixelSize(width: 200, height: 300)))
     }
+
+    /// An EPUB whose fonts are obfuscated (EPUB's font embedding, no DRM) was refused: MuPDF
+    /// calls every encryption.xml DRM. It opens, its text in other fonts, with a note.
+    func testAnEPUBWithObfuscatedFontsOpens() throws {
+        let path = try EBooks.path("obfuscated-fonts.epub")
+        let lib = Library.load(from: path, logProblems: false)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertGreaterThan(book.pages.count, 4)
+        XCTAssertEqual(lib.problems.map(\.severity), [.note], "\(lib.problems)")
+        XCTAssertTrue(lib.problems.first?.message.contains("fonts are obfuscated") == true, "\(lib.problems)")
+        let doc = try PageSources.open(path)
+        XCTAssertEqual(try doc.text(page: 0)?.words.first?.text, EBooks.words[0])
+        let image = try doc.render(page: 0, fit: PixelSize(width: 362, height: 568)).image
+        XCTAssertGreaterThan(ink(image, PageRegion(x0: 0, y0: 0, x1: 1, y1: 0.5)), 50, "text is drawn")
+    }
 }

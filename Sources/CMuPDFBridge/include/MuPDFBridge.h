@@ -22,6 +22,7 @@ typedef struct {
     int right_to_left;     ///< the spine's page-progression-direction is rtl
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
+    int obfuscated_fonts;  ///< encryption.xml only obfuscates fonts (EPUB's font embedding, not DRM)
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];

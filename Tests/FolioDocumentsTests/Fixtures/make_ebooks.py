@@ -132,6 +132,11 @@ epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
      '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
      '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
+# Fonts obfuscated as EPUB allows (not DRM): MuPDF alone refuses every encryption.xml.
+epub("obfuscated-fonts.epub", reflow + [("f.otf", bytes(range(256)) * 8, "font/otf")], extra={"META-INF/encryption.xml":
+     '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
+     '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.idpf.org/2008/embedding"/>'
+     '<enc:CipherData><enc:CipherReference URI="OEBPS/f.otf"/></enc:CipherData></enc:EncryptedData></encryption>'})
 with open(os.path.join(out, "broken-base64.fb2"), "w") as f:
     f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" '
             'xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>Broken</book-title></title-info></description>'

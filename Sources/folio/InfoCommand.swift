@@ -25,7 +25,7 @@ struct Info: ParsableCommand {
     @Option(help: "With --decode: render each page to fit this many pixels high (PDF pages are rasterised for it; large JPEGs decoded at a reduced scale).")
     var pageHeight = 4096
 
-    @Option(help: "With --decode: seconds one page may take; a page still decoding then is reported and passed over (it goes on aside) while the others are checked.")
+    @Option(help: "With --decode: seconds one page may take; a page still decoding then is given up (a PDF page goes on aside), reported, and passed over while the others are checked.")
     var pageTimeout: Double = 60
 
     @Flag(help: "List every page file.")

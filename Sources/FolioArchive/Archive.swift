@@ -9,6 +9,8 @@ import Foundation
 /// never unpacked to disk. Encrypted entries are read with the password given (`--password`).
 /// Entries whose path leaves the archive (`../`, `/`) are passed over, with a note; an entry
 /// larger than `maxEntryBytes` (a sparse tar entry of gigabytes) is refused before it is read.
+/// A program (ELF, or DOS/Windows "MZ") is refused before libarchive sees it: its readers of
+/// self-extracting archives crash on malformed ones (libarchive 3.6's 7-Zip, in the ELF headers).
 ///
 /// Does not: read nested archives.
 public enum ComicArchive {
@@ -52,6 +54,10 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
 
     init(path: String, password: String? = nil) throws {
         (self.path, self.password) = (path, password)
+        let magic = try InputFile.read(path, limit: 4)
+        if magic.starts(with: [0x7F, 0x45, 0x4C, 0x46]) || magic.starts(with: [0x4D, 0x5A]) {
+            throw PageError.invalid(path: path, message: "is a program (a self-extracting archive?), not a comic archive; not opened")
+        }
         var found: [(name: String, ordinal: Int)] = []
         var damage: String?
         var outside: [String] = []

@@ -381,6 +381,17 @@ extension ArchiveTests {
         }
     }
 
+    /// libarchive 3.6 reads a 7-Zip or zip that is a program (self-extracting) through the
+    /// program's headers, and crashes on malformed ones: a program is refused before it opens.
+    func testAProgramNamedAsAComicIsRefusedUnopened() throws {
+        for (name, magic) in [("elf.cb7", [0x7F, 0x45, 0x4C, 0x46] as [UInt8]), ("dos.cbz", [0x4D, 0x5A])] {
+            let path = try Fixtures.path(name)
+            try Data(magic + [UInt8](repeating: 0, count: 600)).write(to: URL(fileURLWithPath: path))
+            let lib = Library.load(from: path, logProblems: false)
+            XCTAssertEqual(lib.problems.map(\.message), ["is a program (a self-extracting archive?), not a comic archive; not opened; showing a placeholder page"], name)
+        }
+    }
+
     /// Each page reopened the archive and skipped to its entry: 2,400 pages read in order took
     /// minutes (quadratic); one forward pass takes about a second.
     func testPagesReadInOrderCostOnePass() throws {

@@ -214,7 +214,7 @@ static void folio_dc_restart(folio_dc_bits *b) {
 
 /// Decodes `data` at 1/8 scale into `rgba` (`w * h * 4` bytes, `w` and `h` as
 /// `folio_jpeg_scaled_size` gives for 8). Statuses as `folio_jpeg_decode`: 0 ok, 1 error
-/// (message filled), 4 too many scans, 5 past the deadline.
+/// (message filled), 3 not read this way (CMYK), 4 too many scans, 5 past the deadline.
 static int folio_jpeg_decode_dc(const unsigned char *data, size_t size, unsigned char *rgba, int w, int h,
                                 double deadline, char *message) {
     folio_dc_huffman tables[4];
@@ -238,10 +238,8 @@ static int folio_jpeg_decode_dc(const unsigned char *data, size_t size, unsigned
             height = (data[body + 1] << 8) | data[body + 2];
             width = (data[body + 3] << 8) | data[body + 4];
             ncomp = data[body + 5];
-            if ((ncomp != 1 && ncomp != 3) || end - body < 6 + 3 * (size_t)ncomp || width == 0 || height == 0) {
-                snprintf(message, JMSG_LENGTH_MAX, "progressive JPEG of %d components at reduced memory", ncomp);
-                goto done;
-            }
+            if (ncomp != 1 && ncomp != 3) { status = 3; goto done; }
+            if (end - body < 6 + 3 * (size_t)ncomp || width == 0 || height == 0) goto done;
             for (int c = 0; c < ncomp; c++) {
                 cid[c] = data[body + 6 + 3 * c];
                 ch[c] = data[body + 7 + 3 * c] >> 4;

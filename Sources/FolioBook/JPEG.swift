@@ -8,7 +8,8 @@ import Foundation
 /// orientation is honoured: sizes and pixels are those of the picture as it is to be seen.
 /// A progressive file whose coefficients would need more than `coefficientBudget` bytes (libjpeg
 /// holds them whole, whatever the scale) is decoded at 1/8 scale from its DC scans alone
-/// (`folio_jpeg_decode_dc`); one of more than 500 scans is refused with one line. A decode still
+/// (`folio_jpeg_decode_dc`; a CMYK one is refused with one line); one of more than 500 scans is
+/// refused with one line. A decode still
 /// running after `PageSources.decodeTimeout` is given up, freeing its thread.
 public enum JPEG {
     /// Whether `data` starts like a JPEG (SOI marker).
@@ -75,6 +76,10 @@ public enum JPEG {
             if denom < 8, status == 0 {
                 warning = "progressive JPEG of \(width)×\(height) shown at 1/8 scale (in full it needs more than \(coefficientBudget >> 20) MiB to decode)"
             }
+        }
+        guard status != 3 else {
+            throw PageError.invalid(path: path, message: "progressive CMYK JPEG of \(width)×\(height) needs more than "
+                + "\(coefficientBudget >> 20) MiB to decode; not shown")
         }
         guard status != 4 else { throw PageError.invalid(path: path, message: "progressive JPEG of more than \(FOLIO_JPEG_MAX_SCANS) scans; not shown") }
         guard status != 5 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }

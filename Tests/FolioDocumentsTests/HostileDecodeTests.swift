@@ -34,6 +34,13 @@ final class HostileDecodeTests: XCTestCase {
         }
     }
 
+    /// CMYK is not read from the DC scans: status 3, which `decode` words as the refusal.
+    func testACMYKProgressiveJPEGIsNotReadFromItsDCScans() throws {
+        let data = try InputFile.read(try Fixtures.path("progressive-cmyk.jpg"))
+        var message = [CChar](repeating: 0, count: 200)
+        XCTAssertEqual(JPEG.eighth(data, width: 203, height: 157, message: &message).status, 3)
+    }
+
     /// A JPEG decode had no bound but the scan count: one still running at its deadline is
     /// given up from libjpeg's progress callback, and its thread is free again.
     func testAJPEGPastItsTimeoutIsAbandoned() throws {

@@ -247,6 +247,7 @@ varied.paste((250, 250, 20), (32, 32, 96, 80))
 varied.save(os.path.join(out, "progressive-420.jpg"), progressive=True, quality=90)
 varied.save(os.path.join(out, "progressive-444.jpg"), progressive=True, quality=90, subsampling=0)
 varied.convert("L").save(os.path.join(out, "progressive-grey.jpg"), progressive=True, quality=90)
+varied.convert("CMYK").save(os.path.join(out, "progressive-cmyk.jpg"), progressive=True, quality=90)
 
 # A small progressive JPEG whose last scan is repeated until it has some 700 scans.
 buf = io.BytesIO()

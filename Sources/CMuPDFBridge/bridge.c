@@ -172,15 +172,12 @@ static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *i
     fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
 }
 
-/// Reads the package into `info`; returns whether the EPUB's encryption.xml names font
-/// obfuscation only (fonts, not DRM: MuPDF 1.21 refuses such a book whole).
-static int read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
-    int obfuscated = 0;
+/// Reads the package into `info`.
+static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
     char *opf_path = NULL;
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
-    fz_var(obfuscated);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
     if (!arch) read_mobi_header(ctx, path, info);
@@ -192,7 +189,7 @@ static int read_package(fz_context *ctx, const char *path, folio_mu_info *info) 
         for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
              m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
             if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
-        obfuscated = fz_has_archive_entry(ctx, arch, "META-INF/encryption.xml") && !info->encrypted;
+        info->obfuscated_fonts = enc && !info->encrypted;
         container = entry_xml(ctx, arch, "META-INF/container.xml");
         fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
         const char *full = root ? fz_xml_att(root, "full-path") : NULL;
@@ -215,43 +212,58 @@ static int read_package(fz_context *ctx, const char *path, folio_mu_info *info) 
         fz_drop_archive(ctx, arch);
     }
     fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
-    return obfuscated;
 }
 
-/// The EPUB at `path` copied into a zip in memory without META-INF/encryption.xml, for a book
-/// whose only encryption is its fonts' obfuscation: MuPDF then reads its text (drawn in
-/// MuPDF's own fonts, the obfuscated ones being unreadable to it). Entries are stored
-/// uncompressed, within the document's memory limit.
-static fz_stream *without_encryption(fz_context *ctx, const char *path) {
+/// Whether `encryption.xml` lists `name` among what it obfuscates.
+static int obfuscated(fz_xml *enc, const char *name) {
+    for (fz_xml *r = enc ? fz_xml_find_dfs(enc, "CipherReference", NULL, NULL) : NULL; r;
+         r = fz_xml_find_next_dfs(r, "CipherReference", NULL, NULL)) {
+        const char *uri = fz_xml_att(r, "URI");
+        if (uri && !strcmp(uri, name)) return 1;
+    }
+    return 0;
+}
+
+/// MuPDF refuses every EPUB holding META-INF/encryption.xml ("locked by DRM"), though EPUB's
+/// font obfuscation is no DRM: such a book is opened from a copy in memory without that file
+/// and without the fonts it obfuscates (which MuPDF could not read: its own fonts stand in).
+static fz_document *open_without_obfuscated_fonts(fz_context *ctx, const char *path) {
     fz_archive *arch = NULL;
-    fz_buffer *zipped = NULL, *entry = NULL;
-    fz_zip_writer *zip = NULL;
+    fz_xml *enc = NULL;
+    fz_buffer *copy = NULL, *entry = NULL;
+    fz_zip_writer *writer = NULL;
     fz_stream *stream = NULL;
-    fz_var(arch); fz_var(zipped); fz_var(entry); fz_var(zip);
+    fz_document *doc = NULL;
+    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(entry); fz_var(writer); fz_var(stream);
     fz_try(ctx) {
         arch = fz_open_archive(ctx, path);
-        zipped = fz_new_buffer(ctx, 1 << 20);
-        zip = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, zipped));
-        for (int i = 0, n = fz_count_archive_entries(ctx, arch); i < n; i++) {
+        enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
+        copy = fz_new_buffer(ctx, 1 << 16);
+        writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
+        int n = fz_count_archive_entries(ctx, arch);
+        for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
             // Folders are listed as entries of their own and hold nothing.
-            if (!name || !*name || name[strlen(name) - 1] == '/' || !strcmp(name, "META-INF/encryption.xml")) continue;
+            if (!name || !*name || name[strlen(name) - 1] == '/' || !strcmp(name, "META-INF/encryption.xml") || obfuscated(enc, name)) continue;
             entry = fz_read_archive_entry(ctx, arch, name);
-            fz_write_zip_entry(ctx, zip, name, entry, 0);
+            fz_write_zip_entry(ctx, writer, name, entry, strcmp(name, "mimetype") != 0);
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }
-        fz_close_zip_writer(ctx, zip);
-        stream = fz_open_buffer(ctx, zipped);
+        fz_close_zip_writer(ctx, writer);
+        stream = fz_open_buffer(ctx, copy);
+        doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
     }
     fz_always(ctx) {
+        fz_drop_stream(ctx, stream);
+        fz_drop_zip_writer(ctx, writer);
         fz_drop_buffer(ctx, entry);
-        fz_drop_zip_writer(ctx, zip);
-        fz_drop_buffer(ctx, zipped);
+        fz_drop_buffer(ctx, copy);
+        fz_drop_xml(ctx, enc);
         fz_drop_archive(ctx, arch);
     }
     fz_catch(ctx) fz_rethrow(ctx);
-    return stream;
+    return doc;
 }
 
 // MARK: documents
@@ -272,23 +284,15 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     fz_set_error_callback(ctx, quiet, NULL);
     memset(info, 0, sizeof *info);
     // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
-    int obfuscated = read_package(ctx, path, info);
+    read_package(ctx, path, info);
     if (info->too_deep[0] || info->encrypted) return d;
     int ok = 1;
-    fz_stream *copy = NULL;
-    fz_var(copy);
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        if (obfuscated) {
-            copy = without_encryption(ctx, path);
-            d->doc = fz_open_document_with_stream(ctx, "application/epub+zip", copy);
-        } else {
-            d->doc = fz_open_document(ctx, path);
-        }
+        d->doc = info->obfuscated_fonts ? open_without_obfuscated_fonts(ctx, path) : fz_open_document(ctx, path);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
-    fz_always(ctx) fz_drop_stream(ctx, copy);
     fz_catch(ctx) { fail(error, fz_caught_message(ctx)); ok = 0; }
     if (!ok) { folio_mu_close(d); return NULL; }
     return d;
@@ -379,31 +383,55 @@ int folio_mu_bounds(folio_mu_doc *d, int index, float box[4], folio_mu_error *er
     return status;
 }
 
-/// Page `index` recorded as a display list (under the document's mutex), with its box.
-static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_rect *bounds, folio_mu_error *error) {
+struct folio_mu_cookie { fz_cookie cookie; };
+
+folio_mu_cookie *folio_mu_new_cookie(void) { return calloc(1, sizeof(folio_mu_cookie)); }
+void folio_mu_abort(folio_mu_cookie *c) { c->cookie.abort = 1; }
+void folio_mu_drop_cookie(folio_mu_cookie *c) { free(c); }
+
+/// Page `index` recorded as a display list (under the document's mutex), with its box; the
+/// recording stops when `cookie` is aborted (NULL then).
+static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_rect *bounds, fz_cookie *cookie,
+                               folio_mu_error *error) {
     fz_display_list *list = NULL;
     fz_page *page = NULL;
-    fz_var(page);
+    fz_device *dev = NULL;
+    fz_var(page); fz_var(list); fz_var(dev);
     pthread_mutex_lock(&d->mutex);
     fz_try(ctx) {
         page = fz_load_page(ctx, d->doc, index);
         *bounds = fz_bound_page(ctx, page);
-        list = fz_new_display_list_from_page(ctx, page);
+        list = fz_new_display_list(ctx, *bounds);
+        dev = fz_new_list_device(ctx, list);
+        fz_run_page(ctx, page, dev, fz_identity, cookie);
+        fz_close_device(ctx, dev);
     }
-    fz_always(ctx) fz_drop_page(ctx, page);
-    fz_catch(ctx) fail(error, fz_caught_message(ctx));
+    fz_always(ctx) {
+        fz_drop_device(ctx, dev);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) {
+        fail(error, fz_caught_message(ctx));
+        fz_drop_display_list(ctx, list);
+        list = NULL;
+    }
     pthread_mutex_unlock(&d->mutex);
+    if (list && cookie && cookie->abort) {
+        fz_drop_display_list(ctx, list);
+        list = NULL;
+    }
     return list;
 }
 
 int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_error *error) {
+                    int width, int height, unsigned char *rgba, folio_mu_cookie *stop, folio_mu_error *error) {
     memset(rgba, 255, (size_t)width * height * 4);
     fz_context *ctx = thread_context(d, error);
     if (!ctx) return -1;
+    fz_cookie *cookie = stop ? &stop->cookie : NULL;
     fz_rect bounds;
-    fz_display_list *list = record(d, ctx, index, &bounds, error);
-    int status = list ? 0 : -1;
+    fz_display_list *list = record(d, ctx, index, &bounds, cookie, error);
+    int status = list ? 0 : (cookie && cookie->abort ? -2 : -1);
     fz_pixmap *pix = NULL;
     fz_device *dev = NULL;
     fz_var(pix); fz_var(dev);
@@ -412,7 +440,7 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
             pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 1, rgba);
             fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
             dev = fz_new_draw_device(ctx, ctm, pix);
-            fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), NULL);
+            fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), cookie);
             fz_close_device(ctx, dev);
         }
         fz_always(ctx) {
@@ -421,6 +449,7 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
             fz_drop_display_list(ctx, list);
         }
         fz_catch(ctx) { fail(error, fz_caught_message(ctx)); status = -1; }
+        if (status == 0 && cookie && cookie->abort) status = -2;
     }
     fz_drop_context(ctx);
     return status;

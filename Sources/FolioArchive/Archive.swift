@@ -7,6 +7,10 @@ import Foundation
 /// JPEG) are the pages, in natural order of their paths (entries of one name each a page, in
 /// archive order); other entries are ignored. Pages are read from the archive into memory,
 /// never unpacked to disk. Encrypted entries are read with the password given (`--password`).
+/// Entries whose path leaves the archive (`../`, `/`) are passed over, with a note; an entry
+/// larger than `maxEntryBytes` (a sparse tar entry of gigabytes) is refused before it is read.
+/// A program (ELF, or DOS/Windows "MZ") is refused before libarchive sees it: its readers of
+/// self-extracting archives crash on malformed ones (libarchive 3.6's 7-Zip, in the ELF headers).
 ///
 /// Does not: read nested archives.
 public enum ComicArchive {
@@ -37,6 +41,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     let entries: [(name: String, ordinal: Int)]
     private let pageOrdinals: Set<Int>
     let damage: String?
+    let notes: [String]
     private let lock = NSLock()
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     private var cursor: Reader?
@@ -49,12 +54,18 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
 
     init(path: String, password: String? = nil) throws {
         (self.path, self.password) = (path, password)
+        let magic = try InputFile.read(path, limit: 4)
+        if magic.starts(with: [0x7F, 0x45, 0x4C, 0x46]) || magic.starts(with: [0x4D, 0x5A]) {
+            throw PageError.invalid(path: path, message: "is a program (a self-extracting archive?), not a comic archive; not opened")
+        }
         var found: [(name: String, ordinal: Int)] = []
         var damage: String?
+        var outside: [String] = []
         do {
             let reader = try Reader(path: path, password: password)
             while let (name, ordinal) = try reader.next() {
-                if PageSources.isImage(name) { found.append((name, ordinal)) }
+                guard PageSources.isImage(name) else { continue }
+                if Self.leavesArchive(name) { outside.append(name) } else { found.append((name, ordinal)) }
             }
         } catch let e as PageError where !found.isEmpty {
             // Damaged past some pages: the pages before the damage still make a book.
@@ -68,11 +79,28 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         var names: [String: Int] = [:]
         for e in found { names[e.name, default: 0] += 1 }
         let repeated = names.filter { $0.value > 1 }.keys.sorted(by: naturalLess)
-        if !repeated.isEmpty, damage == nil {
-            damage = (repeated.count == 1 ? "a name is" : "\(repeated.count) names are") + " given to more than one entry (\(repeated.prefix(3).joined(separator: ", "))"
-                + (repeated.count > 3 ? ", …" : "") + "); each entry is a page of its own, in archive order"
+        var notes: [String] = []
+        if !repeated.isEmpty {
+            notes.append((repeated.count == 1 ? "a name is" : "\(repeated.count) names are")
+                + " given to more than one entry (\(Self.some(repeated))); each entry is a page of its own, in archive order")
+        }
+        if !outside.isEmpty {
+            notes.append((outside.count == 1 ? "an image entry's path leaves" : "\(outside.count) image entries' paths leave")
+                + " the archive (\(Self.some(outside))); not pages")
         }
         self.damage = damage
+        self.notes = notes
+    }
+
+    /// Whether an entry's path points outside the archive (absolute, or up through `..`): such
+    /// an entry is made to be unpacked elsewhere, and is no page of this book.
+    static func leavesArchive(_ name: String) -> Bool {
+        name.hasPrefix("/") || name.split(separator: "/").contains("..")
+    }
+
+    /// The first three of `names`, and "…" when there are more.
+    private static func some(_ names: [String]) -> String {
+        names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
     }
 
     func pageSize(_ index: Int) -> (width: Double, height: Double)? {
@@ -117,6 +145,8 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         /// The place of the entry last returned among the archive's regular files (-1 before any).
         private(set) var ordinal = -1
         private var encrypted = false
+        /// The size the entry last returned says it has, if it says.
+        private var size: Int64?
 
         init(path: String, password: String?) throws {
             self.path = path
@@ -148,15 +178,21 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
                 guard archive_entry_filetype(e) == 0o100000, let p = archive_entry_pathname(e) else { continue }
                 ordinal += 1
                 encrypted = archive_entry_is_encrypted(e) != 0
+                size = archive_entry_size_is_set(e) != 0 ? archive_entry_size(e) : nil
                 let name = String(cString: p)
                 // Hidden files and macOS resource forks are not pages.
-                guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { continue }
+                guard !name.split(separator: "/").contains(where: { ($0.hasPrefix(".") && $0 != "..") || $0 == "__MACOSX" }) else { continue }
                 return (name, ordinal)
             }
         }
 
         /// The current entry's data, at most `ComicArchive.maxEntryBytes`.
         func data(entry name: String) throws -> [UInt8] {
+            // Refused by the size it declares, before any of it is read: a sparse tar entry
+            // holds gigabytes of zeros in a few bytes of archive.
+            if let size, size > Int64(ComicArchive.maxEntryBytes) {
+                throw PageError.invalid(path: path, message: "entry \(name) is \(size >> 20) MiB, larger than \(ComicArchive.maxEntryBytes >> 20) MiB; not read")
+            }
             var out: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {

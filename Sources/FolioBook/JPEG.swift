@@ -6,8 +6,11 @@ import Foundation
 /// 1/2, 1/4 or 1/8 scale inside libjpeg, which is several times faster and never holds the
 /// full-size pixels. libjpeg's error longjmp stays in C (`Sources/CJPEG/shim.h`). The EXIF
 /// orientation is honoured: sizes and pixels are those of the picture as it is to be seen.
-/// A progressive file whose coefficients would need more than `coefficientBudget` bytes (held
-/// whole, whatever the scale), or that has more than 500 scans, is refused with one line.
+/// A progressive file whose coefficients would need more than `coefficientBudget` bytes (libjpeg
+/// holds them whole, whatever the scale) is decoded at 1/8 scale from its DC scans alone
+/// (`folio_jpeg_decode_dc`; a CMYK one is refused with one line); one of more than 500 scans is
+/// refused with one line. A decode still
+/// running after `PageSources.decodeTimeout` is given up, freeing its thread.
 public enum JPEG {
     /// Whether `data` starts like a JPEG (SOI marker).
     public static func sniff(_ data: [UInt8]) -> Bool { data.count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF }
@@ -26,7 +29,7 @@ public enum JPEG {
     private static func storedSize(of data: [UInt8], path: String, maxPixels: Int) throws -> (width: Int, height: Int) {
         var header = folio_jpeg_header()
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-        let status = data.withUnsafeBufferPointer { folio_jpeg_decode($0.baseAddress, $0.count, &header, 1, nil, 0, 0, &message) }
+        let status = data.withUnsafeBufferPointer { folio_jpeg_decode($0.baseAddress, $0.count, &header, 1, nil, 0, 0, 0, &message) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "not a valid JPEG: " + string(message)) }
         guard header.width > 0, header.height > 0 else { throw PageError.invalid(path: path, message: "JPEG has zero size") }
         let (w, h) = (Int(header.width), Int(header.height))
@@ -45,8 +48,9 @@ public enum JPEG {
 
     /// Decodes to RGBA8, at a reduced scale when fitting it into `fit` would shrink it by half
     /// or more. A file that ends early decodes (the rest grey) and reports that in `warning`.
+    /// Given up after `timeout` seconds (`PageSources.decodeTimeout` when nil).
     public static func decode(_ data: [UInt8], path: String = "<memory>", fit: PixelSize? = nil,
-                              maxPixels: Int = PNG.defaultMaxPixels) throws -> (image: RGBAImage, warning: String?) {
+                              maxPixels: Int = PNG.defaultMaxPixels, timeout: TimeInterval? = nil) throws -> (image: RGBAImage, warning: String?) {
         let (width, height) = try storedSize(of: data, path: path, maxPixels: maxPixels)
         let orientation = orientation(of: data)
         // `fit` is for the picture as seen: turned a quarter, its sides swap.
@@ -57,19 +61,43 @@ public enum JPEG {
         var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * 4)
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
         var header = folio_jpeg_header()
-        let status = data.withUnsafeBufferPointer { src in
+        let seconds = timeout ?? PageSources.decodeTimeout
+        let deadline = folio_jpeg_now() + seconds
+        var status = data.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer {
-                folio_jpeg_decode(src.baseAddress, src.count, &header, Int32(denom), $0.baseAddress, w, h, &message)
+                folio_jpeg_decode(src.baseAddress, src.count, &header, Int32(denom), $0.baseAddress, w, h, deadline, &message)
+            }
+        }
+        var image = RGBAImage(width: Int(w), height: Int(h), pixels: pixels)
+        var warning: String?
+        if status == 3 {
+            // Its coefficients do not fit: the DC scans alone give it at 1/8 scale.
+            (image, status) = eighth(data, width: width, height: height, deadline: deadline, message: &message)
+            if denom < 8, status == 0 {
+                warning = "progressive JPEG of \(width)×\(height) shown at 1/8 scale (in full it needs more than \(coefficientBudget >> 20) MiB to decode)"
             }
         }
         guard status != 3 else {
-            throw PageError.invalid(path: path, message: "progressive JPEG of \(width)×\(height) needs more than "
+            throw PageError.invalid(path: path, message: "progressive CMYK JPEG of \(width)×\(height) needs more than "
                 + "\(coefficientBudget >> 20) MiB to decode; not shown")
         }
         guard status != 4 else { throw PageError.invalid(path: path, message: "progressive JPEG of more than \(FOLIO_JPEG_MAX_SCANS) scans; not shown") }
+        guard status != 5 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }
         guard status != 1 else { throw PageError.invalid(path: path, message: "not a valid JPEG: " + string(message)) }
-        let image = RGBAImage(width: Int(w), height: Int(h), pixels: pixels).oriented(exif: orientation)
-        return (image, status == 2 ? string(message) : nil)
+        return (image.oriented(exif: orientation), status == 2 ? string(message) : warning)
+    }
+
+    /// A progressive JPEG of `width × height` at 1/8 scale from its DC scans alone, and the
+    /// status of `folio_jpeg_decode_dc` (0: done).
+    static func eighth(_ data: [UInt8], width: Int, height: Int, deadline: Double = 0,
+                       message: inout [CChar]) -> (image: RGBAImage, status: Int32) {
+        var w: Int32 = 0, h: Int32 = 0
+        folio_jpeg_scaled_size(Int32(width), Int32(height), 8, &w, &h)
+        var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * 4)
+        let status = data.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { folio_jpeg_decode_dc(src.baseAddress, src.count, $0.baseAddress, w, h, deadline, &message) }
+        }
+        return (RGBAImage(width: Int(w), height: Int(h), pixels: pixels), status)
     }
 
     /// The EXIF orientation (1…8) of a JPEG's APP1 segment, 1 when there is none: how a

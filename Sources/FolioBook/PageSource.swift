@@ -135,6 +135,9 @@ public protocol PageSource: AnyObject, Sendable {
     var title: String? { get }
     /// Damage met while opening that did not stop it (pages after it lost), in words.
     var damage: String? { get }
+    /// What was seen while opening that loses nothing but is worth knowing (entries of one name
+    /// in an archive, entries passed over), in words: `info` lists them as notes.
+    var notes: [String] { get }
     /// Page `index`'s natural size (points for a PDF, pixels for an image); nil when it
     /// cannot be told without decoding.
     func pageSize(_ index: Int) -> (width: Double, height: Double)?
@@ -167,6 +170,7 @@ public protocol PageSource: AnyObject, Sendable {
 extension PageSource {
     public var damage: String? { nil }
     public var pagesEstimated: Bool { false }
+    public var notes: [String] { [] }
     public var rendersCrops: Bool { false }
     public func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? { nil }
 }
@@ -280,6 +284,21 @@ public final class DocumentRegistry: @unchecked Sendable {
 /// that passes page paths around carries document pages too.
 public enum PageSources {
     private static let formats = Mutex<[PageSourceFormat]>([])
+    private static let timeout = Mutex<TimeInterval>(60)
+
+    /// Seconds one page may take to decode (the image timeout of the command). Engines that can
+    /// stop a page part-way (JPEG, MuPDF) give it up then with an error ("still decoding after
+    /// … s; abandoned"), so its worker is free again; the PDF engine, which cannot, stops
+    /// counting it, so that other pages do not wait behind it.
+    public static var decodeTimeout: TimeInterval {
+        get { timeout.withLock { $0 } }
+        set { timeout.withLock { $0 = newValue } }
+    }
+
+    /// The words for a page given up after `seconds` (`decodeTimeout`).
+    public static func abandoned(after seconds: TimeInterval) -> String {
+        "still decoding after \(seconds.formatted()) s; abandoned"
+    }
 
     /// The documents the command line opens (the viewer, capture, the other commands).
     public static let documents = DocumentRegistry()

@@ -15,15 +15,15 @@ import Foundation
 /// under the GPL (docs/djvu.md).
 public enum DjVu {
     /// The format with pages that take longer than `decodeTimeout` seconds to decode given up
-    /// (a page frame waits as long for its image: `PipelineConfiguration.imageTimeout`).
-    public static func format(decodeTimeout: TimeInterval = 60) -> PageSourceFormat {
+    /// (nil: `PageSources.decodeTimeout`, which the command sets).
+    public static func format(decodeTimeout: TimeInterval? = nil) -> PageSourceFormat {
         PageSourceFormat(name: "DjVu", extensions: ["djvu", "djv"]) { path, _ in
             try DjVuDocument(path: path, timeout: decodeTimeout)
         }
     }
 
     /// Lets `Library.load` and page caches open DjVu documents.
-    public static func register(decodeTimeout: TimeInterval = 60) { PageSources.register(format(decodeTimeout: decodeTimeout)) }
+    public static func register(decodeTimeout: TimeInterval? = nil) { PageSources.register(format(decodeTimeout: decodeTimeout)) }
 }
 
 /// Wakes a wait when djvulibre posts a message (its callback may run on any thread, and must
@@ -64,7 +64,8 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private let mailbox = Mailbox()
     private let context: OpaquePointer
     private let document: OpaquePointer
-    private let timeout: TimeInterval
+    private let ownTimeout: TimeInterval?
+    private var timeout: TimeInterval { ownTimeout ?? PageSources.decodeTimeout }
     private var errors: [String] = []
     private var sizes: [Int: PageInfo] = [:]
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
@@ -77,9 +78,9 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         var rotation: Int
     }
 
-    init(path: String, timeout: TimeInterval) throws {
+    init(path: String, timeout: TimeInterval?) throws {
         self.path = path
-        self.timeout = timeout
+        ownTimeout = timeout
         guard let context = ddjvu_context_create("folio") else { throw PageError.invalid(path: path, message: "djvulibre failed to start") }
         self.context = context
         ddjvu_message_set_callback(context, { _, closure in
@@ -91,8 +92,9 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         }
         self.document = document
         do {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            let late = PageError.invalid(path: path, message: "took more than \(Int(timeout)) s to open")
+            let limit = timeout ?? PageSources.decodeTimeout
+            let deadline = Date(timeIntervalSinceNow: limit)
+            let late = PageError.invalid(path: path, message: "took more than \(Int(limit)) s to open")
             let status = try Self.await(ddjvu_document_job(document), context: context, mailbox: mailbox, deadline: deadline,
                                         errors: &errors) { late }
             guard status == DDJVU_JOB_OK else { throw PageError.invalid(path: path, message: "not a readable DjVu document\(Self.detail(errors))") }

@@ -16,7 +16,9 @@ extension Library {
     /// Never throws and reads no page image (only the first page's header when a book gives no
     /// page size; a document is opened to count its pages): whatever cannot be used becomes a `Problem`, logged once under
     /// `folio.book` (unless `logProblems` is false: a caller that prints them itself), and
-    /// everything else still loads.
+    /// everything else still loads. Once Ctrl-C or SIGTERM has arrived (`Interrupt`), the walk
+    /// stops at the next entry and what was read so far is returned: the caller checks
+    /// `Interrupt.requested` and gives up.
     public static func load(from source: String, logProblems: Bool = true) -> Library {
         var loader = LibraryLoader()
         let path = LibraryLoader.absolute(source)
@@ -61,6 +63,7 @@ struct LibraryLoader {
     }
 
     mutating func load(_ source: String) -> Library {
+        guard !Interrupt.requested else { return Library(title: Self.name(source), books: [], problems: problems) }
         switch Self.kind(of: source) {
         case nil:
             problems.append(Problem(file: source, message: "no such file or folder"))
@@ -113,9 +116,12 @@ struct LibraryLoader {
             .sorted(by: naturalLess)
         if !entries.isEmpty && !names.contains(where: PageSources.isImage) {
             var books: [Book] = []
-            for sub in entries {
+            let own = Self.fileID(folder)
+            for sub in entries where !Interrupt.requested {
                 let path = Self.join(folder, sub)
-                if Self.kind(of: path) == false {
+                if own != nil, Self.fileID(path) == own {
+                    problems.append(Problem(file: path, message: "links back to the folder it is in; skipped", severity: .note))
+                } else if Self.kind(of: path) == false {
                     books.append(documentBook(path))
                 } else if let m = Self.existing(bookManifestNames, in: path) {
                     books += loadManifest(m, expectLibrary: false).books
@@ -141,7 +147,7 @@ struct LibraryLoader {
         guard let names = list(folder) else { return nil }
         var images: [String] = []
         var notes: [Problem] = []
-        for name in names.sorted(by: naturalLess) {
+        for name in names.sorted(by: naturalLess) where !Interrupt.requested {
             let path = Self.join(folder, name)
             // Not a folder: a file, or a dangling link that will show as a missing page.
             guard Self.kind(of: path) != true else { continue }
@@ -187,6 +193,7 @@ struct LibraryLoader {
             let source = try PageSources.documents.open(path)
             if source.pageCount == 0 { problems.append(Problem(file: path, message: "the document has no pages", severity: .note)) }
             if let damage = source.damage { problems.append(Problem(file: path, message: damage)) }
+            problems += source.notes.map { Problem(file: path, message: $0, severity: .note) }
             return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
         } catch {
             problems.append(Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page"))
@@ -211,8 +218,7 @@ struct LibraryLoader {
             return Library(title: title, books: [], problems: problems)
         }
         defer { open.remove(path) }
-        var st = stat()
-        let id = stat(FileName.bytes(path), &st) == 0 ? FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) : nil
+        let id = Self.fileID(path)
         if let id {
             if let first = openFiles[id] {
                 problems.append(Problem(file: path, message: "links back to itself (\(first)); ignored"))
@@ -255,7 +261,7 @@ struct LibraryLoader {
         if let list = reader.field(root, "books", at: "", expected: "a list of books", { v -> [ManifestValue]? in
             if case let .array(items) = v.kind { return items } else { return nil }
         }) {
-            for (i, entry) in list.enumerated() {
+            for (i, entry) in list.enumerated() where !Interrupt.requested {
                 let at = "books[\(i)]"
                 if case let .string(p) = entry.kind {
                     // A path to a book folder or book manifest, inside this manifest's folder.
@@ -270,6 +276,12 @@ struct LibraryLoader {
     }
 
     // MARK: Paths
+
+    /// The device and inode of what `path` names, through links; nil when nothing is there.
+    static func fileID(_ path: String) -> FileID? {
+        var st = stat()
+        return stat(FileName.bytes(path), &st) == 0 ? FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) : nil
+    }
 
     /// True for a folder, false for anything else that is there, nil when nothing is.
     static func kind(of path: String) -> Bool? {
@@ -391,7 +403,7 @@ struct ManifestReader {
                     }
                 }
             case let .array(items):
-                for (i, item) in items.enumerated() {
+                for (i, item) in items.enumerated() where !Interrupt.requested {
                     let where_ = "\(Self.dot(at, "pages"))[\(i)]"
                     guard case let .string(p) = item.kind else {
                         report(item, where_, "expected a path, found \(item.typeName)")

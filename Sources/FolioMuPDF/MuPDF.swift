@@ -118,6 +118,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         try layout(fontSize: fontSize, wholeBook: wholeBook)
     }
 
+    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead.
+    var notes: [String] {
+        info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : []
+    }
+
     /// Why a book is not given to MuPDF at all, in words.
     private static func refusal(_ info: folio_mu_info) -> String? {
         if info.encrypted != 0 { return "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it" }
@@ -276,15 +281,28 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(RGBAImage.placement(own: b.width / b.height, onPaper: aspect))
     }
 
+    /// A render's stop flag, freed once neither the render nor its timer holds it.
+    private final class Stop: @unchecked Sendable {
+        // @unchecked: the cookie is MuPDF's, made to be aborted from another thread.
+        let cookie = folio_mu_new_cookie()
+        deinit { folio_mu_drop_cookie(cookie) }
+    }
+
     private func rasterise(_ index: Int, width: Int, height: Int, offset: (x: Double, y: Double), scale: (x: Double, y: Double)) throws -> RGBAImage {
         var error = folio_mu_error()
+        // A page still drawing after the decode timeout is stopped, so its thread is free again.
+        let stop = Stop(), seconds = PageSources.decodeTimeout
+        let timer = DispatchWorkItem { folio_mu_abort(stop.cookie) }
+        if seconds > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer) } else { timer.perform() }
+        defer { timer.cancel() }
         var status: Int32 = 0
         // Not filled here: the bridge paints the paper (one pass over a fresh buffer, not two).
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialised in
             status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                                     Int32(width), Int32(height), bytes.baseAddress, &error)
+                                     Int32(width), Int32(height), bytes.baseAddress, stop.cookie, &error)
             initialised = width * height * 4
         }
+        guard status != -2 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }

@@ -34,8 +34,12 @@ public enum PDF {
 
 /// One PDF file. poppler's document objects are not thread-safe, so each render borrows one
 /// of a small pool of handles on the same file: pages render in parallel, one per handle.
+/// poppler cannot stop a page part-way, so a render still running after
+/// `PageSources.decodeTimeout` (forms nested to draw 2^40 times) stops counting against the
+/// pool's limit: pages asked for after it get a handle of their own instead of waiting behind
+/// it, up to `maxOverdue` such renders.
 final class PDFDocument: PageSource, @unchecked Sendable {
-    // @unchecked: the handles, their limit and the size cache are guarded by `pool`.
+    // @unchecked: the handles, their limit, the renders under way and the size cache are guarded by `pool`.
     let path: String
     let pageCount: Int
     let title: String?
@@ -45,6 +49,12 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var idle: [OpaquePointer]
     private var handles: Int
     private var maxHandles: Int
+    /// Uses of a handle under way, by number, and when each began; those past the decode timeout.
+    private var started: [Int: Date] = [:]
+    private var overdue: Set<Int> = []
+    private var uses = 0
+    /// Overdue renders at most that others pass by (each holds a handle and a busy thread).
+    private static let maxOverdue = 4
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     /// A handle of its own for page labels, so that the on-screen layer never waits for pages
     /// being rendered, and the labels read so far (nil: the page has none); guarded by `info`.
@@ -201,7 +211,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     /// `maxHandles` exist, else the next one given back.
     func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         pool.lock()
-        while idle.isEmpty && handles >= maxHandles { pool.wait() }
+        while idle.isEmpty && handles - overdue.count >= maxHandles { waitLocked() }
         var doc = idle.popLast()
         if doc == nil { handles += 1 }
         pool.unlock()
@@ -215,11 +225,42 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             }
             return try withHandle(body)
         }
+        let use = pool.withLock {
+            uses += 1
+            started[uses] = Date()
+            return uses
+        }
         defer {
-            pool.withLock { idle.append(handle) }
+            pool.withLock {
+                started[use] = nil
+                // Late: its place was given to another handle meanwhile.
+                if overdue.remove(use) != nil, handles - overdue.count > maxHandles {
+                    handles -= 1
+                    g_object_unref(UnsafeMutableRawPointer(handle))
+                } else {
+                    idle.append(handle)
+                }
+            }
             pool.signal()
         }
         return try body(handle)
+    }
+
+    /// Waits, with `pool` locked, until a handle comes back or a use passes the decode timeout
+    /// (it is then overdue, and no longer counts against `maxHandles`).
+    private func waitLocked() {
+        let timeout = PageSources.decodeTimeout, now = Date()
+        var soonest: Date?
+        for (use, began) in started where !overdue.contains(use) {
+            let due = began.addingTimeInterval(timeout)
+            if due > now {
+                soonest = min(soonest ?? due, due)
+            } else if overdue.count < Self.maxOverdue {
+                overdue.insert(use)
+            }
+        }
+        guard idle.isEmpty && handles - overdue.count >= maxHandles else { return }
+        if let soonest { _ = pool.wait(until: soonest) } else { pool.wait() }
     }
 }
 

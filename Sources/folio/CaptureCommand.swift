@@ -102,6 +102,7 @@ func parseSize(_ text: String) throws -> (Int, Int) {
 func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
     let path = try resolveSource(source, password: password)
     let library = Library.load(from: path, logProblems: false)
+    try stopIfInterrupted(reading: path)
     report(library.problems)
     try requireBooks(library, source: path)
     UnusableInput.check(library)
@@ -118,6 +119,12 @@ func resolveSource(_ source: String?, password: String?) throws -> String {
     var st = stat()
     guard stat(FileName.bytes(path), &st) == 0 else { throw Failure(.noInput, "\(path): \(FileError.reason())") }
     return path
+}
+
+/// Fails (130) once Ctrl-C or SIGTERM has stopped the walk of the library at `source` (what
+/// it found so far is not shown: nothing is drawn or written from half a library).
+func stopIfInterrupted(reading source: String) throws {
+    if Interrupt.requested { throw Failure(.interrupted, "interrupted while reading \(source); nothing written") }
 }
 
 /// Fails (65) when a library has no book (the problems printed before say why; the line names

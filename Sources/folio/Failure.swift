@@ -2,6 +2,7 @@ import ArgumentParser
 import FolioReader
 import FolioScript
 import FolioBook
+import FolioRender
 import Foundation
 
 /// Why a command stops: one line for standard error and the exit status command-line users
@@ -25,6 +26,8 @@ struct Failure: Error, CustomStringConvertible {
         case io = 74
         /// The input cannot be read for lack of permission.
         case noPermission = 77
+        /// Folio's own shaders cannot be used (missing, or not compiled or linked by the driver).
+        case configuration = 78
         /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
         case interrupted = 130
     }
@@ -59,6 +62,11 @@ struct Failure: Error, CustomStringConvertible {
             }
         case let e as ValidationError:
             self.init(.usage, e.message)
+        case let e as RenderError:
+            switch e {
+            case .shaderCompile, .programLink, .shaderMissing, .shadersFolderNotFound: self.init(.configuration, e.description)
+            case .framebufferIncomplete, .sizeTooLarge: self.init(.failure, e.description)
+            }
         case let e as StillStateError:
             self.init(.usage, e.message)
         case let e as CocoaError:

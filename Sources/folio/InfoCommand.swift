@@ -26,7 +26,7 @@ struct Info: ParsableCommand {
     @Option(help: "With --decode: render each page to fit this many pixels high (PDF pages are rasterised for it; large JPEGs decoded at a reduced scale).")
     var pageHeight = 4096
 
-    @Option(help: "With --decode: seconds one page may take; a page still decoding then is reported and passed over (it goes on aside) while the others are checked.")
+    @Option(help: "With --decode: seconds one page may take; a page still decoding then is given up (a PDF page goes on aside), reported, and passed over while the others are checked.")
     var pageTimeout: Double = 60
 
     @Flag(help: "List every page file.")
@@ -58,7 +58,9 @@ struct Info: ParsableCommand {
             do { _ = try PageSources.documents.render(path, fit: fit) } catch { outcome.error = error }
             outcome.done.signal()
         }
-        guard outcome.done.wait(timeout: .now() + pageTimeout) == .success else {
+        // A little past the engines' own deadline (`PageSources.decodeTimeout`), so that those
+        // that can stop a page say so themselves.
+        guard outcome.done.wait(timeout: .now() + pageTimeout * 1.1 + 0.2) == .success else {
             throw PageError.invalid(path: path, message: "still decoding after \(pageTimeout.formatted()) s; passed over")
         }
         if let error = outcome.error { throw error }
@@ -67,7 +69,10 @@ struct Info: ParsableCommand {
     func run() throws {
         let start = Date()
         let source = try resolveSource(source, password: password)
+        Interrupt.catchSignals(notice: "interrupted; stopping")
+        PageSources.decodeTimeout = pageTimeout
         let library = Library.load(from: source, logProblems: false)
+        try stopIfInterrupted(reading: source)
         UnusableInput.check(library)
         let loaded = Date()
         var problems = library.problems
@@ -75,7 +80,11 @@ struct Info: ParsableCommand {
         var checked = Set<String>()
         let files = library.books.flatMap { [$0.cover].compactMap { $0 } + $0.pages }.filter { checked.insert($0).inserted }
         let progress = ProgressLine("folio info", unit: "files", total: files.count, quiet: quiet)
-        for path in files {
+        for (i, path) in files.enumerated() {
+            if Interrupt.requested {
+                progress.finish()
+                throw Failure(.interrupted, "interrupted after checking \(i) of \(files.count) files")
+            }
             defer { progress.advance() }
             do {
                 if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.documents.check(path) }

@@ -14,18 +14,9 @@ import Testing
         for (i, (r, g, b)) in colours.enumerated() {
             let content = "\(r) \(g) \(b) rg 20 60 160 160 re f"
             objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] /Contents \(4 + 2 * i) 0 R >>")
-            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
+            objects.append(TestPDF.stream("", content))
         }
-        var text = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        for (i, object) in objects.enumerated() {
-            offsets.append(text.utf8.count)
-            text += "\(i + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = text.utf8.count
-        text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(text.utf8)
+        return TestPDF.document(objects)
     }
 
     /// A folder with red.pdf, green.pdf, blue.pdf (three pages each) and broken.pdf (not a PDF).

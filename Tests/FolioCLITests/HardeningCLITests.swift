@@ -31,22 +31,8 @@ import Testing
     private func nestedFormsPDF(depth: Int) -> Data {
         var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] /Contents 4 0 R /Resources << /XObject << /X 5 0 R >> >> >>"]
-        func stream(_ dict: String, _ body: String) -> String { "<< \(dict) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream" }
-        objects.append(stream("", "/X Do"))
-        for k in 0..<depth {
-            let last = k == depth - 1
-            objects.append(stream("/Type /XObject /Subtype /Form /BBox [0 0 200 280]" + (last ? "" : " /Resources << /XObject << /X \(6 + k) 0 R >> >>"),
-                                  last ? "0 0 1 rg 10 10 20 20 re f" : "/X Do /X Do"))
-        }
-        var pdf = "%PDF-1.4\n", offsets: [Int] = []
-        for (i, body) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(i + 1) 0 obj\n\(body)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(pdf.utf8)
+        objects.append(TestPDF.stream("", "/X Do"))
+        return TestPDF.document(objects + TestPDF.nestedForms(from: 5, depth: depth))
     }
 
     /// `info --decode` of a page the PDF engine never finishes (forms nested 36 deep) had no

@@ -343,7 +343,32 @@ extension ArchiveTests {
         for (colour, expected) in zip(colours, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]) {
             XCTAssertColour(colour, expected)
         }
-        XCTAssertTrue(lib.problems.contains { $0.message.contains("given to more than one entry (leaf.png)") }, "\(lib.problems)")
+        let note = lib.problems.first { $0.message.contains("given to more than one entry (leaf.png)") }
+        XCTAssertEqual(note?.severity, .note, "a note, not a problem: nothing is lost (\(lib.problems))")
+    }
+
+    /// Entries named `../up.png` and `/abs.png` were pages (or dropped) without a word, and a
+    /// sparse tar entry of 10 GiB was read for 256 MiB before it was refused.
+    func testEntriesLeavingTheArchiveAreNotedAndAHugeOneIsRefusedUnread() throws {
+        let (lib, book) = try load("strays.cbt")
+        XCTAssertEqual(book.pages.count, 2)
+        XCTAssertColour(try PageSources.documents.render(book.pages[0], fit: PixelSize(width: 60, height: 90)).image.centre(), (255, 0, 0))
+        let note = lib.problems.first { $0.message.hasSuffix("2 image entries' paths leave the archive (../up.png, /abs.png); not pages") }
+        XCTAssertEqual(note?.severity, .note, "\(lib.problems)")
+        XCTAssertThrowsError(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90))) { error in
+            XCTAssertEqual(PNGError.reason(of: error), "entry 2.png is 10240 MiB, larger than 256 MiB; not read")
+        }
+    }
+
+    /// libarchive 3.6 reads a 7-Zip or zip that is a program (self-extracting) through the
+    /// program's headers, and crashes on malformed ones: a program is refused before it opens.
+    func testAProgramNamedAsAComicIsRefusedUnopened() throws {
+        for (name, magic) in [("elf.cb7", [0x7F, 0x45, 0x4C, 0x46] as [UInt8]), ("dos.cbz", [0x4D, 0x5A])] {
+            let path = try Fixtures.path(name)
+            try Data(magic + [UInt8](repeating: 0, count: 600)).write(to: URL(fileURLWithPath: path))
+            let lib = Library.load(from: path, logProblems: false)
+            XCTAssertEqual(lib.problems.map(\.message), ["is a program (a self-extracting archive?), not a comic archive; not opened; showing a placeholder page"], name)
+        }
     }
 
     /// Each page reopened the archive and skipped to its entry: 2,400 pages read in order took
@@ -376,12 +401,20 @@ final class JPEGLimitTests: XCTestCase {
     }
 
     /// A progressive 16000² JPEG took 3.1 GB although it was shown at 1/8 scale: libjpeg holds
-    /// every coefficient. Past the budget it is refused with one line.
-    func testAProgressiveJPEGOverTheCoefficientBudgetIsRefused() throws {
+    /// every coefficient. Past the budget it was refused; now its DC scans alone give it at 1/8
+    /// scale (a line says so when the screen wanted it larger).
+    func testAProgressiveJPEGOverTheCoefficientBudgetIsShownAtOneEighth() throws {
         let path = try Fixtures.path("huge-progressive.jpg")
-        XCTAssertThrowsError(try PageSources.documents.render(path, fit: PixelSize(width: 500, height: 500))) { error in
-            XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of 10000×10000 needs more than 256 MiB to decode; not shown")
+        let page = try PageSources.documents.render(path, fit: PixelSize(width: 500, height: 500))
+        XCTAssertEqual(page.image.width, 1250)
+        XCTAssertEqual(page.image.height, 1250)
+        XCTAssertNil(page.warning)
+        for (x, y, colour) in [(300, 300, (255, 0, 0)), (950, 300, (0, 255, 0)), (300, 950, (0, 0, 255)), (950, 950, (255, 255, 255))] {
+            XCTAssertColour(page.image.pixel(x, y), colour, "at \(x), \(y)")
         }
+        let larger = try PageSources.documents.render(path, fit: PixelSize(width: 4000, height: 4000))
+        XCTAssertEqual(larger.image.width, 1250)
+        XCTAssertEqual(larger.warning, "progressive JPEG of 10000×10000 shown at 1/8 scale (in full it needs more than 256 MiB to decode)")
     }
 
     /// A progressive JPEG of 20,000 scans decoded for minutes: more than 500 are refused.

@@ -134,16 +134,6 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
     }
 
-    /// Fonts obfuscated as EPUB allows are not DRM: the book opens (MuPDF 1.21 alone refuses
-    /// any book with an encryption.xml) and its text is on its pages.
-    func testABookWithObfuscatedFontsReads() throws {
-        let lib = Library.load(from: try EBooks.path("obfuscated-fonts.epub"), logProblems: false)
-        XCTAssertEqual(lib.problems, [])
-        let doc = try PageSources.documents.open(try EBooks.path("obfuscated-fonts.epub"))
-        XCTAssertEqual(try doc.text(page: 0)?.words.first?.text, "ALPHA")
-        XCTAssertEqual(try chapterPages(doc).count, 4)
-    }
-
     func testFB2AndXPS() throws {
         let fb2 = try PageSources.documents.open(try EBooks.path("book.fb2"))
         XCTAssertEqual(fb2.title, "Fiction Words")

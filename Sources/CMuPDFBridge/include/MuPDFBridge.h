@@ -22,6 +22,7 @@ typedef struct {
     int right_to_left;     ///< the spine's page-progression-direction is rtl
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
+    int obfuscated_fonts;  ///< encryption.xml only obfuscates fonts (EPUB's font embedding, not DRM)
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];
@@ -54,10 +55,18 @@ char *folio_mu_metadata(folio_mu_doc *doc, const char *key);
 
 /// Page `index`'s box in points (origin top-left); 0 on success.
 int folio_mu_bounds(folio_mu_doc *doc, int index, float box[4], folio_mu_error *error);
+/// A flag that stops a render part-way (MuPDF's fz_cookie): set from any thread.
+typedef struct folio_mu_cookie folio_mu_cookie;
+folio_mu_cookie *folio_mu_new_cookie(void);
+/// Asks the render using `cookie` to stop at MuPDF's next check.
+void folio_mu_abort(folio_mu_cookie *cookie);
+void folio_mu_drop_cookie(folio_mu_cookie *cookie);
+
 /// Draws page `index` on white into `rgba` (`width` × `height`, 4 bytes a pixel), the page's
-/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success.
+/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success, -2
+/// when `cookie` (may be NULL) was aborted.
 int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_error *error);
+                    int width, int height, unsigned char *rgba, folio_mu_cookie *cookie, folio_mu_error *error);
 
 /// A place in the text that survives relayout (MuPDF's bookmark of the page's start).
 int64_t folio_mu_bookmark(folio_mu_doc *doc, int index);

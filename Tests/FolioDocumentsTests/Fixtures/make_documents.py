@@ -196,6 +196,20 @@ with zipfile.ZipFile(os.path.join(out, "twins.cbz"), "w", zipfile.ZIP_DEFLATED) 
     for name, rgb in [("leaf.png", (0, 255, 0)), ("a.png", (255, 0, 0)), ("leaf.png", (0, 0, 255)), ("leaf.png", (255, 255, 0))]:
         z.writestr(name, png(rgb))
 
+# Entries whose paths leave the archive (passed over, with a note), and a page of 10 GiB that
+# GNU tar stores sparse in a few blocks (refused by the size it declares, before it is read).
+import shutil, subprocess
+parts = os.path.join(out, "strays")
+os.makedirs(parts)
+for name, rgb in [("1.png", (255, 0, 0)), ("u.png", (0, 255, 0)), ("a.png", (0, 0, 255))]:
+    open(os.path.join(parts, name), "wb").write(png(rgb))
+with open(os.path.join(parts, "2.png"), "wb") as f:
+    f.write(png((0, 0, 0))[:16])
+    f.truncate(10 << 30)
+subprocess.run(["tar", "--format=gnu", "--sparse", "-P", "--transform", "s,^u.png$,../up.png,;s,^a.png$,/abs.png,",
+                "-cf", os.path.abspath(os.path.join(out, "strays.cbt")), "-C", parts, "1.png", "u.png", "a.png", "2.png"], check=True)
+shutil.rmtree(parts)
+
 # A tar of 2,400 small pages: read page after page, it must cost one pass, not one per page.
 tiny = png((90, 90, 200), (8, 12))
 with tarfile.open(os.path.join(out, "wide.cbt"), "w") as t:
@@ -217,8 +231,23 @@ for o in range(1, 9):
     exif[0x0112] = o
     (seen if o == 1 else seen.transpose(undo[o])).save(os.path.join(out, "turned-%d.jpg" % o), quality=95, exif=exif.tobytes())
 
-# A progressive colour JPEG of 10,000 x 10,000: its coefficients alone take 300 MB.
-PILImage.new("RGB", (10000, 10000), (120, 130, 140)).save(os.path.join(out, "huge-progressive.jpg"), progressive=True, quality=30)
+# A progressive colour JPEG of 10,000 x 10,000 in quarters red, green / blue, white: its
+# coefficients alone take 300 MB, so it is shown at 1/8 scale from its DC scans.
+huge = PILImage.new("RGB", (10000, 10000), (255, 0, 0))
+huge.paste((0, 255, 0), (5000, 0, 10000, 5000))
+huge.paste((0, 0, 255), (0, 5000, 5000, 10000))
+huge.paste((255, 255, 255), (5000, 5000, 10000, 10000))
+huge.save(os.path.join(out, "huge-progressive.jpg"), progressive=True, quality=30)
+
+# Small progressive JPEGs of odd sizes (smooth gradients and a block), colour 4:2:0 and 4:4:4
+# and grey, to compare the DC scans' 1/8 scale with libjpeg's.
+varied = PILImage.new("RGB", (203, 157))
+varied.putdata([(x * 255 // 202, y * 255 // 156, (x + y) * 255 // 358) for y in range(157) for x in range(203)])
+varied.paste((250, 250, 20), (32, 32, 96, 80))
+varied.save(os.path.join(out, "progressive-420.jpg"), progressive=True, quality=90)
+varied.save(os.path.join(out, "progressive-444.jpg"), progressive=True, quality=90, subsampling=0)
+varied.convert("L").save(os.path.join(out, "progressive-grey.jpg"), progressive=True, quality=90)
+varied.convert("CMYK").save(os.path.join(out, "progressive-cmyk.jpg"), progressive=True, quality=90)
 
 # A small progressive JPEG whose last scan is repeated until it has some 700 scans.
 buf = io.BytesIO()

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+
+/// Hostile input met while a command works: a signal during a long library walk, special files
+/// named as books, archives with entries that cannot be pages. Each case gets one line and a
+/// documented status (docs/exit-status.md), and loses nothing.
+@Suite(.serialized) struct HostileInputTests {
+    private func folio(_ arguments: [String], timeout: Double = 60) throws -> FolioProcess.Result {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        return try FolioProcess.run(binary.path, arguments, timeout: timeout)
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A PDF of one blank page.
+    private func onePagePDF() -> Data {
+        TestPDF.document(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                          "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>"])
+    }
+
+    // MARK: Signals
+
+    /// The names of files opened in `folder` (inotify), read as they come.
+    private final class OpenWatch {
+        let fd: Int32
+
+        init(_ folder: String) throws {
+            fd = inotify_init1(Int32(IN_CLOEXEC))
+            try #require(fd >= 0 && inotify_add_watch(fd, folder, UInt32(IN_OPEN)) >= 0, "inotify: \(String(cString: strerror(errno)))")
+        }
+
+        deinit { close(fd) }
+
+        /// The names of the next events (an event on the folder itself has none): waits at most
+        /// `bound` seconds for one (a safety bound: the event, not the time, ends the wait); nil
+        /// when none came.
+        func names(waitingAtMost bound: Double) -> [String]? {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(bound * 1000)) == 1 else { return nil }
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            var names: [String] = [], at = 0
+            let header = MemoryLayout<inotify_event>.size
+            while n > 0, at + header <= n {
+                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: at + 12, as: UInt32.self)) }
+                let name = buffer[(at + header)..<(at + header + length)].prefix { $0 != 0 }
+                if !name.isEmpty { names.append(String(decoding: name, as: UTF8.self)) }
+                at += header + length
+            }
+            return names
+        }
+
+        /// Every name opened so far and not read yet.
+        func drain() -> [String] {
+            var all: [String] = []
+            while let more = names(waitingAtMost: 0) { all += more }
+            return all
+        }
+    }
+
+    /// The first SIGTERM (or Ctrl-C) during a long walk of a library was heard only once the
+    /// walk was over, however long it took (a library linking to itself: never). It ends the
+    /// walk at the next entry: one line, status 130, no output written, the books after it unopened.
+    @Test(arguments: [("capture", SIGTERM), ("info", SIGINT)])
+    func aSignalEndsALongLibraryWalk(command: String, signal: Int32) throws {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let library = dir.appendingPathComponent("library"), out = dir.appendingPathComponent("out.png")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        let books = 600
+        for i in 0..<books { try onePagePDF().write(to: library.appendingPathComponent(String(format: "book-%04d.pdf", i))) }
+        let watch = try OpenWatch(library.path)
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = command == "capture" ? ["capture", "--size", "48x27", "-o", out.path, library.path] : ["info", library.path]
+        p.environment = ProcessInfo.processInfo.environment.merging(["FOLIO_RASTERISER": "software"]) { _, new in new }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // Signalled once the walk has opened its first book.
+        var opened = Set<String>()
+        while !opened.contains(where: { $0.hasSuffix(".pdf") }) {
+            let names = try #require(watch.names(waitingAtMost: 60), "the walk never opened a book")
+            opened.formUnion(names)
+        }
+        kill(p.processIdentifier, signal)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        opened.formUnion(watch.drain())
+        #expect(p.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted while reading \(library.path); nothing written"), "\(stderr)")
+        #expect(stderr.split(separator: "\n").count == 2, "the notice and one line: \(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let booksOpened = opened.filter { $0.hasSuffix(".pdf") }.count
+        #expect(booksOpened < books / 2, "the walk went on to \(booksOpened) of \(books) books")
+    }
+
+    // MARK: Special files
+
+    /// Only regular files are opened, and their type is checked with stat first: a FIFO named as
+    /// a book would block its reader forever, /dev/zero would be read without end.
+    @Test func specialFilesNamedAsBooksAreRefusedAtOnce() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("book.pdf").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for (source, words) in [(fifo, "\(fifo): cannot read: is a FIFO (named pipe), not a file"),
+                                ("/dev/zero", "/dev/zero: cannot read the manifest: is a character device, not a file")] {
+            for command in [["info", source], ["capture", "--size", "48x27", "-o", dir.path + "/out.png", source]] {
+                let r = try folio(command, timeout: 20)
+                #expect(!r.timedOut && r.status == 65, "\(command): \(r.status) \(r.stderr)")
+                #expect((r.stdout + r.stderr).contains(words), "\(command): \(r.stdout) \(r.stderr)")
+            }
+        }
+    }
+
+    /// Links that loop: a folder of books linking to itself is named once, with a note; page
+    /// links that point at each other are one line each; the walk ends.
+    @Test func linksThatLoopEndTheWalk() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let library = dir.path + "/library", book = library + "/book"
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: FolioProcess.packageRoot.path + "/Textures/alice/cover.png", toPath: book + "/p1.png")
+        for (link, target) in [(library + "/self", "."), (book + "/up", ".."), (book + "/a.png", "b.png"), (book + "/b.png", "a.png")] {
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        }
+        let r = try folio(["info", library], timeout: 20)
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\(library)/self: note: links back to the folder it is in; skipped"), "\(r.stdout)")
+        #expect(r.stdout.contains("\(book)/a.png: cannot read: Too many levels of symbolic links"), "\(r.stdout)")
+        #expect(r.stdout.contains("1 book"), "\(r.stdout)")
+    }
+
+    /// Whether a user other than this one can run `folio`: every folder above it searchable by
+    /// others (and, as root, setpriv there to become nobody).
+    private static let othersCanRun: Bool = {
+        guard var url = FolioProcess.binary, getuid() != 0 || FolioProcess.available("setpriv") else { return getuid() != 0 }
+        while url.path != "/" {
+            var st = stat()
+            guard stat(url.path, &st) == 0, st.st_mode & 0o001 != 0 else { return false }
+            url.deleteLastPathComponent()
+        }
+        return true
+    }()
+
+    /// The only document named may not be read: 77, not 0 (nor 65). Root reads every file, so
+    /// the command runs as nobody (setpriv) when the tests run as root.
+    @Test(.enabled(if: othersCanRun, "needs setpriv (util-linux) and folio where nobody can run it"))
+    func anUnreadableDocumentAloneEndsWith77() throws {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(chmod(dir.path, 0o777) == 0)
+        let doc = dir.appendingPathComponent("locked.pdf")
+        try onePagePDF().write(to: doc)
+        #expect(chmod(doc.path, 0) == 0)
+        var command = [binary.path]
+        if getuid() == 0 {
+            command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        }
+        for arguments in [["info", doc.path], ["capture", "--size", "48x27", "-o", dir.path + "/out.png", doc.path]] {
+            let r = try FolioProcess.run(command[0], Array(command.dropFirst()) + arguments, timeout: 30)
+            #expect(r.status == 77, "\(arguments[0]): \(r.status) \(r.stderr)")
+            #expect((r.stdout + r.stderr).contains("\(doc.path): not a readable PDF: Permission denied"), "\(r.stdout) \(r.stderr)")
+        }
+    }
+
+    // MARK: Decoding that does not end
+
+    /// A PDF whose first pages nest forms `depth` deep (2^depth operations each: pages the engine
+    /// never finishes) and whose last page is plain.
+    private func stuckPagesPDF(stuck: Int, depth: Int) -> Data {
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+                       "<< /Type /Pages /Kids [\((0...stuck).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(stuck + 1) >>"]
+        let forms = 3 + stuck + 1
+        for _ in 0..<stuck {
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] /Contents \(forms + depth) 0 R /Resources << /XObject << /X \(forms) 0 R >> >> >>")
+        }
+        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>")
+        objects += TestPDF.nestedForms(from: forms, depth: depth)
+        objects.append(TestPDF.stream("", "/X Do"))
+        return TestPDF.document(objects)
+    }
+
+    /// poppler cannot stop a page, and each of a PDF's pages waited for one of its few handles:
+    /// behind pages that never finish, every later page of the document waited too. A page past
+    /// the decode timeout no longer holds the others back (four of them here, more than the
+    /// handles of a machine of 5 cores or fewer).
+    @Test func pagesThatNeverFinishDoNotHoldBackTheRestOfThePDF() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = dir.appendingPathComponent("stuck.pdf")
+        try stuckPagesPDF(stuck: 4, depth: 36).write(to: pdf)
+        let r = try folio(["info", "--decode", "--page-height", "100", "--page-timeout", "0.5", pdf.path], timeout: 60)
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        for page in 1...4 { #expect(r.stdout.contains("\(pdf.path): page \(page): still decoding after 0.5 s; passed over"), "\(r.stdout)") }
+        #expect(!r.stdout.contains("page 5:"), "the plain page decodes: \(r.stdout)")
+    }
+
+    // MARK: Shaders
+
+    /// A shader that does not compile ended with 1, like any failure; it is a broken
+    /// installation (or --shaders folder), 78 as sysexits.h has it, with the driver's line.
+    @Test func shadersThatDoNotCompileExit78() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shaders = dir.appendingPathComponent("Shaders")
+        try FileManager.default.copyItem(at: FolioProcess.packageRoot.appendingPathComponent("Shaders"), to: shaders)
+        let frag = shaders.appendingPathComponent("page.frag")
+        let source = try String(contentsOf: frag, encoding: .utf8)
+        try source.replacingOccurrences(of: "void main()", with: "void main() { undeclaredName; }\nvoid unused()").write(to: frag, atomically: true, encoding: .utf8)
+        let r = try folio(["capture", "--shaders", shaders.path, "--size", "48x27", "-o", dir.path + "/out.png"])
+        #expect(r.status == 78, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("Shaders/page.frag:") && r.stderr.contains("undeclaredName"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/out.png"))
+        let missing = try folio(["capture", "--shaders", dir.path + "/none", "--size", "48x27", "-o", dir.path + "/out.png"])
+        #expect(missing.status == 78, "\(missing.stderr)")
+    }
+}

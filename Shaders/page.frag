@@ -23,8 +23,8 @@
 // Defines:  MOVING: the variant for turning sheets and fanned pages, with the wedge; FLAP adds
 //           the flap's shadow (a curl), RIM the back's rim (a sheet with a back), STEEP the
 //           steep taps (with software filtering, a moving face or the bent part of a curl
-//           squeezed past STEEP_FROM somewhere: below it both variants draw the same pixels,
-//           so its sharpness never switches).
+//           not seen square somewhere: seen square both variants draw the same pixels, so
+//           its sharpness never switches).
 //           Pages lying flat and covers use the plain one (a software renderer pays for code
 //           it skips). SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
 //           lying open (one more texture tap, at a coarse level).
@@ -66,20 +66,19 @@ const float PI = 3.14159265358979;
 
 // Where the page is seen steeply, two taps along the squeezed direction, each filtered for
 // part of it: the mipmap level then follows the other direction and small type stays legible.
-// Software renderers use it in place of their anisotropic filtering. Each tap covers
-// STEEP_FROM times the other direction's footprint (half the squeezed one at most) and the two
-// together the squeezed one: continuous in the squeeze, and one tap's worth up to a squeeze of
-// STEEP_FROM, so no line across a page and no frame switches between blurred and sharp. A
-// face (or a curl's flat part) squeezed less than that everywhere is drawn with the one-tap
-// variant, which then draws the same pixels for less (Renderer's `flatEnough`).
-const float STEEP_FROM = 1.1;
+// Software renderers use it in place of their anisotropic filtering. Each tap covers the other
+// direction's footprint (half the squeezed one at most) and the two together the squeezed one:
+// continuous in the squeeze, one tap's worth on a face seen square, so no line across a page
+// and no frame switches between blurred and sharp. A face (or a curl's flat part) seen square
+// everywhere, to within 1% (Renderer's `flatEnough`), is drawn with the one-tap variant: the
+// same pixels, to within that 1% of a footprint, for half the texture work.
 vec4 steep(vec2 uv) {
     vec2 dx = dFdx(uv), dy = dFdy(uv);
     // Compared in texels: a page's uv square is not square in texels.
     vec2 texels = vec2(textureSize(uImage, 0));
     float lx = dot(dx * texels, dx * texels), ly = dot(dy * texels, dy * texels);
     vec2 major = lx > ly ? dx : dy, minor = lx > ly ? dy : dx;
-    float part = clamp(STEEP_FROM * sqrt(min(lx, ly) / max(max(lx, ly), 1e-12)), 0.5, 1.0);
+    float part = max(0.5, sqrt(min(lx, ly) / max(max(lx, ly), 1e-12)));
     vec2 offset = 0.5 * (1.0 - part) * major;
     // Explicit derivatives: implicit ones would follow the taps' own offsets.
     return 0.5 * (textureGrad(uImage, uv - offset, part * major, minor)

@@ -419,8 +419,8 @@ public final class Renderer {
         let images = zip(faces, behind).map { face, other in
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
-        // The steep taps only where some of the face is squeezed past page.frag's STEEP_FROM: the
-        // one-tap variant draws the same pixels elsewhere, for less.
+        // The steep taps only where some of the face is not seen square: the one-tap variant
+        // draws the same pixels elsewhere, for less.
         let parts: [(steep: Bool, part: MeshPart)] = {
             guard moving && settings.steepTextTaps else { return [(false, .all)] }
             switch item.deformation {
@@ -464,10 +464,10 @@ public final class Renderer {
         }
     }
 
-    /// Whether the item's undeformed plane is seen squeezed less than page.frag's STEEP_FROM
-    /// everywhere (with a margin: the shader measures in texels, an image may be a little
-    /// off the page's proportions): found at a 3 × 3 grid of its points, from the ratio of the
-    /// longer to the shorter axis of the screen image of a small square of it.
+    /// Whether the item's undeformed plane is seen square everywhere, to within `flatSqueeze`
+    /// (page.frag's steep taps then part by under 1% of a footprint: one tap reads the same):
+    /// found at a 3 × 3 grid of its points, from the ratio of the longer to the shorter axis of
+    /// the screen image of a small square of it. A page lying in the view plane is seen square.
     func flatEnough(_ item: SceneItem) -> Bool {
         let m = view.projection * item.model
         let e = 0.01 * max(item.size.x, 1)
@@ -486,8 +486,8 @@ public final class Renderer {
         return true
     }
 
-    /// The squeeze up to which a face counts as flat: page.frag's STEEP_FROM (1.1) less a margin.
-    static let flatSqueeze = 1.05
+    /// The squeeze up to which a face counts as seen square.
+    static let flatSqueeze = 1.01
 
     /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
     /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
@@ -626,8 +626,8 @@ struct PageVariant: Hashable {
     /// The rim of a sheet's back while the sheet shades itself.
     var rim = false
     /// Two texture taps where the face is seen steeply (page.frag's `steep`): with software
-    /// filtering, a moving face squeezed past STEEP_FROM somewhere (a curl's bent part; the
-    /// flat part draws the same pixels with one tap), so its sharpness never switches.
+    /// filtering, a moving face not seen square somewhere (a curl's bent part; the flat part,
+    /// seen square, draws the same pixels with one tap), so its sharpness never switches.
     var steep = false
     /// A coarse tap of the other side's print.
     var showThrough = false

@@ -64,14 +64,14 @@ public final class Renderer {
     public var settings: RenderSettings
     /// The page shaders' variants (`PageVariant`), one per set of the terms a face can show: a
     /// software renderer pays for the code of the others.
-    private let pages: [PageVariant: PageUniforms]
+    private let pages: [PageVariant: ProgramUniforms]
     /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
-    private let shadow: ShadowUniforms
-    private let overlay: ShadowUniforms
-    private let backdrop: BackdropUniforms
-    private let block: BlockUniforms
-    private let desk: DeskUniforms
-    private let copy: Program
+    private let shadow: ProgramUniforms
+    private let overlay: ProgramUniforms
+    private let backdrop: ProgramUniforms
+    private let block: ProgramUniforms
+    private let desk: ProgramUniforms
+    private let copy: ProgramUniforms
     /// What the context's state is; each pass states what it needs (`Pipeline`).
     private let gl = GLState()
     private let flatMesh: GridMesh
@@ -112,21 +112,19 @@ public final class Renderer {
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
-        var pages: [PageVariant: PageUniforms] = [:]
+        var pages: [PageVariant: ProgramUniforms] = [:]
         for variant in PageVariant.all {
-            pages[variant] = PageUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+            pages[variant] = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
                                                       defines: variant.defines))
         }
         self.pages = pages
-        shadow = ShadowUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute,
+        shadow = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute,
                                             defines: ["CAST"]))
-        overlay = ShadowUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute))
-        backdrop = BackdropUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag"))
-        block = BlockUniforms(try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1]))
-        desk = DeskUniforms(try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute))
-        copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
-        copy.use()
-        copy.uniform("uSource").set(Int32(0))
+        overlay = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute))
+        backdrop = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag"))
+        block = ProgramUniforms(try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1]))
+        desk = ProgramUniforms(try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute))
+        copy = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag"))
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
         // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
@@ -142,7 +140,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        (pages.values.map(\.program) + [shadow.program, overlay.program, backdrop.program, block.program, desk.program, copy])
+        (pages.values.map(\.program) + [shadow.program, overlay.program, backdrop.program, block.program, desk.program, copy.program])
             .forEach { $0.destroy() }
         flatMesh.destroy()
         curvedMesh.destroy()
@@ -281,11 +279,11 @@ public final class Renderer {
         }
         guard opaque.count > 2 else { return }
         gl.apply(Pipeline(overlay.program, DrawState(depth: .test(less: true, write: true), colorWrite: false, polygonOffset: true)))
-        overlay.geometry.shadowPass.set(Int32(3))
-        overlay.geometry.inset.set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+        overlay[.shadowPass].set(Int32(3))
+        overlay[.inset].set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
         for item in opaque.reversed() {
-            setGeometry(overlay.geometry, item, viewProj: viewProj)
-            overlay.geometry.spineEdge.set(Float(item.kind == .cover ? 1 : 0))
+            setGeometry(overlay, item, viewProj: viewProj)
+            overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
             flatMesh.draw()
         }
     }
@@ -317,7 +315,7 @@ public final class Renderer {
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
         if target.samples > 1 {
             gl.begin(Pass(target: target, scissor: rect))
-            gl.apply(Pipeline(copy, DrawState()))
+            gl.apply(Pipeline(copy.program, DrawState()))
             cache.color.bind(unit: 0)
             glBindVertexArray(emptyVAO)
             glDrawArrays(E(GL_TRIANGLES), 0, 3)
@@ -338,35 +336,35 @@ public final class Renderer {
         }
         let top = mix((0.20, 0.22, 0.26), (0.42, 0.30, 0.21)), bottom = mix((0.08, 0.09, 0.11), (0.30, 0.20, 0.13))
         let room = settings.theme.room
-        backdrop.top.set(top.0 * Float(room.r), top.1 * Float(room.g), top.2 * Float(room.b))
-        backdrop.bottom.set(bottom.0 * Float(room.r), bottom.1 * Float(room.g), bottom.2 * Float(room.b))
-        backdrop.vignette.set(Float(0.5 + 0.05 * desk))
+        backdrop[.top].set(top.0 * Float(room.r), top.1 * Float(room.g), top.2 * Float(room.b))
+        backdrop[.bottom].set(bottom.0 * Float(room.r), bottom.1 * Float(room.g), bottom.2 * Float(room.b))
+        backdrop[.vignette].set(Float(0.5 + 0.05 * desk))
         glBindVertexArray(emptyVAO)
         glDrawArrays(E(GL_TRIANGLES), 0, 3)
     }
 
-    private func setGeometry(_ u: GeometryUniforms, _ item: SceneItem, viewProj: [Float]) {
-        u.viewProj.set(matrix: viewProj)
-        u.model.set(matrix: item.model.floats)
-        u.size.set(Float(item.size.x), Float(item.size.y))
-        u.gutterDrop.set(Float(item.gutterDrop.x), Float(item.gutterDrop.y))
+    private func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+        u[.viewProj].set(matrix: viewProj)
+        u[.model].set(matrix: item.model.floats)
+        u[.size].set(Float(item.size.x), Float(item.size.y))
+        u[.gutterDrop].set(Float(item.gutterDrop.x), Float(item.gutterDrop.y))
         setDeformation(u, item.deformation)
         let l = light
-        u.light.set(Float(l.x), Float(l.y), Float(l.z))
+        u[.light].set(Float(l.x), Float(l.y), Float(l.z))
     }
 
-    private func setDeformation(_ u: GeometryUniforms, _ deformation: Deformation) {
+    private func setDeformation(_ u: ProgramUniforms, _ deformation: Deformation) {
         switch deformation {
         case .flat:
-            u.deform.set(Int32(0))
+            u[.deform].set(Int32(0))
         case let .curl(c):
-            u.deform.set(Int32(1))
-            u.curl.set(Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
-            u.curlRadius.set(Float(c.radius))
-            u.curlWrap.set(Float(c.wrap))
+            u[.deform].set(Int32(1))
+            u[.curl].set(Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
+            u[.curlRadius].set(Float(c.radius))
+            u[.curlWrap].set(Float(c.wrap))
         case let .cone(c):
-            u.deform.set(Int32(2))
-            u.cone.set(Float(c.apex), Float(c.theta), Float(c.rotation))
+            u[.deform].set(Int32(2))
+            u[.cone].set(Float(c.apex), Float(c.theta), Float(c.rotation))
         }
     }
 
@@ -437,28 +435,28 @@ public final class Renderer {
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0
                 gl.apply(Pipeline(page.program, faceState))
-                setGeometry(page.geometry, item, viewProj: viewProj)
-                page.uvOrigin.set(Float(item.uv.origin.x), Float(item.uv.origin.y))
-                page.uvDu.set(Float(item.uv.du.x), Float(item.uv.du.y))
-                page.uvDt.set(Float(item.uv.dt.x), Float(item.uv.dt.y))
-                page.shade.set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
-                page.gutter.set(Float(s.gutter))
-                page.wedge.set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
-                page.ambient.set(Float(settings.ambientOcclusion))
-                page.opacity.set(Float(item.opacity))
-                page.cornerRadius.set(Float(settings.cornerRadius))
-                page.geometry.expand.set(Float(rim))
-                page.geometry.spineEdge.set(Float(item.kind == .cover ? 1 : 0))
-                page.backTone.set(Float(item.kind == .cover ? 0 : 1))
-                page.showThrough.set(Float(s.showThrough), Float(s.showThroughBehind))
+                setGeometry(page, item, viewProj: viewProj)
+                page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
+                page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
+                page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
+                page[.shade].set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+                page[.gutter].set(Float(s.gutter))
+                page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
+                page[.ambient].set(Float(settings.ambientOcclusion))
+                page[.opacity].set(Float(item.opacity))
+                page[.cornerRadius].set(Float(settings.cornerRadius))
+                page[.expand].set(Float(rim))
+                page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+                page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
+                page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
                 setTheme(page, recolours: item.kind != .cover && takesTheme(item))
                 if let other = image.behind {
                     other.bind(unit: 1)
                     // A few dozen texels across: the print as soft grey blocks, never legible.
-                    page.behindLod.set(Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+                    page[.behindLod].set(Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
                 }
                 image.image.bind(unit: 0)
-                page.backFace.set(face.back)
+                page[.backFace].set(face.back)
                 drawMesh(for: item, part: part)
             }
         }
@@ -510,11 +508,11 @@ public final class Renderer {
     }
 
     /// The theme's colours for a face; `recolours` false shows it as it is.
-    private func setTheme(_ page: PageUniforms, recolours: Bool) {
+    private func setTheme(_ page: ProgramUniforms, recolours: Bool) {
         let paper = settings.theme.paper, ink = settings.theme.ink
-        page.recolour.set(Float(recolours ? 1 : 0))
-        page.themePaper.set(Float(paper.r), Float(paper.g), Float(paper.b))
-        page.themeInk.set(Float(ink.r), Float(ink.g), Float(ink.b))
+        page[.recolour].set(Float(recolours ? 1 : 0))
+        page[.themePaper].set(Float(paper.r), Float(paper.g), Float(paper.b))
+        page[.themeInk].set(Float(ink.r), Float(ink.g), Float(ink.b))
     }
 
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
@@ -523,25 +521,25 @@ public final class Renderer {
         // shows through the page in stripes as the book opens.
         gl.apply(Pipeline(block.program, DrawState(depth: .test(less: false, write: true), cull: .back,
                                                    clockwise: item.model.determinant < 0, polygonOffset: true)))
-        block.viewProj.set(matrix: viewProj)
-        block.model.set(matrix: item.model.floats)
-        block.size.set(Float(item.size.x), Float(item.size.y))
-        block.thickness.set(Float(item.thickness))
+        block[.viewProj].set(matrix: viewProj)
+        block[.model].set(matrix: item.model.floats)
+        block[.size].set(Float(item.size.x), Float(item.size.y))
+        block[.thickness].set(Float(item.thickness))
         // The paper's edges take the theme's paper with the pages.
         let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
-        block.paper.set(Float(0.93 * paper.r), Float(0.90 * paper.g), Float(0.83 * paper.b))
+        block[.paper].set(Float(0.93 * paper.r), Float(0.90 * paper.g), Float(0.83 * paper.b))
         let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
-        block.clothTint.set(Float(tint.r), Float(tint.g), Float(tint.b))
+        block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
         let l = light
-        block.light.set(Float(l.x), Float(l.y), Float(l.z))
-        block.sheets.set(Float(max(item.thickness / 0.35, 1)))
+        block[.light].set(Float(l.x), Float(l.y), Float(l.z))
+        block[.sheets].set(Float(max(item.thickness / 0.35, 1)))
         let board = item.kind == .board
-        block.board.set(Int32(board ? 1 : 0))
-        block.grow.set(Float(board ? BookBoard.overhang(item.thickness) : 0))
+        block[.board].set(Int32(board ? 1 : 0))
+        block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
         // A shut book's block is square and its spine side is the cover's cloth.
-        block.flare.set(Float(board ? 0 : 0.5 * (1 - item.closed)))
-        block.gutterDrop.set(Float(item.gutterDrop.x))
-        block.spine.set(Float(board ? 0 : item.closed))
+        block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed)))
+        block[.gutterDrop].set(Float(item.gutterDrop.x))
+        block[.spine].set(Float(board ? 0 : item.closed))
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)
         }
@@ -555,16 +553,16 @@ public final class Renderer {
         // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
         // the shadow behind each book is not shaded where its cover will hide it.
         gl.apply(Pipeline(desk.program, DrawState(depth: .test(less: false, write: false), blend: .multiply)))
-        desk.viewProj.set(matrix: viewProj)
-        desk.model.set(matrix: item.model.floats)
-        desk.size.set(Float(item.size.x), Float(item.size.y))
+        desk[.viewProj].set(matrix: viewProj)
+        desk[.model].set(matrix: item.model.floats)
+        desk[.size].set(Float(item.size.x), Float(item.size.y))
         // Softer with the height above the desk: none at an open book's spine (desk.vert).
-        desk.margin.set(12, Float(12 + 1.5 * item.thickness))
-        desk.height.set(Float(item.thickness))
-        desk.strength.set(Float(0.45 * item.opacity))
-        desk.closed.set(Float(item.closed))
+        desk[.margin].set(12, Float(12 + 1.5 * item.thickness))
+        desk[.height].set(Float(item.thickness))
+        desk[.strength].set(Float(0.45 * item.opacity))
+        desk[.closed].set(Float(item.closed))
         let l = light
-        desk.light.set(Float(l.x), Float(l.y), Float(l.z))
+        desk[.light].set(Float(l.x), Float(l.y), Float(l.z))
         flatMesh.draw()
     }
 
@@ -582,10 +580,10 @@ public final class Renderer {
         let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
         guard strength > 0 else { return }
         gl.apply(Pipeline(shadow.program, Self.castState))
-        setGeometry(shadow.geometry, sheet, viewProj: viewProj)
-        shadow.geometry.shadowPass.set(Int32(1))
-        shadow.strength.set(Float(strength * sheet.opacity))
-        shadow.falloff.set(Float(settings.shadowFalloff))
+        setGeometry(shadow, sheet, viewProj: viewProj)
+        shadow[.shadowPass].set(Int32(1))
+        shadow[.strength].set(Float(strength * sheet.opacity))
+        shadow[.falloff].set(Float(settings.shadowFalloff))
         drawMesh(for: sheet, coarse: true)
     }
 
@@ -595,21 +593,21 @@ public final class Renderer {
     private func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
         guard !items.isEmpty else { return }
         gl.apply(Pipeline(overlay.program, Self.overlayState))
-        let u = overlay.geometry
+        let u = overlay
         for item in items {
             setGeometry(u, item, viewProj: viewProj)
             if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
                 setDeformation(u, caster.deformation)
-                u.casterModel.set(matrix: caster.model.floats)
-                u.casterSize.set(Float(caster.size.x), Float(caster.size.y))
-                u.shadowPass.set(Int32(2))
-                overlay.strength.set(Float(item.shade.`self`))
-                overlay.ambient.set(Float(settings.ambientOcclusion))
+                u[.casterModel].set(matrix: caster.model.floats)
+                u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
+                u[.shadowPass].set(Int32(2))
+                overlay[.strength].set(Float(item.shade.`self`))
+                overlay[.ambient].set(Float(settings.ambientOcclusion))
                 occlusionMesh.draw()
             } else {
-                u.shadowPass.set(Int32(0))
-                overlay.strength.set(Float(item.shade.darkening))
-                overlay.ambient.set(Float(0))
+                u[.shadowPass].set(Int32(0))
+                overlay[.strength].set(Float(item.shade.darkening))
+                overlay[.ambient].set(Float(0))
                 drawMesh(for: item)
             }
         }

@@ -3,6 +3,7 @@ import FolioApp
 import FolioBook
 import FolioKit
 import FolioPlatform
+import Foundation
 @testable import FolioRender
 import Testing
 
@@ -91,6 +92,17 @@ import Testing
             texture.destroy()
             target.destroy()
             #expect(context.ledger.alive.isEmpty, "\(context.ledger.alive)")
+        }
+    }
+
+    /// Uniforms are set by location, found by name once: a name the shaders do not declare
+    /// would be found nowhere and set silently to nothing.
+    @Test func everyUniformNameIsDeclaredInTheShaders() throws {
+        let folder = GLHarness.shaders
+        let text = try ShaderFolder.files(in: folder)
+            .map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
+        for name in UniformName.allCases {
+            #expect(text.range(of: "uniform \\w+ \(name.glsl);", options: .regularExpression) != nil, "\(name.glsl) is declared nowhere")
         }
     }
 }

@@ -22,8 +22,9 @@
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  MOVING: the variant for turning sheets and fanned pages, with the wedge; FLAP adds
 //           the flap's shadow (a curl), RIM the back's rim (a sheet with a back), STEEP the
-//           steep taps (every moving face, with software filtering: steep or not, its
-//           sharpness then never switches).
+//           steep taps (with software filtering, a moving face or the bent part of a curl
+//           not seen square somewhere: seen square both variants draw the same pixels, so
+//           its sharpness never switches).
 //           Pages lying flat and covers use the plain one (a software renderer pays for code
 //           it skips). SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
 //           lying open (one more texture tap, at a coarse level).
@@ -68,7 +69,9 @@ const float PI = 3.14159265358979;
 // Software renderers use it in place of their anisotropic filtering. Each tap covers the other
 // direction's footprint (half the squeezed one at most) and the two together the squeezed one:
 // continuous in the squeeze, one tap's worth on a face seen square, so no line across a page
-// and no frame switches between blurred and sharp.
+// and no frame switches between blurred and sharp. A face (or a curl's flat part) seen square
+// everywhere, to within 1% (Renderer's `flatEnough`), is drawn with the one-tap variant: the
+// same pixels, to within that 1% of a footprint, for half the texture work.
 vec4 steep(vec2 uv) {
     vec2 dx = dFdx(uv), dy = dFdy(uv);
     // Compared in texels: a page's uv square is not square in texels.

@@ -14,6 +14,13 @@ public enum CurlStrips {
     /// renderer).
     public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
                                 gutter: Bool = true) -> [[Vec2]] {
+        pieces(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter).map(\.polygon)
+    }
+
+    /// The polygons, each with whether it lies flat: in the page's plane (not yet rolled) or
+    /// face down parallel to it (the part past the roll at a wrap of π).
+    static func pieces(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double,
+                       gutter: Bool) -> [(polygon: [Vec2], flat: Bool)] {
         let (w, h) = (size.x + margin, size.y / 2 + margin)
         let page = [Vec2(0, -h), Vec2(w, -h), Vec2(w, h), Vec2(0, h)]
         let arc = curl.wrap * curl.radius
@@ -21,8 +28,9 @@ public enum CurlStrips {
         let n = max(strips, 1)
         for i in 0...n { cuts.append(arc * Double(i) / Double(n)) }
         cuts.append(.infinity)
-        var out: [[Vec2]] = []
+        var out: [(polygon: [Vec2], flat: Bool)] = []
         for (lo, hi) in zip(cuts, cuts.dropFirst()) {
+            let flat = !lo.isFinite || (!hi.isFinite && curl.wrap >= .pi - 1e-9)
             // Distance past the fold line, the deformation's own measure.
             let distance = { (p: Vec2) in ((p - curl.point) * curl.direction).sum() }
             var poly = page
@@ -34,7 +42,7 @@ public enum CurlStrips {
             let across: ((Vec2) -> Double)? = !lo.isFinite ? { $0.x }
                 : !hi.isFinite ? { $0.x - curl.direction.x * (2 * distance($0) - arc) } : nil
             guard gutter, let across else {
-                out.append(poly)
+                out.append((poly, flat))
                 continue
             }
             var pieces = [poly]
@@ -45,7 +53,7 @@ public enum CurlStrips {
                     }
                 }
             }
-            out += pieces
+            out += pieces.map { ($0, flat) }
         }
         return out
     }
@@ -54,8 +62,21 @@ public enum CurlStrips {
     /// the vertex input of `Shaders/page.vert` (outside 0 … 1 on the margin).
     public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
                                  gutter: Bool = true) -> [Vec2] {
+        unitTriangles(polygons(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter), size: size)
+    }
+
+    /// The triangles parted into those lying flat (in the page's plane or face down parallel
+    /// to it: seen as a page at rest is) and the bent rest (the roll; a flap standing up).
+    public static func parts(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+                             gutter: Bool = true) -> (flat: [Vec2], bent: [Vec2]) {
+        let all = pieces(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter)
+        return (unitTriangles(all.filter(\.flat).map(\.polygon), size: size),
+                unitTriangles(all.filter { !$0.flat }.map(\.polygon), size: size))
+    }
+
+    private static func unitTriangles(_ polygons: [[Vec2]], size: Vec2) -> [Vec2] {
         var out: [Vec2] = []
-        for poly in polygons(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter) {
+        for poly in polygons {
             let unit = poly.map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
             for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
         }

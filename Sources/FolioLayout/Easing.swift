@@ -20,6 +20,10 @@ public struct TimingCurve: Sendable, Equatable {
     public static let easeIn = TimingCurve(Vec2(0.42, 0), Vec2(1, 1))
     public static let easeOut = TimingCurve(Vec2(0, 0), Vec2(0.58, 1))
     public static let easeInOut = TimingCurve(Vec2(0.42, 0), Vec2(0.58, 1))
+    /// A page let go settling onto the stack: leaves at ease-out's speed (1.6 times the mean)
+    /// and slows over most of the way, so the last frames' steps shrink to nothing (ease-out's
+    /// last step at 30 frames a second was still a sixth of its largest: the page stopped dead).
+    public static let landing = TimingCurve(Vec2(0.5, 0.8), Vec2(0.15, 1))
 
     /// Progress at time fraction `t` (clamped to 0 … 1).
     public func callAsFunction(_ t: Double) -> Double {
@@ -66,8 +70,11 @@ public struct Spring: Sendable, Equatable {
         self.tolerance = tolerance
     }
 
-    /// The open spring: damping 0.7, initial velocity 0.7, 1 s (docs/behaviour.md §2).
-    public static let open = Spring()
+    /// The open spring: damping 0.9, initial velocity 0.7, 1 s. Damped at 0.7 (the ratio
+    /// first specified) the cover swept its half turn in a third of a second and the book
+    /// overshot by 4.6% of its travel, then drifted back; at 0.9 the half turn takes about
+    /// half a second and the overshoot is 0.15% (under a pixel): docs/behaviour.md §2.
+    public static let open = Spring(damping: 0.9)
 
     /// Undamped angular frequency, from the envelope e^(−ζω t) reaching the tolerance.
     public var omega: Double { -log(tolerance) / (damping * duration) }

@@ -28,11 +28,17 @@ public final class HeadlessContext: Surface {
     public var framebufferSize: (width: Int, height: Int)
     private let start = ContinuousClock.now
 
+    /// The GL objects made in this context (reported if any outlives it).
+    public let ledger: GLContextLedger
+
+    /// Made with the context current on the calling thread.
     private init(display: EGLDisplay, context: EGLContext, description: String) {
         self.display = display
         self.context = context
         self.platformDescription = description
         framebufferSize = (1280, 720)
+        ledger = GLContextLedger(label: description)
+        ledger.madeCurrent()
     }
 
     /// Seconds since the context was made, for a live loop without a window; captures pass
@@ -161,17 +167,20 @@ public final class HeadlessContext: Surface {
     /// Makes the context current on the calling thread (it may be current on one thread at a time).
     public func makeCurrent() {
         eglMakeCurrent(display, nil, nil, context)
+        ledger.madeCurrent()
     }
 
     /// Detaches the context from the calling thread, so another thread may take it.
     public func releaseCurrent() {
         eglMakeCurrent(display, nil, nil, nil)
+        if GLContextLedger.current === ledger { GLContextLedger.releasedCurrent() }
     }
 
     /// Releases the context; call once, on the thread that made it. The display stays
     /// initialised: every context of a process shares it, and terminating it would pull the
     /// others from under their owners (a test process, an embedding program with two).
     public func destroy() {
+        ledger.end()
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
     }

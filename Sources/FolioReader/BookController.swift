@@ -694,7 +694,7 @@ public final class BookController {
         current.progress = m.value(at: t)
         if let from = current.releasePointer {
             let end = current.completes ? Vec2(-current.grab.x, current.grab.y) : current.grab
-            let f = TimingCurve.easeOut(m.fraction(at: t))
+            let f = TimingCurve.landing(m.fraction(at: t))
             current.pointer = from + (end - from) * f
         }
         turn = current
@@ -772,7 +772,7 @@ public final class BookController {
         let target = current.completes ? 1.0 : 0.0
         current.motion = Motion(from: current.progress, to: target, start: time,
                                 duration: max(0.15, settings.turnDuration * abs(target - current.progress)),
-                                curve: .timing(.easeOut))
+                                curve: .timing(.landing))
         current.releasePointer = current.pointer
         turn = current
         return true

@@ -17,6 +17,7 @@ public final class FrameReader {
     public let height: Int
     public let layout: Layout
     private var buffers: [GLuint]
+    private let owner = GLOwner("pixel buffer")
     private var pending: [Int] = []   // ring slots holding a started copy, oldest first
     private var next = 0
 
@@ -82,6 +83,7 @@ public final class FrameReader {
     }
 
     public func destroy() {
+        owner.release()
         glDeleteBuffers(GLsizei(buffers.count), &buffers)
     }
 }

@@ -20,6 +20,7 @@ public final class Framebuffer {
     private let msFBO: GLuint
     private let msColor: GLuint
     private let msDepth: GLuint
+    private let owner: GLOwner
 
     /// `samples` is clamped to what the GPU offers; 0 or 1 means no multisampling.
     public init(width: Int, height: Int, samples: Int = 0) throws {
@@ -31,6 +32,7 @@ public final class Framebuffer {
         self.height = height
         serial = Self.serials.add(1, ordering: .relaxed).newValue
         color = Texture(renderTarget: width, height: height)
+        owner = GLOwner("framebuffer")
         var f: GLuint = 0, d: GLuint = 0
         glGenFramebuffers(1, &f)
         glGenRenderbuffers(1, &d)
@@ -119,6 +121,7 @@ public final class Framebuffer {
 
     /// Frees the GL objects; the context must be current.
     public func destroy() {
+        owner.release()
         var names = [fbo, msFBO].filter { $0 != 0 }
         glDeleteFramebuffers(GLsizei(names.count), &names)
         names = [depth, msColor, msDepth].filter { $0 != 0 }

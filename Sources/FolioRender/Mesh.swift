@@ -5,6 +5,7 @@ import COpenGL
 public struct GridMesh {
     let vao: GLuint
     let buffers: [GLuint]
+    private let owner: GLOwner
     public let indexCount: Int
     /// The uniform columns asked for (the extra ones come on top).
     public let columns: Int
@@ -46,6 +47,7 @@ public struct GridMesh {
         glBindVertexArray(0)
         vao = v
         buffers = b
+        owner = GLOwner("mesh")
     }
 
     public func draw() {
@@ -54,6 +56,7 @@ public struct GridMesh {
     }
 
     public func destroy() {
+        owner.release()
         var v = vao
         glDeleteVertexArrays(1, &v)
         var b = buffers
@@ -67,6 +70,7 @@ final class TriangleMesh {
     private let vao: GLuint
     private let buffer: GLuint
     private let floatsPerVertex: Int
+    private let owner = GLOwner("mesh")
     private var capacity = 0
     private(set) var vertexCount = 0
 
@@ -103,12 +107,17 @@ final class TriangleMesh {
         vertexCount = floats.count / floatsPerVertex
     }
 
-    func draw() {
+    func draw() { draw(first: 0, count: vertexCount) }
+
+    /// Draws `count` vertices from `first` (whole triangles).
+    func draw(first: Int, count: Int) {
+        guard count > 0 else { return }
         glBindVertexArray(vao)
-        glDrawArrays(E(GL_TRIANGLES), 0, GLsizei(vertexCount))
+        glDrawArrays(E(GL_TRIANGLES), GLint(first), GLsizei(count))
     }
 
     func destroy() {
+        owner.release()
         var v = vao, b = buffer
         glDeleteVertexArrays(1, &v)
         glDeleteBuffers(1, &b)

@@ -64,14 +64,16 @@ public final class Renderer {
     public var settings: RenderSettings
     /// The page shaders' variants (`PageVariant`), one per set of the terms a face can show: a
     /// software renderer pays for the code of the others.
-    private let pages: [PageVariant: Program]
+    private let pages: [PageVariant: ProgramUniforms]
     /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
-    private let shadow: Program
-    private let overlay: Program
-    private let backdrop: Program
-    private let block: Program
-    private let desk: Program
-    private let copy: Program
+    private let shadow: ProgramUniforms
+    private let overlay: ProgramUniforms
+    private let backdrop: ProgramUniforms
+    private let block: ProgramUniforms
+    private let desk: ProgramUniforms
+    private let copy: ProgramUniforms
+    /// What the context's state is; each pass states what it needs (`Pipeline`).
+    private let gl = GLState()
     private let flatMesh: GridMesh
     /// A flat page curving down into the gutter (`SceneItem.gutterDrop`).
     private let curvedMesh: GridMesh
@@ -84,6 +86,8 @@ public final class Renderer {
     /// The strips of the curl being drawn, rebuilt when the curl changes.
     private let curlMesh: TriangleMesh
     private var curlKey: CurlKey?
+    /// The curl mesh's vertices lying flat (`CurlStrips.parts`), first in its buffer.
+    private var curlFlatVertices = 0
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
@@ -98,6 +102,8 @@ public final class Renderer {
     private var light = Scene.defaultLight
     /// Layout units per pixel of the target being drawn.
     private var pixelUnits = 1.0
+    /// The camera of the frame being drawn.
+    private var view = (projection: Mat4.identity, size: Vec2(1, 1))
     /// How far faces are drawn past their edges, so edge coverage fades outwards too.
     private var rim: Double { 1.5 * pixelUnits }
     public private(set) var cacheHits = 0
@@ -106,18 +112,19 @@ public final class Renderer {
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
         let attribute = ["aGrid": Int32(0)]
-        var pages: [PageVariant: Program] = [:]
+        var pages: [PageVariant: ProgramUniforms] = [:]
         for variant in PageVariant.all {
-            pages[variant] = try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
-                                         defines: variant.defines)
+            pages[variant] = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
+                                                      defines: variant.defines))
         }
         self.pages = pages
-        shadow = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute, defines: ["CAST"])
-        overlay = try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute)
-        backdrop = try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag")
-        block = try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1])
-        desk = try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute)
-        copy = try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag")
+        shadow = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute,
+                                            defines: ["CAST"]))
+        overlay = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute))
+        backdrop = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag"))
+        block = ProgramUniforms(try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1]))
+        desk = ProgramUniforms(try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute))
+        copy = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag"))
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
         // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
@@ -133,7 +140,8 @@ public final class Renderer {
     }
 
     public func destroy() {
-        (Array(pages.values) + [shadow, overlay, backdrop, block, desk, copy]).forEach { $0.destroy() }
+        (pages.values.map(\.program) + [shadow.program, overlay.program, backdrop.program, block.program, desk.program, copy.program])
+            .forEach { $0.destroy() }
         flatMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
@@ -155,6 +163,7 @@ public final class Renderer {
         light = scene.light
         let camera = scene.camera.fitted(width: target.width, height: target.height)
         pixelUnits = camera.viewSize.x / Double(target.width)
+        view = (camera.viewProjection, camera.viewSize)
         let viewProj = camera.viewProjection.floats
         castStrength = Self.castStrengths(scene.items)
         let ordered = scene.items.enumerated().filter { $0.element.visible }
@@ -165,17 +174,19 @@ public final class Renderer {
 
         // Whatever GL call of this frame (or of the host before it) failed is reported here.
         defer { GLErrors.check("drawing a frame") }
+        // Others draw on the context between frames (the on-screen layer, blits).
+        gl.forget()
+        defer { gl.finish() }
         if settings.cacheStaticLayer && !moving.isEmpty,
            drawFromCache(items, moving: moving, scene: scene, camera: camera, viewProj: viewProj, into: target, textures: textures) {
             return
         }
         lastDirty[target.serial] = nil
-        target.bind()
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still.map(\.atRest), desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
-        glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+        gl.begin(Pass(target: target, clear: .depthStencil))
         drawMoving(moving, overlays: overlays(still, sheets: moving), viewProj: viewProj, textures: textures)
     }
 
@@ -205,8 +216,7 @@ public final class Renderer {
                 cache = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
             }
             guard let cache else { return false }
-            cache.bind()
-            drawLayer(key.items, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+            drawLayer(key.items, into: cache, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
             // Restoring samples the layer's single-sample colour: resolve it once, here.
             cache.resolve()
             cacheKey = key
@@ -222,15 +232,12 @@ public final class Renderer {
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
         lastDirty[id] = now
         lastDirtyRect = dirty
-        target.bind()
         // Both before the scissor: a software renderer copies an unscissored blit and clears
-        // a whole buffer as it starts each tile, but draws a quad for either when scissored.
+        // a whole buffer as it starts each tile, but draws a quad for either when scissored
+        // (the pass clears before it scissors).
         restore(from: cache, into: target, rect: dirty)
-        glClear(E(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-        glEnable(E(GL_SCISSOR_TEST))
-        glScissor(GLint(dirty.x), GLint(dirty.y), GLsizei(dirty.width), GLsizei(dirty.height))
+        gl.begin(Pass(target: target, clear: .depthStencil, scissor: dirty))
         drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
-        glDisable(E(GL_SCISSOR_TEST))
         return true
     }
 
@@ -245,19 +252,16 @@ public final class Renderer {
     }
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
-    private func drawLayer(_ items: [SceneItem], desk: Double, viewProj: [Float], textures: TextureStore) {
-        glClearColor(0, 0, 0, 1)
-        glClear(E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+    private func drawLayer(_ items: [SceneItem], into target: Framebuffer, desk: Double, viewProj: [Float], textures: TextureStore) {
+        gl.begin(Pass(target: target, clear: .all))
         // The insides' depth first: the backdrop then skips what opaque pages will cover.
         drawDepthOfInsides(items, viewProj: viewProj)
         drawBackdrop(desk: desk)
-        glEnable(E(GL_DEPTH_TEST))
-        glDepthFunc(E(GL_LEQUAL))
         for item in items {
             switch item.kind {
             case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
             case .shadow: drawDeskShadow(item, viewProj: viewProj)
-            case .cover, .page, .sheet: drawFace(item, viewProj: viewProj, textures: textures)
+            case .cover, .page, .sheet: drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
             }
         }
     }
@@ -274,23 +278,14 @@ public final class Renderer {
             ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat && $0.gutterDrop == .zero
         }
         guard opaque.count > 2 else { return }
-        overlay.use()
-        overlay.set("uShadowPass", Int32(3))
-        overlay.set("uInset", Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
-        glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE))
-        glEnable(E(GL_DEPTH_TEST))
-        glDepthFunc(E(GL_LESS))
-        glDisable(E(GL_BLEND))
-        glDisable(E(GL_CULL_FACE))
-        glEnable(E(GL_POLYGON_OFFSET_FILL))
-        glPolygonOffset(1, 4)
+        gl.apply(Pipeline(overlay.program, DrawState(depth: .test(less: true, write: true), colorWrite: false, polygonOffset: true)))
+        overlay[.shadowPass].set(Int32(3))
+        overlay[.inset].set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
         for item in opaque.reversed() {
             setGeometry(overlay, item, viewProj: viewProj)
-            overlay.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
+            overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
             flatMesh.draw()
         }
-        glDisable(E(GL_POLYGON_OFFSET_FILL))
-        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
     }
 
     /// The turning sheets first, marking their pixels in the stencil; then what darkens the
@@ -298,97 +293,85 @@ public final class Renderer {
     /// darkened or even shaded: on a software renderer fill is the cost. The stencil, not depth,
     /// decides: a sheet may sit a little below the stack it leaves (layouts lower it as it turns).
     private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], viewProj: [Float], textures: TextureStore) {
-        glEnable(E(GL_DEPTH_TEST))
-        glDepthFunc(E(GL_LEQUAL))
-        glEnable(E(GL_STENCIL_TEST))
-        glStencilMask(Stencil.sheet)
-        glStencilFunc(E(GL_ALWAYS), GLint(Stencil.sheet), Stencil.sheet)
-        glStencilOp(E(GL_KEEP), E(GL_KEEP), E(GL_REPLACE))
-        for sheet in sheets { drawFace(sheet.item, viewProj: viewProj, textures: textures) }
-        glDisable(E(GL_DEPTH_TEST))
-        glStencilMask(0)
-        glStencilFunc(E(GL_EQUAL), 0, Stencil.sheet)
+        for sheet in sheets { drawFace(sheet.item, state: Self.markedSheet, viewProj: viewProj, textures: textures) }
         drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
-        // Each pixel darkens once where the flattened sheet overlaps itself.
-        glStencilMask(Stencil.shadow)
-        glStencilFunc(E(GL_EQUAL), 0, 0xFF)
-        glStencilOp(E(GL_KEEP), E(GL_KEEP), E(GL_INCR))
         for sheet in sheets { drawCastShadow(sheet, viewProj: viewProj) }
-        glStencilMask(0xFF)
-        glDisable(E(GL_STENCIL_TEST))
     }
+
+    /// A page or cover face: depth-tested, blended by its coverage (culling and winding per face).
+    static let face = DrawState(depth: .test(less: false, write: true), blend: .over)
+    /// A turning sheet's face, marking its pixels in the stencil.
+    static let markedSheet = DrawState(depth: .test(less: false, write: true), stencil: .init(
+        function: E(GL_ALWAYS), reference: GLint(Stencil.sheet), readMask: Stencil.sheet, writeMask: Stencil.sheet,
+        pass: E(GL_REPLACE)), blend: .over)
+    /// Darkening of the pages beneath, only where no sheet is.
+    static let overlayState = DrawState(stencil: .init(function: E(GL_EQUAL), reference: 0, readMask: Stencil.sheet, writeMask: 0),
+                                        blend: .multiply)
+    /// The cast shadow, where no sheet is: each pixel darkens once where the flattened sheet
+    /// overlaps itself.
+    static let castState = DrawState(stencil: .init(function: E(GL_EQUAL), reference: 0, readMask: 0xFF, writeMask: Stencil.shadow,
+                                                    pass: E(GL_INCR)), blend: .multiply)
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
         if target.samples > 1 {
-            glEnable(E(GL_SCISSOR_TEST))
-            glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
-            glDisable(E(GL_DEPTH_TEST))
-            glDisable(E(GL_BLEND))
-            copy.use()
+            gl.begin(Pass(target: target, scissor: rect))
+            gl.apply(Pipeline(copy.program, DrawState()))
             cache.color.bind(unit: 0)
-            copy.set("uSource", Int32(0))
             glBindVertexArray(emptyVAO)
             glDrawArrays(E(GL_TRIANGLES), 0, 3)
-            glDisable(E(GL_SCISSOR_TEST))
         } else {
+            // A blit obeys the scissor: none.
+            gl.begin(Pass(target: target))
             target.copy(from: cache, rect: rect)
-            target.bind()
         }
     }
 
     /// The room: a dim shelf room, or a wooden desk under an open book, blended by `desk`.
     private func drawBackdrop(desk: Double) {
         // Behind everything: only where no page's inside has been drawn in depth.
-        glEnable(E(GL_DEPTH_TEST))
-        glDepthFunc(E(GL_LESS))
-        glDepthMask(GLboolean(GL_FALSE))
-        defer { glDepthMask(GLboolean(GL_TRUE)) }
-        glDisable(E(GL_BLEND))
-        glDisable(E(GL_CULL_FACE))
-        backdrop.use()
+        gl.apply(Pipeline(backdrop.program, DrawState(depth: .test(less: true, write: false))))
         func mix(_ shelf: (Float, Float, Float), _ wood: (Float, Float, Float)) -> (Float, Float, Float) {
             let t = Float(clamp(desk, 0, 1))
             return (shelf.0 + (wood.0 - shelf.0) * t, shelf.1 + (wood.1 - shelf.1) * t, shelf.2 + (wood.2 - shelf.2) * t)
         }
         let top = mix((0.20, 0.22, 0.26), (0.42, 0.30, 0.21)), bottom = mix((0.08, 0.09, 0.11), (0.30, 0.20, 0.13))
         let room = settings.theme.room
-        backdrop.set("uTop", top.0 * Float(room.r), top.1 * Float(room.g), top.2 * Float(room.b))
-        backdrop.set("uBottom", bottom.0 * Float(room.r), bottom.1 * Float(room.g), bottom.2 * Float(room.b))
-        backdrop.set("uVignette", Float(0.5 + 0.05 * desk))
+        backdrop[.top].set(top.0 * Float(room.r), top.1 * Float(room.g), top.2 * Float(room.b))
+        backdrop[.bottom].set(bottom.0 * Float(room.r), bottom.1 * Float(room.g), bottom.2 * Float(room.b))
+        backdrop[.vignette].set(Float(0.5 + 0.05 * desk))
         glBindVertexArray(emptyVAO)
         glDrawArrays(E(GL_TRIANGLES), 0, 3)
     }
 
-    private func setGeometry(_ p: Program, _ item: SceneItem, viewProj: [Float]) {
-        p.set("uViewProj", matrix: viewProj)
-        p.set("uModel", matrix: item.model.floats)
-        p.set("uSize", Float(item.size.x), Float(item.size.y))
-        p.set("uGutterDrop", Float(item.gutterDrop.x), Float(item.gutterDrop.y))
-        p.set("uGutterWidth", Float(GutterCurve.width))
-        setDeformation(p, item.deformation)
+    private func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+        u[.viewProj].set(matrix: viewProj)
+        u[.model].set(matrix: item.model.floats)
+        u[.size].set(Float(item.size.x), Float(item.size.y))
+        u[.gutterDrop].set(Float(item.gutterDrop.x), Float(item.gutterDrop.y))
+        setDeformation(u, item.deformation)
         let l = light
-        p.set("uLight", Float(l.x), Float(l.y), Float(l.z))
+        u[.light].set(Float(l.x), Float(l.y), Float(l.z))
     }
 
-    private func setDeformation(_ p: Program, _ deformation: Deformation) {
+    private func setDeformation(_ u: ProgramUniforms, _ deformation: Deformation) {
         switch deformation {
         case .flat:
-            p.set("uDeform", Int32(0))
+            u[.deform].set(Int32(0))
         case let .curl(c):
-            p.set("uDeform", Int32(1))
-            p.set("uCurl", Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
-            p.set("uCurlRadius", Float(c.radius))
-            p.set("uCurlWrap", Float(c.wrap))
+            u[.deform].set(Int32(1))
+            u[.curl].set(Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
+            u[.curlRadius].set(Float(c.radius))
+            u[.curlWrap].set(Float(c.wrap))
         case let .cone(c):
-            p.set("uDeform", Int32(2))
-            p.set("uCone", Float(c.apex), Float(c.theta), Float(c.rotation))
+            u[.deform].set(Int32(2))
+            u[.cone].set(Float(c.apex), Float(c.theta), Float(c.rotation))
         }
     }
 
     /// Draws an item's mesh: one quad when flat (with columns where it curves into the
     /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
     /// uniform grid for a cone. `coarse` is for soft shadows.
-    private func drawMesh(for item: SceneItem, coarse: Bool = false) {
+    private func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all) {
         switch item.deformation {
         case .flat:
             (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
@@ -397,27 +380,29 @@ public final class Renderer {
             let margin = coarse ? 0 : rim
             let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
             if key != curlKey {
-                curlMesh.upload(CurlStrips.triangles(size: item.size, curl: c, strips: strips, margin: margin, gutter: !coarse)
-                    .flatMap { [Float($0.x), Float($0.y)] })
+                let parts = CurlStrips.parts(size: item.size, curl: c, strips: strips, margin: margin, gutter: !coarse)
+                curlMesh.upload((parts.flat + parts.bent).flatMap { [Float($0.x), Float($0.y)] })
+                curlFlatVertices = parts.flat.count
                 curlKey = key
             }
-            curlMesh.draw()
+            switch part {
+            case .all: curlMesh.draw()
+            case .flat: curlMesh.draw(first: 0, count: curlFlatVertices)
+            case .bent: curlMesh.draw(first: curlFlatVertices, count: curlMesh.vertexCount - curlFlatVertices)
+            }
         case .cone:
             (coarse ? shadowMesh : sheetMesh).draw()
         }
     }
 
-    private func drawFace(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+    /// Draws the item's faces with `state` (`face` or `markedSheet`), culled and wound per face.
+    private func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        glEnable(E(GL_BLEND))
-        glBlendFuncSeparate(E(GL_SRC_ALPHA), E(GL_ONE_MINUS_SRC_ALPHA), E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
-        glEnable(E(GL_CULL_FACE))
-        glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
         // One pass per face: each pixel samples only the image it shows. The back first: where a
         // sheet folds over itself its back is on top, and depth then spares the front beneath.
-        let faces: [(content: FaceContent, cull: Int32, back: Float)] =
-            (item.back.map { [($0, GL_FRONT, Float(1))] } ?? []) + [(item.front, GL_BACK, Float(0))]
+        let faces: [(content: FaceContent, cull: DrawState.Cull, back: Float)] =
+            (item.back.map { [($0, .front, Float(1))] } ?? []) + [(item.front, .back, Float(0))]
         // A sheet's faces show through each other; a page lying open shows its sheet's other
         // side. The tap is taken only where it can show: a face with some show-through where the
         // light falls on it, or one the light reaches from behind somewhere.
@@ -432,40 +417,75 @@ public final class Renderer {
         let images = zip(faces, behind).map { face, other in
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
-        for (face, image) in zip(faces, images) {
-            let page = pages[PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: settings.steepTextTaps,
-                                            showThrough: image.behind != nil)]!
-            page.use()
-            setGeometry(page, item, viewProj: viewProj)
-            page.set("uShadowPass", Int32(0))
-            page.set("uImage", Int32(0))
-            page.set("uUVOrigin", Float(item.uv.origin.x), Float(item.uv.origin.y))
-            page.set("uUVdu", Float(item.uv.du.x), Float(item.uv.du.y))
-            page.set("uUVdt", Float(item.uv.dt.x), Float(item.uv.dt.y))
-            page.set("uShade", Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
-            page.set("uGutter", Float(s.gutter))
-            page.set("uWedge", Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
-            page.set("uAmbient", Float(settings.ambientOcclusion))
-            page.set("uOpacity", Float(item.opacity))
-            page.set("uCornerRadius", Float(settings.cornerRadius))
-            page.set("uExpand", Float(rim))
-            page.set("uSpineEdge", Float(item.kind == .cover ? 1 : 0))
-            page.set("uBackTone", Float(item.kind == .cover ? 0 : 1))
-            page.set("uShowThrough", Float(s.showThrough), Float(s.showThroughBehind))
-            setTheme(page, recolours: item.kind != .cover && takesTheme(item))
-            page.set("uBehind", Int32(1))
-            if let other = image.behind {
-                other.bind(unit: 1)
-                // A few dozen texels across: the print as soft grey blocks, never legible.
-                page.set("uBehindLod", Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+        // The steep taps only where some of the face is not seen square: the one-tap variant
+        // draws the same pixels elsewhere, for less.
+        let parts: [(steep: Bool, part: MeshPart)] = {
+            guard moving && settings.steepTextTaps else { return [(false, .all)] }
+            switch item.deformation {
+            case .flat: return [(!flatEnough(item), .all)]
+            case .curl: return flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
+            case .cone: return [(true, .all)]
             }
-            image.image.bind(unit: 0)
-            page.set("uBackFace", face.back)
-            glCullFace(E(face.cull))
-            drawMesh(for: item)
+        }()
+        for (face, image) in zip(faces, images) {
+            for (steep, part) in parts {
+                let page = pages[PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
+                                                showThrough: image.behind != nil)]!
+                var faceState = state
+                faceState.cull = face.cull
+                faceState.clockwise = item.model.determinant < 0
+                gl.apply(Pipeline(page.program, faceState))
+                setGeometry(page, item, viewProj: viewProj)
+                page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
+                page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
+                page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
+                page[.shade].set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+                page[.gutter].set(Float(s.gutter))
+                page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
+                page[.ambient].set(Float(settings.ambientOcclusion))
+                page[.opacity].set(Float(item.opacity))
+                page[.cornerRadius].set(Float(settings.cornerRadius))
+                page[.expand].set(Float(rim))
+                page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+                page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
+                page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
+                setTheme(page, recolours: item.kind != .cover && takesTheme(item))
+                if let other = image.behind {
+                    other.bind(unit: 1)
+                    // A few dozen texels across: the print as soft grey blocks, never legible.
+                    page[.behindLod].set(Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+                }
+                image.image.bind(unit: 0)
+                page[.backFace].set(face.back)
+                drawMesh(for: item, part: part)
+            }
         }
-        glFrontFace(E(GL_CCW))
     }
+
+    /// Whether the item's undeformed plane is seen square everywhere, to within `flatSqueeze`
+    /// (page.frag's steep taps then part by under 1% of a footprint: one tap reads the same):
+    /// found at a 3 × 3 grid of its points, from the ratio of the longer to the shorter axis of
+    /// the screen image of a small square of it. A page lying in the view plane is seen square.
+    func flatEnough(_ item: SceneItem) -> Bool {
+        let m = view.projection * item.model
+        let e = 0.01 * max(item.size.x, 1)
+        let scale = Vec2(view.size.x / 2, view.size.y / 2)
+        for i in 0...2 {
+            for j in 0...2 {
+                let p = Vec3(item.size.x * Double(i) / 2, item.size.y * (Double(j) / 2 - 0.5), 0)
+                let c = m.project(p), du = m.project(p + Vec3(e, 0, 0)) - c, dv = m.project(p + Vec3(0, e, 0)) - c
+                let u = Vec2(du.x * scale.x, du.y * scale.y), v = Vec2(dv.x * scale.x, dv.y * scale.y)
+                let a = (u * u).sum(), b = (u * v).sum(), d = (v * v).sum()
+                let half = (a + d) / 2, spread = max(half * half - (a * d - b * b), 0).squareRoot()
+                // Squared axes half ± spread: their ratio is the squeeze squared.
+                guard half - spread > 0, half + spread <= Self.flatSqueeze * Self.flatSqueeze * (half - spread) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The squeeze up to which a face counts as seen square.
+    static let flatSqueeze = 1.01
 
     /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
     /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
@@ -488,77 +508,61 @@ public final class Renderer {
     }
 
     /// The theme's colours for a face; `recolours` false shows it as it is.
-    private func setTheme(_ page: Program, recolours: Bool) {
+    private func setTheme(_ page: ProgramUniforms, recolours: Bool) {
         let paper = settings.theme.paper, ink = settings.theme.ink
-        page.set("uRecolour", Float(recolours ? 1 : 0))
-        page.set("uThemePaper", Float(paper.r), Float(paper.g), Float(paper.b))
-        page.set("uThemeInk", Float(ink.r), Float(ink.g), Float(ink.b))
+        page[.recolour].set(Float(recolours ? 1 : 0))
+        page[.themePaper].set(Float(paper.r), Float(paper.g), Float(paper.b))
+        page[.themeInk].set(Float(ink.r), Float(ink.g), Float(ink.b))
     }
 
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
     private func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
-        block.use()
-        block.set("uViewProj", matrix: viewProj)
-        block.set("uModel", matrix: item.model.floats)
-        block.set("uSize", Float(item.size.x), Float(item.size.y))
-        block.set("uThickness", Float(item.thickness))
-        // The paper's edges take the theme's paper with the pages.
-        let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
-        block.set("uPaper", Float(0.93 * paper.r), Float(0.90 * paper.g), Float(0.83 * paper.b))
-        let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
-        block.set("uClothTint", Float(tint.r), Float(tint.g), Float(tint.b))
-        let l = light
-        block.set("uLight", Float(l.x), Float(l.y), Float(l.z))
-        block.set("uSheets", Float(max(item.thickness / 0.35, 1)))
-        let board = item.kind == .board
-        block.set("uBoard", Int32(board ? 1 : 0))
-        block.set("uGrow", Float(board ? BookBoard.overhang(item.thickness) : 0))
-        // A shut book's block is square and its spine side is the cover's cloth.
-        block.set("uFlare", Float(board ? 0 : 0.5 * (1 - item.closed)))
-        block.set("uGutterDrop", Float(item.gutterDrop.x))
-        block.set("uGutterWidth", Float(GutterCurve.width))
-        block.set("uSpine", Float(board ? 0 : item.closed))
-        if board || item.closed > 0 {
-            textures.texture(for: .cover(item.book)).bind(unit: 0)
-            block.set("uCover", Int32(0))
-        }
-        glDisable(E(GL_BLEND))
-        glEnable(E(GL_CULL_FACE))
-        glCullFace(E(GL_BACK))
-        glFrontFace(E(item.model.determinant < 0 ? GL_CW : GL_CCW))
         // A box's top lies in the plane of the page on it: pushed back in depth, it never
         // shows through the page in stripes as the book opens.
-        glEnable(E(GL_POLYGON_OFFSET_FILL))
-        glPolygonOffset(1, 4)
+        gl.apply(Pipeline(block.program, DrawState(depth: .test(less: false, write: true), cull: .back,
+                                                   clockwise: item.model.determinant < 0, polygonOffset: true)))
+        block[.viewProj].set(matrix: viewProj)
+        block[.model].set(matrix: item.model.floats)
+        block[.size].set(Float(item.size.x), Float(item.size.y))
+        block[.thickness].set(Float(item.thickness))
+        // The paper's edges take the theme's paper with the pages.
+        let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
+        block[.paper].set(Float(0.93 * paper.r), Float(0.90 * paper.g), Float(0.83 * paper.b))
+        let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
+        block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
+        let l = light
+        block[.light].set(Float(l.x), Float(l.y), Float(l.z))
+        block[.sheets].set(Float(max(item.thickness / 0.35, 1)))
+        let board = item.kind == .board
+        block[.board].set(Int32(board ? 1 : 0))
+        block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
+        // A shut book's block is square and its spine side is the cover's cloth.
+        block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed)))
+        block[.gutterDrop].set(Float(item.gutterDrop.x))
+        block[.spine].set(Float(board ? 0 : item.closed))
+        if board || item.closed > 0 {
+            textures.texture(for: .cover(item.book)).bind(unit: 0)
+        }
         box.draw()
-        glDisable(E(GL_POLYGON_OFFSET_FILL))
-        glFrontFace(E(GL_CCW))
     }
 
     /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),
     /// multiplied into the backdrop.
     private func drawDeskShadow(_ item: SceneItem, viewProj: [Float]) {
         guard item.thickness > 0 else { return }
-        desk.use()
-        desk.set("uViewProj", matrix: viewProj)
-        desk.set("uModel", matrix: item.model.floats)
-        desk.set("uSize", Float(item.size.x), Float(item.size.y))
-        // Softer with the height above the desk: none at an open book's spine (desk.vert).
-        desk.set("uMargin", 12, Float(12 + 1.5 * item.thickness))
-        desk.set("uHeight", Float(item.thickness))
-        desk.set("uStrength", Float(0.45 * item.opacity))
-        desk.set("uClosed", Float(item.closed))
-        let l = light
-        desk.set("uLight", Float(l.x), Float(l.y), Float(l.z))
         // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
         // the shadow behind each book is not shaded where its cover will hide it.
-        glEnable(E(GL_DEPTH_TEST))
-        glDepthFunc(E(GL_LEQUAL))
-        glDepthMask(GLboolean(GL_FALSE))
-        defer { glDepthMask(GLboolean(GL_TRUE)) }
-        glDisable(E(GL_CULL_FACE))
-        glEnable(E(GL_BLEND))
-        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        gl.apply(Pipeline(desk.program, DrawState(depth: .test(less: false, write: false), blend: .multiply)))
+        desk[.viewProj].set(matrix: viewProj)
+        desk[.model].set(matrix: item.model.floats)
+        desk[.size].set(Float(item.size.x), Float(item.size.y))
+        // Softer with the height above the desk: none at an open book's spine (desk.vert).
+        desk[.margin].set(12, Float(12 + 1.5 * item.thickness))
+        desk[.height].set(Float(item.thickness))
+        desk[.strength].set(Float(0.45 * item.opacity))
+        desk[.closed].set(Float(item.closed))
+        let l = light
+        desk[.light].set(Float(l.x), Float(l.y), Float(l.z))
         flatMesh.draw()
     }
 
@@ -575,14 +579,11 @@ public final class Renderer {
         let sheet = caster.item
         let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
         guard strength > 0 else { return }
-        shadow.use()
+        gl.apply(Pipeline(shadow.program, Self.castState))
         setGeometry(shadow, sheet, viewProj: viewProj)
-        shadow.set("uShadowPass", Int32(1))
-        shadow.set("uStrength", Float(strength * sheet.opacity))
-        shadow.set("uFalloff", Float(settings.shadowFalloff))
-        glDisable(E(GL_CULL_FACE))
-        glEnable(E(GL_BLEND))
-        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        shadow[.shadowPass].set(Int32(1))
+        shadow[.strength].set(Float(strength * sheet.opacity))
+        shadow[.falloff].set(Float(settings.shadowFalloff))
         drawMesh(for: sheet, coarse: true)
     }
 
@@ -591,24 +592,22 @@ public final class Renderer {
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
     private func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
         guard !items.isEmpty else { return }
-        overlay.use()
-        glDisable(E(GL_CULL_FACE))
-        glEnable(E(GL_BLEND))
-        glBlendFunc(E(GL_ZERO), E(GL_SRC_COLOR))
+        gl.apply(Pipeline(overlay.program, Self.overlayState))
+        let u = overlay
         for item in items {
-            setGeometry(overlay, item, viewProj: viewProj)
+            setGeometry(u, item, viewProj: viewProj)
             if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
-                setDeformation(overlay, caster.deformation)
-                overlay.set("uCasterModel", matrix: caster.model.floats)
-                overlay.set("uCasterSize", Float(caster.size.x), Float(caster.size.y))
-                overlay.set("uShadowPass", Int32(2))
-                overlay.set("uStrength", Float(item.shade.`self`))
-                overlay.set("uAmbient", Float(settings.ambientOcclusion))
+                setDeformation(u, caster.deformation)
+                u[.casterModel].set(matrix: caster.model.floats)
+                u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
+                u[.shadowPass].set(Int32(2))
+                overlay[.strength].set(Float(item.shade.`self`))
+                overlay[.ambient].set(Float(settings.ambientOcclusion))
                 occlusionMesh.draw()
             } else {
-                overlay.set("uShadowPass", Int32(0))
-                overlay.set("uStrength", Float(item.shade.darkening))
-                overlay.set("uAmbient", Float(0))
+                u[.shadowPass].set(Int32(0))
+                overlay[.strength].set(Float(item.shade.darkening))
+                overlay[.ambient].set(Float(0))
                 drawMesh(for: item)
             }
         }
@@ -624,8 +623,9 @@ struct PageVariant: Hashable {
     var flap = false
     /// The rim of a sheet's back while the sheet shades itself.
     var rim = false
-    /// Two texture taps where the face is seen steeply: every moving face with software
-    /// filtering, so that its sharpness never switches with its angle (page.frag's `steep`).
+    /// Two texture taps where the face is seen steeply (page.frag's `steep`): with software
+    /// filtering, a moving face not seen square somewhere (a curl's bent part; the flat part,
+    /// seen square, draws the same pixels with one tap), so its sharpness never switches.
     var steep = false
     /// A coarse tap of the other side's print.
     var showThrough = false
@@ -653,6 +653,12 @@ struct PageVariant: Hashable {
         [(moving, "MOVING"), (flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH")]
             .filter(\.0).map(\.1)
     }
+}
+
+/// Which triangles of an item's mesh a draw takes: a curl's flat and bent parts are drawn by
+/// different variants.
+enum MeshPart {
+    case all, flat, bent
 }
 
 /// Stencil bits: pixels a sheet covers, and pixels its shadow has darkened.

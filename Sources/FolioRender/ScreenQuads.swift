@@ -24,10 +24,17 @@ public struct ScreenQuad {
 /// anything between frames. Render thread only; `destroy()` while the context is current.
 public final class ScreenQuads {
     private let program: Program
+    private let quadRect: Uniform
+    private let opacity: Uniform
+    private let gl = GLState()
     private var vao: GLuint = 0
 
     public init(shaders folder: String) throws {
         program = try Program(folder: folder, vertex: "quad.vert", fragment: "quad.frag")
+        quadRect = program.uniform("uRect")
+        opacity = program.uniform("uOpacity")
+        program.use()
+        program.uniform("uImage").set(Int32(0))
         glGenVertexArrays(1, &vao)
     }
 
@@ -41,15 +48,10 @@ public final class ScreenQuads {
     @discardableResult
     public func draw(_ quads: [ScreenQuad], into target: Framebuffer) -> PixelRect {
         guard !quads.isEmpty else { return .empty }
-        target.bind()
-        glDisable(E(GL_DEPTH_TEST))
-        glDisable(E(GL_CULL_FACE))
-        glDisable(E(GL_STENCIL_TEST))
-        glEnable(E(GL_BLEND))
-        glBlendFunc(E(GL_ONE), E(GL_ONE_MINUS_SRC_ALPHA))
-        defer { glDisable(E(GL_BLEND)) }
-        program.use()
-        program.set("uImage", Int32(0))
+        // The renderer drew last: nothing about the context is known here.
+        gl.forget()
+        gl.begin(Pass(target: target))
+        gl.apply(Pipeline(program, DrawState(blend: .premultiplied)))
         glBindVertexArray(vao)
         let (w, h) = (Float(target.width), Float(target.height))
         var covered = PixelRect.empty
@@ -57,8 +59,8 @@ public final class ScreenQuads {
             // Clip space, y up: the image's top row at pixel row q.y from the top.
             let x0 = Float(q.x) / w * 2 - 1, x1 = Float(q.x + q.texture.width) / w * 2 - 1
             let y0 = 1 - Float(q.y + q.texture.height) / h * 2, y1 = 1 - Float(q.y) / h * 2
-            program.set("uRect", x0, y0, x1, y1)
-            program.set("uOpacity", q.opacity)
+            quadRect.set(x0, y0, x1, y1)
+            opacity.set(q.opacity)
             q.texture.bind(unit: 0)
             glDrawArrays(E(GL_TRIANGLE_STRIP), 0, 4)
             let rect = PixelRect(x: q.x, y: target.height - q.y - q.texture.height, width: q.texture.width, height: q.texture.height)

@@ -6,6 +6,7 @@ import Foundation
 public struct Program {
     let name: GLuint
     private var locations: [String: GLint] = [:]
+    private let owner: GLOwner
 
     /// Compiles and links `vertex` and `fragment` (file names inside `folder`), the fragment
     /// stage with `defines` (`#define NAME 1` each: a variant of the same file). A compile error
@@ -29,6 +30,7 @@ public struct Program {
             throw RenderError.programLink(files: ["Shaders/\(vertex)", "Shaders/\(fragment)"], log: log)
         }
         name = p
+        owner = GLOwner("program")
         var count: GLint = 0
         glGetProgramiv(p, E(GL_ACTIVE_UNIFORMS), &count)
         for i in 0..<GLuint(count) {
@@ -42,19 +44,16 @@ public struct Program {
     }
 
     /// Frees the program; the context must be current.
-    public func destroy() { glDeleteProgram(name) }
+    public func destroy() {
+        owner.release()
+        glDeleteProgram(name)
+    }
 
     public func use() { glUseProgram(name) }
 
-    /// Location of an active uniform, or −1 (GL ignores −1) when the compiler removed it.
-    public func location(_ uniform: String) -> GLint { locations[uniform] ?? -1 }
-
-    public func set(_ u: String, _ v: Float) { glUniform1f(location(u), v) }
-    public func set(_ u: String, _ v: Int32) { glUniform1i(location(u), v) }
-    public func set(_ u: String, _ x: Float, _ y: Float) { glUniform2f(location(u), x, y) }
-    public func set(_ u: String, _ x: Float, _ y: Float, _ z: Float) { glUniform3f(location(u), x, y, z) }
-    public func set(_ u: String, _ x: Float, _ y: Float, _ z: Float, _ w: Float) { glUniform4f(location(u), x, y, z, w) }
-    public func set(_ u: String, matrix m: [Float]) { glUniformMatrix4fv(location(u), 1, GLboolean(GL_FALSE), m) }
+    /// An active uniform, found by name once (when a pass's uniforms are gathered), set by
+    /// location on every draw.
+    public func uniform(_ name: String) -> Uniform { Uniform(location: locations[name] ?? -1) }
 
     static func compile(folder: String, file: String, stage: Int32, defines: [String] = []) throws -> GLuint {
         let path = (folder as NSString).appendingPathComponent(file)
@@ -95,6 +94,19 @@ public struct Program {
         getLog(object, GLsizei(buf.count), nil, &buf)
         return String(cString: buf).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+/// A uniform's location in one program: −1 (which GL ignores) when the compiler removed it.
+/// Set it while its program is in use.
+public struct Uniform: Sendable {
+    let location: GLint
+
+    public func set(_ v: Float) { glUniform1f(location, v) }
+    public func set(_ v: Int32) { glUniform1i(location, v) }
+    public func set(_ x: Float, _ y: Float) { glUniform2f(location, x, y) }
+    public func set(_ x: Float, _ y: Float, _ z: Float) { glUniform3f(location, x, y, z) }
+    public func set(_ x: Float, _ y: Float, _ z: Float, _ w: Float) { glUniform4f(location, x, y, z, w) }
+    public func set(matrix m: [Float]) { glUniformMatrix4fv(location, 1, GLboolean(GL_FALSE), m) }
 }
 
 /// Driver compile logs.

@@ -44,12 +44,14 @@ public struct Texture: Equatable {
     let name: GLuint
     public let width: Int
     public let height: Int
+    private let owner: GLOwner
 
     /// Uploads an image (rows top to bottom; v = 0 is the image's top row).
     public init(image: RGBAImage, descriptor: TextureDescriptor = TextureDescriptor()) {
         var t: GLuint = 0
         glGenTextures(1, &t)
         name = t
+        owner = GLOwner("texture")
         width = image.width
         height = image.height
         glBindTexture(E(GL_TEXTURE_2D), t)
@@ -75,6 +77,7 @@ public struct Texture: Equatable {
         var t: GLuint = 0
         glGenTextures(1, &t)
         name = t
+        owner = GLOwner("texture")
         self.width = width
         self.height = height
         glBindTexture(E(GL_TEXTURE_2D), t)
@@ -91,6 +94,7 @@ public struct Texture: Equatable {
     }
 
     public func destroy() {
+        owner.release()
         var t = name
         glDeleteTextures(1, &t)
     }

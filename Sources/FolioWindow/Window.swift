@@ -20,6 +20,8 @@ public final class Window: Surface {
     private var windowedFrame = (x: 0, y: 0, width: 0, height: 0)
     /// The desktop's pointers made so far (GLFW frees them with the window system).
     private var pointers: [PointerShape: OpaquePointer] = [:]
+    /// The GL objects made in the window's context (reported if any outlives it).
+    public let ledger = GLContextLedger(label: "window")
 
     /// Opens a window and makes its context current. Fails with one clear message when there is
     /// no display or no GL 3.3 core context. `visible` false opens it unseen (to probe the display).
@@ -49,6 +51,7 @@ public final class Window: Surface {
         self.handle = handle
         queue = EventQueue()
         glfwMakeContextCurrent(handle)
+        ledger.madeCurrent()
         glfwSwapInterval(vsync ? 1 : 0)
         glfwSetWindowUserPointer(handle, Unmanaged.passUnretained(queue).toOpaque())
         installCallbacks()
@@ -56,6 +59,7 @@ public final class Window: Surface {
 
     /// Closes the window and shuts GLFW down.
     public func destroy() {
+        ledger.end()
         glfwDestroyWindow(handle)
         glfwTerminate()
     }
@@ -105,7 +109,10 @@ public final class Window: Surface {
         glfwSwapBuffers(handle)
     }
 
-    public func makeCurrent() { glfwMakeContextCurrent(handle) }
+    public func makeCurrent() {
+        glfwMakeContextCurrent(handle)
+        ledger.madeCurrent()
+    }
 
     public var contentScale: Double { Window.contentScale(handle).y }
 

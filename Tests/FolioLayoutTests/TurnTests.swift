@@ -255,6 +255,29 @@ private func expectPaperLike(_ d: Deformation) {
         }
     }
 
+    /// The flat part (before the fold) and the flap lying face down are drawn apart from the
+    /// roll (with the one-tap shader): together the parts are the whole mesh, the flat ones
+    /// lie before the fold or past the roll, and a flap standing up (wrap under π) is bent.
+    @Test func partsSplitTheFlatFromTheRoll() {
+        let distance = { (t: Vec2) in ((Vec2(t.x * self.size.x, (t.y - 0.5) * self.size.y) - self.curl.point) * self.curl.direction).sum() }
+        let parts = CurlStrips.parts(size: size, curl: curl, strips: 24)
+        #expect(parts.flat.count + parts.bent.count == CurlStrips.triangles(size: size, curl: curl, strips: 24).count)
+        #expect(!parts.flat.isEmpty && !parts.bent.isEmpty)
+        let arc = Double.pi * curl.radius
+        for i in stride(from: 0, to: parts.flat.count, by: 3) {
+            let d = parts.flat[i..<i + 3].map(distance)
+            #expect(d.max()! <= 1e-6 || d.min()! >= arc - 1e-6, "a flat triangle on the roll: \(d)")
+        }
+        for i in stride(from: 0, to: parts.bent.count, by: 3) {
+            let d = parts.bent[i..<i + 3].map(distance)
+            #expect(d.min()! >= -1e-6 && d.max()! <= arc + 1e-6, "a bent triangle off the roll: \(d)")
+        }
+        var standing = curl
+        standing.wrap = 2
+        let fan = CurlStrips.parts(size: size, curl: standing, strips: 24)
+        #expect(fan.flat.allSatisfy { distance($0) <= 1e-6 }, "a standing flap is bent")
+    }
+
     @Test func trianglesAreFewAndInUnitCoordinates() {
         let tris = CurlStrips.triangles(size: size, curl: curl, strips: 24)
         #expect(tris.count % 3 == 0)

@@ -180,6 +180,44 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(abs((c.viewState().turn?.progress ?? 1) - before) < 0.05)
     }
 
+    /// A page let go lands easing to zero speed, as a page turned by a key does: at 30 frames a
+    /// second the last steps of its progress and of its held point shrink frame by frame to
+    /// almost nothing (no step then stop).
+    @Test(arguments: [false, true])
+    func landingsEaseToRest(dragged: Bool) {
+        let c = reading()
+        var start = 2.0
+        if dragged {
+            c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
+            c.handle(.pageDragMoved(Vec2(60, -250)), at: 2.3)
+            c.handle(.pageDragMoved(Vec2(-60, -240)), at: 2.45)
+            c.handle(.pageDragEnded, at: 2.5)
+            start = 2.5
+        } else {
+            c.handle(.nextPage, at: 2)
+        }
+        var samples: [(progress: Double, pointer: Vec2?)] = []
+        var t = start
+        while let turn = c.viewState().turn {
+            samples.append((turn.progress, turn.pointer))
+            t += 1.0 / 30
+            c.update(to: t)
+        }
+        #expect(c.spread == 1 && samples.count > 4)
+        let progress = zip(samples, samples.dropFirst()).map { abs($1.progress - $0.progress) }
+        let peak = progress.max() ?? 0
+        let tail = progress.suffix(3)
+        #expect(zip(tail, tail.dropFirst()).allSatisfy { $1 < $0 }, "the last steps grow: \(progress)")
+        #expect(progress.last! < 0.15 * peak, "the page stops dead: \(progress)")
+        if dragged {
+            let moves = zip(samples, samples.dropFirst()).compactMap { a, b -> Double? in
+                guard let p = a.pointer, let q = b.pointer else { return nil }
+                return ((q - p) * (q - p)).sum().squareRoot()
+            }
+            #expect(moves.last! < 0.15 * (moves.max() ?? 0), "the held point stops dead: \(moves)")
+        }
+    }
+
     @Test func rubberBandsPastTheFirstPage() {
         let c = reading()
         c.handle(.pageDragBegan(Vec2(-350, -250)), at: 2)

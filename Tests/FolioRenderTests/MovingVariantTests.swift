@@ -55,4 +55,20 @@ struct MovingVariantTests {
             }
         }
     }
+
+    /// The steep taps are taken where some of a face is squeezed past page.frag's STEEP_FROM:
+    /// a sheet lying flat in the default view needs none, a rigid sheet half turned does.
+    @Test func onlySqueezedFacesTakeTheSteepTaps() throws {
+        let library = Library.load(from: GLHarness.textures)
+        let cases: [(Double, TurnDeform, Bool)] = [(0.002, .rigid, true), (0.5, .rigid, false), (0.3, .curl, true), (0.998, .rigid, true)]
+        for (turn, deform, flat) in cases {
+            let scene = try ContinuityTests.still { $0.page = 7; $0.turn = turn; $0.deform = deform }
+            let item = try #require(scene.items.first { $0.kind == .sheet })
+            var answer: Bool?
+            // The renderer knows the frame's camera once it has drawn it.
+            _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library,
+                                            inspect: { answer = $0.flatEnough(item) })
+            #expect(answer == flat, "\(deform) at \(turn): flat enough \(String(describing: answer))")
+        }
+    }
 }

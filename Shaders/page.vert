@@ -4,7 +4,7 @@
 // Uniforms: uViewProj, uModel (local → world), uSize (across, along) in layout units,
 //           uDeform (0 flat, 1 curl, 2 cone), uCurl (fold point xy, direction xy), uCurlRadius,
 //           uCurlWrap (radians round the cylinder before the paper leaves it: π lays it flat),
-//           uCone (apex, theta, rotation), uShadowPass (1: flatten onto the plane z = 0 along
+//           uCone (apex, theta, rotation; a curl's rotation about the spine is its z too), uShadowPass (1: flatten onto the plane z = 0 along
 //           uLight, for the cast shadow; 3: a depth-only pass over the page's inside, drawn
 //           uInset layout units in from its edges (the spine edge only with uSpineEdge); 2: the mesh is a flat receiving page and the
 //           deformation uniforms describe the sheet above it, uCasterModel and uCasterSize
@@ -46,8 +46,9 @@ out float vHeight;
 
 const float PI = 3.14159265358979;
 
-// Cylinder curl: past the fold line the paper rolls around a cylinder of radius r lying on
-// the page for uCurlWrap radians, then leaves it along the tangent (at π: flat on top, face down).
+// Cylinder curl: past the fold line the paper bends up around a cylinder of radius r lying on
+// the page for uCurlWrap radians, then leaves it along the tangent (at π: flat on top, face
+// down); the sheet then turns about the spine by uCone.z.
 void curl(vec2 p, out vec3 pos, out vec3 n) {
     vec2 d = uCurl.zw;
     float r = uCurlRadius;
@@ -95,10 +96,10 @@ void cone(vec2 p, out vec3 pos, out vec3 n) {
 }
 
 // The page bent by its deformation, without the gutter's curve; `rot` is what turns it about
-// the spine afterwards (a cone's rotation).
+// the spine afterwards (a curl's or a cone's rotation).
 void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
     rot = mat3(1.0);
-    if (uDeform == 1) curl(p, pos, n);
+    if (uDeform == 1) { curl(p, pos, n); rot = rotateAboutSpine(uCone.z); }
     else if (uDeform == 2) { cone(p, pos, n); rot = rotateAboutSpine(uCone.z); }
     else { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); }
 }

@@ -17,8 +17,8 @@ public enum CurlStrips {
         pieces(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter).map(\.polygon)
     }
 
-    /// The polygons, each with whether it lies flat: in the page's plane (not yet rolled) or
-    /// face down parallel to it (the part past the roll at a wrap of π).
+    /// The polygons, each with whether it lies flat: in the page's plane or face down parallel
+    /// to it (the part before the fold or past the roll, turned by none or all of half a turn).
     static func pieces(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double,
                        gutter: Bool) -> [(polygon: [Vec2], flat: Bool)] {
         let (w, h) = (size.x + margin, size.y / 2 + margin)
@@ -30,7 +30,9 @@ public enum CurlStrips {
         cuts.append(.infinity)
         var out: [(polygon: [Vec2], flat: Bool)] = []
         for (lo, hi) in zip(cuts, cuts.dropFirst()) {
-            let flat = !lo.isFinite || (!hi.isFinite && curl.wrap >= .pi - 1e-9)
+            // Seen as a page at rest is where the sheet lies in the page's plane or face down.
+            let angle = curl.rotation + (lo.isFinite ? curl.wrap : 0)
+            let flat = (!lo.isFinite || !hi.isFinite) && (angle <= 1e-9 || angle >= .pi - 1e-9)
             // Distance past the fold line, the deformation's own measure.
             let distance = { (p: Vec2) in ((p - curl.point) * curl.direction).sum() }
             var poly = page

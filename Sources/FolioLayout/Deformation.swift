@@ -14,9 +14,9 @@ import FolioMath
 public enum Deformation: Sendable, Equatable {
     /// Lies flat; rigid turns come from `model` alone.
     case flat
-    /// Bends around a cylinder: the part of the page beyond the fold line rolls up around a
-    /// cylinder of `radius` lying on the page, and past `wrap` (half a turn: lying flat on top,
-    /// face down) leaves it along the tangent.
+    /// A sheet held at the spine and turned by hand: the part of the page beyond the fold line
+    /// bends up around a cylinder of `radius` for `wrap` and leaves it along the tangent, and
+    /// the whole sheet then rotates rigidly about the spine by `rotation`.
     case curl(Curl)
     /// Bends around a cone whose apex lies on the spine line (corner lifts first), then
     /// rotates rigidly about the spine by `rotation`.
@@ -32,13 +32,17 @@ public enum Deformation: Sendable, Equatable {
         /// page (a book lying open); less stands it up at that angle, for a sheet turning
         /// between two planes that meet at the spine at π − wrap (the fan).
         public var wrap: Double
+        /// Rigid rotation about the spine after bending, radians (0 … π), as a cone's: the part
+        /// before the fold stands up from the spine with it.
+        public var rotation: Double
 
-        public init(point: Vec2, direction: Vec2, radius: Double, wrap: Double = .pi) {
+        public init(point: Vec2, direction: Vec2, radius: Double, wrap: Double = .pi, rotation: Double = 0) {
             self.point = point
             let n = (direction * direction).sum().squareRoot()
             self.direction = n > 0 ? direction / n : Vec2(1, 0)
             self.radius = max(radius, 1e-3)
             self.wrap = clamp(wrap, 0, .pi)
+            self.rotation = clamp(rotation, 0, .pi)
         }
     }
 
@@ -63,12 +67,20 @@ public enum Deformation: Sendable, Equatable {
         case .flat:
             return (Vec3(p.x, p.y, 0), Vec3(0, 0, 1))
         case let .curl(c):
-            return Self.curl(p, c)
+            return Self.aboutSpine(Self.curl(p, c), c.rotation)
         case let .cone(c):
-            return Self.cone(p, c)
+            return Self.aboutSpine(Self.coneBent(p, c), c.rotation)
         }
     }
 
+    /// A bent position and normal turned by `rotation` about the spine (the l axis).
+    static func aboutSpine(_ bent: (Vec3, Vec3), _ rotation: Double) -> (Vec3, Vec3) {
+        guard rotation != 0 else { return bent }
+        let rot = Mat4.rotationY(-rotation)
+        return (rot.transformDirection(bent.0), rot.transformDirection(bent.1))
+    }
+
+    /// The curl's bend before its rotation about the spine.
     static func curl(_ p: Vec2, _ c: Curl) -> (Vec3, Vec3) {
         let d = c.direction, r = c.radius
         let s = ((p - c.point) * d).sum()          // distance past the fold line
@@ -87,12 +99,6 @@ public enum Deformation: Sendable, Equatable {
         return (Vec3(q.x, q.y, r * (1 - cos(w)) + rest * sin(w)), Vec3(-d.x * sin(w), -d.y * sin(w), cos(w)))
     }
 
-    static func cone(_ p: Vec2, _ c: Cone) -> (Vec3, Vec3) {
-        let (pos, n) = coneBent(p, c)
-        let rot = Mat4.rotationY(-c.rotation)
-        return (rot.transformDirection(pos), rot.transformDirection(n))
-    }
-
     /// The cone's bend before its rotation about the spine.
     static func coneBent(_ p: Vec2, _ c: Cone) -> (Vec3, Vec3) {
         let pos = conePosition(p, c)
@@ -107,14 +113,14 @@ public enum Deformation: Sendable, Equatable {
 
     /// The deformed position and normal of a page `width` wide that also curves down into the
     /// gutter by `drop` (`GutterCurve`; `SceneItem.gutterDrop`): the curve follows the bend and
-    /// comes before a cone's rotation, as in `Shaders/page.vert`.
+    /// comes before the rotation about the spine, as in `Shaders/page.vert`.
     public func apply(_ p: Vec2, gutterDrop drop: Vec2, width: Double) -> (position: Vec3, normal: Vec3) {
         guard drop != .zero else { return apply(p) }
         var (pos, n): (Vec3, Vec3)
         var rotation = 0.0
         switch self {
         case .flat: (pos, n) = (Vec3(p.x, p.y, 0), Vec3(0, 0, 1))
-        case let .curl(c): (pos, n) = Self.curl(p, c)
+        case let .curl(c): (pos, n) = Self.curl(p, c); rotation = c.rotation
         case let .cone(c): (pos, n) = Self.coneBent(p, c); rotation = c.rotation
         }
         // Down along the page's local z; the normal tilts with the curve's slope (the surface
@@ -122,8 +128,7 @@ public enum Deformation: Sendable, Equatable {
         let slope = GutterCurve.slope(x: pos.x, pageWidth: width, drop: drop)
         pos.z -= GutterCurve.offset(x: pos.x, pageWidth: width, drop: drop)
         n = normalize(n + Vec3(slope * n.z, 0, 0))
-        let rot = Mat4.rotationY(-rotation)
-        return (rot.transformDirection(pos), rot.transformDirection(n))
+        return Self.aboutSpine((pos, n), rotation)
     }
 
     /// Hong, Ahn and Yoon's conical page turn ("Turning pages of 3D electronic books"), with

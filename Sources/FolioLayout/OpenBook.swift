@@ -272,8 +272,8 @@ enum BookFaces {
 
     /// The sheet whose front face is `front` (an even page at ratio `r`, −½ … ½) as one
     /// two-sided face held on the plane it leaves (ratio ½ going forwards, −½ backwards),
-    /// bent onto the plane it lands on: a curl that wraps only as far round as the planes'
-    /// angle, or a cone whose rotation is that angle. Its progress is the distance travelled
+    /// bent onto the plane it lands on: a curl or a cone whose rotation about the spine is that
+    /// angle (and a curl's bend in proportion). Its progress is the distance travelled
     /// between the two, so it is flat on the one at the start and on the other at the end,
     /// where the rigid fan puts it.
     static func bent(_ front: BookFace, back: FaceContent, ratio r: Double, bend: FanBend) -> BookFace {
@@ -298,7 +298,8 @@ enum BookFaces {
             let g = bend.grab ?? Vec2(bend.size.x, -bend.size.y / 2)
             if case let .curl(c) = CurlTurn.curl(grab: g, pointer: bend.pointer ?? CurlTurn.pointer(grab: g, progress: p), size: bend.size) {
                 var wrapped = c
-                wrapped.wrap = between
+                wrapped.wrap *= between / .pi
+                wrapped.rotation *= between / .pi
                 sheet.deformation = .curl(wrapped)
             }
         case .cone:
@@ -395,8 +396,8 @@ enum BookFaces {
             across = { [d = sheet.deformation] in d.apply($0).position.x }
         }
         let covered = Coverage.of(size: size, across: across)
-        // How far the spine has risen: none for a curl (its spine stays flat), sin φ for a rigid
-        // sheet, the rotation's for a cone; averaged along the spine.
+        // How far the spine has risen: sin φ for a rigid sheet, its rotation's for a curl or a
+        // cone; averaged along the spine.
         let spine = [-0.5, 0, 0.5].map { t -> Double in
             let n = sheet.deformation.apply(Vec2(0, t * size.y)).normal
             return abs(n.x * cos(sheet.angle) + n.z * sin(sheet.angle))
@@ -404,18 +405,15 @@ enum BookFaces {
         let shades = RigidFlip.shades(revealed: covered.own, facing: covered.other, spineLift: spine.reduce(0, +) / 3)
         sheet.shade = shades.sheet
         // The sheet curves into the gutter as the page it leaves does, and lands curving as the
-        // page it becomes. A curl's spine stays down: what has rolled over to the other side
-        // takes that side's drop, and the spine moves from one drop to the other as it moves
-        // from one stack's height to the other's (`lift`). A rigid or cone sheet turns its
-        // local −z over: the drop passes through zero.
+        // page it becomes: it turns its local −z over, so the drop passes through zero as it
+        // turns about the spine.
         let dropFrom = gutterDrop(moving, of: a, in: book), dropTo = gutterDrop(other, of: b, in: book)
-        switch deform {
-        case .curl: sheet.gutterDrop = Vec2(mix(dropFrom, dropTo, p), dropTo)
-        case .rigid: sheet.gutterDrop = Vec2(repeating: mix(dropFrom, -dropTo, p))
-        case .cone:
-            let turned = ConeTurn.cone(progress: p, size: size).rotation / .pi
-            sheet.gutterDrop = Vec2(repeating: mix(dropFrom, -dropTo, turned))
+        let turned: Double = switch sheet.deformation {
+        case let .curl(c): c.rotation / .pi
+        case let .cone(c): c.rotation / .pi
+        case .flat: p
         }
+        sheet.gutterDrop = Vec2(repeating: mix(dropFrom, -dropTo, turned))
         revealed[revealed.count - 1].shade = shades.revealed
         revealed[revealed.count - 1].receivesShadow = true
         facing[facing.count - 1].shade = shades.facing

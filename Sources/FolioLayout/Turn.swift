@@ -83,7 +83,8 @@ public enum RigidFlip {
     }
 }
 
-/// The curl: a cylinder whose fold line follows the pointer.
+/// The curl: a sheet held at the spine, bent up past a fold line behind the grabbed point and
+/// turned about the spine, following the pointer.
 public enum CurlTurn {
     /// Largest cylinder radius, as a fraction of the page width (reached mid-turn).
     public static let maxRadius = 0.12
@@ -124,53 +125,59 @@ public enum CurlTurn {
         return p
     }
 
-    /// The curl that carries `grab` to `pointer` on a page of `size` (local units). The fold
-    /// line is the perpendicular bisector of grab and pointer, moved back by πr/2 so the
-    /// rolled paper lands exactly under the pointer; it never crosses the spine (a = 0).
-    /// The radius grows from 0 and shrinks again as the page lands, so progress 0 and 1
-    /// are flat.
-    ///
-    /// A fold line slanted across the page turns the flap's far corner out past the book's
-    /// head or tail, by about twice its depth past the fold times the slant's sine. The slant
-    /// is eased back towards the spine's direction as that corner folds (an upright fold keeps
-    /// every point's height): by the depth the asked-for fold gives it, the slant is cut to
-    /// what keeps the reach past the edge near `headroom` of the page height. A hard limit
-    /// cannot be smooth (an upright and a slanted fold that spares the corner are not joined
-    /// by folds within it): this one is, so no pointer motion makes the flap jump. The grabbed
-    /// point stays as near the pointer as that fold allows; while the fold has not reached the
-    /// far corner it lies exactly under the pointer.
+    /// The sheet a hand turns, held at `grab` and brought to `pointer` on a page of `size`
+    /// (local units), after the page turns of PARC's 3Book (a developable bend, then a rotation
+    /// about the spine): the part past a fold line behind the grabbed point bends up around a
+    /// cylinder and the whole sheet turns about the spine. One parameter q (0 … 1) poses the
+    /// sheet: the grabbed part lifts first (the bend leads), the sheet stands up from the spine
+    /// mid-turn with its free part leaning over ahead, and it falls over onto the other side,
+    /// the bend easing out as it lands (the flap's angle π(2q − q²), the spine's π·smoothstep(q),
+    /// the bend 2πq(1 − q)² between them, all still at q = 1). q is the one that puts the
+    /// grabbed point over the pointer across the spine, seen obliquely from the side the sheet
+    /// leaves (`lean`: a hand lifting a corner moves up more than across), so the corner rises
+    /// as fast as the pointer moves and the sheet follows the hand and eases in as it does. The fold runs from the
+    /// grabbed point towards the middle of the page and back, square to the drag (slanted by
+    /// a corner drag) and never across the spine; the slant is a smooth function of the drag,
+    /// so the sheet never twists from one frame to the next.
     public static func curl(grab: Vec2, pointer: Vec2, size: Vec2) -> Deformation {
         let pointer = reachable(pointer, grab: grab, size: size)
         let p = progress(grab: grab, pointer: pointer)
+        guard p > 0, p < 1 else { return p >= 1 ? landed(size) : .flat }
         let delta = grab - pointer
         let len = (delta * delta).sum().squareRoot()
-        guard p > 0, p < 1, len > 1e-6 else { return p >= 1 ? landed(size) : .flat }
-        let r = maxRadius * size.x * 4 * p * (1 - p)
-        func fold(_ d: Vec2) -> Deformation.Curl {
-            // The grabbed point's image lies on the line through it along d; nearest the pointer
-            // when the bisector's offset is the mean of the two along d.
-            var f = (((pointer + grab) * d).sum() - .pi * r) / 2
-            // Both ends of the spine must stay behind the fold line.
-            f = max(f, abs(d.y) * size.y / 2)
-            return .init(point: d * f, direction: d, radius: r)
+        // The slant: the drag's, smoothly limited, and faded in over the drag's first page width
+        // (a short drag's direction is noise).
+        let asked = len > 1e-9 ? delta.y / len : 0
+        let sine = asked / (1 + (asked / maxSlant) * (asked / maxSlant)).squareRoot() * min(1, len / size.x)
+        let d = Vec2((1 - sine * sine).squareRoot(), sine)
+        let along = (grab * d).sum()
+        func pose(_ q: Double) -> Deformation {
+            let fold = max(along * (1 - foldDepth * sin(.pi * q)), abs(d.y) * size.y / 2)
+            return .curl(.init(point: d * fold, direction: d, radius: maxRadius * size.x * 4 * q * (1 - q),
+                               wrap: 2 * .pi * q * (1 - q) * (1 - q), rotation: .pi * q * q * (3 - 2 * q)))
         }
-        let asked = delta / len
-        // The outer corner on the side the slant turns outwards, and its depth past that fold.
-        let far = Vec2(size.x, asked.y < 0 ? size.y / 2 : -size.y / 2)
-        let free = fold(asked)
-        let depth = max(0, ((far - free.point) * free.direction).sum())
-        let x = 2 * depth * abs(asked.y) / (headroom * size.y)
-        let sine = asked.y / (1 + x * x).squareRoot()
-        return .curl(fold(Vec2((1 - sine * sine).squareRoot() * (asked.x < 0 ? -1 : 1), sine)))
+        // Bisection: where the grabbed point is seen from the hand's side (`lean`) falls steadily
+        // from grab.x to −grab.x as q grows.
+        var (lo, hi) = (0.0, 1.0)
+        for _ in 0..<40 {
+            let q = (lo + hi) / 2, at = pose(q).apply(grab).position
+            if at.x - lean * (1 - q) * (1 - q) * at.z > pointer.x { lo = q } else { hi = q }
+        }
+        return pose((lo + hi) / 2)
     }
 
-    /// The reach past head or tail, as a fraction of the page height, that the slant of a
-    /// curl's fold is eased towards.
-    public static let headroom = 0.03
+    /// The largest sine of the fold's slant against the spine.
+    public static let maxSlant = 0.3
+    /// How far across the pointer sits per unit the grabbed point has risen, at the start of a
+    /// turn (fading out as (1 − q)², so the sheet lands exactly under it).
+    public static let lean = 1.5
+    /// How far the fold moves in from the grabbed point mid-turn, as a fraction of the grabbed
+    /// point's distance from the spine.
+    public static let foldDepth = 0.6
 
-    /// A page that has finished a curl: all of it rolled over the spine, flat.
+    /// A page that has finished a curl: all of it turned over the spine, flat.
     static func landed(_ size: Vec2) -> Deformation {
-        .curl(.init(point: .zero, direction: Vec2(1, 0), radius: 0))
+        .curl(.init(point: Vec2(size.x, 0), direction: Vec2(1, 0), radius: 0, wrap: 0, rotation: .pi))
     }
 }
 

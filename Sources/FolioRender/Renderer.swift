@@ -362,6 +362,7 @@ public final class Renderer {
             u[.curl].set(Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
             u[.curlRadius].set(Float(c.radius))
             u[.curlWrap].set(Float(c.wrap))
+            u[.cone].set(0, 0, Float(c.rotation))
         case let .cone(c):
             u[.deform].set(Int32(2))
             u[.cone].set(Float(c.apex), Float(c.theta), Float(c.rotation))

@@ -46,7 +46,7 @@ public enum LayoutJSON {
                  ("vanishing", vector(c.vanishingPoint.x, c.vanishingPoint.y))])
     }
 
-    /// How the item's mesh bends: flat; a curl's fold point, direction, radius and wrap; a cone's
+    /// How the item's mesh bends: flat; a curl's fold point, direction, radius, wrap and rotation; a cone's
     /// apex, half-angle and rotation (layout units and radians, as `Deformation` holds them).
     static func deformation(_ d: Deformation) -> JSON {
         switch d {
@@ -55,7 +55,7 @@ public enum LayoutJSON {
         case let .curl(c):
             return .object([("type", .string("curl")), ("point", vector(c.point.x, c.point.y)),
                             ("direction", vector(c.direction.x, c.direction.y)), ("radius", .number(c.radius)),
-                            ("wrap", .number(c.wrap))])
+                            ("wrap", .number(c.wrap)), ("rotation", .number(c.rotation))])
         case let .cone(c):
             return .object([("type", .string("cone")), ("apex", .number(c.apex)), ("theta", .number(c.theta)),
                             ("rotation", .number(c.rotation))])

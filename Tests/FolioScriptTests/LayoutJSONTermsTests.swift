@@ -73,7 +73,8 @@ import FolioMath
             Issue.record("no curl")
             return
         }
-        #expect(c["type"] as? String == "curl" && Self.near(Self.number(c, "radius"), k.radius) && Self.near(Self.number(c, "wrap"), .pi))
+        #expect(c["type"] as? String == "curl" && Self.near(Self.number(c, "radius"), k.radius)
+            && Self.near(Self.number(c, "wrap"), k.wrap) && Self.near(Self.number(c, "rotation"), k.rotation))
         #expect((c["point"] as? [Double]).map { Self.near($0[0], k.point.x) && Self.near($0[1], k.point.y) } == true)
         #expect((c["direction"] as? [Double]).map { Self.near($0[0], k.direction.x) && Self.near($0[1], k.direction.y) } == true)
     }

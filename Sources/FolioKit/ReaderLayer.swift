@@ -62,7 +62,8 @@ public enum ReaderLayer {
         let goTo = HelpSection(title: "Going to a page", rows: [HelpRow(keys: "0–9 Enter", summary: "go to that page"),
                                                                  HelpRow(keys: "bar", summary: "click or drag to jump"),
                                                                  HelpRow(keys: "/ Ctrl+F", summary: "search the book (Enter, Esc)"),
-                                                                 HelpRow(keys: "Tab", summary: "contents (↑ ↓ Enter, Esc)")])
+                                                                 HelpRow(keys: "Tab", summary: "contents (↑ ↓ Enter, Esc)"),
+                                                                 HelpRow(keys: "Shift+drag Ctrl+C", summary: "select a page's words, copy them")])
         return [[section("On the shelf", .shelf), section("Anywhere", .anywhere), goTo], [section("In a book", .book)]]
     }
 }

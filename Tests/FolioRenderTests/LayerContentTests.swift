@@ -82,6 +82,7 @@ import Testing
             #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.keys.map(\.label).joined(separator: " ") }, "\(binding.summary)")
         }
         #expect(rows.contains { $0.keys == "H ?" })
+        #expect(rows.contains { $0.keys == "Shift+drag Ctrl+C" }, "selecting and copying")
     }
 }
 

@@ -71,10 +71,14 @@ extension FramePipeline {
     }
 
     /// Lays the open book out whole in the background when it opened on its first chapters:
-    /// its page count, an estimate until then, is exact once that is applied.
+    /// its page count, an estimate until then, is exact once that is applied. Called each
+    /// frame, so it asks only a document already open (`opened`) and opens none.
     func layOutWhole() {
-        guard !relayoutRunning, let (b, path, source) = openReflowable, source.pagesEstimated,
-              wholeLayoutAsked.insert(path).inserted else { return }
+        guard !relayoutRunning, let b = controller.book, let first = library.books[b].pages.first,
+              let (path, _) = PageSources.split(first), !wholeLayoutAsked.contains(path),
+              configuration.documents.opened(path)?.pagesEstimated == true,
+              let (_, _, source) = openReflowable else { return }
+        wholeLayoutAsked.insert(path)
         layingOutWhole = true
         startRelayout(book: b, document: path, from: source, fontSize: source.fontSize)
     }

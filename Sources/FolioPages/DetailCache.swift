@@ -28,16 +28,16 @@ public final class DetailCache: @unchecked Sendable {
         public init() {}
     }
 
-    /// A page at one scale: the page's locator (`PageSources`), the width / height of the
+    /// A page at one scale: the page, the width / height of the
     /// paper it is put on (its book's, as the store decodes it), the size of the whole paper
     /// at that scale, and the book's layout (a crop of another layout is another page's).
     public struct Key: Sendable, Hashable {
-        public var page: String
+        public var page: PageRef
         public var paper: Double
         public var scale: PixelSize
         public var layout: Int
 
-        public init(page: String, paper: Double, scale: PixelSize, layout: Int = 0) {
+        public init(page: PageRef, paper: Double, scale: PixelSize, layout: Int = 0) {
             self.page = page
             self.paper = paper
             self.scale = scale
@@ -91,10 +91,10 @@ public final class DetailCache: @unchecked Sendable {
     private var shown: Set<Int> = []
     private var wanted: Set<Key> = []
     /// The page each rendering in flight is for, and the next request per page.
-    private var inflight: [String: Want] = [:]
-    private var waiting: [String: Want] = [:]
+    private var inflight: [PageRef: Want] = [:]
+    private var waiting: [PageRef: Want] = [:]
     /// Pages with nothing sharper to give (bitmaps) or that failed: not asked again.
-    private var refused: Set<String> = []
+    private var refused: Set<PageRef> = []
     private var serials = 0
     private var stats = Stats()
     private var arrived = false

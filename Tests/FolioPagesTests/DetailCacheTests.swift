@@ -34,7 +34,7 @@ final class DetailCacheTests: XCTestCase {
     }
 
     private func want(_ doc: String, page: Int = 0, scale: Int, _ visible: PageRegion) -> DetailCache.Want {
-        DetailCache.Want(key: .init(page: PageSources.locator(doc, page: page), paper: 1, scale: PixelSize(width: scale, height: scale)),
+        DetailCache.Want(key: .init(page: PageRef.document(doc, index: page), paper: 1, scale: PixelSize(width: scale, height: scale)),
                          visible: visible)
     }
 
@@ -135,7 +135,7 @@ final class DetailCacheTests: XCTestCase {
         let dir = Folder()
         let png = dir.png("page.png", width: 40, height: 60)
         let cache = DetailCache(documents: DocumentRegistry())
-        let w = DetailCache.Want(key: .init(page: png, paper: 1, scale: PixelSize(width: 800, height: 1200)), visible: centre)
+        let w = DetailCache.Want(key: .init(page: .image(png), paper: 1, scale: PixelSize(width: 800, height: 1200)), visible: centre)
         XCTAssertNil(cache.show([w])[0])
         XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
         XCTAssertNil(cache.show([w])[0])

@@ -520,11 +520,11 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
 
 @Suite struct ReadingSessionTests {
     private static func library(_ pages: Int...) -> Library {
-        Library(title: "L", books: pages.map { n in Book(title: "B\(n)", pages: (1...n).map { "p\($0).png" }) })
+        Library(title: "L", books: pages.map { n in Book(title: "B\(n)", pages: (1...n).map { .image("p\($0).png") }) })
     }
 
     @Test func replacingTheBooksKeepsTheControllersListenersAndSettings() {
-        let session = ReadingSession(library: Self.library(4, 6), settings: .init(), positions: nil)
+        let session = ReadingSession(library: Self.library(4, 6), settings: .init(), positions: nil, documents: DocumentRegistry())
         let recorder = Recorder()
         session.controller.delegate = recorder
         session.controller.handle(.toggleDeform, at: 0)

@@ -1,4 +1,3 @@
-import Dispatch
 import FolioBook
 import FolioImage
 import Foundation
@@ -81,7 +80,8 @@ public final class DetailCache: @unchecked Sendable {
     private let documents: DocumentRegistry
     private let onChange: (@Sendable () -> Void)?
     private let lock = NSCondition()
-    private let queue = DispatchQueue(label: "folio.pages.detail", qos: .userInitiated, attributes: .concurrent)
+    /// Where crops are rendered: the store's executor (a test runs them itself).
+    private let executor: any DecodeExecutor
 
     /// Least recently used first.
     private var entries: [Raster] = []
@@ -100,9 +100,11 @@ public final class DetailCache: @unchecked Sendable {
     private var arrived = false
     private var cancelled = false
 
-    /// Crops of pages of `documents`.
-    public init(documents: DocumentRegistry, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+    /// Crops of pages of `documents`, rendered by `executor`.
+    public init(documents: DocumentRegistry, executor: any DecodeExecutor = BackgroundDecoding(), settings: Settings = Settings(),
+                onChange: (@Sendable () -> Void)? = nil) {
         self.documents = documents
+        self.executor = executor
         self.settings = settings
         self.onChange = onChange
     }
@@ -210,7 +212,7 @@ public final class DetailCache: @unchecked Sendable {
     private func startLocked(_ want: Want) {
         inflight[want.key.page] = want
         let crop = crop(for: want)
-        queue.async { [self] in
+        executor.execute { [self] in
             let image = crop.width > 0 && crop.height > 0
                 ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
             let bordered = image.map(Self.bordered)

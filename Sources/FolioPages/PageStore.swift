@@ -241,7 +241,7 @@ public final class PageStore {
         var d = DetailCache.Settings()
         d.budgetBytes = settings.budgetBytes / 4
         d.maxSide = settings.maxPageSize
-        crops = DetailCache(documents: documents, settings: d, onChange: onChange)
+        crops = DetailCache(documents: documents, executor: executor, settings: d, onChange: onChange)
     }
 
     // MARK: Each frame
@@ -632,7 +632,8 @@ public final class PageStore {
             decodedBytesTotal += result.image.byteCount
         }
         // A warning (a JPEG that ends early) comes with an image: reported, not marked broken.
-        if let p = result.problem, result.broken ? arrival.key.page(in: library).map { brokenPages.insert($0).inserted } ?? true : true {
+        let firstTime = !result.broken || (arrival.key.page(in: library).map { brokenPages.insert($0).inserted } ?? true)
+        if let p = result.problem, firstTime {
             problems.append(p)
             if result.broken { stats.failed += 1 }
         }

@@ -72,7 +72,7 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 public struct Book: Sendable, Equatable {
     public var title: String
     public var author: String?
-    /// The cover image (an absolute path), if any.
+    /// The cover image, if any: a file by its absolute path (or a document's page).
     public var cover: PageRef?
     /// The page images, in reading order (files by absolute path).
     public var pages: [PageRef]

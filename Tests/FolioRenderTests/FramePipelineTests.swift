@@ -42,8 +42,8 @@ private final class ScriptedSurface: Surface {
     func copyToClipboard(_ text: String) { clipboard = text }
 }
 
-/// A vector document of four pages: whole pages render grey at once, crops blue after a
-/// moment (a slow page), each counted.
+/// A vector document of four pages: whole pages render grey, crops blue, each crop counted;
+/// the test runs them when it says (`ManualDecoding`), as a slow page would arrive.
 private final class SlowCrops: PageSource {
     static let format = PageSourceFormat(name: "slow crops", extensions: ["slowcrops"]) { _, _ in SlowCrops() }
     static let crops = Atomic<Int>(0)
@@ -60,7 +60,6 @@ private final class SlowCrops: PageSource {
     }
 
     func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
-        Thread.sleep(forTimeInterval: 0.3)
         Self.crops.add(1, ordering: .relaxed)
         return RGBAImage(width: crop.width, height: crop.height, fill: (40, 60, 200, 255))
     }
@@ -749,15 +748,27 @@ private final class Recorder: FramePipelineDelegate {
     /// then the crop of its visible part once rendered; after a pan the old crop stays where
     /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
     @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
-        try withDocument(SlowCrops.format) { doc in try live { p, s, _ in
+        let decoding = ManualDecoding()
+        try withDocument(SlowCrops.format) { doc in try live(configure: { $0.decoding = decoding }) { p, s, _ in
+            /// Runs the decodes handed in, a frame after each round, until none is left and
+            /// the pipeline is idle (a bounded number of frames).
+            func settle() -> Bool {
+                for _ in 0..<300 {
+                    let ran = decoding.runAll()
+                    step(p, s, until: s.time + 1.0 / 30)
+                    if ran == 0 && decoding.count == 0 && p.isIdle { return true }
+                }
+                return false
+            }
             p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
             #expect(p.perform(.openBook(0), at: 0))
-            #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            #expect(settle())
             // Opened small (fast frames), then read on a screen where 8× needs crops: a page
             // is some 5,000 pixels high, more than the 4096 of its own image.
             s.framebufferSize = (1280, 800)
             p.handle(TimedInputEvent(.resize(width: 1280, height: 800), at: s.time))
-            #expect(step(p, s, until: s.time + 2) { p.isIdle })
+            #expect(settle())
             // The middle row (frames are read bottom to top); one layout unit is one pixel.
             func row() -> [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)] {
                 let frame = p.snapshot(at: s.time)
@@ -765,14 +776,13 @@ private final class Recorder: FramePipelineDelegate {
             }
             let isGrey = { (c: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) in abs(Int(c.r) - 150) < 12 && abs(Int(c.b) - 150) < 12 }
             let isBlue = { (c: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) in c.b > 150 && c.r < 80 }
-            /// Waits for crop number `n` to be rendered, then draws until it shows everywhere.
-            func waitForCrop(_ n: Int) -> Bool {
-                let deadline = Date(timeIntervalSinceNow: 10)
-                while SlowCrops.crops.load(ordering: .relaxed) < n, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-                while Date() < deadline {
+            /// Renders the crops asked for, then draws until crop number `n` shows everywhere.
+            func cropArrives(_ n: Int) -> Bool {
+                decoding.runAll()
+                guard SlowCrops.crops.load(ordering: .relaxed) == n else { return false }
+                for _ in 0..<30 {
                     s.time += 1.0 / 30
                     if row().allSatisfy(isBlue) { return true }
-                    Thread.sleep(forTimeInterval: 0.05)
                 }
                 return false
             }
@@ -781,7 +791,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.perform(.zoom(by: 8, toward: Vec2(180, 0)), at: s.time))
             let before = SlowCrops.crops.load(ordering: .relaxed)
             #expect(row().allSatisfy(isGrey), "the page's own image shows while its crop renders")
-            #expect(waitForCrop(before + 1), "the crop arrives without a frame waiting for it")
+            #expect(cropArrives(before + 1), "the crop arrives without a frame waiting for it")
 
             // 300 pixels: beyond the crop's margin of an eighth (160).
             #expect(p.perform(.pan(by: Vec2(-300, 0)), at: s.time))
@@ -793,7 +803,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(between <= 2, "\(between) pixels are neither the crop nor the page image")
             #expect(blue.first == 0 && (1000..<1200).contains(blue.last ?? 0), "the old crop where it lies: \(blue.last ?? -1)")
             #expect(isGrey(panned[1279]), "the page image beyond it")
-            #expect(waitForCrop(before + 2), "then the new crop")
+            #expect(cropArrives(before + 2), "then the new crop")
 
             // Out and back in: the crop kept for that scale shows at once.
             #expect(p.perform(.fitSpread, at: s.time))
@@ -801,6 +811,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.perform(.zoom(by: 8, toward: Vec2(180, 0)), at: s.time))
             #expect(p.perform(.pan(by: Vec2(-300, 0)), at: s.time))
             #expect(row().allSatisfy(isBlue), "zooming back in shows the kept crop in the first frame")
+            decoding.runAll()
             #expect(SlowCrops.crops.load(ordering: .relaxed) == before + 2, "and renders nothing")
         } }
     }

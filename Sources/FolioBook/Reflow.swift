@@ -28,11 +28,55 @@ public protocol ReflowableSource: PageSource {
     /// The same document opened anew, laid out at `fontSize` points, and its page holding
     /// `place`. This one is left as it is, so its pages stay drawable meanwhile (any thread).
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
+    /// Where `old`'s pages went in this layout of the same document (any thread).
+    func mapping(from old: any ReflowableSource) -> PageMapping
+}
+
+/// A document laid out again, as what was there before needs to follow it: the new page
+/// count, and for each old page the new page holding the text it started with and whether
+/// that page shows the same content (a layout completed at the same size).
+public struct PageMapping: Sendable, Equatable {
+    public var pageCount: Int
+    /// Indexed by old page index: the new page holding the text it started with (nil: gone).
+    /// Text keeps its order: a later old page never maps before an earlier one.
+    public var pages: [Int?]
+    /// Old pages whose new page shows exactly what they showed.
+    public var unchanged: Set<Int>
+
+    public init(pageCount: Int, pages: [Int?], unchanged: Set<Int> = []) {
+        (self.pageCount, self.pages, self.unchanged) = (pageCount, pages, unchanged)
+    }
+
+    /// The new page of old page `index`, if its text is still there.
+    public func page(_ index: Int) -> Int? {
+        pages.indices.contains(index) ? pages[index].flatMap { (0..<pageCount).contains($0) ? $0 : nil } : nil
+    }
+
+    /// The new page of old page `index` when it shows the same content.
+    public func same(_ index: Int) -> Int? { unchanged.contains(index) ? page(index) : nil }
+
+    /// The same pages, `pageCount` of them now (a layout completed: the first ones unchanged).
+    public static func extended(from old: Int, to pageCount: Int) -> PageMapping {
+        let kept = min(old, pageCount)
+        return PageMapping(pageCount: pageCount, pages: (0..<old).map { $0 < kept ? $0 : nil }, unchanged: Set(0..<kept))
+    }
+
+    /// Old pages spread over the new ones in proportion, none unchanged: the text of a book
+    /// laid out evenly, when its engine gives no better.
+    public static func proportional(from old: Int, to pageCount: Int) -> PageMapping {
+        PageMapping(pageCount: pageCount, pages: (0..<old).map { $0 * pageCount / max(old, 1) })
+    }
 }
 
 extension ReflowableSource {
     /// Where page `index` starts in the text.
     public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index) }
+
+    /// At the same size the pages are the same (the layout only went further); at another,
+    /// in proportion: following every page's place would lay the book out once a page.
+    public func mapping(from old: any ReflowableSource) -> PageMapping {
+        old.fontSize == fontSize ? .extended(from: old.pageCount, to: pageCount) : .proportional(from: old.pageCount, to: pageCount)
+    }
 }
 
 extension DocumentRegistry {

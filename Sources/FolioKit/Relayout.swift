@@ -1,16 +1,18 @@
 import Foundation
 
 /// A book laid out again at another text size, ready to be shown: `source` is the document
-/// `document` in its new layout, `page` the page index holding the text that was shown first.
-/// Made on a background thread, applied on the pipeline's (`FramePipeline.apply`).
+/// `document` in its new layout, `page` the page index holding the text that was shown first,
+/// `mapping` where the old layout's pages went. Made on a background thread, applied on the
+/// pipeline's (`FramePipeline.apply`).
 public struct DocumentRelaid: Sendable {
     public var book: Int
     public var document: String
     public var source: any ReflowableSource
     public var page: Int
+    public var mapping: PageMapping
 
-    public init(book: Int, document: String, source: any ReflowableSource, page: Int) {
-        (self.book, self.document, self.source, self.page) = (book, document, source, page)
+    public init(book: Int, document: String, source: any ReflowableSource, page: Int, mapping: PageMapping) {
+        (self.book, self.document, self.source, self.page, self.mapping) = (book, document, source, page, mapping)
     }
 }
 
@@ -92,7 +94,8 @@ extension FramePipeline {
         Thread.detachNewThread {
             do {
                 let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
-                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page)))
+                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page,
+                                                   mapping: relaid.mapping(from: source))))
             } catch {
                 inbox.post(.failure(RelayoutFailure(message: "\(error)")))
             }
@@ -142,12 +145,12 @@ extension FramePipeline {
         // Hits found in the old pages point at pages no longer there.
         if pages != library.books[event.book].pages { endSearch() }
         session.library.books[event.book].pages = pages
-        // A layout completed keeps the pages it had: their images stay.
-        if completingLayout { self.pages.extended(book: event.book, in: library) } else { self.pages.relaid(book: event.book, in: library) }
+        // Images of pages whose content stayed (a layout completed) stay.
+        self.pages.relaid(book: event.book, in: library, mapping: event.mapping)
         needsRender = true
         let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
-                          showing: BookInfo.layoutPage(number: shown + 1), at: now)
+                          showing: BookInfo.layoutPage(number: shown + 1), at: now, mapping: event.mapping.page)
         session.forgetSaved(book: event.book)
         guard !completingLayout else { relayingFrom = nil; return }
         landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))

@@ -69,6 +69,9 @@ public protocol PageTextures: AnyObject {
     func upload(_ image: RGBAImage, for face: FaceContent, mipmaps: Bool) -> Int
     /// Frees the texture of `face`, if it has one.
     func remove(_ face: FaceContent)
+    /// Gives `face`'s texture to `other` (freeing any `other` had): the same image is now
+    /// another page (a book laid out again).
+    func move(_ face: FaceContent, to other: FaceContent)
 }
 
 /// Supplies page images from memory for books that have no files (or whose files the host
@@ -314,27 +317,46 @@ public final class PageStore {
         for key in table.keys where source.suppliesImages(ofBook: key.book) { evict(key) }
     }
 
-    /// Book `book` was laid out again (a reflowable document at another text size): `library`
-    /// holds its new pages. Every image of its old layout goes, textures included, and decodes
-    /// of it still running are called off and dropped when they arrive, so a page of the old
-    /// layout is never shown as a page of the new one; the next `prepare` loads the new pages
-    /// around the place the reader is put on.
-    public func relaid(book: Int, in library: Library) {
+    /// Book `book` was laid out again (a reflowable document at another text size, or laid out
+    /// further): `library` holds its new pages, `mapping` where the old ones went. Images of
+    /// pages that show the same content are kept, moved to their new page (textures too);
+    /// every other image of the old layout goes, and decodes of it still running are called
+    /// off and dropped when they arrive, so a page of the old layout is never shown as a page
+    /// of the new one. The next `prepare` loads the new pages around the reader's place.
+    public func relaid(book: Int, in library: Library, mapping: PageMapping) {
+        let old = self.library.books.indices.contains(book) ? self.library.books[book] : nil
         self.library = library
         layouts[book, default: 0] += 1
-        for key in table.keys where key.book == book { evict(key) }
         for (key, job) in jobs where key.book == book { job.cancel() }
+        let cover = library.books.indices.contains(book) ? library.books[book].cover : nil
+        var moves: [(from: Int, to: Int)] = []
+        for key in table.keys where key.book == book {
+            switch key {
+            case .cover where cover != nil && cover == old?.cover: continue
+            case .cover where cover == nil && mapping.same(0) == 0: continue
+            case let .page(_, j):
+                if let to = mapping.same(j) { moves.append((j, to)); continue }
+            default: break
+            }
+            evict(key)
+        }
+        // Text keeps its order: moved up from the last, down from the first, no image is
+        // moved onto one not moved yet.
+        let up = moves.filter { $0.to > $0.from }.sorted { $0.from > $1.from }
+        let down = moves.filter { $0.to < $0.from }.sorted { $0.from < $1.from }
+        for (from, to) in up + down {
+            let (was, now) = (PageKey.page(book: book, index: from), PageKey.page(book: book, index: to))
+            guard let e = table.removeValue(forKey: was) else { continue }
+            if e.textureVersion > 0 { textures.move(was.faces[0], to: now.faces[0]) }
+            table[now] = e
+        }
         windows[book] = nil
-        // What the next frame shows is planned afresh, even if its faces look the same.
+        // What the next frame shows is planned afresh, even if its faces look the same; no
+        // decode starts for a page of the old layout meanwhile.
         onScreen = []
         onScreenSet = []
-    }
-
-    /// Book `book` was laid out further at the same size (`library` holds more pages, the ones
-    /// it had unchanged): the images held stay.
-    public func extended(book: Int, in library: Library) {
-        self.library = library
-        schedule()
+        wanted.removeAll { $0.book == book }
+        rank = Dictionary(uniqueKeysWithValues: wanted.enumerated().map { ($1, $0) })
     }
 
     /// Images `indices` of book `book` are rendered again where they are held (their marks

@@ -625,25 +625,49 @@ public final class BookController {
     private func go(to n: Int) -> Bool { go(to: n, at: time) }
 
     /// Book `b` was laid out again (another text size): it now has `info`'s pages, and while it
-    /// is open it shows layout page `n` at once (a turn under way, and those waiting, are
-    /// dropped: their pages are gone). False when there is no such book.
+    /// is open it shows layout page `n` at once. `mapping` says which page image (an index)
+    /// holds the text an old one started with: a turn under way, whose sheet shows old pages,
+    /// is cut, and it and the turns queued behind it go on to their mapped spreads (one whose
+    /// text is gone is answered false). False when there is no such book.
     @discardableResult
-    public func relaid(book b: Int, as info: BookInfo, showing n: Int, at time: Double) -> Bool {
+    public func relaid(book b: Int, as info: BookInfo, showing n: Int, at time: Double,
+                       mapping: (Int) -> Int? = { _ in nil }) -> Bool {
         update(to: time)
         guard library.indices.contains(b) else { return false }
+        let before = library[b]
         library[b] = info
         guard book == b else { return true }
-        if turn != nil {
+        // The spreads the turn under way and those queued head for, in the new layout.
+        var planned: [(target: Int?, completion: ((Bool) -> Void)?)] = []
+        if let current = turn {
+            let heads = current.completes && !current.rubber ? [Pending(target: current.to, completion: current.completion)] : []
+            if heads.isEmpty { current.completion?(false) }
+            planned = (heads + queue).map { (image(shownFirstOn: $0.target, in: before).flatMap(mapping).map(spread(showingImage:)), $0.completion) }
             turn = nil
             queue = []
-            waiting = []
             phase = .reading
         }
         let last = info.pageCount - 1
         spread = min(spread, laidOutBook?.lastSpread ?? 0)
-        if go(to: min(max(n, 0), last), animated: false, at: time) { return true }
-        notifyLayout()
+        if !go(to: min(max(n, 0), last), animated: false, at: time) { notifyLayout() }
+        for (target, completion) in planned {
+            guard let target else { completion?(false); continue }
+            if target == plannedSpread { completion?(true) } else { _ = request(target, completion: completion) }
+        }
+        if turn == nil { playWaiting() }
         return true
+    }
+
+    /// The page image (an index) spread `s` shows first in `book` as the current page mode
+    /// lays it out; nil for none.
+    private func image(shownFirstOn s: Int, in book: BookInfo) -> Int? {
+        let j = singlePage ? s : max(2 * s - 1, 0)
+        return j < book.imageCount ? j : nil
+    }
+
+    /// The spread that shows page image `j` (an index) of the open book.
+    private func spread(showingImage j: Int) -> Int {
+        min(singlePage ? j : (j + 1) / 2, laidOutBook?.lastSpread ?? 0)
     }
 
     private func request(_ target: Int, completion: ((Bool) -> Void)?) -> Bool {

@@ -51,6 +51,15 @@ public final class TextureStore {
         textures.removeValue(forKey: face)?.texture.destroy()
     }
 
+    /// Gives `face`'s texture to `other`, freeing any `other` had; it gets a new version
+    /// (what was drawn of `other` is stale).
+    public func move(_ face: FaceContent, to other: FaceContent) {
+        guard face != other, let moved = textures.removeValue(forKey: face) else { return }
+        remove(other)
+        uploads += 1
+        textures[other] = (moved.texture, uploads)
+    }
+
     public var paper: Texture {
         if let p = paperTexture { return p }
         let p = Texture(image: RGBAImage(width: 1, height: 1, fill: Self.paper), descriptor: TextureDescriptor(mipmaps: false))

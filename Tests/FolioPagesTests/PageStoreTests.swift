@@ -40,6 +40,10 @@ final class Uploads: PageTextures {
         shown[face] = nil
         removed.append(face)
     }
+
+    func move(_ face: FaceContent, to other: FaceContent) {
+        shown[other] = shown.removeValue(forKey: face)
+    }
 }
 
 /// A vector document whose pages render grey at the size asked (sharper when larger), counted.
@@ -346,13 +350,49 @@ extension PageStoreTests {
         #expect(decoding.runAll() == 2)
         let (relaid, page) = try source.relaid(fontSize: 12, keeping: source.place(ofPage: 6))
         documents.replace(doc, with: relaid)
-        store.relaid(book: 0, in: library(relaid.pageCount))
+        store.relaid(book: 0, in: library(relaid.pageCount), mapping: relaid.mapping(from: source))
         #expect(uploads.shown.isEmpty && store.table.isEmpty, "the old layout's images and textures go at once")
         #expect(page == 5)
         settle(store, decoding, showing: spread(page))
         let shown = uploads.shown.values.map { Int($0.pixel(0, 0).r) }
         #expect(shown == [120, 120], "only pages of the new layout: \(shown)")
         #expect(Int(try #require(uploads.shown[.page(0, 8)]).pixel(0, 0).g) == 6, "image 6 of the new layout")
+    }
+}
+
+extension PageStoreTests {
+    /// Two pages come in before page 4 (a chapter laid out): pages 4 on show the same content
+    /// two pages later. Their images and textures move there and are not decoded again; the
+    /// pages whose content changed go, and so do their textures.
+    @Test func aRelayoutKeepsTheImagesOfPagesThatShowTheSameContentUnderTheirNewPage() throws {
+        PageSources.register(ReflowingPages.format)
+        let folder = Folder()
+        let doc = folder.bytes("book.reflowtest", [0])
+        let documents = DocumentRegistry()
+        let source = try #require(documents.reflowable(doc))
+        func library(_ count: Int) -> Library {
+            Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageRef.document(doc, index: $0) },
+                                             pageWidth: 379, pageHeight: 568)])
+        }
+        let decoding = ManualDecoding(), uploads = Uploads()
+        let store = PageStore(library: library(source.pageCount), documents: documents, textures: uploads,
+                              settings: settings(ahead: 2, behind: 2), executor: decoding)
+        settle(store, decoding, showing: spread(3))
+        #expect(Set(store.table.keys.map(pageIndex)) == [1, 2, 3, 4, 5])
+        let n = source.pageCount
+        let mapping = PageMapping(pageCount: n + 2, pages: (0..<n).map { $0 < 4 ? $0 : $0 + 2 }, unchanged: Set(4..<n))
+        store.relaid(book: 0, in: library(n + 2), mapping: mapping)
+        #expect(Set(store.table.keys.map(pageIndex)) == [6, 7], "pages 4 and 5 kept as 6 and 7; 1–3 changed and went")
+        #expect(Set(uploads.shown.keys) == [.page(0, 8), .page(0, 9)], "their textures moved with them")
+        #expect(uploads.removed.contains(.page(0, 3)) && uploads.removed.contains(.page(0, 5)))
+        // Page 6 shows what page 4 showed (its image says index 4), without a decode.
+        store.prepare(showing: spread(6), uploadBudget: nil)
+        #expect(Int(try #require(uploads.shown[.page(0, 8)]).pixel(0, 0).g) == 4)
+        #expect(store.table[.page(book: 0, index: 6)]?.state == .uploaded && store.table[.page(book: 0, index: 7)]?.state == .uploaded)
+        // Laid out further at the same size: every page held stays where it is.
+        let whole = PageMapping.extended(from: n + 2, to: n + 6)
+        store.relaid(book: 0, in: library(n + 6), mapping: whole)
+        #expect(Set(store.table.keys.map(pageIndex)).isSuperset(of: [6, 7]) && uploads.shown[.page(0, 8)] != nil)
     }
 }
 

@@ -495,6 +495,34 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(c.library[1].imageCount == 9 && c.shownPages.contains(6))
         #expect(!c.relaid(book: 2, as: BookInfo(title: "none", imageCount: 1), showing: 0, at: 5))
     }
+
+    /// The text grows to twice the pages mid-turn, with a turn queued behind: the reader is put
+    /// on the page given, and the turn under way and the one queued go on to the spreads that
+    /// now hold the text they were heading for.
+    @Test func aRelayoutMidTurnMapsTheTurnsUnderWayAndQueued() {
+        let c = reading(10, spread: 2)
+        let rec = Recorder()
+        c.delegate = rec
+        var answers: [Bool] = []
+        #expect(c.go(to: 7, at: 2) { answers.append($0) })
+        #expect(c.handle(.nextPage, at: 2.01))
+        #expect(c.phase == .turning)
+        // Spread 2 shows images 3 and 4: image 3's text is on image 6 now (spread 3); the turn
+        // heads for spread 3 (image 5 → 10, spread 5), the one queued for spread 4 (7 → 14, 7).
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 20), showing: BookInfo.layoutPage(number: 7), at: 2.05,
+                         mapping: { $0 * 2 }))
+        #expect(c.spread == 3 && c.phase == .turning, "on the mapped page, turning on")
+        c.update(to: 10)
+        #expect(c.spread == 7 && c.phase == .reading)
+        #expect(rec.turns.map { [$0.from, $0.to] } == [[3, 5], [5, 7]], "\(rec.turns)")
+        #expect(answers == [true], "the turn asked for is answered when it lands")
+        // Text that is gone: the turn is answered false and the reader stays on the page given.
+        #expect(c.go(to: 20, at: 11) { answers.append($0) })
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 12), showing: BookInfo.layoutPage(number: 5), at: 11.05,
+                         mapping: { $0 < 10 ? $0 : nil }))
+        c.update(to: 15)
+        #expect(answers == [true, false] && c.shownPages.contains(5) && c.phase == .reading, "\(c.shownPages)")
+    }
 }
 
 /// One queue for actions that wait: a page turn asked for while the book opens waits in the

@@ -262,16 +262,15 @@ enum BookFaces {
     }
 
     /// The fan's two stacks: the sheets lying flat on each side (ratio ±1, more than 5½
-    /// spreads away) as a block beneath the top one, on its cover board.
+    /// spreads away) as a block beneath the top one (the page they carry), on its cover board.
     static func fanStacks(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
-        let right = book.sheetCount - Int((s + 6).rounded(.up)), left = Int((s - 5).rounded(.down)) + 1
-        return [(Side.right, right), (.left, left)].flatMap { side, sheets -> [BookFace] in
-            let top = PageStack.thickness(sheets: sheets)
-            let board = BookFace(kind: .board, page: side == .right ? 2 : 1, side: side, angle: 0, lift: -top - BookBody.boardDrop,
+        let first = Int((s + 6).rounded(.up)), last = Int((s - 5).rounded(.down))
+        return [(Side.right, book.sheetCount - first, 2 * first), (.left, last + 1, 2 * last + 1)].flatMap { side, sheets, top -> [BookFace] in
+            let height = PageStack.thickness(sheets: sheets)
+            let board = BookFace(kind: .board, page: top, side: side, angle: 0, lift: -height - BookBody.boardDrop,
                                  front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness)
-            guard top > 0 else { return [board] }
-            return [board, BookFace(kind: .block, page: side == .right ? 2 : 1, side: side, angle: 0, front: .blank,
-                                    z: Order.fanBody + 21, thickness: top)]
+            guard height > 0 else { return [board] }
+            return [board, BookFace(kind: .block, page: top, side: side, angle: 0, front: .blank, z: Order.fanBody + 21, thickness: height)]
         }
     }
 

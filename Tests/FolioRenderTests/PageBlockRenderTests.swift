@@ -8,13 +8,45 @@ import Testing
 @Suite(.serialized) struct PageBlockRenderTests {
     static let book = BookInfo(title: "Test", imageCount: 400)
 
-    /// The book open in the middle seen from above, zoomed `zoom` times onto the right fore edge.
-    static func scene(zoom: Double) -> Scene {
-        var v = ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(book.lastSpread / 2), viewpoint: .above, zoom: zoom)
+    /// The book open in the middle seen from above, zoomed `zoom` times onto the right fore
+    /// edge at `t` of the page's height from its middle (½: its head).
+    static func scene(zoom: Double, t: Double = 0, viewpoint: Viewpoint = .above) -> Scene {
+        var v = ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(book.lastSpread / 2), viewpoint: viewpoint, zoom: zoom)
         if zoom > 1, let page = makeScene(v, books: [book]).items.last(where: { $0.kind == .page }) {
-            v.pan = Vec2(-page.model.project(Vec3(page.size.x, 0, 0)).x, 0)
+            let at = page.model.project(Vec3(page.size.x, t * page.size.y, 0))
+            v.pan = Vec2(-at.x, -at.y)
         }
         return makeScene(v, books: [book])
+    }
+
+    /// The fore edge's head corner, zoomed in from the reading view: no diagonal edge (pixels
+    /// whose luma changes by more than 6 both across and along, about equally) between the
+    /// page's corner and the block's bottom corner. Head and tail flared as the fore edge did
+    /// before, and the corner showed a 45° mitre, a picture frame's.
+    @Test func theBlocksCornerHasNoMitre() throws {
+        let scene = Self.scene(zoom: 4, t: 0.5, viewpoint: .center)
+        let width = 640, height = 360
+        let img = try GLHarness.shared.render(scene, width: width, height: height)
+        let page = try #require(scene.items.last { $0.kind == .page })
+        let block = try #require(scene.items.last { $0.kind == .block })
+        func pixel(_ p: Vec3) -> (x: Int, y: Int) {
+            let at = scene.camera.projectToView(p)
+            return (Int((at.x / scene.camera.viewSize.x + 0.5) * Double(width)), Int((0.5 - at.y / scene.camera.viewSize.y) * Double(height)))
+        }
+        let t = block.thickness
+        let a = pixel(page.model.project(Vec3(page.size.x, page.size.y / 2, 0)))
+        let b = pixel(block.model.project(Vec3(block.size.x + 0.5 * t, block.size.y / 2 + 0.5 * t, -t)))
+        let xs = max(1, min(a.x, b.x) - 2)..<min(width - 1, max(a.x, b.x) + 3)
+        let ys = max(1, min(a.y, b.y) - 2)..<min(height - 1, max(a.y, b.y) + 3)
+        #expect(xs.count > 10 && ys.count > 10, "a corner region \(xs) × \(ys)")
+        var diagonal = 0
+        for y in ys {
+            for x in xs {
+                let gx = img.luma(x + 1, y) - img.luma(x - 1, y), gy = img.luma(x, y + 1) - img.luma(x, y - 1)
+                if abs(gx) > 6, abs(gy) > 6, abs(gx) < 2 * abs(gy), abs(gy) < 2 * abs(gx) { diagonal += 1 }
+            }
+        }
+        #expect(diagonal < 6, "\(diagonal) pixels of a diagonal edge in the corner \(xs) × \(ys)")
     }
 
     /// The fore edge's columns at the middle third of its height (`scale` pixels a view pixel):

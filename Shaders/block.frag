@@ -1,6 +1,9 @@
 #version 330 core
-// Page-block sides: paper edges as fine stripes; cover boards: the cover's cloth at its edge.
-// Both lit like the pages.
+// Page-block sides: the paper's sheet edges as fine, slightly irregular lines across the depth
+// (so they follow the gutter's curve with the block's top); cover boards: the cover's cloth at
+// its edge. Both lit like the pages. The lines come in five scales (a sheet, 3, 9, 27, 81), each
+// faded to its mean where it is finer than about two pixels (fwidth): lines finer than that
+// only alias into moiré, and a coarser scale still shows.
 // Inputs:   vBox, vNormal, vSpineSide from block.vert.
 // Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack),
 //           uBoard (1: a cover board), uCover (sampler, unit 0: the cover image, for a board or
@@ -22,13 +25,28 @@ uniform vec3 uClothTint;
 
 out vec4 fragColor;
 
+// A band's own shade, −0.5 … 0.5: each sheet's edge a little lighter or darker than the next.
+float hash(float n) { return fract(sin(n * 78.233) * 43758.5453) - 0.5; }
+
+// Bands x (in bands, w of them a pixel): a dark line at each band's edge and the band's own
+// shade, about their mean; none where a band is under two pixels, whole from four on.
+float bands(float x, float w) {
+    float edge = abs(fract(x) - 0.5) * 2.0;
+    float line = smoothstep(0.7 - 2.0 * w, 1.0, edge) - 0.17;
+    return (0.4 * hash(floor(x)) - line) * (1.0 - smoothstep(0.25, 0.5, w));
+}
+
 void main() {
     float light = 0.6 + 0.4 * max(dot(normalize(vNormal), uLight), 0.0);
     vec3 color;
     // The cloth: the cover's own colour just inside its edge, a little darker where it turns.
     // Paper blocks fetch it only on a shut book's spine side.
     float cloth = uBoard == 1 ? 1.0 : vSpineSide * uSpine;
-    color = uPaper * (0.92 + 0.08 * sin(vBox.z * uSheets * 6.2831853));
+    float x = vBox.z * uSheets;
+    float w = fwidth(x);
+    color = uPaper * (0.92 + 0.12 * bands(x, w) + 0.1 * bands(x / 3.0 + 0.37, w / 3.0)
+                      + 0.08 * bands(x / 9.0 + 0.71, w / 9.0) + 0.07 * bands(x / 27.0 + 0.13, w / 27.0)
+                      + 0.06 * bands(x / 81.0 + 0.53, w / 81.0));
     if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * uClothTint, cloth);
     fragColor = vec4(color * light, 1.0);
 }

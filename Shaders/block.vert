@@ -27,15 +27,14 @@ flat out float vSpineSide;
 
 void main() {
     float depth = aBox.z * uThickness;
-    float grow = uGrow + uFlare * depth;
-    vec3 local = vec3(aBox.x * (uSize.x + grow), (aBox.y - 0.5) * (uSize.y + 2.0 * grow), -depth);
+    vec3 local = vec3(aBox.x * (uSize.x + uGrow + uFlare * depth), (aBox.y - 0.5) * (uSize.y + 2.0 * uGrow), -depth);
     // The top bends down into the gutter under the page; the bottom stays on the board. A
     // little lower than the page everywhere: the page's columns sit a little further out (its
     // mesh reaches past its edges), so its curve's end lies a hair beyond the block's.
     float u = clamp(1.0 - local.x / (uGutterWidth * uSize.x), 0.0, 1.0);
     local.z -= uGutterDrop * (u * u + 0.02) * (1.0 - aBox.z);
-    // The free sides lean outwards by the flare.
-    vec3 n = aNormal + vec3(0.0, 0.0, uFlare * (max(aNormal.x, 0.0) + abs(aNormal.y)));
+    // The fore edge leans outwards by the flare.
+    vec3 n = aNormal + vec3(0.0, 0.0, uFlare * max(aNormal.x, 0.0));
     vBox = aBox;
     vSpineSide = aNormal.x < -0.5 ? 1.0 : 0.0;
     vNormal = mat3(uModel) * normalize(n);

@@ -249,15 +249,29 @@ enum BookFaces {
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
                             behind: otherSide(of: i, book: book, index: index), shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
-        guard let bend else { return faces }
+        let under = fanStacks(book, index: index, spread: s)
+        guard let bend else { return under + faces }
         // Faces of sheets in transit (a turn of several spreads has more than one) become sheets.
-        var out: [BookFace] = []
+        var out = under
         for f in faces {
             let r = Fan.ratio(page: f.page, spread: s)
             guard f.page >= 2, abs(r) < 0.5 else { out.append(f); continue }
             if f.page % 2 == 0 { out.append(bent(f, back: book.content(page: f.page + 1, book: index), ratio: r, bend: bend)) }
         }
         return out
+    }
+
+    /// The fan's two stacks: the sheets lying flat on each side (ratio ±1, more than 5½
+    /// spreads away) as a block beneath the top one (the page they carry), on its cover board.
+    static func fanStacks(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
+        let first = Int((s + 6).rounded(.up)), last = Int((s - 5).rounded(.down))
+        return [(Side.right, book.sheetCount - first, 2 * first), (.left, last + 1, 2 * last + 1)].flatMap { side, sheets, top -> [BookFace] in
+            let height = PageStack.thickness(sheets: sheets)
+            let board = BookFace(kind: .board, page: top, side: side, angle: 0, lift: -height - BookBody.boardDrop,
+                                 front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness)
+            guard height > 0 else { return [board] }
+            return [board, BookFace(kind: .block, page: top, side: side, angle: 0, front: .blank, z: Order.fanBody + 21, thickness: height)]
+        }
     }
 
     /// How a fanned sheet in transit bends (a rigid turn leaves it to the fan's own angles).
@@ -335,11 +349,12 @@ enum BookFaces {
 
     /// The page lying open on `side` of spread `s`, curving down into the gutter, with its
     /// block beneath it (its top curving with the page), the cover board beneath that and the
-    /// shadow of that half of the book on the desk.
-    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int) -> [BookFace] {
+    /// shadow of that half of the book on the desk. `top`: the stack's height, when a turn has
+    /// it between two spreads' (`turningStacks`).
+    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int, top: Double? = nil) -> [BookFace] {
         let n = page(side, of: s)
-        let top = stackTop(side, of: s, in: book)
-        let drop = gutterDrop(side, of: s, in: book)
+        let top = top ?? stackTop(side, of: s, in: book)
+        let drop = GutterCurve.drop(stack: top)
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
                                 front: book.content(page: n, book: index), behind: otherSide(of: n, book: book, index: index),
                                 gutterDrop: Vec2(drop, drop),
@@ -367,6 +382,21 @@ enum BookFaces {
             + resting(.right, of: s, book: book, index: index)
     }
 
+    /// The stacks' heights while a turn from spread `a` to `b` has covered `p`: the one it
+    /// leaves (`moving`) and the one it lands on. A jump of many sheets takes them off the one
+    /// stack over the first half of the turn and lays them on the other over the second, each
+    /// easing in and out, so no block's thickness jumps; a turn of one sheet leaves both where
+    /// they are (the leaving stack is one sheet lower from the start, the other gains the sheet
+    /// as it lands).
+    static func turningStacks(_ book: BookInfo, from a: Int, to b: Int, progress p: Double) -> (moving: Double, other: Double) {
+        let moving: Side = b > a ? .right : .left
+        guard abs(b - a) > 1 else { return (stackTop(moving, of: b, in: book), stackTop(moving.opposite, of: a, in: book)) }
+        let step = b > a ? 1 : -1
+        func ease(_ t: Double) -> Double { let x = clamp(t, 0, 1); return x * x * (3 - 2 * x) }
+        return (mix(stackTop(moving, of: a + step, in: book), stackTop(moving, of: b, in: book), ease(2 * p)),
+                mix(stackTop(moving.opposite, of: a, in: book), stackTop(moving.opposite, of: b - step, in: book), ease(2 * p - 1)))
+    }
+
     /// The flat layout while one sheet turns from spread `a` to spread `b` (any distance:
     /// the sheet shows a's page on its front and b's on its back, b's page lies beneath).
     static func flatTurn(_ book: BookInfo, index: Int, from a: Int, to b: Int, progress: Double,
@@ -374,8 +404,9 @@ enum BookFaces {
         let moving: Side = b > a ? .right : .left
         let other = moving.opposite
         let p = clamp(progress, 0, 1)
-        var facing = resting(other, of: a, book: book, index: index)
-        var revealed = resting(moving, of: b, book: book, index: index)
+        let stacks = turningStacks(book, from: a, to: b, progress: p)
+        var facing = resting(other, of: a, book: book, index: index, top: stacks.other)
+        var revealed = resting(moving, of: b, book: book, index: index, top: stacks.moving)
         let lift = mix(stackTop(moving, of: a, in: book), stackTop(other, of: b, in: book), p)
         let front = page(moving, of: a), back = page(other, of: b)
         var sheet = BookFace(kind: .sheet, page: front, side: moving, angle: 0, lift: lift,

@@ -533,7 +533,7 @@ public final class Renderer {
         block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
         let l = light
         block[.light].set(Float(l.x), Float(l.y), Float(l.z))
-        block[.sheets].set(Float(max(item.thickness / 0.35, 1)))
+        block[.sheets].set(Float(max(item.thickness / PageStack.sheetThickness, 1)))
         let board = item.kind == .board
         block[.board].set(Int32(board ? 1 : 0))
         block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))

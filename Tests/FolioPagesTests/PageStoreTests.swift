@@ -332,15 +332,8 @@ extension PageStoreTests {
     /// it arrives, the old layout's textures go at once, and every page shown afterwards is of
     /// the new layout, the reader on the page holding the same text.
     @Test func aRelayoutNeverShowsAPageOfTheOldLayout() throws {
-        PageSources.register(ReflowingPages.format)
-        let folder = Folder()
-        let doc = folder.bytes("book.reflowtest", [0])
-        let documents = DocumentRegistry()
-        let source = try #require(documents.reflowable(doc))
-        func library(_ count: Int) -> Library {
-            Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageRef.document(doc, index: $0) },
-                                             pageWidth: 379, pageHeight: 568)])
-        }
+        let book = try ReflowingBook()
+        let (doc, documents, source, library) = (book.doc, book.documents, book.source, book.library)
         let decoding = ManualDecoding(), uploads = Uploads()
         let store = PageStore(library: library(source.pageCount), documents: documents, textures: uploads, settings: settings(), executor: decoding)
         settle(store, decoding, showing: spread(4))
@@ -365,17 +358,10 @@ extension PageStoreTests {
     /// two pages later. Their images and textures move there and are not decoded again; the
     /// pages whose content changed go, and so do their textures.
     @Test func aRelayoutKeepsTheImagesOfPagesThatShowTheSameContentUnderTheirNewPage() throws {
-        PageSources.register(ReflowingPages.format)
-        let folder = Folder()
-        let doc = folder.bytes("book.reflowtest", [0])
-        let documents = DocumentRegistry()
-        let source = try #require(documents.reflowable(doc))
-        func library(_ count: Int) -> Library {
-            Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageRef.document(doc, index: $0) },
-                                             pageWidth: 379, pageHeight: 568)])
-        }
+        let book = try ReflowingBook()
+        let (source, library) = (book.source, book.library)
         let decoding = ManualDecoding(), uploads = Uploads()
-        let store = PageStore(library: library(source.pageCount), documents: documents, textures: uploads,
+        let store = PageStore(library: library(source.pageCount), documents: book.documents, textures: uploads,
                               settings: settings(ahead: 2, behind: 2), executor: decoding)
         settle(store, decoding, showing: spread(3))
         #expect(Set(store.table.keys.map(pageIndex)) == [1, 2, 3, 4, 5])
@@ -393,6 +379,26 @@ extension PageStoreTests {
         let whole = PageMapping.extended(from: n + 2, to: n + 6)
         store.relaid(book: 0, in: library(n + 6), mapping: whole)
         #expect(Set(store.table.keys.map(pageIndex)).isSuperset(of: [6, 7]) && uploads.shown[.page(0, 8)] != nil)
+    }
+}
+
+/// A `ReflowingPages` document in a folder of its own, opened through a registry of its own.
+private struct ReflowingBook {
+    let folder = Folder()
+    let doc: String
+    let documents = DocumentRegistry()
+    let source: any ReflowableSource
+
+    init() throws {
+        PageSources.register(ReflowingPages.format)
+        doc = folder.bytes("book.reflowtest", [0])
+        source = try #require(documents.reflowable(doc))
+    }
+
+    /// One book of the document's first `count` pages.
+    func library(_ count: Int) -> Library {
+        Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageRef.document(doc, index: $0) },
+                                         pageWidth: 379, pageHeight: 568)])
     }
 }
 

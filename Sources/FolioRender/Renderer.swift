@@ -455,10 +455,10 @@ public final class Renderer {
                 setTheme(page, recolours: item.kind != .cover && takesTheme(item))
                 if let other = image.behind {
                     other.bind(unit: 1)
-                    // About 160 texels across: the other side's lines show as faint bars (a few
-                    // texels a line), its type never legible; one level whatever the page's size
-                    // on screen, so a magnified crop shows what the page under it shows.
-                    page[.behindLod].set(Float(max(log2(Double(max(other.width, other.height)) / 160), 0)))
+                    // Texels of four pixels: the other side's lines show as faint bars, its type
+                    // never legible, whatever the texture's resolution; a magnified crop reads
+                    // it where the page under it does, with the same footprint.
+                    page[.behindBias].set(Float(2))
                     let map = item.behindUV ?? item.uv
                     page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
                     page[.behindDu].set(Float(map.du.x), Float(map.du.y))

@@ -184,7 +184,9 @@ void main() {
         vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
         vNormal = mat3(uModel) * vec3(0.0, 0.0, 1.0);
-        vHeight = occlusion(page.xyz);
+        // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
+        // lying on the arched page hides nothing.
+        vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
         gl_Position = uViewProj * page;
         return;
     }
@@ -197,7 +199,13 @@ void main() {
     vNormal = mat3(uModel) * n;
     vHeight = max(world.z, 0.0);
     if (uShadowPass == 1) {
-        // Flatten along the light onto the page plane, just above it.
+        // Flatten along the light onto the page plane, just above it, from the sheet's height
+        // above the pages it lies on: its curve and arch are theirs too, and cast nothing.
+        vec3 bare;
+        mat3 rot;
+        bend(p, bare, n, rot);
+        world = uModel * vec4(rot * bare, 1.0);
+        vHeight = max(world.z, 0.0);
         world.xyz -= uLight * (world.z / uLight.z);
         world.z = 0.05;
     }

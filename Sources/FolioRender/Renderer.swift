@@ -208,7 +208,7 @@ public final class Renderer {
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial,
-                            versions: still.flatMap(\.faces).map(textures.version), settings: settings)
+                            versions: still.flatMap(\.faces).map(textures.version), settings: settings, light: light)
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -702,4 +702,6 @@ struct StaticKey: Equatable {
     var versions: [Int]
     /// How it was drawn (a new theme or show-through draws it again).
     var settings: RenderSettings
+    /// The scene's light: pages arching out of the gutter are lit by it.
+    var light: Vec3
 }

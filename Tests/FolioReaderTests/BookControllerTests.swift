@@ -186,16 +186,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     @Test(arguments: [false, true])
     func landingsEaseToRest(dragged: Bool) {
         let c = reading()
-        var start = 2.0
-        if dragged {
-            c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
-            c.handle(.pageDragMoved(Vec2(60, -250)), at: 2.3)
-            c.handle(.pageDragMoved(Vec2(-60, -240)), at: 2.45)
-            c.handle(.pageDragEnded, at: 2.5)
-            start = 2.5
-        } else {
-            c.handle(.nextPage, at: 2)
-        }
+        let start = turnToLand(c, dragged: dragged)
         var samples: [(progress: Double, pointer: Vec2?)] = []
         var t = start
         while let turn = c.viewState().turn {
@@ -231,16 +222,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         let c = BookController(library: books([10, 4]), settings: settings)
         c.handle(.open, at: 0)
         c.update(to: 1)
-        var t = 2.0
-        if dragged {
-            c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
-            c.handle(.pageDragMoved(Vec2(60, -250)), at: 2.3)
-            c.handle(.pageDragMoved(Vec2(-60, -240)), at: 2.45)
-            c.handle(.pageDragEnded, at: 2.5)
-            t = 2.5
-        } else {
-            c.handle(.nextPage, at: 2)
-        }
+        var t = turnToLand(c, dragged: dragged)
         let marks = [Vec2(1, 0), Vec2(1, -0.5), Vec2(1, 0.5), Vec2(0.5, 0), Vec2(0.05, 0)]
         /// World points of the sheet while it turns, of the page it becomes once at rest.
         func points() throws -> [Vec3] {
@@ -267,6 +249,20 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(peak > 20, "\(deform): the sheet hardly moves: \(steps)")
         #expect(zip(tail, tail.dropFirst()).allSatisfy { $1 < $0 || $1 < 0.01 * peak }, "\(deform), dragged \(dragged): the last steps grow: \(steps)")
         #expect(tail.last! < 0.04 * peak, "\(deform), dragged \(dragged): the sheet stops dead: \(steps)")
+    }
+
+    /// Turns the right-hand page at 2 s, by a key or by a drag let go past halfway at 2.5 s;
+    /// returns when the landing starts.
+    private func turnToLand(_ c: BookController, dragged: Bool) -> Double {
+        guard dragged else {
+            c.handle(.nextPage, at: 2)
+            return 2
+        }
+        c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
+        c.handle(.pageDragMoved(Vec2(60, -250)), at: 2.3)
+        c.handle(.pageDragMoved(Vec2(-60, -240)), at: 2.45)
+        c.handle(.pageDragEnded, at: 2.5)
+        return 2.5
     }
 
     @Test func rubberBandsPastTheFirstPage() {

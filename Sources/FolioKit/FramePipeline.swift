@@ -172,7 +172,7 @@ public final class FramePipeline {
         session = ReadingSession(library: library, settings: settings, positions: configuration.positions, documents: configuration.documents)
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
-        renderer.settings.themedBooks = library.printedBooks
+        renderer.settings.printedBooks = library.printedBooks
         samples = configuration.samples ?? renderer.settings.samples
         filtering = configuration.filtering ?? .forCurrentRenderer
         textures = TextureStore(descriptor: .pages(filtering))
@@ -200,7 +200,7 @@ public final class FramePipeline {
     private func startOver(_ library: Library, _ begin: () -> Void) {
         if library != self.library { endSearch() }
         begin()
-        renderer.settings.themedBooks = library.printedBooks
+        renderer.settings.printedBooks = library.printedBooks
         replaceImages()
     }
 

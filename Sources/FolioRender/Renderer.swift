@@ -35,10 +35,12 @@ public struct RenderSettings: Sendable, Equatable {
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
     /// its shadow touches.
     public var cacheStaticLayer = true
-    /// The reader's colours (`Theme`): the room is tinted, and the pages of `themedBooks`
-    /// recoloured (printed documents; photographs and comics are shown as they are).
+    /// The reader's colours (`Theme`): the room is tinted, and the pages of `printedBooks`
+    /// recoloured.
     public var theme: Theme = .paper
-    public var themedBooks: Set<Int> = []
+    /// Books printed on paper (`Book.isPrinted`): themes recolour their pages and the other
+    /// side of a sheet shows through; photographs and comics are shown as they are.
+    public var printedBooks: Set<Int> = []
 
     public init() {}
 
@@ -206,7 +208,7 @@ public final class Renderer {
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial,
-                            versions: still.flatMap(\.faces).map(textures.version), settings: settings)
+                            versions: still.flatMap(\.faces).map(textures.version), settings: settings, light: light)
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -410,7 +412,7 @@ public final class Renderer {
         let s = item.shade
         let behind = faces.map { face -> FaceContent? in
             let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
-            let shows = settings.showThrough
+            let shows = settings.showThrough && settings.printedBooks.contains(item.book)
                 && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
             return shows ? other : nil
         }
@@ -453,8 +455,14 @@ public final class Renderer {
                 setTheme(page, recolours: item.kind != .cover && takesTheme(item))
                 if let other = image.behind {
                     other.bind(unit: 1)
-                    // A few dozen texels across: the print as soft grey blocks, never legible.
-                    page[.behindLod].set(Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+                    // Texels of four pixels: the other side's lines show as faint bars, its type
+                    // never legible, whatever the texture's resolution; a magnified crop reads
+                    // it where the page under it does, with the same footprint.
+                    page[.behindBias].set(Float(2))
+                    let map = item.behindUV ?? item.uv
+                    page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
+                    page[.behindDu].set(Float(map.du.x), Float(map.du.y))
+                    page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
                 }
                 image.image.bind(unit: 0)
                 page[.backFace].set(face.back)
@@ -505,7 +513,7 @@ public final class Renderer {
     }
 
     private func takesTheme(_ item: SceneItem) -> Bool {
-        settings.theme.recolours && settings.themedBooks.contains(item.book)
+        settings.theme.recolours && settings.printedBooks.contains(item.book)
     }
 
     /// The theme's colours for a face; `recolours` false shows it as it is.
@@ -694,4 +702,6 @@ struct StaticKey: Equatable {
     var versions: [Int]
     /// How it was drawn (a new theme or show-through draws it again).
     var settings: RenderSettings
+    /// The scene's light: pages arching out of the gutter are lit by it.
+    var light: Vec3
 }

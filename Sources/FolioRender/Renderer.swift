@@ -84,8 +84,8 @@ public final class Renderer {
     private let occlusionMesh: GridMesh
     private let box: TriangleMesh
     /// The strips of the curl being drawn, and the coarser ones of its shadow.
-    private let curlMesh = CurlMesh()
-    private let curlShadowMesh = CurlMesh()
+    private let curlMesh: CurlMesh
+    private let curlShadowMesh: CurlMesh
     /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
     var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     private var emptyVAO: GLuint = 0
@@ -133,6 +133,8 @@ public final class Renderer {
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         shadowMesh = GridMesh(columns: 20, rows: 15)
         occlusionMesh = GridMesh(columns: 12, rows: 6)
+        curlMesh = CurlMesh()
+        curlShadowMesh = CurlMesh()
         box = BoxMesh.make(columns: GutterCurve.columns)
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()

@@ -85,11 +85,11 @@ public final class Renderer {
     /// A page beneath a sheet: its occlusion is found per vertex and varies smoothly.
     private let occlusionMesh: GridMesh
     private let box: TriangleMesh
-    /// The strips of the curl being drawn, rebuilt when the curl changes.
-    private let curlMesh: TriangleMesh
-    private var curlKey: CurlKey?
-    /// The curl mesh's vertices lying flat (`CurlStrips.parts`), first in its buffer.
-    private var curlFlatVertices = 0
+    /// The strips of the curl being drawn, and the coarser ones of its shadow.
+    private let curlMesh: CurlMesh
+    private let curlShadowMesh: CurlMesh
+    /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
+    var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
@@ -135,7 +135,8 @@ public final class Renderer {
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         shadowMesh = GridMesh(columns: 20, rows: 15)
         occlusionMesh = GridMesh(columns: 12, rows: 6)
-        curlMesh = TriangleMesh(components: [2])
+        curlMesh = CurlMesh()
+        curlShadowMesh = CurlMesh()
         box = BoxMesh.make(columns: GutterCurve.columns)
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()
@@ -150,6 +151,7 @@ public final class Renderer {
         shadowMesh.destroy()
         occlusionMesh.destroy()
         curlMesh.destroy()
+        curlShadowMesh.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
@@ -379,19 +381,10 @@ public final class Renderer {
         case .flat:
             (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
         case let .curl(c):
-            let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
-            let margin = coarse ? 0 : rim
-            let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
-            if key != curlKey {
-                let parts = CurlStrips.parts(size: item.size, curl: c, strips: strips, margin: margin, gutter: !coarse)
-                curlMesh.upload((parts.flat + parts.bent).flatMap { [Float($0.x), Float($0.y)] })
-                curlFlatVertices = parts.flat.count
-                curlKey = key
-            }
-            switch part {
-            case .all: curlMesh.draw()
-            case .flat: curlMesh.draw(first: 0, count: curlFlatVertices)
-            case .bent: curlMesh.draw(first: curlFlatVertices, count: curlMesh.vertexCount - curlFlatVertices)
+            if coarse {
+                curlShadowMesh.draw(c, size: item.size, strips: max(settings.curlStrips / 3, 4), margin: 0, gutter: false, part: part)
+            } else {
+                curlMesh.draw(c, size: item.size, strips: settings.curlStrips, margin: rim, gutter: true, part: part)
             }
         case .cone:
             (coarse ? shadowMesh : sheetMesh).draw()
@@ -674,14 +667,6 @@ enum MeshPart {
 enum Stencil {
     static let sheet: GLuint = 0x80
     static let shadow: GLuint = 0x7F
-}
-
-/// What the curl mesh was built for.
-struct CurlKey: Equatable {
-    var curl: Deformation.Curl
-    var size: Vec2
-    var strips: Int
-    var margin: Double
 }
 
 /// A turning sheet and its index in the scene.

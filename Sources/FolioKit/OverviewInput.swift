@@ -18,11 +18,11 @@ extension Overview {
         return Set(images.filter { (0..<book.imageCount).contains($0) })
     }
 
-    /// The overview of `book` with the rows scrolled so the spread being read shows.
+    /// The overview of `book` with the spread being read in the middle row.
     public static func around(spread: Int, singlePage: Bool, of book: BookInfo, viewSize: Vec2) -> (overview: Overview, current: Set<Int>) {
         let current = shown(spread: spread, singlePage: singlePage, in: book)
         let grid = Overview(book: book, viewSize: viewSize)
-        return (Overview(book: book, viewSize: viewSize, scroll: grid.scroll(showing: current.min() ?? 0)), current)
+        return (Overview(book: book, viewSize: viewSize, scroll: grid.scroll(centring: current.min() ?? 0)), current)
     }
 }
 

@@ -104,6 +104,12 @@ public struct Overview: Sendable, Equatable {
         return scroll
     }
 
+    /// The scroll that puts image `image`'s row in the middle of the view, as far as the rows go.
+    public func scroll(centring image: Int) -> Double {
+        guard let b = box(of: image) else { return scroll }
+        return clamp(scroll - b.centre.y, 0, maxScroll)
+    }
+
     /// The image `columns` pages and `rows` rows from `image` on screen (arrow keys: left and
     /// right follow the rows as they lie, so reversed in a right-to-left book), clamped to the book.
     public func image(from image: Int, columns: Int, rows: Int) -> Int {

@@ -79,6 +79,10 @@ import FolioMath
         #expect(box.maxY <= view.y / 2 && box.minY >= -view.y / 2)
         let back = Overview(book: book(400), viewSize: view, scroll: shown.scroll(showing: 3))
         #expect(back.box(of: 3)!.maxY <= view.y / 2)
+        // Centring puts the row in the middle, but never scrolls past the first or last row.
+        let centred = Overview(book: book(400), viewSize: view, scroll: grid.scroll(centring: 200))
+        #expect(abs(centred.box(of: 200)!.centre.y) < 1e-9)
+        #expect(grid.scroll(centring: 0) == 0 && grid.scroll(centring: 399) == grid.maxScroll)
     }
 
     @Test func onlyTheRowsInViewAreInTheScene() {

@@ -393,7 +393,7 @@ public final class FramePipeline {
         updateLayer(at: now)
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
-        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
+        let t = pageTitle + (overview == nil ? "" : " — overview") + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)

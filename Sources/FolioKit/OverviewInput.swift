@@ -10,22 +10,6 @@ struct OverviewState {
     var selected: Int
 }
 
-extension Overview {
-    /// The page images book `b`'s spread `spread` shows: one in single-page mode, else the
-    /// left and right pages (the first spread: image 0 alone).
-    public static func shown(spread: Int, singlePage: Bool, in book: BookInfo) -> Set<Int> {
-        let images = singlePage ? [spread] : [2 * spread - 1, 2 * spread]
-        return Set(images.filter { (0..<book.imageCount).contains($0) })
-    }
-
-    /// The overview of `book` with the spread being read in the middle row.
-    public static func around(spread: Int, singlePage: Bool, of book: BookInfo, viewSize: Vec2) -> (overview: Overview, current: Set<Int>) {
-        let current = shown(spread: spread, singlePage: singlePage, in: book)
-        let grid = Overview(book: book, viewSize: viewSize)
-        return (Overview(book: book, viewSize: viewSize, scroll: grid.scroll(centring: current.min() ?? 0)), current)
-    }
-}
-
 extension FramePipeline {
     /// Whether the overview of the open book is shown.
     public var overviewShown: Bool { overview != nil }

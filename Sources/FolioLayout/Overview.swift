@@ -151,3 +151,19 @@ public struct Overview: Sendable, Equatable {
         return Scene(state: .reading, camera: Camera(viewSize: viewSize), backdrop: .desk, items: items)
     }
 }
+
+extension Overview {
+    /// The page images spread `spread` of `book` shows: one in single-page mode, else the
+    /// left and right pages (the first spread: image 0 alone).
+    public static func shown(spread: Int, singlePage: Bool, in book: BookInfo) -> Set<Int> {
+        let images = singlePage ? [spread] : [2 * spread - 1, 2 * spread]
+        return Set(images.filter { (0..<book.imageCount).contains($0) })
+    }
+
+    /// The overview of `book` with the spread being read in the middle row.
+    public static func around(spread: Int, singlePage: Bool, of book: BookInfo, viewSize: Vec2) -> (overview: Overview, current: Set<Int>) {
+        let current = shown(spread: spread, singlePage: singlePage, in: book)
+        let grid = Overview(book: book, viewSize: viewSize)
+        return (Overview(book: book, viewSize: viewSize, scroll: grid.scroll(centring: current.min() ?? 0)), current)
+    }
+}

@@ -19,6 +19,14 @@ window() { wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1); 
 # Q, then the viewer's exit status. The window is gone before the key's release arrives:
 # xdotool's complaint is expected.
 quit() { xdotool key --window "$wid" q 2>/dev/null; within 15 gone || fail "Q did not quit"; wait "$pid"; echo "exit=$?"; }
+# The viewer on $DOC, its book opened with Enter: the title shows page 1 of $1.
+openDocument() {
+    "$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+    pid=$!
+    window
+    xdotool key --window "$wid" Return
+    within 20 titled "— page 1 of $1" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+}
 
 """#
 
@@ -96,11 +104,7 @@ grep -q "portrait.pdf" "$SHOTS/folio/bookmarks.json" || fail "no bookmark saved:
 /// navigation.pdf: a click on page 1's link (at 50, 300 of its 420 x 595 points; the right-hand
 /// page at 1280 x 720 spans about x 640…1045, y 74…646) turns to page 3; Alt+← comes back.
 private let followLink = scriptHelpers + #"""
-"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
-pid=$!
-window
-xdotool key --window "$wid" Return
-within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+openDocument 3
 sleep 1
 follow() { xdotool mousemove --window "$wid" 736 377 click 1; sleep 0.5; titled "pages 2–3 of 3.*link to page 3"; }
 within 20 follow || fail "the link was not followed; the title says: $(xdotool getwindowname "$wid")"
@@ -112,11 +116,7 @@ quit
 /// G shows the overview (the title says so); a click at ($X, $Y), on the sixth page, closes it
 /// and turns to its spread.
 private let overviewClick = scriptHelpers + #"""
-"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
-pid=$!
-window
-xdotool key --window "$wid" Return
-within 20 titled "— page 1 of 10" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+openDocument 10
 xdotool key --window "$wid" g
 within 20 titled "— overview" || fail "no overview; the title says: $(xdotool getwindowname "$wid")"
 xdotool mousemove --window "$wid" "$X" "$Y" click 1

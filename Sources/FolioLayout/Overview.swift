@@ -14,7 +14,6 @@ public struct Overview: Sendable, Equatable {
         public var centre: Vec2 { Vec2((minX + maxX) / 2, (minY + maxY) / 2) }
         public var width: Double { maxX - minX }
         public var height: Double { maxY - minY }
-        public func contains(_ p: Vec2) -> Bool { p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY }
     }
 
     public let book: BookInfo

@@ -163,6 +163,8 @@ public final class FramePipeline {
     var pointer = PagePointer()
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
     var standingSearch: (phrase: String, book: Int?)?
+    /// The overview of the open book, while it is shown (`OverviewInput.swift`).
+    var overview: OverviewState?
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -392,7 +394,7 @@ public final class FramePipeline {
         updateLayer(at: now)
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
-        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
+        let t = pageTitle + (overview == nil ? "" : " — overview") + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)
@@ -431,7 +433,7 @@ public final class FramePipeline {
             uploadsPending = false
             return
         }
-        let scene = controller.scene()
+        let scene = overviewScene ?? controller.scene()
         // Vector pages are rasterised for the size they are shown at once it settles (not for
         // each size an opening or a turn passes through).
         if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { pages.setDisplayHeight(shown) }

@@ -27,6 +27,9 @@ struct Capture: ParsableCommand {
     @Option(help: "Mark every place this phrase occurs on the pages of the library's documents (as folio search finds them).")
     var search: String?
 
+    @Flag(help: "Draw the open book's overview (the viewer's G): its pages small, as spreads in rows, the spread shown on its cover board.")
+    var overview = false
+
     func validate() throws {
         try checkPNGName(output, option: "-o")
     }
@@ -62,13 +65,21 @@ struct Capture: ParsableCommand {
     /// Draws `still` of `library` with `pipeline` (on that library) and writes it to `file`.
     func draw(_ still: StillState, of library: Library, with pipeline: FramePipeline, to file: OutputFile) throws {
         // A state the library cannot show is a usage error (64), as Failure words it.
-        pipeline.draw(try still.scene(library: library.bookInfos))
+        pipeline.draw(try overview ? overviewScene(of: still, in: library) : still.scene(library: library.bookInfos))
         if layer.isOn {
             let v = try still.resolve(library: library.bookInfos)
             layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), scroll: v.scroll)
         }
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
+    }
+
+    /// The overview of the book `still` shows open, scrolled to its spread.
+    private func overviewScene(of still: StillState, in library: Library) throws -> Scene {
+        let v = try still.resolve(library: library.bookInfos)
+        guard let b = v.book, v.phase != .shelf else { throw Failure(.usage, "--overview draws an open book: name one with --book N") }
+        let (grid, current) = Overview.around(spread: Int(v.spread), singlePage: v.singlePage, of: library.bookInfos[b], viewSize: v.viewSize)
+        return grid.scene(index: b, current: current, selected: nil)
     }
 
     /// What `path` is in `library` ("page 3 of Alice", "the cover of Alice") if it is one of its

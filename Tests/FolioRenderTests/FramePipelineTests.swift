@@ -195,6 +195,27 @@ private final class WordPages: PageSource {
     func links(page index: Int) -> [PageLink] { index == 0 ? [PageLink(box: Self.link, target: .page(2))] : [] }
 }
 
+/// A book of 200 picture pages, each one colour: red for even indices, blue for odd, green
+/// for index 9; for the overview.
+private final class ColourPages: PageSource {
+    static let format = PageSourceFormat(name: "colour pages", extensions: ["colourpages"], printed: false) { _, _ in ColourPages() }
+    static func colour(_ index: Int) -> (r: UInt8, g: UInt8, b: UInt8) { index == 9 ? (30, 200, 40) : index % 2 == 0 ? (220, 40, 40) : (40, 40, 220) }
+    let pageCount = 200
+    let title: String? = "Colours"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568), (r, g, b) = Self.colour(index)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (r, g, b, 255)), scalable: false)
+    }
+}
+
+/// How far apart two colours are: the sum of the channels' differences.
+private func differs(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (r: UInt8, g: UInt8, b: UInt8)) -> Int {
+    abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+}
+
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
     var commands: [ViewerCommand] = []
@@ -821,5 +842,73 @@ private final class Recorder: FramePipelineDelegate {
             #expect(Array(rec.commands.suffix(2)) == [.cycleTheme, .toggleShowThrough])
             #expect(s.presented > shown, "drawn again")
         }
+    }
+
+    /// The overview: G shows the open book's pages small — paper first while they decode (the
+    /// frames go on), then each page's own colour at its place in the grid, only the rows in
+    /// view decoded — the spread read on its cover board; the keys choose and scroll, Escape
+    /// closes it with nothing turned, and a click on a page closes it and turns to its spread.
+    @Test func theOverviewShowsThePagesSmallAndAClickGoesToOne() throws {
+        let decoding = ManualDecoding()
+        try withDocument(ColourPages.format) { doc in try live(configure: { $0.decoding = decoding }) { p, s, rec in
+            s.framebufferSize = (640, 360)
+            p.handle(TimedInputEvent(.resize(width: 640, height: 360), at: 0))
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            #expect(p.perform(.showBook(0), at: 0) && p.perform(.goTo(page: 11), at: 0))
+            #expect(step(p, s, until: 10) { p.controller.spread == 5 && !p.controller.isAnimating })
+            let turns = rec.turns.count
+            s.queued = [key(.g, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            let grid = try #require(p.shownOverview)
+            let mapping = ViewMapping(width: 640, height: 360, viewSize: p.configuration.baseView)
+            func pixel(_ v: Vec2) -> (x: Int, y: Int) {
+                (Int(v.x / mapping.unitsPerPixel + 320), Int(180 - v.y / mapping.unitsPerPixel))
+            }
+            // Image 9 (green) is on the spread read: its row is in view.
+            let green = try #require(grid.box(of: 9))
+            #expect(green.minY > -grid.viewSize.y / 2 && green.maxY < grid.viewSize.y / 2)
+            var frame = p.snapshot(at: s.time).flippedVertically()
+            let paper = frame.pixel(pixel(green.centre).x, pixel(green.centre).y)
+            #expect(paper.r > 200 && paper.g > 200 && paper.b > 180, "paper while the page decodes: \(paper)")
+            for _ in 0..<100 {
+                let ran = decoding.runAll()
+                step(p, s, until: s.time + 1.0 / 30)
+                if ran == 0 && p.isIdle { break }
+            }
+            #expect(p.textureCount <= grid.imagesInView().count + 12 && p.textureCount < 80, "\(p.textureCount) of 200 pages")
+            frame = p.snapshot(at: s.time).flippedVertically()
+            var checked = 0
+            for image in grid.imagesInView() {
+                guard let box = grid.box(of: image), box.maxY < grid.viewSize.y / 2, box.minY > -grid.viewSize.y / 2 else { continue }
+                let (x, y) = pixel(box.centre), c = frame.pixel(x, y)
+                let off = differs(c, ColourPages.colour(image))
+                #expect(off < 60, "page \(image) at (\(x), \(y)): \(c)")
+                checked += 1
+            }
+            #expect(checked >= 16, "\(checked) pages checked")
+            // Just above the spread read, its cover board; above another page, the desk.
+            func above(_ image: Int) throws -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+                let box = try #require(grid.box(of: image))
+                let (x, y) = pixel(Vec2(box.centre.x, box.maxY + 5))
+                return frame.pixel(x, y)
+            }
+            let board = try above(10), desk = try above(12)
+            let apart = differs(board, (desk.r, desk.g, desk.b))
+            #expect(apart > 30, "the spread read is marked: \(board) against the desk's \(desk)")
+            // End chooses the last page and scrolls to it; Escape closes with nothing turned.
+            s.queued = [key(.end, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(abs((p.shownOverview?.scroll ?? 0) - grid.maxScroll) < 1e-6)
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(!p.overviewShown && p.controller.phase == .reading && p.controller.spread == 5 && rec.turns.count == turns)
+            // Again, then a click on image 20: the overview closes and the book turns to spread 10.
+            s.queued = [key(.g, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            let target = pixel(try #require(p.shownOverview?.box(of: 20)).centre)
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: Double(target.x), y: Double(target.y), modifiers: []), at: s.time)]
+            #expect(step(p, s, until: s.time + 10) { p.controller.spread == 10 && !p.controller.isAnimating })
+            #expect(!p.overviewShown && rec.turns.count == turns + 1 && rec.turns.last?.1 == .key)
+        } }
     }
 }

@@ -173,6 +173,51 @@ static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *i
 }
 
 /// Reads the package into `info`.
+/// The number after `key=` in a viewport's content ("width=1200, height=1600"), or 0.
+static float viewport_value(const char *content, const char *key) {
+    const char *at = content ? strstr(content, key) : NULL;
+    if (!at) return 0;
+    at += strlen(key);
+    while (*at == ' ') at++;
+    if (*at++ != '=') return 0;
+    float v = strtof(at, NULL);
+    return v > 0 && v < 100000 ? v : 0;
+}
+
+/// A fixed-layout book's page size in CSS pixels: the OPF's `rendition:viewport`, else the
+/// viewport `meta` of its first spine item (fixed-layout EPUB's rule for the first page).
+static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_info *info) {
+    fz_xml *meta = fz_xml_find_dfs(opf, "meta", "property", "rendition:viewport");
+    const char *content = meta ? fz_xml_text(fz_xml_down(meta)) : NULL;
+    fz_xml *page = NULL;
+    char *name = NULL;
+    fz_var(page); fz_var(name);
+    fz_try(ctx) {
+        if (!content) {
+            fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL);
+            const char *idref = itemref ? fz_xml_att(itemref, "idref") : NULL;
+            fz_xml *item = idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL;
+            const char *href = item ? fz_xml_att(item, "href") : NULL;
+            if (!href) break;
+            const char *slash = strrchr(opf_path, '/');
+            size_t dir = slash ? (size_t)(slash - opf_path + 1) : 0, n = dir + strlen(href) + 1;
+            name = fz_malloc(ctx, n);
+            snprintf(name, n, "%.*s%s", (int)dir, opf_path, href);
+            fz_cleanname(fz_urldecode(name));
+            page = entry_xml(ctx, arch, name);
+            fz_xml *tag = page ? fz_xml_find_dfs(page, "meta", "name", "viewport") : NULL;
+            content = tag ? fz_xml_att(tag, "content") : NULL;
+        }
+        info->viewport_width = viewport_value(content, "width");
+        info->viewport_height = viewport_value(content, "height");
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, page);
+        fz_free(ctx, name);
+    }
+    fz_catch(ctx) { info->viewport_width = info->viewport_height = 0; }
+}
+
 static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
@@ -203,6 +248,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         fz_xml *layout = opf ? fz_xml_find_dfs(opf, "meta", "property", "rendition:layout") : NULL;
         const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
         if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
+        if (info->pre_paginated) read_viewport(ctx, arch, opf, opf_path, info);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, enc);

@@ -5,7 +5,8 @@ import Foundation
 /// EPUB (2 and 3: reflowable, fixed-layout, image-only), MOBI/AZW3, FB2, XHTML and XPS as page
 /// sources, through MuPDF.
 ///
-/// Reflowable books are laid out for the book's page (the reference page, 362 × 568 points) at
+/// Reflowable books are laid out for the book's page (568 points high, as wide as `pageAspect`
+/// says: the reference page, 362 × 568, unless the view it is shown in asks for another) at
 /// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
 /// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
 /// With `laysOutInBackground` a book opens once its first chapters are laid out, with its page
@@ -28,6 +29,17 @@ public enum MuPDF {
     }
     private static let settings = Mutex(defaultFontSize)
 
+    /// The shape (width / height) of the pages reflowable books opened from now on are laid out
+    /// for, within `Book.reflowAspects` (the viewer follows its window: `Book.reflowAspect`).
+    public static var pageAspect: Double {
+        get { shape.withLock { $0 } }
+        set {
+            let bounds = Book.reflowAspects
+            shape.withLock { $0 = newValue.isFinite ? min(max(newValue, bounds.lowerBound), bounds.upperBound) : Book.referencePageWidth / Book.referencePageHeight }
+        }
+    }
+    private static let shape = Mutex(Book.referencePageWidth / Book.referencePageHeight)
+
     /// Whether reflowable books open before they are wholly laid out (the viewer: the first
     /// page shows at once and the rest is laid out in the background); otherwise (commands that
     /// print or capture) a book opens laid out to its last page, its page count exact.
@@ -48,7 +60,7 @@ public enum MuPDF {
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
         PageSourceFormat(name: name, extensions: extensions) { path, _ in
-            try MuPDFDocument(path: path, fontSize: fontSize, wholeBook: !laysOutInBackground)
+            try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: !laysOutInBackground)
         }
     }
 
@@ -93,10 +105,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// The page count, the shape of the pages and the text size of the current layout, and
     /// whether the count is an estimate (the book is not laid out to its end).
     private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double, estimated: Bool)>
+    /// The shape of the page box a reflowable book is laid out for (width / height).
+    private let layoutAspect: Mutex<Double>
 
-    /// Opens the book laid out at `fontSize`: to its end, or (not `wholeBook`) its first
-    /// chapters only, the rest laid out when a page of it is drawn.
-    init(path: String, fontSize: Double, wholeBook: Bool = true) throws {
+    /// Opens the book laid out at `fontSize` for pages of `pageAspect`: to its end, or (not
+    /// `wholeBook`) its first chapters only, the rest laid out when a page of it is drawn.
+    init(path: String, fontSize: Double, pageAspect: Double = Book.referencePageWidth / Book.referencePageHeight,
+         wholeBook: Bool = true) throws {
         self.path = path
         var error = folio_mu_error()
         var info = folio_mu_info()
@@ -114,6 +129,8 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         // "Unknown" is what converters write when they know no author.
         author = Self.metadata(doc, "info:Author") ?? (mobi.author.isEmpty || mobi.author == "Unknown" ? nil : mobi.author)
         laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false))
+        // Fixed-layout books keep Folio's page box.
+        layoutAspect = Mutex(Self.shape(pageAspect, of: info))
         // Fully initialised: from here a throw runs deinit, which closes the document.
         try layout(fontSize: fontSize, wholeBook: wholeBook)
     }
@@ -150,14 +167,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return s.isEmpty ? nil : s
     }
 
-    /// Lays a reflowable book out for the reference page at `fontSize` points (fixed pages
-    /// keep theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
+    /// Lays a reflowable book out for its page box at `fontSize` points (fixed pages keep
+    /// theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
     func layout(fontSize: Double, wholeBook: Bool = true) throws {
         var error = folio_mu_error()
         var count: (pages: Int32, estimated: Bool) = (-1, false)
         if info.reflowable != 0 {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
-            if folio_mu_layout(doc, Float(Book.referencePageWidth), Float(Book.referencePageHeight), Float(fontSize), &error) == 0 {
+            let box = pageBox
+            if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
                 count = wholeBook ? (folio_mu_count_pages(doc, &error), false) : firstChapters(&error)
             }
         } else {
@@ -169,6 +187,17 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let first = n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
         let aspect = Book.paperAspect(firstPage: first)
         laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated) }
+    }
+
+    /// The page box laid out for, in points: a fixed-layout book's viewport (CSS pixels of
+    /// 0.75 pt, so that a picture of the viewport's pixels, which MuPDF sizes at 96 dpi, fills
+    /// it, as a comic's picture fills its page), else Folio's page of `pageAspect`.
+    private var pageBox: (width: Double, height: Double) {
+        let height = Book.referencePageHeight
+        let viewport = (Double(info.viewport_width), Double(info.viewport_height))
+        guard info.pre_paginated != 0, viewport.0 > 0, viewport.1 > 0,
+              Book.pageWidth(firstPage: viewport.0, viewport.1) != nil else { return (height * pageAspect, height) }
+        return (viewport.0 * 0.75, viewport.1 * 0.75)
     }
 
     /// Lays chapters out from the first until `MuPDF.firstPages` pages are counted; the page
@@ -193,11 +222,25 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     var pagesEstimated: Bool { laidOut.withLock { $0.estimated } }
     private var aspect: Double { laidOut.withLock { $0.aspect } }
     var fontSize: Double { laidOut.withLock { $0.fontSize } }
+    var pageAspect: Double { layoutAspect.withLock { $0 } }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize)
-        guard place.fontSize != fontSize else { return (relaid, min(place.page, max(relaid.pageCount - 1, 0))) }
-        return (relaid, try relaid.follow(place.page, to: fontSize) ?? 0)
+        try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
+    }
+
+    func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let from = place.pageAspect ?? self.pageAspect
+        let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: from)
+        guard place.fontSize != fontSize || relaid.pageAspect != MuPDFDocument.shape(pageAspect, of: info) else {
+            return (relaid, min(place.page, max(relaid.pageCount - 1, 0)))
+        }
+        return (relaid, try relaid.follow(place.page, to: fontSize, pageAspect: pageAspect) ?? 0)
+    }
+
+    /// The page box a book of `info` is laid out for when `pageAspect` is asked: fixed-layout
+    /// books keep Folio's.
+    private static func shape(_ pageAspect: Double, of info: folio_mu_info) -> Double {
+        info.reflowable != 0 && info.pre_paginated == 0 ? pageAspect : Book.referencePageWidth / Book.referencePageHeight
     }
 
     var direction: ReadingDirection { info.right_to_left != 0 ? .rtl : .ltr }
@@ -206,24 +249,27 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
 
     func page(of place: TextPlace) -> Int? {
-        guard place.fontSize != fontSize, reflowable else {
+        let aspect = place.pageAspect ?? pageAspect
+        guard place.fontSize != fontSize || aspect != pageAspect, reflowable else {
             return (0..<pageCount).contains(place.page) || pagesEstimated && place.page >= 0 ? place.page : nil
         }
         // MuPDF's bookmarks point into one document's own layout: the place is found in a
         // copy laid out at its size, then followed to this one's.
         // Only the chapters up to the place are laid out, at either size.
-        return try? MuPDFDocument(path: path, fontSize: place.fontSize, wholeBook: false).follow(place.page, to: fontSize, wholeBook: false)
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: aspect, wholeBook: false)
+            .follow(place.page, to: fontSize, pageAspect: pageAspect, wholeBook: false)
     }
 
-    /// Lays this document out at `fontSize`; the page that then holds the text page `index`
-    /// started with: MuPDF's bookmark of it looked up in the new layout, when it is found in
-    /// the same chapter. A bookmark points at MuPDF's laid-out chapter, which it may have let go
-    /// and parsed again meanwhile: then the page as far through the same chapter.
-    private func follow(_ index: Int, to fontSize: Double, wholeBook: Bool = true) throws -> Int? {
+    /// Lays this document out at `fontSize` for pages of `pageAspect`; the page that then holds
+    /// the text page `index` started with: MuPDF's bookmark of it looked up in the new layout,
+    /// when it is found in the same chapter. A bookmark points at MuPDF's laid-out chapter, which
+    /// it may have let go and parsed again meanwhile: then the page as far through the same chapter.
+    private func follow(_ index: Int, to fontSize: Double, pageAspect: Double, wholeBook: Bool = true) throws -> Int? {
         guard index >= 0, index < pageCount || pagesEstimated else { return nil }
         let mark = folio_mu_bookmark(doc, Int32(index))
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
         let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
+        layoutAspect.withLock { $0 = Self.shape(pageAspect, of: info) }
         try layout(fontSize: fontSize, wholeBook: wholeBook)
         guard chapter >= 0 else { return nil }
         let found = folio_mu_lookup_bookmark(doc, mark)

@@ -121,6 +121,22 @@ final class EBookTests: XCTestCase {
         }
     }
 
+    /// A fixed-layout manga whose pictures are its viewport's pixels (no stylesheet sizing them)
+    /// has pages of the viewport's shape, each filled by its picture to the bottom: no paper
+    /// below it, as a comic archive's page is its picture.
+    func testAFixedLayoutMangaHasItsViewportsPageShape() throws {
+        let book = try XCTUnwrap(Library.load(from: try EBooks.path("manga-viewport.epub"), logProblems: false).books.first)
+        XCTAssertEqual(book.direction, .rtl)
+        XCTAssertEqual(book.pageWidth, (568.0 * 120 / 180).rounded(), "the viewport's 120 × 180 at the book's height")
+        for (i, page) in book.pages.enumerated() {
+            let image = try PageSources.documents.render(page, fit: PixelSize(width: 200, height: 300)).image
+            XCTAssertEqual(Double(image.width) / Double(image.height), 120.0 / 180, accuracy: 0.02, "page \(i + 1)")
+            for y in [image.height / 10, image.height / 2, image.height - 3] {
+                XCTAssertColour(image.pixel(image.width / 2, y), EBooks.colours[i], tolerance: 24, "page \(i + 1), row \(y)")
+            }
+        }
+    }
+
     /// A MOBI as Kindle tools write one: its text laid out, its title and author from the
     /// header's EXTH records (MuPDF reads neither); a header whose lengths lie gives neither.
     func testAMOBITakesItsTitleAndAuthorFromItsHeader() throws {

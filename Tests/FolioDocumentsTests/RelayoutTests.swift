@@ -45,6 +45,32 @@ final class RelayoutTests: XCTestCase {
         XCTAssertNotEqual(page, shown, "at 16 pt the text is further on")
     }
 
+    /// Laid out again for a wider page (a window made wider), the book has pages of that shape,
+    /// fewer of them, and the page found holds the text shown; back at the first shape, the
+    /// reader is on the page they left.
+    func testAWiderPageHoldsMoreTextAndTheSamePlace() throws {
+        let (folder, path) = try copy()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Large text: chapters of several pages, so that a wider page makes fewer.
+        let narrow = try MuPDFDocument(path: path, fontSize: 20)
+        let shown = narrow.pageCount / 2
+        let start = try wordsBefore(shown, in: narrow)
+        let place = narrow.place(ofPage: shown)
+        let aspect = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        XCTAssertEqual(aspect * 568, 453, accuracy: 0.001)
+        let (wide, page) = try narrow.relaid(fontSize: 20, pageAspect: aspect, keeping: place)
+        XCTAssertEqual(wide.pageAspect, aspect)
+        XCTAssertEqual(Book.paperAspect(firstPage: wide.pageSize(0)), aspect, accuracy: 0.001, "its paper takes the shape")
+        XCTAssertLessThan(wide.pageCount, narrow.pageCount)
+        XCTAssertEqual(narrow.pageAspect, 362.0 / 568, "the open layout is left as it was")
+        let first = try wordsBefore(page, in: wide), count = try XCTUnwrap(wide.text(page: page)?.words.count)
+        XCTAssertTrue((first - 1..<first + count + 1).contains(start),
+                      "page \(page + 1) holds words \(first)…\(first + count), the text shown started at word \(start)")
+        let (back, again) = try wide.relaid(fontSize: 20, pageAspect: 362.0 / 568, keeping: place)
+        XCTAssertEqual(back.pageCount, narrow.pageCount)
+        XCTAssertEqual(again, shown)
+    }
+
     /// Opened for the viewer, a long book is laid out only as far as its first spreads: its
     /// first pages are there (the same as in the whole layout) while its page count is an
     /// estimate; laid out whole at the same size, the count is exact and the place the same.

@@ -23,6 +23,8 @@ typedef struct {
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
     int obfuscated_fonts;  ///< encryption.xml only obfuscates fonts (EPUB's font embedding, not DRM)
+    /// A fixed-layout book's page size in CSS pixels (its viewport); 0 when it gives none.
+    float viewport_width, viewport_height;
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];

@@ -94,6 +94,13 @@ epub("fixed.epub", pictures + image_pages, version="3.0", title="Fixed Pages",
      meta='<meta property="rendition:layout">pre-paginated</meta>')
 epub("manga-rtl.epub", pictures + image_pages, version="3.0", title="Right to Left",
      spine_attrs=' page-progression-direction="rtl"', meta='<meta property="rendition:layout">pre-paginated</meta>')
+# A manga as publishers make them: pictures of the viewport's pixels, no stylesheet sizing them.
+viewport_pages = [(f"v{i}.xhtml", '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head>'
+                   f'<title>v{i}</title><meta name="viewport" content="width=120, height=180"/></head>'
+                   f'<body><img src="v{i}.png"/></body></html>', xhtml) for i in range(len(COLOURS))]
+epub("manga-viewport.epub", [(f"v{i}.png", png(120, 180, c), "image/png") for i, c in enumerate(COLOURS)] + viewport_pages,
+     version="3.0", title="Viewport Pages", spine_attrs=' page-progression-direction="rtl"',
+     meta='<meta property="rendition:layout">pre-paginated</meta>')
 
 with open(os.path.join(out, "book.fb2"), "w") as f:
     sections = "".join(f"<section><title><p>{w}</p></title><p>{w.lower()} {FILLER * 4}</p></section>" for w in WORDS[:3])

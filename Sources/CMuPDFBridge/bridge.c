@@ -185,7 +185,8 @@ static float viewport_value(const char *content, const char *key) {
 }
 
 /// A fixed-layout book's page size in CSS pixels: the OPF's `rendition:viewport`, else the
-/// viewport `meta` of its first spine item (fixed-layout EPUB's rule for the first page).
+/// viewport `meta` of the first of its first spine items that has one (a reflowable note may
+/// come first).
 static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_info *info) {
     fz_xml *meta = fz_xml_find_dfs(opf, "meta", "property", "rendition:viewport");
     const char *content = meta ? fz_xml_text(fz_xml_down(meta)) : NULL;
@@ -193,17 +194,21 @@ static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const 
     char *name = NULL;
     fz_var(page); fz_var(name);
     fz_try(ctx) {
-        if (!content) {
-            fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL);
-            const char *idref = itemref ? fz_xml_att(itemref, "idref") : NULL;
+        fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL);
+        for (int tried = 0; !content && itemref && tried < 8; tried++, itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
+            const char *idref = fz_xml_att(itemref, "idref");
             fz_xml *item = idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL;
             const char *href = item ? fz_xml_att(item, "href") : NULL;
-            if (!href) break;
+            if (!href) continue;
             const char *slash = strrchr(opf_path, '/');
             size_t dir = slash ? (size_t)(slash - opf_path + 1) : 0, n = dir + strlen(href) + 1;
+            fz_free(ctx, name);
+            name = NULL;
             name = fz_malloc(ctx, n);
             snprintf(name, n, "%.*s%s", (int)dir, opf_path, href);
             fz_cleanname(fz_urldecode(name));
+            fz_drop_xml(ctx, page);
+            page = NULL;
             page = entry_xml(ctx, arch, name);
             fz_xml *tag = page ? fz_xml_find_dfs(page, "meta", "name", "viewport") : NULL;
             content = tag ? fz_xml_att(tag, "content") : NULL;

@@ -60,7 +60,7 @@ public enum MuPDF {
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
         PageSourceFormat(name: name, extensions: extensions) { path, _ in
-            try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: !laysOutInBackground)
+            try MuPDFDocument.open(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: !laysOutInBackground)
         }
     }
 
@@ -94,11 +94,35 @@ final class Mutex<Value>: @unchecked Sendable {
     }
 }
 
+/// A layout given up after the decode timeout: MuPDF was still laying out chapter `chapters`
+/// (0-based) of `of`.
+struct LayoutGivenUp: Error {
+    var seconds: Double
+    var chapters: Int
+    var of: Int
+
+    var message: String {
+        "laying out took over \(seconds.formatted()) s; "
+            + (chapters == 0 ? "no chapter was laid out" : "showing the first \(chapters) of \(of) chapters")
+    }
+}
+
 /// One e-book or XPS file, open in MuPDF (the bridge serialises access to it).
 final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     // @unchecked: `doc` is used only through the bridge, which locks it; `laidOut` under its lock.
     let path: String
-    private let doc: OpaquePointer
+    /// Keeps the MuPDF document open while anything uses it: this, and a layout given up on
+    /// that still runs on its worker (MuPDF 1.21 cannot stop one part-way).
+    private final class Handle: @unchecked Sendable {
+        // @unchecked: the bridge locks the document for each call.
+        let doc: OpaquePointer
+        init(_ doc: OpaquePointer) { self.doc = doc }
+        deinit { folio_mu_close(doc) }
+    }
+    private let handle: Handle
+    private var doc: OpaquePointer { handle.doc }
+    /// Laid out only as far as this many chapters: a layout given up (`LayoutGivenUp`).
+    private let givenUp: LayoutGivenUp?
     private let info: folio_mu_info
     let title: String?
     let author: String?
@@ -110,9 +134,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
 
     /// Opens the book laid out at `fontSize` for pages of `pageAspect`: to its end, or (not
     /// `wholeBook`) its first chapters only, the rest laid out when a page of it is drawn.
+    /// `givenUp`: lay out only the chapters an earlier layout got through.
     init(path: String, fontSize: Double, pageAspect: Double = Book.referencePageWidth / Book.referencePageHeight,
-         wholeBook: Bool = true) throws {
+         wholeBook: Bool = true, givenUp: LayoutGivenUp? = nil) throws {
         self.path = path
+        self.givenUp = givenUp
         var error = folio_mu_error()
         var info = folio_mu_info()
         guard let doc = folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &info, &error) else {
@@ -122,7 +148,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             folio_mu_close(doc)
             throw PageError.invalid(path: path, message: refusal)
         }
-        self.doc = doc
+        handle = Handle(doc)
         self.info = info
         let mobi = (title: Self.string(info.mobi_title), author: Self.string(info.mobi_author))
         title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
@@ -131,13 +157,32 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false))
         // Fixed-layout books keep Folio's page box.
         layoutAspect = Mutex(Self.shape(pageAspect, of: info))
-        // Fully initialised: from here a throw runs deinit, which closes the document.
+        // Fully initialised: from here a throw lets the handle go, which closes the document
+        // once no layout uses it.
         try layout(fontSize: fontSize, wholeBook: wholeBook)
     }
 
-    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead.
+    /// Opens the book as `init` does; when laying it out takes longer than the decode timeout,
+    /// the chapters laid out by then, in a document of their own (the first one's layout
+    /// finishes on its own), with a note saying so.
+    static func open(path: String, fontSize: Double, pageAspect: Double, wholeBook: Bool = true) throws -> MuPDFDocument {
+        do {
+            return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: wholeBook)
+        } catch let given as LayoutGivenUp {
+            guard given.chapters > 0 else { throw PageError.invalid(path: path, message: given.message) }
+            do {
+                return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, givenUp: given)
+            } catch let again as LayoutGivenUp {
+                throw PageError.invalid(path: path, message: again.message)
+            }
+        }
+    }
+
+    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead; a layout given up
+    /// shows its first chapters.
     var notes: [String] {
-        info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : []
+        (info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : [])
+            + (givenUp.map { [$0.message] } ?? [])
     }
 
     /// Why a book is not given to MuPDF at all, in words.
@@ -146,8 +191,6 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let deep = string(info.too_deep)
         return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
     }
-
-    deinit { folio_mu_close(doc) }
 
     private static func words(_ error: folio_mu_error) -> String {
         let s = string(error.message)
@@ -176,7 +219,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
             let box = pageBox
             if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
-                count = wholeBook ? (folio_mu_count_pages(doc, &error), false) : firstChapters(&error)
+                count = try chapters(wholeBook: wholeBook, &error)
             }
         } else {
             count = (folio_mu_count_pages(doc, &error), false)
@@ -200,19 +243,47 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return (viewport.0 * 0.75, viewport.1 * 0.75)
     }
 
-    /// Lays chapters out from the first until `MuPDF.firstPages` pages are counted; the page
-    /// count, estimated from the pages a chapter had so far when chapters are left (-1 on error).
-    private func firstChapters(_ error: inout folio_mu_error) -> (pages: Int32, estimated: Bool) {
+    /// What a worker laying chapters out has counted, read by the thread waiting for it.
+    private final class Counting: @unchecked Sendable {
+        // @unchecked: every field is touched under `lock`.
+        let lock = NSLock()
+        var pages: [Int] = []
+        var error = folio_mu_error()
+        var failed = false
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    /// Lays chapters out from the first: all of them (`wholeBook`; those of `givenUp`), or until
+    /// `MuPDF.firstPages` pages are counted. On a worker, waited for `PageSources.decodeTimeout`
+    /// at most: a chapter still being laid out then is left to finish on its own and
+    /// `LayoutGivenUp` says how far it got. The page count, estimated from the pages a chapter had
+    /// so far when chapters are left (-1 on error).
+    private func chapters(wholeBook: Bool, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool) {
         let chapters = Int(folio_mu_count_chapters(doc, &error))
         guard chapters >= 0 else { return (-1, false) }
-        var pages = 0, laid = 0
-        while laid < chapters, pages < MuPDF.firstPages {
-            let n = Int(folio_mu_count_chapter_pages(doc, Int32(laid), &error))
-            guard n >= 0 else { return (-1, false) }
-            pages += n
-            laid += 1
+        let last = min(givenUp?.chapters ?? chapters, chapters)
+        let counting = Counting(), handle = handle, enough = wholeBook || givenUp != nil ? Int.max : MuPDF.firstPages
+        Thread.detachNewThread {
+            var laid = 0, pages = 0, error = folio_mu_error()
+            while laid < last, pages < enough {
+                let n = Int(folio_mu_count_chapter_pages(handle.doc, Int32(laid), &error))
+                guard n >= 0 else { counting.lock.withLock { (counting.failed, counting.error) = (true, error) }; break }
+                counting.lock.withLock { counting.pages.append(n) }
+                pages += n
+                laid += 1
+            }
+            counting.done.signal()
         }
-        guard laid < chapters else { return (Int32(pages), false) }
+        let seconds = PageSources.decodeTimeout
+        let finished = counting.done.wait(timeout: seconds > 0 ? .now() + seconds : .distantFuture) == .success
+        let (counts, failed) = counting.lock.withLock { (counting.pages, counting.failed) }
+        guard finished else { throw LayoutGivenUp(seconds: seconds, chapters: counts.count, of: chapters) }
+        guard !failed else {
+            error = counting.lock.withLock { counting.error }
+            return (-1, false)
+        }
+        let pages = counts.reduce(0, +), laid = counts.count
+        guard laid < last, givenUp == nil else { return (Int32(min(pages, Int(Int32.max))), false) }
         // Every chapter left has a page at least.
         let estimate = max(pages + chapters - laid, Int((Double(pages) * Double(chapters) / Double(laid)).rounded()))
         return (Int32(min(estimate, Int(Int32.max))), true)
@@ -230,11 +301,17 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
 
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
         let from = place.pageAspect ?? self.pageAspect
-        let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: from)
+        let relaid = try Self.open(path: path, fontSize: place.fontSize, pageAspect: from)
         guard place.fontSize != fontSize || relaid.pageAspect != MuPDFDocument.shape(pageAspect, of: info) else {
             return (relaid, min(place.page, max(relaid.pageCount - 1, 0)))
         }
-        return (relaid, try relaid.follow(place.page, to: fontSize, pageAspect: pageAspect) ?? 0)
+        do {
+            return (relaid, try relaid.follow(place.page, to: fontSize, pageAspect: pageAspect) ?? 0)
+        } catch is LayoutGivenUp {
+            // The new layout took too long: its first chapters, the place as far as they go.
+            let first = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect)
+            return (first, min(place.page, max(first.pageCount - 1, 0)))
+        }
     }
 
     /// The page box a book of `info` is laid out for when `pageAspect` is asked: fixed-layout

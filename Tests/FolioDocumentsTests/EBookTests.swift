@@ -163,6 +163,29 @@ final class EBookTests: XCTestCase {
         }
     }
 
+    /// A book whose layout takes longer than the decode timeout opens when it is up, laid out
+    /// as far as MuPDF got (the chapters before the slow one), and says so in one line; laid out
+    /// again (a text size) it gives the same. Not waited for: MuPDF finishes the slow chapter on
+    /// its own thread.
+    func testALayoutTakingTooLongShowsTheChaptersLaidOutSoFar() throws {
+        let timeout = PageSources.decodeTimeout
+        PageSources.decodeTimeout = 0.5
+        defer { PageSources.decodeTimeout = timeout }
+        let path = try EBooks.path("slow-layout.epub")
+        let registry = DocumentRegistry()
+        let book = try registry.open(path)
+        let firstChapter = try chapterPages(try MuPDFDocument(path: try EBooks.path("reflow2.epub"), fontSize: 11))[1]
+        XCTAssertEqual(book.pageCount, firstChapter, "the first chapter's pages, as in the book it comes from")
+        XCTAssertFalse(book.pagesEstimated)
+        XCTAssertEqual(book.notes, ["laying out took over 0.5 s; showing the first 1 of 3 chapters"])
+        XCTAssertEqual(try book.text(page: 0)?.words.first?.text, "ALPHA")
+        let reflowable = try XCTUnwrap(book as? any ReflowableSource)
+        let (larger, page) = try reflowable.relaid(fontSize: 12, keeping: reflowable.place(ofPage: 0))
+        XCTAssertEqual(page, 0)
+        XCTAssertEqual(try larger.text(page: 0)?.words.first?.text, "ALPHA")
+        XCTAssertGreaterThan(larger.pageCount, 0)
+    }
+
     /// Each bad book says what is wrong in one line naming it; the others in the folder open.
     func testBadBooksSayWhyAndTheRestOfTheLibraryOpens() throws {
         let dir = try EBooks.path("bad")

@@ -284,9 +284,27 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         }
         let pages = counts.reduce(0, +), laid = counts.count
         guard laid < last, givenUp == nil else { return (Int32(min(pages, Int(Int32.max))), false) }
-        // Every chapter left has a page at least.
-        let estimate = max(pages + chapters - laid, Int((Double(pages) * Double(chapters) / Double(laid)).rounded()))
+        let estimate = pages + estimatedPages(of: laid..<chapters, from: counts)
         return (Int32(min(estimate, Int(Int32.max))), true)
+    }
+
+    /// The pages chapters `rest` will have, from the pages the first chapters had (`counts`).
+    /// By their bytes when the spine's are known: a chapter of b bytes fills b / r pages, r the
+    /// bytes a full page of the laid-out chapters held (a chapter's last page is half full on
+    /// the whole; the fullest one-page chapter when none had more), and has a page at least. So
+    /// short front matter (a cover, a title page) does not make a book of long chapters look
+    /// short. Else pages per chapter so far, times the chapters left.
+    private func estimatedPages(of rest: Range<Int>, from counts: [Int]) -> Int {
+        let bytes = (0..<Int(folio_mu_spine_count(doc))).map { Double(folio_mu_chapter_bytes(doc, Int32($0))) }
+        let laid = counts.indices
+        guard bytes.count == rest.upperBound, !laid.isEmpty else {
+            return max(rest.count, Int((Double(counts.reduce(0, +)) * Double(rest.count) / Double(max(counts.count, 1))).rounded()))
+        }
+        let long = laid.filter { counts[$0] > 1 }
+        let perPage = long.isEmpty ? laid.map { bytes[$0] }.max() ?? 0
+            : long.map { bytes[$0] }.reduce(0, +) / long.map { Double(counts[$0]) - 0.5 }.reduce(0, +)
+        guard perPage > 0 else { return rest.count }
+        return rest.map { max(1, Int((bytes[$0] / perPage + 0.5).rounded())) }.reduce(0, +)
     }
 
     var pageCount: Int { laidOut.withLock { $0.pages } }

@@ -45,6 +45,18 @@ final class RelayoutTests: XCTestCase {
         XCTAssertNotEqual(page, shown, "at 16 pt the text is further on")
     }
 
+    /// A book opened on its first chapters estimates the pages of the others from their bytes:
+    /// six one-line pages of front matter before long chapters do not make it look short, as
+    /// pages per chapter so far would.
+    func testAnEstimateCountsTheBytesOfTheChaptersLeft() throws {
+        let path = try EBooks.path("front-matter.epub")
+        let whole = try MuPDFDocument(path: path, fontSize: 11)
+        let first = try MuPDFDocument(path: path, fontSize: 11, wholeBook: false)
+        XCTAssertTrue(first.pagesEstimated)
+        XCTAssertEqual(Double(first.pageCount), Double(whole.pageCount), accuracy: Double(whole.pageCount) * 0.1,
+                       "estimated \(first.pageCount) of \(whole.pageCount)")
+    }
+
     /// Laid out again for a wider page (a window made wider), the book has pages of that shape,
     /// fewer of them, and the page found holds the text shown; back at the first shape, the
     /// reader is on the page they left.

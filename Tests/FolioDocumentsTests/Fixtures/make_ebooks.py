@@ -86,6 +86,10 @@ epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigate
 # Thirty chapters: more than a book opens on (it lays the rest out in the background).
 epub("long.epub", [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Long Words")
 
+# Front matter (six one-line pages) before thirty chapters of several pages each, as books are.
+epub("front-matter.epub", [(f"f{i}.xhtml", chapter(f"Front {i}", f"<p>{WORDS[i % 4]}</p>"), xhtml) for i in range(6)]
+     + [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Front Matter")
+
 # Pages that are one coloured image each: fixed layout, and a right-to-left picture book.
 pictures = [(f"p{i}.png", png(60, 90, c), "image/png") for i, c in enumerate(COLOURS)]
 image_pages = [(f"p{i}.xhtml", chapter(f"p{i}", f'<img src="p{i}.png" style="width:100%;height:100%"/>'), xhtml)

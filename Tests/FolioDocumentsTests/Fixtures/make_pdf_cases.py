@@ -4,35 +4,20 @@ into the folder given, with nothing but Python: each is one page whose colours l
 places, so that a test can tell whether an engine drew it right. Page boxes other than the
 plain one, a rotated page, a form field drawn only by its appearance, transparency, a damaged
 cross-reference table."""
-import io, os, sys
+import os, sys
+from raw_pdf import raw_pdf
 
 out = sys.argv[1]
 
 
-def raw_pdf(name, objs, xref_ok=True):
-    """A PDF of the objects given (object n is objs[n - 1]); with `xref_ok` false its
-    cross-reference table points nowhere (a damaged file a reader must repair)."""
-    body, offsets = io.BytesIO(), []
-    body.write(b"%PDF-1.5\n")
-    for n, obj in enumerate(objs, 1):
-        offsets.append(body.tell())
-        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
-    xref = body.tell()
-    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        body.write(b"%010d 00000 n \n" % (off if xref_ok else off + 7))
-    body.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
-    open(os.path.join(out, name), "wb").write(body.getvalue())
-
-
 def page_pdf(name, page, content, extra=(), xref_ok=True):
     """One page: `page` adds to its dictionary, `content` is its content stream, `extra` are
-    objects 5 on."""
+    objects 5 on; with `xref_ok` false its cross-reference table points 7 bytes off."""
     objs = [b"<< /Type /Catalog /Pages 2 0 R%s >>" % (b" /AcroForm << /Fields [5 0 R] >>" if name == "form.pdf" else b""),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             b"<< /Type /Page /Parent 2 0 R " + page + b" /Contents 4 0 R >>",
             b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"] + list(extra)
-    raw_pdf(name, objs, xref_ok)
+    raw_pdf(os.path.join(out, name), objs, xref_shift=0 if xref_ok else 7)
 
 
 # Red in the top-left quarter of a 200 x 300 portrait page turned 90 degrees clockwise: shown

@@ -163,6 +163,7 @@ extension FramePipeline {
     private func apply(_ event: DocumentRelaid, at now: Double, completingLayout: Bool) {
         guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
               PageSources.split(first)?.path == event.document else { return }
+        let sizeBefore = (configuration.documents.opened(event.document) as? any ReflowableSource)?.fontSize
         configuration.documents.replace(event.document, with: event.source)
         let count = event.source.pageCount
         let pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
@@ -185,6 +186,7 @@ extension FramePipeline {
         landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
         relayingFrom = nil
         let size = event.source.fontSize
-        showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
+        let what = size == sizeBefore ? "laid out for the window" : "text \(size.rounded() == size ? String(Int(size)) : String(size)) pt"
+        showNotice("\(what) — \(count) page\(count == 1 ? "" : "s")")
     }
 }

@@ -380,7 +380,7 @@ private final class Recorder: FramePipelineDelegate {
     /// shape once the size has settled, in the background: the old pages stay until then, the
     /// new ones are wider (they reach where there was desk) and hold the same text.
     @Test func aResizedWindowLaysAReflowableBookOutForItsPageShapeKeepingThePlace() throws {
-        try withDocument(Reflowing.format) { doc in try live(configure: { $0.followsPageShape = true; $0.waitsForImages = true }) { p, s, rec in
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.followsPageShape = true; $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
             p.replaceLibrary(Library.load(from: doc, logProblems: false))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
@@ -410,6 +410,7 @@ private final class Recorder: FramePipelineDelegate {
             // Index 15 of 22 holds the text that index 15 × 18 / 22 = 12 holds now: page 13.
             #expect(p.controller.shownPages.contains(13), "\(p.controller.shownPages)")
             #expect(p.pageShapeWake == nil && rec.problems.isEmpty, "\(rec.problems)")
+            #expect(p.layer.notice == "laid out for the window — \(count) pages", "\(String(describing: p.layer.notice))")
             let after = p.snapshot(at: s.time).flippedVertically()
             #expect(after.pixel(305, 90).b > 150 && after.pixel(305, 90).r < 100, "the wider page: \(after.pixel(305, 90))")
         } }

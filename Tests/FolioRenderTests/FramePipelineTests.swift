@@ -432,6 +432,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.pageTitle.hasSuffix("of ≈6"), "\(p.pageTitle)")
             let bar = ReaderLayer.content(library: p.library, phase: .reading, book: 0, spread: p.controller.spread, scroll: 0)
             #expect(bar.progress?.label.hasSuffix("· ≈6") == true, "\(String(describing: bar.progress?.label))")
+            let shelf = ReaderLayer.content(library: p.library, phase: .shelf, book: nil, spread: 0, scroll: 0)
+            #expect(shelf.shelfAuthor == "≈6 pages", "\(String(describing: shelf.shelfAuthor))")
             #expect(p.perform(.nextPage, at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             let shown = p.controller.shownPages
@@ -444,6 +446,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated)
             #expect(p.controller.shownPages == shown, "the reader stays where they are")
             #expect(p.pageTitle.hasSuffix("of 20"), "\(p.pageTitle)")
+            #expect(ReaderLayer.content(library: p.library, phase: .shelf, book: nil, spread: 0, scroll: 0).shelfAuthor == nil,
+                    "laid out: no count under the title")
             #expect(p.layer.notice == nil, "no notice: \(String(describing: p.layer.notice))")
             #expect(rec.problems.isEmpty, "\(rec.problems)")
         } }

@@ -1,4 +1,3 @@
-import Dispatch
 import FolioBook
 import FolioImage
 import Foundation
@@ -28,16 +27,16 @@ public final class DetailCache: @unchecked Sendable {
         public init() {}
     }
 
-    /// A page at one scale: the page's locator (`PageSources`), the width / height of the
+    /// A page at one scale: the page, the width / height of the
     /// paper it is put on (its book's, as the store decodes it), the size of the whole paper
     /// at that scale, and the book's layout (a crop of another layout is another page's).
     public struct Key: Sendable, Hashable {
-        public var page: String
+        public var page: PageRef
         public var paper: Double
         public var scale: PixelSize
         public var layout: Int
 
-        public init(page: String, paper: Double, scale: PixelSize, layout: Int = 0) {
+        public init(page: PageRef, paper: Double, scale: PixelSize, layout: Int = 0) {
             self.page = page
             self.paper = paper
             self.scale = scale
@@ -81,7 +80,8 @@ public final class DetailCache: @unchecked Sendable {
     private let documents: DocumentRegistry
     private let onChange: (@Sendable () -> Void)?
     private let lock = NSCondition()
-    private let queue = DispatchQueue(label: "folio.pages.detail", qos: .userInitiated, attributes: .concurrent)
+    /// Where crops are rendered: the store's executor (a test runs them itself).
+    private let executor: any DecodeExecutor
 
     /// Least recently used first.
     private var entries: [Raster] = []
@@ -91,18 +91,20 @@ public final class DetailCache: @unchecked Sendable {
     private var shown: Set<Int> = []
     private var wanted: Set<Key> = []
     /// The page each rendering in flight is for, and the next request per page.
-    private var inflight: [String: Want] = [:]
-    private var waiting: [String: Want] = [:]
+    private var inflight: [PageRef: Want] = [:]
+    private var waiting: [PageRef: Want] = [:]
     /// Pages with nothing sharper to give (bitmaps) or that failed: not asked again.
-    private var refused: Set<String> = []
+    private var refused: Set<PageRef> = []
     private var serials = 0
     private var stats = Stats()
     private var arrived = false
     private var cancelled = false
 
-    /// Crops of pages of `documents`.
-    public init(documents: DocumentRegistry, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+    /// Crops of pages of `documents`, rendered by `executor`.
+    public init(documents: DocumentRegistry, executor: any DecodeExecutor = BackgroundDecoding(), settings: Settings = Settings(),
+                onChange: (@Sendable () -> Void)? = nil) {
         self.documents = documents
+        self.executor = executor
         self.settings = settings
         self.onChange = onChange
     }
@@ -210,7 +212,7 @@ public final class DetailCache: @unchecked Sendable {
     private func startLocked(_ want: Want) {
         inflight[want.key.page] = want
         let crop = crop(for: want)
-        queue.async { [self] in
+        executor.execute { [self] in
             let image = crop.width > 0 && crop.height > 0
                 ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
             let bordered = image.map(Self.bordered)

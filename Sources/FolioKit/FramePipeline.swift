@@ -39,6 +39,9 @@ public struct PipelineConfiguration: Sendable {
     /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
     /// draw it when asked (`drawLayer`).
     public var showsLayer = false
+    /// A reflowable book is laid out again for the page shape of the view when its size
+    /// settles (`followPageShape`: the viewer); otherwise it keeps the shape it opened with.
+    public var followsPageShape = false
     /// Where the pipeline opens documents for their pages (the password, the documents open,
     /// those that failed): its own unless the host gives the one its library was loaded through
     /// (`Library.load(from:documents:)`), so that each document opens once.
@@ -157,6 +160,9 @@ public final class FramePipeline {
     var wholeLayoutAsked: Set<String> = []
     var layingOutWhole = false
     var heldWholeLayout: DocumentRelaid?
+    /// The page shape the view asks of a reflowable book and since when, until the book is
+    /// laid out for it (`followPageShape`): a resize settles before the book is laid out again.
+    var wantedPageShape: (aspect: Double, since: Double)?
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
     /// Links under the pointer, the words it selects (`PagePointer.swift`).
@@ -361,7 +367,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [gestures.deadline, layerWake, searchWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [gestures.deadline, layerWake, searchWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -387,6 +393,7 @@ public final class FramePipeline {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         takeRelayouts(at: now)
         layOutWhole()
+        followPageShape(at: now)
         advance(to: now)
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()

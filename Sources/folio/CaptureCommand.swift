@@ -39,6 +39,10 @@ struct Capture: ParsableCommand {
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
+        let (width, height) = try parseSize(render.size)
+        // One page or two as the still shows them: by the layout view (`--view`).
+        let view = try render.viewSize
+        layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
         let library = try loadLibrary(render.source, password: render.password)
         let still = try still(of: library)
         let pipeline = try render.pipeline(library: library)

@@ -78,6 +78,9 @@ struct View: ParsableCommand {
         if tuning.document.fontSize == nil { MuPDF.fontSize = reader.fontSize }
         // The first page shows before the rest is laid out (the page count fills in after).
         MuPDF.laysOutInBackground = true
+        // Reflowable books are laid out for the window's page shape (and again when it changes).
+        layOutBooks(forWidth: width, height: height, single: settings.style.orientation == .horizontal
+                    && reader.pages.isSingle(viewSize: .init(Double(width), Double(height))))
         let library = try loadLibrary(source, password: password)
         if let search { _ = try parsePhrase(search, "--search: ") }
         let window = try openWindow(width: width, height: height, visible: true)
@@ -94,6 +97,7 @@ struct View: ParsableCommand {
         if let note = positions.setAsideIfDamaged() { report(note) }
         configuration.positions = positions
         configuration.showsLayer = true
+        configuration.followsPageShape = true
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,

@@ -83,30 +83,37 @@ private final class StuckPages: PageSource {
     }
 }
 
-/// A reflowable document of two pages per point of text size, its text spread evenly over
-/// them: grey pages at 11 pt, blue ones at any other size.
+/// A reflowable document of two pages per point of text size on the reference page (fewer on
+/// wider pages), its text spread evenly over them: grey pages at 11 pt on the reference page,
+/// blue ones in any other layout.
 private final class Reflowing: ReflowableSource {
     static let format = PageSourceFormat(name: "reflowing", extensions: ["reflowing"]) { _, _ in Reflowing(fontSize: 11) }
+    static let reference = 362.0 / 568
     let fontSize: Double
+    let pageAspect: Double
     let title: String? = "Reflowing"
     let reflowable = true
-    init(fontSize: Double) { self.fontSize = fontSize }
+    init(fontSize: Double, pageAspect: Double = reference) { (self.fontSize, self.pageAspect) = (fontSize, pageAspect) }
 
-    static func pages(at size: Double) -> Int { Int(size * 2) }
-    var pageCount: Int { Self.pages(at: fontSize) }
+    static func pages(at size: Double, aspect: Double = reference) -> Int { Int((size * 2 * reference / aspect).rounded()) }
+    var pageCount: Int { Self.pages(at: fontSize, aspect: pageAspect) }
 
-    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (568 * pageAspect, 568) }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        let size = fit.fitting(aspect: 362.0 / 568)
-        let fill: (UInt8, UInt8, UInt8, UInt8) = fontSize == 11 ? (150, 150, 150, 255) : (40, 60, 200, 255)
+        let size = fit.fitting(aspect: pageAspect)
+        let fill: (UInt8, UInt8, UInt8, UInt8) = fontSize == 11 && pageAspect == Self.reference ? (150, 150, 150, 255) : (40, 60, 200, 255)
         return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: fill), scalable: false)
     }
 
-    func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize) }
+    func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize, aspect: place.pageAspect ?? pageAspect) }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        let relaid = Reflowing(fontSize: fontSize)
+        try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
+    }
+
+    func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let relaid = Reflowing(fontSize: fontSize, pageAspect: pageAspect)
         return (relaid, relaid.page(of: place) ?? 0)
     }
 }
@@ -390,6 +397,46 @@ private final class Recorder: FramePipelineDelegate {
         } }
     }
 
+    /// A reflowable book in a window that changes shape is laid out again for the window's page
+    /// shape once the size has settled, in the background: the old pages stay until then, the
+    /// new ones are wider (they reach where there was desk) and hold the same text.
+    @Test func aResizedWindowLaysAReflowableBookOutForItsPageShapeKeepingThePlace() throws {
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.followsPageShape = true; $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            // A 16:9 view keeps the reference page: nothing to lay out.
+            #expect(p.pageShapeWake == nil && p.library.books[0].pageWidth == 362)
+            // Wider: two pages of 453 × 568 units (the view's 400 × 180 pixels shared as 16:9 shares the reference page).
+            s.framebufferSize = (400, 180)
+            s.queued = [TimedInputEvent(.resize(width: 400, height: 180), at: s.time)]
+            let resized = s.time
+            step(p, s, until: resized + 0.3)
+            #expect(p.library.books[0].pages.count == 22 && p.pageShapeWake == resized + FramePipeline.pageShapeSettles,
+                    "not yet: the size may still change")
+            let before = p.snapshot(at: s.time).flippedVertically()
+            let old = before.pixel(250, 90), desk = before.pixel(305, 90)
+            #expect(old.r == old.b && old.r > 100 && old.r < 200, "the old page stays: \(old)")
+            #expect(desk.b < 150 && !(desk.r == desk.b && desk.r > 100 && desk.r < 200), "desk beyond it: \(desk)")
+            step(p, s, until: resized + 0.5)
+            var waits = 0
+            while p.library.books[0].pages.count == 22, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
+                p.frame(at: s.time)
+                waits += 1
+            }
+            let count = Reflowing.pages(at: 11, aspect: 453.0 / 568)
+            #expect(p.library.books[0].pages.count == count && p.library.books[0].pageWidth == 453 && p.controller.library[0].pageSize.x == 453)
+            // Index 15 of 22 holds the text that index 15 × 18 / 22 = 12 holds now: page 13.
+            #expect(p.controller.shownPages.contains(13), "\(p.controller.shownPages)")
+            #expect(p.pageShapeWake == nil && rec.problems.isEmpty, "\(rec.problems)")
+            #expect(p.layer.notice == "laid out for the window — \(count) pages", "\(String(describing: p.layer.notice))")
+            let after = p.snapshot(at: s.time).flippedVertically()
+            #expect(after.pixel(305, 90).b > 150 && after.pixel(305, 90).r < 100, "the wider page: \(after.pixel(305, 90))")
+        } }
+    }
+
     /// A book opened on its first chapters shows its first pages at once, its page count
     /// marked as an estimate in the title and on the bar, while the rest is laid out in the
     /// background; once that lands the count is exact and the reader is where they were.
@@ -406,6 +453,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.pageTitle.hasSuffix("of ≈6"), "\(p.pageTitle)")
             let bar = ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .reading, book: 0, spread: p.controller.spread, scroll: 0)
             #expect(bar.progress?.label.hasSuffix("· ≈6") == true, "\(String(describing: bar.progress?.label))")
+            let shelf = ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .shelf, book: nil, spread: 0, scroll: 0)
+            #expect(shelf.shelfAuthor == "≈6 pages", "\(String(describing: shelf.shelfAuthor))")
             #expect(p.perform(.nextPage, at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             let shown = p.controller.shownPages
@@ -418,6 +467,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated(in: p.configuration.documents))
             #expect(p.controller.shownPages == shown, "the reader stays where they are")
             #expect(p.pageTitle.hasSuffix("of 20"), "\(p.pageTitle)")
+            #expect(ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .shelf, book: nil, spread: 0, scroll: 0).shelfAuthor == nil,
+                    "laid out: no count under the title")
             #expect(p.layer.notice == nil, "no notice: \(String(describing: p.layer.notice))")
             #expect(rec.problems.isEmpty, "\(rec.problems)")
         } }

@@ -56,7 +56,7 @@ extension PDFDocument {
     }
 
     func text(page index: Int) throws -> PageText? {
-        try withPage(index) { page, w, h in
+        try withPage(index, forText: true) { page, w, h in
             guard let chars = poppler_page_get_text(page) else { return nil }
             defer { g_free(chars) }
             var rects: UnsafeMutablePointer<PopplerRectangle>?

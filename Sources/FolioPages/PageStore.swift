@@ -343,8 +343,11 @@ public final class PageStore {
     }
 
     /// Images `indices` of book `book` are rendered again where they are held (their marks
-    /// changed, `PageMarks`): their textures are drawn until the new images go up.
+    /// changed, `PageMarks`), and so are the crops of them a zoomed view shows: their textures
+    /// are drawn until the new images go up.
     public func redraw(book: Int, images indices: Set<Int>) {
+        let pages = library.books[book].pages
+        crops.redraw(pages: Set(indices.compactMap { pages.indices.contains($0) ? pages[$0] : nil }))
         for j in indices {
             let key = PageKey.page(book: book, index: j)
             guard var e = table[key] else { continue }

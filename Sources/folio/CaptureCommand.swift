@@ -27,6 +27,11 @@ struct Capture: ParsableCommand {
     @Option(help: "Mark every place this phrase occurs on the pages of the library's documents (as folio search finds them).")
     var search: String?
 
+    @Option(help: ArgumentHelp("Select the words a Shift + drag across the region of page PAGE (1 for the first) of the book shown "
+                               + "selects, from its top-left corner to its bottom-right one (fractions of the paper), and mark them "
+                               + "as the viewer does.", valueName: "PAGE:x,y,w,h"))
+    var select: String?
+
     func validate() throws {
         try checkPNGName(output, option: "-o")
     }
@@ -56,6 +61,7 @@ struct Capture: ParsableCommand {
         still.show(library.namedPage)
         if let search { try markHits(of: search, in: library) }
         if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
+        if let select { try markSelection(select, in: library, book: try still.resolve(library: library.bookInfos).book ?? 0) }
         return still
     }
 

@@ -509,6 +509,40 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// A click on a link while a page turns: turning back from spread 1 to spread 0, the right
+    /// side shows image 2 (no link) until the sheet is past upright, then image 0, whose link a
+    /// click then finds (instead of queueing a turn); the link's turn, asked mid-turn, plays after it.
+    @Test func aClickOnALinkWhileAPageTurnsFindsTheLinkOfThePageLyingThere() throws {
+        try withDocument(WordPages.format) { doc in
+            try live { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                let link = try pixel(x: 0.5, y: 0.7, in: p)
+                let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
+                let under = { PagePoint.under(mapping.layoutPoint(x: link.x, y: link.y), controller: p.controller) }
+                #expect(p.perform(.nextPage, at: s.time))
+                #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+                #expect(p.perform(.previousPage, at: s.time))
+                let turns = rec.turns.count
+                #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 1) > 0.1 })
+                #expect(p.controller.phase == .turning && under()?.image == 2, "before upright: the page the turn leaves")
+                #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 0) > 0.6 })
+                #expect(p.controller.phase == .turning && under()?.image == 0, "past upright: the page the sheet lays down")
+                let t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t)]
+                step(p, s, until: t + 1.0 / 30)
+                #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))])
+                #expect(rec.turns.count == turns && p.controller.queuedTurns == 0, "the click turned nothing")
+                // The viewer follows it as `folio view` does: image 2 (layout page 4), after this turn lands.
+                #expect(p.perform(.goTo(page: 4), at: s.time, origin: .key))
+                #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+                #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(page: 4)])
+            }
+        }
+    }
+
     /// Over a link the pointer is a hand, elsewhere an arrow; Shift + drag from "alpha" to
     /// "delta" selects the four words, marked on the paper as hits are (the page rendered again,
     /// its old image shown meanwhile); Ctrl+C puts them on the clipboard, a line a line; a plain

@@ -469,6 +469,31 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// Phrases a reader may type that find nothing or cannot be searched get one line each in
+    /// the layer: empty, regex-looking, right to left with points, combining marks, 10,000
+    /// characters (the field stops there); and a book of images has no text to search.
+    @Test func badPhrasesTypedInTheWindowAreAnsweredInOneLine() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            for (typed, answer) in [("  ", "nothing to search for: the phrase is empty"), ("z.*a", "no hits for “z.*a”"),
+                                    ("שָׁלוֹם", "no hits for “שָׁלוֹם”"), ("ze\u{301}bra", "“ze\u{301}bra” 1 of 2"),
+                                    (String(repeating: "zebra ", count: 2_000), "no hits for “\(String(repeating: "zebra ", count: 2_000).prefix(40))…”")] {
+                let t = s.time
+                // The field opens with the last phrase: erased first.
+                s.queued = [TimedInputEvent(.text("/"), at: t)] + Array(repeating: key(.backspace, at: t), count: 10_001)
+                    + [TimedInputEvent(.text(typed), at: t), key(.enter, at: t)]
+                #expect(step(p, s, until: t + 5) { p.layer.entry == answer && !p.controller.isAnimating }, "\(typed.prefix(20)): \(p.layer.entry ?? "nothing")")
+            }
+        }
+        try live(configure: { $0.showsLayer = true; $0.startsSearch = { $0.run() } }) { p, s, _ in
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            let t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            step(p, s, until: t + 0.2)
+            #expect(p.layer.entry == "this book has no text to search")
+        }
+    }
+
     /// The pixel of the 320 × 180 frame showing point (`x`, `y`) of the right-hand page lying
     /// flat: the page points under three pixels on it give the map from pixels to the page.
     private func pixel(x: Double, y: Double, in p: FramePipeline, left: Bool = false) throws -> (x: Double, y: Double) {

@@ -439,8 +439,12 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.layer.entry == "Find: zeb▏")
             #expect(rec.turns.isEmpty && p.controller.spread == 0, "keys typed in the field do not turn")
             #expect(rec.commands == [.screenshot], "F12 works over the field")
+            #expect(step(p, s, until: s.time + 5) { p.isIdle })
+            let held = p.textureCount
             t = s.time
             s.queued = [TimedInputEvent(.text("ra"), at: t), key(.enter, at: t)]
+            step(p, s, until: t + 0.01)
+            #expect(held > 0 && p.textureCount >= held, "the hits' pages are rendered again, no other: \(held) textures, then \(p.textureCount)")
             // Image 1 (the second page) lies in spread 1.
             #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
             #expect(rec.turns.count == 1 && rec.turns.first?.1 == .key)

@@ -473,6 +473,42 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// Shift + drag from the left page's "gamma" to the right page's "beta" selects across the
+    /// spread: the left page from "gamma" to its end, the right one from its start to "beta",
+    /// both marked; dragged back the other way, the same words.
+    @Test func aDragAcrossASpreadSelectsTheWordsBetweenOnBothPages() throws {
+        try withDocument(WordPages.format) { doc in
+            try live { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                #expect(p.perform(.nextPage, at: s.time))
+                #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+                let gamma = try pixel(x: 0.25, y: 0.35, in: p, left: true), beta = try pixel(x: 0.7, y: 0.15, in: p)
+                let alpha = try pixel(x: 0.25, y: 0.15, in: p), leftAlpha = try pixel(x: 0.25, y: 0.15, in: p, left: true)
+                for (from, to) in [(gamma, beta), (beta, gamma)] {
+                    let t = s.time
+                    s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
+                                TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                                TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
+                    #expect(step(p, s, until: t + 5) { p.selectedText == "gamma delta\nalpha beta" && p.isIdle }, "\(p.selectedText ?? "nothing")")
+                }
+                var frame = p.snapshot(at: s.time).flippedVertically()
+                for _ in 0..<20 where frame.pixel(Int(gamma.x), Int(gamma.y)).b > 120 || frame.pixel(Int(alpha.x), Int(alpha.y)).b > 120 {
+                    guard s.woken.wait(timeout: .now() + 10) == .success else { break }
+                    step(p, s, until: s.time + 0.05)
+                    frame = p.snapshot(at: s.time).flippedVertically()
+                }
+                for (what, at) in [("gamma", gamma), ("alpha", alpha)] {
+                    let c = frame.pixel(Int(at.x), Int(at.y))
+                    #expect(c.r > 180 && c.b < 120, "\(what) is marked: \(c)")
+                }
+                let unmarked = frame.pixel(Int(leftAlpha.x), Int(leftAlpha.y))
+                #expect(unmarked.r > 180 && unmarked.b > 180, "the left page's words before the drag are not: \(unmarked)")
+            }
+        }
+    }
+
     /// Phrases a reader may type that find nothing or cannot be searched get one line each in
     /// the layer: empty, regex-looking, right to left with points, combining marks, 10,000
     /// characters (the field stops there); and a book of images has no text to search.

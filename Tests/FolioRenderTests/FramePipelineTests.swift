@@ -416,14 +416,7 @@ private final class Recorder: FramePipelineDelegate {
     /// Runs `body` on a live pipeline showing the layer, with the zebra document open.
     private func zebraBook(configure: (inout PipelineConfiguration) -> Void = { _ in },
                            _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
-        try withDocument(ZebraPages.format) { doc in
-            try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, logProblems: false))
-                #expect(p.perform(.openBook(0), at: 0))
-                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-                try body(p, s, rec)
-            }
-        }
+        try openDocument(ZebraPages.format, configure: { $0.showsLayer = true; configure(&$0) }, body)
     }
 
     /// A search typed in the window: `/` opens the field (a key typed while it is open does
@@ -477,34 +470,42 @@ private final class Recorder: FramePipelineDelegate {
     /// spread: the left page from "gamma" to its end, the right one from its start to "beta",
     /// both marked; dragged back the other way, the same words.
     @Test func aDragAcrossASpreadSelectsTheWordsBetweenOnBothPages() throws {
-        try withDocument(WordPages.format) { doc in
-            try live { p, s, _ in
+        try openDocument(WordPages.format) { p, s, _ in
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            let gamma = try pixel(x: 0.25, y: 0.35, in: p, left: true), beta = try pixel(x: 0.7, y: 0.15, in: p)
+            let alpha = try pixel(x: 0.25, y: 0.15, in: p), leftAlpha = try pixel(x: 0.25, y: 0.15, in: p, left: true)
+            for (from, to) in [(gamma, beta), (beta, gamma)] {
+                let t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
+                            TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                            TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
+                #expect(step(p, s, until: t + 5) { p.selectedText == "gamma delta\nalpha beta" && p.isIdle }, "\(p.selectedText ?? "nothing")")
+            }
+            var frame = p.snapshot(at: s.time).flippedVertically()
+            for _ in 0..<20 where frame.pixel(Int(gamma.x), Int(gamma.y)).b > 120 || frame.pixel(Int(alpha.x), Int(alpha.y)).b > 120 {
+                guard s.woken.wait(timeout: .now() + 10) == .success else { break }
+                step(p, s, until: s.time + 0.05)
+                frame = p.snapshot(at: s.time).flippedVertically()
+            }
+            for (what, at) in [("gamma", gamma), ("alpha", alpha)] {
+                let c = frame.pixel(Int(at.x), Int(at.y))
+                #expect(c.r > 180 && c.b < 120, "\(what) is marked: \(c)")
+            }
+            let unmarked = frame.pixel(Int(leftAlpha.x), Int(leftAlpha.y))
+            #expect(unmarked.r > 180 && unmarked.b > 180, "the left page's words before the drag are not: \(unmarked)")
+        }
+    }
+
+    /// Runs `body` on a live pipeline with a document of `format` open at its first spread.
+    private func openDocument(_ format: PageSourceFormat, configure: (inout PipelineConfiguration) -> Void = { _ in },
+                              _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
+        try withDocument(format) { doc in
+            try live(configure: configure) { p, s, rec in
                 p.replaceLibrary(Library.load(from: doc, logProblems: false))
                 #expect(p.perform(.openBook(0), at: 0))
                 #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-                #expect(p.perform(.nextPage, at: s.time))
-                #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
-                let gamma = try pixel(x: 0.25, y: 0.35, in: p, left: true), beta = try pixel(x: 0.7, y: 0.15, in: p)
-                let alpha = try pixel(x: 0.25, y: 0.15, in: p), leftAlpha = try pixel(x: 0.25, y: 0.15, in: p, left: true)
-                for (from, to) in [(gamma, beta), (beta, gamma)] {
-                    let t = s.time
-                    s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
-                                TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
-                                TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
-                    #expect(step(p, s, until: t + 5) { p.selectedText == "gamma delta\nalpha beta" && p.isIdle }, "\(p.selectedText ?? "nothing")")
-                }
-                var frame = p.snapshot(at: s.time).flippedVertically()
-                for _ in 0..<20 where frame.pixel(Int(gamma.x), Int(gamma.y)).b > 120 || frame.pixel(Int(alpha.x), Int(alpha.y)).b > 120 {
-                    guard s.woken.wait(timeout: .now() + 10) == .success else { break }
-                    step(p, s, until: s.time + 0.05)
-                    frame = p.snapshot(at: s.time).flippedVertically()
-                }
-                for (what, at) in [("gamma", gamma), ("alpha", alpha)] {
-                    let c = frame.pixel(Int(at.x), Int(at.y))
-                    #expect(c.r > 180 && c.b < 120, "\(what) is marked: \(c)")
-                }
-                let unmarked = frame.pixel(Int(leftAlpha.x), Int(leftAlpha.y))
-                #expect(unmarked.r > 180 && unmarked.b > 180, "the left page's words before the drag are not: \(unmarked)")
+                try body(p, s, rec)
             }
         }
     }
@@ -578,33 +579,28 @@ private final class Recorder: FramePipelineDelegate {
     /// side shows image 2 (no link) until the sheet is past upright, then image 0, whose link a
     /// click then finds (instead of queueing a turn); the link's turn, asked mid-turn, plays after it.
     @Test func aClickOnALinkWhileAPageTurnsFindsTheLinkOfThePageLyingThere() throws {
-        try withDocument(WordPages.format) { doc in
-            try live { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, logProblems: false))
-                #expect(p.perform(.openBook(0), at: 0))
-                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-                let link = try pixel(x: 0.5, y: 0.7, in: p)
-                let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
-                let under = { PagePoint.under(mapping.layoutPoint(x: link.x, y: link.y), controller: p.controller) }
-                #expect(p.perform(.nextPage, at: s.time))
-                #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
-                #expect(p.perform(.previousPage, at: s.time))
-                let turns = rec.turns.count
-                #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 1) > 0.1 })
-                #expect(p.controller.phase == .turning && under()?.image == 2, "before upright: the page the turn leaves")
-                #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 0) > 0.6 })
-                #expect(p.controller.phase == .turning && under()?.image == 0, "past upright: the page the sheet lays down")
-                let t = s.time
-                s.queued = [TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
-                            TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t)]
-                step(p, s, until: t + 1.0 / 30)
-                #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))])
-                #expect(rec.turns.count == turns && p.controller.queuedTurns == 0, "the click turned nothing")
-                // The viewer follows it as `folio view` does: image 2 (layout page 4), after this turn lands.
-                #expect(p.perform(.goTo(page: 4), at: s.time, origin: .key))
-                #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
-                #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(page: 4)])
-            }
+        try openDocument(WordPages.format) { p, s, rec in
+            let link = try pixel(x: 0.5, y: 0.7, in: p)
+            let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
+            let under = { PagePoint.under(mapping.layoutPoint(x: link.x, y: link.y), controller: p.controller) }
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.perform(.previousPage, at: s.time))
+            let turns = rec.turns.count
+            #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 1) > 0.1 })
+            #expect(p.controller.phase == .turning && under()?.image == 2, "before upright: the page the turn leaves")
+            #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 0) > 0.6 })
+            #expect(p.controller.phase == .turning && under()?.image == 0, "past upright: the page the sheet lays down")
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t)]
+            step(p, s, until: t + 1.0 / 30)
+            #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))])
+            #expect(rec.turns.count == turns && p.controller.queuedTurns == 0, "the click turned nothing")
+            // The viewer follows it as `folio view` does: image 2 (layout page 4), after this turn lands.
+            #expect(p.perform(.goTo(page: 4), at: s.time, origin: .key))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(page: 4)])
         }
     }
 

@@ -17,7 +17,7 @@ final class TurnLog: FramePipelineDelegate {
 
 /// A book of 12 pages drawn in memory: each a colour band, none read from a file.
 final class Generated: PageContentSource {
-    static let book = Book(title: "Generated", pages: (1...12).map { "page \($0)" }, pageWidth: 362, pageHeight: 568)
+    static let book = Book(title: "Generated", pages: (1...12).map { .image("page \($0)") }, pageWidth: 362, pageHeight: 568)
     func suppliesImages(ofBook book: Int) -> Bool { true }
     func image(for face: FaceContent) -> RGBAImage? {
         let hue = UInt8(truncatingIfNeeded: (face.imageIndex ?? 0) * 20)

@@ -72,10 +72,10 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 public struct Book: Sendable, Equatable {
     public var title: String
     public var author: String?
-    /// Absolute path of the cover image, if any.
-    public var cover: String?
-    /// Absolute paths of the page images, in reading order.
-    public var pages: [String]
+    /// The cover image, if any: a file by its absolute path (or a document's page).
+    public var cover: PageRef?
+    /// The page images, in reading order (files by absolute path).
+    public var pages: [PageRef]
     public var direction: ReadingDirection
     /// Page size in layout units (the reference is 362 × 568).
     public var pageWidth: Double
@@ -84,20 +84,28 @@ public struct Book: Sendable, Equatable {
     /// Whether a reader's theme recolours its pages: a printed document's do; page images
     /// (photographs, scans of art) and comics are shown as they are.
     public var isPrinted: Bool {
-        guard let first = pages.first, let (path, _) = PageSources.split(first) else { return false }
+        guard let path = document else { return false }
         return PageSources.format(of: path)?.printed ?? false
     }
 
+    /// The document whose pages the book shows (its first page's); nil for a book of images.
+    public var document: String? { pages.first?.documentPage?.path }
+
+    /// The image a cover shows: the book's cover, or its first page.
+    public var coverImage: PageRef? { cover ?? pages.first }
+
     /// Whether the page count is an estimate: the book is one reflowable document still being
-    /// laid out (shown as "≈720"). Asks only a document open now (listing a shelf opens nothing).
-    public var pagesEstimated: Bool {
-        guard let first = pages.first, let (path, _) = PageSources.split(first),
-              let source = PageSources.documents.opened(path) else { return false }
+    /// laid out (shown as "≈720"). Asks only a document open now in `documents` (listing a
+    /// shelf opens nothing).
+    public func pagesEstimated(in documents: DocumentRegistry) -> Bool {
+        guard let path = document, let source = documents.opened(path) else { return false }
         return source.pagesEstimated && source.pageCount == pages.count
     }
 
     /// The page count as a reader is told it: "720", or "≈720" while the book is laid out.
-    public var pageCountLabel: String { (pagesEstimated ? "≈" : "") + String(pages.count) }
+    public func pageCountLabel(in documents: DocumentRegistry) -> String {
+        (pagesEstimated(in: documents) ? "≈" : "") + String(pages.count)
+    }
 
     public static let referencePageWidth = 362.0
     public static let referencePageHeight = 568.0
@@ -127,7 +135,7 @@ public struct Book: Sendable, Equatable {
     /// `isPageSize`'s rule in words, for messages.
     public static let pageSizeRule = "each side 16…16384 units, neither more than 8 times the other"
 
-    public init(title: String, author: String? = nil, cover: String? = nil, pages: [String],
+    public init(title: String, author: String? = nil, cover: PageRef? = nil, pages: [PageRef],
                 direction: ReadingDirection = .ltr, pageWidth: Double = Book.referencePageWidth,
                 pageHeight: Double = Book.referencePageHeight) {
         self.title = title
@@ -158,7 +166,7 @@ public struct Library: Sendable, Equatable {
     /// had shown what it was given.
     public var isUnusable: Bool {
         !books.isEmpty && !unopened.isEmpty && books.allSatisfy { book in
-            book.pages.allSatisfy { page in PageSources.split(page).map { unopened.contains($0.path) } ?? false }
+            book.pages.allSatisfy { page in page.documentPage.map { unopened.contains($0.path) } ?? false }
         }
     }
 

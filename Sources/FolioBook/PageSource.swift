@@ -198,7 +198,7 @@ public struct PageSourceFormat: Sendable {
 
 /// The documents a program (or a test) has open: the password tried on protected ones, the
 /// open-document LRU and the documents that failed to open. Each owner makes its own (a
-/// failure in one is not a failure in another); `PageSources.documents` is the command line's.
+/// failure in one is not a failure in another), and gives it to every part that opens documents.
 ///
 /// Thread-safe: every method may be called from any thread. Does not: know formats (those
 /// are registered with `PageSources`) or decide what is shown.
@@ -279,9 +279,7 @@ public final class DocumentRegistry: @unchecked Sendable {
     }
 }
 
-/// The registered document formats and how a page is named: an image file by its path, page i
-/// of a document by `path#page=N` (N = i + 1, the fragment PDF readers take), so everything
-/// that passes page paths around carries document pages too.
+/// The registered document formats (a page is named by a `PageRef`).
 public enum PageSources {
     private static let formats = Mutex<[PageSourceFormat]>([])
     private static let timeout = Mutex<TimeInterval>(60)
@@ -299,9 +297,6 @@ public enum PageSources {
     public static func abandoned(after seconds: TimeInterval) -> String {
         "still decoding after \(seconds.formatted()) s; abandoned"
     }
-
-    /// The documents the command line opens (the viewer, capture, the other commands).
-    public static let documents = DocumentRegistry()
 
     /// Makes a format known (a second registration of an extension replaces the first).
     public static func register(_ format: PageSourceFormat) {
@@ -333,19 +328,6 @@ public enum PageSources {
         guard type == .regular else { throw PageError.invalid(path: path, message: "cannot read: is \(type.phrase), not a file") }
     }
 
-    /// How page `index` of the document at `path` is named.
-    public static func locator(_ path: String, page index: Int) -> String { "\(path)#page=\(index + 1)" }
-
-    /// The document and page index a locator names; nil for a plain file (an existing file
-    /// whose name merely ends like a locator is a plain file).
-    public static func split(_ locator: String) -> (path: String, index: Int)? {
-        guard let hash = locator.range(of: "#page=", options: .backwards),
-              let n = Int(locator[hash.upperBound...]), n >= 1 else { return nil }
-        let path = String(locator[..<hash.lowerBound])
-        guard format(of: path) != nil, !FileManager.default.fileExists(atPath: locator) else { return nil }
-        return (path, n - 1)
-    }
-
     /// The pixel size in a PNG's or a JPEG's header (told by its content, not its name).
     public static func imageSize(of bytes: [UInt8], path: String = "<memory>") throws -> (width: Int, height: Int) {
         if JPEG.sniff(bytes) { return try JPEG.size(of: bytes, path: path) }
@@ -353,9 +335,9 @@ public enum PageSources {
         return (h.width, h.height)
     }
 
-    /// A problem with page `locator`, naming the file (and the page of a document).
-    public static func problem(_ locator: String, _ reason: String) -> Problem {
-        guard let (path, index) = split(locator) else { return Problem(file: locator, message: reason) }
+    /// A problem with `page`, naming the file (and the page of a document).
+    public static func problem(_ page: PageRef, _ reason: String) -> Problem {
+        guard let (path, index) = page.documentPage else { return Problem(file: page.path, message: reason) }
         return Problem(file: path, message: "page \(index + 1): \(reason)")
     }
 
@@ -372,28 +354,28 @@ public enum PageSources {
 
 extension DocumentRegistry {
     /// A page's natural size (points or pixels), read without decoding it; nil if unknown.
-    public func naturalSize(_ locator: String) -> (width: Double, height: Double)? {
-        if let (path, index) = PageSources.split(locator) { return try? open(path).pageSize(index) }
-        guard let bytes = try? PNG.readBytes(path: locator, limit: 1 << 20),
-              let size = try? PageSources.imageSize(of: bytes, path: locator) else { return nil }
+    public func naturalSize(_ page: PageRef) -> (width: Double, height: Double)? {
+        guard case let .image(file) = page else { return page.documentPage.flatMap { try? open($0.path).pageSize($0.index) } }
+        guard let bytes = try? PNG.readBytes(path: file, limit: 1 << 20),
+              let size = try? PageSources.imageSize(of: bytes, path: file) else { return nil }
         return (Double(size.width), Double(size.height))
     }
 
     /// Checks a page without decoding it: an image file's header (PNG or JPEG), a document
     /// page's existence. Throws what is wrong.
-    public func check(_ locator: String) throws {
-        if let (path, index) = PageSources.split(locator) {
+    public func check(_ page: PageRef) throws {
+        if let (path, index) = page.documentPage {
             guard try open(path).pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             return
         }
         // Read only as a regular file: the type is checked on the open file.
-        _ = try PageSources.imageSize(of: PNG.readBytes(path: locator, limit: 1 << 20), path: locator)
+        _ = try PageSources.imageSize(of: PNG.readBytes(path: page.path, limit: 1 << 20), path: page.path)
     }
 
-    /// Page `locator`'s image for a page shown at most `fit` large.
-    public func render(_ locator: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
+    /// `page`'s image for a page shown at most `fit` large.
+    public func render(_ page: PageRef, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
                               maxSide: Int = 4096) throws -> PageRender {
-        if let (path, index) = PageSources.split(locator) {
+        if let (path, index) = page.documentPage {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             var page = try source.render(page: index, fit: fit)
@@ -402,22 +384,23 @@ extension DocumentRegistry {
         }
         // Plain files are opened as regular files only (`InputFile`). A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
         // its memory follows the size it is shown at, whatever its header claims.
-        if try PNG.readBytes(path: locator, limit: 8) == PNG.signature {
-            return PageRender(image: try PNG.read(path: locator, maxPixels: maxPixels, maxSide: maxSide), scalable: false)
+        let file = page.path
+        if try PNG.readBytes(path: file, limit: 8) == PNG.signature {
+            return PageRender(image: try PNG.read(path: file, maxPixels: maxPixels, maxSide: maxSide), scalable: false)
         }
-        return try PageSources.decode(PNG.readBytes(path: locator), path: locator, fit: fit, maxPixels: maxPixels)
+        return try PageSources.decode(PNG.readBytes(path: file), path: file, fit: fit, maxPixels: maxPixels)
     }
 
-    /// Whether page `locator` is a vector page that `renderCrop` draws sharper than `render`.
-    public func rendersCrops(_ locator: String) -> Bool {
-        guard let (path, _) = PageSources.split(locator) else { return false }
+    /// Whether `page` is a vector page that `renderCrop` draws sharper than `render`.
+    public func rendersCrops(_ page: PageRef) -> Bool {
+        guard let (path, _) = page.documentPage else { return false }
         return (try? open(path).rendersCrops) ?? false
     }
 
-    /// The pixels `crop` of page `locator` on paper of `paperAspect` (see
+    /// The pixels `crop` of `page` on paper of `paperAspect` (see
     /// `PageSource.render(page:crop:paperAspect:)`); nil for a bitmap page.
-    public func renderCrop(_ locator: String, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
-        guard let (path, index) = PageSources.split(locator) else { return nil }
+    public func renderCrop(_ page: PageRef, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        guard let (path, index) = page.documentPage else { return nil }
         let source = try open(path)
         guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }

@@ -9,18 +9,19 @@ extension ReaderLayer {
     /// The contents of `book` as panel rows: its document's outline, or its file names for a
     /// book of image files (a comic archive's pages are its document's). `shown` is the page
     /// image the reader is at: the last row starting at or before it is the current chapter.
-    public static func contents(of book: Book, shown: Int) -> ContentsList {
+    /// The document is opened through `documents`.
+    public static func contents(of book: Book, shown: Int, in documents: DocumentRegistry) -> ContentsList {
         let outline: [OutlineEntry]
         var target: (Int) -> Int? = { book.pages.indices.contains($0) ? $0 : nil }
         if let (path, _) = documentPage(book: book, image: 0) {
-            outline = (try? PageSources.documents.open(path))?.outline ?? []
-            target = { book.pages.firstIndex(of: PageSources.locator(path, page: $0)) }
+            outline = (try? documents.open(path))?.outline ?? []
+            target = { book.pages.firstIndex(of: .document(path, index: $0)) }
         } else {
-            outline = OutlineEntry.fileNames(book.pages.map { ($0 as NSString).lastPathComponent })
+            outline = OutlineEntry.fileNames(book.pages.map { ($0.path as NSString).lastPathComponent })
         }
         let rows = outline.rows.map { depth, entry in
             let image = entry.page.flatMap(target)
-            return ContentsList.Row(title: entry.title, label: image.map { book.pageLabel(image: $0) }, depth: depth, target: image)
+            return ContentsList.Row(title: entry.title, label: image.map { book.pageLabel(image: $0, in: documents) }, depth: depth, target: image)
         }
         return ContentsList(rows: rows, current: rows.lastIndex { ($0.target ?? .max) <= shown })
     }
@@ -39,7 +40,7 @@ extension FramePipeline {
         guard configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return false }
         guard var list = layer.contents else {
             guard case .key(.tab, _, _) = event else { return false }
-            var list = ReaderLayer.contents(of: library.books[b], shown: 2 * controller.spread)
+            var list = ReaderLayer.contents(of: library.books[b], shown: 2 * controller.spread, in: configuration.documents)
             list.visible = overlayLayout.contentsRows
             layer.contents = list
             layer.fade.show(at: now)

@@ -40,8 +40,9 @@ public struct PipelineConfiguration: Sendable {
     /// draw it when asked (`drawLayer`).
     public var showsLayer = false
     /// Where the pipeline opens documents for their pages (the password, the documents open,
-    /// those that failed): the command line's by default; a host or a test may give its own.
-    public var documents = PageSources.documents
+    /// those that failed): its own unless the host gives the one its library was loaded through
+    /// (`Library.load(from:documents:)`), so that each document opens once.
+    public var documents = DocumentRegistry()
     /// Where page decodes run: worker threads; a test may run them itself (`ManualDecoding`).
     public var decoding: any DecodeExecutor = BackgroundDecoding()
     /// How a search typed in the window runs: in the background on every core, below the frame
@@ -169,7 +170,7 @@ public final class FramePipeline {
     public init(surface: any Surface, library: Library, configuration: PipelineConfiguration,
                 settings: BookController.Settings = .init()) throws {
         self.surface = surface
-        session = ReadingSession(library: library, settings: settings, positions: configuration.positions)
+        session = ReadingSession(library: library, settings: settings, positions: configuration.positions, documents: configuration.documents)
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
         renderer.settings.themedBooks = library.printedBooks

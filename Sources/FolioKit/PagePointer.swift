@@ -9,8 +9,8 @@ import FolioPlatform
 /// words, on one page or across the two of a spread, marked on the paper as search hits are,
 /// and Ctrl+C copies them to the clipboard.
 struct PagePointer {
-    /// The links of the page looked at last (by its locator): a document call per page, not per move.
-    var links: (locator: String, links: [PageLink])?
+    /// The links of the page looked at last: a document call per page, not per move.
+    var links: (page: PageRef, links: [PageLink])?
     var shape: PointerShape = .arrow
     /// A drag selecting words: the point it began at, the page's document, index and words.
     var drag: (anchor: PagePoint, path: String, page: Int, text: PageText)?
@@ -25,7 +25,7 @@ extension FramePipeline {
     /// The document page image `image` of the open book shows; nil for an image file.
     private func documentPage(_ image: Int) -> (path: String, index: Int)? {
         guard let b = controller.book, library.books[b].pages.indices.contains(image) else { return nil }
-        return PageSources.split(library.books[b].pages[image])
+        return library.books[b].pages[image].documentPage
     }
 
     private func pagePoint(x: Double, y: Double) -> PagePoint? {
@@ -35,9 +35,9 @@ extension FramePipeline {
     /// The link at `point` of the open book; nil where there is none.
     public func link(at point: PagePoint) -> PageLink? {
         guard let b = controller.book, let (path, page) = documentPage(point.image) else { return nil }
-        let locator = library.books[b].pages[point.image]
-        if pointer.links?.locator != locator {
-            pointer.links = (locator, (try? configuration.documents.open(path))?.links(page: page) ?? [])
+        let shown = library.books[b].pages[point.image]
+        if pointer.links?.page != shown {
+            pointer.links = (shown, (try? configuration.documents.open(path))?.links(page: page) ?? [])
         }
         return pointer.links?.links.link(atX: point.x, y: point.y)
     }

@@ -35,7 +35,7 @@ extension FramePipeline {
 
     /// What the layer shows now in the live reader.
     public var layerContent: OverlayContent {
-        ReaderLayer.content(library: library, phase: controller.phase, book: controller.book, spread: controller.spread,
+        ReaderLayer.content(library: library, documents: configuration.documents, phase: controller.phase, book: controller.book, spread: controller.spread,
                             scroll: controller.scroll, state: layer)
     }
 

@@ -12,7 +12,7 @@ public enum ReaderLayer {
     /// What the layer shows for `library` in `phase` with book `book` open at `spread` (or the
     /// shelf at `scroll`), with the help card, typed page number, answer, notice and bar drag
     /// of `state`.
-    public static func content(library: Library, phase: Scene.State, book: Int?, spread: Int, scroll: Double,
+    public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int, scroll: Double,
                                state: LayerState = LayerState()) -> OverlayContent {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
         if state.helpShown { c.help = helpColumns }
@@ -20,7 +20,7 @@ public enum ReaderLayer {
         if let b = book, library.books.indices.contains(b), phase != .shelf {
             let info = library.bookInfos[b]
             let s = state.dragFraction.map { Self.spread(at: $0, lastSpread: info.lastSpread) } ?? spread
-            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s),
+            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s, in: documents),
                                          fraction: info.lastSpread > 0 ? Double(s) / Double(info.lastSpread) : 0)
         } else if phase == .shelf, !library.books.isEmpty {
             let shown = library.books[min(max(Int(scroll.rounded()), 0), library.books.count - 1)]
@@ -36,13 +36,13 @@ public enum ReaderLayer {
     }
 
     /// "17–18 · 36": the labels of the page images spread `s` shows and the number of images
-    /// ("≈36" while the book is laid out).
+    /// ("≈36" while the book is laid out), its document read through `documents`.
     /// Spread s shows images 2s and 2s + 1 counted from 1 (spread 0: the endpaper and image 1).
-    public static func label(book: Book, spread s: Int) -> String {
+    public static func label(book: Book, spread s: Int, in documents: DocumentRegistry) -> String {
         let n = book.pages.count
-        let shown = [2 * s - 1, 2 * s].filter { $0 >= 0 && $0 < n }.map { book.pageLabel(image: $0) }
+        let shown = [2 * s - 1, 2 * s].filter { $0 >= 0 && $0 < n }.map { book.pageLabel(image: $0, in: documents) }
         let pages = shown.isEmpty ? "cover" : shown.joined(separator: "–")
-        return "\(pages) · \(book.pageCountLabel)"
+        return "\(pages) · \(book.pageCountLabel(in: documents))"
     }
 
     /// The answer to typing page `n` of a book of `count` images: nil when it exists.

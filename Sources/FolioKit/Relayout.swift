@@ -64,8 +64,7 @@ extension FramePipeline {
 
     /// The open book when it is one whole reflowable document, with the document.
     private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
-        guard let b = controller.book, let first = library.books[b].pages.first,
-              let (path, _) = PageSources.split(first), let source = configuration.documents.reflowable(path),
+        guard let b = controller.book, let path = library.books[b].document, let source = configuration.documents.reflowable(path),
               library.books[b].pages.count == source.pageCount else { return nil }
         return (b, path, source)
     }
@@ -74,8 +73,7 @@ extension FramePipeline {
     /// its page count, an estimate until then, is exact once that is applied. Called each
     /// frame, so it asks only a document already open (`opened`) and opens none.
     func layOutWhole() {
-        guard !relayoutRunning, let b = controller.book, let first = library.books[b].pages.first,
-              let (path, _) = PageSources.split(first), !wholeLayoutAsked.contains(path),
+        guard !relayoutRunning, let b = controller.book, let path = library.books[b].document, !wholeLayoutAsked.contains(path),
               configuration.documents.opened(path)?.pagesEstimated == true,
               let (_, _, source) = openReflowable else { return }
         wholeLayoutAsked.insert(path)
@@ -86,7 +84,7 @@ extension FramePipeline {
     private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
         let shown = (controller.shownPages.first ?? 1) - 1
         let pages = library.books[b].pages
-        let index = pages.indices.contains(shown) ? PageSources.split(pages[shown])?.index ?? 0 : 0
+        let index = pages.indices.contains(shown) ? pages[shown].documentPage?.index ?? 0 : 0
         let place = landed.flatMap { $0.book == b && $0.spread == controller.spread ? $0.place : nil } ?? source.place(ofPage: index)
         let inbox = relayouts
         relayoutRunning = true
@@ -137,11 +135,10 @@ extension FramePipeline {
     /// `apply`; `completingLayout` when the book was laid out whole at the same size (its first
     /// pages unchanged): it stays on the page shown, its textures too, and says nothing.
     private func apply(_ event: DocumentRelaid, at now: Double, completingLayout: Bool) {
-        guard library.books.indices.contains(event.book), let first = library.books[event.book].pages.first,
-              PageSources.split(first)?.path == event.document else { return }
+        guard library.books.indices.contains(event.book), library.books[event.book].document == event.document else { return }
         configuration.documents.replace(event.document, with: event.source)
         let count = event.source.pageCount
-        let pages = (0..<count).map { PageSources.locator(event.document, page: $0) }
+        let pages = (0..<count).map { PageRef.document(event.document, index: $0) }
         // Hits found in the old pages point at pages no longer there.
         if pages != library.books[event.book].pages { endSearch() }
         session.library.books[event.book].pages = pages

@@ -80,7 +80,7 @@ extension FramePipeline {
             layer.searchLine = "\(error)"
             return
         }
-        guard let source = try? PageSources.documents.open(path) else {
+        guard let source = try? configuration.documents.open(path) else {
             layer.searchLine = "this book has no text to search"
             return
         }
@@ -103,9 +103,9 @@ extension FramePipeline {
     /// `book`'s images held are rendered again (crops of zoomed pages included), nothing else.
     func marksChanged(pages documentPages: Set<Int>, of path: String, book: Int) {
         guard !documentPages.isEmpty, library.books.indices.contains(book) else { return }
-        let locators = Set(documentPages.map { PageSources.locator(path, page: $0) })
+        let refs = Set(documentPages.map { PageRef.document(path, index: $0) })
         let images = library.books[book].pages
-        pages.redraw(book: book, images: Set(images.indices.filter { locators.contains(images[$0]) }))
+        pages.redraw(book: book, images: Set(images.indices.filter { refs.contains(images[$0]) }))
         needsRender = true
     }
 
@@ -164,7 +164,7 @@ extension FramePipeline {
         let book = library.books[s.book]
         let page = ReaderLayer.documentPage(book: book, image: shownImage)?.page ?? 0
         guard let hit = forward ? s.cursor.next(in: hits, page: page) : s.cursor.previous(in: hits, page: page),
-              let target = book.pages.firstIndex(of: PageSources.locator(s.path, page: hit.page)) else { return }
+              let target = book.pages.firstIndex(of: .document(s.path, index: hit.page)) else { return }
         s.shown = hit
         finding = s
         layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor)
@@ -185,9 +185,9 @@ extension ReaderLayer {
     /// The document `book`'s pages come from, with the page of it image `image` shows (its
     /// first when that image is not one of the document's); nil for a book of image files.
     public static func documentPage(book: Book, image: Int) -> (path: String, page: Int)? {
-        guard let first = book.pages.first.flatMap(PageSources.split) else { return nil }
-        let shown = book.pages.indices.contains(image) ? PageSources.split(book.pages[image]) : nil
-        return (first.path, shown?.path == first.path ? shown?.index ?? 0 : 0)
+        guard let path = book.document else { return nil }
+        let shown = book.pages.indices.contains(image) ? book.pages[image].documentPage : nil
+        return (path, shown?.path == path ? shown?.index ?? 0 : 0)
     }
 
     /// What the layer says of a search: while it runs, the pages searched; then "“phrase” 3 of

@@ -18,9 +18,10 @@ extension Library {
     /// `folio.book` (unless `logProblems` is false: a caller that prints them itself), and
     /// everything else still loads. Once Ctrl-C or SIGTERM has arrived (`Interrupt`), the walk
     /// stops at the next entry and what was read so far is returned: the caller checks
-    /// `Interrupt.requested` and gives up.
-    public static func load(from source: String, logProblems: Bool = true) -> Library {
-        var loader = LibraryLoader()
+    /// `Interrupt.requested` and gives up. Documents are opened through `documents` (the
+    /// registry that will show them, so that each opens once).
+    public static func load(from source: String, documents: DocumentRegistry = DocumentRegistry(), logProblems: Bool = true) -> Library {
+        var loader = LibraryLoader(documents: documents)
         let path = LibraryLoader.absolute(source)
         var library = loader.load(path)
         library.unopened = loader.unopened
@@ -35,11 +36,6 @@ extension Library {
     }
 }
 
-extension Book {
-    /// The image the shelf shows: the cover if one is given, else the first page.
-    public var coverImage: String? { cover ?? pages.first }
-}
-
 /// Names that mark a folder's manifest, looked for in this order.
 let libraryManifestNames = ["Library.json", "Library.plist"]
 let bookManifestNames = ["Book.json", "Book.plist"]
@@ -49,6 +45,8 @@ struct LibraryLoader {
     /// A manifest lists books; one larger than this is not one (and is not read into memory).
     static let maxManifestBytes = 16 << 20
 
+    /// Where documents are opened (to count their pages, read their metadata).
+    let documents: DocumentRegistry
     var problems: [Problem] = []
     /// Manifests being read, by path and by device and inode, so that one naming itself, or
     /// reached again through a link to a folder it is in (`a -> .`), stops with a problem
@@ -73,7 +71,7 @@ struct LibraryLoader {
             return Library(title: book.title, books: [book], problems: problems)
         case false?:
             // A page image (PNG, JPEG), not a manifest.
-            if PageSources.documents.naturalSize(source) != nil { return bookOfPage(source) }
+            if documents.naturalSize(.image(source)) != nil { return bookOfPage(source) }
             return loadManifest(source, expectLibrary: nil)
         case true?:
             if let m = Self.existing(libraryManifestNames, in: source) { return loadManifest(m, expectLibrary: true) }
@@ -93,16 +91,16 @@ struct LibraryLoader {
         let hasManifest = Self.existing(libraryManifestNames + bookManifestNames, in: folder) != nil
         for useManifest in hasManifest ? [true, false] : [false] {
             // Each attempt with its own problems: those of a manifest passed over are not shown.
-            var loader = LibraryLoader()
+            var loader = LibraryLoader(documents: documents)
             var library = useManifest ? loader.load(folder) : loader.loadFolder(folder)
             for (b, book) in library.books.enumerated() {
-                guard let i = book.pages.firstIndex(of: image) else { continue }
+                guard let i = book.pages.firstIndex(of: .image(image)) else { continue }
                 library.namedPage = Library.PagePlace(book: b, image: i)
                 library.problems = problems + library.problems
                 return library
             }
         }
-        let book = sized(Book(title: Self.name(image), pages: [image]))
+        let book = sized(Book(title: Self.name(image), pages: [.image(image)]))
         return Library(title: book.title, books: [book], problems: problems)
     }
 
@@ -143,7 +141,7 @@ struct LibraryLoader {
     /// The image files (PNG, JPEG) of a folder in natural order (page2 before page10). Hidden files,
     /// subfolders and manifests are passed over; other files are skipped with a note.
     /// Nil when the folder cannot be listed (a problem says why).
-    mutating func imageFiles(in folder: String, quietIfEmpty: Bool = false) -> [String]? {
+    mutating func imageFiles(in folder: String, quietIfEmpty: Bool = false) -> [PageRef]? {
         guard let names = list(folder) else { return nil }
         var images: [String] = []
         var notes: [Problem] = []
@@ -161,7 +159,7 @@ struct LibraryLoader {
             notes.append(Problem(file: folder, message: "the folder holds no page images; the book has no pages", severity: .note))
         }
         if !quietIfEmpty || !images.isEmpty { problems += notes }
-        return images.map { Self.join(folder, $0) }
+        return images.map { .image(Self.join(folder, $0)) }
     }
 
     /// The visible entries of a folder, unsorted; nil (with a problem) if it cannot be read.
@@ -181,20 +179,20 @@ struct LibraryLoader {
     /// One that cannot be opened is reported here and shows one placeholder page.
     mutating func documentBook(_ path: String) -> Book {
         let title = (Self.name(path) as NSString).deletingPathExtension
-        guard let pages = documentPages(path) else { return Book(title: title, pages: [PageSources.locator(path, page: 0)]) }
-        let source = try? PageSources.documents.open(path)
+        guard let pages = documentPages(path) else { return Book(title: title, pages: [.document(path, index: 0)]) }
+        let source = try? documents.open(path)
         let book = Book(title: source?.title ?? title, author: source?.author, pages: pages, direction: source?.direction ?? .ltr)
         return sized(book)
     }
 
-    /// The page names of a document, or nil (with a problem) when it cannot be opened.
-    mutating func documentPages(_ path: String) -> [String]? {
+    /// The pages of a document, or nil (with a problem) when it cannot be opened.
+    mutating func documentPages(_ path: String) -> [PageRef]? {
         do {
-            let source = try PageSources.documents.open(path)
+            let source = try documents.open(path)
             if source.pageCount == 0 { problems.append(Problem(file: path, message: "the document has no pages", severity: .note)) }
             if let damage = source.damage { problems.append(Problem(file: path, message: damage)) }
             problems += source.notes.map { Problem(file: path, message: $0, severity: .note) }
-            return (0..<source.pageCount).map { PageSources.locator(path, page: $0) }
+            return (0..<source.pageCount).map { .document(path, index: $0) }
         } catch {
             problems.append(Problem(file: path, message: PNGError.reason(of: error) + "; showing a placeholder page"))
             unopened.append(path)
@@ -203,9 +201,9 @@ struct LibraryLoader {
     }
 
     /// A manifest's page entry: a document stands for all its pages (`doc.pdf#page=3` for one).
-    mutating func pages(named path: String) -> [String] {
-        guard PageSources.format(of: path) != nil, Self.kind(of: path) == false else { return [path] }
-        return documentPages(path) ?? [PageSources.locator(path, page: 0)]
+    mutating func pages(named path: String) -> [PageRef] {
+        guard PageSources.format(of: path) != nil, Self.kind(of: path) == false else { return [PageRef(named: path)] }
+        return documentPages(path) ?? [.document(path, index: 0)]
     }
 
     // MARK: Manifests
@@ -316,9 +314,9 @@ struct LibraryLoader {
     /// reference size when its size cannot be read (the page will show a placeholder) or its
     /// shape is not a page's (a note says so: one strip must not shape the whole book).
     mutating func sized(_ book: Book) -> Book {
-        guard let first = book.pages.first, let size = PageSources.documents.naturalSize(first), size.width > 0, size.height > 0 else { return book }
+        guard let first = book.pages.first, let size = documents.naturalSize(first), size.width > 0, size.height > 0 else { return book }
         guard let width = Book.pageWidth(firstPage: size.width, size.height) else {
-            problems.append(Problem(file: first, message: "the first page is \(Int(size.width))×\(Int(size.height)), not the shape of a page "
+            problems.append(Problem(file: first.description, message: "the first page is \(Int(size.width))×\(Int(size.height)), not the shape of a page "
                 + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))
             return book
         }
@@ -421,7 +419,7 @@ struct ManifestReader {
         }
         book.title = string(v, "title", at: at) ?? titleFromFolder ?? defaultTitle
         book.author = string(v, "author", at: at)
-        if let c = string(v, "cover", at: at) { book.cover = resolve(c, v["cover"]!, at: Self.dot(at, "cover")) }
+        if let c = string(v, "cover", at: at) { book.cover = resolve(c, v["cover"]!, at: Self.dot(at, "cover")).map(PageRef.init(named:)) }
         if let d = v["direction"] {
             if case let .string(s) = d.kind, let dir = ReadingDirection(rawValue: s) {
                 book.direction = dir

@@ -23,7 +23,7 @@ public struct BackgroundDecoding: DecodeExecutor {
 /// the size, the paper it goes on and the placeholder shown if it is bad.
 struct DecodeOrder: Sendable {
     var documents: DocumentRegistry
-    var path: String
+    var page: PageRef
     var fit: PixelSize
     var knownBroken: Bool
     var paperAspect: Double?
@@ -113,9 +113,9 @@ extension DecodeOrder {
         if knownBroken { return Decoded(image: place(), problem: nil, broken: true, read: false) }
         do {
             var whole = fit
-            if wholePageHeight > 0, fit.height > wholePageHeight, documents.rendersCrops(path) { whole.height = wholePageHeight }
-            let r = try documents.render(path, fit: whole, maxPixels: maxPixels, maxSide: maxSide)
-            let problem = r.warning.map { PageSources.problem(path, $0) }
+            if wholePageHeight > 0, fit.height > wholePageHeight, documents.rendersCrops(page) { whole.height = wholePageHeight }
+            let r = try documents.render(page, fit: whole, maxPixels: maxPixels, maxSide: maxSide)
+            let problem = r.warning.map { PageSources.problem(page, $0) }
             let image = paperAspect.map { r.image.onPaper(aspect: $0, maxSide: maxSide) } ?? r.image
             // Capped, it is as large as the page is ever rendered whole: no display renders it again.
             return Decoded(image: image.scaledToFit(maxWidth: maxSide, maxHeight: maxSide), problem: problem, broken: false,
@@ -124,7 +124,7 @@ extension DecodeOrder {
             return Decoded(image: place(), problem: nil, broken: true, read: false)
         } catch {
             // Reported once, by whoever takes the store's problems: no log line here to repeat it.
-            let problem = PageSources.problem(path, PNGError.reason(of: error) + "; showing a placeholder page")
+            let problem = PageSources.problem(page, PNGError.reason(of: error) + "; showing a placeholder page")
             return Decoded(image: place(), problem: problem, broken: true, read: true)
         }
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import FolioBook
 import FolioImage
 import Foundation
@@ -28,16 +27,16 @@ public final class DetailCache: @unchecked Sendable {
         public init() {}
     }
 
-    /// A page at one scale: the page's locator (`PageSources`), the width / height of the
+    /// A page at one scale: the page, the width / height of the
     /// paper it is put on (its book's, as the store decodes it), the size of the whole paper
     /// at that scale, and the book's layout (a crop of another layout is another page's).
     public struct Key: Sendable, Hashable {
-        public var page: String
+        public var page: PageRef
         public var paper: Double
         public var scale: PixelSize
         public var layout: Int
 
-        public init(page: String, paper: Double, scale: PixelSize, layout: Int = 0) {
+        public init(page: PageRef, paper: Double, scale: PixelSize, layout: Int = 0) {
             self.page = page
             self.paper = paper
             self.scale = scale
@@ -83,7 +82,8 @@ public final class DetailCache: @unchecked Sendable {
     private let documents: DocumentRegistry
     private let onChange: (@Sendable () -> Void)?
     private let lock = NSCondition()
-    private let queue = DispatchQueue(label: "folio.pages.detail", qos: .userInitiated, attributes: .concurrent)
+    /// Where crops are rendered: the store's executor (a test runs them itself).
+    private let executor: any DecodeExecutor
 
     /// Least recently used first.
     private var entries: [Raster] = []
@@ -94,21 +94,23 @@ public final class DetailCache: @unchecked Sendable {
     private var wanted: Set<Key> = []
     /// The page each rendering in flight is for (and its marks' generation), and the next
     /// request per page.
-    private var inflight: [String: Want] = [:]
-    private var inflightGeneration: [String: Int] = [:]
-    private var waiting: [String: Want] = [:]
+    private var inflight: [PageRef: Want] = [:]
+    private var inflightGeneration: [PageRef: Int] = [:]
+    private var waiting: [PageRef: Want] = [:]
     /// Pages with nothing sharper to give (bitmaps) or that failed: not asked again.
-    private var refused: Set<String> = []
+    private var refused: Set<PageRef> = []
     /// How many times each page's marks changed (`redraw`): crops rendered before are stale.
-    private var generations: [String: Int] = [:]
+    private var generations: [PageRef: Int] = [:]
     private var serials = 0
     private var stats = Stats()
     private var arrived = false
     private var cancelled = false
 
-    /// Crops of pages of `documents`.
-    public init(documents: DocumentRegistry, settings: Settings = Settings(), onChange: (@Sendable () -> Void)? = nil) {
+    /// Crops of pages of `documents`, rendered by `executor`.
+    public init(documents: DocumentRegistry, executor: any DecodeExecutor = BackgroundDecoding(), settings: Settings = Settings(),
+                onChange: (@Sendable () -> Void)? = nil) {
         self.documents = documents
+        self.executor = executor
         self.settings = settings
         self.onChange = onChange
     }
@@ -136,7 +138,7 @@ public final class DetailCache: @unchecked Sendable {
 
     /// The marks of `pages` (locators) changed (`PageMarks`): their crops are rendered again
     /// when next shown, the old ones shown until then.
-    public func redraw(pages: Set<String>) {
+    public func redraw(pages: Set<PageRef>) {
         lock.lock(); defer { lock.unlock() }
         for page in pages { generations[page, default: 0] += 1 }
     }
@@ -228,7 +230,7 @@ public final class DetailCache: @unchecked Sendable {
         let generation = generations[want.key.page, default: 0]
         inflightGeneration[want.key.page] = generation
         let crop = crop(for: want)
-        queue.async { [self] in
+        executor.execute { [self] in
             let image = crop.width > 0 && crop.height > 0
                 ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
             let bordered = image.map(Self.bordered)

@@ -52,18 +52,13 @@ public enum PageKey: Sendable, Hashable {
         }
     }
 
-    /// Its file (a path or a document page's locator).
-    func path(in library: Library) -> String? {
+    /// Its page image.
+    func page(in library: Library) -> PageRef? {
         switch self {
         case let .cover(b): library.books[b].coverImage
         case let .page(b, j), let .crop(b, j): library.books[b].pages[j]
         }
     }
-}
-
-extension Book {
-    /// The image a cover shows: the book's cover, or its first page.
-    var coverImage: String? { cover ?? pages.first }
 }
 
 /// Where the store puts images for the GPU: implemented over GL textures by the frame
@@ -222,7 +217,7 @@ public final class PageStore {
     private var displayHeight: Int
     /// Each book's layout generation: what was decoded for another is never shown.
     private var layouts: [Int: Int] = [:]
-    private var brokenPaths: Set<String> = []
+    private var brokenPages: Set<PageRef> = []
     private var problems: [Problem] = []
     private var reported: Set<String> = []
     private var stats = Stats()
@@ -248,7 +243,7 @@ public final class PageStore {
         var d = DetailCache.Settings()
         d.budgetBytes = settings.budgetBytes / 4
         d.maxSide = settings.maxPageSize
-        crops = DetailCache(documents: documents, settings: d, onChange: onChange)
+        crops = DetailCache(documents: documents, executor: executor, settings: d, onChange: onChange)
     }
 
     // MARK: Each frame
@@ -445,14 +440,14 @@ public final class PageStore {
     private func detail(for wants: [DetailWant]) -> [DetailCache.Raster?] {
         var asked: [DetailCache.Want] = [], index: [Int?] = []
         for want in wants {
-            guard let key = PageKey(want.face, in: library), let path = key.path(in: library), documents.rendersCrops(path) else {
+            guard let key = PageKey(want.face, in: library), let page = key.page(in: library), documents.rendersCrops(page) else {
                 index.append(nil)
                 continue
             }
             index.append(asked.count)
             // A page lies on its book's paper, as its decode puts it there.
             let book = library.books[want.face.book]
-            asked.append(DetailCache.Want(key: .init(page: path, paper: book.pageWidth / book.pageHeight, scale: want.scale,
+            asked.append(DetailCache.Want(key: .init(page: page, paper: book.pageWidth / book.pageHeight, scale: want.scale,
                                                      layout: layouts[want.face.book, default: 0]),
                                           visible: want.visible))
         }
@@ -596,7 +591,7 @@ public final class PageStore {
     }
 
     private func schedule() {
-        while !closed, jobs.count < settings.workers, let key = nextJob(), let path = key.path(in: library) {
+        while !closed, jobs.count < settings.workers, let key = nextJob(), let page = key.page(in: library) {
             serials += 1
             let job = DecodeJob(serial: serials, layout: layouts[key.book, default: 0])
             jobs[key] = job
@@ -604,7 +599,7 @@ public final class PageStore {
             // A page shown before (its pixels let go after upload) goes straight to the sharp
             // rendering: a preview would replace its sharp texture for a moment.
             if table[key] == nil, settings.previewHeight > 0 { size.height = min(size.height, settings.previewHeight) }
-            let order = DecodeOrder(documents: documents, path: path, fit: size, knownBroken: brokenPaths.contains(path),
+            let order = DecodeOrder(documents: documents, page: page, fit: size, knownBroken: brokenPages.contains(page),
                                     paperAspect: paperAspect(of: key), placeholder: placeholderSize(of: key),
                                     maxPixels: settings.maxPixels, maxSide: settings.maxPageSize, wholePageHeight: settings.wholePageHeight)
             let inbox = inbox
@@ -639,13 +634,13 @@ public final class PageStore {
         guard let job = jobs[arrival.key], job.serial == arrival.serial else { return }
         jobs[arrival.key] = nil
         guard let result = arrival.decoded, job.layout == layouts[arrival.key.book, default: 0] else { return }
-        let path = arrival.key.path(in: library) ?? ""
         if result.read {
             stats.decoded += 1
             decodedBytesTotal += result.image.byteCount
         }
         // A warning (a JPEG that ends early) comes with an image: reported, not marked broken.
-        if let p = result.problem, result.broken ? brokenPaths.insert(path).inserted : true {
+        let firstTime = !result.broken || (arrival.key.page(in: library).map { brokenPages.insert($0).inserted } ?? true)
+        if let p = result.problem, firstTime {
             problems.append(p)
             if result.broken { stats.failed += 1 }
         }

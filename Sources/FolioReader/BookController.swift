@@ -589,12 +589,15 @@ public final class BookController {
 
     /// Turns to the spread showing layout page `n`. `direction` nil follows the page; a
     /// direction that contradicts it is refused. Not animated: the spread changes at once.
-    /// A request made mid-turn waits its turn. `completion` gets true once it is shown.
+    /// A request made mid-turn waits for the turn under way and replaces the turns queued
+    /// behind it (they are answered false): the reader asked to be elsewhere. `completion`
+    /// gets true once it is shown.
     @discardableResult
     public func go(to n: Int, direction: TurnStyle.Direction? = nil, animated: Bool = true, at time: Double,
                    completion: ((Bool) -> Void)? = nil) -> Bool {
         update(to: time)
         guard let info = laidOutBook, let own = currentBook, phase == .reading || phase == .turning, (0..<own.pageCount).contains(n) else { return false }
+        if animated { dropQueuedTurns() }
         let target = info.spread(containing: singlePage ? BookInfo.onePagePerSheet(page: n) : n), from = plannedSpread
         if let direction, target != from, (target > from) != (direction == .forward) { return false }
         guard animated else {

@@ -10,13 +10,18 @@ import Foundation
 /// and the notice says where.
 public struct Bookmarks: Sendable {
     public let file: String
+    /// Where a reflowable book's document is found to place marks made at another text size.
+    public let documents: DocumentRegistry
 
-    public init(file: String) { self.file = file }
+    public init(file: String, documents: DocumentRegistry = DocumentRegistry()) {
+        self.file = file
+        self.documents = documents
+    }
 
     /// The bookmarks file of the user's state directory, beside the positions file.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, documents: DocumentRegistry = DocumentRegistry()) {
         let positions = ReadingPositions(environment: environment).file
-        self.init(file: (positions as NSString).deletingLastPathComponent + "/bookmarks.json")
+        self.init(file: (positions as NSString).deletingLastPathComponent + "/bookmarks.json", documents: documents)
     }
 
     public enum Loaded: Sendable, Equatable {
@@ -37,13 +42,13 @@ public struct Bookmarks: Sendable {
     /// The pages marked in `book` as it is laid out now, ascending.
     public func pages(of book: Book) -> [Int] {
         guard case let .marks(all) = load(), let key = ReadingPositions.key(of: book) else { return [] }
-        return Set(Self.landing(all[key] ?? [], in: book)).sorted()
+        return Set(landing(all[key] ?? [], in: book)).sorted()
     }
 
     /// The page each of `marks` is at in `book` as laid out now (a mark made at another text
     /// size costs a layout at that size).
-    private static func landing(_ marks: [ReadingPosition], in book: Book) -> [Int] {
-        let source = marks.contains { $0.fontSize != nil } ? ReadingPositions.reflowable(book) : nil
+    private func landing(_ marks: [ReadingPosition], in book: Book) -> [Int] {
+        let source = marks.contains { $0.fontSize != nil } ? ReadingPositions.reflowable(book, in: documents) : nil
         return marks.map { $0.page(in: source) }
     }
 
@@ -62,9 +67,9 @@ public struct Bookmarks: Sendable {
         }
         var marks = all[key] ?? []
         // A mark made at another text size is the one on this page when it lands here now.
-        let landing = Self.landing(marks, in: book)
+        let landing = landing(marks, in: book)
         let removing = landing.contains(page)
-        if removing { marks = zip(marks, landing).filter { $0.1 != page }.map(\.0) } else { marks.append(ReadingPosition(page: page, of: book)) }
+        if removing { marks = zip(marks, landing).filter { $0.1 != page }.map(\.0) } else { marks.append(ReadingPosition(page: page, of: book, in: documents)) }
         all[key] = marks.isEmpty ? nil : marks
         do {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -76,13 +76,13 @@ public struct FlipTransition: Sendable, Equatable {
         let second = (second.width, second.height) == (first.width, first.height) ? second
             : second.resampled(width: first.width, height: first.height)
         let views = [Self.halves(of: first, orientation: style.orientation), Self.halves(of: second, orientation: style.orientation)]
-        var pages: [String] = []
+        var pages: [PageRef] = []
         for j in 0..<book.imageCount {
             // Image 0 is never shown: it repeats the first half.
             let (v, half) = self.half(ofImage: j) ?? (0, .first)
             let path = folder + "/half-\(j).png"
             try PNG.write(half == .first ? views[v].first : views[v].second, to: path)
-            pages.append(path)
+            pages.append(.image(path))
         }
         return Library(title: "flip", books: [Book(title: "flip", pages: pages, pageWidth: book.pageSize.x, pageHeight: book.pageSize.y)])
     }

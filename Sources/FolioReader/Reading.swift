@@ -95,9 +95,9 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
     }
 
     /// Page number `page` of `book` as laid out now: with the text size for a reflowable
-    /// document, so that it finds the same text at another size.
-    public init(page: Int, of book: Book) {
-        self.init(page: page, fontSize: ReadingPositions.reflowable(book)?.fontSize)
+    /// document (found in `documents`), so that it finds the same text at another size.
+    public init(page: Int, of book: Book, in documents: DocumentRegistry) {
+        self.init(page: page, fontSize: ReadingPositions.reflowable(book, in: documents)?.fontSize)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -121,19 +121,24 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
 /// `save` leaves it alone.
 public struct ReadingPositions: Sendable {
     public let file: String
+    /// Where a reflowable book's document is found, to place a position saved at another text size.
+    public let documents: DocumentRegistry
 
-    public init(file: String) { self.file = file }
+    public init(file: String, documents: DocumentRegistry = DocumentRegistry()) {
+        self.file = file
+        self.documents = documents
+    }
 
     /// The positions file of the user's state directory.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(file: xdgFolder("XDG_STATE_HOME", else: ".local/state", environment: environment) + "/folio/positions.json")
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, documents: DocumentRegistry = DocumentRegistry()) {
+        self.init(file: xdgFolder("XDG_STATE_HOME", else: ".local/state", environment: environment) + "/folio/positions.json",
+                  documents: documents)
     }
 
     /// How a book is known across runs: its document, else the folder of its first page.
     public static func key(of book: Book) -> String? {
         guard let first = book.pages.first else { return nil }
-        if let (path, _) = PageSources.split(first) { return path }
-        return (first as NSString).deletingLastPathComponent
+        return book.document ?? (first.path as NSString).deletingLastPathComponent
     }
 
     /// A positions file larger than this is not read (it would hold some 50,000 books).
@@ -179,13 +184,12 @@ public struct ReadingPositions: Sendable {
     /// The page number `book` was left at, if any: for a reflowable document, the page that
     /// holds the place in the text it was left at, whatever size it is laid out at now.
     public func page(of book: Book) -> Int? {
-        Self.key(of: book).flatMap { load()[$0] }?.page(in: Self.reflowable(book))
+        Self.key(of: book).flatMap { load()[$0] }?.page(in: Self.reflowable(book, in: documents))
     }
 
     /// `book`'s document when the book is the whole of one reflowable document.
-    static func reflowable(_ book: Book) -> (any ReflowableSource)? {
-        guard let first = book.pages.first, let (path, _) = PageSources.split(first),
-              let source = PageSources.documents.reflowable(path), source.pageCount == book.pages.count else { return nil }
+    static func reflowable(_ book: Book, in documents: DocumentRegistry) -> (any ReflowableSource)? {
+        guard let path = book.document, let source = documents.reflowable(path), source.pageCount == book.pages.count else { return nil }
         return source
     }
 
@@ -198,7 +202,7 @@ public struct ReadingPositions: Sendable {
         if stat(FileName.bytes(file), &st) == 0, st.st_mode & S_IFMT != S_IFREG { return false }
         // A file that cannot be read is the user's, not ours to overwrite.
         guard case var .success(positions) = read() else { return false }
-        let position = ReadingPosition(page: page, of: book)
+        let position = ReadingPosition(page: page, of: book, in: documents)
         guard positions[key] != position else { return true }
         positions[key] = position
         do {

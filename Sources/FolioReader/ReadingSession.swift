@@ -11,15 +11,18 @@ public final class ReadingSession {
     public var library: Library
     /// Where books were left; nil: nothing is remembered (captures, recordings, tests).
     public let positions: ReadingPositions?
+    /// Where the books' documents are open (whether a page count is still an estimate).
+    public let documents: DocumentRegistry
     /// The book whose place was restored since it opened, the page last saved for each book,
     /// and the page `name(_:)` asked for, shown once its book is open.
     private var restored: Int?
     private var saved: [Int: Int] = [:]
     private var namedPage: Library.PagePlace?
 
-    public init(library: Library, settings: BookController.Settings, positions: ReadingPositions?) {
+    public init(library: Library, settings: BookController.Settings, positions: ReadingPositions?, documents: DocumentRegistry) {
         self.library = library
         self.positions = positions
+        self.documents = documents
         controller = BookController(library: library.bookInfos, settings: settings)
     }
 
@@ -59,7 +62,7 @@ public final class ReadingSession {
         guard let positions else { return moved }
         let book = library.books[b]
         // A place saved in a book still being laid out may lie past its estimated end.
-        guard !book.pagesEstimated else { return moved }
+        guard !book.pagesEstimated(in: documents) else { return moved }
         if restored != b {
             restored = b
             if controller.spread == 0, let page = positions.page(of: book), page > 1,
@@ -76,7 +79,7 @@ public final class ReadingSession {
     public var title: String {
         let books = library.books
         if let b = controller.book {
-            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, of: books[b].pageCountLabel))"
+            return "Folio — \(books[b].title) — \(Self.pageLabel(shown: controller.shownPages, of: books[b].pageCountLabel(in: documents)))"
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)

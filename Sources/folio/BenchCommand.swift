@@ -123,16 +123,16 @@ struct Bench: ParsableCommand {
         try OutputFile.makeFolder(dir.path)
         let samples = library.books.flatMap(\.pages)
         guard !samples.isEmpty else { throw ValidationError("the library has no pages to build a large book from") }
-        // Pages of a document (path#page=N) are no files to link to: the book names them directly.
-        if PageSources.split(samples[0]) != nil, let first = library.books.first {
+        // Pages of a document are no files to link to: the book names them directly.
+        if samples[0].documentPage != nil, let first = library.books.first {
             let pages = (0..<pages).map { samples[$0 % samples.count] }
             return Library(title: "Large", books: [Book(title: "Large book", pages: pages, pageWidth: first.pageWidth, pageHeight: first.pageHeight)])
         }
         for i in 0..<pages {
             let link = dir.appendingPathComponent(String(format: "page-%05d.png", i + 1)).path
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: samples[i % samples.count])
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: samples[i % samples.count].path)
         }
-        return Library.load(from: dir.path)
+        return Library.load(from: dir.path, documents: commandDocuments)
     }
 
     /// The curl turn to PNG three ways in one run: render + readback only, encode only, and

@@ -83,7 +83,7 @@ struct Capture: ParsableCommand {
         guard let target = realpath(FileName.bytes(path), nil).map({ p in defer { free(p) }; return String(cString: p) }) else { return nil }
         for book in library.books {
             for (i, page) in ([book.cover] + book.pages.map(Optional.some)).enumerated() {
-                guard let page, let real = realpath(FileName.bytes(page), nil) else { continue }
+                guard let page, let real = realpath(FileName.bytes(page.path), nil) else { continue }
                 defer { free(real) }
                 if String(cString: real) == target { return i == 0 ? "the cover of \(book.title)" : "page \(i) of \(book.title)" }
             }
@@ -104,10 +104,15 @@ func parseSize(_ text: String) throws -> (Int, Int) {
     return (parts[0], parts[1])
 }
 
+/// The documents the commands open (the viewer, capture and the others): one registry, given
+/// to every part that opens them, so that each document opens once and a password given once
+/// holds for all.
+let commandDocuments = DocumentRegistry()
+
 /// The library `source` names; `password` (else FOLIO_PASSWORD) opens protected documents.
 func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
     let path = try resolveSource(source, password: password)
-    let library = Library.load(from: path, logProblems: false)
+    let library = Library.load(from: path, documents: commandDocuments, logProblems: false)
     try stopIfInterrupted(reading: path)
     report(library.problems)
     try requireBooks(library, source: path)
@@ -118,7 +123,7 @@ func loadLibrary(_ source: String?, password: String? = nil) throws -> Library {
 /// The source to load (`source`, else the bundled library), once it is known to be there
 /// (66 otherwise); `password` (else FOLIO_PASSWORD) will open protected documents.
 func resolveSource(_ source: String?, password: String?) throws -> String {
-    PageSources.documents.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
+    commandDocuments.password = password ?? ProcessInfo.processInfo.environment["FOLIO_PASSWORD"]
     guard let path = source ?? Resources.textures() else {
         throw Failure(.noInput, "no SOURCE given and the bundled Textures/ folder was not found")
     }

@@ -104,7 +104,7 @@ enum DocumentBench {
         MuPDF.laysOutInBackground = true
         defer { MuPDF.laysOutInBackground = false }
         let t0 = Date()
-        guard let first = try format.open(path, PageSources.documents.password) as? any ReflowableSource, first.reflowable else { return nil }
+        guard let first = try format.open(path, commandDocuments.password) as? any ReflowableSource, first.reflowable else { return nil }
         if first.pageCount > 0 { _ = try first.render(page: 0, fit: fit) }
         let t1 = Date()
         let (whole, _) = try first.relaid(fontSize: first.fontSize, keeping: first.place(ofPage: 0))
@@ -121,7 +121,7 @@ enum DocumentBench {
     private static func rates(_ path: String, format: PageSourceFormat, height: Int) throws -> (Int, DocumentResult.Rates) {
         let fit = PixelSize(width: height * 4, height: height)
         let t0 = Date()
-        let doc = try format.open(path, PageSources.documents.password)
+        let doc = try format.open(path, commandDocuments.password)
         if doc.pageCount > 0 { _ = try doc.render(page: 0, fit: fit) }
         let first = Date().timeIntervalSince(t0)
         let n = min(doc.pageCount, maxPages)

@@ -10,9 +10,9 @@ import Synchronization
 func openDocument(_ path: String, password: String?) throws -> PageSource {
     let path = try resolveSource(path, password: password)
     if PageSources.format(of: path) != nil {
-        do { return try PageSources.documents.open(path) } catch let e as PageError { throw Failure(.data, e.description) }
+        do { return try commandDocuments.open(path) } catch let e as PageError { throw Failure(.data, e.description) }
     }
-    let library = Library.load(from: path, logProblems: false)
+    let library = Library.load(from: path, documents: commandDocuments, logProblems: false)
     guard let book = library.books.first, library.books.count == 1, !book.pages.isEmpty else {
         throw Failure(.data, "\(path): not a document or a folder of page images")
     }
@@ -32,15 +32,15 @@ struct FindSource: ParsableArguments {
 
 /// A folder's page images as a document: what it says of itself is its file names.
 private final class ImageFolder: PageSource {
-    let pages: [String]
-    init(pages: [String]) { self.pages = pages }
+    let pages: [PageRef]
+    init(pages: [PageRef]) { self.pages = pages }
     var pageCount: Int { pages.count }
     var title: String? { nil }
-    func pageSize(_ index: Int) -> (width: Double, height: Double)? { PageSources.documents.naturalSize(pages[index]) }
-    func render(page index: Int, fit: PixelSize) throws -> PageRender { try PageSources.documents.render(pages[index], fit: fit) }
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { commandDocuments.naturalSize(pages[index]) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { try commandDocuments.render(pages[index], fit: fit) }
     var outline: [OutlineEntry] {
-        let folder = (pages[0] as NSString).deletingLastPathComponent + "/"
-        return OutlineEntry.fileNames(pages.map { $0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : $0 })
+        let folder = (pages[0].path as NSString).deletingLastPathComponent + "/"
+        return OutlineEntry.fileNames(pages.map { $0.path.hasPrefix(folder) ? String($0.path.dropFirst(folder.count)) : $0.path })
     }
 }
 
@@ -234,8 +234,8 @@ func markSelection(_ spec: String, in library: Library, book: Int) throws {
     }
     let region: DragRegion
     do { region = try DragRegion(String(parts[1]), option: "--select") } catch { throw Failure(.usage, "\(error)") }
-    guard library.books.indices.contains(book), let path = library.books[book].pages.first.flatMap(PageSources.split)?.path,
-          let source = try? PageSources.documents.open(path) else {
+    guard library.books.indices.contains(book), let path = library.books[book].document,
+          let source = try? commandDocuments.open(path) else {
         throw Failure(.usage, "--select: the book shown is not a document with text")
     }
     guard (1...max(1, source.pageCount)).contains(page), source.pageCount > 0 else {
@@ -258,9 +258,9 @@ func markHits(of text: String, in library: Library, option: String = "--search")
     let phrase = try parsePhrase(text, option + ": ")
     if let known = searched.withLock({ $0[phrase.text] }) { return known }
     var found: [String: SearchProgress] = [:]
-    let documents = Set(library.books.compactMap { $0.pages.first.flatMap(PageSources.split)?.path })
+    let documents = Set(library.books.compactMap(\.document))
     for path in documents.sorted() {
-        guard let source = try? PageSources.documents.open(path) else { continue }
+        guard let source = try? commandDocuments.open(path) else { continue }
         let search = Search(phrase, in: PageTextCache(source: source))
         search.run(workers: ProcessInfo.processInfo.activeProcessorCount)
         let progress = search.progress

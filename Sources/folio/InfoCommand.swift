@@ -47,7 +47,7 @@ struct Info: ParsableCommand {
     /// Decodes page `path` on a thread of its own, waiting at most `pageTimeout`: a page that
     /// never finishes (a PDF engine cannot be stopped mid-page) is left to finish aside, and
     /// the next pages are checked meanwhile.
-    private func decodeBounded(_ path: String, fit: PixelSize) throws {
+    private func decodeBounded(_ page: PageRef, fit: PixelSize) throws {
         final class Outcome: @unchecked Sendable {
             // @unchecked: written once by the decoding thread before `done` is signalled.
             var error: Error?
@@ -55,13 +55,13 @@ struct Info: ParsableCommand {
         }
         let outcome = Outcome()
         Thread.detachNewThread {
-            do { _ = try PageSources.documents.render(path, fit: fit) } catch { outcome.error = error }
+            do { _ = try commandDocuments.render(page, fit: fit) } catch { outcome.error = error }
             outcome.done.signal()
         }
         // A little past the engines' own deadline (`PageSources.decodeTimeout`), so that those
         // that can stop a page say so themselves.
         guard outcome.done.wait(timeout: .now() + pageTimeout * 1.1 + 0.2) == .success else {
-            throw PageError.invalid(path: path, message: "still decoding after \(pageTimeout.formatted()) s; passed over")
+            throw PageError.invalid(path: page.description, message: "still decoding after \(pageTimeout.formatted()) s; passed over")
         }
         if let error = outcome.error { throw error }
     }
@@ -71,13 +71,13 @@ struct Info: ParsableCommand {
         let source = try resolveSource(source, password: password)
         Interrupt.catchSignals(notice: "interrupted; stopping")
         PageSources.decodeTimeout = pageTimeout
-        let library = Library.load(from: source, logProblems: false)
+        let library = Library.load(from: source, documents: commandDocuments, logProblems: false)
         try stopIfInterrupted(reading: source)
         UnusableInput.check(library)
         let loaded = Date()
         var problems = library.problems
         // Check each file once, however many books use it.
-        var checked = Set<String>()
+        var checked = Set<PageRef>()
         let files = library.books.flatMap { [$0.cover].compactMap { $0 } + $0.pages }.filter { checked.insert($0).inserted }
         let progress = ProgressLine("folio info", unit: "files", total: files.count, quiet: quiet)
         for (i, path) in files.enumerated() {
@@ -87,7 +87,7 @@ struct Info: ParsableCommand {
             }
             defer { progress.advance() }
             do {
-                if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try PageSources.documents.check(path) }
+                if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try commandDocuments.check(path) }
             } catch PageError.reportedBefore {
                 // A document that did not open: its problem is listed already.
             } catch {
@@ -104,10 +104,10 @@ struct Info: ParsableCommand {
             let direction = book.direction == .rtl ? "right to left" : "left to right"
             print("  \(i + 1). \(FileName.printable(book.title))\(by)")
             // The format of a document's book ("PDF, 12 pages"); a folder of images says none.
-            let format = book.pages.first.flatMap(PageSources.split).flatMap { PageSources.format(of: $0.path) }.map { "\($0.name), " } ?? ""
-            print("     \(format)\(book.pageCountLabel) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
-                  + (book.cover.map { ", cover \(FileName.printable($0))" } ?? ""))
-            if pages { for p in book.pages { print("       \(FileName.printable(p))") } }
+            let format = book.document.flatMap { PageSources.format(of: $0) }.map { "\($0.name), " } ?? ""
+            print("     \(format)\(book.pageCountLabel(in: commandDocuments)) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
+                  + (book.cover.map { ", cover \(FileName.printable($0.description))" } ?? ""))
+            if pages { for p in book.pages { print("       \(FileName.printable(p.description))") } }
         }
         let errors = problems.filter { $0.severity == .error }, notes = problems.filter { $0.severity == .note }
         for (title, list) in [("Problems", errors), ("Notes", notes)] where !list.isEmpty {

@@ -49,12 +49,12 @@ struct LayerOptions: ParsableArguments {
         }
         if let uiNotice { state.notice(uiNotice, at: 0) }
         if uiContents, let b = book {
-            state.contents = ReaderLayer.contents(of: library.books[b], shown: 2 * spread)
+            state.contents = ReaderLayer.contents(of: library.books[b], shown: 2 * spread, in: commandDocuments)
             state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
                                                     scale: pipeline.surface.contentScale).contentsRows
         }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, spread: spread) }
-        pipeline.drawLayer(ReaderLayer.content(library: library, phase: phase, book: book, spread: spread, scroll: scroll, state: state))
+        pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread, scroll: scroll, state: state))
     }
 
     /// What the viewer says of a search for `phrase` in book `b` shown at `spread`, the first

@@ -100,6 +100,7 @@ func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msa
     do {
         var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))
         configuration.samples = msaa
+        configuration.documents = commandDocuments
         configuration.waitsForImages = true
         configuration.baseView = view
         configuration.detailPages = detailPages

@@ -45,7 +45,7 @@ enum SearchBench {
             let start = ContinuousClock.now
             // Opened here, not through the documents kept open, so each run starts cold.
             let source: PageSource
-            do { source = try format.open(resolved, PageSources.documents.password) } catch { throw Failure(.data, "\(error)") }
+            do { source = try format.open(resolved, commandDocuments.password) } catch { throw Failure(.data, "\(error)") }
             let opened = ContinuousClock.now, cpu = processCPUSeconds()
             var first: ContinuousClock.Instant?
             let search = Search(phrase, in: PageTextCache(source: source))

@@ -89,7 +89,8 @@ struct View: ParsableCommand {
             throw error
         }
         configuration.samples = msaa
-        let positions = ReadingPositions()
+        configuration.documents = commandDocuments
+        let positions = ReadingPositions(documents: commandDocuments)
         if let note = positions.setAsideIfDamaged() { report(note) }
         configuration.positions = positions
         configuration.showsLayer = true
@@ -135,7 +136,7 @@ struct View: ParsableCommand {
 /// images, title) is `FramePipeline.run`.
 private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     let screenshots: ScreenshotFolder
-    private let bookmarks = Bookmarks()
+    private let bookmarks = Bookmarks(documents: commandDocuments)
     private var back = BackStack()
     let settingsFile: SettingsFile
     /// What the settings file holds: a key changes one field of it, so options given for this
@@ -246,10 +247,10 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
         guard let (book, _) = reading(pipeline), let link = pipeline.link(at: point),
-              let path = PageSources.split(book.pages[point.image])?.path else { return false }
+              let path = book.pages[point.image].documentPage?.path else { return false }
         switch link.target {
         case let .page(target):
-            guard let to = book.pages.firstIndex(of: PageSources.locator(path, page: target)) else { return false }
+            guard let to = book.pages.firstIndex(of: .document(path, index: target)) else { return false }
             // The page clicked (mid-turn, on the spread the turn lands on) is the one to come back to.
             back.leave(point.image)
             pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"

@@ -49,4 +49,34 @@ final class DocumentRegistryTests: XCTestCase {
         XCTAssertEqual(try second.open(doc).pageCount, 1)
         XCTAssertThrowsError(try first.open(doc)) { XCTAssertEqual($0 as? PageError, .reportedBefore(path: doc)) }
     }
+
+    /// A page is typed: `path#page=N` is read only where a person wrote it, for a document of
+    /// a registered format, and written back the same way; a file whose name merely ends so is
+    /// an image.
+    func testPagesAreNamedAsAPersonWritesThem() throws {
+        let dir = TempDir()
+        let doc = lockedDocument(in: dir)
+        XCTAssertEqual(PageRef(named: doc + "#page=3"), .document(doc, index: 2))
+        XCTAssertEqual(PageRef.document(doc, index: 2).description, doc + "#page=3")
+        XCTAssertEqual(PageRef(named: doc), .image(doc))
+        XCTAssertEqual(PageRef(named: doc + "#page=0"), .image(doc + "#page=0"))
+        XCTAssertEqual(PageRef(named: "/books/a.unknownkind#page=2"), .image("/books/a.unknownkind#page=2"))
+        let odd = dir.write("odd.lockedtest#page=2", [0])
+        XCTAssertEqual(PageRef(named: odd), .image(odd))
+        XCTAssertEqual(PageRef.document(doc, index: 2).documentPage?.index, 2)
+        XCTAssertNil(PageRef.image(odd).documentPage)
+    }
+
+    /// A book's page labels and estimated count ask the registry they are given, not another.
+    func testABookAsksTheRegistryItIsGiven() throws {
+        let dir = TempDir()
+        let doc = lockedDocument(in: dir)
+        let book = Book(title: "Locked", pages: [.document(doc, index: 0)])
+        let open = DocumentRegistry(password: "right"), other = DocumentRegistry()
+        XCTAssertEqual(try open.render(book.pages[0], fit: PixelSize(width: 4, height: 4)).image.width, 1)
+        XCTAssertNotNil(open.opened(doc))
+        XCTAssertNil(other.opened(doc), "opening in one registry opens nothing in another")
+        XCTAssertEqual(book.pageLabel(image: 0, in: other), "1")
+        XCTAssertNil(other.opened(doc))
+    }
 }

@@ -174,7 +174,7 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(FileName.bytes(dir.path + "/" + names[0]).dropLast().map { UInt8(bitPattern: $0) }, raw)
         let lib = Library.load(from: dir.path, logProblems: false)
         XCTAssertEqual(lib.books.first?.pages.count, 1)
-        XCTAssertEqual(try PNG.read(path: lib.books[0].pages[0]).width, 16)
+        XCTAssertEqual(try PNG.read(path: lib.books[0].pages[0].path).width, 16)
         XCTAssertEqual(FileName.string(Array("plain é".utf8)), "plain é")
         XCTAssertEqual(FileName.printable(names[0]), "p\\xFF\\xE91.png", "messages show the bytes")
     }
@@ -222,7 +222,7 @@ final class InputFileTests: XCTestCase {
         let dir = TempDir()
         let page = dir.write("scan.png", TestPNG.page(width: 20, height: 30))
         let lib = Library.load(from: page, logProblems: false)
-        XCTAssertEqual(lib.books.map(\.pages), [[page]])
+        XCTAssertEqual(lib.books.map(\.pages), [[.image(page)]])
         XCTAssertEqual(lib.problems, [])
     }
 

@@ -98,7 +98,7 @@ final class LibraryTests: XCTestCase {
         let lib = Library.load(from: dir.path + "/book")
         XCTAssertEqual(lib.books.count, 1)
         XCTAssertEqual(lib.books[0].title, "book")
-        XCTAssertEqual(lib.books[0].pages.map { ($0 as NSString).lastPathComponent }, ["p1.PNG", "p2.png", "p10.png"])
+        XCTAssertEqual(lib.books[0].pages.map { ($0.path as NSString).lastPathComponent }, ["p1.PNG", "p2.png", "p10.png"])
         XCTAssertEqual(lib.books[0].direction, .ltr)
         // Page size follows the first page's aspect (16 × 24).
         XCTAssertEqual(lib.books[0].pageWidth / lib.books[0].pageHeight, 16.0 / 24, accuracy: 0.01)
@@ -149,9 +149,9 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(lib.title, "My shelf")
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.books, [
-            Book(title: "Alice", author: "Lewis Carroll", cover: dir.path + "/alice/cover.png",
-                 pages: (1...3).map { dir.path + "/alice/pages/\($0).png" }, direction: .ltr, pageWidth: 362, pageHeight: 568),
-            Book(title: "Manga", pages: [dir.path + "/manga/p2.png", dir.path + "/manga/p1.png"], direction: .rtl,
+            Book(title: "Alice", author: "Lewis Carroll", cover: .image(dir.path + "/alice/cover.png"),
+                 pages: (1...3).map { .image(dir.path + "/alice/pages/\($0).png") }, direction: .ltr, pageWidth: 362, pageHeight: 568),
+            Book(title: "Manga", pages: [.image(dir.path + "/manga/p2.png"), .image(dir.path + "/manga/p1.png")], direction: .rtl,
                  pageWidth: 400, pageHeight: 600),
         ])
         XCTAssertEqual(Library.load(from: manifest), lib)
@@ -181,7 +181,7 @@ final class LibraryTests: XCTestCase {
         let lib = Library.load(from: dir.path)
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.title, "Plist shelf")
-        XCTAssertEqual(lib.books, [Book(title: "A", pages: [dir.path + "/a/1.png"], direction: .rtl, pageWidth: 300, pageHeight: 450.5)])
+        XCTAssertEqual(lib.books, [Book(title: "A", pages: [.image(dir.path + "/a/1.png")], direction: .rtl, pageWidth: 300, pageHeight: 450.5)])
 
         let broken = dir.write("bad/Library.plist", text: "<plist><dict><key>title</key></plist>")
         let bad = Library.load(from: dir.path + "/bad")
@@ -201,7 +201,7 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(lib.books[0].title, "comic")
         XCTAssertEqual(lib.books[0].author, "A. Artist")
         XCTAssertEqual(lib.books[0].direction, .rtl)
-        XCTAssertEqual(lib.books[0].pages, [1, 2, 3].map { dir.path + "/comic/\($0).png" })
+        XCTAssertEqual(lib.books[0].pages, [1, 2, 3].map { .image(dir.path + "/comic/\($0).png") })
         // A library can name the book folder by path.
         dir.write("Library.json", text: #"{ "books": ["comic", "comic/Book.json"] }"#)
         XCTAssertEqual(Library.load(from: dir.path).books.map(\.direction), [.rtl, .rtl])
@@ -259,7 +259,7 @@ final class LibraryTests: XCTestCase {
         """)
         let lib = Library.load(from: dir.path)
         XCTAssertEqual(lib.books.map(\.title), ["Fine", "Book 2"])
-        XCTAssertEqual(lib.books[1].pages, [dir.path + "/a/1.png"])
+        XCTAssertEqual(lib.books[1].pages, [.image(dir.path + "/a/1.png")])
         let found = lib.problems.map { "\($0.line ?? 0) \($0.message)" }
         let expected = [
             "9 books[1].colour: unknown field",
@@ -287,7 +287,7 @@ final class LibraryTests: XCTestCase {
         let lib = Library.load(from: dir.path + "/lib")
         XCTAssertEqual(lib.books.map(\.title), ["Escape", "Mixed"])
         XCTAssertEqual(lib.books[0].pages, [])
-        XCTAssertEqual(lib.books[1].pages, [dir.path + "/lib/in/1.png", dir.path + "/lib/in/1.png"])
+        XCTAssertEqual(lib.books[1].pages, [.image(dir.path + "/lib/in/1.png"), .image(dir.path + "/lib/in/1.png")])
         XCTAssertNil(lib.books[1].cover)
         let refusals = lib.problems.filter { $0.message.contains("points outside the manifest's folder") }
         XCTAssertEqual(refusals.map(\.line), [2, 3, 3, 4])

@@ -10,14 +10,14 @@ final class DjVuTests: XCTestCase {
 
     func testBundledBookHasItsPagesTitleAuthorAndPageTitles() throws {
         let path = try Fixtures.djvu("book.djvu")
-        let lib = Library.load(from: path, logProblems: false)
+        let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.problems, [])
         let book = try XCTUnwrap(lib.books.first)
         XCTAssertEqual(book.title, "A DjVu Book")
         XCTAssertEqual(book.pages.count, 3)
         // 400 × 600 pixels at the reference height of 568.
         XCTAssertEqual(book.pageWidth, 379, accuracy: 1)
-        let doc = try PageSources.documents.open(path)
+        let doc = try Fixtures.documents.open(path)
         XCTAssertEqual(doc.author, "Ann Author")
         XCTAssertEqual(doc.label(ofPage: 0), "Cover")
         XCTAssertNil(doc.label(ofPage: 1), "a page titled by its file name has no label")
@@ -29,12 +29,12 @@ final class DjVuTests: XCTestCase {
         for name in ["book.djvu", "indirect/index.djvu"] {
             let path = try Fixtures.djvu(name)
             let fit = PixelSize(width: 300, height: 450)
-            let photo = try PageSources.documents.render(PageSources.locator(path, page: 0), fit: fit)
+            let photo = try Fixtures.documents.render(PageRef.document(path, index: 0), fit: fit)
             XCTAssertEqual(photo.image.width, 300)
             XCTAssertEqual(photo.image.height, 450)
             XCTAssertColour(photo.image.pixel(150, 100), red, tolerance: 24, "\(name) photo top")
             XCTAssertColour(photo.image.pixel(150, 350), blue, tolerance: 24, "\(name) photo bottom")
-            let text = try PageSources.documents.render(PageSources.locator(path, page: 1), fit: fit)
+            let text = try Fixtures.documents.render(PageRef.document(path, index: 1), fit: fit)
             XCTAssertTrue(text.scalable, "300 of 1600 pixels: more detail to be had")
             // The bar: x 200…1400 and y 400…560 of 1600 × 2400, a 16th of that here.
             XCTAssertColour(text.image.pixel(150, 90), black, "\(name) bar")
@@ -42,7 +42,7 @@ final class DjVuTests: XCTestCase {
             XCTAssertColour(text.image.pixel(20, 90), white, "\(name) left of the bar")
             // 600 × 400 shown, centred on the portrait paper (y 125…325): the square at the
             // bottom left.
-            let turned = try PageSources.documents.render(PageSources.locator(path, page: 2), fit: fit).image
+            let turned = try Fixtures.documents.render(PageRef.document(path, index: 2), fit: fit).image
             XCTAssertColour(turned.pixel(25, 300), black, "\(name) square")
             XCTAssertColour(turned.pixel(25, 150), white, "\(name) the page's top left")
             XCTAssertColour(turned.pixel(275, 300), white, "\(name) bottom right")
@@ -58,7 +58,7 @@ final class DjVuTests: XCTestCase {
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: 12) { i in
             // Pages 1 and 2 in turn: red at the top of the photo, paper above the bar.
-            guard let r = try? PageSources.documents.render(PageSources.locator(path, page: i % 2), fit: PixelSize(width: 200, height: 300))
+            guard let r = try? Fixtures.documents.render(PageRef.document(path, index: i % 2), fit: PixelSize(width: 200, height: 300))
             else { return }
             results.lock.withLock { results.pixels[i] = r.image.pixel(100, 20) }
         }
@@ -67,7 +67,7 @@ final class DjVuTests: XCTestCase {
     }
 
     func testOutlineEntriesPointAtTheirPages() throws {
-        let doc = try PageSources.documents.open(try Fixtures.djvu("book.djvu"))
+        let doc = try Fixtures.documents.open(try Fixtures.djvu("book.djvu"))
         XCTAssertEqual(doc.outline, [
             OutlineEntry(title: "Photo", page: 0),
             OutlineEntry(title: "Text", page: 1, children: [OutlineEntry(title: "Bar", page: 1)]),
@@ -76,7 +76,7 @@ final class DjVuTests: XCTestCase {
     }
 
     func testTextWordsAndLinksLieWhereThePageShowsThem() throws {
-        let doc = try PageSources.documents.open(try Fixtures.djvu("book.djvu"))
+        let doc = try Fixtures.documents.open(try Fixtures.djvu("book.djvu"))
         XCTAssertNil(try doc.text(page: 0))
         let text = try XCTUnwrap(try doc.text(page: 1))
         XCTAssertEqual(text.string, "Hello DjVu")
@@ -101,20 +101,20 @@ final class DjVuTests: XCTestCase {
     /// The 1-pixel stripes merge to grey on the whole page shown small; a crop at the file's
     /// own resolution (5⅓× that) shows them black and white.
     func testAZoomedCropIsSharperThanTheWholePage() throws {
-        let locator = PageSources.locator(try Fixtures.djvu("book.djvu"), page: 1)
-        XCTAssertTrue(PageSources.documents.rendersCrops(locator))
-        let whole = try PageSources.documents.render(locator, fit: PixelSize(width: 300, height: 450)).image
+        let locator = PageRef.document(try Fixtures.djvu("book.djvu"), index: 1)
+        XCTAssertTrue(Fixtures.documents.rendersCrops(locator))
+        let whole = try Fixtures.documents.render(locator, fit: PixelSize(width: 300, height: 450)).image
         let grey = (155..<220).map { Int(whole.pixel($0, 340).r) }
         XCTAssertTrue(grey.allSatisfy { $0 > 40 && $0 < 215 }, "stripes merge: \(grey)")
         let full = PixelSize(width: 1600, height: 2400)
-        let crop = try XCTUnwrap(PageSources.documents.renderCrop(locator, crop: PageCrop(full: full, x: 800, y: 1700, width: 400, height: 4),
+        let crop = try XCTUnwrap(Fixtures.documents.renderCrop(locator, crop: PageCrop(full: full, x: 800, y: 1700, width: 400, height: 4),
                                                         paperAspect: 400.0 / 600))
         let row = (0..<400).map { Int(crop.pixel($0, 2).r) }
         XCTAssertEqual(row.filter { $0 < 40 }.count, 200, "every odd column black")
         XCTAssertEqual(row.filter { $0 > 215 }.count, 200, "every even column white")
         // A page scaled beyond djvulibre's 32-bit coordinates is an error, not a crash.
         let vast = PixelSize(width: 1 << 32, height: 3 << 31)
-        XCTAssertThrowsError(try PageSources.documents.renderCrop(locator, crop: PageCrop(full: vast, x: 0, y: 0, width: 4, height: 4),
+        XCTAssertThrowsError(try Fixtures.documents.renderCrop(locator, crop: PageCrop(full: vast, x: 0, y: 0, width: 4, height: 4),
                                                         paperAspect: 400.0 / 600))
     }
 
@@ -125,7 +125,7 @@ final class DjVuTests: XCTestCase {
                      ("escape/inner/index.djvu", "outside its folder")]
         for (name, words) in cases {
             let path = try Fixtures.djvu(name)
-            let lib = Library.load(from: path, logProblems: false)
+            let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
             XCTAssertEqual(lib.books.count, 1, name)
             XCTAssertEqual(lib.problems.count, 1, "\(name): \(lib.problems)")
             XCTAssertEqual(lib.problems.first?.file, path)
@@ -140,8 +140,8 @@ final class DjVuTests: XCTestCase {
     /// file and the page, nothing allocated for the size it claims.
     func testAPageClaimingAnAbsurdSizeIsOneErrorNamingThePage() throws {
         let path = try Fixtures.djvu("huge.djvu")
-        XCTAssertEqual(PageSources.documents.naturalSize(PageSources.locator(path, page: 0))?.width, 65535)
-        XCTAssertThrowsError(try PageSources.documents.render(PageSources.locator(path, page: 0), fit: PixelSize(width: 200, height: 200))) {
+        XCTAssertEqual(Fixtures.documents.naturalSize(PageRef.document(path, index: 0))?.width, 65535)
+        XCTAssertThrowsError(try Fixtures.documents.render(PageRef.document(path, index: 0), fit: PixelSize(width: 200, height: 200))) {
             XCTAssertTrue("\($0)".hasPrefix(path + ": cannot be decoded"), "\($0)")
         }
     }
@@ -153,7 +153,7 @@ final class DjVuTests: XCTestCase {
         try FileManager.default.copyItem(atPath: try Fixtures.djvu("book.djvu"), toPath: dir + "/a.djvu")
         try FileManager.default.copyItem(atPath: try Fixtures.djvu("garbage.djvu"), toPath: dir + "/b.djv")
         try FileManager.default.copyItem(atPath: try Fixtures.path("portrait.pdf"), toPath: dir + "/c.pdf")
-        let lib = Library.load(from: dir, logProblems: false)
+        let lib = Library.load(from: dir, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.books.map(\.pages.count), [3, 1, 10])
         XCTAssertEqual(lib.problems.map(\.file), [dir + "/b.djv"])
     }

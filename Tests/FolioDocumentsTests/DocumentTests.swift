@@ -6,7 +6,7 @@ import XCTest
 
 final class PDFTests: XCTestCase {
     func testPortraitPDFIsABookWithTitleAndShape() throws {
-        let lib = Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false)
+        let lib = Library.load(from: try Fixtures.path("portrait.pdf"), documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.books.count, 1)
         let book = try XCTUnwrap(lib.books.first)
@@ -19,7 +19,7 @@ final class PDFTests: XCTestCase {
     }
 
     func testLandscapePDFTakesItsTitleFromTheFileName() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("landscape.pdf"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("landscape.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.title, "landscape")
         XCTAssertEqual(book.pageWidth, 804)
     }
@@ -27,7 +27,7 @@ final class PDFTests: XCTestCase {
     func testEachPageRendersItselfAtTheSizeAsked() throws {
         let path = try Fixtures.path("portrait.pdf")
         for index in [0, 2, 9] {
-            let r = try PageSources.documents.render(PageSources.locator(path, page: index), fit: PixelSize(width: 300, height: 600))
+            let r = try Fixtures.documents.render(PageRef.document(path, index: index), fit: PixelSize(width: 300, height: 600))
             XCTAssertTrue(r.scalable)
             XCTAssertEqual(r.image.width, 300)
             XCTAssertEqual(r.image.height, 425)  // 300 × 595 / 420
@@ -38,7 +38,7 @@ final class PDFTests: XCTestCase {
 
     func testAPageOfAnotherShapeSitsOnPaperOfTheFirstPagesShape() throws {
         let path = try Fixtures.path("mixed.pdf")
-        let r = try PageSources.documents.render(PageSources.locator(path, page: 1), fit: PixelSize(width: 420, height: 595))
+        let r = try Fixtures.documents.render(PageRef.document(path, index: 1), fit: PixelSize(width: 420, height: 595))
         XCTAssertEqual(Double(r.image.width) / Double(r.image.height), 420.0 / 595, accuracy: 0.01)
         // The landscape page, 420 wide and 296 high, centred: paper above and below it.
         XCTAssertColour(r.image.centre(), pageColours[1], "centre")
@@ -50,11 +50,11 @@ final class PDFTests: XCTestCase {
     /// on the paper the page cache puts it on (a page of another shape centred).
     func testACropIsThatPartOfTheWholePage() throws {
         for (name, index) in [("portrait.pdf", 2), ("mixed.pdf", 1)] {
-            let locator = PageSources.locator(try Fixtures.path(name), page: index)
-            XCTAssertTrue(PageSources.documents.rendersCrops(locator))
-            let whole = try PageSources.documents.render(locator, fit: PixelSize(width: 300, height: 425)).image
+            let locator = PageRef.document(try Fixtures.path(name), index: index)
+            XCTAssertTrue(Fixtures.documents.rendersCrops(locator))
+            let whole = try Fixtures.documents.render(locator, fit: PixelSize(width: 300, height: 425)).image
             let full = PixelSize(width: whole.width, height: whole.height)
-            let all = try XCTUnwrap(PageSources.documents.renderCrop(locator, crop: PageCrop(covering: .whole, of: full), paperAspect: 420.0 / 595))
+            let all = try XCTUnwrap(Fixtures.documents.renderCrop(locator, crop: PageCrop(covering: .whole, of: full), paperAspect: 420.0 / 595))
             var same = 0
             for i in stride(from: 0, to: whole.pixels.count, by: 4) {
                 let d = (0..<3).map { abs(Int(whole.pixels[i + $0]) - Int(all.pixels[i + $0])) }.max()!
@@ -63,7 +63,7 @@ final class PDFTests: XCTestCase {
             // A page on paper of another shape may sit a pixel apart (the paper is whole pixels).
             XCTAssertGreaterThan(Double(same) / Double(whole.width * whole.height), 0.98, "\(name): the whole page as a crop")
             let crop = PageCrop(full: full, x: 50, y: 100, width: 120, height: 150)
-            let part = try XCTUnwrap(PageSources.documents.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
+            let part = try XCTUnwrap(Fixtures.documents.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
             XCTAssertEqual(part.width, 120)
             XCTAssertEqual(part.height, 150)
             for (x, y) in [(0, 0), (60, 75), (119, 149), (10, 140)] {
@@ -72,17 +72,17 @@ final class PDFTests: XCTestCase {
             }
         }
         let photo = try Fixtures.path("baseline.jpg")
-        XCTAssertFalse(PageSources.documents.rendersCrops(photo))
-        XCTAssertNil(try PageSources.documents.renderCrop(photo, crop: PageCrop(covering: .whole, of: PixelSize(width: 10, height: 10)), paperAspect: 1))
+        XCTAssertFalse(Fixtures.documents.rendersCrops(.image(photo)))
+        XCTAssertNil(try Fixtures.documents.renderCrop(.image(photo), crop: PageCrop(covering: .whole, of: PixelSize(width: 10, height: 10)), paperAspect: 1))
     }
 
     /// Pages sat on paper of the refused first page's shape (200:1), then were stretched onto
     /// the book's reference-shaped page: a sliver of the second page in a white page.
     func testPagesOfABookWithAStripFirstPageSitOnThePaperTheBookHas() throws {
         let path = try Fixtures.path("strip.pdf")
-        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: path, documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
-        let r = try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 362, height: 568))
+        let r = try Fixtures.documents.render(book.pages[1], fit: PixelSize(width: 362, height: 568))
         XCTAssertEqual(Double(r.image.width) / Double(r.image.height), Book.referencePageWidth / Book.referencePageHeight, accuracy: 0.01)
         XCTAssertColour(r.image.centre(), pageColours[1], "centre")
         XCTAssertColour(r.image.pixel(r.image.width / 8, r.image.height / 2), pageColours[1], "the band reaches across the page")
@@ -91,9 +91,9 @@ final class PDFTests: XCTestCase {
     func testLongPDFOpensQuicklyAndRendersItsMiddlePage() throws {
         let path = try Fixtures.path("long.pdf")
         let start = Date()
-        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: path, documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.pages.count, Fixtures.longPages)
-        let r = try PageSources.documents.render(book.pages[400], fit: PixelSize(width: 200, height: 300))
+        let r = try Fixtures.documents.render(book.pages[400], fit: PixelSize(width: 200, height: 300))
         XCTAssertColour(r.image.centre(), pageColours[400 % 5])
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
@@ -104,7 +104,7 @@ final class PDFTests: XCTestCase {
         nonisolated(unsafe) var wrong: [Int] = []
         DispatchQueue.concurrentPerform(iterations: 48) { i in
             let index = (i * 37) % Fixtures.longPages
-            let image = try? PageSources.documents.render(PageSources.locator(path, page: index), fit: PixelSize(width: 60, height: 90)).image
+            let image = try? Fixtures.documents.render(PageRef.document(path, index: index), fit: PixelSize(width: 60, height: 90)).image
             let ok = image.map { abs(Int($0.centre().r) - pageColours[index % 5].0) < 20 } ?? false
             if !ok { failures.withLock { wrong.append(index) } }
         }
@@ -112,9 +112,9 @@ final class PDFTests: XCTestCase {
     }
 
     func testThinLinesAreSharpWhenRenderedLarge() throws {
-        let locator = PageSources.locator(try Fixtures.path("lines.pdf"), page: 0)
+        let locator = PageRef.document(try Fixtures.path("lines.pdf"), index: 0)
         // 10 pixels a point: 0.25-point lines 2 points apart are 2.5 pixels of black, 17.5 of white.
-        let large = try PageSources.documents.render(locator, fit: PixelSize(width: 4000, height: 4000)).image
+        let large = try Fixtures.documents.render(locator, fit: PixelSize(width: 4000, height: 4000)).image
         XCTAssertEqual(large.width, 4000)
         let row = (1000..<1800).map { Int(large.pixel($0, 2000).r) }
         XCTAssertLessThan(row.min()!, 40, "a line is black")
@@ -122,14 +122,14 @@ final class PDFTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(row.filter { $0 < 128 }.count, 80, "40 lines, 2 or 3 dark pixels each")
         XCTAssertGreaterThan(row.filter { $0 > 250 }.count, 500, "white between them")
         // Shown small, the same lines merge: no white is left between them.
-        let small = try PageSources.documents.render(locator, fit: PixelSize(width: 100, height: 100)).image
+        let small = try Fixtures.documents.render(locator, fit: PixelSize(width: 100, height: 100)).image
         XCTAssertLessThan((26..<44).map { Int(small.pixel($0, 50).r) }.max()!, 200)
     }
 
     func testDamagedPDFsAreOneProblemAndAPlaceholderPage() throws {
         for (name, words) in [("garbage.pdf", "damaged"), ("truncated.pdf", "damaged"), ("encrypted.pdf", "password-protected")] {
             let path = try Fixtures.path(name)
-            let lib = Library.load(from: path, logProblems: false)
+            let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
             XCTAssertEqual(lib.books.count, 1, name)
             XCTAssertEqual(lib.books.first?.pages.count, 1, name)
             XCTAssertEqual(lib.problems.count, 1, name)
@@ -145,16 +145,23 @@ final class PDFTests: XCTestCase {
 
     func testPasswordOpensAProtectedPDF() throws {
         let path = try Fixtures.copy("encrypted.pdf", as: "encrypted-with-password.pdf")
-        PageSources.documents.password = "secret"
-        defer { PageSources.documents.password = nil }
-        let lib = Library.load(from: path, logProblems: false)
+        let documents = DocumentRegistry()
+        let refused = Library.load(from: path, documents: documents, logProblems: false)
+        XCTAssertTrue(refused.problems.first?.message.contains("password-protected") == true, "\(refused.problems)")
+        XCTAssertThrowsError(try documents.open(path)) { XCTAssertEqual($0 as? PageError, .reportedBefore(path: path)) }
+        // The failure is this registry's: another one opens the document with its password.
+        XCTAssertNoThrow(try DocumentRegistry(password: "secret").open(path))
+        // A new password retries it here too.
+        documents.password = "secret"
+        let lib = Library.load(from: path, documents: documents, logProblems: false)
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.books.first?.pages.count, 1)
         XCTAssertEqual(lib.books.first?.pageWidth, 568)
+        XCTAssertGreaterThan(try documents.render(lib.books[0].pages[0], fit: PixelSize(width: 60, height: 60)).image.width, 0)
     }
 
     func testThePageStoreRendersAgainWhenTheDisplayGrows() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         let probe = PageProbe(book) { $0.displayHeight = 100 }
         probe.show([3])
         XCTAssertEqual(probe.image(3)?.height, 100)
@@ -168,19 +175,19 @@ final class PDFTests: XCTestCase {
     /// What a PDF says about itself for the on-screen layer: its author on the shelf, and the
     /// labels printed on its pages (poppler numbers pages from 1 where a PDF has none).
     func testAuthorAndPageLabels() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("labelled.pdf"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("labelled.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.author, "A. Writer")
-        XCTAssertEqual((0..<5).map { book.pageLabel(image: $0) }, ["i", "ii", "iii", "1", "2"])
-        let plain = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        XCTAssertEqual((0..<5).map { book.pageLabel(image: $0, in: Fixtures.documents) }, ["i", "ii", "iii", "1", "2"])
+        let plain = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertNil(plain.author)
-        XCTAssertEqual(plain.pageLabel(image: 3), "4")
-        XCTAssertEqual(plain.pageLabel(image: 99), "100", "past the pages: the number")
+        XCTAssertEqual(plain.pageLabel(image: 3, in: Fixtures.documents), "4")
+        XCTAssertEqual(plain.pageLabel(image: 99, in: Fixtures.documents), "100", "past the pages: the number")
     }
 
     /// Vector pages are rasterised whole up to `wholePageHeight` (crops show them larger):
     /// a display that grows beyond it renders nothing again. Bitmap pages are not capped.
     func testVectorPagesStopAtTheWholePageHeight() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         let configure = { (s: inout PageStore.Settings) in (s.displayHeight, s.wholePageHeight, s.previewHeight) = (200, 300, 0) }
         let probe = PageProbe(book, configure: configure)
         probe.show([3])
@@ -200,7 +207,7 @@ final class PDFTests: XCTestCase {
     }
 
     func testAPagePreviewsSmallThenSharp() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         for (preview, renders) in [(40, 2), (0, 1)] {
             let probe = PageProbe(book) { ($0.displayHeight, $0.previewHeight) = (400, preview) }
             probe.show([5])
@@ -216,7 +223,7 @@ final class JPEGTests: XCTestCase {
         let expected = ["baseline.jpg": ((220, 30, 30), (30, 30, 220)), "progressive.jpg": ((220, 30, 30), (30, 30, 220)),
                         "cmyk.jpg": ((220, 30, 30), (30, 30, 220)), "grey.jpg": ((86, 86, 86), (55, 55, 55))]
         for (name, (top, bottom)) in expected {
-            let r = try PageSources.documents.render(try Fixtures.path(name), fit: PixelSize(width: 4096, height: 4096))
+            let r = try Fixtures.documents.render(.image(try Fixtures.path(name)), fit: PixelSize(width: 4096, height: 4096))
             XCTAssertEqual(r.image.width, 64, name)
             XCTAssertEqual(r.image.height, 48, name)
             XCTAssertNil(r.warning, name)
@@ -227,15 +234,15 @@ final class JPEGTests: XCTestCase {
     }
 
     func testALargePhotoIsDecodedAtTheScaleTheScreenNeeds() throws {
-        let r = try PageSources.documents.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 400, height: 300))
+        let r = try Fixtures.documents.render(.image(try Fixtures.path("large.jpg")), fit: PixelSize(width: 400, height: 300))
         XCTAssertEqual(r.image.width, 400)  // 1600 × 1200 at 1/4
         XCTAssertEqual(r.image.height, 300)
         XCTAssertTrue(r.scalable)
         XCTAssertColour(r.image.centre(), (30, 160, 60), tolerance: 8)
-        let full = try PageSources.documents.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 1000, height: 1000))
+        let full = try Fixtures.documents.render(.image(try Fixtures.path("large.jpg")), fit: PixelSize(width: 1000, height: 1000))
         XCTAssertEqual(full.image.width, 1600)
         // A page's box is as wide as textures go and as high as the screen shows it.
-        let tall = try PageSources.documents.render(try Fixtures.path("large.jpg"), fit: PixelSize(width: 4096, height: 290))
+        let tall = try Fixtures.documents.render(.image(try Fixtures.path("large.jpg")), fit: PixelSize(width: 4096, height: 290))
         XCTAssertEqual(tall.image.height, 300)
     }
 
@@ -252,18 +259,18 @@ final class JPEGTests: XCTestCase {
     func testGarbageNamedJPEGIsAProblemNotACrash() throws {
         let path = try Fixtures.path("garbage.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try PageSources.documents.render(path, fit: PixelSize(width: 100, height: 100)))
+        XCTAssertThrowsError(try Fixtures.documents.render(.image(path), fit: PixelSize(width: 100, height: 100)))
     }
 }
 
 final class ArchiveTests: XCTestCase {
     func testComicPagesAreTheImagesInNaturalOrder() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbz"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbz"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.title, "comic")
         XCTAssertEqual(book.pages.count, 3)  // p1.png, p2.jpg, p10.png; the text and the resource fork are not pages
         XCTAssertEqual(book.pageWidth, 379)  // 60 × 90
         let fit = PixelSize(width: 600, height: 900)
-        let images = try book.pages.map { try PageSources.documents.render($0, fit: fit).image }
+        let images = try book.pages.map { try Fixtures.documents.render($0, fit: fit).image }
         XCTAssertColour(images[0].centre(), (255, 0, 0))
         XCTAssertColour(images[2].centre(), (0, 0, 255))
         // The landscape JPEG on portrait paper.
@@ -273,14 +280,14 @@ final class ArchiveTests: XCTestCase {
     }
 
     func testTarComic() throws {
-        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbt"), logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbt"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.pages.count, 2)
-        XCTAssertColour(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+        XCTAssertColour(try Fixtures.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
     }
 
     func testABrokenEntryIsOnePlaceholderPageTheOthersShow() throws {
         let path = try Fixtures.path("broken.cbz")
-        let lib = Library.load(from: path, logProblems: false)
+        let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
         let book = try XCTUnwrap(lib.books.first)
         XCTAssertEqual(book.pages.count, 3)
         let probe = PageProbe(book)
@@ -297,7 +304,7 @@ final class ArchiveTests: XCTestCase {
 extension ArchiveTests {
     /// Fixture `name` loaded: the library and its first book.
     private func load(_ name: String) throws -> (lib: Library, book: Book) {
-        let lib = Library.load(from: try Fixtures.path(name), logProblems: false)
+        let lib = Library.load(from: try Fixtures.path(name), documents: Fixtures.documents, logProblems: false)
         return (lib, try XCTUnwrap(lib.books.first))
     }
 
@@ -306,8 +313,8 @@ extension ArchiveTests {
         XCTAssertEqual(book.pages.count, 3)
         XCTAssertEqual(lib.problems.count, 1)
         XCTAssertTrue(lib.problems.first?.message.contains("pages found before it are kept") == true, "\(lib.problems)")
-        XCTAssertColour(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
-        XCTAssertThrowsError(try PageSources.documents.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
+        XCTAssertColour(try Fixtures.documents.render(book.pages[1], fit: PixelSize(width: 300, height: 300)).image.centre(), (0, 255, 0))
+        XCTAssertThrowsError(try Fixtures.documents.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
     }
 
     /// An encrypted entry was called "damaged", and --password was not tried on archives.
@@ -323,15 +330,14 @@ extension ArchiveTests {
         try zip.run()
         zip.waitUntilExit()
         XCTAssertEqual(zip.terminationStatus, 0)
-        let locked = try XCTUnwrap(Library.load(from: dir + "/sealed.cbz", logProblems: false).books.first)
-        XCTAssertThrowsError(try PageSources.documents.render(locked.pages[0], fit: PixelSize(width: 30, height: 30))) { error in
+        let locked = try XCTUnwrap(Library.load(from: dir + "/sealed.cbz", documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertThrowsError(try Fixtures.documents.render(locked.pages[0], fit: PixelSize(width: 30, height: 30))) { error in
             XCTAssertTrue(PNGError.reason(of: error).hasPrefix("entry 1.png is encrypted (--password gives the password)"), "\(error)")
         }
         try FileManager.default.copyItem(atPath: dir + "/sealed.cbz", toPath: dir + "/opened.cbz")
-        PageSources.documents.password = "opensesame"
-        defer { PageSources.documents.password = nil }
-        let book = try XCTUnwrap(Library.load(from: dir + "/opened.cbz", logProblems: false).books.first)
-        XCTAssertColour(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 30, height: 30)).image.centre(), (0, 255, 0))
+        let documents = DocumentRegistry(password: "opensesame")
+        let book = try XCTUnwrap(Library.load(from: dir + "/opened.cbz", documents: documents, logProblems: false).books.first)
+        XCTAssertColour(try documents.render(book.pages[1], fit: PixelSize(width: 30, height: 30)).image.centre(), (0, 255, 0))
     }
 
     /// Three entries called leaf.png all showed the first, and nothing said so.
@@ -339,7 +345,7 @@ extension ArchiveTests {
         let (lib, book) = try load("twins.cbz")
         XCTAssertEqual(book.pages.count, 4)
         let fit = PixelSize(width: 60, height: 90)
-        let colours = try book.pages.map { try PageSources.documents.render($0, fit: fit).image.centre() }
+        let colours = try book.pages.map { try Fixtures.documents.render($0, fit: fit).image.centre() }
         for (colour, expected) in zip(colours, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]) {
             XCTAssertColour(colour, expected)
         }
@@ -352,10 +358,10 @@ extension ArchiveTests {
     func testEntriesLeavingTheArchiveAreNotedAndAHugeOneIsRefusedUnread() throws {
         let (lib, book) = try load("strays.cbt")
         XCTAssertEqual(book.pages.count, 2)
-        XCTAssertColour(try PageSources.documents.render(book.pages[0], fit: PixelSize(width: 60, height: 90)).image.centre(), (255, 0, 0))
+        XCTAssertColour(try Fixtures.documents.render(book.pages[0], fit: PixelSize(width: 60, height: 90)).image.centre(), (255, 0, 0))
         let note = lib.problems.first { $0.message.hasSuffix("2 image entries' paths leave the archive (../up.png, /abs.png); not pages") }
         XCTAssertEqual(note?.severity, .note, "\(lib.problems)")
-        XCTAssertThrowsError(try PageSources.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90))) { error in
+        XCTAssertThrowsError(try Fixtures.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90))) { error in
             XCTAssertEqual(PNGError.reason(of: error), "entry 2.png is 10240 MiB, larger than 256 MiB; not read")
         }
     }
@@ -366,7 +372,7 @@ extension ArchiveTests {
         for (name, magic) in [("elf.cb7", [0x7F, 0x45, 0x4C, 0x46] as [UInt8]), ("dos.cbz", [0x4D, 0x5A])] {
             let path = try Fixtures.path(name)
             try Data(magic + [UInt8](repeating: 0, count: 600)).write(to: URL(fileURLWithPath: path))
-            let lib = Library.load(from: path, logProblems: false)
+            let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
             XCTAssertEqual(lib.problems.map(\.message), ["is a program (a self-extracting archive?), not a comic archive; not opened; showing a placeholder page"], name)
         }
     }
@@ -378,7 +384,7 @@ extension ArchiveTests {
         XCTAssertEqual(book.pages.count, 2400)
         let start = ContinuousClock.now
         let fit = PixelSize(width: 8, height: 12)
-        for page in book.pages { _ = try PageSources.documents.render(page, fit: fit) }
+        for page in book.pages { _ = try Fixtures.documents.render(page, fit: fit) }
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(20))
     }
 }
@@ -389,10 +395,10 @@ final class JPEGLimitTests: XCTestCase {
     func testEXIFOrientationIsHonoured() throws {
         for o in 1...8 {
             let path = try Fixtures.path("turned-\(o).jpg")
-            let size = try XCTUnwrap(PageSources.documents.naturalSize(path))
+            let size = try XCTUnwrap(Fixtures.documents.naturalSize(.image(path)))
             XCTAssertEqual(size.width, 60, "orientation \(o)")
             XCTAssertEqual(size.height, 40, "orientation \(o)")
-            let image = try PageSources.documents.render(path, fit: PixelSize(width: 60, height: 40)).image
+            let image = try Fixtures.documents.render(.image(path), fit: PixelSize(width: 60, height: 40)).image
             XCTAssertEqual(image.width, 60)
             XCTAssertColour(image.pixel(8, 6), (255, 0, 0), "orientation \(o) top left")
             XCTAssertColour(image.pixel(50, 33), (0, 0, 255), "orientation \(o) bottom right")
@@ -405,14 +411,14 @@ final class JPEGLimitTests: XCTestCase {
     /// scale (a line says so when the screen wanted it larger).
     func testAProgressiveJPEGOverTheCoefficientBudgetIsShownAtOneEighth() throws {
         let path = try Fixtures.path("huge-progressive.jpg")
-        let page = try PageSources.documents.render(path, fit: PixelSize(width: 500, height: 500))
+        let page = try Fixtures.documents.render(.image(path), fit: PixelSize(width: 500, height: 500))
         XCTAssertEqual(page.image.width, 1250)
         XCTAssertEqual(page.image.height, 1250)
         XCTAssertNil(page.warning)
         for (x, y, colour) in [(300, 300, (255, 0, 0)), (950, 300, (0, 255, 0)), (300, 950, (0, 0, 255)), (950, 950, (255, 255, 255))] {
             XCTAssertColour(page.image.pixel(x, y), colour, "at \(x), \(y)")
         }
-        let larger = try PageSources.documents.render(path, fit: PixelSize(width: 4000, height: 4000))
+        let larger = try Fixtures.documents.render(.image(path), fit: PixelSize(width: 4000, height: 4000))
         XCTAssertEqual(larger.image.width, 1250)
         XCTAssertEqual(larger.warning, "progressive JPEG of 10000×10000 shown at 1/8 scale (in full it needs more than 256 MiB to decode)")
     }
@@ -420,7 +426,7 @@ final class JPEGLimitTests: XCTestCase {
     /// A progressive JPEG of 20,000 scans decoded for minutes: more than 500 are refused.
     func testAJPEGOfTooManyScansIsRefused() throws {
         let path = try Fixtures.path("many-scans.jpg")
-        XCTAssertThrowsError(try PageSources.documents.render(path, fit: PixelSize(width: 64, height: 48))) { error in
+        XCTAssertThrowsError(try Fixtures.documents.render(.image(path), fit: PixelSize(width: 64, height: 48))) { error in
             XCTAssertEqual(PNGError.reason(of: error), "progressive JPEG of more than 500 scans; not shown")
         }
     }
@@ -435,7 +441,7 @@ final class DocumentLibraryTests: XCTestCase {
                                ("baseline.jpg", "Album/1.jpg"), ("cmyk.jpg", "Album/2.jpg")] {
             try FileManager.default.copyItem(atPath: try Fixtures.path(name), toPath: root + "/" + target)
         }
-        let lib = Library.load(from: root, logProblems: false)
+        let lib = Library.load(from: root, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.books.map(\.title), ["a", "Album", "A Portrait Document", "c"])
         XCTAssertEqual(lib.books.map(\.pages.count), [3, 2, 10, 1])
         XCTAssertEqual(lib.problems.map(\.file), [root + "/c.pdf"])
@@ -450,10 +456,10 @@ final class DocumentLibraryTests: XCTestCase {
         try FileManager.default.copyItem(atPath: try Fixtures.path("portrait.pdf"), toPath: root + "/doc.pdf")
         try FileManager.default.copyItem(atPath: try Fixtures.path("comic.cbz"), toPath: root + "/comic.cbz")
         try Data(#"{"title": "Mixed", "pages": ["doc.pdf", "comic.cbz#page=3"]}"#.utf8).write(to: URL(fileURLWithPath: root + "/Book.json"))
-        let book = try XCTUnwrap(Library.load(from: root, logProblems: false).books.first)
+        let book = try XCTUnwrap(Library.load(from: root, documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.title, "Mixed")
         XCTAssertEqual(book.pages.count, 11)
-        XCTAssertColour(try PageSources.documents.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
+        XCTAssertColour(try Fixtures.documents.render(book.pages[10], fit: PixelSize(width: 60, height: 90)).image.centre(), (0, 0, 255))
     }
 
     /// Documents whose names are not UTF-8 (Latin-1 "café", a stray 0xFF) did not open: poppler
@@ -467,11 +473,11 @@ final class DocumentLibraryTests: XCTestCase {
             let target = root + "/" + FileName.string(bytes)
             XCTAssertEqual(link(FileName.bytes(try Fixtures.path(name)), FileName.bytes(target)), 0)
         }
-        let lib = Library.load(from: root, logProblems: false)
+        let lib = Library.load(from: root, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.problems, [])
         XCTAssertEqual(lib.books.map(\.pages.count).sorted(), [3, 10])
         for book in lib.books {
-            XCTAssertNoThrow(try PageSources.documents.render(book.pages[0], fit: PixelSize(width: 60, height: 90)))
+            XCTAssertNoThrow(try Fixtures.documents.render(book.pages[0], fit: PixelSize(width: 60, height: 90)))
         }
     }
 
@@ -481,11 +487,11 @@ final class DocumentLibraryTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let count = DocumentRegistry.maxOpen + 4
         for i in 1...count { try FileManager.default.copyItem(atPath: try Fixtures.path("landscape.pdf"), toPath: "\(root)/d\(i).pdf") }
-        let lib = Library.load(from: root, logProblems: false)
+        let lib = Library.load(from: root, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.books.count, count)
         // The first documents were closed as the later ones opened: they open again.
         for book in lib.books {
-            let image = try PageSources.documents.render(book.pages[2], fit: PixelSize(width: 84, height: 60)).image
+            let image = try Fixtures.documents.render(book.pages[2], fit: PixelSize(width: 84, height: 60)).image
             XCTAssertColour(image.centre(), pageColours[2])
         }
     }
@@ -494,7 +500,7 @@ final class DocumentLibraryTests: XCTestCase {
         let path = try Fixtures.path("fifo.pdf")
         try? FileManager.default.removeItem(atPath: path)
         XCTAssertEqual(mkfifo(path, 0o600), 0)
-        let lib = Library.load(from: path, logProblems: false)
+        let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.problems.first?.message.contains("is a FIFO (named pipe), not a file"), true, "\(lib.problems)")
     }
 }

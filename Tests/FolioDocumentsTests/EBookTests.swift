@@ -43,14 +43,14 @@ final class EBookTests: XCTestCase {
     }
 
     func testAnEPUB2IsABookLaidOutForItsPageWithItsTextOnTheRightPages() throws {
-        let lib = Library.load(from: try EBooks.path("reflow2.epub"), logProblems: false)
+        let lib = Library.load(from: try EBooks.path("reflow2.epub"), documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.problems, [])
         let book = try XCTUnwrap(lib.books.first)
         XCTAssertEqual(book.title, "Reflowing Words")
         XCTAssertEqual(book.author, "A. Writer")
         XCTAssertEqual(book.direction, .ltr)
         XCTAssertEqual(book.pageWidth, Book.referencePageWidth)
-        let doc = try PageSources.documents.open(try EBooks.path("reflow2.epub"))
+        let doc = try Fixtures.documents.open(try EBooks.path("reflow2.epub"))
         XCTAssertEqual(book.pages.count, doc.pageCount)
         // Four chapters of six long paragraphs: each starts a page, in order, after the last.
         let starts = try chapterPages(doc)
@@ -83,7 +83,7 @@ final class EBookTests: XCTestCase {
     }
 
     func testAnEPUB3TakesItsOutlineFromItsNavigationAndIsSharpAtTheSizeShown() throws {
-        let doc = try PageSources.documents.open(try EBooks.path("reflow3.epub"))
+        let doc = try Fixtures.documents.open(try EBooks.path("reflow3.epub"))
         XCTAssertEqual(doc.title, "Navigated Words")
         // No NCX: the outline is the EPUB 3 navigation document's, pointing at the chapters.
         XCTAssertEqual(doc.outline.map(\.title), ["Part 1", "Part 2", "Part 3", "Part 4"])
@@ -111,11 +111,11 @@ final class EBookTests: XCTestCase {
 
     func testFixedLayoutPagesAreTheirImagesAndARightToLeftSpineTurnsRightToLeft() throws {
         for name in ["fixed.epub", "manga-rtl.epub"] {
-            let book = try XCTUnwrap(Library.load(from: try EBooks.path(name), logProblems: false).books.first)
+            let book = try XCTUnwrap(Library.load(from: try EBooks.path(name), documents: Fixtures.documents, logProblems: false).books.first)
             XCTAssertEqual(book.direction, name == "manga-rtl.epub" ? .rtl : .ltr, name)
             XCTAssertEqual(book.pages.count, 4, name)
             for (i, page) in book.pages.enumerated() {
-                let image = try PageSources.documents.render(page, fit: PixelSize(width: 200, height: 300)).image
+                let image = try Fixtures.documents.render(page, fit: PixelSize(width: 200, height: 300)).image
                 XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "\(name) page \(i + 1)")
             }
         }
@@ -124,21 +124,21 @@ final class EBookTests: XCTestCase {
     /// A MOBI as Kindle tools write one: its text laid out, its title and author from the
     /// header's EXTH records (MuPDF reads neither); a header whose lengths lie gives neither.
     func testAMOBITakesItsTitleAndAuthorFromItsHeader() throws {
-        let book = try PageSources.documents.open(try EBooks.path("book.mobi"))
+        let book = try Fixtures.documents.open(try EBooks.path("book.mobi"))
         XCTAssertEqual(book.title, "Kindle Words \u{2014} Updated")
         XCTAssertEqual(book.author, "K. Writer")
         XCTAssertEqual(try book.text(page: 0)?.words.first?.text, "ALPHA")
-        let lying = try PageSources.documents.open(try EBooks.path("lying-header.mobi"))
+        let lying = try Fixtures.documents.open(try EBooks.path("lying-header.mobi"))
         XCTAssertNil(lying.title)
         XCTAssertNil(lying.author, "\"Unknown\" is no author")
         XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
     }
 
     func testFB2AndXPS() throws {
-        let fb2 = try PageSources.documents.open(try EBooks.path("book.fb2"))
+        let fb2 = try Fixtures.documents.open(try EBooks.path("book.fb2"))
         XCTAssertEqual(fb2.title, "Fiction Words")
         XCTAssertEqual(try chapterPages(fb2).count, 3)
-        let xps = try PageSources.documents.open(try EBooks.path("sheet.xps"))
+        let xps = try Fixtures.documents.open(try EBooks.path("sheet.xps"))
         XCTAssertEqual(xps.pageCount, 2)
         for i in 0..<2 {
             let image = try xps.render(page: i, fit: PixelSize(width: 200, height: 300)).image
@@ -154,7 +154,7 @@ final class EBookTests: XCTestCase {
         let bad = ["truncated.epub", "garbage.epub", "outside-spine.epub", "nested.epub", "drm.epub"]
         let survive = ["missing-spine.epub", "laughs.epub", "huge-image.epub", "absurd-css.epub", "broken-base64.fb2", "reflow2.epub"]
         for name in bad + survive { try FileManager.default.copyItem(atPath: try EBooks.path(name), toPath: dir + "/" + name) }
-        let lib = Library.load(from: dir, logProblems: false)
+        let lib = Library.load(from: dir, documents: Fixtures.documents, logProblems: false)
         XCTAssertEqual(lib.books.count, bad.count + survive.count)
         for name in bad {
             let lines = lib.problems.filter { $0.file.hasSuffix("/" + name) }
@@ -163,17 +163,17 @@ final class EBookTests: XCTestCase {
         XCTAssertTrue(lib.problems.contains { $0.file.hasSuffix("drm.epub") && $0.message.contains("DRM") })
         XCTAssertTrue(lib.problems.contains { $0.file.hasSuffix("nested.epub") && $0.message.contains("OEBPS/c0.xhtml") })
         for name in survive {
-            let book = try XCTUnwrap(lib.books.first { $0.pages.first?.hasPrefix(dir + "/" + name) == true }, name)
+            let book = try XCTUnwrap(lib.books.first { $0.pages.first?.path.hasPrefix(dir + "/" + name) == true }, name)
             XCTAssertGreaterThan(book.pages.count, 0, name)
             // Every page draws or says why (a page too large for the memory limit).
             for page in book.pages {
-                do { _ = try PageSources.documents.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
+                do { _ = try Fixtures.documents.render(page, fit: PixelSize(width: 181, height: 284)) } catch let e as PageError {
                     XCTAssertTrue(e.description.hasPrefix(dir + "/" + name), e.description)
                 }
             }
         }
         // Absurd CSS is bounded: the text is laid out at a readable size, not one letter a page.
-        let absurd = try PageSources.documents.open(dir + "/absurd-css.epub")
+        let absurd = try Fixtures.documents.open(dir + "/absurd-css.epub")
         XCTAssertGreaterThan(try absurd.text(page: 0)?.words.count ?? 0, 50)
     }
 }

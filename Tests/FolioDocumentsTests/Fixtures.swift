@@ -11,6 +11,9 @@ enum Fixtures {
     /// Pages of `long.pdf`.
     static let longPages = 800
 
+    /// Where the tests open documents (the formats are registered by `folder`).
+    static let documents = DocumentRegistry()
+
     static let folder: String? = {
         PDF.register()
         ComicArchive.register()

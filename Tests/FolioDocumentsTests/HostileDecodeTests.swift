@@ -55,7 +55,7 @@ final class HostileDecodeTests: XCTestCase {
 
     /// An e-book page drew as long as it took; past the decode timeout MuPDF's cookie stops it.
     func testAnEBookPagePastTheTimeoutIsAbandoned() throws {
-        let doc = try PageSources.documents.open(try EBooks.path("reflow2.epub"))
+        let doc = try Fixtures.documents.open(try EBooks.path("reflow2.epub"))
         let before = PageSources.decodeTimeout
         defer { PageSources.decodeTimeout = before }
         PageSources.decodeTimeout = 0
@@ -70,12 +70,12 @@ final class HostileDecodeTests: XCTestCase {
     /// calls every encryption.xml DRM. It opens, its text in other fonts, with a note.
     func testAnEPUBWithObfuscatedFontsOpens() throws {
         let path = try EBooks.path("obfuscated-fonts.epub")
-        let lib = Library.load(from: path, logProblems: false)
+        let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
         let book = try XCTUnwrap(lib.books.first)
         XCTAssertGreaterThan(book.pages.count, 4)
         XCTAssertEqual(lib.problems.map(\.severity), [.note], "\(lib.problems)")
         XCTAssertTrue(lib.problems.first?.message.contains("fonts are obfuscated") == true, "\(lib.problems)")
-        let doc = try PageSources.documents.open(path)
+        let doc = try Fixtures.documents.open(path)
         XCTAssertEqual(try doc.text(page: 0)?.words.first?.text, EBooks.words[0])
         let image = try doc.render(page: 0, fit: PixelSize(width: 362, height: 568)).image
         XCTAssertGreaterThan(ink(image, PageRegion(x0: 0, y0: 0, x1: 1, y1: 0.5)), 50, "text is drawn")

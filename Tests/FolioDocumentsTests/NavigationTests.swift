@@ -7,7 +7,7 @@ import XCTest
 /// on `navigation.pdf`: 420 × 595 pages labelled i, ii, 1, 20-point text with baselines at
 /// y = 100 and 130 from x = 50, a link on page 2 at (50, 200, 100 × 30) to page 3.
 final class NavigationTests: XCTestCase {
-    private func source(_ name: String) throws -> PageSource { try PageSources.documents.open(Fixtures.path(name)) }
+    private func source(_ name: String) throws -> PageSource { try Fixtures.documents.open(Fixtures.path(name)) }
 
     private func flatten(_ entries: [OutlineEntry]) -> [OutlineEntry] { entries.flatMap { [$0] + flatten($0.children) } }
 
@@ -159,18 +159,18 @@ final class NavigationTests: XCTestCase {
 
     func testMarkedBoxesAreDrawnIntoThePageAndItsCrops() throws {
         let path = try Fixtures.copy("navigation.pdf", as: "marked.pdf")
-        let locator = PageSources.locator(path, page: 0)
-        let fox = try XCTUnwrap(try PageSources.documents.open(path).text(page: 0)?.words[3].box)
+        let locator = PageRef.document(path, index: 0)
+        let fox = try XCTUnwrap(try Fixtures.documents.open(path).text(page: 0)?.words[3].box)
         PageMarks.set([0: [fox]], for: path)
         defer { PageMarks.set([:], for: path) }
-        let image = try PageSources.documents.render(locator, fit: PixelSize(width: 420, height: 595)).image
+        let image = try Fixtures.documents.render(locator, fit: PixelSize(width: 420, height: 595)).image
         // The paper between the word's top and its letters' tops is marker yellow; outside, white.
         let (x, y) = (Int((fox.x0 + fox.x1) / 2 * 420), Int(fox.y0 * 595) + 1)
         XCTAssertColour(image.pixel(x, y), (255, 210, 40), "inside the mark")
         XCTAssertColour(image.pixel(x, Int(fox.y1 * 595) + 6), white, "below the mark")
         let full = PixelSize(width: 840, height: 1190)
         let crop = PageCrop(covering: PageRegion(x0: fox.x0 - 0.05, y0: fox.y0 - 0.05, x1: fox.x1 + 0.05, y1: fox.y1 + 0.05), of: full)
-        let part = try XCTUnwrap(try PageSources.documents.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
+        let part = try XCTUnwrap(try Fixtures.documents.renderCrop(locator, crop: crop, paperAspect: 420.0 / 595))
         XCTAssertColour(part.pixel(Int((fox.x0 + fox.x1) / 2 * 840) - crop.x, Int(fox.y0 * 1190) + 2 - crop.y), (255, 210, 40), "inside, in a crop")
         XCTAssertColour(part.pixel(2, 2), white, "outside, in a crop")
     }

@@ -14,14 +14,14 @@ final class PageProbe {
         (s.ahead, s.behind, s.releasesPixels) = (0, 0, false)
         configure(&s)
         // The registry the fixtures' libraries were loaded with: their failures were reported then.
-        store = PageStore(library: Library(title: "", books: [book]), documents: PageSources.documents, textures: NoTextures(),
+        store = PageStore(library: Library(title: "", books: [book]), documents: Fixtures.documents, textures: NoTextures(),
                           settings: s, executor: decoding)
     }
 
     /// A book of the one page image at `path`, on paper of its own shape.
     convenience init(image path: String) {
-        let size = PageSources.documents.naturalSize(path) ?? (1, 1)
-        self.init(Book(title: "", pages: [path], pageWidth: size.width, pageHeight: size.height))
+        let size = Fixtures.documents.naturalSize(.image(path)) ?? (1, 1)
+        self.init(Book(title: "", pages: [.image(path)], pageWidth: size.width, pageHeight: size.height))
     }
 
     func show(_ pages: [Int]) {

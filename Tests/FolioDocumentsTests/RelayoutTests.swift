@@ -76,9 +76,10 @@ final class RelayoutTests: XCTestCase {
     func testAStoredTextPositionReopensOnThePageHoldingItAtAnotherSize() throws {
         let (folder, path) = try copy()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        PageSources.documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
-        let positions = ReadingPositions(file: folder + "/positions.json")
-        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        let documents = DocumentRegistry()
+        documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
+        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
         XCTAssertTrue(positions.save(page: page, of: book))
         let saved = try String(contentsOfFile: positions.file, encoding: .utf8)
@@ -88,8 +89,8 @@ final class RelayoutTests: XCTestCase {
         // Opened again at 16 pt: the page holding the same place, not the same number.
         let large = try MuPDFDocument(path: path, fontSize: 16)
         let expected = try XCTUnwrap(large.page(of: MuPDFDocument(path: path, fontSize: 11).place(ofPage: page - 1)))
-        PageSources.documents.replace(path, with: large)
-        let reopened = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        documents.replace(path, with: large)
+        let reopened = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         XCTAssertEqual(reopened.pages.count, large.pageCount)
         XCTAssertEqual(positions.page(of: reopened), expected + 1)
         XCTAssertNotEqual(expected + 1, page)
@@ -98,9 +99,10 @@ final class RelayoutTests: XCTestCase {
     func testABookmarkMadeAtOneTextSizeLandsOnTheSameTextAtAnother() throws {
         let (folder, path) = try copy()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        PageSources.documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
-        let marks = Bookmarks(file: folder + "/bookmarks.json")
-        let book = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        let documents = DocumentRegistry()
+        documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
+        let marks = Bookmarks(file: folder + "/bookmarks.json", documents: documents)
+        let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
         XCTAssertEqual(marks.toggle(page: page, of: book), "bookmarked page \(page)")
         let saved = try String(contentsOfFile: marks.file, encoding: .utf8)
@@ -110,8 +112,8 @@ final class RelayoutTests: XCTestCase {
         let large = try MuPDFDocument(path: path, fontSize: 14)
         let expected = try XCTUnwrap(large.page(of: TextPlace(fontSize: 11, page: page - 1))) + 1
         XCTAssertNotEqual(expected, page, "at 14 pt the text is further on")
-        PageSources.documents.replace(path, with: large)
-        let relaid = try XCTUnwrap(Library.load(from: path, logProblems: false).books.first)
+        documents.replace(path, with: large)
+        let relaid = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         XCTAssertEqual(marks.pages(of: relaid), [expected])
         // M on that page takes the mark made at 11 pt away.
         XCTAssertEqual(marks.toggle(page: expected, of: relaid), "bookmark on page \(expected) removed")

@@ -152,7 +152,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             let library = Library.load(from: manifest.path, logProblems: false)
             for book in library.books {
                 #expect(Book.isPageSize(book.pageWidth, book.pageHeight), "\(book.pageWidth)×\(book.pageHeight)")
-                #expect(book.pages.allSatisfy { $0.hasPrefix(dir.path) || $0.hasPrefix("/private" + dir.path) }, "a page outside the manifest's folder")
+                #expect(book.pages.allSatisfy { $0.path.hasPrefix(dir.path) || $0.path.hasPrefix("/private" + dir.path) }, "a page outside the manifest's folder")
             }
             if library.books.isEmpty { #expect(!library.problems.isEmpty, "no books and no reason") }
         }

@@ -34,14 +34,23 @@ final class DetailCacheTests: XCTestCase {
     }
 
     private func want(_ doc: String, page: Int = 0, scale: Int, _ visible: PageRegion) -> DetailCache.Want {
-        DetailCache.Want(key: .init(page: PageSources.locator(doc, page: page), paper: 1, scale: PixelSize(width: scale, height: scale)),
+        DetailCache.Want(key: .init(page: PageRef.document(doc, index: page), paper: 1, scale: PixelSize(width: scale, height: scale)),
                          visible: visible)
+    }
+
+    /// Runs the crops' renderings here, when a test says so.
+    private let renders = ManualDecoding()
+
+    /// Renders every crop asked for so far: none is left in flight.
+    private func settle(_ cache: DetailCache) {
+        renders.runAll()
+        XCTAssertEqual(cache.statistics.loading, 0)
     }
 
     /// Shows `want` until its crop is there (rendered in the background the first time).
     private func shown(_ cache: DetailCache, _ want: DetailCache.Want) throws -> DetailCache.Raster {
         if let r = cache.show([want])[0] { return r }
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         return try XCTUnwrap(cache.show([want])[0])
     }
 
@@ -50,7 +59,7 @@ final class DetailCacheTests: XCTestCase {
     func testACropIsKeptByPageAndScaleAndCoversAMarginAroundWhatShows() throws {
         let dir = Folder()
         let doc = document(in: dir)
-        let cache = DetailCache(documents: DocumentRegistry())
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders)
         let before = CropSource.renders.load(ordering: .relaxed)
         let a = want(doc, scale: 1000, centre)
         XCTAssertNil(cache.show([a])[0], "nothing is there before it is rendered")
@@ -105,7 +114,7 @@ final class DetailCacheTests: XCTestCase {
         var settings = DetailCache.Settings()
         // Crops of 252², 277² and 302² pixels (RGBA): any two fit, not three.
         settings.budgetBytes = 700_000
-        let cache = DetailCache(documents: DocumentRegistry(), settings: settings)
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders, settings: settings)
         let wants = [1000, 1100, 1200].map { want(doc, scale: $0, centre) }
         _ = try shown(cache, wants[0])
         _ = try shown(cache, wants[1])
@@ -125,13 +134,13 @@ final class DetailCacheTests: XCTestCase {
         let doc = document(in: dir)
         var settings = DetailCache.Settings()
         settings.budgetBytes = 1000
-        let cache = DetailCache(documents: DocumentRegistry(), settings: settings)
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders, settings: settings)
         let pages = [want(doc, page: 0, scale: 1000, centre), want(doc, page: 1, scale: 1000, centre)]
         XCTAssertEqual(cache.show(pages).compactMap { $0 }.count, 0)
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         let first = cache.show(pages)
         XCTAssertEqual(first.compactMap { $0 }.count, 2)
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         XCTAssertEqual(cache.show(pages).map { $0?.serial }, first.map { $0?.serial })
         XCTAssertEqual(cache.statistics.rendered, 2)
     }
@@ -143,24 +152,24 @@ final class DetailCacheTests: XCTestCase {
         let doc = document(in: dir)
         var settings = DetailCache.Settings()
         settings.maxSide = 100
-        let cache = DetailCache(documents: DocumentRegistry(), settings: settings)
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders, settings: settings)
         let wide = want(doc, scale: 1000, PageRegion(x0: 0.3, y0: 0.45, x1: 0.7, y1: 0.5))
         let r = try shown(cache, wide)
         XCTAssertEqual(r.crop, PageCrop(full: PixelSize(width: 1000, height: 1000), x: 450, y: 443, width: 100, height: 64))
         XCTAssertEqual(cache.show([wide])[0]?.serial, r.serial)
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         XCTAssertEqual(cache.statistics.rendered, 1)
     }
 
     func testBitmapPagesGetNoCrop() throws {
         let dir = Folder()
         let png = dir.png("page.png", width: 40, height: 60)
-        let cache = DetailCache(documents: DocumentRegistry())
-        let w = DetailCache.Want(key: .init(page: png, paper: 1, scale: PixelSize(width: 800, height: 1200)), visible: centre)
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders)
+        let w = DetailCache.Want(key: .init(page: .image(png), paper: 1, scale: PixelSize(width: 800, height: 1200)), visible: centre)
         XCTAssertNil(cache.show([w])[0])
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         XCTAssertNil(cache.show([w])[0])
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         XCTAssertEqual(cache.statistics.rendered, 0)
         XCTAssertEqual(cache.statistics.loading, 0)
     }

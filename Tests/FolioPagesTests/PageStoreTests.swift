@@ -86,13 +86,13 @@ final class ReflowingPages: ReflowableSource {
 private func vectorBook(in folder: Folder) -> Library {
     PageSources.register(VectorPages.format)
     let doc = folder.bytes("doc.vectortest", [0])
-    return Library(title: "V", books: [Book(title: "V", pages: (0..<6).map { PageSources.locator(doc, page: $0) },
+    return Library(title: "V", books: [Book(title: "V", pages: (0..<6).map { PageRef.document(doc, index: $0) },
                                             pageWidth: 284, pageHeight: 568)])
 }
 
 /// One book of `count` pages, all the same file (a long scan, cheaply), shaped like its pages.
 private func book(_ count: Int, page: String, cover: String? = nil, shape: (Double, Double) = (8, 12)) -> Library {
-    Library(title: "Test", books: [Book(title: "Long", cover: cover, pages: Array(repeating: page, count: count),
+    Library(title: "Test", books: [Book(title: "Long", cover: cover.map(PageRef.image), pages: Array(repeating: .image(page), count: count),
                                         pageWidth: 568 * shape.0 / shape.1, pageHeight: 568)])
 }
 
@@ -235,7 +235,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let corrupt = folder.bytes("2.png", Array(try Data(contentsOf: URL(fileURLWithPath: good)).prefix(50)))
         let empty = folder.bytes("3.png", [])
         let missing = folder.path + "/4.png"
-        let library = Library(title: "B", books: [Book(title: "B", pages: [good, corrupt, empty, missing], pageWidth: 379, pageHeight: 568)])
+        let library = Library(title: "B", books: [Book(title: "B", pages: [good, corrupt, empty, missing].map(PageRef.image), pageWidth: 379, pageHeight: 568)])
         var s = settings()
         s.releasesPixels = false
         let decoding = ManualDecoding()
@@ -262,7 +262,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let folder = Folder()
         let library = Library(title: "A", books: [Book(title: "A", pages: [folder.png("1.png", width: 60, height: 40),
                                                                             folder.png("2.png", width: 20, height: 40, shade: 10),
-                                                                            folder.png("3.png", width: 300, height: 200)],
+                                                                            folder.png("3.png", width: 300, height: 200)].map(PageRef.image),
                                                        pageWidth: 852, pageHeight: 568)])
         var s = settings()
         s.maxPageSize = 64
@@ -282,7 +282,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
     @Test func coversAreOneImageForTwoFacesAndStayWhileReading() throws {
         let folder = Folder()
         var library = book(6, page: folder.png("p.png"), cover: folder.png("c.png", width: 10, height: 15))
-        library.books.append(Book(title: "Other", pages: [folder.png("o.png")], pageWidth: 379, pageHeight: 568))
+        library.books.append(Book(title: "Other", pages: [.image(folder.png("o.png"))], pageWidth: 379, pageHeight: 568))
         let decoding = ManualDecoding(), uploads = Uploads()
         let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: settings(), executor: decoding)
         settle(store, decoding, showing: [.cover(0), .cover(1)])
@@ -334,7 +334,7 @@ extension PageStoreTests {
         let documents = DocumentRegistry()
         let source = try #require(documents.reflowable(doc))
         func library(_ count: Int) -> Library {
-            Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageSources.locator(doc, page: $0) },
+            Library(title: "R", books: [Book(title: "R", pages: (0..<count).map { PageRef.document(doc, index: $0) },
                                              pageWidth: 379, pageHeight: 568)])
         }
         let decoding = ManualDecoding(), uploads = Uploads()

@@ -88,6 +88,27 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(recorder.turns.allSatisfy { $0.completed })
     }
 
+    /// Mid-turn, a second Next queues one more turn; a goto replaces the turns queued (they
+    /// are answered false) and plays after the turn under way.
+    @Test func aGotoMidTurnReplacesTheQueuedTurns() {
+        let c = reading(40)
+        let recorder = Recorder()
+        c.delegate = recorder
+        var queued: [Bool] = []
+        #expect(c.handle(.nextPage, at: 2))
+        #expect(c.handle(.nextPage, at: 2.05))
+        #expect(c.queuedTurns == 1, "a second Next during a turn queues one more")
+        #expect(c.go(to: 13, at: 2.1) { queued.append($0) })
+        #expect(c.go(to: 9, at: 2.15) { queued.append($0) })
+        #expect(queued == [false], "the first goto, queued, was replaced by the second")
+        #expect(c.queuedTurns == 3, "the riffle from the turn's landing (spread 1) to spread 4")
+        c.update(to: 10)
+        #expect(c.spread == 4 && !c.isAnimating)
+        #expect(queued == [false, true])
+        let landings = recorder.turns.map(\.to)
+        #expect(landings.first == 1 && landings.last == 4 && landings.allSatisfy { $0 <= 4 }, "\(landings)")
+    }
+
     @Test func aJumpOfOneSpreadIsOneTurnAndALongOneRifflesInAboutHalfASecond() {
         let c = reading(40)
         #expect(c.go(to: 4, at: 1))
@@ -520,11 +541,11 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
 
 @Suite struct ReadingSessionTests {
     private static func library(_ pages: Int...) -> Library {
-        Library(title: "L", books: pages.map { n in Book(title: "B\(n)", pages: (1...n).map { "p\($0).png" }) })
+        Library(title: "L", books: pages.map { n in Book(title: "B\(n)", pages: (1...n).map { .image("p\($0).png") }) })
     }
 
     @Test func replacingTheBooksKeepsTheControllersListenersAndSettings() {
-        let session = ReadingSession(library: Self.library(4, 6), settings: .init(), positions: nil)
+        let session = ReadingSession(library: Self.library(4, 6), settings: .init(), positions: nil, documents: DocumentRegistry())
         let recorder = Recorder()
         session.controller.delegate = recorder
         session.controller.handle(.toggleDeform, at: 0)

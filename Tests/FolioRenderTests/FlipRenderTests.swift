@@ -77,7 +77,7 @@ import Testing
         let tall = RGBAImage(width: 60, height: 200, fill: (40, 60, 220, 255))
         let library = try flip.library(first: Self.image(Self.a), second: tall, folder: folder)
         for page in library.books[0].pages {
-            let half = try PNG.read(path: page)
+            let half = try PNG.read(path: page.path)
             #expect(half.width == 80 && half.height == 100, "\(page): \(half.width)×\(half.height)")
         }
     }

@@ -342,7 +342,7 @@ private final class Recorder: FramePipelineDelegate {
             p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
             #expect(p.layer.entry == "this book has fixed pages" && p.wantedTextSize == nil && rec.commands.isEmpty)
 
-            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
             // Image 16 of 22 (index 15) at 11 pt: index 15 × 24 / 22 = 16 of 24 at 12 pt.
@@ -374,8 +374,8 @@ private final class Recorder: FramePipelineDelegate {
     /// background; once that lands the count is exact and the reader is where they were.
     @Test func aBookStillBeingLaidOutShowsItsFirstPagesAndAnEstimatedCount() throws {
         try withDocument(LayingOut.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
-            p.replaceLibrary(Library.load(from: doc, logProblems: false))
-            #expect(p.library.books[0].pages.count == 6 && p.library.books[0].pagesEstimated)
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.library.books[0].pages.count == 6 && p.library.books[0].pagesEstimated(in: p.configuration.documents))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
             // The layout has not finished (the test holds it): the first page is on screen.
@@ -383,7 +383,7 @@ private final class Recorder: FramePipelineDelegate {
             let grey = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
             #expect(grey.r == grey.b && grey.r > 100 && grey.r < 200, "the first page: \(grey)")
             #expect(p.pageTitle.hasSuffix("of ≈6"), "\(p.pageTitle)")
-            let bar = ReaderLayer.content(library: p.library, phase: .reading, book: 0, spread: p.controller.spread, scroll: 0)
+            let bar = ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .reading, book: 0, spread: p.controller.spread, scroll: 0)
             #expect(bar.progress?.label.hasSuffix("· ≈6") == true, "\(String(describing: bar.progress?.label))")
             #expect(p.perform(.nextPage, at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
@@ -394,7 +394,7 @@ private final class Recorder: FramePipelineDelegate {
                 p.frame(at: s.time)
                 waits += 1
             }
-            #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated)
+            #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated(in: p.configuration.documents))
             #expect(p.controller.shownPages == shown, "the reader stays where they are")
             #expect(p.pageTitle.hasSuffix("of 20"), "\(p.pageTitle)")
             #expect(p.layer.notice == nil, "no notice: \(String(describing: p.layer.notice))")
@@ -502,7 +502,7 @@ private final class Recorder: FramePipelineDelegate {
                               _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
         try withDocument(format) { doc in
             try live(configure: configure) { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
                 #expect(p.perform(.openBook(0), at: 0))
                 #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
                 try body(p, s, rec)
@@ -553,7 +553,7 @@ private final class Recorder: FramePipelineDelegate {
     @Test func aClickOnALinkOfARightToLeftBookFindsIt() throws {
         try withDocument(WordPages.rightToLeft) { doc in
             try live { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
                 #expect(p.library.books.first?.direction == .rtl)
                 #expect(p.perform(.openBook(0), at: 0))
                 #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
@@ -611,7 +611,7 @@ private final class Recorder: FramePipelineDelegate {
     @Test func theHandOverALinkAndShiftDragSelectsWordsThatCtrlCCopies() throws {
         try withDocument(WordPages.format) { doc in
             try live { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, logProblems: false))
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
                 #expect(p.perform(.openBook(0), at: 0))
                 #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating && p.isIdle })
                 // Spread 0: the endpaper and image 0 (on the right).
@@ -824,7 +824,7 @@ private final class Recorder: FramePipelineDelegate {
         let doc = dir.appendingPathComponent("book.stuckpages").path
         #expect(FileManager.default.createFile(atPath: doc, contents: Data([0])))
         try live(configure: { $0.waitsForImages = true; $0.imageTimeout = 0.5 }) { p, s, rec in
-            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
             #expect(p.perform(.openBook(0), at: 0))
             let start = Date()
             let frame = p.snapshot(at: 10).flippedVertically()
@@ -845,7 +845,7 @@ private final class Recorder: FramePipelineDelegate {
     /// it lies and the page image shows beside it; zooming out and back in finds the crop again.
     @Test func aZoomedPageShowsItsImageThenItsCropAndNeverPaper() throws {
         try withDocument(SlowCrops.format) { doc in try live { p, s, _ in
-            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
             #expect(p.perform(.openBook(0), at: 0))
             #expect(step(p, s, until: 5) { p.controller.phase == .reading && p.isIdle })
             // Opened small (fast frames), then read on a screen where 8× needs crops: a page

@@ -26,43 +26,43 @@ import Testing
         PageSources.register(PageSourceFormat(name: "labelled test document", extensions: ["labelled-test"]) { _, _ in Labelled() })
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-layer-\(getpid()).labelled-test").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: path))
-        return Book(title: "Labelled", author: "A. Writer", pages: (0..<40).map { PageSources.locator(path, page: $0) })
+        return Book(title: "Labelled", author: "A. Writer", pages: (0..<40).map { PageRef.document(path, index: $0) })
     }
 
     @Test func theBarShowsPrintedLabelsWhereTheDocumentHasThem() throws {
         let book = try Self.labelledBook()
-        #expect(ReaderLayer.label(book: book, spread: 0) == "i · 40")
-        #expect(ReaderLayer.label(book: book, spread: 2) == "iv–1 · 40")
-        #expect(ReaderLayer.label(book: book, spread: 11) == "18–19 · 40")
-        #expect(ReaderLayer.label(book: book, spread: 20) == "36 · 40")
+        #expect(ReaderLayer.label(book: book, spread: 0, in: DocumentRegistry()) == "i · 40")
+        #expect(ReaderLayer.label(book: book, spread: 2, in: DocumentRegistry()) == "iv–1 · 40")
+        #expect(ReaderLayer.label(book: book, spread: 11, in: DocumentRegistry()) == "18–19 · 40")
+        #expect(ReaderLayer.label(book: book, spread: 20, in: DocumentRegistry()) == "36 · 40")
         let library = Library(title: "", books: [book])
-        let content = ReaderLayer.content(library: library, phase: .reading, book: 0, spread: 10, scroll: 0)
+        let content = ReaderLayer.content(library: library, documents: DocumentRegistry(), phase: .reading, book: 0, spread: 10, scroll: 0)
         #expect(content.progress == OverlayProgress(label: "16–17 · 40", fraction: 0.5))
         #expect(content.shelfTitle == nil && content.help == nil && content.entry == nil)
     }
 
     @Test func imagesWithoutLabelsAreNumberedFromOne() {
-        let book = Book(title: "Album", pages: (1...5).map { "/nowhere/p\($0).png" })
-        #expect(ReaderLayer.label(book: book, spread: 0) == "1 · 5")
-        #expect(ReaderLayer.label(book: book, spread: 1) == "2–3 · 5")
-        #expect(ReaderLayer.label(book: book, spread: 2) == "4–5 · 5")
-        #expect(ReaderLayer.label(book: Book(title: "Empty", pages: []), spread: 0) == "cover · 0")
+        let book = Book(title: "Album", pages: (1...5).map { .image("/nowhere/p\($0).png") })
+        #expect(ReaderLayer.label(book: book, spread: 0, in: DocumentRegistry()) == "1 · 5")
+        #expect(ReaderLayer.label(book: book, spread: 1, in: DocumentRegistry()) == "2–3 · 5")
+        #expect(ReaderLayer.label(book: book, spread: 2, in: DocumentRegistry()) == "4–5 · 5")
+        #expect(ReaderLayer.label(book: Book(title: "Empty", pages: []), spread: 0, in: DocumentRegistry()) == "cover · 0")
     }
 
     @Test func theShelfShowsTheCentredBooksTitleAndAuthor() {
         let library = Library(title: "", books: [Book(title: "One", author: "Ann", pages: []), Book(title: "Two", pages: [])])
-        let first = ReaderLayer.content(library: library, phase: .shelf, book: nil, spread: 0, scroll: 0.3)
+        let first = ReaderLayer.content(library: library, documents: DocumentRegistry(), phase: .shelf, book: nil, spread: 0, scroll: 0.3)
         #expect(first.shelfTitle == "One" && first.shelfAuthor == "Ann" && first.progress == nil)
-        let second = ReaderLayer.content(library: library, phase: .shelf, book: nil, spread: 0, scroll: 7)
+        let second = ReaderLayer.content(library: library, documents: DocumentRegistry(), phase: .shelf, book: nil, spread: 0, scroll: 7)
         #expect(second.shelfTitle == "Two" && second.shelfAuthor == nil)
-        #expect(ReaderLayer.content(library: Library(title: "", books: []), phase: .shelf, book: nil, spread: 0, scroll: 0) == OverlayContent())
+        #expect(ReaderLayer.content(library: Library(title: "", books: []), documents: DocumentRegistry(), phase: .shelf, book: nil, spread: 0, scroll: 0) == OverlayContent())
     }
 
     @Test func aBarDragShowsWhereItWouldGo() {
-        let library = Library(title: "", books: [Book(title: "Album", pages: (1...36).map { "/nowhere/p\($0).png" })])
+        let library = Library(title: "", books: [Book(title: "Album", pages: (1...36).map { .image("/nowhere/p\($0).png") })])
         var state = LayerState()
         state.dragFraction = 1
-        let c = ReaderLayer.content(library: library, phase: .reading, book: 0, spread: 0, scroll: 0, state: state)
+        let c = ReaderLayer.content(library: library, documents: DocumentRegistry(), phase: .reading, book: 0, spread: 0, scroll: 0, state: state)
         #expect(c.progress == OverlayProgress(label: "36 · 36", fraction: 1))
         #expect(ReaderLayer.spread(at: 0.5, lastSpread: 18) == 9)
         #expect(ReaderLayer.spread(at: -3, lastSpread: 18) == 0)

@@ -49,7 +49,7 @@ import Testing
     @Test func theBarShowsTheBooksProgressAndLabels() throws {
         let book = try Self.scene { $0.book = 0; $0.page = 6 }
         let info = Self.library.bookInfos[0]
-        let content = ReaderLayer.content(library: Self.library, phase: .reading, book: 0, spread: info.spread(containing: 6), scroll: 0)
+        let content = ReaderLayer.content(library: Self.library, documents: DocumentRegistry(), phase: .reading, book: 0, spread: info.spread(containing: 6), scroll: 0)
         let label = try #require(content.progress?.label)
         #expect(label.hasSuffix(" · \(Self.library.books[0].pages.count)"))
         let images = try Self.frames([book, book], layers: [nil, content])
@@ -108,7 +108,7 @@ import Testing
 
     @Test func theTitleLiesUnderTheCentredCover() throws {
         let shelf = try Self.scene { _ in }
-        let content = ReaderLayer.content(library: Self.library, phase: .shelf, book: nil, spread: 0, scroll: 0)
+        let content = ReaderLayer.content(library: Self.library, documents: DocumentRegistry(), phase: .shelf, book: nil, spread: 0, scroll: 0)
         #expect(content.shelfTitle == Self.library.books[0].title)
         let image = try Self.frames([shelf], layers: [content])[0]
         let cover = try #require(shelf.items.first { $0.kind == .cover && $0.book == 0 })
@@ -126,7 +126,7 @@ import Testing
         var typing = LayerState(), found = LayerState()
         typing.openSearch(with: "time traveller")
         found.searchLine = "“time traveller” 3 of 17"
-        let contents = [typing, found].map { ReaderLayer.content(library: Self.library, phase: .reading, book: 0, spread: 3, scroll: 0, state: $0) }
+        let contents = [typing, found].map { ReaderLayer.content(library: Self.library, documents: DocumentRegistry(), phase: .reading, book: 0, spread: 3, scroll: 0, state: $0) }
         let images = try Self.frames([book, book, book], layers: [nil] + contents)
         let layout = OverlayLayout(width: Self.width, height: Self.height)
         for (content, image) in zip(contents, images.dropFirst()) {

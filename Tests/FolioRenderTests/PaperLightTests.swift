@@ -33,7 +33,7 @@ import Testing
             try? PNG.write(image, to: path)
             return path
         }
-        return Library(title: "", books: [Book(title: "Printed", pages: paths)])
+        return Library(title: "", books: [Book(title: "Printed", pages: paths.map(PageRef.image))])
     }()
 
     /// The spread showing layout page 3 (blank, left) over the print of page 2 behind it.

@@ -22,7 +22,7 @@ import Testing
             try? PNG.write(RGBAImage(width: 181, height: 284, fill: fill), to: path)
             return path
         }
-        return Library(title: "", books: [Book(title: "Colours", pages: paths)])
+        return Library(title: "", books: [Book(title: "Colours", pages: paths.map(PageRef.image))])
     }()
 
     static func render(page: Int, turn: Double? = nil) throws -> RGBAImage {

@@ -92,7 +92,7 @@ final class DetailCacheTests: XCTestCase {
     func testACropIsRenderedAgainWithItsPagesMarksAndTheOldOneShowsMeanwhile() throws {
         let dir = Folder()
         let doc = document(in: dir)
-        let cache = DetailCache(documents: DocumentRegistry())
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders)
         let a = want(doc, page: 1, scale: 1000, centre)
         let plain = try shown(cache, a)
         XCTAssertEqual(plain.image.pixel(5, 5).b, 60)
@@ -101,7 +101,7 @@ final class DetailCacheTests: XCTestCase {
         XCTAssertEqual(cache.show([a])[0]?.serial, plain.serial, "marks alone change nothing until the page is redrawn")
         cache.redraw(pages: [a.key.page])
         XCTAssertEqual(cache.show([a])[0]?.serial, plain.serial, "the old crop shows while the new one renders")
-        XCTAssertTrue(cache.waitUntilIdle(timeout: 10))
+        settle(cache)
         let marked = try XCTUnwrap(cache.show([a])[0])
         XCTAssertNotEqual(marked.serial, plain.serial)
         XCTAssertLessThan(marked.image.pixel(5, 5).b, 20, "marker yellow takes the blue")

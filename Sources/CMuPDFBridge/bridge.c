@@ -614,20 +614,27 @@ static void *grow(fz_context *ctx, void *array, int count, int *capacity, size_t
     return bigger;
 }
 
+/// The page's words: the page recorded under the document's mutex (`record`), its text read
+/// from the recording on this thread's own context, so searches read pages in parallel.
 int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_error *error) {
+    *out = NULL;
+    fz_context *ctx = thread_context(d, error);
+    if (!ctx) return -1;
+    fz_rect bounds;
+    fz_display_list *list = record(d, ctx, index, &bounds, NULL, error);
+    if (!list) {
+        fz_drop_context(ctx);
+        return -1;
+    }
     folio_mu_word *words = NULL;
     int count = 0, capacity = 0;
-    fz_page *page = NULL;
     fz_stext_page *text = NULL;
-    fz_var(page); fz_var(text); fz_var(words); fz_var(count); fz_var(capacity);
+    fz_var(text); fz_var(words); fz_var(count); fz_var(capacity);
     char buf[512];
     int len = 0;
     fz_rect box = fz_empty_rect;
-    pthread_mutex_lock(&d->mutex);
-    fz_context *ctx = d->ctx;
     fz_try(ctx) {
-        page = fz_load_page(ctx, d->doc, index);
-        text = fz_new_stext_page_from_page(ctx, page, NULL);
+        text = fz_new_stext_page_from_display_list(ctx, list, NULL);
         for (fz_stext_block *b = text->first_block; b; b = b->next) {
             if (b->type != FZ_STEXT_BLOCK_TEXT) continue;
             for (fz_stext_line *l = b->u.t.first_line; l; l = l->next) {
@@ -651,7 +658,7 @@ int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_err
     }
     fz_always(ctx) {
         fz_drop_stext_page(ctx, text);
-        fz_drop_page(ctx, page);
+        fz_drop_display_list(ctx, list);
     }
     fz_catch(ctx) {
         fail(error, fz_caught_message(ctx));
@@ -659,7 +666,7 @@ int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_err
         words = NULL;
         count = -1;
     }
-    pthread_mutex_unlock(&d->mutex);
+    fz_drop_context(ctx);
     *out = words;
     return count;
 }

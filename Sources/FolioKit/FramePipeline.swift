@@ -48,9 +48,10 @@ public struct PipelineConfiguration: Sendable {
     public var documents = DocumentRegistry()
     /// Where page decodes run: worker threads; a test may run them itself (`ManualDecoding`).
     public var decoding: any DecodeExecutor = BackgroundDecoding()
-    /// How a search typed in the window runs: on a thread of its own (the frame loop reads its
-    /// progress); a test may run it to its end at once to see what follows deterministically.
-    public var startsSearch: @Sendable (Search) -> Void = { $0.start() }
+    /// How a search typed in the window runs: in the background on every core, below the frame
+    /// loop's priority (the loop reads its progress); a test may run it to its end at once to
+    /// see what follows deterministically.
+    public var startsSearch: @Sendable (Search) -> Void = { $0.start(workers: ProcessInfo.processInfo.activeProcessorCount) }
 
     public init(shaders: String) { self.shaders = shaders }
 }

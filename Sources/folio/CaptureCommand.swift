@@ -30,6 +30,11 @@ struct Capture: ParsableCommand {
     @Flag(help: "Draw the open book's overview (the viewer's G): its pages small, as spreads in rows, the spread shown on its cover board.")
     var overview = false
 
+    @Option(help: ArgumentHelp("Select the words a Shift + drag across the region of page PAGE (1 for the first) of the book shown "
+                               + "selects, from its top-left corner to its bottom-right one (fractions of the paper), and mark them "
+                               + "as the viewer does.", valueName: "PAGE:x,y,w,h"))
+    var select: String?
+
     func validate() throws {
         try checkPNGName(output, option: "-o")
     }
@@ -63,6 +68,7 @@ struct Capture: ParsableCommand {
         still.show(library.namedPage)
         if let search { try markHits(of: search, in: library) }
         if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
+        if let select { try markSelection(select, in: library, book: try still.resolve(library: library.bookInfos).book ?? 0) }
         return still
     }
 

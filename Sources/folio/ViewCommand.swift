@@ -250,12 +250,13 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// Follows the link under a click: a page of the same document turns there (Alt+← comes
     /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
-        guard let (book, image) = reading(pipeline), let link = pipeline.link(at: point),
+        guard let (book, _) = reading(pipeline), let link = pipeline.link(at: point),
               let path = book.pages[point.image].documentPage?.path else { return false }
         switch link.target {
         case let .page(target):
             guard let to = book.pages.firstIndex(of: .document(path, index: target)) else { return false }
-            back.leave(image)
+            // The page clicked (mid-turn, on the spread the turn lands on) is the one to come back to.
+            back.leave(point.image)
             pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
             pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
         case let .uri(address):

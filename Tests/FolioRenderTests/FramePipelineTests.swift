@@ -488,14 +488,7 @@ private final class Recorder: FramePipelineDelegate {
     /// Runs `body` on a live pipeline showing the layer, with the zebra document open.
     private func zebraBook(configure: (inout PipelineConfiguration) -> Void = { _ in },
                            _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
-        try withDocument(ZebraPages.format) { doc in
-            try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
-                #expect(p.perform(.openBook(0), at: 0))
-                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-                try body(p, s, rec)
-            }
-        }
+        try openDocument(ZebraPages.format, configure: { $0.showsLayer = true; configure(&$0) }, body)
     }
 
     /// A search typed in the window: `/` opens the field (a key typed while it is open does
@@ -511,8 +504,12 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.layer.entry == "Find: zeb▏")
             #expect(rec.turns.isEmpty && p.controller.spread == 0, "keys typed in the field do not turn")
             #expect(rec.commands == [.screenshot], "F12 works over the field")
+            #expect(step(p, s, until: s.time + 5) { p.isIdle })
+            let held = p.textureCount
             t = s.time
             s.queued = [TimedInputEvent(.text("ra"), at: t), key(.enter, at: t)]
+            step(p, s, until: t + 0.01)
+            #expect(held > 0 && p.textureCount >= held, "the hits' pages are rendered again, no other: \(held) textures, then \(p.textureCount)")
             // Image 1 (the second page) lies in spread 1.
             #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
             #expect(rec.turns.count == 1 && rec.turns.first?.1 == .key)
@@ -538,6 +535,75 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
             #expect(rec.commands == [.screenshot], "N went to the window's search, not the host")
+        }
+    }
+
+    /// Shift + drag from the left page's "gamma" to the right page's "beta" selects across the
+    /// spread: the left page from "gamma" to its end, the right one from its start to "beta",
+    /// both marked; dragged back the other way, the same words.
+    @Test func aDragAcrossASpreadSelectsTheWordsBetweenOnBothPages() throws {
+        try openDocument(WordPages.format) { p, s, _ in
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            let gamma = try pixel(x: 0.25, y: 0.35, in: p, left: true), beta = try pixel(x: 0.7, y: 0.15, in: p)
+            let alpha = try pixel(x: 0.25, y: 0.15, in: p), leftAlpha = try pixel(x: 0.25, y: 0.15, in: p, left: true)
+            for (from, to) in [(gamma, beta), (beta, gamma)] {
+                let t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
+                            TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                            TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
+                #expect(step(p, s, until: t + 5) { p.selectedText == "gamma delta\nalpha beta" && p.isIdle }, "\(p.selectedText ?? "nothing")")
+            }
+            var frame = p.snapshot(at: s.time).flippedVertically()
+            for _ in 0..<20 where frame.pixel(Int(gamma.x), Int(gamma.y)).b > 120 || frame.pixel(Int(alpha.x), Int(alpha.y)).b > 120 {
+                guard s.woken.wait(timeout: .now() + 10) == .success else { break }
+                step(p, s, until: s.time + 0.05)
+                frame = p.snapshot(at: s.time).flippedVertically()
+            }
+            for (what, at) in [("gamma", gamma), ("alpha", alpha)] {
+                let c = frame.pixel(Int(at.x), Int(at.y))
+                #expect(c.r > 180 && c.b < 120, "\(what) is marked: \(c)")
+            }
+            let unmarked = frame.pixel(Int(leftAlpha.x), Int(leftAlpha.y))
+            #expect(unmarked.r > 180 && unmarked.b > 180, "the left page's words before the drag are not: \(unmarked)")
+        }
+    }
+
+    /// Runs `body` on a live pipeline with a document of `format` open at its first spread.
+    private func openDocument(_ format: PageSourceFormat, configure: (inout PipelineConfiguration) -> Void = { _ in },
+                              _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
+        try withDocument(format) { doc in
+            try live(configure: configure) { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                try body(p, s, rec)
+            }
+        }
+    }
+
+    /// Phrases a reader may type that find nothing or cannot be searched get one line each in
+    /// the layer: empty, regex-looking, right to left with points, combining marks, 10,000
+    /// characters (the field stops there); and a book of images has no text to search.
+    @Test func badPhrasesTypedInTheWindowAreAnsweredInOneLine() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            for (typed, answer) in [("  ", "nothing to search for: the phrase is empty"), ("z.*a", "no hits for “z.*a”"),
+                                    ("שָׁלוֹם", "no hits for “שָׁלוֹם”"), ("ze\u{301}bra", "“ze\u{301}bra” 1 of 2"),
+                                    (String(repeating: "zebra ", count: 2_000), "no hits for “\(String(repeating: "zebra ", count: 2_000).prefix(40))…”")] {
+                let t = s.time
+                // The field opens with the last phrase: erased first.
+                s.queued = [TimedInputEvent(.text("/"), at: t)] + Array(repeating: key(.backspace, at: t), count: 10_001)
+                    + [TimedInputEvent(.text(typed), at: t), key(.enter, at: t)]
+                #expect(step(p, s, until: t + 5) { p.layer.entry == answer && !p.controller.isAnimating }, "\(typed.prefix(20)): \(p.layer.entry ?? "nothing")")
+            }
+        }
+        try live(configure: { $0.showsLayer = true; $0.startsSearch = { $0.run() } }) { p, s, _ in
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            let t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            step(p, s, until: t + 0.2)
+            #expect(p.layer.entry == "this book has no text to search")
         }
     }
 
@@ -578,6 +644,35 @@ private final class Recorder: FramePipelineDelegate {
                 step(p, s, until: t + 0.2)
                 #expect(rec.links.count == 1 && rec.turns.count == 1)
             }
+        }
+    }
+
+    /// A click on a link while a page turns: turning back from spread 1 to spread 0, the right
+    /// side shows image 2 (no link) until the sheet is past upright, then image 0, whose link a
+    /// click then finds (instead of queueing a turn); the link's turn, asked mid-turn, plays after it.
+    @Test func aClickOnALinkWhileAPageTurnsFindsTheLinkOfThePageLyingThere() throws {
+        try openDocument(WordPages.format) { p, s, rec in
+            let link = try pixel(x: 0.5, y: 0.7, in: p)
+            let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
+            let under = { PagePoint.under(mapping.layoutPoint(x: link.x, y: link.y), controller: p.controller) }
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.perform(.previousPage, at: s.time))
+            let turns = rec.turns.count
+            #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 1) > 0.1 })
+            #expect(p.controller.phase == .turning && under()?.image == 2, "before upright: the page the turn leaves")
+            #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 0) > 0.6 })
+            #expect(p.controller.phase == .turning && under()?.image == 0, "past upright: the page the sheet lays down")
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t)]
+            step(p, s, until: t + 1.0 / 30)
+            #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))])
+            #expect(rec.turns.count == turns && p.controller.queuedTurns == 0, "the click turned nothing")
+            // The viewer follows it as `folio view` does: image 2 (layout page 4), after this turn lands.
+            #expect(p.perform(.goTo(page: 4), at: s.time, origin: .key))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(page: 4)])
         }
     }
 

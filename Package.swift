@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "FolioScriptTests", dependencies: ["FolioScript", "FolioReader", "FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
                     exclude: ["References"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioBook"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
         .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout"]),
     ],

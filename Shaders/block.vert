@@ -32,7 +32,10 @@ void main() {
     // little lower than the page everywhere: the page's columns sit a little further out (its
     // mesh reaches past its edges), so its curve's end lies a hair beyond the block's.
     float u = clamp(1.0 - local.x / (uGutterWidth * uSize.x), 0.0, 1.0);
-    local.z -= uGutterDrop * (u * u + 0.02) * (1.0 - aBox.z);
+    // And arches up out of it as the page does (page.vert's curve; GutterCurve.arch).
+    float s = clamp(local.x / uSize.x, 0.0, 1.0);
+    float arch = 2.8 * uGutterDrop / sqrt(abs(uGutterDrop) + 0.25);
+    local.z -= (uGutterDrop * (u * u + 0.02) - arch * s * (2.0 - s)) * (1.0 - aBox.z);
     // The fore edge leans outwards by the flare.
     vec3 n = aNormal + vec3(0.0, 0.0, uFlare * max(aNormal.x, 0.0));
     vBox = aBox;

@@ -16,7 +16,8 @@
 //           uGutterWidth (the gutter's curve, a fraction of the width: page.vert),
 //           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
 //           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
-//           uBehindLod (its mipmap level: a few dozen texels across), uShowThrough (strength
+//           uBehindBias (its mipmap bias: texels a few pixels wide), uBehindOrigin, uBehindDu,
+//           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
 //           uRecolour (1: the theme recolours this face), uThemePaper, uThemeInk (Theme.swift).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
@@ -58,7 +59,10 @@ uniform vec3 uThemePaper;
 uniform vec3 uThemeInk;
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
-uniform float uBehindLod;
+uniform float uBehindBias;
+uniform vec2 uBehindOrigin;
+uniform vec2 uBehindDu;
+uniform vec2 uBehindDt;
 uniform vec2 uShowThrough;
 #endif
 
@@ -140,10 +144,10 @@ void main() {
     // Paper lit from behind shows the light that came through it: darker and warmer.
     color *= mix(vec3(1.0), vec3(0.96, 0.91, 0.82), behind * uBackTone);
 #ifdef SHOW_THROUGH
-    // The other side's print, strongly low-passed (a coarse mipmap level: one cheap tap) and
-    // mirrored (the other side's image runs the other way from the spine): faint where the
-    // light falls on this face, stronger where it comes through the paper.
-    vec3 other = textureLod(uBehind, uUVOrigin + uUVdu * (1.0 - s) + uUVdt * vST.y, uBehindLod).rgb;
+    // The other side's print, low-passed to its lines (a biased mipmap level: one tap, its
+    // type never legible) and mirrored (the other side's image runs the other way from the
+    // spine): faint where the light falls on this face, stronger where it comes through.
+    vec3 other = texture(uBehind, uBehindOrigin + uBehindDu * (1.0 - s) + uBehindDt * vST.y, uBehindBias).rgb;
     float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
     color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
 #endif

@@ -104,17 +104,22 @@ void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
     else { pos = vec3(p, 0.0); n = vec3(0.0, 0.0, 1.0); }
 }
 
-// Pages curve down into the gutter: at x across from the spine (negative: turned over to the
-// other side) the page lies drop · u² below its plane along the local −z, u falling from 1 at
-// the spine to 0 at uGutterWidth of the page (zero slope there). The normal tilts with the
+// Pages curve down into the gutter and arch up out of it: at x across from the spine
+// (negative: turned over to the other side) the page lies drop · u² below its plane along the
+// local −z, u falling from 1 at the spine to 0 at uGutterWidth of the page (zero slope there),
+// and arch · s (2 − s) above it, s the fraction of the width from the spine (zero slope at the
+// fore edge); arch = ARCH · drop / √(|drop| + ¼) (GutterCurve.arch). The normal tilts with the
 // slope of x's own side (at the spine itself, the page's own side).
+const float ARCH = 2.8;
 void curve(inout vec3 pos, inout vec3 n) {
     float width = uGutterWidth * uSize.x;
     float u = clamp(1.0 - abs(pos.x) / width, 0.0, 1.0);
+    float s = min(abs(pos.x) / uSize.x, 1.0);
     float side = pos.x >= 0.0 ? 1.0 : -1.0;
     float drop = pos.x >= 0.0 ? uGutterDrop.x : uGutterDrop.y;
-    pos.z -= drop * u * u;
-    float slope = -side * 2.0 * drop * u / width;
+    float arch = ARCH * drop / sqrt(abs(drop) + 0.25);
+    pos.z -= drop * u * u - arch * s * (2.0 - s);
+    float slope = -side * (2.0 * drop * u / width + 2.0 * arch * (1.0 - s) / uSize.x);
     n = normalize(n + vec3(slope * n.z, 0.0, 0.0));
 }
 
@@ -179,7 +184,9 @@ void main() {
         vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
         vNormal = mat3(uModel) * vec3(0.0, 0.0, 1.0);
-        vHeight = occlusion(page.xyz);
+        // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
+        // lying on the arched page hides nothing.
+        vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
         gl_Position = uViewProj * page;
         return;
     }
@@ -192,7 +199,13 @@ void main() {
     vNormal = mat3(uModel) * n;
     vHeight = max(world.z, 0.0);
     if (uShadowPass == 1) {
-        // Flatten along the light onto the page plane, just above it.
+        // Flatten along the light onto the page plane, just above it, from the sheet's height
+        // above the pages it lies on: its curve and arch are theirs too, and cast nothing.
+        vec3 bare;
+        mat3 rot;
+        bend(p, bare, n, rot);
+        world = uModel * vec4(rot * bare, 1.0);
+        vHeight = max(world.z, 0.0);
         world.xyz -= uLight * (world.z / uLight.z);
         world.z = 0.05;
     }

@@ -17,6 +17,10 @@ struct folio_mu_doc {
     /// 30000 × 30000 image) fails alone instead of taking the machine's memory.
     atomic_size_t used;
     size_t limit;
+    /// Bytes of each spine item's markup (an EPUB's chapters, in MuPDF's order), for estimating
+    /// the pages of chapters not laid out yet; `spine_count` 0 when unknown.
+    size_t *spine_bytes;
+    int spine_count;
 };
 
 // MARK: allocation and locks
@@ -173,7 +177,96 @@ static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *i
 }
 
 /// Reads the package into `info`.
-static void read_package(fz_context *ctx, const char *path, folio_mu_info *info) {
+/// The number after `key=` in a viewport's content ("width=1200, height=1600"), or 0.
+static float viewport_value(const char *content, const char *key) {
+    const char *at = content ? strstr(content, key) : NULL;
+    if (!at) return 0;
+    at += strlen(key);
+    while (*at == ' ') at++;
+    if (*at++ != '=') return 0;
+    float v = strtof(at, NULL);
+    return v > 0 && v < 100000 ? v : 0;
+}
+
+/// The archive entry a spine `itemref` names (fz_malloc'd), or NULL when the manifest has no
+/// such item (MuPDF passes it over too).
+static char *spine_entry(fz_context *ctx, fz_xml *opf, fz_xml *itemref, const char *opf_path) {
+    const char *idref = fz_xml_att(itemref, "idref");
+    fz_xml *item = idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL;
+    const char *href = item ? fz_xml_att(item, "href") : NULL;
+    if (!href) return NULL;
+    const char *slash = strrchr(opf_path, '/');
+    size_t dir = slash ? (size_t)(slash - opf_path + 1) : 0, n = dir + strlen(href) + 1;
+    char *name = fz_malloc(ctx, n);
+    snprintf(name, n, "%.*s%s", (int)dir, opf_path, href);
+    return fz_cleanname(fz_urldecode(name));
+}
+
+/// The bytes of each spine item's markup into `d` (0 for an item missing from the archive).
+static void read_spine_bytes(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_doc *d) {
+    char *name = NULL;
+    fz_buffer *buf = NULL;
+    fz_var(name); fz_var(buf);
+    fz_try(ctx) {
+        for (fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL); itemref;
+             itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
+            name = spine_entry(ctx, opf, itemref, opf_path);
+            if (!name) continue;
+            size_t bytes = 0;
+            if (fz_has_archive_entry(ctx, arch, name)) {
+                buf = fz_read_archive_entry(ctx, arch, name);
+                bytes = fz_buffer_storage(ctx, buf, NULL);
+                fz_drop_buffer(ctx, buf);
+                buf = NULL;
+            }
+            fz_free(ctx, name);
+            name = NULL;
+            size_t *grown = realloc(d->spine_bytes, (size_t)(d->spine_count + 1) * sizeof *grown);
+            if (!grown) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
+            d->spine_bytes = grown;
+            d->spine_bytes[d->spine_count++] = bytes;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, buf);
+        fz_free(ctx, name);
+    }
+    fz_catch(ctx) d->spine_count = 0;
+}
+
+/// A fixed-layout book's page size in CSS pixels: the OPF's `rendition:viewport`, else the
+/// viewport `meta` of the first of its first spine items that has one (a reflowable note may
+/// come first).
+static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_info *info) {
+    fz_xml *meta = fz_xml_find_dfs(opf, "meta", "property", "rendition:viewport");
+    const char *content = meta ? fz_xml_text(fz_xml_down(meta)) : NULL;
+    fz_xml *page = NULL;
+    char *name = NULL;
+    fz_var(page); fz_var(name);
+    fz_try(ctx) {
+        fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL);
+        for (int tried = 0; !content && itemref && tried < 8; tried++, itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
+            fz_free(ctx, name);
+            name = NULL;
+            name = spine_entry(ctx, opf, itemref, opf_path);
+            if (!name) continue;
+            fz_drop_xml(ctx, page);
+            page = NULL;
+            page = entry_xml(ctx, arch, name);
+            fz_xml *tag = page ? fz_xml_find_dfs(page, "meta", "name", "viewport") : NULL;
+            content = tag ? fz_xml_att(tag, "content") : NULL;
+        }
+        info->viewport_width = viewport_value(content, "width");
+        info->viewport_height = viewport_value(content, "height");
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, page);
+        fz_free(ctx, name);
+    }
+    fz_catch(ctx) { info->viewport_width = info->viewport_height = 0; }
+}
+
+static void read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
     char *opf_path = NULL;
@@ -203,6 +296,8 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info)
         fz_xml *layout = opf ? fz_xml_find_dfs(opf, "meta", "property", "rendition:layout") : NULL;
         const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
         if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
+        if (info->pre_paginated) read_viewport(ctx, arch, opf, opf_path, info);
+        if (opf) read_spine_bytes(ctx, arch, opf, opf_path, d);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, enc);
@@ -284,7 +379,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     fz_set_error_callback(ctx, quiet, NULL);
     memset(info, 0, sizeof *info);
     // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
-    read_package(ctx, path, info);
+    read_package(ctx, path, info, d);
     if (info->too_deep[0] || info->encrypted) return d;
     int ok = 1;
     fz_try(ctx) {
@@ -306,9 +401,16 @@ void folio_mu_close(folio_mu_doc *d) {
     }
     pthread_mutex_destroy(&d->mutex);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
+    free(d->spine_bytes);
     free(d->path);
     free(d);
 }
+
+size_t folio_mu_chapter_bytes(folio_mu_doc *d, int chapter) {
+    return chapter >= 0 && chapter < d->spine_count ? d->spine_bytes[chapter] : 0;
+}
+
+int folio_mu_spine_count(folio_mu_doc *d) { return d->spine_count; }
 
 void folio_mu_set_user_css(folio_mu_doc *d, const char *css) {
     pthread_mutex_lock(&d->mutex);
@@ -512,20 +614,27 @@ static void *grow(fz_context *ctx, void *array, int count, int *capacity, size_t
     return bigger;
 }
 
+/// The page's words: the page recorded under the document's mutex (`record`), its text read
+/// from the recording on this thread's own context, so searches read pages in parallel.
 int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_error *error) {
+    *out = NULL;
+    fz_context *ctx = thread_context(d, error);
+    if (!ctx) return -1;
+    fz_rect bounds;
+    fz_display_list *list = record(d, ctx, index, &bounds, NULL, error);
+    if (!list) {
+        fz_drop_context(ctx);
+        return -1;
+    }
     folio_mu_word *words = NULL;
     int count = 0, capacity = 0;
-    fz_page *page = NULL;
     fz_stext_page *text = NULL;
-    fz_var(page); fz_var(text); fz_var(words); fz_var(count); fz_var(capacity);
+    fz_var(text); fz_var(words); fz_var(count); fz_var(capacity);
     char buf[512];
     int len = 0;
     fz_rect box = fz_empty_rect;
-    pthread_mutex_lock(&d->mutex);
-    fz_context *ctx = d->ctx;
     fz_try(ctx) {
-        page = fz_load_page(ctx, d->doc, index);
-        text = fz_new_stext_page_from_page(ctx, page, NULL);
+        text = fz_new_stext_page_from_display_list(ctx, list, NULL);
         for (fz_stext_block *b = text->first_block; b; b = b->next) {
             if (b->type != FZ_STEXT_BLOCK_TEXT) continue;
             for (fz_stext_line *l = b->u.t.first_line; l; l = l->next) {
@@ -549,7 +658,7 @@ int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_err
     }
     fz_always(ctx) {
         fz_drop_stext_page(ctx, text);
-        fz_drop_page(ctx, page);
+        fz_drop_display_list(ctx, list);
     }
     fz_catch(ctx) {
         fail(error, fz_caught_message(ctx));
@@ -557,7 +666,7 @@ int folio_mu_words(folio_mu_doc *d, int index, folio_mu_word **out, folio_mu_err
         words = NULL;
         count = -1;
     }
-    pthread_mutex_unlock(&d->mutex);
+    fz_drop_context(ctx);
     *out = words;
     return count;
 }

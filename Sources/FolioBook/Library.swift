@@ -81,9 +81,16 @@ public struct Book: Sendable, Equatable {
     public var pageWidth: Double
     public var pageHeight: Double
 
-    /// Whether a reader's theme recolours its pages: a printed document's do; page images
-    /// (photographs, scans of art) and comics are shown as they are.
+    /// Whether the pages are print on paper, as the book's manifest says (`"printed"`); nil:
+    /// as its format says (`isPrinted`).
+    public var printed: Bool?
+
+    /// Whether the pages are print on paper: a reader's theme recolours them and the other
+    /// side of a sheet shows through. A document's are, unless its manifest says otherwise;
+    /// page images (photographs, scans of art) and comics are not unless their manifest says
+    /// they are printed, and are shown as they are.
     public var isPrinted: Bool {
+        if let printed { return printed }
         guard let path = document else { return false }
         return PageSources.format(of: path)?.printed ?? false
     }
@@ -137,7 +144,8 @@ public struct Book: Sendable, Equatable {
 
     public init(title: String, author: String? = nil, cover: PageRef? = nil, pages: [PageRef],
                 direction: ReadingDirection = .ltr, pageWidth: Double = Book.referencePageWidth,
-                pageHeight: Double = Book.referencePageHeight) {
+                pageHeight: Double = Book.referencePageHeight, printed: Bool? = nil) {
+        self.printed = printed
         self.title = title
         self.author = author
         self.cover = cover

@@ -11,8 +11,8 @@ public enum PageMarks {
     public static let colour: (r: UInt8, g: UInt8, b: UInt8) = (255, 210, 40)
 
     private static let marks = Mutex<[String: [Int: [PageRegion]]]>([:])
-    /// The words selected, on one page of one document at most.
-    private static let selected = Mutex<(path: String, page: Int, boxes: [PageRegion])?>(nil)
+    /// The words selected, on pages of one document at most (the two of a spread).
+    private static let selected = Mutex<(path: String, pages: [Int: [PageRegion]])?>(nil)
 
     /// Marks `boxes` (page index → fractions of the document's paper) on the document at
     /// `path`, replacing its marks; an empty map clears them.
@@ -23,12 +23,19 @@ public enum PageMarks {
     /// Marks `boxes` (a selection of words) on page `index` of `path`, in place of the
     /// selection marked before; no boxes clear it.
     public static func select(_ boxes: [PageRegion], page index: Int, of path: String) {
-        selected.withLock { $0 = boxes.isEmpty ? nil : (path, index, boxes) }
+        select([index: boxes], of: path)
+    }
+
+    /// Marks `boxes` (page index → a selection of words on it) on `path`, in place of the
+    /// selection marked before; no boxes clear it.
+    public static func select(_ boxes: [Int: [PageRegion]], of path: String) {
+        let pages = boxes.filter { !$0.value.isEmpty }
+        selected.withLock { $0 = pages.isEmpty ? nil : (path, pages) }
     }
 
     /// The boxes marked on page `index` of `path`: hits, and the selection.
     public static func boxes(_ path: String, page index: Int) -> [PageRegion] {
-        let chosen = selected.withLock { $0.flatMap { $0.path == path && $0.page == index ? $0.boxes : nil } } ?? []
+        let chosen = selected.withLock { $0.flatMap { $0.path == path ? $0.pages[index] : nil } } ?? []
         return marks.withLock { $0[path]?[index] ?? [] } + chosen
     }
 

@@ -3,16 +3,20 @@
 /// Does not: lay anything out itself (the engine does), or know which engine does it.
 
 /// A place in a reflowable document's text: where page `page` (an index) starts when the
-/// document is laid out at `fontSize` points. The same text is found at another size by laying
-/// it out there and following the engine's bookmark (`ReflowableSource.page(of:)`), so the place
-/// outlives any one layout, any one open document and any one run.
+/// document is laid out at `fontSize` points for pages of `pageAspect` (width / height; nil: the
+/// shape it is laid out for now, as places saved before pages followed the window mean it).
+/// The same text is found in another layout by laying it out there and following the engine's
+/// bookmark (`ReflowableSource.page(of:)`), so the place outlives any one layout, any one open
+/// document and any one run.
 public struct TextPlace: Sendable, Hashable {
     public var fontSize: Double
     public var page: Int
+    public var pageAspect: Double?
 
-    public init(fontSize: Double, page: Int) {
+    public init(fontSize: Double, page: Int, pageAspect: Double? = nil) {
         self.fontSize = fontSize
         self.page = page
+        self.pageAspect = pageAspect
     }
 }
 
@@ -28,6 +32,10 @@ public protocol ReflowableSource: PageSource {
     /// The same document opened anew, laid out at `fontSize` points, and its page holding
     /// `place`. This one is left as it is, so its pages stay drawable meanwhile (any thread).
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
+    /// Width / height of the pages it is laid out for.
+    var pageAspect: Double { get }
+    /// `relaid(fontSize:keeping:)` for pages of `pageAspect` (width / height).
+    func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
     /// Where `old`'s pages went in this layout of the same document (any thread).
     func mapping(from old: any ReflowableSource) -> PageMapping
 }
@@ -70,13 +78,41 @@ public struct PageMapping: Sendable, Equatable {
 
 extension ReflowableSource {
     /// Where page `index` starts in the text.
-    public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index) }
+    public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect) }
 
-    /// At the same size the pages are the same (the layout only went further); at another,
-    /// in proportion: following every page's place would lay the book out once a page.
-    public func mapping(from old: any ReflowableSource) -> PageMapping {
-        old.fontSize == fontSize ? .extended(from: old.pageCount, to: pageCount) : .proportional(from: old.pageCount, to: pageCount)
+    /// The shape of its first page's paper: a document whose page shape is its own.
+    public var pageAspect: Double { Book.paperAspect(firstPage: pageSize(0)) }
+
+    /// A document whose page shape is its own keeps it.
+    public func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        try relaid(fontSize: fontSize, keeping: place)
     }
+
+    /// At the same size and page shape the pages are the same (the layout only went further);
+    /// at another, in proportion: following every page's place would lay the book out once a page.
+    public func mapping(from old: any ReflowableSource) -> PageMapping {
+        old.fontSize == fontSize && old.pageAspect == pageAspect
+            ? .extended(from: old.pageCount, to: pageCount) : .proportional(from: old.pageCount, to: pageCount)
+    }
+}
+
+extension Book {
+    /// The page shape (width / height) a reflowable book is laid out for in a view of
+    /// `width` × `height` showing `pagesAcross` pages side by side: the pages' share of the view,
+    /// as the reference page shares a 16:9 view, so a 16:9 view gets the reference page and
+    /// other views pages of their own shape, within `reflowAspects` (no strip, no square).
+    public static func reflowAspect(viewWidth width: Double, viewHeight height: Double, pagesAcross: Int) -> Double {
+        let reference = referencePageWidth / referencePageHeight
+        guard width > 0, height > 0, width.isFinite, height.isFinite else { return reference }
+        let share = width / Double(max(pagesAcross, 1)) / height
+        let aspect = share * reference / (16.0 / 9 / 2)
+        let bounded = min(max(aspect, reflowAspects.lowerBound), reflowAspects.upperBound)
+        // Whole layout units wide at the reference height, as `pageWidth` gives them.
+        return (bounded * referencePageHeight).rounded() / referencePageHeight
+    }
+
+    /// Shapes a reflowable book's pages may take: from a tall paperback to a wide one.
+    public static let reflowAspects = 0.5...0.8
 }
 
 extension DocumentRegistry {

@@ -43,6 +43,25 @@ public struct Selection: Sendable, Equatable {
         words = Array(text.words[Swift.min(i, j)...Swift.max(i, j)])
     }
 
+    /// The words of `text` from the word nearest `a` to the page's last word (`toEnd`), or from
+    /// its first word to that one: the part of a drag across two pages on one of them.
+    public init(page: Int, text: PageText, from a: (x: Double, y: Double), toEnd: Bool) {
+        self.page = page
+        guard let i = Self.nearest(text, a) else { words = []; return }
+        words = Array(toEnd ? text.words[i...] : text.words[...i])
+    }
+
+    /// A drag from `a` on page `page` (words `text`) to `b` on the next or the previous page
+    /// (`otherPage`, words `otherText`): the words between them in reading order, each page's
+    /// part in page order.
+    public static func across(page: Int, text: PageText, from a: (x: Double, y: Double),
+                              to otherPage: Int, text otherText: PageText, at b: (x: Double, y: Double)) -> [Selection] {
+        let forward = otherPage > page
+        let parts = [Selection(page: page, text: text, from: a, toEnd: forward),
+                     Selection(page: otherPage, text: otherText, from: b, toEnd: !forward)]
+        return forward ? parts : parts.reversed()
+    }
+
     /// The text to copy: the words, a line break where their lines break.
     public var text: String {
         PageText(words: words).lines.map { $0.map(\.text).joined(separator: " ") }.joined(separator: "\n")

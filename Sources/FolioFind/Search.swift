@@ -30,7 +30,7 @@ public struct SearchProgress: Sendable, Equatable {
 /// the reader reading `progress` whenever it draws: the first hit is there as soon as its page
 /// is searched, and `cancel` stops it between two pages.
 public final class Search: @unchecked Sendable {
-    // @unchecked: `state` is guarded by `lock`; the rest is immutable.
+    // @unchecked: `state`, `stop` and `background` are guarded by `lock`; the rest is immutable.
     public let phrase: Phrase
     private let texts: PageTextCache
     private let first: Int
@@ -50,9 +50,27 @@ public final class Search: @unchecked Sendable {
 
     public func cancel() { lock.withLock { stop = true } }
 
-    /// Searches on a thread of its own, its pages read by `workers` threads.
+    /// Searches on a thread of its own, its pages read by `workers` threads, all of them below
+    /// the caller's priority: a frame loop drawing meanwhile keeps its pace, the search taking
+    /// the cores it leaves.
     public func start(workers: Int = 1) {
-        Thread.detachNewThread { [self] in run(workers: workers) }
+        lock.withLock { background = true }
+        Thread.detachNewThread { [self] in
+            Self.yieldToOthers()
+            run(workers: workers)
+        }
+    }
+
+    /// Whether the threads searching yield to others (`start`).
+    private var background = false
+
+    /// Lowers the calling thread's priority: on Linux the nice value is the thread's own, and
+    /// `who` 0 names the calling thread (setpriority(2)).
+    private static func yieldToOthers() {
+        #if os(Linux)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        setpriority(which, 0, getpriority(which, 0) + 10)
+        #endif
     }
 
     /// Searches every page, calling `found` with each page's hits as they are found (in the
@@ -98,6 +116,7 @@ public final class Search: @unchecked Sendable {
 
     /// A worker: takes the next page to search until none is left or the search stops.
     private func read(_ pages: PageQueue) {
+        if lock.withLock({ background }) { Self.yieldToOthers() }
         while let k = pages.take(stopped: lock.withLock { stop }) {
             pages.put(k, searched((first + k) % texts.pageCount))
         }

@@ -39,15 +39,19 @@ public struct PipelineConfiguration: Sendable {
     /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
     /// draw it when asked (`drawLayer`).
     public var showsLayer = false
+    /// A reflowable book is laid out again for the page shape of the view when its size
+    /// settles (`followPageShape`: the viewer); otherwise it keeps the shape it opened with.
+    public var followsPageShape = false
     /// Where the pipeline opens documents for their pages (the password, the documents open,
     /// those that failed): its own unless the host gives the one its library was loaded through
     /// (`Library.load(from:documents:)`), so that each document opens once.
     public var documents = DocumentRegistry()
     /// Where page decodes run: worker threads; a test may run them itself (`ManualDecoding`).
     public var decoding: any DecodeExecutor = BackgroundDecoding()
-    /// How a search typed in the window runs: on a thread of its own (the frame loop reads its
-    /// progress); a test may run it to its end at once to see what follows deterministically.
-    public var startsSearch: @Sendable (Search) -> Void = { $0.start() }
+    /// How a search typed in the window runs: in the background on every core, below the frame
+    /// loop's priority (the loop reads its progress); a test may run it to its end at once to
+    /// see what follows deterministically.
+    public var startsSearch: @Sendable (Search) -> Void = { $0.start(workers: ProcessInfo.processInfo.activeProcessorCount) }
 
     public init(shaders: String) { self.shaders = shaders }
 }
@@ -157,12 +161,17 @@ public final class FramePipeline {
     var wholeLayoutAsked: Set<String> = []
     var layingOutWhole = false
     var heldWholeLayout: DocumentRelaid?
+    /// The page shape the view asks of a reflowable book and since when, until the book is
+    /// laid out for it (`followPageShape`): a resize settles before the book is laid out again.
+    var wantedPageShape: (aspect: Double, since: Double)?
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
     /// Links under the pointer, the words it selects (`PagePointer.swift`).
     var pointer = PagePointer()
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
     var standingSearch: (phrase: String, book: Int?)?
+    /// The overview of the open book, while it is shown (`OverviewInput.swift`).
+    var overview: OverviewState?
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -172,7 +181,7 @@ public final class FramePipeline {
         session = ReadingSession(library: library, settings: settings, positions: configuration.positions, documents: configuration.documents)
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
-        renderer.settings.themedBooks = library.printedBooks
+        renderer.settings.printedBooks = library.printedBooks
         samples = configuration.samples ?? renderer.settings.samples
         filtering = configuration.filtering ?? .forCurrentRenderer
         textures = TextureStore(descriptor: .pages(filtering))
@@ -200,7 +209,7 @@ public final class FramePipeline {
     private func startOver(_ library: Library, _ begin: () -> Void) {
         if library != self.library { endSearch() }
         begin()
-        renderer.settings.themedBooks = library.printedBooks
+        renderer.settings.printedBooks = library.printedBooks
         replaceImages()
     }
 
@@ -359,7 +368,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [gestures.deadline, layerWake, searchWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [gestures.deadline, layerWake, searchWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -385,6 +394,7 @@ public final class FramePipeline {
         for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         takeRelayouts(at: now)
         layOutWhole()
+        followPageShape(at: now)
         advance(to: now)
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
@@ -392,7 +402,7 @@ public final class FramePipeline {
         updateLayer(at: now)
         if needsRender || uploadsPending { render() }
         if needsPresent { present() }
-        let t = pageTitle + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
+        let t = pageTitle + (overview == nil ? "" : " — overview") + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)
@@ -431,7 +441,7 @@ public final class FramePipeline {
             uploadsPending = false
             return
         }
-        let scene = controller.scene()
+        let scene = overviewScene ?? controller.scene()
         // Vector pages are rasterised for the size they are shown at once it settles (not for
         // each size an opening or a turn passes through).
         if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { pages.setDisplayHeight(shown) }

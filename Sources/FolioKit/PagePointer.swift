@@ -6,15 +6,19 @@ import FolioPlatform
 
 /// The pointer over the open book's pages, besides turning them: over a link it becomes a hand
 /// (a click follows it: `FramePipelineDelegate.pipeline(_:clickedAt:at:)`); Shift + drag selects
-/// words, marked on the paper as search hits are, and Ctrl+C copies them to the clipboard.
+/// words, on one page or across the two of a spread, marked on the paper as search hits are,
+/// and Ctrl+C copies them to the clipboard.
 struct PagePointer {
     /// The links of the page looked at last: a document call per page, not per move.
     var links: (page: PageRef, links: [PageLink])?
     var shape: PointerShape = .arrow
     /// A drag selecting words: the point it began at, the page's document, index and words.
     var drag: (anchor: PagePoint, path: String, page: Int, text: PageText)?
-    /// The words selected last, on page image `image` of document `path`.
-    var selection: (path: String, image: Int, words: Selection)?
+    /// The other page of the spread once the drag has reached it: its image and words (nil:
+    /// none, or not of the same document), read once a drag.
+    var dragOther: (image: Int, page: Int, text: PageText?)?
+    /// The words selected last in document `path`, a part per page image `images`, in page order.
+    var selection: (path: String, images: [Int], words: [Selection])?
 }
 
 extension FramePipeline {
@@ -39,7 +43,9 @@ extension FramePipeline {
     }
 
     /// The words selected in the open book as Ctrl+C copies them; nil when none are.
-    public var selectedText: String? { pointer.selection.map(\.words.text) }
+    public var selectedText: String? {
+        pointer.selection.map { $0.words.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n") }
+    }
 
     /// Shift + drag, Ctrl+C, and the pointer's shape over links: true when the event was used up.
     func pointerTakes(_ event: InputEvent, at now: Double) -> Bool {
@@ -55,6 +61,7 @@ extension FramePipeline {
                 return true
             }
             pointer.drag = (point, path, page, text)
+            pointer.dragOther = nil
             setPointer(.text)
             return true
         case let .mouseMove(x, y):
@@ -72,7 +79,7 @@ extension FramePipeline {
         case let .key(.c, modifiers, _) where modifiers.contains(.control) && controller.book != nil:
             if let text = selectedText {
                 surface.copyToClipboard(text)
-                let words = pointer.selection?.words.words.count ?? 0
+                let words = pointer.selection?.words.reduce(0) { $0 + $1.words.count } ?? 0
                 titleNote = "copied \(words) word\(words == 1 ? "" : "s")"
             } else {
                 showNotice("nothing selected: Shift + drag across a page selects its words")
@@ -83,22 +90,41 @@ extension FramePipeline {
         }
     }
 
-    /// The words from the drag's start to `point` (on the same page) selected and marked.
+    /// The words from the drag's start to `point` selected and marked: on the page it began
+    /// on, or across to the other page of the spread (of the same document).
     private func select(to point: PagePoint?) {
-        guard let drag = pointer.drag, let point, point.image == drag.anchor.image else { return }
-        let words = Selection(page: drag.page, text: drag.text, from: (drag.anchor.x, drag.anchor.y), to: (point.x, point.y))
+        guard let drag = pointer.drag, let point else { return }
+        let anchor = (drag.anchor.x, drag.anchor.y), images: [Int], words: [Selection]
+        if point.image == drag.anchor.image {
+            (images, words) = ([point.image], [Selection(page: drag.page, text: drag.text, from: anchor, to: (point.x, point.y))])
+        } else {
+            // Only the other page of the spread shown is ever under the pointer beside this one.
+            guard abs(point.image - drag.anchor.image) == 1, let other = otherPage(point.image, of: drag.path), let text = other.text else { return }
+            images = [min(point.image, drag.anchor.image), max(point.image, drag.anchor.image)]
+            words = Selection.across(page: drag.page, text: drag.text, from: anchor, to: other.page, text: text, at: (point.x, point.y))
+        }
         guard words != pointer.selection?.words else { return }
-        pointer.selection = (drag.path, point.image, words)
-        PageMarks.select(words.boxes, page: drag.page, of: drag.path)
-        marksChanged(image: point.image)
+        let before = pointer.selection?.images ?? []
+        pointer.selection = (drag.path, images, words)
+        PageMarks.select(Dictionary(words.map { ($0.page, $0.boxes) }, uniquingKeysWith: +), of: drag.path)
+        for image in Set(before + images) { marksChanged(image: image) }
     }
 
-    /// Takes the selection away, and its marks off the page.
+    /// Page image `image`'s page of document `path` and its words, read once a drag; nil when
+    /// the image is not a page of that document.
+    private func otherPage(_ image: Int, of path: String) -> (image: Int, page: Int, text: PageText?)? {
+        if let known = pointer.dragOther, known.image == image { return known }
+        guard let (p, page) = documentPage(image), p == path else { return nil }
+        pointer.dragOther = (image, page, (try? configuration.documents.open(path).text(page: page)) ?? nil)
+        return pointer.dragOther
+    }
+
+    /// Takes the selection away, and its marks off the pages.
     func clearSelection() {
         guard let old = pointer.selection else { return }
         pointer.selection = nil
-        PageMarks.select([], page: old.words.page, of: old.path)
-        marksChanged(image: old.image)
+        PageMarks.select([:], of: old.path)
+        for image in old.images { marksChanged(image: image) }
     }
 
     private func setPointer(_ shape: PointerShape) {

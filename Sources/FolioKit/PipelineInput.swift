@@ -12,6 +12,7 @@ extension FramePipeline {
         let now = timed.time
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
+            if overviewTakes(timed.event, at: now) { return }
             if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
             if layerTakes(key, at: now) || pointerTakes(timed.event, at: now) { return }
             if controller.book != nil, let outcome = pageEntry.handle(key) {
@@ -36,6 +37,7 @@ extension FramePipeline {
             // One book at a time: the first file dropped.
             if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
+            if overviewTakes(timed.event, at: now) { return }
             if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) || pointerTakes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
@@ -56,6 +58,7 @@ extension FramePipeline {
         case .help where configuration.showsLayer:
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
+        case .overview: toggleOverview()
         case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
         case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)

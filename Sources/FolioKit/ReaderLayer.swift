@@ -25,7 +25,10 @@ public enum ReaderLayer {
         } else if phase == .shelf, !library.books.isEmpty {
             let shown = library.books[min(max(Int(scroll.rounded()), 0), library.books.count - 1)]
             c.shelfTitle = shown.title
-            c.shelfAuthor = shown.author
+            // A book still being laid out says so under its title, as the title bar and the bar do.
+            let estimate = shown.pagesEstimated(in: documents) ? "\(shown.pageCountLabel(in: documents)) pages" : nil
+            let line = [shown.author, estimate].compactMap { $0 }.joined(separator: " · ")
+            c.shelfAuthor = line.isEmpty ? nil : line
         }
         return c
     }

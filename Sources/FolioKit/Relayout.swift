@@ -60,7 +60,7 @@ extension FramePipeline {
         let sizes = ReaderSettings.fontSizes
         let size = min(max((wantedTextSize ?? source.fontSize) + step, sizes.lowerBound), sizes.upperBound)
         wantedTextSize = size
-        if !relayoutRunning { startRelayout(book: b, document: path, from: source, fontSize: size) }
+        if !relayoutRunning { startRelayout(book: b, document: path, from: source, fontSize: size, pageAspect: source.pageAspect) }
         return size
     }
 
@@ -80,10 +80,34 @@ extension FramePipeline {
               let (_, _, source) = openReflowable else { return }
         wholeLayoutAsked.insert(path)
         layingOutWhole = true
-        startRelayout(book: b, document: path, from: source, fontSize: source.fontSize)
+        startRelayout(book: b, document: path, from: source, fontSize: source.fontSize, pageAspect: source.pageAspect)
     }
 
-    private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double) {
+    /// Seconds a view keeps its size before the book is laid out for it: a window dragged to a
+    /// new size is laid out once, for the size it ends at.
+    public static let pageShapeSettles = 0.4
+
+    /// When the next frame should come to lay the open book out for the view's page shape.
+    public var pageShapeWake: Double? { wantedPageShape.map { $0.since + Self.pageShapeSettles } }
+
+    /// Lays the open reflowable book out again, in the background, for the page shape its view
+    /// asks (`Book.reflowAspect`: one page or two across the view) once the view has kept its
+    /// size for `pageShapeSettles`; the pages shown stay meanwhile and the place is kept.
+    /// Called each frame; a shape asked for while a relayout runs waits for it.
+    func followPageShape(at now: Double) {
+        guard configuration.followsPageShape, let (b, path, source) = openReflowable, !layingOutWhole else { wantedPageShape = nil; return }
+        let view = controller.settings.viewSize
+        let single = controller.settings.style.orientation == .horizontal && controller.settings.pages.isSingle(viewSize: view)
+        let aspect = Book.reflowAspect(viewWidth: view.x, viewHeight: view.y, pagesAcross: single ? 1 : 2)
+        // Pages a unit or two wider or narrower are not worth a new layout.
+        guard abs(aspect - source.pageAspect) * Book.referencePageHeight > 2 else { wantedPageShape = nil; return }
+        if wantedPageShape?.aspect != aspect { wantedPageShape = (aspect, now) }
+        guard let wanted = wantedPageShape, now >= wanted.since + Self.pageShapeSettles, !relayoutRunning else { return }
+        wantedPageShape = nil
+        startRelayout(book: b, document: path, from: source, fontSize: wantedTextSize ?? source.fontSize, pageAspect: aspect)
+    }
+
+    private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double, pageAspect: Double) {
         let shown = (controller.shownPages.first ?? 1) - 1
         let pages = library.books[b].pages
         let index = pages.indices.contains(shown) ? pages[shown].documentPage?.index ?? 0 : 0
@@ -93,7 +117,7 @@ extension FramePipeline {
         relayingFrom = place
         Thread.detachNewThread {
             do {
-                let (relaid, page) = try source.relaid(fontSize: fontSize, keeping: place)
+                let (relaid, page) = try source.relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
                 inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page,
                                                    mapping: relaid.mapping(from: source))))
             } catch {
@@ -118,7 +142,7 @@ extension FramePipeline {
                 // The pages already there stay the same: a turn under way plays on first.
                 if whole, controller.phase == .turning { heldWholeLayout = event } else { apply(event, at: now, completingLayout: whole) }
                 if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
-                    startRelayout(book: b, document: path, from: source, fontSize: wanted)
+                    startRelayout(book: b, document: path, from: source, fontSize: wanted, pageAspect: source.pageAspect)
                 } else {
                     wantedTextSize = nil
                 }
@@ -139,12 +163,18 @@ extension FramePipeline {
     /// pages unchanged): it stays on the page shown, its textures too, and says nothing.
     private func apply(_ event: DocumentRelaid, at now: Double, completingLayout: Bool) {
         guard library.books.indices.contains(event.book), library.books[event.book].document == event.document else { return }
+        let sizeBefore = (configuration.documents.opened(event.document) as? any ReflowableSource)?.fontSize
         configuration.documents.replace(event.document, with: event.source)
         let count = event.source.pageCount
         let pages = (0..<count).map { PageRef.document(event.document, index: $0) }
         // Hits found in the old pages point at pages no longer there.
         if pages != library.books[event.book].pages { endSearch() }
         session.library.books[event.book].pages = pages
+        // Laid out for another page shape: the book takes it.
+        if let width = Book.pageWidth(firstPage: event.source.pageAspect, 1) {
+            session.library.books[event.book].pageWidth = width
+            session.library.books[event.book].pageHeight = Book.referencePageHeight
+        }
         // Images of pages whose content stayed (a layout completed) stay.
         self.pages.relaid(book: event.book, in: library, mapping: event.mapping)
         needsRender = true
@@ -156,6 +186,7 @@ extension FramePipeline {
         landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
         relayingFrom = nil
         let size = event.source.fontSize
-        showNotice("text \(size.rounded() == size ? String(Int(size)) : String(size)) pt — \(count) page\(count == 1 ? "" : "s")")
+        let what = size == sizeBefore ? "laid out for the window" : "text \(size.rounded() == size ? String(Int(size)) : String(size)) pt"
+        showNotice("\(what) — \(count) page\(count == 1 ? "" : "s")")
     }
 }

@@ -15,9 +15,9 @@ struct WindowSearch {
     var cursor = HitCursor()
     /// The hit shown (its index in the hits moves when pages before it are searched later).
     var shown: SearchHit?
-    /// Hits marked on the pages so far; whether the finished search's marks were.
+    /// Hits marked on the pages so far, and the document's pages they are on.
     var marked = 0
-    var markedAll = false
+    var markedPages: Set<Int> = []
 }
 
 extension FramePipeline {
@@ -96,12 +96,22 @@ extension FramePipeline {
         old.search.cancel()
         finding = nil
         PageMarks.set([:], for: old.path)
-        marksChanged()
+        marksChanged(pages: old.markedPages, of: old.path, book: old.book)
     }
 
-    /// Moves the search on to what its thread has found: new hits marked (the pages shown are
-    /// rasterised again when the first come and when it ends), the first turned to, the count
-    /// shown. Called every frame; costs a lock while nothing changed.
+    /// The marks on pages `documentPages` of the document at `path` changed: those of book
+    /// `book`'s images held are rendered again (crops of zoomed pages included), nothing else.
+    func marksChanged(pages documentPages: Set<Int>, of path: String, book: Int) {
+        guard !documentPages.isEmpty, library.books.indices.contains(book) else { return }
+        let refs = Set(documentPages.map { PageRef.document(path, index: $0) })
+        let images = library.books[book].pages
+        pages.redraw(book: book, images: Set(images.indices.filter { refs.contains(images[$0]) }))
+        needsRender = true
+    }
+
+    /// Moves the search on to what its threads have found: new hits marked (only the pages they
+    /// are on are rasterised again, and only where they are held), the first turned to, the
+    /// count shown. Called every frame; costs a lock while nothing changed.
     func updateSearch(at now: Double) {
         // A book closed: the phrase is searched again when it opens again.
         if controller.book == nil, standingSearch?.book != nil { standingSearch?.book = nil }
@@ -117,11 +127,13 @@ extension FramePipeline {
             return
         }
         let p = s.search.progress
-        if p.hits.count != s.marked || (p.finished && !s.markedAll) {
+        if p.hits.count != s.marked {
             PageMarks.set(hits: p.hits, for: s.path)
-            if s.marked == 0 || p.finished { marksChanged() }
+            // A page's hits come all at once: the pages newly among the hits' are the changed ones.
+            let marked = Set(p.hits.map(\.page))
+            marksChanged(pages: marked.subtracting(s.markedPages), of: s.path, book: s.book)
             s.marked = p.hits.count
-            s.markedAll = p.finished
+            s.markedPages = marked
         }
         if let hit = s.shown {
             s.cursor.follow(hit, in: p.hits)

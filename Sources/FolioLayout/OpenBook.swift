@@ -70,7 +70,7 @@ public enum PageStack {
     public static func showThrough(lift: Double) -> (lit: Double, behind: Double) {
         let l = clamp(lift, 0, 1)
         let t = clamp(l / 0.3, 0, 1)
-        return (0.12 * (1 - t * t * (3 - 2 * t)), 0.24 + 0.36 * l)
+        return (0.09 * (1 - t * t * (3 - 2 * t)), 0.18 + 0.27 * l)
     }
 
     /// The shade terms of a face `lift` off its stack: the show-through's two.

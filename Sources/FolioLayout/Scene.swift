@@ -141,6 +141,9 @@ public struct SceneItem: Sendable, Equatable {
     public var gutterDrop: Vec2 = .zero
     /// Maps local (a / size.x, l / size.y + 0.5) to the front image's uv; the back uses its mirror.
     public var uv: UVMap
+    /// Maps them to `behind`'s (and a sheet's other face's) uv, mirrored likewise, where that
+    /// is not `uv`: a magnified crop drawn over its page shows the whole page's other side.
+    public var behindUV: UVMap?
     public var opacity: Double
     public var shade: Shade
     /// Drawn at all (culled items stay listed for `folio layout`).

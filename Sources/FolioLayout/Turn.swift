@@ -166,6 +166,17 @@ public enum CurlTurn {
         return pose((lo + hi) / 2)
     }
 
+    /// How far a let-go pointer has come, 0 … 1, towards where the sheet lands at time fraction
+    /// `t` of its landing: it leaves at the landing curve's speed (1.6 times the mean) and its
+    /// distance left shrinks as (1 − t)⁴. Near its landing the sheet moves as the square root of
+    /// that distance (its pose goes as (1 − q)², the held point's leaning place as (1 − q)⁴), so
+    /// it then slows to zero speed; on the landing curve (distance as (1 − t)²) it came down at
+    /// an even speed and stopped dead.
+    public static func settling(_ t: Double) -> Double {
+        let u = 1 - clamp(t, 0, 1)
+        return 1 - u * u * u * u * (1 + 2.4 * (1 - u))
+    }
+
     /// The largest sine of the fold's slant against the spine.
     public static let maxSlant = 0.3
     /// How far across the pointer sits per unit the grabbed point has risen, at the start of a

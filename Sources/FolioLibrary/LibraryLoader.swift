@@ -335,7 +335,7 @@ struct ManifestReader {
     let base: String
     var problems: [Problem] = []
 
-    static let bookFields = ["title", "author", "cover", "pages", "direction", "pageSize"]
+    static let bookFields = ["title", "author", "cover", "pages", "direction", "pageSize", "printed"]
 
     mutating func report(_ v: ManifestValue, _ at: String, _ message: String, severity: Problem.Severity = .error) {
         problems.append(Problem(file: file, line: v.line, message: at.isEmpty ? message : "\(at): \(message)", severity: severity))
@@ -419,6 +419,7 @@ struct ManifestReader {
         }
         book.title = string(v, "title", at: at) ?? titleFromFolder ?? defaultTitle
         book.author = string(v, "author", at: at)
+        book.printed = field(v, "printed", at: at, expected: "true or false") { if case let .bool(b) = $0.kind { b } else { nil } }
         if let c = string(v, "cover", at: at) { book.cover = resolve(c, v["cover"]!, at: Self.dot(at, "cover")).map(PageRef.init(named:)) }
         if let d = v["direction"] {
             if case let .string(s) = d.kind, let dir = ReadingDirection(rawValue: s) {

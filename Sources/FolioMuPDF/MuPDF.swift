@@ -5,7 +5,8 @@ import Foundation
 /// EPUB (2 and 3: reflowable, fixed-layout, image-only), MOBI/AZW3, FB2, XHTML and XPS as page
 /// sources, through MuPDF.
 ///
-/// Reflowable books are laid out for the book's page (the reference page, 362 × 568 points) at
+/// Reflowable books are laid out for the book's page (568 points high, as wide as `pageAspect`
+/// says: the reference page, 362 × 568, unless the view it is shown in asks for another) at
 /// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
 /// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
 /// With `laysOutInBackground` a book opens once its first chapters are laid out, with its page
@@ -28,6 +29,17 @@ public enum MuPDF {
     }
     private static let settings = Mutex(defaultFontSize)
 
+    /// The shape (width / height) of the pages reflowable books opened from now on are laid out
+    /// for, within `Book.reflowAspects` (the viewer follows its window: `Book.reflowAspect`).
+    public static var pageAspect: Double {
+        get { shape.withLock { $0 } }
+        set {
+            let bounds = Book.reflowAspects
+            shape.withLock { $0 = newValue.isFinite ? min(max(newValue, bounds.lowerBound), bounds.upperBound) : Book.referencePageWidth / Book.referencePageHeight }
+        }
+    }
+    private static let shape = Mutex(Book.referencePageWidth / Book.referencePageHeight)
+
     /// Whether reflowable books open before they are wholly laid out (the viewer: the first
     /// page shows at once and the rest is laid out in the background); otherwise (commands that
     /// print or capture) a book opens laid out to its last page, its page count exact.
@@ -48,7 +60,7 @@ public enum MuPDF {
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
         PageSourceFormat(name: name, extensions: extensions) { path, _ in
-            try MuPDFDocument(path: path, fontSize: fontSize, wholeBook: !laysOutInBackground)
+            try MuPDFDocument.open(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: !laysOutInBackground)
         }
     }
 
@@ -82,22 +94,51 @@ final class Mutex<Value>: @unchecked Sendable {
     }
 }
 
+/// A layout given up after the decode timeout: MuPDF was still laying out chapter `chapters`
+/// (0-based) of `of`.
+struct LayoutGivenUp: Error {
+    var seconds: Double
+    var chapters: Int
+    var of: Int
+
+    var message: String {
+        "laying out took over \(seconds.formatted()) s; "
+            + (chapters == 0 ? "no chapter was laid out" : "showing the first \(chapters) of \(of) chapters")
+    }
+}
+
 /// One e-book or XPS file, open in MuPDF (the bridge serialises access to it).
 final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     // @unchecked: `doc` is used only through the bridge, which locks it; `laidOut` under its lock.
     let path: String
-    private let doc: OpaquePointer
+    /// Keeps the MuPDF document open while anything uses it: this, and a layout given up on
+    /// that still runs on its worker (MuPDF 1.21 cannot stop one part-way).
+    private final class Handle: @unchecked Sendable {
+        // @unchecked: the bridge locks the document for each call.
+        let doc: OpaquePointer
+        init(_ doc: OpaquePointer) { self.doc = doc }
+        deinit { folio_mu_close(doc) }
+    }
+    private let handle: Handle
+    private var doc: OpaquePointer { handle.doc }
+    /// Laid out only as far as this many chapters: a layout given up (`LayoutGivenUp`).
+    private let givenUp: LayoutGivenUp?
     private let info: folio_mu_info
     let title: String?
     let author: String?
     /// The page count, the shape of the pages and the text size of the current layout, and
     /// whether the count is an estimate (the book is not laid out to its end).
     private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double, estimated: Bool)>
+    /// The shape of the page box a reflowable book is laid out for (width / height).
+    private let layoutAspect: Mutex<Double>
 
-    /// Opens the book laid out at `fontSize`: to its end, or (not `wholeBook`) its first
-    /// chapters only, the rest laid out when a page of it is drawn.
-    init(path: String, fontSize: Double, wholeBook: Bool = true) throws {
+    /// Opens the book laid out at `fontSize` for pages of `pageAspect`: to its end, or (not
+    /// `wholeBook`) its first chapters only, the rest laid out when a page of it is drawn.
+    /// `givenUp`: lay out only the chapters an earlier layout got through.
+    init(path: String, fontSize: Double, pageAspect: Double = Book.referencePageWidth / Book.referencePageHeight,
+         wholeBook: Bool = true, givenUp: LayoutGivenUp? = nil) throws {
         self.path = path
+        self.givenUp = givenUp
         var error = folio_mu_error()
         var info = folio_mu_info()
         guard let doc = folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &info, &error) else {
@@ -107,20 +148,41 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             folio_mu_close(doc)
             throw PageError.invalid(path: path, message: refusal)
         }
-        self.doc = doc
+        handle = Handle(doc)
         self.info = info
         let mobi = (title: Self.string(info.mobi_title), author: Self.string(info.mobi_author))
         title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
         // "Unknown" is what converters write when they know no author.
         author = Self.metadata(doc, "info:Author") ?? (mobi.author.isEmpty || mobi.author == "Unknown" ? nil : mobi.author)
         laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false))
-        // Fully initialised: from here a throw runs deinit, which closes the document.
+        // Fixed-layout books keep Folio's page box.
+        layoutAspect = Mutex(Self.shape(pageAspect, of: info))
+        // Fully initialised: from here a throw lets the handle go, which closes the document
+        // once no layout uses it.
         try layout(fontSize: fontSize, wholeBook: wholeBook)
     }
 
-    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead.
+    /// Opens the book as `init` does; when laying it out takes longer than the decode timeout,
+    /// the chapters laid out by then, in a document of their own (the first one's layout
+    /// finishes on its own), with a note saying so.
+    static func open(path: String, fontSize: Double, pageAspect: Double, wholeBook: Bool = true) throws -> MuPDFDocument {
+        do {
+            return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: wholeBook)
+        } catch let given as LayoutGivenUp {
+            guard given.chapters > 0 else { throw PageError.invalid(path: path, message: given.message) }
+            do {
+                return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, givenUp: given)
+            } catch let again as LayoutGivenUp {
+                throw PageError.invalid(path: path, message: again.message)
+            }
+        }
+    }
+
+    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead; a layout given up
+    /// shows its first chapters.
     var notes: [String] {
-        info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : []
+        (info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : [])
+            + (givenUp.map { [$0.message] } ?? [])
     }
 
     /// Why a book is not given to MuPDF at all, in words.
@@ -129,8 +191,6 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let deep = string(info.too_deep)
         return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
     }
-
-    deinit { folio_mu_close(doc) }
 
     private static func words(_ error: folio_mu_error) -> String {
         let s = string(error.message)
@@ -150,15 +210,16 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return s.isEmpty ? nil : s
     }
 
-    /// Lays a reflowable book out for the reference page at `fontSize` points (fixed pages
-    /// keep theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
+    /// Lays a reflowable book out for its page box at `fontSize` points (fixed pages keep
+    /// theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
     func layout(fontSize: Double, wholeBook: Bool = true) throws {
         var error = folio_mu_error()
         var count: (pages: Int32, estimated: Bool) = (-1, false)
         if info.reflowable != 0 {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
-            if folio_mu_layout(doc, Float(Book.referencePageWidth), Float(Book.referencePageHeight), Float(fontSize), &error) == 0 {
-                count = wholeBook ? (folio_mu_count_pages(doc, &error), false) : firstChapters(&error)
+            let box = pageBox
+            if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
+                count = try chapters(wholeBook: wholeBook, &error)
             }
         } else {
             count = (folio_mu_count_pages(doc, &error), false)
@@ -171,33 +232,110 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated) }
     }
 
-    /// Lays chapters out from the first until `MuPDF.firstPages` pages are counted; the page
-    /// count, estimated from the pages a chapter had so far when chapters are left (-1 on error).
-    private func firstChapters(_ error: inout folio_mu_error) -> (pages: Int32, estimated: Bool) {
+    /// The page box laid out for, in points: a fixed-layout book's viewport (CSS pixels of
+    /// 0.75 pt, so that a picture of the viewport's pixels, which MuPDF sizes at 96 dpi, fills
+    /// it, as a comic's picture fills its page), else Folio's page of `pageAspect`.
+    private var pageBox: (width: Double, height: Double) {
+        let height = Book.referencePageHeight
+        let viewport = (Double(info.viewport_width), Double(info.viewport_height))
+        guard info.pre_paginated != 0, viewport.0 > 0, viewport.1 > 0,
+              Book.pageWidth(firstPage: viewport.0, viewport.1) != nil else { return (height * pageAspect, height) }
+        return (viewport.0 * 0.75, viewport.1 * 0.75)
+    }
+
+    /// What a worker laying chapters out has counted, read by the thread waiting for it.
+    private final class Counting: @unchecked Sendable {
+        // @unchecked: every field is touched under `lock`.
+        let lock = NSLock()
+        var pages: [Int] = []
+        var error = folio_mu_error()
+        var failed = false
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    /// Lays chapters out from the first: all of them (`wholeBook`; those of `givenUp`), or until
+    /// `MuPDF.firstPages` pages are counted. On a worker, waited for `PageSources.decodeTimeout`
+    /// at most: a chapter still being laid out then is left to finish on its own and
+    /// `LayoutGivenUp` says how far it got. The page count, estimated from the pages a chapter had
+    /// so far when chapters are left (-1 on error).
+    private func chapters(wholeBook: Bool, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool) {
         let chapters = Int(folio_mu_count_chapters(doc, &error))
         guard chapters >= 0 else { return (-1, false) }
-        var pages = 0, laid = 0
-        while laid < chapters, pages < MuPDF.firstPages {
-            let n = Int(folio_mu_count_chapter_pages(doc, Int32(laid), &error))
-            guard n >= 0 else { return (-1, false) }
-            pages += n
-            laid += 1
+        let last = min(givenUp?.chapters ?? chapters, chapters)
+        let counting = Counting(), handle = handle, enough = wholeBook || givenUp != nil ? Int.max : MuPDF.firstPages
+        Thread.detachNewThread {
+            var laid = 0, pages = 0, error = folio_mu_error()
+            while laid < last, pages < enough {
+                let n = Int(folio_mu_count_chapter_pages(handle.doc, Int32(laid), &error))
+                guard n >= 0 else { counting.lock.withLock { (counting.failed, counting.error) = (true, error) }; break }
+                counting.lock.withLock { counting.pages.append(n) }
+                pages += n
+                laid += 1
+            }
+            counting.done.signal()
         }
-        guard laid < chapters else { return (Int32(pages), false) }
-        // Every chapter left has a page at least.
-        let estimate = max(pages + chapters - laid, Int((Double(pages) * Double(chapters) / Double(laid)).rounded()))
+        let seconds = PageSources.decodeTimeout
+        let finished = counting.done.wait(timeout: seconds > 0 ? .now() + seconds : .distantFuture) == .success
+        let (counts, failed) = counting.lock.withLock { (counting.pages, counting.failed) }
+        guard finished else { throw LayoutGivenUp(seconds: seconds, chapters: counts.count, of: chapters) }
+        guard !failed else {
+            error = counting.lock.withLock { counting.error }
+            return (-1, false)
+        }
+        let pages = counts.reduce(0, +), laid = counts.count
+        guard laid < last, givenUp == nil else { return (Int32(min(pages, Int(Int32.max))), false) }
+        let estimate = pages + estimatedPages(of: laid..<chapters, from: counts)
         return (Int32(min(estimate, Int(Int32.max))), true)
+    }
+
+    /// The pages chapters `rest` will have, from the pages the first chapters had (`counts`).
+    /// By their bytes when the spine's are known: a chapter of b bytes fills b / r pages, r the
+    /// bytes a full page of the laid-out chapters held (a chapter's last page is half full on
+    /// the whole; the fullest one-page chapter when none had more), and has a page at least. So
+    /// short front matter (a cover, a title page) does not make a book of long chapters look
+    /// short. Else pages per chapter so far, times the chapters left.
+    private func estimatedPages(of rest: Range<Int>, from counts: [Int]) -> Int {
+        let bytes = (0..<Int(folio_mu_spine_count(doc))).map { Double(folio_mu_chapter_bytes(doc, Int32($0))) }
+        let laid = counts.indices
+        guard bytes.count == rest.upperBound, !laid.isEmpty else {
+            return max(rest.count, Int((Double(counts.reduce(0, +)) * Double(rest.count) / Double(max(counts.count, 1))).rounded()))
+        }
+        let long = laid.filter { counts[$0] > 1 }
+        let perPage = long.isEmpty ? laid.map { bytes[$0] }.max() ?? 0
+            : long.map { bytes[$0] }.reduce(0, +) / long.map { Double(counts[$0]) - 0.5 }.reduce(0, +)
+        guard perPage > 0 else { return rest.count }
+        return rest.map { max(1, Int((bytes[$0] / perPage + 0.5).rounded())) }.reduce(0, +)
     }
 
     var pageCount: Int { laidOut.withLock { $0.pages } }
     var pagesEstimated: Bool { laidOut.withLock { $0.estimated } }
     private var aspect: Double { laidOut.withLock { $0.aspect } }
     var fontSize: Double { laidOut.withLock { $0.fontSize } }
+    var pageAspect: Double { layoutAspect.withLock { $0 } }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        let relaid = try MuPDFDocument(path: path, fontSize: place.fontSize)
-        guard place.fontSize != fontSize else { return (relaid, min(place.page, max(relaid.pageCount - 1, 0))) }
-        return (relaid, try relaid.follow(place.page, to: fontSize) ?? 0)
+        try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
+    }
+
+    func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let from = place.pageAspect ?? self.pageAspect
+        let relaid = try Self.open(path: path, fontSize: place.fontSize, pageAspect: from)
+        guard place.fontSize != fontSize || relaid.pageAspect != MuPDFDocument.shape(pageAspect, of: info) else {
+            return (relaid, min(place.page, max(relaid.pageCount - 1, 0)))
+        }
+        do {
+            return (relaid, try relaid.follow(place.page, to: fontSize, pageAspect: pageAspect) ?? 0)
+        } catch is LayoutGivenUp {
+            // The new layout took too long: its first chapters, the place as far as they go.
+            let first = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect)
+            return (first, min(place.page, max(first.pageCount - 1, 0)))
+        }
+    }
+
+    /// The page box a book of `info` is laid out for when `pageAspect` is asked: fixed-layout
+    /// books keep Folio's.
+    private static func shape(_ pageAspect: Double, of info: folio_mu_info) -> Double {
+        info.reflowable != 0 && info.pre_paginated == 0 ? pageAspect : Book.referencePageWidth / Book.referencePageHeight
     }
 
     var direction: ReadingDirection { info.right_to_left != 0 ? .rtl : .ltr }
@@ -206,24 +344,27 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
 
     func page(of place: TextPlace) -> Int? {
-        guard place.fontSize != fontSize, reflowable else {
+        let aspect = place.pageAspect ?? pageAspect
+        guard place.fontSize != fontSize || aspect != pageAspect, reflowable else {
             return (0..<pageCount).contains(place.page) || pagesEstimated && place.page >= 0 ? place.page : nil
         }
         // MuPDF's bookmarks point into one document's own layout: the place is found in a
         // copy laid out at its size, then followed to this one's.
         // Only the chapters up to the place are laid out, at either size.
-        return try? MuPDFDocument(path: path, fontSize: place.fontSize, wholeBook: false).follow(place.page, to: fontSize, wholeBook: false)
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: aspect, wholeBook: false)
+            .follow(place.page, to: fontSize, pageAspect: pageAspect, wholeBook: false)
     }
 
-    /// Lays this document out at `fontSize`; the page that then holds the text page `index`
-    /// started with: MuPDF's bookmark of it looked up in the new layout, when it is found in
-    /// the same chapter. A bookmark points at MuPDF's laid-out chapter, which it may have let go
-    /// and parsed again meanwhile: then the page as far through the same chapter.
-    private func follow(_ index: Int, to fontSize: Double, wholeBook: Bool = true) throws -> Int? {
+    /// Lays this document out at `fontSize` for pages of `pageAspect`; the page that then holds
+    /// the text page `index` started with: MuPDF's bookmark of it looked up in the new layout,
+    /// when it is found in the same chapter. A bookmark points at MuPDF's laid-out chapter, which
+    /// it may have let go and parsed again meanwhile: then the page as far through the same chapter.
+    private func follow(_ index: Int, to fontSize: Double, pageAspect: Double, wholeBook: Bool = true) throws -> Int? {
         guard index >= 0, index < pageCount || pagesEstimated else { return nil }
         let mark = folio_mu_bookmark(doc, Int32(index))
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
         let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
+        layoutAspect.withLock { $0 = Self.shape(pageAspect, of: info) }
         try layout(fontSize: fontSize, wholeBook: wholeBook)
         guard chapter >= 0 else { return nil }
         let found = folio_mu_lookup_bookmark(doc, mark)

@@ -32,29 +32,22 @@ public enum PDF {
     }()
 }
 
-/// One PDF file. poppler's document objects are not thread-safe, so each render borrows one
-/// of a small pool of handles on the same file: pages render in parallel, one per handle.
-/// poppler cannot stop a page part-way, so a render still running after
-/// `PageSources.decodeTimeout` (forms nested to draw 2^40 times) stops counting against the
-/// pool's limit: pages asked for after it get a handle of their own instead of waiting behind
-/// it, up to `maxOverdue` such renders.
+/// One PDF file. poppler's document objects are not thread-safe, so each use borrows a handle
+/// on the same file (`HandlePool`): pages render in parallel, one per handle, and words are read
+/// for search on handles of their own, so a search running through the book never keeps a page
+/// the reader turns to waiting for a handle.
 final class PDFDocument: PageSource, @unchecked Sendable {
-    // @unchecked: the handles, their limit, the renders under way and the size cache are guarded by `pool`.
+    // @unchecked: the pools lock themselves; the size cache is guarded by `sizeLock`, the text pool by `textLock`.
     let path: String
     let pageCount: Int
     let title: String?
     private let password: String?
     private let uri: String
-    private let pool = NSCondition()
-    private var idle: [OpaquePointer]
-    private var handles: Int
-    private var maxHandles: Int
-    /// Uses of a handle under way, by number, and when each began; those past the decode timeout.
-    private var started: [Int: Date] = [:]
-    private var overdue: Set<Int> = []
-    private var uses = 0
-    /// Overdue renders at most that others pass by (each holds a handle and a busy thread).
-    private static let maxOverdue = 4
+    private let renders: HandlePool
+    /// Handles for reading words, opened on the first text asked for (nil until then).
+    private let textLock = NSLock()
+    private var texts: HandlePool?
+    private let sizeLock = NSLock()
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     /// A handle of its own for page labels, so that the on-screen layer never waits for pages
     /// being rendered, and the labels read so far (nil: the page has none); guarded by `info`.
@@ -72,9 +65,10 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         uri = String(cString: u)
         g_free(u)
         let doc = try Self.openHandle(path: path, uri: uri, password: password)
-        idle = [doc]
-        handles = 1
-        maxHandles = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount - 1))
+        let uri = uri
+        renders = HandlePool(first: doc, limit: min(4, ProcessInfo.processInfo.activeProcessorCount - 1)) {
+            try Self.openHandle(path: path, uri: uri, password: password)
+        }
         pageCount = Int(poppler_document_get_n_pages(doc))
         title = poppler_document_get_title(doc).flatMap { t in
             defer { g_free(t) }
@@ -87,15 +81,14 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     }
 
     deinit {
-        for doc in idle { g_object_unref(UnsafeMutableRawPointer(doc)) }
         if let infoHandle { g_object_unref(UnsafeMutableRawPointer(infoHandle)) }
     }
 
     func pageSize(_ index: Int) -> (width: Double, height: Double)? {
         guard (0..<pageCount).contains(index) else { return nil }
-        if let s = pool.withLock({ sizes[index] }) { return s }
+        if let s = sizeLock.withLock({ sizes[index] }) { return s }
         let s = withHandle { Self.size(of: $0, page: index) }
-        pool.withLock { sizes[index] = s }
+        sizeLock.withLock { sizes[index] = s }
         return s
     }
 
@@ -123,15 +116,16 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with page `index` and its size in points, on a handle of its own.
-    func withPage<T>(_ index: Int, _ body: (OpaquePointer, Double, Double) throws -> T) throws -> T {
-        try withPage(index) { _, page, w, h in try body(page, w, h) }
+    /// Runs `body` with page `index` and its size in points, on a handle of its own (one lent
+    /// for reading words with `forText`).
+    func withPage<T>(_ index: Int, forText: Bool = false, _ body: (OpaquePointer, Double, Double) throws -> T) throws -> T {
+        try withPage(index, forText: forText) { _, page, w, h in try body(page, w, h) }
     }
 
     /// Runs `body` with the handle, page `index` of it and the page's size in points.
-    func withPage<T>(_ index: Int, _ body: (OpaquePointer, OpaquePointer, Double, Double) throws -> T) throws -> T {
+    func withPage<T>(_ index: Int, forText: Bool = false, _ body: (OpaquePointer, OpaquePointer, Double, Double) throws -> T) throws -> T {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-        return try withHandle { doc in
+        return try (forText ? textHandles : renders).with { doc in
             guard let page = poppler_document_get_page(doc, Int32(index)) else {
                 throw PageError.invalid(path: path, message: "page \(index + 1) cannot be read")
             }
@@ -207,60 +201,22 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         return .invalid(path: path, message: "not a readable PDF: \(message)")
     }
 
-    /// Runs `body` with a handle of its own: an idle one, a new one while fewer than
-    /// `maxHandles` exist, else the next one given back.
-    func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
-        pool.lock()
-        while idle.isEmpty && handles - overdue.count >= maxHandles { waitLocked() }
-        var doc = idle.popLast()
-        if doc == nil { handles += 1 }
-        pool.unlock()
-        if doc == nil { doc = try? Self.openHandle(path: path, uri: uri, password: password) }
-        guard let handle = doc else {
-            // The file changed or went since it opened: make do with the handles there are
-            // (the first always stays), waiting for one of them.
-            pool.withLock {
-                handles -= 1
-                maxHandles = handles
-            }
-            return try withHandle(body)
-        }
-        let use = pool.withLock {
-            uses += 1
-            started[uses] = Date()
-            return uses
-        }
-        defer {
-            pool.withLock {
-                started[use] = nil
-                // Late: its place was given to another handle meanwhile.
-                if overdue.remove(use) != nil, handles - overdue.count > maxHandles {
-                    handles -= 1
-                    g_object_unref(UnsafeMutableRawPointer(handle))
-                } else {
-                    idle.append(handle)
-                }
-            }
-            pool.signal()
-        }
-        return try body(handle)
-    }
+    /// Runs `body` with a handle of its own.
+    func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T { try renders.with(body) }
 
-    /// Waits, with `pool` locked, until a handle comes back or a use passes the decode timeout
-    /// (it is then overdue, and no longer counts against `maxHandles`).
-    private func waitLocked() {
-        let timeout = PageSources.decodeTimeout, now = Date()
-        var soonest: Date?
-        for (use, began) in started where !overdue.contains(use) {
-            let due = began.addingTimeInterval(timeout)
-            if due > now {
-                soonest = min(soonest ?? due, due)
-            } else if overdue.count < Self.maxOverdue {
-                overdue.insert(use)
+    /// The handles words are read with: as many as there are cores (at most 4), so a search
+    /// reads pages in parallel; the render handles when no other can be opened.
+    private var textHandles: HandlePool {
+        textLock.withLock {
+            if let texts { return texts }
+            guard let first = try? Self.openHandle(path: path, uri: uri, password: password) else { return renders }
+            let (path, uri, password) = (path, uri, password)
+            let pool = HandlePool(first: first, limit: min(4, ProcessInfo.processInfo.activeProcessorCount)) {
+                try Self.openHandle(path: path, uri: uri, password: password)
             }
+            texts = pool
+            return pool
         }
-        guard idle.isEmpty && handles - overdue.count >= maxHandles else { return }
-        if let soonest { _ = pool.wait(until: soonest) } else { pool.wait() }
     }
 }
 

@@ -56,7 +56,7 @@ extension PDFDocument {
     }
 
     func text(page index: Int) throws -> PageText? {
-        try withPage(index) { page, w, h in
+        try withPage(index, forText: true) { page, w, h in
             guard let chars = poppler_page_get_text(page) else { return nil }
             defer { g_free(chars) }
             var rects: UnsafeMutablePointer<PopplerRectangle>?
@@ -74,7 +74,8 @@ extension PDFDocument {
             // One rectangle per character of the text, in points from the page's top left.
             for (i, c) in text.unicodeScalars.enumerated() {
                 guard i < Int(count) else { break }
-                if c.properties.isWhitespace { end(); continue }
+                // Most text is ASCII: its white space is known without Unicode's tables.
+                if c.isASCII ? c == " " || (0x09...0x0D).contains(c.value) : c.properties.isWhitespace { end(); continue }
                 let r = rects[i]
                 let b = PageRegion(x0: min(r.x1, r.x2), y0: min(r.y1, r.y2), x1: max(r.x1, r.x2), y1: max(r.y1, r.y2))
                 word.unicodeScalars.append(c)

@@ -64,6 +64,8 @@ public final class DetailCache: @unchecked Sendable {
         public let image: RGBAImage
         /// Unique for each rendering: a texture made from another raster is out of date.
         public let serial: Int
+        /// The page's marks at its rendering (`redraw`): an older one is shown until a newer comes.
+        let generation: Int
 
         public var byteCount: Int { image.byteCount }
     }
@@ -90,11 +92,15 @@ public final class DetailCache: @unchecked Sendable {
     /// budget, with the newest crop of each key (two pages on screen never evict each other's).
     private var shown: Set<Int> = []
     private var wanted: Set<Key> = []
-    /// The page each rendering in flight is for, and the next request per page.
+    /// The page each rendering in flight is for (and its marks' generation), and the next
+    /// request per page.
     private var inflight: [PageRef: Want] = [:]
+    private var inflightGeneration: [PageRef: Int] = [:]
     private var waiting: [PageRef: Want] = [:]
     /// Pages with nothing sharper to give (bitmaps) or that failed: not asked again.
     private var refused: Set<PageRef> = []
+    /// How many times each page's marks changed (`redraw`): crops rendered before are stale.
+    private var generations: [PageRef: Int] = [:]
     private var serials = 0
     private var stats = Stats()
     private var arrived = false
@@ -111,7 +117,8 @@ public final class DetailCache: @unchecked Sendable {
 
     /// For each of `wants` (the pages on screen), a cached raster of its key that covers its
     /// visible part, now the most recently used; nil while there is none, and one is rendered
-    /// in the background (`onChange` is called when it is ready).
+    /// in the background (`onChange` is called when it is ready). A stale raster (its page's
+    /// marks changed since) is handed out until the new one is ready.
     public func show(_ wants: [Want]) -> [Raster?] {
         lock.lock(); defer { lock.unlock() }
         shown = []
@@ -121,11 +128,19 @@ public final class DetailCache: @unchecked Sendable {
                 let r = entries.remove(at: i)
                 entries.append(r)
                 shown.insert(r.serial)
+                if isStale(r) { requestLocked(want) }
                 return r
             }
             requestLocked(want)
             return nil
         }
+    }
+
+    /// The marks of `pages` (locators) changed (`PageMarks`): their crops are rendered again
+    /// when next shown, the old ones shown until then.
+    public func redraw(pages: Set<PageRef>) {
+        lock.lock(); defer { lock.unlock() }
+        for page in pages { generations[page, default: 0] += 1 }
     }
 
     /// Whether a raster became ready since the last call.
@@ -173,9 +188,10 @@ public final class DetailCache: @unchecked Sendable {
     private func requestLocked(_ want: Want) {
         let page = want.key.page
         guard !cancelled, !refused.contains(page), !want.visible.isEmpty else { return }
-        // What is rendering or waiting already will cover it.
+        // What is rendering or waiting already will cover it (with the page's marks as they are).
         let covers = { (w: Want?) in w.map { self.serves($0.key, self.crop(for: $0), want) } ?? false }
-        if covers(inflight[page]) || covers(waiting[page]) { return }
+        let current = inflightGeneration[page] == generations[page, default: 0]
+        if covers(waiting[page]) || current && covers(inflight[page]) { return }
         if inflight[page] != nil {
             waiting[page] = want
             return
@@ -211,13 +227,15 @@ public final class DetailCache: @unchecked Sendable {
 
     private func startLocked(_ want: Want) {
         inflight[want.key.page] = want
+        let generation = generations[want.key.page, default: 0]
+        inflightGeneration[want.key.page] = generation
         let crop = crop(for: want)
         executor.execute { [self] in
             let image = crop.width > 0 && crop.height > 0
                 ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
             let bordered = image.map(Self.bordered)
             lock.lock()
-            finishLocked(want, crop: crop, image: bordered)
+            finishLocked(want, crop: crop, image: bordered, generation: generation)
             lock.broadcast()
             let ready = bordered != nil && !cancelled
             lock.unlock()
@@ -225,14 +243,23 @@ public final class DetailCache: @unchecked Sendable {
         }
     }
 
-    private func finishLocked(_ want: Want, crop: PageCrop, image: RGBAImage?) {
+    private func finishLocked(_ want: Want, crop: PageCrop, image: RGBAImage?, generation: Int) {
         let page = want.key.page
         inflight[page] = nil
+        inflightGeneration[page] = nil
         guard !cancelled else { return }
         if let image {
             serials += 1
             stats.rendered += 1
-            entries.append(Raster(key: want.key, crop: crop, image: image, serial: serials))
+            // A crop with the page's marks as they are now replaces the stale ones of the page.
+            if generation == generations[page, default: 0] {
+                entries.removeAll { r in
+                    guard r.key.page == page, isStale(r) else { return false }
+                    bytes -= r.byteCount
+                    return true
+                }
+            }
+            entries.append(Raster(key: want.key, crop: crop, image: image, serial: serials, generation: generation))
             bytes += image.byteCount
             arrived = true
             evictLocked()
@@ -240,10 +267,13 @@ public final class DetailCache: @unchecked Sendable {
             refused.insert(page)
         }
         if let next = waiting.removeValue(forKey: page),
-           !entries.contains(where: { serves($0.key, $0.crop, next) }) {
+           !entries.contains(where: { serves($0.key, $0.crop, next) && !isStale($0) }) {
             startLocked(next)
         }
     }
+
+    /// Whether `r` was rendered before its page's marks last changed.
+    private func isStale(_ r: Raster) -> Bool { r.generation < generations[r.key.page, default: 0] }
 
     /// Evicts the least recently used crops not shown until the budget holds.
     private func evictLocked() {

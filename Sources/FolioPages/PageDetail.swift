@@ -66,6 +66,8 @@ extension SceneItem {
         let shift = Vec2(Double(1 - crop.x) / Double(crop.width + 2), Double(1 - crop.y) / Double(crop.height + 2))
         var item = self
         item.front = face
+        // What shows through is the other side's whole page, as under the crop.
+        item.behindUV = behindUV ?? uv
         item.uv = UVMap(origin: uv.origin * scale + shift, du: uv.du * scale, dt: uv.dt * scale)
         return item
     }

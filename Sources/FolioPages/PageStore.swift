@@ -201,6 +201,8 @@ public final class PageStore {
     public private(set) var table: [PageKey: Residency] = [:]
     /// Decodes handed to the executor and not yet taken back.
     private var jobs: [PageKey: DecodeJob] = [:]
+    /// Images whose marks changed while they were being decoded (`redraw`): rendered again.
+    private var remarked: Set<PageKey> = []
     /// Wanted images in priority order, and each one's rank in it.
     private var wanted: [PageKey] = []
     private var rank: [PageKey: Int] = [:]
@@ -360,10 +362,15 @@ public final class PageStore {
     }
 
     /// Images `indices` of book `book` are rendered again where they are held (their marks
-    /// changed, `PageMarks`): their textures are drawn until the new images go up.
+    /// changed, `PageMarks`), and so are the crops of them a zoomed view shows: their textures
+    /// are drawn until the new images go up.
     public func redraw(book: Int, images indices: Set<Int>) {
+        let pages = library.books[book].pages
+        crops.redraw(pages: Set(indices.compactMap { pages.indices.contains($0) ? pages[$0] : nil }))
         for j in indices {
             let key = PageKey.page(book: book, index: j)
+            // A decode under way began before the marks changed: what it brings is rendered again.
+            if jobs[key] != nil { remarked.insert(key) }
             guard var e = table[key] else { continue }
             e.renderedFor = 0
             table[key] = e
@@ -666,7 +673,7 @@ public final class PageStore {
         e.version = versions
         e.image = result.image
         e.cpuBytes = result.image.byteCount
-        e.renderedFor = result.renderedFor
+        e.renderedFor = remarked.remove(arrival.key) == nil ? result.renderedFor : 0
         table[arrival.key] = e
         if !makeRoom(0, below: r) && !onScreenSet.contains(arrival.key) {
             evict(arrival.key)

@@ -553,7 +553,7 @@ public final class BookController {
         let target = opens ? 1.0 : 0.0
         phase = opens ? .opening : .closing
         openMotion = Motion(from: openProgress, to: target, start: time, duration: max(0.15, abs(target - openProgress)),
-                            curve: .timing(.easeOut))
+                            curve: .timing(.landing))
         return true
     }
 
@@ -697,7 +697,7 @@ public final class BookController {
         let share = burstDuration
         guard m.start + m.duration - time > share else { return }
         // From where the sheet is, at the speed it has, easing into its landing.
-        current.motion = Motion(from: current.progress, to: 1, start: time, duration: share, curve: .timing(.easeOut))
+        current.motion = Motion(from: current.progress, to: 1, start: time, duration: share, curve: .timing(.landing))
         turn = current
     }
 
@@ -721,7 +721,7 @@ public final class BookController {
         current.progress = m.value(at: t)
         if let from = current.releasePointer {
             let end = current.completes ? Vec2(-current.grab.x, current.grab.y) : current.grab
-            let f = TimingCurve.landing(m.fraction(at: t))
+            let f = CurlTurn.settling(m.fraction(at: t))
             current.pointer = from + (end - from) * f
         }
         turn = current

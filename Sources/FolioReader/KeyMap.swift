@@ -22,6 +22,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case toggleBookmark, nextBookmark
     /// Alt+←: back to the page a followed link left.
     case back
+    /// The book's pages small, many at once, to jump by sight (`Overview`); again closes it.
+    case overview
     /// Ctrl+= (Ctrl++) and Ctrl+−: lay a reflowable book out with larger or smaller text.
     case textLarger, textSmaller
 }
@@ -85,6 +87,8 @@ public enum KeyMap {
         Binding(keys: [.n], context: .book, command: .nextHit, repeats: .whenQueueEmpty, summary: "next search hit (Shift: previous)"),
         Binding(keys: [.m], context: .book, command: .toggleBookmark, repeats: .never,
                 summary: "bookmark the spread, or unmark it (Shift: next bookmark)"),
+        Binding(keys: [.g], context: .book, command: .overview, repeats: .never,
+                summary: "overview: the pages small, to jump by sight (Enter or a click goes)"),
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),

@@ -71,7 +71,6 @@ final class TriangleMesh {
     private let buffer: GLuint
     private let floatsPerVertex: Int
     private let owner = GLOwner("mesh")
-    private var capacity = 0
     private(set) var vertexCount = 0
 
     /// `components`: the float count of each attribute, at locations 0, 1, …
@@ -94,15 +93,13 @@ final class TriangleMesh {
         buffer = b
     }
 
-    /// Replaces the vertices (interleaved floats, three vertices a triangle).
+    /// Replaces the vertices (interleaved floats, three vertices a triangle) with new storage:
+    /// writing into storage a queued draw still reads makes a software renderer finish drawing
+    /// everything queued first (a stall in the middle of a frame); new storage never waits.
     func upload(_ floats: [Float]) {
         glBindBuffer(E(GL_ARRAY_BUFFER), buffer)
         floats.withUnsafeBytes { raw in
-            if raw.count > capacity {
-                capacity = raw.count * 2
-                glBufferData(E(GL_ARRAY_BUFFER), capacity, nil, E(GL_DYNAMIC_DRAW))
-            }
-            glBufferSubData(E(GL_ARRAY_BUFFER), 0, raw.count, raw.baseAddress)
+            glBufferData(E(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, E(GL_STREAM_DRAW))
         }
         vertexCount = floats.count / floatsPerVertex
     }

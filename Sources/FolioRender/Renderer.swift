@@ -35,10 +35,12 @@ public struct RenderSettings: Sendable, Equatable {
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
     /// its shadow touches.
     public var cacheStaticLayer = true
-    /// The reader's colours (`Theme`): the room is tinted, and the pages of `themedBooks`
-    /// recoloured (printed documents; photographs and comics are shown as they are).
+    /// The reader's colours (`Theme`): the room is tinted, and the pages of `printedBooks`
+    /// recoloured.
     public var theme: Theme = .paper
-    public var themedBooks: Set<Int> = []
+    /// Books printed on paper (`Book.isPrinted`): themes recolour their pages and the other
+    /// side of a sheet shows through; photographs and comics are shown as they are.
+    public var printedBooks: Set<Int> = []
 
     public init() {}
 
@@ -83,11 +85,11 @@ public final class Renderer {
     /// A page beneath a sheet: its occlusion is found per vertex and varies smoothly.
     private let occlusionMesh: GridMesh
     private let box: TriangleMesh
-    /// The strips of the curl being drawn, rebuilt when the curl changes.
-    private let curlMesh: TriangleMesh
-    private var curlKey: CurlKey?
-    /// The curl mesh's vertices lying flat (`CurlStrips.parts`), first in its buffer.
-    private var curlFlatVertices = 0
+    /// The strips of the curl being drawn, and the coarser ones of its shadow.
+    private let curlMesh: CurlMesh
+    private let curlShadowMesh: CurlMesh
+    /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
+    var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
@@ -133,7 +135,8 @@ public final class Renderer {
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         shadowMesh = GridMesh(columns: 20, rows: 15)
         occlusionMesh = GridMesh(columns: 12, rows: 6)
-        curlMesh = TriangleMesh(components: [2])
+        curlMesh = CurlMesh()
+        curlShadowMesh = CurlMesh()
         box = BoxMesh.make(columns: GutterCurve.columns)
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()
@@ -148,6 +151,7 @@ public final class Renderer {
         shadowMesh.destroy()
         occlusionMesh.destroy()
         curlMesh.destroy()
+        curlShadowMesh.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
@@ -206,7 +210,7 @@ public final class Renderer {
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
                             textures: textures.serial,
-                            versions: still.flatMap(\.faces).map(textures.version), settings: settings)
+                            versions: still.flatMap(\.faces).map(textures.version), settings: settings, light: light)
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         if cacheKey != key || cache == nil {
@@ -377,19 +381,10 @@ public final class Renderer {
         case .flat:
             (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
         case let .curl(c):
-            let strips = coarse ? max(settings.curlStrips / 3, 4) : settings.curlStrips
-            let margin = coarse ? 0 : rim
-            let key = CurlKey(curl: c, size: item.size, strips: strips, margin: margin)
-            if key != curlKey {
-                let parts = CurlStrips.parts(size: item.size, curl: c, strips: strips, margin: margin, gutter: !coarse)
-                curlMesh.upload((parts.flat + parts.bent).flatMap { [Float($0.x), Float($0.y)] })
-                curlFlatVertices = parts.flat.count
-                curlKey = key
-            }
-            switch part {
-            case .all: curlMesh.draw()
-            case .flat: curlMesh.draw(first: 0, count: curlFlatVertices)
-            case .bent: curlMesh.draw(first: curlFlatVertices, count: curlMesh.vertexCount - curlFlatVertices)
+            if coarse {
+                curlShadowMesh.draw(c, size: item.size, strips: max(settings.curlStrips / 3, 4), margin: 0, gutter: false, part: part)
+            } else {
+                curlMesh.draw(c, size: item.size, strips: settings.curlStrips, margin: rim, gutter: true, part: part)
             }
         case .cone:
             (coarse ? shadowMesh : sheetMesh).draw()
@@ -410,7 +405,7 @@ public final class Renderer {
         let s = item.shade
         let behind = faces.map { face -> FaceContent? in
             let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
-            let shows = settings.showThrough
+            let shows = settings.showThrough && settings.printedBooks.contains(item.book)
                 && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
             return shows ? other : nil
         }
@@ -453,8 +448,14 @@ public final class Renderer {
                 setTheme(page, recolours: item.kind != .cover && takesTheme(item))
                 if let other = image.behind {
                     other.bind(unit: 1)
-                    // A few dozen texels across: the print as soft grey blocks, never legible.
-                    page[.behindLod].set(Float(max(log2(Double(max(other.width, other.height)) / 24), 0)))
+                    // Texels of four pixels: the other side's lines show as faint bars, its type
+                    // never legible, whatever the texture's resolution; a magnified crop reads
+                    // it where the page under it does, with the same footprint.
+                    page[.behindBias].set(Float(2))
+                    let map = item.behindUV ?? item.uv
+                    page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
+                    page[.behindDu].set(Float(map.du.x), Float(map.du.y))
+                    page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
                 }
                 image.image.bind(unit: 0)
                 page[.backFace].set(face.back)
@@ -505,7 +506,7 @@ public final class Renderer {
     }
 
     private func takesTheme(_ item: SceneItem) -> Bool {
-        settings.theme.recolours && settings.themedBooks.contains(item.book)
+        settings.theme.recolours && settings.printedBooks.contains(item.book)
     }
 
     /// The theme's colours for a face; `recolours` false shows it as it is.
@@ -668,14 +669,6 @@ enum Stencil {
     static let shadow: GLuint = 0x7F
 }
 
-/// What the curl mesh was built for.
-struct CurlKey: Equatable {
-    var curl: Deformation.Curl
-    var size: Vec2
-    var strips: Int
-    var margin: Double
-}
-
 /// A turning sheet and its index in the scene.
 struct Sheet {
     var index: Int
@@ -694,4 +687,6 @@ struct StaticKey: Equatable {
     var versions: [Int]
     /// How it was drawn (a new theme or show-through draws it again).
     var settings: RenderSettings
+    /// The scene's light: pages arching out of the gutter are lit by it.
+    var light: Vec3
 }

@@ -27,6 +27,14 @@ struct Capture: ParsableCommand {
     @Option(help: "Mark every place this phrase occurs on the pages of the library's documents (as folio search finds them).")
     var search: String?
 
+    @Flag(help: "Draw the open book's overview (the viewer's G): its pages small, as spreads in rows, the spread shown on its cover board.")
+    var overview = false
+
+    @Option(help: ArgumentHelp("Select the words a Shift + drag across the region of page PAGE (1 for the first) of the book shown "
+                               + "selects, from its top-left corner to its bottom-right one (fractions of the paper), and mark them "
+                               + "as the viewer does.", valueName: "PAGE:x,y,w,h"))
+    var select: String?
+
     func validate() throws {
         try checkPNGName(output, option: "-o")
     }
@@ -36,6 +44,10 @@ struct Capture: ParsableCommand {
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
+        let (width, height) = try parseSize(render.size)
+        // One page or two as the still shows them: by the layout view (`--view`).
+        let view = try render.viewSize
+        layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
         let library = try loadLibrary(render.source, password: render.password)
         let still = try still(of: library)
         let pipeline = try render.pipeline(library: library)
@@ -56,19 +68,28 @@ struct Capture: ParsableCommand {
         still.show(library.namedPage)
         if let search { try markHits(of: search, in: library) }
         if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
+        if let select { try markSelection(select, in: library, book: try still.resolve(library: library.bookInfos).book ?? 0) }
         return still
     }
 
     /// Draws `still` of `library` with `pipeline` (on that library) and writes it to `file`.
     func draw(_ still: StillState, of library: Library, with pipeline: FramePipeline, to file: OutputFile) throws {
         // A state the library cannot show is a usage error (64), as Failure words it.
-        pipeline.draw(try still.scene(library: library.bookInfos))
+        pipeline.draw(try overview ? overviewScene(of: still, in: library) : still.scene(library: library.bookInfos))
         if layer.isOn {
             let v = try still.resolve(library: library.bookInfos)
             layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), scroll: v.scroll)
         }
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
+    }
+
+    /// The overview of the book `still` shows open, scrolled to its spread.
+    private func overviewScene(of still: StillState, in library: Library) throws -> Scene {
+        let v = try still.resolve(library: library.bookInfos)
+        guard let b = v.book, v.phase != .shelf else { throw Failure(.usage, "--overview draws an open book: name one with --book N") }
+        let (grid, current) = Overview.around(spread: Int(v.spread), singlePage: v.singlePage, of: library.bookInfos[b], viewSize: v.viewSize)
+        return grid.scene(index: b, current: current, selected: nil)
     }
 
     /// What `path` is in `library` ("page 3 of Alice", "the cover of Alice") if it is one of its

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioBook
 import FolioMuPDF
 
 /// How documents are laid out, for every command that opens a library: the text size of
@@ -16,4 +17,11 @@ struct DocumentOptions: ParsableArguments {
         }
         MuPDF.fontSize = fontSize
     }
+}
+
+/// Lays reflowable books opened from now on out for the page shape an image of `width` ×
+/// `height` pixels gives them (`Book.reflowAspect`), one page across it or two, so that a
+/// capture at a size shows the pages the viewer shows at that size.
+func layOutBooks(forWidth width: Int, height: Int, single: Bool) {
+    MuPDF.pageAspect = Book.reflowAspect(viewWidth: Double(width), viewHeight: Double(height), pagesAcross: single ? 1 : 2)
 }

@@ -178,11 +178,7 @@ struct TextCommand: ParsableCommand {
     var region: String?
 
     func validate() throws {
-        guard let region else { return }
-        let v = region.split(separator: ",").compactMap { Double($0) }
-        guard v.count == 4, v.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else {
-            throw ValidationError("--region must be x,y,w,h: four fractions of the paper, 0…1 (got \(region))")
-        }
+        if let region { _ = try DragRegion(region, option: "--region") }
     }
 
     struct Word: Encodable {
@@ -198,16 +194,56 @@ struct TextCommand: ParsableCommand {
         let text: PageText?
         do { text = try source.text(page: page - 1) } catch { throw Failure(.data, "\(error)") }
         guard var text else { throw Failure(.data, "\(input.document): page \(page) has no text") }
-        if let region {
-            let v = region.split(separator: ",").compactMap { Double($0) }
-            text = PageText(words: Selection(page: page - 1, text: text, from: (v[0], v[1]), to: (v[0] + v[2], v[1] + v[3])).words)
-        }
+        if let region { text = PageText(words: try DragRegion(region, option: "--region").selection(page: page - 1, of: text).words) }
         if json {
             print(try jsonLine(text.words.map { Word(text: $0.text, box: [$0.box.x0, $0.box.y0, $0.box.x1, $0.box.y1].map(fraction)) }))
             return
         }
         for line in text.lines { print(FileName.printable(line.map(\.text).joined(separator: " "))) }
     }
+}
+
+/// A drag across a page as `x,y,w,h` (fractions of the paper from its top left): from its
+/// top-left corner to its bottom-right one, as the viewer's Shift + drag.
+struct DragRegion {
+    var x, y, w, h: Double
+
+    /// Reads `text`; a usage error naming `option` when it is not four fractions of the paper.
+    init(_ text: String, option: String) throws {
+        let v = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard v.count == 4, let x = v[0], let y = v[1], let w = v[2], let h = v[3],
+              [x, y, w, h].allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else {
+            throw ValidationError("\(option) must be x,y,w,h: four fractions of the paper, 0…1 (got \(text))")
+        }
+        (self.x, self.y, self.w, self.h) = (x, y, w, h)
+    }
+
+    /// The words of `text` (page `page`) the drag selects.
+    func selection(page: Int, of text: PageText) -> Selection {
+        Selection(page: page, text: text, from: (x, y), to: (x + w, y + h))
+    }
+}
+
+/// `folio capture --select PAGE:x,y,w,h`: the words a Shift + drag across that region of page
+/// `PAGE` (1 for the first) of the document book `book` shows would select, marked on the page
+/// as the viewer marks them. A page without text, or not in the document, is a usage error.
+func markSelection(_ spec: String, in library: Library, book: Int) throws {
+    let parts = spec.split(separator: ":", maxSplits: 1)
+    guard parts.count == 2, let page = Int(parts[0]) else {
+        throw Failure(.usage, "--select must be PAGE:x,y,w,h, e.g. 1:0.1,0.15,0.5,0.1 (got \(spec))")
+    }
+    let region: DragRegion
+    do { region = try DragRegion(String(parts[1]), option: "--select") } catch { throw Failure(.usage, "\(error)") }
+    guard library.books.indices.contains(book), let path = library.books[book].document,
+          let source = try? commandDocuments.open(path) else {
+        throw Failure(.usage, "--select: the book shown is not a document with text")
+    }
+    guard (1...max(1, source.pageCount)).contains(page), source.pageCount > 0 else {
+        throw Failure(.usage, "--select \(spec): \(path) has pages 1…\(source.pageCount)")
+    }
+    guard let text = (try? source.text(page: page - 1)) ?? nil else { throw Failure(.usage, "--select: page \(page) of \(path) has no text") }
+    let words = region.selection(page: page - 1, of: text)
+    PageMarks.select(words.boxes, page: page - 1, of: path)
 }
 
 /// Each phrase's search of each document, made once a run: a recording draws the layer, and

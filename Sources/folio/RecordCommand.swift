@@ -82,6 +82,8 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let script = try loadScript()
+        let (width, height) = try parseSize(render.size)
+        layOutBooks(forWidth: width, height: height, single: PageMode.auto.isSingle(viewSize: try render.viewSize))
         let library = try loadLibrary(render.source, password: render.password)
         // The hits are marked before the first page is rasterised.
         if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }

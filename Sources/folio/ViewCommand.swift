@@ -78,6 +78,9 @@ struct View: ParsableCommand {
         if tuning.document.fontSize == nil { MuPDF.fontSize = reader.fontSize }
         // The first page shows before the rest is laid out (the page count fills in after).
         MuPDF.laysOutInBackground = true
+        // Reflowable books are laid out for the window's page shape (and again when it changes).
+        layOutBooks(forWidth: width, height: height, single: settings.style.orientation == .horizontal
+                    && reader.pages.isSingle(viewSize: .init(Double(width), Double(height))))
         let library = try loadLibrary(source, password: password)
         if let search { _ = try parsePhrase(search, "--search: ") }
         let window = try openWindow(width: width, height: height, visible: true)
@@ -94,6 +97,7 @@ struct View: ParsableCommand {
         if let note = positions.setAsideIfDamaged() { report(note) }
         configuration.positions = positions
         configuration.showsLayer = true
+        configuration.followsPageShape = true
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(surface: window, library: library, configuration: configuration,
@@ -246,12 +250,13 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// Follows the link under a click: a page of the same document turns there (Alt+← comes
     /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
-        guard let (book, image) = reading(pipeline), let link = pipeline.link(at: point),
+        guard let (book, _) = reading(pipeline), let link = pipeline.link(at: point),
               let path = book.pages[point.image].documentPage?.path else { return false }
         switch link.target {
         case let .page(target):
             guard let to = book.pages.firstIndex(of: .document(path, index: target)) else { return false }
-            back.leave(image)
+            // The page clicked (mid-turn, on the spread the turn lands on) is the one to come back to.
+            back.leave(point.image)
             pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
             pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
         case let .uri(address):

@@ -105,6 +105,21 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(lib.problems, [Problem(file: dir.path + "/book/notes.txt", message: "skipped: not a page image (PNG or JPEG)", severity: .note)])
     }
 
+    /// Page images are pictures unless the book's manifest says they are printed on paper (a
+    /// theme then recolours them and the other side shows through); a value that is no
+    /// boolean is one problem naming the field, and the book stays as its format says.
+    func testAManifestSaysWhetherPageImagesArePrinted() {
+        let dir = TempDir()
+        for name in ["a", "b", "c"] { dir.write("\(name)/p1.png", png) }
+        dir.write("a/Book.json", text: #"{"title": "Text", "printed": true}"#)
+        dir.write("c/Book.json", text: #"{"title": "Odd", "printed": "yes"}"#)
+        XCTAssertEqual(Library.load(from: dir.path + "/a").books.map(\.isPrinted), [true])
+        XCTAssertEqual(Library.load(from: dir.path + "/b").books.map(\.isPrinted), [false])
+        let odd = Library.load(from: dir.path + "/c")
+        XCTAssertEqual(odd.books.map(\.isPrinted), [false])
+        XCTAssertEqual(odd.problems.map(\.message), ["printed: expected true or false, found a string"])
+    }
+
     func testEmptyAndSinglePageFolders() {
         let dir = TempDir()
         _ = dir.mkdir("empty")

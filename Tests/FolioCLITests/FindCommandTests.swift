@@ -73,15 +73,17 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("four fractions"), "\(bad.stderr)")
     }
 
-    /// Pixels that `--search` changed: every one marker yellow (red and green kept, blue
-    /// taken), and enough of them to be the words. Flat: page 1's "quick brown"; curled: page
-    /// 2's "dog days" on the back of the page being turned; zoomed 3×: the top of page 1.
+    /// Pixels that `--search` and `--select` changed: every one marker yellow (red and green
+    /// kept, blue taken), enough of them to be the words, and the same pixels for the phrase
+    /// found as for the same words selected (a drag from inside the first word to inside the
+    /// last). Flat: page 1's "quick brown"; curled: page 2's "dog days" on the back of the page
+    /// being turned; zoomed 3×: the top of page 1, its crop rasterised with the marks.
     @Test(arguments: [
-        (["--page", "1"], "quick brown"),
-        (["--page", "1", "--turn", "0.7", "--deform", "curl"], "dog days"),
-        (["--page", "1", "--zoom", "3", "--pan=-250,-280"], "quick brown"),
+        (["--page", "1"], "quick brown", "1:0.25,0.15,0.2,0.01"),
+        (["--page", "1", "--turn", "0.7", "--deform", "curl"], "dog days", "2:0.15,0.2,0.15,0.01"),
+        (["--page", "1", "--zoom", "3", "--pan=-250,-280"], "quick brown", "1:0.25,0.15,0.2,0.01"),
     ])
-    func captureSearchMarksTheWordOnThePaper(state: [String], phrase: String) throws {
+    func captureSearchAndSelectMarkTheWordsOnThePaper(state: [String], phrase: String, selection: String) throws {
         let dir = try #require(DocumentCaptureTests.documents)
         func capture(_ extra: [String]) throws -> RGBAImage {
             let out = dir.appendingPathComponent("\(UUID().uuidString).png").path
@@ -90,17 +92,33 @@ import Testing
             #expect(run.stderr.isEmpty, "\(run.stderr)")
             return try PNG.read(path: out)
         }
-        let plain = try capture([]), marked = try capture(["--search", phrase])
-        var changed = 0, yellow = 0
-        for y in 0..<plain.height {
-            for x in 0..<plain.width {
-                let a = plain.pixel(x, y), b = marked.pixel(x, y)
-                guard abs(Int(a.b) - Int(b.b)) > 24 else { continue }
-                changed += 1
-                if Int(b.b) < Int(b.g) - 60 && Int(b.r) >= Int(b.g) - 40 { yellow += 1 }
+        let plain = try capture([])
+        /// The pixels `marked` changed, after checking that they are marker yellow.
+        func changed(_ marked: RGBAImage, _ what: String) -> Set<Int> {
+            var changed: Set<Int> = [], yellow = 0
+            for y in 0..<plain.height {
+                for x in 0..<plain.width {
+                    let a = plain.pixel(x, y), b = marked.pixel(x, y)
+                    guard abs(Int(a.b) - Int(b.b)) > 24 else { continue }
+                    changed.insert(y * plain.width + x)
+                    if Int(b.b) < Int(b.g) - 60 && Int(b.r) >= Int(b.g) - 40 { yellow += 1 }
+                }
             }
+            #expect(changed.count > 40, "\(what): the mark shows (\(changed.count) pixels changed)")
+            #expect(yellow * 10 >= changed.count * 8, "\(what): \(yellow) of \(changed.count) changed pixels are marker yellow")
+            return changed
         }
-        #expect(changed > 40, "the mark shows (\(changed) pixels changed)")
-        #expect(yellow * 10 >= changed * 8, "\(yellow) of \(changed) changed pixels are marker yellow")
+        let found = changed(try capture(["--search", phrase]), "--search")
+        let selected = changed(try capture(["--select", selection]), "--select")
+        #expect(found.intersection(selected).count * 10 >= max(found.count, selected.count) * 8,
+                "the words selected are marked where the phrase is found: \(found.count) and \(selected.count) pixels, \(found.intersection(selected).count) shared")
+    }
+
+    @Test func captureSelectSaysWhatIsWrongInOneLine() throws {
+        let out = try #require(DocumentCaptureTests.documents).appendingPathComponent("\(UUID().uuidString).png").path
+        for (select, says) in [("9:0.1,0.1,0.2,0.2", "pages 1…3"), ("1:0.1,0.1,2,0.2", "four fractions"), ("0.1,0.1,0.2,0.2", "PAGE:x,y,w,h")] {
+            let run = try folio(["capture", try document(), "-o", out, "--size", "64x36", "--book", "0", "--select", select])
+            #expect(run.status == 64 && run.stderr.contains(says) && run.stderr.split(separator: "\n").count == 1, "\(select): \(run.stderr)")
+        }
     }
 }

@@ -1,4 +1,6 @@
 import FolioBook
+import FolioLayout
+import FolioMath
 import Foundation
 import Testing
 
@@ -17,6 +19,14 @@ window() { wid=$(timeout 30 xdotool search --sync --name '^Folio' | head -n 1); 
 # Q, then the viewer's exit status. The window is gone before the key's release arrives:
 # xdotool's complaint is expected.
 quit() { xdotool key --window "$wid" q 2>/dev/null; within 15 gone || fail "Q did not quit"; wait "$pid"; echo "exit=$?"; }
+# The viewer on $DOC, its book opened with Enter: the title shows page 1 of $1.
+openDocument() {
+    "$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+    pid=$!
+    window
+    xdotool key --window "$wid" Return
+    within 20 titled "— page 1 of $1" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+}
 
 """#
 
@@ -94,16 +104,23 @@ grep -q "portrait.pdf" "$SHOTS/folio/bookmarks.json" || fail "no bookmark saved:
 /// navigation.pdf: a click on page 1's link (at 50, 300 of its 420 x 595 points; the right-hand
 /// page at 1280 x 720 spans about x 640…1045, y 74…646) turns to page 3; Alt+← comes back.
 private let followLink = scriptHelpers + #"""
-"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
-pid=$!
-window
-xdotool key --window "$wid" Return
-within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+openDocument 3
 sleep 1
 follow() { xdotool mousemove --window "$wid" 736 377 click 1; sleep 0.5; titled "pages 2–3 of 3.*link to page 3"; }
 within 20 follow || fail "the link was not followed; the title says: $(xdotool getwindowname "$wid")"
 xdotool key --window "$wid" alt+Left
 within 20 titled "— page 1 of 3.*back to page 1" || fail "Alt+← did not come back; the title says: $(xdotool getwindowname "$wid")"
+quit
+"""#
+
+/// G shows the overview (the title says so); a click at ($X, $Y), on the sixth page, closes it
+/// and turns to its spread.
+private let overviewClick = scriptHelpers + #"""
+openDocument 10
+xdotool key --window "$wid" g
+within 20 titled "— overview" || fail "no overview; the title says: $(xdotool getwindowname "$wid")"
+xdotool mousemove --window "$wid" "$X" "$Y" click 1
+within 20 titled "pages 6–7 of 10$" || fail "the click did not go to page 6; the title says: $(xdotool getwindowname "$wid")"
 quit
 """#
 
@@ -226,6 +243,19 @@ echo "done"
     func aClickOnALinkTurnsToItsPageAndAltLeftComesBack() throws {
         let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
         try Self.underXvfb(followLink, environment: ["DOC": doc]) { _, _ in }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func aClickInTheOverviewTurnsToThatPage() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("portrait.pdf").path
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        // The sixth page's place in the 1280 × 720 window, from the page size the viewer lays out.
+        let info = try FolioProcess.run(folio.path, ["info", doc], timeout: 30).stdout
+        let size = try #require(info.firstMatch(of: /page (\d+) × (\d+)/), "\(info)")
+        let book = BookInfo(imageCount: 10, pageSize: Vec2(Double(size.1)!, Double(size.2)!))
+        let centre = try #require(Overview.around(spread: 0, singlePage: false, of: book, viewSize: Vec2(1280, 720)).overview.box(of: 5)).centre
+        try Self.underXvfb(overviewClick, environment: ["DOC": doc, "X": "\(Int(640 + centre.x))", "Y": "\(Int(360 - centre.y))"]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FolioProcess.available("xclip"),

@@ -121,6 +121,22 @@ final class EBookTests: XCTestCase {
         }
     }
 
+    /// A fixed-layout manga whose pictures are its viewport's pixels (no stylesheet sizing them)
+    /// has pages of the viewport's shape, each filled by its picture to the bottom: no paper
+    /// below it, as a comic archive's page is its picture.
+    func testAFixedLayoutMangaHasItsViewportsPageShape() throws {
+        let book = try XCTUnwrap(Library.load(from: try EBooks.path("manga-viewport.epub"), documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertEqual(book.direction, .rtl)
+        XCTAssertEqual(book.pageWidth, (568.0 * 120 / 180).rounded(), "the viewport's 120 × 180 at the book's height")
+        for (i, page) in book.pages.enumerated() {
+            let image = try Fixtures.documents.render(page, fit: PixelSize(width: 200, height: 300)).image
+            XCTAssertEqual(Double(image.width) / Double(image.height), 120.0 / 180, accuracy: 0.02, "page \(i + 1)")
+            for y in [image.height / 10, image.height / 2, image.height - 3] {
+                XCTAssertColour(image.pixel(image.width / 2, y), EBooks.colours[i], tolerance: 24, "page \(i + 1), row \(y)")
+            }
+        }
+    }
+
     /// A MOBI as Kindle tools write one: its text laid out, its title and author from the
     /// header's EXTH records (MuPDF reads neither); a header whose lengths lie gives neither.
     func testAMOBITakesItsTitleAndAuthorFromItsHeader() throws {
@@ -145,6 +161,29 @@ final class EBookTests: XCTestCase {
             XCTAssertColour(image.centre(), EBooks.colours[i], tolerance: 24, "XPS page \(i + 1)")
             XCTAssertColour(image.pixel(image.width / 2, 5), white, "XPS page \(i + 1) top")
         }
+    }
+
+    /// A book whose layout takes longer than the decode timeout opens when it is up, laid out
+    /// as far as MuPDF got (the chapters before the slow one), and says so in one line; laid out
+    /// again (a text size) it gives the same. Not waited for: MuPDF finishes the slow chapter on
+    /// its own thread.
+    func testALayoutTakingTooLongShowsTheChaptersLaidOutSoFar() throws {
+        let timeout = PageSources.decodeTimeout
+        PageSources.decodeTimeout = 0.5
+        defer { PageSources.decodeTimeout = timeout }
+        let path = try EBooks.path("slow-layout.epub")
+        let registry = DocumentRegistry()
+        let book = try registry.open(path)
+        let firstChapter = try chapterPages(try MuPDFDocument(path: try EBooks.path("reflow2.epub"), fontSize: 11))[1]
+        XCTAssertEqual(book.pageCount, firstChapter, "the first chapter's pages, as in the book it comes from")
+        XCTAssertFalse(book.pagesEstimated)
+        XCTAssertEqual(book.notes, ["laying out took over 0.5 s; showing the first 1 of 3 chapters"])
+        XCTAssertEqual(try book.text(page: 0)?.words.first?.text, "ALPHA")
+        let reflowable = try XCTUnwrap(book as? any ReflowableSource)
+        let (larger, page) = try reflowable.relaid(fontSize: 12, keeping: reflowable.place(ofPage: 0))
+        XCTAssertEqual(page, 0)
+        XCTAssertEqual(try larger.text(page: 0)?.words.first?.text, "ALPHA")
+        XCTAssertGreaterThan(larger.pageCount, 0)
     }
 
     /// Each bad book says what is wrong in one line naming it; the others in the folder open.

@@ -24,25 +24,65 @@ final class RelayoutTests: XCTestCase {
         try (0..<page).reduce(0) { $0 + (try doc.text(page: $1)?.words.count ?? 0) }
     }
 
-    func testThePageShownAfterALargerTextSizeHoldsTheSameText() throws {
+    /// The word the old page started with (`start`, counted in the book's words) lies on page
+    /// `page` of the new layout (a word of slack where MuPDF's place falls between words).
+    private func assertPage(_ page: Int, of doc: PageSource, holdsWord start: Int, line: UInt = #line) throws {
+        let first = try wordsBefore(page, in: doc), count = try XCTUnwrap(doc.text(page: page)?.words.count)
+        XCTAssertTrue((first - 1..<first + count + 1).contains(start),
+                      "page \(page + 1) holds words \(first)…\(first + count), the text shown started at word \(start)", line: line)
+    }
+
+    /// A copy of the book laid out at `fontSize`, the page in its middle (in a chapter: its first
+    /// words are not a heading), the word that page starts with and its place.
+    private func middlePage(at fontSize: Double) throws -> (folder: String, doc: MuPDFDocument, shown: Int, start: Int, place: TextPlace) {
         let (folder, path) = try copy()
+        let doc = try MuPDFDocument(path: path, fontSize: fontSize)
+        let shown = doc.pageCount / 2
+        return (folder, doc, shown, try wordsBefore(shown, in: doc), doc.place(ofPage: shown))
+    }
+
+    func testThePageShownAfterALargerTextSizeHoldsTheSameText() throws {
+        let (folder, small, shown, start, place) = try middlePage(at: 11)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let small = try MuPDFDocument(path: path, fontSize: 11)
-        // A page in the middle of a chapter: its first words are not a heading.
-        let shown = small.pageCount / 2
-        let start = try wordsBefore(shown, in: small)
-        let place = small.place(ofPage: shown)
         let (large, page) = try small.relaid(fontSize: 16, keeping: place)
         XCTAssertEqual(large.fontSize, 16)
         XCTAssertEqual(small.fontSize, 11, "the open layout is left as it was")
         XCTAssertGreaterThan(large.pageCount, small.pageCount)
         XCTAssertEqual(large.page(of: place), page)
-        // The word the old page started with lies on the new page (a word of slack where
-        // MuPDF's place falls between words).
-        let first = try wordsBefore(page, in: large), count = try XCTUnwrap(large.text(page: page)?.words.count)
-        XCTAssertTrue((first - 1..<first + count + 1).contains(start),
-                      "page \(page + 1) holds words \(first)…\(first + count), the text shown started at word \(start)")
+        try assertPage(page, of: large, holdsWord: start)
         XCTAssertNotEqual(page, shown, "at 16 pt the text is further on")
+    }
+
+    /// A book opened on its first chapters estimates the pages of the others from their bytes:
+    /// six one-line pages of front matter before long chapters do not make it look short, as
+    /// pages per chapter so far would.
+    func testAnEstimateCountsTheBytesOfTheChaptersLeft() throws {
+        let path = try EBooks.path("front-matter.epub")
+        let whole = try MuPDFDocument(path: path, fontSize: 11)
+        let first = try MuPDFDocument(path: path, fontSize: 11, wholeBook: false)
+        XCTAssertTrue(first.pagesEstimated)
+        XCTAssertEqual(Double(first.pageCount), Double(whole.pageCount), accuracy: Double(whole.pageCount) * 0.1,
+                       "estimated \(first.pageCount) of \(whole.pageCount)")
+    }
+
+    /// Laid out again for a wider page (a window made wider), the book has pages of that shape,
+    /// fewer of them, and the page found holds the text shown; back at the first shape, the
+    /// reader is on the page they left.
+    func testAWiderPageHoldsMoreTextAndTheSamePlace() throws {
+        // Large text: chapters of several pages, so that a wider page makes fewer.
+        let (folder, narrow, shown, start, place) = try middlePage(at: 20)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let aspect = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        XCTAssertEqual(aspect * 568, 453, accuracy: 0.001)
+        let (wide, page) = try narrow.relaid(fontSize: 20, pageAspect: aspect, keeping: place)
+        XCTAssertEqual(wide.pageAspect, aspect)
+        XCTAssertEqual(Book.paperAspect(firstPage: wide.pageSize(0)), aspect, accuracy: 0.001, "its paper takes the shape")
+        XCTAssertLessThan(wide.pageCount, narrow.pageCount)
+        XCTAssertEqual(narrow.pageAspect, 362.0 / 568, "the open layout is left as it was")
+        try assertPage(page, of: wide, holdsWord: start)
+        let (back, again) = try wide.relaid(fontSize: 20, pageAspect: 362.0 / 568, keeping: place)
+        XCTAssertEqual(back.pageCount, narrow.pageCount)
+        XCTAssertEqual(again, shown)
     }
 
     /// Opened for the viewer, a long book is laid out only as far as its first spreads: its

@@ -26,18 +26,33 @@ import Testing
         try #require(scene.items.first { $0.kind == .page && $0.page == n && $0.visible })
     }
 
-    @Test func restingPagesCurveDownToTheSpineSmoothly() throws {
+    /// A resting page dips into the gutter, rises out of it and arches gently up, steepest
+    /// near the spine and flattening towards the fore edge.
+    @Test func restingPagesCurveDownToTheSpineAndArch() throws {
         let right = try Self.page(Self.scene(spread: 5), 12)
         let z = Self.row(right).map(\.z)
-        let flat = z[10]
-        #expect(z[0] < flat - 2, "the page dips at the spine: \(z[0]) against \(flat)")
-        // Flat from the curve's end on, monotone towards the spine.
-        #expect(z[4...].allSatisfy { abs($0 - flat) < 1e-9 })
-        #expect(zip(z, z.dropFirst()).prefix(4).allSatisfy { $0.0 <= $0.1 })
-        // The block beneath keeps its height at the fore edge and curves with the page.
+        // The stack's top: where the block's top lies before it curves or arches.
         let block = try #require(Self.scene(spread: 5).items.first { $0.kind == .block && $0.page == 12 })
-        #expect(abs(block.model.project(Vec3(block.size.x, 0, 0)).z - flat) < 1e-9)
+        let plane = block.model.project(Vec3(block.size.x, 0, 0)).z
+        let arch = GutterCurve.arch(drop: right.gutterDrop.x)
+        #expect(z[0] < plane - 2, "the page dips at the spine: \(z[0]) against \(plane)")
+        #expect(arch > 2 && abs(z[40] - (plane + arch)) < 1e-9, "the fore edge arches \(arch) up: \(z[40]) against \(plane)")
+        // Rising all the way, ever less steeply out of the gutter.
+        let steps = zip(z, z.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 > 0 }, "\(z)")
+        #expect(zip(steps[4...], steps[5...]).allSatisfy { $1 < $0 + 1e-12 } && steps.last! < 0.1 * steps[4], "\(steps)")
+        // The block's top curves and arches with the page (block.vert takes the same drop).
         #expect(block.gutterDrop == right.gutterDrop)
+    }
+
+    /// Deeper in a thick book: the arch grows with the stack, and is an odd, smooth function of
+    /// the drop (a turning sheet's drop passes through zero).
+    @Test func theArchGrowsWithTheStack() {
+        let thin = GutterCurve.arch(drop: GutterCurve.drop(stack: 2.6)), thick = GutterCurve.arch(drop: GutterCurve.drop(stack: 20))
+        #expect(thin > 2 && thick > 2 * thin && thick < 0.04 * 362.0, "\(thin), \(thick)")
+        #expect(GutterCurve.arch(drop: -3) == -GutterCurve.arch(drop: 3) && GutterCurve.arch(drop: 0) == 0)
+        #expect(abs(GutterCurve.arch(drop: 1e-3)) < 0.02)
+        #expect(GutterCurve.rise(0) == 0 && GutterCurve.rise(1) == 1 && GutterCurve.rise(2) == 1)
     }
 
     @Test func theDropGrowsWithTheStack() {
@@ -74,7 +89,8 @@ import Testing
         let size = Vec2(362, 568)
         let c = Deformation.Curl(point: Vec2(150, 0), direction: Vec2(1, 0), radius: 20)
         let xs = Set(CurlStrips.polygons(size: size, curl: c, strips: 8).flatMap { $0 }.map { ($0.x * 1000).rounded() / 1000 })
-        for column in GutterCurve.columns where column > 0 && column < 1 {
+        // Every column the flat part before the fold (at 150) reaches.
+        for column in GutterCurve.columns where column > 0 && column * size.x < 150 {
             #expect(xs.contains((column * size.x * 1000).rounded() / 1000), "no cut at \(column)")
         }
     }

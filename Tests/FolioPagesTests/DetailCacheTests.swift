@@ -87,6 +87,27 @@ final class DetailCacheTests: XCTestCase {
         XCTAssertEqual(cache.keys.last, a.key, "now the most recently used")
     }
 
+    /// Marks set on a page after its crop was rendered (a selection, search hits): `redraw`
+    /// renders the crop again, the old one shown until the new one, marked, replaces it.
+    func testACropIsRenderedAgainWithItsPagesMarksAndTheOldOneShowsMeanwhile() throws {
+        let dir = Folder()
+        let doc = document(in: dir)
+        let cache = DetailCache(documents: DocumentRegistry(), executor: renders)
+        let a = want(doc, page: 1, scale: 1000, centre)
+        let plain = try shown(cache, a)
+        XCTAssertEqual(plain.image.pixel(5, 5).b, 60)
+        PageMarks.select([.whole], page: 1, of: doc)
+        defer { PageMarks.select([], page: 1, of: doc) }
+        XCTAssertEqual(cache.show([a])[0]?.serial, plain.serial, "marks alone change nothing until the page is redrawn")
+        cache.redraw(pages: [a.key.page])
+        XCTAssertEqual(cache.show([a])[0]?.serial, plain.serial, "the old crop shows while the new one renders")
+        settle(cache)
+        let marked = try XCTUnwrap(cache.show([a])[0])
+        XCTAssertNotEqual(marked.serial, plain.serial)
+        XCTAssertLessThan(marked.image.pixel(5, 5).b, 20, "marker yellow takes the blue")
+        XCTAssertEqual(cache.keys, [a.key], "the stale crop is let go")
+    }
+
     func testTheLeastRecentlyUsedCropGoesFirstAndTheBudgetHolds() throws {
         let dir = Folder()
         let doc = document(in: dir)

@@ -207,16 +207,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     @Test(arguments: [false, true])
     func landingsEaseToRest(dragged: Bool) {
         let c = reading()
-        var start = 2.0
-        if dragged {
-            c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
-            c.handle(.pageDragMoved(Vec2(60, -250)), at: 2.3)
-            c.handle(.pageDragMoved(Vec2(-60, -240)), at: 2.45)
-            c.handle(.pageDragEnded, at: 2.5)
-            start = 2.5
-        } else {
-            c.handle(.nextPage, at: 2)
-        }
+        let start = turnToLand(c, dragged: dragged)
         var samples: [(progress: Double, pointer: Vec2?)] = []
         var t = start
         while let turn = c.viewState().turn {
@@ -237,6 +228,62 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
             }
             #expect(moves.last! < 0.15 * (moves.max() ?? 0), "the held point stops dead: \(moves)")
         }
+    }
+
+    /// What a viewer sees settle: at 30 frames a second, how far the sheet's points move each
+    /// frame (its fore edge and middle, in the world, curve into the gutter included), and in
+    /// the last step how far the landed sheet lies from the page at rest that replaces it. The
+    /// steps shrink to almost nothing, frame by frame, for every deformation and a let-go drag:
+    /// no step, then stop (the two-stage curve's ease-out once ended on a tenth of its largest
+    /// step, after a third and a quarter).
+    @Test(arguments: [(TurnDeform.rigid, false), (.curl, false), (.cone, false), (.curl, true)])
+    func everyLandingSettles(deform: TurnDeform, dragged: Bool) throws {
+        var settings = BookController.Settings()
+        settings.deform = deform
+        let c = BookController(library: books([10, 4]), settings: settings)
+        c.handle(.open, at: 0)
+        c.update(to: 1)
+        var t = turnToLand(c, dragged: dragged)
+        let marks = [Vec2(1, 0), Vec2(1, -0.5), Vec2(1, 0.5), Vec2(0.5, 0), Vec2(0.05, 0)]
+        /// World points of the sheet while it turns, of the page it becomes once at rest.
+        func points() throws -> [Vec3] {
+            let scene = c.scene()
+            let item = try #require(scene.items.first { $0.kind == .sheet && $0.visible }
+                ?? scene.items.first { $0.kind == .page && $0.page == 3 && $0.visible })
+            return marks.map { m in
+                let local = Vec2(m.x * item.size.x, m.y * item.size.y)
+                return item.model.project(item.deformation.apply(local, gutterDrop: item.gutterDrop, width: item.size.x).position)
+            }
+        }
+        var frames = [try points()]
+        while c.viewState().turn != nil {
+            t += 1.0 / 30
+            c.update(to: t)
+            frames.append(try points())
+        }
+        #expect(c.spread == 1)
+        var steps = zip(frames, frames.dropFirst()).map { a, b in zip(a, b).map { length($1 - $0) }.max() ?? 0 }
+        // Up to the last frame that moves (the page at rest lies where the sheet landed).
+        while let last = steps.last, last < 1e-6 { steps.removeLast() }
+        let peak = steps.max() ?? 0
+        let tail = Array(steps.suffix(4))
+        #expect(peak > 20, "\(deform): the sheet hardly moves: \(steps)")
+        #expect(zip(tail, tail.dropFirst()).allSatisfy { $1 < $0 || $1 < 0.01 * peak }, "\(deform), dragged \(dragged): the last steps grow: \(steps)")
+        #expect(tail.last! < 0.04 * peak, "\(deform), dragged \(dragged): the sheet stops dead: \(steps)")
+    }
+
+    /// Turns the right-hand page at 2 s, by a key or by a drag let go past halfway at 2.5 s;
+    /// returns when the landing starts.
+    private func turnToLand(_ c: BookController, dragged: Bool) -> Double {
+        guard dragged else {
+            c.handle(.nextPage, at: 2)
+            return 2
+        }
+        c.handle(.pageDragBegan(Vec2(350, -250)), at: 2)
+        c.handle(.pageDragMoved(Vec2(60, -250)), at: 2.3)
+        c.handle(.pageDragMoved(Vec2(-60, -240)), at: 2.45)
+        c.handle(.pageDragEnded, at: 2.5)
+        return 2.5
     }
 
     @Test func rubberBandsPastTheFirstPage() {

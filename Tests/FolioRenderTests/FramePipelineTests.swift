@@ -82,30 +82,37 @@ private final class StuckPages: PageSource {
     }
 }
 
-/// A reflowable document of two pages per point of text size, its text spread evenly over
-/// them: grey pages at 11 pt, blue ones at any other size.
+/// A reflowable document of two pages per point of text size on the reference page (fewer on
+/// wider pages), its text spread evenly over them: grey pages at 11 pt on the reference page,
+/// blue ones in any other layout.
 private final class Reflowing: ReflowableSource {
     static let format = PageSourceFormat(name: "reflowing", extensions: ["reflowing"]) { _, _ in Reflowing(fontSize: 11) }
+    static let reference = 362.0 / 568
     let fontSize: Double
+    let pageAspect: Double
     let title: String? = "Reflowing"
     let reflowable = true
-    init(fontSize: Double) { self.fontSize = fontSize }
+    init(fontSize: Double, pageAspect: Double = reference) { (self.fontSize, self.pageAspect) = (fontSize, pageAspect) }
 
-    static func pages(at size: Double) -> Int { Int(size * 2) }
-    var pageCount: Int { Self.pages(at: fontSize) }
+    static func pages(at size: Double, aspect: Double = reference) -> Int { Int((size * 2 * reference / aspect).rounded()) }
+    var pageCount: Int { Self.pages(at: fontSize, aspect: pageAspect) }
 
-    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (568 * pageAspect, 568) }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        let size = fit.fitting(aspect: 362.0 / 568)
-        let fill: (UInt8, UInt8, UInt8, UInt8) = fontSize == 11 ? (150, 150, 150, 255) : (40, 60, 200, 255)
+        let size = fit.fitting(aspect: pageAspect)
+        let fill: (UInt8, UInt8, UInt8, UInt8) = fontSize == 11 && pageAspect == Self.reference ? (150, 150, 150, 255) : (40, 60, 200, 255)
         return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: fill), scalable: false)
     }
 
-    func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize) }
+    func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize, aspect: place.pageAspect ?? pageAspect) }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        let relaid = Reflowing(fontSize: fontSize)
+        try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
+    }
+
+    func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let relaid = Reflowing(fontSize: fontSize, pageAspect: pageAspect)
         return (relaid, relaid.page(of: place) ?? 0)
     }
 }
@@ -192,6 +199,27 @@ private final class WordPages: PageSource {
     }
 
     func links(page index: Int) -> [PageLink] { index == 0 ? [PageLink(box: Self.link, target: .page(2))] : [] }
+}
+
+/// A book of 200 picture pages, each one colour: red for even indices, blue for odd, green
+/// for index 9; for the overview.
+private final class ColourPages: PageSource {
+    static let format = PageSourceFormat(name: "colour pages", extensions: ["colourpages"], printed: false) { _, _ in ColourPages() }
+    static func colour(_ index: Int) -> (r: UInt8, g: UInt8, b: UInt8) { index == 9 ? (30, 200, 40) : index % 2 == 0 ? (220, 40, 40) : (40, 40, 220) }
+    let pageCount = 200
+    let title: String? = "Colours"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568), (r, g, b) = Self.colour(index)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (r, g, b, 255)), scalable: false)
+    }
+}
+
+/// How far apart two colours are: the sum of the channels' differences.
+private func differs(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (r: UInt8, g: UInt8, b: UInt8)) -> Int {
+    abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
 }
 
 private final class Recorder: FramePipelineDelegate {
@@ -368,6 +396,46 @@ private final class Recorder: FramePipelineDelegate {
         } }
     }
 
+    /// A reflowable book in a window that changes shape is laid out again for the window's page
+    /// shape once the size has settled, in the background: the old pages stay until then, the
+    /// new ones are wider (they reach where there was desk) and hold the same text.
+    @Test func aResizedWindowLaysAReflowableBookOutForItsPageShapeKeepingThePlace() throws {
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.followsPageShape = true; $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            // A 16:9 view keeps the reference page: nothing to lay out.
+            #expect(p.pageShapeWake == nil && p.library.books[0].pageWidth == 362)
+            // Wider: two pages of 453 × 568 units (the view's 400 × 180 pixels shared as 16:9 shares the reference page).
+            s.framebufferSize = (400, 180)
+            s.queued = [TimedInputEvent(.resize(width: 400, height: 180), at: s.time)]
+            let resized = s.time
+            step(p, s, until: resized + 0.3)
+            #expect(p.library.books[0].pages.count == 22 && p.pageShapeWake == resized + FramePipeline.pageShapeSettles,
+                    "not yet: the size may still change")
+            let before = p.snapshot(at: s.time).flippedVertically()
+            let old = before.pixel(250, 90), desk = before.pixel(305, 90)
+            #expect(old.r == old.b && old.r > 100 && old.r < 200, "the old page stays: \(old)")
+            #expect(desk.b < 150 && !(desk.r == desk.b && desk.r > 100 && desk.r < 200), "desk beyond it: \(desk)")
+            step(p, s, until: resized + 0.5)
+            var waits = 0
+            while p.library.books[0].pages.count == 22, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
+                p.frame(at: s.time)
+                waits += 1
+            }
+            let count = Reflowing.pages(at: 11, aspect: 453.0 / 568)
+            #expect(p.library.books[0].pages.count == count && p.library.books[0].pageWidth == 453 && p.controller.library[0].pageSize.x == 453)
+            // Index 15 of 22 holds the text that index 15 × 18 / 22 = 12 holds now: page 13.
+            #expect(p.controller.shownPages.contains(13), "\(p.controller.shownPages)")
+            #expect(p.pageShapeWake == nil && rec.problems.isEmpty, "\(rec.problems)")
+            #expect(p.layer.notice == "laid out for the window — \(count) pages", "\(String(describing: p.layer.notice))")
+            let after = p.snapshot(at: s.time).flippedVertically()
+            #expect(after.pixel(305, 90).b > 150 && after.pixel(305, 90).r < 100, "the wider page: \(after.pixel(305, 90))")
+        } }
+    }
+
     /// A book opened on its first chapters shows its first pages at once, its page count
     /// marked as an estimate in the title and on the bar, while the rest is laid out in the
     /// background; once that lands the count is exact and the reader is where they were.
@@ -384,6 +452,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.pageTitle.hasSuffix("of ≈6"), "\(p.pageTitle)")
             let bar = ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .reading, book: 0, spread: p.controller.spread, scroll: 0)
             #expect(bar.progress?.label.hasSuffix("· ≈6") == true, "\(String(describing: bar.progress?.label))")
+            let shelf = ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .shelf, book: nil, spread: 0, scroll: 0)
+            #expect(shelf.shelfAuthor == "≈6 pages", "\(String(describing: shelf.shelfAuthor))")
             #expect(p.perform(.nextPage, at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             let shown = p.controller.shownPages
@@ -396,6 +466,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated(in: p.configuration.documents))
             #expect(p.controller.shownPages == shown, "the reader stays where they are")
             #expect(p.pageTitle.hasSuffix("of 20"), "\(p.pageTitle)")
+            #expect(ReaderLayer.content(library: p.library, documents: p.configuration.documents, phase: .shelf, book: nil, spread: 0, scroll: 0).shelfAuthor == nil,
+                    "laid out: no count under the title")
             #expect(p.layer.notice == nil, "no notice: \(String(describing: p.layer.notice))")
             #expect(rec.problems.isEmpty, "\(rec.problems)")
         } }
@@ -415,14 +487,7 @@ private final class Recorder: FramePipelineDelegate {
     /// Runs `body` on a live pipeline showing the layer, with the zebra document open.
     private func zebraBook(configure: (inout PipelineConfiguration) -> Void = { _ in },
                            _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
-        try withDocument(ZebraPages.format) { doc in
-            try live(configure: { $0.showsLayer = true; configure(&$0) }) { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
-                #expect(p.perform(.openBook(0), at: 0))
-                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-                try body(p, s, rec)
-            }
-        }
+        try openDocument(ZebraPages.format, configure: { $0.showsLayer = true; configure(&$0) }, body)
     }
 
     /// A search typed in the window: `/` opens the field (a key typed while it is open does
@@ -438,8 +503,12 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.layer.entry == "Find: zeb▏")
             #expect(rec.turns.isEmpty && p.controller.spread == 0, "keys typed in the field do not turn")
             #expect(rec.commands == [.screenshot], "F12 works over the field")
+            #expect(step(p, s, until: s.time + 5) { p.isIdle })
+            let held = p.textureCount
             t = s.time
             s.queued = [TimedInputEvent(.text("ra"), at: t), key(.enter, at: t)]
+            step(p, s, until: t + 0.01)
+            #expect(held > 0 && p.textureCount >= held, "the hits' pages are rendered again, no other: \(held) textures, then \(p.textureCount)")
             // Image 1 (the second page) lies in spread 1.
             #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
             #expect(rec.turns.count == 1 && rec.turns.first?.1 == .key)
@@ -465,6 +534,75 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
             #expect(rec.commands == [.screenshot], "N went to the window's search, not the host")
+        }
+    }
+
+    /// Shift + drag from the left page's "gamma" to the right page's "beta" selects across the
+    /// spread: the left page from "gamma" to its end, the right one from its start to "beta",
+    /// both marked; dragged back the other way, the same words.
+    @Test func aDragAcrossASpreadSelectsTheWordsBetweenOnBothPages() throws {
+        try openDocument(WordPages.format) { p, s, _ in
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            let gamma = try pixel(x: 0.25, y: 0.35, in: p, left: true), beta = try pixel(x: 0.7, y: 0.15, in: p)
+            let alpha = try pixel(x: 0.25, y: 0.15, in: p), leftAlpha = try pixel(x: 0.25, y: 0.15, in: p, left: true)
+            for (from, to) in [(gamma, beta), (beta, gamma)] {
+                let t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
+                            TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                            TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
+                #expect(step(p, s, until: t + 5) { p.selectedText == "gamma delta\nalpha beta" && p.isIdle }, "\(p.selectedText ?? "nothing")")
+            }
+            var frame = p.snapshot(at: s.time).flippedVertically()
+            for _ in 0..<20 where frame.pixel(Int(gamma.x), Int(gamma.y)).b > 120 || frame.pixel(Int(alpha.x), Int(alpha.y)).b > 120 {
+                guard s.woken.wait(timeout: .now() + 10) == .success else { break }
+                step(p, s, until: s.time + 0.05)
+                frame = p.snapshot(at: s.time).flippedVertically()
+            }
+            for (what, at) in [("gamma", gamma), ("alpha", alpha)] {
+                let c = frame.pixel(Int(at.x), Int(at.y))
+                #expect(c.r > 180 && c.b < 120, "\(what) is marked: \(c)")
+            }
+            let unmarked = frame.pixel(Int(leftAlpha.x), Int(leftAlpha.y))
+            #expect(unmarked.r > 180 && unmarked.b > 180, "the left page's words before the drag are not: \(unmarked)")
+        }
+    }
+
+    /// Runs `body` on a live pipeline with a document of `format` open at its first spread.
+    private func openDocument(_ format: PageSourceFormat, configure: (inout PipelineConfiguration) -> Void = { _ in },
+                              _ body: (FramePipeline, ScriptedSurface, Recorder) throws -> Void) throws {
+        try withDocument(format) { doc in
+            try live(configure: configure) { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                try body(p, s, rec)
+            }
+        }
+    }
+
+    /// Phrases a reader may type that find nothing or cannot be searched get one line each in
+    /// the layer: empty, regex-looking, right to left with points, combining marks, 10,000
+    /// characters (the field stops there); and a book of images has no text to search.
+    @Test func badPhrasesTypedInTheWindowAreAnsweredInOneLine() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            for (typed, answer) in [("  ", "nothing to search for: the phrase is empty"), ("z.*a", "no hits for “z.*a”"),
+                                    ("שָׁלוֹם", "no hits for “שָׁלוֹם”"), ("ze\u{301}bra", "“ze\u{301}bra” 1 of 2"),
+                                    (String(repeating: "zebra ", count: 2_000), "no hits for “\(String(repeating: "zebra ", count: 2_000).prefix(40))…”")] {
+                let t = s.time
+                // The field opens with the last phrase: erased first.
+                s.queued = [TimedInputEvent(.text("/"), at: t)] + Array(repeating: key(.backspace, at: t), count: 10_001)
+                    + [TimedInputEvent(.text(typed), at: t), key(.enter, at: t)]
+                #expect(step(p, s, until: t + 5) { p.layer.entry == answer && !p.controller.isAnimating }, "\(typed.prefix(20)): \(p.layer.entry ?? "nothing")")
+            }
+        }
+        try live(configure: { $0.showsLayer = true; $0.startsSearch = { $0.run() } }) { p, s, _ in
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            let t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            step(p, s, until: t + 0.2)
+            #expect(p.layer.entry == "this book has no text to search")
         }
     }
 
@@ -505,6 +643,35 @@ private final class Recorder: FramePipelineDelegate {
                 step(p, s, until: t + 0.2)
                 #expect(rec.links.count == 1 && rec.turns.count == 1)
             }
+        }
+    }
+
+    /// A click on a link while a page turns: turning back from spread 1 to spread 0, the right
+    /// side shows image 2 (no link) until the sheet is past upright, then image 0, whose link a
+    /// click then finds (instead of queueing a turn); the link's turn, asked mid-turn, plays after it.
+    @Test func aClickOnALinkWhileAPageTurnsFindsTheLinkOfThePageLyingThere() throws {
+        try openDocument(WordPages.format) { p, s, rec in
+            let link = try pixel(x: 0.5, y: 0.7, in: p)
+            let mapping = ViewMapping(width: 320, height: 180, viewSize: p.configuration.baseView)
+            let under = { PagePoint.under(mapping.layoutPoint(x: link.x, y: link.y), controller: p.controller) }
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(p.perform(.previousPage, at: s.time))
+            let turns = rec.turns.count
+            #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 1) > 0.1 })
+            #expect(p.controller.phase == .turning && under()?.image == 2, "before upright: the page the turn leaves")
+            #expect(step(p, s, until: s.time + 5) { (p.controller.viewState().turn?.progress ?? 0) > 0.6 })
+            #expect(p.controller.phase == .turning && under()?.image == 0, "past upright: the page the sheet lays down")
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: link.x, y: link.y, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: link.x, y: link.y, modifiers: []), at: t)]
+            step(p, s, until: t + 1.0 / 30)
+            #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))])
+            #expect(rec.turns.count == turns && p.controller.queuedTurns == 0, "the click turned nothing")
+            // The viewer follows it as `folio view` does: image 2 (layout page 4), after this turn lands.
+            #expect(p.perform(.goTo(page: 4), at: s.time, origin: .key))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(page: 4)])
         }
     }
 
@@ -832,5 +999,73 @@ private final class Recorder: FramePipelineDelegate {
             #expect(Array(rec.commands.suffix(2)) == [.cycleTheme, .toggleShowThrough])
             #expect(s.presented > shown, "drawn again")
         }
+    }
+
+    /// The overview: G shows the open book's pages small — paper first while they decode (the
+    /// frames go on), then each page's own colour at its place in the grid, only the rows in
+    /// view decoded — the spread read on its cover board; the keys choose and scroll, Escape
+    /// closes it with nothing turned, and a click on a page closes it and turns to its spread.
+    @Test func theOverviewShowsThePagesSmallAndAClickGoesToOne() throws {
+        let decoding = ManualDecoding()
+        try withDocument(ColourPages.format) { doc in try live(configure: { $0.decoding = decoding }) { p, s, rec in
+            s.framebufferSize = (640, 360)
+            p.handle(TimedInputEvent(.resize(width: 640, height: 360), at: 0))
+            p.replaceLibrary(Library.load(from: doc, logProblems: false))
+            #expect(p.perform(.showBook(0), at: 0) && p.perform(.goTo(page: 11), at: 0))
+            #expect(step(p, s, until: 10) { p.controller.spread == 5 && !p.controller.isAnimating })
+            let turns = rec.turns.count
+            s.queued = [key(.g, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            let grid = try #require(p.shownOverview)
+            let mapping = ViewMapping(width: 640, height: 360, viewSize: p.configuration.baseView)
+            func pixel(_ v: Vec2) -> (x: Int, y: Int) {
+                (Int(v.x / mapping.unitsPerPixel + 320), Int(180 - v.y / mapping.unitsPerPixel))
+            }
+            // Image 9 (green) is on the spread read: its row is in view.
+            let green = try #require(grid.box(of: 9))
+            #expect(green.minY > -grid.viewSize.y / 2 && green.maxY < grid.viewSize.y / 2)
+            var frame = p.snapshot(at: s.time).flippedVertically()
+            let paper = frame.pixel(pixel(green.centre).x, pixel(green.centre).y)
+            #expect(paper.r > 200 && paper.g > 200 && paper.b > 180, "paper while the page decodes: \(paper)")
+            for _ in 0..<100 {
+                let ran = decoding.runAll()
+                step(p, s, until: s.time + 1.0 / 30)
+                if ran == 0 && p.isIdle { break }
+            }
+            #expect(p.textureCount <= grid.imagesInView().count + 12 && p.textureCount < 80, "\(p.textureCount) of 200 pages")
+            frame = p.snapshot(at: s.time).flippedVertically()
+            var checked = 0
+            for image in grid.imagesInView() {
+                guard let box = grid.box(of: image), box.maxY < grid.viewSize.y / 2, box.minY > -grid.viewSize.y / 2 else { continue }
+                let (x, y) = pixel(box.centre), c = frame.pixel(x, y)
+                let off = differs(c, ColourPages.colour(image))
+                #expect(off < 60, "page \(image) at (\(x), \(y)): \(c)")
+                checked += 1
+            }
+            #expect(checked >= 16, "\(checked) pages checked")
+            // Just above the spread read, its cover board; above another page, the desk.
+            func above(_ image: Int) throws -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+                let box = try #require(grid.box(of: image))
+                let (x, y) = pixel(Vec2(box.centre.x, box.maxY + 5))
+                return frame.pixel(x, y)
+            }
+            let board = try above(10), desk = try above(12)
+            let apart = differs(board, (desk.r, desk.g, desk.b))
+            #expect(apart > 30, "the spread read is marked: \(board) against the desk's \(desk)")
+            // End chooses the last page and scrolls to it; Escape closes with nothing turned.
+            s.queued = [key(.end, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(abs((p.shownOverview?.scroll ?? 0) - grid.maxScroll) < 1e-6)
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(!p.overviewShown && p.controller.phase == .reading && p.controller.spread == 5 && rec.turns.count == turns)
+            // Again, then a click on image 20: the overview closes and the book turns to spread 10.
+            s.queued = [key(.g, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            let target = pixel(try #require(p.shownOverview?.box(of: 20)).centre)
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: Double(target.x), y: Double(target.y), modifiers: []), at: s.time)]
+            #expect(step(p, s, until: s.time + 10) { p.controller.spread == 10 && !p.controller.isAnimating })
+            #expect(!p.overviewShown && rec.turns.count == turns + 1 && rec.turns.last?.1 == .key)
+        } }
     }
 }

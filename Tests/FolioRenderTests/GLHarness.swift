@@ -69,6 +69,9 @@ final class GLHarness: @unchecked Sendable {
         defer { (p.surface as? HeadlessContext)?.releaseCurrent() }
         let saved = p.renderer.settings
         defer { p.renderer.settings = saved }
+        // The books printed on paper are the library's, as the pipeline set them when it took
+        // the library (a run before may have left its own; a test may still set others).
+        p.renderer.settings.printedBooks = Set(p.library.books.indices.filter { p.library.books[$0].isPrinted })
         return try body(p)
     }
 

@@ -77,6 +77,23 @@ import Testing
         })
     }
 
+    /// A curl's strips are built once per curl, the sheet's and its shadow's apart: drawing the
+    /// same turn again builds none (one shared mesh rebuilt both every frame, and each rebuild
+    /// overwrote a buffer the frame's queued draws still read, a stall on a software renderer).
+    @Test func aCurlsStripsAreBuiltOncePerCurl() throws {
+        let library = Library.load(from: GLHarness.textures)
+        var s = StillState()
+        s.book = 0; s.page = 7; s.deform = .curl
+        let scenes = try [0.4, 0.4, 0.5].map { t in s.turn = t; return try s.scene(library: library.bookInfos) }
+        var builds: [Int] = []
+        for scene in scenes {
+            _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library,
+                                            inspect: { builds.append($0.curlMeshBuilds) })
+        }
+        let added = zip(builds.dropFirst(), builds).map { $0 - $1 }
+        #expect(added == [0, 2], "strips built per frame after the first: \(added)")
+    }
+
     /// Objects are counted in the ledger of the context current when they were made, and
     /// leave it when destroyed there.
     @Test func objectsAreCountedInTheirContext() throws {

@@ -16,7 +16,7 @@ import Testing
             pipeline.replaceLibrary(PaperLightTests.printed)
             pipeline.renderer.settings.theme = theme
             // What `Book.isPrinted` says of a PDF; these pages are image files.
-            pipeline.renderer.settings.themedBooks = printed ? [0] : []
+            pipeline.renderer.settings.printedBooks = printed ? [0] : []
             pipeline.setFiltering(RenderConfiguration.reference.filtering)
             guard pipeline.resizeTarget(width: width, height: height, samples: 0) else {
                 throw GLFailure(errors: ["cannot make a \(width)×\(height) target"])

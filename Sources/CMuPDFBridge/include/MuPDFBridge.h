@@ -23,6 +23,8 @@ typedef struct {
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
     int obfuscated_fonts;  ///< encryption.xml only obfuscates fonts (EPUB's font embedding, not DRM)
+    /// A fixed-layout book's page size in CSS pixels (its viewport); 0 when it gives none.
+    float viewport_width, viewport_height;
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];
@@ -48,6 +50,10 @@ int folio_mu_layout(folio_mu_doc *doc, float w, float h, float em, folio_mu_erro
 int folio_mu_count_chapters(folio_mu_doc *doc, folio_mu_error *error);
 /// Lays chapter `chapter` out (if it is not yet) and returns its page count, or -1.
 int folio_mu_count_chapter_pages(folio_mu_doc *doc, int chapter, folio_mu_error *error);
+/// Bytes of chapter `chapter`'s markup (an EPUB's spine item), 0 when unknown.
+size_t folio_mu_chapter_bytes(folio_mu_doc *doc, int chapter);
+/// The spine items whose bytes are known (an EPUB's chapters as MuPDF counts them), 0 if none.
+int folio_mu_spine_count(folio_mu_doc *doc);
 /// The page count, or -1.
 int folio_mu_count_pages(folio_mu_doc *doc, folio_mu_error *error);
 /// A metadata value ("info:Title", "info:Author") as malloc'd UTF-8, or NULL.

@@ -5,6 +5,7 @@ number, so a test can tell which page it sees; `long.pdf` has the page count giv
 import hashlib, io, os, random, sys, tarfile, zipfile
 import cairo
 from PIL import Image
+from raw_pdf import raw_pdf
 
 out, long_pages = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 40
 
@@ -93,22 +94,6 @@ def rc4(key, data):
         s[i], s[j] = s[j], s[i]
         out_.append(b ^ s[(s[i] + s[j]) % 256])
     return bytes(out_)
-
-
-def raw_pdf(path, objs, trailer=b""):
-    """A PDF of the objects given (object n is objs[n - 1]), with its cross-reference table;
-    `trailer` adds to the trailer dictionary."""
-    body, offsets = io.BytesIO(), []
-    body.write(b"%PDF-1.4\n")
-    for n, obj in enumerate(objs, 1):
-        offsets.append(body.tell())
-        body.write(b"%d 0 obj\n" % n + obj + b"\nendobj\n")
-    xref = body.tell()
-    body.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        body.write(b"%010d 00000 n \n" % off)
-    body.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, trailer, xref))
-    open(path, "wb").write(body.getvalue())
 
 
 def encrypted_pdf(path, user_password):

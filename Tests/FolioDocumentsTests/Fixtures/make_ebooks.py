@@ -86,6 +86,10 @@ epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigate
 # Thirty chapters: more than a book opens on (it lays the rest out in the background).
 epub("long.epub", [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Long Words")
 
+# Front matter (six one-line pages) before thirty chapters of several pages each, as books are.
+epub("front-matter.epub", [(f"f{i}.xhtml", chapter(f"Front {i}", f"<p>{WORDS[i % 4]}</p>"), xhtml) for i in range(6)]
+     + [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Front Matter")
+
 # Pages that are one coloured image each: fixed layout, and a right-to-left picture book.
 pictures = [(f"p{i}.png", png(60, 90, c), "image/png") for i, c in enumerate(COLOURS)]
 image_pages = [(f"p{i}.xhtml", chapter(f"p{i}", f'<img src="p{i}.png" style="width:100%;height:100%"/>'), xhtml)
@@ -94,6 +98,13 @@ epub("fixed.epub", pictures + image_pages, version="3.0", title="Fixed Pages",
      meta='<meta property="rendition:layout">pre-paginated</meta>')
 epub("manga-rtl.epub", pictures + image_pages, version="3.0", title="Right to Left",
      spine_attrs=' page-progression-direction="rtl"', meta='<meta property="rendition:layout">pre-paginated</meta>')
+# A manga as publishers make them: pictures of the viewport's pixels, no stylesheet sizing them.
+viewport_pages = [(f"v{i}.xhtml", '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head>'
+                   f'<title>v{i}</title><meta name="viewport" content="width=120, height=180"/></head>'
+                   f'<body><img src="v{i}.png"/></body></html>', xhtml) for i in range(len(COLOURS))]
+epub("manga-viewport.epub", [(f"v{i}.png", png(120, 180, c), "image/png") for i, c in enumerate(COLOURS)] + viewport_pages,
+     version="3.0", title="Viewport Pages", spine_attrs=' page-progression-direction="rtl"',
+     meta='<meta property="rendition:layout">pre-paginated</meta>')
 
 with open(os.path.join(out, "book.fb2"), "w") as f:
     sections = "".join(f"<section><title><p>{w}</p></title><p>{w.lower()} {FILLER * 4}</p></section>" for w in WORDS[:3])
@@ -165,6 +176,10 @@ epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
      '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
      '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
+# A chapter that takes MuPDF seconds to lay out (nesting just under the refusal, many times
+# over) between two quick ones.
+slow = "".join("<div>" * 450 + "slow words " * 20 + "</div>" * 450 for _ in range(100))
+epub("slow-layout.epub", reflow[:1] + [("slow.xhtml", chapter("slow", slow), xhtml)] + reflow[1:2])
 # Fonts obfuscated as EPUB allows (not DRM), and a folder listed as an entry of its own, as
 # real books have them: the text reads.
 epub("obfuscated-fonts.epub", reflow, extra={"OEBPS/fonts/": "", "OEBPS/fonts/f.otf": bytes(64), "META-INF/encryption.xml":

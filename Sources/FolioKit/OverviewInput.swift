@@ -1,0 +1,110 @@
+import FolioInput
+import FolioLayout
+import FolioMath
+import FolioReader
+
+/// The overview while it is shown: how far its rows are scrolled and the page chosen (the
+/// keys move it, the pointer raises the page under it).
+struct OverviewState {
+    var scroll: Double
+    var selected: Int
+}
+
+extension FramePipeline {
+    /// Whether the overview of the open book is shown.
+    public var overviewShown: Bool { overview != nil }
+
+    /// The overview as it is drawn now, scrolled as it is (nil when not shown, or no book is open).
+    public var shownOverview: Overview? {
+        guard let state = overview, let b = controller.book, controller.library.indices.contains(b) else { return nil }
+        return Overview(book: controller.library[b], viewSize: controller.settings.viewSize, scroll: state.scroll)
+    }
+
+    /// The scene of the overview, when it is shown: drawn in place of the book.
+    var overviewScene: Scene? {
+        guard let grid = shownOverview, let b = controller.book else { return nil }
+        let current = Overview.shown(spread: controller.spread, singlePage: controller.singlePage, in: grid.book)
+        return grid.scene(index: b, current: current, selected: overview?.selected)
+    }
+
+    /// Shows the overview of the open book, at rest, scrolled to the spread read and with its
+    /// first page chosen; or closes it. False when no book lies open.
+    @discardableResult
+    public func toggleOverview() -> Bool {
+        needsRender = true
+        guard overview == nil else {
+            overview = nil
+            return true
+        }
+        guard let b = controller.book, controller.phase == .reading, controller.library.indices.contains(b) else { return false }
+        let book = controller.library[b]
+        let (grid, current) = Overview.around(spread: controller.spread, singlePage: controller.singlePage, of: book,
+                                              viewSize: controller.settings.viewSize)
+        overview = OverviewState(scroll: grid.scroll, selected: current.min() ?? 0)
+        return true
+    }
+
+    /// While the overview is shown it takes the keys and the pointer: G or Escape closes it,
+    /// the arrows, Page Up/Down, Home and End choose a page (the rows scroll to it), Enter or
+    /// a click on a page closes it and turns there (the goto action: a riffle for a long way),
+    /// the wheel scrolls the rows, the pointer raises the page under it. F11, F12 and Q still
+    /// work. True when used up.
+    func overviewTakes(_ event: InputEvent, at now: Double) -> Bool {
+        guard var state = overview, let grid = shownOverview else {
+            overview = nil
+            return false
+        }
+        var chosen: Int?
+        switch event {
+        case let .key(key, _, _):
+            let rowsShown = Int(Overview.rowsShown)
+            switch key {
+            case .escape, .g:
+                overview = nil
+                needsRender = true
+                return true
+            case .enter: return go(to: state.selected, at: now)
+            case .left: chosen = grid.image(from: state.selected, columns: -1, rows: 0)
+            case .right: chosen = grid.image(from: state.selected, columns: 1, rows: 0)
+            case .up: chosen = grid.image(from: state.selected, columns: 0, rows: -1)
+            case .down: chosen = grid.image(from: state.selected, columns: 0, rows: 1)
+            case .pageUp: chosen = grid.image(from: state.selected, columns: 0, rows: -rowsShown)
+            case .pageDown: chosen = grid.image(from: state.selected, columns: 0, rows: rowsShown)
+            case .home: chosen = 0
+            case .end: chosen = grid.book.imageCount - 1
+            case .f11, .f12, .q: return false
+            default: return true
+            }
+        case let .mouseDown(.left, x, y, _):
+            if let image = grid.image(at: gestures.mapping.layoutPoint(x: x, y: y)) { return go(to: image, at: now) }
+            return true
+        case let .mouseMove(x, y):
+            if let image = grid.image(at: gestures.mapping.layoutPoint(x: x, y: y)), image != state.selected {
+                state.selected = image
+                needsRender = true
+            }
+        case let .scroll(_, dy, _):
+            var moved = grid
+            moved.scroll(to: grid.scroll - dy * grid.pageSize.y / 2)
+            state.scroll = moved.scroll
+            needsRender = true
+        case .mouseUp, .text: break
+        default: return false
+        }
+        if let chosen, chosen >= 0 {
+            state.selected = chosen
+            state.scroll = grid.scroll(showing: chosen)
+            needsRender = true
+        }
+        overview = state
+        return true
+    }
+
+    /// Closes the overview and turns to the spread of page image `image`.
+    private func go(to image: Int, at now: Double) -> Bool {
+        overview = nil
+        needsRender = true
+        perform(.goTo(page: image + 2), at: now, origin: .key)
+        return true
+    }
+}

@@ -1,0 +1,40 @@
+import FolioLayout
+import FolioMath
+
+/// The strips of one curl (`CurlStrips.parts`), rebuilt only when the curl changes: the flat
+/// triangles first in the buffer, then the bent ones, so either part draws alone. The sheet and
+/// its coarse shadow each keep one, so neither rebuilds the other's every frame.
+final class CurlMesh {
+    private let mesh = TriangleMesh(components: [2])
+    private var key: CurlKey?
+    private var flatVertices = 0
+    /// Times the strips were built (for tests).
+    private(set) var builds = 0
+
+    func draw(_ curl: Deformation.Curl, size: Vec2, strips: Int, margin: Double, gutter: Bool, part: MeshPart) {
+        let key = CurlKey(curl: curl, size: size, strips: strips, margin: margin, gutter: gutter)
+        if key != self.key {
+            let parts = CurlStrips.parts(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter)
+            mesh.upload((parts.flat + parts.bent).flatMap { [Float($0.x), Float($0.y)] })
+            flatVertices = parts.flat.count
+            self.key = key
+            builds += 1
+        }
+        switch part {
+        case .all: mesh.draw()
+        case .flat: mesh.draw(first: 0, count: flatVertices)
+        case .bent: mesh.draw(first: flatVertices, count: mesh.vertexCount - flatVertices)
+        }
+    }
+
+    func destroy() { mesh.destroy() }
+}
+
+/// What a curl mesh was built for.
+struct CurlKey: Equatable {
+    var curl: Deformation.Curl
+    var size: Vec2
+    var strips: Int
+    var margin: Double
+    var gutter: Bool
+}

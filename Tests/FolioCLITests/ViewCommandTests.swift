@@ -127,10 +127,7 @@ quit
 /// navigation.pdf: Shift + drag from "The" (50, 100 of 420 x 595 points) to "dog" at the end of
 /// the second line (about 260, 130) selects the two lines; Ctrl+C puts them on the clipboard.
 private let copyText = scriptHelpers + #"""
-"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
-pid=$!
-window
-within 20 titled "— page 1 of 3" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+openDocument 3
 sleep 1
 copy() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mousemove --window "$wid" 800 180 \
              mousemove --window "$wid" 910 192 mouseup 1 keyup shift key --window "$wid" ctrl+c

@@ -64,16 +64,22 @@ public struct RenderSettings: Sendable, Equatable {
 /// its shaders. Render thread only; call `destroy()` while the context is current.
 public final class Renderer {
     public var settings: RenderSettings
-    /// The page shaders' variants (`PageVariant`), one per set of the terms a face can show: a
-    /// software renderer pays for the code of the others.
-    private let pages: [PageVariant: ProgramUniforms]
+    /// The programs, linked as frames first draw with them.
+    private let programs: ProgramCache
     /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
-    private let shadow: ProgramUniforms
-    private let overlay: ProgramUniforms
-    private let backdrop: ProgramUniforms
-    private let block: ProgramUniforms
-    private let desk: ProgramUniforms
-    private let copy: ProgramUniforms
+    private var shadow: ProgramUniforms { programs[.cast] }
+    private var overlay: ProgramUniforms { programs[.overlay] }
+    private var backdrop: ProgramUniforms { programs[.backdrop] }
+    private var block: ProgramUniforms { programs[.block] }
+    private var desk: ProgramUniforms { programs[.desk] }
+    private var copy: ProgramUniforms { programs[.copy] }
+    /// A program that compiled but did not link, when a frame first drew with it: its parts of
+    /// the frames are not drawn. Hosts report it (commands fail with it).
+    public var programFailure: RenderError? { programs.failure }
+    /// Programs linked so far: those the frames drawn so far drew with (for tests).
+    var linkedPrograms: Int { programs.linkedCount }
+    /// Links every program now (tests: each one links).
+    func linkAllPrograms() throws { try programs.linkAll() }
     /// What the context's state is; each pass states what it needs (`Pipeline`).
     private let gl = GLState()
     private let flatMesh: GridMesh
@@ -113,20 +119,7 @@ public final class Renderer {
 
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
-        let attribute = ["aGrid": Int32(0)]
-        var pages: [PageVariant: ProgramUniforms] = [:]
-        for variant in PageVariant.all {
-            pages[variant] = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
-                                                      defines: variant.defines))
-        }
-        self.pages = pages
-        shadow = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute,
-                                            defines: ["CAST"]))
-        overlay = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute))
-        backdrop = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag"))
-        block = ProgramUniforms(try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1]))
-        desk = ProgramUniforms(try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute))
-        copy = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag"))
+        programs = try ProgramCache(folder: folder)
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
         // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
@@ -143,8 +136,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        (pages.values.map(\.program) + [shadow.program, overlay.program, backdrop.program, block.program, desk.program, copy.program])
-            .forEach { $0.destroy() }
+        programs.destroy()
         flatMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
@@ -425,8 +417,8 @@ public final class Renderer {
         }()
         for (face, image) in zip(faces, images) {
             for (steep, part) in parts {
-                let page = pages[PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
-                                                showThrough: image.behind != nil)]!
+                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
+                                                         showThrough: image.behind != nil))]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0

@@ -219,7 +219,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
             let box = pageBox
             if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
-                count = try chapters(wholeBook: wholeBook, &error)
+                count = try chapters(wholeBook: wholeBook, fontSize: fontSize, &error)
             }
         } else {
             count = (folio_mu_count_pages(doc, &error), false)
@@ -243,40 +243,69 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return (viewport.0 * 0.75, viewport.1 * 0.75)
     }
 
-    /// What a worker laying chapters out has counted, read by the thread waiting for it.
+    /// What the workers laying chapters out have counted, read by the thread waiting for them.
     private final class Counting: @unchecked Sendable {
         // @unchecked: every field is touched under `lock`.
         let lock = NSLock()
-        var pages: [Int] = []
+        /// Each chapter's pages, once counted.
+        var pages: [Int?]
+        /// The next chapter a worker takes.
+        var next = 0
         var error = folio_mu_error()
         var failed = false
         let done = DispatchSemaphore(value: 0)
+        init(chapters: Int) { pages = Array(repeating: nil, count: chapters) }
+
+        /// The chapters counted from the first, up to the first one not counted yet.
+        var prefix: [Int] { Array(pages.prefix { $0 != nil }.map { $0! }) }
+
+        /// The next chapter to count, or nil when all are taken, one failed, or `enough`
+        /// pages are counted in the chapters from the first.
+        func take(enough: Int) -> Int? {
+            lock.withLock {
+                guard !failed, next < pages.count, enough == .max || prefix.reduce(0, +) < enough else { return nil }
+                next += 1
+                return next - 1
+            }
+        }
     }
 
     /// Lays chapters out from the first: all of them (`wholeBook`; those of `givenUp`), or until
-    /// `MuPDF.firstPages` pages are counted. On a worker, waited for `PageSources.decodeTimeout`
+    /// `MuPDF.firstPages` pages are counted. On workers, waited for `PageSources.decodeTimeout`
     /// at most: a chapter still being laid out then is left to finish on its own and
     /// `LayoutGivenUp` says how far it got. The page count, estimated from the pages a chapter had
     /// so far when chapters are left (-1 on error).
-    private func chapters(wholeBook: Bool, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool) {
+    ///
+    /// A whole book of several chapters is counted on two workers, each with a document of its
+    /// own (MuPDF lays one document out on one thread at a time): a chapter's pages do not depend
+    /// on the others', and this document lays out the chapters the other counted when a page of
+    /// them is first drawn. Laying a book out is most of a command's start-up (docs/performance.md).
+    private func chapters(wholeBook: Bool, fontSize: Double, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool) {
         let chapters = Int(folio_mu_count_chapters(doc, &error))
         guard chapters >= 0 else { return (-1, false) }
         let last = min(givenUp?.chapters ?? chapters, chapters)
-        let counting = Counting(), handle = handle, enough = wholeBook || givenUp != nil ? Int.max : MuPDF.firstPages
-        Thread.detachNewThread {
-            var laid = 0, pages = 0, error = folio_mu_error()
-            while laid < last, pages < enough {
-                let n = Int(folio_mu_count_chapter_pages(handle.doc, Int32(laid), &error))
-                guard n >= 0 else { counting.lock.withLock { (counting.failed, counting.error) = (true, error) }; break }
-                counting.lock.withLock { counting.pages.append(n) }
-                pages += n
-                laid += 1
+        let whole = wholeBook || givenUp != nil
+        let counting = Counting(chapters: last), enough = whole ? Int.max : MuPDF.firstPages
+        var handles = [handle]
+        if whole, last > 1, ProcessInfo.processInfo.activeProcessorCount > 1, let other = helper(fontSize: fontSize) { handles.append(other) }
+        let workers = DispatchGroup()
+        for handle in handles {
+            workers.enter()
+            Thread.detachNewThread {
+                var error = folio_mu_error()
+                while let chapter = counting.take(enough: enough) {
+                    let n = Int(folio_mu_count_chapter_pages(handle.doc, Int32(chapter), &error))
+                    counting.lock.withLock {
+                        if n >= 0 { counting.pages[chapter] = n } else if !counting.failed { (counting.failed, counting.error) = (true, error) }
+                    }
+                }
+                workers.leave()
             }
-            counting.done.signal()
         }
+        workers.notify(queue: .global()) { counting.done.signal() }
         let seconds = PageSources.decodeTimeout
         let finished = counting.done.wait(timeout: seconds > 0 ? .now() + seconds : .distantFuture) == .success
-        let (counts, failed) = counting.lock.withLock { (counting.pages, counting.failed) }
+        let (counts, failed) = counting.lock.withLock { (counting.prefix, counting.failed) }
         guard finished else { throw LayoutGivenUp(seconds: seconds, chapters: counts.count, of: chapters) }
         guard !failed else {
             error = counting.lock.withLock { counting.error }
@@ -286,6 +315,18 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         guard laid < last, givenUp == nil else { return (Int32(min(pages, Int(Int32.max))), false) }
         let estimate = pages + estimatedPages(of: laid..<chapters, from: counts)
         return (Int32(min(estimate, Int(Int32.max))), true)
+    }
+
+    /// The same book opened again and set up for this layout, for a second worker to count
+    /// chapters in; nil if it cannot be (this document then counts them all).
+    private func helper(fontSize: Double) -> Handle? {
+        var error = folio_mu_error()
+        var info = folio_mu_info()
+        guard let other = folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &info, &error) else { return nil }
+        let handle = Handle(other)
+        folio_mu_set_user_css(other, self.info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
+        let box = pageBox
+        return folio_mu_layout(other, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 ? handle : nil
     }
 
     /// The pages chapters `rest` will have, from the pages the first chapters had (`counts`).

@@ -118,4 +118,23 @@ import Testing
         }
         return (zip(row, row.dropFirst()).filter { $0 >= 128 && $1 < 128 }.count, runs.max() ?? 0)
     }
+
+    /// `FOLIO_TIMINGS` says where a capture's start-up went, each step once and in order, with
+    /// its wall and CPU milliseconds; without it nothing is said.
+    @Test func timingsNameEachStepOfTheStartUp() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try #require(Self.documents, "python3-cairo / python3-pil missing")
+        let out = dir.appendingPathComponent("\(UUID().uuidString).png").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["FOLIO_TIMINGS"] = "1"
+        let run = try FolioProcess.run(folio.path, ["capture", dir.appendingPathComponent("portrait.pdf").path, "--page", "3",
+                                                    "--size", "320x180", "-o", out], environment: environment, timeout: 60)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        let steps = ["start-up and arguments", "EGL context", "library", "renderer", "frame", "read back", "PNG written"]
+        #expect(lines.count == steps.count, "\(run.stderr)")
+        for (line, step) in zip(lines, steps) {
+            #expect(line.hasPrefix("timing: \(step)") && line.contains(" ms (CPU ") && line.hasSuffix(" ms)"), "\(line)")
+        }
+    }
 }

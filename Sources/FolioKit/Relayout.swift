@@ -2,8 +2,8 @@ import Foundation
 
 /// A book laid out again at another text size, ready to be shown: `source` is the document
 /// `document` in its new layout, `page` the page index holding the text that was shown first,
-/// `mapping` where the old layout's pages went. Made on a background thread, applied on the
-/// pipeline's (`FramePipeline.apply`).
+/// `mapping` where the old layout's pages went. Made on the relayout executor's thread
+/// (`PipelineConfiguration.relayingOut`), applied on the pipeline's (`FramePipeline.apply`).
 public struct DocumentRelaid: Sendable {
     public var book: Int
     public var document: String
@@ -16,8 +16,8 @@ public struct DocumentRelaid: Sendable {
     }
 }
 
-/// Relayouts finished on other threads, waiting for the next frame; posting one wakes the
-/// viewer's loop. Thread-safe. Does not: lay anything out, or apply what it holds.
+/// Relayouts finished on the executor's threads, waiting for the next frame; posting one wakes
+/// the viewer's loop. Thread-safe. Does not: lay anything out, or apply what it holds.
 final class RelayoutInbox: @unchecked Sendable {
     // @unchecked: `waiting` is only touched under `lock`.
     private let lock = NSLock()

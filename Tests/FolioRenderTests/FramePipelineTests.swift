@@ -87,12 +87,21 @@ private final class StuckPages: PageSource {
 /// blue ones in any other layout.
 private final class Reflowing: ReflowableSource {
     static let format = PageSourceFormat(name: "reflowing", extensions: ["reflowing"]) { _, _ in Reflowing(fontSize: 11) }
+    /// The same book, but no layout of it succeeds.
+    static let breaking = PageSourceFormat(name: "breaking", extensions: ["breaking"]) { _, _ in Reflowing(fontSize: 11, breaks: true) }
     static let reference = 362.0 / 568
     let fontSize: Double
     let pageAspect: Double
+    let breaks: Bool
     let title: String? = "Reflowing"
     let reflowable = true
-    init(fontSize: Double, pageAspect: Double = reference) { (self.fontSize, self.pageAspect) = (fontSize, pageAspect) }
+    init(fontSize: Double, pageAspect: Double = reference, breaks: Bool = false) {
+        (self.fontSize, self.pageAspect, self.breaks) = (fontSize, pageAspect, breaks)
+    }
+
+    struct Broke: Error, CustomStringConvertible {
+        var description: String { "book.breaking: the layout broke" }
+    }
 
     static func pages(at size: Double, aspect: Double = reference) -> Int { Int((size * 2 * reference / aspect).rounded()) }
     var pageCount: Int { Self.pages(at: fontSize, aspect: pageAspect) }
@@ -112,6 +121,7 @@ private final class Reflowing: ReflowableSource {
     }
 
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        if breaks { throw Broke() }
         let relaid = Reflowing(fontSize: fontSize, pageAspect: pageAspect)
         return (relaid, relaid.page(of: place) ?? 0)
     }
@@ -409,6 +419,22 @@ private final class Recorder: FramePipelineDelegate {
             p.frame(at: s.time)
             #expect(p.library.books[0].pages.count == Reflowing.pages(at: 14) && relayouts.count == 0 && p.wantedTextSize == nil)
             #expect(p.layer.notice == "text 14 pt — 28 pages", "\(String(describing: p.layer.notice))")
+        } }
+    }
+
+    /// A layout that fails is one line naming the file; the book stays as it was, and the next
+    /// step starts from the size it shows.
+    @Test func aRelayoutThatFailsIsReportedAndTheBookStaysAsItWas() throws {
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.breaking) { doc in try live(configure: { $0.relayingOut = relayouts }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            #expect(p.changeTextSize(by: 1, at: s.time) == 12 && relayouts.runAll() == 1)
+            p.frame(at: s.time)
+            #expect(rec.problems == ["book.breaking: the layout broke"])
+            #expect(p.wantedTextSize == nil && p.library.books[0].pages.count == 22 && p.controller.library[0].imageCount == 22)
+            #expect(p.changeTextSize(by: 1, at: s.time) == 12 && relayouts.count == 1)
         } }
     }
 

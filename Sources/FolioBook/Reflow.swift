@@ -2,21 +2,37 @@
 /// depends on the text size, and a place in the text outlives any one layout.
 /// Does not: lay anything out itself (the engine does), or know which engine does it.
 
+/// A place in a reflowable document's text that no layout moves: `offset` characters (white
+/// space not counted) into chapter `chapter` (the document's own parts, an EPUB's spine items,
+/// counted from 0). Lines and pages break only at white space, so the same characters lie
+/// before it at any text size and any page shape.
+public struct TextPosition: Sendable, Hashable, Codable {
+    public var chapter: Int
+    public var offset: Int
+
+    public init(chapter: Int, offset: Int) {
+        (self.chapter, self.offset) = (chapter, offset)
+    }
+}
+
 /// A place in a reflowable document's text: where page `page` (an index) starts when the
 /// document is laid out at `fontSize` points for pages of `pageAspect` (width / height; nil: the
-/// shape it is laid out for now, as places saved before pages followed the window mean it).
-/// The same text is found in another layout by laying it out there and following the engine's
-/// bookmark (`ReflowableSource.page(of:)`), so the place outlives any one layout, any one open
-/// document and any one run.
+/// shape it is laid out for now, as places saved before pages followed the window mean it),
+/// and, when known, that place as a `TextPosition`, which finds it in any layout at once.
+/// Without one the same text is found in another layout by laying the document out as the
+/// place says (`ReflowableSource.page(of:)`), so the place outlives any one layout, any one
+/// open document and any one run.
 public struct TextPlace: Sendable, Hashable {
     public var fontSize: Double
     public var page: Int
     public var pageAspect: Double?
+    public var text: TextPosition?
 
-    public init(fontSize: Double, page: Int, pageAspect: Double? = nil) {
+    public init(fontSize: Double, page: Int, pageAspect: Double? = nil, text: TextPosition? = nil) {
         self.fontSize = fontSize
         self.page = page
         self.pageAspect = pageAspect
+        self.text = text
     }
 }
 
@@ -38,6 +54,14 @@ public protocol ReflowableSource: PageSource {
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
     /// Where `old`'s pages went in this layout of the same document (any thread).
     func mapping(from old: any ReflowableSource) -> PageMapping
+    /// Where page `index` starts in the text, in terms no layout changes; nil when the document
+    /// cannot say (its pages are fixed, or the page is not there). May cost drawing the pages
+    /// before it in its chapter.
+    func textPosition(ofPage index: Int) -> TextPosition?
+    /// The pages the whole book is estimated to have while its layout is not complete (laid out
+    /// only as far as its first chapters, or given up at the layout's time bound); nil when
+    /// `pageCount` is the whole book's.
+    var estimatedPageCount: Int? { get }
 }
 
 /// A document laid out again, as what was there before needs to follow it: the new page
@@ -77,8 +101,19 @@ public struct PageMapping: Sendable, Equatable {
 }
 
 extension ReflowableSource {
-    /// Where page `index` starts in the text.
+    /// Where page `index` starts in the text, as this layout's page (no cost).
     public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect) }
+
+    /// `place(ofPage:)` with its `TextPosition`, which any layout finds at once.
+    public func textPlace(ofPage index: Int) -> TextPlace {
+        TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect, text: textPosition(ofPage: index))
+    }
+
+    /// A document that cannot say where its pages start in the text.
+    public func textPosition(ofPage index: Int) -> TextPosition? { nil }
+
+    /// Its page count while that is an estimate.
+    public var estimatedPageCount: Int? { pagesEstimated ? pageCount : nil }
 
     /// The shape of its first page's paper: a document whose page shape is its own.
     public var pageAspect: Double { Book.paperAspect(firstPage: pageSize(0)) }

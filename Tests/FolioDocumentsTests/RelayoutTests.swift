@@ -41,6 +41,41 @@ final class RelayoutTests: XCTestCase {
         return (folder, doc, shown, try wordsBefore(shown, in: doc), doc.place(ofPage: shown))
     }
 
+    /// Words of page `page` as MuPDF's text output gives them.
+    private func words(_ page: Int, of doc: PageSource) throws -> [String] {
+        try doc.text(page: page)?.words.map(\.text) ?? []
+    }
+
+    /// After a text-size change, a page-shape change and both, the page landed on holds the word
+    /// the page shown before started with (every word of the book is numbered: exactly that
+    /// word), and the old pages about it are mapped to the pages holding their first words.
+    func testTheLandingPageHoldsTheWordThePageShownStartedWith() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("numbered.epub"), fontSize: 11)
+        let wide = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        // A page in the middle of a chapter, and the last page of one.
+        let last = try XCTUnwrap((1..<doc.pageCount).first { try words($0, of: doc).first == "Part" }) - 1
+        for shown in [doc.pageCount / 2 + 1, last] {
+            let first = try XCTUnwrap(words(shown, of: doc).first)
+            XCTAssertTrue(first.hasPrefix("w"), first)
+            for (size, aspect) in [(16.0, doc.pageAspect), (11, wide), (8, 0.5)] {
+                let (relaid, page) = try doc.relaid(fontSize: size, pageAspect: aspect, keeping: doc.place(ofPage: shown))
+                XCTAssertNotEqual(relaid.pageCount, doc.pageCount)
+                XCTAssertTrue(try words(page, of: relaid).contains(first), "\(size) pt, \(aspect): page \(page + 1) lacks \(first)")
+                let mapping = relaid.mapping(from: doc)
+                XCTAssertEqual(mapping.page(shown), page)
+                for old in max(shown - 3, 0)..<min(shown + 4, doc.pageCount) {
+                    guard let start = try words(old, of: doc).first, let new = mapping.page(old) else { XCTFail("page \(old + 1) gone"); continue }
+                    XCTAssertTrue(try words(new, of: relaid).contains(start), "old page \(old + 1) (\(start)) mapped to \(new + 1)")
+                }
+                let mapped = (0..<doc.pageCount).compactMap(mapping.page)
+                XCTAssertEqual(mapped.count, doc.pageCount)
+                XCTAssertEqual(mapped, mapped.sorted(), "text keeps its order")
+                // Steps one after another keep the first place: back where it started.
+                XCTAssertEqual(try relaid.relaid(fontSize: 11, pageAspect: doc.pageAspect, keeping: doc.place(ofPage: shown)).page, shown)
+            }
+        }
+    }
+
     func testThePageShownAfterALargerTextSizeHoldsTheSameText() throws {
         let (folder, small, shown, start, place) = try middlePage(at: 11)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -134,6 +169,38 @@ final class RelayoutTests: XCTestCase {
         XCTAssertEqual(reopened.pages.count, large.pageCount)
         XCTAssertEqual(positions.page(of: reopened), expected + 1)
         XCTAssertNotEqual(expected + 1, page)
+    }
+
+    /// A position saved with its place in the text reopens on the page holding that text at
+    /// another text size and for another page shape (a window of another shape), as MuPDF's
+    /// text of the pages says.
+    func testASavedPositionSurvivesAnotherTextSizeAndAnotherPageShape() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-position-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/numbered.epub"
+        try FileManager.default.copyItem(atPath: try EBooks.path("numbered.epub"), toPath: path)
+        let documents = DocumentRegistry()
+        let saved = try MuPDFDocument(path: path, fontSize: 11)
+        documents.replace(path, with: saved)
+        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
+        let page = book.pages.count / 2 + 2
+        let first = try XCTUnwrap(words(page - 1, of: saved).first)
+        XCTAssertTrue(positions.save(page: page, of: book))
+        let file = try String(contentsOfFile: positions.file, encoding: .utf8)
+        for key in ["\"chapter\"", "\"offset\"", "\"pageAspect\"", "\"fontSize\" : 11"] { XCTAssertTrue(file.contains(key), file) }
+
+        let wide = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        for (size, aspect) in [(16.0, saved.pageAspect), (11, wide)] {
+            let now = try MuPDFDocument(path: path, fontSize: size, pageAspect: aspect)
+            documents.replace(path, with: now)
+            let reopened = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
+            XCTAssertEqual(reopened.pages.count, now.pageCount)
+            let found = try XCTUnwrap(positions.page(of: reopened))
+            XCTAssertNotEqual(found, page, "\(size) pt, \(aspect): the text is on another page")
+            XCTAssertTrue(try words(found - 1, of: now).contains(first), "\(size) pt, \(aspect): page \(found) lacks \(first)")
+        }
     }
 
     func testABookmarkMadeAtOneTextSizeLandsOnTheSameTextAtAnother() throws {

@@ -340,10 +340,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// went further), else the page holding the place's `TextPosition`.
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
         let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect)
-        guard !relaid.holds(place) else { return (relaid, min(place.page, max(relaid.pageCount - 1, 0))) }
-        guard let text = position(of: place), let page = relaid.page(at: text) else {
-            return (relaid, min(place.page, max(relaid.pageCount - 1, 0)))
+        let same = min(place.page, max(relaid.pageCount - 1, 0))
+        if relaid.holds(place) {
+            // Back in the place's own layout from another: its position maps the pages about it.
+            if !holds(place), let text = relaid.textPosition(ofPage: same) { relaid.kept.withLock { $0 = (place, text) } }
+            return (relaid, same)
         }
+        guard let text = position(of: place), let page = relaid.page(at: text) else { return (relaid, same) }
         relaid.kept.withLock { $0 = (place, text) }
         return (relaid, page)
     }

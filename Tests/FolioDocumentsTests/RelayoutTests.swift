@@ -46,6 +46,19 @@ final class RelayoutTests: XCTestCase {
         try doc.text(page: page)?.words.map(\.text) ?? []
     }
 
+    /// Pages of `old` about page `shown` go to the page of `new` holding their first word, and
+    /// every page is mapped, in the text's order.
+    private func assertMapped(_ mapping: PageMapping, from old: PageSource, to new: PageSource, around shown: Int,
+                              line: UInt = #line) throws {
+        for page in max(shown - 3, 0)..<min(shown + 4, old.pageCount) {
+            guard let start = try words(page, of: old).first, let to = mapping.page(page) else { XCTFail("page \(page + 1) gone", line: line); continue }
+            XCTAssertTrue(try words(to, of: new).contains(start), "old page \(page + 1) (\(start)) mapped to \(to + 1)", line: line)
+        }
+        let mapped = (0..<old.pageCount).compactMap(mapping.page)
+        XCTAssertEqual(mapped.count, old.pageCount, line: line)
+        XCTAssertEqual(mapped, mapped.sorted(), "text keeps its order", line: line)
+    }
+
     /// After a text-size change, a page-shape change and both, the page landed on holds the word
     /// the page shown before started with (every word of the book is numbered: exactly that
     /// word), and the old pages about it are mapped to the pages holding their first words.
@@ -63,15 +76,12 @@ final class RelayoutTests: XCTestCase {
                 XCTAssertTrue(try words(page, of: relaid).contains(first), "\(size) pt, \(aspect): page \(page + 1) lacks \(first)")
                 let mapping = relaid.mapping(from: doc)
                 XCTAssertEqual(mapping.page(shown), page)
-                for old in max(shown - 3, 0)..<min(shown + 4, doc.pageCount) {
-                    guard let start = try words(old, of: doc).first, let new = mapping.page(old) else { XCTFail("page \(old + 1) gone"); continue }
-                    XCTAssertTrue(try words(new, of: relaid).contains(start), "old page \(old + 1) (\(start)) mapped to \(new + 1)")
-                }
-                let mapped = (0..<doc.pageCount).compactMap(mapping.page)
-                XCTAssertEqual(mapped.count, doc.pageCount)
-                XCTAssertEqual(mapped, mapped.sorted(), "text keeps its order")
-                // Steps one after another keep the first place: back where it started.
-                XCTAssertEqual(try relaid.relaid(fontSize: 11, pageAspect: doc.pageAspect, keeping: doc.place(ofPage: shown)).page, shown)
+                try assertMapped(mapping, from: doc, to: relaid, around: shown)
+                // Steps one after another keep the first place: back where it started, the
+                // pages about it mapped back to where they were.
+                let (back, again) = try relaid.relaid(fontSize: 11, pageAspect: doc.pageAspect, keeping: doc.place(ofPage: shown))
+                XCTAssertEqual(again, shown)
+                try assertMapped(back.mapping(from: relaid), from: relaid, to: back, around: page)
             }
         }
     }

@@ -585,14 +585,15 @@ int folio_mu_chapter_page(folio_mu_doc *d, int chapter, int page) {
     return number;
 }
 
-/// A device that counts the characters drawn, white space left out.
+/// A device that counts the characters drawn, white space and hyphens left out: lines break at
+/// white space, and at a soft hyphen MuPDF draws a hyphen only where the line breaks.
 typedef struct { fz_device super; int count; } character_counter;
 
 static void count_characters(character_counter *counter, const fz_text *text) {
     for (fz_text_span *span = text->head; span; span = span->next)
         for (int i = 0; i < span->len; i++) {
             int c = span->items[i].ucs;
-            if (c > ' ' && c != 0xA0 && c != 0x3000) counter->count++;
+            if (c > ' ' && c != 0xA0 && c != 0x3000 && c != '-' && c != 0xAD && c != 0x2010) counter->count++;
         }
 }
 

@@ -3,7 +3,7 @@
 /// Does not: lay anything out itself (the engine does), or know which engine does it.
 
 /// A place in a reflowable document's text that no layout moves: `offset` characters (white
-/// space not counted) into chapter `chapter` (the document's own parts, an EPUB's spine items,
+/// space and hyphens not counted) into chapter `chapter` (the document's own parts, an EPUB's spine items,
 /// counted from 0). Lines and pages break only at white space, so the same characters lie
 /// before it at any text size and any page shape.
 public struct TextPosition: Sendable, Hashable, Codable {

@@ -78,9 +78,10 @@ int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, 
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);
 /// The page number of page `page` of `chapter` (clamped to the chapter), or -1.
 int folio_mu_chapter_page(folio_mu_doc *doc, int chapter, int page);
-/// The characters page `index` draws, white space not counted, or -1: summed over a chapter's
-/// pages, the same whatever the layout (lines and pages break at white space), so a page's
-/// place in its chapter's text is the count of the pages before it.
+/// The characters page `index` draws, white space and hyphens not counted, or -1: summed over a
+/// chapter's pages, the same whatever the layout (lines and pages break at white space, and a
+/// soft hyphen is drawn where a line breaks at it), so a page's place in its chapter's text is
+/// the count of the pages before it.
 int folio_mu_page_characters(folio_mu_doc *doc, int index, folio_mu_error *error);
 
 /// One word and its box in points.

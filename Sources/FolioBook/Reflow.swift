@@ -55,9 +55,9 @@ public protocol ReflowableSource: PageSource {
     /// Where `old`'s pages went in this layout of the same document (any thread).
     func mapping(from old: any ReflowableSource) -> PageMapping
     /// Where page `index` starts in the text, in terms no layout changes; nil when the document
-    /// cannot say (its pages are fixed, or the page is not there). May cost drawing the pages
-    /// before it in its chapter.
-    func textPosition(ofPage index: Int) -> TextPosition?
+    /// cannot say (its pages are fixed, or the page is not there), or when that would cost
+    /// drawing more than `limit` pages (the pages before it in its chapter not drawn for it yet).
+    func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition?
     /// The pages the whole book is estimated to have while its layout is not complete (laid out
     /// only as far as its first chapters, or given up at the layout's time bound); nil when
     /// `pageCount` is the whole book's.
@@ -104,13 +104,17 @@ extension ReflowableSource {
     /// Where page `index` starts in the text, as this layout's page (no cost).
     public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect) }
 
-    /// `place(ofPage:)` with its `TextPosition`, which any layout finds at once.
-    public func textPlace(ofPage index: Int) -> TextPlace {
-        TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect, text: textPosition(ofPage: index))
+    /// `place(ofPage:)` with its `TextPosition` when that costs drawing `limit` pages at most
+    /// (any layout finds such a place at once; one without, by laying the book out as it says).
+    public func textPlace(ofPage index: Int, drawingAtMost limit: Int = .max) -> TextPlace {
+        TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect, text: textPosition(ofPage: index, drawingAtMost: limit))
     }
 
+    /// Where page `index` starts in the text, whatever it costs.
+    public func textPosition(ofPage index: Int) -> TextPosition? { textPosition(ofPage: index, drawingAtMost: .max) }
+
     /// A document that cannot say where its pages start in the text.
-    public func textPosition(ofPage index: Int) -> TextPosition? { nil }
+    public func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition? { nil }
 
     /// Its page count while that is an estimate.
     public var estimatedPageCount: Int? { pagesEstimated ? pageCount : nil }

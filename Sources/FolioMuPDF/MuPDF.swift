@@ -385,13 +385,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             .textPosition(ofPage: place.page)
     }
 
-    func textPosition(ofPage index: Int) -> TextPosition? {
+    func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition? {
         guard reflowable, index >= 0, index < pageCount || pagesEstimated else { return nil }
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
         let chapter = Int(folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages))
         guard chapter >= 0 else { return nil }
+        let before = index - Int(inChapter)..<index
+        if limit < before.count, characterCounts.withLock({ counts in before.count { counts[$0] == nil } }) > limit { return nil }
         var offset = 0
-        for page in index - Int(inChapter)..<index {
+        for page in before {
             guard let n = characters(page) else { return nil }
             offset += n
         }

@@ -67,6 +67,10 @@ final class RelayoutTests: XCTestCase {
         let wide = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
         // A page in the middle of a chapter, and the last page of one.
         let last = try XCTUnwrap((1..<doc.pageCount).first { try words($0, of: doc).first == "Part" }) - 1
+        // A place costing more pages drawn than allowed is left out, until they are drawn.
+        XCTAssertNil(doc.textPosition(ofPage: last, drawingAtMost: 1))
+        let position = try XCTUnwrap(doc.textPosition(ofPage: last))
+        XCTAssertEqual(doc.textPosition(ofPage: last, drawingAtMost: 0), position)
         for shown in [doc.pageCount / 2 + 1, last] {
             let first = try XCTUnwrap(words(shown, of: doc).first)
             XCTAssertTrue(first.hasPrefix("w"), first)

@@ -422,7 +422,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return n > 0 && first >= 0 ? first..<first + n : nil
     }
 
-    /// Characters drawn on page `index` (white space not counted), counted once per layout.
+    /// Characters drawn on page `index` (white space and hyphens not counted), counted once per layout.
     private func characters(_ index: Int) -> Int? {
         if let n = characterCounts.withLock({ $0[index] }) { return n }
         var error = folio_mu_error()
@@ -437,10 +437,9 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// for the pages about the place this layout kept, and elsewhere as far through the same
     /// chapter (counting every page would cost drawing the whole book twice).
     func mapping(from old: any ReflowableSource) -> PageMapping {
-        guard let old = old as? MuPDFDocument, old.path == path, reflowable else {
-            return .proportional(from: old.pageCount, to: pageCount)
-        }
-        guard !holds(old.place(ofPage: 0)) else { return .extended(from: old.pageCount, to: pageCount) }
+        guard let old = old as? MuPDFDocument, old.path == path else { return .proportional(from: old.pageCount, to: pageCount) }
+        // Fixed pages stay what they are, however far the layout went.
+        guard reflowable, !holds(old.place(ofPage: 0)) else { return .extended(from: old.pageCount, to: pageCount) }
         var pages = [Int?](repeating: nil, count: old.pageCount)
         for chapter in 0..<min(old.laidOut.withLock { $0.chapters }, laidOut.withLock { $0.chapters }) {
             guard let from = old.chapterPages(chapter), let to = chapterPages(chapter) else { continue }

@@ -43,7 +43,8 @@ public protocol ReflowableSource: PageSource {
     /// The text size (points) it is laid out at.
     var fontSize: Double { get }
     /// The page holding `place` in the current layout; nil when `place` is not in the book.
-    /// A place of another size costs a layout of the book at that size.
+    /// A place of another layout costs counting its chapter's pages (with its `TextPosition`),
+    /// or laying the book out as far as the place as it says (without).
     func page(of place: TextPlace) -> Int?
     /// The same document opened anew, laid out at `fontSize` points, and its page holding
     /// `place`. This one is left as it is, so its pages stay drawable meanwhile (any thread).
@@ -52,7 +53,8 @@ public protocol ReflowableSource: PageSource {
     var pageAspect: Double { get }
     /// `relaid(fontSize:keeping:)` for pages of `pageAspect` (width / height).
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
-    /// Where `old`'s pages went in this layout of the same document (any thread).
+    /// Where `old`'s pages went in this layout of the same document (any thread): each to the
+    /// page holding the text it started with, as exactly as the document can afford.
     func mapping(from old: any ReflowableSource) -> PageMapping
     /// Where page `index` starts in the text, in terms no layout changes; nil when the document
     /// cannot say (its pages are fixed, or the page is not there), or when that would cost

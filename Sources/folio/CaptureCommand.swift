@@ -45,10 +45,7 @@ struct Capture: ParsableCommand {
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
-        let (width, height) = try parseSize(render.size)
-        // One page or two as the still shows them: by the layout view (`--view`).
-        let view = try render.viewSize
-        layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
+        try layOutReflowableBooks()
         Timings.mark("start-up and arguments")
         // The library (its documents opened and laid out) loads on another thread while this
         // one makes the GL context; the library's failure comes first.
@@ -76,6 +73,14 @@ struct Capture: ParsableCommand {
         try draw(still, of: library, with: pipeline, to: file)
         // On standard output the image is the output; its name would only corrupt it.
         if !file.isStandardOutput { print(FileName.printable(output)) }
+    }
+
+    /// Lays reflowable books opened from now on out for the pages this still shows: one page or
+    /// two as the layout view (`--view`) shows them at the output's size.
+    func layOutReflowableBooks() throws {
+        let (width, height) = try parseSize(render.size)
+        let view = try render.viewSize
+        layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
     }
 
     /// The still these options ask of `library`, once the output is known not to be one of its

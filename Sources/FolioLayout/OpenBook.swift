@@ -338,7 +338,7 @@ enum BookFaces {
 
     /// The drop into the gutter of the page lying open on `side` of spread `s`.
     static func gutterDrop(_ side: Side, of s: Int, in book: BookInfo) -> Double {
-        GutterCurve.drop(stack: stackTop(side, of: s, in: book))
+        GutterCurve.drop(stack: stackTop(side, of: s, in: book), facing: stackTop(side.opposite, of: s, in: book))
     }
 
     /// What the other side of layout page `n`'s sheet shows (the endpaper's other side is the
@@ -350,11 +350,11 @@ enum BookFaces {
     /// The page lying open on `side` of spread `s`, curving down into the gutter, with its
     /// block beneath it (its top curving with the page), the cover board beneath that and the
     /// shadow of that half of the book on the desk. `top`: the stack's height, when a turn has
-    /// it between two spreads' (`turningStacks`).
-    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int, top: Double? = nil) -> [BookFace] {
+    /// it between two spreads' (`turningStacks`), and `facing` the other stack's.
+    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int, top: Double? = nil, facing: Double? = nil) -> [BookFace] {
         let n = page(side, of: s)
         let top = top ?? stackTop(side, of: s, in: book)
-        let drop = GutterCurve.drop(stack: top)
+        let drop = GutterCurve.drop(stack: top, facing: facing ?? stackTop(side.opposite, of: s, in: book))
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
                                 front: book.content(page: n, book: index), behind: otherSide(of: n, book: book, index: index),
                                 gutterDrop: Vec2(drop, drop),
@@ -405,8 +405,8 @@ enum BookFaces {
         let other = moving.opposite
         let p = clamp(progress, 0, 1)
         let stacks = turningStacks(book, from: a, to: b, progress: p)
-        var facing = resting(other, of: a, book: book, index: index, top: stacks.other)
-        var revealed = resting(moving, of: b, book: book, index: index, top: stacks.moving)
+        var facing = resting(other, of: a, book: book, index: index, top: stacks.other, facing: stacks.moving)
+        var revealed = resting(moving, of: b, book: book, index: index, top: stacks.moving, facing: stacks.other)
         let lift = mix(stackTop(moving, of: a, in: book), stackTop(other, of: b, in: book), p)
         let front = page(moving, of: a), back = page(other, of: b)
         var sheet = BookFace(kind: .sheet, page: front, side: moving, angle: 0, lift: lift,

@@ -56,9 +56,13 @@ void main() {
     // A board's edge is the cloth turned round it, so its thickness shows as a rounded rim and
     // not as a flat slab's: on its rim, lightest across the middle, where it faces out; on its
     // faces, where they overhang the paper (or the cover printed on it), a light crest where the
-    // cloth starts to turn and a dark sliver at the very edge.
-    float t = min((1.0 - vBox.x) * (uSize.x + uGrow), min(vBox.y, 1.0 - vBox.y) * (uSize.y + 2.0 * uGrow)) / max(uGrow, 1e-3);
-    float bevel = 0.72 + 0.28 * smoothstep(0.0, 0.3, t) + 0.3 * (smoothstep(0.1, 0.35, t) - smoothstep(0.35, 0.9, t));
+    // cloth starts to turn and a dark sliver at the very edge. Faded out where the fore edge's
+    // band meets the head's or the tail's, so the corner shows no 45° mitre.
+    float g = max(uGrow, 1e-3);
+    vec2 d = vec2((1.0 - vBox.x) * (uSize.x + uGrow), min(vBox.y, 1.0 - vBox.y) * (uSize.y + 2.0 * uGrow)) / g;
+    float t = min(d.x, d.y);
+    float bevel = 1.0 + smoothstep(1.0, 2.0, max(d.x, d.y))
+        * (-0.28 + 0.28 * smoothstep(0.0, 0.3, t) + 0.3 * (smoothstep(0.1, 0.35, t) - smoothstep(0.35, 0.9, t)));
     float rim = uBoard == 1 ? mix(bevel, 0.7 + 0.55 * sin(3.14159265 * vBox.z), vEdge) : 1.0;
     if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * rim * uClothTint, cloth);
     fragColor = vec4(color * light, 1.0);

@@ -84,16 +84,17 @@ public final class Framebuffer {
         drawsSingleSampled = false
     }
 
-    /// Resolves colour, depth and stencil into the single-sample buffer and draws there from
-    /// now on (a frame's boxes multisampled, its pages drawn over them single-sampled); with
-    /// `copying` false, only draws there (what it holds is drawn over whole, as a cached layer).
+    /// Resolves colour and depth into the single-sample buffer (the passes that use the stencil
+    /// clear it) and draws there from now on (a frame's boxes multisampled, its pages drawn
+    /// over them single-sampled); with `copying` false, only draws there (what it holds is
+    /// drawn over whole, as a cached layer).
     func resolveForSingleSampled(copying: Bool = true) {
         guard samples > 1 else { return }
         if copying && !drawsSingleSampled {
             glBindFramebuffer(E(GL_READ_FRAMEBUFFER), msFBO)
             glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
             glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height),
-                              E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT), E(GL_NEAREST))
+                              E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT), E(GL_NEAREST))
         }
         drawsSingleSampled = true
     }

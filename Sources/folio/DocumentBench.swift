@@ -30,10 +30,18 @@ struct DocumentResult: Codable {
         var wholeLayoutMs: Double
         /// Laying it out 1 pt larger, keeping the middle page's text, and rasterising the page found.
         var largerTextMs: Double
+        /// Laying it out for a wider page (a window of 1600 × 720), keeping the same text, and
+        /// rasterising the page found.
+        var widerPageMs: Double
+        /// Frames per second the bench's page turn drew on the calling thread while the book was
+        /// laid out 1 pt larger on another, as the viewer goes on drawing; and alone, before.
+        var fpsDuringRelayout: Double?
+        var fpsAlone: Double?
 
         enum CodingKeys: String, CodingKey {
             case firstPageMs = "first_page_ms", estimatedPages = "estimated_pages", wholeLayoutMs = "whole_layout_ms"
-            case largerTextMs = "larger_text_ms"
+            case largerTextMs = "larger_text_ms", widerPageMs = "wider_page_ms"
+            case fpsDuringRelayout = "fps_during_relayout", fpsAlone = "fps_alone"
         }
     }
 
@@ -53,14 +61,21 @@ struct DocumentResult: Codable {
         case pagesPerSecondWorkers = "pages_per_second_workers", mutoolPagesPerSecond = "mutool_pages_per_second"
     }
 
+    /// The frame rate drawn during a relayout, beside the rate alone.
+    private func turning(_ r: Reflow) -> String {
+        guard let during = r.fpsDuringRelayout, let alone = r.fpsAlone else { return "" }
+        return String(format: ", turning at %.1f fps during the 1 pt relayout (%.1f alone)", during, alone)
+    }
+
     var line: String {
         func f(_ x: Double) -> String { String(format: "%.1f", x) }
         return "\((file as NSString).lastPathComponent) (\(format), \(pages) pages): first page \(f(firstPageMs)) ms, "
             + "\(f(pagesPerSecond)) pages/s on 1 thread, \(f(pagesPerSecondWorkers)) on \(workers)"
             + (mupdf.map { "; through MuPDF: first page \(f($0.firstPageMs)) ms, \(f($0.pagesPerSecond)) pages/s, \(f($0.pagesPerSecondWorkers)) on \(workers)" } ?? "")
             + (mutoolPagesPerSecond.map { "; mutool draw \(f($0)) pages/s" } ?? "")
-            + (reflow.map { "; as the viewer opens it: first page \(f($0.firstPageMs)) ms (≈\($0.estimatedPages) pages), "
-                + "whole layout \(f($0.wholeLayoutMs)) ms, 1 pt larger \(f($0.largerTextMs)) ms" } ?? "")
+            + (reflow.map { r in "; as the viewer opens it: first page \(f(r.firstPageMs)) ms (≈\(r.estimatedPages) pages), "
+                + "whole layout \(f(r.wholeLayoutMs)) ms, 1 pt larger \(f(r.largerTextMs)) ms, wider page \(f(r.widerPageMs)) ms"
+                + turning(r) } ?? "")
     }
 }
 
@@ -69,8 +84,9 @@ enum DocumentBench {
     static let maxPages = 100
 
     /// The documents of `folder` (or the one document `folder` names), each measured at
-    /// pages `height` pixels high.
-    static func measure(_ folder: String, height: Int) throws -> [DocumentResult] {
+    /// pages `height` pixels high; `frame` (drawing one frame) is drawn while a book is laid out
+    /// again, to measure the frame rate meanwhile.
+    static func measure(_ folder: String, height: Int, frame: (() -> Void)? = nil) throws -> [DocumentResult] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw Failure(.noInput, "\(folder): no such file or folder")
@@ -80,13 +96,13 @@ enum DocumentBench {
             : [folder]
         return try files.compactMap { path in
             guard let format = PageSources.format(of: path) else { return nil }
-            return try measure(path, format: format, height: height)
+            return try measure(path, format: format, height: height, frame: frame)
         }
     }
 
     private static let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    private static func measure(_ path: String, format: PageSourceFormat, height: Int) throws -> DocumentResult {
+    private static func measure(_ path: String, format: PageSourceFormat, height: Int, frame: (() -> Void)?) throws -> DocumentResult {
         let (pages, rates) = try rates(path, format: format, height: height)
         let pdf = format.extensions.contains("pdf")
         let n = min(pages, maxPages)
@@ -94,12 +110,13 @@ enum DocumentBench {
                               pagesPerSecond: rates.pagesPerSecond, workers: workers, pagesPerSecondWorkers: rates.pagesPerSecondWorkers,
                               mupdf: pdf ? try? Self.rates(path, format: MuPDF.format("PDF", ["pdf"]), height: height).1 : nil,
                               mutoolPagesPerSecond: pdf && n > 0 ? mutool(path, pages: n, height: height) : nil,
-                              reflow: try reflow(path, format: format, height: height))
+                              reflow: try reflow(path, format: format, height: height, frame: frame))
     }
 
     /// A reflowable book's times as the viewer has them: opened on its first chapters with its
-    /// first page drawn, laid out whole, then laid out 1 pt larger with the page found drawn.
-    private static func reflow(_ path: String, format: PageSourceFormat, height: Int) throws -> DocumentResult.Reflow? {
+    /// first page drawn, laid out whole, then laid out 1 pt larger with the page found drawn, then
+    /// for a wider page with the page found drawn.
+    private static func reflow(_ path: String, format: PageSourceFormat, height: Int, frame: (() -> Void)?) throws -> DocumentResult.Reflow? {
         let fit = PixelSize(width: height * 4, height: height)
         MuPDF.laysOutInBackground = true
         defer { MuPDF.laysOutInBackground = false }
@@ -109,11 +126,51 @@ enum DocumentBench {
         let t1 = Date()
         let (whole, _) = try first.relaid(fontSize: first.fontSize, keeping: first.place(ofPage: 0))
         let t2 = Date()
-        let (larger, page) = try whole.relaid(fontSize: whole.fontSize + 1, keeping: whole.place(ofPage: whole.pageCount / 2))
-        _ = try larger.render(page: page, fit: fit)
+        let alone = frame.map { frame in
+            let t = Date()
+            for _ in 0..<framesAlone { frame() }
+            return Double(framesAlone) / max(Date().timeIntervalSince(t), 1e-9)
+        }
+        let t2b = Date()
+        let ((larger, page), during) = try whileDrawing(frame) {
+            let (larger, page) = try whole.relaid(fontSize: whole.fontSize + 1, keeping: whole.place(ofPage: whole.pageCount / 2))
+            _ = try larger.render(page: page, fit: fit)
+            return (larger, page)
+        }
         let t3 = Date()
+        let aspect = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        let (wider, shown) = try larger.relaid(fontSize: larger.fontSize, pageAspect: aspect, keeping: larger.place(ofPage: page))
+        _ = try wider.render(page: shown, fit: fit)
+        let t4 = Date()
         return DocumentResult.Reflow(firstPageMs: t1.timeIntervalSince(t0) * 1000, estimatedPages: first.pageCount,
-                                     wholeLayoutMs: t2.timeIntervalSince(t1) * 1000, largerTextMs: t3.timeIntervalSince(t2) * 1000)
+                                     wholeLayoutMs: t2.timeIntervalSince(t1) * 1000, largerTextMs: t3.timeIntervalSince(t2b) * 1000,
+                                     widerPageMs: t4.timeIntervalSince(t3) * 1000, fpsDuringRelayout: during, fpsAlone: alone)
+    }
+
+    /// Frames drawn alone for the reference frame rate.
+    private static let framesAlone = 20
+
+    /// `work`'s result, run on a thread of its own while this one draws `frame` after frame until
+    /// it is done (as the viewer's loop goes on while a book is laid out), and the frames per
+    /// second drawn meanwhile (nil without `frame`: this thread just waits).
+    private static func whileDrawing<T>(_ frame: (() -> Void)?, _ work: @escaping @Sendable () throws -> T) throws -> (T, Double?) {
+        let outcome = WorkOutcome<T>()
+        Thread.detachNewThread {
+            outcome.value = Result { try work() }
+            outcome.done.signal()
+        }
+        let t = Date()
+        var frames = 0
+        if let frame {
+            while outcome.done.wait(timeout: DispatchTime.now()) != .success {
+                frame()
+                frames += 1
+            }
+        } else {
+            outcome.done.wait()
+        }
+        let fps = frame.map { _ in Double(frames) / max(Date().timeIntervalSince(t), 1e-9) }
+        return (try outcome.value!.get(), fps)
     }
 
     /// A fresh document's page count and rates: open + first page, then up to `maxPages`
@@ -148,4 +205,11 @@ enum DocumentBench {
         guard p.terminationStatus == 0 else { return nil }
         return Double(pages) / max(Date().timeIntervalSince(t0), 1e-9)
     }
+}
+
+/// What a worker gave, read once it signalled `done`.
+private final class WorkOutcome<T>: @unchecked Sendable {
+    // @unchecked: `value` is written once by the worker before `done` is signalled.
+    var value: Result<T, Error>?
+    let done = DispatchSemaphore(value: 0)
 }

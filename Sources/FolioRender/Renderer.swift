@@ -18,6 +18,11 @@ public struct RenderSettings: Sendable, Equatable {
     public var curlStrips = 24
     /// Multisampling of the targets commands make (0: off; the software renderer cannot afford it).
     public var samples = 0
+    /// With multisampling, only what has no edge coverage of its own (the backdrop, page blocks,
+    /// boards, desk shadows) is drawn multisampled; pages and sheets, which antialias their own
+    /// edges, are drawn single-sampled over it once resolved. A software renderer pays for every
+    /// sample of every pixel: this keeps the boxes' edges for a fraction of the cost.
+    public var multisampleBoxesOnly = true
     /// Two texture taps where a page is seen steeply, so its type stays legible (the software
     /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
     public var steepTextTaps = true
@@ -52,6 +57,7 @@ public struct RenderSettings: Sendable, Equatable {
             s.gridRows = 72
             s.curlStrips = 64
             s.samples = 4
+            s.multisampleBoxesOnly = false
             s.steepTextTaps = false
         }
         return s
@@ -249,17 +255,34 @@ public final class Renderer {
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
     private func drawLayer(_ items: [SceneItem], into target: Framebuffer, desk: Double, viewProj: [Float], textures: TextureStore) {
+        let split = boxesOnlyMultisampled(target)
+        target.drawMultisampled()
         gl.begin(Pass(target: target, clear: .all))
-        // The insides' depth first: the backdrop then skips what opaque pages will cover.
-        drawDepthOfInsides(items, viewProj: viewProj)
+        // The insides' depth first: the backdrop then skips what opaque pages will cover. With
+        // the boxes alone multisampled, after them and single-sampled: on every sample it
+        // costs more than the backdrop it spares.
+        if !split { drawDepthOfInsides(items, viewProj: viewProj) }
         drawBackdrop(desk: desk)
         for item in items {
             switch item.kind {
             case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
             case .shadow: drawDeskShadow(item, viewProj: viewProj)
-            case .cover, .page, .sheet: drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+            case .cover, .page, .sheet: if !split { drawFace(item, state: Self.face, viewProj: viewProj, textures: textures) }
             }
         }
+        guard split else { return }
+        // The faces, in order, over the resolved boxes and against their depth.
+        target.resolveForSingleSampled()
+        gl.begin(Pass(target: target))
+        drawDepthOfInsides(items, viewProj: viewProj)
+        for item in items where [.cover, .page, .sheet].contains(item.kind) {
+            drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+        }
+    }
+
+    /// Whether `target` multisamples only the boxes (`RenderSettings.multisampleBoxesOnly`).
+    private func boxesOnlyMultisampled(_ target: Framebuffer) -> Bool {
+        settings.multisampleBoxesOnly && target.samples > 1
     }
 
     /// Overlapping pages (the fan) cost their full area each when drawn back to front. First the
@@ -309,7 +332,9 @@ public final class Renderer {
                                                     pass: E(GL_INCR)), blend: .multiply)
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
-        if target.samples > 1 {
+        // Boxes multisampled: the layer is resolved, and the sheets are drawn over it single-sampled.
+        if boxesOnlyMultisampled(target) { target.resolveForSingleSampled(copying: false) }
+        if target.samples > 1 && !target.drawsSingleSampled {
             gl.begin(Pass(target: target, scissor: rect))
             gl.apply(Pipeline(copy.program, DrawState()))
             cache.color.bind(unit: 0)

@@ -102,14 +102,21 @@ public final class HeadlessContext: Surface {
             attempts.append("EGL device platform: eglQueryDevicesEXT is not available")
         }
         do {
-            // Mesa's surfaceless platform picks a GPU driver where one loads unless told otherwise.
-            if rasteriser == .software { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+            prepareEnvironment(for: rasteriser)
             return try make(platform: EGLenum(EGL_PLATFORM_SURFACELESS_MESA), native: nil, name: "Mesa surfaceless",
                             rasteriser: rasteriser)
         } catch let e as AttemptError {
             attempts.append(e.message)
         }
         throw HeadlessError(attempts: attempts)
+    }
+
+    /// Tells Mesa what `rasteriser` allows: its surfaceless platform picks a GPU driver where
+    /// one loads unless told otherwise. Call it before starting other threads (a command that
+    /// loads its library while the context is made): `setenv` races with their `getenv`.
+    public static func prepareEnvironment(for rasteriser: Rasteriser = .fromEnvironment) {
+        guard rasteriser == .software, ProcessInfo.processInfo.environment["LIBGL_ALWAYS_SOFTWARE"] != "1" else { return }
+        setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1)
     }
 
     /// Whether an EGL device is Mesa's software one (EGL_MESA_device_software).

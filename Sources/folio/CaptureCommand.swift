@@ -50,6 +50,7 @@ struct Capture: ParsableCommand {
         // The library (its documents opened and laid out) loads on another thread while this
         // one makes the GL context; the library's failure comes first.
         let (source, password) = (render.source, render.password)
+        HeadlessContext.prepareEnvironment()
         let (loaded, made) = concurrently({ try loadLibrary(source, password: password) }, meanwhile: {
             let context = try HeadlessContext.make()
             Timings.mark("EGL context")

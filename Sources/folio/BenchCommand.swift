@@ -353,6 +353,8 @@ struct Report: Codable {
     var json: String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // The keys named above are snake case already; the documents' are made so.
+        e.keyEncodingStrategy = .convertToSnakeCase
         return String(decoding: (try? e.encode(self)) ?? Data(), as: UTF8.self)
     }
 

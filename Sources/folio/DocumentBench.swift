@@ -6,7 +6,8 @@ import Foundation
 /// registered format) opens and rasterises at the height a page is shown at, on one thread
 /// and on workers, against the reference tool for its format run in the same run on the same
 /// pages at the same height (`mutool draw` for what MuPDF reads, PDFs included; `ddjvu` for
-/// DjVu); PDFs also through the other engine (MuPDF in-process). Figures, not pass/fail.
+/// DjVu); PDFs also through the other engine (MuPDF in-process). Figures, not pass/fail; in
+/// JSON its keys are in snake case (`Report.json`).
 struct DocumentResult: Codable {
     var file: String
     var format: String
@@ -35,11 +36,6 @@ struct DocumentResult: Codable {
         var wholeLayoutMs: Double
         /// Laying it out 1 pt larger, keeping the middle page's text, and rasterising the page found.
         var largerTextMs: Double
-
-        enum CodingKeys: String, CodingKey {
-            case firstPageMs = "first_page_ms", estimatedPages = "estimated_pages", wholeLayoutMs = "whole_layout_ms"
-            case largerTextMs = "larger_text_ms"
-        }
     }
 
     struct Rates: Codable {
@@ -47,11 +43,6 @@ struct DocumentResult: Codable {
         var pagesPerSecond: Double
         var cpuMsPerPage: Double
         var pagesPerSecondWorkers: Double
-
-        enum CodingKeys: String, CodingKey {
-            case firstPageMs = "first_page_ms", pagesPerSecond = "pages_per_second", cpuMsPerPage = "cpu_ms_per_page"
-            case pagesPerSecondWorkers = "pages_per_second_workers"
-        }
     }
 
     /// A command-line rasteriser run as a subprocess, its output thrown away: its first page
@@ -61,16 +52,6 @@ struct DocumentResult: Codable {
         var firstPageMs: Double
         var pagesPerSecond: Double
         var cpuMsPerPage: Double
-
-        enum CodingKeys: String, CodingKey {
-            case name, firstPageMs = "first_page_ms", pagesPerSecond = "pages_per_second", cpuMsPerPage = "cpu_ms_per_page"
-        }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case file, format, pages, height, workers, mupdf, tool, reflow
-        case firstPageMs = "first_page_ms", pagesPerSecond = "pages_per_second", cpuMsPerPage = "cpu_ms_per_page"
-        case pagesPerSecondWorkers = "pages_per_second_workers"
     }
 
     /// Folio's rate over the tool's, on one thread and on the workers (nil without the tool).

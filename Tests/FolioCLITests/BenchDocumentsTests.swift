@@ -63,7 +63,7 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(try bench(["--json"]).utf8)) as? [String: Any])
         let documents = try #require(report["documents"] as? [[String: Any]])
         #expect(documents.map { ($0["file"] as? NSString)?.lastPathComponent } == ["a.pdf", "book.djvu"])
-        for (doc, format, tool) in zip(documents, ["PDF", "DjVu"], ["mutool draw", "ddjvu"]) {
+        for (doc, (format, tool)) in zip(documents, [("PDF", "mutool draw"), ("DjVu", "ddjvu")]) {
             #expect(doc["format"] as? String == format)
             #expect(doc["height"] as? Int == 931)
             for key in ["first_page_ms", "pages_per_second", "cpu_ms_per_page", "pages_per_second_workers"] {

@@ -49,9 +49,9 @@ private final class Mailbox: @unchecked Sendable {
 }
 
 /// The document open in a ddjvuapi context of its own, and the last errors its messages told.
-/// Used by one thread at a time (the document's `HandlePool` lends it): djvulibre (ddjvuapi
-/// version 23 and later) decodes in different contexts at once, and one context's messages
-/// are read by the one thread that waits on them.
+/// Used by one thread at a time (the document's `HandlePool` lends it): contexts decode at once
+/// in different threads (what they share of djvulibre locks itself), and one context's
+/// messages are read by the one thread that waits on them.
 final class DjVuHandle {
     let path: String
     let context: OpaquePointer

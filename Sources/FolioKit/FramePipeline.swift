@@ -9,90 +9,14 @@ import FolioPlatform
 import FolioRender
 import Foundation
 
-/// How a pipeline draws. The defaults suit the renderer in use (see `RenderSettings.defaults`).
-public struct PipelineConfiguration: Sendable {
-    /// Folder of the GLSL shaders (`ShaderFolder.locate` finds the bundled one).
-    public var shaders: String
-    /// Multisampling of the frames; nil: the renderer's default (4 on a GPU, off in software).
-    public var samples: Int?
-    /// Page texture filtering; nil: what suits the renderer (`TextureFiltering.forCurrentRenderer`).
-    public var filtering: TextureFiltering?
-    /// Frames wait for the images they show, never drawing paper in their place, and nothing
-    /// is prefetched: captures, recordings and tests. Off, a frame never waits (a viewer), and
-    /// a page's decoded pixels are let go once its texture is made.
-    public var waitsForImages = false
-    /// How long a waiting frame waits before it draws paper after all.
-    public var imageTimeout: TimeInterval = 60
-    /// Bytes of page images uploaded to the GPU per frame at most (the first always goes), so
-    /// a burst of decoded pages never stalls a frame on a live surface.
-    public var uploadBudgetBytes = 24 << 20
-    /// The view in layout units that fits the surface (the scene scales with the window).
-    public var baseView = Vec2(1280, 720)
-    /// Where each book was left: it opens there again, and the place is kept as the reader
-    /// moves (the viewer). Nil: nothing is remembered (captures, recordings, tests).
-    public var positions: ReadingPositions?
-    /// Pages a zoomed view magnifies beyond their image get the part shown rasterised at the
-    /// scale shown, drawn over them (`PageStore.decorate`). Off: zoomed pages show their own
-    /// texture magnified (for comparison).
-    public var detailPages = true
-    /// The on-screen layer (titles on the shelf, the progress bar, help, the page number typed,
-    /// notices) is drawn over live frames, fading while reading (the viewer). Scripted frames
-    /// draw it when asked (`drawLayer`).
-    public var showsLayer = false
-    /// A reflowable book is laid out again for the page shape of the view when its size
-    /// settles (`followPageShape`: the viewer); otherwise it keeps the shape it opened with.
-    public var followsPageShape = false
-    /// Where the pipeline opens documents for their pages (the password, the documents open,
-    /// those that failed): its own unless the host gives the one its library was loaded through
-    /// (`Library.load(from:documents:)`), so that each document opens once.
-    public var documents = DocumentRegistry()
-    /// Where page decodes run: worker threads; a test may run them itself (`ManualDecoding`).
-    public var decoding: any DecodeExecutor = BackgroundDecoding()
-    /// How a search typed in the window runs: in the background on every core, below the frame
-    /// loop's priority (the loop reads its progress); a test may run it to its end at once to
-    /// see what follows deterministically.
-    public var startsSearch: @Sendable (Search) -> Void = { $0.start(workers: ProcessInfo.processInfo.activeProcessorCount) }
-
-    public init(shaders: String) { self.shaders = shaders }
-}
-
-/// Where a page turn came from.
-public enum TurnOrigin: Sendable, Equatable {
-    /// A key of the key map.
-    case key
-    /// A click, drag or scroll of the pointer.
-    case gesture
-    /// The host program (`FramePipeline.perform`).
-    case code
-}
-
-/// Hears what the pipeline did and asks for what only its host can do.
-public protocol FramePipelineDelegate: AnyObject {
-    /// A turn (or a page drag) started; `origin` says who asked for it.
-    func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin)
-    /// A key asked for a screenshot or the help text: the host writes files and prints.
-    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double)
-    /// A page file could not be read, or a frame could not be drawn: one line for a person.
-    func pipeline(_ pipeline: FramePipeline, problem: String)
-    /// A click on a page at `point`: true when the host acted on it (followed a link), and the
-    /// click then does not turn the page.
-    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool
-}
-
-extension FramePipelineDelegate {
-    public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
-    public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
-    public func pipeline(_ pipeline: FramePipeline, problem: String) { FramePipeline.printProblem(problem) }
-    public func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool { false }
-}
-
 /// The one way Folio makes frames, for every host: the viewer, capture, record, bench, the
-/// render tests and embedding programs. It owns the reading session (the books and the
-/// controller, `ReadingSession`), the page images (decoded in the background), their textures
-/// and the renderer, takes input events stamped with their time, and produces frames onto a
-/// `Surface`. Its parts, one file each: input (`PipelineInput.swift`: events to actions), the
-/// on-screen layer (`PipelineLayer.swift`), relayouts (`Relayout.swift`), the search typed in
-/// the window (`WindowSearch.swift`); the images, uploads and the frame loop are here.
+/// render tests and embedding programs. It takes input events stamped with their time and
+/// produces frames onto a `Surface`, a thin loop over its parts, each owning its state: the
+/// reading session (the books and the controller, `ReadingSession`), the input
+/// (`InputRouter`: events to actions), the page images and their uploads (`PageImages`), the
+/// relayouts of reflowable books (`Relayouts`), the on-screen layer (`OnScreenLayer`), and the
+/// renderer; the search typed in the window (`WindowSearch.swift`), the overview and the
+/// pointer on a page are its extensions.
 ///
 /// Two ways to drive it. Live (a window): `run()`, or `handle(_:)` each event and `frame(at:)`
 /// each turn of the host's own loop; frames are drawn only while something changes. Scripted
@@ -121,49 +45,24 @@ public final class FramePipeline {
     public let configuration: PipelineConfiguration
     /// The frame drawn last.
     public private(set) var target: Framebuffer
-    var pages: PageStore
-    private let textures: TextureStore
+    /// The page store, its textures and the uploads waiting (`PageImages.swift`).
+    let images: PageImages
+    var pages: PageStore { images.store }
     private var samples: Int
-    private var filtering: TextureFiltering
     // Live loop state.
-    var gestures: PointerGestures
+    /// Events on their way to actions (`PipelineInput.swift`).
+    let input: InputRouter
     var needsRender = true
     var needsPresent = true
-    /// Decoded images (or crops) wait for the upload of a later frame.
-    private var uploadsPending = false
-    /// A page number being typed.
-    var pageEntry = PageNumberEntry()
     /// False once the surface closed or a key quit.
     public internal(set) var isRunning = true
     private var title = ""
     /// A note the application adds to the window title (a search's "3 of 17", a bookmark made).
     public var titleNote = ""
-    /// The on-screen layer: its state, its textures (made when first drawn), the look it was
-    /// last drawn with, and when it next changes by itself.
-    public internal(set) var layer = LayerState()
-    var layerTextures: LayerTextures?
-    /// Its shaders could not be built: said once, then frames go without it.
-    var layerUnavailable = false
-    var layerDrawn: (opacity: Double, content: OverlayContent)?
-    var layerWake: Double?
-    /// Relayouts made in the background (`changeTextSize`), the text size asked for last (until
-    /// the book shows it), and whether one runs.
-    lazy var relayouts = RelayoutInbox(wake: surface.wake)
-    public internal(set) var wantedTextSize: Double?
-    var relayoutRunning = false
-    /// The place in the text the last relayout kept, while the spread it landed on is shown:
-    /// the next one keeps it too, not the spread's first page (which may come before it), so
-    /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
-    var landed: (book: Int, spread: Int, place: TextPlace)?
-    var relayingFrom: TextPlace?
-    /// Documents whose whole layout was asked for (opened on their first chapters, the page
-    /// count estimated), whether the running relayout is one, and one finished during a turn.
-    var wholeLayoutAsked: Set<String> = []
-    var layingOutWhole = false
-    var heldWholeLayout: DocumentRelaid?
-    /// The page shape the view asks of a reflowable book and since when, until the book is
-    /// laid out for it (`followPageShape`): a resize settles before the book is laid out again.
-    var wantedPageShape: (aspect: Double, since: Double)?
+    /// The on-screen layer (`PipelineLayer.swift`).
+    let screenLayer = OnScreenLayer()
+    /// Relayouts of the open reflowable book (`Relayout.swift`).
+    let relayouts: Relayouts
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
     /// Links under the pointer, the words it selects (`PagePointer.swift`).
@@ -179,15 +78,15 @@ public final class FramePipeline {
                 settings: BookController.Settings = .init()) throws {
         self.surface = surface
         session = ReadingSession(library: library, settings: settings, positions: configuration.positions, documents: configuration.documents)
+        relayouts = Relayouts(executor: configuration.relayingOut, wake: surface.wake)
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
         renderer.settings.printedBooks = library.printedBooks
         samples = configuration.samples ?? renderer.settings.samples
-        filtering = configuration.filtering ?? .forCurrentRenderer
-        textures = TextureStore(descriptor: .pages(filtering))
         let (w, h) = surface.framebufferSize
-        gestures = PointerGestures(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
-        pages = Self.pageStore(library, textures: textures, configuration, height: h, wake: surface.wake)
+        input = InputRouter(mapping: ViewMapping(width: w, height: h, viewSize: configuration.baseView))
+        images = PageImages(library: library, configuration: configuration, filtering: configuration.filtering ?? .forCurrentRenderer,
+                            height: h, wake: surface.wake)
         do {
             target = try Framebuffer(width: max(w, 1), height: max(h, 1), samples: samples)
         } catch {
@@ -216,31 +115,11 @@ public final class FramePipeline {
     /// Frees the GL objects, then the surface.
     public func destroy() {
         finding?.search.cancel()
-        pages.close()
-        layerTextures?.destroy()
+        images.destroy()
+        screenLayer.destroy()
         target.destroy()
-        textures.destroy()
         renderer.destroy()
         surface.destroy()
-    }
-
-    /// Vector pages are rasterised for a surface `height` pixels high until frames say better.
-    private static func pageStore(_ library: Library, textures: TextureStore, _ configuration: PipelineConfiguration, height: Int,
-                                  wake: @escaping @Sendable () -> Void) -> PageStore {
-        var settings = PageStore.Settings()
-        settings.displayHeight = max(height, 1)
-        if GLInfo.maxTextureSize > 0 { settings.maxPageSize = min(settings.maxPageSize, GLInfo.maxTextureSize) }
-        // Shown larger, vector pages are drawn from crops of the part in view.
-        if configuration.detailPages { settings.wholePageHeight = 2048 }
-        // A waiting frame needs only its own pages (decoding others would take cores from it),
-        // and the sharp ones: no preview first. Its images are kept: textures lost go up again.
-        if configuration.waitsForImages {
-            (settings.ahead, settings.behind) = (0, 0)
-            settings.previewHeight = 0
-            settings.releasesPixels = false
-        }
-        return PageStore(library: library, documents: configuration.documents, textures: textures, settings: settings,
-                         executor: configuration.decoding, onChange: configuration.waitsForImages ? nil : wake)
     }
 
     /// The content source has new images: faces it supplies are asked again.
@@ -262,10 +141,7 @@ public final class FramePipeline {
 
     /// A new page store over the library (decoding for the old one stops) and no textures.
     func replaceImages() {
-        pages.close()
-        textures.removeAll()
-        pages = Self.pageStore(library, textures: textures, configuration, height: target.height, wake: surface.wake)
-        pages.contentSource = contentSource
+        images.replace(library: library, height: target.height, contentSource: contentSource)
         needsRender = true
     }
 
@@ -275,33 +151,21 @@ public final class FramePipeline {
     public func draw(_ scene: Scene) {
         if let shown = scene.displayHeight(width: target.width, height: target.height) { pages.setDisplayHeight(shown) }
         prepareImages(for: scene)
-        renderer.draw(withDetail(scene).scene, into: target, textures: textures)
+        renderer.draw(images.decorate(scene, width: target.width, height: target.height).scene, into: target, textures: images.textures)
     }
 
-    /// `scene` with the magnified parts of zoomed pages drawn sharp over them, and whether
-    /// that changed the frame.
-    private func withDetail(_ scene: Scene) -> (scene: Scene, changed: Bool) {
-        guard configuration.detailPages else { return (scene, false) }
-        return pages.decorate(scene, width: target.width, height: target.height,
-                              wait: configuration.waitsForImages ? configuration.imageTimeout : nil)
-    }
-
-    /// Tells the page store what `scene` shows and uploads what is decoded: with
-    /// `waitsForImages`, every face shown, waiting for them; otherwise faces shown first, then
-    /// prefetched ones, within the upload budget. Returns the images shown that got a texture.
+    /// Tells the page store what `scene` shows and uploads what is decoded (`PageImages.prepare`);
+    /// reports what went wrong. Returns the images shown that got a texture.
     @discardableResult
     private func prepareImages(for scene: Scene) -> Set<PageKey> {
-        let waits = configuration.waitsForImages
-        let prepared = pages.prepare(scene, uploadBudget: waits ? nil : configuration.uploadBudgetBytes,
-                                     wait: waits ? configuration.imageTimeout : nil)
+        let prepared = images.prepare(scene)
         // One deadline per page per run: later frames draw it as paper without waiting again
         // (a page that never finishes would otherwise hold every frame of a recording).
-        if !prepared.late.isEmpty {
+        if prepared.late {
             report("page images still loading after \(Int(configuration.imageTimeout)) s are drawn as blank paper, "
                 + "without waiting for them again")
         }
         reportProblems()
-        uploadsPending = pages.pendingUploads
         return prepared.uploaded
     }
 
@@ -332,20 +196,14 @@ public final class FramePipeline {
         guard resizeTarget(width: width, height: height) else { return false }
         // The same library is started over too: its page store holds pages of the size shown last.
         startOver(library) { session.start(library, settings: settings) }
-        gestures = PointerGestures(mapping: gestures.mapping)
-        pageEntry = PageNumberEntry()
+        input.reset()
         fitView(width: width, height: height)
         return true
     }
 
     /// Filters page textures as `filtering` says from now on (they are uploaded again).
     public func setFiltering(_ filtering: TextureFiltering) {
-        guard filtering != self.filtering else { return }
-        self.filtering = filtering
-        textures.descriptor = .pages(filtering)
-        textures.removeAll()
-        pages.texturesLost()
-        needsRender = true
+        if images.setFiltering(filtering) { needsRender = true }
     }
 
     /// The frame of the state at `time`, rows bottom to top (GL's order).
@@ -368,14 +226,14 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [gestures.deadline, layerWake, searchWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [input.gestures.deadline, screenLayer.wake, searchWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
     }
 
     /// Nothing to draw until the next event or decoded page.
-    public var isIdle: Bool { !needsRender && !needsPresent && !uploadsPending && !controller.isAnimating }
+    public var isIdle: Bool { !needsRender && !needsPresent && !images.pending && !controller.isAnimating }
 
     /// Performs `action` at `time` through the controller; false when it is impossible now.
     /// One the controller keeps for later (a page turn asked for while the book opens) is
@@ -391,18 +249,21 @@ public final class FramePipeline {
 
     /// Moves everything on to `now` and draws and presents the frame if anything changed.
     public func frame(at now: Double) {
-        for action in gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
-        takeRelayouts(at: now)
-        layOutWhole()
-        followPageShape(at: now)
+        for action in input.gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
+        relayout(at: now)
         advance(to: now)
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
         updateSearch(at: now)
         updateLayer(at: now)
-        if needsRender || uploadsPending { render() }
+        if needsRender || images.pending { render() }
         if needsPresent { present() }
-        let t = pageTitle + (overview == nil ? "" : " — overview") + (pageEntry.digits.isEmpty ? "" : " — go to page \(pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
+        updateTitle()
+    }
+
+    /// Gives the surface the title of what is shown, when it changed.
+    private func updateTitle() {
+        let t = pageTitle + (overview == nil ? "" : " — overview") + (input.pageEntry.digits.isEmpty ? "" : " — go to page \(input.pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)
@@ -426,8 +287,8 @@ public final class FramePipeline {
     /// Keeps the scene's scale (the base view fits the surface) while the layout sees the whole
     /// surface, so covers and pages at the sides are laid out, not cut off.
     func fitView(width: Int, height: Int) {
-        gestures.mapping = ViewMapping(width: width, height: height, viewSize: configuration.baseView)
-        controller.handle(.setViewSize(gestures.mapping.fittedViewSize), at: controller.time)
+        input.gestures.mapping = ViewMapping(width: width, height: height, viewSize: configuration.baseView)
+        controller.handle(.setViewSize(input.gestures.mapping.fittedViewSize), at: controller.time)
         needsRender = true
     }
 
@@ -438,7 +299,7 @@ public final class FramePipeline {
         let (w, h) = surface.framebufferSize
         // Minimised: nothing to draw into; uploads wait for the next image or event.
         guard w > 0, h > 0, resizeTarget(width: w, height: h) else {
-            uploadsPending = false
+            images.holdUploads()
             return
         }
         let scene = overviewScene ?? controller.scene()
@@ -446,10 +307,10 @@ public final class FramePipeline {
         // each size an opening or a turn passes through).
         if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { pages.setDisplayHeight(shown) }
         let uploaded = prepareImages(for: scene)
-        let detailed = withDetail(scene)
+        let detailed = images.decorate(scene, width: w, height: h)
         guard changed || !uploaded.isEmpty || detailed.changed else { return }
-        renderer.draw(detailed.scene, into: target, textures: textures)
-        if configuration.showsLayer, let shown = layerDrawn { drawLayer(shown.content, opacity: shown.opacity) }
+        renderer.draw(detailed.scene, into: target, textures: images.textures)
+        if configuration.showsLayer, let shown = screenLayer.drawn { drawLayer(shown.content, opacity: shown.opacity) }
         needsPresent = true
     }
 
@@ -464,12 +325,12 @@ public final class FramePipeline {
     /// Takes the decodes finished since the last frame (the store starts the next ones) and
     /// reports bad files; notes that images or crops wait for upload.
     private func takeImageChanges() {
-        if pages.poll() || pages.cropArrived() { uploadsPending = true }
+        images.poll()
         reportProblems()
     }
 
     private func reportProblems() {
-        for problem in pages.takeProblems() { report(problem.description) }
+        for problem in images.takeProblems() { report(problem) }
     }
 
     func report(_ problem: String) {

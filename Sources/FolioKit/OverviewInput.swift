@@ -76,10 +76,10 @@ extension FramePipeline {
             default: return true
             }
         case let .mouseDown(.left, x, y, _):
-            if let image = grid.image(at: gestures.mapping.layoutPoint(x: x, y: y)) { return go(to: image, at: now) }
+            if let image = grid.image(at: input.gestures.mapping.layoutPoint(x: x, y: y)) { return go(to: image, at: now) }
             return true
         case let .mouseMove(x, y):
-            if let image = grid.image(at: gestures.mapping.layoutPoint(x: x, y: y)), image != state.selected {
+            if let image = grid.image(at: input.gestures.mapping.layoutPoint(x: x, y: y)), image != state.selected {
                 state.selected = image
                 needsRender = true
             }

@@ -29,7 +29,7 @@ extension FramePipeline {
     }
 
     private func pagePoint(x: Double, y: Double) -> PagePoint? {
-        PagePoint.under(gestures.mapping.layoutPoint(x: x, y: y), controller: controller)
+        PagePoint.under(input.gestures.mapping.layoutPoint(x: x, y: y), controller: controller)
     }
 
     /// The link at `point` of the open book; nil where there is none.
@@ -69,7 +69,7 @@ extension FramePipeline {
                 select(to: pagePoint(x: x, y: y))
                 return true
             }
-            if !gestures.isPressed { setPointer(pagePoint(x: x, y: y).flatMap(link(at:)) == nil ? .arrow : .hand) }
+            if !input.gestures.isPressed { setPointer(pagePoint(x: x, y: y).flatMap(link(at:)) == nil ? .arrow : .hand) }
             return false
         case let .mouseUp(.left, x, y, _) where pointer.drag != nil:
             select(to: pagePoint(x: x, y: y))

@@ -3,52 +3,72 @@ import FolioLayout
 import FolioMath
 import FolioReader
 
-// The pipeline's input: events from the surface, through the contents panel, the search field,
-// the layer, page-number entry, the key map and pointer gestures, to the controller's actions
-// (`FramePipeline.perform`) and the host's commands.
-extension FramePipeline {
-    /// One event, at the time it happened.
-    public func handle(_ timed: TimedInputEvent) {
+/// The pipeline's input: the pointer gestures under way, the page number being typed, and the
+/// order an event is offered in — the overview, the contents panel, the search field, the
+/// layer, the pointer on a page, page-number entry, then the key map and pointer gestures — on
+/// its way to the controller's actions (`FramePipeline.perform`) and the host's commands. Does
+/// not: draw, or change the reading state but through the pipeline.
+final class InputRouter {
+    var gestures: PointerGestures
+    /// A page number being typed.
+    var pageEntry = PageNumberEntry()
+
+    init(mapping: ViewMapping) { gestures = PointerGestures(mapping: mapping) }
+
+    /// No gesture under way, no number typed (a pipeline started over).
+    func reset() {
+        gestures = PointerGestures(mapping: gestures.mapping)
+        pageEntry = PageNumberEntry()
+    }
+
+    /// Offers `timed` to `p`'s parts in order, until one uses it up.
+    func route(_ timed: TimedInputEvent, to p: FramePipeline) {
         let now = timed.time
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
-            if overviewTakes(timed.event, at: now) { return }
-            if contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now) { return }
-            if layerTakes(key, at: now) || pointerTakes(timed.event, at: now) { return }
-            if controller.book != nil, let outcome = pageEntry.handle(key) {
-                if case let .go(n) = outcome { goToPage(n, at: now) }
-                typed(at: now)
+            if p.overviewTakes(timed.event, at: now) { return }
+            if p.contentsTakes(timed.event, at: now) || p.searchTakes(timed.event, at: now) { return }
+            if p.layerTakes(key, at: now) || p.pointerTakes(timed.event, at: now) { return }
+            if p.controller.book != nil, let outcome = pageEntry.handle(key) {
+                if case let .go(n) = outcome { p.goToPage(n, at: now) }
+                p.typed(pageEntry.digits)
                 return
             }
-            typed(at: now)
+            p.typed(pageEntry.digits)
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
-                                           phase: controller.phase, queuedTurns: controller.queuedTurns,
-                                           zoomed: controller.settings.zoom > 1)
-            for command in commands { run(command, at: now) }
+                                           phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
+                                           zoomed: p.controller.settings.zoom > 1)
+            for command in commands { p.run(command, at: now) }
         case let .resize(width, height):
-            fitView(width: width, height: height)
+            p.fitView(width: width, height: height)
         case .refresh:
-            needsPresent = true
+            p.needsPresent = true
         case .close:
-            isRunning = false
+            p.isRunning = false
         case .text:
-            _ = contentsTakes(timed.event, at: now) || searchTakes(timed.event, at: now)
+            _ = p.contentsTakes(timed.event, at: now) || p.searchTakes(timed.event, at: now)
         case let .drop(paths):
             // One book at a time: the first file dropped.
-            if let path = paths.first { delegate?.pipeline(self, asksFor: .open(path), at: now) }
+            if let path = paths.first { p.delegate?.pipeline(p, asksFor: .open(path), at: now) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
-            if overviewTakes(timed.event, at: now) { return }
-            if contentsTakes(timed.event, at: now) || layerTakes(timed.event, at: now) || pointerTakes(timed.event, at: now) { return }
-            var actions = gestures.handle(timed.event, controller: controller, at: now)
+            if p.overviewTakes(timed.event, at: now) { return }
+            if p.contentsTakes(timed.event, at: now) || p.layerTakes(timed.event, at: now) || p.pointerTakes(timed.event, at: now) { return }
+            var actions = gestures.handle(timed.event, controller: p.controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
-               let point = PagePoint.under(gestures.mapping.layoutPoint(x: x, y: y), controller: controller),
-               delegate?.pipeline(self, clickedAt: point, at: now) == true {
+               let point = PagePoint.under(gestures.mapping.layoutPoint(x: x, y: y), controller: p.controller),
+               p.delegate?.pipeline(p, clickedAt: point, at: now) == true {
                 actions = []
             }
-            for action in actions { perform(action, at: now, origin: .gesture) }
+            for action in actions { p.perform(action, at: now, origin: .gesture) }
         }
     }
+}
+
+// The commands keys give, carried out by the pipeline's parts.
+extension FramePipeline {
+    /// One event, at the time it happened.
+    public func handle(_ timed: TimedInputEvent) { input.route(timed, to: self) }
 
     func run(_ command: ViewerCommand, at now: Double) {
         switch command {

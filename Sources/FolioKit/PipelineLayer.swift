@@ -1,28 +1,72 @@
 import FolioInput
 import FolioOverlay
 import FolioReader
+import FolioRender
+
+/// The pipeline's on-screen layer: its state, its textures (made when first drawn), the look it
+/// was last drawn with and when it next changes by itself. Does not: take input, or know the
+/// reading state (it is told what to show).
+final class OnScreenLayer {
+    var state = LayerState()
+    private var textures: LayerTextures?
+    /// Its shaders could not be built: said once, then frames go without it.
+    private var unavailable = false
+    private(set) var drawn: (opacity: Double, content: OverlayContent)?
+    private(set) var wake: Double?
+
+    /// Draws `panels` over `target` at `opacity`, its shaders from `shaders` built first; false
+    /// when they could not be (thrown the first time, then said no more).
+    func draw(_ panels: [OverlayPanel], opacity: Double, into target: Framebuffer, renderer: Renderer, shaders: String) throws -> Bool {
+        if textures == nil {
+            guard !unavailable else { return false }
+            do {
+                textures = try LayerTextures(shaders: shaders)
+            } catch {
+                unavailable = true
+                throw error
+            }
+        }
+        textures?.draw(panels, opacity: opacity, into: target, renderer: renderer)
+        return true
+    }
+
+    /// Moves the layer on to `now`: it stays while something in it waits for the reader (and
+    /// on the shelf, `stays`), lines past their time go; `content` is what it shows then. True
+    /// when its look changed.
+    func update(at now: Double, stays: Bool, content: (LayerState) -> OverlayContent) -> Bool {
+        _ = state.expire(at: now)
+        if state.isPinned || stays { state.fade.wake(at: now) }
+        let shown = (opacity: state.fade.opacity(at: now), content: content(state))
+        let changed = drawn.map { $0.opacity != shown.opacity || $0.content != shown.content } ?? true
+        drawn = shown
+        wake = state.nextChange(after: now)
+        return changed
+    }
+
+    func destroy() { textures?.destroy() }
+}
 
 // MARK: On-screen layer
 
 extension FramePipeline {
+    /// The on-screen layer's state: what it shows in which state, its fades.
+    public internal(set) var layer: LayerState {
+        get { screenLayer.state }
+        set { screenLayer.state = newValue }
+    }
+
     /// Draws `content` over the frame in `target` at `opacity` (scripted frames: captures with
     /// `--ui`, tests), at the surface's pixel density. False, with a problem reported, when the
     /// layer's shaders cannot be built.
     @discardableResult
     public func drawLayer(_ content: OverlayContent, opacity: Double = 1) -> Bool {
-        if layerTextures == nil {
-            guard !layerUnavailable else { return false }
-            do {
-                layerTextures = try LayerTextures(shaders: configuration.shaders)
-            } catch {
-                layerUnavailable = true
-                report("the on-screen layer cannot be drawn: \(error)")
-                return false
-            }
+        do {
+            return try screenLayer.draw(layerLayout.panels(content), opacity: opacity, into: target, renderer: renderer,
+                                        shaders: configuration.shaders)
+        } catch {
+            report("the on-screen layer cannot be drawn: \(error)")
+            return false
         }
-        let panels = OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale).panels(content)
-        layerTextures?.draw(panels, opacity: opacity, into: target, renderer: renderer)
-        return true
     }
 
     /// Shows `line` as a notice on the layer for a few seconds: a problem the host met and
@@ -34,9 +78,12 @@ extension FramePipeline {
     }
 
     /// What the layer shows now in the live reader.
-    public var layerContent: OverlayContent {
+    public var layerContent: OverlayContent { content(layer) }
+
+    /// What the layer shows in `state` now in the live reader.
+    private func content(_ state: LayerState) -> OverlayContent {
         ReaderLayer.content(library: library, documents: configuration.documents, phase: controller.phase, book: controller.book, spread: controller.spread,
-                            scroll: controller.scroll, state: layer)
+                            scroll: controller.scroll, state: state)
     }
 
     private var layerLayout: OverlayLayout {
@@ -47,12 +94,7 @@ extension FramePipeline {
     /// the shelf), lines past their time go, and a changed look asks for a frame.
     func updateLayer(at now: Double) {
         guard configuration.showsLayer else { return }
-        _ = layer.expire(at: now)
-        if layer.isPinned || controller.phase == .shelf { layer.fade.wake(at: now) }
-        let shown = (opacity: layer.fade.opacity(at: now), content: layerContent)
-        if layerDrawn.map({ $0.opacity != shown.opacity || $0.content != shown.content }) ?? true { needsRender = true }
-        layerDrawn = shown
-        layerWake = layer.nextChange(after: now)
+        if screenLayer.update(at: now, stays: controller.phase == .shelf, content: content) { needsRender = true }
     }
 
     /// A key shows the layer; with the help card up, Escape, H and ? close it (used up), other
@@ -66,9 +108,9 @@ extension FramePipeline {
     }
 
     /// Shows the page number typed so far.
-    func typed(at now: Double) {
+    func typed(_ digits: String) {
         guard configuration.showsLayer else { return }
-        layer.typing = pageEntry.digits.isEmpty ? nil : "Go to page \(pageEntry.digits)"
+        layer.typing = digits.isEmpty ? nil : "Go to page \(digits)"
     }
 
     /// Pointer events for the layer: moving shows it; a press on the progress bar (shown, in an

@@ -2,8 +2,8 @@ import Foundation
 
 /// A book laid out again at another text size, ready to be shown: `source` is the document
 /// `document` in its new layout, `page` the page index holding the text that was shown first,
-/// `mapping` where the old layout's pages went. Made on a background thread, applied on the
-/// pipeline's (`FramePipeline.apply`).
+/// `mapping` where the old layout's pages went. Made on the relayout executor's thread
+/// (`PipelineConfiguration.relayingOut`), applied on the pipeline's (`FramePipeline.apply`).
 public struct DocumentRelaid: Sendable {
     public var book: Int
     public var document: String
@@ -16,8 +16,8 @@ public struct DocumentRelaid: Sendable {
     }
 }
 
-/// Relayouts finished on other threads, waiting for the next frame; posting one wakes the
-/// viewer's loop. Thread-safe. Does not: lay anything out, or apply what it holds.
+/// Relayouts finished on the executor's threads, waiting for the next frame; posting one wakes
+/// the viewer's loop. Thread-safe. Does not: lay anything out, or apply what it holds.
 final class RelayoutInbox: @unchecked Sendable {
     // @unchecked: `waiting` is only touched under `lock`.
     private let lock = NSLock()
@@ -44,6 +44,139 @@ struct RelayoutFailure: Error {
     var message: String
 }
 
+/// The open reflowable book as a relayout sees it: the book, its document in the layout shown,
+/// the spread shown and the document's page it starts with.
+struct OpenReflowable {
+    var book: Int
+    var path: String
+    var source: any ReflowableSource
+    var spread: Int
+    var shownPage: Int
+}
+
+/// The relayouts of a pipeline: the one running (on the executor it is given), the text size
+/// and page shape asked for meanwhile, the place in the text they keep, and those finished,
+/// waiting for a frame. Does not: look at the controller or the library (it is told what is
+/// open), apply a relayout (the pipeline does), or read the clock.
+final class Relayouts {
+    private let inbox: RelayoutInbox
+    private let executor: any DecodeExecutor
+    /// The text size asked for last, until the book shows it.
+    private(set) var wantedTextSize: Double?
+    private var running = false
+    /// The place in the text the last relayout kept, while the spread it landed on is shown:
+    /// the next one keeps it too, not the spread's first page (which may come before it), so
+    /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
+    private var landed: (book: Int, spread: Int, place: TextPlace)?
+    private var relayingFrom: TextPlace?
+    /// Documents whose whole layout was asked for (opened on their first chapters, the page
+    /// count estimated), whether the running relayout is one, and one finished during a turn.
+    private var wholeLayoutAsked: Set<String> = []
+    private var layingOutWhole = false
+    private var held: DocumentRelaid?
+    /// The page shape the view asks of a reflowable book and since when, until the book is
+    /// laid out for it: a resize settles before the book is laid out again.
+    private var wantedPageShape: (aspect: Double, since: Double)?
+
+    init(executor: any DecodeExecutor, wake: @escaping @Sendable () -> Void) {
+        self.executor = executor
+        inbox = RelayoutInbox(wake: wake)
+    }
+
+    /// Asks for `open` laid out `step` points larger (smaller when negative) than asked last,
+    /// within the sizes a reader has; returns the size asked for.
+    func changeTextSize(by step: Double, of open: OpenReflowable) -> Double {
+        let sizes = ReaderSettings.fontSizes
+        let size = min(max((wantedTextSize ?? open.source.fontSize) + step, sizes.lowerBound), sizes.upperBound)
+        wantedTextSize = size
+        if !running { start(open, fontSize: size, pageAspect: open.source.pageAspect) }
+        return size
+    }
+
+    /// Whether the document at `path` may be laid out whole now: asked once, none running.
+    func mayLayOutWhole(_ path: String) -> Bool { !running && !wholeLayoutAsked.contains(path) }
+
+    /// Lays `open` out whole at its size and page shape (it opened on its first chapters).
+    func layOutWhole(_ open: OpenReflowable) {
+        wholeLayoutAsked.insert(open.path)
+        layingOutWhole = true
+        start(open, fontSize: open.source.fontSize, pageAspect: open.source.pageAspect)
+    }
+
+    /// When the next frame should come to lay the open book out for the view's page shape.
+    var pageShapeWake: Double? { wantedPageShape.map { $0.since + FramePipeline.pageShapeSettles } }
+
+    /// Lays `open` out for pages of `aspect` once the view has asked for it since
+    /// `pageShapeSettles` before `now` (nil, either: nothing asked); a shape asked for while a
+    /// relayout runs waits for it.
+    func follow(pageAspect aspect: Double?, of open: OpenReflowable?, at now: Double) {
+        guard let open, let aspect, !layingOutWhole else { wantedPageShape = nil; return }
+        // Pages a unit or two wider or narrower are not worth a new layout.
+        guard abs(aspect - open.source.pageAspect) * Book.referencePageHeight > 2 else { wantedPageShape = nil; return }
+        if wantedPageShape?.aspect != aspect { wantedPageShape = (aspect, now) }
+        guard let wanted = wantedPageShape, now >= wanted.since + FramePipeline.pageShapeSettles, !running else { return }
+        wantedPageShape = nil
+        start(open, fontSize: wantedTextSize ?? open.source.fontSize, pageAspect: aspect)
+    }
+
+    /// Hands the executor a layout of `open` at `fontSize` for pages of `pageAspect`, keeping
+    /// the place landed on last while its spread is shown, else the first page shown.
+    private func start(_ open: OpenReflowable, fontSize: Double, pageAspect: Double) {
+        let place = landed.flatMap { $0.book == open.book && $0.spread == open.spread ? $0.place : nil }
+            ?? open.source.place(ofPage: open.shownPage)
+        let (inbox, source, book, path) = (inbox, open.source, open.book, open.path)
+        running = true
+        relayingFrom = place
+        executor.execute {
+            do {
+                let (relaid, page) = try source.relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
+                inbox.post(.success(DocumentRelaid(book: book, document: path, source: relaid, page: page,
+                                                   mapping: relaid.mapping(from: source))))
+            } catch {
+                inbox.post(.failure(RelayoutFailure(message: "\(error)")))
+            }
+        }
+    }
+
+    /// Hands over the relayouts finished since the last frame, in order: `apply` each (with
+    /// whether it completes the layout of the same size), `fail` with a line for each that
+    /// failed. A whole layout finished while `turning` is held until the turn is over. After
+    /// each, starts the next when the text size asked for changed meanwhile (of `open`, as it
+    /// is after the apply).
+    func take(turning: Bool, open: () -> OpenReflowable?, apply: (DocumentRelaid, _ completingLayout: Bool) -> Void,
+              fail: (String) -> Void) {
+        if let held, !turning {
+            self.held = nil
+            apply(held, true)
+        }
+        for outcome in inbox.take() {
+            running = false
+            let whole = layingOutWhole
+            layingOutWhole = false
+            switch outcome {
+            case let .success(event):
+                // The pages already there stay the same: a turn under way plays on first.
+                if whole, turning { held = event } else { apply(event, whole) }
+                if let wanted = wantedTextSize, wanted != event.source.fontSize, let open = open() {
+                    start(open, fontSize: wanted, pageAspect: open.source.pageAspect)
+                } else {
+                    wantedTextSize = nil
+                }
+            case let .failure(failure):
+                (wantedTextSize, relayingFrom) = (nil, nil)
+                fail(failure.message)
+            }
+        }
+    }
+
+    /// `event` is shown, the reader on `spread`: the next relayout keeps the place this one
+    /// kept while that spread is shown (not after a layout completed, which kept the page).
+    func shown(_ event: DocumentRelaid, on spread: Int, completingLayout: Bool) {
+        if !completingLayout { landed = (event.book, spread, relayingFrom ?? event.source.place(ofPage: event.page)) }
+        relayingFrom = nil
+    }
+}
+
 // MARK: Relayout
 
 extension FramePipeline {
@@ -53,34 +186,42 @@ extension FramePipeline {
     /// or nil (with a notice) when the open book has fixed pages.
     @discardableResult
     public func changeTextSize(by step: Double, at now: Double) -> Double? {
-        guard let (b, path, source) = openReflowable else {
+        guard let open = openReflowable else {
             if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
             return nil
         }
-        let sizes = ReaderSettings.fontSizes
-        let size = min(max((wantedTextSize ?? source.fontSize) + step, sizes.lowerBound), sizes.upperBound)
-        wantedTextSize = size
-        if !relayoutRunning { startRelayout(book: b, document: path, from: source, fontSize: size, pageAspect: source.pageAspect) }
-        return size
+        return relayouts.changeTextSize(by: step, of: open)
     }
 
-    /// The open book when it is one whole reflowable document, with the document.
-    private var openReflowable: (book: Int, path: String, source: any ReflowableSource)? {
+    /// The text size asked for last, until the book shows it.
+    public var wantedTextSize: Double? { relayouts.wantedTextSize }
+
+    /// The open book when it is one whole reflowable document, with the document and the page
+    /// of it shown first.
+    private var openReflowable: OpenReflowable? {
         guard let b = controller.book, let path = library.books[b].document, let source = configuration.documents.reflowable(path),
               library.books[b].pages.count == source.pageCount else { return nil }
-        return (b, path, source)
+        let shown = (controller.shownPages.first ?? 1) - 1
+        let pages = library.books[b].pages
+        let index = pages.indices.contains(shown) ? pages[shown].documentPage?.index ?? 0 : 0
+        return OpenReflowable(book: b, path: path, source: source, spread: controller.spread, shownPage: index)
+    }
+
+    /// Applies the relayouts finished, and starts those the open book needs now: laid out whole,
+    /// or for the view's page shape. Called each frame.
+    func relayout(at now: Double) {
+        takeRelayouts(at: now)
+        layOutWhole()
+        followPageShape(at: now)
     }
 
     /// Lays the open book out whole in the background when it opened on its first chapters:
     /// its page count, an estimate until then, is exact once that is applied. Called each
     /// frame, so it asks only a document already open (`opened`) and opens none.
-    func layOutWhole() {
-        guard !relayoutRunning, let b = controller.book, let path = library.books[b].document, !wholeLayoutAsked.contains(path),
-              configuration.documents.opened(path)?.pagesEstimated == true,
-              let (_, _, source) = openReflowable else { return }
-        wholeLayoutAsked.insert(path)
-        layingOutWhole = true
-        startRelayout(book: b, document: path, from: source, fontSize: source.fontSize, pageAspect: source.pageAspect)
+    private func layOutWhole() {
+        guard let b = controller.book, let path = library.books[b].document, relayouts.mayLayOutWhole(path),
+              configuration.documents.opened(path)?.pagesEstimated == true, let open = openReflowable else { return }
+        relayouts.layOutWhole(open)
     }
 
     /// Seconds a view keeps its size before the book is laid out for it: a window dragged to a
@@ -88,69 +229,25 @@ extension FramePipeline {
     public static let pageShapeSettles = 0.4
 
     /// When the next frame should come to lay the open book out for the view's page shape.
-    public var pageShapeWake: Double? { wantedPageShape.map { $0.since + Self.pageShapeSettles } }
+    public var pageShapeWake: Double? { relayouts.pageShapeWake }
 
     /// Lays the open reflowable book out again, in the background, for the page shape its view
     /// asks (`Book.reflowAspect`: one page or two across the view) once the view has kept its
     /// size for `pageShapeSettles`; the pages shown stay meanwhile and the place is kept.
-    /// Called each frame; a shape asked for while a relayout runs waits for it.
-    func followPageShape(at now: Double) {
-        guard configuration.followsPageShape, let (b, path, source) = openReflowable, !layingOutWhole else { wantedPageShape = nil; return }
+    /// Called each frame.
+    private func followPageShape(at now: Double) {
+        let open = configuration.followsPageShape ? openReflowable : nil
         let view = controller.settings.viewSize
         let single = controller.settings.style.orientation == .horizontal && controller.settings.pages.isSingle(viewSize: view)
-        let aspect = Book.reflowAspect(viewWidth: view.x, viewHeight: view.y, pagesAcross: single ? 1 : 2)
-        // Pages a unit or two wider or narrower are not worth a new layout.
-        guard abs(aspect - source.pageAspect) * Book.referencePageHeight > 2 else { wantedPageShape = nil; return }
-        if wantedPageShape?.aspect != aspect { wantedPageShape = (aspect, now) }
-        guard let wanted = wantedPageShape, now >= wanted.since + Self.pageShapeSettles, !relayoutRunning else { return }
-        wantedPageShape = nil
-        startRelayout(book: b, document: path, from: source, fontSize: wantedTextSize ?? source.fontSize, pageAspect: aspect)
-    }
-
-    private func startRelayout(book b: Int, document path: String, from source: any ReflowableSource, fontSize: Double, pageAspect: Double) {
-        let shown = (controller.shownPages.first ?? 1) - 1
-        let pages = library.books[b].pages
-        let index = pages.indices.contains(shown) ? pages[shown].documentPage?.index ?? 0 : 0
-        let place = landed.flatMap { $0.book == b && $0.spread == controller.spread ? $0.place : nil } ?? source.place(ofPage: index)
-        let inbox = relayouts
-        relayoutRunning = true
-        relayingFrom = place
-        Thread.detachNewThread {
-            do {
-                let (relaid, page) = try source.relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
-                inbox.post(.success(DocumentRelaid(book: b, document: path, source: relaid, page: page,
-                                                   mapping: relaid.mapping(from: source))))
-            } catch {
-                inbox.post(.failure(RelayoutFailure(message: "\(error)")))
-            }
-        }
+        let aspect = open.map { _ in Book.reflowAspect(viewWidth: view.x, viewHeight: view.y, pagesAcross: single ? 1 : 2) }
+        relayouts.follow(pageAspect: aspect, of: open, at: now)
     }
 
     /// Applies the relayouts finished since the last frame; starts the next one when the text
     /// size asked for changed meanwhile.
-    func takeRelayouts(at now: Double) {
-        if let held = heldWholeLayout, controller.phase != .turning {
-            heldWholeLayout = nil
-            apply(held, at: now, completingLayout: true)
-        }
-        for outcome in relayouts.take() {
-            relayoutRunning = false
-            let whole = layingOutWhole
-            layingOutWhole = false
-            switch outcome {
-            case let .success(event):
-                // The pages already there stay the same: a turn under way plays on first.
-                if whole, controller.phase == .turning { heldWholeLayout = event } else { apply(event, at: now, completingLayout: whole) }
-                if let wanted = wantedTextSize, wanted != event.source.fontSize, let (b, path, source) = openReflowable {
-                    startRelayout(book: b, document: path, from: source, fontSize: wanted, pageAspect: source.pageAspect)
-                } else {
-                    wantedTextSize = nil
-                }
-            case let .failure(failure):
-                (wantedTextSize, relayingFrom) = (nil, nil)
-                report(failure.message)
-            }
-        }
+    private func takeRelayouts(at now: Double) {
+        relayouts.take(turning: controller.phase == .turning, open: { openReflowable },
+                       apply: { apply($0, at: now, completingLayout: $1) }, fail: { report($0) })
     }
 
     /// Shows book `event.book` in its new layout: its document replaced by the new one, its
@@ -182,9 +279,8 @@ extension FramePipeline {
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: shown + 1), at: now, mapping: event.mapping.page)
         session.forgetSaved(book: event.book)
-        guard !completingLayout else { relayingFrom = nil; return }
-        landed = (event.book, controller.spread, relayingFrom ?? event.source.place(ofPage: event.page))
-        relayingFrom = nil
+        relayouts.shown(event, on: controller.spread, completingLayout: completingLayout)
+        guard !completingLayout else { return }
         let size = event.source.fontSize
         let what = size == sizeBefore ? "laid out for the window" : "text \(size.rounded() == size ? String(Int(size)) : String(size)) pt"
         showNotice("\(what) — \(count) page\(count == 1 ? "" : "s")")

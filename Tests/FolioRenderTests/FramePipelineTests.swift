@@ -87,12 +87,21 @@ private final class StuckPages: PageSource {
 /// blue ones in any other layout.
 private final class Reflowing: ReflowableSource {
     static let format = PageSourceFormat(name: "reflowing", extensions: ["reflowing"]) { _, _ in Reflowing(fontSize: 11) }
+    /// The same book, but no layout of it succeeds.
+    static let breaking = PageSourceFormat(name: "breaking", extensions: ["breaking"]) { _, _ in Reflowing(fontSize: 11, breaks: true) }
     static let reference = 362.0 / 568
     let fontSize: Double
     let pageAspect: Double
+    let breaks: Bool
     let title: String? = "Reflowing"
     let reflowable = true
-    init(fontSize: Double, pageAspect: Double = reference) { (self.fontSize, self.pageAspect) = (fontSize, pageAspect) }
+    init(fontSize: Double, pageAspect: Double = reference, breaks: Bool = false) {
+        (self.fontSize, self.pageAspect, self.breaks) = (fontSize, pageAspect, breaks)
+    }
+
+    struct Broke: Error, CustomStringConvertible {
+        var description: String { "book.breaking: the layout broke" }
+    }
 
     static func pages(at size: Double, aspect: Double = reference) -> Int { Int((size * 2 * reference / aspect).rounded()) }
     var pageCount: Int { Self.pages(at: fontSize, aspect: pageAspect) }
@@ -112,16 +121,16 @@ private final class Reflowing: ReflowableSource {
     }
 
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        if breaks { throw Broke() }
         let relaid = Reflowing(fontSize: fontSize, pageAspect: pageAspect)
         return (relaid, relaid.page(of: place) ?? 0)
     }
 }
 
 /// A reflowable document opened on its first chapters: 6 grey pages counted of an estimated
-/// book, laid out whole (20 pages) only once the test lets the layout finish.
+/// book, laid out whole (20 pages) when the test runs the layout.
 private final class LayingOut: ReflowableSource {
     static let format = PageSourceFormat(name: "laying out", extensions: ["layingout"]) { _, _ in LayingOut(whole: false) }
-    static let finish = DispatchSemaphore(value: 0)
     let whole: Bool
     let fontSize = 11.0
     let title: String? = "Laying out"
@@ -141,8 +150,7 @@ private final class LayingOut: ReflowableSource {
     func page(of place: TextPlace) -> Int? { place.page }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        Self.finish.wait()
-        return (LayingOut(whole: true), place.page)
+        (LayingOut(whole: true), place.page)
     }
 }
 
@@ -278,6 +286,12 @@ private final class Recorder: FramePipelineDelegate {
         return done()
     }
 
+    /// Runs the decodes `p` asked `decoding` for, a frame taking them after each round, until a
+    /// frame asks for none.
+    private func decodeAll(_ decoding: ManualDecoding, _ p: FramePipeline, _ s: ScriptedSurface) {
+        while decoding.runAll() > 0 { step(p, s, until: s.time + 1.0 / 30) }
+    }
+
     private func key(_ k: Key, at t: Double) -> TimedInputEvent {
         TimedInputEvent(.key(k, modifiers: [], isRepeat: false), at: t)
     }
@@ -361,7 +375,8 @@ private final class Recorder: FramePipelineDelegate {
     /// background, then the book has its new page count, shows the page holding the same text
     /// (without a turn), its new pages, and a notice; on a book of fixed pages the key says so.
     @Test func ctrlEqualsReLaysAReflowableBookOutAndKeepsThePlace() throws {
-        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true; $0.relayingOut = relayouts }) { p, s, rec in
             let ctrlEquals = TimedInputEvent(.key(.plus, modifiers: .control, isRepeat: false), at: 0)
             // The sample library's books are pictures: fixed pages.
             s.queued = [key(.enter, at: 0)]
@@ -382,17 +397,44 @@ private final class Recorder: FramePipelineDelegate {
             p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
             #expect(p.wantedTextSize == 12 && rec.commands == [.textLarger])
             // Until a frame takes the new layout, the book is as it was; the wake says when.
-            var waits = 0
-            while p.controller.library[0].imageCount == 22, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
-                p.frame(at: s.time)
-                waits += 1
-            }
+            step(p, s, until: s.time + 0.1)
+            #expect(p.controller.library[0].imageCount == 22)
+            #expect(relayouts.runAll() == 1)
+            #expect(s.woken.wait(timeout: .now()) == .success && p.controller.library[0].imageCount == 22)
+            p.frame(at: s.time)
             #expect(p.controller.library[0].imageCount == 24 && p.library.books[0].pages.count == 24)
             #expect(p.controller.shownPages.contains(17), "\(p.controller.shownPages)")
             #expect(p.controller.phase == .reading && !p.controller.isAnimating && rec.turns.count == turns, "no turn")
             #expect(p.layer.notice == "text 12 pt — 24 pages" && p.wantedTextSize == nil)
             let blue = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
             #expect(blue.b > 150 && blue.r < 100, "the page at 12 pt: \(blue)")
+            // Two steps while a layout runs: that one lands, then one for the size asked last.
+            p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
+            p.handle(TimedInputEvent(ctrlEquals.event, at: s.time))
+            #expect(p.wantedTextSize == 14 && relayouts.count == 1)
+            relayouts.runAll()
+            p.frame(at: s.time)
+            #expect(p.library.books[0].pages.count == Reflowing.pages(at: 13) && relayouts.count == 1 && p.wantedTextSize == 14)
+            relayouts.runAll()
+            p.frame(at: s.time)
+            #expect(p.library.books[0].pages.count == Reflowing.pages(at: 14) && relayouts.count == 0 && p.wantedTextSize == nil)
+            #expect(p.layer.notice == "text 14 pt — 28 pages", "\(String(describing: p.layer.notice))")
+        } }
+    }
+
+    /// A layout that fails is one line naming the file; the book stays as it was, and the next
+    /// step starts from the size it shows.
+    @Test func aRelayoutThatFailsIsReportedAndTheBookStaysAsItWas() throws {
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.breaking) { doc in try live(configure: { $0.relayingOut = relayouts }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            #expect(p.changeTextSize(by: 1, at: s.time) == 12 && relayouts.runAll() == 1)
+            p.frame(at: s.time)
+            #expect(rec.problems == ["book.breaking: the layout broke"])
+            #expect(p.wantedTextSize == nil && p.library.books[0].pages.count == 22 && p.controller.library[0].imageCount == 22)
+            #expect(p.changeTextSize(by: 1, at: s.time) == 12 && relayouts.count == 1)
         } }
     }
 
@@ -400,7 +442,8 @@ private final class Recorder: FramePipelineDelegate {
     /// shape once the size has settled, in the background: the old pages stay until then, the
     /// new ones are wider (they reach where there was desk) and hold the same text.
     @Test func aResizedWindowLaysAReflowableBookOutForItsPageShapeKeepingThePlace() throws {
-        try withDocument(Reflowing.format) { doc in try live(configure: { $0.followsPageShape = true; $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.followsPageShape = true; $0.showsLayer = true; $0.waitsForImages = true; $0.relayingOut = relayouts }) { p, s, rec in
             p.replaceLibrary(Library.load(from: doc, logProblems: false))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
@@ -415,16 +458,14 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: resized + 0.3)
             #expect(p.library.books[0].pages.count == 22 && p.pageShapeWake == resized + FramePipeline.pageShapeSettles,
                     "not yet: the size may still change")
+            #expect(relayouts.count == 0)
             let before = p.snapshot(at: s.time).flippedVertically()
             let old = before.pixel(250, 90), desk = before.pixel(305, 90)
             #expect(old.r == old.b && old.r > 100 && old.r < 200, "the old page stays: \(old)")
             #expect(desk.b < 150 && !(desk.r == desk.b && desk.r > 100 && desk.r < 200), "desk beyond it: \(desk)")
             step(p, s, until: resized + 0.5)
-            var waits = 0
-            while p.library.books[0].pages.count == 22, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
-                p.frame(at: s.time)
-                waits += 1
-            }
+            #expect(relayouts.runAll() == 1, "one layout, for the size the window settled at")
+            p.frame(at: s.time)
             let count = Reflowing.pages(at: 11, aspect: 453.0 / 568)
             #expect(p.library.books[0].pages.count == count && p.library.books[0].pageWidth == 453 && p.controller.library[0].pageSize.x == 453)
             // Index 15 of 22 holds the text that index 15 × 18 / 22 = 12 holds now: page 13.
@@ -440,13 +481,14 @@ private final class Recorder: FramePipelineDelegate {
     /// marked as an estimate in the title and on the bar, while the rest is laid out in the
     /// background; once that lands the count is exact and the reader is where they were.
     @Test func aBookStillBeingLaidOutShowsItsFirstPagesAndAnEstimatedCount() throws {
-        try withDocument(LayingOut.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true }) { p, s, rec in
+        let relayouts = ManualDecoding()
+        try withDocument(LayingOut.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true; $0.relayingOut = relayouts }) { p, s, rec in
             p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
             #expect(p.library.books[0].pages.count == 6 && p.library.books[0].pagesEstimated(in: p.configuration.documents))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-            // The layout has not finished (the test holds it): the first page is on screen.
-            #expect(p.controller.library[0].imageCount == 6)
+            // The layout has not run (the test holds it): the first page is on screen.
+            #expect(p.controller.library[0].imageCount == 6 && relayouts.count == 1)
             let grey = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
             #expect(grey.r == grey.b && grey.r > 100 && grey.r < 200, "the first page: \(grey)")
             #expect(p.pageTitle.hasSuffix("of ≈6"), "\(p.pageTitle)")
@@ -457,12 +499,8 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.perform(.nextPage, at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             let shown = p.controller.shownPages
-            LayingOut.finish.signal()
-            var waits = 0
-            while p.controller.library[0].imageCount == 6, waits < 50, s.woken.wait(timeout: .now() + 10) == .success {
-                p.frame(at: s.time)
-                waits += 1
-            }
+            #expect(relayouts.runAll() == 1)
+            p.frame(at: s.time)
             #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated(in: p.configuration.documents))
             #expect(p.controller.shownPages == shown, "the reader stays where they are")
             #expect(p.pageTitle.hasSuffix("of 20"), "\(p.pageTitle)")
@@ -541,9 +579,11 @@ private final class Recorder: FramePipelineDelegate {
     /// spread: the left page from "gamma" to its end, the right one from its start to "beta",
     /// both marked; dragged back the other way, the same words.
     @Test func aDragAcrossASpreadSelectsTheWordsBetweenOnBothPages() throws {
-        try openDocument(WordPages.format) { p, s, _ in
+        let decoding = ManualDecoding()
+        try openDocument(WordPages.format, configure: { $0.decoding = decoding }) { p, s, _ in
             #expect(p.perform(.nextPage, at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            decodeAll(decoding, p, s)
             let gamma = try pixel(x: 0.25, y: 0.35, in: p, left: true), beta = try pixel(x: 0.7, y: 0.15, in: p)
             let alpha = try pixel(x: 0.25, y: 0.15, in: p), leftAlpha = try pixel(x: 0.25, y: 0.15, in: p, left: true)
             for (from, to) in [(gamma, beta), (beta, gamma)] {
@@ -553,12 +593,8 @@ private final class Recorder: FramePipelineDelegate {
                             TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
                 #expect(step(p, s, until: t + 5) { p.selectedText == "gamma delta\nalpha beta" && p.isIdle }, "\(p.selectedText ?? "nothing")")
             }
-            var frame = p.snapshot(at: s.time).flippedVertically()
-            for _ in 0..<20 where frame.pixel(Int(gamma.x), Int(gamma.y)).b > 120 || frame.pixel(Int(alpha.x), Int(alpha.y)).b > 120 {
-                guard s.woken.wait(timeout: .now() + 10) == .success else { break }
-                step(p, s, until: s.time + 0.05)
-                frame = p.snapshot(at: s.time).flippedVertically()
-            }
+            decodeAll(decoding, p, s)
+            let frame = p.snapshot(at: s.time).flippedVertically()
             for (what, at) in [("gamma", gamma), ("alpha", alpha)] {
                 let c = frame.pixel(Int(at.x), Int(at.y))
                 #expect(c.r > 180 && c.b < 120, "\(what) is marked: \(c)")
@@ -680,11 +716,13 @@ private final class Recorder: FramePipelineDelegate {
     /// its old image shown meanwhile); Ctrl+C puts them on the clipboard, a line a line; a plain
     /// click takes the selection away.
     @Test func theHandOverALinkAndShiftDragSelectsWordsThatCtrlCCopies() throws {
+        let decoding = ManualDecoding()
         try withDocument(WordPages.format) { doc in
-            try live { p, s, rec in
+            try live(configure: { $0.decoding = decoding }) { p, s, rec in
                 p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
                 #expect(p.perform(.openBook(0), at: 0))
                 #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating && p.isIdle })
+                decodeAll(decoding, p, s)
                 // Spread 0: the endpaper and image 0 (on the right).
                 let link = try pixel(x: 0.5, y: 0.7, in: p), blank = try pixel(x: 0.5, y: 0.5, in: p)
                 var t = s.time
@@ -702,14 +740,12 @@ private final class Recorder: FramePipelineDelegate {
                 #expect(rec.turns.isEmpty, "a selecting drag turns nothing")
                 #expect(p.selectedText == "alpha beta\ngamma delta")
                 #expect(s.pointers.suffix(2) == [.text, .arrow])
-                // The page is rendered again with the mark in the background: each image done wakes the loop.
+                // The page is rendered again with the mark in the background, its old image shown meanwhile.
                 let word = try pixel(x: 0.25, y: 0.15, in: p), paper = try pixel(x: 0.5, y: 0.55, in: p)
-                var frame = p.snapshot(at: s.time).flippedVertically()
-                for _ in 0..<20 where frame.pixel(Int(word.x), Int(word.y)).b > 120 {
-                    guard s.woken.wait(timeout: .now() + 10) == .success else { break }
-                    step(p, s, until: s.time + 0.05)
-                    frame = p.snapshot(at: s.time).flippedVertically()
-                }
+                #expect(decoding.count > 0 && p.snapshot(at: s.time).flippedVertically().pixel(Int(word.x), Int(word.y)).b > 120,
+                        "not marked before its render ran")
+                decodeAll(decoding, p, s)
+                let frame = p.snapshot(at: s.time).flippedVertically()
                 let marked = frame.pixel(Int(word.x), Int(word.y)), plain = frame.pixel(Int(paper.x), Int(paper.y))
                 #expect(marked.r > 180 && marked.b < 120, "the word selected is marked: \(marked)")
                 #expect(plain.r > 180 && plain.b > 180, "the paper beside it is not: \(plain)")

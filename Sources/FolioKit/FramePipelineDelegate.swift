@@ -1,0 +1,33 @@
+import FolioBook
+import FolioReader
+import Foundation
+
+/// Where a page turn came from.
+public enum TurnOrigin: Sendable, Equatable {
+    /// A key of the key map.
+    case key
+    /// A click, drag or scroll of the pointer.
+    case gesture
+    /// The host program (`FramePipeline.perform`).
+    case code
+}
+
+/// Hears what the pipeline did and asks for what only its host can do.
+public protocol FramePipelineDelegate: AnyObject {
+    /// A turn (or a page drag) started; `origin` says who asked for it.
+    func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin)
+    /// A key asked for a screenshot or the help text: the host writes files and prints.
+    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double)
+    /// A page file could not be read, or a frame could not be drawn: one line for a person.
+    func pipeline(_ pipeline: FramePipeline, problem: String)
+    /// A click on a page at `point`: true when the host acted on it (followed a link), and the
+    /// click then does not turn the page.
+    func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool
+}
+
+extension FramePipelineDelegate {
+    public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
+    public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
+    public func pipeline(_ pipeline: FramePipeline, problem: String) { FramePipeline.printProblem(problem) }
+    public func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool { false }
+}

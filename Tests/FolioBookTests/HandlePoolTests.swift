@@ -11,19 +11,15 @@ final class HandlePoolTests: XCTestCase {
     }
 
     /// Eight threads at once on a pool of three: three uses hold the three handles (the first
-    /// and two opened), the other five wait for them; none opens a fourth, and every handle is
-    /// closed with the pool.
+    /// and two opened), the other five wait for them; none opens a fourth.
     func testAPoolNeverOpensMoreHandlesThanItsLimit() {
         let counts = Counts()
         let entered = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0), done = DispatchGroup()
-        var lender: HandlePool<Int>? = HandlePool(first: 0, limit: 3, open: {
-            counts.lock.withLock { counts.opened += 1; return counts.opened }
-        }, close: { _ in counts.lock.withLock { counts.closed += 1 } })
-        weak let pool = lender
+        let pool = HandlePool(first: 0, limit: 3, open: { counts.lock.withLock { counts.opened += 1; return counts.opened } })
         for _ in 0..<8 {
             done.enter()
-            Thread { [pool] in
-                pool?.with { _ in
+            Thread {
+                pool.with { _ in
                     counts.lock.withLock { counts.lent += 1; counts.most = max(counts.most, counts.lent) }
                     entered.signal()
                     gate.wait()
@@ -33,13 +29,26 @@ final class HandlePoolTests: XCTestCase {
             }.start()
         }
         for _ in 0..<3 { XCTAssertEqual(entered.wait(timeout: .now() + 60), .success) }
-        XCTAssertEqual(lender?.count, 3)
+        XCTAssertEqual(pool.count, 3)
         for _ in 0..<8 { gate.signal() }
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(counts.opened, 2, "the first handle and two more")
         XCTAssertEqual(counts.most, 3, "never more than three lent at once")
-        lender = nil
-        XCTAssertNil(pool)
+    }
+
+    /// Handles opened by uses nested on one thread are closed with the pool, the first too.
+    func testEveryHandleIsClosedWithThePool() throws {
+        let counts = Counts()
+        var pool: HandlePool<Int>? = HandlePool(first: 0, limit: 3, open: {
+            counts.lock.withLock { counts.opened += 1; return counts.opened }
+        }, close: { _ in counts.lock.withLock { counts.closed += 1 } })
+        do {
+            let lender = try XCTUnwrap(pool)
+            let lent = lender.with { a in lender.with { b in lender.with { c in [a, b, c] } } }
+            XCTAssertEqual(lent.sorted(), [0, 1, 2])
+        }
+        XCTAssertEqual(counts.closed, 0)
+        pool = nil
         XCTAssertEqual(counts.closed, 3)
     }
 

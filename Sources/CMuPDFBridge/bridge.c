@@ -559,24 +559,6 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
 
 // MARK: places
 
-int64_t folio_mu_bookmark(folio_mu_doc *d, int index) {
-    int64_t mark = 0;
-    pthread_mutex_lock(&d->mutex);
-    fz_try(d->ctx) mark = fz_make_bookmark(d->ctx, d->doc, fz_location_from_page_number(d->ctx, d->doc, index));
-    fz_catch(d->ctx) mark = 0;
-    pthread_mutex_unlock(&d->mutex);
-    return mark;
-}
-
-int folio_mu_lookup_bookmark(folio_mu_doc *d, int64_t mark) {
-    int page = -1;
-    pthread_mutex_lock(&d->mutex);
-    fz_try(d->ctx) page = fz_page_number_from_location(d->ctx, d->doc, fz_lookup_bookmark(d->ctx, d->doc, (fz_bookmark)mark));
-    fz_catch(d->ctx) page = -1;
-    pthread_mutex_unlock(&d->mutex);
-    return page;
-}
-
 int folio_mu_chapter_of(folio_mu_doc *d, int index, int *page_in_chapter, int *chapter_pages) {
     int chapter = -1;
     pthread_mutex_lock(&d->mutex);
@@ -601,6 +583,54 @@ int folio_mu_chapter_page(folio_mu_doc *d, int chapter, int page) {
     fz_catch(d->ctx) number = -1;
     pthread_mutex_unlock(&d->mutex);
     return number;
+}
+
+/// A device that counts the characters drawn, white space and hyphens left out: lines break at
+/// white space, and at a soft hyphen MuPDF draws a hyphen only where the line breaks.
+typedef struct { fz_device super; int count; } character_counter;
+
+static void count_characters(character_counter *counter, const fz_text *text) {
+    for (fz_text_span *span = text->head; span; span = span->next)
+        for (int i = 0; i < span->len; i++) {
+            int c = span->items[i].ucs;
+            if (c > ' ' && c != 0xA0 && c != 0x3000 && c != '-' && c != 0xAD && c != 0x2010) counter->count++;
+        }
+}
+
+static void counter_fill_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_colorspace *cs,
+                              const float *color, float alpha, fz_color_params params) {
+    (void)ctx; (void)ctm; (void)cs; (void)color; (void)alpha; (void)params;
+    count_characters((character_counter *)dev, text);
+}
+
+static void counter_ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm) {
+    (void)ctx; (void)ctm;
+    count_characters((character_counter *)dev, text);
+}
+
+int folio_mu_page_characters(folio_mu_doc *d, int index, folio_mu_error *error) {
+    fz_context *ctx = d->ctx;
+    int count = -1;
+    fz_page *page = NULL;
+    character_counter *counter = NULL;
+    fz_var(page); fz_var(counter);
+    pthread_mutex_lock(&d->mutex);
+    fz_try(ctx) {
+        page = fz_load_page(ctx, d->doc, index);
+        counter = fz_new_derived_device(ctx, character_counter);
+        counter->super.fill_text = counter_fill_text;
+        counter->super.ignore_text = counter_ignore_text;
+        fz_run_page(ctx, page, &counter->super, fz_identity, NULL);
+        fz_close_device(ctx, &counter->super);
+        count = counter->count;
+    }
+    fz_always(ctx) {
+        fz_drop_device(ctx, counter ? &counter->super : NULL);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) fail(error, fz_caught_message(ctx));
+    pthread_mutex_unlock(&d->mutex);
+    return count;
 }
 
 // MARK: text, links, outline

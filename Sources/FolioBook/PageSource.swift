@@ -267,6 +267,10 @@ public final class DocumentRegistry: @unchecked Sendable {
     /// The document at `path` if it is open now; never opens it.
     public func opened(_ path: String) -> PageSource? { lock.withLock { open[path] } }
 
+    /// Closes every document open (each opens again when asked for next): a command laying
+    /// reflowable books out for other pages from now on.
+    public func closeAll() { lock.withLock { (open, recent) = ([:], []) } }
+
     /// Puts `source` in place of the document open at `path` (a relayout of it): pages asked
     /// for from now on come from `source`.
     public func replace(_ path: String, with source: PageSource) {

@@ -2,21 +2,37 @@
 /// depends on the text size, and a place in the text outlives any one layout.
 /// Does not: lay anything out itself (the engine does), or know which engine does it.
 
+/// A place in a reflowable document's text that no layout moves: `offset` characters (white
+/// space and hyphens not counted) into chapter `chapter` (the document's own parts, an EPUB's spine items,
+/// counted from 0). Lines and pages break only at white space, so the same characters lie
+/// before it at any text size and any page shape.
+public struct TextPosition: Sendable, Hashable, Codable {
+    public var chapter: Int
+    public var offset: Int
+
+    public init(chapter: Int, offset: Int) {
+        (self.chapter, self.offset) = (chapter, offset)
+    }
+}
+
 /// A place in a reflowable document's text: where page `page` (an index) starts when the
 /// document is laid out at `fontSize` points for pages of `pageAspect` (width / height; nil: the
-/// shape it is laid out for now, as places saved before pages followed the window mean it).
-/// The same text is found in another layout by laying it out there and following the engine's
-/// bookmark (`ReflowableSource.page(of:)`), so the place outlives any one layout, any one open
-/// document and any one run.
+/// shape it is laid out for now, as places saved before pages followed the window mean it),
+/// and, when known, that place as a `TextPosition`, which finds it in any layout at once.
+/// Without one the same text is found in another layout by laying the document out as the
+/// place says (`ReflowableSource.page(of:)`), so the place outlives any one layout, any one
+/// open document and any one run.
 public struct TextPlace: Sendable, Hashable {
     public var fontSize: Double
     public var page: Int
     public var pageAspect: Double?
+    public var text: TextPosition?
 
-    public init(fontSize: Double, page: Int, pageAspect: Double? = nil) {
+    public init(fontSize: Double, page: Int, pageAspect: Double? = nil, text: TextPosition? = nil) {
         self.fontSize = fontSize
         self.page = page
         self.pageAspect = pageAspect
+        self.text = text
     }
 }
 
@@ -27,7 +43,8 @@ public protocol ReflowableSource: PageSource {
     /// The text size (points) it is laid out at.
     var fontSize: Double { get }
     /// The page holding `place` in the current layout; nil when `place` is not in the book.
-    /// A place of another size costs a layout of the book at that size.
+    /// A place of another layout costs counting its chapter's pages (with its `TextPosition`),
+    /// or laying the book out as far as the place as it says (without).
     func page(of place: TextPlace) -> Int?
     /// The same document opened anew, laid out at `fontSize` points, and its page holding
     /// `place`. This one is left as it is, so its pages stay drawable meanwhile (any thread).
@@ -36,8 +53,17 @@ public protocol ReflowableSource: PageSource {
     var pageAspect: Double { get }
     /// `relaid(fontSize:keeping:)` for pages of `pageAspect` (width / height).
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
-    /// Where `old`'s pages went in this layout of the same document (any thread).
+    /// Where `old`'s pages went in this layout of the same document (any thread): each to the
+    /// page holding the text it started with, as exactly as the document can afford.
     func mapping(from old: any ReflowableSource) -> PageMapping
+    /// Where page `index` starts in the text, in terms no layout changes; nil when the document
+    /// cannot say (its pages are fixed, or the page is not there), or when that would cost
+    /// drawing more than `limit` pages (the pages before it in its chapter not drawn for it yet).
+    func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition?
+    /// The pages the whole book is estimated to have while its layout is not complete (laid out
+    /// only as far as its first chapters, or given up at the layout's time bound); nil when
+    /// `pageCount` is the whole book's.
+    var estimatedPageCount: Int? { get }
 }
 
 /// A document laid out again, as what was there before needs to follow it: the new page
@@ -77,8 +103,23 @@ public struct PageMapping: Sendable, Equatable {
 }
 
 extension ReflowableSource {
-    /// Where page `index` starts in the text.
+    /// Where page `index` starts in the text, as this layout's page (no cost).
     public func place(ofPage index: Int) -> TextPlace { TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect) }
+
+    /// `place(ofPage:)` with its `TextPosition` when that costs drawing `limit` pages at most
+    /// (any layout finds such a place at once; one without, by laying the book out as it says).
+    public func textPlace(ofPage index: Int, drawingAtMost limit: Int = .max) -> TextPlace {
+        TextPlace(fontSize: fontSize, page: index, pageAspect: pageAspect, text: textPosition(ofPage: index, drawingAtMost: limit))
+    }
+
+    /// Where page `index` starts in the text, whatever it costs.
+    public func textPosition(ofPage index: Int) -> TextPosition? { textPosition(ofPage: index, drawingAtMost: .max) }
+
+    /// A document that cannot say where its pages start in the text.
+    public func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition? { nil }
+
+    /// Its page count while that is an estimate.
+    public var estimatedPageCount: Int? { pagesEstimated ? pageCount : nil }
 
     /// The shape of its first page's paper: a document whose page shape is its own.
     public var pageAspect: Double { Book.paperAspect(firstPage: pageSize(0)) }

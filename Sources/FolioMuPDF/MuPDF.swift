@@ -126,9 +126,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private let info: folio_mu_info
     let title: String?
     let author: String?
-    /// The page count, the shape of the pages and the text size of the current layout, and
-    /// whether the count is an estimate (the book is not laid out to its end).
-    private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double, estimated: Bool)>
+    /// The page count, the shape of the pages and the text size of the current layout, whether
+    /// the count is an estimate (the book is not laid out to its end), and the chapters whose
+    /// pages are counted in it (laid out; all of a reflowable book laid out whole).
+    private let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double, estimated: Bool, chapters: Int)>
+    /// Characters drawn on each page of the current layout counted so far (`characters(_:)`).
+    private let characterCounts = Mutex([Int: Int]())
+    /// The place this layout was made to keep (`relaid`) and where it is in the text: asked
+    /// again, it is found without laying the book out as the place says.
+    private let kept = Mutex<(place: TextPlace, text: TextPosition)?>(nil)
     /// The shape of the page box a reflowable book is laid out for (width / height).
     private let layoutAspect: Mutex<Double>
 
@@ -154,7 +160,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
         // "Unknown" is what converters write when they know no author.
         author = Self.metadata(doc, "info:Author") ?? (mobi.author.isEmpty || mobi.author == "Unknown" ? nil : mobi.author)
-        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false))
+        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false, 0))
         // Fixed-layout books keep Folio's page box.
         layoutAspect = Mutex(Self.shape(pageAspect, of: info))
         // Fully initialised: from here a throw lets the handle go, which closes the document
@@ -214,7 +220,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
     func layout(fontSize: Double, wholeBook: Bool = true) throws {
         var error = folio_mu_error()
-        var count: (pages: Int32, estimated: Bool) = (-1, false)
+        var count: (pages: Int32, estimated: Bool, chapters: Int) = (-1, false, 0)
         if info.reflowable != 0 {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
             let box = pageBox
@@ -222,14 +228,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
                 count = try chapters(wholeBook: wholeBook, &error)
             }
         } else {
-            count = (folio_mu_count_pages(doc, &error), false)
+            count = (folio_mu_count_pages(doc, &error), false, 0)
         }
         let n = count.pages
         guard n >= 0 else { throw PageError.invalid(path: path, message: "cannot be laid out: \(Self.words(error))") }
         var box: [Float] = [0, 0, 0, 0]
         let first = n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
         let aspect = Book.paperAspect(firstPage: first)
-        laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated) }
+        laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated, count.chapters) }
+        characterCounts.withLock { $0 = [:] }
     }
 
     /// The page box laid out for, in points: a fixed-layout book's viewport (CSS pixels of
@@ -257,10 +264,10 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// `MuPDF.firstPages` pages are counted. On a worker, waited for `PageSources.decodeTimeout`
     /// at most: a chapter still being laid out then is left to finish on its own and
     /// `LayoutGivenUp` says how far it got. The page count, estimated from the pages a chapter had
-    /// so far when chapters are left (-1 on error).
-    private func chapters(wholeBook: Bool, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool) {
+    /// so far when chapters are left (-1 on error), and the chapters laid out.
+    private func chapters(wholeBook: Bool, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool, chapters: Int) {
         let chapters = Int(folio_mu_count_chapters(doc, &error))
-        guard chapters >= 0 else { return (-1, false) }
+        guard chapters >= 0 else { return (-1, false, 0) }
         let last = min(givenUp?.chapters ?? chapters, chapters)
         let counting = Counting(), handle = handle, enough = wholeBook || givenUp != nil ? Int.max : MuPDF.firstPages
         Thread.detachNewThread {
@@ -280,12 +287,12 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         guard finished else { throw LayoutGivenUp(seconds: seconds, chapters: counts.count, of: chapters) }
         guard !failed else {
             error = counting.lock.withLock { counting.error }
-            return (-1, false)
+            return (-1, false, 0)
         }
         let pages = counts.reduce(0, +), laid = counts.count
-        guard laid < last, givenUp == nil else { return (Int32(min(pages, Int(Int32.max))), false) }
+        guard laid < last, givenUp == nil else { return (Int32(min(pages, Int(Int32.max))), false, laid) }
         let estimate = pages + estimatedPages(of: laid..<chapters, from: counts)
-        return (Int32(min(estimate, Int(Int32.max))), true)
+        return (Int32(min(estimate, Int(Int32.max))), true, laid)
     }
 
     /// The pages chapters `rest` will have, from the pages the first chapters had (`counts`).
@@ -309,6 +316,17 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
 
     var pageCount: Int { laidOut.withLock { $0.pages } }
     var pagesEstimated: Bool { laidOut.withLock { $0.estimated } }
+
+    /// The count while it is an estimate; for a layout given up, the pages of the chapters laid
+    /// out and those the others are estimated to fill.
+    var estimatedPageCount: Int? {
+        if pagesEstimated { return pageCount }
+        guard let givenUp, reflowable else { return nil }
+        var error = folio_mu_error()
+        let counts = (0..<givenUp.chapters).map { Int(folio_mu_count_chapter_pages(doc, Int32($0), &error)) }
+        guard !counts.contains(where: { $0 < 0 }) else { return nil }
+        return counts.reduce(0, +) + estimatedPages(of: givenUp.chapters..<givenUp.of, from: counts)
+    }
     private var aspect: Double { laidOut.withLock { $0.aspect } }
     var fontSize: Double { laidOut.withLock { $0.fontSize } }
     var pageAspect: Double { layoutAspect.withLock { $0 } }
@@ -317,19 +335,20 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
     }
 
+    /// The book opened anew, laid out whole at `fontSize` for pages of `pageAspect`, and its page
+    /// holding `place`'s text: the same page when the place is of that layout (the layout only
+    /// went further), else the page holding the place's `TextPosition`.
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        let from = place.pageAspect ?? self.pageAspect
-        let relaid = try Self.open(path: path, fontSize: place.fontSize, pageAspect: from)
-        guard place.fontSize != fontSize || relaid.pageAspect != MuPDFDocument.shape(pageAspect, of: info) else {
-            return (relaid, min(place.page, max(relaid.pageCount - 1, 0)))
+        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect)
+        let same = min(place.page, max(relaid.pageCount - 1, 0))
+        if relaid.holds(place) {
+            // Back in the place's own layout from another: its position maps the pages about it.
+            if !holds(place), let text = relaid.textPosition(ofPage: same) { relaid.kept.withLock { $0 = (place, text) } }
+            return (relaid, same)
         }
-        do {
-            return (relaid, try relaid.follow(place.page, to: fontSize, pageAspect: pageAspect) ?? 0)
-        } catch is LayoutGivenUp {
-            // The new layout took too long: its first chapters, the place as far as they go.
-            let first = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect)
-            return (first, min(place.page, max(first.pageCount - 1, 0)))
-        }
+        guard let text = position(of: place), let page = relaid.page(at: text) else { return (relaid, same) }
+        relaid.kept.withLock { $0 = (place, text) }
+        return (relaid, page)
     }
 
     /// The page box a book of `info` is laid out for when `pageAspect` is asked: fixed-layout
@@ -343,37 +362,106 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// Whether the book is laid out by Folio (its page count depends on the text size).
     var reflowable: Bool { info.reflowable != 0 && info.pre_paginated == 0 }
 
-    func page(of place: TextPlace) -> Int? {
-        let aspect = place.pageAspect ?? pageAspect
-        guard place.fontSize != fontSize || aspect != pageAspect, reflowable else {
-            return (0..<pageCount).contains(place.page) || pagesEstimated && place.page >= 0 ? place.page : nil
-        }
-        // MuPDF's bookmarks point into one document's own layout: the place is found in a
-        // copy laid out at its size, then followed to this one's.
-        // Only the chapters up to the place are laid out, at either size.
-        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: aspect, wholeBook: false)
-            .follow(place.page, to: fontSize, pageAspect: pageAspect, wholeBook: false)
+    /// Whether `place` is a page of this layout: its text size and page shape (a book with fixed
+    /// pages holds every place of its own).
+    private func holds(_ place: TextPlace) -> Bool {
+        !reflowable || place.fontSize == fontSize && (place.pageAspect ?? pageAspect) == pageAspect
     }
 
-    /// Lays this document out at `fontSize` for pages of `pageAspect`; the page that then holds
-    /// the text page `index` started with: MuPDF's bookmark of it looked up in the new layout,
-    /// when it is found in the same chapter. A bookmark points at MuPDF's laid-out chapter, which
-    /// it may have let go and parsed again meanwhile: then the page as far through the same chapter.
-    private func follow(_ index: Int, to fontSize: Double, pageAspect: Double, wholeBook: Bool = true) throws -> Int? {
-        guard index >= 0, index < pageCount || pagesEstimated else { return nil }
-        let mark = folio_mu_bookmark(doc, Int32(index))
-        var inChapter: Int32 = 0, chapterPages: Int32 = 0
-        let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
-        layoutAspect.withLock { $0 = Self.shape(pageAspect, of: info) }
-        try layout(fontSize: fontSize, wholeBook: wholeBook)
-        guard chapter >= 0 else { return nil }
-        let found = folio_mu_lookup_bookmark(doc, mark)
-        var at: Int32 = 0, newPages: Int32 = 0
-        if found >= 0, folio_mu_chapter_of(doc, found, &at, &newPages) == chapter { return Int(found) }
-        _ = folio_mu_chapter_of(doc, folio_mu_chapter_page(doc, chapter, 0), &at, &newPages)
-        let p = folio_mu_chapter_page(doc, chapter, Int32(Double(inChapter) * Double(newPages) / Double(max(chapterPages, 1))))
-        return p >= 0 ? Int(p) : nil
+    func page(of place: TextPlace) -> Int? {
+        guard !holds(place) else {
+            return (0..<pageCount).contains(place.page) || pagesEstimated && place.page >= 0 ? place.page : nil
+        }
+        return position(of: place).flatMap(page(at:))
     }
+
+    /// Where `place` is in the text: its own `TextPosition`, the one this layout was made to keep,
+    /// or that of its page in a copy of the book laid out as it says (only as far as the place).
+    private func position(of place: TextPlace) -> TextPosition? {
+        if let text = place.text { return text }
+        if let kept = kept.withLock({ $0 }), kept.place == place { return kept.text }
+        if holds(place) { return textPosition(ofPage: place.page) }
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: place.pageAspect ?? pageAspect, wholeBook: false)
+            .textPosition(ofPage: place.page)
+    }
+
+    func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition? {
+        guard reflowable, index >= 0, index < pageCount || pagesEstimated else { return nil }
+        var inChapter: Int32 = 0, chapterPages: Int32 = 0
+        let chapter = Int(folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages))
+        guard chapter >= 0 else { return nil }
+        let before = index - Int(inChapter)..<index
+        if limit < before.count, characterCounts.withLock({ counts in before.count { counts[$0] == nil } }) > limit { return nil }
+        var offset = 0
+        for page in before {
+            guard let n = characters(page) else { return nil }
+            offset += n
+        }
+        return TextPosition(chapter: chapter, offset: offset)
+    }
+
+    /// The page holding `text` in this layout: the page of its chapter whose characters include
+    /// it (the chapter's last page for a place past its end); nil when the chapter is not laid out.
+    func page(at text: TextPosition) -> Int? {
+        guard reflowable, let pages = chapterPages(text.chapter) else { return nil }
+        var before = 0
+        for page in pages {
+            guard let n = characters(page) else { return nil }
+            if before + n > text.offset { return page }
+            before += n
+        }
+        return pages.last
+    }
+
+    /// The pages of chapter `chapter` in this layout; nil when there is no such chapter or it is
+    /// not counted in this layout (a layout given up, or estimated, before it).
+    private func chapterPages(_ chapter: Int) -> Range<Int>? {
+        guard chapter >= 0, chapter < laidOut.withLock({ $0.chapters }) else { return nil }
+        var error = folio_mu_error()
+        let n = Int(folio_mu_count_chapter_pages(doc, Int32(chapter), &error)), first = Int(folio_mu_chapter_page(doc, Int32(chapter), 0))
+        return n > 0 && first >= 0 ? first..<first + n : nil
+    }
+
+    /// Characters drawn on page `index` (white space and hyphens not counted), counted once per layout.
+    private func characters(_ index: Int) -> Int? {
+        if let n = characterCounts.withLock({ $0[index] }) { return n }
+        var error = folio_mu_error()
+        let n = Int(folio_mu_page_characters(doc, Int32(index), &error))
+        guard n >= 0 else { return nil }
+        characterCounts.withLock { $0[index] = n }
+        return n
+    }
+
+    /// Where `old`'s pages went in this layout: unchanged at the same size and shape (the layout
+    /// went further); else each old page to the new page holding its first character, counted
+    /// for the pages about the place this layout kept, and elsewhere as far through the same
+    /// chapter (counting every page would cost drawing the whole book twice).
+    func mapping(from old: any ReflowableSource) -> PageMapping {
+        guard let old = old as? MuPDFDocument, old.path == path else { return .proportional(from: old.pageCount, to: pageCount) }
+        // Fixed pages stay what they are, however far the layout went.
+        guard reflowable, !holds(old.place(ofPage: 0)) else { return .extended(from: old.pageCount, to: pageCount) }
+        var pages = [Int?](repeating: nil, count: old.pageCount)
+        for chapter in 0..<min(old.laidOut.withLock { $0.chapters }, laidOut.withLock { $0.chapters }) {
+            guard let from = old.chapterPages(chapter), let to = chapterPages(chapter) else { continue }
+            for page in from where page < pages.count {
+                pages[page] = to.lowerBound + (page - from.lowerBound) * to.count / from.count
+            }
+        }
+        if let kept = kept.withLock({ $0 }), let shown = old.page(at: kept.text) {
+            let band = max(shown - Self.mappedExactly, 0)..<min(shown + Self.mappedExactly + 1, pages.count)
+            for page in band {
+                if let text = old.textPosition(ofPage: page), let at = self.page(at: text) { pages[page] = at }
+            }
+            // Pages placed as far through their chapter keep the text's order with those counted.
+            for page in (0..<band.lowerBound).reversed() { pages[page] = pages[page].map { min($0, pages[page + 1] ?? $0) } }
+            for page in band.upperBound..<pages.count where page > 0 { pages[page] = pages[page].map { max($0, pages[page - 1] ?? $0) } }
+        }
+        return PageMapping(pageCount: pageCount, pages: pages)
+    }
+
+    /// Old pages either side of the kept place whose new page is found by their characters:
+    /// those a turn under way or queued when the layout lands is likely to head for.
+    static let mappedExactly = 8
 
     /// Page `index`'s box in points, or why it has none.
     private func bounds(_ index: Int) throws -> (x0: Double, y0: Double, width: Double, height: Double) {

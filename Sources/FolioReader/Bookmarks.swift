@@ -3,14 +3,14 @@ import Foundation
 
 /// Marked pages of each book, kept beside the reading positions (`ReadingPositions`) as
 /// `bookmarks.json`: `{"<book file or folder>": [positions]}`, the book known as its position
-/// is, each mark stored as a position is (a page number, or for a reflowable book `{"page",
-/// "fontSize"}`), so that a mark made at one text size lands on the same text at another.
+/// is, each mark stored as a position is (a page number, or for a reflowable book its layout and
+/// place in the text), so that a mark made in one layout lands on the same text in another.
 /// Written whole and atomically; a file that cannot be read as that is
 /// never written over: it is renamed aside (`bookmarks.json.damaged`, `…damaged-2`, …) first,
 /// and the notice says where.
 public struct Bookmarks: Sendable {
     public let file: String
-    /// Where a reflowable book's document is found to place marks made at another text size.
+    /// Where a reflowable book's document is found to place marks made in another layout.
     public let documents: DocumentRegistry
 
     public init(file: String, documents: DocumentRegistry = DocumentRegistry()) {
@@ -45,8 +45,9 @@ public struct Bookmarks: Sendable {
         return Set(landing(all[key] ?? [], in: book)).sorted()
     }
 
-    /// The page each of `marks` is at in `book` as laid out now (a mark made at another text
-    /// size costs a layout at that size).
+    /// The page each of `marks` is at in `book` as laid out now (a mark made in another layout
+    /// costs counting the characters of its chapter's pages; one without its place in the text,
+    /// a layout as it says).
     private func landing(_ marks: [ReadingPosition], in book: Book) -> [Int] {
         let source = marks.contains { $0.fontSize != nil } ? ReadingPositions.reflowable(book, in: documents) : nil
         return marks.map { $0.page(in: source) }

@@ -64,18 +64,21 @@ extension Key {
 }
 
 /// Where one book was left: its page number and, for a reflowable document (an EPUB), the
-/// text size it was laid out at, which finds the same text again at another size. Written as a
-/// bare page number when there is no size (the only form older files hold).
+/// layout it was laid out in (text size, page shape) and the place in its text (`TextPosition`),
+/// which finds the same text again in any layout. Written as a bare page number when there is
+/// no size (the only form older files hold); a position without a text place (older files)
+/// finds its text by laying the book out as it says.
 public struct ReadingPosition: Sendable, Equatable, Codable {
     public var page: Int
     public var fontSize: Double?
+    public var pageAspect: Double?
+    public var text: TextPosition?
 
-    public init(page: Int, fontSize: Double? = nil) {
-        self.page = page
-        self.fontSize = fontSize
+    public init(page: Int, fontSize: Double? = nil, pageAspect: Double? = nil, text: TextPosition? = nil) {
+        (self.page, self.fontSize, self.pageAspect, self.text) = (page, fontSize, pageAspect, text)
     }
 
-    private enum CodingKeys: String, CodingKey { case page, fontSize }
+    private enum CodingKeys: String, CodingKey { case page, fontSize, pageAspect, chapter, offset }
 
     public init(from decoder: Decoder) throws {
         if let page = try? decoder.singleValueContainer().decode(Int.self) {
@@ -83,22 +86,34 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(page: c.decode(Int.self, forKey: .page), fontSize: c.decodeIfPresent(Double.self, forKey: .fontSize))
+        let chapter = try c.decodeIfPresent(Int.self, forKey: .chapter), offset = try c.decodeIfPresent(Int.self, forKey: .offset)
+        let text = chapter.flatMap { chapter in offset.map { TextPosition(chapter: chapter, offset: $0) } }
+        try self.init(page: c.decode(Int.self, forKey: .page), fontSize: c.decodeIfPresent(Double.self, forKey: .fontSize),
+                      pageAspect: c.decodeIfPresent(Double.self, forKey: .pageAspect), text: text)
     }
 
     /// The page number this position is at in `book` as laid out now: for a place in a
-    /// reflowable document's text, the page holding it at the size shown (`source` is that
-    /// document, nil for any other book).
+    /// reflowable document's text, the page holding it at the size and page shape shown
+    /// (`source` is that document, nil for any other book).
     public func page(in source: (any ReflowableSource)?) -> Int {
-        guard let fontSize, let source, let index = source.page(of: TextPlace(fontSize: fontSize, page: page - 1)) else { return page }
+        guard let fontSize, let source,
+              let index = source.page(of: TextPlace(fontSize: fontSize, page: page - 1, pageAspect: pageAspect, text: text)) else { return page }
         return index + 1
     }
 
-    /// Page number `page` of `book` as laid out now: with the text size for a reflowable
-    /// document (found in `documents`), so that it finds the same text at another size.
+    /// Page number `page` of `book` as laid out now: for a reflowable document (found in
+    /// `documents`) with its layout and its place in the text, so that any layout finds it. The
+    /// place in the text is left out when finding it would draw more than `countedPages` pages
+    /// (a jump deep into a book of one long chapter, as FB2 and MOBI books are): the layout and the
+    /// page find it then, at a layout's cost when the book is next opened otherwise.
     public init(page: Int, of book: Book, in documents: DocumentRegistry) {
-        self.init(page: page, fontSize: ReadingPositions.reflowable(book, in: documents)?.fontSize)
+        let place = ReadingPositions.reflowable(book, in: documents)?.textPlace(ofPage: page - 1, drawingAtMost: Self.countedPages)
+        self.init(page: page, fontSize: place?.fontSize, pageAspect: place?.pageAspect, text: place?.text)
     }
+
+    /// Pages a position saved may draw to find its place in the text (on the viewer's thread):
+    /// a few frames' time.
+    public static let countedPages = 48
 
     public func encode(to encoder: Encoder) throws {
         guard let fontSize else {
@@ -109,19 +124,23 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(page, forKey: .page)
         try c.encode(fontSize, forKey: .fontSize)
+        try c.encodeIfPresent(pageAspect, forKey: .pageAspect)
+        try c.encodeIfPresent(text?.chapter, forKey: .chapter)
+        try c.encodeIfPresent(text?.offset, forKey: .offset)
     }
 }
 
 /// Where each book was left, kept in the XDG state directory (`$XDG_STATE_HOME/folio`, else
 /// `~/.local/state/folio`) as `positions.json`: `{"<book file or folder>": <page number>}`, or
-/// for a reflowable book `{"page": <page number>, "fontSize": <points it was laid out at>}`.
+/// for a reflowable book `{"page": <page number>, "fontSize": <points it was laid out at>,
+/// "pageAspect": <its pages' width / height>, "chapter": <n>, "offset": <characters into it>}`.
 /// A missing file counts as empty; writes replace its content whole. A file that is there but
 /// cannot be used (damaged JSON, a number out of range, larger than `maxBytes`) is never written
 /// over: `setAsideIfDamaged` moves it to `positions.json.bad-DATE` and says so, and until then
 /// `save` leaves it alone.
 public struct ReadingPositions: Sendable {
     public let file: String
-    /// Where a reflowable book's document is found, to place a position saved at another text size.
+    /// Where a reflowable book's document is found, to place a position saved in another layout.
     public let documents: DocumentRegistry
 
     public init(file: String, documents: DocumentRegistry = DocumentRegistry()) {

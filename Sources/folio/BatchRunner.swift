@@ -2,6 +2,7 @@ import ArgumentParser
 import FolioReader
 import FolioBook
 import FolioKit
+import FolioMuPDF
 import Foundation
 
 /// Runs the jobs of a batch one after another on one headless pipeline: one GL context, shaders
@@ -23,6 +24,8 @@ final class BatchRunner {
     private var pipeline: FramePipeline?
     /// The options a pipeline is made with that a reset cannot change.
     private var pipelineKey: [String] = []
+    /// The text size and page shape the documents open now were laid out for.
+    private var layout: (fontSize: Double, pageAspect: Double)?
 
     init(force: Bool) { self.force = force }
 
@@ -35,6 +38,8 @@ final class BatchRunner {
     /// Runs `job`: its one-line reason when it fails.
     func run(_ job: BatchJob) -> Outcome {
         do {
+            // A job without --font-size lays books out at the default size, whatever the job before asked.
+            MuPDF.fontSize = MuPDF.defaultFontSize
             switch job.kind {
             case .capture: return try capture(Capture.parse(job.arguments))
             case .record, .video: return try record(Record.parse(job.arguments), kind: job.kind)
@@ -52,6 +57,7 @@ final class BatchRunner {
         // keeps it without its own --force.
         let file = OutputFile(command.output, replace: .onlyPNG)
         try file.prepare()
+        try command.layOutReflowableBooks()
         let library = try document(command.render)
         let still = try command.still(of: library)
         try command.draw(still, of: library, with: pipeline(for: command.render, library: library), to: file)
@@ -61,6 +67,7 @@ final class BatchRunner {
     private func record(_ command: Record, kind: BatchJob.Kind) throws -> Outcome {
         var command = command
         let script = try command.loadScript()
+        try command.layOutReflowableBooks()
         let library = try document(command.render)
         let (settings, count) = try command.frames(of: script, library: library)
         let complete = kind == .video ? Self.isCompleteVideo(command.video ?? "", frames: count)
@@ -80,6 +87,11 @@ final class BatchRunner {
     /// read: placeholders in their place) fails the job, where `capture` draws it with a
     /// warning: a catalogue wants no picture of a placeholder.
     private func document(_ render: RenderOptions) throws -> Library {
+        // Reflowable books opened for an earlier job at another text size or page shape are
+        // opened again, laid out for this one's pages as `capture` lays them out.
+        let wanted = (MuPDF.fontSize, MuPDF.pageAspect)
+        if let layout, layout != wanted { commandDocuments.closeAll() }
+        layout = wanted
         let library = try loadLibrary(render.source, password: render.password)
         if let problem = library.problems.first(where: { $0.severity == .error }) { throw Failure(.data, problem.description) }
         return library

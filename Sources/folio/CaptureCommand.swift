@@ -44,10 +44,7 @@ struct Capture: ParsableCommand {
         let file = OutputFile(output, replace: force ? .always : .onlyPNG)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
-        let (width, height) = try parseSize(render.size)
-        // One page or two as the still shows them: by the layout view (`--view`).
-        let view = try render.viewSize
-        layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
+        try layOutReflowableBooks()
         let library = try loadLibrary(render.source, password: render.password)
         let still = try still(of: library)
         let pipeline = try render.pipeline(library: library)
@@ -55,6 +52,14 @@ struct Capture: ParsableCommand {
         try draw(still, of: library, with: pipeline, to: file)
         // On standard output the image is the output; its name would only corrupt it.
         if !file.isStandardOutput { print(FileName.printable(output)) }
+    }
+
+    /// Lays reflowable books opened from now on out for the pages this still shows: one page or
+    /// two as the layout view (`--view`) shows them at the output's size.
+    func layOutReflowableBooks() throws {
+        let (width, height) = try parseSize(render.size)
+        let view = try render.viewSize
+        layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
     }
 
     /// The still these options ask of `library`, once the output is known not to be one of its

@@ -36,6 +36,14 @@ struct DocumentResult: Codable {
         var wholeLayoutMs: Double
         /// Laying it out 1 pt larger, keeping the middle page's text, and rasterising the page found.
         var largerTextMs: Double
+        /// Laying it out for a wider page (a window of 1600 × 720), keeping the same text, and
+        /// rasterising the page found.
+        var widerPageMs: Double
+        /// Frames per second the bench's page turn drew on the calling thread while the book was
+        /// laid out 1 pt larger on another, as the viewer goes on drawing; and alone, before.
+        var fpsDuringRelayout: Double?
+        var fpsAlone: Double?
+
     }
 
     struct Rates: Codable {
@@ -59,6 +67,12 @@ struct DocumentResult: Codable {
         tool.map { (pagesPerSecond / $0.pagesPerSecond, pagesPerSecondWorkers / $0.pagesPerSecond) }
     }
 
+    /// The frame rate drawn during a relayout, beside the rate alone.
+    private func turning(_ r: Reflow) -> String {
+        guard let during = r.fpsDuringRelayout, let alone = r.fpsAlone else { return "" }
+        return String(format: ", turning at %.1f fps during the 1 pt relayout (%.1f alone)", during, alone)
+    }
+
     var line: String {
         func f(_ x: Double) -> String { String(format: "%.1f", x) }
         func x(_ r: Double) -> String { String(format: "%.2f×", r) }
@@ -70,8 +84,9 @@ struct DocumentResult: Codable {
                 ?? "; no reference tool installed")
             + (ratios.map { "; Folio/\(tool?.name ?? ""): \(x($0.one)) on 1 thread, \(x($0.workers)) on \(workers)" } ?? "")
             + (mupdf.map { "; through MuPDF: first page \(f($0.firstPageMs)) ms, \(f($0.pagesPerSecond)) pages/s, \(f($0.pagesPerSecondWorkers)) on \(workers)" } ?? "")
-            + (reflow.map { "; as the viewer opens it: first page \(f($0.firstPageMs)) ms (≈\($0.estimatedPages) pages), "
-                + "whole layout \(f($0.wholeLayoutMs)) ms, 1 pt larger \(f($0.largerTextMs)) ms" } ?? "")
+            + (reflow.map { r in "; as the viewer opens it: first page \(f(r.firstPageMs)) ms (≈\(r.estimatedPages) pages), "
+                + "whole layout \(f(r.wholeLayoutMs)) ms, 1 pt larger \(f(r.largerTextMs)) ms, wider page \(f(r.widerPageMs)) ms"
+                + turning(r) } ?? "")
     }
 }
 
@@ -80,8 +95,9 @@ enum DocumentBench {
     static let maxPages = 100
 
     /// The documents of `folder` (or the one document `folder` names), each measured at
-    /// pages `height` pixels high.
-    static func measure(_ folder: String, height: Int) throws -> [DocumentResult] {
+    /// pages `height` pixels high; `frame` (drawing one frame) is drawn while a book is laid out
+    /// again, to measure the frame rate meanwhile.
+    static func measure(_ folder: String, height: Int, frame: (() -> Void)? = nil) throws -> [DocumentResult] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw Failure(.noInput, "\(folder): no such file or folder")
@@ -91,13 +107,13 @@ enum DocumentBench {
             : [folder]
         return try files.compactMap { path in
             guard let format = PageSources.format(of: path) else { return nil }
-            return try measure(path, format: format, height: height)
+            return try measure(path, format: format, height: height, frame: frame)
         }
     }
 
     private static let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    private static func measure(_ path: String, format: PageSourceFormat, height: Int) throws -> DocumentResult {
+    private static func measure(_ path: String, format: PageSourceFormat, height: Int, frame: (() -> Void)?) throws -> DocumentResult {
         let (doc, rates) = try rates(path, format: format, height: height)
         let pdf = format.extensions.contains("pdf")
         let n = min(doc.pageCount, maxPages)
@@ -106,12 +122,13 @@ enum DocumentBench {
                               pagesPerSecondWorkers: rates.pagesPerSecondWorkers,
                               mupdf: pdf ? try? Self.rates(path, format: MuPDF.format("PDF", ["pdf"]), height: height).1 : nil,
                               tool: n > 0 ? tool(path, doc, format: format, pages: n, height: height) : nil,
-                              reflow: try reflow(path, format: format, height: height))
+                              reflow: try reflow(path, format: format, height: height, frame: frame))
     }
 
     /// A reflowable book's times as the viewer has them: opened on its first chapters with its
-    /// first page drawn, laid out whole, then laid out 1 pt larger with the page found drawn.
-    private static func reflow(_ path: String, format: PageSourceFormat, height: Int) throws -> DocumentResult.Reflow? {
+    /// first page drawn, laid out whole, then laid out 1 pt larger with the page found drawn, then
+    /// for a wider page with the page found drawn.
+    private static func reflow(_ path: String, format: PageSourceFormat, height: Int, frame: (() -> Void)?) throws -> DocumentResult.Reflow? {
         let fit = PixelSize(width: height * 4, height: height)
         MuPDF.laysOutInBackground = true
         defer { MuPDF.laysOutInBackground = false }
@@ -121,11 +138,51 @@ enum DocumentBench {
         let t1 = Date()
         let (whole, _) = try first.relaid(fontSize: first.fontSize, keeping: first.place(ofPage: 0))
         let t2 = Date()
-        let (larger, page) = try whole.relaid(fontSize: whole.fontSize + 1, keeping: whole.place(ofPage: whole.pageCount / 2))
-        _ = try larger.render(page: page, fit: fit)
+        let alone = frame.map { frame in
+            let t = Date()
+            for _ in 0..<framesAlone { frame() }
+            return Double(framesAlone) / max(Date().timeIntervalSince(t), 1e-9)
+        }
+        let t2b = Date()
+        let ((larger, page), during) = try whileDrawing(frame) {
+            let (larger, page) = try whole.relaid(fontSize: whole.fontSize + 1, keeping: whole.place(ofPage: whole.pageCount / 2))
+            _ = try larger.render(page: page, fit: fit)
+            return (larger, page)
+        }
         let t3 = Date()
+        let aspect = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        let (wider, shown) = try larger.relaid(fontSize: larger.fontSize, pageAspect: aspect, keeping: larger.place(ofPage: page))
+        _ = try wider.render(page: shown, fit: fit)
+        let t4 = Date()
         return DocumentResult.Reflow(firstPageMs: t1.timeIntervalSince(t0) * 1000, estimatedPages: first.pageCount,
-                                     wholeLayoutMs: t2.timeIntervalSince(t1) * 1000, largerTextMs: t3.timeIntervalSince(t2) * 1000)
+                                     wholeLayoutMs: t2.timeIntervalSince(t1) * 1000, largerTextMs: t3.timeIntervalSince(t2b) * 1000,
+                                     widerPageMs: t4.timeIntervalSince(t3) * 1000, fpsDuringRelayout: during, fpsAlone: alone)
+    }
+
+    /// Frames drawn alone for the reference frame rate.
+    private static let framesAlone = 20
+
+    /// `work`'s result, run on a thread of its own while this one draws `frame` after frame until
+    /// it is done (as the viewer's loop goes on while a book is laid out), and the frames per
+    /// second drawn meanwhile (nil without `frame`: this thread just waits).
+    private static func whileDrawing<T>(_ frame: (() -> Void)?, _ work: @escaping @Sendable () throws -> T) throws -> (T, Double?) {
+        let outcome = WorkOutcome<T>()
+        Thread.detachNewThread {
+            outcome.value = Result { try work() }
+            outcome.done.signal()
+        }
+        let t = Date()
+        var frames = 0
+        if let frame {
+            while outcome.done.wait(timeout: DispatchTime.now()) != .success {
+                frame()
+                frames += 1
+            }
+        } else {
+            outcome.done.wait()
+        }
+        let fps = frame.map { _ in Double(frames) / max(Date().timeIntervalSince(t), 1e-9) }
+        return (try outcome.value!.get(), fps)
     }
 
     /// A fresh document (laid out whole) and its rates: open + first page, then up to
@@ -187,4 +244,11 @@ enum DocumentBench {
 
     /// CPU seconds of this process's children that have ended.
     private static func children() -> Double { processCPUSeconds(children: true) - processCPUSeconds() }
+}
+
+/// What a worker gave, read once it signalled `done`.
+private final class WorkOutcome<T>: @unchecked Sendable {
+    // @unchecked: `value` is written once by the worker before `done` is signalled.
+    var value: Result<T, Error>?
+    let done = DispatchSemaphore(value: 0)
 }

@@ -105,7 +105,7 @@ struct Info: ParsableCommand {
             print("  \(i + 1). \(FileName.printable(book.title))\(by)")
             // The format of a document's book ("PDF, 12 pages"); a folder of images says none.
             let format = book.document.flatMap { PageSources.format(of: $0) }.map { "\($0.name), " } ?? ""
-            print("     \(format)\(book.pageCountLabel(in: commandDocuments)) page\(book.pages.count == 1 ? "" : "s"), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
+            print("     \(format)\(Self.pages(of: book)), \(direction), page \(Self.number(book.pageWidth)) × \(Self.number(book.pageHeight))"
                   + (book.cover.map { ", cover \(FileName.printable($0.description))" } ?? ""))
             if pages { for p in book.pages { print("       \(FileName.printable(p.description))") } }
         }
@@ -121,6 +121,15 @@ struct Info: ParsableCommand {
             print("No book could be opened.")
             try requireBooks(library, source: source)
         }
+    }
+
+    /// "12 pages"; for a reflowable book whose layout did not complete within its time bound,
+    /// the whole book's pages as estimated and those laid out: "≈480 pages (12 laid out)".
+    static func pages(of book: Book) -> String {
+        let n = book.pages.count
+        guard let path = book.document, let source = commandDocuments.opened(path) as? any ReflowableSource,
+              source.pageCount == n, let estimate = source.estimatedPageCount else { return "\(n) page\(n == 1 ? "" : "s")" }
+        return "≈\(estimate) page\(estimate == 1 ? "" : "s") (\(n) laid out)"
     }
 
     static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(format: "%.1f", x) }

@@ -82,8 +82,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let script = try loadScript()
-        let (width, height) = try parseSize(render.size)
-        layOutBooks(forWidth: width, height: height, single: PageMode.auto.isSingle(viewSize: try render.viewSize))
+        try layOutReflowableBooks()
         let library = try loadLibrary(render.source, password: render.password)
         // The hits are marked before the first page is rasterised.
         if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
@@ -94,6 +93,12 @@ struct Record: ParsableCommand {
         let pipeline = try render.pipeline(library: library, settings: settings)
         defer { pipeline.destroy() }
         try play(script, frames: count, into: sequence, with: pipeline)
+    }
+
+    /// Lays reflowable books opened from now on out for the pages the frames show at their size.
+    func layOutReflowableBooks() throws {
+        let (width, height) = try parseSize(render.size)
+        layOutBooks(forWidth: width, height: height, single: PageMode.auto.isSingle(viewSize: try render.viewSize))
     }
 
     /// The controller settings of these options and how many frames `script` makes of

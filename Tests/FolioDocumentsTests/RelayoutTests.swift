@@ -41,6 +41,55 @@ final class RelayoutTests: XCTestCase {
         return (folder, doc, shown, try wordsBefore(shown, in: doc), doc.place(ofPage: shown))
     }
 
+    /// Words of page `page` as MuPDF's text output gives them.
+    private func words(_ page: Int, of doc: PageSource) throws -> [String] {
+        try doc.text(page: page)?.words.map(\.text) ?? []
+    }
+
+    /// Pages of `old` about page `shown` go to the page of `new` holding their first word, and
+    /// every page is mapped, in the text's order.
+    private func assertMapped(_ mapping: PageMapping, from old: PageSource, to new: PageSource, around shown: Int,
+                              line: UInt = #line) throws {
+        for page in max(shown - 3, 0)..<min(shown + 4, old.pageCount) {
+            guard let start = try words(page, of: old).first, let to = mapping.page(page) else { XCTFail("page \(page + 1) gone", line: line); continue }
+            XCTAssertTrue(try words(to, of: new).contains(start), "old page \(page + 1) (\(start)) mapped to \(to + 1)", line: line)
+        }
+        let mapped = (0..<old.pageCount).compactMap(mapping.page)
+        XCTAssertEqual(mapped.count, old.pageCount, line: line)
+        XCTAssertEqual(mapped, mapped.sorted(), "text keeps its order", line: line)
+    }
+
+    /// After a text-size change, a page-shape change and both, the page landed on holds the word
+    /// the page shown before started with (every word of the book is numbered: exactly that
+    /// word), and the old pages about it are mapped to the pages holding their first words.
+    func testTheLandingPageHoldsTheWordThePageShownStartedWith() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("numbered.epub"), fontSize: 11)
+        let wide = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        // A page in the middle of a chapter, and the last page of one.
+        let last = try XCTUnwrap((1..<doc.pageCount).first { try words($0, of: doc).first == "Part" }) - 1
+        // A place costing more pages drawn than allowed is left out, until they are drawn.
+        XCTAssertNil(doc.textPosition(ofPage: last, drawingAtMost: 1))
+        let position = try XCTUnwrap(doc.textPosition(ofPage: last))
+        XCTAssertEqual(doc.textPosition(ofPage: last, drawingAtMost: 0), position)
+        for shown in [doc.pageCount / 2 + 1, last] {
+            let first = try XCTUnwrap(words(shown, of: doc).first)
+            XCTAssertTrue(first.hasPrefix("w"), first)
+            for (size, aspect) in [(16.0, doc.pageAspect), (11, wide), (8, 0.5)] {
+                let (relaid, page) = try doc.relaid(fontSize: size, pageAspect: aspect, keeping: doc.place(ofPage: shown))
+                XCTAssertNotEqual(relaid.pageCount, doc.pageCount)
+                XCTAssertTrue(try words(page, of: relaid).contains(first), "\(size) pt, \(aspect): page \(page + 1) lacks \(first)")
+                let mapping = relaid.mapping(from: doc)
+                XCTAssertEqual(mapping.page(shown), page)
+                try assertMapped(mapping, from: doc, to: relaid, around: shown)
+                // Steps one after another keep the first place: back where it started, the
+                // pages about it mapped back to where they were.
+                let (back, again) = try relaid.relaid(fontSize: 11, pageAspect: doc.pageAspect, keeping: doc.place(ofPage: shown))
+                XCTAssertEqual(again, shown)
+                try assertMapped(back.mapping(from: relaid), from: relaid, to: back, around: page)
+            }
+        }
+    }
+
     func testThePageShownAfterALargerTextSizeHoldsTheSameText() throws {
         let (folder, small, shown, start, place) = try middlePage(at: 11)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -134,6 +183,38 @@ final class RelayoutTests: XCTestCase {
         XCTAssertEqual(reopened.pages.count, large.pageCount)
         XCTAssertEqual(positions.page(of: reopened), expected + 1)
         XCTAssertNotEqual(expected + 1, page)
+    }
+
+    /// A position saved with its place in the text reopens on the page holding that text at
+    /// another text size and for another page shape (a window of another shape), as MuPDF's
+    /// text of the pages says.
+    func testASavedPositionSurvivesAnotherTextSizeAndAnotherPageShape() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-position-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/numbered.epub"
+        try FileManager.default.copyItem(atPath: try EBooks.path("numbered.epub"), toPath: path)
+        let documents = DocumentRegistry()
+        let saved = try MuPDFDocument(path: path, fontSize: 11)
+        documents.replace(path, with: saved)
+        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
+        let page = book.pages.count / 2 + 2
+        let first = try XCTUnwrap(words(page - 1, of: saved).first)
+        XCTAssertTrue(positions.save(page: page, of: book))
+        let file = try String(contentsOfFile: positions.file, encoding: .utf8)
+        for key in ["\"chapter\"", "\"offset\"", "\"pageAspect\"", "\"fontSize\" : 11"] { XCTAssertTrue(file.contains(key), file) }
+
+        let wide = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
+        for (size, aspect) in [(16.0, saved.pageAspect), (11, wide)] {
+            let now = try MuPDFDocument(path: path, fontSize: size, pageAspect: aspect)
+            documents.replace(path, with: now)
+            let reopened = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
+            XCTAssertEqual(reopened.pages.count, now.pageCount)
+            let found = try XCTUnwrap(positions.page(of: reopened))
+            XCTAssertNotEqual(found, page, "\(size) pt, \(aspect): the text is on another page")
+            XCTAssertTrue(try words(found - 1, of: now).contains(first), "\(size) pt, \(aspect): page \(found) lacks \(first)")
+        }
     }
 
     func testABookmarkMadeAtOneTextSizeLandsOnTheSameTextAtAnother() throws {

@@ -74,14 +74,15 @@ void folio_mu_drop_cookie(folio_mu_cookie *cookie);
 int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
                     int width, int height, unsigned char *rgba, folio_mu_cookie *cookie, folio_mu_error *error);
 
-/// A place in the text that survives relayout (MuPDF's bookmark of the page's start).
-int64_t folio_mu_bookmark(folio_mu_doc *doc, int index);
-/// The page holding `mark` in the current layout, or -1.
-int folio_mu_lookup_bookmark(folio_mu_doc *doc, int64_t mark);
 /// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);
 /// The page number of page `page` of `chapter` (clamped to the chapter), or -1.
 int folio_mu_chapter_page(folio_mu_doc *doc, int chapter, int page);
+/// The characters page `index` draws, white space and hyphens not counted, or -1: summed over a
+/// chapter's pages, the same whatever the layout (lines and pages break at white space, and a
+/// soft hyphen is drawn where a line breaks at it), so a page's place in its chapter's text is
+/// the count of the pages before it.
+int folio_mu_page_characters(folio_mu_doc *doc, int index, folio_mu_error *error);
 
 /// One word and its box in points.
 typedef struct { char *text; float x0, y0, x1, y1; } folio_mu_word;

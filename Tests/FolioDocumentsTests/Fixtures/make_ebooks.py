@@ -86,6 +86,13 @@ epub("reflow3.epub", reflow, version="3.0", ncx=False, nav=True, title="Navigate
 # Thirty chapters: more than a book opens on (it lays the rest out in the background).
 epub("long.epub", [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Long Words")
 
+# Every word numbered (w1, w2, ...: no word twice), in four chapters of several pages each, and a
+# picture between paragraphs: any word says exactly where in the text a page is.
+numbered = iter(range(1, 100000))
+epub("numbered.epub", [(f"n{c}.xhtml", chapter(f"Part {c + 1}", f"<h1>Part {c + 1}</h1>" + "".join(
+    "<p>" + " ".join(f"w{next(numbered)}" for _ in range(90)) + "</p>" + ('<p><img src="dot.png"/></p>' if p == 7 else "")
+    for p in range(24))), xhtml) for c in range(4)] + [("dot.png", png(40, 40, COLOURS[0]), "image/png")], title="Numbered Words")
+
 # Front matter (six one-line pages) before thirty chapters of several pages each, as books are.
 epub("front-matter.epub", [(f"f{i}.xhtml", chapter(f"Front {i}", f"<p>{WORDS[i % 4]}</p>"), xhtml) for i in range(6)]
      + [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Front Matter")

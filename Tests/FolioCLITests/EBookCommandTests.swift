@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `info` and `batch` on generated e-books (FolioDocumentsTests' make_ebooks.py): `info` says
+/// "≈" for a book whose layout did not complete within its bound and an exact count otherwise;
+/// `batch` lays reflowable books out for each job's page shape, as `capture` does.
+@Suite(.serialized) struct EBookCommandTests {
+    static let books: URL? = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ebook-commands-\(UUID().uuidString)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FolioDocumentsTests/Fixtures/make_ebooks.py")
+        guard (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil,
+              let made = try? FolioProcess.run("/usr/bin/python3", [script.path, dir.path], timeout: 60),
+              made.status == 0 else { return nil }
+        return dir
+    }()
+
+    private func folio(_ arguments: [String], in dir: URL) throws -> FolioProcess.Result {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let r = try FolioProcess.run(binary.path, arguments, directory: dir.path, timeout: 120)
+        #expect(!r.timedOut)
+        return r
+    }
+
+    /// A folder of a quick book and one whose second chapter takes MuPDF seconds: with a bound of
+    /// half a second the slow one is "≈" its estimated pages, with the pages laid out and a note;
+    /// the quick one is exact.
+    @Test func infoEstimatesTheBookItCouldNotLayOutInTime() throws {
+        let books = try #require(Self.books, "python3 missing")
+        let dir = books.appendingPathComponent("info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for name in ["slow-layout.epub", "reflow2.epub"] {
+            try FileManager.default.copyItem(at: books.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        let r = try folio(["info", "--page-timeout", "0.5", dir.path], in: books)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let counts = lines.filter { $0.contains("EPUB, ") }
+        #expect(counts.count == 2, "\(r.stdout)")
+        #expect(counts.contains { $0.contains("EPUB, ≈") && $0.contains("laid out), left to right") }, "\(r.stdout)")
+        #expect(counts.contains { !$0.contains("≈") && !$0.contains("laid out") && $0.contains(" pages, left to right") }, "\(r.stdout)")
+        #expect(r.stdout.contains("laying out took over 0.5 s; showing the first 1 of 3 chapters"), "\(r.stdout)")
+    }
+
+    /// Captures of an e-book in a tall and a wide picture, as jobs of one batch and one `capture`
+    /// each: the same pictures, so the batch lays each job's book out for its own page shape.
+    @Test func batchLaysBooksOutForEachJobsPageShape() throws {
+        let books = try #require(Self.books, "python3 missing")
+        let sizes = ["180x320", "320x180", "180x320"]
+        let jobs = sizes.enumerated().map { i, size in
+            "{\"source\":\"numbered.epub\",\"capture\":\"out-\(i).png\",\"size\":\"\(size)\",\"book\":0,\"page\":3}"
+        }
+        try Data((jobs.joined(separator: "\n") + "\n").utf8).write(to: books.appendingPathComponent("jobs.jsonl"))
+        let run = try folio(["batch", "--force", "jobs.jsonl"], in: books)
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        for (i, size) in sizes.enumerated() {
+            let one = try folio(["capture", "numbered.epub", "--size", size, "--book", "0", "--page", "3", "-o", "one-\(i).png"], in: books)
+            try #require(one.status == 0, "\(one.stderr)")
+            let batched = FileManager.default.contents(atPath: books.appendingPathComponent("out-\(i).png").path)
+            #expect(batched != nil && batched == FileManager.default.contents(atPath: books.appendingPathComponent("one-\(i).png").path),
+                    "job \(i) at \(size) differs from its capture")
+        }
+        #expect(FileManager.default.contents(atPath: books.appendingPathComponent("one-0.png").path)
+                != FileManager.default.contents(atPath: books.appendingPathComponent("one-1.png").path))
+    }
+}

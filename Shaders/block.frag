@@ -1,19 +1,23 @@
 #version 330 core
 // Page-block sides: the paper's sheet edges as fine, slightly irregular lines across the depth
 // (so they follow the gutter's curve with the block's top); cover boards: the cover's cloth at
-// its edge. Both lit like the pages. The lines come in five scales (a sheet, 3, 9, 27, 81), each
-// faded to its mean where it is finer than about two pixels (fwidth): lines finer than that
-// only alias into moiré, and a coarser scale still shows.
-// Inputs:   vBox, vNormal, vSpineSide from block.vert.
+// its edge. Both lit like the pages. The lines come in six scales (a sheet, 3, 9, 27, 81, 243),
+// each faded to its mean where it is finer than about two pixels (fwidth): lines finer than
+// that only alias into moiré, and a coarser scale still shows. The coarse scales are the
+// strongest (as a book's gatherings show on its edge), so at reading size, where a 400-page
+// book's fore edge is 15 pixels at 1080p and 5 at 360p, it still reads as paper.
+// Inputs:   vBox, vNormal, vSpineSide, vEdge from block.vert.
 // Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack),
 //           uBoard (1: a cover board), uCover (sampler, unit 0: the cover image, for a board or
 //           a block with uSpine > 0), uSpine (0 … 1: how much a block's spine side shows the
 //           cover's cloth: a shut book's spine), uClothTint (the theme's room colour on the
-//           cloth of a book the theme recolours; 1 otherwise).
+//           cloth of a book the theme recolours; 1 otherwise), uSize and uGrow (block.vert's:
+//           where a board's faces overhang).
 // Output:   fragColor.
 in vec3 vBox;
 in vec3 vNormal;
 flat in float vSpineSide;
+flat in float vEdge;
 
 uniform vec3 uPaper;
 uniform vec3 uLight;
@@ -22,6 +26,8 @@ uniform int uBoard;
 uniform sampler2D uCover;
 uniform float uSpine;
 uniform vec3 uClothTint;
+uniform vec2 uSize;
+uniform float uGrow;
 
 out vec4 fragColor;
 
@@ -46,7 +52,18 @@ void main() {
     float w = fwidth(x);
     color = uPaper * (0.92 + 0.12 * bands(x, w) + 0.1 * bands(x / 3.0 + 0.37, w / 3.0)
                       + 0.08 * bands(x / 9.0 + 0.71, w / 9.0) + 0.07 * bands(x / 27.0 + 0.13, w / 27.0)
-                      + 0.06 * bands(x / 81.0 + 0.53, w / 81.0));
-    if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * uClothTint, cloth);
+                      + 0.09 * bands(x / 81.0 + 0.53, w / 81.0) + 0.16 * bands(x / 243.0 + 0.29, w / 243.0));
+    // A board's edge is the cloth turned round it, so its thickness shows as a rounded rim and
+    // not as a flat slab's: on its rim, lightest across the middle, where it faces out; on its
+    // faces, where they overhang the paper (or the cover printed on it), a light crest where the
+    // cloth starts to turn and a dark sliver at the very edge. Faded out where the fore edge's
+    // band meets the head's or the tail's, so the corner shows no 45° mitre.
+    float g = max(uGrow, 1e-3);
+    vec2 d = vec2((1.0 - vBox.x) * (uSize.x + uGrow), min(vBox.y, 1.0 - vBox.y) * (uSize.y + 2.0 * uGrow)) / g;
+    float t = min(d.x, d.y);
+    float bevel = 1.0 + smoothstep(1.0, 2.0, max(d.x, d.y))
+        * (-0.28 + 0.28 * smoothstep(0.0, 0.3, t) + 0.3 * (smoothstep(0.1, 0.35, t) - smoothstep(0.35, 0.9, t)));
+    float rim = uBoard == 1 ? mix(bevel, 0.7 + 0.55 * sin(3.14159265 * vBox.z), vEdge) : 1.0;
+    if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * rim * uClothTint, cloth);
     fragColor = vec4(color * light, 1.0);
 }

@@ -8,7 +8,8 @@
 //           uGutterDrop (how far the page on the block dips at the spine: its top follows that
 //           curve, GutterCurve in FolioLayout, the page's twin is page.vert's), uGutterWidth.
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
-//           at s = 0, the spine side).
+//           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
+//           paper edges, a board's rim).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
@@ -24,6 +25,7 @@ uniform float uGutterWidth;
 out vec3 vBox;
 out vec3 vNormal;
 flat out float vSpineSide;
+flat out float vEdge;
 
 void main() {
     float depth = aBox.z * uThickness;
@@ -40,6 +42,7 @@ void main() {
     vec3 n = aNormal + vec3(0.0, 0.0, uFlare * max(aNormal.x, 0.0));
     vBox = aBox;
     vSpineSide = aNormal.x < -0.5 ? 1.0 : 0.0;
+    vEdge = abs(aNormal.z) < 0.5 ? 1.0 : 0.0;
     vNormal = mat3(uModel) * normalize(n);
     gl_Position = uViewProj * uModel * vec4(local, 1.0);
 }

@@ -309,7 +309,10 @@ public final class FramePipeline {
         let uploaded = prepareImages(for: scene)
         let detailed = images.decorate(scene, width: w, height: h)
         guard changed || !uploaded.isEmpty || detailed.changed else { return }
+        let failed = renderer.programFailure
         renderer.draw(detailed.scene, into: target, textures: images.textures)
+        // A program is linked when first drawn with; one that does not link is said once.
+        if failed == nil, let failure = renderer.programFailure { report(failure.description) }
         if configuration.showsLayer, let shown = screenLayer.drawn { drawLayer(shown.content, opacity: shown.opacity) }
         needsPresent = true
     }

@@ -301,10 +301,11 @@ public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     return v.singlePage ? m * Mat4.translation(-book.pageSize.x / 2 * open, 0, 0) : m
 }
 
-/// Sorts by draw order and points shadow receivers at the turning sheet.
+/// Sorts by draw order and points shadow receivers at the turning sheet (of a riffle, the last
+/// drawn: `BookFaces.flatTurn` draws the one in the air that left first last).
 private func ordered(_ items: [SceneItem]) -> [SceneItem] {
     var sorted = items.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
-    let caster = sorted.firstIndex { $0.kind == .sheet }
+    let caster = sorted.lastIndex { $0.kind == .sheet }
     for i in sorted.indices where sorted[i].shadowCaster != nil {
         sorted[i].shadowCaster = caster
     }

@@ -28,6 +28,17 @@ public enum GutterCurve {
         return 0.45 * t + min(1.5, 0.45 * t)
     }
 
+    /// The drop of a page on a stack `thickness` units thick facing one `facing` thick across
+    /// the spine: the binding pulls hardest where both halves are thick, so the gutter is
+    /// deepest (and the arch highest) in the middle of a thick book and the pages near its
+    /// ends lie flatter, the thin side flattest. A smooth function of both stacks, so a jump's
+    /// stacks changing continuously change it continuously; never more than 0.9 of the stack.
+    public static func drop(stack thickness: Double, facing: Double) -> Double {
+        let a = max(thickness, 0), b = max(facing, 0)
+        let both = a + b > 0 ? 2 * a * b / (a + b) : 0
+        return min(0.9 * a, drop(stack: 0.3 * a + both))
+    }
+
     /// The profile: 1 at the spine, 0 from `width` of the page on, with no kink where it ends
     /// (zero slope there). `s` is across the page from the spine, 0 … 1.
     public static func profile(_ s: Double) -> Double {

@@ -336,11 +336,6 @@ enum BookFaces {
         PageStack.thickness(sheets: sheets(side, of: s, in: book))
     }
 
-    /// The drop into the gutter of the page lying open on `side` of spread `s`.
-    static func gutterDrop(_ side: Side, of s: Int, in book: BookInfo) -> Double {
-        GutterCurve.drop(stack: stackTop(side, of: s, in: book))
-    }
-
     /// What the other side of layout page `n`'s sheet shows (the endpaper's other side is the
     /// board: nothing shows through it).
     static func otherSide(of n: Int, book: BookInfo, index: Int) -> FaceContent? {
@@ -350,11 +345,11 @@ enum BookFaces {
     /// The page lying open on `side` of spread `s`, curving down into the gutter, with its
     /// block beneath it (its top curving with the page), the cover board beneath that and the
     /// shadow of that half of the book on the desk. `top`: the stack's height, when a turn has
-    /// it between two spreads' (`turningStacks`).
-    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int, top: Double? = nil) -> [BookFace] {
+    /// it between two spreads' (`turningStacks`), and `facing` the other stack's.
+    static func resting(_ side: Side, of s: Int, book: BookInfo, index: Int, top: Double? = nil, facing: Double? = nil) -> [BookFace] {
         let n = page(side, of: s)
         let top = top ?? stackTop(side, of: s, in: book)
-        let drop = GutterCurve.drop(stack: top)
+        let drop = GutterCurve.drop(stack: top, facing: facing ?? stackTop(side.opposite, of: s, in: book))
         let pageFace = BookFace(kind: .page, page: n, side: side, angle: 0, lift: top,
                                 front: book.content(page: n, book: index), behind: otherSide(of: n, book: book, index: index),
                                 gutterDrop: Vec2(drop, drop),
@@ -397,17 +392,66 @@ enum BookFaces {
                 mix(stackTop(moving.opposite, of: a, in: book), stackTop(moving.opposite, of: b - step, in: book), ease(2 * p - 1)))
     }
 
-    /// The flat layout while one sheet turns from spread `a` to spread `b` (any distance:
-    /// the sheet shows a's page on its front and b's on its back, b's page lies beneath).
+    /// Sheets a turn from spread `a` to `b` riffles: every sheet of a short jump, five at most.
+    static func riffled(from a: Int, to b: Int) -> Int { min(abs(b - a), 5) }
+
+    /// How much later each sheet of a riffle leaves than the one before, as a share of the turn.
+    static let riffleGap = 0.1
+
+    /// The flat layout while a turn from spread `a` to spread `b` has covered `progress`. One
+    /// sheet turns to the next spread; a jump riffles (`riffled`): sheets spread evenly between
+    /// the two leave one after another (`riffleGap` apart) and each turns in the rest of the
+    /// turn, the first showing a's page on its front, the last b's page on its back, those
+    /// between the pages they are, so a long jump shows pages flying by, not one thin sheet
+    /// standing for a hundred. The stacks change as `turningStacks` says; the page on top of
+    /// each is the sheet that waits there next, or the one landed last.
     static func flatTurn(_ book: BookInfo, index: Int, from a: Int, to b: Int, progress: Double,
                          deform: TurnDeform, grab: Vec2?, pointer: Vec2?, size: Vec2) -> [BookFace] {
         let moving: Side = b > a ? .right : .left
         let other = moving.opposite
         let p = clamp(progress, 0, 1)
         let stacks = turningStacks(book, from: a, to: b, progress: p)
-        var facing = resting(other, of: a, book: book, index: index, top: stacks.other)
-        var revealed = resting(moving, of: b, book: book, index: index, top: stacks.moving)
-        let lift = mix(stackTop(moving, of: a, in: book), stackTop(other, of: b, in: book), p)
+        let count = riffled(from: a, to: b), step = b > a ? 1 : -1
+        let span = 1 - Double(count - 1) * riffleGap
+        let spreads = (0..<count).map { a + step * (count == 1 ? 0 : $0 * (abs(b - a) - 1) / (count - 1)) }
+        let progress = (0..<count).map { clamp((p - Double($0) * riffleGap) / span, 0, 1) }
+        // A single sheet is drawn all the turn, lying on the pages at its ends.
+        let flying = count == 1 ? [0] : (0..<count).filter { progress[$0] > 0 && progress[$0] < 1 }
+        let waiting = count == 1 ? nil : (0..<count).first { progress[$0] <= 0 }
+        let landed = count == 1 ? nil : (0..<count).last { progress[$0] >= 1 }
+        var facing = resting(other, of: landed.map { spreads[$0] + step } ?? a, book: book, index: index, top: stacks.other, facing: stacks.moving)
+        var revealed = resting(moving, of: waiting.map { spreads[$0] } ?? b, book: book, index: index, top: stacks.moving, facing: stacks.other)
+        // A sheet in the air leaves the top of one stack and lands on top of the other (a
+        // sheet's thickness above each; none past the stacks' greatest height), curving into
+        // the gutter as the pages there do.
+        let leave = stacks.moving + stackTop(moving, of: a, in: book) - stackTop(moving, of: a + step, in: book)
+        let land = stacks.other + stackTop(other, of: b, in: book) - stackTop(other, of: b - step, in: book)
+        let drops = (GutterCurve.drop(stack: leave, facing: stacks.other), GutterCurve.drop(stack: land, facing: stacks.moving))
+        let sheets = (0..<count).map { j in
+            turningSheet(book, index: index, from: spreads[j], to: spreads[j] + step, progress: progress[j],
+                         lift: mix(leave, land, progress[j]), drops: drops,
+                         deform: deform, grab: grab, pointer: count == 1 ? pointer : nil, size: size)
+        }
+        // The page revealed darkens under the last sheet in the air, the facing page under the
+        // first; with none in the air (a riffle's ends) they rest.
+        if let last = flying.last, let first = flying.first {
+            revealed[revealed.count - 1].shade = sheets[last].shades.revealed
+            facing[facing.count - 1].shade = sheets[first].shades.facing
+        }
+        revealed[revealed.count - 1].receivesShadow = true
+        facing[facing.count - 1].receivesShadow = true
+        // The sheets in the air, the first to leave drawn last: the shadow's caster (`ordered`).
+        return [cover(book, index: index)] + facing + revealed + flying.reversed().map { sheets[$0].face }
+    }
+
+    /// One sheet turning from spread `a` to the next spread `b`, its spine at height `lift`,
+    /// curving into the gutter by `drops` (lying on the stack it leaves, on the one it lands
+    /// on), with its own shade and those it gives the pages beneath.
+    static func turningSheet(_ book: BookInfo, index: Int, from a: Int, to b: Int, progress p: Double, lift: Double,
+                             drops: (from: Double, to: Double), deform: TurnDeform, grab: Vec2?, pointer: Vec2?, size: Vec2)
+        -> (face: BookFace, shades: (revealed: Shade, facing: Shade, sheet: Shade)) {
+        let moving: Side = b > a ? .right : .left
+        let other = moving.opposite
         let front = page(moving, of: a), back = page(other, of: b)
         var sheet = BookFace(kind: .sheet, page: front, side: moving, angle: 0, lift: lift,
                              front: book.content(page: front, book: index),
@@ -438,17 +482,12 @@ enum BookFaces {
         // The sheet curves into the gutter as the page it leaves does, and lands curving as the
         // page it becomes: it turns its local −z over, so the drop passes through zero as it
         // turns about the spine.
-        let dropFrom = gutterDrop(moving, of: a, in: book), dropTo = gutterDrop(other, of: b, in: book)
         let turned: Double = switch sheet.deformation {
         case let .curl(c): c.rotation / .pi
         case let .cone(c): c.rotation / .pi
         case .flat: p
         }
-        sheet.gutterDrop = Vec2(repeating: mix(dropFrom, -dropTo, turned))
-        revealed[revealed.count - 1].shade = shades.revealed
-        revealed[revealed.count - 1].receivesShadow = true
-        facing[facing.count - 1].shade = shades.facing
-        facing[facing.count - 1].receivesShadow = true
-        return [cover(book, index: index)] + facing + revealed + [sheet]
+        sheet.gutterDrop = Vec2(repeating: mix(drops.from, -drops.to, turned))
+        return (sheet, shades)
     }
 }

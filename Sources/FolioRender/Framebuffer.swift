@@ -21,6 +21,10 @@ public final class Framebuffer {
     private let msColor: GLuint
     private let msDepth: GLuint
     private let owner: GLOwner
+    /// The single-sample buffer holds the newest drawing: a frame whose boxes were multisampled
+    /// has been resolved into it (`resolveForSingleSampled`) and the rest drawn there. `bind`
+    /// then binds it and `resolve` leaves it as it is, until `drawMultisampled`.
+    private(set) var drawsSingleSampled = false
 
     /// `samples` is clamped to what the GPU offers; 0 or 1 means no multisampling.
     public init(width: Int, height: Int, samples: Int = 0) throws {
@@ -68,15 +72,36 @@ public final class Framebuffer {
         }
     }
 
-    /// Binds the framebuffer to draw into (the multisampled one when there is one).
+    /// Binds the framebuffer to draw into (the multisampled one when there is one, unless the
+    /// single-sample one holds the newest drawing).
     public func bind() {
-        glBindFramebuffer(E(GL_FRAMEBUFFER), samples > 1 ? msFBO : fbo)
+        glBindFramebuffer(E(GL_FRAMEBUFFER), samples > 1 && !drawsSingleSampled ? msFBO : fbo)
         glViewport(0, 0, GLsizei(width), GLsizei(height))
+    }
+
+    /// Draws into the multisampled buffer (when there is one) from the next `bind` on.
+    func drawMultisampled() {
+        drawsSingleSampled = false
+    }
+
+    /// Resolves colour and depth into the single-sample buffer (the passes that use the stencil
+    /// clear it) and draws there from now on (a frame's boxes multisampled, its pages drawn
+    /// over them single-sampled); with `copying` false, only draws there (what it holds is
+    /// drawn over whole, as a cached layer).
+    func resolveForSingleSampled(copying: Bool = true) {
+        guard samples > 1 else { return }
+        if copying && !drawsSingleSampled {
+            glBindFramebuffer(E(GL_READ_FRAMEBUFFER), msFBO)
+            glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
+            glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height),
+                              E(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT), E(GL_NEAREST))
+        }
+        drawsSingleSampled = true
     }
 
     /// Resolves multisampling into `color`; a no-op without it.
     public func resolve() {
-        guard samples > 1 else { return }
+        guard samples > 1, !drawsSingleSampled else { return }
         glBindFramebuffer(E(GL_READ_FRAMEBUFFER), msFBO)
         glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
         glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
@@ -94,7 +119,7 @@ public final class Framebuffer {
     /// framebuffer: restores part of a cached layer. GL 3.3 cannot blit into a multisampled
     /// target; the renderer draws the texture there instead.
     public func copy(from source: Framebuffer, rect r: PixelRect) {
-        precondition(samples <= 1, "a blit cannot write a multisampled framebuffer")
+        precondition(samples <= 1 || drawsSingleSampled, "a blit cannot write a multisampled framebuffer")
         glBindFramebuffer(E(GL_READ_FRAMEBUFFER), source.fbo)
         glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
         let x1 = GLint(r.x + r.width), y1 = GLint(r.y + r.height)

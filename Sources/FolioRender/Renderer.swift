@@ -18,6 +18,11 @@ public struct RenderSettings: Sendable, Equatable {
     public var curlStrips = 24
     /// Multisampling of the targets commands make (0: off; the software renderer cannot afford it).
     public var samples = 0
+    /// With multisampling, only what has no edge coverage of its own (the backdrop, page blocks,
+    /// boards, desk shadows) is drawn multisampled; pages and sheets, which antialias their own
+    /// edges, are drawn single-sampled over it once resolved. A software renderer pays for every
+    /// sample of every pixel: this keeps the boxes' edges for a fraction of the cost.
+    public var multisampleBoxesOnly = true
     /// Two texture taps where a page is seen steeply, so its type stays legible (the software
     /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
     public var steepTextTaps = true
@@ -52,6 +57,7 @@ public struct RenderSettings: Sendable, Equatable {
             s.gridRows = 72
             s.curlStrips = 64
             s.samples = 4
+            s.multisampleBoxesOnly = false
             s.steepTextTaps = false
         }
         return s
@@ -64,16 +70,22 @@ public struct RenderSettings: Sendable, Equatable {
 /// its shaders. Render thread only; call `destroy()` while the context is current.
 public final class Renderer {
     public var settings: RenderSettings
-    /// The page shaders' variants (`PageVariant`), one per set of the terms a face can show: a
-    /// software renderer pays for the code of the others.
-    private let pages: [PageVariant: ProgramUniforms]
+    /// The programs, linked as frames first draw with them.
+    private let programs: ProgramCache
     /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
-    private let shadow: ProgramUniforms
-    private let overlay: ProgramUniforms
-    private let backdrop: ProgramUniforms
-    private let block: ProgramUniforms
-    private let desk: ProgramUniforms
-    private let copy: ProgramUniforms
+    private var shadow: ProgramUniforms { programs[.cast] }
+    private var overlay: ProgramUniforms { programs[.overlay] }
+    private var backdrop: ProgramUniforms { programs[.backdrop] }
+    private var block: ProgramUniforms { programs[.block] }
+    private var desk: ProgramUniforms { programs[.desk] }
+    private var copy: ProgramUniforms { programs[.copy] }
+    /// A program that compiled but did not link, when a frame first drew with it: its parts of
+    /// the frames are not drawn. Hosts report it (commands fail with it).
+    public var programFailure: RenderError? { programs.failure }
+    /// Programs linked so far: those the frames drawn so far drew with (for tests).
+    var linkedPrograms: Int { programs.linkedCount }
+    /// Links every program now (tests: each one links).
+    func linkAllPrograms() throws { try programs.linkAll() }
     /// What the context's state is; each pass states what it needs (`Pipeline`).
     private let gl = GLState()
     private let flatMesh: GridMesh
@@ -113,20 +125,7 @@ public final class Renderer {
 
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
-        let attribute = ["aGrid": Int32(0)]
-        var pages: [PageVariant: ProgramUniforms] = [:]
-        for variant in PageVariant.all {
-            pages[variant] = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "page.frag", bindings: attribute,
-                                                      defines: variant.defines))
-        }
-        self.pages = pages
-        shadow = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute,
-                                            defines: ["CAST"]))
-        overlay = ProgramUniforms(try Program(folder: folder, vertex: "page.vert", fragment: "shadow.frag", bindings: attribute))
-        backdrop = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "backdrop.frag"))
-        block = ProgramUniforms(try Program(folder: folder, vertex: "block.vert", fragment: "block.frag", bindings: ["aBox": 0, "aNormal": 1]))
-        desk = ProgramUniforms(try Program(folder: folder, vertex: "desk.vert", fragment: "desk.frag", bindings: attribute))
-        copy = ProgramUniforms(try Program(folder: folder, vertex: "backdrop.vert", fragment: "copy.frag"))
+        programs = try ProgramCache(folder: folder)
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
         // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
@@ -143,8 +142,7 @@ public final class Renderer {
     }
 
     public func destroy() {
-        (pages.values.map(\.program) + [shadow.program, overlay.program, backdrop.program, block.program, desk.program, copy.program])
-            .forEach { $0.destroy() }
+        programs.destroy()
         flatMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
@@ -257,17 +255,34 @@ public final class Renderer {
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
     private func drawLayer(_ items: [SceneItem], into target: Framebuffer, desk: Double, viewProj: [Float], textures: TextureStore) {
+        let split = boxesOnlyMultisampled(target)
+        target.drawMultisampled()
         gl.begin(Pass(target: target, clear: .all))
-        // The insides' depth first: the backdrop then skips what opaque pages will cover.
-        drawDepthOfInsides(items, viewProj: viewProj)
+        // The insides' depth first: the backdrop then skips what opaque pages will cover. With
+        // the boxes alone multisampled, after them and single-sampled: on every sample it
+        // costs more than the backdrop it spares.
+        if !split { drawDepthOfInsides(items, viewProj: viewProj) }
         drawBackdrop(desk: desk)
         for item in items {
             switch item.kind {
             case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
             case .shadow: drawDeskShadow(item, viewProj: viewProj)
-            case .cover, .page, .sheet: drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+            case .cover, .page, .sheet: if !split { drawFace(item, state: Self.face, viewProj: viewProj, textures: textures) }
             }
         }
+        guard split else { return }
+        // The faces, in order, over the resolved boxes and against their depth.
+        target.resolveForSingleSampled()
+        gl.begin(Pass(target: target))
+        drawDepthOfInsides(items, viewProj: viewProj)
+        for item in items where [.cover, .page, .sheet].contains(item.kind) {
+            drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+        }
+    }
+
+    /// Whether `target` multisamples only the boxes (`RenderSettings.multisampleBoxesOnly`).
+    private func boxesOnlyMultisampled(_ target: Framebuffer) -> Bool {
+        settings.multisampleBoxesOnly && target.samples > 1
     }
 
     /// Overlapping pages (the fan) cost their full area each when drawn back to front. First the
@@ -317,7 +332,9 @@ public final class Renderer {
                                                     pass: E(GL_INCR)), blend: .multiply)
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
-        if target.samples > 1 {
+        // Boxes multisampled: the layer is resolved, and the sheets are drawn over it single-sampled.
+        if boxesOnlyMultisampled(target) { target.resolveForSingleSampled(copying: false) }
+        if target.samples > 1 && !target.drawsSingleSampled {
             gl.begin(Pass(target: target, scissor: rect))
             gl.apply(Pipeline(copy.program, DrawState()))
             cache.color.bind(unit: 0)
@@ -425,8 +442,8 @@ public final class Renderer {
         }()
         for (face, image) in zip(faces, images) {
             for (steep, part) in parts {
-                let page = pages[PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
-                                                showThrough: image.behind != nil)]!
+                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
+                                                         showThrough: image.behind != nil))]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0

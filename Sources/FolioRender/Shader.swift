@@ -17,17 +17,25 @@ public struct Program {
         defer { glDeleteShader(vs) }
         let fs = try Self.compile(folder: folder, file: fragment, stage: GL_FRAGMENT_SHADER, defines: defines)
         defer { glDeleteShader(fs) }
+        try self.init(linking: (vs, vertex), (fs, fragment), bindings: bindings)
+    }
+
+    /// Links compiled stages (`file`: its name, for the error), which stay the caller's.
+    init(linking vertex: (shader: GLuint, file: String), _ fragment: (shader: GLuint, file: String),
+         bindings: [String: Int32] = [:]) throws {
         let p = glCreateProgram()
-        glAttachShader(p, vs)
-        glAttachShader(p, fs)
+        glAttachShader(p, vertex.shader)
+        glAttachShader(p, fragment.shader)
         for (attribute, index) in bindings { glBindAttribLocation(p, GLuint(index), attribute) }
         glLinkProgram(p)
+        glDetachShader(p, vertex.shader)
+        glDetachShader(p, fragment.shader)
         var ok: GLint = 0
         glGetProgramiv(p, E(GL_LINK_STATUS), &ok)
         guard ok != 0 else {
             let log = Self.log(p, glGetProgramiv, glGetProgramInfoLog)
             glDeleteProgram(p)
-            throw RenderError.programLink(files: ["Shaders/\(vertex)", "Shaders/\(fragment)"], log: log)
+            throw RenderError.programLink(files: ["Shaders/\(vertex.file)", "Shaders/\(fragment.file)"], log: log)
         }
         name = p
         owner = GLOwner("program")

@@ -6,6 +6,7 @@ import FolioBook
 import FolioKit
 import FolioLayout
 import FolioMath
+import FolioPlatform
 import Foundation
 
 struct Capture: ParsableCommand {
@@ -45,9 +46,29 @@ struct Capture: ParsableCommand {
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         try layOutReflowableBooks()
-        let library = try loadLibrary(render.source, password: render.password)
-        let still = try still(of: library)
-        let pipeline = try render.pipeline(library: library)
+        Timings.mark("start-up and arguments")
+        // The library (its documents opened and laid out) loads on another thread while this
+        // one makes the GL context; the library's failure comes first.
+        let (source, password) = (render.source, render.password)
+        let (loaded, made) = concurrently({ try loadLibrary(source, password: password) }, meanwhile: {
+            let context = try HeadlessContext.make()
+            Timings.mark("EGL context")
+            return context
+        })
+        let context = try? made.get()
+        let library: Library
+        do { library = try loaded.get() } catch {
+            context?.destroy()
+            throw error
+        }
+        Timings.mark("library (documents opened and laid out)")
+        let still: StillState
+        do { still = try self.still(of: library) } catch {
+            context?.destroy()
+            throw error
+        }
+        let pipeline = try render.pipeline(library: library, context: try made.get())
+        Timings.mark("renderer (shaders compiled) and page store")
         defer { pipeline.destroy() }
         try draw(still, of: library, with: pipeline, to: file)
         // On standard output the image is the output; its name would only corrupt it.
@@ -81,12 +102,18 @@ struct Capture: ParsableCommand {
     func draw(_ still: StillState, of library: Library, with pipeline: FramePipeline, to file: OutputFile) throws {
         // A state the library cannot show is a usage error (64), as Failure words it.
         pipeline.draw(try overview ? overviewScene(of: still, in: library) : still.scene(library: library.bookInfos))
+        Timings.mark("frame (pages rasterised, programs linked, drawn)")
         if layer.isOn {
             let v = try still.resolve(library: library.bookInfos)
             layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), scroll: v.scroll)
         }
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
-        try PNG.write(pipeline.target.readPixels(), to: file, compression: render.compression, bottomUp: true)
+        // A program is linked when first drawn with: one that does not link fails here.
+        if let failure = pipeline.renderer.programFailure { throw failure }
+        let pixels = pipeline.target.readPixels()
+        Timings.mark("read back")
+        try PNG.write(pixels, to: file, compression: render.compression, bottomUp: true)
+        Timings.mark("PNG written")
     }
 
     /// The overview of the book `still` shows open, scrolled to its spread.
@@ -109,6 +136,32 @@ struct Capture: ParsableCommand {
             }
         }
         return nil
+    }
+}
+
+/// Runs `work` on a thread of its own while `meanwhile` runs on this one; both results.
+func concurrently<T: Sendable, U>(_ work: @escaping @Sendable () throws -> T,
+                                  meanwhile: () throws -> U) -> (Result<T, any Error>, Result<U, any Error>) {
+    let box = ResultBox<T>()
+    Thread.detachNewThread { box.set(Result { try work() }) }
+    let mine = Result { try meanwhile() }
+    return (box.wait(), mine)
+}
+
+/// A result handed from one thread to the one waiting for it.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `result` is written once before `done` is signalled and read after it.
+    private var result: Result<T, any Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ r: Result<T, any Error>) {
+        result = r
+        done.signal()
+    }
+
+    func wait() -> Result<T, any Error> {
+        done.wait()
+        return result!
     }
 }
 

@@ -102,6 +102,7 @@ struct Flip: ParsableCommand {
             let file = OutputFile(output, replace: force ? .always : .onlyPNG)
             try file.prepare()
             pipeline.draw(flip.scene(progress: progress, viewSize: view))
+            if let failure = pipeline.renderer.programFailure { throw failure }
             try PNG.write(pipeline.target.readPixels(), to: file, compression: drawing.compression, bottomUp: true)
             print(FileName.printable(output))
             return

@@ -112,6 +112,7 @@ struct FrameSequence {
         var drawn = 0
         while !Interrupt.requested, recording?.failed != true, let scene = next() {
             pipeline.draw(scene)
+            if let failure = pipeline.renderer.programFailure { throw failure }
             decorate(pipeline)
             drawn += 1
             if let image = reader?.read(pipeline.target) { save(image) }

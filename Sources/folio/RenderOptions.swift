@@ -79,11 +79,11 @@ struct RenderOptions: ParsableArguments {
     var viewSize: Vec2 { get throws { try StateOptions.size(view, option: "--view") } }
 
     /// A headless frame pipeline that draws pages of `library` at `--size`, each frame waiting
-    /// for its images; `destroy()` it when done.
-    func pipeline(library: Library, settings: BookController.Settings = .init()) throws -> FramePipeline {
+    /// for its images, on `context` (made current on this thread) or a new one; `destroy()` it when done.
+    func pipeline(library: Library, settings: BookController.Settings = .init(), context: HeadlessContext? = nil) throws -> FramePipeline {
         let (w, h) = try parseSize(size)
         let pipeline = try headlessPipeline(library: library, width: w, height: h, view: try viewSize, msaa: msaa, shaders: shaders,
-                                        settings: settings, detailPages: !noDetail)
+                                        settings: settings, detailPages: !noDetail, context: context)
         pipeline.renderer.settings.cornerRadius = cornerRadius
         drawing.look.apply(to: &pipeline.renderer.settings)
         return pipeline
@@ -91,11 +91,13 @@ struct RenderOptions: ParsableArguments {
 }
 
 /// A pipeline on an EGL context of `width × height` whose frames wait for their images: what
-/// every headless command draws with. Destroy it when done.
+/// every headless command draws with. Destroy it when done (the context with it: a `context`
+/// given, current on this thread, too).
 /// `view`: the layout view (units) that fits the image.
 func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msaa: Int?, shaders: String?,
-                      settings: BookController.Settings = .init(), detailPages: Bool = true) throws -> FramePipeline {
-    let context = try HeadlessContext.make()
+                      settings: BookController.Settings = .init(), detailPages: Bool = true,
+                      context: HeadlessContext? = nil) throws -> FramePipeline {
+    let context = try context ?? HeadlessContext.make()
     context.framebufferSize = (width, height)
     do {
         var configuration = PipelineConfiguration(shaders: try ShaderFolder.locate(explicit: shaders))

@@ -83,7 +83,8 @@ import Testing
 
         // Ink per bar: about 8× what a bar has at fit.
         let fit = try capture("bars.pdf", page)
-        let atFit = Self.ink(fit, y: 540, reach: 12, widest: 8)
+        // The middle of the frame: the boards' rims beyond the page's edges are no bars.
+        let atFit = Self.ink(fit.cropped(x: 480, y: 0, width: 960, height: fit.height), y: 540, reach: 12, widest: 8)
         #expect(atFit.strokes == 10, "the 10 bars at fit: \(atFit.strokes)")
         let zoomedInk = Self.ink(detailed, y: 540, reach: 40, widest: 60)
         let ratio = zoomedInk.perStroke / atFit.perStroke
@@ -117,5 +118,24 @@ import Testing
             if v > 25 && v < 230 { run += 1 } else if run > 0 { runs.append(run); run = 0 }
         }
         return (zip(row, row.dropFirst()).filter { $0 >= 128 && $1 < 128 }.count, runs.max() ?? 0)
+    }
+
+    /// `FOLIO_TIMINGS` says where a capture's start-up went, each step once and in order, with
+    /// its wall and CPU milliseconds; without it nothing is said.
+    @Test func timingsNameEachStepOfTheStartUp() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try #require(Self.documents, "python3-cairo / python3-pil missing")
+        let out = dir.appendingPathComponent("\(UUID().uuidString).png").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["FOLIO_TIMINGS"] = "1"
+        let run = try FolioProcess.run(folio.path, ["capture", dir.appendingPathComponent("portrait.pdf").path, "--page", "3",
+                                                    "--size", "320x180", "-o", out], environment: environment, timeout: 60)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        let steps = ["start-up and arguments", "EGL context", "library", "renderer", "frame", "read back", "PNG written"]
+        #expect(lines.count == steps.count, "\(run.stderr)")
+        for (line, step) in zip(lines, steps) {
+            #expect(line.hasPrefix("timing: \(step)") && line.contains(" ms (CPU ") && line.hasSuffix(" ms)"), "\(line)")
+        }
     }
 }

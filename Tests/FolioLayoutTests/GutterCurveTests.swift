@@ -55,6 +55,28 @@ import Testing
         #expect(GutterCurve.rise(0) == 0 && GutterCurve.rise(1) == 1 && GutterCurve.rise(2) == 1)
     }
 
+    /// Deeper near the middle: in a 400-page book the right page arches higher at the middle
+    /// than on the thick side near the start, the thin side near the start lies almost flat,
+    /// and a thicker book arches higher at its middle than a thinner one.
+    @Test func theArchIsHighestNearTheMiddle() throws {
+        let thick = BookInfo(title: "Thick", imageCount: 400), thin = BookInfo(title: "Thin", imageCount: 40)
+        func arch(_ book: BookInfo, spread: Int, page: Int) throws -> Double {
+            let v = ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(spread))
+            let item = try #require(makeScene(v, books: [book]).items.first { $0.kind == .page && $0.page == page && $0.visible })
+            return GutterCurve.arch(drop: item.gutterDrop.x)
+        }
+        let start = try arch(thick, spread: 5, page: 12), middle = try arch(thick, spread: 100, page: 202)
+        let nearStart = try arch(thick, spread: 20, page: 42), firstLeft = try arch(thick, spread: 2, page: 5)
+        #expect(middle > 1.2 * start && nearStart > start && middle > nearStart, "\(start), \(nearStart), \(middle)")
+        #expect(firstLeft < 0.3 * start, "\(firstLeft)")
+        #expect(try arch(thin, spread: 10, page: 22) < 0.5 * middle)
+        // Never through the stack; a sheet more on either side moves it by less than a sheet.
+        for (a, b) in [(0.2, 40.0), (1, 1), (20, 20), (40, 0.2), (0, 0)] {
+            #expect(GutterCurve.drop(stack: a, facing: b) <= 0.9 * a + 1e-12)
+            #expect(abs(GutterCurve.drop(stack: a, facing: b + 0.2) - GutterCurve.drop(stack: a, facing: b)) < 0.2)
+        }
+    }
+
     @Test func theDropGrowsWithTheStack() {
         #expect(GutterCurve.drop(stack: 40) > 3 * GutterCurve.drop(stack: 4))
         #expect(GutterCurve.drop(stack: 1) < 1)

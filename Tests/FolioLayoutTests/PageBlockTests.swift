@@ -39,6 +39,33 @@ import Testing
         #expect(abs(values[0][1] - values.last![1]) > 15, "\(values[0]) → \(values.last!)")
     }
 
+    /// A jump riffles: over the turn five sheets leave one after another, several in the air at
+    /// once, the first showing the page the jump leaves, the last landing with the page it goes
+    /// to, those between pages between; at either end the spread rests with no sheet drawn, on
+    /// the pages it leaves and lands on. A turn of one sheet keeps its one sheet. Before, one
+    /// sheet turned on behalf of a hundred.
+    @Test(arguments: [TurnDeform.curl, .rigid, .cone], [(10, 110), (110, 10)])
+    func aJumpRifflesSeveralSheets(_ deform: TurnDeform, _ jump: (Int, Int)) throws {
+        let b = book(400)
+        func scene(_ from: Int, _ to: Int, _ p: Double) -> Scene {
+            makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(from),
+                                turn: TurnState(from: from, to: to, progress: p), deform: deform), books: [b])
+        }
+        let frames = (0...50).map { scene(jump.0, jump.1, Double($0) / 50) }
+        let sheets = frames.map { $0.items.filter { $0.kind == .sheet } }
+        let forward = jump.1 > jump.0
+        let fronts = Set(sheets.flatMap { $0.map(\.page) })
+        #expect(fronts.count == 5 && (sheets.map(\.count).max() ?? 0) >= 3, "pages \(fronts.sorted()), in the air at once \(sheets.map(\.count))")
+        #expect(fronts.contains(forward ? 2 * jump.0 + 2 : 2 * jump.0 + 1), "the first sheet shows the page left: \(fronts.sorted())")
+        #expect(fronts.allSatisfy { (min(jump.0, jump.1) * 2...max(jump.0, jump.1) * 2 + 2).contains($0) })
+        let last = try #require(sheets.last { !$0.isEmpty }?.first)
+        #expect(last.back == .page(0, forward ? 2 * jump.1 + 1 : 2 * jump.1 + 2), "the last sheet lands with the page gone to")
+        #expect(sheets.first!.isEmpty && sheets.last!.isEmpty)
+        let shown = { (s: Scene) in Set(s.items.filter { $0.kind == .page && $0.visible }.map(\.page)) }
+        #expect(shown(frames.first!) == [2 * jump.0 + 1, 2 * jump.0 + 2] && shown(frames.last!) == [2 * jump.1 + 1, 2 * jump.1 + 2])
+        #expect((0...10).allSatisfy { scene(jump.0, jump.0 + 1, Double($0) / 10).items.filter { $0.kind == .sheet }.count == 1 })
+    }
+
     /// The fan's book lies on its cover boards, with the sheets lying flat on each side as a
     /// block, thicker where more sheets lie.
     @Test func theFanHasBlocksAndCovers() {

@@ -72,3 +72,32 @@ private extension Scene {
         return s
     }
 }
+
+extension BookObjectTests {
+    /// A shelf book's front board shows its thickness: across the board's face where it
+    /// overhangs (the cover's print left out), from its top edge inwards, a dark sliver at the
+    /// very edge, then a light crest where the cloth turns, then the face's own colour. Before,
+    /// the overhang was one flat colour: a slab's.
+    @Test func theBoardsEdgeShowsARoundedRim() throws {
+        var scene = makeScene(ViewState(phase: .shelf), books: [BookInfo(title: "Test", imageCount: 20)])
+        scene.items = scene.items.filter { $0.kind == .board && $0.book == 0 }
+        let board = try #require(scene.items.first)
+        let width = 2560, height = 1440
+        let img = try GLHarness.shared.render(scene, width: width, height: height)
+        func pixel(_ p: Vec3) -> (x: Int, y: Int) {
+            let at = scene.camera.projectToView(board.model.project(p))
+            return (Int((at.x / scene.camera.viewSize.x + 0.5) * Double(width)), Int((0.5 - at.y / scene.camera.viewSize.y) * Double(height)))
+        }
+        let grow = BookBoard.overhang(board.thickness), tall = board.size.y + 2 * grow
+        let edge = pixel(Vec3(board.size.x / 2, tall / 2, 0)), inside = pixel(Vec3(board.size.x / 2, tall / 2 - 2 * grow, 0))
+        try #require(inside.y - edge.y > 6, "the overhang from row \(edge.y) to \(inside.y)")
+        // From the first row of the board (lighter than the backdrop above it) to well inside.
+        let x = edge.x, backdrop = img.luma(x, edge.y - 12)
+        let top = try #require((edge.y - 6...edge.y + 6).first { abs(img.luma(x, $0) - backdrop) > 4 })
+        let rows = (top..<(inside.y + 2)).map { img.luma(x, $0) }
+        let face = img.luma(x, inside.y + 8)
+        let crest = rows.max() ?? 0
+        #expect(crest > face + 8, "a light crest in \(rows) above the face's \(face)")
+        #expect(rows[0] < crest - 8, "a dark sliver at the edge: \(rows)")
+    }
+}

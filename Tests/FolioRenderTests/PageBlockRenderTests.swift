@@ -98,4 +98,36 @@ import Testing
             #expect(spread > 3, "sheet lines show zoomed in: \(shown)")
         }
     }
+
+    /// At reading size (the whole spread, a 400-page book open near its start: the thick block
+    /// on the right, seen straight on) at 1920×1080 and 640×360, with and without MSAA: the fore
+    /// edge's columns differ by more than a floor (its lines read as sheets of paper; before,
+    /// a std of 3.4 levels at 1920: a plain grey strip), and each column is even along the
+    /// edge's height (lines that beat against the pixel grid vary along it: moiré).
+    @Test(arguments: [(1920, 0), (1920, 4), (640, 0), (640, 4)])
+    func foreEdgeLinesShowAtReadingSize(_ width: Int, _ samples: Int) throws {
+        let v = ViewState(phase: .reading, book: 0, layout: .flat, spread: 5)
+        let scene = makeScene(v, books: [Self.book])
+        let height = width * 9 / 16
+        let img = try GLHarness.shared.render(scene, width: width, height: height,
+                                              configuration: RenderConfiguration(samples: samples, filtering: .software))
+        // The edge's columns: from the projected outline, a column either way, less the page's
+        // (lighter) and the desk's (darker).
+        var r = try Self.foreEdge(scene, width: width, scale: 1)
+        r.x = (r.x.lowerBound - 2)..<(r.x.upperBound + 2)
+        r.x = try #require(r.x.first { (80...160).contains(img.meanLuma(x: $0, y: r.y.lowerBound, width: 1, height: r.y.count)) })
+            ..< (try #require(r.x.last { (80...160).contains(img.meanLuma(x: $0, y: r.y.lowerBound, width: 1, height: r.y.count)) }) + 1)
+        let a = Self.columns(img, r, scale: 1)
+        let level = a.reduce(0, +) / Double(a.count)
+        let spread = (a.map { ($0 - level) * ($0 - level) }.reduce(0, +) / Double(a.count)).squareRoot()
+        let columns: [Int] = a.map { Int($0.rounded()) }
+        #expect(spread > (width > 1000 ? 6 : 4), "the fore edge's lines show: \(columns)")
+        // Each column's luma along the edge, in eight runs of rows: no run away from the column's mean.
+        let runs = r.y.count / 8
+        for x in r.x {
+            let means = (0..<8).map { img.meanLuma(x: x, y: r.y.lowerBound + $0 * runs, width: 1, height: runs) }
+            let m = means.reduce(0, +) / 8
+            #expect(means.allSatisfy { abs($0 - m) < 3 }, "column \(x) along the edge: \(means.map { Int($0.rounded()) })")
+        }
+    }
 }

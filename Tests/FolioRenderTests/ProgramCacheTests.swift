@@ -1,0 +1,91 @@
+import FolioBook
+import FolioLayout
+import FolioLibrary
+import FolioScript
+import Foundation
+@testable import FolioRender
+import Testing
+
+/// Programs are linked when a frame first draws with them: a still links the few it draws
+/// with, draws the same pixels as a renderer with every program linked beforehand, and a
+/// program that compiles but does not link is reported while the rest of the frame is drawn.
+@Suite(.serialized) struct ProgramCacheTests {
+    static let books = Library.load(from: GLHarness.textures).bookInfos
+
+    /// A curl half way: sheets with flap, rim and steep taps, the cast shadow and the overlays.
+    static func curl() throws -> Scene {
+        var s = StillState()
+        s.book = 0
+        s.page = 7
+        s.turn = 0.4
+        s.deform = .curl
+        return try s.scene(library: books)
+    }
+
+    /// Draws `scenes` one after another with a renderer of its own (`prepare` runs first) and
+    /// returns the last frame and the renderer's linked count and failure.
+    static func draw(_ scenes: [Scene], shaders: String = GLHarness.shaders,
+                     prepare: (Renderer) throws -> Void = { _ in }) throws -> (image: RGBAImage, linked: Int, failure: RenderError?) {
+        try GLHarness.shared.run { _ in
+            let renderer = try Renderer(shaders: shaders)
+            let textures = TextureStore()
+            let target = try Framebuffer(width: 320, height: 180)
+            defer {
+                target.destroy()
+                textures.destroy()
+                renderer.destroy()
+            }
+            try prepare(renderer)
+            for scene in scenes { renderer.draw(scene, into: target, textures: textures) }
+            let errors = GLErrors.drain()
+            guard errors.isEmpty else { throw GLFailure(errors: errors) }
+            return (target.readPixels(), renderer.linkedPrograms, renderer.programFailure)
+        }
+    }
+
+    @Test func aStillLinksOnlyTheProgramsItDrawsWith() throws {
+        let made = try Self.draw([])
+        #expect(made.linked == 0, "a renderer links nothing before it draws")
+        // Two pages lying open on the desk: the backdrop and the plain page variant.
+        let spread = try Self.draw([flatSpread()])
+        #expect(spread.linked == 2, "\(spread.linked) programs linked")
+        #expect(Self.isLight(spread.image.flippedVertically().pixel(240, 90)), "the right page is drawn")
+        let turning = try Self.draw([try Self.curl()])
+        #expect(turning.linked > spread.linked && turning.linked < ProgramKind.all.count, "\(turning.linked) programs linked")
+    }
+
+    @Test func linkingWhenFirstDrawnDrawsTheSamePixels() throws {
+        let scenes = [flatSpread(), try Self.curl(), flatSpread(spread: 2)]
+        let lazy = try Self.draw(scenes)
+        let eager = try Self.draw(scenes) { try $0.linkAllPrograms() }
+        #expect(eager.linked == ProgramKind.all.count, "every program links")
+        #expect(lazy.image.pixels == eager.image.pixels)
+        #expect(lazy.failure == nil && eager.failure == nil)
+    }
+
+    /// A fragment stage declaring a uniform of the vertex stage's name with another type
+    /// compiles, and fails to link.
+    @Test func aProgramThatDoesNotLinkIsReportedAndTheRestDrawn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-unlinked-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: GLHarness.shaders), to: dir)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frag = dir.appendingPathComponent("page.frag")
+        let source = try String(contentsOf: frag, encoding: .utf8)
+        try source.replacingOccurrences(of: "void main()", with: "uniform float uModel;\nvoid main()")
+            .replacingOccurrences(of: "fragColor = ", with: "fragColor = uModel * 0.0 + ")
+            .write(to: frag, atomically: true, encoding: .utf8)
+        let drawn = try Self.draw([flatSpread()], shaders: dir.path)
+        guard case let .programLink(files, _)? = drawn.failure else {
+            Issue.record("no link failure: \(String(describing: drawn.failure))")
+            return
+        }
+        #expect(files.contains("Shaders/page.frag"))
+        // The desk is drawn; where the right page lies, no page.
+        let image = drawn.image.flippedVertically()
+        #expect(!Self.isLight(image.pixel(240, 90)), "no page is drawn: \(image.pixel(240, 90))")
+    }
+
+    /// Paper, not the desk behind it.
+    static func isLight(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool { min(p.r, p.g, p.b) > 180 }
+}

@@ -48,41 +48,22 @@ private final class Mailbox: @unchecked Sendable {
     }
 }
 
-/// One DjVu file with a ddjvuapi context of its own. Calls into djvulibre for it are made
-/// one at a time (`lock`); documents decode in parallel with each other.
-final class DjVuDocument: PageSource, @unchecked Sendable {
-    // @unchecked: the context, the document, `errors` and `sizes` are used under `lock` only.
+/// The document open in a ddjvuapi context of its own, and the last errors its messages told.
+/// Used by one thread at a time (the document's `HandlePool` lends it): contexts decode at once
+/// in different threads (what they share of djvulibre locks itself), and one context's
+/// messages are read by the one thread that waits on them.
+final class DjVuHandle {
     let path: String
-    let pageCount: Int
-    let title: String?
-    let author: String?
-    let outline: [OutlineEntry]
-    let damage: String?
-    private let labels: [Int: String]
-    private let pageIDs: [String: Int]
-    private let lock = NSLock()
-    private let mailbox = Mailbox()
-    private let context: OpaquePointer
-    private let document: OpaquePointer
-    private let ownTimeout: TimeInterval?
-    private var timeout: TimeInterval { ownTimeout ?? PageSources.decodeTimeout }
+    let context: OpaquePointer
+    let document: OpaquePointer
+    private let mailbox: Mailbox
     private var errors: [String] = []
-    private var sizes: [Int: PageInfo] = [:]
-    /// The shape of every page of the book: the first page's, unless that is no page's shape.
-    private let aspect: Double
 
-    /// A page's size as shown (its initial rotation applied) and that rotation in quarter
-    /// turns counter-clockwise (the text layer and links are given unrotated).
-    struct PageInfo {
-        var width: Double, height: Double
-        var rotation: Int
-    }
-
-    init(path: String, timeout: TimeInterval?) throws {
+    /// `path` opened in a new context; its directory is read by `open(deadline:)`.
+    private init(path: String) throws {
         self.path = path
-        ownTimeout = timeout
+        let mailbox = Mailbox()
         guard let context = ddjvu_context_create("folio") else { throw PageError.invalid(path: path, message: "djvulibre failed to start") }
-        self.context = context
         ddjvu_message_set_callback(context, { _, closure in
             closure.map { Unmanaged<Mailbox>.fromOpaque($0).takeUnretainedValue().post() }
         }, Unmanaged.passUnretained(mailbox).toOpaque())
@@ -90,39 +71,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
             Self.close(context: context, document: nil)
             throw PageError.invalid(path: path, message: "not a readable DjVu document")
         }
-        self.document = document
-        do {
-            let limit = timeout ?? PageSources.decodeTimeout
-            let deadline = Date(timeIntervalSinceNow: limit)
-            let late = PageError.invalid(path: path, message: "took more than \(Int(limit)) s to open")
-            let status = try Self.await(ddjvu_document_job(document), context: context, mailbox: mailbox, deadline: deadline,
-                                        errors: &errors) { late }
-            guard status == DDJVU_JOB_OK else { throw PageError.invalid(path: path, message: "not a readable DjVu document\(Self.detail(errors))") }
-            let files = try Self.checkComponents(document, path: path)
-            damage = Self.shortfall(path)
-            pageCount = Int(ddjvu_document_get_pagenum(document))
-            guard pageCount > 0 else { throw PageError.invalid(path: path, message: "has no pages") }
-            labels = Self.labels(files)
-            pageIDs = Self.pageIDs(files)
-            let anno = try Self.expression(deadline: deadline, context: context, mailbox: mailbox, errors: &errors, late: late) {
-                ddjvu_document_get_anno(document, 1)
-            }
-            title = Self.metadata(anno, "title")
-            author = Self.metadata(anno, "author")
-            ddjvu_miniexp_release(document, anno)
-            let outlineExp = try Self.expression(deadline: deadline, context: context, mailbox: mailbox, errors: &errors, late: late) {
-                ddjvu_document_get_outline(document)
-            }
-            outline = Self.outline(outlineExp, pageCount: pageCount, ids: pageIDs)
-            ddjvu_miniexp_release(document, outlineExp)
-            let first = try? Self.readPageInfo(0, document: document, context: context, mailbox: mailbox, deadline: deadline,
-                                               errors: &errors)
-            aspect = Book.paperAspect(firstPage: first.map { ($0.width, $0.height) })
-            if let first { sizes[0] = first }
-        } catch {
-            Self.close(context: context, document: document)
-            throw error
-        }
+        (self.context, self.document, self.mailbox) = (context, document, mailbox)
     }
 
     deinit { Self.close(context: context, document: document) }
@@ -131,6 +80,147 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         if let document { ddjvu_job_release(ddjvu_document_job(document)) }
         ddjvu_message_set_callback(context, nil, nil)
         ddjvu_context_release(context)
+    }
+
+    /// `path` opened with its directory read (within `timeout` seconds) and its component files
+    /// checked (`DjVuDocument.checkComponents`), and those files.
+    static func open(_ path: String, timeout: TimeInterval) throws -> (DjVuHandle, [DjVuDocument.Component]) {
+        let handle = try DjVuHandle(path: path)
+        let status = try handle.await(ddjvu_document_job(handle.document), deadline: Date(timeIntervalSinceNow: timeout)) {
+            PageError.invalid(path: path, message: "took more than \(Int(timeout)) s to open")
+        }
+        guard status == DDJVU_JOB_OK else { throw PageError.invalid(path: path, message: "not a readable DjVu document\(handle.detail)") }
+        return (handle, try DjVuDocument.checkComponents(handle.document, path: path))
+    }
+
+    /// Waits for `job` to finish (handling messages), its status; past `deadline`, stops it
+    /// and throws what `timedOut` gives.
+    func await(_ job: OpaquePointer?, deadline: Date, timedOut: () -> Error) throws -> ddjvu_status_t {
+        while true {
+            drain()
+            let status = ddjvu_job_status(job)
+            if status.rawValue >= DDJVU_JOB_OK.rawValue {
+                // The error that failed it may be posted just after.
+                drain()
+                return status
+            }
+            if !mailbox.wait(until: deadline), Date() >= deadline {
+                ddjvu_job_stop(job)
+                throw timedOut()
+            }
+        }
+    }
+
+    /// An expression ddjvuapi gives as `miniexp_dummy` until the data it needs has arrived.
+    func expression(deadline: Date, late: @autoclosure () -> Error, _ read: () -> miniexp_t?) throws -> miniexp_t? {
+        while true {
+            let exp = read()
+            drain()
+            if folio_miniexp_is_dummy(exp) == 0 { return exp }
+            guard mailbox.wait(until: deadline) || Date() < deadline else { throw late() }
+        }
+    }
+
+    /// Page `index`'s size and rotation, read without decoding the page.
+    func pageInfo(_ index: Int, deadline: Date) throws -> DjVuDocument.PageInfo {
+        var info = ddjvu_pageinfo_t()
+        var status = folio_ddjvu_pageinfo(document, Int32(index), &info)
+        while status.rawValue < DDJVU_JOB_OK.rawValue {
+            drain()
+            if !mailbox.wait(until: deadline), Date() >= deadline { throw DjVuDocument.PageTrouble.slow }
+            status = folio_ddjvu_pageinfo(document, Int32(index), &info)
+        }
+        drain()
+        guard status == DDJVU_JOB_OK else { throw DjVuDocument.PageTrouble.unreadable }
+        // A page's sides are 16 bits in the file: no size needs refusing, and none is
+        // allocated (pages are drawn at the size asked).
+        guard info.width > 0, info.height > 0 else { throw DjVuDocument.PageTrouble.noSize }
+        return DjVuDocument.PageInfo(width: Double(info.width), height: Double(info.height), rotation: Int(info.rotation) & 3)
+    }
+
+    /// Handles the messages waiting: errors are kept (the last few) for the next failure.
+    func drain() {
+        while let message = ddjvu_message_peek(context) {
+            if message.pointee.m_any.tag == DDJVU_ERROR, let text = message.pointee.m_error.message {
+                errors.append(String(cString: text))
+                if errors.count > 4 { errors.removeFirst() }
+            }
+            ddjvu_message_pop(context)
+        }
+    }
+
+    /// ": what djvulibre said last" (its first line, without the message number), or nothing.
+    var detail: String {
+        guard var last = errors.last?.split(separator: "\n").first.map(String.init) else { return "" }
+        if last.hasPrefix("["), let end = last.firstIndex(of: "]") { last = String(last[last.index(after: end)...]) }
+        last = last.trimmingCharacters(in: .whitespacesAndNewlines)
+        if last.hasSuffix(".") { last.removeLast() }
+        return last.isEmpty ? "" : ": " + last
+    }
+
+    /// A failure of what this handle did, with what djvulibre said (then forgotten); the page is
+    /// named by whoever reports it (`PageSources.problem`).
+    func failure(_ what: String) -> PageError {
+        defer { errors.removeAll() }
+        return .invalid(path: path, message: "\(what)\(detail)")
+    }
+}
+
+/// One DjVu file. Its pages decode in parallel, each on a handle of its own (a context with
+/// the document open in it) lent by `handles`, as many as the page store has workers.
+final class DjVuDocument: PageSource, @unchecked Sendable {
+    // @unchecked: handles are lent to one thread at a time by `handles`; `sizes` is guarded by `sizeLock`.
+    let path: String
+    let pageCount: Int
+    let title: String?
+    let author: String?
+    let outline: [OutlineEntry]
+    let damage: String?
+    private let labels: [Int: String]
+    private let pageIDs: [String: Int]
+    let handles: HandlePool<DjVuHandle>
+    private let ownTimeout: TimeInterval?
+    private var timeout: TimeInterval { ownTimeout ?? PageSources.decodeTimeout }
+    private let sizeLock = NSLock()
+    private var sizes: [Int: PageInfo] = [:]
+    /// The shape of every page of the book: the first page's, unless that is no page's shape.
+    private let aspect: Double
+
+    /// Handles at most by default: the page store's workers (`PageStore.Configuration.workers`).
+    static var defaultWorkers: Int { max(2, min(4, ProcessInfo.processInfo.activeProcessorCount - 1)) }
+
+    /// A page's size as shown (its initial rotation applied) and that rotation in quarter
+    /// turns counter-clockwise (the text layer and links are given unrotated).
+    struct PageInfo {
+        var width: Double, height: Double
+        var rotation: Int
+    }
+
+    init(path: String, timeout: TimeInterval?, workers: Int = DjVuDocument.defaultWorkers) throws {
+        self.path = path
+        ownTimeout = timeout
+        let limit = timeout ?? PageSources.decodeTimeout
+        let (first, files) = try DjVuHandle.open(path, timeout: limit)
+        let deadline = Date(timeIntervalSinceNow: limit)
+        let late = PageError.invalid(path: path, message: "took more than \(Int(limit)) s to open")
+        let document = first.document
+        damage = Self.shortfall(path)
+        pageCount = Int(ddjvu_document_get_pagenum(document))
+        guard pageCount > 0 else { throw PageError.invalid(path: path, message: "has no pages") }
+        labels = Self.labels(files)
+        pageIDs = Self.pageIDs(files)
+        let anno = try first.expression(deadline: deadline, late: late) { ddjvu_document_get_anno(document, 1) }
+        title = Self.metadata(anno, "title")
+        author = Self.metadata(anno, "author")
+        ddjvu_miniexp_release(document, anno)
+        let outlineExp = try first.expression(deadline: deadline, late: late) { ddjvu_document_get_outline(document) }
+        outline = Self.outline(outlineExp, pageCount: pageCount, ids: pageIDs)
+        ddjvu_miniexp_release(document, outlineExp)
+        let firstPage = try? first.pageInfo(0, deadline: deadline)
+        aspect = Book.paperAspect(firstPage: firstPage.map { ($0.width, $0.height) })
+        if let firstPage { sizes[0] = firstPage }
+        let own = timeout
+        handles = HandlePool(first: first, limit: workers, open: { try DjVuHandle.open(path, timeout: own ?? PageSources.decodeTimeout).0 })
     }
 
     // MARK: Pages
@@ -142,8 +232,8 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
         let info = try pageInfo(index)
         let size = fit.fitting(aspect: aspect).fitting(aspect: info.width / info.height)
-        let image = try withPage(index) { page in
-            try rasterise(page, page: (0, 0, size.width, size.height), crop: (0, 0, size.width, size.height))
+        let image = try withPage(index) { page, handle in
+            try rasterise(page, handle, page: (0, 0, size.width, size.height), crop: (0, 0, size.width, size.height))
         }
         return PageRender(image: image.onPaper(aspect: aspect), scalable: Double(size.width) < info.width)
     }
@@ -159,25 +249,24 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         let fw = Double(crop.full.width), fh = Double(crop.full.height)
         let px = Int((onPaper.x0 * fw).rounded()), py = Int((onPaper.y0 * fh).rounded())
         let pageRect = (px, py, max(1, Int((onPaper.x1 * fw).rounded()) - px), max(1, Int((onPaper.y1 * fh).rounded()) - py))
-        return try withPage(index) { page in
-            try rasterise(page, page: pageRect, crop: (crop.x, crop.y, crop.width, crop.height))
+        return try withPage(index) { page, handle in
+            try rasterise(page, handle, page: pageRect, crop: (crop.x, crop.y, crop.width, crop.height))
         }
     }
 
     /// Page `index`'s size and rotation, read from the document (without decoding the page).
     func pageInfo(_ index: Int) throws -> PageInfo {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-        return try lock.withLock {
-            if let s = sizes[index] { return s }
+        if let s = sizeLock.withLock({ sizes[index] }) { return s }
+        let s = try handles.with { handle in
             do {
-                let s = try Self.readPageInfo(index, document: document, context: context, mailbox: mailbox,
-                                              deadline: Date(timeIntervalSinceNow: timeout), errors: &errors)
-                sizes[index] = s
-                return s
+                return try handle.pageInfo(index, deadline: Date(timeIntervalSinceNow: timeout))
             } catch let what as PageTrouble {
-                throw failure(what.rawValue)
+                throw handle.failure(what.rawValue)
             }
         }
+        sizeLock.withLock { sizes[index] = s }
+        return s
     }
 
     /// What went wrong reading a page, before the message names the file.
@@ -185,43 +274,24 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         case unreadable = "cannot be read", noSize = "has no size", slow = "took too long to read"
     }
 
-    private static func readPageInfo(_ index: Int, document: OpaquePointer, context: OpaquePointer, mailbox: Mailbox, deadline: Date,
-                                     errors: inout [String]) throws -> PageInfo {
-        var info = ddjvu_pageinfo_t()
-        var status = folio_ddjvu_pageinfo(document, Int32(index), &info)
-        while status.rawValue < DDJVU_JOB_OK.rawValue {
-            drain(context, into: &errors)
-            if !mailbox.wait(until: deadline), Date() >= deadline { throw PageTrouble.slow }
-            status = folio_ddjvu_pageinfo(document, Int32(index), &info)
-        }
-        drain(context, into: &errors)
-        guard status == DDJVU_JOB_OK else { throw PageTrouble.unreadable }
-        // A page's sides are 16 bits in the file: no size needs refusing, and none is
-        // allocated (pages are drawn at the size asked).
-        guard info.width > 0, info.height > 0 else { throw PageTrouble.noSize }
-        return PageInfo(width: Double(info.width), height: Double(info.height), rotation: Int(info.rotation) & 3)
-    }
-
-    /// Runs `body` with page `index` decoded (within the timeout), under the lock.
-    private func withPage<T>(_ index: Int, _ body: (OpaquePointer) throws -> T) throws -> T {
+    /// Runs `body` with page `index` decoded (within the timeout) on a handle of its own.
+    private func withPage<T>(_ index: Int, _ body: (OpaquePointer, DjVuHandle) throws -> T) throws -> T {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
-        return try lock.withLock {
-            guard let page = ddjvu_page_create_by_pageno(document, Int32(index)) else { throw failure("cannot be read") }
+        return try handles.with { handle in
+            guard let page = ddjvu_page_create_by_pageno(handle.document, Int32(index)) else { throw handle.failure("cannot be read") }
             let job = ddjvu_page_job(page)
             defer { ddjvu_job_release(job) }
-            let status = try Self.await(job, context: context, mailbox: mailbox, deadline: Date(timeIntervalSinceNow: timeout),
-                                        errors: &errors) {
-                ddjvu_job_stop(job)
-                return failure("took more than \(Int(timeout)) s to decode")
+            let status = try handle.await(job, deadline: Date(timeIntervalSinceNow: timeout)) {
+                handle.failure("took more than \(Int(timeout)) s to decode")
             }
-            guard status == DDJVU_JOB_OK else { throw failure("cannot be decoded") }
-            return try body(page)
+            guard status == DDJVU_JOB_OK else { throw handle.failure("cannot be decoded") }
+            return try body(page, handle)
         }
     }
 
     /// The pixels `crop` of the page drawn into `page` (both x, y, width, height in the
     /// output's pixels, y down), on white where the page is not.
-    private func rasterise(_ p: OpaquePointer, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
+    private func rasterise(_ p: OpaquePointer, _ handle: DjVuHandle, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
         // White paper, opaque: every byte 255.
         let w = max(0, crop.2), h = max(0, crop.3)
         var out = RGBAImage(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h * 4))
@@ -230,11 +300,11 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         guard x1 > x0, y1 > y0 else { return out }
         // ddjvuapi takes 32-bit coordinates: a page scaled beyond them is not drawn (not trapped on).
         guard [page.0, page.1, page.0 + page.2, page.1 + page.3].allSatisfy({ abs($0) < Int(Int32.max) }) else {
-            throw failure("cannot be drawn that large")
+            throw handle.failure("cannot be drawn that large")
         }
         // R, G, B and A in memory (a little-endian word), alpha set by the xor.
         var masks: [UInt32] = [0x0000_00ff, 0x0000_ff00, 0x00ff_0000, 0xff00_0000]
-        guard let format = ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, &masks) else { throw failure("cannot be drawn") }
+        guard let format = ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, &masks) else { throw handle.failure("cannot be drawn") }
         defer { ddjvu_format_release(format) }
         ddjvu_format_set_row_order(format, 1)
         ddjvu_format_set_y_direction(format, 1)
@@ -246,7 +316,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
             ddjvu_page_render(p, DDJVU_RENDER_COLOR, &pageRect, &renderRect, format, UInt(out.width * 4),
                               bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self))
         }
-        drain()
+        handle.drain()
         return out
     }
 
@@ -281,11 +351,10 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
 
     /// `read`'s expression for page `index` (waited for), given to `body` and released.
     private func annotation<T>(page index: Int, _ read: @escaping (OpaquePointer) -> miniexp_t?, _ body: (miniexp_t?) throws -> T) throws -> T {
-        try lock.withLock {
-            let exp = try Self.expression(deadline: Date(timeIntervalSinceNow: timeout), context: context, mailbox: mailbox,
-                                          errors: &errors, late: failure("took more than \(Int(timeout)) s to read")) {
-                read(document)
-            }
+        try handles.with { handle in
+            let document = handle.document
+            let exp = try handle.expression(deadline: Date(timeIntervalSinceNow: timeout),
+                                            late: handle.failure("took more than \(Int(timeout)) s to read")) { read(document) }
             defer { ddjvu_miniexp_release(document, exp) }
             return try body(exp)
         }
@@ -324,59 +393,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         return Self.page(of: target, pageCount: pageCount, ids: pageIDs).map { PageLink(box: place, target: .page($0)) }
     }
 
-    // MARK: Messages
-
-    /// Waits for `job` to finish (handling messages), its status; past `deadline`, stops it
-    /// and throws what `timedOut` gives.
-    private static func await(_ job: OpaquePointer?, context: OpaquePointer, mailbox: Mailbox, deadline: Date, errors: inout [String],
-                              timedOut: () -> Error) throws -> ddjvu_status_t {
-        while true {
-            drain(context, into: &errors)
-            let status = ddjvu_job_status(job)
-            if status.rawValue >= DDJVU_JOB_OK.rawValue {
-                // The error that failed it may be posted just after.
-                drain(context, into: &errors)
-                return status
-            }
-            if !mailbox.wait(until: deadline), Date() >= deadline {
-                ddjvu_job_stop(job)
-                throw timedOut()
-            }
-        }
-    }
-
-    /// An expression ddjvuapi gives as `miniexp_dummy` until the data it needs has arrived.
-    private static func expression(deadline: Date, context: OpaquePointer, mailbox: Mailbox, errors: inout [String],
-                                   late: @autoclosure () -> Error, _ read: () -> miniexp_t?) throws -> miniexp_t? {
-        while true {
-            let exp = read()
-            drain(context, into: &errors)
-            if folio_miniexp_is_dummy(exp) == 0 { return exp }
-            guard mailbox.wait(until: deadline) || Date() < deadline else { throw late() }
-        }
-    }
-
-    private func drain() { Self.drain(context, into: &errors) }
-
-    /// Handles the messages waiting: errors are kept (the last few) for the next failure.
-    private static func drain(_ context: OpaquePointer, into errors: inout [String]) {
-        while let message = ddjvu_message_peek(context) {
-            if message.pointee.m_any.tag == DDJVU_ERROR, let text = message.pointee.m_error.message {
-                errors.append(String(cString: text))
-                if errors.count > 4 { errors.removeFirst() }
-            }
-            ddjvu_message_pop(context)
-        }
-    }
-
-    /// ": what djvulibre said" (its first line, without the message number), or nothing.
-    private static func detail(_ errors: [String]) -> String {
-        guard var last = errors.last?.split(separator: "\n").first.map(String.init) else { return "" }
-        if last.hasPrefix("["), let end = last.firstIndex(of: "]") { last = String(last[last.index(after: end)...]) }
-        last = last.trimmingCharacters(in: .whitespacesAndNewlines)
-        if last.hasSuffix(".") { last.removeLast() }
-        return last.isEmpty ? "" : ": " + last
-    }
+    // MARK: The file
 
     /// Damage in words when the file is shorter than its outer chunk says (a download cut
     /// short: the pages whose data is missing fail on their own).
@@ -387,11 +404,5 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
               let size = try? file.seekToEnd() else { return nil }
         let claimed = 12 + head[8..<12].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return size < claimed ? "the file ends early (\(size) of \(claimed) bytes): pages past the end are lost" : nil
-    }
-
-    /// A page's failure; the page is named by whoever reports it (`PageSources.problem`).
-    private func failure(_ what: String) -> PageError {
-        defer { errors.removeAll() }
-        return .invalid(path: path, message: "\(what)\(Self.detail(errors))")
     }
 }

@@ -43,10 +43,10 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     let title: String?
     private let password: String?
     private let uri: String
-    private let renders: HandlePool
+    private let renders: HandlePool<OpaquePointer>
     /// Handles for reading words, opened on the first text asked for (nil until then).
     private let textLock = NSLock()
-    private var texts: HandlePool?
+    private var texts: HandlePool<OpaquePointer>?
     private let sizeLock = NSLock()
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     /// A handle of its own for page labels, so that the on-screen layer never waits for pages
@@ -66,9 +66,9 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         g_free(u)
         let doc = try Self.openHandle(path: path, uri: uri, password: password)
         let uri = uri
-        renders = HandlePool(first: doc, limit: min(4, ProcessInfo.processInfo.activeProcessorCount - 1)) {
+        renders = HandlePool(first: doc, limit: min(4, ProcessInfo.processInfo.activeProcessorCount - 1), open: {
             try Self.openHandle(path: path, uri: uri, password: password)
-        }
+        }, close: Self.closeHandle)
         pageCount = Int(poppler_document_get_n_pages(doc))
         title = poppler_document_get_title(doc).flatMap { t in
             defer { g_free(t) }
@@ -192,6 +192,8 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         return doc
     }
 
+    private static func closeHandle(_ doc: OpaquePointer) { g_object_unref(UnsafeMutableRawPointer(doc)) }
+
     /// The error poppler gave, as a `PageError` (and freed).
     private static func failure(_ path: String, _ error: inout UnsafeMutablePointer<GError>?) -> PageError {
         defer { g_clear_error(&error) }
@@ -206,14 +208,14 @@ final class PDFDocument: PageSource, @unchecked Sendable {
 
     /// The handles words are read with: as many as there are cores (at most 4), so a search
     /// reads pages in parallel; the render handles when no other can be opened.
-    private var textHandles: HandlePool {
+    private var textHandles: HandlePool<OpaquePointer> {
         textLock.withLock {
             if let texts { return texts }
             guard let first = try? Self.openHandle(path: path, uri: uri, password: password) else { return renders }
             let (path, uri, password) = (path, uri, password)
-            let pool = HandlePool(first: first, limit: min(4, ProcessInfo.processInfo.activeProcessorCount)) {
+            let pool = HandlePool(first: first, limit: min(4, ProcessInfo.processInfo.activeProcessorCount), open: {
                 try Self.openHandle(path: path, uri: uri, password: password)
-            }
+            }, close: Self.closeHandle)
             texts = pool
             return pool
         }

@@ -23,10 +23,9 @@ struct Bench: ParsableCommand {
     var scenes: String?
     @Flag(help: "Skip the capture figures (render scenes only).")
     var noCapture = false
-    @Option(help: "Also measure DjVu pages/s on this document at 931 px high, against ddjvu in the same run.")
-    var djvu: String?
     @Option(help: ArgumentHelp("Also measure the documents of this folder (or this document): first page, pages/s at 931 px high, "
-                               + "PDFs against mutool draw.", valueName: "path"))
+                               + "on 1 thread and on every core, against mutool draw (PDF, EPUB and what else MuPDF reads) or ddjvu (DjVu) "
+                               + "in the same run.", valueName: "path"))
     var documents: String?
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only measure searching this document for this phrase: opening it, the first hit, the whole book, "
                                                          + "pages/s, on one thread and on every core.", valueName: "document phrase"))
@@ -90,10 +89,6 @@ struct Bench: ParsableCommand {
         let report = Report(renderer: GLInfo.renderer, size: [session.target.width, session.target.height], samples: session.target.samples,
                             firstFrameMs: firstFrame * 1000, scenes: results, capture: capture, documents: documentResults)
         print(json ? report.json : ([report.table] + (documentResults ?? []).map(\.line)).joined(separator: "\n"))
-        if let djvu {
-            let figures = try DjVuBench.measure(path: djvu)
-            print(json ? figures.json : figures.line)
-        }
     }
 
     private func measure(_ bench: BenchScene, session: FramePipeline, progress: ProgressLine) throws -> SceneResult {
@@ -367,6 +362,8 @@ struct Report: Codable {
     var json: String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // The keys named above are snake case already; the documents' are made so.
+        e.keyEncodingStrategy = .convertToSnakeCase
         return String(decoding: (try? e.encode(self)) ?? Data(), as: UTF8.self)
     }
 

@@ -2,23 +2,29 @@ import FolioBook
 import FolioMuPDF
 import Foundation
 
-/// `folio bench --documents FOLDER`: how fast each document of a folder (PDF, EPUB, any
+/// `folio bench --documents FOLDER`: how fast each document of a folder (PDF, EPUB, DjVu, any
 /// registered format) opens and rasterises at the height a page is shown at, on one thread
-/// and on workers; PDFs also through the other engine (MuPDF in-process) and `mutool draw` run
-/// in the same run, for comparison.
+/// and on workers, against the reference tool for its format run in the same run on the same
+/// pages at the same height (`mutool draw` for what MuPDF reads, PDFs included; `ddjvu` for
+/// DjVu); PDFs also through the other engine (MuPDF in-process). Figures, not pass/fail; in
+/// JSON its keys are in snake case (`Report.json`).
 struct DocumentResult: Codable {
     var file: String
     var format: String
     var pages: Int
+    /// The height pages are rasterised at, in pixels.
+    var height: Int
     /// Opening the file and rasterising its first page (a fresh document, not a cached one).
     var firstPageMs: Double
     var pagesPerSecond: Double
+    /// CPU time per page on one thread: on a busy machine a steadier comparison than wall time.
+    var cpuMsPerPage: Double
     var workers: Int
     var pagesPerSecondWorkers: Double
     /// The same PDF through MuPDF in this process (Folio draws PDFs with poppler).
     var mupdf: Rates?
-    /// `mutool draw` on the same pages at the same height (PDFs, when mutool is installed).
-    var mutoolPagesPerSecond: Double?
+    /// The reference tool on the same pages at the same height (nil when it is not installed).
+    var tool: Tool?
     /// A reflowable book as the viewer opens it and lays it out again.
     var reflow: Reflow?
 
@@ -38,27 +44,27 @@ struct DocumentResult: Codable {
         var fpsDuringRelayout: Double?
         var fpsAlone: Double?
 
-        enum CodingKeys: String, CodingKey {
-            case firstPageMs = "first_page_ms", estimatedPages = "estimated_pages", wholeLayoutMs = "whole_layout_ms"
-            case largerTextMs = "larger_text_ms", widerPageMs = "wider_page_ms"
-            case fpsDuringRelayout = "fps_during_relayout", fpsAlone = "fps_alone"
-        }
     }
 
     struct Rates: Codable {
         var firstPageMs: Double
         var pagesPerSecond: Double
+        var cpuMsPerPage: Double
         var pagesPerSecondWorkers: Double
-
-        enum CodingKeys: String, CodingKey {
-            case firstPageMs = "first_page_ms", pagesPerSecond = "pages_per_second", pagesPerSecondWorkers = "pages_per_second_workers"
-        }
     }
 
-    enum CodingKeys: String, CodingKey {
-        case file, format, pages, workers, mupdf, reflow
-        case firstPageMs = "first_page_ms", pagesPerSecond = "pages_per_second"
-        case pagesPerSecondWorkers = "pages_per_second_workers", mutoolPagesPerSecond = "mutool_pages_per_second"
+    /// A command-line rasteriser run as a subprocess, its output thrown away: its first page
+    /// (the process started, the file opened, page 1 drawn) and its rate over the pages Folio drew.
+    struct Tool: Codable {
+        var name: String
+        var firstPageMs: Double
+        var pagesPerSecond: Double
+        var cpuMsPerPage: Double
+    }
+
+    /// Folio's rate over the tool's, on one thread and on the workers (nil without the tool).
+    var ratios: (one: Double, workers: Double)? {
+        tool.map { (pagesPerSecond / $0.pagesPerSecond, pagesPerSecondWorkers / $0.pagesPerSecond) }
     }
 
     /// The frame rate drawn during a relayout, beside the rate alone.
@@ -69,10 +75,15 @@ struct DocumentResult: Codable {
 
     var line: String {
         func f(_ x: Double) -> String { String(format: "%.1f", x) }
-        return "\((file as NSString).lastPathComponent) (\(format), \(pages) pages): first page \(f(firstPageMs)) ms, "
-            + "\(f(pagesPerSecond)) pages/s on 1 thread, \(f(pagesPerSecondWorkers)) on \(workers)"
+        func x(_ r: Double) -> String { String(format: "%.2f×", r) }
+        let drawn = min(pages, DocumentBench.maxPages)
+        return "\((file as NSString).lastPathComponent) (\(format), \(pages) pages, \(drawn) drawn \(height) px high): "
+            + "first page \(f(firstPageMs)) ms, \(f(pagesPerSecond)) pages/s on 1 thread (\(f(cpuMsPerPage)) ms CPU a page), "
+            + "\(f(pagesPerSecondWorkers)) on \(workers)"
+            + (tool.map { "; \($0.name): first page \(f($0.firstPageMs)) ms, \(f($0.pagesPerSecond)) pages/s (\(f($0.cpuMsPerPage)) ms CPU a page)" }
+                ?? "; no reference tool installed")
+            + (ratios.map { "; Folio/\(tool?.name ?? ""): \(x($0.one)) on 1 thread, \(x($0.workers)) on \(workers)" } ?? "")
             + (mupdf.map { "; through MuPDF: first page \(f($0.firstPageMs)) ms, \(f($0.pagesPerSecond)) pages/s, \(f($0.pagesPerSecondWorkers)) on \(workers)" } ?? "")
-            + (mutoolPagesPerSecond.map { "; mutool draw \(f($0)) pages/s" } ?? "")
             + (reflow.map { r in "; as the viewer opens it: first page \(f(r.firstPageMs)) ms (≈\(r.estimatedPages) pages), "
                 + "whole layout \(f(r.wholeLayoutMs)) ms, 1 pt larger \(f(r.largerTextMs)) ms, wider page \(f(r.widerPageMs)) ms"
                 + turning(r) } ?? "")
@@ -103,13 +114,14 @@ enum DocumentBench {
     private static let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     private static func measure(_ path: String, format: PageSourceFormat, height: Int, frame: (() -> Void)?) throws -> DocumentResult {
-        let (pages, rates) = try rates(path, format: format, height: height)
+        let (doc, rates) = try rates(path, format: format, height: height)
         let pdf = format.extensions.contains("pdf")
-        let n = min(pages, maxPages)
-        return DocumentResult(file: path, format: format.name, pages: pages, firstPageMs: rates.firstPageMs,
-                              pagesPerSecond: rates.pagesPerSecond, workers: workers, pagesPerSecondWorkers: rates.pagesPerSecondWorkers,
+        let n = min(doc.pageCount, maxPages)
+        return DocumentResult(file: path, format: format.name, pages: doc.pageCount, height: height, firstPageMs: rates.firstPageMs,
+                              pagesPerSecond: rates.pagesPerSecond, cpuMsPerPage: rates.cpuMsPerPage, workers: workers,
+                              pagesPerSecondWorkers: rates.pagesPerSecondWorkers,
                               mupdf: pdf ? try? Self.rates(path, format: MuPDF.format("PDF", ["pdf"]), height: height).1 : nil,
-                              mutoolPagesPerSecond: pdf && n > 0 ? mutool(path, pages: n, height: height) : nil,
+                              tool: n > 0 ? tool(path, doc, format: format, pages: n, height: height) : nil,
                               reflow: try reflow(path, format: format, height: height, frame: frame))
     }
 
@@ -173,38 +185,65 @@ enum DocumentBench {
         return (try outcome.value!.get(), fps)
     }
 
-    /// A fresh document's page count and rates: open + first page, then up to `maxPages`
-    /// pages on one thread, then on `workers`.
-    private static func rates(_ path: String, format: PageSourceFormat, height: Int) throws -> (Int, DocumentResult.Rates) {
+    /// A fresh document (laid out whole) and its rates: open + first page, then up to
+    /// `maxPages` pages on one thread, then on `workers` on a document opened anew (so that no
+    /// engine's cache of decoded pages serves the second pass).
+    private static func rates(_ path: String, format: PageSourceFormat, height: Int) throws -> (any PageSource, DocumentResult.Rates) {
         let fit = PixelSize(width: height * 4, height: height)
         let t0 = Date()
         let doc = try format.open(path, commandDocuments.password)
         if doc.pageCount > 0 { _ = try doc.render(page: 0, fit: fit) }
         let first = Date().timeIntervalSince(t0)
         let n = min(doc.pageCount, maxPages)
-        let t1 = Date()
+        let t1 = Date(), cpu1 = processCPUSeconds()
         for i in 0..<n { _ = try? doc.render(page: i, fit: fit) }
-        let one = Double(n) / max(Date().timeIntervalSince(t1), 1e-9)
+        let one = Double(n) / max(Date().timeIntervalSince(t1), 1e-9), cpu = (processCPUSeconds() - cpu1) * 1000 / Double(max(n, 1))
+        let fresh = try format.open(path, commandDocuments.password)
         let t2 = Date()
-        DispatchQueue.concurrentPerform(iterations: n) { i in _ = try? doc.render(page: i, fit: fit) }
+        DispatchQueue.concurrentPerform(iterations: n) { i in _ = try? fresh.render(page: i, fit: fit) }
         let many = Double(n) / max(Date().timeIntervalSince(t2), 1e-9)
-        return (doc.pageCount, DocumentResult.Rates(firstPageMs: first * 1000, pagesPerSecond: one, pagesPerSecondWorkers: many))
+        return (doc, DocumentResult.Rates(firstPageMs: first * 1000, pagesPerSecond: one, cpuMsPerPage: cpu, pagesPerSecondWorkers: many))
     }
 
-    /// Pages per second of `mutool draw` rasterising (and discarding) pages 1…`pages`.
-    private static func mutool(_ path: String, pages: Int, height: Int) -> Double? {
-        guard let mutool = executable(named: "mutool") else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: mutool)
-        p.arguments = ["draw", "-q", "-h", String(height), path, "1-\(pages)"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        let t0 = Date()
-        guard (try? p.run()) != nil else { return nil }
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
-        return Double(pages) / max(Date().timeIntervalSince(t0), 1e-9)
+    /// The reference rasteriser for the format of `doc` (opened from `path`) on pages 1…`pages` at `height` pixels high:
+    /// `ddjvu` for DjVu, `mutool draw` for what MuPDF reads (a reflowable book laid out on
+    /// Folio's page box at Folio's text size); nil for other formats or when it is missing.
+    private static func tool(_ path: String, _ doc: any PageSource, format: PageSourceFormat, pages: Int, height: Int) -> DocumentResult.Tool? {
+        if format.name == "DjVu" {
+            // Width to spare: the height sets the scale, as on a page shown that high.
+            return run("ddjvu", pages: pages) { ["-format=ppm", "-size=\(height * 4)x\(height)", "-page=1-\($0)", path, "/dev/null"] }
+        }
+        guard format.extensions.contains("pdf") || MuPDF.formats.contains(where: { $0.name == format.name }) else { return nil }
+        var layout: [String] = []
+        if let book = doc as? any ReflowableSource, book.reflowable, let size = doc.pageSize(0) {
+            layout = ["-W", String(format: "%.2f", size.width), "-H", String(format: "%.2f", size.height), "-S", String(book.fontSize)]
+        }
+        return run("mutool", pages: pages) { ["draw", "-q", "-h", String(height)] + layout + [path, "1-\($0)"] }
     }
+
+    /// `tool` run on page 1, then on pages 1…`pages` (`arguments` given the last page): its
+    /// first page, pages/s and CPU per page; nil when it is not installed or fails.
+    private static func run(_ tool: String, pages: Int, arguments: (Int) -> [String]) -> DocumentResult.Tool? {
+        guard let executable = executable(named: tool) else { return nil }
+        func time(_ last: Int) -> (wall: Double, cpu: Double)? {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: executable)
+            p.arguments = arguments(last)
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            let t0 = Date(), cpu0 = children()
+            guard (try? p.run()) != nil else { return nil }
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { return nil }
+            return (Date().timeIntervalSince(t0), children() - cpu0)
+        }
+        guard let first = time(1), let all = time(pages) else { return nil }
+        return DocumentResult.Tool(name: tool == "mutool" ? "mutool draw" : tool, firstPageMs: first.wall * 1000,
+                                   pagesPerSecond: Double(pages) / max(all.wall, 1e-9), cpuMsPerPage: all.cpu * 1000 / Double(pages))
+    }
+
+    /// CPU seconds of this process's children that have ended.
+    private static func children() -> Double { processCPUSeconds(children: true) - processCPUSeconds() }
 }
 
 /// What a worker gave, read once it signalled `done`.

@@ -207,7 +207,7 @@ public final class Renderer {
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map(\.atRest),
                             camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
-                            textures: textures.serial,
+                            samples: target.samples, textures: textures.serial,
                             versions: still.flatMap(\.faces).map(textures.version), settings: settings, light: light)
         let id = target.serial
         let fullFrame = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
@@ -699,6 +699,9 @@ struct StaticKey: Equatable {
     var desk: Double
     var width: Int
     var height: Int
+    /// The target's multisampling: a layer drawn for another is drawn again (its boxes'
+    /// edges would be those of the other).
+    var samples: Int
     var textures: Int
     /// The versions of the textures the layer shows (`TextureStore.version`).
     var versions: [Int]

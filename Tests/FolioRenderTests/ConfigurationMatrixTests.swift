@@ -81,10 +81,11 @@ import Testing
     /// MSAA's but at a few pixels, and the blocks' edges are still antialiased: it differs from
     /// no MSAA where true MSAA does. Drawing the boxes single-sampled too, or not resolving
     /// them before the pages, fails the one; drawing the pages multisampled again costs the
-    /// time this setting saves (`folio bench --msaa 4`).
+    /// time this setting saves (`folio bench --msaa 4`). No MSAA is drawn first, with the same
+    /// settings: a layer cached for a target of other samples must not be reused.
     @Test func boxesAloneMultisampledKeepTheirEdges() throws {
-        let boxes = try Self.openBook(samples: 4, boxesOnly: true), full = try Self.openBook(samples: 4, boxesOnly: false)
         let none = try Self.openBook(samples: 0, boxesOnly: true)
+        let boxes = try Self.openBook(samples: 4, boxesOnly: true), full = try Self.openBook(samples: 4, boxesOnly: false)
         let msaaEdges = try #require(ImageAssert.compare(full, none, channelTolerance: 24)).failingPixels
         let kept = try #require(ImageAssert.compare(boxes, none, channelTolerance: 24)).failingPixels
         let lost = try #require(ImageAssert.compare(boxes, full, channelTolerance: 24)).failingPixels

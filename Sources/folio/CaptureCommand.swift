@@ -51,21 +51,19 @@ struct Capture: ParsableCommand {
         // one makes the GL context; the library's failure comes first.
         let (source, password) = (render.source, render.password)
         HeadlessContext.prepareEnvironment()
-        let (loaded, made) = concurrently({ try loadLibrary(source, password: password) }, meanwhile: {
+        let loading = Worker { try loadLibrary(source, password: password) }
+        let made = Result {
             let context = try HeadlessContext.make()
             Timings.mark("EGL context")
             return context
-        })
-        let context = try? made.get()
-        let library: Library
-        do { library = try loaded.get() } catch {
-            context?.destroy()
-            throw error
         }
-        Timings.mark("library (documents opened and laid out)")
-        let still: StillState
-        do { still = try self.still(of: library) } catch {
-            context?.destroy()
+        let library: Library, still: StillState
+        do {
+            library = try loading.wait().get()
+            Timings.mark("library (documents opened and laid out)")
+            still = try self.still(of: library)
+        } catch {
+            (try? made.get())?.destroy()
             throw error
         }
         let pipeline = try render.pipeline(library: library, context: try made.get())
@@ -137,32 +135,6 @@ struct Capture: ParsableCommand {
             }
         }
         return nil
-    }
-}
-
-/// Runs `work` on a thread of its own while `meanwhile` runs on this one; both results.
-func concurrently<T: Sendable, U>(_ work: @escaping @Sendable () throws -> T,
-                                  meanwhile: () throws -> U) -> (Result<T, any Error>, Result<U, any Error>) {
-    let box = ResultBox<T>()
-    Thread.detachNewThread { box.set(Result { try work() }) }
-    let mine = Result { try meanwhile() }
-    return (box.wait(), mine)
-}
-
-/// A result handed from one thread to the one waiting for it.
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    // @unchecked: `result` is written once before `done` is signalled and read after it.
-    private var result: Result<T, any Error>?
-    private let done = DispatchSemaphore(value: 0)
-
-    func set(_ r: Result<T, any Error>) {
-        result = r
-        done.signal()
-    }
-
-    func wait() -> Result<T, any Error> {
-        done.wait()
-        return result!
     }
 }
 

@@ -166,23 +166,17 @@ enum DocumentBench {
     /// it is done (as the viewer's loop goes on while a book is laid out), and the frames per
     /// second drawn meanwhile (nil without `frame`: this thread just waits).
     private static func whileDrawing<T>(_ frame: (() -> Void)?, _ work: @escaping @Sendable () throws -> T) throws -> (T, Double?) {
-        let outcome = WorkOutcome<T>()
-        Thread.detachNewThread {
-            outcome.value = Result { try work() }
-            outcome.done.signal()
-        }
+        let worker = Worker(work)
         let t = Date()
         var frames = 0
         if let frame {
-            while outcome.done.wait(timeout: DispatchTime.now()) != .success {
+            while worker.wait(until: .now()) == nil {
                 frame()
                 frames += 1
             }
-        } else {
-            outcome.done.wait()
         }
         let fps = frame.map { _ in Double(frames) / max(Date().timeIntervalSince(t), 1e-9) }
-        return (try outcome.value!.get(), fps)
+        return (try worker.wait().get(), fps)
     }
 
     /// A fresh document (laid out whole) and its rates: open + first page, then up to
@@ -244,11 +238,4 @@ enum DocumentBench {
 
     /// CPU seconds of this process's children that have ended.
     private static func children() -> Double { processCPUSeconds(children: true) - processCPUSeconds() }
-}
-
-/// What a worker gave, read once it signalled `done`.
-private final class WorkOutcome<T>: @unchecked Sendable {
-    // @unchecked: `value` is written once by the worker before `done` is signalled.
-    var value: Result<T, Error>?
-    let done = DispatchSemaphore(value: 0)
 }

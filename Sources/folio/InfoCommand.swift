@@ -48,22 +48,13 @@ struct Info: ParsableCommand {
     /// never finishes (a PDF engine cannot be stopped mid-page) is left to finish aside, and
     /// the next pages are checked meanwhile.
     private func decodeBounded(_ page: PageRef, fit: PixelSize) throws {
-        final class Outcome: @unchecked Sendable {
-            // @unchecked: written once by the decoding thread before `done` is signalled.
-            var error: Error?
-            let done = DispatchSemaphore(value: 0)
-        }
-        let outcome = Outcome()
-        Thread.detachNewThread {
-            do { _ = try commandDocuments.render(page, fit: fit) } catch { outcome.error = error }
-            outcome.done.signal()
-        }
+        let decoding = Worker { _ = try commandDocuments.render(page, fit: fit) }
         // A little past the engines' own deadline (`PageSources.decodeTimeout`), so that those
         // that can stop a page say so themselves.
-        guard outcome.done.wait(timeout: .now() + pageTimeout * 1.1 + 0.2) == .success else {
+        guard let outcome = decoding.wait(until: .now() + pageTimeout * 1.1 + 0.2) else {
             throw PageError.invalid(path: page.description, message: "still decoding after \(pageTimeout.formatted()) s; passed over")
         }
-        if let error = outcome.error { throw error }
+        try outcome.get()
     }
 
     func run() throws {

@@ -242,7 +242,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
         var item = SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
                              front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade : f.shade.opening(p), v), visible: visible, z: f.z,
-                             thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.receivesShadow ? -1 : nil,
+                             thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.shadowFrom.map { -1 - $0 },
                              scale: mix(closedScale, 1, p),
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
@@ -301,13 +301,16 @@ public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     return v.singlePage ? m * Mat4.translation(-book.pageSize.x / 2 * open, 0, 0) : m
 }
 
-/// Sorts by draw order and points shadow receivers at the turning sheet (of a riffle, the last
-/// drawn: `BookFaces.flatTurn` draws the one in the air that left first last).
+/// Sorts by draw order and points shadow receivers at their turning sheet: a receiver's
+/// `shadowCaster` of −1 − k names the k-th sheet counted back from the last drawn (of a
+/// riffle, `BookFaces.flatTurn` draws the one in the air that left first last); none when no
+/// sheet is drawn.
 private func ordered(_ items: [SceneItem]) -> [SceneItem] {
     var sorted = items.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
-    let caster = sorted.lastIndex { $0.kind == .sheet }
-    for i in sorted.indices where sorted[i].shadowCaster != nil {
-        sorted[i].shadowCaster = caster
+    let sheets = sorted.indices.filter { sorted[$0].kind == .sheet }
+    for i in sorted.indices {
+        guard let k = sorted[i].shadowCaster.map({ -1 - $0 }) else { continue }
+        sorted[i].shadowCaster = sheets.isEmpty ? nil : sheets[max(0, sheets.count - 1 - k)]
     }
     return sorted
 }

@@ -186,6 +186,22 @@ public enum BookBody {
     }
 }
 
+extension Shade {
+    /// What several sheets in the air give the page beneath them, nearest first: the nearest
+    /// one's shade, each darkening as deep as the deepest any of them gives. Sheets in the air
+    /// lie close together and block much the same light: the page is as dark as under the one
+    /// that hides most, not darker by each.
+    static func under(_ shades: [Shade]) -> Shade {
+        guard var s = shades.first else { return .none }
+        for o in shades.dropFirst() {
+            s.reveal = max(s.reveal, o.reveal)
+            s.facing = max(s.facing, o.facing)
+            s.cast = max(s.cast, o.cast)
+        }
+        return s
+    }
+}
+
 /// One face or block of an open book in the book's own frame, before the open/close blend,
 /// orientation, reading direction and zoom are applied.
 struct BookFace {
@@ -206,7 +222,9 @@ struct BookFace {
     var z = 0
     var thickness = 0.0
     var ratio: Double? = nil
-    var receivesShadow = false
+    /// The sheet in the air whose shadow falls on this face, counted from the last drawn (0), or
+    /// nil: it receives none (`SceneItem.shadowCaster` once ordered).
+    var shadowFrom: Int? = nil
 }
 
 /// The faces of an open book.
@@ -432,15 +450,17 @@ enum BookFaces {
                          lift: mix(leave, land, progress[j]), drops: drops,
                          deform: deform, grab: grab, pointer: count == 1 ? pointer : nil, size: size)
         }
-        // The page revealed darkens under the last sheet in the air, the facing page under the
-        // first; with none in the air (a riffle's ends) they rest.
-        if let last = flying.last, let first = flying.first {
-            revealed[revealed.count - 1].shade = sheets[last].shades.revealed
-            facing[facing.count - 1].shade = sheets[first].shades.facing
+        // Every sheet in the air darkens both pages beneath (the one revealed and the facing one,
+        // which is the sheet landed last); each page takes its cast shadow and the sky hidden from
+        // it from the sheet nearest it: the last to leave over the page revealed, the first over
+        // the facing page. With none in the air (a riffle's ends) they rest.
+        if !flying.isEmpty {
+            revealed[revealed.count - 1].shade = Shade.under(flying.reversed().map { sheets[$0].shades.revealed })
+            facing[facing.count - 1].shade = Shade.under(flying.map { sheets[$0].shades.facing })
         }
-        revealed[revealed.count - 1].receivesShadow = true
-        facing[facing.count - 1].receivesShadow = true
-        // The sheets in the air, the first to leave drawn last: the shadow's caster (`ordered`).
+        revealed[revealed.count - 1].shadowFrom = max(flying.count - 1, 0)
+        facing[facing.count - 1].shadowFrom = 0
+        // The sheets in the air, the first to leave drawn last (`ordered` counts them from it).
         return [cover(book, index: index)] + facing + revealed + flying.reversed().map { sheets[$0].face }
     }
 

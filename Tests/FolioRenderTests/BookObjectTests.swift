@@ -100,4 +100,28 @@ extension BookObjectTests {
         #expect(crest > face + 8, "a light crest in \(rows) above the face's \(face)")
         #expect(rows[0] < crest - 8, "a dark sliver at the edge: \(rows)")
     }
+
+    /// At 640 × 360 a shelf book's overhang is under two pixels, yet its board still shows: with
+    /// the cover printed on it, at MSAA 0 and 4, the board's pixels just past the cover's right
+    /// and top edges hold a lit crest well above the cover's cloth beside it (before, the crest and
+    /// the sliver were each a third of the overhang, under a pixel: 3 levels above the cloth;
+    /// now 18).
+    @Test(arguments: [0, 4])
+    func theBoardsRimShowsOnASmallShelf(_ samples: Int) throws {
+        let scene = makeScene(ViewState(phase: .shelf), books: ShelfBookTests.books(20))
+        let cover = try #require(scene.items.first { $0.kind == .cover && $0.book == 0 })
+        let width = 640, height = 360
+        let img = try GLHarness.shared.render(scene, width: width, height: height, library: ShelfBookTests.library,
+                                              configuration: RenderConfiguration(samples: samples, filtering: .software))
+        func pixel(_ a: Double, _ l: Double) -> (x: Int, y: Int) {
+            let at = scene.camera.projectToView(cover.model.project(Vec3(a, l, 0)))
+            return (Int((at.x / scene.camera.viewSize.x + 0.5) * Double(width)), Int((0.5 - at.y / scene.camera.viewSize.y) * Double(height)))
+        }
+        let right = pixel(cover.size.x, 0), top = pixel(cover.size.x / 2, cover.size.y / 2)
+        let cloth = img.luma(right.x - 2, right.y), clothTop = img.luma(top.x, top.y + 2)
+        let crest = (right.x - 1...right.x + 3).map { img.luma($0, right.y) }.max() ?? 0
+        let crestTop = (top.y - 3...top.y + 1).map { img.luma(top.x, $0) }.max() ?? 0
+        #expect(crest > cloth + 12, "msaa \(samples): the right edge's crest \(crest) against the cloth's \(cloth)")
+        #expect(crestTop > clothTop + 12, "msaa \(samples): the top edge's crest \(crestTop) against the cloth's \(clothTop)")
+    }
 }

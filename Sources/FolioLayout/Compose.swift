@@ -241,7 +241,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
         var item = SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
-                             front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade : f.shade.opening(p), v), visible: visible, z: f.z,
+                             front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade.underBoard(f, progress: p) : f.shade.opening(p), v), visible: visible, z: f.z,
                              thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.shadowFrom.map { -1 - $0 },
                              scale: mix(closedScale, 1, p),
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)

@@ -200,6 +200,18 @@ extension Shade {
         }
         return s
     }
+
+    /// A flat book's face while the book opens at progress `p`: the page the front board
+    /// uncovers (the right stack's) lies under the board as a page under a turning sheet does,
+    /// darkened by the share of it the board still covers (`RigidFlip.shades`: a third at most,
+    /// none once the board stands up), so the paper seen under a lifted board is in its shade
+    /// and not lit as an open page.
+    func underBoard(_ f: BookFace, progress p: Double) -> Shade {
+        guard f.kind == .page, f.side == .right, p < 1 else { return self }
+        var s = self
+        s.reveal = max(s.reveal, max(0, cos(.pi * clamp(p, 0, 1))) / 3)
+        return s
+    }
 }
 
 /// One face or block of an open book in the book's own frame, before the open/close blend,

@@ -185,6 +185,13 @@ public final class Renderer {
         }
         lastDirty[target.serial] = nil
         let still = items.filter { $0.kind != .sheet }
+        // With no sheet in the air the pages carry their darkening themselves (the page under a
+        // lifting front board): drawn in depth with the rest, so what lies over them (the board)
+        // is not darkened, as an overlay over the whole frame's page would darken it.
+        guard !moving.isEmpty else {
+            drawLayer(still, into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+            return
+        }
         drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).

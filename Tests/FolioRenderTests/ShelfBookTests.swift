@@ -91,6 +91,36 @@ import Testing
         }
     }
 
+    /// A moment into opening, the first page seen beside the lifted front board lies in the
+    /// board's shade (as a page under a turning sheet), lighter as the board rises, and the
+    /// board over it is not darkened with it. Before, the paper between the boards was lit as
+    /// an open page: a plain cream face.
+    @Test func thePageUnderTheLiftedBoardIsInItsShade() throws {
+        func frames(_ p: Double) throws -> (shaded: RGBAImage, lit: RGBAImage, scene: Scene) {
+            let scene = makeScene(ViewState(phase: .opening, book: 0, openProgress: p), books: Self.books(200))
+            var lit = scene
+            lit.items = lit.items.map { var i = $0; i.shade.reveal = 0; return i }
+            let images = try GLHarness.shared.frames([scene, lit], width: Self.width, height: Self.height, library: Self.library)
+            return (images[0], images[1], scene)
+        }
+        func strip(_ f: (shaded: RGBAImage, lit: RGBAImage, scene: Scene)) throws -> (darker: Double, board: Double) {
+            let page = try #require(f.scene.items.first { $0.kind == .page && $0.book == 0 && $0.model.determinant > 0 })
+            let cover = try #require(f.scene.items.first { $0.kind == .cover && $0.book == 0 })
+            func pixel(_ item: SceneItem, _ a: Double) -> Int {
+                let at = f.scene.camera.projectToView(item.model.project(Vec3(a * item.size.x, 0, 0)))
+                return Int((at.x / f.scene.camera.viewSize.x + 0.5) * Double(Self.width))
+            }
+            let y = Self.height / 2, edge = pixel(page, 1)
+            let darker = (edge - 12...edge - 2).map { f.lit.luma($0, y) - f.shaded.luma($0, y) }.max() ?? 0
+            let middle = pixel(cover, 0.5)
+            return (darker, abs(f.lit.luma(middle, y) - f.shaded.luma(middle, y)))
+        }
+        let early = try strip(try frames(0.12)), later = try strip(try frames(0.35))
+        #expect(early.darker > 40, "the page beside the lifted board darker by \(early.darker) than lit")
+        #expect(later.darker < early.darker && later.darker > 5, "lighter as the board rises: \(early.darker) → \(later.darker)")
+        #expect(early.board < 1 && later.board < 1, "the board over it not darkened: \(early.board), \(later.board)")
+    }
+
     /// Half open, the front board stands on its spine edge: its fore edge, the cover's blue
     /// cloth, faces the eye beside the inside of the cover; no neighbour shows through the book.
     @Test func theStandingFrontBoardShowsItsEdge() throws {

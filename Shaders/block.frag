@@ -61,16 +61,15 @@ void main() {
     float g = max(uGrow, 1e-3);
     vec2 d = vec2((1.0 - vBox.x) * (uSize.x + uGrow), min(vBox.y, 1.0 - vBox.y) * (uSize.y + 2.0 * uGrow)) / g;
     float t = min(d.x, d.y);
-    // Drawn in pixels where the overhang is small (px: a pixel in these units): a sliver and a
-    // crest need a pixel each, and a shelf book's overhang at 640 × 360 is under two; there the
-    // sliver narrows away and the crest takes the outer pixel, a lit edge against the room (both
-    // continuous in px, so a book growing on screen shows no step). Edges antialiased over a pixel.
+    float face = -0.28 + 0.28 * smoothstep(0.0, 0.3, t) + 0.3 * (smoothstep(0.1, 0.35, t) - smoothstep(0.35, 0.9, t));
+    // Where the overhang is only a few pixels (px: a pixel in these units; a shelf book's is
+    // under two at 640 × 360) that profile vanishes under a pixel: there the sliver narrows
+    // away and the crest takes the outer pixel, stronger, a lit edge against the room. Blended
+    // by px, so a book growing on screen shows no step.
     float px = max(fwidth(t), 1e-4);
-    float sliver = 0.3 * (1.0 - smoothstep(0.25, 0.45, px));
-    float crest = min(max(0.6, sliver + 1.2 * px), 1.0);
-    float inside = smoothstep(sliver - 0.5 * px, sliver + 0.5 * px, t);
-    float bevel = 1.0 + smoothstep(1.0, 2.0, max(d.x, d.y))
-        * (-0.45 * (1.0 - inside) + 0.7 * inside * (1.0 - smoothstep(crest - 0.5 * px, crest + 0.5 * px, t)));
+    float crest = min(0.6 + 1.2 * px, 1.0);
+    face = mix(face, 0.7 * (1.0 - smoothstep(crest - 0.5 * px, crest + 0.5 * px, t)), smoothstep(0.2, 0.45, px));
+    float bevel = 1.0 + smoothstep(1.0, 2.0, max(d.x, d.y)) * face;
     float rim = uBoard == 1 ? mix(bevel, 0.7 + 0.55 * sin(3.14159265 * vBox.z), vEdge) : 1.0;
     if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * rim * uClothTint, cloth);
     fragColor = vec4(color * light, 1.0);

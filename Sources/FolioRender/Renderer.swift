@@ -185,18 +185,15 @@ public final class Renderer {
         }
         lastDirty[target.serial] = nil
         let still = items.filter { $0.kind != .sheet }
-        // With no sheet in the air the pages carry their darkening themselves (the page under a
-        // lifting front board): drawn in depth with the rest, so what lies over them (the board)
-        // is not darkened, as an overlay over the whole frame's page would darken it.
-        guard !moving.isEmpty else {
-            drawLayer(still, into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
-            return
-        }
-        drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        // The pages of a book still opening (no sheet is then in the air) carry their darkening
+        // themselves, drawn in depth with the rest: the front board lifting over the first page
+        // is not darkened with it, as an overlay over the page's whole area would darken it.
+        let inline = { (item: SceneItem) in item.closed > 0 && moving.isEmpty }
+        drawLayer(still.map { inline($0) ? $0 : $0.atRest }, into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
-        drawMoving(moving, overlays: overlays(still, sheets: moving), viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: overlays(still.filter { !inline($0) }, sheets: moving), viewProj: viewProj, textures: textures)
     }
 
     /// Something else was drawn over `rect` of `target` (GL's origin) after this frame, such as

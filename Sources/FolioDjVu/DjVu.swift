@@ -292,12 +292,18 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     /// The pixels `crop` of the page drawn into `page` (both x, y, width, height in the
     /// output's pixels, y down), on white where the page is not.
     private func rasterise(_ p: OpaquePointer, _ handle: DjVuHandle, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
-        // White paper, opaque: every byte 255.
+        // A buffer from the pool of page buffers, painted white paper (every byte 255) unless
+        // the page covers all of it.
         let w = max(0, crop.2), h = max(0, crop.3)
-        var out = RGBAImage(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h * 4))
+        var out = RGBAImage(width: w, height: h, pixels: PixelPool.shared.take(count: w * h * 4))
         let x0 = max(page.0, crop.0), y0 = max(page.1, crop.1)
         let x1 = min(page.0 + page.2, crop.0 + crop.2), y1 = min(page.1 + page.3, crop.1 + crop.3)
-        guard x1 > x0, y1 > y0 else { return out }
+        let paper: (inout RGBAImage) -> Void = { $0.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 255) } }
+        guard x1 > x0, y1 > y0 else {
+            paper(&out)
+            return out
+        }
+        if (x0, y0, x1, y1) != (crop.0, crop.1, crop.0 + crop.2, crop.1 + crop.3) { paper(&out) }
         // ddjvuapi takes 32-bit coordinates: a page scaled beyond them is not drawn (not trapped on).
         guard [page.0, page.1, page.0 + page.2, page.1 + page.3].allSatisfy({ abs($0) < Int(Int32.max) }) else {
             throw handle.failure("cannot be drawn that large")
@@ -311,11 +317,12 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         var pageRect = ddjvu_rect_t(x: Int32(page.0), y: Int32(page.1), w: UInt32(page.2), h: UInt32(page.3))
         var renderRect = ddjvu_rect_t(x: Int32(x0), y: Int32(y0), w: UInt32(x1 - x0), h: UInt32(y1 - y0))
         let offset = ((y0 - crop.1) * out.width + (x0 - crop.0)) * 4
-        // Nothing drawn (a page with no image layer) leaves blank paper: the result is not needed.
-        _ = out.pixels.withUnsafeMutableBytes { bytes in
-            ddjvu_page_render(p, DDJVU_RENDER_COLOR, &pageRect, &renderRect, format, UInt(out.width * 4),
+        let drawn = out.pixels.withUnsafeMutableBytes { bytes in
+            ddjvu_page_render(p, DDJVU_RENDER_COLOR, &pageRect, &renderRect, format, UInt(w * 4),
                               bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self))
         }
+        // Nothing drawn (a page with no image layer) is blank paper.
+        if drawn == 0 { paper(&out) }
         handle.drain()
         return out
     }

@@ -169,7 +169,8 @@ final class DjVuHandle {
 /// One DjVu file. Its pages decode in parallel, each on a handle of its own (a context with
 /// the document open in it) lent by `handles`, as many as the page store has workers.
 final class DjVuDocument: PageSource, @unchecked Sendable {
-    // @unchecked: handles are lent to one thread at a time by `handles`; `sizes` is guarded by `sizeLock`.
+    // @unchecked: handles are lent to one thread at a time by their pools; `sizes` is guarded by
+    // `sizeLock`, `texts` by `textLock`.
     let path: String
     let pageCount: Int
     let title: String?
@@ -183,6 +184,10 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private var timeout: TimeInterval { ownTimeout ?? PageSources.decodeTimeout }
     private let sizeLock = NSLock()
     private var sizes: [Int: PageInfo] = [:]
+    /// Handles of their own for the text layer and annotations, opened on the first asked for
+    /// (nil until then), so a search through the book never keeps a page waiting for a handle.
+    private let textLock = NSLock()
+    private var texts: HandlePool<DjVuHandle>?
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
     private let aspect: Double
 
@@ -358,12 +363,26 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
 
     /// `read`'s expression for page `index` (waited for), given to `body` and released.
     private func annotation<T>(page index: Int, _ read: @escaping (OpaquePointer) -> miniexp_t?, _ body: (miniexp_t?) throws -> T) throws -> T {
-        try handles.with { handle in
+        try textHandles.with { handle in
             let document = handle.document
             let exp = try handle.expression(deadline: Date(timeIntervalSinceNow: timeout),
                                             late: handle.failure("took more than \(Int(timeout)) s to read")) { read(document) }
             defer { ddjvu_miniexp_release(document, exp) }
             return try body(exp)
+        }
+    }
+
+    /// The handles text and annotations are read with: two, opened on first use; the render
+    /// handles when no other can be opened.
+    private var textHandles: HandlePool<DjVuHandle> {
+        textLock.withLock {
+            if let texts { return texts }
+            let (path, own) = (path, ownTimeout)
+            let open = { try DjVuHandle.open(path, timeout: own ?? PageSources.decodeTimeout).0 }
+            guard let first = try? open() else { return handles }
+            let pool = HandlePool(first: first, limit: 2, open: open)
+            texts = pool
+            return pool
         }
     }
 

@@ -111,7 +111,8 @@ indirect enum PDFValue: Equatable {
 
 /// The objects of one PDF file, found by scanning it (`Type3Cycles`).
 final class ObjectReader {
-    private let bytes: [UInt8]
+    /// The file, mapped (not read into memory).
+    private let bytes: Data
     /// Object number → where its value starts in the file.
     private var offsets: [Int: Int] = [:]
     /// Objects read out of object streams.
@@ -122,13 +123,13 @@ final class ObjectReader {
     /// Nil when the file cannot hold a Type 3 cycle that this reader could find.
     init?(path: String) {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-        let has = { (word: String) in data.range(of: Data(word.utf8)) != nil }
-        guard has("Type3") || has("ObjStm") else { return nil }
-        bytes = [UInt8](data)
+        bytes = data
+        let plain = Self.find(Array("Type3".utf8), in: data, from: 0) != nil
+        guard plain || Self.find(Array("ObjStm".utf8), in: data, from: 0) != nil else { return nil }
         indexObjects()
         readObjectStreams()
-        guard compressed.values.contains(where: { if case let .dict(d) = $0 { d["Subtype"] == .name("Type3") } else { false } })
-            || has("Type3") else { return nil }
+        guard plain || compressed.values.contains(where: { if case let .dict(d) = $0 { d["Subtype"] == .name("Type3") } else { false } })
+        else { return nil }
         collectPages()
     }
 
@@ -151,7 +152,7 @@ final class ObjectReader {
         if let v = cache[n] { return v }
         var v = compressed[n] ?? .null
         if let at = offsets[n] {
-            var p = Parser(bytes: bytes[...], at: at)
+            var p = Parser(bytes: bytes, at: at)
             v = p.value(allowStream: true) ?? .null
         }
         cache[n] = v
@@ -169,7 +170,9 @@ final class ObjectReader {
             end = e
         }
         end = max(start, end)
-        let raw = Array(bytes[start..<end])
+        // A content stream is never this large: a stream that is is not read.
+        guard end - start <= 64 << 20 else { return nil }
+        let raw = [UInt8](bytes[start..<end])
         let filters: [PDFValue] = switch dict["Filter"].map(resolve) {
         case let .array(a)?: a
         case let f?: [f]
@@ -189,7 +192,7 @@ final class ObjectReader {
             from = at + 3
             // "N G obj": digits, space, digits, space before it; a delimiter after.
             var i = at - 1
-            func skipSpace() { while i >= 0, Parser.isSpace(bytes[i]) { i -= 1 } }
+            func skipSpace() { while i >= 0, ParserBytes.isSpace(bytes[i]) { i -= 1 } }
             func digits() -> Int? {
                 var value = 0, scale = 1, any = false
                 while i >= 0, bytes[i] >= 0x30, bytes[i] <= 0x39, scale < 1_000_000_000 {
@@ -200,12 +203,12 @@ final class ObjectReader {
                 }
                 return any ? value : nil
             }
-            guard i >= 0, Parser.isSpace(bytes[i]) else { continue }
+            guard i >= 0, ParserBytes.isSpace(bytes[i]) else { continue }
             skipSpace()
-            guard digits() != nil, i >= 0, Parser.isSpace(bytes[i]) else { continue }
+            guard digits() != nil, i >= 0, ParserBytes.isSpace(bytes[i]) else { continue }
             skipSpace()
-            guard let number = digits(), i < 0 || Parser.isSpace(bytes[i]) || Parser.isDelimiter(bytes[i]) else { continue }
-            guard from >= bytes.count || Parser.isSpace(bytes[from]) || Parser.isDelimiter(bytes[from]) else { continue }
+            guard let number = digits(), i < 0 || ParserBytes.isSpace(bytes[i]) || ParserBytes.isDelimiter(bytes[i]) else { continue }
+            guard from >= bytes.count || ParserBytes.isSpace(bytes[from]) || ParserBytes.isDelimiter(bytes[from]) else { continue }
             // A later definition (an incremental update) replaces an earlier one.
             offsets[number] = from
         }
@@ -237,7 +240,7 @@ final class ObjectReader {
     private func collectPages() {
         var root: PDFValue?
         if let t = Self.findLast(Array("trailer".utf8), in: bytes) {
-            var p = Parser(bytes: bytes[...], at: t + 7)
+            var p = Parser(bytes: bytes, at: t + 7)
             if case let .dict(d)? = p.value(allowStream: false) { root = d["Root"] }
         }
         if root == nil {
@@ -262,7 +265,7 @@ final class ObjectReader {
         walk(tree, inherited: [:], depth: 0)
     }
 
-    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
+    static func find(_ needle: [UInt8], in hay: Data, from: Int) -> Int? {
         guard let first = needle.first, from >= 0 else { return nil }
         return hay.withUnsafeBytes { h -> Int? in
             var at = from
@@ -278,7 +281,7 @@ final class ObjectReader {
         }
     }
 
-    private static func findLast(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
+    private static func findLast(_ needle: [UInt8], in hay: Data) -> Int? {
         var last: Int?, from = 0
         while let at = find(needle, in: hay, from: from) {
             last = at
@@ -337,24 +340,28 @@ enum ContentUses {
     }
 }
 
-/// A PDF tokenizer and object parser over bytes, never reading past them.
-struct Parser {
-    let bytes: ArraySlice<UInt8>
+/// PDF's white space and delimiters.
+enum ParserBytes {
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x0C || c == 0 }
+    static func isDelimiter(_ c: UInt8) -> Bool { "()<>[]{}/%".utf8.contains(c) }
+}
+
+/// A PDF tokenizer and object parser over bytes (the mapped file, or a stream's decoded data),
+/// never reading past them.
+struct Parser<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes.Index == Int {
+    let bytes: Bytes
     var i: Int
 
-    init(bytes: ArraySlice<UInt8>, at: Int) {
+    init(bytes: Bytes, at: Int) {
         self.bytes = bytes
         i = bytes.startIndex + at
     }
-
-    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x0C || c == 0 }
-    static func isDelimiter(_ c: UInt8) -> Bool { "()<>[]{}/%".utf8.contains(c) }
 
     private var end: Int { bytes.endIndex }
 
     private mutating func skipSpace() {
         while i < end {
-            if Self.isSpace(bytes[i]) { i += 1 } else if bytes[i] == 0x25 {  // % comment
+            if ParserBytes.isSpace(bytes[i]) { i += 1 } else if bytes[i] == 0x25 {  // % comment
                 while i < end, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
             } else { return }
         }
@@ -362,14 +369,14 @@ struct Parser {
 
     private mutating func regular() -> String {
         let start = i
-        while i < end, !Self.isSpace(bytes[i]), !Self.isDelimiter(bytes[i]) { i += 1 }
+        while i < end, !ParserBytes.isSpace(bytes[i]), !ParserBytes.isDelimiter(bytes[i]) { i += 1 }
         return String(decoding: bytes[start..<i], as: UTF8.self)
     }
 
     private mutating func name() -> String {
         i += 1
         var out: [UInt8] = []
-        while i < end, !Self.isSpace(bytes[i]), !Self.isDelimiter(bytes[i]) {
+        while i < end, !ParserBytes.isSpace(bytes[i]), !ParserBytes.isDelimiter(bytes[i]) {
             if bytes[i] == 0x23, i + 2 < end, let v = UInt8(String(decoding: bytes[i + 1...i + 2], as: UTF8.self), radix: 16) {
                 out.append(v)
                 i += 3
@@ -468,7 +475,7 @@ struct Parser {
                 skipSpace()
                 let g = regular()
                 skipSpace()
-                if Int(g) != nil, i < end, bytes[i] == 0x52, i + 1 >= end || Self.isSpace(bytes[i + 1]) || Self.isDelimiter(bytes[i + 1]) {
+                if Int(g) != nil, i < end, bytes[i] == 0x52, i + 1 >= end || ParserBytes.isSpace(bytes[i + 1]) || ParserBytes.isDelimiter(bytes[i + 1]) {
                     i += 1
                     return .ref(Int(n))
                 }
@@ -499,8 +506,8 @@ struct Parser {
             }
             if word == "ID" {
                 // Inline image data up to "EI" standing alone.
-                while i + 2 < end, !(Self.isSpace(bytes[i]) && bytes[i + 1] == 0x45 && bytes[i + 2] == 0x49
-                    && (i + 3 >= end || Self.isSpace(bytes[i + 3]))) { i += 1 }
+                while i + 2 < end, !(ParserBytes.isSpace(bytes[i]) && bytes[i + 1] == 0x45 && bytes[i + 2] == 0x49
+                    && (i + 3 >= end || ParserBytes.isSpace(bytes[i + 3]))) { i += 1 }
                 i += 3
                 return .other
             }

@@ -9,10 +9,10 @@ import Foundation
 /// A light reader of the file's objects, enough for that question: objects are found by
 /// scanning for `N G obj` (no cross-reference table needed), in object streams too; streams are
 /// read raw or Flate-compressed. Files that never say `Type3` (nor hide objects in object
-/// streams) are not read further. Bounded: a stream inflates to at most 16 MiB and a page's walk
-/// visits at most 4096 streams; past a bound the page is taken as having no cycle. Does not:
-/// decrypt (an encrypted file's streams read as empty), read other filters, or tell which
-/// glyphs a page shows (every glyph of a font shown counts).
+/// streams) are not read further. Bounded: a stream inflates to at most 16 MiB and a page's
+/// walk visits at most 4096 streams, 64 deep; past a bound the page is taken as having no
+/// cycle. Does not: decrypt (an encrypted file's streams read as empty), read other filters,
+/// or tell which glyphs a page shows (every glyph of a font shown counts).
 final class Type3Cycles: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.
     private let lock = NSLock()
@@ -54,6 +54,8 @@ final class Type3Cycles: @unchecked Sendable {
         /// Whether `content`, drawn with `resources` (whose owner is `owner`), reaches a Type 3
         /// font already being drawn.
         mutating func draws(_ content: [UInt8], resources: [String: PDFValue], owner: String) -> Bool {
+            // Nested deeper than any real glyph, form or pattern: not followed (the stack is bounded).
+            guard grey.count < 64 else { return false }
             for use in ContentUses.scan(content) {
                 visits += 1
                 guard visits < 4096 else { return false }
@@ -468,7 +470,8 @@ struct Parser<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes
                 return .null
             }
             if word == "true" || word == "false" { return .bool(word == "true") }
-            guard let n = Double(word) else { return .null }
+            // Bounded, so that any number converts to Int (and "nan", "inf" are no numbers).
+            guard word.utf8.allSatisfy({ "0123456789+-.".utf8.contains($0) }), let n = Double(word), abs(n) < 1e15 else { return .null }
             // "N G R": an indirect reference.
             let save = i
             if n >= 0, n == n.rounded() {

@@ -1,5 +1,5 @@
 import FolioBook
-import FolioPDF
+@testable import FolioPDF
 import Foundation
 import XCTest
 
@@ -7,7 +7,10 @@ import XCTest
 /// tiling pattern) makes poppler allocate gigabytes: it is never handed to poppler, but shown
 /// as a placeholder with one line, the book's other pages drawn (`make_type3_cycle.py`).
 final class Type3CycleTests: XCTestCase {
-    static let folder: String? = Fixtures.generate("make_type3_cycle.py")
+    static let folder: String? = {
+        PDF.register()
+        return Fixtures.generate("make_type3_cycle.py")
+    }()
 
     private func path(_ name: String) throws -> String {
         try XCTUnwrap(Self.folder, "the fixture script failed") + "/" + name
@@ -45,6 +48,28 @@ final class Type3CycleTests: XCTestCase {
         XCTAssertNotNil(probe.image(1))
         XCTAssertEqual(probe.store.takeProblems().map(\.description),
                        ["\(file): page 2: not drawn: its Type 3 glyphs draw themselves in a cycle; showing a placeholder page"])
+    }
+
+    /// The light reader on damaged copies (cut short anywhere, numbers no Int holds, strings and
+    /// dictionaries never closed): it answers, never traps.
+    func testTheReaderSurvivesDamagedFiles() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try path("type3-cycle-compressed.pdf")))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-type3-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junk = Data("\n7 0 obj << /Type /ObjStm /N nan /First 1e300 /Length -1e308 /Filter /FlateDecode >> stream\n((((\\".utf8)
+            + Data(repeating: 0x3C, count: 300) + Data("Type3 9 0 R 1e20 0 R".utf8)
+        var copies = stride(from: 0, to: whole.count, by: 61).map { whole.prefix($0) }
+        copies.append(whole + junk)
+        copies.append(junk + whole)
+        for (n, bytes) in copies.enumerated() {
+            let file = folder.appendingPathComponent("\(n).pdf")
+            try bytes.write(to: file)
+            let cycles = Type3Cycles(path: file.path)
+            for page in 0..<3 { _ = cycles.cycle(onPage: page) }
+        }
+        // Junk after the end leaves the cycle found.
+        XCTAssertTrue(Type3Cycles(path: folder.appendingPathComponent("\(copies.count - 2).pdf").path).cycle(onPage: 1))
     }
 
     private func rgb(_ image: RGBAImage, _ x: Double, _ y: Double) -> [UInt8] {

@@ -259,11 +259,12 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         }
     }
 
-    /// Page `index`'s size and rotation, read from the document (without decoding the page).
-    func pageInfo(_ index: Int) throws -> PageInfo {
+    /// Page `index`'s size and rotation, read from the document (without decoding the page) on
+    /// a handle of `pool` (the render handles unless told).
+    func pageInfo(_ index: Int, on pool: HandlePool<DjVuHandle>? = nil) throws -> PageInfo {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         if let s = sizeLock.withLock({ sizes[index] }) { return s }
-        let s = try handles.with { handle in
+        let s = try (pool ?? handles).with { handle in
             do {
                 return try handle.pageInfo(index, deadline: Date(timeIntervalSinceNow: timeout))
             } catch let what as PageTrouble {
@@ -337,7 +338,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     func label(ofPage index: Int) -> String? { labels[index] }
 
     func text(page index: Int) throws -> PageText? {
-        let info = try pageInfo(index)
+        let info = try pageInfo(index, on: textHandles)
         return try annotation(page: index, { ddjvu_document_get_pagetext($0, Int32(index), "word") }) { exp in
             var words: [TextWord] = []
             Self.collectWords(exp, into: &words) { region(of: $0, info) }
@@ -346,7 +347,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     }
 
     func links(page index: Int) -> [PageLink] {
-        guard let info = try? pageInfo(index) else { return [] }
+        guard let info = try? pageInfo(index, on: textHandles) else { return [] }
         let links = try? annotation(page: index, { ddjvu_document_get_pageanno($0, Int32(index)) }) { anno -> [PageLink] in
             guard let areas = ddjvu_anno_get_hyperlinks(anno) else { return [] }
             defer { free(areas) }

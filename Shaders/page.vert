@@ -13,8 +13,10 @@
 //           fades outwards as well as inwards), uSpineEdge (1: the spine edge is an edge too,
 //           a cover standing alone), uGutterDrop (how far the page curves down into the gutter
 //           at the spine: x on its own side, y turned over to the other; SceneItem.gutterDrop),
-//           uGutterWidth (the curve's width, a fraction of the page width).
-// Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vNormal (world, of the front face), vHeight (world height above the
+//           uGutterWidth (the curve's width, a fraction of the page width), uBackFace (1: the
+//           face drawn is the back, lit from the other side).
+// Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
+//           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
 //           occlusion, 0 … 1).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
@@ -39,9 +41,10 @@ uniform float uExpand;
 uniform float uSpineEdge;
 uniform vec2 uGutterDrop;
 uniform float uGutterWidth;
+uniform float uBackFace;
 
 out vec2 vST;
-out vec3 vNormal;
+out vec2 vLit;
 out float vHeight;
 
 const float PI = 3.14159265358979;
@@ -162,6 +165,18 @@ float occlusion(vec3 P) {
     return 0.5 * (1.0 - cos(highest));
 }
 
+// The light on the face drawn, whose world normal is `n`: Lambert relative to a flat page, so
+// flat lit paper keeps its own colour, never above 1 (a lit facet brighter than flat paper shows
+// as a lighter seam); and 0 where the light falls on the face, rising to 1 as it comes from
+// behind, through the paper (continuous in the face's angle, so in time; Renderer.isBackLit:
+// where it is 0). Per vertex: both vary slowly over the mesh (a curl's strips follow its fold),
+// and a software renderer then spares every pixel the normal's interpolation and this.
+vec2 lighting(vec3 n) {
+    n = normalize(n) * (1.0 - 2.0 * uBackFace);
+    float l = dot(n, uLight);
+    return vec2(clamp(0.7 + 0.3 * l / uLight.z, 0.62, 1.0), smoothstep(0.0, -0.4, l));
+}
+
 // The same transform in every program that draws a page: the depth-only pass and the colour
 // pass must agree to the bit.
 invariant gl_Position;
@@ -183,7 +198,7 @@ void main() {
         curve(q, qn);
         vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
-        vNormal = mat3(uModel) * vec3(0.0, 0.0, 1.0);
+        vLit = vec2(1.0, 0.0);
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -196,7 +211,7 @@ void main() {
 
     vec4 world = uModel * vec4(pos, 1.0);
     vST = uShadowPass == 0 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
-    vNormal = mat3(uModel) * n;
+    vLit = lighting(mat3(uModel) * n);
     vHeight = max(world.z, 0.0);
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height

@@ -440,10 +440,11 @@ public final class Renderer {
             case .cone: return [(true, .all)]
             }
         }()
+        let recolours = item.kind != .cover && takesTheme(item)
         for (face, image) in zip(faces, images) {
             for (steep, part) in parts {
                 let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
-                                                         showThrough: image.behind != nil))]
+                                                         showThrough: image.behind != nil, recolour: recolours))]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0
@@ -462,7 +463,7 @@ public final class Renderer {
                 page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
                 page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                 page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
-                setTheme(page, recolours: item.kind != .cover && takesTheme(item))
+                if recolours { setTheme(page) }
                 if let other = image.behind {
                     other.bind(unit: 1)
                     // Texels of four pixels: the other side's lines show as faint bars, its type
@@ -526,10 +527,9 @@ public final class Renderer {
         settings.theme.recolours && settings.printedBooks.contains(item.book)
     }
 
-    /// The theme's colours for a face; `recolours` false shows it as it is.
-    private func setTheme(_ page: ProgramUniforms, recolours: Bool) {
+    /// The theme's colours for a face its program recolours (page.frag's RECOLOUR).
+    private func setTheme(_ page: ProgramUniforms) {
         let paper = settings.theme.paper, ink = settings.theme.ink
-        page[.recolour].set(Float(recolours ? 1 : 0))
         page[.themePaper].set(Float(paper.r), Float(paper.g), Float(paper.b))
         page[.themeInk].set(Float(ink.r), Float(ink.g), Float(ink.b))
     }
@@ -636,9 +636,8 @@ public final class Renderer {
 /// Which variant of the page shaders draws a face (`Shaders/page.frag`'s defines): each face
 /// carries only the terms it shows, as a software renderer runs the code of every uniform branch.
 struct PageVariant: Hashable {
-    /// A turning sheet or a fanned page: folded, seen steeply, shading itself.
-    var moving = false
-    /// The flap's shadow on a curl's front.
+    /// The flap's shadow on a curl's front, while the flap lies over it (page.frag's
+    /// `flapShadow` is 0 everywhere otherwise).
     var flap = false
     /// The rim of a sheet's back while the sheet shades itself.
     var rim = false
@@ -648,28 +647,46 @@ struct PageVariant: Hashable {
     var steep = false
     /// A coarse tap of the other side's print.
     var showThrough = false
+    /// The sky a fanned page hinged over this one hides.
+    var wedge = false
+    /// The theme's ink and paper for the print.
+    var recolour = false
 
-    /// Every variant a face can ask for: 14 programs. A face is a front or a back, so never
+    /// Every variant a face can ask for: 48 programs. A face is a front or a back, so never
     /// both flap and rim.
-    static let all: [PageVariant] = [false, true].flatMap { showThrough in
-        [PageVariant(showThrough: showThrough)] + [(false, false, false), (true, false, false), (false, true, false),
-                                                   (false, false, true), (true, false, true), (false, true, true)].map {
-            PageVariant(moving: true, flap: $0.0, rim: $0.1, steep: $0.2, showThrough: showThrough)
+    static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
+        [false, true].flatMap { steep in
+            [false, true].flatMap { showThrough in
+                [false, true].flatMap { wedge in
+                    [false, true].map { recolour in
+                        PageVariant(flap: flap, rim: rim, steep: steep, showThrough: showThrough, wedge: wedge, recolour: recolour)
+                    }
+                }
+            }
         }
     }
 
-    /// The variant for one face of `item` (`back`: its back).
-    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, showThrough: Bool) -> PageVariant {
-        guard moving else { return PageVariant(showThrough: showThrough) }
-        var v = PageVariant(moving: true, showThrough: showThrough)
-        if case .curl = item.deformation, !back { v.flap = true }
+    /// The variant for one face of `item` (`back`: its back). `moving`: a turning sheet or a
+    /// fanned page, which can be folded, seen steeply and shade itself.
+    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, showThrough: Bool,
+                   recolour: Bool = false) -> PageVariant {
+        var v = PageVariant(showThrough: showThrough, recolour: recolour)
+        guard moving else { return v }
+        if case let .curl(c) = item.deformation, !back { v.flap = Self.flapShows(c) }
         v.rim = back && item.back != nil && item.shade.`self` > 0
         v.steep = steepTextTaps
+        v.wedge = item.shade.wedge > 0
         return v
     }
 
+    /// Whether a curl's flap casts a shadow on its flat part: it lies over it (page.frag's
+    /// `flapShadow` fades in from a wrap of 3π/4) and has a radius.
+    static func flapShows(_ curl: Deformation.Curl) -> Bool {
+        curl.radius > 0 && curl.wrap > 0.75 * .pi
+    }
+
     var defines: [String] {
-        [(moving, "MOVING"), (flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH")]
+        [(flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
             .filter(\.0).map(\.1)
     }
 }

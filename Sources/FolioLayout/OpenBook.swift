@@ -280,7 +280,7 @@ enum BookFaces {
             let r = clamp(Fan.ratio(page: outer, spread: s), -1, 1)
             let board = BookFace(kind: .board, page: top, side: side, angle: abs(r) >= 1 ? 0 : Fan.angle(page: outer, ratio: r),
                                  lift: -height - BookBody.boardDrop, front: .cover(index), z: Order.fanBody + 20,
-                                 thickness: BookBoard.thickness)
+                                 thickness: BookBoard.thickness, ratio: abs(r) >= 1 ? nil : r)
             guard height > 0 else { return [board] }
             return [board, BookFace(kind: .block, page: top, side: side, angle: 0, front: .blank, z: Order.fanBody + 21, thickness: height)]
         }

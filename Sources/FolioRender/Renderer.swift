@@ -38,7 +38,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// Darkening of a page where a sheet above it hides the whole sky (ambient occlusion).
     public var ambientOcclusion = 0.6
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
-    /// its shadow touches.
+    /// its shadow touches (in the fan, only what fans: `drawOverRoom`).
     public var cacheStaticLayer = true
     /// The reader's colours (`Theme`): the room is tinted, and the pages of `printedBooks`
     /// recoloured.
@@ -310,8 +310,11 @@ public final class Renderer {
                 room = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
             }
             guard let room else { return false }
+            cacheMisses += 1
             drawLayer(still, into: room, desk: desk, viewProj: viewProj, textures: textures)
             roomKey = key
+        } else {
+            cacheHits += 1
         }
         guard let room else { return false }
         target.drawMultisampled()

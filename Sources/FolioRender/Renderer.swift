@@ -108,6 +108,9 @@ public final class Renderer {
     /// What a fan moves in (`drawOverRoom`).
     private var room: Framebuffer?
     private var roomKey: StaticKey?
+    /// By page, the band of each fanned page of the frame being drawn that a page nearer the
+    /// reader covers (`FanCover`): it is not drawn.
+    private var coveredBands: [Int: Double] = [:]
     /// Per target: the rectangle the moving parts covered in the last frame drawn into it.
     private var lastDirty: [Int: PixelRect] = [:]
     /// The rectangle redrawn by the last cached frame (for tests and benchmarks).
@@ -323,6 +326,11 @@ public final class Renderer {
         gl.begin(Pass(target: target))
         target.copy(from: room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height), depth: true)
         let fanned = items.filter { !isRoom($0) }
+        // Each fanned page from where it can show: most of it lies under the next one up.
+        coveredBands = Dictionary(FanCover.hidden(fanned, viewProjection: camera.viewProjection,
+                                                  viewport: Vec2(Double(target.width), Double(target.height)))
+            .map { (fanned[$0.key].page, $0.value) }, uniquingKeysWith: max)
+        defer { coveredBands = [:] }
         drawDepthOfInsides(fanned, viewProj: viewProj)
         for item in fanned {
             switch item.kind {
@@ -419,6 +427,7 @@ public final class Renderer {
     }
 
     private func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+        u[.from].set(Float(item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0))
         u[.viewProj].set(matrix: viewProj)
         u[.model].set(matrix: item.model.floats)
         u[.size].set(Float(item.size.x), Float(item.size.y))

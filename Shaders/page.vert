@@ -14,7 +14,9 @@
 //           a cover standing alone), uGutterDrop (how far the page curves down into the gutter
 //           at the spine: x on its own side, y turned over to the other; SceneItem.gutterDrop),
 //           uGutterWidth (the curve's width, a fraction of the page width), uBackFace (1: the
-//           face drawn is the back, lit from the other side).
+//           face drawn is the back, lit from the other side), uFrom (the fraction
+//           of the width from the spine the page is drawn from, faces and their depth-only
+//           pass: the band before it lies under a fanned page nearer the reader; 0: whole).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
@@ -42,6 +44,7 @@ uniform float uSpineEdge;
 uniform vec2 uGutterDrop;
 uniform float uGutterWidth;
 uniform float uBackFace;
+uniform float uFrom;
 
 out vec2 vST;
 out vec2 vLit;
@@ -183,15 +186,16 @@ invariant gl_Position;
 
 void main() {
     vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
+    float across = mix(uFrom, 1.0, aGrid.x);
     if (uShadowPass == 3) {
         // A cover's spine edge is an edge too (uSpineEdge): inset there as well.
         float back = uInset * uSpineEdge;
-        p = vec2(back + aGrid.x * (uSize.x - uInset - back), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+        p = vec2(back + across * (uSize.x - uInset - back), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
     }
     // A curl's strips carry their rim already: they are cut along the fold.
     if (uShadowPass == 0 && uDeform != 1) {
         float back = uExpand * uSpineEdge;
-        p = vec2(aGrid.x * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
+        p = vec2(across * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
     }
     if (uShadowPass == 2) {
         vec3 q = vec3(p, 0.0), qn = vec3(0.0, 0.0, 1.0);

@@ -4,7 +4,7 @@ import FolioLayout
 enum UniformName: Int, CaseIterable {
     // page.vert: every program that draws a page (faces, cast shadow, overlays)
     case viewProj, model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone, light
-    case shadowPass, expand, spineEdge, casterModel, casterSize, inset
+    case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, cornerRadius, backTone
     case showThrough, behindBias, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace

@@ -38,7 +38,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// Darkening of a page where a sheet above it hides the whole sky (ambient occlusion).
     public var ambientOcclusion = 0.6
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
-    /// its shadow touches.
+    /// its shadow touches (in the fan, only what fans: `drawOverRoom`).
     public var cacheStaticLayer = true
     /// The reader's colours (`Theme`): the room is tinted, and the pages of `printedBooks`
     /// recoloured.
@@ -105,6 +105,12 @@ public final class Renderer {
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
+    /// What a fan moves in (`drawOverRoom`).
+    private var room: Framebuffer?
+    private var roomKey: StaticKey?
+    /// By page, the band of each fanned page of the frame being drawn that a page nearer the
+    /// reader covers (`FanCover`): it is not drawn.
+    private var coveredBands: [Int: Double] = [:]
     /// Per target: the rectangle the moving parts covered in the last frame drawn into it.
     private var lastDirty: [Int: PixelRect] = [:]
     /// The rectangle redrawn by the last cached frame (for tests and benchmarks).
@@ -154,6 +160,8 @@ public final class Renderer {
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
         cache = nil
+        room?.destroy()
+        room = nil
     }
 
     /// Draws `scene` into `target`, leaving it bound.
@@ -185,7 +193,10 @@ public final class Renderer {
         }
         lastDirty[target.serial] = nil
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        if !settings.cacheStaticLayer || !moving.isEmpty
+            || !drawOverRoom(still.map(\.atRest), into: target, desk: scene.deskAmount, camera: camera, viewProj: viewProj, textures: textures) {
+            drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        }
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
@@ -280,6 +291,57 @@ public final class Renderer {
         }
     }
 
+    /// The fan moves every page and every standing board each frame, but not the room they
+    /// stand in: the backdrop and the boxes that do not fan (blocks and boards lying flat:
+    /// `ratio` nil) are drawn once into `room` and restored with their depth each frame (with
+    /// the boxes alone multisampled, that is the whole multisampled part of the frame, and its
+    /// resolve); then the pages' insides in depth and what fans, in order, over it. Standing
+    /// boards are then drawn single-sampled, as the pages are. False where no fan moves (other
+    /// scenes keep their own layer), for a target multisampled whole (a blit cannot write it),
+    /// or when no layer could be made.
+    private func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, desk: Double, camera: Camera, viewProj: [Float],
+                              textures: TextureStore) -> Bool {
+        guard items.contains(where: { $0.ratio != nil }), target.samples <= 1 || boxesOnlyMultisampled(target) else { return false }
+        let isRoom = { (item: SceneItem) in [.block, .board, .shadow].contains(item.kind) && item.ratio == nil }
+        let still = items.filter(isRoom)
+        let key = StaticKey(items: still, camera: camera, desk: desk, width: target.width, height: target.height,
+                            samples: target.samples, textures: textures.serial, versions: still.flatMap(\.faces).map(textures.version),
+                            settings: settings, light: light)
+        if roomKey != key || room == nil {
+            if room?.width != target.width || room?.height != target.height || room?.samples != target.samples {
+                room?.destroy()
+                room = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
+            }
+            guard let room else { return false }
+            cacheMisses += 1
+            drawLayer(still, into: room, desk: desk, viewProj: viewProj, textures: textures)
+            roomKey = key
+        } else {
+            cacheHits += 1
+        }
+        guard let room else { return false }
+        target.drawMultisampled()
+        target.resolveForSingleSampled(copying: false)
+        // A blit obeys the scissor: none.
+        gl.begin(Pass(target: target))
+        target.copy(from: room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height), depth: true)
+        let fanned = items.filter { !isRoom($0) }
+        // Each fanned page from where it can show: most of it lies under the next one up.
+        coveredBands = Dictionary(FanCover.hidden(fanned, viewProjection: camera.viewProjection,
+                                                  viewport: Vec2(Double(target.width), Double(target.height)))
+            .map { (fanned[$0.key].page, $0.value) }, uniquingKeysWith: max)
+        defer { coveredBands = [:] }
+        drawDepthOfInsides(fanned, viewProj: viewProj)
+        for item in fanned {
+            switch item.kind {
+            case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
+            case .shadow: drawDeskShadow(item, viewProj: viewProj)
+            case .cover, .page, .sheet: drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+            }
+        }
+        return true
+    }
+
     /// Whether `target` multisamples only the boxes (`RenderSettings.multisampleBoxesOnly`).
     private func boxesOnlyMultisampled(_ target: Framebuffer) -> Bool {
         settings.multisampleBoxesOnly && target.samples > 1
@@ -365,6 +427,7 @@ public final class Renderer {
     }
 
     private func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+        u[.from].set(Float(item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0))
         u[.viewProj].set(matrix: viewProj)
         u[.model].set(matrix: item.model.floats)
         u[.size].set(Float(item.size.x), Float(item.size.y))

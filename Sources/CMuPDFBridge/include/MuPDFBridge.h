@@ -50,8 +50,9 @@ int folio_mu_layout(folio_mu_doc *doc, float w, float h, float em, folio_mu_erro
 int folio_mu_count_chapters(folio_mu_doc *doc, folio_mu_error *error);
 /// Lays chapter `chapter` out (if it is not yet) and returns its page count, or -1.
 int folio_mu_count_chapter_pages(folio_mu_doc *doc, int chapter, folio_mu_error *error);
-/// Bytes of chapter `chapter`'s markup (an EPUB's spine item), 0 when unknown.
-size_t folio_mu_chapter_bytes(folio_mu_doc *doc, int chapter);
+/// Characters of chapter `chapter`'s text (an EPUB's spine item; its markup, white space, head,
+/// styles and scripts not counted), 0 when unknown.
+size_t folio_mu_chapter_text(folio_mu_doc *doc, int chapter);
 /// The spine items whose bytes are known (an EPUB's chapters as MuPDF counts them), 0 if none.
 int folio_mu_spine_count(folio_mu_doc *doc);
 /// The page count, or -1.

@@ -576,8 +576,13 @@ static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_r
 }
 
 int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_cookie *stop, folio_mu_error *error) {
-    memset(rgba, 255, (size_t)width * height * 4);
+                    int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *stop, folio_mu_error *error) {
+    if (paper == 0xFFFFFF) {
+        memset(rgba, 255, (size_t)width * height * 4);
+    } else {
+        const unsigned char pixel[4] = {paper >> 16 & 255, paper >> 8 & 255, paper & 255, 255};
+        for (size_t i = 0, n = (size_t)width * height; i < n; i++) memcpy(rgba + i * 4, pixel, 4);
+    }
     fz_context *ctx = thread_context(d, error);
     if (!ctx) return -1;
     fz_cookie *cookie = stop ? &stop->cookie : NULL;

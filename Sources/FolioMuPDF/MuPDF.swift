@@ -535,7 +535,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         do { b = try bounds(index) } catch where pagesEstimated {
             // Past the end of a book whose count was estimated too high: paper until the
             // whole layout gives the count.
-            return PageRender(image: RGBAImage(width: 1, height: 1, fill: (255, 255, 255, 255)).onPaper(aspect: aspect), scalable: true)
+            return PageRender(image: RGBAImage(width: 1, height: 1, fill: paper).onPaper(aspect: aspect), scalable: true)
         }
         let aspect = aspect
         let size = fit.fitting(aspect: aspect).fitting(aspect: b.width / b.height)
@@ -560,6 +560,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(RGBAImage.placement(own: b.width / b.height, onPaper: aspect))
     }
 
+    /// What a page is printed on: a reflowable book's text on Folio's blank paper, as the book's
+    /// blank faces are (the theme recolours both alike); pages of their own (XPS, fixed layout)
+    /// on white, as they were made.
+    private var paper: (UInt8, UInt8, UInt8, UInt8) { reflowable ? RGBAImage.blankPaper : (255, 255, 255, 255) }
+
     /// A render's stop flag, freed once neither the render nor its timer holds it.
     private final class Stop: @unchecked Sendable {
         // @unchecked: the cookie is MuPDF's, made to be aborted from another thread.
@@ -576,9 +581,10 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         defer { timer.cancel() }
         var status: Int32 = 0
         // Not filled here: the bridge paints the paper (one pass over a fresh buffer, not two).
+        let rgb = UInt32(paper.0) << 16 | UInt32(paper.1) << 8 | UInt32(paper.2)
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialised in
             status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                                     Int32(width), Int32(height), bytes.baseAddress, stop.cookie, &error)
+                                     Int32(width), Int32(height), bytes.baseAddress, rgb, stop.cookie, &error)
             initialised = width * height * 4
         }
         guard status != -2 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }

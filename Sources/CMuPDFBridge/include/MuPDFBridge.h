@@ -69,11 +69,11 @@ folio_mu_cookie *folio_mu_new_cookie(void);
 void folio_mu_abort(folio_mu_cookie *cookie);
 void folio_mu_drop_cookie(folio_mu_cookie *cookie);
 
-/// Draws page `index` on white into `rgba` (`width` × `height`, 4 bytes a pixel), the page's
-/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success, -2
-/// when `cookie` (may be NULL) was aborted.
+/// Draws page `index` on paper of colour `paper` (0xRRGGBB) into `rgba` (`width` × `height`, 4
+/// bytes a pixel), the page's points mapped to pixels by x' = sx·(x − x0) + tx,
+/// y' = sy·(y − y0) + ty; 0 on success, -2 when `cookie` (may be NULL) was aborted.
 int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_cookie *cookie, folio_mu_error *error);
+                    int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *cookie, folio_mu_error *error);
 
 /// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);

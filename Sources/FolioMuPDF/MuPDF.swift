@@ -9,8 +9,9 @@ import Foundation
 /// says: the reference page, 362 × 568, unless the view it is shown in asks for another) at
 /// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
 /// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
-/// With `laysOutInBackground` a book opens once its first chapters are laid out, with its page
-/// count estimated from them (`pagesEstimated`); `relaid` at the same size gives the whole count.
+/// With `laysOutInBackground` a book opens once its first chapters are laid out (as far as
+/// `pagesLaidOutFirst`), with its page count estimated from them (`pagesEstimated`); `relaid` at
+/// another size lays out as far as the place kept, and at the same size gives the whole count.
 /// Does not: draw PDFs in `folio` (poppler does; `folio bench` compares, docs/documents.md),
 /// or read DRM-encrypted books (it says so). A relayout (`relaid(fontSize:)`) opens the book anew.
 ///

@@ -1,14 +1,15 @@
 #version 330 core
-// Page shading: paper texture on both faces, diffuse light from the deformed normal, paper lit
+// Page shading: paper texture on both faces, diffuse light (page.vert's, per vertex), paper lit
 // from behind (its own tone and the other side's print showing through), the crease band, the
 // gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
-// Inputs:   vST, vNormal, vHeight from page.vert.
+// Inputs:   vST, vLit (the light and the back-lighting of the face drawn) from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
-//           sheet's back: its image is mirrored across the spine and its normal flipped; a
-//           two-sided sheet is drawn twice, once per face, so each pixel samples one image),
+//           sheet's back: its image is mirrored across the spine, and page.vert lights it from
+//           the other side; a two-sided sheet is drawn twice, once per face, so each pixel
+//           samples one image),
 //           uUVOrigin, uUVdu, uUVdt (local (s, t) → image uv),
 //           uSize, uShade (reveal, facing, self, crease), uGutter (0…1), uOpacity,
-//           uLight (unit vector towards the light), uCornerRadius (layout units),
+//           uCornerRadius (layout units),
 //           uDeform, uCurl, uCurlRadius, uCurlWrap (the curl, for the shadow its flap casts on the front),
 //           uWedge (the far edge of a page hinged over this one, in this page's plane across
 //           the spine and height above it, layout units; y = 0: none), uAmbient (its strength),
@@ -19,20 +20,20 @@
 //           uBehindBias (its mipmap bias: texels a few pixels wide), uBehindOrigin, uBehindDu,
 //           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
-//           uRecolour (1: the theme recolours this face), uThemePaper, uThemeInk (Theme.swift).
+//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
-// Defines:  MOVING: the variant for turning sheets and fanned pages, with the wedge; FLAP adds
-//           the flap's shadow (a curl), RIM the back's rim (a sheet with a back), STEEP the
+// Defines:  each adds a term (a software renderer pays for the code of a branch it skips): WEDGE
+//           the wedge (a fanned page under another), FLAP the flap's shadow (a curl's flat part
+//           while the flap lies over it), RIM the back's rim (a sheet with a back), STEEP the
 //           steep taps (with software filtering, a moving face or the bent part of a curl
 //           not seen square somewhere: seen square both variants draw the same pixels, so
 //           its sharpness never switches).
-//           Pages lying flat and covers use the plain one (a software renderer pays for code
-//           it skips). SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
-//           lying open (one more texture tap, at a coarse level).
+//           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
+//           lying open (one more texture tap, at a coarse level). RECOLOUR maps the print to the
+//           theme's ink and paper (a theme other than paper, on printed pages).
 
 in vec2 vST;
-in vec3 vNormal;
-in float vHeight;
+in vec2 vLit;
 
 uniform sampler2D uImage;
 uniform float uBackFace;
@@ -43,20 +44,22 @@ uniform vec2 uSize;
 uniform vec4 uShade;
 uniform float uGutter;
 uniform float uOpacity;
-uniform vec3 uLight;
 uniform float uCornerRadius;
 uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
 uniform float uCurlWrap;
+#ifdef WEDGE
 uniform vec2 uWedge;
 uniform float uAmbient;
+#endif
 uniform float uSpineEdge;
 uniform float uGutterWidth;
 uniform float uBackTone;
-uniform float uRecolour;
+#ifdef RECOLOUR
 uniform vec3 uThemePaper;
 uniform vec3 uThemeInk;
+#endif
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
 uniform float uBehindBias;
@@ -124,18 +127,14 @@ void main() {
 #endif
     // A theme maps the print's lightness from black–white to ink–paper and keeps its colour
     // (what it differs from grey by): night is dark paper and light ink, never a negative.
-    if (uRecolour > 0.5) {
-        float l = dot(tex.rgb, vec3(0.299, 0.587, 0.114));
-        tex.rgb = clamp(mix(uThemeInk, uThemePaper, l) + (tex.rgb - vec3(l)), 0.0, 1.0);
-    }
+#ifdef RECOLOUR
+    float l = dot(tex.rgb, vec3(0.299, 0.587, 0.114));
+    tex.rgb = clamp(mix(uThemeInk, uThemePaper, l) + (tex.rgb - vec3(l)), 0.0, 1.0);
+#endif
 
-    // Lambert relative to a flat page, so flat lit paper keeps its own colour.
-    vec3 n = normalize(vNormal) * (1.0 - 2.0 * uBackFace);
-    // Never above 1: a lit facet brighter than flat paper shows as a lighter seam.
-    float light = clamp(0.7 + 0.3 * dot(n, uLight) / uLight.z, 0.62, 1.0);
-    // 0 where the light falls on this face, rising to 1 as it comes from behind, through the
-    // paper: continuous in the face's angle, so in time (Renderer.isBackLit: where it is 0).
-    float behind = smoothstep(0.0, -0.4, dot(n, uLight));
+    // The light, never above 1 (a lit facet brighter than flat paper shows as a lighter seam),
+    // and how much of it comes from behind, through the paper (page.vert).
+    float light = vLit.x, behind = vLit.y;
 
     // Crease: darkest at the spine, gone by 10% of the width; gutter: the fold's shade on
     // pages at rest, as deep as the page curves down there (page.vert's gutterOffset).
@@ -155,16 +154,14 @@ void main() {
     float deep = clamp(1.0 - vST.x / uGutterWidth, 0.0, 1.0);
     if (uGutter > 0.0) color *= 1.0 - uGutter * deep * deep;
     vec2 local = vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y);
-#ifdef MOVING
 #ifdef FLAP
-    if (uDeform == 1 && uBackFace < 0.5) color *= 1.0 - flapShadow(local);
+    color *= 1.0 - flapShadow(local);
 #endif
-    if (uWedge.y > 0.0) {
-        // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine
-        // of the elevation of its far edge seen from here, towards the spine).
-        vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
-        color *= 1.0 - uAmbient * 0.5 * (1.0 - toTip.x / length(toTip));
-    }
+#ifdef WEDGE
+    // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine
+    // of the elevation of its far edge seen from here, towards the spine).
+    vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
+    color *= 1.0 - uAmbient * 0.5 * (1.0 - toTip.x / length(toTip));
 #endif
 
     // Signed distance to the page outline in layout units. Unless the spine edge is an edge,

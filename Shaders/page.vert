@@ -13,8 +13,12 @@
 //           fades outwards as well as inwards), uSpineEdge (1: the spine edge is an edge too,
 //           a cover standing alone), uGutterDrop (how far the page curves down into the gutter
 //           at the spine: x on its own side, y turned over to the other; SceneItem.gutterDrop),
-//           uGutterWidth (the curve's width, a fraction of the page width).
-// Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vNormal (world, of the front face), vHeight (world height above the
+//           uGutterWidth (the curve's width, a fraction of the page width), uBackFace (1: the
+//           face drawn is the back, lit from the other side), uFrom (the fraction
+//           of the width from the spine the page is drawn from, faces and their depth-only
+//           pass: the band before it lies under a fanned page nearer the reader; 0: whole).
+// Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
+//           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
 //           occlusion, 0 … 1).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
@@ -39,9 +43,11 @@ uniform float uExpand;
 uniform float uSpineEdge;
 uniform vec2 uGutterDrop;
 uniform float uGutterWidth;
+uniform float uBackFace;
+uniform float uFrom;
 
 out vec2 vST;
-out vec3 vNormal;
+out vec2 vLit;
 out float vHeight;
 
 const float PI = 3.14159265358979;
@@ -162,28 +168,41 @@ float occlusion(vec3 P) {
     return 0.5 * (1.0 - cos(highest));
 }
 
+// The light on the face drawn, whose world normal is `n`: Lambert relative to a flat page, so
+// flat lit paper keeps its own colour, never above 1 (a lit facet brighter than flat paper shows
+// as a lighter seam); and 0 where the light falls on the face, rising to 1 as it comes from
+// behind, through the paper (continuous in the face's angle, so in time; Renderer.isBackLit:
+// where it is 0). Per vertex: both vary slowly over the mesh (a curl's strips follow its fold),
+// and a software renderer then spares every pixel the normal's interpolation and this.
+vec2 lighting(vec3 n) {
+    n = normalize(n) * (1.0 - 2.0 * uBackFace);
+    float l = dot(n, uLight);
+    return vec2(clamp(0.7 + 0.3 * l / uLight.z, 0.62, 1.0), smoothstep(0.0, -0.4, l));
+}
+
 // The same transform in every program that draws a page: the depth-only pass and the colour
 // pass must agree to the bit.
 invariant gl_Position;
 
 void main() {
     vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
+    float across = mix(uFrom, 1.0, aGrid.x);
     if (uShadowPass == 3) {
         // A cover's spine edge is an edge too (uSpineEdge): inset there as well.
         float back = uInset * uSpineEdge;
-        p = vec2(back + aGrid.x * (uSize.x - uInset - back), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+        p = vec2(back + across * (uSize.x - uInset - back), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
     }
     // A curl's strips carry their rim already: they are cut along the fold.
     if (uShadowPass == 0 && uDeform != 1) {
         float back = uExpand * uSpineEdge;
-        p = vec2(aGrid.x * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
+        p = vec2(across * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
     }
     if (uShadowPass == 2) {
         vec3 q = vec3(p, 0.0), qn = vec3(0.0, 0.0, 1.0);
         curve(q, qn);
         vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
-        vNormal = mat3(uModel) * vec3(0.0, 0.0, 1.0);
+        vLit = vec2(1.0, 0.0);
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -196,7 +215,7 @@ void main() {
 
     vec4 world = uModel * vec4(pos, 1.0);
     vST = uShadowPass == 0 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
-    vNormal = mat3(uModel) * n;
+    vLit = lighting(mat3(uModel) * n);
     vHeight = max(world.z, 0.0);
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height

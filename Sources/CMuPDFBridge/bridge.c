@@ -577,11 +577,14 @@ static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_r
 
 int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
                     int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *stop, folio_mu_error *error) {
+    // Drawn without alpha (MuPDF's opaque painters: quicker than blending into an alpha
+    // channel) into the first three quarters of the buffer, on the paper, then spread to RGBA in place.
+    size_t count = (size_t)width * height;
     if (paper == 0xFFFFFF) {
-        memset(rgba, 255, (size_t)width * height * 4);
+        memset(rgba, 255, count * 3);
     } else {
-        const unsigned char pixel[4] = {paper >> 16 & 255, paper >> 8 & 255, paper & 255, 255};
-        for (size_t i = 0, n = (size_t)width * height; i < n; i++) memcpy(rgba + i * 4, pixel, 4);
+        const unsigned char pixel[3] = {paper >> 16 & 255, paper >> 8 & 255, paper & 255};
+        for (size_t i = 0; i < count; i++) memcpy(rgba + i * 3, pixel, 3);
     }
     fz_context *ctx = thread_context(d, error);
     if (!ctx) return -1;
@@ -594,7 +597,7 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
     fz_var(pix); fz_var(dev);
     if (list) {
         fz_try(ctx) {
-            pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 1, rgba);
+            pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 0, rgba);
             fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
             dev = fz_new_draw_device(ctx, ctm, pix);
             fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), cookie);
@@ -609,6 +612,11 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
         if (status == 0 && cookie && cookie->abort) status = -2;
     }
     fz_drop_context(ctx);
+    // From the last pixel back: pixel i's RGBA never overwrites the RGB of a pixel before it.
+    for (size_t i = count; i-- > 0;) {
+        unsigned char r = rgba[3 * i], g = rgba[3 * i + 1], b = rgba[3 * i + 2];
+        rgba[4 * i] = r; rgba[4 * i + 1] = g; rgba[4 * i + 2] = b; rgba[4 * i + 3] = 255;
+    }
     return status;
 }
 

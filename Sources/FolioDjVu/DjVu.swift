@@ -169,7 +169,8 @@ final class DjVuHandle {
 /// One DjVu file. Its pages decode in parallel, each on a handle of its own (a context with
 /// the document open in it) lent by `handles`, as many as the page store has workers.
 final class DjVuDocument: PageSource, @unchecked Sendable {
-    // @unchecked: handles are lent to one thread at a time by `handles`; `sizes` is guarded by `sizeLock`.
+    // @unchecked: handles are lent to one thread at a time by their pools; `sizes` is guarded by
+    // `sizeLock`, `texts` by `textLock`.
     let path: String
     let pageCount: Int
     let title: String?
@@ -183,6 +184,10 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private var timeout: TimeInterval { ownTimeout ?? PageSources.decodeTimeout }
     private let sizeLock = NSLock()
     private var sizes: [Int: PageInfo] = [:]
+    /// Handles of their own for the text layer and annotations, opened on the first asked for
+    /// (nil until then), so a search through the book never keeps a page waiting for a handle.
+    private let textLock = NSLock()
+    private var texts: HandlePool<DjVuHandle>?
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
     private let aspect: Double
 
@@ -254,11 +259,12 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         }
     }
 
-    /// Page `index`'s size and rotation, read from the document (without decoding the page).
-    func pageInfo(_ index: Int) throws -> PageInfo {
+    /// Page `index`'s size and rotation, read from the document (without decoding the page) on
+    /// a handle of `pool` (the render handles unless told).
+    func pageInfo(_ index: Int, on pool: HandlePool<DjVuHandle>? = nil) throws -> PageInfo {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         if let s = sizeLock.withLock({ sizes[index] }) { return s }
-        let s = try handles.with { handle in
+        let s = try (pool ?? handles).with { handle in
             do {
                 return try handle.pageInfo(index, deadline: Date(timeIntervalSinceNow: timeout))
             } catch let what as PageTrouble {
@@ -292,12 +298,18 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     /// The pixels `crop` of the page drawn into `page` (both x, y, width, height in the
     /// output's pixels, y down), on white where the page is not.
     private func rasterise(_ p: OpaquePointer, _ handle: DjVuHandle, page: (Int, Int, Int, Int), crop: (Int, Int, Int, Int)) throws -> RGBAImage {
-        // White paper, opaque: every byte 255.
+        // A buffer from the pool of page buffers, painted white paper (every byte 255) unless
+        // the page covers all of it.
         let w = max(0, crop.2), h = max(0, crop.3)
-        var out = RGBAImage(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h * 4))
+        var out = RGBAImage(width: w, height: h, pixels: PixelPool.shared.take(count: w * h * 4))
         let x0 = max(page.0, crop.0), y0 = max(page.1, crop.1)
         let x1 = min(page.0 + page.2, crop.0 + crop.2), y1 = min(page.1 + page.3, crop.1 + crop.3)
-        guard x1 > x0, y1 > y0 else { return out }
+        let paper: (inout RGBAImage) -> Void = { $0.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 255) } }
+        guard x1 > x0, y1 > y0 else {
+            paper(&out)
+            return out
+        }
+        if (x0, y0, x1, y1) != (crop.0, crop.1, crop.0 + crop.2, crop.1 + crop.3) { paper(&out) }
         // ddjvuapi takes 32-bit coordinates: a page scaled beyond them is not drawn (not trapped on).
         guard [page.0, page.1, page.0 + page.2, page.1 + page.3].allSatisfy({ abs($0) < Int(Int32.max) }) else {
             throw handle.failure("cannot be drawn that large")
@@ -311,11 +323,12 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         var pageRect = ddjvu_rect_t(x: Int32(page.0), y: Int32(page.1), w: UInt32(page.2), h: UInt32(page.3))
         var renderRect = ddjvu_rect_t(x: Int32(x0), y: Int32(y0), w: UInt32(x1 - x0), h: UInt32(y1 - y0))
         let offset = ((y0 - crop.1) * out.width + (x0 - crop.0)) * 4
-        // Nothing drawn (a page with no image layer) leaves blank paper: the result is not needed.
-        _ = out.pixels.withUnsafeMutableBytes { bytes in
-            ddjvu_page_render(p, DDJVU_RENDER_COLOR, &pageRect, &renderRect, format, UInt(out.width * 4),
+        let drawn = out.pixels.withUnsafeMutableBytes { bytes in
+            ddjvu_page_render(p, DDJVU_RENDER_COLOR, &pageRect, &renderRect, format, UInt(w * 4),
                               bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self))
         }
+        // Nothing drawn (a page with no image layer) is blank paper.
+        if drawn == 0 { paper(&out) }
         handle.drain()
         return out
     }
@@ -325,7 +338,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     func label(ofPage index: Int) -> String? { labels[index] }
 
     func text(page index: Int) throws -> PageText? {
-        let info = try pageInfo(index)
+        let info = try pageInfo(index, on: textHandles)
         return try annotation(page: index, { ddjvu_document_get_pagetext($0, Int32(index), "word") }) { exp in
             var words: [TextWord] = []
             Self.collectWords(exp, into: &words) { region(of: $0, info) }
@@ -334,7 +347,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     }
 
     func links(page index: Int) -> [PageLink] {
-        guard let info = try? pageInfo(index) else { return [] }
+        guard let info = try? pageInfo(index, on: textHandles) else { return [] }
         let links = try? annotation(page: index, { ddjvu_document_get_pageanno($0, Int32(index)) }) { anno -> [PageLink] in
             guard let areas = ddjvu_anno_get_hyperlinks(anno) else { return [] }
             defer { free(areas) }
@@ -351,12 +364,26 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
 
     /// `read`'s expression for page `index` (waited for), given to `body` and released.
     private func annotation<T>(page index: Int, _ read: @escaping (OpaquePointer) -> miniexp_t?, _ body: (miniexp_t?) throws -> T) throws -> T {
-        try handles.with { handle in
+        try textHandles.with { handle in
             let document = handle.document
             let exp = try handle.expression(deadline: Date(timeIntervalSinceNow: timeout),
                                             late: handle.failure("took more than \(Int(timeout)) s to read")) { read(document) }
             defer { ddjvu_miniexp_release(document, exp) }
             return try body(exp)
+        }
+    }
+
+    /// The handles text and annotations are read with: two, opened on first use; the render
+    /// handles when no other can be opened.
+    private var textHandles: HandlePool<DjVuHandle> {
+        textLock.withLock {
+            if let texts { return texts }
+            let (path, own) = (path, ownTimeout)
+            let open = { try DjVuHandle.open(path, timeout: own ?? PageSources.decodeTimeout).0 }
+            guard let first = try? open() else { return handles }
+            let pool = HandlePool(first: first, limit: 2, open: open)
+            texts = pool
+            return pool
         }
     }
 

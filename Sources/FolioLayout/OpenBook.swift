@@ -220,7 +220,8 @@ enum BookFaces {
     static let coverOnTop = 1_000_000
 
     /// The fan: every face near spread `s` (those further away lie exactly under the nearest
-    /// flat one), the cover always, drawn on top. With `bend` (a turn that curls or cones) the
+    /// flat one), the cover always, drawn on top, and the back board's endpaper (`fanEnds`).
+    /// With `bend` (a turn that curls or cones) the
     /// sheet in transit — its faces between ratios ½ and −½ — is one two-sided face that bends
     /// from the plane it leaves onto the plane it lands on (`bent`). It stays a fanned page, not
     /// a turning sheet: it is drawn and shaded among the other pages of the fan, as its two faces
@@ -230,6 +231,9 @@ enum BookFaces {
         let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
         var pages = lo <= hi ? Array(2 * lo...(2 * hi + 1)) : []
         if lo > 0 { pages.insert(0, at: 0) }
+        // The back board's inside is paper, as the cover's is: a blank face of the sheet after
+        // the last, lying on that board.
+        if hi == sheets - 1 { pages.append(2 * sheets) }
         // The fan is shaded like the flat layout: crease and gutter from how far a sheet stands
         // up, and the wedge between a face and the sheet above it (one nearer the reader's
         // spread). A sheet's angle from lying flat on the right, 0 … π, is the same for both faces.
@@ -247,9 +251,10 @@ enum BookFaces {
             let buried = i != 0 && abs(r) >= 1 && abs(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s)) >= 1
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
-                            behind: otherSide(of: i, book: book, index: index), shade: shade, visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
+                            behind: i < book.pageCount ? otherSide(of: i, book: book, index: index) : nil, shade: shade,
+                            visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
         }
-        let under = fanStacks(book, index: index, spread: s)
+        let under = fanEnds(book, index: index, spread: s)
         guard let bend else { return under + faces }
         // Faces of sheets in transit (a turn of several spreads has more than one) become sheets.
         var out = under
@@ -261,14 +266,21 @@ enum BookFaces {
         return out
     }
 
-    /// The fan's two stacks: the sheets lying flat on each side (ratio ±1, more than 5½
-    /// spreads away) as a block beneath the top one (the page they carry), on its cover board.
-    static func fanStacks(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
+    /// The fan's two ends, as a hardcover book stood on its spine and fanned open shows them:
+    /// each cover board fans as the sheet it closes does (the front board is the cover's sheet,
+    /// the back board a sheet after the last), standing at that sheet's angle, its cloth rim and
+    /// overhang round the endpaper; the sheets lying flat on a side (ratio ±1, more than 5½
+    /// spreads away) are a block beneath the top one (the page they carry), on that board.
+    static func fanEnds(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
         let first = Int((s + 6).rounded(.up)), last = Int((s - 5).rounded(.down))
-        return [(Side.right, book.sheetCount - first, 2 * first), (.left, last + 1, 2 * last + 1)].flatMap { side, sheets, top -> [BookFace] in
+        let ends = [(Side.right, book.sheetCount - first, 2 * first, 2 * book.sheetCount), (.left, last + 1, 2 * last + 1, 1)]
+        return ends.flatMap { side, sheets, top, outer -> [BookFace] in
             let height = PageStack.thickness(sheets: sheets)
-            let board = BookFace(kind: .board, page: top, side: side, angle: 0, lift: -height - BookBody.boardDrop,
-                                 front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness)
+            // Flat under its block, or standing with the outer sheet (no sheet of that side then lies flat).
+            let r = clamp(Fan.ratio(page: outer, spread: s), -1, 1)
+            let board = BookFace(kind: .board, page: top, side: side, angle: abs(r) >= 1 ? 0 : Fan.angle(page: outer, ratio: r),
+                                 lift: -height - BookBody.boardDrop, front: .cover(index), z: Order.fanBody + 20,
+                                 thickness: BookBoard.thickness, ratio: abs(r) >= 1 ? nil : r)
             guard height > 0 else { return [board] }
             return [board, BookFace(kind: .block, page: top, side: side, angle: 0, front: .blank, z: Order.fanBody + 21, thickness: height)]
         }

@@ -581,12 +581,12 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         if seconds > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer) } else { timer.perform() }
         defer { timer.cancel() }
         var status: Int32 = 0
-        // Not filled here: the bridge paints the paper (one pass over a fresh buffer, not two).
+        // Not filled here: the bridge paints the paper over the pool's buffer (one pass, not two).
         let rgb = UInt32(paper.0) << 16 | UInt32(paper.1) << 8 | UInt32(paper.2)
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialised in
+        var pixels = PixelPool.shared.take(count: width * height * 4)
+        pixels.withUnsafeMutableBufferPointer { bytes in
             status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
                                      Int32(width), Int32(height), bytes.baseAddress, rgb, stop.cookie, &error)
-            initialised = width * height * 4
         }
         guard status != -2 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }

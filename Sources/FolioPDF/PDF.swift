@@ -56,9 +56,12 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var labels: [Int: String?] = [:]
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
     let aspect: Double
+    /// Pages poppler must not be given: their Type 3 glyphs draw themselves.
+    private let cycles: Type3Cycles
 
     init(path: String, password: String?) throws {
         self.path = path
+        cycles = Type3Cycles(path: path)
         self.password = password
         var error: UnsafeMutablePointer<GError>?
         guard let u = g_filename_to_uri(FileName.bytes(path), nil, &error) else { throw Self.failure(path, &error) }
@@ -93,6 +96,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        try refuseCycles(index)
         let image = try withPage(index) { page, w, h in
             let size = fit.fitting(aspect: aspect).fitting(aspect: w / h)
             let scale = Double(size.width) / w
@@ -104,7 +108,8 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     var rendersCrops: Bool { true }
 
     func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
-        try withPage(index) { page, w, h in
+        try refuseCycles(index)
+        return try withPage(index) { page, w, h in
             // The page on this document's paper, that paper on the book's: where the page's
             // points land in the whole page's pixels.
             let onPaper = RGBAImage.placement(own: aspect, onPaper: paperAspect)
@@ -114,6 +119,13 @@ final class PDFDocument: PageSource, @unchecked Sendable {
                                   offset: (onPaper.x0 * fw - Double(crop.x), onPaper.y0 * fh - Double(crop.y)),
                                   scale: (onPaper.width * fw / w, onPaper.height * fh / h))
         }
+    }
+
+    /// Throws for a page whose Type 3 glyphs draw themselves (poppler would follow the cycle
+    /// until memory runs out): the page shows a placeholder, the rest of the book is read.
+    private func refuseCycles(_ index: Int) throws {
+        guard cycles.cycle(onPage: index) else { return }
+        throw PageError.invalid(path: path, message: "not drawn: its Type 3 glyphs draw themselves in a cycle")
     }
 
     /// Runs `body` with page `index` and its size in points, on a handle of its own (one lent
@@ -144,13 +156,13 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     /// Draws a page on white paper into a `width × height` cairo image, its points scaled by
     /// `scale` and moved by `offset` pixels (a crop of a larger rendering), as RGBA. Cairo draws
     /// straight into the image's own bytes, which are then reordered in place: one buffer a
-    /// page, written twice (each fresh buffer costs the kernel its pages, measured as much
-    /// as a fifth of a page's time when there were two).
+    /// page, written twice, taken from the pool of page buffers (a fresh one costs the kernel
+    /// its pages: a third of a page's time, measured).
     private static func rasterise(_ page: OpaquePointer, width: Int, height: Int, offset: (x: Double, y: Double),
                                   scale: (x: Double, y: Double)) -> RGBAImage {
         let count = width * height
-        let pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { bytes, initialised in
-            initialised = count * 4
+        var pixels = PixelPool.shared.take(count: count * 4)
+        pixels.withUnsafeMutableBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             let surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(width * 4))
             defer { cairo_surface_destroy(surface) }

@@ -163,6 +163,9 @@ public final class PageStore {
         /// Decoded images are let go once their textures are made (the viewer); kept, a
         /// texture lost is made again without decoding (captures).
         public var releasesPixels = true
+        /// Where pixels let go (uploaded or evicted) are kept for the next pages to be drawn
+        /// into: the engines draw into `PixelPool.shared`.
+        public var pixels = PixelPool.shared
 
         public init() {}
     }
@@ -610,6 +613,7 @@ public final class PageStore {
     private func evict(_ key: PageKey) {
         guard let e = table.removeValue(forKey: key) else { return }
         if e.textureVersion > 0 { for face in key.faces { textures.remove(face) } }
+        settings.pixels.giveBack(e.image)
     }
 
     private func schedule() {
@@ -671,6 +675,7 @@ public final class PageStore {
         versions += 1
         var e = table[arrival.key] ?? Residency(version: versions)
         e.version = versions
+        settings.pixels.giveBack(e.image.take())
         e.image = result.image
         e.cpuBytes = result.image.byteCount
         e.renderedFor = remarked.remove(arrival.key) == nil ? result.renderedFor : 0
@@ -708,7 +713,7 @@ public final class PageStore {
             e.textureVersion = e.version
             e.textureHeight = image.height
             if settings.releasesPixels {
-                e.image = nil
+                settings.pixels.giveBack(e.image.take())
                 e.cpuBytes = 0
             }
             table[key] = e

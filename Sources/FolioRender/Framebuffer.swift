@@ -115,15 +115,17 @@ public final class Framebuffer {
         glBlitFramebuffer(0, 0, GLint(width), GLint(height), 0, 0, GLint(tw), GLint(th), E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
     }
 
-    /// Copies a rectangle of `source`'s resolved colour (same size) into this single-sampled
-    /// framebuffer: restores part of a cached layer. GL 3.3 cannot blit into a multisampled
-    /// target; the renderer draws the texture there instead.
-    public func copy(from source: Framebuffer, rect r: PixelRect) {
+    /// Copies a rectangle of `source`'s resolved colour (same size), and with `depth` its
+    /// single-sample depth and stencil, into this single-sampled framebuffer: restores part of a
+    /// cached layer. GL 3.3 cannot blit into a multisampled target; the renderer draws the
+    /// texture there instead.
+    public func copy(from source: Framebuffer, rect r: PixelRect, depth: Bool = false) {
         precondition(samples <= 1 || drawsSingleSampled, "a blit cannot write a multisampled framebuffer")
         glBindFramebuffer(E(GL_READ_FRAMEBUFFER), source.fbo)
         glBindFramebuffer(E(GL_DRAW_FRAMEBUFFER), fbo)
         let x1 = GLint(r.x + r.width), y1 = GLint(r.y + r.height)
-        glBlitFramebuffer(GLint(r.x), GLint(r.y), x1, y1, GLint(r.x), GLint(r.y), x1, y1, E(GL_COLOR_BUFFER_BIT), E(GL_NEAREST))
+        let buffers = depth ? GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT : GL_COLOR_BUFFER_BIT
+        glBlitFramebuffer(GLint(r.x), GLint(r.y), x1, y1, GLint(r.x), GLint(r.y), x1, y1, E(buffers), E(GL_NEAREST))
     }
 
     /// Resolves multisampling and binds the single-sample colour for reading.

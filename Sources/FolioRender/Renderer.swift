@@ -38,7 +38,7 @@ public struct RenderSettings: Sendable, Equatable {
     /// Darkening of a page where a sheet above it hides the whole sky (ambient occlusion).
     public var ambientOcclusion = 0.6
     /// Draw what does not move once into a texture and redraw only the turning sheet and what
-    /// its shadow touches.
+    /// its shadow touches (in the fan, only what fans: `drawOverRoom`).
     public var cacheStaticLayer = true
     /// The reader's colours (`Theme`): the room is tinted, and the pages of `printedBooks`
     /// recoloured.
@@ -105,6 +105,12 @@ public final class Renderer {
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
+    /// What a fan moves in (`drawOverRoom`).
+    private var room: Framebuffer?
+    private var roomKey: StaticKey?
+    /// By page, the band of each fanned page of the frame being drawn that a page nearer the
+    /// reader covers (`FanCover`): it is not drawn.
+    private var coveredBands: [Int: Double] = [:]
     /// Per target: the rectangle the moving parts covered in the last frame drawn into it.
     private var lastDirty: [Int: PixelRect] = [:]
     /// The rectangle redrawn by the last cached frame (for tests and benchmarks).
@@ -154,6 +160,8 @@ public final class Renderer {
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
         cache = nil
+        room?.destroy()
+        room = nil
     }
 
     /// Draws `scene` into `target`, leaving it bound.
@@ -185,7 +193,10 @@ public final class Renderer {
         }
         lastDirty[target.serial] = nil
         let still = items.filter { $0.kind != .sheet }
-        drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        if !settings.cacheStaticLayer || !moving.isEmpty
+            || !drawOverRoom(still.map(\.atRest), into: target, desk: scene.deskAmount, camera: camera, viewProj: viewProj, textures: textures) {
+            drawLayer(still.map(\.atRest), into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+        }
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
@@ -280,6 +291,57 @@ public final class Renderer {
         }
     }
 
+    /// The fan moves every page and every standing board each frame, but not the room they
+    /// stand in: the backdrop and the boxes that do not fan (blocks and boards lying flat:
+    /// `ratio` nil) are drawn once into `room` and restored with their depth each frame (with
+    /// the boxes alone multisampled, that is the whole multisampled part of the frame, and its
+    /// resolve); then the pages' insides in depth and what fans, in order, over it. Standing
+    /// boards are then drawn single-sampled, as the pages are. False where no fan moves (other
+    /// scenes keep their own layer), for a target multisampled whole (a blit cannot write it),
+    /// or when no layer could be made.
+    private func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, desk: Double, camera: Camera, viewProj: [Float],
+                              textures: TextureStore) -> Bool {
+        guard items.contains(where: { $0.ratio != nil }), target.samples <= 1 || boxesOnlyMultisampled(target) else { return false }
+        let isRoom = { (item: SceneItem) in [.block, .board, .shadow].contains(item.kind) && item.ratio == nil }
+        let still = items.filter(isRoom)
+        let key = StaticKey(items: still, camera: camera, desk: desk, width: target.width, height: target.height,
+                            samples: target.samples, textures: textures.serial, versions: still.flatMap(\.faces).map(textures.version),
+                            settings: settings, light: light)
+        if roomKey != key || room == nil {
+            if room?.width != target.width || room?.height != target.height || room?.samples != target.samples {
+                room?.destroy()
+                room = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
+            }
+            guard let room else { return false }
+            cacheMisses += 1
+            drawLayer(still, into: room, desk: desk, viewProj: viewProj, textures: textures)
+            roomKey = key
+        } else {
+            cacheHits += 1
+        }
+        guard let room else { return false }
+        target.drawMultisampled()
+        target.resolveForSingleSampled(copying: false)
+        // A blit obeys the scissor: none.
+        gl.begin(Pass(target: target))
+        target.copy(from: room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height), depth: true)
+        let fanned = items.filter { !isRoom($0) }
+        // Each fanned page from where it can show: most of it lies under the next one up.
+        coveredBands = Dictionary(FanCover.hidden(fanned, viewProjection: camera.viewProjection,
+                                                  viewport: Vec2(Double(target.width), Double(target.height)))
+            .map { (fanned[$0.key].page, $0.value) }, uniquingKeysWith: max)
+        defer { coveredBands = [:] }
+        drawDepthOfInsides(fanned, viewProj: viewProj)
+        for item in fanned {
+            switch item.kind {
+            case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
+            case .shadow: drawDeskShadow(item, viewProj: viewProj)
+            case .cover, .page, .sheet: drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+            }
+        }
+        return true
+    }
+
     /// Whether `target` multisamples only the boxes (`RenderSettings.multisampleBoxesOnly`).
     private func boxesOnlyMultisampled(_ target: Framebuffer) -> Bool {
         settings.multisampleBoxesOnly && target.samples > 1
@@ -365,6 +427,7 @@ public final class Renderer {
     }
 
     private func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+        u[.from].set(Float(item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0))
         u[.viewProj].set(matrix: viewProj)
         u[.model].set(matrix: item.model.floats)
         u[.size].set(Float(item.size.x), Float(item.size.y))
@@ -440,10 +503,11 @@ public final class Renderer {
             case .cone: return [(true, .all)]
             }
         }()
+        let recolours = item.kind != .cover && takesTheme(item)
         for (face, image) in zip(faces, images) {
             for (steep, part) in parts {
                 let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
-                                                         showThrough: image.behind != nil))]
+                                                         showThrough: image.behind != nil, recolour: recolours))]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0
@@ -462,7 +526,7 @@ public final class Renderer {
                 page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
                 page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                 page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
-                setTheme(page, recolours: item.kind != .cover && takesTheme(item))
+                if recolours { setTheme(page) }
                 if let other = image.behind {
                     other.bind(unit: 1)
                     // Texels of four pixels: the other side's lines show as faint bars, its type
@@ -526,10 +590,9 @@ public final class Renderer {
         settings.theme.recolours && settings.printedBooks.contains(item.book)
     }
 
-    /// The theme's colours for a face; `recolours` false shows it as it is.
-    private func setTheme(_ page: ProgramUniforms, recolours: Bool) {
+    /// The theme's colours for a face its program recolours (page.frag's RECOLOUR).
+    private func setTheme(_ page: ProgramUniforms) {
         let paper = settings.theme.paper, ink = settings.theme.ink
-        page[.recolour].set(Float(recolours ? 1 : 0))
         page[.themePaper].set(Float(paper.r), Float(paper.g), Float(paper.b))
         page[.themeInk].set(Float(ink.r), Float(ink.g), Float(ink.b))
     }
@@ -636,9 +699,8 @@ public final class Renderer {
 /// Which variant of the page shaders draws a face (`Shaders/page.frag`'s defines): each face
 /// carries only the terms it shows, as a software renderer runs the code of every uniform branch.
 struct PageVariant: Hashable {
-    /// A turning sheet or a fanned page: folded, seen steeply, shading itself.
-    var moving = false
-    /// The flap's shadow on a curl's front.
+    /// The flap's shadow on a curl's front, while the flap lies over it (page.frag's
+    /// `flapShadow` is 0 everywhere otherwise).
     var flap = false
     /// The rim of a sheet's back while the sheet shades itself.
     var rim = false
@@ -648,28 +710,46 @@ struct PageVariant: Hashable {
     var steep = false
     /// A coarse tap of the other side's print.
     var showThrough = false
+    /// The sky a fanned page hinged over this one hides.
+    var wedge = false
+    /// The theme's ink and paper for the print.
+    var recolour = false
 
-    /// Every variant a face can ask for: 14 programs. A face is a front or a back, so never
+    /// Every variant a face can ask for: 48 programs. A face is a front or a back, so never
     /// both flap and rim.
-    static let all: [PageVariant] = [false, true].flatMap { showThrough in
-        [PageVariant(showThrough: showThrough)] + [(false, false, false), (true, false, false), (false, true, false),
-                                                   (false, false, true), (true, false, true), (false, true, true)].map {
-            PageVariant(moving: true, flap: $0.0, rim: $0.1, steep: $0.2, showThrough: showThrough)
+    static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
+        [false, true].flatMap { steep in
+            [false, true].flatMap { showThrough in
+                [false, true].flatMap { wedge in
+                    [false, true].map { recolour in
+                        PageVariant(flap: flap, rim: rim, steep: steep, showThrough: showThrough, wedge: wedge, recolour: recolour)
+                    }
+                }
+            }
         }
     }
 
-    /// The variant for one face of `item` (`back`: its back).
-    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, showThrough: Bool) -> PageVariant {
-        guard moving else { return PageVariant(showThrough: showThrough) }
-        var v = PageVariant(moving: true, showThrough: showThrough)
-        if case .curl = item.deformation, !back { v.flap = true }
+    /// The variant for one face of `item` (`back`: its back). `moving`: a turning sheet or a
+    /// fanned page, which can be folded, seen steeply and shade itself.
+    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, showThrough: Bool,
+                   recolour: Bool = false) -> PageVariant {
+        var v = PageVariant(showThrough: showThrough, recolour: recolour)
+        guard moving else { return v }
+        if case let .curl(c) = item.deformation, !back { v.flap = Self.flapShows(c) }
         v.rim = back && item.back != nil && item.shade.`self` > 0
         v.steep = steepTextTaps
+        v.wedge = item.shade.wedge > 0
         return v
     }
 
+    /// Whether a curl's flap casts a shadow on its flat part: it lies over it (page.frag's
+    /// `flapShadow` fades in from a wrap of 3π/4) and has a radius.
+    static func flapShows(_ curl: Deformation.Curl) -> Bool {
+        curl.radius > 0 && curl.wrap > 0.75 * .pi
+    }
+
     var defines: [String] {
-        [(moving, "MOVING"), (flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH")]
+        [(flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
             .filter(\.0).map(\.1)
     }
 }

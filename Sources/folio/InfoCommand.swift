@@ -48,7 +48,7 @@ struct Info: ParsableCommand {
     /// never finishes (a PDF engine cannot be stopped mid-page) is left to finish aside, and
     /// the next pages are checked meanwhile.
     private func decodeBounded(_ page: PageRef, fit: PixelSize) throws {
-        let decoding = Worker { _ = try commandDocuments.render(page, fit: fit) }
+        let decoding = Worker { PixelPool.shared.giveBack(try commandDocuments.render(page, fit: fit).image) }
         // A little past the engines' own deadline (`PageSources.decodeTimeout`), so that those
         // that can stop a page say so themselves.
         guard let outcome = decoding.wait(until: .now() + pageTimeout * 1.1 + 0.2) else {

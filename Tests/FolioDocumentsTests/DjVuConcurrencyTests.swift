@@ -66,6 +66,15 @@ final class DjVuConcurrencyTests: XCTestCase {
         }
     }
 
+    /// Words are read on handles of their own: with the one render handle lent (a page being
+    /// drawn), a search reads a page's text without opening or waiting for a render handle.
+    func testTextIsReadBesideThePagesBeingDrawn() throws {
+        let doc = try DjVuDocument(path: try Fixtures.djvu("book.djvu"), timeout: nil, workers: 2)
+        let words = try doc.handles.with { _ in try doc.text(page: 1)?.words.count }
+        XCTAssertGreaterThan(words ?? 0, 0)
+        XCTAssertEqual(doc.handles.count, 1, "the text came from a handle of its own")
+    }
+
     /// Six threads on a document of three workers: never more than three handles.
     func testADocumentNeverOpensMoreHandlesThanWorkers() throws {
         let doc = try DjVuDocument(path: try Fixtures.djvu("book.djvu"), timeout: nil, workers: 3)

@@ -66,5 +66,33 @@ import Testing
             #expect(p.renderer.cacheMisses == misses + 1, "a page in the layer got an image: it is drawn again")
         }
     }
-}
 
+    /// The fan moves every page each frame but not its room (the backdrop, the blocks and
+    /// boards lying flat): drawn once while the fan scrolls, with and without multisampling,
+    /// and every frame over it equal to a full redraw.
+    @Test(arguments: [0, 4])
+    func theFanDrawsItsRoomOnce(samples: Int) throws {
+        let books = library.bookInfos
+        let sequence = try [2.1, 2.4, 2.7].map { spread -> Scene in
+            var s = StillState()
+            s.book = 0; s.layout = .fan; s.spread = spread
+            return try s.scene(library: books)
+        }
+        let configuration = RenderConfiguration(samples: samples, filtering: .software)
+        var hits = 0, misses = 0
+        let before = try GLHarness.shared.run { ($0.renderer.cacheHits, $0.renderer.cacheMisses) }
+        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration,
+                                                 configure: { $0.cacheStaticLayer = true },
+                                                 inspect: { hits = $0.cacheHits - before.0; misses = $0.cacheMisses - before.1 })
+        let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration) {
+            $0.cacheStaticLayer = false
+        }
+        #expect(misses == 1 && hits == 2, "the room drawn \(misses) times, restored \(hits) times")
+        for i in sequence.indices {
+            let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))
+            // Multisampled, a standing board's edges are drawn single-sampled over the room:
+            // only their pixels may differ.
+            #expect(r.fraction < (samples > 1 ? 0.006 : 0.001), "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
+        }
+    }
+}

@@ -3,6 +3,7 @@ import FolioReader
 import FolioScript
 import FolioBook
 import FolioLayout
+import FolioMath
 @testable import FolioRender
 import Testing
 
@@ -31,12 +32,16 @@ struct MovingVariantTests {
                         for showThrough in [false, true] {
                             let v = PageVariant.of(sheet, moving: true, back: back, steepTextTaps: steep, showThrough: showThrough)
                             #expect(PageVariant.all.contains(v), "\(deform) at \(turn): \(v.defines)")
-                            // The flap's shadow only on a curl's front; the rim on a back while the sheet shades itself.
-                            #expect(v.flap == (deform == .curl && !back))
+                            // The flap's shadow only on a curl's front while the flap lies over it; the
+                            // rim on a back while the sheet shades itself.
+                            let flapLiesOver = if case let .curl(c) = sheet.deformation { c.radius > 0 && c.wrap > 0.75 * .pi } else { false }
+                            #expect(v.flap == (!back && flapLiesOver))
                             #expect(v.rim == (back && sheet.back != nil && sheet.shade.`self` > 0))
                             // The steep taps on every moving face, at every angle: a face that
                             // gained them past an angle sharpened in one frame.
                             #expect(v.steep == steep)
+                            // Neither the fan's wedge nor a theme's colours on a sheet in the paper theme.
+                            #expect(!v.wedge && !v.recolour)
                         }
                     }
                 }
@@ -51,9 +56,18 @@ struct MovingVariantTests {
                     let v = PageVariant.of(page, moving: true, back: back, steepTextTaps: true, showThrough: false)
                     #expect(PageVariant.all.contains(v))
                     #expect(!v.flap && !v.rim, "spread \(spread): \(v.defines)")
+                    #expect(v.wedge == (page.shade.wedge > 0), "spread \(spread): \(v.defines)")
                 }
             }
         }
+    }
+
+    /// page.frag's flap shadow fades in from a wrap of 3π/4: a curl wrapped less is drawn
+    /// without its code (the same pixels), one wrapped more with it.
+    @Test func theFlapShadowOnlyWhileTheFlapLiesOver() {
+        let curl = { (wrap: Double) in Deformation.Curl(point: Vec2(100, 0), direction: Vec2(1, 0), radius: 20, wrap: wrap) }
+        #expect(PageVariant.flapShows(curl(.pi)) && PageVariant.flapShows(curl(0.8 * .pi)))
+        #expect(!PageVariant.flapShows(curl(0.75 * .pi)) && !PageVariant.flapShows(curl(0.3)))
     }
 
     /// The steep taps are taken where some of a face is squeezed past page.frag's STEEP_FROM:

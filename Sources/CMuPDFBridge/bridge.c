@@ -1,10 +1,12 @@
 #include "MuPDFBridge.h"
 #include <mupdf/fitz.h>
+#include <ctype.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 struct folio_mu_doc {
     fz_context *ctx;
@@ -17,9 +19,9 @@ struct folio_mu_doc {
     /// 30000 × 30000 image) fails alone instead of taking the machine's memory.
     atomic_size_t used;
     size_t limit;
-    /// Bytes of each spine item's markup (an EPUB's chapters, in MuPDF's order), for estimating
-    /// the pages of chapters not laid out yet; `spine_count` 0 when unknown.
-    size_t *spine_bytes;
+    /// Characters of each spine item's text (an EPUB's chapters, in MuPDF's order), for
+    /// estimating the pages of chapters not laid out yet; `spine_count` 0 when unknown.
+    size_t *spine_text;
     int spine_count;
 };
 
@@ -202,8 +204,54 @@ static char *spine_entry(fz_context *ctx, fz_xml *opf, fz_xml *itemref, const ch
     return fz_cleanname(fz_urldecode(name));
 }
 
-/// The bytes of each spine item's markup into `d` (0 for an item missing from the archive).
-static void read_spine_bytes(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_doc *d) {
+/// Whether the `n` bytes at `s` start with `word`, letters in any case.
+static int starts_with(const unsigned char *s, size_t n, const char *word) {
+    size_t k = strlen(word);
+    return n >= k && strncasecmp((const char *)s, word, k) == 0;
+}
+
+/// The characters of text in `n` bytes of markup: what lies outside tags, comments and the
+/// `head`, `style` and `script` elements, white space left out, an entity one character. A
+/// chapter's markup may be mostly tags (a `span` a word): its text, not its bytes, fills pages.
+static size_t text_characters(const unsigned char *s, size_t n) {
+    static const char *hidden[] = {"head", "style", "script"};
+    size_t count = 0, i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '<') {
+            const char *skip = NULL;
+            if (starts_with(s + i, n - i, "<!--")) skip = "-->";
+            for (int h = 0; h < 3 && !skip; h++) {
+                size_t k = strlen(hidden[h]);
+                if (starts_with(s + i + 1, n - i - 1, hidden[h]) && i + 1 + k < n && !isalnum(s[i + 1 + k])) skip = hidden[h];
+            }
+            size_t j = i + 1;
+            if (skip && skip[0] == '-') {
+                while (j < n && !starts_with(s + j, n - j, "-->")) j++;
+            } else if (skip) {
+                while (j < n && s[j] != '>') j++;
+                // An element not closed by its start tag: to its end tag.
+                if (j < n && s[j - 1] != '/')
+                    while (j < n && !(s[j] == '<' && j + 1 < n && s[j + 1] == '/' && starts_with(s + j + 2, n - j - 2, skip))) j++;
+            }
+            while (j < n && s[j] != '>') j++;
+            i = j + 1;
+        } else if (c == '&') {
+            size_t j = i + 1;
+            while (j < n && j < i + 12 && s[j] != ';' && s[j] != '<') j++;
+            count++;
+            i = j < n && s[j] == ';' ? j + 1 : i + 1;
+        } else {
+            // Not white space, not a UTF-8 continuation byte.
+            if (c > ' ' && (c & 0xC0) != 0x80) count++;
+            i++;
+        }
+    }
+    return count;
+}
+
+/// The characters of each spine item's text into `d` (0 for an item missing from the archive).
+static void read_spine_text(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_doc *d) {
     char *name = NULL;
     fz_buffer *buf = NULL;
     fz_var(name); fz_var(buf);
@@ -212,19 +260,21 @@ static void read_spine_bytes(fz_context *ctx, fz_archive *arch, fz_xml *opf, con
              itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
             name = spine_entry(ctx, opf, itemref, opf_path);
             if (!name) continue;
-            size_t bytes = 0;
+            size_t text = 0;
             if (fz_has_archive_entry(ctx, arch, name)) {
                 buf = fz_read_archive_entry(ctx, arch, name);
-                bytes = fz_buffer_storage(ctx, buf, NULL);
+                unsigned char *data = NULL;
+                size_t bytes = fz_buffer_storage(ctx, buf, &data);
+                text = text_characters(data, bytes);
                 fz_drop_buffer(ctx, buf);
                 buf = NULL;
             }
             fz_free(ctx, name);
             name = NULL;
-            size_t *grown = realloc(d->spine_bytes, (size_t)(d->spine_count + 1) * sizeof *grown);
+            size_t *grown = realloc(d->spine_text, (size_t)(d->spine_count + 1) * sizeof *grown);
             if (!grown) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
-            d->spine_bytes = grown;
-            d->spine_bytes[d->spine_count++] = bytes;
+            d->spine_text = grown;
+            d->spine_text[d->spine_count++] = text;
         }
     }
     fz_always(ctx) {
@@ -297,7 +347,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
         const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
         if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
         if (info->pre_paginated) read_viewport(ctx, arch, opf, opf_path, info);
-        if (opf) read_spine_bytes(ctx, arch, opf, opf_path, d);
+        if (opf) read_spine_text(ctx, arch, opf, opf_path, d);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, enc);
@@ -401,13 +451,13 @@ void folio_mu_close(folio_mu_doc *d) {
     }
     pthread_mutex_destroy(&d->mutex);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
-    free(d->spine_bytes);
+    free(d->spine_text);
     free(d->path);
     free(d);
 }
 
-size_t folio_mu_chapter_bytes(folio_mu_doc *d, int chapter) {
-    return chapter >= 0 && chapter < d->spine_count ? d->spine_bytes[chapter] : 0;
+size_t folio_mu_chapter_text(folio_mu_doc *d, int chapter) {
+    return chapter >= 0 && chapter < d->spine_count ? d->spine_text[chapter] : 0;
 }
 
 int folio_mu_spine_count(folio_mu_doc *d) { return d->spine_count; }
@@ -526,11 +576,16 @@ static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_r
 }
 
 int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_cookie *stop, folio_mu_error *error) {
+                    int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *stop, folio_mu_error *error) {
     // Drawn without alpha (MuPDF's opaque painters: quicker than blending into an alpha
-    // channel) into the first three quarters of the buffer, then spread to RGBA in place.
+    // channel) into the first three quarters of the buffer, on the paper, then spread to RGBA in place.
     size_t count = (size_t)width * height;
-    memset(rgba, 255, count * 3);
+    if (paper == 0xFFFFFF) {
+        memset(rgba, 255, count * 3);
+    } else {
+        const unsigned char pixel[3] = {paper >> 16 & 255, paper >> 8 & 255, paper & 255};
+        for (size_t i = 0; i < count; i++) memcpy(rgba + i * 3, pixel, 3);
+    }
     fz_context *ctx = thread_context(d, error);
     if (!ctx) return -1;
     fz_cookie *cookie = stop ? &stop->cookie : NULL;

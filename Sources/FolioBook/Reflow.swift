@@ -58,7 +58,8 @@ public protocol ReflowableSource: PageSource {
     func mapping(from old: any ReflowableSource) -> PageMapping
     /// Where page `index` starts in the text, in terms no layout changes; nil when the document
     /// cannot say (its pages are fixed, or the page is not there), or when that would cost
-    /// drawing more than `limit` pages (the pages before it in its chapter not drawn for it yet).
+    /// drawing more than `limit` pages (the pages before it in its chapter not drawn for it yet):
+    /// `limit` of those are drawn then, so that asking again goes further.
     func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition?
     /// The pages the whole book is estimated to have while its layout is not complete (laid out
     /// only as far as its first chapters, or given up at the layout's time bound); nil when

@@ -12,6 +12,10 @@ public struct RGBAImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// The colour of paper with nothing printed on it: a book's blank faces and the pages of
+    /// books Folio sets itself (reflowable e-books).
+    public static let blankPaper: (UInt8, UInt8, UInt8, UInt8) = (247, 242, 230, 255)
+
     /// A solid image.
     public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 255)) {
         var p = [UInt8](repeating: 0, count: width * height * 4)

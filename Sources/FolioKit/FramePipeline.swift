@@ -233,7 +233,7 @@ public final class FramePipeline {
     }
 
     /// Nothing to draw until the next event or decoded page.
-    public var isIdle: Bool { !needsRender && !needsPresent && !images.pending && !controller.isAnimating }
+    public var isIdle: Bool { !needsRender && !needsPresent && !images.pending && !controller.isAnimating && !session.countsPosition }
 
     /// Performs `action` at `time` through the controller; false when it is impossible now.
     /// One the controller keeps for later (a page turn asked for while the book opens) is

@@ -157,6 +157,8 @@ final class Relayouts {
             case let .success(event):
                 // The pages already there stay the same: a turn under way plays on first.
                 if whole, turning { held = event } else { apply(event, whole) }
+                // Laid out again only as far as the place (another size or shape): the rest follows.
+                if !whole { wholeLayoutAsked.remove(event.document) }
                 if let wanted = wantedTextSize, wanted != event.source.fontSize, let open = open() {
                     start(open, fontSize: wanted, pageAspect: open.source.pageAspect)
                 } else {
@@ -283,6 +285,6 @@ extension FramePipeline {
         guard !completingLayout else { return }
         let size = event.source.fontSize
         let what = size == sizeBefore ? "laid out for the window" : "text \(size.rounded() == size ? String(Int(size)) : String(size)) pt"
-        showNotice("\(what) — \(count) page\(count == 1 ? "" : "s")")
+        showNotice("\(what) — \(event.source.pagesEstimated ? "≈" : "")\(count) page\(count == 1 ? "" : "s")")
     }
 }

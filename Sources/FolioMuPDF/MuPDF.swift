@@ -9,8 +9,9 @@ import Foundation
 /// says: the reference page, 362 × 568, unless the view it is shown in asks for another) at
 /// `fontSize`, with Folio's stylesheet (margins, line height) over the publisher's. Pages are
 /// rasterised at the size they are shown at, and a zoomed view gets crops at its own scale.
-/// With `laysOutInBackground` a book opens once its first chapters are laid out, with its page
-/// count estimated from them (`pagesEstimated`); `relaid` at the same size gives the whole count.
+/// With `laysOutInBackground` a book opens once its first chapters are laid out (as far as
+/// `pagesLaidOutFirst`), with its page count estimated from them (`pagesEstimated`); `relaid` at
+/// another size lays out as far as the place kept, and at the same size gives the whole count.
 /// Does not: draw PDFs in `folio` (poppler does; `folio bench` compares, docs/documents.md),
 /// or read DRM-encrypted books (it says so). A relayout (`relaid(fontSize:)`) opens the book anew.
 ///
@@ -53,6 +54,14 @@ public enum MuPDF {
     /// chapters to estimate the rest from.
     static let firstPages = 12
 
+    /// Pages a book opening in the background mode is laid out to at least (`firstPages` or
+    /// more): a capture of page 600 lays the chapters up to it out, and no further.
+    public static var pagesLaidOutFirst: Int {
+        get { laidOutFirst.withLock { $0 } }
+        set { laidOutFirst.withLock { $0 = max(newValue, firstPages) } }
+    }
+    private static let laidOutFirst = Mutex(firstPages)
+
     /// The kinds of document this module reads, each named for messages and `folio info`.
     public static let formats = [("EPUB", ["epub"]), ("MOBI", ["mobi", "azw", "azw3"]), ("FB2", ["fb2", "fbz"]),
                                  ("XHTML", ["xhtml"]), ("XPS", ["xps", "oxps"])].map { format($0, $1) }
@@ -60,7 +69,8 @@ public enum MuPDF {
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
         PageSourceFormat(name: name, extensions: extensions) { path, _ in
-            try MuPDFDocument.open(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: !laysOutInBackground)
+            try MuPDFDocument.open(path: path, fontSize: fontSize, pageAspect: pageAspect,
+                                   extent: laysOutInBackground ? LayoutExtent(pages: pagesLaidOutFirst) : .whole)
         }
     }
 
@@ -107,6 +117,25 @@ struct LayoutGivenUp: Error {
     }
 }
 
+/// How far a reflowable book is laid out before it opens (MuPDF lays the chapters after out when
+/// a page of them is first drawn or counted): chapters from the first until `pages` pages are
+/// counted and chapter `chapter` (0-based) is laid out with `MuPDF.firstPages` after it.
+struct LayoutExtent: Sendable {
+    var pages: Int
+    var chapter = -1
+
+    /// To its last page: the count exact.
+    static let whole = LayoutExtent(pages: .max)
+    /// Its first spreads: what the viewer opens on.
+    static let opening = LayoutExtent(pages: MuPDF.firstPages)
+
+    /// Whether chapters laid out so far (`laid` of them, holding `pages`, of which `after` come
+    /// after chapter `chapter`) are enough.
+    func reached(laid: Int, pages: Int, after: Int) -> Bool {
+        pages >= self.pages && laid > chapter && (chapter < 0 || after >= MuPDF.firstPages)
+    }
+}
+
 /// One e-book or XPS file, open in MuPDF (the bridge serialises access to it).
 final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     // @unchecked: `doc` is used only through the bridge, which locks it; `laidOut` under its lock.
@@ -138,11 +167,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// The shape of the page box a reflowable book is laid out for (width / height).
     private let layoutAspect: Mutex<Double>
 
-    /// Opens the book laid out at `fontSize` for pages of `pageAspect`: to its end, or (not
-    /// `wholeBook`) its first chapters only, the rest laid out when a page of it is drawn.
+    /// Opens the book laid out at `fontSize` for pages of `pageAspect`: as far as `extent` says
+    /// (its count estimated when chapters are left), the rest laid out when a page of it is drawn.
     /// `givenUp`: lay out only the chapters an earlier layout got through.
     init(path: String, fontSize: Double, pageAspect: Double = Book.referencePageWidth / Book.referencePageHeight,
-         wholeBook: Bool = true, givenUp: LayoutGivenUp? = nil) throws {
+         extent: LayoutExtent = .whole, givenUp: LayoutGivenUp? = nil) throws {
         self.path = path
         self.givenUp = givenUp
         var error = folio_mu_error()
@@ -165,15 +194,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         layoutAspect = Mutex(Self.shape(pageAspect, of: info))
         // Fully initialised: from here a throw lets the handle go, which closes the document
         // once no layout uses it.
-        try layout(fontSize: fontSize, wholeBook: wholeBook)
+        try layout(fontSize: fontSize, extent: extent)
     }
 
     /// Opens the book as `init` does; when laying it out takes longer than the decode timeout,
     /// the chapters laid out by then, in a document of their own (the first one's layout
     /// finishes on its own), with a note saying so.
-    static func open(path: String, fontSize: Double, pageAspect: Double, wholeBook: Bool = true) throws -> MuPDFDocument {
+    static func open(path: String, fontSize: Double, pageAspect: Double, extent: LayoutExtent = .whole) throws -> MuPDFDocument {
         do {
-            return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, wholeBook: wholeBook)
+            return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, extent: extent)
         } catch let given as LayoutGivenUp {
             guard given.chapters > 0 else { throw PageError.invalid(path: path, message: given.message) }
             do {
@@ -217,15 +246,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     /// Lays a reflowable book out for its page box at `fontSize` points (fixed pages keep
-    /// theirs): to its end, or (not `wholeBook`) its first chapters, the count estimated.
-    func layout(fontSize: Double, wholeBook: Bool = true) throws {
+    /// theirs): as far as `extent` says, the count estimated when chapters are left.
+    func layout(fontSize: Double, extent: LayoutExtent = .whole) throws {
         var error = folio_mu_error()
         var count: (pages: Int32, estimated: Bool, chapters: Int) = (-1, false, 0)
         if info.reflowable != 0 {
             folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
             let box = pageBox
             if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
-                count = try chapters(wholeBook: wholeBook, &error)
+                count = try chapters(extent: extent, &error)
             }
         } else {
             count = (folio_mu_count_pages(doc, &error), false, 0)
@@ -260,24 +289,25 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
     }
 
-    /// Lays chapters out from the first: all of them (`wholeBook`; those of `givenUp`), or until
-    /// `MuPDF.firstPages` pages are counted. On a worker, waited for `PageSources.decodeTimeout`
+    /// Lays chapters out from the first: all of them (`.whole`; those of `givenUp`), or as far as
+    /// `extent` says. On a worker, waited for `PageSources.decodeTimeout`
     /// at most: a chapter still being laid out then is left to finish on its own and
     /// `LayoutGivenUp` says how far it got. The page count, estimated from the pages a chapter had
     /// so far when chapters are left (-1 on error), and the chapters laid out.
-    private func chapters(wholeBook: Bool, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool, chapters: Int) {
+    private func chapters(extent: LayoutExtent, _ error: inout folio_mu_error) throws -> (pages: Int32, estimated: Bool, chapters: Int) {
         let chapters = Int(folio_mu_count_chapters(doc, &error))
         guard chapters >= 0 else { return (-1, false, 0) }
         let last = min(givenUp?.chapters ?? chapters, chapters)
-        let counting = Counting(), handle = handle, enough = wholeBook || givenUp != nil ? Int.max : MuPDF.firstPages
+        let counting = Counting(), handle = handle, extent = givenUp != nil ? .whole : extent
         Thread.detachNewThread {
-            var laid = 0, pages = 0, error = folio_mu_error()
-            while laid < last, pages < enough {
+            var laid = 0, pages = 0, through = 0, error = folio_mu_error()
+            while laid < last, !extent.reached(laid: laid, pages: pages, after: pages - through) {
                 let n = Int(folio_mu_count_chapter_pages(handle.doc, Int32(laid), &error))
                 guard n >= 0 else { counting.lock.withLock { (counting.failed, counting.error) = (true, error) }; break }
                 counting.lock.withLock { counting.pages.append(n) }
                 pages += n
                 laid += 1
+                if laid <= extent.chapter + 1 { through = pages }
             }
             counting.done.signal()
         }
@@ -296,22 +326,23 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     }
 
     /// The pages chapters `rest` will have, from the pages the first chapters had (`counts`).
-    /// By their bytes when the spine's are known: a chapter of b bytes fills b / r pages, r the
-    /// bytes a full page of the laid-out chapters held (a chapter's last page is half full on
-    /// the whole; the fullest one-page chapter when none had more), and has a page at least. So
-    /// short front matter (a cover, a title page) does not make a book of long chapters look
-    /// short. Else pages per chapter so far, times the chapters left.
+    /// By their text when the spine's is known: a chapter of t characters (its markup not
+    /// counted: a book may wrap every word in a tag) fills t / r pages, r the characters a full
+    /// page of the laid-out chapters held (a chapter's last page is half full on the whole; the
+    /// fullest one-page chapter when none had more), and has a page at least. So short front
+    /// matter (a cover, a title page) does not make a book of long chapters look short. Else
+    /// pages per chapter so far, times the chapters left.
     private func estimatedPages(of rest: Range<Int>, from counts: [Int]) -> Int {
-        let bytes = (0..<Int(folio_mu_spine_count(doc))).map { Double(folio_mu_chapter_bytes(doc, Int32($0))) }
+        let text = (0..<Int(folio_mu_spine_count(doc))).map { Double(folio_mu_chapter_text(doc, Int32($0))) }
         let laid = counts.indices
-        guard bytes.count == rest.upperBound, !laid.isEmpty else {
+        guard text.count == rest.upperBound, !laid.isEmpty else {
             return max(rest.count, Int((Double(counts.reduce(0, +)) * Double(rest.count) / Double(max(counts.count, 1))).rounded()))
         }
         let long = laid.filter { counts[$0] > 1 }
-        let perPage = long.isEmpty ? laid.map { bytes[$0] }.max() ?? 0
-            : long.map { bytes[$0] }.reduce(0, +) / long.map { Double(counts[$0]) - 0.5 }.reduce(0, +)
+        let perPage = long.isEmpty ? laid.map { text[$0] }.max() ?? 0
+            : long.map { text[$0] }.reduce(0, +) / long.map { Double(counts[$0]) - 0.5 }.reduce(0, +)
         guard perPage > 0 else { return rest.count }
-        return rest.map { max(1, Int((bytes[$0] / perPage + 0.5).rounded())) }.reduce(0, +)
+        return rest.map { max(1, Int((text[$0] / perPage + 0.5).rounded())) }.reduce(0, +)
     }
 
     var pageCount: Int { laidOut.withLock { $0.pages } }
@@ -335,18 +366,26 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
     }
 
-    /// The book opened anew, laid out whole at `fontSize` for pages of `pageAspect`, and its page
-    /// holding `place`'s text: the same page when the place is of that layout (the layout only
-    /// went further), else the page holding the place's `TextPosition`.
+    /// The book opened anew at `fontSize` for pages of `pageAspect`, and its page holding
+    /// `place`'s text: the same page when the place is of that layout, else the page holding the
+    /// place's `TextPosition`. At this layout's size and shape it is laid out whole (the count
+    /// made exact); at another, like a book first opened, only as far as the place and a few
+    /// spreads after it, the count estimated (relaid again at its own size, it is laid out whole).
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
-        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect)
+        let target = TextPlace(fontSize: fontSize, page: 0, pageAspect: Self.shape(pageAspect, of: info))
+        let own = !reflowable || place.fontSize == target.fontSize && place.pageAspect.map { $0 == target.pageAspect } ?? true
+        // Where the place is in the text, found in this layout before the new one is made.
+        let text = own ? nil : position(of: place)
+        let extent: LayoutExtent = holds(target) ? .whole
+            : own ? LayoutExtent(pages: place.page + 1 + MuPDF.firstPages) : LayoutExtent(pages: MuPDF.firstPages, chapter: text?.chapter ?? -1)
+        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect, extent: text == nil && !own ? .whole : extent)
         let same = min(place.page, max(relaid.pageCount - 1, 0))
-        if relaid.holds(place) {
+        if own {
             // Back in the place's own layout from another: its position maps the pages about it.
             if !holds(place), let text = relaid.textPosition(ofPage: same) { relaid.kept.withLock { $0 = (place, text) } }
             return (relaid, same)
         }
-        guard let text = position(of: place), let page = relaid.page(at: text) else { return (relaid, same) }
+        guard let text, let page = relaid.page(at: text) else { return (relaid, same) }
         relaid.kept.withLock { $0 = (place, text) }
         return (relaid, page)
     }
@@ -381,7 +420,8 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         if let text = place.text { return text }
         if let kept = kept.withLock({ $0 }), kept.place == place { return kept.text }
         if holds(place) { return textPosition(ofPage: place.page) }
-        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: place.pageAspect ?? pageAspect, wholeBook: false)
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: place.pageAspect ?? pageAspect,
+                                  extent: LayoutExtent(pages: place.page + 1))
             .textPosition(ofPage: place.page)
     }
 
@@ -391,7 +431,12 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let chapter = Int(folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages))
         guard chapter >= 0 else { return nil }
         let before = index - Int(inChapter)..<index
-        if limit < before.count, characterCounts.withLock({ counts in before.count { counts[$0] == nil } }) > limit { return nil }
+        let uncounted = limit < before.count ? characterCounts.withLock { counts in before.filter { counts[$0] == nil } } : []
+        if uncounted.count > limit {
+            // As many as allowed are counted now: asked again, it goes on from there.
+            for page in uncounted.prefix(limit) { guard characters(page) != nil else { break } }
+            return nil
+        }
         var offset = 0
         for page in before {
             guard let n = characters(page) else { return nil }
@@ -441,11 +486,17 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         // Fixed pages stay what they are, however far the layout went.
         guard reflowable, !holds(old.place(ofPage: 0)) else { return .extended(from: old.pageCount, to: pageCount) }
         var pages = [Int?](repeating: nil, count: old.pageCount)
+        var ends = (old: 0, new: 0)
         for chapter in 0..<min(old.laidOut.withLock { $0.chapters }, laidOut.withLock { $0.chapters }) {
             guard let from = old.chapterPages(chapter), let to = chapterPages(chapter) else { continue }
             for page in from where page < pages.count {
                 pages[page] = to.lowerBound + (page - from.lowerBound) * to.count / from.count
             }
+            ends = (from.upperBound, to.upperBound)
+        }
+        // Chapters not laid out in both (an estimated layout's): the pages after in proportion.
+        for page in ends.old..<max(pages.count, ends.old) {
+            pages[page] = ends.new + (page - ends.old) * max(pageCount - ends.new, 0) / max(pages.count - ends.old, 1)
         }
         if let kept = kept.withLock({ $0 }), let shown = old.page(at: kept.text) {
             let band = max(shown - Self.mappedExactly, 0)..<min(shown + Self.mappedExactly + 1, pages.count)
@@ -485,7 +536,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         do { b = try bounds(index) } catch where pagesEstimated {
             // Past the end of a book whose count was estimated too high: paper until the
             // whole layout gives the count.
-            return PageRender(image: RGBAImage(width: 1, height: 1, fill: (255, 255, 255, 255)).onPaper(aspect: aspect), scalable: true)
+            return PageRender(image: RGBAImage(width: 1, height: 1, fill: paper).onPaper(aspect: aspect), scalable: true)
         }
         let aspect = aspect
         let size = fit.fitting(aspect: aspect).fitting(aspect: b.width / b.height)
@@ -510,6 +561,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(RGBAImage.placement(own: b.width / b.height, onPaper: aspect))
     }
 
+    /// What a page is printed on: a reflowable book's text on Folio's blank paper, as the book's
+    /// blank faces are (the theme recolours both alike); pages of their own (XPS, fixed layout)
+    /// on white, as they were made.
+    private var paper: (UInt8, UInt8, UInt8, UInt8) { reflowable ? RGBAImage.blankPaper : (255, 255, 255, 255) }
+
     /// A render's stop flag, freed once neither the render nor its timer holds it.
     private final class Stop: @unchecked Sendable {
         // @unchecked: the cookie is MuPDF's, made to be aborted from another thread.
@@ -526,10 +582,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         defer { timer.cancel() }
         var status: Int32 = 0
         // Not filled here: the bridge paints the paper over the pool's buffer (one pass, not two).
+        let rgb = UInt32(paper.0) << 16 | UInt32(paper.1) << 8 | UInt32(paper.2)
         var pixels = PixelPool.shared.take(count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { bytes in
             status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                                     Int32(width), Int32(height), bytes.baseAddress, stop.cookie, &error)
+                                     Int32(width), Int32(height), bytes.baseAddress, rgb, stop.cookie, &error)
         }
         guard status != -2 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }

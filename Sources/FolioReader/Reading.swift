@@ -104,16 +104,17 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
     /// Page number `page` of `book` as laid out now: for a reflowable document (found in
     /// `documents`) with its layout and its place in the text, so that any layout finds it. The
     /// place in the text is left out when finding it would draw more than `countedPages` pages
-    /// (a jump deep into a book of one long chapter, as FB2 and MOBI books are): the layout and the
-    /// page find it then, at a layout's cost when the book is next opened otherwise.
+    /// (a jump deep into a book of one long chapter, as FB2 and MOBI books are); those are drawn,
+    /// and the next position of that page goes on counting (`ReadingSession` saves it again,
+    /// `countedPages` a frame, until it has its place).
     public init(page: Int, of book: Book, in documents: DocumentRegistry) {
         let place = ReadingPositions.reflowable(book, in: documents)?.textPlace(ofPage: page - 1, drawingAtMost: Self.countedPages)
         self.init(page: page, fontSize: place?.fontSize, pageAspect: place?.pageAspect, text: place?.text)
     }
 
     /// Pages a position saved may draw to find its place in the text (on the viewer's thread):
-    /// a few frames' time.
-    public static let countedPages = 48
+    /// about a frame's time.
+    public static let countedPages = 16
 
     public func encode(to encoder: Encoder) throws {
         guard let fontSize else {

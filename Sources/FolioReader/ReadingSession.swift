@@ -18,6 +18,13 @@ public final class ReadingSession {
     private var restored: Int?
     private var saved: [Int: Int] = [:]
     private var namedPage: Library.PagePlace?
+    /// A page of a reflowable book saved without its place in the text (more pages before it in
+    /// its chapter than a frame may count) and the frames left to count them: each frame counts
+    /// `ReadingPosition.countedPages` more, and the position is saved again once its place is known.
+    private var counting: (book: Int, page: Int, frames: Int)?
+
+    /// Whether a reading position is still being counted: frames are wanted until it is saved.
+    public var countsPosition: Bool { counting != nil }
 
     public init(library: Library, settings: BookController.Settings, positions: ReadingPositions?, documents: DocumentRegistry) {
         self.library = library
@@ -39,7 +46,7 @@ public final class ReadingSession {
     public func start(_ library: Library, settings: BookController.Settings) {
         self.library = library
         controller = BookController(library: library.bookInfos, settings: settings)
-        (restored, saved, namedPage) = (nil, [:], nil)
+        (restored, saved, namedPage, counting) = (nil, [:], nil, nil)
     }
 
     /// The open book shows `place` once it is open, before the place it was left at.
@@ -71,8 +78,28 @@ public final class ReadingSession {
             }
         }
         let page = controller.shownPages.first ?? 1
-        if saved[b] != page, positions.save(page: page, of: book) { saved[b] = page }
+        if saved[b] != page {
+            if positions.save(page: page, of: book) { saved[b] = page }
+            counting = uncounted(page, of: book).map { (b, page, $0) }
+        } else if let c = counting, c.book == b, c.page == page {
+            let source = ReadingPositions.reflowable(book, in: documents)
+            let found = source?.textPosition(ofPage: page - 1, drawingAtMost: ReadingPosition.countedPages) != nil
+            counting = found || c.frames <= 1 ? nil : (b, page, c.frames - 1)
+            if found { positions.save(page: page, of: book) }
+        } else {
+            counting = nil
+        }
         return moved
+    }
+
+    /// The frames counting page number `page`'s place in the text may take, when the position
+    /// just saved lacks it (a frame each `countedPages` pages of its chapter, and one to spare:
+    /// a page that cannot be counted stops it); nil when it has it or cannot have one.
+    private func uncounted(_ page: Int, of book: Book) -> Int? {
+        guard let source = ReadingPositions.reflowable(book, in: documents), source.reflowable,
+              source.textPosition(ofPage: page - 1, drawingAtMost: 0) == nil,
+              source.textPosition(ofPage: 0) != nil else { return nil }
+        return page / ReadingPosition.countedPages + 2
     }
 
     /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf.

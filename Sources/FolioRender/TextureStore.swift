@@ -20,7 +20,7 @@ public final class TextureStore {
     private var uploads = 0
     private var paperTexture: Texture?
     /// Paper colour for blank faces and pages not loaded yet.
-    public static let paper: (UInt8, UInt8, UInt8, UInt8) = (247, 242, 230, 255)
+    public static let paper = RGBAImage.blankPaper
 
     /// Needs a current context: the default descriptor depends on the renderer.
     public init(descriptor: TextureDescriptor = .pages()) {

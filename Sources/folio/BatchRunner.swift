@@ -25,7 +25,7 @@ final class BatchRunner {
     /// The options a pipeline is made with that a reset cannot change.
     private var pipelineKey: [String] = []
     /// The text size and page shape the documents open now were laid out for.
-    private var layout: (fontSize: Double, pageAspect: Double)?
+    private var layout: (fontSize: Double, pageAspect: Double, pagesFirst: Int)?
 
     init(force: Bool) { self.force = force }
 
@@ -40,6 +40,7 @@ final class BatchRunner {
         do {
             // A job without --font-size lays books out at the default size, whatever the job before asked.
             MuPDF.fontSize = MuPDF.defaultFontSize
+            MuPDF.laysOutInBackground = false
             switch job.kind {
             case .capture: return try capture(Capture.parse(job.arguments))
             case .record, .video: return try record(Record.parse(job.arguments), kind: job.kind)
@@ -58,6 +59,7 @@ final class BatchRunner {
         let file = OutputFile(command.output, replace: .onlyPNG)
         try file.prepare()
         try command.layOutReflowableBooks()
+        command.layOutOnlyToThePagesShown()
         let library = try document(command.render)
         let still = try command.still(of: library)
         try command.draw(still, of: library, with: pipeline(for: command.render, library: library), to: file)
@@ -87,9 +89,9 @@ final class BatchRunner {
     /// read: placeholders in their place) fails the job, where `capture` draws it with a
     /// warning: a catalogue wants no picture of a placeholder.
     private func document(_ render: RenderOptions) throws -> Library {
-        // Reflowable books opened for an earlier job at another text size or page shape are
-        // opened again, laid out for this one's pages as `capture` lays them out.
-        let wanted = (MuPDF.fontSize, MuPDF.pageAspect)
+        // Reflowable books opened for an earlier job at another text size or page shape, or laid
+        // out to other pages, are opened again, laid out for this one's pages as `capture` lays them out.
+        let wanted = (MuPDF.fontSize, MuPDF.pageAspect, MuPDF.laysOutInBackground ? MuPDF.pagesLaidOutFirst : .max)
         if let layout, layout != wanted { commandDocuments.closeAll() }
         layout = wanted
         let library = try loadLibrary(render.source, password: render.password)

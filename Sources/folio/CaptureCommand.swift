@@ -6,6 +6,7 @@ import FolioBook
 import FolioKit
 import FolioLayout
 import FolioMath
+import FolioMuPDF
 import FolioPlatform
 import Foundation
 
@@ -46,6 +47,7 @@ struct Capture: ParsableCommand {
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         try layOutReflowableBooks()
+        layOutOnlyToThePagesShown()
         Timings.mark("start-up and arguments")
         // The library (its documents opened and laid out) loads on another thread while this
         // one makes the GL context; the library's failure comes first.
@@ -80,6 +82,17 @@ struct Capture: ParsableCommand {
         let (width, height) = try parseSize(render.size)
         let view = try render.viewSize
         layOutBooks(forWidth: width, height: height, single: !state.vertical && state.pages.isSingle(viewSize: view))
+    }
+
+    /// Lays reflowable books out only as far as the pages this still shows, as the viewer opens
+    /// them: the rest of the count estimated ("≈" in the layer, the page blocks drawn from it), so
+    /// the first page does not wait for the last. What searches or shows every page (`--search`,
+    /// `--select`, `--overview`) lays books out whole.
+    func layOutOnlyToThePagesShown() {
+        guard search == nil, layer.uiSearch == nil, select == nil, !overview else { return }
+        MuPDF.laysOutInBackground = true
+        // Page number n is the document's page n - 1; its facing page may follow.
+        MuPDF.pagesLaidOutFirst = max(min(state.page ?? 0, 1 << 30), 2 * Int(min(max(state.spread ?? 0, 0), 1e6)) + 1) + 2
     }
 
     /// The still these options ask of `library`, once the output is known not to be one of its

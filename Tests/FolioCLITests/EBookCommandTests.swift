@@ -3,7 +3,8 @@ import Testing
 
 /// `info` and `batch` on generated e-books (FolioDocumentsTests' make_ebooks.py): `info` says
 /// "≈" for a book whose layout did not complete within its bound and an exact count otherwise;
-/// `batch` lays reflowable books out for each job's page shape, as `capture` does.
+/// `capture` lays a book out as far as its page; `batch` lays reflowable books out for each
+/// job's page shape, as `capture` does.
 @Suite(.serialized) struct EBookCommandTests {
     static let books: URL? = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ebook-commands-\(UUID().uuidString)")
@@ -40,6 +41,24 @@ import Testing
         #expect(counts.contains { $0.contains("EPUB, ≈") && $0.contains("laid out), left to right") }, "\(r.stdout)")
         #expect(counts.contains { !$0.contains("≈") && !$0.contains("laid out") && $0.contains(" pages, left to right") }, "\(r.stdout)")
         #expect(r.stdout.contains("laying out took over 0.5 s; showing the first 1 of 3 chapters"), "\(r.stdout)")
+    }
+
+    /// A capture lays a book out only as far as the page it shows, yet lands on a page past what
+    /// its first chapters estimate (chapters of a line a page: about 20 pages estimated of 218);
+    /// a page past the end is refused as before.
+    @Test func aCaptureLaysTheBookOutAsFarAsThePageItShows() throws {
+        let books = try #require(Self.books, "python3 missing")
+        let late = try folio(["capture", "page-breaks.epub", "--size", "320x180", "--page", "210", "-o", "late.png"], in: books)
+        #expect(late.status == 0, "\(late.stderr)")
+        let past = try folio(["capture", "page-breaks.epub", "--size", "320x180", "--page", "219", "-o", "past.png"], in: books)
+        #expect(past.status == 64 && past.stderr.contains("not 219"), "\(past.stderr)")
+        // At page 1 only the first chapters are laid out: the page blocks are the estimate's,
+        // not those of the whole book, which a capture that searches lays out (finding nothing).
+        let first = try folio(["capture", "page-breaks.epub", "--size", "320x180", "--page", "1", "-o", "first.png"], in: books)
+        let whole = try folio(["capture", "page-breaks.epub", "--size", "320x180", "--page", "1", "--search", "zzq qqz", "-o", "whole.png"], in: books)
+        try #require(first.status == 0 && whole.status == 0, "\(first.stderr) \(whole.stderr)")
+        #expect(FileManager.default.contents(atPath: books.appendingPathComponent("first.png").path)
+                != FileManager.default.contents(atPath: books.appendingPathComponent("whole.png").path))
     }
 
     /// Captures of an e-book in a tall and a wide picture, as jobs of one batch and one `capture`

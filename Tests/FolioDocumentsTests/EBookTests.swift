@@ -67,6 +67,9 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(image.width, 362)
         XCTAssertGreaterThan(ink(image, PageRegion(x0: 0.1, y0: 0.1, x1: 0.9, y1: 0.9)), 2000)
         XCTAssertEqual(ink(image, PageRegion(x0: 0, y0: 0, x1: 0.03, y1: 1)), 0)
+        // On Folio's blank paper, as the book's blank faces are, not on white.
+        let margin = image.pixel(4, 4)
+        XCTAssertTrue(margin == RGBAImage.blankPaper, "\(margin)")
         // A word's box lies on its ink.
         let first = try doc.render(page: 0, fit: PixelSize(width: 724, height: 1136)).image
         let heading = try XCTUnwrap(doc.text(page: 0)?.words.first)

@@ -71,6 +71,12 @@ final class RelayoutTests: XCTestCase {
         XCTAssertNil(doc.textPosition(ofPage: last, drawingAtMost: 1))
         let position = try XCTUnwrap(doc.textPosition(ofPage: last))
         XCTAssertEqual(doc.textPosition(ofPage: last, drawingAtMost: 0), position)
+        // Asked again a page at a time (a frame's share), each ask counts one more: it gets there.
+        let fresh = try MuPDFDocument(path: try EBooks.path("numbered.epub"), fontSize: 11)
+        var asks = 1
+        while fresh.textPosition(ofPage: last, drawingAtMost: 1) == nil, asks < 100 { asks += 1 }
+        XCTAssertTrue(asks > 2 && asks < 100, "\(asks) asks")
+        XCTAssertEqual(fresh.textPosition(ofPage: last, drawingAtMost: 0), position)
         for shown in [doc.pageCount / 2 + 1, last] {
             let first = try XCTUnwrap(words(shown, of: doc).first)
             XCTAssertTrue(first.hasPrefix("w"), first)
@@ -102,16 +108,69 @@ final class RelayoutTests: XCTestCase {
         XCTAssertNotEqual(page, shown, "at 16 pt the text is further on")
     }
 
-    /// A book opened on its first chapters estimates the pages of the others from their bytes:
+    /// Book `name` opened on its first chapters estimates its page count within `share` of the
+    /// count laid out whole.
+    private func assertEstimate(of name: String, within share: Double, line: UInt = #line) throws {
+        let path = try EBooks.path(name)
+        let whole = try MuPDFDocument(path: path, fontSize: 11)
+        let first = try MuPDFDocument(path: path, fontSize: 11, extent: .opening)
+        XCTAssertTrue(first.pagesEstimated, line: line)
+        XCTAssertEqual(Double(first.pageCount), Double(whole.pageCount), accuracy: Double(whole.pageCount) * share,
+                       "\(name): estimated \(first.pageCount) of \(whole.pageCount)", line: line)
+    }
+
+    /// A book opened on its first chapters estimates the pages of the others from their text:
     /// six one-line pages of front matter before long chapters do not make it look short, as
     /// pages per chapter so far would.
-    func testAnEstimateCountsTheBytesOfTheChaptersLeft() throws {
-        let path = try EBooks.path("front-matter.epub")
+    func testAnEstimateCountsTheTextOfTheChaptersLeft() throws {
+        try assertEstimate(of: "front-matter.epub", within: 0.1)
+    }
+
+    /// A book whose chapters after the first four wrap every word in a span of its own (their
+    /// markup several times their text) is estimated by its text, not its bytes (which say 108
+    /// pages of 60): within a quarter of its count.
+    func testAMarkupHeavyBookIsEstimatedByItsText() throws {
+        try assertEstimate(of: "markup-heavy.epub", within: 0.25)
+    }
+
+    /// Laid out 3 pt larger, a long book is laid out only as far as the place and a few spreads
+    /// after it (the count estimated), and shows the page holding the text shown; its pages up
+    /// to there are those of the whole layout at that size, which follows at the same size and
+    /// keeps the page.
+    func testALargerTextSizeLaysOutAsFarAsThePlaceFirstAndTheRestAfter() throws {
+        let path = try EBooks.path("long.epub")
+        let small = try MuPDFDocument(path: path, fontSize: 11)
+        let large = try MuPDFDocument(path: path, fontSize: 14)
+        let shown = small.pageCount / 3
+        let start = try XCTUnwrap(words(shown, of: small).first)
+        let (relaid, page) = try small.relaid(fontSize: 14, pageAspect: small.pageAspect, keeping: small.place(ofPage: shown))
+        XCTAssertTrue(relaid.pagesEstimated, "laid out as far as the place: \(relaid.pageCount) of \(large.pageCount)")
+        XCTAssertTrue(try words(page, of: relaid).contains(start), "page \(page + 1) lacks \(start)")
+        for p in [0, page, page + MuPDF.firstPages] {
+            XCTAssertEqual(try relaid.text(page: p)?.string, try large.text(page: p)?.string, "page \(p + 1)")
+        }
+        let mapping = relaid.mapping(from: small)
+        XCTAssertEqual(mapping.page(shown), page)
+        try assertMapped(mapping, from: small, to: relaid, around: shown)
+        // The rest, at the same size: the exact count, the same page, the pages unchanged.
+        let (rest, kept) = try relaid.relaid(fontSize: 14, pageAspect: relaid.pageAspect, keeping: relaid.place(ofPage: page))
+        XCTAssertFalse(rest.pagesEstimated)
+        XCTAssertEqual(rest.pageCount, large.pageCount)
+        XCTAssertEqual(kept, page)
+        XCTAssertEqual(rest.mapping(from: relaid), .extended(from: relaid.pageCount, to: rest.pageCount))
+    }
+
+    /// A page asked for past an estimate too low (chapters of a line a page) is laid out to:
+    /// the book opened for it has at least that many pages, and the page holds its text.
+    func testAnExtentLaysTheBookOutAsFarAsThePageAskedFor() throws {
+        let path = try EBooks.path("page-breaks.epub")
         let whole = try MuPDFDocument(path: path, fontSize: 11)
-        let first = try MuPDFDocument(path: path, fontSize: 11, wholeBook: false)
-        XCTAssertTrue(first.pagesEstimated)
-        XCTAssertEqual(Double(first.pageCount), Double(whole.pageCount), accuracy: Double(whole.pageCount) * 0.1,
-                       "estimated \(first.pageCount) of \(whole.pageCount)")
+        let opening = try MuPDFDocument(path: path, fontSize: 11, extent: .opening)
+        let late = whole.pageCount - 5
+        XCTAssertLessThan(opening.pageCount, late, "the estimate falls short of page \(late + 1)")
+        let asked = try MuPDFDocument(path: path, fontSize: 11, extent: LayoutExtent(pages: late + 2))
+        XCTAssertGreaterThanOrEqual(asked.pageCount, late + 2)
+        XCTAssertEqual(try asked.text(page: late)?.string, try whole.text(page: late)?.string)
     }
 
     /// Laid out again for a wider page (a window made wider), the book has pages of that shape,
@@ -140,7 +199,7 @@ final class RelayoutTests: XCTestCase {
     func testALongBookOpensOnItsFirstChaptersAndIsLaidOutWholeAfter() throws {
         let path = try EBooks.path("long.epub")
         let whole = try MuPDFDocument(path: path, fontSize: 11)
-        let first = try MuPDFDocument(path: path, fontSize: 11, wholeBook: false)
+        let first = try MuPDFDocument(path: path, fontSize: 11, extent: .opening)
         XCTAssertFalse(whole.pagesEstimated)
         XCTAssertTrue(first.pagesEstimated, "30 chapters: more than the first pages hold")
         XCTAssertGreaterThan(whole.pageCount, MuPDF.firstPages * 2)

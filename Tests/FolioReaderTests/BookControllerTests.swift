@@ -632,3 +632,62 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(session.title == "Folio — B8 — page 1 of 8")
     }
 }
+
+/// A book of one long chapter (as FB2 and MOBI books are to MuPDF): 300 pages of 100 characters,
+/// each page's characters counted when drawn (`drawn`), as MuPDF counts them.
+private final class OneChapter: ReflowableSource, @unchecked Sendable {
+    // @unchecked: touched by one test's thread only.
+    let pageCount = 300
+    let fontSize = 11.0
+    let reflowable = true
+    let title: String? = "One chapter"
+    private(set) var drawn: Set<Int> = []
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { throw PageError.invalid(path: "one", message: "not drawn") }
+    func page(of place: TextPlace) -> Int? { place.text.map { $0.offset / 100 } ?? place.page }
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) { (self, place.page) }
+
+    func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition? {
+        let uncounted = (0..<index).filter { !drawn.contains($0) }
+        guard uncounted.count <= limit else {
+            drawn.formUnion(uncounted.prefix(limit))
+            return nil
+        }
+        drawn.formUnion(uncounted)
+        return TextPosition(chapter: 0, offset: index * 100)
+    }
+}
+
+@Suite struct CountedPositionTests {
+    /// A jump deep into a book of one chapter saves the page at once, then counts the pages before
+    /// it a frame's share at a time (frames are wanted meanwhile) and saves it again with its place
+    /// in the text, which finds the same text at any size.
+    @Test func aPositionDeepInOneChapterIsSavedWithItsPlaceInTheTextOverTheNextFrames() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-counted-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/long.fb2", documents = DocumentRegistry(), source = OneChapter()
+        documents.replace(path, with: source)
+        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let library = Library(title: "L", books: [Book(title: "One", pages: (0..<300).map { .document(path, index: $0) })])
+        let session = ReadingSession(library: library, settings: .init(), positions: positions, documents: documents)
+        session.controller.handle(.showBook(0), at: 0)
+        _ = session.keepPosition(at: 0)
+        #expect(!session.countsPosition, "page 1 is at the chapter's start")
+        #expect(session.controller.handle(.goTo(page: BookInfo.layoutPage(number: 241)), at: 1))
+        session.controller.update(to: 10)
+        let page = try #require(session.controller.shownPages.first)
+        _ = session.keepPosition(at: 10)
+        #expect(positions.load()[path] == ReadingPosition(page: page, fontSize: 11, pageAspect: source.pageAspect))
+        #expect(session.countsPosition && source.drawn.count == ReadingPosition.countedPages)
+        var frames = 0
+        while session.countsPosition, frames < 100 {
+            _ = session.keepPosition(at: 10)
+            frames += 1
+            #expect(source.drawn.count <= ReadingPosition.countedPages * (frames + 1), "no frame counts more than its share")
+        }
+        #expect(!session.countsPosition && frames == (page - 1 + ReadingPosition.countedPages - 1) / ReadingPosition.countedPages - 1)
+        let saved = try #require(positions.load()[path])
+        #expect(saved.text == TextPosition(chapter: 0, offset: (page - 1) * 100), "\(saved)")
+    }
+}

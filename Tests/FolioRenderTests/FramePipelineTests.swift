@@ -154,6 +154,36 @@ private final class LayingOut: ReflowableSource {
     }
 }
 
+/// A reflowable book of two pages a point of text size (grey at 11 pt, blue at any other),
+/// laid out at another size only as far as the place (its count an estimate), and whole when
+/// laid out again at its own size.
+private final class Relaying: ReflowableSource {
+    static let format = PageSourceFormat(name: "relaying", extensions: ["relaying"]) { _, _ in Relaying(fontSize: 11, whole: true) }
+    let fontSize: Double
+    let whole: Bool
+    let title: String? = "Relaying"
+    let reflowable = true
+    init(fontSize: Double, whole: Bool) { (self.fontSize, self.whole) = (fontSize, whole) }
+
+    var pageCount: Int { Int(fontSize) * 2 }
+    var pagesEstimated: Bool { !whole }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        let size = fit.fitting(aspect: 362.0 / 568)
+        let fill: (UInt8, UInt8, UInt8, UInt8) = fontSize == 11 ? (150, 150, 150, 255) : (40, 60, 200, 255)
+        return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: fill), scalable: false)
+    }
+
+    func page(of place: TextPlace) -> Int? { place.page * pageCount / (Int(place.fontSize) * 2) }
+
+    func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
+        let relaid = Relaying(fontSize: fontSize, whole: fontSize == self.fontSize)
+        return (relaid, relaid.page(of: place) ?? 0)
+    }
+}
+
 /// A white page of 362 × 568 points rendered to fit `fit`.
 private func whitePage(_ fit: PixelSize) -> PageRender {
     let size = fit.fitting(aspect: 362.0 / 568)
@@ -508,6 +538,38 @@ private final class Recorder: FramePipelineDelegate {
                     "laid out: no count under the title")
             #expect(p.layer.notice == nil, "no notice: \(String(describing: p.layer.notice))")
             #expect(rec.problems.isEmpty, "\(rec.problems)")
+        } }
+    }
+
+    /// Ctrl+= lands on the page holding the same text as soon as the book is laid out as far
+    /// as it (the count "≈"); the rest is laid out next, in the background, and the count made
+    /// exact without moving the reader or saying anything more.
+    @Test func aLargerTextSizeShowsThePlaceFirstAndTheWholeCountAfter() throws {
+        let relayouts = ManualDecoding()
+        try withDocument(Relaying.format) { doc in try live(configure: { $0.showsLayer = true; $0.waitsForImages = true; $0.relayingOut = relayouts }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            #expect(p.changeTextSize(by: 1, at: s.time) == 12 && relayouts.runAll() == 1)
+            p.frame(at: s.time)
+            // Index 15 of 22 at 11 pt: index 15 × 24 / 22 = 16 at 12 pt.
+            #expect(p.library.books[0].pages.count == 24 && p.library.books[0].pagesEstimated(in: p.configuration.documents))
+            #expect(p.controller.shownPages.contains(17), "\(p.controller.shownPages)")
+            #expect(p.layer.notice == "text 12 pt — ≈24 pages", "\(String(describing: p.layer.notice))")
+            #expect(p.pageTitle.hasSuffix("of ≈24"), "\(p.pageTitle)")
+            let blue = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
+            #expect(blue.b > 150 && blue.r < 100, "the page at 12 pt: \(blue)")
+            // The rest at 12 pt, asked by that frame.
+            #expect(relayouts.count == 1)
+            let shown = p.controller.shownPages, turns = rec.turns.count
+            relayouts.runAll()
+            p.frame(at: s.time)
+            #expect(!p.library.books[0].pagesEstimated(in: p.configuration.documents) && p.pageTitle.hasSuffix("of 24"), "\(p.pageTitle)")
+            #expect(p.controller.shownPages == shown && rec.turns.count == turns, "the reader stays where they are")
+            #expect(p.layer.notice == "text 12 pt — ≈24 pages", "no second notice")
+            #expect(relayouts.count == 0 && rec.problems.isEmpty, "\(rec.problems)")
         } }
     }
 

@@ -50,8 +50,9 @@ int folio_mu_layout(folio_mu_doc *doc, float w, float h, float em, folio_mu_erro
 int folio_mu_count_chapters(folio_mu_doc *doc, folio_mu_error *error);
 /// Lays chapter `chapter` out (if it is not yet) and returns its page count, or -1.
 int folio_mu_count_chapter_pages(folio_mu_doc *doc, int chapter, folio_mu_error *error);
-/// Bytes of chapter `chapter`'s markup (an EPUB's spine item), 0 when unknown.
-size_t folio_mu_chapter_bytes(folio_mu_doc *doc, int chapter);
+/// Characters of chapter `chapter`'s text (an EPUB's spine item; its markup, white space, head,
+/// styles and scripts not counted), 0 when unknown.
+size_t folio_mu_chapter_text(folio_mu_doc *doc, int chapter);
 /// The spine items whose bytes are known (an EPUB's chapters as MuPDF counts them), 0 if none.
 int folio_mu_spine_count(folio_mu_doc *doc);
 /// The page count, or -1.
@@ -68,11 +69,11 @@ folio_mu_cookie *folio_mu_new_cookie(void);
 void folio_mu_abort(folio_mu_cookie *cookie);
 void folio_mu_drop_cookie(folio_mu_cookie *cookie);
 
-/// Draws page `index` on white into `rgba` (`width` × `height`, 4 bytes a pixel), the page's
-/// points mapped to pixels by x' = sx·(x − x0) + tx, y' = sy·(y − y0) + ty; 0 on success, -2
-/// when `cookie` (may be NULL) was aborted.
+/// Draws page `index` on paper of colour `paper` (0xRRGGBB) into `rgba` (`width` × `height`, 4
+/// bytes a pixel), the page's points mapped to pixels by x' = sx·(x − x0) + tx,
+/// y' = sy·(y − y0) + ty; 0 on success, -2 when `cookie` (may be NULL) was aborted.
 int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, folio_mu_cookie *cookie, folio_mu_error *error);
+                    int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *cookie, folio_mu_error *error);
 
 /// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);

@@ -97,6 +97,22 @@ epub("numbered.epub", [(f"n{c}.xhtml", chapter(f"Part {c + 1}", f"<h1>Part {c + 
 epub("front-matter.epub", [(f"f{i}.xhtml", chapter(f"Front {i}", f"<p>{WORDS[i % 4]}</p>"), xhtml) for i in range(6)]
      + [(f"l{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6)), xhtml) for i in range(30)], title="Front Matter")
 
+# Markup-heavy, as some converters write books: four plain chapters (what a book opens on), then
+# chapters of the same text with every word in a span of its own (class and id): their bytes are
+# several times their text.
+spans = iter(range(1, 1000000))
+def spanned(word, paragraphs):
+    return f"<h1>{word}</h1>" + "".join("<p>" + " ".join(f'<span class="calibre-w c{n % 7}" id="w{n}">{w}</span>'
+        for w, n in zip(f"{word.lower()} {FILLER * 3}".split(), spans)) + "</p>" for _ in range(paragraphs))
+epub("markup-heavy.epub", [(f"m{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6) if i < 4 else spanned(WORDS[i % 4], 6)), xhtml)
+                           for i in range(30)], title="Markup Words")
+
+# Chapters of little text on many pages (each line on a page of its own): its text says far
+# fewer pages than it has, so a page asked for past the estimate needs the chapters up to it.
+epub("page-breaks.epub", [(f"b{i}.xhtml", chapter(f"Part {i}", prose(WORDS[i % 4], 6) if i < 4 else "".join(
+    f'<p style="page-break-before: always">{WORDS[i % 4].lower()} {n}</p>' for n in range(20))), xhtml) for i in range(14)],
+     title="Broken Pages")
+
 # Pages that are one coloured image each: fixed layout, and a right-to-left picture book.
 pictures = [(f"p{i}.png", png(60, 90, c), "image/png") for i, c in enumerate(COLOURS)]
 image_pages = [(f"p{i}.xhtml", chapter(f"p{i}", f'<img src="p{i}.png" style="width:100%;height:100%"/>'), xhtml)

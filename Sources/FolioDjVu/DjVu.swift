@@ -290,6 +290,8 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
             let status = try handle.await(job, deadline: Date(timeIntervalSinceNow: timeout)) {
                 handle.failure("took more than \(Int(timeout)) s to decode")
             }
+            // Only a deadline stops a job: a page stopped on this document before comes back stopped.
+            if status == DDJVU_JOB_STOPPED { throw handle.failure("took more than \(Int(timeout)) s to decode") }
             guard status == DDJVU_JOB_OK else { throw handle.failure("cannot be decoded") }
             return try body(page, handle)
         }

@@ -55,7 +55,11 @@ private final class Mailbox: @unchecked Sendable {
 final class DjVuHandle {
     let path: String
     let context: OpaquePointer
-    let document: OpaquePointer
+    private(set) var document: OpaquePointer
+    /// A job of `document` was stopped at a deadline. djvulibre keeps that page's decoding
+    /// stopped (a later job on it ends stopped, blank or waiting), so the document is opened
+    /// again before this handle decodes another page (`reopenIfStopped`).
+    private(set) var stopped = false
     private let mailbox: Mailbox
     private var errors: [String] = []
 
@@ -106,9 +110,22 @@ final class DjVuHandle {
             }
             if !mailbox.wait(until: deadline), Date() >= deadline {
                 ddjvu_job_stop(job)
+                stopped = true
                 throw timedOut()
             }
         }
+    }
+
+    /// Opens the document again in this context if a job of it was stopped (within `timeout`).
+    func reopenIfStopped(timeout: TimeInterval) throws {
+        guard stopped else { return }
+        guard let fresh = ddjvu_document_create_by_filename_utf8(context, path, 1) else { throw failure("cannot be read") }
+        ddjvu_job_release(ddjvu_document_job(document))
+        (document, stopped) = (fresh, false)
+        let status = try self.await(ddjvu_document_job(fresh), deadline: Date(timeIntervalSinceNow: timeout)) {
+            failure("took more than \(Int(timeout)) s to open again")
+        }
+        guard status == DDJVU_JOB_OK else { throw failure("cannot be read") }
     }
 
     /// An expression ddjvuapi gives as `miniexp_dummy` until the data it needs has arrived.
@@ -265,6 +282,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         if let s = sizeLock.withLock({ sizes[index] }) { return s }
         let s = try (pool ?? handles).with { handle in
+            try handle.reopenIfStopped(timeout: timeout)
             do {
                 return try handle.pageInfo(index, deadline: Date(timeIntervalSinceNow: timeout))
             } catch let what as PageTrouble {
@@ -284,14 +302,13 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer, DjVuHandle) throws -> T) throws -> T {
         guard (0..<pageCount).contains(index) else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         return try handles.with { handle in
+            try handle.reopenIfStopped(timeout: timeout)
             guard let page = ddjvu_page_create_by_pageno(handle.document, Int32(index)) else { throw handle.failure("cannot be read") }
             let job = ddjvu_page_job(page)
             defer { ddjvu_job_release(job) }
             let status = try handle.await(job, deadline: Date(timeIntervalSinceNow: timeout)) {
                 handle.failure("took more than \(Int(timeout)) s to decode")
             }
-            // Only a deadline stops a job: a page stopped on this document before comes back stopped.
-            if status == DDJVU_JOB_STOPPED { throw handle.failure("took more than \(Int(timeout)) s to decode") }
             guard status == DDJVU_JOB_OK else { throw handle.failure("cannot be decoded") }
             return try body(page, handle)
         }

@@ -377,8 +377,10 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         // Where the place is in the text, found in this layout before the new one is made.
         let text = own ? nil : position(of: place)
         let extent: LayoutExtent = holds(target) ? .whole
-            : own ? LayoutExtent(pages: place.page + 1 + MuPDF.firstPages) : LayoutExtent(pages: MuPDF.firstPages, chapter: text?.chapter ?? -1)
-        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect, extent: text == nil && !own ? .whole : extent)
+            : own ? LayoutExtent(pages: place.page + 1 + MuPDF.firstPages)
+            // A place not found in the text lands on its page number: laid out whole.
+            : text.map { LayoutExtent(pages: MuPDF.firstPages, chapter: $0.chapter) } ?? .whole
+        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect, extent: extent)
         let same = min(place.page, max(relaid.pageCount - 1, 0))
         if own {
             // Back in the place's own layout from another: its position maps the pages about it.

@@ -723,14 +723,10 @@ struct PageVariant: Hashable {
     /// Every variant a face can ask for: 48 programs. A face is a front or a back, so never
     /// both flap and rim.
     static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
-        [false, true].flatMap { steep in
-            [false, true].flatMap { showThrough in
-                [false, true].flatMap { wedge in
-                    [false, true].map { recolour in
-                        PageVariant(flap: flap, rim: rim, steep: steep, showThrough: showThrough, wedge: wedge, recolour: recolour)
-                    }
-                }
-            }
+        // The other four terms, each on or off: one bit each.
+        (0..<16).map { bits in
+            PageVariant(flap: flap, rim: rim, steep: bits & 1 != 0, showThrough: bits & 2 != 0,
+                        wedge: bits & 4 != 0, recolour: bits & 8 != 0)
         }
     }
 

@@ -113,6 +113,8 @@ public final class Renderer {
     private var coveredBands: [Int: Double] = [:]
     /// Per target: the rectangle the moving parts covered in the last frame drawn into it.
     private var lastDirty: [Int: PixelRect] = [:]
+    /// Per target: the stencil value the last cached frame's cast shadow marked its pixels with.
+    private var shadowMarks: [Int: GLint] = [:]
     /// The rectangle redrawn by the last cached frame (for tests and benchmarks).
     public private(set) var lastDirtyRect: PixelRect?
     /// Frames drawn from the cached static layer, and layers (re)drawn; for benchmarks and tests.
@@ -205,7 +207,8 @@ public final class Renderer {
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
-        drawMoving(moving, overlays: overlays(still.filter { !inline($0) }, sheets: moving), viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: overlays(still.filter { !inline($0) }, sheets: moving), shadowMark: 1,
+                   viewProj: viewProj, textures: textures)
     }
 
     /// Something else was drawn over `rect` of `target` (GL's origin) after this frame, such as
@@ -247,15 +250,20 @@ public final class Renderer {
         let shaded = overlays(still, sheets: moving)
         let bounds = DirtyBounds(camera: camera, width: target.width, height: target.height, light: light)
         let now = bounds.rect(sheets: moving.map(\.item), overlays: shaded).intersection(fullFrame)
+        // The stencil still holds the marks of the frames drawn from the layer since it was last
+        // cleared: a new mark each frame, and a clear when they run out (or after another frame).
+        let mark = lastDirty[id] == nil ? 1 : (shadowMarks[id] ?? 0) % 255 + 1
+        shadowMarks[id] = mark
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
         lastDirty[id] = now
         lastDirtyRect = dirty
         // Both before the scissor: a software renderer copies an unscissored blit and clears
         // a whole buffer as it starts each tile, but draws a quad for either when scissored
-        // (the pass clears before it scissors).
+        // (the pass clears before it scissors). A lone sheet needs no depth, so the depth and
+        // stencil are cleared only for a new run of marks or for several sheets.
         restore(from: cache, into: target, rect: dirty)
-        gl.begin(Pass(target: target, clear: .depthStencil, scissor: dirty))
-        drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
+        gl.begin(Pass(target: target, clear: mark == 1 || moving.count > 1 ? .depthStencil : [], scissor: dirty))
+        drawMoving(moving, overlays: shaded, shadowMark: mark, viewProj: viewProj, textures: textures)
         return true
     }
 
@@ -374,29 +382,33 @@ public final class Renderer {
         }
     }
 
-    /// The turning sheets first, marking their pixels in the stencil; then what darkens the
-    /// pages beneath (shade overlays, cast shadows) only where no sheet is, so no covered pixel is
-    /// darkened or even shaded: on a software renderer fill is the cost. The stencil, not depth,
-    /// decides: a sheet may sit a little below the stack it leaves (layouts lower it as it turns).
-    private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], viewProj: [Float], textures: TextureStore) {
-        for sheet in sheets { drawFace(sheet.item, state: Self.markedSheet, viewProj: viewProj, textures: textures) }
+    /// What darkens the pages beneath (shade overlays, cast shadows) first, then the turning
+    /// sheets over it: a sheet's antialiased rim blends over the page as darkened beside it.
+    /// Neither tests depth against the layer: a sheet may sit a little below the stack it
+    /// leaves (layouts lower it as it turns). A lone sheet is drawn without depth (`lone`);
+    /// several, as a riffle turns, are depth-tested among themselves. `shadowMark`: the
+    /// stencil value the cast shadow marks its pixels with, none of which holds it yet.
+    private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], shadowMark: GLint, viewProj: [Float], textures: TextureStore) {
         drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
-        for sheet in sheets { drawCastShadow(sheet, viewProj: viewProj) }
+        for sheet in sheets { drawCastShadow(sheet, mark: shadowMark, viewProj: viewProj) }
+        for sheet in sheets { drawFace(sheet.item, state: sheets.count > 1 ? Self.face : Self.lone, viewProj: viewProj, textures: textures) }
     }
 
     /// A page or cover face: depth-tested, blended by its coverage (culling and winding per face).
     static let face = DrawState(depth: .test(less: false, write: true), blend: .over)
-    /// A turning sheet's face, marking its pixels in the stencil.
-    static let markedSheet = DrawState(depth: .test(less: false, write: true), stencil: .init(
-        function: E(GL_ALWAYS), reference: GLint(Stencil.sheet), readMask: Stencil.sheet, writeMask: Stencil.sheet,
-        pass: E(GL_REPLACE)), blend: .over)
-    /// Darkening of the pages beneath, only where no sheet is.
-    static let overlayState = DrawState(stencil: .init(function: E(GL_EQUAL), reference: 0, readMask: Stencil.sheet, writeMask: 0),
-                                        blend: .multiply)
-    /// The cast shadow, where no sheet is: each pixel darkens once where the flattened sheet
-    /// overlaps itself.
-    static let castState = DrawState(stencil: .init(function: E(GL_EQUAL), reference: 0, readMask: 0xFF, writeMask: Stencil.shadow,
-                                                    pass: E(GL_INCR)), blend: .multiply)
+    /// A lone turning sheet's face: blended by its coverage, no depth. Its faces are drawn front
+    /// first: every deformation bends the sheet one way only (towards its front: a curl's roll,
+    /// a cone), so the sheet is part of a convex surface with the front inside, and where it
+    /// overlaps itself on screen its back is the nearer (docs/engineering-notes.md).
+    static let lone = DrawState(blend: .over)
+    /// Darkening of the pages beneath, before the sheet is drawn over them.
+    static let overlayState = DrawState(blend: .multiply)
+    /// The cast shadow, each pixel darkened once where the flattened sheet overlaps itself: it
+    /// marks the pixels it darkens with `mark` and passes only those without it.
+    static func castState(mark: GLint) -> DrawState {
+        DrawState(stencil: .init(function: E(GL_NOTEQUAL), reference: mark, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE)),
+                  blend: .multiply)
+    }
 
     private func restore(from cache: Framebuffer, into target: Framebuffer, rect: PixelRect) {
         // Boxes multisampled: the layer is resolved, and the sheets are drawn over it single-sampled.
@@ -476,14 +488,15 @@ public final class Renderer {
         }
     }
 
-    /// Draws the item's faces with `state` (`face` or `markedSheet`), culled and wound per face.
+    /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face.
     private func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
-        // One pass per face: each pixel samples only the image it shows. The back first: where a
-        // sheet folds over itself its back is on top, and depth then spares the front beneath.
-        let faces: [(content: FaceContent, cull: DrawState.Cull, back: Float)] =
-            (item.back.map { [($0, .front, Float(1))] } ?? []) + [(item.front, .back, Float(0))]
+        // One pass per face: each pixel samples only the image it shows. Where a sheet folds
+        // over itself its back is on top: drawn first, depth then spares the front beneath;
+        // without depth (`lone`), drawn last.
+        let back: [(content: FaceContent, cull: DrawState.Cull, back: Float)] = item.back.map { [($0, .front, Float(1))] } ?? []
+        let faces = state.depth == .off ? [(item.front, .back, Float(0))] + back : back + [(item.front, .back, Float(0))]
         // A sheet's faces show through each other; a page lying open shows its sheet's other
         // side. The tap is taken only where it can show: a face with some show-through where the
         // light falls on it, or one the light reaches from behind somewhere.
@@ -662,11 +675,11 @@ public final class Renderer {
     }
 
     /// The sheet flattened onto the page plane along the light, multiplied into what is there.
-    private func drawCastShadow(_ caster: Sheet, viewProj: [Float]) {
+    private func drawCastShadow(_ caster: Sheet, mark: GLint, viewProj: [Float]) {
         let sheet = caster.item
         let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
         guard strength > 0 else { return }
-        gl.apply(Pipeline(shadow.program, Self.castState))
+        gl.apply(Pipeline(shadow.program, Self.castState(mark: mark)))
         setGeometry(shadow, sheet, viewProj: viewProj)
         shadow[.shadowPass].set(Int32(1))
         shadow[.strength].set(Float(strength * sheet.opacity))
@@ -759,12 +772,6 @@ struct PageVariant: Hashable {
 /// different variants.
 enum MeshPart {
     case all, flat, bent
-}
-
-/// Stencil bits: pixels a sheet covers, and pixels its shadow has darkened.
-enum Stencil {
-    static let sheet: GLuint = 0x80
-    static let shadow: GLuint = 0x7F
 }
 
 /// A turning sheet and its index in the scene.

@@ -38,6 +38,29 @@ import Testing
         #expect(rect.area < 320 * 180, "the last frame redrew only part of the target")
     }
 
+    /// Frames from the layer do not clear the stencil: each marks its cast shadow's pixels with
+    /// a value of its own, and the stencil is cleared when the values run out. Over more frames
+    /// than there are values, every cast shadow is whole (a value left by an earlier frame
+    /// would leave out the pixels it marked), as in a full redraw.
+    @Test func everyFramesCastShadowIsWholePastTheStencilsValues() throws {
+        let books = library.bookInfos
+        func turn(_ t: Double) throws -> Scene {
+            var s = StillState()
+            s.book = 0; s.page = 7; s.turn = t; s.deform = .curl
+            return try s.scene(library: books)
+        }
+        let pair = [try turn(0.3), try turn(0.33)]
+        let sequence = (0..<258).map { pair[$0 % 2] }
+        let cached = try GLHarness.shared.frames(sequence, width: 160, height: 90, library: library) { $0.cacheStaticLayer = true }
+        let full = try GLHarness.shared.frames(pair, width: 160, height: 90, library: library) { $0.cacheStaticLayer = false }
+        let shadowed = try #require(ImageAssert.compare(full[0], full[1], channelTolerance: 2))
+        #expect(shadowed.failingPixels > 100, "the two turns differ (their sheets and shadows move)")
+        for i in [1, 2, 3, 254, 255, 256, 257] {
+            let r = try #require(ImageAssert.compare(cached[i], full[i % 2], channelTolerance: 2))
+            #expect(r.failingPixels == 0, "frame \(i): \(r.failingPixels) pixels differ from a full redraw (max \(r.maxDelta))")
+        }
+    }
+
     /// The cached layer is drawn again when a face it shows gets a new image, never when a
     /// face elsewhere does (the viewer uploads prefetched pages during turns).
     @Test func onlyNewImagesOfFacesInTheLayerRedrawIt() throws {

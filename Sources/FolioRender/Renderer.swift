@@ -202,10 +202,14 @@ public final class Renderer {
             || !drawOverRoom(layer, into: target, desk: scene.deskAmount, camera: camera, viewProj: viewProj, textures: textures) {
             drawLayer(layer, into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         }
+        let shaded = overlays(still.filter { !inline($0) }, sheets: moving)
+        // Nothing over the layer (the fan, a book at rest): no clear either, which a software
+        // renderer pays for on every tile.
+        guard !moving.isEmpty || !shaded.isEmpty else { return }
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
-        drawMoving(moving, overlays: overlays(still.filter { !inline($0) }, sheets: moving), viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: shaded, viewProj: viewProj, textures: textures)
     }
 
     /// Something else was drawn over `rect` of `target` (GL's origin) after this frame, such as

@@ -24,7 +24,8 @@ public struct RenderSettings: Sendable, Equatable {
     /// sample of every pixel: this keeps the boxes' edges for a fraction of the cost.
     public var multisampleBoxesOnly = true
     /// Two texture taps where a page is seen steeply, so its type stays legible (the software
-    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
+    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs);
+    /// a fanned page, flat, takes one tap biased for its squeeze instead (`tapBias`).
     public var steepTextTaps = true
     /// The other side's print showing through the paper (one more texture tap where it can
     /// show: docs/engineering-notes.md has its cost on a software renderer).

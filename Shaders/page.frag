@@ -20,14 +20,16 @@
 //           uBehindBias (its mipmap bias: texels a few pixels wide), uBehindOrigin, uBehindDu,
 //           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
-//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR).
+//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR), uTapBias (with BIASED).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  each adds a term (a software renderer pays for the code of a branch it skips): WEDGE
 //           the wedge (a fanned page under another), FLAP the flap's shadow (a curl's flat part
 //           while the flap lies over it), RIM the back's rim (a sheet with a back), STEEP the
 //           steep taps (with software filtering, a moving face or the bent part of a curl
 //           not seen square somewhere: seen square both variants draw the same pixels, so
-//           its sharpness never switches).
+//           its sharpness never switches). BIASED takes one tap instead, its level of detail
+//           biased by uTapBias towards the squeezed face's sharper axis (the renderer's
+//           `tapBias`, found per face: a fanned page lies flat, so its squeeze varies slowly).
 //           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
 //           lying open (one more texture tap, at a coarse level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages).
@@ -59,6 +61,9 @@ uniform float uBackTone;
 #ifdef RECOLOUR
 uniform vec3 uThemePaper;
 uniform vec3 uThemeInk;
+#endif
+#ifdef BIASED
+uniform float uTapBias;
 #endif
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
@@ -122,6 +127,8 @@ void main() {
     // (a ?: would be evaluated on both sides).
 #ifdef STEEP
     vec4 tex = steep(uv);
+#elif defined(BIASED)
+    vec4 tex = texture(uImage, uv, uTapBias);
 #else
     vec4 tex = texture(uImage, uv);
 #endif

@@ -24,7 +24,8 @@ public struct RenderSettings: Sendable, Equatable {
     /// sample of every pixel: this keeps the boxes' edges for a fraction of the cost.
     public var multisampleBoxesOnly = true
     /// Two texture taps where a page is seen steeply, so its type stays legible (the software
-    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs).
+    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs);
+    /// a fanned page, flat, takes one tap biased for its squeeze instead (`tapBias`).
     public var steepTextTaps = true
     /// The other side's print showing through the paper (one more texture tap where it can
     /// show: docs/engineering-notes.md has its cost on a software renderer).
@@ -204,11 +205,14 @@ public final class Renderer {
             || !drawOverRoom(layer, into: target, desk: scene.deskAmount, camera: camera, viewProj: viewProj, textures: textures) {
             drawLayer(layer, into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
         }
+        let shaded = overlays(still.filter { !inline($0) }, sheets: moving)
+        // Nothing over the layer (the fan, a book at rest): no clear either, which a software
+        // renderer pays for on every tile.
+        guard !moving.isEmpty || !shaded.isEmpty else { return }
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
-        drawMoving(moving, overlays: overlays(still.filter { !inline($0) }, sheets: moving), shadowMark: 1,
-                   viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: shaded, shadowMark: 1, viewProj: viewProj, textures: textures)
     }
 
     /// Something else was drawn over `rect` of `target` (GL's origin) after this frame, such as
@@ -522,10 +526,13 @@ public final class Renderer {
             }
         }()
         let recolours = item.kind != .cover && takesTheme(item)
+        // A fanned page lies flat: one tap biased for its squeeze reads about as the steep taps do.
+        let biased = item.ratio != nil && item.deformation == .flat
         for (face, image) in zip(faces, images) {
             for (steep, part) in parts {
-                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep,
-                                                         showThrough: image.behind != nil, recolour: recolours))]
+                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep && !biased,
+                                                         biasedTap: steep && biased, showThrough: image.behind != nil,
+                                                         recolour: recolours))]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0
@@ -545,6 +552,9 @@ public final class Renderer {
                 page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                 page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
                 if recolours { setTheme(page) }
+                if steep && biased {
+                    page[.tapBias].set(Float(tapBias(item, texels: Vec2(Double(image.image.width), Double(image.image.height)))))
+                }
                 if let other = image.behind {
                     other.bind(unit: 1)
                     // Texels of four pixels: the other side's lines show as faint bars, its type
@@ -587,6 +597,38 @@ public final class Renderer {
 
     /// The squeeze up to which a face counts as seen square.
     static let flatSqueeze = 1.01
+
+    /// page.frag's BIASED level-of-detail bias for a flat face whose image is `texels` wide and
+    /// high: log₂ of the ratio of the shorter to the longer of a pixel's steps in texels across
+    /// and down the screen (the sampler's level follows the longer, the type's sharpness the
+    /// shorter), no lower than −1 (the steep taps' least part: past a 2× squeeze the longer
+    /// would alias), averaged over a 3 × 3 grid of the part drawn (`coveredBands`). Continuous
+    /// in the face's place, so its sharpness never switches.
+    func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
+        let m = view.projection * item.model
+        let scale = Vec2(view.size.x / 2, view.size.y / 2)
+        let from = item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0
+        // Texels per layout unit across and along the face.
+        let across = Vec2(item.uv.du.x * texels.x, item.uv.du.y * texels.y) / max(item.size.x, 1e-9)
+        let along = Vec2(item.uv.dt.x * texels.x, item.uv.dt.y * texels.y) / max(item.size.y, 1e-9)
+        let e = 0.01 * max(item.size.x, 1)
+        var sum = 0.0
+        for i in 0...2 {
+            for j in 0...2 {
+                let p = Vec3(item.size.x * (from + (1 - from) * Double(i) / 2), item.size.y * (Double(j) / 2 - 0.5), 0)
+                let c = m.project(p), du = m.project(p + Vec3(e, 0, 0)) - c, dv = m.project(p + Vec3(0, e, 0)) - c
+                // Screen per layout unit, inverted: layout units per pixel step right and down.
+                let u = Vec2(du.x * scale.x, du.y * scale.y) / e, v = Vec2(dv.x * scale.x, dv.y * scale.y) / e
+                let det = u.x * v.y - u.y * v.x
+                guard abs(det) > 1e-12 else { return -1 }
+                let right = Vec2(v.y, -u.y) / det, down = Vec2(-v.x, u.x) / det
+                let dx = across * right.x + along * right.y, dy = across * down.x + along * down.y
+                let lx = (dx * dx).sum(), ly = (dy * dy).sum()
+                sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
+            }
+        }
+        return sum / 9
+    }
 
     /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
     /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
@@ -726,6 +768,9 @@ struct PageVariant: Hashable {
     /// filtering, a moving face not seen square somewhere (a curl's bent part; the flat part,
     /// seen square, draws the same pixels with one tap), so its sharpness never switches.
     var steep = false
+    /// One tap biased for the face's squeeze (page.frag's `uTapBias`): a fanned page, flat, in
+    /// place of the steep taps (never both).
+    var biased = false
     /// A coarse tap of the other side's print.
     var showThrough = false
     /// The sky a fanned page hinged over this one hides.
@@ -733,25 +778,26 @@ struct PageVariant: Hashable {
     /// The theme's ink and paper for the print.
     var recolour = false
 
-    /// Every variant a face can ask for: 48 programs. A face is a front or a back, so never
-    /// both flap and rim.
+    /// Every variant a face can ask for: 56 programs. A face is a front or a back, so never
+    /// both flap and rim; a biased tap is a fanned page's, which has neither.
     static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
-        // The other four terms, each on or off: one bit each.
+        // Steep, show-through, wedge and recolour, each on or off: one bit each.
         (0..<16).map { bits in
             PageVariant(flap: flap, rim: rim, steep: bits & 1 != 0, showThrough: bits & 2 != 0,
                         wedge: bits & 4 != 0, recolour: bits & 8 != 0)
         }
-    }
+    } + (0..<8).map { bits in PageVariant(biased: true, showThrough: bits & 1 != 0, wedge: bits & 2 != 0, recolour: bits & 4 != 0) }
 
     /// The variant for one face of `item` (`back`: its back). `moving`: a turning sheet or a
     /// fanned page, which can be folded, seen steeply and shade itself.
-    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, showThrough: Bool,
+    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, biasedTap: Bool = false, showThrough: Bool,
                    recolour: Bool = false) -> PageVariant {
         var v = PageVariant(showThrough: showThrough, recolour: recolour)
         guard moving else { return v }
         if case let .curl(c) = item.deformation, !back { v.flap = Self.flapShows(c) }
         v.rim = back && item.back != nil && item.shade.`self` > 0
         v.steep = steepTextTaps
+        v.biased = biasedTap
         v.wedge = item.shade.wedge > 0
         return v
     }
@@ -763,7 +809,7 @@ struct PageVariant: Hashable {
     }
 
     var defines: [String] {
-        [(flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
+        [(flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
             .filter(\.0).map(\.1)
     }
 }

@@ -55,6 +55,10 @@ struct MovingVariantTests {
                 for back in [false, true] {
                     let v = PageVariant.of(page, moving: true, back: back, steepTextTaps: true, showThrough: false)
                     #expect(PageVariant.all.contains(v))
+                    // A flat one takes the biased tap instead: its program is there too.
+                    let biased = PageVariant.of(page, moving: true, back: back, steepTextTaps: false, biasedTap: true,
+                                                showThrough: true, recolour: true)
+                    #expect(PageVariant.all.contains(biased) && biased.biased && !biased.steep)
                     #expect(!v.flap && !v.rim, "spread \(spread): \(v.defines)")
                     #expect(v.wedge == (page.shade.wedge > 0), "spread \(spread): \(v.defines)")
                 }

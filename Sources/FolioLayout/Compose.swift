@@ -232,7 +232,8 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                   front: f.front, z: BookFaces.Order.fanBody + f.z, thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
                   closed: 1, scale: mix(closedScale, 1, p))
     }
-    return body + faces.map { f in
+    let leaves = box ? BookBody.leaves(book, spread: spread, progress: p).map { [$0] } ?? [] : []
+    return body + (faces + leaves).map { f in
         let uv = UVMap.face(f.side, vertical: vertical, direction: book.direction)
         let model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
             : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
@@ -246,6 +247,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                              scale: mix(closedScale, 1, p),
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
+        item.leafAngle = f.leafAngle
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item

@@ -32,7 +32,7 @@ flat out float vEdge;
 
 // Leaves fanned open: their edges rise from the stack's top (k = 1) to the top leaf (k = 0) over
 // the fore edge and the head and tail; the faces lying in a leaf's plane are not drawn (the top
-// leaf is the page on the stack, drawn there; the bottom lies on it). Between two leaves' edges
+// leaf's is the page lifted with it; the bottom lies on the stack). Between two leaves' edges
 // the eye sees the lower leaf's face: the fore edge is lit as the leaves' faces are.
 void leaves() {
     float phi = uLeafAngle * (1.0 - aBox.z);

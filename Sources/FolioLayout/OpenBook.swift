@@ -187,7 +187,8 @@ public enum BookBody {
 
     /// The leaves fanned up off the right stack while the book opens at `p` (none when shut or
     /// open, or with no sheet on the right): a block of their thickness on that stack, its top
-    /// at `leafAngle`, in the shade of the board over it as the page under them is.
+    /// at `leafAngle` (where the page on the stack lifts to, being the top leaf's front), in the
+    /// shade of the board over it as that page is.
     static func leaves(_ book: BookInfo, spread s: Int, progress p: Double) -> BookFace? {
         let count = min(BookFaces.sheets(.right, of: s, in: book), clinging), angle = leafAngle(progress: p)
         guard count > 0, angle > 0 else { return nil }

@@ -91,10 +91,10 @@ import Testing
         }
     }
 
-    /// A moment into opening, the first page seen beside the lifted front board lies in the
-    /// board's shade (as a page under a turning sheet), lighter as the board rises, and the
-    /// board over it is not darkened with it. Before, the paper between the boards was lit as
-    /// an open page: a plain cream face.
+    /// A moment into opening, the first page and the leaves seen beside the lifted front board
+    /// lie in the board's shade (as a page under a turning sheet), lighter as the board rises,
+    /// and the board over them is not darkened with them. Before, the paper between the boards
+    /// was lit as an open page: a plain cream face.
     @Test func thePageUnderTheLiftedBoardIsInItsShade() throws {
         func frames(_ p: Double) throws -> (shaded: RGBAImage, lit: RGBAImage, scene: Scene) {
             let scene = makeScene(ViewState(phase: .opening, book: 0, openProgress: p), books: Self.books(200))
@@ -110,7 +110,10 @@ import Testing
                 let at = f.scene.camera.projectToView(item.model.project(Vec3(a * item.size.x, 0, 0)))
                 return Int((at.x / f.scene.camera.viewSize.x + 0.5) * Double(Self.width))
             }
-            let y = Self.height / 2, edge = pixel(page, 1)
+            // Beside the stack's fore edge: the leaves fanned up with the board, when there are
+            // any (the page on the stack lifts with them), else the page.
+            let leaves = f.scene.items.first { $0.kind == .block && $0.book == 0 && $0.leafAngle > 0 }
+            let y = Self.height / 2, edge = pixel(leaves ?? page, 1)
             let darker = (edge - 12...edge - 2).map { f.lit.luma($0, y) - f.shaded.luma($0, y) }.max() ?? 0
             let middle = pixel(cover, 0.5)
             return (darker, abs(f.lit.luma(middle, y) - f.shaded.luma(middle, y)))

@@ -12,7 +12,9 @@
 //           a block with uSpine > 0), uSpine (0 … 1: how much a block's spine side shows the
 //           cover's cloth: a shut book's spine), uClothTint (the theme's room colour on the
 //           cloth of a book the theme recolours; 1 otherwise), uSize and uGrow (block.vert's:
-//           where a board's faces overhang).
+//           where a board's faces overhang), uLeafAngle (block.vert's: leaves fanned open, the
+//           edge's chord from the top leaf down to the stack; the leaf k of the way down lies at
+//           √(1 − k) of the top one's angle, so seen from the front their edges lie evenly).
 // Output:   fragColor.
 in vec3 vBox;
 in vec3 vNormal;
@@ -28,6 +30,7 @@ uniform float uSpine;
 uniform vec3 uClothTint;
 uniform vec2 uSize;
 uniform float uGrow;
+uniform float uLeafAngle;
 
 out vec4 fragColor;
 
@@ -48,7 +51,7 @@ void main() {
     // The cloth: the cover's own colour just inside its edge, a little darker where it turns.
     // Paper blocks fetch it only on a shut book's spine side.
     float cloth = uBoard == 1 ? 1.0 : vSpineSide * uSpine;
-    float x = vBox.z * uSheets;
+    float x = (uLeafAngle > 0.0 ? 1.0 - (1.0 - vBox.z) * (1.0 - vBox.z) : vBox.z) * uSheets;
     float w = fwidth(x);
     color = uPaper * (0.92 + 0.12 * bands(x, w) + 0.1 * bands(x / 3.0 + 0.37, w / 3.0)
                       + 0.08 * bands(x / 9.0 + 0.71, w / 9.0) + 0.07 * bands(x / 27.0 + 0.13, w / 27.0)

@@ -6,7 +6,9 @@
 //           (how much further per unit of depth: the stack's sheets spread a little towards
 //           the bottom, so its edges show from above as they do on a real open book),
 //           uGutterDrop (how far the page on the block dips at the spine: its top follows that
-//           curve, GutterCurve in FolioLayout, the page's twin is page.vert's), uGutterWidth.
+//           curve, GutterCurve in FolioLayout, the page's twin is page.vert's), uGutterWidth,
+//           uLeafAngle (0, or the block is leaves fanned up off the stack about the spine: k
+//           from the top leaf, at this angle, down to the stack; BookBody.leaves).
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
 //           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
 //           paper edges, a board's rim).
@@ -21,13 +23,33 @@ uniform float uGrow;
 uniform float uFlare;
 uniform float uGutterDrop;
 uniform float uGutterWidth;
+uniform float uLeafAngle;
 
 out vec3 vBox;
 out vec3 vNormal;
 flat out float vSpineSide;
 flat out float vEdge;
 
+// Leaves fanned open: their edges rise from the stack's top (k = 1) to the top leaf (k = 0) over
+// the fore edge and the head and tail; the faces lying in a leaf's plane are not drawn (the top
+// leaf's is the page lifted with it; the bottom lies on the stack). Between two leaves' edges
+// the eye sees the lower leaf's face: the fore edge is lit as the leaves' faces are.
+void leaves() {
+    float phi = uLeafAngle * (1.0 - aBox.z);
+    vec3 local = vec3(aBox.x * uSize.x * cos(phi), (aBox.y - 0.5) * uSize.y, aBox.x * uSize.x * sin(phi));
+    float mid = 0.5 * uLeafAngle;
+    vBox = aBox;
+    vSpineSide = 0.0;
+    vEdge = 1.0;
+    vNormal = mat3(uModel) * (aNormal.x > 0.5 ? vec3(-sin(mid), 0.0, cos(mid)) : aNormal);
+    gl_Position = abs(aNormal.z) > 0.5 ? vec4(0.0, 0.0, 2.0, 1.0) : uViewProj * uModel * vec4(local, 1.0);
+}
+
 void main() {
+    if (uLeafAngle > 0.0) {
+        leaves();
+        return;
+    }
     float depth = aBox.z * uThickness;
     vec3 local = vec3(aBox.x * (uSize.x + uGrow + uFlare * depth), (aBox.y - 0.5) * (uSize.y + 2.0 * uGrow), -depth);
     // The top bends down into the gutter under the page; the bottom stays on the board. A

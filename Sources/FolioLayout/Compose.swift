@@ -232,11 +232,14 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                   front: f.front, z: BookFaces.Order.fanBody + f.z, thickness: BookBody.height(f, book: book, spread: 0, progress: 0).thickness,
                   closed: 1, scale: mix(closedScale, 1, p))
     }
-    return body + faces.map { f in
+    let leaves = box ? BookBody.leaves(book, spread: spread, progress: p) : nil
+    return body + (faces + [leaves].compactMap { $0 }).map { f in
         let uv = UVMap.face(f.side, vertical: vertical, direction: book.direction)
-        let model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
+        var model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
             : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
                                        closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
+        // The page on the stack is the top leaf's: it lifts with the leaves under it.
+        if let leaves, f.kind == .page, f.page == leaves.page { model = model * Mat4.rotationY(-leaves.leafAngle) }
         let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
@@ -246,6 +249,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                              scale: mix(closedScale, 1, p),
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
+        item.leafAngle = f.leafAngle
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item

@@ -141,7 +141,7 @@ public enum BookBody {
         switch f.kind {
         case .page, .block, .sheet:
             let t = max(0, mix(share(stack(of: f), of: s, in: book), f.lift, p))
-            return (t, f.kind == .block ? t : f.thickness)
+            return (t, f.kind == .block && f.leafAngle == 0 ? t : f.thickness)
         case .shadow:
             // The right half's shadow is the closed book's too, on the wall behind it; the left
             // half's grows as that half comes down onto the desk.
@@ -170,6 +170,31 @@ public enum BookBody {
     /// at 0, its open height at 1.
     static func block(_ side: Side, of s: Int, in book: BookInfo, progress p: Double) -> Double {
         max(0, mix(share(side, of: s, in: book), BookFaces.stackTop(side, of: s, in: book), p))
+    }
+
+    /// Leaves a lifting front board draws after it: the first of the right stack's sheets.
+    static let clinging = 16
+
+    /// The angle the top leaf of `clinging` stands at about the spine while the book opens at
+    /// `p`: with the front board at first (a board lifted by πp), falling back onto the stack as
+    /// the board rises, on it by the time the board stands at 65°. The others lie nearer the
+    /// stack the lower they are (block.frag), so the paper seen between the boards is the edges
+    /// of leaves fanned open, as on a real book, not one plain face.
+    static func leafAngle(progress p: Double) -> Double {
+        let q = clamp(p, 0, 1), t = clamp((q - 0.06) / 0.3, 0, 1)
+        return .pi * q * (1 - t * t * (3 - 2 * t))
+    }
+
+    /// The leaves fanned up off the right stack while the book opens at `p` (none when shut or
+    /// open, or with no sheet on the right): a block of their thickness on that stack, its top
+    /// at `leafAngle` (where the page on the stack lifts to, being the top leaf's front), in the
+    /// shade of the board over it as that page is.
+    static func leaves(_ book: BookInfo, spread s: Int, progress p: Double) -> BookFace? {
+        let count = min(BookFaces.sheets(.right, of: s, in: book), clinging), angle = leafAngle(progress: p)
+        guard count > 0, angle > 0 else { return nil }
+        return BookFace(kind: .block, page: BookFaces.page(.right, of: s), side: .right, angle: 0,
+                        lift: BookFaces.stackTop(.right, of: s, in: book), front: .blank, z: BookFaces.Order.block,
+                        thickness: Double(count) * PageStack.sheetThickness, leafAngle: angle)
     }
 
     /// The parts of a closed book that can show, in draw order: its shadow on the wall behind, the
@@ -202,12 +227,12 @@ extension Shade {
     }
 
     /// A flat book's face while the book opens at progress `p`: the page the front board
-    /// uncovers (the right stack's) lies under the board as a page under a turning sheet does,
-    /// darkened by the share of it the board still covers (`RigidFlip.shades`: a third at most,
-    /// none once the board stands up), so the paper seen under a lifted board is in its shade
-    /// and not lit as an open page.
+    /// uncovers (the right stack's), and the leaves fanned up off it, lie under the board as a
+    /// page under a turning sheet does, darkened by the share of it the board still covers
+    /// (`RigidFlip.shades`: a third at most, none once the board stands up), so the paper seen
+    /// under a lifted board is in its shade and not lit as an open page.
     func underBoard(_ f: BookFace, progress p: Double) -> Shade {
-        guard f.kind == .page, f.side == .right, p < 1 else { return self }
+        guard f.kind == .page || f.leafAngle > 0, f.side == .right, p < 1 else { return self }
         var s = self
         s.reveal = max(s.reveal, max(0, cos(.pi * clamp(p, 0, 1))) / 3)
         return s
@@ -234,6 +259,8 @@ struct BookFace {
     var z = 0
     var thickness = 0.0
     var ratio: Double? = nil
+    /// Leaves fanned up off a stack (`SceneItem.leafAngle`).
+    var leafAngle = 0.0
     /// The sheet in the air whose shadow falls on this face, counted from the last drawn (0), or
     /// nil: it receives none (`SceneItem.shadowCaster` once ordered).
     var shadowFrom: Int? = nil

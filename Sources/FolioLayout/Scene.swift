@@ -161,6 +161,10 @@ public struct SceneItem: Sendable, Equatable {
     /// How closed the book of a `.block` or `.board` is, 0 open … 1 shut (on the shelf): a shut
     /// block does not flare and its spine side shows the cover's cloth.
     public var closed: Double
+    /// For a `.block`: 0, a block lying flat; else its `thickness` is leaves fanned up off the
+    /// stack about the spine, the top one at this angle (radians) and the others nearer the
+    /// stack the lower they lie (`BookBody.leaves`).
+    public var leafAngle = 0.0
     /// Index in `Scene.items` of the item whose actual geometry (its model and deformation)
     /// casts a shadow onto this one, or nil. Set on the pages beneath a turning sheet; the
     /// strength is `shade.cast`.

@@ -12,6 +12,7 @@ enum UniformName: Int, CaseIterable {
     case strength, falloff
     // block.vert and block.frag
     case thickness, paper, clothTint, sheets, board, grow, flare, spine, cover
+    case leafAngle
     // desk.vert and desk.frag
     case margin, height, closed
     // backdrop.frag, copy.frag

@@ -669,7 +669,9 @@ public final class Renderer {
         block[.thickness].set(Float(item.thickness))
         // The paper's edges take the theme's paper with the pages.
         let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
-        block[.paper].set(Float(0.93 * paper.r), Float(0.90 * paper.g), Float(0.83 * paper.b))
+        // Leaves under a lifting board lie in its shade, as the page under them does.
+        let shade = 1 - item.shade.reveal
+        block[.paper].set(Float(0.93 * paper.r * shade), Float(0.90 * paper.g * shade), Float(0.83 * paper.b * shade))
         let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
         block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
         let l = light
@@ -681,6 +683,7 @@ public final class Renderer {
         // A shut book's block is square and its spine side is the cover's cloth.
         block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed)))
         block[.gutterDrop].set(Float(item.gutterDrop.x))
+        block[.leafAngle].set(Float(item.leafAngle))
         block[.spine].set(Float(board ? 0 : item.closed))
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)

@@ -91,10 +91,10 @@ import Testing
         }
     }
 
-    /// A moment into opening, the first page seen beside the lifted front board lies in the
-    /// board's shade (as a page under a turning sheet), lighter as the board rises, and the
-    /// board over it is not darkened with it. Before, the paper between the boards was lit as
-    /// an open page: a plain cream face.
+    /// A moment into opening, the first page and the leaves seen beside the lifted front board
+    /// lie in the board's shade (as a page under a turning sheet), lighter as the board rises,
+    /// and the board over them is not darkened with them. Before, the paper between the boards
+    /// was lit as an open page: a plain cream face.
     @Test func thePageUnderTheLiftedBoardIsInItsShade() throws {
         func frames(_ p: Double) throws -> (shaded: RGBAImage, lit: RGBAImage, scene: Scene) {
             let scene = makeScene(ViewState(phase: .opening, book: 0, openProgress: p), books: Self.books(200))
@@ -110,7 +110,10 @@ import Testing
                 let at = f.scene.camera.projectToView(item.model.project(Vec3(a * item.size.x, 0, 0)))
                 return Int((at.x / f.scene.camera.viewSize.x + 0.5) * Double(Self.width))
             }
-            let y = Self.height / 2, edge = pixel(page, 1)
+            // Beside the stack's fore edge: the leaves fanned up with the board, when there are
+            // any (the page on the stack lifts with them), else the page.
+            let leaves = f.scene.items.first { $0.kind == .block && $0.book == 0 && $0.leafAngle > 0 }
+            let y = Self.height / 2, edge = pixel(leaves ?? page, 1)
             let darker = (edge - 12...edge - 2).map { f.lit.luma($0, y) - f.shaded.luma($0, y) }.max() ?? 0
             let middle = pixel(cover, 0.5)
             return (darker, abs(f.lit.luma(middle, y) - f.shaded.luma(middle, y)))
@@ -119,6 +122,57 @@ import Testing
         #expect(early.darker > 40, "the page beside the lifted board darker by \(early.darker) than lit")
         #expect(later.darker < early.darker && later.darker > 5, "lighter as the board rises: \(early.darker) → \(later.darker)")
         #expect(early.board < 1 && later.board < 1, "the board over it not darkened: \(early.board), \(later.board)")
+    }
+
+    /// A moment into opening (`--open 0.12`), the paper seen between the lifted front board and
+    /// the back board is the edges of leaves fanned up off the stack (`BookBody.leaves`), found
+    /// from their geometry: at 1920 × 1080 its columns differ as sheet lines do (before, the top
+    /// page under the board filled the strip: one flat grey); at 640 × 360 the leaves' columns are
+    /// those of the 1920 × 1080 picture averaged down (no line pattern finer than a pixel beats
+    /// against the grid); at both sizes, with and without MSAA, each column is even along the
+    /// edge (no moiré).
+    @Test func thePaperBetweenTheBoardsIsLeaves() throws {
+        let scene = makeScene(ViewState(phase: .opening, book: 0, openProgress: 0.12), books: Self.books(200))
+        let leaves = try #require(scene.items.first { $0.kind == .block && $0.leafAngle > 0 })
+        let (a, phi) = (leaves.size.x, leaves.leafAngle)
+        var large: RGBAImage?
+        for (width, samples) in [(1920, 0), (1920, 4), (640, 0), (640, 4)] {
+            let height = width * 9 / 16, scale = 1920 / width
+            let img = try GLHarness.shared.render(scene, width: width, height: height, library: Self.library,
+                                                  configuration: RenderConfiguration(samples: samples, filtering: .software))
+            if large == nil { large = img }
+            func column(_ p: Vec3) -> Int { Int(((scene.camera.projectToView(p).x / scene.camera.viewSize.x + 0.5) * Double(width)).rounded()) }
+            // From the top leaf's edge to the stack's fore edge, the paper's columns (not the
+            // cover's red cloth), over the middle fifth of the height.
+            let rows = (2 * height / 5)..<(3 * height / 5)
+            func paper(_ x: Int) -> Bool {
+                let p = (rows.lowerBound..<rows.upperBound).map { img.pixel(x, $0) }
+                let r = p.map { Double($0.r) }.reduce(0, +), g = p.map { Double($0.g) }.reduce(0, +)
+                return img.meanLuma(x: x, y: rows.lowerBound, width: 1, height: rows.count) > 90 && r - g < 20 * Double(p.count)
+            }
+            let strip = (column(leaves.model.project(Vec3(a * cos(phi), 0, a * sin(phi)))) - 2...column(leaves.model.project(Vec3(a, 0, 0))) + 1).filter(paper)
+            let means = strip.map { img.meanLuma(x: $0, y: rows.lowerBound, width: 1, height: rows.count) }
+            let shown = means.map { Int($0.rounded()) }
+            if width == 1920 {
+                let level = means.reduce(0, +) / Double(max(means.count, 1))
+                let spread = (means.map { ($0 - level) * ($0 - level) }.reduce(0, +) / Double(max(means.count, 1))).squareRoot()
+                #expect(strip.count >= 6 && spread > 3, "MSAA \(samples): leaves' lines between the boards, columns \(strip): \(shown)")
+            } else if let large {
+                // Its second and third columns are the leaves' (the first shares its pixels with
+                // the board, the last ones with the top page's edge).
+                #expect(strip.count >= 3, "MSAA \(samples): the leaves' strip at 640 × 360, columns \(strip)")
+                for (x, m) in zip(strip, means).dropFirst().prefix(2) {
+                    let averaged = large.meanLuma(x: x * scale, y: rows.lowerBound * scale, width: scale, height: rows.count * scale)
+                    #expect(abs(m - averaged) < 10, "MSAA \(samples): column \(x) at 640 × 360 is \(Int(m)), the larger picture's \(Int(averaged)): \(shown)")
+                }
+            }
+            let runs = rows.count / 8
+            for x in strip {
+                let m = (0..<8).map { img.meanLuma(x: x, y: rows.lowerBound + $0 * runs, width: 1, height: runs) }
+                let mean = m.reduce(0, +) / 8
+                #expect(m.allSatisfy { abs($0 - mean) < 3 }, "\(width), MSAA \(samples): column \(x) along the edge: \(m.map { Int($0.rounded()) })")
+            }
+        }
     }
 
     /// Half open, the front board stands on its spine edge: its fore edge, the cover's blue

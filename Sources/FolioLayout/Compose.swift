@@ -35,7 +35,7 @@ public struct ViewState: Sendable, Equatable {
     public var rest: Double?
     /// The open (or opening, or closing) book, if any.
     public var book: Int?
-    /// 0 closed on the shelf … 1 open; the open spring overshoots past 1 a little.
+    /// 0 closed on the shelf … 1 open.
     public var openProgress: Double
     public var layout: BookLayout
     /// Spread shown; fractional in the fan layout while it scrolls.

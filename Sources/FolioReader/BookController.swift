@@ -180,6 +180,8 @@ public final class BookController {
         var grab: Vec2
         var pointer: Vec2?
         var releasePointer: Vec2?
+        /// The let-go pointer's speed towards where it lands, in times its mean speed there.
+        var releaseSpeed = 1.6
         /// For a drag: grabbed point on the page's outer edge minus the point pressed; the
         /// pointer plus it is where that edge point goes.
         var offset: Vec2?
@@ -721,7 +723,7 @@ public final class BookController {
         current.progress = m.value(at: t)
         if let from = current.releasePointer {
             let end = current.completes ? Vec2(-current.grab.x, current.grab.y) : current.grab
-            let f = CurlTurn.settling(m.fraction(at: t))
+            let f = CurlTurn.settling(m.fraction(at: t), leaving: current.releaseSpeed)
             current.pointer = from + (end - from) * f
         }
         turn = current
@@ -797,10 +799,17 @@ public final class BookController {
         let v = current.tracker.velocity(at: time)
         current.completes = !current.rubber && (abs(v) > settings.flickVelocity ? v > 0 : current.progress > 0.5)
         let target = current.completes ? 1.0 : 0.0
-        current.motion = Motion(from: current.progress, to: target, start: time,
-                                duration: max(0.15, settings.turnDuration * abs(target - current.progress)),
+        // The landing takes the time the sheet's own way left takes a turn: a curled sheet lags
+        // the pointer, and timed by the pointer's way it fell from upright in four frames.
+        let sheet = settings.deform == .curl
+            ? CurlTurn.turned(grab: current.grab, pointer: current.pointer ?? current.grab, size: pageSize) : current.progress
+        let duration = max(0.15, settings.turnDuration * abs(target - sheet))
+        current.motion = Motion(from: current.progress, to: target, start: time, duration: duration,
                                 curve: .timing(.landing))
         current.releasePointer = current.pointer
+        // The pointer goes on at the hand's speed (progress is the pointer's way across).
+        let left = abs(target - current.progress)
+        current.releaseSpeed = left > 1e-9 ? (current.completes ? v : -v) * duration / left : 0
         turn = current
         return true
     }

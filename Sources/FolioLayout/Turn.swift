@@ -55,6 +55,22 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
     }
 }
 
+/// A viewpoint being changed: the camera moves from the one before to the new one as
+/// `progress` goes from 0 to 1 (its vanishing point and the open book's scale), instead of
+/// cutting to it in one frame.
+public struct ViewpointChange: Sendable, Equatable {
+    public var from: Viewpoint
+    public var progress: Double
+
+    public init(from: Viewpoint, progress: Double) {
+        self.from = from
+        self.progress = progress
+    }
+
+    /// How long the camera takes to move, in seconds.
+    public static let duration = 0.5
+}
+
 /// The rigid flip: angle, timing and the shadow curves of the two-stage turn.
 public enum RigidFlip {
     /// The sheet's angle from its resting side (0 … π) at time fraction `t`: ease-in up to

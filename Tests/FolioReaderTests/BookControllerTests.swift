@@ -151,9 +151,36 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         c.delegate = recorder
         #expect(c.handle(.toggleLayout, at: 2) && c.settings.layout == .fan)
         #expect(c.handle(.togglePerspective, at: 2) && c.scene().camera.reversePerspective)
-        #expect(c.handle(.cycleViewpoint, at: 2) && c.scene().camera.vanishingPoint.y < 0)
-        #expect(c.handle(.zoomIn, at: 2) && c.settings.zoom == 1.25)
+        #expect(c.handle(.cycleViewpoint, at: 2) && c.settings.viewpoint == .below)
+        c.update(to: 3)
+        #expect(c.scene().camera.vanishingPoint.y < 0)
+        #expect(c.handle(.zoomIn, at: 3) && c.settings.zoom == 1.25)
         #expect(recorder.layoutChanges == 4)
+    }
+
+    /// A new viewpoint moves the camera over half a second, easing in and out, as a script's
+    /// `style above` or the key asks: the vanishing point and the book's scale change a little
+    /// each frame at 30 frames a second, never all at once (they cut in one frame).
+    @Test func aNewViewpointMovesTheCameraInsteadOfCutting() {
+        let c = reading()
+        let start = c.scene().camera
+        let fit = { (c.scene().items.first { $0.kind == .page && $0.visible }?.model.transformDirection(Vec3(1, 0, 0)).x) ?? 0 }
+        let scale0 = fit()
+        #expect(c.handle(.cycleViewpoint, at: 2) && c.isAnimating)
+        var vanishing: [Double] = [], scales: [Double] = []
+        for i in 0...20 {
+            c.update(to: 2 + Double(i) / 30)
+            vanishing.append(c.scene().camera.vanishingPoint.y)
+            scales.append(fit())
+        }
+        let end = Viewpoint.below.vanishingPoint(viewSize: c.settings.viewSize).y
+        #expect(vanishing.first == start.vanishingPoint.y && abs(vanishing.last! - end) < 1e-9 && !c.isAnimating)
+        let steps = zip(vanishing, vanishing.dropFirst()).map { abs($1 - $0) }
+        #expect(steps.max()! < 0.15 * abs(end - start.vanishingPoint.y), "the camera jumps: \(vanishing)")
+        #expect(steps.prefix(2).allSatisfy { $0 < 0.03 * abs(end) } && steps.suffix(2).allSatisfy { $0 < 0.03 * abs(end) },
+                "the camera starts or stops dead: \(steps)")
+        let scaleSteps = zip([scale0] + scales, scales).map { abs($1 - $0) }
+        #expect(scaleSteps.max()! < 0.15 * max(abs(scales.last! - scale0), 1e-6) || abs(scales.last! - scale0) < 1e-6, "the book's scale jumps: \(scales)")
     }
 }
 

@@ -277,10 +277,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
             let scene = c.scene()
             let item = try #require(scene.items.first { $0.kind == .sheet && $0.visible }
                 ?? scene.items.first { $0.kind == .page && $0.page == 3 && $0.visible })
-            return marks.map { m in
-                let local = Vec2(m.x * item.size.x, m.y * item.size.y)
-                return item.model.project(item.deformation.apply(local, gutterDrop: item.gutterDrop, width: item.size.x).position)
-            }
+            return world(marks, on: item)
         }
         var frames = [try points()]
         while c.viewState().turn != nil {
@@ -311,10 +308,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         var frames: [[Vec3]] = []
         while let scene = runner.nextFrame() {
             guard let sheet = scene.items.first(where: { $0.kind == .sheet && $0.visible }) else { continue }
-            frames.append([Vec2(1, 0), Vec2(1, -0.5), Vec2(1, 0.5), Vec2(0.5, 0)].map { m in
-                let local = Vec2(m.x * sheet.size.x, m.y * sheet.size.y)
-                return sheet.model.project(sheet.deformation.apply(local, gutterDrop: sheet.gutterDrop, width: sheet.size.x).position)
-            })
+            frames.append(world([Vec2(1, 0), Vec2(1, -0.5), Vec2(1, 0.5), Vec2(0.5, 0)], on: sheet))
         }
         let steps = zip(frames, frames.dropFirst()).map { a, b in zip(a, b).map { length($1 - $0) }.max() ?? 0 }
         // The drag lasts 0.6 s (18 frames, 17 steps); the rest is the landing.
@@ -325,6 +319,15 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(landing.count >= 8 && landing.last! < 0.04 * peak, "the let-go sheet stops dead: \(landing)")
         let tail = landing.suffix(4)
         #expect(zip(tail, tail.dropFirst()).allSatisfy { $1 < $0 }, "the last steps grow: \(landing)")
+    }
+
+    /// Where points of a face (fractions of its size from its spine's middle) are in the world,
+    /// its deformation and curve into the gutter included.
+    private func world(_ marks: [Vec2], on item: SceneItem) -> [Vec3] {
+        marks.map { m in
+            let local = Vec2(m.x * item.size.x, m.y * item.size.y)
+            return item.model.project(item.deformation.apply(local, gutterDrop: item.gutterDrop, width: item.size.x).position)
+        }
     }
 
     /// Turns the right-hand page at 2 s, by a key or by a drag let go past halfway at 2.5 s;

@@ -811,7 +811,7 @@ public final class BookController {
         // The landing takes the time the sheet's own way left takes a turn: a dragged sheet curls
         // (`viewState`) and lags the pointer; timed by the pointer's way it fell from upright in
         // four frames.
-        let sheet = settings.deform != .cone
+        let sheet = settings.deform != .cone && !current.rubber
             ? CurlTurn.turned(grab: current.grab, pointer: current.pointer ?? current.grab, size: pageSize) : current.progress
         let duration = max(0.15, settings.turnDuration * abs(target - sheet))
         current.motion = Motion(from: current.progress, to: target, start: time, duration: duration,

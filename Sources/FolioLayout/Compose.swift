@@ -35,7 +35,7 @@ public struct ViewState: Sendable, Equatable {
     public var rest: Double?
     /// The open (or opening, or closing) book, if any.
     public var book: Int?
-    /// 0 closed on the shelf … 1 open; the open spring overshoots past 1 a little.
+    /// 0 closed on the shelf … 1 open.
     public var openProgress: Double
     public var layout: BookLayout
     /// Spread shown; fractional in the fan layout while it scrolls.
@@ -54,6 +54,8 @@ public struct ViewState: Sendable, Equatable {
     public var shadow = 1.0
     /// Where the zoomed book is moved in the view (layout units, after the zoom).
     public var pan = Vec2.zero
+    /// The viewpoint while it changes; nil at rest.
+    public var viewpointChange: ViewpointChange? = nil
     /// One page at a time: the open book is laid out one page image a sheet
     /// (`BookInfo.onePagePerSheet`) and its right-hand page fills the view.
     public var singlePage = false
@@ -109,8 +111,9 @@ public enum ClosedBook {
 /// Builds the scene for a still state. Pure: the same state always gives the same scene.
 public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
     let openBook = v.book.flatMap { books.indices.contains($0) ? $0 : nil }
+    let vanishing = v.viewpoint.vanishingPoint(viewSize: v.viewSize)
     let camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { v.singlePage ? books[$0].onePagePerSheet : books[$0] }),
-                        vanishingPoint: v.viewpoint.vanishingPoint(viewSize: v.viewSize),
+                        vanishingPoint: v.viewpointChange.map { vanishing + ($0.from.vanishingPoint(viewSize: v.viewSize) - vanishing) * (1 - $0.progress) } ?? vanishing,
                         reversePerspective: openBook != nil && v.style.perspective == .reverse)
     let away = openBook == nil ? 0 : clamp(v.openProgress, 0, 1)
     var items = away < 1 ? shelfItems(v, books: books, away: away, skipping: openBook) : []
@@ -156,9 +159,12 @@ private func openFit(_ v: ViewState, book: BookInfo) -> Double {
         let across = BookShape.viewFill * v.viewSize.x / page.x
         return v.fitWidth ? across : min(across, BookShape.viewFill * v.viewSize.y / page.y)
     }
-    return BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
-                      viewpoint: v.viewpoint, reversePerspective: v.style.perspective == .reverse,
-                      lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
+    func fit(_ viewpoint: Viewpoint) -> Double {
+        BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
+                          viewpoint: viewpoint, reversePerspective: v.style.perspective == .reverse,
+                          lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
+    }
+    return v.viewpointChange.map { mix(fit($0.from), fit(v.viewpoint), $0.progress) } ?? fit(v.viewpoint)
 }
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skipping open: Int?) -> [SceneItem] {

@@ -55,6 +55,22 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
     }
 }
 
+/// A viewpoint being changed: the camera moves from the one before to the new one as
+/// `progress` goes from 0 to 1 (its vanishing point and the open book's scale), instead of
+/// cutting to it in one frame.
+public struct ViewpointChange: Sendable, Equatable {
+    public var from: Viewpoint
+    public var progress: Double
+
+    public init(from: Viewpoint, progress: Double) {
+        self.from = from
+        self.progress = progress
+    }
+
+    /// How long the camera takes to move, in seconds.
+    public static let duration = 0.5
+}
+
 /// The rigid flip: angle, timing and the shadow curves of the two-stage turn.
 public enum RigidFlip {
     /// The sheet's angle from its resting side (0 … π) at time fraction `t`: ease-in up to
@@ -166,15 +182,25 @@ public enum CurlTurn {
         return pose((lo + hi) / 2)
     }
 
+    /// How far over the spine the sheet held at `grab` and brought to `pointer` has turned,
+    /// 0 … 1 (its rotation over π). The sheet lags the pointer (`lean`): a drag let go with the
+    /// pointer most of the way across has the sheet only just past upright.
+    public static func turned(grab: Vec2, pointer: Vec2, size: Vec2) -> Double {
+        guard case let .curl(c) = curl(grab: grab, pointer: pointer, size: size) else { return 0 }
+        return c.rotation / .pi
+    }
+
     /// How far a let-go pointer has come, 0 … 1, towards where the sheet lands at time fraction
-    /// `t` of its landing: it leaves at the landing curve's speed (1.6 times the mean) and its
-    /// distance left shrinks as (1 − t)⁴. Near its landing the sheet moves as the square root of
-    /// that distance (its pose goes as (1 − q)², the held point's leaning place as (1 − q)⁴), so
-    /// it then slows to zero speed; on the landing curve (distance as (1 − t)²) it came down at
-    /// an even speed and stopped dead.
-    public static func settling(_ t: Double) -> Double {
-        let u = 1 - clamp(t, 0, 1)
-        return 1 - u * u * u * u * (1 + 2.4 * (1 - u))
+    /// `t` of its landing: it leaves at `speed` times its mean speed (0 … 6: the speed the hand
+    /// had, so the sheet neither brakes nor jerks when let go) and its distance left shrinks as
+    /// (1 − t)⁶. Near its landing the sheet's pose moves as the square root of that distance
+    /// (its pose goes as (1 − q)², the held point's leaning place as (1 − q)⁴), so its bend
+    /// goes as (1 − t)³ and its steps shrink frame by frame to nothing. With the distance as
+    /// (1 − t)² (the landing curve) the sheet came down at an even speed and stopped dead; as
+    /// (1 − t)⁴, its steps shrank evenly and the last was still a tenth of the largest.
+    public static func settling(_ t: Double, leaving speed: Double = 1.6) -> Double {
+        let u = 1 - clamp(t, 0, 1), u3 = u * u * u
+        return 1 - u3 * u3 * (1 + (6 - clamp(speed, 0, 6)) * (1 - u))
     }
 
     /// The largest sine of the fold's slant against the spine.

@@ -160,6 +160,8 @@ public final class BookController {
     private var scrubTracker: VelocityTracker?
     private var turn: Turn?
     private var queue: [Pending] = []
+    /// A viewpoint changed while a book is open: the camera moves from the one before.
+    private var viewpointMotion: (from: Viewpoint, motion: Motion)?
     /// Actions accepted that cannot be performed yet, played in order when they can: while a
     /// page turns, what cannot change a moving sheet (a new deformation, layout or orientation;
     /// closing the book) waits for it to land; while the book opens, page turns wait until it
@@ -180,6 +182,8 @@ public final class BookController {
         var grab: Vec2
         var pointer: Vec2?
         var releasePointer: Vec2?
+        /// The let-go pointer's speed towards where it lands, in times its mean speed there.
+        var releaseSpeed = 1.6
         /// For a drag: grabbed point on the page's outer edge minus the point pressed; the
         /// pointer plus it is where that edge point goes.
         var offset: Vec2?
@@ -204,7 +208,7 @@ public final class BookController {
 
     /// Whether anything moves without further input (a viewer may sleep when false).
     public var isAnimating: Bool {
-        scrollMotion != nil || openMotion != nil || turn?.motion != nil || !queue.isEmpty
+        scrollMotion != nil || openMotion != nil || turn?.motion != nil || !queue.isEmpty || viewpointMotion != nil
     }
 
     /// The still state right now.
@@ -218,6 +222,7 @@ public final class BookController {
         v.pan = s.pan
         v.singlePage = singlePage
         v.fitWidth = singlePage && s.fitWidth
+        v.viewpointChange = viewpointMotion.map { ViewpointChange(from: $0.from, progress: $0.motion.value(at: time)) }
         if let t = turn {
             // A drag curls (a rigid flip cannot follow the hand); a cone stays a cone.
             if t.offset != nil, v.deform == .rigid { v.deform = .curl }
@@ -246,6 +251,7 @@ public final class BookController {
             openProgress = m.value(at: t)
             if m.isDone(at: t) { openMotion = nil; finishOpenClose(open: m.to >= 1) }
         }
+        if let m = viewpointMotion?.motion, m.isDone(at: t) { viewpointMotion = nil }
         advanceTurn(t)
     }
 
@@ -416,7 +422,12 @@ public final class BookController {
 
     private func restyle(_ allowed: Bool, _ change: (inout Settings) -> Void) -> Bool {
         guard allowed else { return false }
+        let viewpoint = settings.viewpoint
         change(&settings)
+        // The camera moves to a new viewpoint (a script's `style above` cut it in one frame).
+        if settings.viewpoint != viewpoint, book != nil {
+            viewpointMotion = (viewpoint, Motion(from: 0, to: 1, start: time, duration: ViewpointChange.duration, curve: .timing(.easeInOut)))
+        }
         notifyLayout()
         return true
     }
@@ -721,7 +732,7 @@ public final class BookController {
         current.progress = m.value(at: t)
         if let from = current.releasePointer {
             let end = current.completes ? Vec2(-current.grab.x, current.grab.y) : current.grab
-            let f = CurlTurn.settling(m.fraction(at: t))
+            let f = CurlTurn.settling(m.fraction(at: t), leaving: current.releaseSpeed)
             current.pointer = from + (end - from) * f
         }
         turn = current
@@ -797,10 +808,18 @@ public final class BookController {
         let v = current.tracker.velocity(at: time)
         current.completes = !current.rubber && (abs(v) > settings.flickVelocity ? v > 0 : current.progress > 0.5)
         let target = current.completes ? 1.0 : 0.0
-        current.motion = Motion(from: current.progress, to: target, start: time,
-                                duration: max(0.15, settings.turnDuration * abs(target - current.progress)),
+        // The landing takes the time the sheet's own way left takes a turn: a dragged sheet curls
+        // (`viewState`) and lags the pointer; timed by the pointer's way it fell from upright in
+        // four frames.
+        let sheet = settings.deform != .cone && !current.rubber
+            ? CurlTurn.turned(grab: current.grab, pointer: current.pointer ?? current.grab, size: pageSize) : current.progress
+        let duration = max(0.15, settings.turnDuration * abs(target - sheet))
+        current.motion = Motion(from: current.progress, to: target, start: time, duration: duration,
                                 curve: .timing(.landing))
         current.releasePointer = current.pointer
+        // The pointer goes on at the hand's speed (progress is the pointer's way across).
+        let left = abs(target - current.progress)
+        current.releaseSpeed = left > 1e-9 ? (current.completes ? v : -v) * duration / left : 0
         turn = current
         return true
     }

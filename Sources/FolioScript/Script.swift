@@ -262,7 +262,8 @@ private extension Substring {
 ///   `wait S` ends at the first frame at or after its issue time + S.
 ///   `curl X,Y` drags the page linearly from the grab point towards its mirror image across
 ///   the spine for 3/4 of the turn duration, lets go there, and ends when the page has landed
-///   (the controller's release: max(0.15 s, 1/4 of the turn duration)).
+///   (the controller's landing: max(0.15 s, the turn duration times the part of its turn the
+///   sheet has left, about half: it lags the pointer).
 /// - The recording ends with the frame in which the last action ended, so an action of
 ///   duration D issued at a frame lasts ⌈D · fps⌉ frames, and
 ///   frames = 1 + Σ ⌈Dᵢ · fps⌉ (chained turns count as one action of N turn durations).

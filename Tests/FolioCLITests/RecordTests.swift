@@ -140,15 +140,15 @@ private let canMount: Bool = smallDisk(kilobytes: 64).map { unmount($0); return 
         let (b, dirB) = try record(script)
         defer { [dirA, dirB].forEach { try? FileManager.default.removeItem(at: $0) } }
         #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
-        // 1 + open 10 + turn 8 + curl (drag 6 + release 2) + close 10.
-        #expect(frames(in: dirA).count == 37)
+        // 1 + open 10 + turn 8 + curl (drag 6 + landing 5) + close 10.
+        #expect(frames(in: dirA).count == 40)
         #expect(frames(in: dirA) == frames(in: dirB))
-        #expect(frames(in: dirA).first == "frame-00001.png" && frames(in: dirA).last == "frame-00037.png")
+        #expect(frames(in: dirA).first == "frame-00001.png" && frames(in: dirA).last == "frame-00040.png")
         for name in frames(in: dirA) {
             let x = try Data(contentsOf: dirA.appendingPathComponent(name)), y = try Data(contentsOf: dirB.appendingPathComponent(name))
             #expect(x == y, "\(name) differs")
         }
-        #expect(a.stdout.hasPrefix("37 frames (3.60 s of animation at 10 fps) in "))
+        #expect(a.stdout.hasPrefix("40 frames (3.90 s of animation at 10 fps) in "))
     }
 
     @Test func frameCountFollowsTheFrameRateAndReplacesOldFramesOnlyWhenForced() throws {

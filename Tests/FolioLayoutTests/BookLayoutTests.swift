@@ -153,7 +153,7 @@ import FolioMath
         let s = Spring.open
         let samples = stride(from: 0.0, through: 1, by: 0.001).map { s.value(at: $0) }
         let peak = samples.max()!
-        #expect(peak > 1 && peak < 1.002, "overshoot \(peak - 1) of the travel")
+        #expect(peak < 1.002, "overshoot \(peak - 1) of the travel")
         #expect(s.value(at: 0) == 0 && s.value(at: 1) == 1)
         // About half a second for the cover's half turn: not a third of one.
         #expect(s.value(at: 0.3) < 0.8 && s.value(at: 0.55) > 0.9, "\(s.value(at: 0.3)), \(s.value(at: 0.55))")
@@ -162,5 +162,13 @@ import FolioMath
         #expect(abs(s.value(at: 0.999) - s.value(at: 0.9)) < 1e-3)
         // It starts moving at the initial velocity (0.7 of the distance per second).
         #expect(close(s.value(at: 1e-6) / 1e-6, 0.7, 1e-2))
+        // Recorded, its last frame's step is smaller than the one before (the spring cut at
+        // its duration stepped back by its 0.15% overshoot in the last frame, 40 times the
+        // step before it: the open book moved a pixel as it came to rest).
+        for fps in [24.0, 30, 60] {
+            let last = (0...3).map { s.value(at: 1 - Double($0) / fps) }
+            #expect(abs(last[0] - last[1]) < abs(last[1] - last[2]), "\(fps) fps: the last steps \(last)")
+            #expect(abs(last[0] - last[1]) < 1e-4, "\(fps) fps: the last step \(last[0] - last[1])")
+        }
     }
 }

@@ -235,8 +235,9 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     return body + faces.map { f in
         let uv = UVMap.face(f.side, vertical: vertical, direction: book.direction)
         let model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
-            : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
-                                       closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
+            : world * Mat4.translation(f.hinge.x * clamp(p, 0, 1), 0, f.hinge.y * clamp(p, 0, 1))
+                * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
+                                   closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
         let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
         // The cover only shows while the book is not fully open (it lies under the left stack).
         let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
@@ -246,6 +247,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                              scale: mix(closedScale, 1, p),
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
+        item.flares = box
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item

@@ -161,6 +161,9 @@ public struct SceneItem: Sendable, Equatable {
     /// How closed the book of a `.block` or `.board` is, 0 open … 1 shut (on the shelf): a shut
     /// block does not flare and its spine side shows the cover's cloth.
     public var closed: Double
+    /// Whether a `.block`'s fore edge spreads out towards its bottom, as the sheets of a book
+    /// lying open do on its board: not a fan's blocks, which stand on theirs at its ends.
+    public var flares = true
     /// Index in `Scene.items` of the item whose actual geometry (its model and deformation)
     /// casts a shadow onto this one, or nil. Set on the pages beneath a turning sheet; the
     /// strength is `shade.cast`.

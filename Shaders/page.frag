@@ -54,6 +54,8 @@ uniform float uCurlWrap;
 #ifdef WEDGE
 uniform vec2 uWedge;
 uniform float uAmbient;
+// The gap, a share of the page's width, at which the wedge lets in all the light.
+const float WEDGE_GAP = 0.03;
 #endif
 uniform float uSpineEdge;
 uniform float uGutterWidth;
@@ -165,10 +167,13 @@ void main() {
     color *= 1.0 - flapShadow(local);
 #endif
 #ifdef WEDGE
-    // The sky a page hinged over this one hides (as page.vert's occlusion: from the cosine
-    // of the elevation of its far edge seen from here, towards the spine).
-    vec2 toTip = vec2(local.x - uWedge.x, uWedge.y);
-    color *= 1.0 - uAmbient * 0.5 * (1.0 - toTip.x / length(toTip));
+    // The wedge a page hinged over this one makes with it: dark only where the gap between the
+    // two (x · sin of their angle, at x from the spine) is narrow, as paper in a fan is. Light
+    // comes in from the head, the tail and the open side, and the paper's own light fills a
+    // wedge: the sky its far edge hides (half of it, a page nearly lying on this one) would
+    // darken the whole page.
+    float gap = local.x * uWedge.y / uSize.x;
+    color *= 1.0 - uAmbient * 0.5 * (1.0 - smoothstep(0.0, WEDGE_GAP * uSize.x, gap));
 #endif
 
     // Signed distance to the page outline in layout units. Unless the spine edge is an edge,

@@ -242,8 +242,9 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     return body + (faces + [leaves].compactMap { $0 }).map { f in
         let uv = UVMap.face(f.side, vertical: vertical, direction: book.direction)
         var model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
-            : world * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
-                                       closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
+            : world * Mat4.translation(f.hinge.x * clamp(p, 0, 1), 0, f.hinge.y * clamp(p, 0, 1))
+                * ClosedBook.model(side: f.side, openAngle: f.angle, lift: f.lift, width: size.x, progress: p,
+                                   closedScale: closedScale, closedLift: f.kind == .cover ? 0 : -BookBody.front)
         // The page on the stack is the top leaf's: it lifts with the leaves under it.
         if let leaves, f.kind == .page, f.page == leaves.page { model = model * Mat4.rotationY(-leaves.leafAngle) }
         let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
@@ -256,6 +257,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
         item.leafAngle = f.leafAngle
+        item.flares = box
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item

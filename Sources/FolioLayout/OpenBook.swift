@@ -28,10 +28,16 @@ public enum Side: Sendable, Equatable {
 
 /// The fan layout's formulas (docs/behaviour.md §4).
 public enum Fan {
-    public static let compression = 0.1
+    public static let compression = 0.05
     public static let faceSeparation = 1.0 / 1000
+    /// The ratio the fan ends at on either side: the sheets beyond lie in a block on their cover
+    /// board, standing there (27° from lying flat), so both boards show in every book, however
+    /// long, and the blocks' fore edges face the eye.
+    public static let end = 0.7
+    /// How many sheets from the middle of the fan (ratio 0) its end lies: past it, the blocks.
+    static let reach = 0.5 + (end - 0.5) / compression
 
-    /// `r = −0.5 + floor(i / 2) − s`, compressed by 0.1 beyond ±0.5 (not yet clamped).
+    /// `r = −0.5 + floor(i / 2) − s`, compressed by 0.05 beyond ±0.5 (not yet clamped).
     public static func ratio(page i: Int, spread s: Double) -> Double {
         let r = -0.5 + Double(i / 2) - s
         if r > 0.5 { return 0.5 + compression * (r - 0.5) }
@@ -39,10 +45,28 @@ public enum Fan {
         return r
     }
 
-    /// Angle about the spine for ratio `r` (clamped to ±1): right-hand pages
+    /// Whether ratio `r` lies at the fan's end, on its block.
+    static func isAtEnd(_ r: Double) -> Bool { abs(r) >= end - 1e-9 }
+
+    /// The sheets in the fan at spread `s` (the blocks' top sheets, on which the fan ends,
+    /// included): those whose ratio reaches neither end.
+    static func fanned(spread s: Double) -> ClosedRange<Int> {
+        Int((s + 0.5 - reach + 1e-9).rounded(.down))...Int((s + 0.5 + reach - 1e-9).rounded(.up))
+    }
+
+    /// Where sheet `j` hinges on the spine at spread `s`, across it from its middle. The spine is
+    /// as wide as the sheets it holds: the fanned ones hinge a sheet's thickness apart between
+    /// the two blocks, which hang from its ends (each block's own sheets lie a sheet's thickness
+    /// apart down its spine side). Fixed while the same sheets fan: the blocks do not move.
+    static func hinge(sheet j: Int, spread s: Double) -> Double {
+        let f = fanned(spread: s)
+        return (Double(j) - Double(f.lowerBound + f.upperBound) / 2) * PageStack.sheetThickness
+    }
+
+    /// Angle about the spine for ratio `r` (clamped to the ends, ±0.7): right-hand pages
     /// `(1 − r)(−π/2)`, left-hand pages `(1 + r)(π/2)`, plus `(i mod 2) / 1000`.
     public static func angle(page i: Int, ratio r: Double) -> Double {
-        let c = clamp(r, -1, 1)
+        let c = clamp(r, -end, end)
         let base = i % 2 == 0 ? (1 - c) * (-Double.pi / 2) : (1 + c) * (Double.pi / 2)
         return base + Double(i % 2) * faceSeparation
     }
@@ -249,6 +273,9 @@ struct BookFace {
     var angle: Double
     /// Height of the spine axis this face turns about, when fully open.
     var lift: Double = 0
+    /// Where it hinges in the book's frame, when fully open: across the spine (x, the fan's
+    /// `Fan.hinge`) and off it (y: along the book's z, as `lift` is, but not turning with the face).
+    var hinge = Vec2.zero
     var front: FaceContent
     var back: FaceContent? = nil
     var behind: FaceContent? = nil
@@ -276,8 +303,9 @@ enum BookFaces {
     }
     static let coverOnTop = 1_000_000
 
-    /// The fan: every face near spread `s` (those further away lie exactly under the nearest
-    /// flat one), the cover always, drawn on top, and the back board's endpaper (`fanEnds`).
+    /// The fan: every face near spread `s` (those further away lie in the blocks at its ends,
+    /// under the top one), the cover always, drawn on top, and the back board's endpaper
+    /// (`fanEnds`).
     /// With `bend` (a turn that curls or cones) the
     /// sheet in transit — its faces between ratios ½ and −½ — is one two-sided face that bends
     /// from the plane it leaves onto the plane it lands on (`bent`). It stays a fanned page, not
@@ -294,7 +322,7 @@ enum BookFaces {
         // The fan is shaded like the flat layout: crease and gutter from how far a sheet stands
         // up, and the wedge between a face and the sheet above it (one nearer the reader's
         // spread). A sheet's angle from lying flat on the right, 0 … π, is the same for both faces.
-        func phi(_ i: Int) -> Double { (1 - clamp(Fan.ratio(page: i, spread: s), -1, 1)) * .pi / 2 }
+        func phi(_ i: Int) -> Double { (1 - clamp(Fan.ratio(page: i, spread: s), -Fan.end, Fan.end)) * .pi / 2 }
         let faces = pages.map { i in
             let r = Fan.ratio(page: i, spread: s)
             let z = i == 0 ? coverOnTop : -Int((abs(-0.5 + Double(i / 2) - s) * 1000).rounded())
@@ -304,12 +332,13 @@ enum BookFaces {
             // The other side shows through as on the flat layout.
             let shade = PageStack.showing(Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge),
                                           lift: standing)
-            // A face lying flat under another flat one on its side is covered whole: not drawn.
-            let buried = i != 0 && abs(r) >= 1 && abs(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s)) >= 1
+            // A face on a block under another one there is covered whole: not drawn.
+            let buried = i != 0 && Fan.isAtEnd(r) && Fan.isAtEnd(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s))
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
-                            angle: Fan.angle(page: i, ratio: r), front: book.content(page: i, book: index),
+                            angle: Fan.angle(page: i, ratio: r), hinge: Vec2(Fan.hinge(sheet: i / 2, spread: s), 0),
+                            front: book.content(page: i, book: index),
                             behind: i < book.pageCount ? otherSide(of: i, book: book, index: index) : nil, shade: shade,
-                            visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -1, 1))
+                            visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -Fan.end, Fan.end))
         }
         let under = fanEnds(book, index: index, spread: s)
         guard let bend else { return under + faces }
@@ -326,20 +355,29 @@ enum BookFaces {
     /// The fan's two ends, as a hardcover book stood on its spine and fanned open shows them:
     /// each cover board fans as the sheet it closes does (the front board is the cover's sheet,
     /// the back board a sheet after the last), standing at that sheet's angle, its cloth rim and
-    /// overhang round the endpaper; the sheets lying flat on a side (ratio ±1, more than 5½
-    /// spreads away) are a block beneath the top one (the page they carry), on that board.
+    /// overhang round the endpaper; the sheets at a fan's end (ratio ±0.7, 4½ spreads away and
+    /// beyond) are a block beneath the top one (the page they carry), standing there on that
+    /// board, its sheet lines on its edges. Those do not move while the same sheets fan.
     static func fanEnds(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
-        let first = Int((s + 6).rounded(.up)), last = Int((s - 5).rounded(.down))
-        let ends = [(Side.right, book.sheetCount - first, 2 * first, 2 * book.sheetCount), (.left, last + 1, 2 * last + 1, 1)]
+        let f = Fan.fanned(spread: s)
+        let ends = [(Side.right, book.sheetCount - f.upperBound, 2 * f.upperBound, 2 * book.sheetCount),
+                    (.left, f.lowerBound + 1, 2 * f.lowerBound + 1, 1)]
         return ends.flatMap { side, sheets, top, outer -> [BookFace] in
             let height = PageStack.thickness(sheets: sheets)
-            // Flat under its block, or standing with the outer sheet (no sheet of that side then lies flat).
-            let r = clamp(Fan.ratio(page: outer, spread: s), -1, 1)
-            let board = BookFace(kind: .board, page: top, side: side, angle: abs(r) >= 1 ? 0 : Fan.angle(page: outer, ratio: r),
-                                 lift: -height - BookBody.boardDrop, front: .cover(index), z: Order.fanBody + 20,
-                                 thickness: BookBoard.thickness, ratio: abs(r) >= 1 ? nil : r)
+            // At the end under its block, or standing with the outer sheet (no sheet of that side then
+            // reaches the end).
+            let r = clamp(Fan.ratio(page: outer, spread: s), -Fan.end, Fan.end)
+            let atEnd = Fan.isAtEnd(r), angle = Fan.angle(page: outer, ratio: r)
+            let hinge = Fan.hinge(sheet: (atEnd ? top : outer) / 2, spread: s)
+            // The board lies under the block, along the block's normal (a face's lift is along
+            // the book's, which is the block's only when it lies flat).
+            let under = -height - BookBody.boardDrop
+            let board = BookFace(kind: .board, page: top, side: side, angle: angle,
+                                 hinge: Vec2(hinge + under * sin(angle), under * cos(angle)),
+                                 front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness, ratio: atEnd ? nil : r)
             guard height > 0 else { return [board] }
-            return [board, BookFace(kind: .block, page: top, side: side, angle: 0, front: .blank, z: Order.fanBody + 21, thickness: height)]
+            return [board, BookFace(kind: .block, page: top, side: side, angle: Fan.angle(page: top, ratio: r),
+                                    hinge: Vec2(hinge, 0), front: .blank, z: Order.fanBody + 21, thickness: height)]
         }
     }
 

@@ -79,9 +79,9 @@ public struct Shade: Sendable, Equatable, Codable {
     public var cast: Double
     /// Strength of the gutter shadow at the spine of a page lying open (binding occlusion).
     public var gutter: Double
-    /// Angle (radians, 0 … π) between this face and the face lying over it, hinged at the same
-    /// spine (the fan layout): the page above hides part of the sky, darkest at the hinge.
-    /// 0: nothing above.
+    /// Angle (radians, 0 … π/2) between this face and the face lying over it, hinged at the same
+    /// spine (the fan layout): darker where the gap between the two is narrow, next to the
+    /// hinge (`Shaders/page.frag`). 0: nothing above.
     public var wedge: Double
     /// How much of the other side's print shows through this face where light falls on it
     /// (`SceneItem.behind`, or a sheet's other face): faint on a page lying on its stack
@@ -165,6 +165,9 @@ public struct SceneItem: Sendable, Equatable {
     /// stack about the spine, the top one at this angle (radians) and the others nearer the
     /// stack the lower they lie (`BookBody.leaves`).
     public var leafAngle = 0.0
+    /// Whether a `.block`'s fore edge spreads out towards its bottom, as the sheets of a book
+    /// lying open do on its board: not a fan's blocks, which stand on theirs at its ends.
+    public var flares = true
     /// Index in `Scene.items` of the item whose actual geometry (its model and deformation)
     /// casts a shadow onto this one, or nil. Set on the pages beneath a turning sheet; the
     /// strength is `shade.cast`.

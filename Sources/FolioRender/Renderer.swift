@@ -681,7 +681,7 @@ public final class Renderer {
         block[.board].set(Int32(board ? 1 : 0))
         block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
         // A shut book's block is square and its spine side is the cover's cloth.
-        block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed)))
+        block[.flare].set(Float(board || !item.flares ? 0 : 0.5 * (1 - item.closed)))
         block[.gutterDrop].set(Float(item.gutterDrop.x))
         block[.leafAngle].set(Float(item.leafAngle))
         block[.spine].set(Float(board ? 0 : item.closed))

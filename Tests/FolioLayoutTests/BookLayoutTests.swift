@@ -6,17 +6,17 @@ import FolioLayout
 import FolioMath
 
 @Suite struct FanTests {
-    // (page, spread, compressed ratio) by hand: r = −0.5 + floor(i/2) − s, 0.1 beyond ±0.5.
-    @Test(arguments: [(0, 0.0, -0.5), (1, 0, -0.5), (2, 0, 0.5), (3, 0, 0.5), (4, 0, 0.6), (5, 0, 0.6),
-                      (2, 0.25, 0.25), (6, 1, 0.6), (0, 2, -0.7), (14, 0, 1.1), (0, 8, -1.3)])
+    // (page, spread, compressed ratio) by hand: r = −0.5 + floor(i/2) − s, 0.05 beyond ±0.5.
+    @Test(arguments: [(0, 0.0, -0.5), (1, 0, -0.5), (2, 0, 0.5), (3, 0, 0.5), (4, 0, 0.55), (5, 0, 0.55),
+                      (2, 0.25, 0.25), (6, 1, 0.55), (0, 2, -0.6), (14, 0, 0.8), (0, 8, -0.9)])
     func ratio(page: Int, spread: Double, expected: Double) {
         #expect(close(Fan.ratio(page: page, spread: spread), expected))
     }
 
-    // (page, ratio, angle): right (1 − r)(−π/2), left (1 + r)(π/2) + 1/1000, ratio clamped to ±1.
+    // (page, ratio, angle): right (1 − r)(−π/2), left (1 + r)(π/2) + 1/1000, ratio clamped to ±0.7.
     @Test(arguments: [(0, -0.5, -3 * Double.pi / 4), (1, -0.5, Double.pi / 4 + 0.001), (2, 0.5, -Double.pi / 4),
-                      (3, 0.5, 3 * Double.pi / 4 + 0.001), (2, 0, -Double.pi / 2), (2, 1.1, 0), (3, -1.25, 0.001),
-                      (4, -1, -Double.pi)])
+                      (3, 0.5, 3 * Double.pi / 4 + 0.001), (2, 0, -Double.pi / 2), (2, 1.1, -0.15 * Double.pi),
+                      (3, -1.25, 0.15 * Double.pi + 0.001), (4, -1, -0.85 * Double.pi)])
     func angle(page: Int, ratio: Double, expected: Double) {
         #expect(close(Fan.angle(page: page, ratio: ratio), expected))
     }
@@ -31,16 +31,50 @@ import FolioMath
     @Test func sceneRotatesEachPageAboutItsSpineEdgeWithTheCoverOnTop() throws {
         let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 0), books: [book(20)])
         let p2 = try #require(scene.items.first { $0.page == 2 })
-        // The spine edge stays on the y axis; the free edge swings towards the viewer by π/4.
-        #expect(close(world(p2, 0, 100), Vec3(0, 100, 0)))
-        #expect(close(world(p2, 362, 0), Vec3(362 * cos(Double.pi / 4), 0, 362 * sin(Double.pi / 4))))
+        // The spine edge stays on a line along y (sheet 1 of the fanned sheets −4 … 5 hinges half
+        // a sheet's thickness right of the middle); the free edge swings towards the viewer by π/4.
+        #expect(close(world(p2, 0, 100), Vec3(0.1, 100, 0)))
+        #expect(close(world(p2, 362, 0), Vec3(0.1 + 362 * cos(Double.pi / 4), 0, 362 * sin(Double.pi / 4))))
         let p1 = try #require(scene.items.first { $0.page == 1 })
         #expect(p1.uv == .mirrored)
         #expect(world(p1, 362, 0).x < 0)
         #expect(scene.items.last?.page == 0)
         #expect(scene.items.first { $0.page == 3 }?.visible == false)
-        // Far sheets lie under the nearest flat one: the work stays bounded.
+        // Far sheets lie in the blocks at the ends: the work stays bounded.
         #expect(makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 200), books: [book(1000)]).items.count < 40)
+    }
+
+    /// A long book's fan ends on both sides in a block of the sheets beyond it, standing with its
+    /// board at the end's angle (27° from lying flat; lying flat, neither showed from the front),
+    /// the page on top of each block lying on it.
+    @Test func theFanEndsInBlocksStandingOnTheirBoards() throws {
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 100.3), books: [book(400)])
+        let boxes = scene.items.filter { $0.kind == .board || $0.kind == .block }
+        #expect(boxes.count == 4 && boxes.filter { $0.kind == .block }.allSatisfy { $0.thickness > 15 })
+        for box in boxes {
+            let spine = world(box, 0, 0), fore = world(box, box.size.x, 0)
+            #expect(close((fore.z - spine.z) / length(fore - spine), sin(0.15 * .pi), 1e-3), "\(box.kind) stands at the fan's end")
+        }
+        for block in boxes where block.kind == .block {
+            let top = try #require(scene.items.first { $0.kind == .page && $0.visible && $0.ratio.map { abs($0) } == Fan.end
+                && $0.model.determinant * block.model.determinant > 0 })
+            #expect(close(world(top, 0, 0), world(block, 0, 0)) && close(world(top, 300, 0), world(block, 300, 0), 0.5),
+                    "page \(top.page) lies on its block")
+        }
+    }
+
+    /// The fanned sheets hinge a sheet's thickness apart across the spine (not all on one line),
+    /// and the blocks hold still while the same sheets fan.
+    @Test func sheetsHingeAcrossTheSpineAndTheBlocksHoldStill() throws {
+        let at = { (s: Double) in makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: s), books: [book(400)]) }
+        let a = at(100.2), b = at(100.7)
+        let fronts = a.items.filter { $0.kind == .page && $0.page % 2 == 0 }.sorted { $0.page < $1.page }
+        let p = try #require(fronts.first)
+        let scale = length(world(p, 362, 0) - world(p, 0, 0)) / 362
+        let hinges = fronts.map { world($0, 0, 0).x / scale }
+        #expect(hinges.count > 8 && zip(hinges, hinges.dropFirst()).allSatisfy { close($1 - $0, PageStack.sheetThickness, 1e-6) }, "\(hinges)")
+        let boxes = { (s: Scene) in s.items.filter { $0.kind == .block || $0.kind == .board }.map(\.model) }
+        #expect(boxes(a) == boxes(b))
     }
 }
 

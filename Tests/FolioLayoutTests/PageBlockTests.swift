@@ -66,7 +66,7 @@ import Testing
         #expect((0...10).allSatisfy { scene(jump.0, jump.0 + 1, Double($0) / 10).items.filter { $0.kind == .sheet }.count == 1 })
     }
 
-    /// The fan's book lies on its cover boards, with the sheets lying flat on each side as a
+    /// The fan's book stands on its cover boards, with the sheets at each end of the fan as a
     /// block, thicker where more sheets lie.
     @Test func theFanHasBlocksAndCovers() {
         let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 40), books: [book(400)])

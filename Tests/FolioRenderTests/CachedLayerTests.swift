@@ -114,8 +114,10 @@ import Testing
         for i in sequence.indices {
             let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))
             // Multisampled, a standing board's edges are drawn single-sampled over the room:
-            // only their pixels may differ.
-            #expect(r.fraction < (samples > 1 ? 0.006 : 0.001), "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
+            // only their pixels may differ. Without, a few pixels at the head and tail next to
+            // the spine, where a page cut there (`FanCover`: there a point need only lie inside
+            // the page above) leaves the rim of the one above over a board's overhang.
+            #expect(r.fraction < (samples > 1 ? 0.006 : 0.002), "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
         }
     }
 }

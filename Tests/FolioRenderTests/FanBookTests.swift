@@ -16,6 +16,21 @@ import Testing
         return (scene, try GLHarness.shared.render(scene, width: width, height: height, library: RenderModeTests.library))
     }
 
+    /// The fan of a book of `images` page images at `page`, as book 0 (the first bundled book's
+    /// red cloth on its boards), at `width` × `height`.
+    static func fan(images: Int, page: Int, width: Int = width, height: Int = height) throws -> (scene: Scene, image: RGBAImage) {
+        var s = StillState()
+        s.book = 0; s.layout = .fan; s.page = page
+        let scene = try s.scene(library: [BookInfo(title: "Test", imageCount: images)])
+        return (scene, try GLHarness.shared.render(scene, width: width, height: height, library: RenderModeTests.library))
+    }
+
+    /// The pixel where a world point shows in a `width` × `height` picture of `scene`.
+    static func pixel(_ p: Vec3, in scene: Scene, width: Int = width, height: Int = height) -> (x: Int, y: Int) {
+        let at = scene.camera.projectToView(p)
+        return (Int((at.x / scene.camera.viewSize.x + 0.5) * Double(width)), Int((0.5 - at.y / scene.camera.viewSize.y) * Double(height)))
+    }
+
     /// The pixel showing the corner of the overhang (head and fore edge) of the board that
     /// `endpaper` lies on, in its plane: the board stands with that sheet, nearer the eye than a
     /// board lying flat, so this corner shows above where a flat one's would.
@@ -53,4 +68,59 @@ import Testing
         let x = at.x + (at.x < Self.width / 2 ? 10 : -10)
         #expect(img.luma(x, at.y + 10) > 150, "the endpaper inside it: \(img.luma(x, at.y + 10))")
     }
+
+    /// Both boards stand at the ends of the fan, short book or long: the cloth of each board's
+    /// rim shows halfway up its fore edge. A long book's boards lay flat beneath blocks lying
+    /// flat, hidden behind the fanned sheets.
+    @Test(arguments: [(400, 200), (20, 10)])
+    func bothBoardsShowAtTheFansEnds(_ images: Int, _ page: Int) throws {
+        let (scene, img) = try Self.fan(images: images, page: page)
+        let boards = scene.items.filter { $0.kind == .board }
+        #expect(boards.count == 2)
+        for board in boards {
+            let grow = BookBoard.overhang(board.thickness)
+            let at = Self.pixel(board.model.project(Vec3(board.size.x + grow - 0.3, 0, -board.thickness / 2)), in: scene)
+            #expect(Self.isCloth(img.pixel(at.x, at.y)), "a \(images)-page book's board at \(at): \(img.pixel(at.x, at.y))")
+        }
+    }
+
+    /// A long book's blocks at the fan's ends show their sheet lines on their fore edges
+    /// (lines of gathered sheets, as on the flat layout's blocks): across the fore edge's depth
+    /// the paper's luma changes by several levels. Lying flat, they showed nothing there.
+    @Test func theEndBlocksShowSheetLines() throws {
+        let width = 1920, height = 1080
+        let (scene, img) = try Self.fan(images: 400, page: 200, width: width, height: height)
+        let blocks = scene.items.filter { $0.kind == .block }
+        #expect(blocks.count == 2)
+        for block in blocks {
+            let t = block.thickness
+            let lumas = stride(from: 0.1, through: 0.8, by: 0.02).map { k -> Double in
+                let at = Self.pixel(block.model.project(Vec3(block.size.x, 0, -k * t)), in: scene, width: width, height: height)
+                return img.luma(at.x, at.y)
+            }
+            let paper = lumas.allSatisfy { $0 > 90 }
+            #expect(paper && (lumas.max() ?? 0) - (lumas.min() ?? 0) > 6, "a block's fore edge across its depth: \(lumas.map { Int($0) })")
+        }
+    }
+
+    /// The wedge: a fanned page is darker where the page hinged over it nearly touches it (next
+    /// to the spine), and only there: the spread's right page (the left one stands over it at
+    /// 90°) against the same picture without the wedge. Turned on before, it darkened the whole
+    /// page; fanned pages were drawn without it.
+    @Test func theWedgeDarkensOnlyNextToTheSpine() throws {
+        let scene = try RenderModeTests.still { $0.book = 0; $0.layout = .fan; $0.page = 10 }
+        var none = scene
+        for i in none.items.indices { none.items[i].shade.wedge = 0 }
+        let page = try #require(scene.items.first { $0.kind == .page && $0.visible && $0.ratio == 0.5 })
+        #expect(page.shade.wedge > 1.5)
+        let (a, b) = (try RenderModeTests.render(scene, width: Self.width, height: Self.height),
+                      try RenderModeTests.render(none, width: Self.width, height: Self.height))
+        func darkening(_ x: Double) -> Double {
+            let at = Self.pixel(page.model.project(Vec3(x * page.size.x, 0, 0)), in: scene)
+            return b.luma(at.x, at.y) - a.luma(at.x, at.y)
+        }
+        #expect(darkening(0.015) > 8, "next to the spine: \(darkening(0.015))")
+        #expect(abs(darkening(0.3)) < 1 && abs(darkening(0.6)) < 1, "across the page: \(darkening(0.3)), \(darkening(0.6))")
+    }
 }
+

@@ -11,9 +11,6 @@ public struct Scene: Sendable, Equatable {
     public var state: State
     public var camera: Camera
     public var backdrop: Backdrop
-    /// How far the room has turned from the shelf's to the desk's (0 … 1): it follows the
-    /// opening book, so the backdrop never jumps.
-    public var deskAmount: Double
     public var items: [SceneItem]
     /// With `--snap`: where a shelf scroll comes to rest, in covers.
     public var rest: Double?
@@ -31,7 +28,6 @@ public struct Scene: Sendable, Equatable {
         self.state = state
         self.camera = camera
         self.backdrop = backdrop
-        deskAmount = backdrop == .desk ? 1 : 0
         self.items = items
         self.rest = rest
         self.light = light

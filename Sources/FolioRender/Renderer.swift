@@ -202,8 +202,8 @@ public final class Renderer {
         let inline = { (item: SceneItem) in item.closed > 0 && moving.isEmpty }
         let layer = still.map { inline($0) ? $0 : $0.atRest }
         if !settings.cacheStaticLayer || !moving.isEmpty
-            || !drawOverRoom(layer, into: target, desk: scene.deskAmount, camera: camera, viewProj: viewProj, textures: textures) {
-            drawLayer(layer, into: target, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+            || !drawOverRoom(layer, into: target, camera: camera, viewProj: viewProj, textures: textures) {
+            drawLayer(layer, into: target, viewProj: viewProj, textures: textures)
         }
         let shaded = overlays(still.filter { !inline($0) }, sheets: moving)
         // Nothing over the layer (the fan, a book at rest): no clear either, which a software
@@ -229,7 +229,7 @@ public final class Renderer {
         let still = items.filter { $0.kind != .sheet }
         // The layer holds pages without their changing darkening; overlays add it each frame.
         let key = StaticKey(items: still.map(\.atRest),
-                            camera: camera, desk: scene.deskAmount, width: target.width, height: target.height,
+                            camera: camera, width: target.width, height: target.height,
                             samples: target.samples, textures: textures.serial,
                             versions: still.flatMap(\.faces).map(textures.version), settings: settings, light: light)
         let id = target.serial
@@ -241,7 +241,7 @@ public final class Renderer {
                 cache = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
             }
             guard let cache else { return false }
-            drawLayer(key.items, into: cache, desk: scene.deskAmount, viewProj: viewProj, textures: textures)
+            drawLayer(key.items, into: cache, viewProj: viewProj, textures: textures)
             // Restoring samples the layer's single-sample colour: resolve it once, here.
             cache.resolve()
             cacheKey = key
@@ -282,7 +282,7 @@ public final class Renderer {
     }
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
-    private func drawLayer(_ items: [SceneItem], into target: Framebuffer, desk: Double, viewProj: [Float], textures: TextureStore) {
+    private func drawLayer(_ items: [SceneItem], into target: Framebuffer, viewProj: [Float], textures: TextureStore) {
         let split = boxesOnlyMultisampled(target)
         target.drawMultisampled()
         gl.begin(Pass(target: target, clear: .all))
@@ -290,7 +290,7 @@ public final class Renderer {
         // the boxes alone multisampled, after them and single-sampled: on every sample it
         // costs more than the backdrop it spares.
         if !split { drawDepthOfInsides(items, viewProj: viewProj) }
-        drawBackdrop(desk: desk)
+        drawBackdrop()
         for item in items {
             switch item.kind {
             case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
@@ -316,12 +316,12 @@ public final class Renderer {
     /// boards are then drawn single-sampled, as the pages are. False where no fan moves (other
     /// scenes keep their own layer), for a target multisampled whole (a blit cannot write it),
     /// or when no layer could be made.
-    private func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, desk: Double, camera: Camera, viewProj: [Float],
+    private func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, camera: Camera, viewProj: [Float],
                               textures: TextureStore) -> Bool {
         guard items.contains(where: { $0.ratio != nil }), target.samples <= 1 || boxesOnlyMultisampled(target) else { return false }
         let isRoom = { (item: SceneItem) in [.block, .board, .shadow].contains(item.kind) && item.ratio == nil }
         let still = items.filter(isRoom)
-        let key = StaticKey(items: still, camera: camera, desk: desk, width: target.width, height: target.height,
+        let key = StaticKey(items: still, camera: camera, width: target.width, height: target.height,
                             samples: target.samples, textures: textures.serial, versions: still.flatMap(\.faces).map(textures.version),
                             settings: settings, light: light)
         if roomKey != key || room == nil {
@@ -331,7 +331,7 @@ public final class Renderer {
             }
             guard let room else { return false }
             cacheMisses += 1
-            drawLayer(still, into: room, desk: desk, viewProj: viewProj, textures: textures)
+            drawLayer(still, into: room, viewProj: viewProj, textures: textures)
             roomKey = key
         } else {
             cacheHits += 1
@@ -430,19 +430,15 @@ public final class Renderer {
         }
     }
 
-    /// The room: a dim shelf room, or a wooden desk under an open book, blended by `desk`.
-    private func drawBackdrop(desk: Double) {
+    /// The room: one wooden desk, under the shelf's books as under an open book
+    /// (`docs/behaviour.md` §2): taking a book from the row and opening it changes no colour.
+    private func drawBackdrop() {
         // Behind everything: only where no page's inside has been drawn in depth.
         gl.apply(Pipeline(backdrop.program, DrawState(depth: .test(less: true, write: false))))
-        func mix(_ shelf: (Float, Float, Float), _ wood: (Float, Float, Float)) -> (Float, Float, Float) {
-            let t = Float(clamp(desk, 0, 1))
-            return (shelf.0 + (wood.0 - shelf.0) * t, shelf.1 + (wood.1 - shelf.1) * t, shelf.2 + (wood.2 - shelf.2) * t)
-        }
-        let top = mix((0.20, 0.22, 0.26), (0.42, 0.30, 0.21)), bottom = mix((0.08, 0.09, 0.11), (0.30, 0.20, 0.13))
         let room = settings.theme.room
-        backdrop[.top].set(top.0 * Float(room.r), top.1 * Float(room.g), top.2 * Float(room.b))
-        backdrop[.bottom].set(bottom.0 * Float(room.r), bottom.1 * Float(room.g), bottom.2 * Float(room.b))
-        backdrop[.vignette].set(Float(0.5 + 0.05 * desk))
+        backdrop[.top].set(0.42 * Float(room.r), 0.30 * Float(room.g), 0.21 * Float(room.b))
+        backdrop[.bottom].set(0.30 * Float(room.r), 0.20 * Float(room.g), 0.13 * Float(room.b))
+        backdrop[.vignette].set(0.55)
         glBindVertexArray(emptyVAO)
         glDrawArrays(E(GL_TRIANGLES), 0, 3)
     }
@@ -833,7 +829,6 @@ struct Sheet {
 struct StaticKey: Equatable {
     var items: [SceneItem]
     var camera: Camera
-    var desk: Double
     var width: Int
     var height: Int
     /// The target's multisampling: a layer drawn for another is drawn again (its boxes'

@@ -40,7 +40,7 @@ import Testing
     @Test func theBookShadowsTheDesk() throws {
         let img = try Self.middle(of: 100)
         let empty = try GLHarness.shared.render(
-            makeScene(ViewState(phase: .shelf), books: []).withDesk, width: Self.width, height: Self.height)
+            makeScene(ViewState(phase: .shelf), books: []), width: Self.width, height: Self.height)
         // Just below the book's bottom edge (the first desk-dark row), against the bare desk.
         let edge = try #require((300..<Self.height).first { img.luma(400, $0) < 80 })
         let near = img.meanLuma(x: 380, y: edge, width: 40, height: 3), bare = empty.meanLuma(x: 380, y: edge, width: 40, height: 3)
@@ -61,15 +61,6 @@ extension BookObjectTests {
         let near = img.meanLuma(x: spine + 6, y: y, width: 4, height: 40)
         let far = img.meanLuma(x: spine + 120, y: y, width: 4, height: 40)
         #expect(near < far - 20, "next to the spine \(near), towards the fore edge \(far)")
-    }
-}
-
-private extension Scene {
-    /// The same room as an open book's, with nothing in it.
-    var withDesk: Scene {
-        var s = self
-        s.deskAmount = 1
-        return s
     }
 }
 

@@ -37,8 +37,11 @@ import Testing
         Array(stride(from: x + 2 * step, through: x + 40 * step, by: step).prefix { part(img.pixel($0, height / 2)) })
     }
 
-    /// The red book's board (its cloth) and paper: red over blue, unlike the grey-blue backdrop.
-    static func redBox(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool { Int(p.r) > Int(p.b) + 8 }
+    /// The red book's board (its cloth: green under half its red) and paper (red and green
+    /// alike), unlike the brown desk (green about 0.7 of its red).
+    static func redBox(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool {
+        Int(p.r) > Int(p.b) + 8 && (2 * Int(p.g) < Int(p.r) || abs(Int(p.r) - Int(p.g)) < 16)
+    }
 
     @Test func sideBooksShowPageEdgesAndSpine() throws {
         let scene = makeScene(ViewState(phase: .shelf, scroll: 1), books: Self.books(800))
@@ -89,6 +92,27 @@ import Testing
             let neighbours = max(d[i - 1], d[i + 1])
             #expect(d[i] <= 2.5 * neighbours + 0.25, "\(layout): frame \(i + 1) jumps (\(d[i]) against \(neighbours)): \(d)")
         }
+    }
+
+    /// A book is taken from the row and opened on the same desk: over the shelf, an opening in
+    /// small steps and the open book, the room in a corner far from the book (a block's mean, past
+    /// the dither) keeps its colour, brown, within a level. Before, it cross-faded from the shelf's
+    /// blue-grey to the desk's brown while the book opened (2 levels a step, 16 in all).
+    @Test func theRoomKeepsItsColourWhileABookOpens() throws {
+        var states = [ViewState(viewSize: Vec2(1280, 720), phase: .shelf)]
+        for i in 0...8 { states.append(ViewState(phase: .opening, book: 0, openProgress: Double(i) / 8)) }
+        states.append(ViewState(phase: .reading, book: 0))
+        let images = try GLHarness.shared.frames(states.map { makeScene($0, books: Self.books(200)) },
+                                                 width: 320, height: 180, library: Self.library)
+        let corners = images.map { img -> [Double] in
+            let block = (0..<8).flatMap { y in (0..<8).map { img.pixel($0, y) } }
+            return [block.map { Double($0.r) }, block.map { Double($0.g) }, block.map { Double($0.b) }].map { $0.reduce(0, +) / 64 }
+        }
+        for (a, b) in zip(corners, corners.dropFirst()) {
+            #expect(zip(a, b).map { abs($0 - $1) }.max()! <= 1, "the room's corner changes: \(a) → \(b)")
+        }
+        for c in corners { #expect(c[0] > c[2] + 4, "the room is brown (red over blue) throughout: \(c)") }
+        #expect(zip(corners.first!, corners.last!).map { abs($0 - $1) }.max()! <= 1, "shelf \(corners.first!), open \(corners.last!)")
     }
 
     /// A moment into opening, the first page and the leaves seen beside the lifted front board

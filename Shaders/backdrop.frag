@@ -1,5 +1,5 @@
 #version 330 core
-// The backdrop: a desk for an open book, a dim room for the shelf. A vertical gradient
+// The backdrop: the desk the shelf's books and the open book lie on. A vertical gradient
 // with a soft vignette, dithered by a fixed pattern of ±½ level so the gradient never bands
 // (the same pixel always gets the same offset: captures stay byte-identical).
 // Inputs:   vUV from backdrop.vert.

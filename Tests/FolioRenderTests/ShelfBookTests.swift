@@ -97,7 +97,7 @@ import Testing
     /// A book is taken from the row and opened on the same desk: over the shelf, an opening in
     /// small steps and the open book, the room in a corner far from the book (a block's mean, past
     /// the dither) keeps its colour, brown, within a level. Before, it cross-faded from the shelf's
-    /// blue-grey to the desk's brown while the book opened (2 levels a step, 16 in all).
+    /// blue-grey to the desk's brown while the book opened (4 levels an eighth, 31 in all).
     @Test func theRoomKeepsItsColourWhileABookOpens() throws {
         var states = [ViewState(viewSize: Vec2(1280, 720), phase: .shelf)]
         for i in 0...8 { states.append(ViewState(phase: .opening, book: 0, openProgress: Double(i) / 8)) }

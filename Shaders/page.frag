@@ -17,7 +17,7 @@
 //           uGutterWidth (the gutter's curve, a fraction of the width: page.vert),
 //           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
 //           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
-//           uBehindBias (its mipmap bias: texels a few pixels wide), uBehindOrigin, uBehindDu,
+//           uBehindLevel (its mipmap level: texels a fixed share of the page), uBehindOrigin, uBehindDu,
 //           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
 //           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR), uTapBias (with BIASED).
@@ -31,7 +31,7 @@
 //           biased by uTapBias towards the squeezed face's sharper axis (the renderer's
 //           `tapBias`, found per face: a fanned page lies flat, so its squeeze varies slowly).
 //           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
-//           lying open (one more texture tap, at a coarse level). RECOLOUR maps the print to the
+//           lying open (two more texture taps, at a coarse level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages).
 
 in vec2 vST;
@@ -69,7 +69,7 @@ uniform float uTapBias;
 #endif
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
-uniform float uBehindBias;
+uniform float uBehindLevel;
 uniform vec2 uBehindOrigin;
 uniform vec2 uBehindDu;
 uniform vec2 uBehindDt;
@@ -152,10 +152,18 @@ void main() {
     // Paper lit from behind shows the light that came through it: darker and warmer.
     color *= mix(vec3(1.0), vec3(0.96, 0.91, 0.82), behind * uBackTone);
 #ifdef SHOW_THROUGH
-    // The other side's print, low-passed to its lines (a biased mipmap level: one tap, its
-    // type never legible) and mirrored (the other side's image runs the other way from the
-    // spine): faint where the light falls on this face, stronger where it comes through.
-    vec3 other = texture(uBehind, uBehindOrigin + uBehindDu * (1.0 - s) + uBehindDt * vST.y, uBehindBias).rgb;
+    // The other side's print, diffused by the paper to its lines and mirrored (the other side's
+    // image runs the other way from the spine): faint where the light falls on this face,
+    // stronger where it comes through. The diffusion is the paper's, so in page units: a
+    // mipmap level whose texels are a fixed share of the page (uBehindLevel), whatever the
+    // zoom, or the screen's footprint where that is coarser (no aliasing when small). Two taps
+    // a texel apart along the lines spread them into bands: never letters, even magnified.
+    vec2 otherUV = uBehindOrigin + uBehindDu * (1.0 - s) + uBehindDt * vST.y;
+    vec2 texels = vec2(textureSize(uBehind, 0));
+    vec2 fx = dFdx(otherUV) * texels, fy = dFdy(otherUV) * texels;
+    float level = max(uBehindLevel, 0.5 * log2(max(max(dot(fx, fx), dot(fy, fy)), 1e-12)));
+    vec2 along = 0.75 * exp2(level) * normalize(uBehindDu) / texels;
+    vec3 other = 0.5 * (textureLod(uBehind, otherUV - along, level).rgb + textureLod(uBehind, otherUV + along, level).rgb);
     float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
     color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
 #endif

@@ -84,6 +84,64 @@ import Testing
         #expect(photo.pixels == none.pixels, "a photograph's back does not show through")
     }
 
+    /// Image 0 (layout page 2) is set type at about a book's proportions: 47 lines, each a row
+    /// of "letters" (2-texel strokes every 4 texels, in words of five); image 1 (its back) is
+    /// blank. Printed on paper.
+    static let type: Library = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-type-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let w = 362, h = 568
+        var print = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
+        for y in 2..<(h - 2) where y % 12 < 7 {
+            for x in 2..<(w - 2) where x % 4 < 2 && x % 24 < 20 {
+                let i = 4 * (y * w + x)
+                (print.pixels[i], print.pixels[i + 1], print.pixels[i + 2]) = (20, 20, 20)
+            }
+        }
+        let paths = [("type", print), ("blank", RGBAImage(width: w, height: h, fill: (255, 255, 255, 255)))].map { name, image in
+            let path = dir.appendingPathComponent("\(name).png").path
+            try? PNG.write(image, to: path)
+            return path
+        }
+        return Library(title: "", books: [Book(title: "Type", pages: paths.map(PageRef.image), printed: true)])
+    }()
+
+    /// The paper diffuses the other side's print: through a blank page its lines show as bands,
+    /// never its letters, magnified three times as at rest, and the bands are as strong in both
+    /// (the diffusion is in page units, not pixels).
+    @Test func showThroughIsDiffusedLinesAtEveryZoom() throws {
+        func blank(zoom: Double) throws -> RGBAImage {
+            var scene = flatSpread(book: 0, spread: 1)
+            scene.items = scene.items.filter { $0.page == 3 }
+            scene.items[0].behind = .page(0, 2)
+            (scene.items[0].shade.showThrough, scene.items[0].shade.showThroughBehind) = PageStack.showThrough(lift: 0)
+            scene.camera.viewSize = scene.camera.viewSize / zoom
+            return try GLHarness.shared.render(scene, width: Self.width, height: Self.height, library: Self.type)
+        }
+        // Layout x −200 … −60 of the left page (its spine at x = 0, the view's centre), y ±120:
+        // 0.5 pixels a unit at zoom 1, 1.5 at zoom 3.
+        func rows(_ image: RGBAImage, zoom: Double) -> [[Double]] {
+            let scale = 0.5 * zoom, x0 = Int(320 - 200 * scale), x1 = Int(320 - 60 * scale)
+            return (Int(180 - 120 * scale)..<Int(180 + 120 * scale)).map { y in (x0..<x1).map { image.luma($0, y) } }
+        }
+        func bands(_ rows: [[Double]]) -> Double {
+            let means = rows.map { $0.reduce(0, +) / Double($0.count) }
+            let mean = means.reduce(0, +) / Double(means.count)
+            return (means.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(means.count)).squareRoot()
+        }
+        let near = rows(try blank(zoom: 3), zoom: 3), far = rows(try blank(zoom: 1), zoom: 1)
+        let nearBands = bands(near), farBands = bands(far)
+        // Letters 4 texels apart are 6 pixels apart at zoom 3: a 3-pixel step along a line
+        // crosses from a stroke to a gap. Measured along the darkest row (a line's middle).
+        let line = near.min { $0.reduce(0, +) < $1.reduce(0, +) } ?? []
+        let letters = zip(line, line.dropFirst(3)).map { abs($0 - $1) }.reduce(0, +) / Double(max(line.count - 3, 1))
+        #expect(farBands < 0, "far \(farBands) letters \(letters)")
+        #expect(nearBands > 0.8, "the lines show as bands, magnified: \(nearBands)")
+        #expect(letters < 0.25 * nearBands, "no letters along a line: \(letters) against bands of \(nearBands)")
+        #expect(abs(nearBands - farBands) < 0.35 * max(nearBands, farBands),
+                "bands as strong at zoom 3 as at 1: \(nearBands) against \(farBands)")
+    }
+
     /// The spread showing layout page 3 (blank, left) over the print of page 2 behind it.
     static func blankOverPrint(showThrough: Bool) throws -> RGBAImage {
         var scene = flatSpread(book: 0, spread: 1)

@@ -135,9 +135,10 @@ import Testing
         // crosses from a stroke to a gap. Measured along the darkest row (a line's middle).
         let line = near.min { $0.reduce(0, +) < $1.reduce(0, +) } ?? []
         let letters = zip(line, line.dropFirst(3)).map { abs($0 - $1) }.reduce(0, +) / Double(max(line.count - 3, 1))
-        #expect(farBands < 0, "far \(farBands) letters \(letters)")
-        #expect(nearBands > 0.8, "the lines show as bands, magnified: \(nearBands)")
-        #expect(letters < 0.25 * nearBands, "no letters along a line: \(letters) against bands of \(nearBands)")
+        // A level that follows the screen (a bias over its footprint) gives bands of 3.5 at zoom 3
+        // and 0.4 at 1, letters of 10.4.
+        #expect(nearBands > 0.5 && farBands > 0.5, "the lines show as bands: \(nearBands) at zoom 3, \(farBands) at 1")
+        #expect(letters < 1.5, "no letters along a line, magnified: \(letters)")
         #expect(abs(nearBands - farBands) < 0.35 * max(nearBands, farBands),
                 "bands as strong at zoom 3 as at 1: \(nearBands) against \(farBands)")
     }

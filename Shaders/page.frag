@@ -157,7 +157,7 @@ void main() {
     // stronger where it comes through. The diffusion is the paper's, so in page units: a
     // mipmap level whose texels are a fixed share of the page (uBehindLevel), whatever the
     // zoom, or the screen's footprint where that is coarser (no aliasing when small). Two taps
-    // a texel apart along the lines spread them into bands: never letters, even magnified.
+    // 1.5 texels apart along the lines spread them into bands: never letters, even magnified.
     vec2 otherUV = uBehindOrigin + uBehindDu * (1.0 - s) + uBehindDt * vST.y;
     vec2 texels = vec2(textureSize(uBehind, 0));
     vec2 fx = dFdx(otherUV) * texels, fy = dFdy(otherUV) * texels;

@@ -31,7 +31,7 @@
 //           biased by uTapBias towards the squeezed face's sharper axis (the renderer's
 //           `tapBias`, found per face: a fanned page lies flat, so its squeeze varies slowly).
 //           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
-//           lying open (two more texture taps, at a coarse level). RECOLOUR maps the print to the
+//           lying open (one more texture tap, at a coarse level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages).
 
 in vec2 vST;
@@ -156,14 +156,13 @@ void main() {
     // image runs the other way from the spine): faint where the light falls on this face,
     // stronger where it comes through. The diffusion is the paper's, so in page units: a
     // mipmap level whose texels are a fixed share of the page (uBehindLevel), whatever the
-    // zoom, or the screen's footprint where that is coarser (no aliasing when small). Two taps
-    // 1.5 texels apart along the lines spread them into bands: never letters, even magnified.
+    // zoom, or the screen's footprint where that is coarser (no aliasing when small): a few
+    // texels to a line of type, so its lines show as bands, never its letters, even magnified.
     vec2 otherUV = uBehindOrigin + uBehindDu * (1.0 - s) + uBehindDt * vST.y;
     vec2 texels = vec2(textureSize(uBehind, 0));
     vec2 fx = dFdx(otherUV) * texels, fy = dFdy(otherUV) * texels;
     float level = max(uBehindLevel, 0.5 * log2(max(max(dot(fx, fx), dot(fy, fy)), 1e-12)));
-    vec2 along = 0.75 * exp2(level) * normalize(uBehindDu) / texels;
-    vec3 other = 0.5 * (textureLod(uBehind, otherUV - along, level).rgb + textureLod(uBehind, otherUV + along, level).rgb);
+    vec3 other = textureLod(uBehind, otherUV, level).rgb;
     float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
     color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
 #endif

@@ -40,17 +40,25 @@ import Testing
     /// with a wide margin; image 1 (its back, layout page 3) is blank. Printed on paper as
     /// `printed` says.
     static func lines(printed: Bool) -> Library {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-lines-\(getpid())")
+        printOverBlank("lines", width: 181, height: 284, printed: printed) { x, y in
+            (40..<244).contains(y) && (y - 40) % 14 < 6 && (20..<161).contains(x)
+        }
+    }
+
+    /// A book of two images, `width × height`: image 0 (layout page 2) inked near-black where
+    /// `inked(x, y)` says, image 1 (its back, layout page 3) blank.
+    static func printOverBlank(_ name: String, width w: Int, height h: Int, printed: Bool,
+                               inked: (Int, Int) -> Bool) -> Library {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(name)-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let w = 181, h = 284
         var print = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
-        for y in 40..<244 where (y - 40) % 14 < 6 {
-            for x in 20..<161 {
+        for y in 0..<h {
+            for x in 0..<w where inked(x, y) {
                 let i = 4 * (y * w + x)
                 (print.pixels[i], print.pixels[i + 1], print.pixels[i + 2]) = (20, 20, 20)
             }
         }
-        let paths = [("lines", print), ("blank", RGBAImage(width: w, height: h, fill: (255, 255, 255, 255)))].map { name, image in
+        let paths = [(name, print), ("blank", RGBAImage(width: w, height: h, fill: (255, 255, 255, 255)))].map { name, image in
             let path = dir.appendingPathComponent("\(name).png").path
             try? PNG.write(image, to: path)
             return path
@@ -87,24 +95,9 @@ import Testing
     /// Image 0 (layout page 2) is set type at about a book's proportions: 47 lines, each a row
     /// of "letters" (2-texel strokes every 4 texels, in words of five); image 1 (its back) is
     /// blank. Printed on paper.
-    static let type: Library = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-type-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let w = 362, h = 568
-        var print = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
-        for y in 2..<(h - 2) where y % 12 < 7 {
-            for x in 2..<(w - 2) where x % 4 < 2 && x % 24 < 20 {
-                let i = 4 * (y * w + x)
-                (print.pixels[i], print.pixels[i + 1], print.pixels[i + 2]) = (20, 20, 20)
-            }
-        }
-        let paths = [("type", print), ("blank", RGBAImage(width: w, height: h, fill: (255, 255, 255, 255)))].map { name, image in
-            let path = dir.appendingPathComponent("\(name).png").path
-            try? PNG.write(image, to: path)
-            return path
-        }
-        return Library(title: "", books: [Book(title: "Type", pages: paths.map(PageRef.image), printed: true)])
-    }()
+    static let type = printOverBlank("type", width: 362, height: 568, printed: true) { x, y in
+        (2..<566).contains(y) && y % 12 < 7 && (2..<360).contains(x) && x % 4 < 2 && x % 24 < 20
+    }
 
     /// The paper diffuses the other side's print: through a blank page its lines show as bands,
     /// never its letters, magnified three times as at rest, and the bands are as strong in both

@@ -7,7 +7,7 @@ enum UniformName: Int, CaseIterable {
     case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, cornerRadius, backTone
-    case showThrough, behindBias, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace, tapBias
+    case showThrough, behindLevel, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace, tapBias
     // shadow.frag
     case strength, falloff
     // block.vert and block.frag

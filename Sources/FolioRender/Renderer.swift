@@ -553,11 +553,9 @@ public final class Renderer {
                 }
                 if let other = image.behind {
                     other.bind(unit: 1)
-                    // Texels of four pixels: the other side's lines show as faint bars, its type
-                    // never legible, whatever the texture's resolution; a magnified crop reads
-                    // it where the page under it does, with the same footprint.
-                    page[.behindBias].set(Float(2))
                     let map = item.behindUV ?? item.uv
+                    page[.behindLevel].set(Float(Self.showThroughLevel(pageTexels: Vec2(map.dt.x * Double(other.width),
+                                                                                       map.dt.y * Double(other.height)))))
                     page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
                     page[.behindDu].set(Float(map.du.x), Float(map.du.y))
                     page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
@@ -567,6 +565,17 @@ public final class Renderer {
                 drawMesh(for: item, part: part)
             }
         }
+    }
+
+    /// Texels across the page's height at the level page.frag reads the other side from: the
+    /// paper diffuses it over about a third of a line of type, so its lines show as bands and
+    /// its letters never do, the same at every zoom and in every crop (docs/behaviour.md §5).
+    static let showThroughTexels = 128.0
+
+    /// The mipmap level of the other side's image whose texels are `showThroughTexels` to the
+    /// page, for a page `pageTexels` tall (its height's extent in texels) at level 0.
+    static func showThroughLevel(pageTexels: Vec2) -> Double {
+        max(0, log2(max((pageTexels * pageTexels).sum().squareRoot(), 1) / showThroughTexels))
     }
 
     /// Whether the item's undeformed plane is seen square everywhere, to within `flatSqueeze`

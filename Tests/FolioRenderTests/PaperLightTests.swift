@@ -40,17 +40,25 @@ import Testing
     /// with a wide margin; image 1 (its back, layout page 3) is blank. Printed on paper as
     /// `printed` says.
     static func lines(printed: Bool) -> Library {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-lines-\(getpid())")
+        printOverBlank("lines", width: 181, height: 284, printed: printed) { x, y in
+            (40..<244).contains(y) && (y - 40) % 14 < 6 && (20..<161).contains(x)
+        }
+    }
+
+    /// A book of two images, `width × height`: image 0 (layout page 2) inked near-black where
+    /// `inked(x, y)` says, image 1 (its back, layout page 3) blank.
+    static func printOverBlank(_ name: String, width w: Int, height h: Int, printed: Bool,
+                               inked: (Int, Int) -> Bool) -> Library {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(name)-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let w = 181, h = 284
         var print = RGBAImage(width: w, height: h, fill: (255, 255, 255, 255))
-        for y in 40..<244 where (y - 40) % 14 < 6 {
-            for x in 20..<161 {
+        for y in 0..<h {
+            for x in 0..<w where inked(x, y) {
                 let i = 4 * (y * w + x)
                 (print.pixels[i], print.pixels[i + 1], print.pixels[i + 2]) = (20, 20, 20)
             }
         }
-        let paths = [("lines", print), ("blank", RGBAImage(width: w, height: h, fill: (255, 255, 255, 255)))].map { name, image in
+        let paths = [(name, print), ("blank", RGBAImage(width: w, height: h, fill: (255, 255, 255, 255)))].map { name, image in
             let path = dir.appendingPathComponent("\(name).png").path
             try? PNG.write(image, to: path)
             return path
@@ -82,6 +90,50 @@ import Testing
         let crossings = zip(rows, rows.dropFirst()).filter { ($0 - mean) * ($1 - mean) < 0 }.count
         #expect(crossings >= 16 && crossings <= 40, "\(crossings) crossings of the mean: \(rows.map { Int($0) })")
         #expect(photo.pixels == none.pixels, "a photograph's back does not show through")
+    }
+
+    /// Image 0 (layout page 2) is set type at about a book's proportions: 47 lines, each a row
+    /// of "letters" (2-texel strokes every 4 texels, in words of five); image 1 (its back) is
+    /// blank. Printed on paper.
+    static let type = printOverBlank("type", width: 362, height: 568, printed: true) { x, y in
+        (2..<566).contains(y) && y % 12 < 7 && (2..<360).contains(x) && x % 4 < 2 && x % 24 < 20
+    }
+
+    /// The paper diffuses the other side's print: through a blank page its lines show as bands,
+    /// never its letters, magnified three times as at rest, and the bands are as strong in both
+    /// (the diffusion is in page units, not pixels).
+    @Test func showThroughIsDiffusedLinesAtEveryZoom() throws {
+        func blank(zoom: Double) throws -> RGBAImage {
+            var scene = flatSpread(book: 0, spread: 1)
+            scene.items = scene.items.filter { $0.page == 3 }
+            scene.items[0].behind = .page(0, 2)
+            (scene.items[0].shade.showThrough, scene.items[0].shade.showThroughBehind) = PageStack.showThrough(lift: 0)
+            scene.camera.viewSize = scene.camera.viewSize / zoom
+            return try GLHarness.shared.render(scene, width: Self.width, height: Self.height, library: Self.type)
+        }
+        // Layout x −200 … −60 of the left page (its spine at x = 0, the view's centre), y ±120:
+        // 0.5 pixels a unit at zoom 1, 1.5 at zoom 3.
+        func rows(_ image: RGBAImage, zoom: Double) -> [[Double]] {
+            let scale = 0.5 * zoom, x0 = Int(320 - 200 * scale), x1 = Int(320 - 60 * scale)
+            return (Int(180 - 120 * scale)..<Int(180 + 120 * scale)).map { y in (x0..<x1).map { image.luma($0, y) } }
+        }
+        func bands(_ rows: [[Double]]) -> Double {
+            let means = rows.map { $0.reduce(0, +) / Double($0.count) }
+            let mean = means.reduce(0, +) / Double(means.count)
+            return (means.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(means.count)).squareRoot()
+        }
+        let near = rows(try blank(zoom: 3), zoom: 3), far = rows(try blank(zoom: 1), zoom: 1)
+        let nearBands = bands(near), farBands = bands(far)
+        // Letters 4 texels apart are 6 pixels apart at zoom 3: a 3-pixel step along a line
+        // crosses from a stroke to a gap. Measured along the darkest row (a line's middle).
+        let line = near.min { $0.reduce(0, +) < $1.reduce(0, +) } ?? []
+        let letters = zip(line, line.dropFirst(3)).map { abs($0 - $1) }.reduce(0, +) / Double(max(line.count - 3, 1))
+        // A level that follows the screen (a bias over its footprint) gives bands of 3.5 at zoom 3
+        // and 0.4 at 1, letters of 10.4.
+        #expect(nearBands > 0.5 && farBands > 0.5, "the lines show as bands: \(nearBands) at zoom 3, \(farBands) at 1")
+        #expect(letters < 1.5, "no letters along a line, magnified: \(letters)")
+        #expect(abs(nearBands - farBands) < 0.35 * max(nearBands, farBands),
+                "bands as strong at zoom 3 as at 1: \(nearBands) against \(farBands)")
     }
 
     /// The spread showing layout page 3 (blank, left) over the print of page 2 behind it.

@@ -121,8 +121,7 @@ public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
         items += v.singlePage ? bookItems(v, book: books[b].onePagePerSheet, index: b).map(showingOwnPages)
             : bookItems(v, book: books[b], index: b)
     }
-    return Scene(state: v.phase, camera: camera, backdrop: openBook == nil ? .shelf : .desk,
-                 items: ordered(items), rest: v.rest)
+    return Scene(state: v.phase, camera: camera, items: ordered(items), rest: v.rest)
 }
 
 /// The eye distance: the one asked for, else in proportion to the open book's pages as shown

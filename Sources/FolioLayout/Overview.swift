@@ -147,7 +147,7 @@ public struct Overview: Sendable, Equatable {
             items.append(SceneItem(kind: .page, book: index, page: image + 2, size: size, model: left * Mat4.translation(0, 0, lift),
                                    front: .page(index, image + 2), z: 1))
         }
-        return Scene(state: .reading, camera: Camera(viewSize: viewSize), backdrop: .desk, items: items)
+        return Scene(state: .reading, camera: Camera(viewSize: viewSize), items: items)
     }
 }
 

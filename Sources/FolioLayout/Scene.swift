@@ -6,11 +6,9 @@ import FolioMath
 /// order (back to front for equal depth) through `camera`, with depth testing.
 public struct Scene: Sendable, Equatable {
     public enum State: String, Sendable, Codable { case shelf, opening, reading, turning, closing }
-    public enum Backdrop: String, Sendable, Codable { case shelf, desk }
 
     public var state: State
     public var camera: Camera
-    public var backdrop: Backdrop
     public var items: [SceneItem]
     /// With `--snap`: where a shelf scroll comes to rest, in covers.
     public var rest: Double?
@@ -23,11 +21,10 @@ public struct Scene: Sendable, Equatable {
     /// forwards casts its shadow onto the page it reveals.
     public static let defaultLight = normalize(Vec3(-0.3, 0.3, 1))
 
-    public init(state: State, camera: Camera, backdrop: Backdrop = .desk, items: [SceneItem] = [], rest: Double? = nil,
+    public init(state: State, camera: Camera, items: [SceneItem] = [], rest: Double? = nil,
                 light: Vec3 = Scene.defaultLight) {
         self.state = state
         self.camera = camera
-        self.backdrop = backdrop
         self.items = items
         self.rest = rest
         self.light = light

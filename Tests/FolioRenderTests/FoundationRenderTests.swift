@@ -19,7 +19,7 @@ func flatSpread(book: Int = 0, spread s: Int = 1) -> Scene {
                          front: .page(book, 2 * s + 1), uv: .mirrored, shade: Shade(gutter: 0.35))
     let right = SceneItem(kind: .page, book: book, page: 2 * s + 2, size: size, model: .identity,
                           front: .page(book, 2 * s + 2), uv: .identity, shade: Shade(gutter: 0.35))
-    return Scene(state: .reading, camera: Camera(viewSize: Vec2(1280, 720)), backdrop: .desk, items: [left, right])
+    return Scene(state: .reading, camera: Camera(viewSize: Vec2(1280, 720)), items: [left, right])
 }
 
 @Suite(.serialized) struct FoundationRenderTests {

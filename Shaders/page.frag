@@ -30,8 +30,9 @@
 //           its sharpness never switches). BIASED takes one tap instead, its level of detail
 //           biased by uTapBias towards the squeezed face's sharper axis (the renderer's
 //           `tapBias`, found per face: a fanned page lies flat, so its squeeze varies slowly).
-//           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's print, for a sheet's faces and pages
-//           lying open (one more texture tap, at a coarse level). RECOLOUR maps the print to the
+//           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's
+//           print, for a sheet's faces and pages lying open (one more texture tap, at a coarse
+//           level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages).
 
 in vec2 vST;

@@ -98,7 +98,8 @@ public struct Spring: Sendable, Equatable {
         return free(at: t).value + (1 - end.value) * x * x * (3 - 2 * x) - end.speed * duration * x * x * (x - 1)
     }
 
-    /// The undamped-to-the-end spring at `t`: progress and its speed per second.
+    /// The spring's own damped motion at `t`, not yet brought onto its target: progress and its
+    /// speed per second.
     private func free(at t: Double) -> (value: Double, speed: Double) {
         let w = omega, z = damping
         let wd = w * (1 - z * z).squareRoot()

@@ -583,21 +583,26 @@ public final class Renderer {
     /// found at a 3 × 3 grid of its points, from the ratio of the longer to the shorter axis of
     /// the screen image of a small square of it. A page lying in the view plane is seen square.
     func flatEnough(_ item: SceneItem) -> Bool {
+        screenAxes(item).allSatisfy { u, v in
+            let a = (u * u).sum(), b = (u * v).sum(), d = (v * v).sum()
+            let half = (a + d) / 2, spread = max(half * half - (a * d - b * b), 0).squareRoot()
+            // Squared axes half ± spread: their ratio is the squeeze squared.
+            return half - spread > 0 && half + spread <= Self.flatSqueeze * Self.flatSqueeze * (half - spread)
+        }
+    }
+
+    /// Pixels per layout unit along the face's two axes (across, from the spine, and along its
+    /// height) at a 3 × 3 grid of its undeformed plane, from `from` of its width on: the screen
+    /// image of a small square of it, for how squeezed it is seen there.
+    private func screenAxes(_ item: SceneItem, from: Double = 0) -> [(u: Vec2, v: Vec2)] {
         let m = view.projection * item.model
         let e = 0.01 * max(item.size.x, 1)
         let scale = Vec2(view.size.x / 2, view.size.y / 2)
-        for i in 0...2 {
-            for j in 0...2 {
-                let p = Vec3(item.size.x * Double(i) / 2, item.size.y * (Double(j) / 2 - 0.5), 0)
-                let c = m.project(p), du = m.project(p + Vec3(e, 0, 0)) - c, dv = m.project(p + Vec3(0, e, 0)) - c
-                let u = Vec2(du.x * scale.x, du.y * scale.y), v = Vec2(dv.x * scale.x, dv.y * scale.y)
-                let a = (u * u).sum(), b = (u * v).sum(), d = (v * v).sum()
-                let half = (a + d) / 2, spread = max(half * half - (a * d - b * b), 0).squareRoot()
-                // Squared axes half ± spread: their ratio is the squeeze squared.
-                guard half - spread > 0, half + spread <= Self.flatSqueeze * Self.flatSqueeze * (half - spread) else { return false }
-            }
+        return (0...8).map { k in
+            let p = Vec3(item.size.x * (from + (1 - from) * Double(k / 3) / 2), item.size.y * (Double(k % 3) / 2 - 0.5), 0)
+            let c = m.project(p), du = m.project(p + Vec3(e, 0, 0)) - c, dv = m.project(p + Vec3(0, e, 0)) - c
+            return (Vec2(du.x * scale.x, du.y * scale.y) / e, Vec2(dv.x * scale.x, dv.y * scale.y) / e)
         }
-        return true
     }
 
     /// The squeeze up to which a face counts as seen square.
@@ -610,27 +615,18 @@ public final class Renderer {
     /// would alias), averaged over a 3 × 3 grid of the part drawn (`coveredBands`). Continuous
     /// in the face's place, so its sharpness never switches.
     func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
-        let m = view.projection * item.model
-        let scale = Vec2(view.size.x / 2, view.size.y / 2)
-        let from = item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0
         // Texels per layout unit across and along the face.
         let across = Vec2(item.uv.du.x * texels.x, item.uv.du.y * texels.y) / max(item.size.x, 1e-9)
         let along = Vec2(item.uv.dt.x * texels.x, item.uv.dt.y * texels.y) / max(item.size.y, 1e-9)
-        let e = 0.01 * max(item.size.x, 1)
         var sum = 0.0
-        for i in 0...2 {
-            for j in 0...2 {
-                let p = Vec3(item.size.x * (from + (1 - from) * Double(i) / 2), item.size.y * (Double(j) / 2 - 0.5), 0)
-                let c = m.project(p), du = m.project(p + Vec3(e, 0, 0)) - c, dv = m.project(p + Vec3(0, e, 0)) - c
-                // Screen per layout unit, inverted: layout units per pixel step right and down.
-                let u = Vec2(du.x * scale.x, du.y * scale.y) / e, v = Vec2(dv.x * scale.x, dv.y * scale.y) / e
-                let det = u.x * v.y - u.y * v.x
-                guard abs(det) > 1e-12 else { return -1 }
-                let right = Vec2(v.y, -u.y) / det, down = Vec2(-v.x, u.x) / det
-                let dx = across * right.x + along * right.y, dy = across * down.x + along * down.y
-                let lx = (dx * dx).sum(), ly = (dy * dy).sum()
-                sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
-            }
+        for (u, v) in screenAxes(item, from: item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0) {
+            // Inverted: layout units per pixel step right and down.
+            let det = u.x * v.y - u.y * v.x
+            guard abs(det) > 1e-12 else { return -1 }
+            let right = Vec2(v.y, -u.y) / det, down = Vec2(-v.x, u.x) / det
+            let dx = across * right.x + along * right.y, dy = across * down.x + along * down.y
+            let lx = (dx * dx).sum(), ly = (dy * dy).sum()
+            sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
         }
         return sum / 9
     }

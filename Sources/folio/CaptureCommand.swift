@@ -91,8 +91,10 @@ struct Capture: ParsableCommand {
     func layOutOnlyToThePagesShown() {
         guard search == nil, layer.uiSearch == nil, select == nil, !overview else { return }
         MuPDF.laysOutInBackground = true
-        // Page number n is the document's page n - 1; its facing page may follow.
-        MuPDF.pagesLaidOutFirst = max(min(state.page ?? 0, 1 << 30), 2 * Int(min(max(state.spread ?? 0, 0), 1e6)) + 1) + 2
+        // Page number n is the document's page n - 1; its facing page may follow. The spread is
+        // checked later (`still(of:)`): one that is no number lays out from the start.
+        let spread = state.spread.flatMap { $0.isFinite ? min(max($0, 0), 1e6) : nil } ?? 0
+        MuPDF.pagesLaidOutFirst = max(min(state.page ?? 0, 1 << 30), 2 * Int(spread) + 1) + 2
     }
 
     /// The still these options ask of `library`, once the output is known not to be one of its

@@ -107,6 +107,7 @@ import Testing
         (["layout", "--view", "1e300x720"], "the view size must be"),
         (["layout", "--book", "0", "--page", "7", "--turn", "0.5", "--curl", "-0.5,0"], "--curl must lie on the turning page"),
         (["capture", "--msaa", "64", "-o", "/tmp/folio-never.png"], "--msaa must be 0…16"),
+        (["capture", "--book", "0", "--layout", "fan", "--spread", "nan", "-o", "/tmp/folio-never.png"], "book 0 has spreads 0…"),
         (["view", "--msaa", "64"], "--msaa must be 0…16"),
         (["record", "--script", "wait 1e9", "-o", "/tmp/folio-never"], "'wait' wants seconds from 0 to 3600"),
         (["record", "--script", "next 1e19", "-o", "/tmp/folio-never"], "'next' wants a count from 1 to 10000"),

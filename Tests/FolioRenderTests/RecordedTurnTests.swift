@@ -1,0 +1,412 @@
+import FolioBook
+import FolioLayout
+import FolioMath
+import FolioReader
+import FolioRender
+import FolioScript
+import Foundation
+import Testing
+
+/// A turn as `folio record` plays it (a script on the viewer's controller, 30 frames a second),
+/// drawn frame by frame and measured along the whole of it: the sheet's type changes sharpness
+/// no faster than the sheet moves, the resting page takes the landing sheet's place without a
+/// change in its type, and the page blocks' edges start and stop moving as the sheet does.
+@Suite(.serialized) struct RecordedTurnTests {
+    static let fps = 30.0
+
+    /// The scenes of `script` played on the viewer's controller as `folio record` plays it
+    /// (its view 1280 × 720 layout units, fitted to the frames).
+    static func scenes(_ script: String) throws -> [Scene] {
+        let controller = BookController(library: ContinuityTests.library.bookInfos)
+        let runner = ScriptRunner(script: try Script(script), controller: controller, fps: fps)
+        return Array(sequence(state: runner) { $0.nextFrame() })
+    }
+
+    /// The last turn of `scenes`: from the frame at rest before it to `after` frames at rest
+    /// after it.
+    static func lastTurn(_ scenes: [Scene], after: Int = 2) throws -> Range<Int> {
+        let last = try #require(scenes.lastIndex { $0.state == .turning })
+        let first = try #require(scenes[...last].lastIndex { $0.state != .turning }) + 1
+        try #require(last + after < scenes.count, "the script rests \(after) frames after its last turn")
+        return (first - 1)..<(last + 1 + after)
+    }
+
+    /// One recorded frame: its scene, its pixels' luma and where the scene's faces fall in it.
+    struct Frame {
+        var scene: Scene
+        var image: RGBAImage
+        var luma: [Float]
+        var screen: Screen
+
+        init(scene: Scene, image: RGBAImage) {
+            self.scene = scene
+            self.image = image
+            luma = image.pixels.withUnsafeBufferPointer { p in
+                [Float](unsafeUninitializedCapacity: p.count / 4) { out, n in
+                    for i in 0..<(p.count / 4) {
+                        out[i] = 0.2126 * Float(p[4 * i]) + 0.7152 * Float(p[4 * i + 1]) + 0.0722 * Float(p[4 * i + 2])
+                    }
+                    n = p.count / 4
+                }
+            }
+            screen = Screen(camera: scene.camera.fitted(width: image.width, height: image.height), width: image.width, height: image.height)
+        }
+
+        var sheet: SceneItem? { scene.items.last { $0.kind == .sheet && $0.visible } }
+
+        /// The page lying open that shows `content`.
+        func page(showing content: FaceContent) -> SceneItem? {
+            scene.items.first { $0.kind == .page && $0.visible && $0.front == content }
+        }
+
+        /// Mean magnitude of the luma's vertical differences over `mask`: across the lines of
+        /// type, so a sheet squeezed across the spine keeps it while its type stays as sharp.
+        func sharpness(_ mask: Mask) -> Double {
+            var sum = 0.0
+            for i in mask.pixels { sum += Double(abs(luma[i + screen.width] - luma[i])) }
+            return sum / Double(max(mask.pixels.count, 1))
+        }
+
+        /// Mean absolute luma difference from `other` over `pixels`.
+        func difference(_ other: Frame, over pixels: [Int]) -> Double {
+            var sum = 0.0
+            for i in pixels { sum += Double(abs(luma[i] - other.luma[i])) }
+            return sum / Double(max(pixels.count, 1))
+        }
+    }
+
+    /// Layout → pixels: where a point of a face falls in a frame (pixel units, top-left origin).
+    struct Screen {
+        var viewProjection: Mat4
+        var width: Int, height: Int
+
+        init(camera: Camera, width: Int, height: Int) {
+            viewProjection = camera.viewProjection
+            (self.width, self.height) = (width, height)
+        }
+
+        /// The point `a` across the face from its spine edge and `l` along it (fractions of its
+        /// size: 0 … 1 and −½ … ½), bent as the face is.
+        func point(_ item: SceneItem, _ a: Double, _ l: Double) -> Vec2 {
+            let c = viewProjection.project(item.model.project(item.deformation.apply(Vec2(a * item.size.x, l * item.size.y)).position))
+            return Vec2((c.x + 1) / 2 * Double(width), (1 - c.y) / 2 * Double(height))
+        }
+    }
+
+    /// The pixels a region of a face covers, as indices into a frame's pixels, ascending.
+    struct Mask {
+        var pixels: [Int]
+
+        /// The pixels both masks cover.
+        func common(_ other: Mask) -> [Int] {
+            var out: [Int] = [], i = 0, j = 0
+            let a = pixels, b = other.pixels
+            while i < a.count, j < b.count {
+                if a[i] == b[j] { out.append(a[i]); i += 1; j += 1 } else if a[i] < b[j] { i += 1 } else { j += 1 }
+            }
+            return out
+        }
+    }
+
+    /// Where the type lies on the sample books' pages (their images' margins, as fractions of
+    /// the face from its spine edge and along it), a little inside, so that no page edge is in it.
+    static let textAcross = 0.12...0.88, textAlong = -0.4...0.4
+
+    /// The grid of points that stands for a face's type region.
+    static let grid: [(a: Double, l: Double)] = (0...24).flatMap { i in
+        (0...32).map { j in
+            (textAcross.lowerBound + (textAcross.upperBound - textAcross.lowerBound) * Double(i) / 24,
+             textAlong.lowerBound + (textAlong.upperBound - textAlong.lowerBound) * Double(j) / 32)
+        }
+    }
+
+    /// The pixels whose centres lie in the face's type region as the frame shows it (the region
+    /// cut in the grid's cells, each filled as two triangles), without the pixels at its border,
+    /// nor the last row (the sharpness reads the row below).
+    static func textMask(_ points: [Vec2], in frame: Frame) -> Mask {
+        let w = frame.screen.width, h = frame.screen.height, n = 33
+        var triangles: [(Vec2, Vec2, Vec2)] = []
+        for i in 0..<24 {
+            for j in 0..<32 {
+                let p00 = points[i * n + j], p01 = points[i * n + j + 1], p10 = points[(i + 1) * n + j], p11 = points[(i + 1) * n + j + 1]
+                triangles += [(p00, p10, p11), (p00, p11, p01)]
+            }
+        }
+        var inside = [Bool](repeating: false, count: w * h)
+        inside.withUnsafeMutableBufferPointer { inside in
+            for (p, q, r) in triangles {
+                let area = (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)
+                guard abs(area) > 1e-9 else { continue }
+                let x0 = max(0, Int(min(p.x, q.x, r.x).rounded(.down))), x1 = min(w - 1, Int(max(p.x, q.x, r.x).rounded(.up)))
+                let y0 = max(0, Int(min(p.y, q.y, r.y).rounded(.down))), y1 = min(h - 1, Int(max(p.y, q.y, r.y).rounded(.up)))
+                guard x0 <= x1, y0 <= y1 else { continue }
+                for y in y0...y1 {
+                    let cy = Double(y) + 0.5
+                    for x in x0...x1 {
+                        let cx = Double(x) + 0.5
+                        let e0 = ((q.x - p.x) * (cy - p.y) - (q.y - p.y) * (cx - p.x)) * area
+                        let e1 = ((r.x - q.x) * (cy - q.y) - (r.y - q.y) * (cx - q.x)) * area
+                        let e2 = ((p.x - r.x) * (cy - r.y) - (p.y - r.y) * (cx - r.x)) * area
+                        if e0 >= 0, e1 >= 0, e2 >= 0 { inside[y * w + x] = true }
+                    }
+                }
+            }
+        }
+        let pixels = inside.withUnsafeBufferPointer { inside in
+            var pixels: [Int] = []
+            for y in 1..<(h - 2) {
+                for x in 1..<(w - 1) {
+                    let i = y * w + x
+                    if inside[i], inside[i - 1], inside[i + 1], inside[i - w], inside[i + w] { pixels.append(i) }
+                }
+            }
+            return pixels
+        }
+        return Mask(pixels: pixels)
+    }
+
+    /// How far the face's type region moved between two frames: the mean distance its grid's
+    /// points travelled, pixels.
+    static func motion(_ a: Region, _ b: Region) -> Double {
+        zip(a.points, b.points).reduce(0.0) { sum, p in
+            let d = p.0 - p.1
+            return sum + (d.x * d.x + d.y * d.y).squareRoot()
+        } / Double(grid.count)
+    }
+
+    /// How much the face's type region changed its squeeze between two frames: the mean over
+    /// the grid's cells of how much the length of each of a cell's two sides changed on screen
+    /// (|Δ log length|, both added). Sharpness follows the squeeze, not where the sheet is.
+    static func squeezing(_ a: Region, _ b: Region) -> Double {
+        let n = 33, u = a.points, v = b.points
+        func length(_ p: [Vec2], _ i: Int, _ j: Int) -> Double {
+            let d = p[i] - p[j]
+            return max((d.x * d.x + d.y * d.y).squareRoot(), 1e-6)
+        }
+        var sum = 0.0
+        for i in 0..<24 {
+            for j in 0..<32 {
+                let c = i * n + j
+                sum += abs(log(length(v, c + n, c) / length(u, c + n, c))) + abs(log(length(v, c + 1, c) / length(u, c + 1, c)))
+            }
+        }
+        return sum / Double(24 * 32)
+    }
+
+    /// The last turn of `script` recorded at `width × height` with `samples`, every `every`th frame.
+    static func record(_ script: String, width: Int, height: Int, samples: Int, every: Int = 1) throws -> [Frame] {
+        let all = try scenes(script)
+        let turn = try lastTurn(all)
+        // Both ends always: the frames at rest before and after the turn.
+        let scenes = (Array(turn.dropLast()).enumerated().filter { $0.offset % every == 0 }.map(\.element) + [turn.upperBound - 1]).map { all[$0] }
+        let images = try GLHarness.shared.frames(scenes, width: width, height: height, library: ContinuityTests.library,
+                                                 configuration: RenderConfiguration(samples: samples, filtering: .software))
+        return zip(scenes, images).map { Frame(scene: $0, image: $1) }
+    }
+
+    static let scripts = [
+        "curl": "style curl; open; goto 10; wait 0.1; next; wait 0.1",
+        "rigid": "style rigid; open; goto 10; wait 0.1; next; wait 0.1",
+        "cone": "style cone; open; goto 10; wait 0.1; next; wait 0.1",
+        "corner": "style curl; open; goto 10; wait 0.1; curl 0.95,-0.45; wait 0.1",
+    ]
+
+    /// A face's type region in a frame: the face, its grid's points on screen and its pixels.
+    struct Region {
+        var item: SceneItem
+        var points: [Vec2]
+        var mask: Mask
+
+        init(_ item: SceneItem, in f: Frame) {
+            self.item = item
+            points = grid.map { f.screen.point(item, $0.a, $0.l) }
+            mask = textMask(points, in: f)
+        }
+    }
+
+    /// The type region each frame shows of the turning sheet, or at rest of the page the sheet
+    /// leaves (before the turn) or lands as (after it), and its item.
+    static func typeRegions(_ frames: [Frame]) throws -> [Region] {
+        let first = try #require(frames.first { $0.sheet != nil }?.sheet)
+        let last = try #require(frames.last { $0.sheet != nil }?.sheet)
+        var seen = false
+        return try frames.map { f in
+            if let sheet = f.sheet { seen = true; return Region(sheet, in: f) }
+            let content = seen ? last.back : first.front
+            let page = try #require(content.flatMap(f.page(showing:)), "the page the sheet leaves or lands as")
+            return Region(page, in: f)
+        }
+    }
+
+    /// Type sharpness against the paper's brightness: shading that darkens the sheet leaves it.
+    static func contrastSharpness(_ f: Frame, _ mask: Mask) -> Double {
+        var paper = 0.0
+        for i in mask.pixels { paper += Double(f.luma[i]) }
+        return f.sharpness(mask) / max(paper / Double(max(mask.pixels.count, 1)), 1)
+    }
+
+    /// A page block's edge as frame `f` (at rest) shows it: the left and right fore edges'
+    /// columns (the middle third of the page's height) and the right page's top rows (its middle
+    /// half), and the points of a face along it (`a`, `l` as `Screen.point` takes them).
+    struct Edge {
+        var name: String
+        var x: Range<Int>, y: Range<Int>
+        var columns: Bool
+        var points: [(a: Double, l: Double)]
+
+        /// The largest change of one column's (or row's) mean luma from `f` to `g`.
+        func change(_ f: Frame, _ g: Frame) -> Double {
+            func means(_ f: Frame) -> [Double] {
+                columns ? x.map { xx in y.reduce(0.0) { $0 + Double(f.luma[$1 * f.screen.width + xx]) } / Double(y.count) }
+                    : y.map { yy in x.reduce(0.0) { $0 + Double(f.luma[yy * f.screen.width + $1]) } / Double(x.count) }
+            }
+            return zip(means(f), means(g)).map { abs($0 - $1) }.max() ?? 0
+        }
+
+        /// How far the face's points along the edge moved from `a` in `f` to `b` in `g`, pixels.
+        func travel(_ a: SceneItem, in f: Frame, _ b: SceneItem, in g: Frame) -> Double {
+            points.map { p in
+                let u = f.screen.point(a, p.a, p.l), v = g.screen.point(b, p.a, p.l)
+                return ((u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y)).squareRoot()
+            }.max() ?? 0
+        }
+    }
+
+    static func edges(_ f: Frame) throws -> [Edge] {
+        let pages = f.scene.items.filter { $0.kind == .page && $0.visible }
+        let right = try #require(pages.last { $0.model.project(Vec3(1, 0, 0)).x > $0.model.project(.zero).x })
+        let left = try #require(pages.last { $0.model.project(Vec3(1, 0, 0)).x < $0.model.project(.zero).x })
+        let along = [-1.0 / 6, 0, 1.0 / 6]
+        func foreEdge(_ name: String, _ p: SceneItem) -> Edge {
+            let x = Int(f.screen.point(p, 1, 0).x.rounded())
+            let ys = along.map { f.screen.point(p, 1, $0).y }
+            return Edge(name: name, x: (x - 4)..<(x + 5), y: Int(ys.min()!)..<Int(ys.max()!), columns: true, points: along.map { (1, $0) })
+        }
+        let a = f.screen.point(right, 0.25, 0.5), b = f.screen.point(right, 0.75, 0.5)
+        let y = Int(a.y.rounded())
+        return [foreEdge("left fore edge", left), foreEdge("right fore edge", right),
+                Edge(name: "right page's top", x: Int(min(a.x, b.x))..<Int(max(a.x, b.x)), y: (y - 4)..<(y + 5), columns: false,
+                     points: [0.25, 0.5, 0.75].map { ($0, 0.5) })]
+    }
+
+    /// What changes from one frame to the next.
+    struct Step: CustomStringConvertible {
+        var frame: Int
+        /// Type sharpness (`contrastSharpness`) before and after.
+        var sharpness: (Double, Double)
+        /// Whether the type region shows broadly enough in both frames to be measured (not edge
+        /// on): at least `measurable` of the largest it covers in the recording.
+        var measured: Bool
+        /// How far the type region moved (`motion`), pixels.
+        var motion: Double
+        /// How much its squeeze changed (`squeezing`).
+        var squeeze: Double
+        /// Mean luma change over the type region in both frames.
+        var difference: Double
+        /// A page lying open and the sheet trade places: the turn starts or lands.
+        var replaces: Bool
+        var edges: [(name: String, change: Double, travel: Double)]
+
+        var relativeSharpness: Double { abs(sharpness.1 - sharpness.0) / max((sharpness.0 + sharpness.1) / 2, 1e-9) }
+
+        var description: String {
+            String(format: "frame %d: sharpness %.4f → %.4f, motion %.2f px, squeeze %.4f, difference %.2f", frame, sharpness.0, sharpness.1, motion, squeeze, difference)
+                + edges.map { String(format: ", %@ %.1f (travel %.2f px)", $0.name, $0.change, $0.travel) }.joined()
+        }
+    }
+
+    static let measurable = 0.4
+
+    static func steps(_ frames: [Frame]) throws -> [Step] {
+        let regions = try typeRegions(frames)
+        let edges = try edges(frames[0])
+        let largest = regions.map(\.mask.pixels.count).max() ?? 0
+        let sharpness = zip(frames, regions).map { contrastSharpness($0, $1.mask) }
+        return frames.indices.dropFirst().map { k in
+            let a = regions[k - 1], b = regions[k], f = frames[k - 1], g = frames[k]
+            return Step(frame: k, sharpness: (sharpness[k - 1], sharpness[k]),
+                        measured: min(a.mask.pixels.count, b.mask.pixels.count) >= Int(measurable * Double(largest)),
+                        motion: motion(a, b), squeeze: squeezing(a, b), difference: g.difference(f, over: a.mask.common(b.mask)),
+                        replaces: (a.item.kind == .sheet) != (b.item.kind == .sheet),
+                        edges: edges.map { ($0.name, $0.change(f, g), $0.travel(a.item, in: f, b.item, in: g)) })
+        }
+    }
+
+    /// The bounds, from the recordings of the four turns at 640 × 360, MSAA 0 and 4 (llvmpipe),
+    /// each a little above what they give:
+    /// - type sharpness, relative: 7% a step and 0.4 per unit of `squeezing` (a start or a
+    ///   landing, its strokes crossing pixels as the sheet creeps: up to 6.1%; mid-turn, 23.7%
+    ///   as the squeeze changes by 0.69); a sheet standing nearly edge on (`measurable`) is left
+    ///   out, its type region too thin to measure;
+    /// - the type region's mean luma change: 1 a step and 25 a pixel of motion (up to 26 a pixel
+    ///   where it moves a tenth of a pixel; 0.6 where a cone starts and nothing moves);
+    /// - a block edge's column (row): 6 a step and 200 a pixel its face's edge moves (up to 154:
+    ///   the paper's edge crossing a column against the desk).
+    static let sharpnessPerStep = 0.07, sharpnessPerSqueeze = 0.4
+    static let differencePerStep = 1.0, differencePerPixel = 25.0
+    static let edgePerStep = 6.0, edgePerPixel = 200.0
+
+    /// What in `steps` changes more than the sheet's motion explains, one line each; those
+    /// where a resting page and the sheet trade places at a block's edge apart (`edgePops`).
+    static func jumps(_ steps: [Step]) -> (inTurn: [String], edgePops: [String]) {
+        var inTurn: [String] = [], pops: [String] = []
+        for s in steps {
+            if s.measured, s.relativeSharpness > sharpnessPerStep + sharpnessPerSqueeze * s.squeeze {
+                inTurn.append(String(format: "frame %d: type sharpness changes by %.1f%% as the sheet's squeeze changes by %.3f", s.frame, 100 * s.relativeSharpness, s.squeeze))
+            }
+            if s.measured, s.difference > differencePerStep + differencePerPixel * s.motion {
+                inTurn.append(String(format: "frame %d: the type region changes by %.2f as the sheet moves %.2f px", s.frame, s.difference, s.motion))
+            }
+            for e in s.edges where e.change > edgePerStep + edgePerPixel * e.travel {
+                let line = String(format: "frame %d: the %@ changes by %.1f as the sheet's edge moves %.2f px", s.frame, e.name, e.change, e.travel)
+                if s.replaces { pops.append(line) } else { inTurn.append(line) }
+            }
+        }
+        return (inTurn, pops)
+    }
+
+    static func expectContinuous(_ frames: [Frame], _ name: String) throws {
+        let steps = try steps(frames)
+        let (inTurn, pops) = jumps(steps)
+        #expect(steps.contains { $0.motion > 10 }, "\(name): the sheet hardly moves: \(steps)")
+        #expect(inTurn.isEmpty, "\(name): \(inTurn.joined(separator: "; "))\n\(steps.map(\.description).joined(separator: "\n"))")
+        // Known: where the turning sheet takes the resting page's place (and gives it back), the
+        // page revealed beneath lies under the sheet's edge, both antialiased, so the edge's
+        // pixels show more paper and less of the board's rim than the page alone gave (640 × 360,
+        // curl: the right fore edge's column 40 lighter, the right page's top row 32, at the
+        // first frame; the left fore edge 56 darker at the landing) while nothing moves.
+        withKnownIssue("the sheet's and the page's antialiased rims over one another at a block's edge", isIntermittent: true) {
+            #expect(pops.isEmpty, "\(name): \(pops.joined(separator: "; "))")
+        }
+    }
+
+    /// Each turn at 640 × 360, every frame, with no multisampling and with 4 samples.
+    @Test(arguments: ["curl", "rigid", "cone", "corner"], [0, 4])
+    func aRecordedTurnChangesOnlyAsItsSheetMoves(_ name: String, samples: Int) throws {
+        try Self.expectContinuous(try Self.record(Self.scripts[name]!, width: 640, height: 360, samples: samples), "\(name), MSAA \(samples)")
+    }
+
+    /// The rigid flip at 1920 × 1080 with 4 samples, every second frame (the bounds are per
+    /// pixel of motion, so a step twice as long is held to twice the change).
+    @Test func aRecordedTurnAt1080pChangesOnlyAsItsSheetMoves() throws {
+        let frames = try Self.record(Self.scripts["rigid"]!, width: 1920, height: 1080, samples: 4, every: 2)
+        try Self.expectContinuous(frames, "rigid at 1920 × 1080, MSAA 4")
+    }
+
+    /// The checks catch a sheet whose type softens in one frame: the rigid flip with one frame
+    /// mid-lift drawn without the steep taps (GPU filtering's one tap, mip level by the
+    /// squeezed direction) is flagged at that frame (30% against a bound of 20%).
+    @Test func aSheetSoftenedForOneFrameIsCaught() throws {
+        var frames = try Self.record(Self.scripts["rigid"]!, width: 640, height: 360, samples: 0)
+        let steps = try Self.steps(frames)
+        // The most squeezed frame measured, just before the sheet stands edge on.
+        let k = try #require(steps.indices.dropLast().first { steps[$0].measured && !steps[$0 + 1].measured }.map { steps[$0].frame })
+        let soft = try GLHarness.shared.render(frames[k].scene, width: 640, height: 360, library: ContinuityTests.library) {
+            $0.steepTextTaps = false
+        }
+        frames[k] = Frame(scene: frames[k].scene, image: soft)
+        let broken = try Self.steps(frames)
+        let flagged = Self.jumps(broken).inTurn
+        #expect(flagged.contains { $0.hasPrefix("frame \(k): type sharpness") }, "frame \(k) drawn soft: \(flagged) \(broken)")
+    }
+}

@@ -209,6 +209,9 @@ import Testing
         "rigid": "style rigid; open; goto 10; wait 0.1; next; wait 0.1",
         "cone": "style cone; open; goto 10; wait 0.1; next; wait 0.1",
         "corner": "style curl; open; goto 10; wait 0.1; curl 0.95,-0.45; wait 0.1",
+        // Two turns back to back from the book's first spread: the second sheet leaves as the
+        // first lands.
+        "chained": "style curl; open; next 2; wait 0.1",
     ]
 
     /// A face's type region in a frame: the face, its grid's points on screen and its pixels.
@@ -295,7 +298,8 @@ import Testing
         /// Type sharpness (`contrastSharpness`) before and after.
         var sharpness: (Double, Double)
         /// Whether the type region shows broadly enough in both frames to be measured (not edge
-        /// on): at least `measurable` of the largest it covers in the recording.
+        /// on: at least `measurable` of the largest it covers in the recording), and is one
+        /// face's (not one sheet's and then the next one's).
         var measured: Bool
         /// How far the type region moved (`motion`), pixels.
         var motion: Double
@@ -303,11 +307,14 @@ import Testing
         var squeeze: Double
         /// Mean luma change over the type region in both frames.
         var difference: Double
-        /// A page lying open and the sheet trade places: the turn starts or lands.
+        /// A page lying open and the sheet trade places (the turn starts or lands), or one sheet
+        /// the one before (chained turns).
         var replaces: Bool
         var edges: [(name: String, change: Double, travel: Double)]
 
-        var relativeSharpness: Double { abs(sharpness.1 - sharpness.0) / max((sharpness.0 + sharpness.1) / 2, 1e-9) }
+        /// The change in sharpness against the sharpness of a page of type (a page with little on
+        /// it, a title's, changes by as much for less).
+        var relativeSharpness: Double { abs(sharpness.1 - sharpness.0) / max((sharpness.0 + sharpness.1) / 2, 0.04) }
 
         var description: String {
             String(format: "frame %d: sharpness %.4f → %.4f, motion %.2f px, squeeze %.4f, difference %.2f", frame, sharpness.0, sharpness.1, motion, squeeze, difference)
@@ -325,24 +332,28 @@ import Testing
         return frames.indices.dropFirst().map { k in
             let a = regions[k - 1], b = regions[k], f = frames[k - 1], g = frames[k]
             return Step(frame: k, sharpness: (sharpness[k - 1], sharpness[k]),
-                        measured: min(a.mask.pixels.count, b.mask.pixels.count) >= Int(measurable * Double(largest)),
+                        measured: min(a.mask.pixels.count, b.mask.pixels.count) >= Int(measurable * Double(largest))
+                            && !(a.item.kind == .sheet && b.item.kind == .sheet && a.item.front != b.item.front),
                         motion: motion(a, b), squeeze: squeezing(a, b), difference: g.difference(f, over: a.mask.common(b.mask)),
-                        replaces: (a.item.kind == .sheet) != (b.item.kind == .sheet),
+                        replaces: a.item.kind != b.item.kind || a.item.front != b.item.front,
                         edges: edges.map { ($0.name, $0.change(f, g), $0.travel(a.item, in: f, b.item, in: g)) })
         }
     }
 
     /// The bounds, from the recordings of the four turns at 640 × 360, MSAA 0 and 4 (llvmpipe),
     /// each a little above what they give:
-    /// - type sharpness, relative: 7% a step and 0.1 per unit of `squeezing` (a start or a
-    ///   landing, its strokes crossing pixels as the sheet creeps: up to 6.1%; mid-turn, 5.3%
-    ///   as the squeeze changes by 0.33); a sheet standing nearly edge on (`measurable`) is left
-    ///   out, its type region too thin to measure;
+    /// - type sharpness, relative: 7% a step and 0.1 per unit of `squeezing` (mid-turn: up to
+    ///   5.3% as the squeeze changes by 0.33), and where the sheet creeps (under a pixel a
+    ///   frame: a start or a landing) 0.2 a pixel of motion up to half a pixel, as its strokes
+    ///   meet the pixels otherwise (a sheet lying on the pixel grid is sharpest: the sample
+    ///   pages map 4 texels to a pixel at 640 × 360; a landing sheet sharpens by 9.2% as it
+    ///   moves its last 0.18 px); a sheet standing nearly edge on (`measurable`) is left out,
+    ///   its type region too thin to measure, and so is a step from one sheet to the next;
     /// - the type region's mean luma change: 1 a step and 25 a pixel of motion (up to 26 a pixel
     ///   where it moves a tenth of a pixel; 0.6 where a cone starts and nothing moves);
     /// - a block edge's column (row): 6 a step and 200 a pixel its face's edge moves (up to 154:
     ///   the paper's edge crossing a column against the desk).
-    static let sharpnessPerStep = 0.07, sharpnessPerSqueeze = 0.1
+    static let sharpnessPerStep = 0.07, sharpnessPerSqueeze = 0.1, sharpnessPerCreep = 0.2
     static let differencePerStep = 1.0, differencePerPixel = 25.0
     static let edgePerStep = 6.0, edgePerPixel = 200.0
 
@@ -351,7 +362,8 @@ import Testing
     static func jumps(_ steps: [Step]) -> (inTurn: [String], edgePops: [String]) {
         var inTurn: [String] = [], pops: [String] = []
         for s in steps {
-            if s.measured, s.relativeSharpness > sharpnessPerStep + sharpnessPerSqueeze * s.squeeze {
+            let creep = s.motion < 1 ? sharpnessPerCreep * min(s.motion, 0.5) : 0
+            if s.measured, s.relativeSharpness > sharpnessPerStep + sharpnessPerSqueeze * s.squeeze + creep {
                 inTurn.append(String(format: "frame %d: type sharpness changes by %.1f%% as the sheet's squeeze changes by %.3f", s.frame, 100 * s.relativeSharpness, s.squeeze))
             }
             if s.measured, s.difference > differencePerStep + differencePerPixel * s.motion {
@@ -381,7 +393,7 @@ import Testing
     }
 
     /// Each turn at 640 × 360, every frame, with no multisampling and with 4 samples.
-    @Test(arguments: ["curl", "rigid", "cone", "corner"], [0, 4])
+    @Test(arguments: ["curl", "rigid", "cone", "corner", "chained"], [0, 4])
     func aRecordedTurnChangesOnlyAsItsSheetMoves(_ name: String, samples: Int) throws {
         try Self.expectContinuous(try Self.record(Self.scripts[name]!, width: 640, height: 360, samples: samples), "\(name), MSAA \(samples)")
     }

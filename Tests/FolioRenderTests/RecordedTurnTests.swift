@@ -34,13 +34,11 @@ import Testing
     /// One recorded frame: its scene, its pixels' luma and where the scene's faces fall in it.
     struct Frame {
         var scene: Scene
-        var image: RGBAImage
         var luma: [Float]
         var screen: Screen
 
         init(scene: Scene, image: RGBAImage) {
             self.scene = scene
-            self.image = image
             luma = image.pixels.withUnsafeBufferPointer { p in
                 [Float](unsafeUninitializedCapacity: p.count / 4) { out, n in
                     for i in 0..<(p.count / 4) {
@@ -398,8 +396,8 @@ import Testing
         try Self.expectContinuous(try Self.record(Self.scripts[name]!, width: 640, height: 360, samples: samples), "\(name), MSAA \(samples)")
     }
 
-    /// The rigid flip at 1920 × 1080 with 4 samples, every second frame (the bounds are per
-    /// pixel of motion, so a step twice as long is held to twice the change).
+    /// The rigid flip at 1920 × 1080 with 4 samples, every second frame (the bounds grow with
+    /// the motion and the squeeze of a step, so a step twice as long may change twice as much).
     @Test func aRecordedTurnAt1080pChangesOnlyAsItsSheetMoves() throws {
         let frames = try Self.record(Self.scripts["rigid"]!, width: 1920, height: 1080, samples: 4, every: 2)
         try Self.expectContinuous(frames, "rigid at 1920 × 1080, MSAA 4")

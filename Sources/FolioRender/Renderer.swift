@@ -511,16 +511,7 @@ public final class Renderer {
         let images = zip(faces, behind).map { face, other in
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
-        // The biased tap only where some of the face is not seen square: the plain tap draws the
-        // same pixels elsewhere, without the bias's work.
-        let parts: [(biased: Bool, part: MeshPart)] = {
-            guard moving && settings.biasedTaps else { return [(false, .all)] }
-            switch item.deformation {
-            case .flat: return [(!flatEnough(item), .all)]
-            case .curl: return flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
-            case .cone: return [(true, .all)]
-            }
-        }()
+        let parts = tapParts(item, moving: moving)
         let recolours = item.kind != .cover && takesTheme(item)
         for (face, image) in zip(faces, images) {
             for (biased, part) in parts {
@@ -559,6 +550,19 @@ public final class Renderer {
                 page[.backFace].set(face.back)
                 drawMesh(for: item, part: part)
             }
+        }
+    }
+
+    /// The parts of a face's mesh and whether each takes the biased tap: only where some of
+    /// the face is not seen square (the plain tap draws the same pixels elsewhere, without the
+    /// bias's work). A curl's flat part is seen square only before the sheet turns about the
+    /// spine.
+    func tapParts(_ item: SceneItem, moving: Bool) -> [(biased: Bool, part: MeshPart)] {
+        guard moving && settings.biasedTaps else { return [(false, .all)] }
+        switch item.deformation {
+        case .flat: return [(!flatEnough(item), .all)]
+        case let .curl(c): return c.rotation == 0 && flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
+        case .cone: return [(true, .all)]
         }
     }
 

@@ -87,4 +87,28 @@ struct MovingVariantTests {
             #expect(answer == flat, "\(deform) at \(turn): flat enough \(String(describing: answer))")
         }
     }
+
+    /// A curl turns about the spine as it bends (PARC's 3Book): its flat part stands up with it,
+    /// so only a curl not yet turned draws that part with the plain tap. The flat part of a
+    /// curl standing half up took the plain tap in a view that sees the page's plane square,
+    /// and its type blurred.
+    @Test func aCurlTurnedAboutTheSpineTakesTheBiasedTapAllOver() throws {
+        let library = Library.load(from: GLHarness.textures)
+        let scene = try ContinuityTests.still { $0.page = 7; $0.turn = 0.3; $0.deform = .curl }
+        var sheet = try #require(scene.items.first { $0.kind == .sheet })
+        guard case var .curl(c) = sheet.deformation else { Issue.record("not a curl"); return }
+        #expect(c.rotation > 0.1)
+        // Each part as "biased part" or "plain part".
+        var parts: [[String]] = []
+        let named = { (drawn: [(biased: Bool, part: MeshPart)]) in drawn.map { "\($0.biased ? "biased" : "plain") \($0.part)" } }
+        _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library, inspect: { renderer in
+            #expect(renderer.flatEnough(sheet), "the page's plane is seen square here")
+            parts.append(named(renderer.tapParts(sheet, moving: true)))
+            c.rotation = 0
+            sheet.deformation = .curl(c)
+            parts.append(named(renderer.tapParts(sheet, moving: true)))
+        })
+        // Turned: biased all over. Not turned: the flat part plain, the bent part biased.
+        #expect(parts == [["biased all"], ["plain flat", "biased bent"]])
+    }
 }

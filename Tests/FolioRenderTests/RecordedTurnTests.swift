@@ -404,15 +404,15 @@ import Testing
     }
 
     /// The checks catch a sheet whose type softens in one frame: the rigid flip with one frame
-    /// mid-lift drawn without the steep taps (GPU filtering's one tap, mip level by the
-    /// squeezed direction) is flagged at that frame (30% against a bound of 10%).
+    /// mid-lift drawn without the biased tap (the plain tap: mip level by the
+    /// squeezed direction) is flagged at that frame (34% against a bound of 10%).
     @Test func aSheetSoftenedForOneFrameIsCaught() throws {
         var frames = try Self.record(Self.scripts["rigid"]!, width: 640, height: 360, samples: 0)
         let steps = try Self.steps(frames)
         // The most squeezed frame measured, just before the sheet stands edge on.
         let k = try #require(steps.indices.dropLast().first { steps[$0].measured && !steps[$0 + 1].measured }.map { steps[$0].frame })
         let soft = try GLHarness.shared.render(frames[k].scene, width: 640, height: 360, library: ContinuityTests.library) {
-            $0.steepTextTaps = false
+            $0.biasedTaps = false
         }
         frames[k] = Frame(scene: frames[k].scene, image: soft)
         let broken = try Self.steps(frames)

@@ -338,17 +338,17 @@ import Testing
         }
     }
 
-    /// The bounds, from the recordings of the four turns at 640 × 360, MSAA 0 and 4 (llvmpipe),
+    /// The bounds, from the recordings of the turns at 640 × 360, MSAA 0 and 4 (llvmpipe),
     /// each a little above what they give:
     /// - type sharpness, relative: 7% a step and 0.1 per unit of `squeezing` (mid-turn: up to
-    ///   5.3% as the squeeze changes by 0.33), and where the sheet creeps (under a pixel a
+    ///   4.9%, up to 6% where a sheet starts to lift), and where the sheet creeps (under a pixel a
     ///   frame: a start or a landing) 0.2 a pixel of motion up to half a pixel, as its strokes
     ///   meet the pixels otherwise (a sheet lying on the pixel grid is sharpest: the sample
     ///   pages map 4 texels to a pixel at 640 × 360; a landing sheet sharpens by 9.2% as it
     ///   moves its last 0.18 px); a sheet standing nearly edge on (`measurable`) is left out,
     ///   its type region too thin to measure, and so is a step from one sheet to the next;
-    /// - the type region's mean luma change: 1 a step and 25 a pixel of motion (up to 26 a pixel
-    ///   where it moves a tenth of a pixel; 0.6 where a cone starts and nothing moves);
+    /// - the type region's mean luma change: 1 a step and 25 a pixel of motion (1.1 where it
+    ///   moves 0.04 px; 0.6 where a cone starts and nothing moves);
     /// - a block edge's column (row): 6 a step and 200 a pixel its face's edge moves (up to 154:
     ///   the paper's edge crossing a column against the desk).
     static let sharpnessPerStep = 0.07, sharpnessPerSqueeze = 0.1, sharpnessPerCreep = 0.2

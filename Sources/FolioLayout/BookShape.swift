@@ -40,9 +40,16 @@ public enum BookShape {
     /// (`eyeDistance`), which makes perspective the same at every scale.
     public static func turnFit(page: Vec2, orientation: TurnStyle.Orientation, viewSize: Vec2, viewpoint: Viewpoint,
                                reversePerspective: Bool, lift: Double, eye: Double? = nil) -> Double {
+        turnFit(page: page, orientation: orientation, viewSize: viewSize, vanishing: viewpoint.vanishingPoint(viewSize: viewSize),
+                reversal: reversePerspective ? 1 : 0, lift: lift, eye: eye)
+    }
+
+    /// `turnFit` for a camera between viewpoints and perspectives while they change
+    /// (`StyleBlend`): its vanishing point and how far its perspective is reversed (`Camera.reversal`).
+    public static func turnFit(page: Vec2, orientation: TurnStyle.Orientation, viewSize: Vec2, vanishing: Vec2,
+                               reversal: Double, lift: Double, eye: Double? = nil) -> Double {
         let open = openFit(page: page, orientation: orientation, viewSize: viewSize)
         guard page.x > 0, page.y > 0 else { return open }
-        let vanishing = viewpoint.vanishingPoint(viewSize: viewSize)
         let turned = orientation == .vertical ? Mat4.rotationZ(-.pi / 2) : Mat4.identity
         let key = SIMD3(page.x, page.y, lift)
         let points = sweeps.withLock { made in
@@ -57,7 +64,7 @@ public enum BookShape {
         let half = viewSize / 2 * 0.99
         // The largest scale at which every point, its perspective taken at `scale`, stays in.
         func largest(at scale: Double) -> Double {
-            let m34 = (reversePerspective ? 1.0 : -1.0) / (eye ?? eyeDistance(pageWidth: page.x * scale))
+            let m34 = (2 * reversal - 1) / (eye ?? eyeDistance(pageWidth: page.x * scale))
             var most = open
             for q in points {
                 // Camera: a point at scale s lands at vp + (s·q − vp)·k, k = 1 / (1 + m34·z);

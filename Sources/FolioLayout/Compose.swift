@@ -225,8 +225,10 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     let vertical = v.style.orientation == .vertical
     let size = book.laidOutPageSize(v.style.orientation)
     let closedScale = ClosedBook.scale * BookShape.coverFit(book.pageSize)
-    // The fan, or the fan rising out of the flat layout while the layout changes.
-    let rise = v.styles.fan
+    // The fan, or the fan rising out of the flat layout while the layout changes; a fan also
+    // lies down while it spins into a calendar or out of one, flat where it is edge on.
+    let spin = v.blend.map { $0.vertical > 0 && $0.vertical < 1 ? cos(.pi * $0.vertical) : 1 } ?? 1
+    let rise = v.styles.fan * spin * spin
     let box = rise <= 0
     var faces: [BookFace]
     switch (box, v.turn) {
@@ -277,7 +279,8 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         item.leafAngle = f.leafAngle
         // A block lying open flares as the flat layout's does until the fan has half risen.
         item.flares = box || rise < 0.5
-        if f.kind == .shadow, !box { item.opacity = 1 - rise }
+        // The desk shadow fades as the fan rises, and while the book spins (lifted off the desk).
+        if f.kind == .shadow { item.opacity = (box ? 1 : 1 - rise) * spin * spin }
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item

@@ -33,19 +33,12 @@ public enum BookShape {
 
     /// The scale of an open book whose whole turns stay in view: `openFit`, made smaller where
     /// some paper on the path of a turn — a rigid sheet standing up, the scripted curls from a
-    /// corner or the edge, the cone — would leave the view as the camera (`viewpoint`, eye
-    /// distance, perspective) shows it. Depends on no turn's progress, so the camera never moves
+    /// corner or the edge, the cone — would leave the view as the camera (its vanishing point,
+    /// eye distance and perspective: `reversal`, as `Camera.reversal`, any value between while
+    /// it changes) shows it. Depends on no turn's progress, so the camera never moves
     /// because a sheet turns. `lift` is the height of the tallest stack (the spine of a turning
     /// sheet is no higher); `eye` is the eye distance asked for, nil when it follows the scale
     /// (`eyeDistance`), which makes perspective the same at every scale.
-    public static func turnFit(page: Vec2, orientation: TurnStyle.Orientation, viewSize: Vec2, viewpoint: Viewpoint,
-                               reversePerspective: Bool, lift: Double, eye: Double? = nil) -> Double {
-        turnFit(page: page, orientation: orientation, viewSize: viewSize, vanishing: viewpoint.vanishingPoint(viewSize: viewSize),
-                reversal: reversePerspective ? 1 : 0, lift: lift, eye: eye)
-    }
-
-    /// `turnFit` for a camera between viewpoints and perspectives while they change
-    /// (`StyleBlend`): its vanishing point and how far its perspective is reversed (`Camera.reversal`).
     public static func turnFit(page: Vec2, orientation: TurnStyle.Orientation, viewSize: Vec2, vanishing: Vec2,
                                reversal: Double, lift: Double, eye: Double? = nil) -> Double {
         let open = openFit(page: page, orientation: orientation, viewSize: viewSize)

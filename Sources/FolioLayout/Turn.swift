@@ -73,8 +73,8 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
 /// - `fan`: 0 the flat layout … 1 the fan: the fan's sheets rise from lying open on the two
 ///   stacks into their fan;
 /// - `vertical`: 0 a book … 1 a calendar: the book spins a half turn about the view's vertical
-///   axis and is laid out as a calendar from the moment it is seen edge on, its scale going
-///   from the one to the other so that both are the same length there.
+///   axis and is laid out as a calendar from the moment it is seen edge on, each shrinking as
+///   it turns away so that both are the same length there (`calendarSpin`).
 public struct StyleBlend: Sendable, Equatable {
     public var viewpoint: Double
     public var reversal: Double

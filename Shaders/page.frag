@@ -2,7 +2,8 @@
 // Page shading: paper texture on both faces, diffuse light (page.vert's, per vertex), paper lit
 // from behind (its own tone and the other side's print showing through), the crease band, the
 // gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
-// Inputs:   vST, vLit (the light and the back-lighting of the face drawn) from page.vert.
+// Inputs:   vST, vLit (the light and the back-lighting of the face drawn), vBias (with
+//           BIASED) from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine, and page.vert lights it from
 //           the other side; a two-sided sheet is drawn twice, once per face, so each pixel
@@ -20,16 +21,16 @@
 //           uBehindLevel (its mipmap level: texels a fixed share of the page), uBehindOrigin, uBehindDu,
 //           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
-//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR), uTapBias (with BIASED).
+//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  each adds a term (a software renderer pays for the code of a branch it skips): WEDGE
 //           the wedge (a fanned page under another), FLAP the flap's shadow (a curl's flat part
-//           while the flap lies over it), RIM the back's rim (a sheet with a back), STEEP the
-//           steep taps (with software filtering, a moving face or the bent part of a curl
-//           not seen square somewhere: seen square both variants draw the same pixels, so
-//           its sharpness never switches). BIASED takes one tap instead, its level of detail
-//           biased by uTapBias towards the squeezed face's sharper axis (the renderer's
-//           `tapBias`, found per face: a fanned page lies flat, so its squeeze varies slowly).
+//           while the flap lies over it), RIM the back's rim (a sheet with a back), BIASED
+//           one tap whose level of detail is biased by vBias towards a squeezed face's
+//           sharper axis (with software filtering, a moving face not seen square somewhere:
+//           the sampler's level follows the longer of a pixel's steps, the type's sharpness
+//           the shorter; page.vert finds the bias from the face's geometry, so it follows the
+//           face continuously and no line or frame switches between blurred and sharp).
 //           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's
 //           print, for a sheet's faces and pages lying open (one more texture tap, at a coarse
 //           level). RECOLOUR maps the print to the
@@ -37,6 +38,7 @@
 
 in vec2 vST;
 in vec2 vLit;
+in float vBias;
 
 uniform sampler2D uImage;
 uniform float uBackFace;
@@ -65,9 +67,6 @@ uniform float uBackTone;
 uniform vec3 uThemePaper;
 uniform vec3 uThemeInk;
 #endif
-#ifdef BIASED
-uniform float uTapBias;
-#endif
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
 uniform float uBehindLevel;
@@ -78,27 +77,6 @@ uniform vec2 uShowThrough;
 #endif
 
 const float PI = 3.14159265358979;
-
-// Where the page is seen steeply, two taps along the squeezed direction, each filtered for
-// part of it: the mipmap level then follows the other direction and small type stays legible.
-// Software renderers use it in place of their anisotropic filtering. Each tap covers the other
-// direction's footprint (half the squeezed one at most) and the two together the squeezed one:
-// continuous in the squeeze, one tap's worth on a face seen square, so no line across a page
-// and no frame switches between blurred and sharp. A face (or a curl's flat part) seen square
-// everywhere, to within 1% (Renderer's `flatEnough`), is drawn with the one-tap variant: the
-// same pixels, to within that 1% of a footprint, for half the texture work.
-vec4 steep(vec2 uv) {
-    vec2 dx = dFdx(uv), dy = dFdy(uv);
-    // Compared in texels: a page's uv square is not square in texels.
-    vec2 texels = vec2(textureSize(uImage, 0));
-    float lx = dot(dx * texels, dx * texels), ly = dot(dy * texels, dy * texels);
-    vec2 major = lx > ly ? dx : dy, minor = lx > ly ? dy : dx;
-    float part = max(0.5, sqrt(min(lx, ly) / max(max(lx, ly), 1e-12)));
-    vec2 offset = 0.5 * (1.0 - part) * major;
-    // Explicit derivatives: implicit ones would follow the taps' own offsets.
-    return 0.5 * (textureGrad(uImage, uv - offset, part * major, minor)
-                + textureGrad(uImage, uv + offset, part * major, minor));
-}
 
 // Signed distance (layout units, negative inside) to a rectangle with rounded corners.
 float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
@@ -128,10 +106,8 @@ void main() {
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
     // Optional terms sit behind uniform branches: a software renderer then skips them whole
     // (a ?: would be evaluated on both sides).
-#ifdef STEEP
-    vec4 tex = steep(uv);
-#elif defined(BIASED)
-    vec4 tex = texture(uImage, uv, uTapBias);
+#ifdef BIASED
+    vec4 tex = texture(uImage, uv, vBias);
 #else
     vec4 tex = texture(uImage, uv);
 #endif

@@ -16,11 +16,14 @@
 //           uGutterWidth (the curve's width, a fraction of the page width), uBackFace (1: the
 //           face drawn is the back, lit from the other side), uFrom (the fraction
 //           of the width from the spine the page is drawn from, faces and their depth-only
-//           pass: the band before it lies under a fanned page nearer the reader; 0: whole).
+//           pass: the band before it lies under a fanned page nearer the reader; 0: whole),
+//           uTapBias (page.frag's BIASED bias of a flat face, the renderer's `tapBias`),
+//           uTexelAxes (texels per layout unit across and along the face's image: a bent
+//           face's bias is found here, per vertex), uViewHalf (half the view, its units).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
-//           occlusion, 0 … 1).
+//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
 // GutterCurve.swift; tests compare the two.
 
@@ -45,10 +48,14 @@ uniform vec2 uGutterDrop;
 uniform float uGutterWidth;
 uniform float uBackFace;
 uniform float uFrom;
+uniform float uTapBias;
+uniform vec4 uTexelAxes;
+uniform vec2 uViewHalf;
 
 out vec2 vST;
 out vec2 vLit;
 out float vHeight;
+out float vBias;
 
 const float PI = 3.14159265358979;
 
@@ -180,6 +187,33 @@ vec2 lighting(vec3 n) {
     return vec2(clamp(0.7 + 0.3 * l / uLight.z, 0.62, 1.0), smoothstep(0.0, -0.4, l));
 }
 
+// Where local point p of the deformed face lands in the view (its units).
+vec2 onScreen(vec2 p) {
+    vec3 pos, n;
+    deform(p, pos, n);
+    vec4 c = uViewProj * (uModel * vec4(pos, 1.0));
+    return c.xy / c.w * uViewHalf;
+}
+
+// page.frag's BIASED bias where a bent face is seen from here, as the renderer's `tapBias`
+// finds it for a flat one: log₂ of the ratio of the shorter to the longer of a pixel's steps
+// in texels across and down the screen, no lower than −1. A bent face's squeeze varies over
+// it; found per vertex, it follows the bend continuously (a curl's strips follow its fold).
+float bentTapBias(vec2 p) {
+    const float e = 0.5;
+    vec2 at = onScreen(p);
+    // The view's units per layout unit across and along the face here.
+    vec2 u = (onScreen(p + vec2(e, 0.0)) - at) / e, v = (onScreen(p + vec2(0.0, e)) - at) / e;
+    float det = u.x * v.y - u.y * v.x;
+    if (abs(det) < 1e-12) return -1.0;
+    // Layout units per step right and down the screen, then texels.
+    vec2 right = vec2(v.y, -u.y) / det, down = vec2(-v.x, u.x) / det;
+    vec2 dx = uTexelAxes.xy * right.x + uTexelAxes.zw * right.y;
+    vec2 dy = uTexelAxes.xy * down.x + uTexelAxes.zw * down.y;
+    float lx = dot(dx, dx), ly = dot(dy, dy);
+    return max(0.5 * log2(max(min(lx, ly), 1e-24) / max(max(lx, ly), 1e-24)), -1.0);
+}
+
 // The same transform in every program that draws a page: the depth-only pass and the colour
 // pass must agree to the bit.
 invariant gl_Position;
@@ -203,6 +237,7 @@ void main() {
         vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
         vLit = vec2(1.0, 0.0);
+        vBias = 0.0;
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -217,6 +252,7 @@ void main() {
     vST = uShadowPass == 0 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
     vLit = lighting(mat3(uModel) * n);
     vHeight = max(world.z, 0.0);
+    vBias = uDeform == 0 ? uTapBias : bentTapBias(p);
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height
         // above the pages it lies on: its curve and arch are theirs too, and cast nothing.

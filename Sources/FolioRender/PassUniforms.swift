@@ -4,10 +4,10 @@ import FolioLayout
 enum UniformName: Int, CaseIterable {
     // page.vert: every program that draws a page (faces, cast shadow, overlays)
     case viewProj, model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone, light
-    case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from
+    case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from, tapBias, texelAxes, viewHalf
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, cornerRadius, backTone
-    case showThrough, behindLevel, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace, tapBias
+    case showThrough, behindLevel, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace
     // shadow.frag
     case strength, falloff
     // block.vert and block.frag

@@ -23,10 +23,10 @@ public struct RenderSettings: Sendable, Equatable {
     /// edges, are drawn single-sampled over it once resolved. A software renderer pays for every
     /// sample of every pixel: this keeps the boxes' edges for a fraction of the cost.
     public var multisampleBoxesOnly = true
-    /// Two texture taps where a page is seen steeply, so its type stays legible (the software
-    /// renderer's own anisotropic filtering triples the cost and garbles type; GPUs use theirs);
-    /// a fanned page, flat, takes one tap biased for its squeeze instead (`tapBias`).
-    public var steepTextTaps = true
+    /// One texture tap biased for the squeeze where a moving page is seen steeply, so its type
+    /// stays legible (the software renderer's own anisotropic filtering triples the cost and
+    /// garbles type; GPUs use theirs): page.frag's BIASED, `tapBias` for a flat face.
+    public var biasedTaps = true
     /// The other side's print showing through the paper (one more texture tap where it can
     /// show: docs/engineering-notes.md has its cost on a software renderer).
     public var showThrough = true
@@ -59,7 +59,7 @@ public struct RenderSettings: Sendable, Equatable {
             s.curlStrips = 64
             s.samples = 4
             s.multisampleBoxesOnly = false
-            s.steepTextTaps = false
+            s.biasedTaps = false
         }
         return s
     }
@@ -511,24 +511,12 @@ public final class Renderer {
         let images = zip(faces, behind).map { face, other in
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
-        // The steep taps only where some of the face is not seen square: the one-tap variant
-        // draws the same pixels elsewhere, for less.
-        let parts: [(steep: Bool, part: MeshPart)] = {
-            guard moving && settings.steepTextTaps else { return [(false, .all)] }
-            switch item.deformation {
-            case .flat: return [(!flatEnough(item), .all)]
-            case .curl: return flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
-            case .cone: return [(true, .all)]
-            }
-        }()
+        let parts = tapParts(item, moving: moving)
         let recolours = item.kind != .cover && takesTheme(item)
-        // A fanned page lies flat: one tap biased for its squeeze reads about as the steep taps do.
-        let biased = item.ratio != nil && item.deformation == .flat
         for (face, image) in zip(faces, images) {
-            for (steep, part) in parts {
-                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, steepTextTaps: steep && !biased,
-                                                         biasedTap: steep && biased, showThrough: image.behind != nil,
-                                                         recolour: recolours))]
+            for (biased, part) in parts {
+                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
+                                                         showThrough: image.behind != nil, recolour: recolours))]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0
@@ -548,9 +536,7 @@ public final class Renderer {
                 page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                 page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
                 if recolours { setTheme(page) }
-                if steep && biased {
-                    page[.tapBias].set(Float(tapBias(item, texels: Vec2(Double(image.image.width), Double(image.image.height)))))
-                }
+                if biased { setTapBias(page, item, texels: Vec2(Double(image.image.width), Double(image.image.height))) }
                 if let other = image.behind {
                     other.bind(unit: 1)
                     let map = item.behindUV ?? item.uv
@@ -567,6 +553,19 @@ public final class Renderer {
         }
     }
 
+    /// The parts of a face's mesh and whether each takes the biased tap: only where some of
+    /// the face is not seen square (the plain tap draws the same pixels elsewhere, without the
+    /// bias's work). A curl's flat part is seen square only before the sheet turns about the
+    /// spine.
+    func tapParts(_ item: SceneItem, moving: Bool) -> [(biased: Bool, part: MeshPart)] {
+        guard moving && settings.biasedTaps else { return [(false, .all)] }
+        switch item.deformation {
+        case .flat: return [(!flatEnough(item), .all)]
+        case let .curl(c): return c.rotation == 0 && flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
+        case .cone: return [(true, .all)]
+        }
+    }
+
     /// Texels across the page's height at the level page.frag reads the other side from: the
     /// paper diffuses it over about a third of a line of type, so its lines show as bands and
     /// its letters never do, the same at every zoom and in every crop (docs/behaviour.md §5).
@@ -579,7 +578,7 @@ public final class Renderer {
     }
 
     /// Whether the item's undeformed plane is seen square everywhere, to within `flatSqueeze`
-    /// (page.frag's steep taps then part by under 1% of a footprint: one tap reads the same):
+    /// (page.frag's biased tap then differs from the plain one by under 1% of a footprint):
     /// found at a 3 × 3 grid of its points, from the ratio of the longer to the shorter axis of
     /// the screen image of a small square of it. A page lying in the view plane is seen square.
     func flatEnough(_ item: SceneItem) -> Bool {
@@ -611,13 +610,12 @@ public final class Renderer {
     /// page.frag's BIASED level-of-detail bias for a flat face whose image is `texels` wide and
     /// high: log₂ of the ratio of the shorter to the longer of a pixel's steps in texels across
     /// and down the screen (the sampler's level follows the longer, the type's sharpness the
-    /// shorter), no lower than −1 (the steep taps' least part: past a 2× squeeze the longer
-    /// would alias), averaged over a 3 × 3 grid of the part drawn (`coveredBands`). Continuous
-    /// in the face's place, so its sharpness never switches.
+    /// shorter), no lower than −1 (past a 2× squeeze the longer would alias), averaged over a
+    /// 3 × 3 grid of the part drawn (`coveredBands`). Continuous in the face's place, so its
+    /// sharpness never switches. A bent face's squeeze varies over it: page.vert finds its bias
+    /// the same way per vertex (`bentTapBias`).
     func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
-        // Texels per layout unit across and along the face.
-        let across = Vec2(item.uv.du.x * texels.x, item.uv.du.y * texels.y) / max(item.size.x, 1e-9)
-        let along = Vec2(item.uv.dt.x * texels.x, item.uv.dt.y * texels.y) / max(item.size.y, 1e-9)
+        let (across, along) = Self.texelAxes(item, texels: texels)
         var sum = 0.0
         for (u, v) in screenAxes(item, from: item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0) {
             // Inverted: layout units per pixel step right and down.
@@ -629,6 +627,21 @@ public final class Renderer {
             sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
         }
         return sum / 9
+    }
+
+    /// Texels per layout unit across and along the face, for an image `texels` wide and high.
+    private static func texelAxes(_ item: SceneItem, texels: Vec2) -> (across: Vec2, along: Vec2) {
+        (Vec2(item.uv.du.x * texels.x, item.uv.du.y * texels.y) / max(item.size.x, 1e-9),
+         Vec2(item.uv.dt.x * texels.x, item.uv.dt.y * texels.y) / max(item.size.y, 1e-9))
+    }
+
+    /// The BIASED tap's bias: a flat face's here (`tapBias`), a bent face's per vertex from
+    /// its texels per layout unit and the view.
+    private func setTapBias(_ page: ProgramUniforms, _ item: SceneItem, texels: Vec2) {
+        guard item.deformation != .flat else { return page[.tapBias].set(Float(tapBias(item, texels: texels))) }
+        let (across, along) = Self.texelAxes(item, texels: texels)
+        page[.texelAxes].set(Float(across.x), Float(across.y), Float(along.x), Float(along.y))
+        page[.viewHalf].set(Float(view.size.x / 2), Float(view.size.y / 2))
     }
 
     /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
@@ -768,12 +781,9 @@ struct PageVariant: Hashable {
     var flap = false
     /// The rim of a sheet's back while the sheet shades itself.
     var rim = false
-    /// Two texture taps where the face is seen steeply (page.frag's `steep`): with software
-    /// filtering, a moving face not seen square somewhere (a curl's bent part; the flat part,
-    /// seen square, draws the same pixels with one tap), so its sharpness never switches.
-    var steep = false
-    /// One tap biased for the face's squeeze (page.frag's `uTapBias`): a fanned page, flat, in
-    /// place of the steep taps (never both).
+    /// One tap biased for the face's squeeze (page.frag's BIASED): with software filtering, a
+    /// moving face not seen square somewhere (a curl's bent part; the flat part, seen square,
+    /// draws the same pixels with the plain tap), so its sharpness never switches.
     var biased = false
     /// A coarse tap of the other side's print.
     var showThrough = false
@@ -782,25 +792,24 @@ struct PageVariant: Hashable {
     /// The theme's ink and paper for the print.
     var recolour = false
 
-    /// Every variant a face can ask for: 56 programs. A face is a front or a back, so never
-    /// both flap and rim; a biased tap is a fanned page's, which has neither.
+    /// Every variant a face can ask for: 48 programs. A face is a front or a back, so never
+    /// both flap and rim.
     static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
-        // Steep, show-through, wedge and recolour, each on or off: one bit each.
+        // Biased, show-through, wedge and recolour, each on or off: one bit each.
         (0..<16).map { bits in
-            PageVariant(flap: flap, rim: rim, steep: bits & 1 != 0, showThrough: bits & 2 != 0,
+            PageVariant(flap: flap, rim: rim, biased: bits & 1 != 0, showThrough: bits & 2 != 0,
                         wedge: bits & 4 != 0, recolour: bits & 8 != 0)
         }
-    } + (0..<8).map { bits in PageVariant(biased: true, showThrough: bits & 1 != 0, wedge: bits & 2 != 0, recolour: bits & 4 != 0) }
+    }
 
     /// The variant for one face of `item` (`back`: its back). `moving`: a turning sheet or a
     /// fanned page, which can be folded, seen steeply and shade itself.
-    static func of(_ item: SceneItem, moving: Bool, back: Bool, steepTextTaps: Bool, biasedTap: Bool = false, showThrough: Bool,
+    static func of(_ item: SceneItem, moving: Bool, back: Bool, biasedTap: Bool, showThrough: Bool,
                    recolour: Bool = false) -> PageVariant {
         var v = PageVariant(showThrough: showThrough, recolour: recolour)
         guard moving else { return v }
         if case let .curl(c) = item.deformation, !back { v.flap = Self.flapShows(c) }
         v.rim = back && item.back != nil && item.shade.`self` > 0
-        v.steep = steepTextTaps
         v.biased = biasedTap
         v.wedge = item.shade.wedge > 0
         return v
@@ -813,7 +822,7 @@ struct PageVariant: Hashable {
     }
 
     var defines: [String] {
-        [(flap, "FLAP"), (rim, "RIM"), (steep, "STEEP"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
+        [(flap, "FLAP"), (rim, "RIM"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
             .filter(\.0).map(\.1)
     }
 }

@@ -6,9 +6,9 @@ import FolioScript
 import Testing
 
 /// A fanned page lies flat, squeezed on screen as it stands up: it takes one texture tap whose
-/// level of detail is biased for its squeeze (page.frag's BIASED), in place of the steep taps'
-/// two. Its type must still read as a supersampled frame does, and the bias must follow the
-/// page's place continuously, so no frame sharpens or softens a page at once.
+/// level of detail is biased for its squeeze (page.frag's BIASED). Its type must still read as
+/// a supersampled frame does, and the bias must follow the page's place continuously, so no
+/// frame sharpens or softens a page at once.
 @Suite(.serialized) struct FanTapTests {
     static func fan(_ spread: Double) throws -> Scene {
         try ContinuityTests.still { $0.layout = .fan; $0.spread = spread }
@@ -37,7 +37,7 @@ import Testing
         let library = ContinuityTests.library
         let reference = try GLHarness.shared.render(scene, width: 3840, height: 2160, library: library)
         let biased = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library)
-        let plain = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library) { $0.steepTextTaps = false }
+        let plain = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library) { $0.biasedTaps = false }
         // The two pages standing up right of the spine.
         let xs = 640..<860
         let (b, p) = (Self.error(biased, against: reference, xs: xs), Self.error(plain, against: reference, xs: xs))
@@ -75,5 +75,22 @@ import Testing
             }
         }
         #expect(lowest < -0.99, "no page seen edge-on: \(lowest)")
+    }
+}
+
+/// A turning sheet takes the same biased tap: a rigid one biased per face as a fanned page is,
+/// a curl's bent part and a cone per vertex (page.vert's `bentTapBias`), where the squeeze
+/// varies over the face. Each must read nearer a supersampled frame than one plain tap does.
+@Suite(.serialized) struct SheetTapTests {
+    /// Sheets seen steeply at 1280×720, and the columns they cover there.
+    @Test(arguments: [(TurnDeform.rigid, 0.3, 660..<860), (.curl, 0.35, 680..<940), (.cone, 0.35, 660..<820)])
+    func biasedTapReadsAsTheSupersampledFrame(_ deform: TurnDeform, turn: Double, xs: Range<Int>) throws {
+        let scene = try ContinuityTests.still { $0.page = 10; $0.turn = turn; $0.deform = deform }
+        let library = ContinuityTests.library
+        let reference = try GLHarness.shared.render(scene, width: 3840, height: 2160, library: library)
+        let biased = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library)
+        let plain = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library) { $0.biasedTaps = false }
+        let (b, p) = (FanTapTests.error(biased, against: reference, xs: xs), FanTapTests.error(plain, against: reference, xs: xs))
+        #expect(b < 0.9 * p, "\(deform) at \(turn), RMS against the supersampled frame: biased \(b), plain \(p)")
     }
 }

@@ -27,19 +27,19 @@ struct MovingVariantTests {
             let sheets = try Self.movingItems { $0.page = 7; $0.turn = turn; $0.deform = deform }
             #expect(!sheets.isEmpty)
             for sheet in sheets {
-                for steep in [false, true] {
+                for biased in [false, true] {
                     for back in [false, true] {
                         for showThrough in [false, true] {
-                            let v = PageVariant.of(sheet, moving: true, back: back, steepTextTaps: steep, showThrough: showThrough)
+                            let v = PageVariant.of(sheet, moving: true, back: back, biasedTap: biased, showThrough: showThrough)
                             #expect(PageVariant.all.contains(v), "\(deform) at \(turn): \(v.defines)")
                             // The flap's shadow only on a curl's front while the flap lies over it; the
                             // rim on a back while the sheet shades itself.
                             let flapLiesOver = if case let .curl(c) = sheet.deformation { c.radius > 0 && c.wrap > 0.75 * .pi } else { false }
                             #expect(v.flap == (!back && flapLiesOver))
                             #expect(v.rim == (back && sheet.back != nil && sheet.shade.`self` > 0))
-                            // The steep taps on every moving face, at every angle: a face that
-                            // gained them past an angle sharpened in one frame.
-                            #expect(v.steep == steep)
+                            // The biased tap on every moving face, at every angle: a face that
+                            // gained it past an angle sharpened in one frame.
+                            #expect(v.biased == biased)
                             // Neither the fan's wedge nor a theme's colours on a sheet in the paper theme.
                             #expect(!v.wedge && !v.recolour)
                         }
@@ -53,12 +53,10 @@ struct MovingVariantTests {
         for spread in stride(from: 1.0, through: 3.0, by: 0.25) {
             for page in try Self.movingItems({ $0.layout = .fan; $0.spread = spread }) where page.kind != .sheet {
                 for back in [false, true] {
-                    let v = PageVariant.of(page, moving: true, back: back, steepTextTaps: true, showThrough: false)
+                    let v = PageVariant.of(page, moving: true, back: back, biasedTap: true, showThrough: false)
                     #expect(PageVariant.all.contains(v))
-                    // A flat one takes the biased tap instead: its program is there too.
-                    let biased = PageVariant.of(page, moving: true, back: back, steepTextTaps: false, biasedTap: true,
-                                                showThrough: true, recolour: true)
-                    #expect(PageVariant.all.contains(biased) && biased.biased && !biased.steep)
+                    let themed = PageVariant.of(page, moving: true, back: back, biasedTap: true, showThrough: true, recolour: true)
+                    #expect(PageVariant.all.contains(themed) && themed.biased)
                     #expect(!v.flap && !v.rim, "spread \(spread): \(v.defines)")
                     #expect(v.wedge == (page.shade.wedge > 0), "spread \(spread): \(v.defines)")
                 }
@@ -74,9 +72,9 @@ struct MovingVariantTests {
         #expect(!PageVariant.flapShows(curl(0.75 * .pi)) && !PageVariant.flapShows(curl(0.3)))
     }
 
-    /// The steep taps are taken where some of a face is squeezed past page.frag's STEEP_FROM:
+    /// The biased tap is taken where some of a face is squeezed past `Renderer.flatSqueeze`:
     /// a sheet lying flat in the default view needs none, a rigid sheet half turned does.
-    @Test func onlySqueezedFacesTakeTheSteepTaps() throws {
+    @Test func onlySqueezedFacesTakeTheBiasedTap() throws {
         let library = Library.load(from: GLHarness.textures)
         let cases: [(Double, TurnDeform, Bool)] = [(0.002, .rigid, true), (0.5, .rigid, false), (0.3, .curl, true), (0.998, .rigid, true)]
         for (turn, deform, flat) in cases {
@@ -88,5 +86,29 @@ struct MovingVariantTests {
                                             inspect: { answer = $0.flatEnough(item) })
             #expect(answer == flat, "\(deform) at \(turn): flat enough \(String(describing: answer))")
         }
+    }
+
+    /// A curl turns about the spine as it bends (PARC's 3Book): its flat part stands up with it,
+    /// so only a curl not yet turned draws that part with the plain tap. The flat part of a
+    /// curl standing half up took the plain tap in a view that sees the page's plane square,
+    /// and its type blurred.
+    @Test func aCurlTurnedAboutTheSpineTakesTheBiasedTapAllOver() throws {
+        let library = Library.load(from: GLHarness.textures)
+        let scene = try ContinuityTests.still { $0.page = 7; $0.turn = 0.3; $0.deform = .curl }
+        var sheet = try #require(scene.items.first { $0.kind == .sheet })
+        guard case var .curl(c) = sheet.deformation else { Issue.record("not a curl"); return }
+        #expect(c.rotation > 0.1)
+        // Each part as "biased part" or "plain part".
+        var parts: [[String]] = []
+        let named = { (drawn: [(biased: Bool, part: MeshPart)]) in drawn.map { "\($0.biased ? "biased" : "plain") \($0.part)" } }
+        _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library, inspect: { renderer in
+            #expect(renderer.flatEnough(sheet), "the page's plane is seen square here")
+            parts.append(named(renderer.tapParts(sheet, moving: true)))
+            c.rotation = 0
+            sheet.deformation = .curl(c)
+            parts.append(named(renderer.tapParts(sheet, moving: true)))
+        })
+        // Turned: biased all over. Not turned: the flat part plain, the bent part biased.
+        #expect(parts == [["biased all"], ["plain flat", "biased bent"]])
     }
 }

@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized) struct ProgramCacheTests {
     static let books = Library.load(from: GLHarness.textures).bookInfos
 
-    /// A curl half way: sheets with flap, rim and steep taps, the cast shadow and the overlays.
+    /// A curl half way: sheets with flap, rim and biased taps, the cast shadow and the overlays.
     static func curl() throws -> Scene {
         var s = StillState()
         s.book = 0

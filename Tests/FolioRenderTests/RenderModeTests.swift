@@ -162,12 +162,12 @@ import Testing
         #expect(between >= 5, "pixels in the shadow's soft edge: \(between)")
     }
 
-    /// Type on a steep sheet keeps its contrast with the two steep taps (without them the
-    /// mipmap level follows the squeezed direction and the lines blur into grey).
+    /// Type on a steep sheet keeps its contrast with the biased tap (without it the mipmap
+    /// level follows the squeezed direction and the lines blur into grey).
     @Test func typeOnASteepSheetStaysSharp() throws {
         let scene = try Self.still { $0.book = 0; $0.page = 10; $0.turn = 0.42 }
         func contrast(_ taps: Bool) throws -> Double {
-            let img = try GLHarness.shared.render(scene, width: 1280, height: 720, library: Self.library) { $0.steepTextTaps = taps }
+            let img = try GLHarness.shared.render(scene, width: 1280, height: 720, library: Self.library) { $0.biasedTaps = taps }
             // The steep sheet's text right of the spine: luma steps across its lines of type.
             var sum = 0.0, count = 0.0
             for y in stride(from: 300, to: 560, by: 2) {

@@ -73,10 +73,12 @@ public enum Fan {
     }
 
     /// Ratio `r` clamped to the fan's ends, and as the fan rises out of the flat layout
-    /// (`rise` 0 … 1) mixed from lying open on its side of the spine (±1) to that.
+    /// (`rise` 0 … 1) mixed from lying open to that: on its side of the spine (±1), or for a
+    /// sheet in transit between the spread's two pages (|r| < ½), turning over as the flat
+    /// layout's sheet does (upright at 0).
     static func lowered(ratio r: Double, rise: Double) -> Double {
         let c = clamp(r, -end, end)
-        return rise >= 1 ? c : mix(r > 0 ? 1 : -1, c, rise)
+        return rise >= 1 ? c : mix(clamp(2 * r, -1, 1), c, rise)
     }
 
     /// A face turned away from the viewer is not drawn, except the cover.
@@ -349,12 +351,12 @@ enum BookFaces {
             // A face on a block under another one there is covered whole: not drawn.
             let buried = i != 0 && Fan.isAtEnd(r) && Fan.isAtEnd(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s))
             // Lying open, the cover is under the left board, face down, as in the flat layout.
-            let lift = i == 0 ? (lying.map { (1 - $0.amount) * -BookBody.front } ?? 0) : lying?.lift(sheet: i / 2, right: r > 0) ?? 0
+            let lift = i == 0 ? (lying.map { (1 - $0.amount) * -BookBody.front } ?? 0) : lying?.lift(sheet: i / 2, ratio: r) ?? 0
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
                             angle: Fan.angle(page: i, ratio: r, rise: rise), hinge: Vec2(Fan.hinge(sheet: i / 2, spread: s) * rise, lift),
                             front: book.content(page: i, book: index),
                             behind: i < book.pageCount ? otherSide(of: i, book: book, index: index) : nil,
-                            gutterDrop: i == 0 ? .zero : lying?.drop(right: r > 0) ?? .zero, shade: shade,
+                            gutterDrop: i == 0 ? .zero : lying?.drop(ratio: r) ?? .zero, shade: shade,
                             visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -Fan.end, Fan.end))
         }
         let under = fanEnds(book, index: index, spread: s, lying: lying)
@@ -387,7 +389,7 @@ enum BookFaces {
             let r = clamp(Fan.ratio(page: outer, spread: s), -Fan.end, Fan.end)
             let atEnd = Fan.isAtEnd(r), angle = Fan.angle(page: outer, ratio: r, rise: rise)
             let hinge = Fan.hinge(sheet: (atEnd ? top : outer) / 2, spread: s) * rise
-            let lift = lying?.lift(sheet: top / 2, right: side == .right) ?? 0
+            let lift = lying?.lift(sheet: top / 2, ratio: r) ?? 0
             // The board lies under the block, along the block's normal (a face's lift is along
             // the book's, which is the block's only when it lies flat).
             let under = -height - BookBody.boardDrop
@@ -396,7 +398,7 @@ enum BookFaces {
                                  front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness, ratio: atEnd ? nil : r)
             guard height > 0 else { return [board] }
             return [board, BookFace(kind: .block, page: top, side: side, angle: Fan.angle(page: top, ratio: r, rise: rise),
-                                    hinge: Vec2(hinge, lift), front: .blank, gutterDrop: lying?.drop(right: side == .right) ?? .zero,
+                                    hinge: Vec2(hinge, lift), front: .blank, gutterDrop: lying?.drop(ratio: r) ?? .zero,
                                     z: Order.fanBody + 21, thickness: height)]
         }
     }
@@ -420,15 +422,19 @@ enum BookFaces {
             drops = (GutterCurve.drop(stack: tops.left, facing: tops.right), GutterCurve.drop(stack: tops.right, facing: tops.left))
         }
 
-        /// How far sheet `j` lying on the right (or the left) stack is off the spine now.
-        func lift(sheet j: Int, right: Bool) -> Double {
-            let lying = right ? tops.right - Double(j - spread - 1) * PageStack.sheetThickness
-                : tops.left - Double(spread - j) * PageStack.sheetThickness
-            return (1 - amount) * max(lying, 0)
+        /// How far sheet `j` at ratio `r` is off the spine now: lying on the right stack, on the
+        /// left one, or in transit between them (|r| < ½), on its way from the one to the other.
+        func lift(sheet j: Int, ratio r: Double) -> Double {
+            let right = tops.right - Double(j - spread - 1) * PageStack.sheetThickness
+            let left = tops.left - Double(spread - j) * PageStack.sheetThickness
+            return (1 - amount) * max(mix(left, right, Self.side(r)), 0)
         }
 
-        /// How far a face on the right (or the left) stack curves into the gutter now.
-        func drop(right: Bool) -> Vec2 { Vec2(repeating: (1 - amount) * (right ? drops.right : drops.left)) }
+        /// How far a face at ratio `r` curves into the gutter now.
+        func drop(ratio r: Double) -> Vec2 { Vec2(repeating: (1 - amount) * mix(drops.left, drops.right, Self.side(r))) }
+
+        /// 0 on the left stack … 1 on the right.
+        static func side(_ r: Double) -> Double { clamp(r + 0.5, 0, 1) }
     }
 
     /// How a fanned sheet in transit bends (a rigid turn leaves it to the fan's own angles).

@@ -262,6 +262,27 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(!c.isAnimating && c.scene() == before, "\(word): not back to the style before")
     }
 
+    /// A turn started while the fan rises or lies down: the turning sheet's fore edge moves a
+    /// little each frame (lying open, a sheet in transit was put on the one stack or the other
+    /// by which side of the spine it stood, and flipped over in one frame).
+    @Test(arguments: [false, true])
+    func aTurnDuringALayoutChangeNeverFlipsTheSheet(_ fan: Bool) {
+        let c = reading { if fan { $0.layout = .fan } }
+        c.handle(.toggleLayout, at: 2)
+        c.handle(.nextPage, at: 2.1)
+        var edges: [Vec2?] = []
+        for i in 0...60 {
+            c.update(to: 2.1 + Double(i) / 60)
+            let scene = c.scene()
+            edges.append(scene.items.first { $0.visible && [6, 7].contains($0.front.page) && $0.kind != .block }.map {
+                scene.camera.projectToView($0.model.project($0.deformation.apply(Vec2($0.size.x, 0)).position))
+            })
+        }
+        let steps = zip(edges, edges.dropFirst()).compactMap { a, b in a.flatMap { a in b.map { length(Vec3($0.x - a.x, $0.y - a.y, 0)) } } }
+        #expect(steps.count > 40 && steps.max()! < 80, "the sheet jumps: \(steps)")
+        #expect(c.spread == 3 && !c.isAnimating)
+    }
+
     /// A turn, a jump or closing the book asked for while the layout changes: each plays and
     /// ends where it should.
     @Test func turnsAndClosingDuringAChangeEndRight() {

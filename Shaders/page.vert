@@ -192,7 +192,8 @@ vec2 onScreen(vec2 p) {
     vec3 pos, n;
     deform(p, pos, n);
     vec4 c = uViewProj * (uModel * vec4(pos, 1.0));
-    return c.xy / c.w * uViewHalf;
+    // A point behind the eye is never seen: kept finite, so no bias is ever undefined.
+    return c.xy / max(c.w, 1e-6) * uViewHalf;
 }
 
 // page.frag's BIASED bias where a bent face is seen from here, as the renderer's `tapBias`

@@ -19,11 +19,15 @@
 //           pass: the band before it lies under a fanned page nearer the reader; 0: whole),
 //           uTapBias (page.frag's BIASED bias of a flat face, the renderer's `tapBias`),
 //           uTexelAxes (texels per layout unit across and along the face's image: a bent
-//           face's bias is found here, per vertex), uViewHalf (half the view, its units).
+//           face's bias is found here, per vertex), uViewHalf (half the view, its units),
+//           uStackLeft, uStackRight (the models of the pages a turning sheet leaves and lands
+//           on; out of reach for every other face), uPixelHalf (half the view in pixels).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
-//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias).
+//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias), vLifted
+//           (pixels on screen between a sheet's point and the same point of the nearer of
+//           those pages: how far the sheet has left them).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
 // GutterCurve.swift; tests compare the two.
 
@@ -51,11 +55,15 @@ uniform float uFrom;
 uniform float uTapBias;
 uniform vec4 uTexelAxes;
 uniform vec2 uViewHalf;
+uniform mat4 uStackLeft;
+uniform mat4 uStackRight;
+uniform vec2 uPixelHalf;
 
 out vec2 vST;
 out vec2 vLit;
 out float vHeight;
 out float vBias;
+out float vLifted;
 
 const float PI = 3.14159265358979;
 
@@ -187,6 +195,12 @@ vec2 lighting(vec3 n) {
     return vec2(clamp(0.7 + 0.3 * l / uLight.z, 0.62, 1.0), smoothstep(0.0, -0.4, l));
 }
 
+// Where world point w lands on screen, in pixels.
+vec2 pixels(vec4 w) {
+    vec4 c = uViewProj * w;
+    return c.xy / max(c.w, 1e-6) * uPixelHalf;
+}
+
 // Where local point p of the deformed face lands in the view (its units).
 vec2 onScreen(vec2 p) {
     vec3 pos, n;
@@ -239,6 +253,7 @@ void main() {
         vST = aGrid;
         vLit = vec2(1.0, 0.0);
         vBias = 0.0;
+        vLifted = 1e9;
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -254,6 +269,12 @@ void main() {
     vLit = lighting(mat3(uModel) * n);
     vHeight = max(world.z, 0.0);
     vBias = uDeform == 0 ? uTapBias : bentTapBias(p);
+    // The same point of a page lying open, on the gutter's curve as the sheet starts and lands.
+    vec3 lying = vec3(p, 0.0), ln = vec3(0.0, 0.0, 1.0);
+    curve(lying, ln);
+    vec2 here = pixels(world);
+    vLifted = min(distance(here, pixels(uStackLeft * vec4(lying, 1.0))),
+                  distance(here, pixels(uStackRight * vec4(lying, 1.0))));
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height
         // above the pages it lies on: its curve and arch are theirs too, and cast nothing.

@@ -129,6 +129,8 @@ public final class Renderer {
     private var view = (projection: Mat4.identity, size: Vec2(1, 1))
     /// How far faces are drawn past their edges, so edge coverage fades outwards too.
     private var rim: Double { 1.5 * pixelUnits }
+    /// The pages lying open this frame, which a turning sheet leaves and lands on.
+    private var openPages: [SceneItem] = []
     public private(set) var cacheHits = 0
     public private(set) var cacheMisses = 0
 
@@ -179,6 +181,7 @@ public final class Renderer {
         view = (camera.viewProjection, camera.viewSize)
         let viewProj = camera.viewProjection.floats
         castStrength = Self.castStrengths(scene.items)
+        openPages = scene.items.filter { $0.visible && $0.kind == .page && $0.ratio == nil }
         let ordered = scene.items.enumerated().filter { $0.element.visible }
             .sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
         let items = ordered.map(\.element)
@@ -522,6 +525,7 @@ public final class Renderer {
                 faceState.clockwise = item.model.determinant < 0
                 gl.apply(Pipeline(page.program, faceState))
                 setGeometry(page, item, viewProj: viewProj)
+                setStacks(page, item)
                 page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                 page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
                 page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
@@ -627,6 +631,19 @@ public final class Renderer {
             sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
         }
         return sum / 9
+    }
+
+    /// Where the pages a turning sheet leaves and lands on lie (pages lying open of its size,
+    /// attached at the same spine: their rims lie under its own there), for page.vert's
+    /// `vLifted`; for every other face, out of reach.
+    private func setStacks(_ page: ProgramUniforms, _ item: SceneItem) {
+        let under = item.kind == .sheet && item.ratio == nil
+            ? openPages.filter { abs($0.size.x - item.size.x) < 1e-6 && abs($0.size.y - item.size.y) < 1e-6 } : []
+        let away = Mat4.translation(1e6, 1e6, 0)
+        let models = Array(under.prefix(2).map(\.model)) + [away, away]
+        page[.stackLeft].set(matrix: models[0].floats)
+        page[.stackRight].set(matrix: models[1].floats)
+        page[.pixelHalf].set(Float(view.size.x / 2 / pixelUnits), Float(view.size.y / 2 / pixelUnits))
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.

@@ -33,16 +33,16 @@ public enum BookShape {
 
     /// The scale of an open book whose whole turns stay in view: `openFit`, made smaller where
     /// some paper on the path of a turn — a rigid sheet standing up, the scripted curls from a
-    /// corner or the edge, the cone — would leave the view as the camera (`viewpoint`, eye
-    /// distance, perspective) shows it. Depends on no turn's progress, so the camera never moves
+    /// corner or the edge, the cone — would leave the view as the camera (its vanishing point,
+    /// eye distance and perspective: `reversal`, as `Camera.reversal`, any value between while
+    /// it changes) shows it. Depends on no turn's progress, so the camera never moves
     /// because a sheet turns. `lift` is the height of the tallest stack (the spine of a turning
     /// sheet is no higher); `eye` is the eye distance asked for, nil when it follows the scale
     /// (`eyeDistance`), which makes perspective the same at every scale.
-    public static func turnFit(page: Vec2, orientation: TurnStyle.Orientation, viewSize: Vec2, viewpoint: Viewpoint,
-                               reversePerspective: Bool, lift: Double, eye: Double? = nil) -> Double {
+    public static func turnFit(page: Vec2, orientation: TurnStyle.Orientation, viewSize: Vec2, vanishing: Vec2,
+                               reversal: Double, lift: Double, eye: Double? = nil) -> Double {
         let open = openFit(page: page, orientation: orientation, viewSize: viewSize)
         guard page.x > 0, page.y > 0 else { return open }
-        let vanishing = viewpoint.vanishingPoint(viewSize: viewSize)
         let turned = orientation == .vertical ? Mat4.rotationZ(-.pi / 2) : Mat4.identity
         let key = SIMD3(page.x, page.y, lift)
         let points = sweeps.withLock { made in
@@ -57,7 +57,7 @@ public enum BookShape {
         let half = viewSize / 2 * 0.99
         // The largest scale at which every point, its perspective taken at `scale`, stays in.
         func largest(at scale: Double) -> Double {
-            let m34 = (reversePerspective ? 1.0 : -1.0) / (eye ?? eyeDistance(pageWidth: page.x * scale))
+            let m34 = (2 * reversal - 1) / (eye ?? eyeDistance(pageWidth: page.x * scale))
             var most = open
             for q in points {
                 // Camera: a point at scale s lands at vp + (s·q − vp)·k, k = 1 / (1 + m34·z);

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FolioMath
 
 /// A sheet in the middle of turning from one spread to another.
@@ -54,8 +59,8 @@ public struct ViewState: Sendable, Equatable {
     public var shadow = 1.0
     /// Where the zoomed book is moved in the view (layout units, after the zoom).
     public var pan = Vec2.zero
-    /// The viewpoint while it changes; nil at rest.
-    public var viewpointChange: ViewpointChange? = nil
+    /// The viewpoint, perspective, layout and orientation while they change; nil at rest.
+    public var blend: StyleBlend? = nil
     /// One page at a time: the open book is laid out one page image a sheet
     /// (`BookInfo.onePagePerSheet`) and its right-hand page fills the view.
     public var singlePage = false
@@ -108,13 +113,27 @@ public enum ClosedBook {
     public static func closingProgress(pinch s: Double) -> Double { clamp(abs(1 - s), 0, 1) }
 }
 
+extension ViewState {
+    /// Where the styles stand: `blend` while they change, else their own amounts.
+    public var styles: StyleBlend { blend ?? StyleBlend(viewpoint: viewpoint, style: style, layout: layout) }
+
+    /// The state as drawn: while the orientation changes, the book is laid out in the one whose
+    /// half of the spin it is in (`calendarSpin`).
+    var shown: ViewState {
+        guard let o = blend?.vertical else { return self }
+        var s = self
+        s.style.orientation = o < 0.5 ? .horizontal : .vertical
+        return s
+    }
+}
+
 /// Builds the scene for a still state. Pure: the same state always gives the same scene.
-public func makeScene(_ v: ViewState, books: [BookInfo]) -> Scene {
+public func makeScene(_ state: ViewState, books: [BookInfo]) -> Scene {
+    let v = state.shown, styles = v.styles
     let openBook = v.book.flatMap { books.indices.contains($0) ? $0 : nil }
-    let vanishing = v.viewpoint.vanishingPoint(viewSize: v.viewSize)
-    let camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { v.singlePage ? books[$0].onePagePerSheet : books[$0] }),
-                        vanishingPoint: v.viewpointChange.map { vanishing + ($0.from.vanishingPoint(viewSize: v.viewSize) - vanishing) * (1 - $0.progress) } ?? vanishing,
-                        reversePerspective: openBook != nil && v.style.perspective == .reverse)
+    var camera = Camera(viewSize: v.viewSize, eyeDistance: eyeDistance(v, book: openBook.map { v.singlePage ? books[$0].onePagePerSheet : books[$0] }),
+                        vanishingPoint: Viewpoint.vanishingPoint(height: styles.viewpoint, viewSize: v.viewSize))
+    camera.reversal = openBook == nil ? 0 : styles.reversal
     let away = openBook == nil ? 0 : clamp(v.openProgress, 0, 1)
     var items = away < 1 ? shelfItems(v, books: books, away: away, skipping: openBook) : []
     if let b = openBook {
@@ -156,12 +175,10 @@ private func openFit(_ v: ViewState, book: BookInfo) -> Double {
         let across = BookShape.viewFill * v.viewSize.x / page.x
         return v.fitWidth ? across : min(across, BookShape.viewFill * v.viewSize.y / page.y)
     }
-    func fit(_ viewpoint: Viewpoint) -> Double {
-        BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
-                          viewpoint: viewpoint, reversePerspective: v.style.perspective == .reverse,
-                          lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
-    }
-    return v.viewpointChange.map { mix(fit($0.from), fit(v.viewpoint), $0.progress) } ?? fit(v.viewpoint)
+    let styles = v.styles
+    return BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
+                             vanishing: Viewpoint.vanishingPoint(height: styles.viewpoint, viewSize: v.viewSize),
+                             reversal: styles.reversal, lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
 }
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skipping open: Int?) -> [SceneItem] {
@@ -208,26 +225,32 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     let vertical = v.style.orientation == .vertical
     let size = book.laidOutPageSize(v.style.orientation)
     let closedScale = ClosedBook.scale * BookShape.coverFit(book.pageSize)
-    let faces: [BookFace]
-    switch (v.layout, v.turn) {
-    case let (.fan, turn?):
+    // The fan, or the fan rising out of the flat layout while the layout changes; a fan also
+    // lies down while it spins into a calendar or out of one, flat where it is edge on.
+    let spin = v.blend.map { $0.vertical > 0 && $0.vertical < 1 ? cos(.pi * $0.vertical) : 1 } ?? 1
+    let rise = v.styles.fan * spin * spin
+    let box = rise <= 0
+    var faces: [BookFace]
+    switch (box, v.turn) {
+    case let (false, turn?):
         let shape: BookFaces.FanBend.Shape? = switch v.deform { case .rigid: nil; case .curl: .curl; case .cone: .cone }
         let bend = shape.map { BookFaces.FanBend(shape: $0, forward: turn.to >= turn.from, grab: turn.grab, pointer: turn.pointer, size: size) }
-        faces = BookFaces.fan(book, index: index, spread: mix(Double(turn.from), Double(turn.to), turn.progress), bend: bend)
-    case (.fan, nil):
-        faces = BookFaces.fan(book, index: index, spread: v.spread)
-    case let (.flat, turn?):
+        faces = BookFaces.fan(book, index: index, spread: mix(Double(turn.from), Double(turn.to), turn.progress), bend: bend, rise: rise)
+    case (false, nil):
+        faces = BookFaces.fan(book, index: index, spread: v.spread, rise: rise)
+    case let (true, turn?):
         faces = BookFaces.flatTurn(book, index: index, from: turn.from, to: turn.to, progress: turn.progress,
                                    deform: v.deform, grab: turn.grab, pointer: turn.pointer, size: size)
-    case (.flat, nil):
+    case (true, nil):
         faces = BookFaces.flat(book, index: index, spread: Int(v.spread.rounded(.down)))
     }
     let world = bookFrame(v, book: book)
     let p = v.openProgress
     let spread = v.turn?.from ?? Int(v.spread.rounded(.down))
+    // The flat layout's shadow on the desk fades as the fan rises out of it.
+    if !box, rise < 1 { faces = BookFaces.flat(book, index: index, spread: spread).filter { $0.kind == .shadow } + faces }
     // The flat book opens as a box (`BookBody`); the fan's pages open as cards over the closed
     // box, which shrinks into the spine as they fan out (gone when the book is open).
-    let box = v.layout == .flat
     let offset = Mat4.translation(mix(-closedScale * size.x / 2, 0, p), 0, 0) * Mat4.scale(mix(closedScale, 1, p))
     let body = box || p >= 1 ? [] : BookBody.closedFaces(book, index: index).filter { $0.kind != .cover }.map { f in
         SceneItem(kind: f.kind, book: index, page: 0, size: size,
@@ -246,7 +269,7 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         if let leaves, f.kind == .page, f.page == leaves.page { model = model * Mat4.rotationY(-leaves.leafAngle) }
         let thickness = box ? BookBody.height(f, book: book, spread: spread, progress: p).thickness : f.thickness * clamp(p, 0, 1)
         // The cover only shows while the book is not fully open (it lies under the left stack).
-        let visible = f.visible && !(f.kind == .cover && v.layout == .flat && p >= 1)
+        let visible = f.visible && !(f.kind == .cover && box && p >= 1)
         var item = SceneItem(kind: f.kind, book: index, page: f.page, size: size, model: model, deformation: f.deformation,
                              front: f.front, back: f.back, uv: uv, shade: pageShadows(box ? f.shade.underBoard(f, progress: p) : f.shade.opening(p), v), visible: visible, z: f.z,
                              thickness: thickness, closed: box ? 1 - clamp(p, 0, 1) : 0, shadowCaster: f.shadowFrom.map { -1 - $0 },
@@ -254,7 +277,10 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
         item.leafAngle = f.leafAngle
-        item.flares = box
+        // A block lying open flares as the flat layout's does until the fan has half risen.
+        item.flares = box || rise < 0.5
+        // The desk shadow fades as the fan rises, and while the book spins (lifted off the desk).
+        if f.kind == .shadow { item.opacity = (box ? 1 : 1 - rise) * spin * spin }
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item
@@ -279,7 +305,7 @@ extension Shade {
 /// as in MPFlip (docs/seeds-reach.md).
 private func pageShadows(_ shade: Shade, _ v: ViewState) -> Shade {
     var s = shade
-    s.reveal *= v.style.perspective == .reverse ? 0 : v.shadow
+    s.reveal *= (1 - v.styles.reversal) * v.shadow
     s.facing *= v.shadow
     s.cast *= v.shadow
     return s
@@ -299,7 +325,8 @@ public func fitWidthTravel(_ v: ViewState, book: BookInfo) -> Double {
 /// with all its turns (`BookShape.turnFit`), right-to-left mirrors it, then the zoom and the pan, which grow with
 /// the opening as the fit does: a zoomed book closes onto its shelf cover, not onto a cover
 /// zoomed and moved that then jumps back. Its inverse maps a pointer onto the open book.
-public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
+public func bookFrame(_ state: ViewState, book: BookInfo) -> Mat4 {
+    let v = state.shown
     let fit = openFit(v, book: book)
     let open = clamp(v.openProgress, 0, 1)
     var m = Mat4.translation(v.pan.x * open, v.pan.y * open, 0) * Mat4.scale(mix(1, v.zoom, open))
@@ -307,7 +334,33 @@ public func bookFrame(_ v: ViewState, book: BookInfo) -> Mat4 {
     if v.style.orientation == .vertical { m = m * Mat4.rotationZ(-.pi / 2) }
     m = fit == 1 ? m : m * Mat4.scale(mix(1, fit, open))
     // One page: the right-hand page in the middle of the view, as the book opens.
-    return v.singlePage ? m * Mat4.translation(-book.pageSize.x / 2 * open, 0, 0) : m
+    m = v.singlePage ? m * Mat4.translation(-book.pageSize.x / 2 * open, 0, 0) : m
+    return calendarSpin(v, book: book).map { $0 * m } ?? m
+}
+
+/// While the orientation changes (`StyleBlend.vertical`), the book spins a half turn about the
+/// view's vertical axis, as a card turned over: laid out as a book in the first half, as a
+/// calendar in the second, which starts edge on where the book ended. A book and a calendar are
+/// bound along different edges, so no motion of one book leads from the one to the other: the
+/// change is made where neither shows. Each shrinks as it turns away, to the same length along
+/// the axis when edge on (nothing changes size there), and at least as much as perspective
+/// enlarges its near side, which so never leaves the view.
+private func calendarSpin(_ v: ViewState, book: BookInfo) -> Mat4? {
+    guard let o = v.blend?.vertical, o > 0, o < 1 else { return nil }
+    // A layout's length along the axis, and how far its sides reach from it over the eye distance.
+    func measure(_ orientation: TurnStyle.Orientation) -> (length: Double, reach: Double) {
+        var w = v
+        w.style.orientation = orientation
+        let page = book.laidOutPageSize(orientation), fit = openFit(w, book: book)
+        let (length, side) = orientation == .horizontal ? (page.y, page.x) : (2 * page.x, page.y / 2)
+        return (length * fit, side * fit / eyeDistance(w, book: book))
+    }
+    let flat = measure(.horizontal), calendar = measure(.vertical)
+    let edgeOn = min(flat.length / (1 + flat.reach), calendar.length / (1 + calendar.reach))
+    let past = o >= 0.5
+    let turn = Double.pi * (past ? o - 1 : o)
+    let shrink = edgeOn > 0 ? max((past ? calendar : flat).length / edgeOn - 1, 0) : 0
+    return Mat4.rotationY(turn) * Mat4.scale(1 / (1 + shrink * abs(sin(turn))))
 }
 
 /// Sorts by draw order and points shadow receivers at their turning sheet: a receiver's

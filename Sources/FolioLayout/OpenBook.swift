@@ -64,11 +64,21 @@ public enum Fan {
     }
 
     /// Angle about the spine for ratio `r` (clamped to the ends, ±0.7): right-hand pages
-    /// `(1 − r)(−π/2)`, left-hand pages `(1 + r)(π/2)`, plus `(i mod 2) / 1000`.
-    public static func angle(page i: Int, ratio r: Double) -> Double {
-        let c = clamp(r, -end, end)
+    /// `(1 − r)(−π/2)`, left-hand pages `(1 + r)(π/2)`, plus `(i mod 2) / 1000`; lowered
+    /// towards lying open as `rise` goes below 1 (`lowered`).
+    public static func angle(page i: Int, ratio r: Double, rise: Double = 1) -> Double {
+        let c = lowered(ratio: r, rise: rise)
         let base = i % 2 == 0 ? (1 - c) * (-Double.pi / 2) : (1 + c) * (Double.pi / 2)
         return base + Double(i % 2) * faceSeparation
+    }
+
+    /// Ratio `r` clamped to the fan's ends, and as the fan rises out of the flat layout
+    /// (`rise` 0 … 1) mixed from lying open to that: on its side of the spine (±1), or for a
+    /// sheet in transit between the spread's two pages (|r| < ½), turning over as the flat
+    /// layout's sheet does (upright at 0).
+    static func lowered(ratio r: Double, rise: Double) -> Double {
+        let c = clamp(r, -end, end)
+        return rise >= 1 ? c : mix(clamp(2 * r, -1, 1), c, rise)
     }
 
     /// A face turned away from the viewer is not drawn, except the cover.
@@ -311,7 +321,10 @@ enum BookFaces {
     /// from the plane it leaves onto the plane it lands on (`bent`). It stays a fanned page, not
     /// a turning sheet: it is drawn and shaded among the other pages of the fan, as its two faces
     /// were, so nothing changes when a turn starts or lands.
-    static func fan(_ book: BookInfo, index: Int, spread s: Double, bend: FanBend? = nil) -> [BookFace] {
+    ///
+    /// `rise` below 1: the fan rising out of the flat layout (`FanRise`).
+    static func fan(_ book: BookInfo, index: Int, spread s: Double, bend: FanBend? = nil, rise: Double = 1) -> [BookFace] {
+        let lying = rise < 1 ? FanRise(rise, book: book, spread: s) : nil
         let sheets = book.sheetCount
         let lo = max(0, Int(s.rounded(.down)) - 6), hi = min(sheets - 1, Int(s.rounded(.down)) + 7)
         var pages = lo <= hi ? Array(2 * lo...(2 * hi + 1)) : []
@@ -322,32 +335,38 @@ enum BookFaces {
         // The fan is shaded like the flat layout: crease and gutter from how far a sheet stands
         // up, and the wedge between a face and the sheet above it (one nearer the reader's
         // spread). A sheet's angle from lying flat on the right, 0 … π, is the same for both faces.
-        func phi(_ i: Int) -> Double { (1 - clamp(Fan.ratio(page: i, spread: s), -Fan.end, Fan.end)) * .pi / 2 }
+        func phi(_ i: Int) -> Double { (1 - Fan.lowered(ratio: Fan.ratio(page: i, spread: s), rise: rise)) * .pi / 2 }
         let faces = pages.map { i in
             let r = Fan.ratio(page: i, spread: s)
             let z = i == 0 ? coverOnTop : -Int((abs(-0.5 + Double(i / 2) - s) * 1000).rounded())
             let standing = sin(phi(i))
             let above = r > 0 ? i - 2 : i + 2
-            let wedge = i == 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : abs(phi(above) - phi(i))
+            // No wider than a right angle, the spread's own: its faces lie open further while the
+            // fan rises, and the wedge shows once the fan has half risen (page.frag's wedge has
+            // no strength to fade in by; then the sheets move fastest).
+            let wedge = i == 0 || rise < 0.5 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : min(abs(phi(above) - phi(i)), .pi / 2)
             // The other side shows through as on the flat layout.
             let shade = PageStack.showing(Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge),
                                           lift: standing)
             // A face on a block under another one there is covered whole: not drawn.
             let buried = i != 0 && Fan.isAtEnd(r) && Fan.isAtEnd(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s))
+            // Lying open, the cover is under the left board, face down, as in the flat layout.
+            let lift = i == 0 ? (lying.map { (1 - $0.amount) * -BookBody.front } ?? 0) : lying?.lift(sheet: i / 2, ratio: r) ?? 0
             return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
-                            angle: Fan.angle(page: i, ratio: r), hinge: Vec2(Fan.hinge(sheet: i / 2, spread: s), 0),
+                            angle: Fan.angle(page: i, ratio: r, rise: rise), hinge: Vec2(Fan.hinge(sheet: i / 2, spread: s) * rise, lift),
                             front: book.content(page: i, book: index),
-                            behind: i < book.pageCount ? otherSide(of: i, book: book, index: index) : nil, shade: shade,
+                            behind: i < book.pageCount ? otherSide(of: i, book: book, index: index) : nil,
+                            gutterDrop: i == 0 ? .zero : lying?.drop(ratio: r) ?? .zero, shade: shade,
                             visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -Fan.end, Fan.end))
         }
-        let under = fanEnds(book, index: index, spread: s)
+        let under = fanEnds(book, index: index, spread: s, lying: lying)
         guard let bend else { return under + faces }
         // Faces of sheets in transit (a turn of several spreads has more than one) become sheets.
         var out = under
         for f in faces {
             let r = Fan.ratio(page: f.page, spread: s)
             guard f.page >= 2, abs(r) < 0.5 else { out.append(f); continue }
-            if f.page % 2 == 0 { out.append(bent(f, back: book.content(page: f.page + 1, book: index), ratio: r, bend: bend)) }
+            if f.page % 2 == 0 { out.append(bent(f, back: book.content(page: f.page + 1, book: index), ratio: r, bend: bend, rise: rise)) }
         }
         return out
     }
@@ -358,7 +377,8 @@ enum BookFaces {
     /// overhang round the endpaper; the sheets at a fan's end (ratio ±0.7, 4½ spreads away and
     /// beyond) are a block beneath the top one (the page they carry), standing there on that
     /// board, its sheet lines on its edges. Those do not move while the same sheets fan.
-    static func fanEnds(_ book: BookInfo, index: Int, spread s: Double) -> [BookFace] {
+    static func fanEnds(_ book: BookInfo, index: Int, spread s: Double, lying: FanRise? = nil) -> [BookFace] {
+        let rise = lying?.amount ?? 1
         let f = Fan.fanned(spread: s)
         let ends = [(Side.right, book.sheetCount - f.upperBound, 2 * f.upperBound, 2 * book.sheetCount),
                     (.left, f.lowerBound + 1, 2 * f.lowerBound + 1, 1)]
@@ -367,18 +387,54 @@ enum BookFaces {
             // At the end under its block, or standing with the outer sheet (no sheet of that side then
             // reaches the end).
             let r = clamp(Fan.ratio(page: outer, spread: s), -Fan.end, Fan.end)
-            let atEnd = Fan.isAtEnd(r), angle = Fan.angle(page: outer, ratio: r)
-            let hinge = Fan.hinge(sheet: (atEnd ? top : outer) / 2, spread: s)
+            let atEnd = Fan.isAtEnd(r), angle = Fan.angle(page: outer, ratio: r, rise: rise)
+            let hinge = Fan.hinge(sheet: (atEnd ? top : outer) / 2, spread: s) * rise
+            let lift = lying?.lift(sheet: top / 2, ratio: r) ?? 0
             // The board lies under the block, along the block's normal (a face's lift is along
             // the book's, which is the block's only when it lies flat).
             let under = -height - BookBody.boardDrop
             let board = BookFace(kind: .board, page: top, side: side, angle: angle,
-                                 hinge: Vec2(hinge + under * sin(angle), under * cos(angle)),
+                                 hinge: Vec2(hinge + under * sin(angle), under * cos(angle) + lift),
                                  front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness, ratio: atEnd ? nil : r)
             guard height > 0 else { return [board] }
-            return [board, BookFace(kind: .block, page: top, side: side, angle: Fan.angle(page: top, ratio: r),
-                                    hinge: Vec2(hinge, 0), front: .blank, z: Order.fanBody + 21, thickness: height)]
+            return [board, BookFace(kind: .block, page: top, side: side, angle: Fan.angle(page: top, ratio: r, rise: rise),
+                                    hinge: Vec2(hinge, lift), front: .blank, gutterDrop: lying?.drop(ratio: r) ?? .zero,
+                                    z: Order.fanBody + 21, thickness: height)]
         }
+    }
+
+    /// The fan rising out of the flat layout (`StyleBlend.fan`), at `amount` 0 … 1: lying open,
+    /// each sheet lies on its stack as in the flat layout at the spread shown, a sheet's
+    /// thickness under the one above it and curving into the gutter as the page on top does;
+    /// rising, its ratio and its hinge are mixed from there to the fan's (`Fan.lowered`), so
+    /// the sheets lift off the stacks and spread into the fan, the boards and blocks at its
+    /// ends rising with the outer ones.
+    struct FanRise {
+        var amount: Double
+        var spread: Int
+        var tops: (left: Double, right: Double)
+        var drops: (left: Double, right: Double)
+
+        init(_ amount: Double, book: BookInfo, spread s: Double) {
+            self.amount = amount
+            spread = Int(s.rounded(.down))
+            tops = (stackTop(.left, of: spread, in: book), stackTop(.right, of: spread, in: book))
+            drops = (GutterCurve.drop(stack: tops.left, facing: tops.right), GutterCurve.drop(stack: tops.right, facing: tops.left))
+        }
+
+        /// How far sheet `j` at ratio `r` is off the spine now: lying on the right stack, on the
+        /// left one, or in transit between them (|r| < ½), on its way from the one to the other.
+        func lift(sheet j: Int, ratio r: Double) -> Double {
+            let right = tops.right - Double(j - spread - 1) * PageStack.sheetThickness
+            let left = tops.left - Double(spread - j) * PageStack.sheetThickness
+            return (1 - amount) * max(mix(left, right, Self.side(r)), 0)
+        }
+
+        /// How far a face at ratio `r` curves into the gutter now.
+        func drop(ratio r: Double) -> Vec2 { Vec2(repeating: (1 - amount) * mix(drops.left, drops.right, Self.side(r))) }
+
+        /// 0 on the left stack … 1 on the right.
+        static func side(_ r: Double) -> Double { clamp(r + 0.5, 0, 1) }
     }
 
     /// How a fanned sheet in transit bends (a rigid turn leaves it to the fan's own angles).
@@ -397,7 +453,7 @@ enum BookFaces {
     /// angle (and a curl's bend in proportion). Its progress is the distance travelled
     /// between the two, so it is flat on the one at the start and on the other at the end,
     /// where the rigid fan puts it.
-    static func bent(_ front: BookFace, back: FaceContent, ratio r: Double, bend: FanBend) -> BookFace {
+    static func bent(_ front: BookFace, back: FaceContent, ratio r: Double, bend: FanBend, rise: Double = 1) -> BookFace {
         let i = front.page
         let leaving = bend.forward ? 0.5 : -0.5
         let p = abs(leaving - r)
@@ -412,8 +468,8 @@ enum BookFaces {
             sheet.front = back
             sheet.page = i + 1
         }
-        sheet.angle = Fan.angle(page: sheet.page, ratio: leaving)
-        let between = abs(Fan.angle(page: i, ratio: -leaving) - Fan.angle(page: i, ratio: leaving))
+        sheet.angle = Fan.angle(page: sheet.page, ratio: leaving, rise: rise)
+        let between = abs(Fan.angle(page: i, ratio: -leaving, rise: rise) - Fan.angle(page: i, ratio: leaving, rise: rise))
         switch bend.shape {
         case .curl:
             let g = bend.grab ?? Vec2(bend.size.x, -bend.size.y / 2)

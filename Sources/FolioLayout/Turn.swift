@@ -37,12 +37,20 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
     case above, center, below
 
     /// Vanishing point for a view of `viewSize`: ±0.6 of half the view height.
-    public func vanishingPoint(viewSize: Vec2) -> Vec2 {
+    public func vanishingPoint(viewSize: Vec2) -> Vec2 { Self.vanishingPoint(height: height, viewSize: viewSize) }
+
+    /// Where the vanishing point sits, in `above`'s height: 1 above, 0 straight on, −1 below.
+    public var height: Double {
         switch self {
-        case .above: return Vec2(0, 0.6 * viewSize.y / 2)
-        case .center: return .zero
-        case .below: return Vec2(0, -0.6 * viewSize.y / 2)
+        case .above: 1
+        case .center: 0
+        case .below: -1
         }
+    }
+
+    /// The vanishing point at `height` (`Viewpoint.height`, any value between while it moves).
+    public static func vanishingPoint(height: Double, viewSize: Vec2) -> Vec2 {
+        Vec2(0, 0.6 * viewSize.y / 2 * height)
     }
 
     /// The next one in the cycle above → center → below → above.
@@ -55,19 +63,41 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
     }
 }
 
-/// A viewpoint being changed: the camera moves from the one before to the new one as
-/// `progress` goes from 0 to 1 (its vanishing point and the open book's scale), instead of
-/// cutting to it in one frame.
-public struct ViewpointChange: Sendable, Equatable {
-    public var from: Viewpoint
-    public var progress: Double
+/// The open book's camera and layout while styles change, as amounts that move continuously
+/// from the styles before to the new ones over `duration`, eased in and out, instead of
+/// cutting in one frame (`makeScene` draws any amounts; at rest they are the styles' own):
+///
+/// - `viewpoint`: the vanishing point's height (`Viewpoint.height`);
+/// - `reversal`: 0 normal perspective … 1 reverse; the camera's m34 goes through zero (a view
+///   without perspective) on the way;
+/// - `fan`: 0 the flat layout … 1 the fan: the fan's sheets rise from lying open on the two
+///   stacks into their fan;
+/// - `vertical`: 0 a book … 1 a calendar: the book spins a half turn about the view's vertical
+///   axis and is laid out as a calendar from the moment it is seen edge on, each shrinking as
+///   it turns away so that both are the same length there (`calendarSpin`).
+public struct StyleBlend: Sendable, Equatable {
+    public var viewpoint: Double
+    public var reversal: Double
+    public var fan: Double
+    public var vertical: Double
 
-    public init(from: Viewpoint, progress: Double) {
-        self.from = from
-        self.progress = progress
+    public init(viewpoint: Double, reversal: Double, fan: Double, vertical: Double) {
+        (self.viewpoint, self.reversal, self.fan, self.vertical) = (viewpoint, reversal, fan, vertical)
     }
 
-    /// How long the camera takes to move, in seconds.
+    /// The amounts of styles at rest.
+    public init(viewpoint: Viewpoint, style: TurnStyle, layout: BookLayout) {
+        self.init(viewpoint: viewpoint.height, reversal: style.perspective == .reverse ? 1 : 0,
+                  fan: layout == .fan ? 1 : 0, vertical: style.orientation == .vertical ? 1 : 0)
+    }
+
+    /// The four amounts in order, to move them alike.
+    public var amounts: [Double] {
+        get { [viewpoint, reversal, fan, vertical] }
+        set { (viewpoint, reversal, fan, vertical) = (newValue[0], newValue[1], newValue[2], newValue[3]) }
+    }
+
+    /// How long a change takes, in seconds.
     public static let duration = 0.5
 }
 

@@ -10,8 +10,14 @@ public struct Camera: Equatable, Sendable {
     public var eyeDistance: Double
     /// Where the eye sits over the z = 0 plane, from the view centre.
     public var vanishingPoint: Vec2
+    /// How far the perspective is reversed, 0 … 1: m34 goes from −1 / `eyeDistance` to its
+    /// opposite, through no perspective at ½, while the perspective changes.
+    public var reversal: Double
     /// Flips the sign of m34: pages turning towards the viewer shrink instead of grow.
-    public var reversePerspective: Bool
+    public var reversePerspective: Bool {
+        get { reversal > 0.5 }
+        set { reversal = newValue ? 1 : 0 }
+    }
 
     /// The reference eye distance: m34 = −1/2000 for pages 362 wide (about 5.5 page widths).
     public static let referenceEyeDistance = 2000.0
@@ -21,10 +27,10 @@ public struct Camera: Equatable, Sendable {
         self.viewSize = viewSize
         self.eyeDistance = eyeDistance
         self.vanishingPoint = vanishingPoint
-        self.reversePerspective = reversePerspective
+        self.reversal = reversePerspective ? 1 : 0
     }
 
-    public var m34: Double { (reversePerspective ? 1 : -1) / eyeDistance }
+    public var m34: Double { (2 * reversal - 1) / eyeDistance }
 
     /// Layout units per pixel when `viewSize` is fitted into `width × height` pixels: the whole
     /// view shows, widened or heightened to the pixels' aspect, nothing stretched.

@@ -160,8 +160,9 @@ public final class BookController {
     private var scrubTracker: VelocityTracker?
     private var turn: Turn?
     private var queue: [Pending] = []
-    /// A viewpoint changed while a book is open: the camera moves from the one before.
-    private var viewpointMotion: (from: Viewpoint, motion: Motion)?
+    /// Styles changed while a book is open: each of `StyleBlend.amounts` that differs moves
+    /// from where it stood to the new style's (nil: at rest); empty when none moves.
+    private var styleMotions: [Motion?] = []
     /// Actions accepted that cannot be performed yet, played in order when they can: while a
     /// page turns, what cannot change a moving sheet (a new deformation, layout or orientation;
     /// closing the book) waits for it to land; while the book opens, page turns wait until it
@@ -208,7 +209,7 @@ public final class BookController {
 
     /// Whether anything moves without further input (a viewer may sleep when false).
     public var isAnimating: Bool {
-        scrollMotion != nil || openMotion != nil || turn?.motion != nil || !queue.isEmpty || viewpointMotion != nil
+        scrollMotion != nil || openMotion != nil || turn?.motion != nil || !queue.isEmpty || !styleMotions.isEmpty
     }
 
     /// The still state right now.
@@ -222,7 +223,7 @@ public final class BookController {
         v.pan = s.pan
         v.singlePage = singlePage
         v.fitWidth = singlePage && s.fitWidth
-        v.viewpointChange = viewpointMotion.map { ViewpointChange(from: $0.from, progress: $0.motion.value(at: time)) }
+        v.blend = styleBlend
         if let t = turn {
             // A drag curls (a rigid flip cannot follow the hand); a cone stays a cone.
             if t.offset != nil, v.deform == .rigid { v.deform = .curl }
@@ -251,7 +252,8 @@ public final class BookController {
             openProgress = m.value(at: t)
             if m.isDone(at: t) { openMotion = nil; finishOpenClose(open: m.to >= 1) }
         }
-        if let m = viewpointMotion?.motion, m.isDone(at: t) { viewpointMotion = nil }
+        styleMotions = styleMotions.map { $0?.isDone(at: t) == true ? nil : $0 }
+        if styleMotions.allSatisfy({ $0 == nil }) { styleMotions = [] }
         advanceTurn(t)
     }
 
@@ -422,14 +424,34 @@ public final class BookController {
 
     private func restyle(_ allowed: Bool, _ change: (inout Settings) -> Void) -> Bool {
         guard allowed else { return false }
-        let viewpoint = settings.viewpoint
+        let before = styleBlend ?? restingStyles
         change(&settings)
-        // The camera moves to a new viewpoint (a script's `style above` cut it in one frame).
-        if settings.viewpoint != viewpoint, book != nil {
-            viewpointMotion = (viewpoint, Motion(from: 0, to: 1, start: time, duration: ViewpointChange.duration, curve: .timing(.easeInOut)))
+        // The camera and the layout move to new styles (a script's `style fan` cut them in one
+        // frame), each from where it stands, also when it was on its way to another.
+        if book != nil {
+            let from = before.amounts, to = restingStyles.amounts
+            var motions = styleMotions.isEmpty ? Array(repeating: nil, count: to.count) : styleMotions
+            for i in to.indices where motions[i]?.to ?? from[i] != to[i] {
+                motions[i] = from[i] == to[i] ? nil
+                    : Motion(from: from[i], to: to[i], start: time, duration: StyleBlend.duration, curve: .timing(.easeInOut))
+            }
+            styleMotions = motions.allSatisfy { $0 == nil } ? [] : motions
         }
         notifyLayout()
         return true
+    }
+
+    /// The amounts of the styles set.
+    private var restingStyles: StyleBlend {
+        StyleBlend(viewpoint: settings.viewpoint, style: settings.style, layout: settings.layout)
+    }
+
+    /// Where the styles stand while they change; nil at rest.
+    private var styleBlend: StyleBlend? {
+        guard !styleMotions.isEmpty else { return nil }
+        var b = restingStyles
+        b.amounts = zip(b.amounts, styleMotions).map { $1?.value(at: time) ?? $0 }
+        return b
     }
 
     // MARK: Shelf
@@ -530,6 +552,7 @@ public final class BookController {
             // The next book opens fitted, not at this one's zoom and place.
             settings.fitSpread()
             book = nil
+            styleMotions = []
             // Turns that waited for the book to open go with it.
             waiting = []
             phase = .shelf

@@ -266,7 +266,9 @@ private extension Substring {
 ///   sheet has left, about half: it lags the pointer).
 /// - The recording ends with the frame in which the last action ended, so an action of
 ///   duration D issued at a frame lasts ⌈D · fps⌉ frames, and
-///   frames = 1 + Σ ⌈Dᵢ · fps⌉ (chained turns count as one action of N turn durations).
+///   frames = 1 + Σ ⌈Dᵢ · fps⌉ (chained turns count as one action of N turn durations);
+///   a `style` that moves the open book (half a second, `StyleBlend`) plays on under the
+///   actions after it, and past the last one to its end.
 public final class ScriptRunner {
     public let fps: Double
     /// Frames produced so far.
@@ -328,7 +330,8 @@ public final class ScriptRunner {
         let t = time(ofFrame: frame)
         controller.update(to: t)
         advance(at: t)
-        finished = active == nil && pending.isEmpty
+        // A style changed last still moves the book (`StyleBlend`): the recording shows it arrive.
+        finished = active == nil && pending.isEmpty && !controller.isAnimating
         frame += 1
         return true
     }

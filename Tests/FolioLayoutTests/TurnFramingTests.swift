@@ -58,10 +58,10 @@ import FolioMath
         // Nothing on the path of a turn of the reference book leaves a 1280 × 720 view seen
         // straight on: the spread keeps its size there (the reference images depend on it).
         let fit = BookShape.turnFit(page: BookInfo.referencePageSize, orientation: .horizontal, viewSize: view,
-                                    viewpoint: .center, reversePerspective: false, lift: PageStack.maxThickness)
+                                    vanishing: Viewpoint.center.vanishingPoint(viewSize: view), reversal: 0, lift: PageStack.maxThickness)
         #expect(fit == 1)
         let below = BookShape.turnFit(page: BookInfo.referencePageSize, orientation: .horizontal, viewSize: view,
-                                      viewpoint: .below, reversePerspective: false, lift: PageStack.maxThickness)
+                                      vanishing: Viewpoint.below.vanishingPoint(viewSize: view), reversal: 0, lift: PageStack.maxThickness)
         #expect(below < 0.95)
     }
 }

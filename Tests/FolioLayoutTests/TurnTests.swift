@@ -323,3 +323,47 @@ private func expectPaperLike(_ d: Deformation) {
         #expect(tris.allSatisfy { (-1e-9...1 + 1e-9).contains($0.x) && (-1e-9...1 + 1e-9).contains($0.y) })
     }
 }
+
+/// The scene of styles changing (`StyleBlend`) at their ends is exactly the styles' own, with
+/// any turn and spread: an amount that stands still while another moves changes nothing.
+@Suite struct StyleBlendSceneTests {
+    @Test(arguments: [BookLayout.flat, .fan], [TurnStyle.Orientation.horizontal, .vertical])
+    func aBlendAtItsEndsIsTheStylesOwnScene(layout: BookLayout, orientation: TurnStyle.Orientation) {
+        for perspective in TurnStyle.Perspective.allCases {
+            for viewpoint in Viewpoint.allCases {
+                for turn in [nil, TurnState(from: 2, to: 3, progress: 0.4)] {
+                    var v = ViewState(viewSize: view, phase: .reading, book: 0, layout: layout, spread: 2, turn: turn,
+                                      style: TurnStyle(orientation: orientation, perspective: perspective), deform: .curl, viewpoint: viewpoint)
+                    let own = makeScene(v, books: [book(30)])
+                    v.blend = v.styles
+                    #expect(makeScene(v, books: [book(30)]) == own, "\(layout) \(orientation) \(perspective) \(viewpoint) \(String(describing: turn))")
+                }
+            }
+        }
+    }
+
+    /// Halfway through, the fan's sheets stand between lying open and their fan, the camera's
+    /// perspective is none, and the book is edge on in the view.
+    @Test func halfwayEachStyleIsBetweenItsEnds() throws {
+        let books = [book(30)]
+        var v = ViewState(viewSize: view, phase: .reading, book: 0, layout: .fan, spread: 2)
+        let fan = makeScene(v, books: books)
+        v.blend = StyleBlend(viewpoint: 0, reversal: 0.5, fan: 0.5, vertical: 0)
+        let half = makeScene(v, books: books)
+        #expect(half.camera.m34 == 0)
+        // The right-hand page of the spread: lying flat at angle 0, fanned at −π/4.
+        let angle = { (s: Scene) throws -> Double in
+            let p = try #require(s.items.first { $0.kind == .page && $0.page == 6 && $0.visible })
+            let x = p.model.transformDirection(Vec3(1, 0, 0))
+            return atan2(x.z, x.x)
+        }
+        let (rest, mid) = (try angle(fan), try angle(half))
+        #expect(rest > 0.5 && mid > 0.1 && mid < rest - 0.1, "\(rest) \(mid)")
+        v.blend = StyleBlend(viewpoint: 0, reversal: 0, fan: 1, vertical: 0.5)
+        let edgeOn = makeScene(v, books: books)
+        let widths = edgeOn.items.filter { $0.kind == .page && $0.visible }.map { p in
+            abs(edgeOn.camera.projectToView(p.model.project(Vec3(p.size.x, 0, 0))).x - edgeOn.camera.projectToView(p.model.project(.zero)).x)
+        }
+        #expect(!widths.isEmpty && widths.allSatisfy { $0 < 1 }, "\(widths)")
+    }
+}

@@ -150,10 +150,10 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         let recorder = Recorder()
         c.delegate = recorder
         #expect(c.handle(.toggleLayout, at: 2) && c.settings.layout == .fan)
-        #expect(c.handle(.togglePerspective, at: 2) && c.scene().camera.reversePerspective)
+        #expect(c.handle(.togglePerspective, at: 2) && c.settings.style.perspective == .reverse)
         #expect(c.handle(.cycleViewpoint, at: 2) && c.settings.viewpoint == .below)
         c.update(to: 3)
-        #expect(c.scene().camera.vanishingPoint.y < 0)
+        #expect(c.scene().camera.vanishingPoint.y < 0 && c.scene().camera.reversePerspective)
         #expect(c.handle(.zoomIn, at: 3) && c.settings.zoom == 1.25)
         #expect(recorder.layoutChanges == 4)
     }
@@ -174,13 +174,133 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
             scales.append(fit())
         }
         let end = Viewpoint.below.vanishingPoint(viewSize: c.settings.viewSize).y
-        #expect(vanishing.first == start.vanishingPoint.y && abs(vanishing.last! - end) < 1e-9 && !c.isAnimating)
+        #expect(abs(vanishing.first! - start.vanishingPoint.y) < 1e-9 && abs(vanishing.last! - end) < 1e-9 && !c.isAnimating)
         let steps = zip(vanishing, vanishing.dropFirst()).map { abs($1 - $0) }
         #expect(steps.max()! < 0.15 * abs(end - start.vanishingPoint.y), "the camera jumps: \(vanishing)")
         #expect(steps.prefix(2).allSatisfy { $0 < 0.03 * abs(end) } && steps.suffix(2).allSatisfy { $0 < 0.03 * abs(end) },
                 "the camera starts or stops dead: \(steps)")
         let scaleSteps = zip([scale0] + scales, scales).map { abs($1 - $0) }
         #expect(scaleSteps.max()! < 0.15 * max(abs(scales.last! - scale0), 1e-6) || abs(scales.last! - scale0) < 1e-6, "the book's scale jumps: \(scales)")
+    }
+}
+
+/// Style words that cut the camera or the layout in one frame (`style fan`, `style reverse`,
+/// `style vertical` and back) move it over half a second instead (`StyleBlend`).
+@Suite struct StyleBlendTests {
+    /// A controller reading spread 2 of a 40-page book, with `edit` made to its settings.
+    private func reading(_ edit: (inout BookController.Settings) -> Void = { _ in }) -> BookController {
+        var s = BookController.Settings()
+        edit(&s)
+        let c = BookController(library: books([40, 4]), settings: s)
+        c.handle(.open, at: 0)
+        c.update(to: 1)
+        c.go(to: 5, animated: false, at: 1)
+        return c
+    }
+
+    /// Where the open book shows on screen: the view bounds of its pages', boards' and blocks' corners.
+    private func outline(_ scene: Scene) -> [Double] {
+        var lo = Vec2(repeating: .infinity), hi = Vec2(repeating: -.infinity)
+        for item in scene.items where item.visible && [.page, .board, .block, .sheet].contains(item.kind) {
+            for (a, l) in [(0.0, -0.5), (0, 0.5), (1, -0.5), (1, 0.5)] {
+                let p = scene.camera.projectToView(item.model.project(Vec3(a * item.size.x, l * item.size.y, 0)))
+                lo = Vec2(min(lo.x, p.x), min(lo.y, p.y))
+                hi = Vec2(max(hi.x, p.x), max(hi.y, p.y))
+            }
+        }
+        return [lo.x, lo.y, hi.x, hi.y]
+    }
+
+    /// The largest change of the outline from one frame to the next over `frames` at 60 a second
+    /// from `start`, against the largest distance from where it started; and the first and last steps.
+    private func steps(_ c: BookController, from start: Double, frames: Int, during: (Double) -> Void = { _ in })
+        -> (largest: Double, range: Double, first: Double, last: Double) {
+        var shapes = [outline(c.scene())]
+        for i in 1...frames {
+            let t = start + Double(i) / 60
+            during(t)
+            c.update(to: t)
+            shapes.append(outline(c.scene()))
+        }
+        let moves = zip(shapes, shapes.dropFirst()).map { a, b in zip(a, b).map { abs($1 - $0) }.max()! }
+        let range = shapes.map { s in zip(s, shapes[0]).map { abs($1 - $0) }.max()! }.max()!
+        return (moves.max()!, range, moves.first!, moves.last(where: { $0 > 0 }) ?? 0)
+    }
+
+    /// The key's action and the style word it sets from the defaults.
+    static let changes: [(Action, StyleChoice)] = [
+        (.toggleLayout, .layout(.fan)), (.togglePerspective, .perspective(.reverse)), (.toggleOrientation, .orientation(.vertical)),
+    ]
+
+    /// Each way: the outline moves a little each frame, easing in and out, and the change ends
+    /// on exactly the scene of a book opened in the new style.
+    @Test(arguments: 0..<3, [false, true])
+    func aNewStyleMovesTheBookInsteadOfCutting(_ k: Int, back: Bool) {
+        let (action, choice) = Self.changes[k]
+        let word = choice.word, edit = choice.apply
+        let c = back ? reading(edit) : reading()
+        #expect(c.handle(action, at: 2) && c.isAnimating, "\(word)")
+        let s = steps(c, from: 2, frames: 40)
+        #expect(s.range > 0.1 && s.largest < 0.3 * s.range, "\(word) \(back): the book jumps \(s)")
+        #expect(s.first < 0.05 * s.range && s.last < 0.05 * s.range, "\(word) \(back): starts or stops dead \(s)")
+        #expect(!c.isAnimating)
+        let fresh = back ? reading() : reading(edit)
+        fresh.update(to: c.time)
+        #expect(c.scene() == fresh.scene(), "\(word) \(back): not the style's own scene at the end")
+    }
+
+    /// A change back halfway through starts from where the book is, and ends on the style before.
+    @Test(arguments: 0..<3)
+    func aChangeMidChangeStartsWhereTheBookIs(_ k: Int) {
+        let (action, choice) = Self.changes[k]
+        let word = choice.word
+        let c = reading()
+        let before = c.scene()
+        c.handle(action, at: 2)
+        let s = steps(c, from: 2, frames: 60) { t in if abs(t - 2.2) < 1e-9 { c.handle(action, at: t) } }
+        #expect(s.range > 0.1 && s.largest < 0.3 * s.range, "\(word): the book jumps when changed back \(s)")
+        #expect(!c.isAnimating && c.scene() == before, "\(word): not back to the style before")
+    }
+
+    /// A turn started while the fan rises or lies down: the turning sheet's fore edge moves a
+    /// little each frame (lying open, a sheet in transit was put on the one stack or the other
+    /// by which side of the spine it stood, and flipped over in one frame).
+    @Test(arguments: [false, true])
+    func aTurnDuringALayoutChangeNeverFlipsTheSheet(_ fan: Bool) {
+        let c = reading { if fan { $0.layout = .fan } }
+        c.handle(.toggleLayout, at: 2)
+        c.handle(.nextPage, at: 2.1)
+        var edges: [Vec2?] = []
+        for i in 0...60 {
+            c.update(to: 2.1 + Double(i) / 60)
+            let scene = c.scene()
+            edges.append(scene.items.first { $0.visible && [6, 7].contains($0.front.page) && $0.kind != .block }.map {
+                scene.camera.projectToView($0.model.project($0.deformation.apply(Vec2($0.size.x, 0)).position))
+            })
+        }
+        let steps = zip(edges, edges.dropFirst()).compactMap { a, b in a.flatMap { a in b.map { length(Vec3($0.x - a.x, $0.y - a.y, 0)) } } }
+        #expect(steps.count > 40 && steps.max()! < 80, "the sheet jumps: \(steps)")
+        #expect(c.spread == 3 && !c.isAnimating)
+    }
+
+    /// A turn, a jump or closing the book asked for while the layout changes: each plays and
+    /// ends where it should.
+    @Test func turnsAndClosingDuringAChangeEndRight() {
+        let c = reading()
+        c.handle(.setSettings({ var s = c.settings; s.layout = .fan; return s }()), at: 2)
+        #expect(c.handle(.nextPage, at: 2.1))
+        for i in 1...60 { c.update(to: 2.1 + Double(i) / 30) }
+        #expect(c.spread == 3 && !c.isAnimating && c.settings.layout == .fan)
+        #expect(c.scene() == { let f = reading { $0.layout = .fan }; f.go(to: 7, animated: false, at: 1); f.update(to: c.time); return f.scene() }())
+        #expect(c.handle(.toggleOrientation, at: 5) && c.go(to: 20, at: 5.1))
+        for i in 1...90 { c.update(to: 5.1 + Double(i) / 30) }
+        #expect(c.spread == 9 && !c.isAnimating)
+        #expect(c.handle(.togglePerspective, at: 9) && c.handle(.close, at: 9.1))
+        c.update(to: 11)
+        #expect(c.phase == .shelf && c.book == nil && !c.isAnimating)
+        #expect(c.handle(.open, at: 11))
+        c.update(to: 13)
+        #expect(c.phase == .reading && !c.isAnimating && c.scene().camera.reversePerspective)
     }
 }
 

@@ -76,6 +76,27 @@ import Testing
         Self.expectSmooth(try Self.frames(deform, layout: .fan), "fan \(deform)")
     }
 
+    /// A style change while reading (`style fan`, `style vertical`) moves the book over half a
+    /// second, drawn frame by frame at 30 frames a second as `folio record` does: no frame
+    /// jumps, it eases in and out, and a frame halfway differs from both ends (it cut in one
+    /// frame from the one to the other).
+    @Test(arguments: [Action.toggleLayout, .toggleOrientation])
+    func aStyleChangeHasNoJump(_ action: Action) throws {
+        let c = BookController(library: Self.library.bookInfos)
+        c.handle(.open, at: 0)
+        c.go(to: 7, animated: false, at: 1)
+        c.handle(action, at: 1)
+        var images: [RGBAImage] = []
+        for i in 0...16 {
+            c.update(to: 1 + Double(i) / 30)
+            images.append(try Self.render(c.scene()))
+        }
+        Self.expectSmooth(images, "\(action)")
+        let (start, mid, end) = (images[0], images[8], images[16])
+        #expect(Self.difference(mid, start) > 2 && Self.difference(mid, end) > 2,
+                "\(action): halfway is one of the ends: \(Self.difference(mid, start)), \(Self.difference(mid, end))")
+    }
+
     /// The right page's spine band at rest equals the sheet's when the turn has just started,
     /// and the left page's at rest on the next spread equals the landing sheet's: seen as
     /// usual, and close up from above, where the pages' curve into the gutter shows.

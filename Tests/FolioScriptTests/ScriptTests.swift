@@ -161,6 +161,16 @@ private func play(_ text: String, fps: Double, settings: BookController.Settings
         #expect(c.spread == 5)
     }
 
+    /// A style that moves the open book plays under the actions after it and, last, to its
+    /// end: the recording's last frame shows the new style at rest.
+    @Test func aStyleChangedLastPlaysToItsEnd() throws {
+        let (runner, c) = try play("open; style fan vertical", fps: 30)
+        #expect(runner.frame == 1 + frames(1, 30) + frames(StyleBlend.duration, 30))
+        #expect(!c.isAnimating && c.viewState().blend == nil && c.settings.layout == .fan)
+        let (under, _) = try play("open; style fan; next", fps: 30)
+        #expect(under.frame == 1 + frames(1, 30) + frames(0.8, 30))
+    }
+
     @Test func playsTheSameScenesEveryTime() throws {
         func scenes() throws -> [Scene] {
             let runner = ScriptRunner(script: try Script("book 1; open; curl 0.55,0; next; prev 2; close"),

@@ -3,8 +3,8 @@
 // from behind (its own tone and the other side's print showing through), the crease band, the
 // gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
 // Inputs:   vST, vLit (the light and the back-lighting of the face drawn), vBias (with
-//           BIASED), vLifted (how far a turning sheet stands off the page beneath) from
-//           page.vert.
+//           BIASED), vOffset (how far a turning sheet has moved off the page beneath, on
+//           screen) from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine, and page.vert lights it from
 //           the other side; a two-sided sheet is drawn twice, once per face, so each pixel
@@ -40,7 +40,7 @@
 in vec2 vST;
 in vec2 vLit;
 in float vBias;
-in float vLifted;
+in vec2 vOffset;
 
 uniform sampler2D uImage;
 uniform float uBackFace;
@@ -173,9 +173,15 @@ void main() {
     // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
     if (uBackFace > 0.5 && uShade.z > 0.0) color *= 1.0 - 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
 #endif
-    // A sheet lying on the page it leaves or lands on has that page's rim beneath its own,
-    // at the same place: the two would add up (a lighter line along its edges at every turn's
-    // start and landing). Its rim is left to that page's until it lifts off by a pixel.
-    float alpha = mix(step(0.999, coverage), coverage, smoothstep(0.25, 1.0, vLifted));
+    // A sheet near the page it leaves or lands on has that page's rim beneath its own: the
+    // page's outline is the sheet's moved by −vOffset on screen. Drawn over as any edge, the
+    // two rims added up (a lighter line along the edges at every turn's start and landing).
+    // Within a pixel the sheet's rim is left to the page's (a sheet lands a fraction of a
+    // pixel off the place its page then rests in); apart by up to two it covers only what the
+    // page's leaves uncovered (one edge, a little apart); past four it is any edge.
+    float beneath = clamp(0.5 - (dist + dot(vec2(dFdx(dist), dFdy(dist)), vOffset)) / pixel, 0.0, 1.0);
+    float apart = length(vOffset);
+    float over = beneath > 0.999 ? coverage : max(coverage - beneath, 0.0) / (1.0 - beneath);
+    float alpha = mix(mix(step(0.999, coverage), over, smoothstep(0.25, 1.0, apart)), coverage, smoothstep(2.0, 4.0, apart));
     fragColor = vec4(color, tex.a * alpha * uOpacity);
 }

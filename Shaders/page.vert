@@ -25,9 +25,9 @@
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
-//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias), vLifted
-//           (pixels on screen between a sheet's point and the same point of the nearer of
-//           those pages: how far the sheet has left them).
+//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias), vOffset
+//           (pixels on screen from the same point of the nearer of those pages to a sheet's
+//           point: how far the sheet has moved off them).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
 // GutterCurve.swift; tests compare the two.
 
@@ -63,7 +63,7 @@ out vec2 vST;
 out vec2 vLit;
 out float vHeight;
 out float vBias;
-out float vLifted;
+out vec2 vOffset;
 
 const float PI = 3.14159265358979;
 
@@ -253,7 +253,7 @@ void main() {
         vST = aGrid;
         vLit = vec2(1.0, 0.0);
         vBias = 0.0;
-        vLifted = 1e9;
+        vOffset = vec2(1e9);
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -273,8 +273,8 @@ void main() {
     vec3 lying = vec3(p, 0.0), ln = vec3(0.0, 0.0, 1.0);
     curve(lying, ln);
     vec2 here = pixels(world);
-    vLifted = min(distance(here, pixels(uStackLeft * vec4(lying, 1.0))),
-                  distance(here, pixels(uStackRight * vec4(lying, 1.0))));
+    vec2 left = here - pixels(uStackLeft * vec4(lying, 1.0)), right = here - pixels(uStackRight * vec4(lying, 1.0));
+    vOffset = dot(left, left) < dot(right, right) ? left : right;
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height
         // above the pages it lies on: its curve and arch are theirs too, and cast nothing.

@@ -635,7 +635,7 @@ public final class Renderer {
 
     /// Where the pages a turning sheet leaves and lands on lie (pages lying open of its size,
     /// attached at the same spine: their rims lie under its own there), for page.vert's
-    /// `vLifted`; for every other face, out of reach.
+    /// `vOffset`; for every other face, out of reach.
     private func setStacks(_ page: ProgramUniforms, _ item: SceneItem) {
         let under = item.kind == .sheet && item.ratio == nil
             ? openPages.filter { abs($0.size.x - item.size.x) < 1e-6 && abs($0.size.y - item.size.y) < 1e-6 } : []

@@ -3,8 +3,8 @@
 // from behind (its own tone and the other side's print showing through), the crease band, the
 // gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
 // Inputs:   vST, vLit (the light and the back-lighting of the face drawn), vBias (with
-//           BIASED), vOffset (how far a turning sheet has moved off the page beneath, on
-//           screen) from page.vert.
+//           BIASED), vOffset (with STACKED: how far a turning sheet has moved off the page
+//           beneath, on screen) from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine, and page.vert lights it from
 //           the other side; a two-sided sheet is drawn twice, once per face, so each pixel
@@ -35,7 +35,8 @@
 //           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's
 //           print, for a sheet's faces and pages lying open (one more texture tap, at a coarse
 //           level). RECOLOUR maps the print to the
-//           theme's ink and paper (a theme other than paper, on printed pages).
+//           theme's ink and paper (a theme other than paper, on printed pages). STACKED
+//           draws a turning sheet's rim against the rims of the pages it leaves and lands on.
 
 in vec2 vST;
 in vec2 vLit;
@@ -173,6 +174,7 @@ void main() {
     // A moving sheet's back shows a thin darker rim, so a flap reads against the paper beneath.
     if (uBackFace > 0.5 && uShade.z > 0.0) color *= 1.0 - 4.0 * uShade.z * (1.0 - smoothstep(0.5, 2.5, -dist / pixel));
 #endif
+#ifdef STACKED
     // A sheet near the page it leaves or lands on has that page's rim beneath its own: the
     // page's outline is the sheet's moved by −vOffset on screen. Drawn over as any edge, the
     // two rims added up (a lighter line along the edges at every turn's start and landing).
@@ -183,5 +185,8 @@ void main() {
     float apart = length(vOffset);
     float over = beneath > 0.999 ? coverage : max(coverage - beneath, 0.0) / (1.0 - beneath);
     float alpha = mix(mix(step(0.999, coverage), over, smoothstep(0.25, 1.0, apart)), coverage, smoothstep(2.0, 4.0, apart));
+#else
+    float alpha = coverage;
+#endif
     fragColor = vec4(color, tex.a * alpha * uOpacity);
 }

@@ -21,7 +21,7 @@
 //           uTexelAxes (texels per layout unit across and along the face's image: a bent
 //           face's bias is found here, per vertex), uViewHalf (half the view, its units),
 //           uStackLeft, uStackRight (the models of the pages a turning sheet leaves and lands
-//           on; out of reach for every other face), uPixelHalf (half the view in pixels).
+//           on, for page.frag's STACKED), uPixelHalf (half the view in pixels).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the

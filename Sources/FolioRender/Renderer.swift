@@ -525,7 +525,7 @@ public final class Renderer {
                 faceState.clockwise = item.model.determinant < 0
                 gl.apply(Pipeline(page.program, faceState))
                 setGeometry(page, item, viewProj: viewProj)
-                setStacks(page, item)
+                if item.kind == .sheet && item.ratio == nil { setStacks(page, item) }
                 page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                 page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
                 page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
@@ -633,12 +633,11 @@ public final class Renderer {
         return sum / 9
     }
 
-    /// Where the pages a turning sheet leaves and lands on lie (pages lying open of its size,
-    /// attached at the same spine: their rims lie under its own there), for page.vert's
-    /// `vOffset`; for every other face, out of reach.
-    private func setStacks(_ page: ProgramUniforms, _ item: SceneItem) {
-        let under = item.kind == .sheet && item.ratio == nil
-            ? openPages.filter { abs($0.size.x - item.size.x) < 1e-6 && abs($0.size.y - item.size.y) < 1e-6 } : []
+    /// Where the pages a turning sheet of the flat layout leaves and lands on lie (pages lying
+    /// open of its size, attached at the same spine: their rims lie under its own there), for
+    /// page.vert's `vOffset`; out of reach where there is none.
+    private func setStacks(_ page: ProgramUniforms, _ sheet: SceneItem) {
+        let under = openPages.filter { abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6 }
         let away = Mat4.translation(1e6, 1e6, 0)
         let models = Array(under.prefix(2).map(\.model)) + [away, away]
         page[.stackLeft].set(matrix: models[0].floats)
@@ -806,16 +805,21 @@ struct PageVariant: Hashable {
     var showThrough = false
     /// The sky a fanned page hinged over this one hides.
     var wedge = false
+    /// A turning sheet of the flat layout, whose rim meets those of the pages it leaves and
+    /// lands on (page.frag's STACKED).
+    var stacked = false
     /// The theme's ink and paper for the print.
     var recolour = false
 
-    /// Every variant a face can ask for: 48 programs. A face is a front or a back, so never
-    /// both flap and rim.
+    /// Every variant a face can ask for: 72 programs. A face is a front or a back, so never
+    /// both flap and rim; a fanned page (wedge) is never a sheet of the flat layout (stacked).
     static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
-        // Biased, show-through, wedge and recolour, each on or off: one bit each.
-        (0..<16).map { bits in
-            PageVariant(flap: flap, rim: rim, biased: bits & 1 != 0, showThrough: bits & 2 != 0,
-                        wedge: bits & 4 != 0, recolour: bits & 8 != 0)
+        [(false, false), (true, false), (false, true)].flatMap { wedge, stacked in
+            // Biased, show-through and recolour, each on or off: one bit each.
+            (0..<8).map { bits in
+                PageVariant(flap: flap, rim: rim, biased: bits & 1 != 0, showThrough: bits & 2 != 0,
+                            wedge: wedge, stacked: stacked, recolour: bits & 4 != 0)
+            }
         }
     }
 
@@ -829,6 +833,7 @@ struct PageVariant: Hashable {
         v.rim = back && item.back != nil && item.shade.`self` > 0
         v.biased = biasedTap
         v.wedge = item.shade.wedge > 0
+        v.stacked = item.kind == .sheet && item.ratio == nil
         return v
     }
 
@@ -839,7 +844,7 @@ struct PageVariant: Hashable {
     }
 
     var defines: [String] {
-        [(flap, "FLAP"), (rim, "RIM"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (recolour, "RECOLOUR")]
+        [(flap, "FLAP"), (rim, "RIM"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (stacked, "STACKED"), (recolour, "RECOLOUR")]
             .filter(\.0).map(\.1)
     }
 }

@@ -69,6 +69,9 @@ final class GLHarness: @unchecked Sendable {
         defer { (p.surface as? HeadlessContext)?.releaseCurrent() }
         let saved = p.renderer.settings
         defer { p.renderer.settings = saved }
+        // A test before may have drawn into the target past the renderer (a clear, its own
+        // renderer): the next frame drawn from the cached layer restores all of it.
+        p.renderer.drewOver(PixelRect(x: 0, y: 0, width: p.target.width, height: p.target.height), in: p.target)
         // The books printed on paper are the library's, as the pipeline set them when it took
         // the library (a run before may have left its own; a test may still set others).
         p.renderer.settings.printedBooks = Set(p.library.books.indices.filter { p.library.books[$0].isPrinted })

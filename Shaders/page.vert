@@ -19,9 +19,9 @@
 //           pass: the band before it lies under a fanned page nearer the reader; 0: whole),
 //           uTapBias (page.frag's BIASED bias of a flat face, the renderer's `tapBias`),
 //           uTexelAxes (texels per layout unit across and along the face's image: a bent
-//           face's bias is found here, per vertex), uViewHalf (half the view, its units),
-//           uStackLeft, uStackRight (the models of the pages a turning sheet leaves and lands
-//           on, for page.frag's STACKED), uPixelHalf (half the view in pixels).
+//           face's bias is found here, per vertex), uStackLeft, uStackRight (the models of
+//           the pages a turning sheet leaves and lands on, for page.frag's STACKED),
+//           uPixelHalf (half the view in pixels).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
@@ -54,7 +54,6 @@ uniform float uBackFace;
 uniform float uFrom;
 uniform float uTapBias;
 uniform vec4 uTexelAxes;
-uniform vec2 uViewHalf;
 uniform mat4 uStackLeft;
 uniform mat4 uStackRight;
 uniform vec2 uPixelHalf;
@@ -195,19 +194,18 @@ vec2 lighting(vec3 n) {
     return vec2(clamp(0.7 + 0.3 * l / uLight.z, 0.62, 1.0), smoothstep(0.0, -0.4, l));
 }
 
-// Where world point w lands on screen, in pixels.
+// Where world point w lands on screen, in pixels (a point behind the eye, never seen, kept
+// finite: no bias or offset is ever undefined).
 vec2 pixels(vec4 w) {
     vec4 c = uViewProj * w;
     return c.xy / max(c.w, 1e-6) * uPixelHalf;
 }
 
-// Where local point p of the deformed face lands in the view (its units).
+// Where local point p of the deformed face lands on screen, in pixels.
 vec2 onScreen(vec2 p) {
     vec3 pos, n;
     deform(p, pos, n);
-    vec4 c = uViewProj * (uModel * vec4(pos, 1.0));
-    // A point behind the eye is never seen: kept finite, so no bias is ever undefined.
-    return c.xy / max(c.w, 1e-6) * uViewHalf;
+    return pixels(uModel * vec4(pos, 1.0));
 }
 
 // page.frag's BIASED bias where a bent face is seen from here, as the renderer's `tapBias`
@@ -217,7 +215,7 @@ vec2 onScreen(vec2 p) {
 float bentTapBias(vec2 p) {
     const float e = 0.5;
     vec2 at = onScreen(p);
-    // The view's units per layout unit across and along the face here.
+    // Pixels per layout unit across and along the face here.
     vec2 u = (onScreen(p + vec2(e, 0.0)) - at) / e, v = (onScreen(p + vec2(0.0, e)) - at) / e;
     float det = u.x * v.y - u.y * v.x;
     if (abs(det) < 1e-12) return -1.0;

@@ -452,6 +452,7 @@ public final class Renderer {
         u[.model].set(matrix: item.model.floats)
         u[.size].set(Float(item.size.x), Float(item.size.y))
         u[.gutterDrop].set(Float(item.gutterDrop.x), Float(item.gutterDrop.y))
+        u[.pixelHalf].set(Float(view.size.x / 2 / pixelUnits), Float(view.size.y / 2 / pixelUnits))
         setDeformation(u, item.deformation)
         let l = light
         u[.light].set(Float(l.x), Float(l.y), Float(l.z))
@@ -642,7 +643,6 @@ public final class Renderer {
         let models = Array(under.prefix(2).map(\.model)) + [away, away]
         page[.stackLeft].set(matrix: models[0].floats)
         page[.stackRight].set(matrix: models[1].floats)
-        page[.pixelHalf].set(Float(view.size.x / 2 / pixelUnits), Float(view.size.y / 2 / pixelUnits))
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.
@@ -657,7 +657,6 @@ public final class Renderer {
         guard item.deformation != .flat else { return page[.tapBias].set(Float(tapBias(item, texels: texels))) }
         let (across, along) = Self.texelAxes(item, texels: texels)
         page[.texelAxes].set(Float(across.x), Float(across.y), Float(along.x), Float(along.y))
-        page[.viewHalf].set(Float(view.size.x / 2), Float(view.size.y / 2))
     }
 
     /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly

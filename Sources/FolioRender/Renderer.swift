@@ -636,9 +636,13 @@ public final class Renderer {
 
     /// Where the pages a turning sheet of the flat layout leaves and lands on lie (pages lying
     /// open of its size, attached at the same spine: their rims lie under its own there), for
-    /// page.vert's `vOffset`; out of reach where there is none.
+    /// page.vert's `vOffset`; out of reach where there is none. Only pages with a sheet's other
+    /// side behind them: an endpaper lies on its board, not on a stack, and stays drawn under
+    /// the page that lands on it, so the two rims add up at rest too.
     private func setStacks(_ page: ProgramUniforms, _ sheet: SceneItem) {
-        let under = openPages.filter { abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6 }
+        let under = openPages.filter {
+            $0.behind != nil && abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6
+        }
         let away = Mat4.translation(1e6, 1e6, 0)
         let models = Array(under.prefix(2).map(\.model)) + [away, away]
         page[.stackLeft].set(matrix: models[0].floats)

@@ -519,14 +519,15 @@ public final class Renderer {
         let recolours = item.kind != .cover && takesTheme(item)
         for (face, image) in zip(faces, images) {
             for (biased, part) in parts {
-                let page = programs[.page(PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
-                                                         showThrough: image.behind != nil, recolour: recolours))]
+                let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
+                                             showThrough: image.behind != nil, recolour: recolours)
+                let page = programs[.page(variant)]
                 var faceState = state
                 faceState.cull = face.cull
                 faceState.clockwise = item.model.determinant < 0
                 gl.apply(Pipeline(page.program, faceState))
                 setGeometry(page, item, viewProj: viewProj)
-                if item.kind == .sheet && item.ratio == nil { setStacks(page, item) }
+                if variant.stacked { setStacks(page, item) }
                 page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                 page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
                 page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))

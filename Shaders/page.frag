@@ -37,6 +37,10 @@
 //           level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages). STACKED
 //           draws a turning sheet's rim against the rims of the pages it leaves and lands on.
+//           INSIDE draws a lone turning sheet's inside, where every pixel is at least a few
+//           from its free edges: no edge coverage, rim or STACKED term (their arithmetic is
+//           about a sixth of a sheet's cost on a software renderer); the full program then
+//           draws only the band the inside left (the renderer's stencil marks).
 
 in vec2 vST;
 in vec2 vLit;
@@ -163,6 +167,10 @@ void main() {
     color *= 1.0 - uAmbient * 0.5 * (1.0 - smoothstep(0.0, WEDGE_GAP * uSize.x, gap));
 #endif
 
+#ifdef INSIDE
+    // Drawn only where no edge term reaches (Renderer.insideInset): no coverage to find.
+    float alpha = 1.0;
+#else
     // Signed distance to the page outline in layout units. Unless the spine edge is an edge,
     // the outline is mirrored across the spine, so that edge never fades.
     bool spine = uSpineEdge > 0.5;
@@ -187,6 +195,7 @@ void main() {
     float alpha = mix(mix(step(0.999, coverage), over, smoothstep(0.25, 1.0, apart)), coverage, smoothstep(2.0, 4.0, apart));
 #else
     float alpha = coverage;
+#endif
 #endif
     fragColor = vec4(color, tex.a * alpha * uOpacity);
 }

@@ -6,23 +6,26 @@ import FolioMath
 /// triangles where a uniform grid needs thousands for the same smoothness.
 public enum CurlStrips {
     /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
-    /// l along it), covering the page: the flat part, `strips` bands over the cylinder (as far
-    /// round as the curl's wrap), and the flat part past it. `margin` grows the page past its
-    /// free edges (a rim where edge coverage fades outwards). With `gutter`, the flat parts are
+    /// l along it), covering `region` of the page: the flat part, `strips` bands over the
+    /// cylinder (as far round as the curl's wrap), and the flat part past it. With `gutter`, the flat parts are
     /// cut where they lie over the gutter's curve (`GutterCurve.columns`, on either side of the
     /// spine), so it bends there (a soft shadow does without: each cut costs fill on a software
     /// renderer).
-    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion = .whole(margin: 0),
                                 gutter: Bool = true) -> [[Vec2]] {
-        pieces(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter).map(\.polygon)
+        pieces(size: size, curl: curl, strips: strips, region: region, gutter: gutter).map(\.polygon)
     }
 
     /// The polygons, each with whether it lies flat: in the page's plane or face down parallel
     /// to it (the part before the fold or past the roll, turned by none or all of half a turn).
-    static func pieces(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double,
+    static func pieces(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion,
                        gutter: Bool) -> [(polygon: [Vec2], flat: Bool)] {
-        let (w, h) = (size.x + margin, size.y / 2 + margin)
-        let page = [Vec2(0, -h), Vec2(w, -h), Vec2(w, h), Vec2(0, h)]
+        region.rectangles(size: size).flatMap { pieces(of: $0, size: size, curl: curl, strips: strips, gutter: gutter) }
+    }
+
+    /// The pieces of one convex polygon of the page.
+    private static func pieces(of page: [Vec2], size: Vec2, curl: Deformation.Curl, strips: Int,
+                               gutter: Bool) -> [(polygon: [Vec2], flat: Bool)] {
         let arc = curl.wrap * curl.radius
         var cuts = [-Double.infinity]
         let n = max(strips, 1)
@@ -62,16 +65,16 @@ public enum CurlStrips {
 
     /// The polygons as a triangle list in unit coordinates (s = a / width, t = l / height + ½),
     /// the vertex input of `Shaders/page.vert` (outside 0 … 1 on the margin).
-    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion = .whole(margin: 0),
                                  gutter: Bool = true) -> [Vec2] {
-        unitTriangles(polygons(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter), size: size)
+        unitTriangles(polygons(size: size, curl: curl, strips: strips, region: region, gutter: gutter), size: size)
     }
 
     /// The triangles parted into those lying flat (in the page's plane or face down parallel
     /// to it: seen as a page at rest is) and the bent rest (the roll; a flap standing up).
-    public static func parts(size: Vec2, curl: Deformation.Curl, strips: Int, margin: Double = 0,
+    public static func parts(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion = .whole(margin: 0),
                              gutter: Bool = true) -> (flat: [Vec2], bent: [Vec2]) {
-        let all = pieces(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter)
+        let all = pieces(size: size, curl: curl, strips: strips, region: region, gutter: gutter)
         return (unitTriangles(all.filter(\.flat).map(\.polygon), size: size),
                 unitTriangles(all.filter { !$0.flat }.map(\.polygon), size: size))
     }
@@ -96,15 +99,51 @@ public enum CurlStrips {
     /// Whether a polygon has an area (a cut through one of its vertices leaves a sliver of none).
     static func isProper(_ poly: [Vec2]) -> Bool { poly.count >= 3 && area(poly) > 1e-9 }
 
-    /// Sutherland–Hodgman: the part of a convex polygon where `inside` is ≥ 0.
+    /// Sutherland–Hodgman: the part of a convex polygon where `inside` is ≥ 0. An edge is cut
+    /// from its lesser end (x, then y), so two polygons that share it are cut at the same point
+    /// to the bit, whichever way each runs along it: no crack between them.
     static func clip(_ poly: [Vec2], inside: (Vec2) -> Double) -> [Vec2] {
         var out: [Vec2] = []
         for (i, p) in poly.enumerated() {
             let q = poly[(i + 1) % poly.count]
             let dp = inside(p), dq = inside(q)
             if dp >= 0 { out.append(p) }
-            if (dp >= 0) != (dq >= 0) { out.append(p + (q - p) * (dp / (dp - dq))) }
+            guard (dp >= 0) != (dq >= 0) else { continue }
+            let (a, b, da, db) = (p.x, p.y) < (q.x, q.y) ? (p, q, dp, dq) : (q, p, dq, dp)
+            out.append(a + (b - a) * (da / (da - db)))
         }
         return out
+    }
+}
+
+/// Which part of a page a curl's strips cover. A lone curl's inside is drawn without the edge
+/// terms and its rim with them (the renderer's `insideInset`): the two meet without a crack.
+public enum CurlRegion: Hashable, Sendable {
+    /// The page grown by `margin` past its free edges (the top, the bottom and the fore edge).
+    case whole(margin: Double)
+    /// The page shrunk by `inset` from its free edges.
+    case inside(inset: Double)
+    /// The page grown by `margin` less its inside shrunk by `inset`.
+    case rim(inset: Double, margin: Double)
+
+    public var isInside: Bool {
+        if case .inside = self { return true }
+        return false
+    }
+
+    /// Rectangles covering the region, counter-clockwise; where two meet, they share a whole
+    /// edge (so `clip` cuts both at the same points).
+    func rectangles(size: Vec2) -> [[Vec2]] {
+        let w = size.x, h = size.y / 2
+        func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Vec2] {
+            [Vec2(x0, y0), Vec2(x1, y0), Vec2(x1, y1), Vec2(x0, y1)]
+        }
+        switch self {
+        case let .whole(m): return [rect(0, -h - m, w + m, h + m)]
+        case let .inside(i): return [rect(0, i - h, w - i, h - i)]
+        case let .rim(i, m):
+            let (wi, hi, wo, ho) = (w - i, h - i, w + m, h + m)
+            return [rect(0, hi, wi, ho), rect(wi, hi, wo, ho), rect(wi, -hi, wo, hi), rect(0, -ho, wi, -hi), rect(wi, -ho, wo, -hi)]
+        }
     }
 }

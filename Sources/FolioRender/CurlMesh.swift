@@ -11,10 +11,10 @@ final class CurlMesh {
     /// Times the strips were built (for tests).
     private(set) var builds = 0
 
-    func draw(_ curl: Deformation.Curl, size: Vec2, strips: Int, margin: Double, gutter: Bool, part: MeshPart) {
-        let key = CurlKey(curl: curl, size: size, strips: strips, margin: margin, gutter: gutter)
+    func draw(_ curl: Deformation.Curl, size: Vec2, strips: Int, region: CurlRegion, gutter: Bool, part: MeshPart) {
+        let key = CurlKey(curl: curl, size: size, strips: strips, region: region, gutter: gutter)
         if key != self.key {
-            let parts = CurlStrips.parts(size: size, curl: curl, strips: strips, margin: margin, gutter: gutter)
+            let parts = CurlStrips.parts(size: size, curl: curl, strips: strips, region: region, gutter: gutter)
             mesh.upload((parts.flat + parts.bent).flatMap { [Float($0.x), Float($0.y)] })
             flatVertices = parts.flat.count
             self.key = key
@@ -35,6 +35,6 @@ struct CurlKey: Equatable {
     var curl: Deformation.Curl
     var size: Vec2
     var strips: Int
-    var margin: Double
+    var region: CurlRegion
     var gutter: Bool
 }

@@ -30,6 +30,10 @@ public struct RenderSettings: Sendable, Equatable {
     /// The other side's print showing through the paper (one more texture tap where it can
     /// show: docs/engineering-notes.md has its cost on a software renderer).
     public var showThrough = true
+    /// A lone curl drawn in two parts, its inside without the edge terms and then the rim
+    /// around it (`Renderer.insideInset`): the same picture for less of a curl frame's CPU on a
+    /// software renderer. Off only to compare the two.
+    public var curlInsideApart = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -101,8 +105,13 @@ public final class Renderer {
     /// The strips of the curl being drawn, and the coarser ones of its shadow.
     private let curlMesh: CurlMesh
     private let curlShadowMesh: CurlMesh
+    /// The strips of a lone curl's inside and of its rim (`insideInset`).
+    private let curlInsideMesh: CurlMesh
+    private let curlRimMesh: CurlMesh
     /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
     var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
+    /// Faces of the last frame drawn in two parts, inside and rim (for tests).
+    private(set) var facesDrawnApart = 0
     private var emptyVAO: GLuint = 0
     private var cache: Framebuffer?
     private var cacheKey: StaticKey?
@@ -147,6 +156,8 @@ public final class Renderer {
         occlusionMesh = GridMesh(columns: 12, rows: 6)
         curlMesh = CurlMesh()
         curlShadowMesh = CurlMesh()
+        curlInsideMesh = CurlMesh()
+        curlRimMesh = CurlMesh()
         box = BoxMesh.make(columns: GutterCurve.columns)
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()
@@ -161,6 +172,8 @@ public final class Renderer {
         occlusionMesh.destroy()
         curlMesh.destroy()
         curlShadowMesh.destroy()
+        curlInsideMesh.destroy()
+        curlRimMesh.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
@@ -398,6 +411,7 @@ public final class Renderer {
     private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], shadowMark: GLint, viewProj: [Float], textures: TextureStore) {
         drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
         for sheet in sheets { drawCastShadow(sheet, mark: shadowMark, viewProj: viewProj) }
+        facesDrawnApart = 0
         for sheet in sheets { drawFace(sheet.item, state: sheets.count > 1 ? Self.face : Self.lone, viewProj: viewProj, textures: textures) }
     }
 
@@ -477,22 +491,29 @@ public final class Renderer {
     /// Draws an item's mesh: one quad when flat (with columns where it curves into the
     /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
     /// uniform grid for a cone. `coarse` is for soft shadows.
-    private func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all) {
+    /// `apart`: a lone curl's inside or rim (`insideInset`).
+    private func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all, apart: CurlRegion? = nil) {
         switch item.deformation {
         case .flat:
             (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
         case let .curl(c):
             if coarse {
-                curlShadowMesh.draw(c, size: item.size, strips: max(settings.curlStrips / 3, 4), margin: 0, gutter: false, part: part)
+                curlShadowMesh.draw(c, size: item.size, strips: max(settings.curlStrips / 3, 4), region: .whole(margin: 0), gutter: false,
+                                    part: part)
+            } else if let apart {
+                (apart.isInside ? curlInsideMesh : curlRimMesh).draw(c, size: item.size, strips: settings.curlStrips, region: apart,
+                                                                     gutter: true, part: part)
             } else {
-                curlMesh.draw(c, size: item.size, strips: settings.curlStrips, margin: rim, gutter: true, part: part)
+                curlMesh.draw(c, size: item.size, strips: settings.curlStrips, region: .whole(margin: rim), gutter: true, part: part)
             }
         case .cone:
             (coarse ? shadowMesh : sheetMesh).draw()
         }
     }
 
-    /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face.
+    /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A lone
+    /// curl's faces are drawn in two parts where they can be (`insideInset`): the inside without
+    /// the edge terms, then the rim around it.
     private func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
@@ -517,44 +538,55 @@ public final class Renderer {
         }
         let parts = tapParts(item, moving: moving)
         let recolours = item.kind != .cover && takesTheme(item)
+        let inset: Double? = {
+            guard settings.curlInsideApart, state == Self.lone, item.kind == .sheet,
+                  case .curl = item.deformation else { return nil }
+            return insideInset(item)
+        }()
+        if inset != nil { facesDrawnApart += faces.count }
         for (face, image) in zip(faces, images) {
             for (biased, part) in parts {
                 let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
                                              showThrough: image.behind != nil, recolour: recolours)
-                let page = programs[.page(variant)]
-                var faceState = state
-                faceState.cull = face.cull
-                faceState.clockwise = item.model.determinant < 0
-                gl.apply(Pipeline(page.program, faceState))
-                setGeometry(page, item, viewProj: viewProj)
-                if variant.stacked { setStacks(page, item) }
-                page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
-                page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
-                page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
-                page[.shade].set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
-                page[.gutter].set(Float(s.gutter))
-                page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
-                page[.ambient].set(Float(settings.ambientOcclusion))
-                page[.opacity].set(Float(item.opacity))
-                page[.cornerRadius].set(Float(settings.cornerRadius))
-                page[.expand].set(Float(rim))
-                page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
-                page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
-                page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
-                if recolours { setTheme(page) }
-                if biased { setTapBias(page, item, texels: Vec2(Double(image.image.width), Double(image.image.height))) }
-                if let other = image.behind {
-                    other.bind(unit: 1)
-                    let map = item.behindUV ?? item.uv
-                    page[.behindLevel].set(Float(Self.showThroughLevel(pageTexels: Vec2(map.dt.x * Double(other.width),
-                                                                                       map.dt.y * Double(other.height)))))
-                    page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
-                    page[.behindDu].set(Float(map.du.x), Float(map.du.y))
-                    page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
+                let draws: [(PageVariant, CurlRegion?)] = inset.map {
+                    [(variant.inside, .inside(inset: $0)), (variant, .rim(inset: $0, margin: rim))]
+                } ?? [(variant, nil)]
+                for (variant, apart) in draws {
+                    let page = programs[.page(variant)]
+                    var faceState = state
+                    faceState.cull = face.cull
+                    faceState.clockwise = item.model.determinant < 0
+                    gl.apply(Pipeline(page.program, faceState))
+                    setGeometry(page, item, viewProj: viewProj)
+                    if variant.stacked { setStacks(page, item) }
+                    page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
+                    page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
+                    page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
+                    page[.shade].set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+                    page[.gutter].set(Float(s.gutter))
+                    page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
+                    page[.ambient].set(Float(settings.ambientOcclusion))
+                    page[.opacity].set(Float(item.opacity))
+                    page[.cornerRadius].set(Float(settings.cornerRadius))
+                    page[.expand].set(Float(rim))
+                    page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+                    page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
+                    page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
+                    if recolours { setTheme(page) }
+                    if biased { setTapBias(page, item, texels: Vec2(Double(image.image.width), Double(image.image.height))) }
+                    if let other = image.behind {
+                        other.bind(unit: 1)
+                        let map = item.behindUV ?? item.uv
+                        page[.behindLevel].set(Float(Self.showThroughLevel(pageTexels: Vec2(map.dt.x * Double(other.width),
+                                                                                           map.dt.y * Double(other.height)))))
+                        page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
+                        page[.behindDu].set(Float(map.du.x), Float(map.du.y))
+                        page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
+                    }
+                    image.image.bind(unit: 0)
+                    page[.backFace].set(face.back)
+                    drawMesh(for: item, part: part, apart: apart)
                 }
-                image.image.bind(unit: 0)
-                page[.backFace].set(face.back)
-                drawMesh(for: item, part: part)
             }
         }
     }
@@ -609,6 +641,48 @@ public final class Renderer {
             return (Vec2(du.x * scale.x, du.y * scale.y) / e, Vec2(dv.x * scale.x, dv.y * scale.y) / e)
         }
     }
+
+    /// How far in from its free edges (layout units) a lone sheet's inside reaches: every
+    /// pixel there lies at least `insideSteps` of the edge distance's own screen step (page.frag's
+    /// `fwidth(dist)`) from the top, bottom and fore edges, past the reach of the edge's coverage
+    /// (½), the back's rim (2½) and STACKED's offset (4½), so page.frag's INSIDE draws it the
+    /// same. Found on the deformed sheet at points along those edges and inside them. Nil where
+    /// that leaves too little inside to pay for a second draw (a sheet seen nearly edge on).
+    func insideInset(_ item: SceneItem) -> Double? {
+        let m = view.projection * item.model, size = item.size
+        let scale = Vec2(view.size.x / 2, view.size.y / 2), e = 1e-3 * max(size.x, size.y)
+        func screen(_ p: Vec2) -> Vec2 {
+            let q = m.project(item.deformation.apply(p, gutterDrop: item.gutterDrop, width: size.x).position)
+            return Vec2(q.x * scale.x, q.y * scale.y)
+        }
+        // The largest screen step of the distance to each edge, at points `depth` inside them.
+        func step(depth: Double) -> Double? {
+            var most = 0.0
+            for k in 0...8 {
+                let f = Double(k) / 8
+                let points = [(Vec2(size.x - depth, (f - 0.5) * size.y), true),
+                              (Vec2(f * size.x, size.y / 2 - depth), false), (Vec2(f * size.x, depth - size.y / 2), false)]
+                for (p, fore) in points {
+                    let c = screen(p), da = (screen(p + Vec2(e, 0)) - c) / e, dl = (screen(p + Vec2(0, e)) - c) / e
+                    let det = abs(da.x * dl.y - dl.x * da.y)
+                    guard det > 1e-9 else { return nil }
+                    // A row of the inverse of the screen's Jacobian: the distance's step right and down.
+                    most = max(most, fore ? (abs(dl.x) + abs(dl.y)) / det : (abs(da.x) + abs(da.y)) / det)
+                }
+            }
+            return most
+        }
+        guard let atEdge = step(depth: 0) else { return nil }
+        let first = Self.insideSteps * atEdge
+        guard let within = step(depth: first), let deeper = step(depth: 2 * first) else { return nil }
+        let inset = settings.cornerRadius + Self.insideSteps * max(atEdge, within, deeper)
+        return inset < 0.2 * min(size.x, size.y) ? inset : nil
+    }
+
+    /// Screen steps of the edge distance a sheet's inside keeps from its edges: the 4½ the
+    /// edge terms reach, and a third more for the strips and grid the GPU draws in place of
+    /// the surface `insideInset` measures.
+    static let insideSteps = 6.0
 
     /// The squeeze up to which a face counts as seen square.
     static let flatSqueeze = 1.01
@@ -814,17 +888,28 @@ struct PageVariant: Hashable {
     var stacked = false
     /// The theme's ink and paper for the print.
     var recolour = false
+    /// Only a lone sheet's inside, away from its edges (page.frag's INSIDE): no edge terms.
+    var insideOnly = false
 
-    /// Every variant a face can ask for: 72 programs. A face is a front or a back, so never
-    /// both flap and rim; a fanned page (wedge) is never a sheet of the flat layout (stacked).
-    static let all: [PageVariant] = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
-        [(false, false), (true, false), (false, true)].flatMap { wedge, stacked in
-            // Biased, show-through and recolour, each on or off: one bit each.
-            (0..<8).map { bits in
-                PageVariant(flap: flap, rim: rim, biased: bits & 1 != 0, showThrough: bits & 2 != 0,
-                            wedge: wedge, stacked: stacked, recolour: bits & 4 != 0)
+    /// Every variant a face can ask for: 88 programs. A face is a front or a back, so never
+    /// both flap and rim; a fanned page (wedge) is never a sheet of the flat layout (stacked);
+    /// a sheet's inside has no rim (`inside`).
+    static let all: [PageVariant] = {
+        let faces = [(false, false), (true, false), (false, true)].flatMap { flap, rim in
+            [(false, false), (true, false), (false, true)].flatMap { wedge, stacked in
+                // Biased, show-through and recolour, each on or off: one bit each.
+                (0..<8).map { bits in
+                    PageVariant(flap: flap, rim: rim, biased: bits & 1 != 0, showThrough: bits & 2 != 0,
+                                wedge: wedge, stacked: stacked, recolour: bits & 4 != 0)
+                }
             }
         }
+        return faces + Set(faces.filter(\.stacked).map(\.inside)).sorted { $0.defines.lexicographicallyPrecedes($1.defines) }
+    }()
+
+    /// This variant for the inside of the face: its terms without those of its edges.
+    var inside: PageVariant {
+        PageVariant(flap: flap, biased: biased, showThrough: showThrough, recolour: recolour, insideOnly: true)
     }
 
     /// The variant for one face of `item` (`back`: its back). `moving`: a turning sheet or a
@@ -848,7 +933,8 @@ struct PageVariant: Hashable {
     }
 
     var defines: [String] {
-        [(flap, "FLAP"), (rim, "RIM"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (stacked, "STACKED"), (recolour, "RECOLOUR")]
+        [(flap, "FLAP"), (rim, "RIM"), (biased, "BIASED"), (showThrough, "SHOW_THROUGH"), (wedge, "WEDGE"), (stacked, "STACKED"),
+         (recolour, "RECOLOUR"), (insideOnly, "INSIDE")]
             .filter(\.0).map(\.1)
     }
 }

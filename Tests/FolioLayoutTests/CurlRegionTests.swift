@@ -1,0 +1,51 @@
+import FolioMath
+@testable import FolioLayout
+import Testing
+
+/// A lone curl's inside and rim (`CurlRegion`) together cover what its whole strips cover, and
+/// where they meet, their polygons share each edge's ends to the bit: no crack can open
+/// between the two draws.
+struct CurlRegionTests {
+    let size = Vec2(420, 600)
+
+    static let curls = [
+        Deformation.Curl(point: Vec2(300, 0), direction: Vec2(1, 0), radius: 40, wrap: .pi, rotation: 0),
+        Deformation.Curl(point: Vec2(250, -80), direction: Vec2(0.8, -0.6), radius: 55, wrap: 2.4, rotation: 0.7),
+        Deformation.Curl(point: Vec2(380, 250), direction: Vec2(0.6, 0.8), radius: 20, wrap: 1.1, rotation: 0.2),
+    ]
+
+    @Test(arguments: curls)
+    func insideAndRimCoverTheWhole(_ curl: Deformation.Curl) {
+        let area = { (region: CurlRegion) in
+            CurlStrips.polygons(size: size, curl: curl, strips: 24, region: region).map(CurlStrips.area).reduce(0, +)
+        }
+        let whole = area(.whole(margin: 1.5)), parts = area(.inside(inset: 7)) + area(.rim(inset: 7, margin: 1.5))
+        #expect(abs(whole - (size.x + 1.5) * (size.y + 3)) < 1e-6 * whole)
+        #expect(abs(parts - whole) < 1e-6 * whole)
+    }
+
+    @Test(arguments: curls)
+    func theirSharedEdgesEndAtTheSamePoints(_ curl: Deformation.Curl) {
+        let inset = 7.0
+        let key = { (p: Vec2) in [p.x, p.y] }
+        let edges = { (polygons: [[Vec2]]) in
+            Set(polygons.flatMap { poly in poly.indices.map { i in Set([key(poly[i]), key(poly[(i + 1) % poly.count])]) } })
+        }
+        let inside = CurlStrips.polygons(size: size, curl: curl, strips: 24, region: .inside(inset: inset))
+        let rim = edges(CurlStrips.polygons(size: size, curl: curl, strips: 24, region: .rim(inset: inset, margin: 1.5)))
+        let (w, h) = (size.x - inset, size.y / 2 - inset)
+        var shared = 0
+        for poly in inside {
+            for i in poly.indices {
+                let a = poly[i], b = poly[(i + 1) % poly.count]
+                // An edge on the inside's boundary (not the spine): the rim must hold it as it is.
+                let onBoundary = (a.x == w && b.x == w) || (abs(a.y) == h && a.y == b.y)
+                guard onBoundary, a != b else { continue }
+                shared += 1
+                let twin = rim.contains(Set([key(a), key(b)]))
+                #expect(twin, "edge \(a) – \(b) of the inside has no twin in the rim")
+            }
+        }
+        #expect(shared >= 3)
+    }
+}

@@ -11,14 +11,14 @@ public enum CurlStrips {
     /// cut where they lie over the gutter's curve (`GutterCurve.columns`, on either side of the
     /// spine), so it bends there (a soft shadow does without: each cut costs fill on a software
     /// renderer).
-    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion = .whole(margin: 0),
+    public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, region: SheetRegion = .whole(margin: 0),
                                 gutter: Bool = true) -> [[Vec2]] {
         pieces(size: size, curl: curl, strips: strips, region: region, gutter: gutter).map(\.polygon)
     }
 
     /// The polygons, each with whether it lies flat: in the page's plane or face down parallel
     /// to it (the part before the fold or past the roll, turned by none or all of half a turn).
-    static func pieces(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion,
+    static func pieces(size: Vec2, curl: Deformation.Curl, strips: Int, region: SheetRegion,
                        gutter: Bool) -> [(polygon: [Vec2], flat: Bool)] {
         region.rectangles(size: size).flatMap { pieces(of: $0, size: size, curl: curl, strips: strips, gutter: gutter) }
     }
@@ -65,14 +65,14 @@ public enum CurlStrips {
 
     /// The polygons as a triangle list in unit coordinates (s = a / width, t = l / height + ½),
     /// the vertex input of `Shaders/page.vert` (outside 0 … 1 on the margin).
-    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion = .whole(margin: 0),
+    public static func triangles(size: Vec2, curl: Deformation.Curl, strips: Int, region: SheetRegion = .whole(margin: 0),
                                  gutter: Bool = true) -> [Vec2] {
         unitTriangles(polygons(size: size, curl: curl, strips: strips, region: region, gutter: gutter), size: size)
     }
 
     /// The triangles parted into those lying flat (in the page's plane or face down parallel
     /// to it: seen as a page at rest is) and the bent rest (the roll; a flap standing up).
-    public static func parts(size: Vec2, curl: Deformation.Curl, strips: Int, region: CurlRegion = .whole(margin: 0),
+    public static func parts(size: Vec2, curl: Deformation.Curl, strips: Int, region: SheetRegion = .whole(margin: 0),
                              gutter: Bool = true) -> (flat: [Vec2], bent: [Vec2]) {
         let all = pieces(size: size, curl: curl, strips: strips, region: region, gutter: gutter)
         return (unitTriangles(all.filter(\.flat).map(\.polygon), size: size),
@@ -113,37 +113,5 @@ public enum CurlStrips {
             out.append(a + (b - a) * (da / (da - db)))
         }
         return out
-    }
-}
-
-/// Which part of a page a curl's strips cover. A lone curl's inside is drawn without the edge
-/// terms and its rim with them (the renderer's `insideInset`): the two meet without a crack.
-public enum CurlRegion: Hashable, Sendable {
-    /// The page grown by `margin` past its free edges (the top, the bottom and the fore edge).
-    case whole(margin: Double)
-    /// The page shrunk by `inset` from its free edges.
-    case inside(inset: Double)
-    /// The page grown by `margin` less its inside shrunk by `inset`.
-    case rim(inset: Double, margin: Double)
-
-    public var isInside: Bool {
-        if case .inside = self { return true }
-        return false
-    }
-
-    /// Rectangles covering the region, counter-clockwise; where two meet, they share a whole
-    /// edge (so `clip` cuts both at the same points).
-    func rectangles(size: Vec2) -> [[Vec2]] {
-        let w = size.x, h = size.y / 2
-        func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Vec2] {
-            [Vec2(x0, y0), Vec2(x1, y0), Vec2(x1, y1), Vec2(x0, y1)]
-        }
-        switch self {
-        case let .whole(m): return [rect(0, -h - m, w + m, h + m)]
-        case let .inside(i): return [rect(0, i - h, w - i, h - i)]
-        case let .rim(i, m):
-            let (wi, hi, wo, ho) = (w - i, h - i, w + m, h + m)
-            return [rect(0, hi, wi, ho), rect(wi, hi, wo, ho), rect(wi, -hi, wo, hi), rect(0, -ho, wi, -hi), rect(wi, -ho, wo, -hi)]
-        }
     }
 }

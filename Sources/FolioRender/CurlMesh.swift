@@ -11,7 +11,7 @@ final class CurlMesh {
     /// Times the strips were built (for tests).
     private(set) var builds = 0
 
-    func draw(_ curl: Deformation.Curl, size: Vec2, strips: Int, region: CurlRegion, gutter: Bool, part: MeshPart) {
+    func draw(_ curl: Deformation.Curl, size: Vec2, strips: Int, region: SheetRegion, gutter: Bool, part: MeshPart) {
         let key = CurlKey(curl: curl, size: size, strips: strips, region: region, gutter: gutter)
         if key != self.key {
             let parts = CurlStrips.parts(size: size, curl: curl, strips: strips, region: region, gutter: gutter)
@@ -35,6 +35,32 @@ struct CurlKey: Equatable {
     var curl: Deformation.Curl
     var size: Vec2
     var strips: Int
-    var region: CurlRegion
+    var region: SheetRegion
     var gutter: Bool
+}
+
+/// A flat or cone-bent sheet's inside or rim (`SheetRegion.cells`), rebuilt only when it
+/// changes (a turning sheet's inset changes with its angle).
+final class CellMesh {
+    private let mesh = TriangleMesh(components: [2])
+    private var key: CellKey?
+
+    func draw(size: Vec2, region: SheetRegion, columns: [Double], rows: Int) {
+        let key = CellKey(size: size, region: region, columns: columns, rows: rows)
+        if key != self.key {
+            mesh.upload(region.cells(size: size, columns: columns, rows: rows).flatMap { [Float($0.x), Float($0.y)] })
+            self.key = key
+        }
+        mesh.draw()
+    }
+
+    func destroy() { mesh.destroy() }
+}
+
+/// What a cell mesh was built for.
+struct CellKey: Equatable {
+    var size: Vec2
+    var region: SheetRegion
+    var columns: [Double]
+    var rows: Int
 }

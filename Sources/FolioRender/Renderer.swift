@@ -30,10 +30,10 @@ public struct RenderSettings: Sendable, Equatable {
     /// The other side's print showing through the paper (one more texture tap where it can
     /// show: docs/engineering-notes.md has its cost on a software renderer).
     public var showThrough = true
-    /// A lone curl drawn in two parts, its inside without the edge terms and then the rim
-    /// around it (`Renderer.insideInset`): the same picture for less of a curl frame's CPU on a
+    /// A lone turning sheet drawn in two parts, its inside without the edge terms and then the
+    /// rim around it (`Renderer.insideInset`): the same picture for less of a frame's CPU on a
     /// software renderer. Off only to compare the two.
-    public var curlInsideApart = true
+    public var sheetInsideApart = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.
@@ -105,9 +105,11 @@ public final class Renderer {
     /// The strips of the curl being drawn, and the coarser ones of its shadow.
     private let curlMesh: CurlMesh
     private let curlShadowMesh: CurlMesh
-    /// The strips of a lone curl's inside and of its rim (`insideInset`).
+    /// A lone sheet's inside and its rim (`insideInset`): a curl's strips, or cells.
     private let curlInsideMesh: CurlMesh
     private let curlRimMesh: CurlMesh
+    private let insideCells = CellMesh()
+    private let rimCells = CellMesh()
     /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
     var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     /// Faces of the last frame drawn in two parts, inside and rim (for tests).
@@ -174,6 +176,8 @@ public final class Renderer {
         curlShadowMesh.destroy()
         curlInsideMesh.destroy()
         curlRimMesh.destroy()
+        insideCells.destroy()
+        rimCells.destroy()
         box.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
         cache?.destroy()
@@ -491,10 +495,12 @@ public final class Renderer {
     /// Draws an item's mesh: one quad when flat (with columns where it curves into the
     /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
     /// uniform grid for a cone. `coarse` is for soft shadows.
-    /// `apart`: a lone curl's inside or rim (`insideInset`).
-    private func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all, apart: CurlRegion? = nil) {
+    /// `apart`: a lone sheet's inside or rim (`insideInset`), cut where its whole mesh is: at
+    /// the gutter's columns, and for a cone at the grid's too.
+    private func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all, apart: SheetRegion? = nil) {
         switch item.deformation {
         case .flat:
+            if let apart { return drawCells(apart, of: item, columns: item.gutterDrop == .zero ? [] : GutterCurve.columns, rows: 1) }
             (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
         case let .curl(c):
             if coarse {
@@ -507,12 +513,20 @@ public final class Renderer {
                 curlMesh.draw(c, size: item.size, strips: settings.curlStrips, region: .whole(margin: rim), gutter: true, part: part)
             }
         case .cone:
+            if let apart {
+                let uniform = (0...settings.gridColumns).map { Double($0) / Double(settings.gridColumns) }
+                return drawCells(apart, of: item, columns: uniform + GutterCurve.columns, rows: settings.gridRows)
+            }
             (coarse ? shadowMesh : sheetMesh).draw()
         }
     }
 
+    private func drawCells(_ region: SheetRegion, of item: SceneItem, columns: [Double], rows: Int) {
+        (region.isInside ? insideCells : rimCells).draw(size: item.size, region: region, columns: columns, rows: rows)
+    }
+
     /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A lone
-    /// curl's faces are drawn in two parts where they can be (`insideInset`): the inside without
+    /// sheet's faces are drawn in two parts where they can be (`insideInset`): the inside without
     /// the edge terms, then the rim around it.
     private func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
@@ -539,8 +553,7 @@ public final class Renderer {
         let parts = tapParts(item, moving: moving)
         let recolours = item.kind != .cover && takesTheme(item)
         let inset: Double? = {
-            guard settings.curlInsideApart, state == Self.lone, item.kind == .sheet,
-                  case .curl = item.deformation else { return nil }
+            guard settings.sheetInsideApart, state == Self.lone, item.kind == .sheet else { return nil }
             return insideInset(item)
         }()
         if inset != nil { facesDrawnApart += faces.count }
@@ -548,7 +561,7 @@ public final class Renderer {
             for (biased, part) in parts {
                 let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
                                              showThrough: image.behind != nil, recolour: recolours)
-                let draws: [(PageVariant, CurlRegion?)] = inset.map {
+                let draws: [(PageVariant, SheetRegion?)] = inset.map {
                     [(variant.inside, .inside(inset: $0)), (variant, .rim(inset: $0, margin: rim))]
                 } ?? [(variant, nil)]
                 for (variant, apart) in draws {
@@ -568,7 +581,8 @@ public final class Renderer {
                     page[.ambient].set(Float(settings.ambientOcclusion))
                     page[.opacity].set(Float(item.opacity))
                     page[.cornerRadius].set(Float(settings.cornerRadius))
-                    page[.expand].set(Float(rim))
+                    // The parts carry their margin in their vertices, as a curl's strips do.
+                    page[.expand].set(Float(apart == nil ? rim : 0))
                     page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
                     page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                     page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))

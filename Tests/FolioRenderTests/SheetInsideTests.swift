@@ -5,10 +5,10 @@ import FolioScript
 @testable import FolioRender
 import Testing
 
-/// A lone curl is drawn in two parts: its inside without page.frag's edge terms, then the rim
-/// around it (`Renderer.insideInset`). The parts must meet without a crack and draw what one
-/// pass over the whole sheet draws.
-@Suite(.serialized) struct CurlInsideTests {
+/// A lone turning sheet is drawn in two parts: its inside without page.frag's edge terms, then
+/// the rim around it (`Renderer.insideInset`). The parts must meet without a crack and draw what
+/// one pass over the whole sheet draws.
+@Suite(.serialized) struct SheetInsideTests {
     /// Pixels of two frames whose luma differs by more than `levels`.
     static func differing(_ a: RGBAImage, _ b: RGBAImage, by levels: Double) -> Int {
         var n = 0
@@ -18,26 +18,29 @@ import Testing
         return n
     }
 
-    // Mid-turn a sheet standing nearly edge on can leave too little inside: it is drawn in one pass.
-    @Test(arguments: [(0.15, false), (0.35, false), (0.75, false), (0.85, false), (0.35, true), (0.6, true)])
-    func theInsideAndTheRimDrawWhatOnePassDraws(turn: Double, corner: Bool) throws {
+    // Mid-turn a sheet standing nearly edge on can leave too little inside: it is drawn in one
+    // pass. A corner drag is a curl grabbed at (0.95, −0.45).
+    @Test(arguments: [(TurnDeform.curl, 0.15), (.curl, 0.35), (.curl, 0.75), (.curl, 0.85), (.rigid, 0.1), (.rigid, 0.3),
+                      (.rigid, 0.85), (.cone, 0.15), (.cone, 0.3), (.cone, 0.8)] + [(TurnDeform?.none, 0.35), (nil, 0.6)])
+    func theInsideAndTheRimDrawWhatOnePassDraws(deform: TurnDeform?, turn: Double) throws {
         let scene = try ContinuityTests.still {
             $0.page = 10
             $0.turn = turn
-            $0.deform = .curl
-            if corner { $0.grab = Vec2(0.95, -0.45) }
+            $0.deform = deform ?? .curl
+            if deform == nil { $0.grab = Vec2(0.95, -0.45) }
         }
         var apart = 0
         let two = try GLHarness.shared.frames([scene], width: 1280, height: 720, library: ContinuityTests.library,
                                               inspect: { apart = $0.facesDrawnApart })[0]
         let one = try GLHarness.shared.render(scene, width: 1280, height: 720, library: ContinuityTests.library) {
-            $0.curlInsideApart = false
+            $0.sheetInsideApart = false
         }
-        #expect(apart > 0, "the curl at \(turn) was drawn in one pass")
+        let name = deform.map { "\($0)" } ?? "corner"
+        #expect(apart > 0, "the \(name) at \(turn) was drawn in one pass")
         // A crack between the parts would show the page beneath along a line hundreds of pixels
         // long; what differs is type whose texture level a slightly different interpolation flips.
         let far = Self.differing(two, one, by: 24)
-        #expect(far <= 8, "turn \(turn), corner \(corner): \(far) pixels differ by more than 24 levels")
+        #expect(far <= 8, "\(name) at \(turn): \(far) pixels differ by more than 24 levels")
     }
 
     /// The inside keeps clear of the edge terms' reach and still covers most of the sheet.

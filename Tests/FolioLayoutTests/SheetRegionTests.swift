@@ -2,10 +2,10 @@ import FolioMath
 @testable import FolioLayout
 import Testing
 
-/// A lone curl's inside and rim (`CurlRegion`) together cover what its whole strips cover, and
+/// A lone curl's inside and rim (`SheetRegion`) together cover what its whole strips cover, and
 /// where they meet, their polygons share each edge's ends to the bit: no crack can open
 /// between the two draws.
-struct CurlRegionTests {
+struct SheetRegionTests {
     let size = Vec2(420, 600)
 
     static let curls = [
@@ -16,7 +16,7 @@ struct CurlRegionTests {
 
     @Test(arguments: curls)
     func insideAndRimCoverTheWhole(_ curl: Deformation.Curl) {
-        let area = { (region: CurlRegion) in
+        let area = { (region: SheetRegion) in
             CurlStrips.polygons(size: size, curl: curl, strips: 24, region: region).map(CurlStrips.area).reduce(0, +)
         }
         let whole = area(.whole(margin: 1.5)), parts = area(.inside(inset: 7)) + area(.rim(inset: 7, margin: 1.5))
@@ -47,5 +47,29 @@ struct CurlRegionTests {
             }
         }
         #expect(shared >= 3)
+    }
+
+    /// A flat or cone-bent sheet's cells: the inside's and the rim's areas add up to the whole,
+    /// and every vertex of the rim on the inside's boundary is a vertex of the inside too (no
+    /// T-junction, so no crack), whatever order the columns come in.
+    @Test(arguments: [([0.4, 0.1, 0.7, 0.2, 1, 0], 1), ((0...40).map { Double($0) / 40 } + [0.05, 0.4, 0.7], 30)])
+    func cellsMeetVertexToVertex(columns: [Double], rows: Int) {
+        let (inset, margin) = (9.0, 1.5)
+        let triangles = { (region: SheetRegion) in
+            let t = region.cells(size: size, columns: columns, rows: rows).map { Vec2($0.x * size.x, ($0.y - 0.5) * size.y) }
+            return stride(from: 0, to: t.count, by: 3).map { Array(t[$0..<$0 + 3]) }
+        }
+        let inside = triangles(.inside(inset: inset)), rim = triangles(.rim(inset: inset, margin: margin))
+        #expect((inside + rim).allSatisfy { CurlStrips.area($0) > 0 }, "every cell counter-clockwise")
+        let area = (inside + rim).map(CurlStrips.area).reduce(0, +), whole = (size.x + margin) * (size.y + 2 * margin)
+        #expect(abs(area - whole) < 1e-6 * whole)
+        let (w, h) = (size.x - inset, size.y / 2 - inset)
+        let onBoundary = { (p: Vec2) in
+            (abs(p.x - w) < 1e-9 && abs(p.y) <= h + 1e-9) || (abs(abs(p.y) - h) < 1e-9 && p.x <= w + 1e-9)
+        }
+        let insideVertices = Set(inside.flatMap { $0 }.map { [$0.x, $0.y] })
+        let rimOnBoundary = Set(rim.flatMap { $0 }.filter(onBoundary).map { [$0.x, $0.y] })
+        #expect(!rimOnBoundary.isEmpty && rimOnBoundary.isSubset(of: insideVertices),
+                "rim vertices on the boundary that the inside lacks: \(rimOnBoundary.subtracting(insideVertices).count)")
     }
 }

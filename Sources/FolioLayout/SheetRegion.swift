@@ -6,10 +6,11 @@ import FolioMath
 public enum SheetRegion: Hashable, Sendable {
     /// The page grown by `margin` past its free edges (the top, the bottom and the fore edge).
     case whole(margin: Double)
-    /// The page shrunk by `inset` from its free edges.
-    case inside(inset: Double)
+    /// The page shrunk from its free edges by `inset`: x from the fore edge, y from the top and
+    /// the bottom.
+    case inside(inset: Vec2)
     /// The page grown by `margin` less its inside shrunk by `inset`.
-    case rim(inset: Double, margin: Double)
+    case rim(inset: Vec2, margin: Double)
 
     public var isInside: Bool {
         if case .inside = self { return true }
@@ -25,9 +26,9 @@ public enum SheetRegion: Hashable, Sendable {
         }
         switch self {
         case let .whole(m): return [rect(0, -h - m, w + m, h + m)]
-        case let .inside(i): return [rect(0, i - h, w - i, h - i)]
+        case let .inside(i): return [rect(0, i.y - h, w - i.x, h - i.y)]
         case let .rim(i, m):
-            let (wi, hi, wo, ho) = (w - i, h - i, w + m, h + m)
+            let (wi, hi, wo, ho) = (w - i.x, h - i.y, w + m, h + m)
             return [rect(0, hi, wi, ho), rect(wi, hi, wo, ho), rect(wi, -hi, wo, hi), rect(0, -ho, wi, -hi), rect(wi, -ho, wo, -hi)]
         }
     }

@@ -464,8 +464,13 @@ public final class Renderer {
         glDrawArrays(E(GL_TRIANGLES), 0, 3)
     }
 
+    /// The fraction of its width from the spine a fanned page is drawn from (`coveredBands`).
+    private func drawnFrom(_ item: SceneItem) -> Double {
+        item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0
+    }
+
     private func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
-        u[.from].set(Float(item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0))
+        u[.from].set(Float(drawnFrom(item)))
         u[.viewProj].set(matrix: viewProj)
         u[.model].set(matrix: item.model.floats)
         u[.size].set(Float(item.size.x), Float(item.size.y))
@@ -552,8 +557,11 @@ public final class Renderer {
         }
         let parts = tapParts(item, moving: moving)
         let recolours = item.kind != .cover && takesTheme(item)
-        let inset: Double? = {
-            guard settings.sheetInsideApart, state == Self.lone, item.kind == .sheet else { return nil }
+        // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
+        // for a second draw: docs/performance.md); a curl only alone, as its strips are cut only then.
+        let inset: Vec2? = {
+            guard settings.sheetInsideApart, item.kind == .sheet, item.ratio == nil else { return nil }
+            if case .curl = item.deformation, state != Self.lone { return nil }
             return insideInset(item)
         }()
         if inset != nil { facesDrawnApart += faces.count }
@@ -656,41 +664,44 @@ public final class Renderer {
         }
     }
 
-    /// How far in from its free edges (layout units) a lone sheet's inside reaches: every
+    /// How far in from its fore edge (x) and its top and bottom (y), in layout units, a turning
+    /// sheet's inside reaches: every
     /// pixel there lies at least `insideSteps` of the edge distance's own screen step (page.frag's
     /// `fwidth(dist)`) from the top, bottom and fore edges, past the reach of the edge's coverage
     /// (½), the back's rim (2½) and STACKED's offset (4½), so page.frag's INSIDE draws it the
     /// same. Found on the deformed sheet at points along those edges and inside them. Nil where
     /// that leaves too little inside to pay for a second draw (a sheet seen nearly edge on).
-    func insideInset(_ item: SceneItem) -> Double? {
+    func insideInset(_ item: SceneItem) -> Vec2? {
         let m = view.projection * item.model, size = item.size
         let scale = Vec2(view.size.x / 2, view.size.y / 2), e = 1e-3 * max(size.x, size.y)
         func screen(_ p: Vec2) -> Vec2 {
             let q = m.project(item.deformation.apply(p, gutterDrop: item.gutterDrop, width: size.x).position)
             return Vec2(q.x * scale.x, q.y * scale.y)
         }
-        // The largest screen step of the distance to each edge, at points `depth` inside them.
-        func step(depth: Double) -> Double? {
-            var most = 0.0
+        // The largest screen steps of the distance to the fore edge (x) and to the top and
+        // bottom (y), at points `depth` inside them.
+        func steps(depth: Vec2) -> Vec2? {
+            var most = Vec2.zero
             for k in 0...8 {
                 let f = Double(k) / 8
-                let points = [(Vec2(size.x - depth, (f - 0.5) * size.y), true),
-                              (Vec2(f * size.x, size.y / 2 - depth), false), (Vec2(f * size.x, depth - size.y / 2), false)]
+                let points = [(Vec2(size.x - depth.x, (f - 0.5) * size.y), true),
+                              (Vec2(f * size.x, size.y / 2 - depth.y), false), (Vec2(f * size.x, depth.y - size.y / 2), false)]
                 for (p, fore) in points {
                     let c = screen(p), da = (screen(p + Vec2(e, 0)) - c) / e, dl = (screen(p + Vec2(0, e)) - c) / e
                     let det = abs(da.x * dl.y - dl.x * da.y)
                     guard det > 1e-9 else { return nil }
                     // A row of the inverse of the screen's Jacobian: the distance's step right and down.
-                    most = max(most, fore ? (abs(dl.x) + abs(dl.y)) / det : (abs(da.x) + abs(da.y)) / det)
+                    if fore { most.x = max(most.x, (abs(dl.x) + abs(dl.y)) / det) } else { most.y = max(most.y, (abs(da.x) + abs(da.y)) / det) }
                 }
             }
             return most
         }
-        guard let atEdge = step(depth: 0) else { return nil }
-        let first = Self.insideSteps * atEdge
-        guard let within = step(depth: first), let deeper = step(depth: 2 * first) else { return nil }
-        let inset = settings.cornerRadius + Self.insideSteps * max(atEdge, within, deeper)
-        return inset < 0.2 * min(size.x, size.y) ? inset : nil
+        guard let atEdge = steps(depth: .zero) else { return nil }
+        let first = atEdge * Self.insideSteps
+        guard let within = steps(depth: first), let deeper = steps(depth: first * 2) else { return nil }
+        let inset = Vec2(max(atEdge.x, within.x, deeper.x), max(atEdge.y, within.y, deeper.y)) * Self.insideSteps
+            + Vec2(repeating: settings.cornerRadius)
+        return inset.x < 0.5 * size.x && inset.y < 0.25 * size.y ? inset : nil
     }
 
     /// Screen steps of the edge distance a sheet's inside keeps from its edges: the 4½ the
@@ -711,7 +722,7 @@ public final class Renderer {
     func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
         let (across, along) = Self.texelAxes(item, texels: texels)
         var sum = 0.0
-        for (u, v) in screenAxes(item, from: item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0) {
+        for (u, v) in screenAxes(item, from: drawnFrom(item)) {
             // Inverted: layout units per pixel step right and down.
             let det = u.x * v.y - u.y * v.x
             guard abs(det) > 1e-12 else { return -1 }
@@ -918,7 +929,8 @@ struct PageVariant: Hashable {
                 }
             }
         }
-        return faces + Set(faces.filter(\.stacked).map(\.inside)).sorted { $0.defines.lexicographicallyPrecedes($1.defines) }
+        let insides = Set(faces.filter(\.stacked).map(\.inside))
+        return faces + insides.sorted { $0.defines.lexicographicallyPrecedes($1.defines) }
     }()
 
     /// This variant for the inside of the face: its terms without those of its edges.

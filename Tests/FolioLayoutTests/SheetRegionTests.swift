@@ -19,21 +19,21 @@ struct SheetRegionTests {
         let area = { (region: SheetRegion) in
             CurlStrips.polygons(size: size, curl: curl, strips: 24, region: region).map(CurlStrips.area).reduce(0, +)
         }
-        let whole = area(.whole(margin: 1.5)), parts = area(.inside(inset: 7)) + area(.rim(inset: 7, margin: 1.5))
+        let whole = area(.whole(margin: 1.5)), parts = area(.inside(inset: Vec2(7, 5))) + area(.rim(inset: Vec2(7, 5), margin: 1.5))
         #expect(abs(whole - (size.x + 1.5) * (size.y + 3)) < 1e-6 * whole)
         #expect(abs(parts - whole) < 1e-6 * whole)
     }
 
     @Test(arguments: curls)
     func theirSharedEdgesEndAtTheSamePoints(_ curl: Deformation.Curl) {
-        let inset = 7.0
+        let inset = Vec2(7, 5)
         let key = { (p: Vec2) in [p.x, p.y] }
         let edges = { (polygons: [[Vec2]]) in
             Set(polygons.flatMap { poly in poly.indices.map { i in Set([key(poly[i]), key(poly[(i + 1) % poly.count])]) } })
         }
         let inside = CurlStrips.polygons(size: size, curl: curl, strips: 24, region: .inside(inset: inset))
         let rim = edges(CurlStrips.polygons(size: size, curl: curl, strips: 24, region: .rim(inset: inset, margin: 1.5)))
-        let (w, h) = (size.x - inset, size.y / 2 - inset)
+        let (w, h) = (size.x - inset.x, size.y / 2 - inset.y)
         var shared = 0
         for poly in inside {
             for i in poly.indices {
@@ -54,7 +54,7 @@ struct SheetRegionTests {
     /// T-junction, so no crack), whatever order the columns come in.
     @Test(arguments: [([0.4, 0.1, 0.7, 0.2, 1, 0], 1), ((0...40).map { Double($0) / 40 } + [0.05, 0.4, 0.7], 30)])
     func cellsMeetVertexToVertex(columns: [Double], rows: Int) {
-        let (inset, margin) = (9.0, 1.5)
+        let (inset, margin) = (Vec2(9, 12), 1.5)
         let triangles = { (region: SheetRegion) in
             let t = region.cells(size: size, columns: columns, rows: rows).map { Vec2($0.x * size.x, ($0.y - 0.5) * size.y) }
             return stride(from: 0, to: t.count, by: 3).map { Array(t[$0..<$0 + 3]) }
@@ -63,7 +63,7 @@ struct SheetRegionTests {
         #expect((inside + rim).allSatisfy { CurlStrips.area($0) > 0 }, "every cell counter-clockwise")
         let area = (inside + rim).map(CurlStrips.area).reduce(0, +), whole = (size.x + margin) * (size.y + 2 * margin)
         #expect(abs(area - whole) < 1e-6 * whole)
-        let (w, h) = (size.x - inset, size.y / 2 - inset)
+        let (w, h) = (size.x - inset.x, size.y / 2 - inset.y)
         let onBoundary = { (p: Vec2) in
             (abs(p.x - w) < 1e-9 && abs(p.y) <= h + 1e-9) || (abs(abs(p.y) - h) < 1e-9 && p.x <= w + 1e-9)
         }

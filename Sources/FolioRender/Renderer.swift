@@ -108,8 +108,8 @@ public final class Renderer {
     /// A lone sheet's inside and its rim (`insideInset`): a curl's strips, or cells.
     private let curlInsideMesh: CurlMesh
     private let curlRimMesh: CurlMesh
-    private let insideCells = CellMesh()
-    private let rimCells = CellMesh()
+    private let insideCells: CellMesh
+    private let rimCells: CellMesh
     /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
     var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     /// Faces of the last frame drawn in two parts, inside and rim (for tests).
@@ -160,6 +160,8 @@ public final class Renderer {
         curlShadowMesh = CurlMesh()
         curlInsideMesh = CurlMesh()
         curlRimMesh = CurlMesh()
+        insideCells = CellMesh()
+        rimCells = CellMesh()
         box = BoxMesh.make(columns: GutterCurve.columns)
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()
@@ -673,7 +675,8 @@ public final class Renderer {
     /// that leaves too little inside to pay for a second draw (a sheet seen nearly edge on).
     func insideInset(_ item: SceneItem) -> Vec2? {
         let m = view.projection * item.model, size = item.size
-        let scale = Vec2(view.size.x / 2, view.size.y / 2), e = 1e-3 * max(size.x, size.y)
+        // Clip space to pixels.
+        let scale = Vec2(view.size.x / 2, view.size.y / 2) / pixelUnits, e = 1e-3 * max(size.x, size.y)
         func screen(_ p: Vec2) -> Vec2 {
             let q = m.project(item.deformation.apply(p, gutterDrop: item.gutterDrop, width: size.x).position)
             return Vec2(q.x * scale.x, q.y * scale.y)

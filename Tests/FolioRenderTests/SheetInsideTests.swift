@@ -44,14 +44,21 @@ import Testing
         #expect(far <= 60, "\(name) at \(turn): \(far) pixels differ by more than 24 levels")
     }
 
-    /// The inside keeps clear of the edge terms' reach and still covers most of the sheet.
-    @Test func theInsetIsAFewPixels() throws {
+    /// The inside keeps clear of the edge terms' reach, a few pixels, at any size: in layout
+    /// units four times as far in at a quarter of the size.
+    @Test func theInsetIsAFewPixelsAtAnySize() throws {
         let scene = try ContinuityTests.still { $0.page = 10; $0.turn = 0.35; $0.deform = .curl }
-        var inset: Vec2?
-        _ = try GLHarness.shared.frames([scene], width: 1280, height: 720, library: ContinuityTests.library, inspect: { renderer in
-            inset = scene.items.first { $0.kind == .sheet }.flatMap(renderer.insideInset)
-        })
-        let value = try #require(inset)
-        #expect(value.x > 4 && value.x < 40 && value.y > 4 && value.y < 40, "inset \(value) layout units (about a pixel each at 1280×720)")
+        func inset(width: Int, height: Int) throws -> Vec2 {
+            var inset: Vec2?
+            _ = try GLHarness.shared.frames([scene], width: width, height: height, library: ContinuityTests.library, inspect: { renderer in
+                inset = scene.items.first { $0.kind == .sheet }.flatMap(renderer.insideInset)
+            })
+            return try #require(inset)
+        }
+        let large = try inset(width: 1280, height: 720), small = try inset(width: 320, height: 180)
+        // At 1280×720 a layout unit is about a pixel.
+        #expect(large.x > 4 && large.x < 40 && large.y > 4 && large.y < 40, "inset \(large) at 1280×720")
+        let ratio = small / large
+        #expect(ratio.x > 3.5 && ratio.x < 4.5 && ratio.y > 3.5 && ratio.y < 4.5, "inset \(small) at 320×180, \(large) at 1280×720")
     }
 }

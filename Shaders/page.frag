@@ -37,7 +37,7 @@
 //           level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages). STACKED
 //           draws a turning sheet's rim against the rims of the pages it leaves and lands on.
-//           INSIDE draws a lone turning sheet's inside, where every pixel is at least a few
+//           INSIDE draws a turning sheet's inside, where every pixel is at least a few
 //           from its free edges: no edge coverage, rim or STACKED term (their arithmetic is
 //           about a sixth of a sheet's cost on a software renderer); the full program then
 //           draws only the band the inside left (the renderer's stencil marks).

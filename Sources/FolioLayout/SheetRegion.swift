@@ -1,6 +1,6 @@
 import FolioMath
 
-/// Which part of a turning sheet a mesh covers. A lone sheet's inside is drawn without the
+/// Which part of a turning sheet a mesh covers. A turning sheet's inside is drawn without the
 /// edge terms and its rim with them (the renderer's `insideInset`): the two meet without a
 /// crack, as every mesh here holds the same vertices along an edge two of its rectangles share.
 public enum SheetRegion: Hashable, Sendable {

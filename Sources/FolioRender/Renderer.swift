@@ -30,8 +30,8 @@ public struct RenderSettings: Sendable, Equatable {
     /// The other side's print showing through the paper (one more texture tap where it can
     /// show: docs/engineering-notes.md has its cost on a software renderer).
     public var showThrough = true
-    /// A lone turning sheet drawn in two parts, its inside without the edge terms and then the
-    /// rim around it (`Renderer.insideInset`): the same picture for less of a frame's CPU on a
+    /// A turning sheet drawn in two parts, its inside without the edge terms and then the rim
+    /// around it (`Renderer.insideInset`): the same picture for less of a frame's CPU on a
     /// software renderer. Off only to compare the two.
     public var sheetInsideApart = true
     /// Rounded outer page corners, layout units (0: square).
@@ -105,7 +105,7 @@ public final class Renderer {
     /// The strips of the curl being drawn, and the coarser ones of its shadow.
     private let curlMesh: CurlMesh
     private let curlShadowMesh: CurlMesh
-    /// A lone sheet's inside and its rim (`insideInset`): a curl's strips, or cells.
+    /// A turning sheet's inside and its rim (`insideInset`): a curl's strips, or cells.
     private let curlInsideMesh: CurlMesh
     private let curlRimMesh: CurlMesh
     private let insideCells: CellMesh
@@ -502,7 +502,7 @@ public final class Renderer {
     /// Draws an item's mesh: one quad when flat (with columns where it curves into the
     /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
     /// uniform grid for a cone. `coarse` is for soft shadows.
-    /// `apart`: a lone sheet's inside or rim (`insideInset`), cut where its whole mesh is: at
+    /// `apart`: a turning sheet's inside or rim (`insideInset`), cut where its whole mesh is: at
     /// the gutter's columns, and for a cone at the grid's too.
     private func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all, apart: SheetRegion? = nil) {
         switch item.deformation {
@@ -532,9 +532,9 @@ public final class Renderer {
         (region.isInside ? insideCells : rimCells).draw(size: item.size, region: region, columns: columns, rows: rows)
     }
 
-    /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A lone
-    /// sheet's faces are drawn in two parts where they can be (`insideInset`): the inside without
-    /// the edge terms, then the rim around it.
+    /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A
+    /// turning sheet's faces are drawn in two parts where they can be (`insideInset`): the inside
+    /// without the edge terms, then the rim around it.
     private func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
@@ -916,7 +916,7 @@ struct PageVariant: Hashable {
     var stacked = false
     /// The theme's ink and paper for the print.
     var recolour = false
-    /// Only a lone sheet's inside, away from its edges (page.frag's INSIDE): no edge terms.
+    /// Only a turning sheet's inside, away from its edges (page.frag's INSIDE): no edge terms.
     var insideOnly = false
 
     /// Every variant a face can ask for: 88 programs. A face is a front or a back, so never

@@ -2,7 +2,7 @@ import FolioMath
 @testable import FolioLayout
 import Testing
 
-/// A lone curl's inside and rim (`SheetRegion`) together cover what its whole strips cover, and
+/// A turning sheet's inside and rim (`SheetRegion`) together cover what its whole mesh covers, and
 /// where they meet, their polygons share each edge's ends to the bit: no crack can open
 /// between the two draws.
 struct SheetRegionTests {

@@ -41,9 +41,10 @@ public final class TextureStore {
         remove(face)
         let descriptor = descriptor ?? self.descriptor
         uploads += 1
-        textures[face] = (Texture(image: image, descriptor: descriptor), uploads)
-        // RGBA8, plus a third for the mipmap chain.
-        return image.width * image.height * 4 * (descriptor.mipmaps ? 4 : 3) / 3
+        let texture = Texture(image: image, descriptor: descriptor)
+        textures[face] = (texture, uploads)
+        // Its texels, plus a third for the mipmap chain.
+        return image.width * image.height * texture.bytesPerTexel * (descriptor.mipmaps ? 4 : 3) / 3
     }
 
     /// Frees the texture of `face`, if it has one.

@@ -5,8 +5,7 @@
 // Inputs:   vST, vLit (the light and the back-lighting of the face drawn), vBias (with
 //           BIASED), vOffset (with STACKED: how far a turning sheet has moved off the page
 //           beneath, on screen) from page.vert.
-// Uniforms: uImage (sampler, unit 0: the face being drawn), uImageInk and uImagePaper (the
-//           colours its 0 and 1 stand for: `Texture`), uBackFace (1 while drawing a
+// Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine, and page.vert lights it from
 //           the other side; a two-sided sheet is drawn twice, once per face, so each pixel
 //           samples one image),
@@ -21,8 +20,7 @@
 //           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
 //           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
 //           uBehindLevel (its mipmap level: texels a fixed share of the page), uBehindOrigin, uBehindDu,
-//           uBehindDt (local (s, t) → its uv, mirrored below), uBehindInk, uBehindPaper,
-//           uShowThrough (strength
+//           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
 //           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
@@ -50,8 +48,6 @@ in float vBias;
 in vec2 vOffset;
 
 uniform sampler2D uImage;
-uniform vec3 uImageInk;
-uniform vec3 uImagePaper;
 uniform float uBackFace;
 uniform vec2 uUVOrigin;
 uniform vec2 uUVdu;
@@ -84,8 +80,6 @@ uniform float uBehindLevel;
 uniform vec2 uBehindOrigin;
 uniform vec2 uBehindDu;
 uniform vec2 uBehindDt;
-uniform vec3 uBehindInk;
-uniform vec3 uBehindPaper;
 uniform vec2 uShowThrough;
 #endif
 
@@ -124,8 +118,6 @@ void main() {
 #else
     vec4 tex = texture(uImage, uv);
 #endif
-    // A page held as one channel between its ink and its paper (black and white otherwise).
-    tex.rgb = mix(uImageInk, uImagePaper, tex.rgb);
     // A theme maps the print's lightness from black–white to ink–paper and keeps its colour
     // (what it differs from grey by): night is dark paper and light ink, never a negative.
 #ifdef RECOLOUR
@@ -154,7 +146,7 @@ void main() {
     vec2 texels = vec2(textureSize(uBehind, 0));
     vec2 fx = dFdx(otherUV) * texels, fy = dFdy(otherUV) * texels;
     float level = max(uBehindLevel, 0.5 * log2(max(max(dot(fx, fx), dot(fy, fy)), 1e-12)));
-    vec3 other = mix(uBehindInk, uBehindPaper, textureLod(uBehind, otherUV, level).rgb);
+    vec3 other = textureLod(uBehind, otherUV, level).rgb;
     float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
     color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
 #endif

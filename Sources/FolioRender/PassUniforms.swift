@@ -9,7 +9,6 @@ enum UniformName: Int, CaseIterable {
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, cornerRadius, backTone
     case showThrough, behindLevel, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace
-    case imageInk, imagePaper, behindInk, behindPaper
     // shadow.frag
     case strength, falloff
     // block.vert and block.frag

@@ -606,12 +606,8 @@ public final class Renderer {
                         page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
                         page[.behindDu].set(Float(map.du.x), Float(map.du.y))
                         page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
-                        page[.behindInk].set(other.ink)
-                        page[.behindPaper].set(other.paper)
                     }
                     image.image.bind(unit: 0)
-                    page[.imageInk].set(image.image.ink)
-                    page[.imagePaper].set(image.image.paper)
                     page[.backFace].set(face.back)
                     drawMesh(for: item, part: part, apart: apart)
                 }

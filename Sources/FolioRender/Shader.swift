@@ -113,7 +113,6 @@ public struct Uniform: Sendable {
     public func set(_ v: Int32) { glUniform1i(location, v) }
     public func set(_ x: Float, _ y: Float) { glUniform2f(location, x, y) }
     public func set(_ x: Float, _ y: Float, _ z: Float) { glUniform3f(location, x, y, z) }
-    public func set(_ v: SIMD3<Float>) { glUniform3f(location, v.x, v.y, v.z) }
     public func set(_ x: Float, _ y: Float, _ z: Float, _ w: Float) { glUniform4f(location, x, y, z, w) }
     public func set(matrix m: [Float]) { glUniformMatrix4fv(location, 1, GLboolean(GL_FALSE), m) }
 }

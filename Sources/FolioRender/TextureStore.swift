@@ -41,8 +41,7 @@ public final class TextureStore {
         remove(face)
         let descriptor = descriptor ?? self.descriptor
         uploads += 1
-        // A cover is read by the boxes' program too, which knows no ink and paper.
-        let texture = Texture(image: image, descriptor: descriptor, twoColours: face.kind != .cover)
+        let texture = Texture(image: image, descriptor: descriptor)
         textures[face] = (texture, uploads)
         // Its texels, plus a third for the mipmap chain.
         return image.width * image.height * texture.bytesPerTexel * (descriptor.mipmaps ? 4 : 3) / 3

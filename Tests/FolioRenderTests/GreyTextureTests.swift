@@ -1,0 +1,55 @@
+import FolioImage
+import FolioLayout
+import FolioMath
+@testable import FolioRender
+import FolioScript
+import Testing
+
+/// A page image that is all opaque grey (a PDF or DjVu page of black type on white) is held as
+/// one channel read as grey (`Texture`): a quarter of the memory, drawn as its RGBA image is.
+@Suite(.serialized) struct GreyTextureTests {
+    /// A grey ramp across the page; `tinted`: its first pixel a level off grey, so the image is
+    /// held as RGBA.
+    static func ramp(tinted: Bool) -> RGBAImage {
+        var image = RGBAImage(width: 64, height: 100, fill: (0, 0, 0, 255))
+        for y in 0..<100 {
+            for x in 0..<64 {
+                let v = UInt8(x * 4), i = 4 * (y * 64 + x)
+                image.pixels[i] = v; image.pixels[i + 1] = v; image.pixels[i + 2] = v
+            }
+        }
+        if tinted { image.pixels[0] += 1 }
+        return image
+    }
+
+    @Test func greyLevelsAreFoundOnlyInOpaqueGrey() {
+        #expect(Texture.greyLevels(Self.ramp(tinted: false))?.count == 6400)
+        #expect(Texture.greyLevels(Self.ramp(tinted: true)) == nil)
+        var translucent = Self.ramp(tinted: false)
+        translucent.pixels[4 * 6399 + 3] = 254
+        #expect(Texture.greyLevels(translucent) == nil)
+    }
+
+    @Test func aGreyPageHoldsAQuarterOfTheBytesAndDrawsAsItsRGBAImage() throws {
+        var s = StillState()
+        s.book = 0; s.page = 7
+        let scene = try s.scene(library: ContinuityTests.library.bookInfos)
+        let shown = try #require(scene.items.first { $0.kind == .page }?.front)
+        let (grey, rgba) = try GLHarness.shared.run { p -> ((RGBAImage, Int), (RGBAImage, Int)) in
+            let target = try Framebuffer(width: 320, height: 180)
+            defer { target.destroy() }
+            func frame(_ image: RGBAImage) -> (RGBAImage, Int) {
+                let textures = TextureStore()
+                defer { textures.destroy() }
+                let bytes = textures.upload(image, for: shown)
+                p.renderer.draw(scene, into: target, textures: textures)
+                return (target.readPixels(), bytes)
+            }
+            return (frame(Self.ramp(tinted: false)), frame(Self.ramp(tinted: true)))
+        }
+        #expect(abs(grey.1 * 4 - rgba.1) <= 4, "bytes held: grey \(grey.1), RGBA \(rgba.1)")
+        // Read as red alone, without its swizzle, the page would differ by most of its light.
+        let r = try #require(ImageAssert.compare(grey.0, rgba.0, channelTolerance: 2))
+        #expect(r.failingPixels <= 2, "\(r.failingPixels) pixels differ by more than 2 levels (max \(r.maxDelta))")
+    }
+}

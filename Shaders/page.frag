@@ -40,7 +40,7 @@
 //           INSIDE draws a turning sheet's inside, where every pixel is at least a few
 //           from its free edges: no edge coverage, rim or STACKED term (their arithmetic is
 //           about a sixth of a sheet's cost on a software renderer); the full program then
-//           draws only the band the inside left (the renderer's stencil marks).
+//           draws the band around it (the renderer's `insideInset`, `SheetRegion`).
 
 in vec2 vST;
 in vec2 vLit;

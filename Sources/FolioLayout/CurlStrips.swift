@@ -7,10 +7,10 @@ import FolioMath
 public enum CurlStrips {
     /// Convex polygons, counter-clockwise in the page's local frame (a across from the spine,
     /// l along it), covering `region` of the page: the flat part, `strips` bands over the
-    /// cylinder (as far round as the curl's wrap), and the flat part past it. With `gutter`, the flat parts are
-    /// cut where they lie over the gutter's curve (`GutterCurve.columns`, on either side of the
-    /// spine), so it bends there (a soft shadow does without: each cut costs fill on a software
-    /// renderer).
+    /// cylinder (as far round as the curl's wrap), and the flat part past it. With `gutter`,
+    /// the flat parts are cut where they lie over the gutter's curve (`GutterCurve.columns`, on
+    /// either side of the spine), so it bends there (a soft shadow does without: each cut costs
+    /// fill on a software renderer).
     public static func polygons(size: Vec2, curl: Deformation.Curl, strips: Int, region: SheetRegion = .whole(margin: 0),
                                 gutter: Bool = true) -> [[Vec2]] {
         pieces(size: size, curl: curl, strips: strips, region: region, gutter: gutter).map(\.polygon)

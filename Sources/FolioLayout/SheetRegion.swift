@@ -34,22 +34,25 @@ public enum SheetRegion: Hashable, Sendable {
     }
 
     /// The region of a flat or cone-bent sheet as triangles in unit coordinates (page.vert's
-    /// `aGrid`, outside 0 … 1 on a margin): its rectangles cut into cells at `columns` (in any order)
-    /// (fractions of the width from the spine) and at `rows` equal rows, so the sheet bends
-    /// there as a grid of that size does. A cell's corners are the cuts' own values, so
-    /// rectangles that share an edge share its vertices.
+    /// `aGrid`, outside 0 … 1 on a margin): its rectangles cut into cells at `columns`
+    /// (fractions of the width from the spine, in any order) and at `rows` equal rows, so the
+    /// sheet bends there as a grid of that size does. A cell's corners are the cuts' own
+    /// values, so rectangles that share an edge share its vertices. Built every frame a sheet
+    /// turns, into one array reserved per rectangle.
     public func cells(size: Vec2, columns: [Double], rows: Int) -> [Vec2] {
         let xs = Set(columns).sorted().map { $0 * size.x }
         let ys = (1..<max(rows, 1)).map { (Double($0) / Double(max(rows, 1)) - 0.5) * size.y }
+        let unit = { (x: Double, y: Double) in Vec2(x / size.x, y / size.y + 0.5) }
         var out: [Vec2] = []
         for r in rectangles(size: size) {
             let (x0, y0, x1, y1) = (r[0].x, r[0].y, r[2].x, r[2].y)
             let across = [x0] + xs.filter { $0 > x0 && $0 < x1 } + [x1]
             let along = [y0] + ys.filter { $0 > y0 && $0 < y1 } + [y1]
+            out.reserveCapacity(out.count + 6 * (across.count - 1) * (along.count - 1))
             for (ya, yb) in zip(along, along.dropFirst()) {
                 for (xa, xb) in zip(across, across.dropFirst()) {
-                    let quad = [Vec2(xa, ya), Vec2(xb, ya), Vec2(xb, yb), Vec2(xa, yb)]
-                    out += [quad[0], quad[1], quad[2], quad[0], quad[2], quad[3]].map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
+                    let (a, b, c, d) = (unit(xa, ya), unit(xb, ya), unit(xb, yb), unit(xa, yb))
+                    out.append(contentsOf: [a, b, c, a, c, d])
                 }
             }
         }

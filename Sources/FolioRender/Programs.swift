@@ -31,7 +31,7 @@ enum ProgramKind: Hashable {
 /// The renderer's programs, each linked the first time a frame draws with it. On a software
 /// renderer linking a program, and its first draw, run its shaders through LLVM (tens of
 /// milliseconds each from Mesa's shader cache, far more without it), and a still or the first
-/// frame of the viewer draws with a few of the seventy-eight: docs/performance.md has the figures.
+/// frame of the viewer draws with a few of the ninety-four: docs/performance.md has the figures.
 /// Every stage is compiled when the cache is made, so a file that does not compile fails then,
 /// naming its line; compiling costs little (Mesa skips a source its cache holds), and each
 /// file is compiled once per set of defines, whatever the programs that share it.

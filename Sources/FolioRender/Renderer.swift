@@ -562,7 +562,7 @@ public final class Renderer {
         // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
         // for a second draw: docs/performance.md); a curl only alone, as its strips are cut only then.
         let inset: Vec2? = {
-            guard settings.sheetInsideApart, item.kind == .sheet, item.ratio == nil else { return nil }
+            guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
             if case .curl = item.deformation, state != Self.lone { return nil }
             return insideInset(item)
         }()
@@ -666,13 +666,13 @@ public final class Renderer {
         }
     }
 
-    /// How far in from its fore edge (x) and its top and bottom (y), in layout units, a turning
-    /// sheet's inside reaches: every
-    /// pixel there lies at least `insideSteps` of the edge distance's own screen step (page.frag's
-    /// `fwidth(dist)`) from the top, bottom and fore edges, past the reach of the edge's coverage
-    /// (½), the back's rim (2½) and STACKED's offset (4½), so page.frag's INSIDE draws it the
-    /// same. Found on the deformed sheet at points along those edges and inside them. Nil where
-    /// that leaves too little inside to pay for a second draw (a sheet seen nearly edge on).
+    /// How far in from its fore edge (x) and from its top and bottom (y), in layout units, a
+    /// turning sheet's inside starts: every pixel there lies at least `insideSteps` of the edge
+    /// distance's own screen step (page.frag's `fwidth(dist)`) from those edges, past the reach
+    /// of the edge's coverage (½), the back's rim (2½) and STACKED's offset (4½), so page.frag's
+    /// INSIDE draws it the same. Found on the deformed sheet at points along those edges and
+    /// inside them. Nil where that leaves too little inside to pay for a second draw (a sheet
+    /// seen nearly edge on).
     func insideInset(_ item: SceneItem) -> Vec2? {
         let m = view.projection * item.model, size = item.size
         // Clip space to pixels.
@@ -951,9 +951,12 @@ struct PageVariant: Hashable {
         v.rim = back && item.back != nil && item.shade.`self` > 0
         v.biased = biasedTap
         v.wedge = item.shade.wedge > 0
-        v.stacked = item.kind == .sheet && item.ratio == nil
+        v.stacked = isStacked(item)
         return v
     }
+
+    /// A turning sheet of the flat layout: it leaves and lands on pages lying open.
+    static func isStacked(_ item: SceneItem) -> Bool { item.kind == .sheet && item.ratio == nil }
 
     /// Whether a curl's flap casts a shadow on its flat part: it lies over it (page.frag's
     /// `flapShadow` fades in from a wrap of 3π/4) and has a radius.

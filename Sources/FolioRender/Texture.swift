@@ -41,9 +41,8 @@ public enum TextureFiltering: String, Sendable, CaseIterable {
 
 /// A 2D texture, RGBA8, or one channel (R8 read as grey, opaque) for a mipmapped image that is
 /// all opaque grey (a PDF or DjVu page of black type on white, a grey scan): a quarter of the
-/// memory, and a software renderer's texture taps read a quarter of the bytes (a fan frame of
-/// such pages takes about 9% less CPU on llvmpipe, docs/performance.md). Free it with
-/// `destroy()` while the context is current.
+/// memory, and a software renderer's texture taps read a quarter of the bytes
+/// (docs/performance.md). Free it with `destroy()` while the context is current.
 public struct Texture: Equatable {
     let name: GLuint
     public let width: Int
@@ -89,15 +88,17 @@ public struct Texture: Equatable {
         glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_WRAP_T), wrap)
     }
 
-    /// The image's one channel, if every pixel is opaque grey (nil at the first that is not).
+    /// The image's one channel, if every pixel is opaque grey (nil at the first that is not,
+    /// before it has filled more than the pixels it checked).
     static func greyLevels(_ image: RGBAImage) -> [UInt8]? {
         let n = image.width * image.height
         return image.pixels.withUnsafeBufferPointer { p -> [UInt8]? in
-            var grey = [UInt8](repeating: 0, count: n)
+            var grey: [UInt8] = []
+            grey.reserveCapacity(n)
             for i in 0..<n {
                 let r = p[4 * i]
                 guard p[4 * i + 1] == r, p[4 * i + 2] == r, p[4 * i + 3] == 255 else { return nil }
-                grey[i] = r
+                grey.append(r)
             }
             return grey
         }

@@ -44,6 +44,23 @@ import Testing
         #expect(far <= 60, "\(name) at \(turn): \(far) pixels differ by more than 24 levels")
     }
 
+    /// In every configuration users have (MSAA 0 and 4, software and GPU texture filtering)
+    /// the two parts draw what one pass does.
+    @Test(arguments: RenderConfiguration.matrix)
+    func theTwoPartsMatchOnePassInEveryConfiguration(_ configuration: RenderConfiguration) throws {
+        for deform in TurnDeform.allCases {
+            let scene = try ContinuityTests.still { $0.page = 10; $0.turn = 0.3; $0.deform = deform }
+            var apart = 0
+            let two = try GLHarness.shared.frames([scene], width: 640, height: 360, library: ContinuityTests.library,
+                                                  configuration: configuration, inspect: { apart = $0.facesDrawnApart })[0]
+            let one = try GLHarness.shared.render(scene, width: 640, height: 360, library: ContinuityTests.library,
+                                                  configuration: configuration) { $0.sheetInsideApart = false }
+            #expect(apart > 0, "\(deform), \(configuration): drawn in one pass")
+            let far = Self.differing(two, one, by: 24)
+            #expect(far <= 30, "\(deform), \(configuration): \(far) pixels differ by more than 24 levels")
+        }
+    }
+
     /// The inside keeps clear of the edge terms' reach, a few pixels, at any size: in layout
     /// units four times as far in at a quarter of the size.
     @Test func theInsetIsAFewPixelsAtAnySize() throws {

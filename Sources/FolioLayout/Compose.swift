@@ -115,7 +115,7 @@ public enum ClosedBook {
 
 extension ViewState {
     /// Where the styles stand: `blend` while they change, else their own amounts.
-    public var styles: StyleBlend { blend ?? StyleBlend(viewpoint: viewpoint, style: style, layout: layout) }
+    public var styles: StyleBlend { blend ?? StyleBlend(viewpoint: viewpoint, style: style, layout: layout, shelf: shelf) }
 
     /// The state as drawn: while the orientation changes, the book is laid out in the one whose
     /// half of the spin it is in (`calendarSpin`).
@@ -183,17 +183,8 @@ private func openFit(_ v: ViewState, book: BookInfo) -> Double {
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skipping open: Int?) -> [SceneItem] {
     let slot = BookInfo.referencePageSize
-    let placements: [CoverPlacement]
-    switch v.shelf {
-    case .carousel:
-        let c = Carousel(coverSize: slot, viewWidth: v.viewSize.x)
-        placements = c.visibleRange(scroll: v.scroll, count: books.count)
-            .map { $0.map { c.placement($0, scroll: v.scroll, size: books[$0].pageSize) } } ?? []
-    case .wheel:
-        let w = Wheel.covers(slot, viewSize: v.viewSize)
-        placements = w.visibleRange(scroll: v.scroll, count: books.count)
-            .map { $0.map { w.placement($0, scroll: v.scroll, coverSize: books[$0].pageSize) } } ?? []
-    }
+    let placements = ShelfBlend(coverSize: slot, viewSize: v.viewSize).placements(scroll: v.scroll, wheel: v.styles.wheel,
+                                                                               covers: books.map(\.pageSize))
     // While a book opens the others slide aside and back, opaque, out of the view by the time it
     // is open (drawn before the book: never over it, never see-through). Each kind of part is
     // drawn for all books at once (one program each); the covers last, in the shelf's order,

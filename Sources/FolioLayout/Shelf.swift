@@ -145,3 +145,44 @@ public struct Wheel: Sendable, Equatable {
         return CoverPlacement(index: i, model: model, x: 0, scale: s, angle: angle, z: Int((angle * 1_000_000).rounded()))
     }
 }
+
+/// The covers on the shelf: the carousel's, the wheel's, or on their way from one to the other
+/// (`StyleBlend.wheel`). On the way, each cover's centre moves in a straight line, and its turn
+/// and scale change, from its place on one to its place on the other, so the switch never
+/// cuts; the covers in view on either shelf are drawn, in the wheel's order (the carousel's
+/// do not overlap).
+public struct ShelfBlend: Sendable, Equatable {
+    public var carousel: Carousel
+    public var wheel: Wheel
+
+    public init(coverSize: Vec2 = BookInfo.referencePageSize, viewSize: Vec2) {
+        carousel = Carousel(coverSize: coverSize, viewWidth: viewSize.x)
+        wheel = Wheel.covers(coverSize, viewSize: viewSize)
+    }
+
+    /// The placements at scroll position `scroll`, `amount` of the way from the carousel (0) to
+    /// the wheel (1), for covers of the sizes given.
+    public func placements(scroll: Double, wheel amount: Double, covers: [Vec2]) -> [CoverPlacement] {
+        func onCarousel(_ i: Int) -> CoverPlacement { carousel.placement(i, scroll: scroll, size: covers[i]) }
+        func onWheel(_ i: Int) -> CoverPlacement { wheel.placement(i, scroll: scroll, coverSize: covers[i]) }
+        let a = carousel.visibleRange(scroll: scroll, count: covers.count), b = wheel.visibleRange(scroll: scroll, count: covers.count)
+        if amount <= 0 { return a.map { $0.map(onCarousel) } ?? [] }
+        if amount >= 1 { return b.map { $0.map(onWheel) } ?? [] }
+        guard let lo = [a?.lowerBound, b?.lowerBound].compactMap({ $0 }).min(),
+              let hi = [a?.upperBound, b?.upperBound].compactMap({ $0 }).max() else { return [] }
+        return (lo...hi).map { i in
+            let from = onCarousel(i), to = onWheel(i)
+            // Each placement is a turn and a scale about the cover's centre, then a move: mixed
+            // part by part (matrices mixed entry by entry would shear the cover on the way).
+            // The carousel's scale is its placement's times the cover's fit; the wheel's has it.
+            let centre = Vec3(covers[i].x / 2, 0, 0)
+            let c = from.model.project(centre) + (to.model.project(centre) - from.model.project(centre)) * amount
+            let fit = min(carousel.coverSize.x / covers[i].x, carousel.coverSize.y / covers[i].y)
+            let angle = mix(0, to.angle ?? 0, amount)
+            let model = Mat4.translation(c) * Mat4.rotationZ(-angle) * Mat4.scale(mix(from.scale * fit, to.scale, amount))
+                * Mat4.translation(-centre.x, 0, 0)
+            return CoverPlacement(index: i, model: model, x: mix(from.x, to.x, amount), scale: mix(from.scale, to.scale, amount),
+                                  angle: angle, z: to.z)
+        }
+    }
+}

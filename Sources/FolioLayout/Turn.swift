@@ -63,9 +63,10 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
     }
 }
 
-/// The open book's camera and layout while styles change, as amounts that move continuously
-/// from the styles before to the new ones over `duration`, eased in and out, instead of
-/// cutting in one frame (`makeScene` draws any amounts; at rest they are the styles' own):
+/// The camera, the open book's layout and the shelf while styles change, as amounts that move
+/// continuously from the styles before to the new ones over `duration`, eased in and out,
+/// instead of cutting in one frame (`makeScene` draws any amounts; at rest they are the styles'
+/// own):
 ///
 /// - `viewpoint`: the vanishing point's height (`Viewpoint.height`);
 /// - `reversal`: 0 normal perspective … 1 reverse; the camera's m34 goes through zero (a view
@@ -74,28 +75,35 @@ public enum Viewpoint: String, Sendable, CaseIterable, Codable {
 ///   stacks into their fan;
 /// - `vertical`: 0 a book … 1 a calendar: the book spins a half turn about the view's vertical
 ///   axis and is laid out as a calendar from the moment it is seen edge on, each shrinking as
-///   it turns away so that both are the same length there (`calendarSpin`).
+///   it turns away so that both are the same length there (`calendarSpin`);
+/// - `wheel`: 0 the carousel … 1 the wheel: each cover moves, turns and scales from its place
+///   on one shelf to its place on the other (`ShelfBlend`).
 public struct StyleBlend: Sendable, Equatable {
     public var viewpoint: Double
     public var reversal: Double
     public var fan: Double
     public var vertical: Double
+    public var wheel: Double
 
-    public init(viewpoint: Double, reversal: Double, fan: Double, vertical: Double) {
-        (self.viewpoint, self.reversal, self.fan, self.vertical) = (viewpoint, reversal, fan, vertical)
+    public init(viewpoint: Double, reversal: Double, fan: Double, vertical: Double, wheel: Double = 0) {
+        (self.viewpoint, self.reversal, self.fan, self.vertical, self.wheel) = (viewpoint, reversal, fan, vertical, wheel)
     }
 
     /// The amounts of styles at rest.
-    public init(viewpoint: Viewpoint, style: TurnStyle, layout: BookLayout) {
+    public init(viewpoint: Viewpoint, style: TurnStyle, layout: BookLayout, shelf: ShelfStyle) {
         self.init(viewpoint: viewpoint.height, reversal: style.perspective == .reverse ? 1 : 0,
-                  fan: layout == .fan ? 1 : 0, vertical: style.orientation == .vertical ? 1 : 0)
+                  fan: layout == .fan ? 1 : 0, vertical: style.orientation == .vertical ? 1 : 0, wheel: shelf == .wheel ? 1 : 0)
     }
 
-    /// The four amounts in order, to move them alike.
+    /// The amounts in order, to move them alike.
     public var amounts: [Double] {
-        get { [viewpoint, reversal, fan, vertical] }
-        set { (viewpoint, reversal, fan, vertical) = (newValue[0], newValue[1], newValue[2], newValue[3]) }
+        get { [viewpoint, reversal, fan, vertical, wheel] }
+        set { (viewpoint, reversal, fan, vertical, wheel) = (newValue[0], newValue[1], newValue[2], newValue[3], newValue[4]) }
     }
+
+    /// Where `wheel` stands in `amounts`: the one amount that moves with no book open (the
+    /// others change only the open book).
+    public static let shelfAmount = 4
 
     /// How long a change takes, in seconds.
     public static let duration = 0.5

@@ -426,24 +426,23 @@ public final class BookController {
         guard allowed else { return false }
         let before = styleBlend ?? restingStyles
         change(&settings)
-        // The camera and the layout move to new styles (a script's `style fan` cut them in one
-        // frame), each from where it stands, also when it was on its way to another.
-        if book != nil {
-            let from = before.amounts, to = restingStyles.amounts
-            var motions = styleMotions.isEmpty ? Array(repeating: nil, count: to.count) : styleMotions
-            for i in to.indices where motions[i]?.to ?? from[i] != to[i] {
-                motions[i] = from[i] == to[i] ? nil
-                    : Motion(from: from[i], to: to[i], start: time, duration: StyleBlend.duration, curve: .timing(.easeInOut))
-            }
-            styleMotions = motions.allSatisfy { $0 == nil } ? [] : motions
+        // The camera, the layout and the shelf move to new styles (a script's `style fan` cut
+        // them in one frame), each from where it stands, also when it was on its way to another;
+        // with no book open only the shelf has anything to move.
+        let from = before.amounts, to = restingStyles.amounts
+        var motions = styleMotions.isEmpty ? Array(repeating: nil, count: to.count) : styleMotions
+        for i in to.indices where (book != nil || i == StyleBlend.shelfAmount) && motions[i]?.to ?? from[i] != to[i] {
+            motions[i] = from[i] == to[i] ? nil
+                : Motion(from: from[i], to: to[i], start: time, duration: StyleBlend.duration, curve: .timing(.easeInOut))
         }
+        styleMotions = motions.allSatisfy { $0 == nil } ? [] : motions
         notifyLayout()
         return true
     }
 
     /// The amounts of the styles set.
     private var restingStyles: StyleBlend {
-        StyleBlend(viewpoint: settings.viewpoint, style: settings.style, layout: settings.layout)
+        StyleBlend(viewpoint: settings.viewpoint, style: settings.style, layout: settings.layout, shelf: settings.shelf)
     }
 
     /// Where the styles stand while they change; nil at rest.
@@ -552,7 +551,9 @@ public final class BookController {
             // The next book opens fitted, not at this one's zoom and place.
             settings.fitSpread()
             book = nil
-            styleMotions = []
+            // The open book's styles have nothing left to move; the shelf's may still.
+            styleMotions = styleMotions.indices.map { $0 == StyleBlend.shelfAmount ? styleMotions[$0] : nil }
+            if styleMotions.allSatisfy({ $0 == nil }) { styleMotions = [] }
             // Turns that waited for the book to open go with it.
             waiting = []
             phase = .shelf

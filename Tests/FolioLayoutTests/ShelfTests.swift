@@ -83,3 +83,52 @@ import FolioMath
         #expect(wheel.placement(4, scroll: 2, coverSize: size).z > item.z)
     }
 }
+
+/// The covers on their way between the carousel and the wheel (`ShelfBlend`).
+@Suite struct ShelfBlendTests {
+    let blend = ShelfBlend(viewSize: Vec2(1280, 720))
+    /// Covers of the reference size and of other shapes, which each shelf fits differently.
+    let covers = [Vec2(320, 480), Vec2(400, 400), Vec2(300, 560), Vec2(320, 480), Vec2(500, 300), Vec2(320, 480), Vec2(320, 480)]
+
+    /// A cover's four corners in the world.
+    func corners(_ p: CoverPlacement) -> [Vec3] {
+        let size = covers[p.index]
+        return [(0.0, -0.5), (0, 0.5), (1, -0.5), (1, 0.5)].map { p.model.project(Vec3($0 * size.x, $1 * size.y, 0)) }
+    }
+
+    @Test(arguments: [0.0, 1.7, 3])
+    func theEndsAreEachShelfsOwn(scroll: Double) {
+        let c = Carousel(viewWidth: 1280), w = Wheel.covers(viewSize: Vec2(1280, 720))
+        #expect(blend.placements(scroll: scroll, wheel: 0, covers: covers)
+            == c.visibleRange(scroll: scroll, count: covers.count)!.map { c.placement($0, scroll: scroll, size: covers[$0]) })
+        #expect(blend.placements(scroll: scroll, wheel: 1, covers: covers)
+            == w.visibleRange(scroll: scroll, count: covers.count)!.map { w.placement($0, scroll: scroll, coverSize: covers[$0]) })
+    }
+
+    /// In 50 steps each corner of each cover moves a little, and near the ends the covers are
+    /// where the shelf's own put them (the in-between draws the covers either shelf shows).
+    @Test(arguments: [0.0, 1.7, 3])
+    func coversMoveContinuouslyAndUnsheared(scroll: Double) throws {
+        var last: [Int: [Vec3]] = [:]
+        for k in 0...50 {
+            let amount = Double(k) / 50
+            let now = blend.placements(scroll: scroll, wheel: amount, covers: covers)
+            for p in now {
+                let x = p.model.transformDirection(Vec3(1, 0, 0)), y = p.model.transformDirection(Vec3(0, 1, 0))
+                #expect(abs(dot(x, y)) < 1e-9 && abs(length(x) - length(y)) < 1e-9, "cover \(p.index) sheared at \(amount)")
+                if let before = last[p.index] {
+                    let step = zip(before, corners(p)).map { length($1 - $0) }.max()!
+                    #expect(step < 30, "cover \(p.index) jumps \(step) at \(amount)")
+                }
+            }
+            // Every cover drawn on the way is drawn at the next step too, but at the wheel's end.
+            if k > 0 && k < 50 { #expect(Set(now.map(\.index)).isSuperset(of: last.keys), "a cover vanished at \(amount)") }
+            last = Dictionary(uniqueKeysWithValues: now.map { ($0.index, corners($0)) })
+        }
+        let nearlyWheel = blend.placements(scroll: scroll, wheel: 1 - 1e-9, covers: covers)
+        for p in blend.placements(scroll: scroll, wheel: 1, covers: covers) {
+            let q = try #require(nearlyWheel.first { $0.index == p.index })
+            #expect(zip(corners(p), corners(q)).allSatisfy { length($1 - $0) < 1e-6 })
+        }
+    }
+}

@@ -283,6 +283,67 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(c.spread == 3 && !c.isAnimating)
     }
 
+    /// Each cover's corners on screen, by book.
+    private func covers(_ scene: Scene) -> [Int: [Vec2]] {
+        Dictionary(scene.items.filter { $0.kind == .cover }.map { item in
+            (item.book, [(0.0, -0.5), (0, 0.5), (1, -0.5), (1, 0.5)].map {
+                scene.camera.projectToView(item.model.project(Vec3($0 * item.size.x, $1 * item.size.y, 0)))
+            })
+        }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// W on the shelf (or `style wheel`): the covers move from the carousel to the wheel and
+    /// back, a little each frame, easing in and out, and end on the other shelf's own scene.
+    /// Changed back halfway, they turn back from where they are.
+    @Test(arguments: [false, true])
+    func theShelfMovesBetweenCarouselAndWheel(back: Bool) {
+        // On the shelf with the second cover centred, in the style given.
+        func onShelf(_ style: ShelfStyle) -> BookController {
+            var s = BookController.Settings()
+            s.shelf = style
+            let c = BookController(library: books([10, 4, 6, 8, 12, 5]), settings: s)
+            c.handle(.shelfNext, at: 0)
+            c.update(to: 1)
+            return c
+        }
+        let c = onShelf(.carousel)
+        let before = c.scene()
+        var shapes = [covers(before)]
+        #expect(c.handle(.toggleShelf, at: 2) && c.isAnimating)
+        for i in 1...45 {
+            let t = 2 + Double(i) / 60
+            if back && i == 15 { #expect(c.handle(.toggleShelf, at: t)) }
+            c.update(to: t)
+            shapes.append(covers(c.scene()))
+        }
+        let moves = zip(shapes, shapes.dropFirst()).map { a, b in
+            b.compactMap { book, corners in a[book].map { zip($0, corners).map { length(Vec3($1.x - $0.x, $1.y - $0.y, 0)) }.max()! } }.max() ?? 0
+        }
+        #expect(moves.max()! > 1 && moves.max()! < 40, "covers jump: \(moves)")
+        #expect(moves.first! < 3 && moves.last(where: { $0 > 0 })! < 3, "starts or stops dead: \(moves)")
+        #expect(!c.isAnimating)
+        if back {
+            #expect(c.settings.shelf == .carousel && c.scene() == before)
+        } else {
+            let fresh = onShelf(.wheel)
+            fresh.update(to: c.time)
+            #expect(c.settings.shelf == .wheel && c.scene() == fresh.scene())
+        }
+    }
+
+    /// A shelf style changed while the book closes still moves the shelf once it is back.
+    @Test func theShelfKeepsMovingAfterTheBookCloses() {
+        let c = reading()
+        c.handle(.close, at: 2)
+        c.handle(.setSettings({ var s = c.settings; s.shelf = .wheel; return s }()), at: 2.8)
+        c.update(to: 3.05)
+        #expect(c.phase == .shelf && c.isAnimating)
+        let w = c.viewState().styles.wheel
+        #expect(w > 0.1 && w < 0.9, "\(w)")
+        c.update(to: 3.4)
+        #expect(!c.isAnimating && c.viewState().styles.wheel == 1)
+    }
+
     /// A turn, a jump or closing the book asked for while the layout changes: each plays and
     /// ends where it should.
     @Test func turnsAndClosingDuringAChangeEndRight() {

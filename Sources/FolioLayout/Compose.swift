@@ -268,8 +268,8 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                              angle: mix(f.side == .right ? 0 : .pi, f.angle, p), ratio: f.ratio)
         item.behind = f.behind
         item.leafAngle = f.leafAngle
-        // A block lying open flares as the flat layout's does until the fan has half risen.
-        item.flares = box || rise < 0.5
+        // A block lying open flares as the flat layout's do, less as the fan rises (`Fan.shading`).
+        item.flare = box ? 1 : 1 - Fan.shading(rise: rise)
         // The desk shadow fades as the fan rises, and while the book spins (lifted off the desk).
         if f.kind == .shadow { item.opacity = (box ? 1 : 1 - rise) * spin * spin }
         // The curve into the gutter grows as the book opens (a closed book's pages lie flat).

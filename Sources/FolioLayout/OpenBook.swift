@@ -45,6 +45,15 @@ public enum Fan {
         return r
     }
 
+    /// How far the fan's own shading has come in as it rises out of the flat layout (`rise`
+    /// 0 … 1): the wedges between its sheets and, going the other way, the flare of the blocks
+    /// lying open. Eased over the middle half of the rise, where the sheets move fastest, so
+    /// neither switches in one frame.
+    public static func shading(rise: Double) -> Double {
+        let x = clamp((rise - 0.25) / 0.5, 0, 1)
+        return x * x * (3 - 2 * x)
+    }
+
     /// Whether ratio `r` lies at the fan's end, on its block.
     static func isAtEnd(_ r: Double) -> Bool { abs(r) >= end - 1e-9 }
 
@@ -342,12 +351,12 @@ enum BookFaces {
             let standing = sin(phi(i))
             let above = r > 0 ? i - 2 : i + 2
             // No wider than a right angle, the spread's own: its faces lie open further while the
-            // fan rises, and the wedge shows once the fan has half risen (page.frag's wedge has
-            // no strength to fade in by; then the sheets move fastest).
-            let wedge = i == 0 || rise < 0.5 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : min(abs(phi(above) - phi(i)), .pi / 2)
+            // fan rises; it fades in with the rise (`shading`).
+            let strength = Fan.shading(rise: rise)
+            let wedge = i == 0 || strength <= 0 || !(2 * lo...(2 * hi + 1)).contains(above) ? 0 : min(abs(phi(above) - phi(i)), .pi / 2)
             // The other side shows through as on the flat layout.
-            let shade = PageStack.showing(Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge),
-                                          lift: standing)
+            let shade = PageStack.showing(Shade(crease: standing, gutter: PageStack.gutter * (1 - standing), wedge: wedge,
+                                                wedgeStrength: strength), lift: standing)
             // A face on a block under another one there is covered whole: not drawn.
             let buried = i != 0 && Fan.isAtEnd(r) && Fan.isAtEnd(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s))
             // Lying open, the cover is under the left board, face down, as in the flat layout.

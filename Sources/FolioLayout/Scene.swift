@@ -76,6 +76,9 @@ public struct Shade: Sendable, Equatable, Codable {
     /// spine (the fan layout): darker where the gap between the two is narrow, next to the
     /// hinge (`Shaders/page.frag`). 0: nothing above.
     public var wedge: Double
+    /// How strongly the wedge darkens (0 … 1): 1 in a fan, fading out as the fan lies down into
+    /// the flat layout, whose sheets lie on one another with no wedge between them.
+    public var wedgeStrength: Double
     /// How much of the other side's print shows through this face where light falls on it
     /// (`SceneItem.behind`, or a sheet's other face): faint on a page lying on its stack
     /// (`PageStack.showThrough(lift:)`).
@@ -84,7 +87,7 @@ public struct Shade: Sendable, Equatable, Codable {
     public var showThroughBehind: Double
 
     public init(reveal: Double = 0, facing: Double = 0, self s: Double = 0, crease: Double = 0,
-                cast: Double = 0, gutter: Double = 0, wedge: Double = 0, showThrough: Double = 0,
+                cast: Double = 0, gutter: Double = 0, wedge: Double = 0, wedgeStrength: Double = 1, showThrough: Double = 0,
                 showThroughBehind: Double = 0) {
         self.reveal = reveal
         self.facing = facing
@@ -93,6 +96,7 @@ public struct Shade: Sendable, Equatable, Codable {
         self.cast = cast
         self.gutter = gutter
         self.wedge = wedge
+        self.wedgeStrength = wedgeStrength
         self.showThrough = showThrough
         self.showThroughBehind = showThroughBehind
     }
@@ -158,9 +162,9 @@ public struct SceneItem: Sendable, Equatable {
     /// stack about the spine, the top one at this angle (radians) and the others nearer the
     /// stack the lower they lie (`BookBody.leaves`).
     public var leafAngle = 0.0
-    /// Whether a `.block`'s fore edge spreads out towards its bottom, as the sheets of a book
-    /// lying open do on its board: not a fan's blocks, which stand on theirs at its ends.
-    public var flares = true
+    /// How much a `.block`'s fore edge spreads out towards its bottom (0 … 1), as the sheets of a
+    /// book lying open do on its board: not a fan's blocks (0), which stand on theirs at its ends.
+    public var flare = 1.0
     /// Index in `Scene.items` of the item whose actual geometry (its model and deformation)
     /// casts a shadow onto this one, or nil. Set on the pages beneath a turning sheet; the
     /// strength is `shade.cast`.

@@ -588,7 +588,7 @@ public final class Renderer {
                     page[.shade].set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
                     page[.gutter].set(Float(s.gutter))
                     page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
-                    page[.ambient].set(Float(settings.ambientOcclusion))
+                    page[.ambient].set(Float(settings.ambientOcclusion * s.wedgeStrength))
                     page[.opacity].set(Float(item.opacity))
                     page[.cornerRadius].set(Float(settings.cornerRadius))
                     // The parts carry their margin in their vertices, as a curl's strips do.
@@ -817,7 +817,7 @@ public final class Renderer {
         block[.board].set(Int32(board ? 1 : 0))
         block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
         // A shut book's block is square and its spine side is the cover's cloth.
-        block[.flare].set(Float(board || !item.flares ? 0 : 0.5 * (1 - item.closed)))
+        block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed) * item.flare))
         block[.gutterDrop].set(Float(item.gutterDrop.x))
         block[.leafAngle].set(Float(item.leafAngle))
         block[.spine].set(Float(board ? 0 : item.closed))
@@ -950,7 +950,7 @@ struct PageVariant: Hashable {
         if case let .curl(c) = item.deformation, !back { v.flap = Self.flapShows(c) }
         v.rim = back && item.back != nil && item.shade.`self` > 0
         v.biased = biasedTap
-        v.wedge = item.shade.wedge > 0
+        v.wedge = item.shade.wedge > 0 && item.shade.wedgeStrength > 0
         v.stacked = isStacked(item)
         return v
     }

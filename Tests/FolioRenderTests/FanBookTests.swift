@@ -122,5 +122,24 @@ import Testing
         #expect(darkening(0.015) > 8, "next to the spine: \(darkening(0.015))")
         #expect(abs(darkening(0.3)) < 1 && abs(darkening(0.6)) < 1, "across the page: \(darkening(0.3)), \(darkening(0.6))")
     }
+
+    /// The fan rising out of the flat layout (`style fan`) draws nearly the same picture a hair
+    /// apart in its rise, at its middle too: the wedges between its sheets and the flare of the
+    /// blocks lying open fade with the rise (`Fan.shading`). They switched at half rise: the
+    /// wedges darkened every fanned face next to the spine, the blocks' fore edges stood up.
+    @Test func theFansShadingFadesAsItRises() throws {
+        var s = StillState()
+        s.book = 0; s.page = 10
+        var v = try s.resolve(library: RenderModeTests.library.bookInfos)
+        func picture(_ rise: Double) throws -> RGBAImage {
+            v.blend = StyleBlend(viewpoint: v.viewpoint.height, reversal: 0, fan: rise, vertical: 0)
+            return try RenderModeTests.render(makeScene(v, books: RenderModeTests.library.bookInfos), width: 640, height: 360)
+        }
+        for rise in [0.3, 0.5, 0.7] {
+            let (a, b) = (try picture(rise - 1e-5), try picture(rise + 1e-5))
+            let r = try #require(ImageAssert.compare(a, b, channelTolerance: 12))
+            #expect(r.failingPixels < 40, "rise \(rise): \(r.failingPixels) pixels differ by more than 12 levels (max \(r.maxDelta))")
+        }
+    }
 }
 

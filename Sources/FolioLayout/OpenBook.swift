@@ -601,7 +601,7 @@ enum BookFaces {
         let drops = (GutterCurve.drop(stack: leave, facing: stacks.other), GutterCurve.drop(stack: land, facing: stacks.moving))
         let sheets = (0..<count).map { j in
             turningSheet(book, index: index, from: spreads[j], to: spreads[j] + step, progress: progress[j],
-                         lift: mix(leave, land, progress[j]), drops: drops,
+                         spine: (leave, land), drops: drops,
                          deform: deform, grab: grab, pointer: count == 1 ? pointer : nil, size: size)
         }
         // Every sheet in the air darkens both pages beneath (the one revealed and the facing one,
@@ -618,16 +618,17 @@ enum BookFaces {
         return [cover(book, index: index)] + facing + revealed + flying.reversed().map { sheets[$0].face }
     }
 
-    /// One sheet turning from spread `a` to the next spread `b`, its spine at height `lift`,
-    /// curving into the gutter by `drops` (lying on the stack it leaves, on the one it lands
-    /// on), with its own shade and those it gives the pages beneath.
-    static func turningSheet(_ book: BookInfo, index: Int, from a: Int, to b: Int, progress p: Double, lift: Double,
+    /// One sheet turning from spread `a` to the next spread `b`, its spine between the heights
+    /// `spine` (the stack it leaves, the one it lands on: `spineHeight`), curving into the
+    /// gutter by `drops` (lying on the stack it leaves, on the one it lands on), with its own
+    /// shade and those it gives the pages beneath.
+    static func turningSheet(_ book: BookInfo, index: Int, from a: Int, to b: Int, progress p: Double, spine heights: (leave: Double, land: Double),
                              drops: (from: Double, to: Double), deform: TurnDeform, grab: Vec2?, pointer: Vec2?, size: Vec2)
         -> (face: BookFace, shades: (revealed: Shade, facing: Shade, sheet: Shade)) {
         let moving: Side = b > a ? .right : .left
         let other = moving.opposite
         let front = page(moving, of: a), back = page(other, of: b)
-        var sheet = BookFace(kind: .sheet, page: front, side: moving, angle: 0, lift: lift,
+        var sheet = BookFace(kind: .sheet, page: front, side: moving, angle: 0, lift: heights.leave,
                              front: book.content(page: front, book: index),
                              back: book.content(page: back, book: index), z: Order.sheet)
         let across: (Vec2) -> Double
@@ -662,6 +663,18 @@ enum BookFaces {
         case .flat: p
         }
         sheet.gutterDrop = Vec2(repeating: mix(drops.from, -drops.to, turned))
+        sheet.lift = mix(heights.leave, heights.land, spineHeight(turned: turned))
         return (sheet, shades)
+    }
+
+    /// How far a turning sheet's spine has gone from the height of the stack it leaves to that
+    /// of the one it lands on, as it has turned `turned` (0 lying on the one, 1 on the other): it
+    /// stays on the stack it leaves while it lies over it and crosses as it stands up, where
+    /// the sheet is edge on at the spine. A riffle's sheets so keep their order there: one that
+    /// left first and lies turned further never sinks under the next, still on the stack (whose
+    /// text then showed over the first's margin by the spine), nor into the stack it leaves.
+    static func spineHeight(turned: Double) -> Double {
+        let x = clamp((turned - 0.3) / 0.4, 0, 1)
+        return x * x * (3 - 2 * x)
     }
 }

@@ -411,8 +411,9 @@ public final class Renderer {
     /// What darkens the pages beneath (shade overlays, cast shadows) first, then the turning
     /// sheets over it: a sheet's antialiased rim blends over the page as darkened beside it.
     /// Neither tests depth against the layer: a sheet may sit a little below the stack it
-    /// leaves (layouts lower it as it turns). A lone sheet is drawn without depth (`lone`);
-    /// several, as a riffle turns, are depth-tested among themselves. `shadowMark`: the
+    /// leaves (layouts lower it towards the other stack as it stands up). A lone sheet is
+    /// drawn without depth (`lone`); several, as a riffle turns, are depth-tested among
+    /// themselves. `shadowMark`: the
     /// stencil value the cast shadow marks its pixels with, none of which holds it yet.
     private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], shadowMark: GLint, viewProj: [Float], textures: TextureStore) {
         drawOverlays(overlays, sheets: sheets, viewProj: viewProj)

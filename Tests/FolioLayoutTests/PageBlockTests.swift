@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FolioLayout
 import FolioMath
 import Testing
@@ -64,6 +67,44 @@ import Testing
         let shown = { (s: Scene) in Set(s.items.filter { $0.kind == .page && $0.visible }.map(\.page)) }
         #expect(shown(frames.first!) == [2 * jump.0 + 1, 2 * jump.0 + 2] && shown(frames.last!) == [2 * jump.1 + 1, 2 * jump.1 + 2])
         #expect((0...10).allSatisfy { scene(jump.0, jump.0 + 1, Double($0) / 10).items.filter { $0.kind == .sheet }.count == 1 })
+    }
+
+    /// A riffle's sheets keep their order by the spine: a sheet that left first, turned further,
+    /// lies over the next one still near the stack they leave, in a thick book's jump from its
+    /// start too. Before, each sheet's spine sank from the stack's height as it turned, so the
+    /// first sank under the next (a curl by 4.8 units, a rigid flip by 2.3, 2–15% of the page
+    /// from the spine), whose text then showed over the first's margin for a few frames.
+    @Test(arguments: [TurnDeform.curl, .rigid, .cone], [(0, 199), (199, 0)])
+    func aRifflesSheetsKeepTheirOrderByTheSpine(_ deform: TurnDeform, _ jump: (Int, Int)) {
+        let b = book(400)
+        var worst = -Double.infinity, pairs = 0
+        for k in 0...200 {
+            let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(jump.0),
+                                            turn: TurnState(from: jump.0, to: jump.1, progress: Double(k) / 200), deform: deform), books: [b])
+            // In the air, the first to leave drawn last (`flatTurn`); how high each lies 2–15% of
+            // the page from the spine, along the page's normal at rest (world z).
+            let sheets = scene.items.filter { $0.kind == .sheet }.reversed().map { s in
+                (heights: [0.02, 0.05, 0.1, 0.15].map { s.model.project(s.deformation.apply(Vec2($0 * s.size.x, 0)).position).z },
+                 turned: turnedFraction(s, fromRight: jump.1 > jump.0))
+            }
+            for (first, next) in zip(sheets, sheets.dropFirst()) where first.turned < 0.35 && next.turned < 0.35 {
+                pairs += 1
+                worst = max(worst, zip(first.heights, next.heights).map { $1 - $0 }.max()!)
+            }
+        }
+        #expect(pairs > 10, "pairs of sheets both near the stack: \(pairs)")
+        #expect(worst <= 1e-6, "a sheet that left later lies \(worst) units over the one before it")
+    }
+
+    /// How far a turning sheet has turned over, 0 … 1: a bent one's rotation about the spine, a
+    /// rigid one's angle from lying on the stack it leaves (its local x along world x on the
+    /// right, against it on the left).
+    private func turnedFraction(_ s: SceneItem, fromRight: Bool) -> Double {
+        switch s.deformation {
+        case let .curl(c): c.rotation / .pi
+        case let .cone(c): c.rotation / .pi
+        case .flat: acos(clamp((fromRight ? 1 : -1) * normalize(s.model.transformDirection(Vec3(1, 0, 0))).x, -1, 1)) / .pi
+        }
     }
 
     /// The fan's book stands on its cover boards, with the sheets at each end of the fan as a

@@ -49,10 +49,7 @@ public enum Fan {
     /// 0 … 1): the wedges between its sheets and, going the other way, the flare of the blocks
     /// lying open. Eased over the middle half of the rise, where the sheets move fastest, so
     /// neither switches in one frame.
-    public static func shading(rise: Double) -> Double {
-        let x = clamp((rise - 0.25) / 0.5, 0, 1)
-        return x * x * (3 - 2 * x)
-    }
+    static func shading(rise: Double) -> Double { smoothstep(0.25, 0.75, rise) }
 
     /// Whether ratio `r` lies at the fan's end, on its block.
     static func isAtEnd(_ r: Double) -> Bool { abs(r) >= end - 1e-9 }
@@ -559,9 +556,8 @@ enum BookFaces {
         let moving: Side = b > a ? .right : .left
         guard abs(b - a) > 1 else { return (stackTop(moving, of: b, in: book), stackTop(moving.opposite, of: a, in: book)) }
         let step = b > a ? 1 : -1
-        func ease(_ t: Double) -> Double { let x = clamp(t, 0, 1); return x * x * (3 - 2 * x) }
-        return (mix(stackTop(moving, of: a + step, in: book), stackTop(moving, of: b, in: book), ease(2 * p)),
-                mix(stackTop(moving.opposite, of: a, in: book), stackTop(moving.opposite, of: b - step, in: book), ease(2 * p - 1)))
+        return (mix(stackTop(moving, of: a + step, in: book), stackTop(moving, of: b, in: book), smoothstep(0, 1, 2 * p)),
+                mix(stackTop(moving.opposite, of: a, in: book), stackTop(moving.opposite, of: b - step, in: book), smoothstep(0, 1, 2 * p - 1)))
     }
 
     /// Sheets a turn from spread `a` to `b` riffles: every sheet of a short jump, five at most.
@@ -673,8 +669,5 @@ enum BookFaces {
     /// the sheet is edge on at the spine. A riffle's sheets so keep their order there: one that
     /// left first and lies turned further never sinks under the next, still on the stack (whose
     /// text then showed over the first's margin by the spine), nor into the stack it leaves.
-    static func spineHeight(turned: Double) -> Double {
-        let x = clamp((turned - 0.3) / 0.4, 0, 1)
-        return x * x * (3 - 2 * x)
-    }
+    static func spineHeight(turned: Double) -> Double { smoothstep(0.3, 0.7, turned) }
 }

@@ -172,17 +172,18 @@ public struct ShelfBlend: Sendable, Equatable {
               let hi = [a?.upperBound, b?.upperBound].compactMap({ $0 }).max() else { return [] }
         return (lo...hi).map { i in
             let from = onCarousel(i), to = onWheel(i)
-            // Each placement is a turn and a scale about the cover's centre, then a move: mixed
-            // part by part (matrices mixed entry by entry would shear the cover on the way).
-            // The carousel's scale is its placement's times the cover's fit; the wheel's has it.
+            // Each model is a scale and a turn about the cover's centre, then a move: mixed part
+            // by part (matrices mixed entry by entry would shear the cover on the way).
             let centre = Vec3(covers[i].x / 2, 0, 0)
-            let c = from.model.project(centre) + (to.model.project(centre) - from.model.project(centre)) * amount
-            let fit = min(carousel.coverSize.x / covers[i].x, carousel.coverSize.y / covers[i].y)
-            let angle = mix(0, to.angle ?? 0, amount)
-            let model = Mat4.translation(c) * Mat4.rotationZ(-angle) * Mat4.scale(mix(from.scale * fit, to.scale, amount))
-                * Mat4.translation(-centre.x, 0, 0)
+            func parts(_ m: Mat4) -> (centre: Vec3, turn: Double, scale: Double) {
+                let x = m.transformDirection(Vec3(1, 0, 0))
+                return (m.project(centre), atan2(x.y, x.x), length(x))
+            }
+            let (a, b) = (parts(from.model), parts(to.model))
+            let model = Mat4.translation(a.centre + (b.centre - a.centre) * amount) * Mat4.rotationZ(mix(a.turn, b.turn, amount))
+                * Mat4.scale(mix(a.scale, b.scale, amount)) * Mat4.translation(-centre)
             return CoverPlacement(index: i, model: model, x: mix(from.x, to.x, amount), scale: mix(from.scale, to.scale, amount),
-                                  angle: angle, z: to.z)
+                                  angle: mix(0, to.angle ?? 0, amount), z: to.z)
         }
     }
 }

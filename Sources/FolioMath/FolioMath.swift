@@ -28,6 +28,12 @@ public typealias Vec4 = SIMD4<Double>
 
 @inlinable public func mix(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
 
+/// 0 up to `e0`, 1 from `e1`, eased in and out between (GLSL's `smoothstep`).
+@inlinable public func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
+    let t = clamp((x - e0) / (e1 - e0), 0, 1)
+    return t * t * (3 - 2 * t)
+}
+
 /// A 4 × 4 matrix of doubles, column-major.
 public struct Mat4: Equatable, Sendable, CustomStringConvertible {
     public var columns: (Vec4, Vec4, Vec4, Vec4)

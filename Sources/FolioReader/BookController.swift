@@ -160,9 +160,11 @@ public final class BookController {
     private var scrubTracker: VelocityTracker?
     private var turn: Turn?
     private var queue: [Pending] = []
-    /// Styles changed while a book is open: each of `StyleBlend.amounts` that differs moves
-    /// from where it stood to the new style's (nil: at rest); empty when none moves.
+    /// Styles changed (the shelf's, and the open book's while it is open): each of
+    /// `StyleBlend.amounts` that differs moves from where it stood to the new style's (nil: at
+    /// rest); empty when none moves (`moving`).
     private var styleMotions: [Motion?] = []
+    private static func moving(_ motions: [Motion?]) -> [Motion?] { motions.allSatisfy { $0 == nil } ? [] : motions }
     /// Actions accepted that cannot be performed yet, played in order when they can: while a
     /// page turns, what cannot change a moving sheet (a new deformation, layout or orientation;
     /// closing the book) waits for it to land; while the book opens, page turns wait until it
@@ -252,8 +254,7 @@ public final class BookController {
             openProgress = m.value(at: t)
             if m.isDone(at: t) { openMotion = nil; finishOpenClose(open: m.to >= 1) }
         }
-        styleMotions = styleMotions.map { $0?.isDone(at: t) == true ? nil : $0 }
-        if styleMotions.allSatisfy({ $0 == nil }) { styleMotions = [] }
+        styleMotions = Self.moving(styleMotions.map { $0?.isDone(at: t) == true ? nil : $0 })
         advanceTurn(t)
     }
 
@@ -435,7 +436,7 @@ public final class BookController {
             motions[i] = from[i] == to[i] ? nil
                 : Motion(from: from[i], to: to[i], start: time, duration: StyleBlend.duration, curve: .timing(.easeInOut))
         }
-        styleMotions = motions.allSatisfy { $0 == nil } ? [] : motions
+        styleMotions = Self.moving(motions)
         notifyLayout()
         return true
     }
@@ -552,8 +553,7 @@ public final class BookController {
             settings.fitSpread()
             book = nil
             // The open book's styles have nothing left to move; the shelf's may still.
-            styleMotions = styleMotions.indices.map { $0 == StyleBlend.shelfAmount ? styleMotions[$0] : nil }
-            if styleMotions.allSatisfy({ $0 == nil }) { styleMotions = [] }
+            styleMotions = Self.moving(styleMotions.indices.map { $0 == StyleBlend.shelfAmount ? styleMotions[$0] : nil })
             // Turns that waited for the book to open go with it.
             waiting = []
             phase = .shelf

@@ -413,8 +413,8 @@ public final class Renderer {
     /// Neither tests depth against the layer: a sheet may sit a little below the stack it
     /// leaves (layouts lower it towards the other stack as it stands up). A lone sheet is
     /// drawn without depth (`lone`); several, as a riffle turns, are depth-tested among
-    /// themselves. `shadowMark`: the
-    /// stencil value the cast shadow marks its pixels with, none of which holds it yet.
+    /// themselves. `shadowMark`: the stencil value the cast shadow marks its pixels with, none
+    /// of which holds it yet.
     private func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], shadowMark: GLint, viewProj: [Float], textures: TextureStore) {
         drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
         for sheet in sheets { drawCastShadow(sheet, mark: shadowMark, viewProj: viewProj) }

@@ -57,7 +57,7 @@ let package = Package(
         // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md).
         .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
             "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
-            "brotlidec", "brotlicommon", "harfbuzz", "m",
+            "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen",
         ].map { .linkedLibrary($0) }),
         .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),

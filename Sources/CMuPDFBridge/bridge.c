@@ -1,4 +1,5 @@
 #include "MuPDFBridge.h"
+#include "typeset.h"
 #include <mupdf/fitz.h>
 #include <ctype.h>
 #include <malloc.h>
@@ -316,6 +317,26 @@ static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const 
     fz_catch(ctx) { info->viewport_width = info->viewport_height = 0; }
 }
 
+/// Whether one of the archive's stylesheets sets text vertically (a Japanese novel's
+/// `writing-mode: vertical-rl`, or EPUB 2's `-epub-writing-mode`).
+static int sets_vertical(fz_context *ctx, fz_archive *arch) {
+    int vertical = 0, n = fz_count_archive_entries(ctx, arch);
+    for (int i = 0; i < n && !vertical; i++) {
+        const char *name = fz_list_archive_entry(ctx, arch, i);
+        const char *dot = name ? strrchr(name, '.') : NULL;
+        if (!dot || fz_strcasecmp(dot, ".css")) continue;
+        fz_buffer *css = fz_read_archive_entry(ctx, arch, name);
+        const char *text = fz_string_from_buffer(ctx, css);
+        for (const char *at = strstr(text, "writing-mode"); at && !vertical; at = strstr(at + 1, "writing-mode")) {
+            const char *colon = strchr(at, ':');
+            while (colon && (*++colon == ' ' || *colon == '\t')) {}
+            vertical = colon && !strncmp(colon, "vertical", 8);
+        }
+        fz_drop_buffer(ctx, css);
+    }
+    return vertical;
+}
+
 static void read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
@@ -340,6 +361,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
             opf_path = fz_strdup(ctx, full);
             opf = entry_xml(ctx, arch, opf_path);
         }
+        info->epub = opf != NULL;
         fz_xml *spine = opf ? fz_xml_find_dfs(opf, "spine", NULL, NULL) : NULL;
         const char *ppd = spine ? fz_xml_att(spine, "page-progression-direction") : NULL;
         if (ppd && !strcmp(ppd, "rtl")) info->right_to_left = 1;
@@ -347,6 +369,10 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
         const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
         if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
         if (info->pre_paginated) read_viewport(ctx, arch, opf, opf_path, info);
+        fz_xml *language = opf ? fz_xml_find_dfs(opf, "language", NULL, NULL) : NULL;
+        const char *lang = language ? fz_xml_text(fz_xml_down(language)) : NULL;
+        if (lang) snprintf(info->language, sizeof info->language, "%s", lang);
+        info->vertical = sets_vertical(ctx, arch);
         if (opf) read_spine_text(ctx, arch, opf, opf_path, d);
     }
     fz_always(ctx) {
@@ -369,41 +395,65 @@ static int obfuscated(fz_xml *enc, const char *name) {
     return 0;
 }
 
-/// MuPDF refuses every EPUB holding META-INF/encryption.xml ("locked by DRM"), though EPUB's
-/// font obfuscation is no DRM: such a book is opened from a copy in memory without that file
-/// and without the fonts it obfuscates (which MuPDF could not read: its own fonts stand in).
-static fz_document *open_without_obfuscated_fonts(fz_context *ctx, const char *path) {
+/// What a prepared copy leaves out: META-INF/encryption.xml and the fonts it obfuscates.
+static int obfuscation_entry(void *user, const char *name) {
+    return !strcmp(name, "META-INF/encryption.xml") || obfuscated(user, name);
+}
+
+/// The language an FB2 book's description names (`<lang>`), into `out`.
+static void fb2_language(fz_buffer *buf, char *out, size_t size) {
+    unsigned char *data;
+    size_t len = fz_buffer_storage(NULL, buf, &data);
+    // The description comes first; its language within the first few kilobytes.
+    size_t scan = len < 65536 ? len : 65536;
+    for (size_t i = 0; i + 6 < scan; i++) {
+        if (memcmp(data + i, "<lang>", 6)) continue;
+        size_t j = i + 6, k = 0;
+        while (j < scan && data[j] != '<' && k + 1 < size) out[k++] = data[j++];
+        out[k] = 0;
+        return;
+    }
+}
+
+/// The document from a prepared copy (typeset.c) where the book is an EPUB or FB2 that Folio
+/// lays out: its text hyphenated and its root's direction kept. MuPDF refuses every EPUB holding
+/// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
+/// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
+/// stand in). A fixed-layout EPUB that obfuscates nothing opens as it is.
+static fz_document *open_prepared(fz_context *ctx, const char *path, const folio_mu_setting *setting, folio_mu_info *info) {
     fz_archive *arch = NULL;
     fz_xml *enc = NULL;
-    fz_buffer *copy = NULL, *entry = NULL;
-    fz_zip_writer *writer = NULL;
+    fz_buffer *copy = NULL, *file = NULL;
     fz_stream *stream = NULL;
     fz_document *doc = NULL;
-    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(entry); fz_var(writer); fz_var(stream);
+    folio_pattern_cache cache = {.dirs = setting ? setting->pattern_dirs : NULL};
+    folio_typeset_options options = {.hyphenate = setting && setting->hyphenate && !info->pre_paginated};
+    const char *dot = strrchr(path, '.');
+    int fb2 = dot && !fz_strcasecmp(dot, ".fb2");
+    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(file); fz_var(stream);
     fz_try(ctx) {
-        arch = fz_open_archive(ctx, path);
-        enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
-        copy = fz_new_buffer(ctx, 1 << 16);
-        writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
-        int n = fz_count_archive_entries(ctx, arch);
-        for (int i = 0; i < n; i++) {
-            const char *name = fz_list_archive_entry(ctx, arch, i);
-            // Folders are listed as entries of their own and hold nothing.
-            if (!name || !*name || name[strlen(name) - 1] == '/' || !strcmp(name, "META-INF/encryption.xml") || obfuscated(enc, name)) continue;
-            entry = fz_read_archive_entry(ctx, arch, name);
-            fz_write_zip_entry(ctx, writer, name, entry, strcmp(name, "mimetype") != 0);
-            fz_drop_buffer(ctx, entry);
-            entry = NULL;
+        if (fb2) {
+            file = fz_read_file(ctx, path);
+            fb2_language(file, info->language, sizeof info->language);
+            copy = folio_prepare_markup(ctx, file, &options, info->language, &cache);
+            stream = fz_open_buffer(ctx, copy);
+            doc = fz_open_document_with_stream(ctx, "application/x-fictionbook", stream);
+        } else if (info->obfuscated_fonts || (info->epub && !info->pre_paginated)) {
+            arch = fz_open_archive(ctx, path);
+            enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
+            copy = folio_prepare_epub(ctx, arch, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
+            stream = fz_open_buffer(ctx, copy);
+            doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
+        } else {
+            doc = fz_open_document(ctx, path);
         }
-        fz_close_zip_writer(ctx, writer);
-        stream = fz_open_buffer(ctx, copy);
-        doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
+        snprintf(info->hyphenated, sizeof info->hyphenated, "%s", cache.used);
     }
     fz_always(ctx) {
+        folio_drop_patterns(&cache);
         fz_drop_stream(ctx, stream);
-        fz_drop_zip_writer(ctx, writer);
-        fz_drop_buffer(ctx, entry);
         fz_drop_buffer(ctx, copy);
+        fz_drop_buffer(ctx, file);
         fz_drop_xml(ctx, enc);
         fz_drop_archive(ctx, arch);
     }
@@ -413,7 +463,8 @@ static fz_document *open_without_obfuscated_fonts(fz_context *ctx, const char *p
 
 // MARK: documents
 
-folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info *info, folio_mu_error *error) {
+folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
+                            folio_mu_info *info, folio_mu_error *error) {
     folio_mu_doc *d = calloc(1, sizeof *d);
     if (!d) { fail(error, "out of memory"); return NULL; }
     d->limit = memory_limit;
@@ -434,7 +485,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = info->obfuscated_fonts ? open_without_obfuscated_fonts(ctx, path) : fz_open_document(ctx, path);
+        d->doc = open_prepared(ctx, path, setting, info);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
@@ -462,8 +513,9 @@ size_t folio_mu_chapter_text(folio_mu_doc *d, int chapter) {
 
 int folio_mu_spine_count(folio_mu_doc *d) { return d->spine_count; }
 
-void folio_mu_set_user_css(folio_mu_doc *d, const char *css) {
+void folio_mu_set_user_css(folio_mu_doc *d, const char *css, int use_document_css) {
     pthread_mutex_lock(&d->mutex);
+    fz_set_use_document_css(d->ctx, use_document_css);
     fz_try(d->ctx) fz_set_user_css(d->ctx, css);
     fz_catch(d->ctx) { /* out of memory: the publisher's styles alone */ }
     pthread_mutex_unlock(&d->mutex);
@@ -576,7 +628,8 @@ static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_r
 }
 
 int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *stop, folio_mu_error *error) {
+                    int width, int height, unsigned char *rgba, unsigned int paper, const folio_mu_furniture *furniture,
+                    folio_mu_cookie *stop, folio_mu_error *error) {
     // Drawn without alpha (MuPDF's opaque painters: quicker than blending into an alpha
     // channel) into the first three quarters of the buffer, on the paper, then spread to RGBA in place.
     size_t count = (size_t)width * height;
@@ -601,6 +654,8 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
             fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
             dev = fz_new_draw_device(ctx, ctm, pix);
             fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), cookie);
+            // The draw device maps page points to pixels itself: the lines are given in the page's points.
+            if (furniture) folio_draw_furniture(ctx, dev, fz_translate(bounds.x0, bounds.y0), furniture);
             fz_close_device(ctx, dev);
         }
         fz_always(ctx) {

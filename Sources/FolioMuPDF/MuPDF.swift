@@ -69,7 +69,7 @@ public enum MuPDF {
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {
         PageSourceFormat(name: name, extensions: extensions) { path, _ in
-            try MuPDFDocument.open(path: path, fontSize: fontSize, pageAspect: pageAspect,
+            try MuPDFDocument.open(path: path, fontSize: fontSize, pageAspect: pageAspect, typography: typography,
                                    extent: laysOutInBackground ? LayoutExtent(pages: pagesLaidOutFirst) : .whole)
         }
     }
@@ -77,15 +77,48 @@ public enum MuPDF {
     /// Lets `Library.load` and page caches open e-books and XPS.
     public static func register() { formats.forEach(PageSources.register) }
 
-    /// Folio's stylesheet over the publisher's: the page's margins and a readable line height.
-    /// Sizes are bounded so that absurd publisher CSS (`font-size: 1e9px`) cannot make a page
-    /// of one letter or a layout of millions of pages.
-    static let readingCSS = """
-        @page { margin: 2em 1.6em 2em 1.6em; }
-        body { margin: 0 !important; line-height: 1.4; }
-        p, li, blockquote { font-size: 1em !important; }
-        h1 { font-size: 1.6em !important; } h2 { font-size: 1.35em !important; } h3, h4, h5, h6 { font-size: 1.15em !important; }
-        """
+    /// How reflowable books opened from now on are set (the viewer's typography panel and
+    /// every command's `--font`, `--line-spacing`, `--margins`, `--justify`, `--hyphenate`,
+    /// `--publisher-styles`).
+    public static var typography: Typography {
+        get { setting.withLock { $0 } }
+        set { setting.withLock { $0 = newValue } }
+    }
+    private static let setting = Mutex(Typography.standard)
+
+    /// Where libhyphen's pattern files (`hyph_LANG.dic`, Debian's `hyphen-*` packages) are
+    /// looked for: `hyphen` in each XDG data folder.
+    static var patternFolders: String {
+        let data = ProcessInfo.processInfo.environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        return data.split(separator: ":").map { "\($0)/hyphen" }.joined(separator: ":")
+    }
+
+    /// Folio's stylesheet over the publisher's. The page's margins are Folio's (the text block
+    /// is laid out as MuPDF's page; `PageFrame` puts it on the paper), so the publisher's page
+    /// and body margins and the backgrounds of `html`, `body` and the boxes wrapping a chapter
+    /// are taken away: the paper and the theme colour the page. Sizes are bounded so that absurd
+    /// publisher CSS (`font-size: 1e9px`) cannot make a page of one letter or a layout of
+    /// millions of pages.
+    static func readingCSS(_ typography: Typography) -> String {
+        let face: String? = switch typography.face {
+        case .publisher: nil
+        case .serif: "serif"
+        case .sans: "sans-serif"
+        case .mono: "monospace"
+        }
+        let text = "body, p, div, li, blockquote, dd, dt, td, th"
+        return """
+            @page { margin: 0 !important; }
+            html, body { margin: 0 !important; padding: 0 !important; background-color: transparent !important; }
+            body > div, body > section, body > article, body > main { background-color: transparent !important; }
+            body { text-align: \(typography.justify ? "justify" : "left"); }
+            \(typography.justify ? "" : "p { text-align: left; }")
+            \(text) { line-height: \((typography.lineSpacing * 100).rounded() / 100) !important; }
+            p, li, blockquote { font-size: 1em !important; }
+            h1 { font-size: 1.6em !important; } h2 { font-size: 1.35em !important; } h3, h4, h5, h6 { font-size: 1.15em !important; }
+            \(face.map { "\(text), span, a, em, i, b, strong, h1, h2, h3, h4, h5, h6 { font-family: \($0) !important; }" } ?? "")
+            """
+    }
     /// Fixed-layout pages fill their page: no margins of Folio's.
     static let fixedCSS = "@page { margin: 0; } body { margin: 0; }"
 
@@ -166,17 +199,26 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private let kept = Mutex<(place: TextPlace, text: TextPosition)?>(nil)
     /// The shape of the page box a reflowable book is laid out for (width / height).
     private let layoutAspect: Mutex<Double>
+    /// How its text is set.
+    let typography: Typography
+    /// The running heads of its chapters (the outline's entries by first page), read once.
+    private let heads = Mutex<[(page: Int, title: String)]?>(nil)
 
     /// Opens the book laid out at `fontSize` for pages of `pageAspect`: as far as `extent` says
     /// (its count estimated when chapters are left), the rest laid out when a page of it is drawn.
     /// `givenUp`: lay out only the chapters an earlier layout got through.
     init(path: String, fontSize: Double, pageAspect: Double = Book.referencePageWidth / Book.referencePageHeight,
-         extent: LayoutExtent = .whole, givenUp: LayoutGivenUp? = nil) throws {
+         typography: Typography = MuPDF.typography, extent: LayoutExtent = .whole, givenUp: LayoutGivenUp? = nil) throws {
         self.path = path
         self.givenUp = givenUp
+        self.typography = typography
         var error = folio_mu_error()
         var info = folio_mu_info()
-        guard let doc = folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &info, &error) else {
+        let opened = MuPDF.patternFolders.withCString { folders in
+            var setting = folio_mu_setting(hyphenate: typography.hyphenate ? 1 : 0, pattern_dirs: folders)
+            return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
+        }
+        guard let doc = opened else {
             throw PageError.invalid(path: path, message: "not a readable e-book: \(Self.words(error))")
         }
         if let refusal = Self.refusal(info) {
@@ -200,13 +242,14 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// Opens the book as `init` does; when laying it out takes longer than the decode timeout,
     /// the chapters laid out by then, in a document of their own (the first one's layout
     /// finishes on its own), with a note saying so.
-    static func open(path: String, fontSize: Double, pageAspect: Double, extent: LayoutExtent = .whole) throws -> MuPDFDocument {
+    static func open(path: String, fontSize: Double, pageAspect: Double, typography: Typography,
+                     extent: LayoutExtent = .whole) throws -> MuPDFDocument {
         do {
-            return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, extent: extent)
+            return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, typography: typography, extent: extent)
         } catch let given as LayoutGivenUp {
             guard given.chapters > 0 else { throw PageError.invalid(path: path, message: given.message) }
             do {
-                return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, givenUp: given)
+                return try MuPDFDocument(path: path, fontSize: fontSize, pageAspect: pageAspect, typography: typography, givenUp: given)
             } catch let again as LayoutGivenUp {
                 throw PageError.invalid(path: path, message: again.message)
             }
@@ -217,7 +260,26 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// shows its first chapters.
     var notes: [String] {
         (info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : [])
+            + (info.vertical != 0 && reflowable ? ["its text is set vertically (writing-mode); Folio shows it horizontally"] : [])
+            + (missingPatterns.map { ["no hyphenation patterns for its language (\($0)) are installed; not hyphenated"] } ?? [])
             + (givenUp.map { [$0.message] } ?? [])
+    }
+
+    /// The book's language when the reader asked for hyphenation and no patterns for it were
+    /// found (a language written in a script that patterns hyphenate).
+    private var missingPatterns: String? {
+        let language = Self.string(info.language)
+        let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
+        let unbroken: Set = ["ar", "fa", "he", "ur", "yi", "ja", "zh", "ko", "th", "lo", "km", "my", "bo"]
+        guard typography.hyphenate, reflowable, !language.isEmpty, Self.string(info.hyphenated).isEmpty,
+              !unbroken.contains(primary) else { return nil }
+        return language
+    }
+
+    /// The language whose patterns hyphenate the text, or nil.
+    var hyphenationLanguage: String? {
+        let language = Self.string(info.hyphenated)
+        return language.isEmpty ? nil : language
     }
 
     /// Why a book is not given to MuPDF at all, in words.
@@ -251,8 +313,9 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         var error = folio_mu_error()
         var count: (pages: Int32, estimated: Bool, chapters: Int) = (-1, false, 0)
         if info.reflowable != 0 {
-            folio_mu_set_user_css(doc, info.pre_paginated != 0 ? MuPDF.fixedCSS : MuPDF.readingCSS)
-            let box = pageBox
+            let fixed = info.pre_paginated != 0
+            folio_mu_set_user_css(doc, fixed ? MuPDF.fixedCSS : MuPDF.readingCSS(typography), fixed || typography.publisherStyles ? 1 : 0)
+            let box = frame?.block ?? pageBox
             if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
                 count = try chapters(extent: extent, &error)
             }
@@ -262,7 +325,9 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let n = count.pages
         guard n >= 0 else { throw PageError.invalid(path: path, message: "cannot be laid out: \(Self.words(error))") }
         var box: [Float] = [0, 0, 0, 0]
-        let first = n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
+        // A reflowable page's paper is the text block and Folio's margins about it.
+        let first = frame.map { ($0.width, $0.height) }
+            ?? (n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil)
         let aspect = Book.paperAspect(firstPage: first)
         laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated, count.chapters) }
         characterCounts.withLock { $0 = [:] }
@@ -277,6 +342,41 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         guard info.pre_paginated != 0, viewport.0 > 0, viewport.1 > 0,
               Book.pageWidth(firstPage: viewport.0, viewport.1) != nil else { return (height * pageAspect, height) }
         return (viewport.0 * 0.75, viewport.1 * 0.75)
+    }
+
+    /// Where a reflowable page's text block and furniture lie on its paper; nil for fixed pages.
+    private var frame: PageFrame? {
+        guard reflowable else { return nil }
+        let box = pageBox
+        return PageFrame(width: box.width, height: box.height, margins: typography.margins)
+    }
+
+    /// Whether page `index` lies on the right of the spine (its inner margin on its left): a
+    /// book's first page does, or, in a right-to-left book, on the left.
+    private func onRight(_ index: Int) -> Bool { (index % 2 == 0) != (direction == .rtl) }
+
+    /// Page `index`'s running head and folio: the book's title over a page on the left, the
+    /// chapter's over one on the right, the page number at the outer corner of the foot; none
+    /// on a chapter's first page, as printed books leave them off their chapter openings.
+    private func furniture(_ index: Int) -> (head: String, foot: String, right: Bool)? {
+        guard let frame, frame.block.width > 0 else { return nil }
+        var inChapter: Int32 = 0, chapterPages: Int32 = 0
+        guard folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages) >= 0, inChapter > 0 else { return nil }
+        let right = onRight(index)
+        let chapter = chapterHeads.last { $0.page <= index }?.title
+        let head = right ? chapter ?? title ?? "" : title ?? chapter ?? ""
+        return (head, "\(index + 1)", right)
+    }
+
+    /// The outline's entries by first page, flattened, in page order.
+    private var chapterHeads: [(page: Int, title: String)] {
+        if let known = heads.withLock({ $0 }) { return known }
+        func flat(_ entries: [OutlineEntry]) -> [(page: Int, title: String)] {
+            entries.flatMap { entry in (entry.page.map { [($0, entry.title)] } ?? []) + flat(entry.children) }
+        }
+        let found = flat(outline).sorted { $0.page < $1.page }
+        heads.withLock { $0 = found }
+        return found
     }
 
     /// What a worker laying chapters out has counted, read by the thread waiting for it.
@@ -373,14 +473,16 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// spreads after it, the count estimated (relaid again at its own size, it is laid out whole).
     func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
         let target = TextPlace(fontSize: fontSize, page: 0, pageAspect: Self.shape(pageAspect, of: info))
-        let own = !reflowable || place.fontSize == target.fontSize && place.pageAspect.map { $0 == target.pageAspect } ?? true
+        // Set anew (another typeface, spacing, margins…): the place is found by its text.
+        let restyled = reflowable && typography != MuPDF.typography
+        let own = !reflowable || !restyled && place.fontSize == target.fontSize && place.pageAspect.map { $0 == target.pageAspect } ?? true
         // Where the place is in the text, found in this layout before the new one is made.
         let text = own ? nil : position(of: place)
-        let extent: LayoutExtent = holds(target) ? .whole
+        let extent: LayoutExtent = holds(target) && !restyled ? .whole
             : own ? LayoutExtent(pages: place.page + 1 + MuPDF.firstPages)
             // A place not found in the text lands on its page number: laid out whole.
             : text.map { LayoutExtent(pages: MuPDF.firstPages, chapter: $0.chapter) } ?? .whole
-        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect, extent: extent)
+        let relaid = try Self.open(path: path, fontSize: fontSize, pageAspect: pageAspect, typography: MuPDF.typography, extent: extent)
         let same = min(place.page, max(relaid.pageCount - 1, 0))
         if own {
             // Back in the place's own layout from another: its position maps the pages about it.
@@ -422,7 +524,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         if let text = place.text { return text }
         if let kept = kept.withLock({ $0 }), kept.place == place { return kept.text }
         if holds(place) { return textPosition(ofPage: place.page) }
-        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: place.pageAspect ?? pageAspect,
+        return try? MuPDFDocument(path: path, fontSize: place.fontSize, pageAspect: place.pageAspect ?? pageAspect, typography: typography,
                                   extent: LayoutExtent(pages: place.page + 1))
             .textPosition(ofPage: place.page)
     }
@@ -486,7 +588,9 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     func mapping(from old: any ReflowableSource) -> PageMapping {
         guard let old = old as? MuPDFDocument, old.path == path else { return .proportional(from: old.pageCount, to: pageCount) }
         // Fixed pages stay what they are, however far the layout went.
-        guard reflowable, !holds(old.place(ofPage: 0)) else { return .extended(from: old.pageCount, to: pageCount) }
+        guard reflowable, !holds(old.place(ofPage: 0)) || old.typography != typography else {
+            return .extended(from: old.pageCount, to: pageCount)
+        }
         var pages = [Int?](repeating: nil, count: old.pageCount)
         var ends = (old: 0, new: 0)
         for chapter in 0..<min(old.laidOut.withLock { $0.chapters }, laidOut.withLock { $0.chapters }) {
@@ -541,6 +645,14 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             return PageRender(image: RGBAImage(width: 1, height: 1, fill: paper).onPaper(aspect: aspect), scalable: true)
         }
         let aspect = aspect
+        if let frame {
+            // The paper whole: the text block at its place in Folio's margins.
+            let size = fit.fitting(aspect: aspect)
+            let scale = Double(size.width) / frame.width
+            let image = try rasterise(index, width: size.width, height: size.height,
+                                      offset: (frame.blockLeft(onRight: onRight(index)) * scale, frame.top * scale), scale: (scale, scale))
+            return PageRender(image: image, scalable: true)
+        }
         let size = fit.fitting(aspect: aspect).fitting(aspect: b.width / b.height)
         let scale = Double(size.width) / b.width
         let image = try rasterise(index, width: size.width, height: size.height, offset: (0, 0), scale: (scale, scale))
@@ -551,16 +663,18 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
 
     func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
         let b = try bounds(index)
-        let onPaper = placement(b, paperAspect: paperAspect)
+        let onPaper = placement(b, index, paperAspect: paperAspect)
         let fw = Double(crop.full.width), fh = Double(crop.full.height)
         return try rasterise(index, width: crop.width, height: crop.height,
                              offset: (onPaper.x0 * fw - Double(crop.x), onPaper.y0 * fh - Double(crop.y)),
                              scale: (onPaper.width * fw / b.width, onPaper.height * fh / b.height))
     }
 
-    /// Where page `index`'s box lies on paper of `paperAspect`, as `render` places it.
-    private func placement(_ b: (x0: Double, y0: Double, width: Double, height: Double), paperAspect: Double) -> PageRegion {
-        RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(RGBAImage.placement(own: b.width / b.height, onPaper: aspect))
+    /// Where page `index`'s box (`b`) lies on paper of `paperAspect`, as `render` places it: a
+    /// reflowable page's text block in its margins.
+    private func placement(_ b: (x0: Double, y0: Double, width: Double, height: Double), _ index: Int, paperAspect: Double) -> PageRegion {
+        let inner = frame?.blockRegion(onRight: onRight(index)) ?? RGBAImage.placement(own: b.width / b.height, onPaper: aspect)
+        return RGBAImage.placement(own: aspect, onPaper: paperAspect).placing(inner)
     }
 
     /// What a page is printed on: a reflowable book's text on Folio's blank paper, as the book's
@@ -586,9 +700,27 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         // Not filled here: the bridge paints the paper over the pool's buffer (one pass, not two).
         let rgb = UInt32(paper.0) << 16 | UInt32(paper.1) << 8 | UInt32(paper.2)
         var pixels = PixelPool.shared.take(count: width * height * 4)
-        pixels.withUnsafeMutableBufferPointer { bytes in
-            status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
-                                     Int32(width), Int32(height), bytes.baseAddress, rgb, stop.cookie, &error)
+        let lines = furniture(index)
+        func draw(_ furniture: UnsafePointer<folio_mu_furniture>?) {
+            pixels.withUnsafeMutableBufferPointer { bytes in
+                status = folio_mu_render(doc, Int32(index), Float(scale.x), Float(scale.y), Float(offset.x), Float(offset.y),
+                                         Int32(width), Int32(height), bytes.baseAddress, rgb, furniture, stop.cookie, &error)
+            }
+        }
+        if let lines, let frame {
+            // Both lines at the page's outer corners, in a grey between the ink and the paper.
+            let align: Int32 = lines.right ? 2 : 0
+            lines.head.withCString { head in
+                lines.foot.withCString { foot in
+                    var furniture = folio_mu_furniture(
+                        head: head, head_align: align, foot: foot, foot_align: align, left: 0, right: Float(frame.block.width),
+                        head_y: Float(frame.headBaseline(fontSize: fontSize)), foot_y: Float(frame.footBaseline(fontSize: fontSize)),
+                        size: Float(frame.furnitureSize(fontSize: fontSize)), ink: 0x5A5550)
+                    draw(&furniture)
+                }
+            }
+        } else {
+            draw(nil)
         }
         guard status != -2 else { throw PageError.invalid(path: path, message: PageSources.abandoned(after: seconds)) }
         guard status == 0 else { throw PageError.invalid(path: path, message: "page \(index + 1): \(Self.words(error))") }
@@ -599,8 +731,8 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
 
     /// A box in points as fractions of the page's paper.
     private func region(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float,
-                        in b: (x0: Double, y0: Double, width: Double, height: Double)) -> PageRegion {
-        let onPaper = placement(b, paperAspect: aspect)
+                        in b: (x0: Double, y0: Double, width: Double, height: Double), page index: Int) -> PageRegion {
+        let onPaper = placement(b, index, paperAspect: aspect)
         return onPaper.placing(PageRegion(x0: (Double(x0) - b.x0) / b.width, y0: (Double(y0) - b.y0) / b.height,
                                           x1: (Double(x1) - b.x0) / b.width, y1: (Double(y1) - b.y0) / b.height))
     }
@@ -615,7 +747,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         guard n > 0, let words else { return nil }
         return PageText(words: (0..<n).map { i in
             let w = words[i]
-            return TextWord(text: String(cString: w.text), box: region(w.x0, w.y0, w.x1, w.y1, in: b))
+            return TextWord(text: String(cString: w.text), box: region(w.x0, w.y0, w.x1, w.y1, in: b, page: index))
         })
     }
 
@@ -630,7 +762,7 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             let l = links[i]
             let target: LinkTarget
             if let uri = l.uri { target = .uri(String(cString: uri)) } else if l.page >= 0 { target = .page(Int(l.page)) } else { return nil }
-            return PageLink(box: region(l.x0, l.y0, l.x1, l.y1, in: b), target: target)
+            return PageLink(box: region(l.x0, l.y0, l.x1, l.y1, in: b, page: index), target: target)
         }
     }
 

@@ -19,6 +19,7 @@ typedef struct { char message[256]; } folio_mu_error;
 /// What a document's package says of itself (EPUB: OPF spine and rendition, DRM files).
 typedef struct {
     int reflowable;        ///< laid out by Folio for a page box (EPUB, FB2, XHTML, MOBI)
+    int epub;              ///< an EPUB package (its container and OPF) was read
     int right_to_left;     ///< the spine's page-progression-direction is rtl
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
@@ -32,17 +33,32 @@ typedef struct {
     /// name), which MuPDF does not read; empty otherwise.
     char mobi_title[256];
     char mobi_author[256];
+    /// The book's language as its package names it (EPUB `dc:language`, FB2 `lang`), or empty.
+    char language[32];
+    /// The language whose hyphenation patterns set the text (empty: not hyphenated).
+    char hyphenated[32];
+    /// A stylesheet sets text vertically (`writing-mode: vertical-*`), which MuPDF lays out across.
+    int vertical;
 } folio_mu_info;
+
+/// How Folio prepares a reflowable book's text before MuPDF lays it out.
+typedef struct {
+    int hyphenate;            ///< soft hyphens put where the book's language's patterns allow
+    const char *pattern_dirs; ///< folders (colon-separated) holding libhyphen's `hyph_*.dic` files
+} folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).
 enum { folio_mu_max_depth = 500 };
 
-/// Opens `path`; `memory_limit` bytes at most are allocated for it (0: no limit).
-folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, folio_mu_info *info, folio_mu_error *error);
+/// Opens `path`; `memory_limit` bytes at most are allocated for it (0: no limit). A reflowable
+/// EPUB or FB2 is laid out from a copy prepared as `setting` says (typeset.c).
+folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
+                            folio_mu_info *info, folio_mu_error *error);
 void folio_mu_close(folio_mu_doc *doc);
 
-/// Sets the stylesheet applied over the publisher's (before layout).
-void folio_mu_set_user_css(folio_mu_doc *doc, const char *css);
+/// Sets the stylesheet applied over the publisher's (before layout), and whether the
+/// publisher's own stylesheets are read at all.
+void folio_mu_set_user_css(folio_mu_doc *doc, const char *css, int use_document_css);
 /// Sets a reflowable document's layout: pages of `w` × `h` points with `em` point text; 0 on
 /// success. MuPDF lays each chapter out when it is first needed (counted or drawn).
 int folio_mu_layout(folio_mu_doc *doc, float w, float h, float em, folio_mu_error *error);
@@ -69,11 +85,25 @@ folio_mu_cookie *folio_mu_new_cookie(void);
 void folio_mu_abort(folio_mu_cookie *cookie);
 void folio_mu_drop_cookie(folio_mu_cookie *cookie);
 
+/// A page's running head and folio: lines set in points of the page's box (its origin at the
+/// box's top-left: a head above the box has a negative baseline), each placed between `left`
+/// and `right` by its alignment (0 left, 1 centred, 2 right).
+typedef struct {
+    const char *head;
+    int head_align;
+    const char *foot;
+    int foot_align;
+    float left, right, head_y, foot_y, size;
+    unsigned int ink;  ///< 0xRRGGBB
+} folio_mu_furniture;
+
 /// Draws page `index` on paper of colour `paper` (0xRRGGBB) into `rgba` (`width` × `height`, 4
 /// bytes a pixel), the page's points mapped to pixels by x' = sx·(x − x0) + tx,
-/// y' = sy·(y − y0) + ty; 0 on success, -2 when `cookie` (may be NULL) was aborted.
+/// y' = sy·(y − y0) + ty, with `furniture` (may be NULL); 0 on success, -2 when `cookie` (may be
+/// NULL) was aborted.
 int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, float ty,
-                    int width, int height, unsigned char *rgba, unsigned int paper, folio_mu_cookie *cookie, folio_mu_error *error);
+                    int width, int height, unsigned char *rgba, unsigned int paper, const folio_mu_furniture *furniture,
+                    folio_mu_cookie *cookie, folio_mu_error *error);
 
 /// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);

@@ -1,0 +1,444 @@
+// A reflowable book's text made ready for MuPDF's layout, and the furniture of its pages.
+//
+// MuPDF 1.21 breaks lines at soft hyphens (U+00AD) but does not hyphenate, and it reads `dir`
+// and `lang` from elements inside `<html>`, never from `<html>` itself: a book marked
+// `<html dir="rtl">` is set left to right. So before MuPDF parses a book, its markup is copied
+// with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
+// allow, and the root's `dir` and `lang` given to `<body>`.
+// Does not: change what the text says (only U+00AD and attributes are added), hyphenate
+// preformatted text, code, styles or scripts, or read anything but the book's own bytes and
+// the pattern files of the folders it is given.
+#include "typeset.h"
+#include <hyphen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <dirent.h>
+
+// MARK: patterns
+
+/// Whether `name` is a pattern file for `lang` ("en-US": hyph_en_US.dic, else hyph_en.dic, else
+/// any hyph_en_*.dic): its rank, lower is better, or -1.
+static int pattern_rank(const char *name, const char *lang) {
+    char want[64];
+    size_t n = 0;
+    for (const char *p = lang; *p && n + 1 < sizeof want; p++) want[n++] = *p == '-' ? '_' : *p;
+    want[n] = 0;
+    size_t primary = strcspn(want, "_");
+    if (strncmp(name, "hyph_", 5) != 0) return -1;
+    const char *rest = name + 5;
+    size_t len = strlen(rest);
+    if (len < 5 || strcmp(rest + len - 4, ".dic") != 0) return -1;
+    len -= 4;
+    if (len == n && strncasecmp(rest, want, n) == 0) return 0;
+    if (len == primary && strncasecmp(rest, want, primary) == 0) return 1;
+    if (len > primary && rest[primary] == '_' && strncasecmp(rest, want, primary) == 0) return 2;
+    return -1;
+}
+
+/// The patterns for `lang` from the first of `dirs` (colon-separated) that has them, or NULL.
+static HyphenDict *load_patterns(const char *dirs, const char *lang) {
+    if (!dirs || !lang || !*lang) return NULL;
+    char best[1024] = "";
+    int best_rank = 3;
+    const char *start = dirs;
+    while (*start && best_rank > 0) {
+        size_t len = strcspn(start, ":");
+        char dir[768];
+        if (len > 0 && len < sizeof dir) {
+            memcpy(dir, start, len);
+            dir[len] = 0;
+            DIR *d = opendir(dir);
+            for (struct dirent *e; d && (e = readdir(d));) {
+                int rank = pattern_rank(e->d_name, lang);
+                if (rank >= 0 && rank < best_rank) {
+                    best_rank = rank;
+                    snprintf(best, sizeof best, "%s/%s", dir, e->d_name);
+                }
+            }
+            if (d) closedir(d);
+        }
+        start += len + (start[len] == ':');
+        if (best[0]) break;
+    }
+    return best[0] ? hnj_hyphen_load(best) : NULL;
+}
+
+// MARK: markup
+
+/// An output buffer of bytes.
+typedef struct { fz_context *ctx; fz_buffer *out; } writer;
+
+static void put(writer *w, const unsigned char *s, size_t n) { fz_append_data(w->ctx, w->out, s, n); }
+
+/// The code point at `s` (of `n` bytes) and its length in `*len`; -1 for a byte that starts none.
+static int decode(const unsigned char *s, size_t n, int *len) {
+    unsigned char c = s[0];
+    if (c < 0x80) { *len = 1; return c; }
+    int need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    if (!need || (size_t)need > n) { *len = 1; return -1; }
+    int cp = c & (0x3F >> (need - 1));
+    for (int i = 1; i < need; i++) {
+        if ((s[i] & 0xC0) != 0x80) { *len = 1; return -1; }
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    *len = need;
+    return cp;
+}
+
+/// Letters that patterns hyphenate: Latin (with its accents), Greek and Cyrillic.
+static int is_letter(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7)
+        || (c >= 0x370 && c <= 0x3FF) || (c >= 0x400 && c <= 0x52F);
+}
+
+static int lower(int c) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x410 && c <= 0x42F)) return c + 0x20;
+    if (c >= 0x400 && c <= 0x40F) return c + 0x50;
+    if (c >= 0x391 && c <= 0x3A9) return c + 0x20;
+    return c;
+}
+
+static int encode(int c, unsigned char *out) {
+    if (c < 0x80) { out[0] = c; return 1; }
+    if (c < 0x800) { out[0] = 0xC0 | c >> 6; out[1] = 0x80 | (c & 0x3F); return 2; }
+    out[0] = 0xE0 | c >> 12; out[1] = 0x80 | (c >> 6 & 0x3F); out[2] = 0x80 | (c & 0x3F); return 3;
+}
+
+/// Words shorter than this are never hyphenated (a break in them saves little and reads badly).
+enum { shortest_word = 6, longest_word = 60 };
+
+/// Writes the word of `n` bytes at `s` with soft hyphens where `dict` allows.
+static void hyphenate_word(writer *w, HyphenDict *dict, const unsigned char *s, size_t n, int letters) {
+    if (!dict || letters < shortest_word || letters > longest_word) { put(w, s, n); return; }
+    // The patterns' words are lower case, in the dictionary's encoding (UTF-8 or Latin-1).
+    unsigned char word[longest_word * 4 + 1];
+    size_t at[longest_word * 4 + 1];  // the source byte after each byte of `word`
+    size_t len = 0;
+    for (size_t i = 0; i < n;) {
+        int k, c = lower(decode(s + i, n - i, &k));
+        unsigned char bytes[4];
+        int m = dict->utf8 ? encode(c, bytes) : (c < 0x100 ? (bytes[0] = c, 1) : 0);
+        if (!m) { put(w, s, n); return; }  // a letter the patterns' encoding lacks
+        for (int j = 0; j < m; j++) { word[len] = bytes[j]; at[len++] = i + k; }
+        i += k;
+    }
+    word[len] = 0;
+    char hyphens[sizeof word + 5];
+    char **rep = NULL;
+    int *pos = NULL, *cut = NULL;
+    if (hnj_hyphen_hyphenate3(dict, (const char *)word, (int)len, hyphens, NULL, &rep, &pos, &cut, 2, 3, 2, 3) != 0 || rep) {
+        // Non-standard breaks (a spelling that changes at the break) are left out.
+        if (rep) {
+            for (size_t i = 0; i < len; i++) free(rep[i]);
+            free(rep); free(pos); free(cut);
+        }
+        put(w, s, n);
+        return;
+    }
+    size_t from = 0;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (!(hyphens[i] & 1) || at[i] == from) continue;
+        put(w, s + from, at[i] - from);
+        put(w, (const unsigned char *)"\xC2\xAD", 2);
+        from = at[i];
+    }
+    put(w, s + from, n - from);
+}
+
+/// Writes text (outside tags) with its words hyphenated.
+static void hyphenate_text(writer *w, HyphenDict *dict, const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        int k, c = decode(s + i, n - i, &k);
+        if (!is_letter(c)) {
+            size_t j = i + k;
+            // Up to the next letter (an entity is passed over whole: `&amp;` holds letters).
+            while (j < n) {
+                if (s[j] == '&') { while (j < n && s[j] != ';') j++; if (j < n) j++; continue; }
+                int k2, c2 = decode(s + j, n - j, &k2);
+                if (is_letter(c2)) break;
+                j += k2;
+            }
+            put(w, s + i, j - i);
+            i = j;
+            continue;
+        }
+        size_t j = i;
+        int letters = 0;
+        while (j < n) {
+            int k2, c2 = decode(s + j, n - j, &k2);
+            if (!is_letter(c2)) break;
+            j += k2;
+            letters++;
+        }
+        // A word running into a soft hyphen or an entity is already broken by its publisher.
+        if (j < n && (s[j] == '&' || (j + 1 < n && s[j] == 0xC2 && s[j + 1] == 0xAD))) put(w, s + i, j - i);
+        else hyphenate_word(w, dict, s + i, j - i, letters);
+        i = j;
+    }
+}
+
+/// Whether the tag at `s` (after '<') is named `name` (any case).
+static int tag_named(const unsigned char *s, size_t n, const char *name) {
+    size_t k = strlen(name);
+    if (n <= k || strncasecmp((const char *)s, name, k) != 0) return 0;
+    unsigned char next = s[k];
+    return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\n' || next == '\r';
+}
+
+/// The value of attribute `name` in the start tag `tag` (of `n` bytes) into `out`; 0 if absent.
+static int attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size) {
+    size_t k = strlen(name);
+    for (size_t i = 1; i + k + 2 < n; i++) {
+        unsigned char before = tag[i - 1];
+        if ((before != ' ' && before != '\t' && before != '\n' && before != '\r') || strncmp((const char *)tag + i, name, k) != 0) continue;
+        size_t j = i + k;
+        while (j < n && tag[j] == ' ') j++;
+        if (j >= n || tag[j] != '=') continue;
+        j++;
+        while (j < n && tag[j] == ' ') j++;
+        if (j >= n || (tag[j] != '"' && tag[j] != '\'')) continue;
+        unsigned char quote = tag[j++];
+        size_t end = j;
+        while (end < n && tag[end] != quote) end++;
+        size_t len = end - j < size - 1 ? end - j : size - 1;
+        memcpy(out, tag + j, len);
+        out[len] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/// Elements whose text is never hyphenated.
+static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp"};
+
+/// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
+/// language where the markup names none.
+static void prepare_markup(writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
+                           const char *book_lang, folio_pattern_cache *cache) {
+    char root_dir[16] = "", root_lang[32] = "";
+    HyphenDict *dict = options->hyphenate ? folio_patterns(cache, book_lang) : NULL;
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] != '<') {
+            size_t j = i;
+            while (j < n && s[j] != '<') j++;
+            hyphenate_text(w, dict, s + i, j - i);
+            i = j;
+            continue;
+        }
+        size_t end;
+        if (n - i >= 4 && !memcmp(s + i, "<!--", 4)) {
+            end = i + 4;
+            while (end + 2 < n && memcmp(s + end, "-->", 3)) end++;
+            end = end + 3 <= n ? end + 3 : n;
+            put(w, s + i, end - i);
+            i = end;
+            continue;
+        }
+        if (n - i >= 9 && !memcmp(s + i, "<![CDATA[", 9)) {
+            end = i + 9;
+            while (end + 2 < n && memcmp(s + end, "]]>", 3)) end++;
+            end = end + 3 <= n ? end + 3 : n;
+            put(w, s + i, end - i);
+            i = end;
+            continue;
+        }
+        // A tag, to its '>' (quoted values may hold one).
+        end = i + 1;
+        unsigned char quote = 0;
+        while (end < n && (quote || s[end] != '>')) {
+            if (quote && s[end] == quote) quote = 0;
+            else if (!quote && (s[end] == '"' || s[end] == '\'')) quote = s[end];
+            end++;
+        }
+        end = end < n ? end + 1 : n;
+        const unsigned char *tag = s + i + 1;
+        size_t tag_len = end - i - 1;
+        if (tag_named(tag, tag_len, "html")) {
+            attribute(tag, tag_len, "dir", root_dir, sizeof root_dir);
+            if (!attribute(tag, tag_len, "xml:lang", root_lang, sizeof root_lang))
+                attribute(tag, tag_len, "lang", root_lang, sizeof root_lang);
+            if (root_lang[0] && options->hyphenate) dict = folio_patterns(cache, root_lang);
+            put(w, s + i, end - i);
+        } else if (tag_named(tag, tag_len, "body")) {
+            // The root's direction and language, where the body names none of its own.
+            char own[32];
+            size_t close = end - i - 1 - (end - i >= 2 && s[end - 2] == '/');
+            put(w, s + i, close);
+            if (root_dir[0] && !attribute(tag, tag_len, "dir", own, sizeof own)) {
+                fz_append_printf(w->ctx, w->out, " dir=\"%s\"", root_dir);
+            }
+            if (root_lang[0] && !attribute(tag, tag_len, "lang", own, sizeof own)) {
+                fz_append_printf(w->ctx, w->out, " lang=\"%s\"", root_lang);
+            }
+            put(w, s + i + close, end - i - close);
+        } else {
+            put(w, s + i, end - i);
+            // An element kept whole: to its end tag, unchanged.
+            for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
+                if (!tag_named(tag, tag_len, kept_whole[k]) || s[end - 2] == '/') continue;
+                size_t len = strlen(kept_whole[k]), j = end;
+                while (j + 2 + len < n && !(s[j] == '<' && s[j + 1] == '/' && !strncasecmp((const char *)s + j + 2, kept_whole[k], len))) j++;
+                if (j + 2 + len >= n) j = n;
+                put(w, s + end, j - end);
+                end = j;
+                break;
+            }
+        }
+        i = end;
+    }
+}
+
+// MARK: pattern cache
+
+HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang) {
+    if (!lang || !*lang) return NULL;
+    char primary[16];
+    size_t n = strcspn(lang, "-_");
+    if (n >= sizeof primary) return NULL;
+    for (int i = 0; i < cache->count; i++)
+        if (!strcasecmp(cache->langs[i], lang)) return cache->dicts[i];
+    if (cache->count == folio_pattern_cache_size) return NULL;
+    HyphenDict *dict = load_patterns(cache->dirs, lang);
+    int i = cache->count++;
+    snprintf(cache->langs[i], sizeof cache->langs[i], "%s", lang);
+    cache->dicts[i] = dict;
+    if (dict && !cache->used[0]) snprintf(cache->used, sizeof cache->used, "%s", lang);
+    return dict;
+}
+
+void folio_drop_patterns(folio_pattern_cache *cache) {
+    for (int i = 0; i < cache->count; i++)
+        if (cache->dicts[i]) hnj_hyphen_free(cache->dicts[i]);
+    cache->count = 0;
+}
+
+// MARK: documents
+
+static int markup_entry(const char *name) {
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcasecmp(dot, ".xhtml") || !strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm") || !strcasecmp(dot, ".xht"));
+}
+
+fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
+                                const char *book_lang, folio_pattern_cache *cache) {
+    unsigned char *data;
+    size_t len = fz_buffer_storage(ctx, markup, &data);
+    // Soft hyphens add two bytes a break: a fifth more, usually.
+    writer w = {ctx, fz_new_buffer(ctx, len + len / 5 + 64)};
+    fz_try(ctx) prepare_markup(&w, data, len, options, book_lang, cache);
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, w.out);
+        fz_rethrow(ctx);
+    }
+    return w.out;
+}
+
+fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const folio_typeset_options *options, const char *book_lang,
+                              int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache) {
+    fz_buffer *copy = NULL, *entry = NULL, *prepared = NULL;
+    fz_zip_writer *writer = NULL;
+    fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer);
+    fz_try(ctx) {
+        copy = fz_new_buffer(ctx, 1 << 16);
+        writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
+        int n = fz_count_archive_entries(ctx, arch);
+        for (int i = 0; i < n; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            // Folders are listed as entries of their own and hold nothing.
+            if (!name || !*name || name[strlen(name) - 1] == '/' || (skip && skip(user, name))) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            if (markup_entry(name)) {
+                prepared = folio_prepare_markup(ctx, entry, options, book_lang, cache);
+                fz_drop_buffer(ctx, entry);
+                entry = prepared;
+                prepared = NULL;
+            }
+            // Stored: the copy lives in memory for the book's life, and deflating costs more
+            // than it saves there.
+            fz_write_zip_entry(ctx, writer, name, entry, 0);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        fz_close_zip_writer(ctx, writer);
+    }
+    fz_always(ctx) {
+        fz_drop_zip_writer(ctx, writer);
+        fz_drop_buffer(ctx, entry);
+        fz_drop_buffer(ctx, prepared);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, copy);
+        fz_rethrow(ctx);
+    }
+    return copy;
+}
+
+// MARK: furniture
+
+/// The width of `text` set in `font` at `size`, and, with `dev`, the text drawn from `x`, `y`.
+static float show(fz_context *ctx, fz_device *dev, fz_matrix ctm, fz_font *font, float size, const char *text,
+                  float x, float y, const float *color) {
+    fz_text *t = NULL;
+    float width = 0;
+    fz_var(t);
+    fz_try(ctx) {
+        t = fz_new_text(ctx);
+        fz_matrix trm = fz_scale(size, -size);
+        trm.e = x;
+        trm.f = y;
+        for (const char *p = text; *p;) {
+            int c;
+            p += fz_chartorune(&c, p);
+            fz_font *used = font;
+            int gid = fz_encode_character_with_fallback(ctx, font, c, 0, FZ_LANG_UNSET, &used);
+            fz_show_glyph(ctx, t, used, trm, gid, c, 0, 0, FZ_BIDI_LTR, FZ_LANG_UNSET);
+            float advance = fz_advance_glyph(ctx, used, gid, 0) * size;
+            trm.e += advance;
+            width += advance;
+        }
+        if (dev) fz_fill_text(ctx, dev, t, ctm, fz_device_rgb(ctx), color, 1, fz_default_color_params);
+    }
+    fz_always(ctx) fz_drop_text(ctx, t);
+    fz_catch(ctx) fz_rethrow(ctx);
+    return width;
+}
+
+/// `text` on the line at `y`, placed by `align` between `left` and `right`; a line too long for
+/// the measure is cut at a word and ends in an ellipsis.
+static void line(fz_context *ctx, fz_device *dev, fz_matrix ctm, fz_font *font, float size, const char *text, int align,
+                 float left, float right, float y, const float *color) {
+    if (!text || !*text) return;
+    char fitted[512];
+    snprintf(fitted, sizeof fitted, "%s", text);
+    float width = show(ctx, NULL, ctm, font, size, fitted, 0, 0, color);
+    while (width > right - left) {
+        char *end = strrchr(fitted, ' ');
+        if (!end) return;
+        // Punctuation before the cut goes with the words cut.
+        while (end > fitted && strchr(",;:.-", end[-1])) end--;
+        strcpy(end, "\xE2\x80\xA6");
+        width = show(ctx, NULL, ctm, font, size, fitted, 0, 0, color);
+    }
+    float x = align == 0 ? left : align == 2 ? right - width : (left + right - width) / 2;
+    show(ctx, dev, ctm, font, size, fitted, x, y, color);
+}
+
+void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f) {
+    fz_font *roman = NULL, *italic = NULL;
+    fz_var(roman); fz_var(italic);
+    const float color[3] = {(f->ink >> 16 & 255) / 255.0f, (f->ink >> 8 & 255) / 255.0f, (f->ink & 255) / 255.0f};
+    fz_try(ctx) {
+        roman = fz_new_base14_font(ctx, "Times-Roman");
+        italic = fz_new_base14_font(ctx, "Times-Italic");
+        line(ctx, dev, ctm, italic, f->size, f->head, f->head_align, f->left, f->right, f->head_y, color);
+        line(ctx, dev, ctm, roman, f->size, f->foot, f->foot_align, f->left, f->right, f->foot_y, color);
+    }
+    fz_always(ctx) {
+        fz_drop_font(ctx, roman);
+        fz_drop_font(ctx, italic);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+}

@@ -1,0 +1,44 @@
+// The bridge's own: preparing a book's markup for layout, and drawing its pages' furniture
+// (typeset.c). Not part of the Swift interface.
+#ifndef FOLIO_TYPESET_H
+#define FOLIO_TYPESET_H
+
+#include "MuPDFBridge.h"
+#include <mupdf/fitz.h>
+
+typedef struct _HyphenDict HyphenDict;
+
+/// What preparing a book does.
+typedef struct {
+    int hyphenate;  ///< put soft hyphens where the language's patterns allow
+} folio_typeset_options;
+
+enum { folio_pattern_cache_size = 8 };
+
+/// Pattern files loaded for one book, by language; `dirs` (colon-separated) are searched.
+typedef struct {
+    const char *dirs;
+    int count;
+    char langs[folio_pattern_cache_size][32];
+    HyphenDict *dicts[folio_pattern_cache_size];
+    /// The first language whose patterns were found ("" if none).
+    char used[32];
+} folio_pattern_cache;
+
+/// The patterns for `lang` (loaded once per cache), or NULL when none are installed.
+HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang);
+void folio_drop_patterns(folio_pattern_cache *cache);
+
+/// One markup file prepared (a new buffer). `book_lang`: the language where the file names none.
+fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
+                                const char *book_lang, folio_pattern_cache *cache);
+
+/// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared; entries for
+/// which `skip` (may be NULL) answers 1 are left out.
+fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const folio_typeset_options *options, const char *book_lang,
+                              int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
+
+/// The running head and folio drawn on a page through `ctm` (the page's own transform).
+void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f);
+
+#endif

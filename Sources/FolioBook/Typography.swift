@@ -43,6 +43,21 @@ public struct Typography: Sendable, Hashable, Codable {
     }
 
     public static let lineSpacings = 1.0...2.5
+
+    private enum CodingKeys: String, CodingKey { case face, lineSpacing, margins, justify, hyphenate, publisherStyles }
+
+    /// A key missing (a file of an older version, or written by hand) keeps its default; a
+    /// spacing out of range is brought within it.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let standard = Typography()
+        self.init(face: try c.decodeIfPresent(Face.self, forKey: .face) ?? standard.face,
+                  lineSpacing: try c.decodeIfPresent(Double.self, forKey: .lineSpacing) ?? standard.lineSpacing,
+                  margins: try c.decodeIfPresent(Margins.self, forKey: .margins) ?? standard.margins,
+                  justify: try c.decodeIfPresent(Bool.self, forKey: .justify) ?? standard.justify,
+                  hyphenate: try c.decodeIfPresent(Bool.self, forKey: .hyphenate) ?? standard.hyphenate,
+                  publisherStyles: try c.decodeIfPresent(Bool.self, forKey: .publisherStyles) ?? standard.publisherStyles)
+    }
     /// Books are set like this unless the reader chose otherwise: justified and hyphenated, as
     /// printed books are (and Foliate's and Apple Books' defaults).
     public static let standard = Typography()

@@ -633,8 +633,10 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return (Double(box[0]), Double(box[1]), w, h)
     }
 
+    /// A reflowable page's size is its paper's (the text block and Folio's margins).
     func pageSize(_ index: Int) -> (width: Double, height: Double)? {
-        (try? bounds(index)).map { ($0.width, $0.height) }
+        guard let b = try? bounds(index) else { return nil }
+        return frame.map { ($0.width, $0.height) } ?? (b.width, b.height)
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {

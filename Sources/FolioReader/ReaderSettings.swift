@@ -3,7 +3,7 @@ import FolioLayout
 import Foundation
 
 /// The reader's habits that the viewer remembers between runs: how pages turn, the theme,
-/// show-through, the text size of reflowable books. Options on the command line override them
+/// show-through, the text size and typography of reflowable books. Options on the command line override them
 /// for one run and are not written; changing one in the viewer (a key) writes it.
 public struct ReaderSettings: Sendable, Equatable, Codable {
     /// How keys turn pages (a drag of a rigid sheet curls: a rigid flip cannot follow the hand).
@@ -17,12 +17,14 @@ public struct ReaderSettings: Sendable, Equatable, Codable {
     public var showThrough = true
     /// Text size of reflowable books, points (`fontSizes`).
     public var fontSize = 11.0
+    /// How reflowable books are set (typeface, spacing, margins, justification, hyphenation).
+    public var typography = Typography.standard
 
     public static let fontSizes = 6.0...72.0
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case deform, theme, pages, fitWidth, showThrough, fontSize }
+    private enum CodingKeys: String, CodingKey { case deform, theme, pages, fitWidth, showThrough, fontSize, typography }
 
     /// A key missing (a file written by an older version, or by hand) keeps its default; a
     /// value of the wrong kind or out of range makes the whole file damaged.
@@ -34,6 +36,7 @@ public struct ReaderSettings: Sendable, Equatable, Codable {
         fitWidth = try c.decodeIfPresent(Bool.self, forKey: .fitWidth) ?? fitWidth
         showThrough = try c.decodeIfPresent(Bool.self, forKey: .showThrough) ?? showThrough
         fontSize = try c.decodeIfPresent(Double.self, forKey: .fontSize) ?? fontSize
+        typography = try c.decodeIfPresent(Typography.self, forKey: .typography) ?? typography
         guard Self.fontSizes.contains(fontSize) else {
             throw DecodingError.dataCorruptedError(forKey: .fontSize, in: c,
                                                    debugDescription: "fontSize must be \(Self.fontSizes.lowerBound)…\(Self.fontSizes.upperBound)")

@@ -2,15 +2,46 @@ import ArgumentParser
 import FolioBook
 import FolioMuPDF
 
-/// How documents are laid out, for every command that opens a library: the text size of
-/// reflowable books (EPUB, FB2, MOBI). Applied when the options are parsed, before any book opens.
+/// How documents are laid out, for every command that opens a library: the text size and
+/// typography of reflowable books (EPUB, FB2, MOBI). Applied when the options are parsed, before
+/// any book opens.
 struct DocumentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Text size of reflowable books (EPUB, FB2, MOBI) in points, "
                                + "\(Int(MuPDF.fontSizes.lowerBound))…\(Int(MuPDF.fontSizes.upperBound)) (default: \(MuPDF.defaultFontSize)).",
                                valueName: "points"))
     var fontSize: Double?
 
+    @Option(help: "Typeface of reflowable books: publisher (the book's own), serif, sans or mono (default: publisher).")
+    var font: Typography.Face?
+
+    @Option(help: ArgumentHelp("Line spacing of reflowable books in ems, \(Typography.lineSpacings.lowerBound)…\(Typography.lineSpacings.upperBound) "
+                               + "(default: \(Typography.standard.lineSpacing)).", valueName: "ems"))
+    var lineSpacing: Double?
+
+    @Option(help: "Margins of reflowable pages: narrow, normal or wide (default: normal).")
+    var margins: Typography.Margins?
+
+    @Flag(inversion: .prefixedNo, help: "Set reflowable books' paragraphs flush to both sides (default: on).")
+    var justify: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Hyphenate reflowable books by their language, with the installed hyphen-* patterns (default: on).")
+    var hyphenate: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Keep the publisher's styles (faces, sizes, colours) of reflowable books (default: on).")
+    var publisherStyles: Bool?
+
+    /// `base` with what these options say.
+    func typography(over base: Typography) -> Typography {
+        Typography(face: font ?? base.face, lineSpacing: lineSpacing ?? base.lineSpacing, margins: margins ?? base.margins,
+                   justify: justify ?? base.justify, hyphenate: hyphenate ?? base.hyphenate,
+                   publisherStyles: publisherStyles ?? base.publisherStyles)
+    }
+
     func validate() throws {
+        if let lineSpacing, !Typography.lineSpacings.contains(lineSpacing) {
+            throw ValidationError("--line-spacing must be \(Typography.lineSpacings.lowerBound)…\(Typography.lineSpacings.upperBound) ems, not \(lineSpacing)")
+        }
+        MuPDF.typography = typography(over: .standard)
         guard let fontSize else { return }
         guard MuPDF.fontSizes.contains(fontSize) else {
             throw ValidationError("--font-size must be \(MuPDF.fontSizes.lowerBound)…\(MuPDF.fontSizes.upperBound) points, not \(fontSize)")
@@ -18,6 +49,9 @@ struct DocumentOptions: ParsableArguments {
         MuPDF.fontSize = fontSize
     }
 }
+
+extension Typography.Face: ExpressibleByArgument {}
+extension Typography.Margins: ExpressibleByArgument {}
 
 /// Lays reflowable books opened from now on out for the page shape an image of `width` ×
 /// `height` pixels gives them (`Book.reflowAspect`), one page across it or two, so that a

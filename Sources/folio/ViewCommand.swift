@@ -76,6 +76,7 @@ struct View: ParsableCommand {
         settings.fitWidth = reader.fitWidth
         // Reflowable books open at the size last chosen, unless --font-size says otherwise.
         if tuning.document.fontSize == nil { MuPDF.fontSize = reader.fontSize }
+        MuPDF.typography = tuning.document.typography(over: reader.typography)
         // The first page shows before the rest is laid out (the page count fills in after).
         MuPDF.laysOutInBackground = true
         // Reflowable books are laid out for the window's page shape (and again when it changes).

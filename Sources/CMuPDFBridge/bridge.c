@@ -24,6 +24,8 @@ struct folio_mu_doc {
     /// estimating the pages of chapters not laid out yet; `spine_count` 0 when unknown.
     size_t *spine_text;
     int spine_count;
+    /// An EPUB's package file (its OPF), or NULL.
+    char *opf_path;
 };
 
 // MARK: allocation and locks
@@ -285,9 +287,43 @@ static void read_spine_text(fz_context *ctx, fz_archive *arch, fz_xml *opf, cons
     fz_catch(ctx) d->spine_count = 0;
 }
 
+/// A picture's size in pixels (an SVG's view box or width and height); 0 × 0 if unknown.
+static void picture_size(fz_context *ctx, fz_archive *arch, const char *name, float *width, float *height) {
+    fz_buffer *buf = NULL;
+    fz_xml *svg = NULL;
+    fz_image *image = NULL;
+    fz_var(buf); fz_var(svg); fz_var(image);
+    fz_try(ctx) {
+        buf = fz_read_archive_entry(ctx, arch, name);
+        const char *dot = strrchr(name, '.');
+        if (dot && !fz_strcasecmp(dot, ".svg")) {
+            svg = fz_parse_xml(ctx, buf, 0);
+            fz_xml *root = fz_xml_find(svg, "svg");
+            const char *box = root ? fz_xml_att(root, "viewBox") : NULL;
+            float x, y, w = 0, h = 0;
+            if (!box || sscanf(box, "%f %f %f %f", &x, &y, &w, &h) != 4) {
+                const char *ws = root ? fz_xml_att(root, "width") : NULL, *hs = root ? fz_xml_att(root, "height") : NULL;
+                w = ws && !strchr(ws, '%') ? strtof(ws, NULL) : 0;
+                h = hs && !strchr(hs, '%') ? strtof(hs, NULL) : 0;
+            }
+            *width = w; *height = h;
+        } else {
+            image = fz_new_image_from_buffer(ctx, buf);
+            *width = image->w; *height = image->h;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_image(ctx, image);
+        fz_drop_xml(ctx, svg);
+        fz_drop_buffer(ctx, buf);
+    }
+    fz_catch(ctx) { *width = *height = 0; }
+    if (!(*width > 0 && *width < 100000 && *height > 0 && *height < 100000)) *width = *height = 0;
+}
+
 /// A fixed-layout book's page size in CSS pixels: the OPF's `rendition:viewport`, else the
 /// viewport `meta` of the first of its first spine items that has one (a reflowable note may
-/// come first).
+/// come first), or the size of the first that is a picture (a manga of pictures in its spine).
 static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_info *info) {
     fz_xml *meta = fz_xml_find_dfs(opf, "meta", "property", "rendition:viewport");
     const char *content = meta ? fz_xml_text(fz_xml_down(meta)) : NULL;
@@ -301,14 +337,24 @@ static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const 
             name = NULL;
             name = spine_entry(ctx, opf, itemref, opf_path);
             if (!name) continue;
+            const char *idref = fz_xml_att(itemref, "idref");
+            fz_xml *item = idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL;
+            const char *type = item ? fz_xml_att(item, "media-type") : NULL;
+            if (type && !strncmp(type, "image/", 6)) {
+                picture_size(ctx, arch, name, &info->viewport_width, &info->viewport_height);
+                if (info->viewport_width > 0) break;
+                continue;
+            }
             fz_drop_xml(ctx, page);
             page = NULL;
             page = entry_xml(ctx, arch, name);
             fz_xml *tag = page ? fz_xml_find_dfs(page, "meta", "name", "viewport") : NULL;
             content = tag ? fz_xml_att(tag, "content") : NULL;
         }
-        info->viewport_width = viewport_value(content, "width");
-        info->viewport_height = viewport_value(content, "height");
+        if (content) {
+            info->viewport_width = viewport_value(content, "width");
+            info->viewport_height = viewport_value(content, "height");
+        }
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, page);
@@ -374,6 +420,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
         if (lang) snprintf(info->language, sizeof info->language, "%s", lang);
         info->vertical = sets_vertical(ctx, arch);
         if (opf) read_spine_text(ctx, arch, opf, opf_path, d);
+        if (opf) d->opf_path = strdup(opf_path);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, enc);
@@ -415,12 +462,13 @@ static void fb2_language(fz_buffer *buf, char *out, size_t size) {
     }
 }
 
-/// The document from a prepared copy (typeset.c) where the book is an EPUB or FB2 that Folio
-/// lays out: its text hyphenated and its root's direction kept. MuPDF refuses every EPUB holding
+/// The document from a prepared copy (typeset.c) where the book is an EPUB or FB2: its text
+/// hyphenated, its root's direction kept, its picture pages given pages. MuPDF refuses every EPUB holding
 /// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
 /// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
-/// stand in). A fixed-layout EPUB that obfuscates nothing opens as it is.
-static fz_document *open_prepared(fz_context *ctx, const char *path, const folio_mu_setting *setting, folio_mu_info *info) {
+/// stand in).
+static fz_document *open_prepared(fz_context *ctx, const char *path, const char *opf_path, const folio_mu_setting *setting,
+                                  folio_mu_info *info) {
     fz_archive *arch = NULL;
     fz_xml *enc = NULL;
     fz_buffer *copy = NULL, *file = NULL;
@@ -438,10 +486,10 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const folio
             copy = folio_prepare_markup(ctx, file, &options, info->language, &cache);
             stream = fz_open_buffer(ctx, copy);
             doc = fz_open_document_with_stream(ctx, "application/x-fictionbook", stream);
-        } else if (info->obfuscated_fonts || (info->epub && !info->pre_paginated)) {
+        } else if (info->epub || info->obfuscated_fonts) {
             arch = fz_open_archive(ctx, path);
             enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
-            copy = folio_prepare_epub(ctx, arch, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
+            copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
             stream = fz_open_buffer(ctx, copy);
             doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
         } else {
@@ -485,7 +533,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = open_prepared(ctx, path, setting, info);
+        d->doc = open_prepared(ctx, path, d->opf_path, setting, info);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
@@ -503,6 +551,7 @@ void folio_mu_close(folio_mu_doc *d) {
     pthread_mutex_destroy(&d->mutex);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
     free(d->spine_text);
+    free(d->opf_path);
     free(d->path);
     free(d);
 }

@@ -336,11 +336,98 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
     return w.out;
 }
 
-fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const folio_typeset_options *options, const char *book_lang,
-                              int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache) {
+/// Whether `name` (a manifest item's media type) is a picture MuPDF can show in a page.
+static int picture_type(const char *type) {
+    return type && !strncmp(type, "image/", 6);
+}
+
+/// A spine item that is a picture (a JPEG, PNG or SVG page of a comic or manga), which MuPDF
+/// would parse as markup and draw blank: the manifest points at a page of markup made for it,
+/// `name.folio.xhtml`, showing the picture across the page.
+typedef struct { char href[512]; } picture_page;
+
+/// The OPF with its picture spine items pointing at pages made for them (`pages`, `*count` of at
+/// most `capacity`), or NULL when it has none.
+static fz_buffer *rewrite_opf(fz_context *ctx, fz_buffer *opf, picture_page *pages, int capacity, int *count) {
+    fz_xml *xml = NULL;
+    fz_buffer *out = NULL;
+    fz_var(xml); fz_var(out);
+    *count = 0;
+    fz_try(ctx) {
+        xml = fz_parse_xml(ctx, opf, 0);
+        unsigned char *data;
+        size_t len = fz_buffer_storage(ctx, opf, &data);
+        for (fz_xml *ref = fz_xml_find_dfs(xml, "itemref", NULL, NULL); ref && *count < capacity; ref = fz_xml_find_next_dfs(ref, "itemref", NULL, NULL)) {
+            const char *idref = fz_xml_att(ref, "idref");
+            fz_xml *item = idref ? fz_xml_find_dfs(xml, "item", "id", idref) : NULL;
+            const char *href = item ? fz_xml_att(item, "href") : NULL;
+            if (!href || !picture_type(fz_xml_att(item, "media-type")) || strlen(href) + 13 >= sizeof pages->href) continue;
+            snprintf(pages[(*count)++].href, sizeof pages->href, "%s", href);
+        }
+        if (*count == 0) break;
+        out = fz_new_buffer(ctx, len + (size_t)*count * 64);
+        // Each such item's `href="X"` becomes `href="X.folio.xhtml"`, its media type markup's.
+        size_t from = 0;
+        for (size_t i = 0; i + 5 < len; i++) {
+            if (memcmp(data + i, "<item", 5) || (data[i + 5] != ' ' && data[i + 5] != '\t' && data[i + 5] != '\n' && data[i + 5] != '\r')) continue;
+            size_t end = i;
+            while (end < len && data[end] != '>') end++;
+            char href[512] = "";
+            if (!attribute(data + i + 1, end - i - 1, "href", href, sizeof href)) continue;
+            int picture = 0;
+            for (int k = 0; k < *count && !picture; k++) picture = !strcmp(pages[k].href, href);
+            if (!picture) continue;
+            for (size_t j = i; j < end; j++) {
+                if (!memcmp(data + j, "href=", 5) && (j == i || data[j - 1] == ' ' || data[j - 1] == '\t' || data[j - 1] == '\n')) {
+                    size_t close = j + 6;
+                    while (close < end && data[close] != data[j + 5]) close++;
+                    fz_append_data(ctx, out, data + from, close - from);
+                    fz_append_string(ctx, out, ".folio.xhtml");
+                    from = close;
+                } else if (!memcmp(data + j, "media-type=", 11)) {
+                    fz_append_data(ctx, out, data + from, j + 12 - from);
+                    fz_append_string(ctx, out, "application/xhtml+xml");
+                    size_t close = j + 12;
+                    while (close < end && data[close] != data[j + 11]) close++;
+                    from = close;
+                }
+            }
+        }
+        fz_append_data(ctx, out, data + from, len - from);
+    }
+    fz_always(ctx) fz_drop_xml(ctx, xml);
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        out = NULL;
+        *count = 0;
+    }
+    return out;
+}
+
+/// Writes the page made for picture `href` (relative to the OPF in `opf_dir`).
+static void write_picture_page(fz_context *ctx, fz_zip_writer *writer, const char *opf_dir, const char *href) {
+    const char *slash = strrchr(href, '/');
+    const char *file = slash ? slash + 1 : href;
+    char name[1100];
+    snprintf(name, sizeof name, "%s%s.folio.xhtml", opf_dir, href);
+    fz_buffer *page = fz_new_buffer(ctx, 512);
+    fz_try(ctx) {
+        fz_append_printf(ctx, page, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title></title></head>"
+                         "<body style=\"margin:0;padding:0\"><img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/></body></html>", file);
+        fz_write_zip_entry(ctx, writer, fz_cleanname(name), page, 0);
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, page);
+    fz_catch(ctx) fz_rethrow(ctx);
+}
+
+fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
+                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache) {
     fz_buffer *copy = NULL, *entry = NULL, *prepared = NULL;
     fz_zip_writer *writer = NULL;
-    fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer);
+    enum { most_pictures = 100000 };
+    picture_page *pictures = NULL;
+    int picture_count = 0;
+    fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer); fz_var(pictures); fz_var(picture_count);
     fz_try(ctx) {
         copy = fz_new_buffer(ctx, 1 << 16);
         writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
@@ -350,8 +437,14 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const folio_typ
             // Folders are listed as entries of their own and hold nothing.
             if (!name || !*name || name[strlen(name) - 1] == '/' || (skip && skip(user, name))) continue;
             entry = fz_read_archive_entry(ctx, arch, name);
-            if (markup_entry(name)) {
+            if (opf_path && !strcmp(name, opf_path)) {
+                int capacity = n < most_pictures ? n : most_pictures;
+                pictures = fz_malloc(ctx, sizeof *pictures * (size_t)(capacity > 0 ? capacity : 1));
+                prepared = rewrite_opf(ctx, entry, pictures, capacity, &picture_count);
+            } else if (markup_entry(name)) {
                 prepared = folio_prepare_markup(ctx, entry, options, book_lang, cache);
+            }
+            if (prepared) {
                 fz_drop_buffer(ctx, entry);
                 entry = prepared;
                 prepared = NULL;
@@ -362,9 +455,16 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const folio_typ
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }
+        if (picture_count) {
+            char dir[1024] = "";
+            const char *slash = strrchr(opf_path, '/');
+            if (slash && (size_t)(slash - opf_path + 1) < sizeof dir) memcpy(dir, opf_path, (size_t)(slash - opf_path + 1));
+            for (int i = 0; i < picture_count; i++) write_picture_page(ctx, writer, dir, pictures[i].href);
+        }
         fz_close_zip_writer(ctx, writer);
     }
     fz_always(ctx) {
+        fz_free(ctx, pictures);
         fz_drop_zip_writer(ctx, writer);
         fz_drop_buffer(ctx, entry);
         fz_drop_buffer(ctx, prepared);

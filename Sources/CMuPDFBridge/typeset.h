@@ -33,10 +33,11 @@ void folio_drop_patterns(folio_pattern_cache *cache);
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache);
 
-/// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared; entries for
-/// which `skip` (may be NULL) answers 1 are left out.
-fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const folio_typeset_options *options, const char *book_lang,
-                              int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
+/// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared and its
+/// picture pages (spine items that are pictures) given pages of markup; entries for which `skip`
+/// (may be NULL) answers 1 are left out. `opf_path`: the package file (may be NULL).
+fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
+                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
 
 /// The running head and folio drawn on a page through `ctm` (the page's own transform).
 void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f);

@@ -210,8 +210,43 @@ static int attribute(const unsigned char *tag, size_t n, const char *name, char 
     return 0;
 }
 
+/// Where the element whose start tag (`tag`, `tag_len` bytes) ends at `end` ends, when it is one
+/// kept whole: its end tag's start (`end` when it is not one, or has no content).
+static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len);
+
 /// Elements whose text is never hyphenated.
 static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp"};
+
+static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len) {
+    for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
+        if (!tag_named(tag, tag_len, kept_whole[k]) || s[end - 2] == '/') continue;
+        size_t len = strlen(kept_whole[k]), j = end;
+        while (j + 2 + len < n && !(s[j] == '<' && s[j + 1] == '/' && !strncasecmp((const char *)s + j + 2, kept_whole[k], len))) j++;
+        return j + 2 + len >= n ? n : j;
+    }
+    return end;
+}
+
+/// Whether `n` bytes of an SVG's content are one picture and nothing else drawn: its
+/// `<image>`'s reference into `href`.
+static int picture_of(const unsigned char *s, size_t n, char *href, size_t size) {
+    int images = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (s[i] != '<' || s[i + 1] == '/' || s[i + 1] == '!' || s[i + 1] == '?') continue;
+        size_t end = i;
+        while (end < n && s[end] != '>') end++;
+        if (tag_named(s + i + 1, end - i - 1, "image")) {
+            images++;
+            if (!attribute(s + i + 1, end - i - 1, "xlink:href", href, size) && !attribute(s + i + 1, end - i - 1, "href", href, size)) return 0;
+        } else if (!tag_named(s + i + 1, end - i - 1, "title") && !tag_named(s + i + 1, end - i - 1, "desc")
+                   && !tag_named(s + i + 1, end - i - 1, "g") && !tag_named(s + i + 1, end - i - 1, "defs")) {
+            return 0;
+        }
+        i = end;
+    }
+    // Only a plain reference: no quotes or markup to carry into the new tag.
+    return images == 1 && !strpbrk(href, "\"<>&");
+}
 
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
@@ -275,16 +310,19 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
             }
             put(w, s + i + close, end - i - close);
         } else {
-            put(w, s + i, end - i);
-            // An element kept whole: to its end tag, unchanged.
-            for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
-                if (!tag_named(tag, tag_len, kept_whole[k]) || s[end - 2] == '/') continue;
-                size_t len = strlen(kept_whole[k]), j = end;
-                while (j + 2 + len < n && !(s[j] == '<' && s[j + 1] == '/' && !strncasecmp((const char *)s + j + 2, kept_whole[k], len))) j++;
-                if (j + 2 + len >= n) j = n;
-                put(w, s + end, j - end);
-                end = j;
-                break;
+            size_t whole = kept_to(s, n, end, tag, tag_len);
+            char href[512];
+            if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
+                // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
+                // across the page, as MuPDF sizes an SVG's `<image>` by neither.
+                fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/>", href);
+                size_t close = whole;
+                while (close < n && s[close] != '>') close++;
+                end = close < n ? close + 1 : n;
+            } else {
+                put(w, s + i, end - i);
+                put(w, s + end, whole - end);
+                end = whole;
             }
         }
         i = end;

@@ -68,14 +68,20 @@ public struct SearchHit: Sendable, Hashable {
 extension PageText {
     /// Every place `phrase` occurs, in reading order (a phrase may span words and lines).
     public func hits(of phrase: Phrase, page: Int) -> [SearchHit] {
-        // The words folded and joined by single spaces; each scalar remembers its word.
+        // The words folded and joined by single spaces; each scalar remembers its word. A word
+        // broken by a hyphen at a line's end is joined to its rest ("artifi-" "cial" reads
+        // "artificial"), as a reader reads it.
         var folded: [Unicode.Scalar] = [], owner: [Int] = [], starts: [Int] = [], lengths: [Int] = []
         folded.reserveCapacity(words.count * 6)
+        var broken = false
         for (i, w) in words.enumerated() {
-            let f = Phrase.fold(w.text)
+            var f = Phrase.fold(w.text)
+            let breaks = f.count > 1 && f.last == "-" && i + 1 < words.count && startsLine(words[i + 1], after: w)
+            if breaks { f.removeLast() }
             lengths.append(f.count)
             guard !f.isEmpty else { starts.append(folded.count); continue }
-            if !folded.isEmpty { folded.append(" "); owner.append(i) }
+            if !folded.isEmpty, !broken { folded.append(" "); owner.append(i) }
+            broken = breaks
             starts.append(folded.count)
             folded += f
             owner += repeatElement(i, count: f.count)
@@ -118,11 +124,16 @@ extension PageText {
 }
 
 extension PageText {
+    /// Whether `word` begins a line after `previous`: it starts left of it, or below it.
+    func startsLine(_ word: TextWord, after previous: TextWord) -> Bool {
+        word.box.x0 < previous.box.x0 || word.box.y0 >= previous.box.y1
+    }
+
     /// The words in lines: a word that starts left of the one before, or below it, begins a line.
     public var lines: [[TextWord]] {
         var lines: [[TextWord]] = []
         for w in words {
-            if let prev = lines.last?.last, w.box.x0 >= prev.box.x0, w.box.y0 < prev.box.y1 {
+            if let prev = lines.last?.last, !startsLine(w, after: prev) {
                 lines[lines.count - 1].append(w)
             } else {
                 lines.append([w])

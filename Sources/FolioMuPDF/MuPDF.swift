@@ -93,7 +93,10 @@ public enum MuPDF {
         return data.split(separator: ":").map { "\($0)/hyphen" }.joined(separator: ":")
     }
 
-    /// Folio's stylesheet over the publisher's. The page's margins are Folio's (the text block
+    /// Folio's stylesheet over the publisher's. Right-to-left paragraphs are set flush to their
+    /// start, not justified: MuPDF sets a justified paragraph's last line to the left whatever
+    /// its direction (and a `left` in right-to-left text is its start, the right). The page's
+    /// margins are Folio's (the text block
     /// is laid out as MuPDF's page; `PageFrame` puts it on the paper), so the publisher's page
     /// and body margins and the backgrounds of `html`, `body` and the boxes wrapping a chapter
     /// are taken away: the paper and the theme colour the page. Sizes are bounded so that absurd
@@ -112,6 +115,7 @@ public enum MuPDF {
             html, body { margin: 0 !important; padding: 0 !important; background-color: transparent !important; }
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
+            [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")
             \(text) { line-height: \((typography.lineSpacing * 100).rounded() / 100) !important; }
             p, li, blockquote { font-size: 1em !important; }

@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""Writes the e-books the typesetting tests read, into the folder given (Python's zipfile and
+zlib only): each is a case a real book has and Folio must set like a printed book.
+
+  margin0.epub     a novel whose stylesheet sets `body { margin: 0 }` and paints the body white,
+                   its paragraphs justified and full of long words, in English (dc:language en)
+  rtl.epub         Arabic, `<html dir="rtl" lang="ar">`, short paragraphs of one line each
+  vertical.epub    Japanese whose stylesheet sets `writing-mode: vertical-rl`
+  pictures.epub    a fixed-layout book whose spine items are pictures: a PNG, an SVG, and an
+                   XHTML page wrapping an SVG picture, each one colour
+"""
+import os, struct, sys, zipfile, zlib
+
+out = sys.argv[1]
+LONG = ("Notwithstanding the extraordinary circumstances, the international correspondence "
+        "demonstrated incomprehensible responsibilities, characteristically misunderstood by "
+        "representatives, administrators and photographers alike. ")
+
+
+def png(w, h, rgb):
+    row = b"\x00" + bytes(rgb) * w
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * h)) + chunk(b"IEND", b""))
+
+
+def entry(z, name, data):
+    info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
+    z.writestr(info, data)
+
+
+def xhtml(body, head="", html_attributes=""):
+    return (f'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"{html_attributes}>'
+            f"<head><title>t</title>{head}</head><body>{body}</body></html>")
+
+
+def epub(name, title, language, files, spine, metadata="", spine_attributes=""):
+    """files: (href, media type, data) under OEBPS/; spine: the hrefs in reading order."""
+    with zipfile.ZipFile(os.path.join(out, name), "w") as z:
+        entry(z, "mimetype", "application/epub+zip")
+        entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
+              'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+              'media-type="application/oebps-package+xml"/></rootfiles></container>')
+        items, refs = [], []
+        for i, (href, media, data) in enumerate(files):
+            entry(z, "OEBPS/" + href, data)
+            items.append(f'<item id="i{i}" href="{href}" media-type="{media}"/>')
+            if href in spine:
+                refs.append((spine.index(href), f'<itemref idref="i{i}"/>'))
+        refs = [r for _, r in sorted(refs)]
+        entry(z, "OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+              'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
+              f'<dc:identifier id="id">folio-{name}</dc:identifier><dc:title>{title}</dc:title>'
+              f'<dc:language>{language}</dc:language>{metadata}</metadata>'
+              f'<manifest>{"".join(items)}</manifest><spine{spine_attributes}>{"".join(refs)}</spine></package>')
+
+
+# A publisher's stylesheet that takes the page's margins away and paints a white box.
+css = "body { margin: 0; padding: 0; background-color: #ffffff; } p { text-align: justify; margin: 0; text-indent: 1em; }"
+chapters = [xhtml(f"<h1>Chapter {n}</h1>" + "".join(f"<p>{LONG * 3}</p>" for _ in range(12)),
+                  '<link rel="stylesheet" href="book.css" type="text/css"/>') for n in (1, 2)]
+epub("margin0.epub", "Margins Lost", "en",
+     [("book.css", "text/css", css)] + [(f"c{i}.xhtml", "application/xhtml+xml", c) for i, c in enumerate(chapters)],
+     ["c0.xhtml", "c1.xhtml"])
+
+arabic = "مرحبا بالعالم."
+epub("rtl.epub", "كتاب", "ar",
+     [("c0.xhtml", "application/xhtml+xml", xhtml("".join(f"<p>{arabic}</p>" for _ in range(20)),
+                                                   html_attributes=' dir="rtl" lang="ar" xml:lang="ar"'))],
+     ["c0.xhtml"], spine_attributes=' page-progression-direction="rtl"')
+
+epub("vertical.epub", "縦書き", "ja",
+     [("v.css", "text/css", "html { writing-mode: vertical-rl; -epub-writing-mode: vertical-rl; }"),
+      ("c0.xhtml", "application/xhtml+xml", xhtml("<p>吾輩は猫である。名前はまだ無い。</p>",
+                                                   '<link rel="stylesheet" href="v.css" type="text/css"/>'))],
+     ["c0.xhtml"], spine_attributes=' page-progression-direction="rtl"')
+
+svg = ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="600" height="800" viewBox="0 0 600 800">'
+       '<rect x="0" y="0" width="600" height="800" fill="#1a33e6"/></svg>')
+wrapped = xhtml('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100%" height="100%" '
+                'viewBox="0 0 600 800"><image width="600" height="800" xlink:href="p3.png"/></svg>',
+                '<meta name="viewport" content="width=600, height=800"/>')
+epub("pictures.epub", "Pictures", "ja",
+     [("p1.png", "image/png", png(600, 800, (230, 26, 26))), ("p2.svg", "image/svg+xml", svg),
+      ("p3.png", "image/png", png(600, 800, (26, 179, 26))), ("p3.xhtml", "application/xhtml+xml", wrapped)],
+     ["p1.png", "p2.svg", "p3.xhtml"], metadata='<meta property="rendition:layout">pre-paginated</meta>')

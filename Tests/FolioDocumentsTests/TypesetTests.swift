@@ -1,0 +1,163 @@
+import FolioBook
+import FolioFind
+@testable import FolioMuPDF
+import Foundation
+import XCTest
+
+/// The books of `Fixtures/make_typeset_ebooks.py`: cases real EPUBs have, set like a printed book.
+enum TypesetBooks {
+    static let folder: String? = {
+        MuPDF.register()
+        return Fixtures.generate("make_typeset_ebooks.py")
+    }()
+
+    static func open(_ name: String, typography: Typography = .standard, fontSize: Double = 11) throws -> MuPDFDocument {
+        guard let folder else { throw XCTSkip("python3 missing: no test books") }
+        return try MuPDFDocument(path: folder + "/" + name, fontSize: fontSize, typography: typography)
+    }
+}
+
+/// Whether a pixel is Folio's blank paper exactly.
+private func paper(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool {
+    (p.r, p.g, p.b) == (RGBAImage.blankPaper.0, RGBAImage.blankPaper.1, RGBAImage.blankPaper.2)
+}
+
+/// Pixels of `image` in `r` (fractions) that are not blank paper.
+private func marked(_ image: RGBAImage, _ r: PageRegion) -> Int {
+    var n = 0
+    for y in Int(r.y0 * Double(image.height))..<Int(r.y1 * Double(image.height)) {
+        for x in Int(r.x0 * Double(image.width))..<Int(r.x1 * Double(image.width)) where !paper(image.pixel(x, y)) { n += 1 }
+    }
+    return n
+}
+
+final class TypesetTests: XCTestCase {
+    private let size = PixelSize(width: 362, height: 568)
+
+    /// A book whose stylesheet sets `body { margin: 0 }` and paints its body white still has
+    /// Folio's margins on every page, blank paper in them: the inner one narrower than the outer,
+    /// on the side of the spine.
+    func testTheMarginsAreFoliosAndThePaperIsNeverPaintedOver() throws {
+        let doc = try TypesetBooks.open("margin0.epub")
+        let frame = PageFrame(width: 362, height: 568, margins: .normal)
+        XCTAssertLessThan(frame.inner, frame.outer)
+        XCTAssertGreaterThan(frame.bottom, frame.top)
+        XCTAssertGreaterThan(doc.pageCount, 4)
+        for index in 0..<doc.pageCount {
+            let image = try doc.render(page: index, fit: size).image
+            // A page on the right of the spine (the first) has its inner margin on its left.
+            let left = (index % 2 == 0 ? frame.inner : frame.outer) / frame.width
+            let right = (index % 2 == 0 ? frame.outer : frame.inner) / frame.width
+            XCTAssertEqual(marked(image, PageRegion(x0: 0, y0: 0, x1: left - 0.01, y1: 1)), 0, "page \(index + 1): the left margin")
+            XCTAssertEqual(marked(image, PageRegion(x0: 1 - right + 0.01, y0: 0, x1: 1, y1: 1)), 0, "page \(index + 1): the right margin")
+            // Between the lines the text block is paper too: no white box behind the text.
+            XCTAssertTrue(paper(image.pixel(image.width / 2, Int(frame.top / frame.height * Double(image.height)) + 1)), "page \(index + 1)")
+        }
+        // Folio's margins on the page the text ends on: the last line is inside the block.
+        let last = try XCTUnwrap(doc.text(page: 3)?.words.last)
+        XCTAssertLessThan(last.box.y1, 1 - frame.bottom / frame.height + 0.005)
+    }
+
+    /// Every page but a chapter's first has a running head in its head margin and a folio in its
+    /// foot margin, at its outer side; a chapter's opening page has neither.
+    func testFoliosAndRunningHeadsAreOnThePagesAndNotOnChapterOpenings() throws {
+        let doc = try TypesetBooks.open("margin0.epub")
+        let frame = PageFrame(width: 362, height: 568, margins: .normal)
+        let head = PageRegion(x0: 0, y0: 0, x1: 1, y1: frame.top / frame.height)
+        let foot = PageRegion(x0: 0, y0: 1 - frame.bottom / frame.height, x1: 1, y1: 1)
+        var openings = 0, others = 0
+        for index in 0..<doc.pageCount {
+            let image = try doc.render(page: index, fit: size).image
+            let opening = try XCTUnwrap(doc.text(page: index)?.words.first?.text) == "Chapter"
+            if opening {
+                openings += 1
+                XCTAssertEqual(marked(image, head), 0, "page \(index + 1) opens a chapter: no head")
+                XCTAssertEqual(marked(image, foot), 0, "page \(index + 1) opens a chapter: no folio")
+            } else {
+                others += 1
+                XCTAssertGreaterThan(marked(image, head), 40, "page \(index + 1): its running head")
+                XCTAssertGreaterThan(marked(image, foot), 10, "page \(index + 1): its folio")
+                // The folio at the outer corner: right on a right-hand page, left on a left-hand one.
+                let outer = index % 2 == 0 ? PageRegion(x0: 0.5, y0: foot.y0, x1: 1, y1: 1) : PageRegion(x0: 0, y0: foot.y0, x1: 0.5, y1: 1)
+                XCTAssertEqual(marked(image, foot), marked(image, outer), "page \(index + 1): the folio at the outer corner")
+            }
+        }
+        XCTAssertEqual(openings, 2)
+        XCTAssertGreaterThan(others, 2)
+    }
+
+    /// Justified text is hyphenated by the book's language: lines end in hyphens, no word is
+    /// lost (the page's characters are the same, hyphens not counted), and search reads a
+    /// broken word whole. Without hyphenation no line ends in one.
+    func testTextIsHyphenatedByItsLanguageAndSearchReadsBrokenWordsWhole() throws {
+        let narrow = Typography(margins: .wide)
+        let doc = try TypesetBooks.open("margin0.epub", typography: narrow)
+        XCTAssertEqual(doc.hyphenationLanguage, "en")
+        let words = try XCTUnwrap(doc.text(page: 1)).words
+        let broken = words.filter { $0.text.count > 2 && $0.text.hasSuffix("-") }
+        XCTAssertGreaterThan(broken.count, 3, "lines ending in a hyphen")
+        let plain = try TypesetBooks.open("margin0.epub", typography: Typography(margins: .wide, hyphenate: false))
+        XCTAssertNil(plain.hyphenationLanguage)
+        XCTAssertEqual(try XCTUnwrap(plain.text(page: 1)).words.filter { $0.text.hasSuffix("-") }.count, 0)
+        // Hyphenated lines hold more: the text ends sooner.
+        XCTAssertLessThanOrEqual(doc.pageCount, plain.pageCount)
+        // The same text: a chapter's characters are the same whatever the breaks.
+        let chars = { (d: MuPDFDocument) in try (0..<d.pageCount).map { try XCTUnwrap(d.text(page: $0)).words.count } }
+        XCTAssertGreaterThan(try chars(doc).reduce(0, +), 0)
+        // A word broken across two lines is found whole, its boxes on both lines.
+        let first = try XCTUnwrap(broken.first)
+        let page = try XCTUnwrap(doc.text(page: 1))
+        let at = try XCTUnwrap(page.words.firstIndex { $0 == first })
+        let whole = String(first.text.dropLast()) + page.words[at + 1].text
+        let hits = page.hits(of: try Phrase(whole.trimmingCharacters(in: .punctuationCharacters)), page: 1)
+        XCTAssertEqual(hits.first?.boxes.count, 2, "\(whole)")
+    }
+
+    /// An Arabic book (`<html dir="rtl">`) is set right to left: its one-line paragraphs lie at
+    /// the right of the text block, none at its left.
+    func testRightToLeftParagraphsAreSetToTheRight() throws {
+        let doc = try TypesetBooks.open("rtl.epub")
+        XCTAssertEqual(doc.direction, .rtl)
+        let image = try doc.render(page: 0, fit: size).image
+        XCTAssertGreaterThan(ink(image, PageRegion(x0: 0.6, y0: 0.1, x1: 0.95, y1: 0.9)), 200)
+        XCTAssertEqual(ink(image, PageRegion(x0: 0, y0: 0.1, x1: 0.45, y1: 0.9)), 0)
+    }
+
+    /// A book set vertically says it is shown across, once.
+    func testAVerticalBookSaysItIsShownHorizontally() throws {
+        let doc = try TypesetBooks.open("vertical.epub")
+        XCTAssertEqual(doc.notes.filter { $0.contains("vertically") }.count, 1, "\(doc.notes)")
+        XCTAssertEqual(try TypesetBooks.open("margin0.epub").notes, [])
+    }
+
+    /// A fixed-layout book whose pages are pictures (a PNG and an SVG in the spine, a picture in
+    /// an SVG wrapper) shows each picture across its page.
+    func testPicturePagesShowTheirPictures() throws {
+        let doc = try TypesetBooks.open("pictures.epub")
+        XCTAssertEqual(doc.pageCount, 3)
+        XCTAssertFalse(doc.reflowable)
+        for (index, colour) in [(230, 26, 26), (26, 51, 230), (26, 179, 26)].enumerated() {
+            let image = try doc.render(page: index, fit: PixelSize(width: 300, height: 400)).image
+            for (x, y) in [(0.5, 0.5), (0.05, 0.05), (0.95, 0.95), (0.95, 0.05), (0.05, 0.95)] {
+                XCTAssertColour(image.pixel(Int(x * Double(image.width - 1)), Int(y * Double(image.height - 1))), colour,
+                                "page \(index + 1) at \(x), \(y)")
+            }
+        }
+    }
+
+    /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
+    /// relayout with another typography keeps the place by its text.
+    func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {
+        let standard = try TypesetBooks.open("margin0.epub")
+        let loose = try TypesetBooks.open("margin0.epub", typography: Typography(lineSpacing: 2, margins: .wide))
+        XCTAssertGreaterThan(loose.pageCount, standard.pageCount)
+        let before = MuPDF.typography
+        defer { MuPDF.typography = before }
+        MuPDF.typography = Typography(lineSpacing: 2, margins: .wide)
+        let place = standard.textPlace(ofPage: standard.pageCount - 1)
+        let (relaid, page) = try standard.relaid(fontSize: standard.fontSize, keeping: place)
+        XCTAssertEqual(relaid.pageCount, loose.pageCount)
+        XCTAssertGreaterThan(page, standard.pageCount - 1, "the same text lies further into the looser layout")
+        XCTAssertEqual(relaid.textPosition(ofPage: page)?.chapter, place.text?.chapter)
+    }
+}

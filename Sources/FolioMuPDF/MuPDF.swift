@@ -442,12 +442,28 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         guard text.count == rest.upperBound, !laid.isEmpty else {
             return max(rest.count, Int((Double(counts.reduce(0, +)) * Double(rest.count) / Double(max(counts.count, 1))).rounded()))
         }
-        let long = laid.filter { counts[$0] > 1 }
-        let perPage = long.isEmpty ? laid.map { text[$0] }.max() ?? 0
-            : long.map { text[$0] }.reduce(0, +) / long.map { Double(counts[$0]) - 0.5 }.reduce(0, +)
+        // Samples from the rest too: its two chapters with the most text below a bound (a few
+        // dozen pages, laid out in a few milliseconds each). The first chapters alone are often
+        // front matter (a title page, epigraphs, a contents list) that fills pages with little text.
+        var error = folio_mu_error()
+        let samples = rest.filter { text[$0] <= Self.sampleText }.sorted { text[$0] > text[$1] }.prefix(2).compactMap { chapter -> (text: Double, pages: Int)? in
+            let n = Int(folio_mu_count_chapter_pages(doc, Int32(chapter), &error))
+            return n > 0 && text[chapter] > 0 ? (text[chapter], n) : nil
+        }
+        let first: [(text: Double, pages: Int)] = laid.map { (text[$0], counts[$0]) }
+        let measured = first + samples
+        // The samples' pages when they have full ones: the rest is like them, not like the start.
+        let sampled = samples.filter { $0.pages > 1 }
+        let long = sampled.isEmpty ? measured.filter { $0.pages > 1 } : sampled
+        let fullest = measured.map(\.text).max() ?? 0
+        let chars = long.reduce(0.0) { $0 + $1.text }, pages = long.reduce(0.0) { $0 + Double($1.pages) - 0.5 }
+        let perPage = long.isEmpty ? fullest : chars / pages
         guard perPage > 0 else { return rest.count }
         return rest.map { max(1, Int((text[$0] / perPage + 0.5).rounded())) }.reduce(0, +)
     }
+
+    /// The most text a chapter laid out to sample the rest's pages may hold (about 25 pages).
+    static let sampleText = 50_000.0
 
     var pageCount: Int { laidOut.withLock { $0.pages } }
     var pagesEstimated: Bool { laidOut.withLock { $0.estimated } }

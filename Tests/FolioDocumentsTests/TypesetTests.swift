@@ -11,9 +11,10 @@ enum TypesetBooks {
         return Fixtures.generate("make_typeset_ebooks.py")
     }()
 
-    static func open(_ name: String, typography: Typography = .standard, fontSize: Double = 11) throws -> MuPDFDocument {
+    static func open(_ name: String, typography: Typography = .standard, fontSize: Double = 11,
+                     extent: LayoutExtent = .whole) throws -> MuPDFDocument {
         guard let folder else { throw XCTSkip("python3 missing: no test books") }
-        return try MuPDFDocument(path: folder + "/" + name, fontSize: fontSize, typography: typography)
+        return try MuPDFDocument(path: folder + "/" + name, fontSize: fontSize, typography: typography, extent: extent)
     }
 }
 
@@ -159,5 +160,20 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(relaid.pageCount, loose.pageCount)
         XCTAssertGreaterThan(page, standard.pageCount - 1, "the same text lies further into the looser layout")
         XCTAssertEqual(relaid.textPosition(ofPage: page)?.chapter, place.text?.chapter)
+    }
+
+    /// A book opened before it is laid out whole (as the viewer opens one) estimates its pages
+    /// within a tenth of the count, though its first chapters are front matter of little text.
+    func testThePageEstimateIsWithinATenthThoughTheBookOpensWithFrontMatter() throws {
+        for aspect in [Book.referencePageWidth / Book.referencePageHeight, 0.8] {
+            guard let folder = TypesetBooks.folder else { throw XCTSkip("python3 missing: no test books") }
+            let path = folder + "/front.epub"
+            let opening = try MuPDFDocument(path: path, fontSize: 11, pageAspect: aspect, extent: .opening)
+            let whole = try MuPDFDocument(path: path, fontSize: 11, pageAspect: aspect)
+            XCTAssertTrue(opening.pagesEstimated)
+            XCTAssertGreaterThan(whole.pageCount, 60)
+            let ratio = Double(opening.pageCount) / Double(whole.pageCount)
+            XCTAssertEqual(ratio, 1, accuracy: 0.1, "estimated \(opening.pageCount) of \(whole.pageCount) at \(aspect)")
+        }
     }
 }

@@ -6,6 +6,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    its paragraphs justified and full of long words, in English (dc:language en)
   rtl.epub         Arabic, `<html dir="rtl" lang="ar">`, short paragraphs of one line each
   vertical.epub    Japanese whose stylesheet sets `writing-mode: vertical-rl`
+  front.epub       a novel that opens with front matter (a title page, epigraphs of short
+                   lines, a contents list) before twenty long chapters of prose
   pictures.epub    a fixed-layout book whose spine items are pictures: a PNG, an SVG, and an
                    XHTML page wrapping an SVG picture, each one colour
 """
@@ -85,3 +87,12 @@ epub("pictures.epub", "Pictures", "ja",
      [("p1.png", "image/png", png(600, 800, (230, 26, 26))), ("p2.svg", "image/svg+xml", svg),
       ("p3.png", "image/png", png(600, 800, (26, 179, 26))), ("p3.xhtml", "application/xhtml+xml", wrapped)],
      ["p1.png", "p2.svg", "p3.xhtml"], metadata='<meta property="rendition:layout">pre-paginated</meta>')
+
+# Front matter fills pages with little text; the chapters after it are dense prose.
+lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))
+front = [xhtml("<h1>The Title</h1><p>by An Author</p>"), xhtml(lines), xhtml(lines),
+         xhtml("<ol>" + "".join(f"<li>Chapter {n}</li>" for n in range(20)) + "</ol>")]
+prose = [xhtml(f"<h1>Chapter {n}</h1>" + "".join(f"<p>{LONG * 4}</p>" for _ in range(10 + 3 * (n % 4)))) for n in range(20)]
+files = [(f"f{i}.xhtml", "application/xhtml+xml", c) for i, c in enumerate(front)] + \
+        [(f"c{i}.xhtml", "application/xhtml+xml", c) for i, c in enumerate(prose)]
+epub("front.epub", "Front Matter", "en", files, [f for f, _, _ in files])

@@ -8,7 +8,7 @@ public enum Key: String, Sendable, CaseIterable, Codable {
     case plus, minus, f11, f12
     /// '?', by character (Shift and a layout's own key).
     case question
-    case a, b, c, d, e, f, g, h, l, m, n, o, p, q, r, s, t, v, w, z
+    case a, b, c, d, e, f, g, h, j, k, l, m, n, o, p, q, r, s, t, v, w, y, z
     case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9
 }
 

@@ -85,6 +85,9 @@ extension FramePipeline {
         case .textLarger, .textSmaller:
             // The host remembers the size started.
             if changeTextSize(by: command == .textLarger ? 1 : -1, at: now) != nil { delegate?.pipeline(self, asksFor: command, at: now) }
+        case let .typography(choice):
+            // The host sets its engine's typography before the book is laid out with it.
+            changeTypography(choice, at: now) { delegate?.pipeline(self, asksFor: command, at: now) }
         case .cycleTheme, .toggleShowThrough:
             if command == .cycleTheme { renderer.settings.theme = renderer.settings.theme.next } else { renderer.settings.showThrough.toggle() }
             needsRender = true

@@ -77,6 +77,10 @@ final class Relayouts {
     /// The page shape the view asks of a reflowable book and since when, until the book is
     /// laid out for it: a resize settles before the book is laid out again.
     private var wantedPageShape: (aspect: Double, since: Double)?
+    /// The typography books are laid out with (the host's engine reads it; a key steps it), and
+    /// whether it changed while a relayout ran.
+    var typography = Typography.standard
+    private var restyled = false
 
     init(executor: any DecodeExecutor, wake: @escaping @Sendable () -> Void) {
         self.executor = executor
@@ -91,6 +95,12 @@ final class Relayouts {
         wantedTextSize = size
         if !running { start(open, fontSize: size, pageAspect: open.source.pageAspect) }
         return size
+    }
+
+    /// Lays `open` out again at the size asked for last and its page shape: its typography
+    /// changed (a relayout under way is followed by this one).
+    func restyle(_ open: OpenReflowable) {
+        if running { restyled = true } else { start(open, fontSize: wantedTextSize ?? open.source.fontSize, pageAspect: open.source.pageAspect) }
     }
 
     /// Whether the document at `path` may be laid out whole now: asked once, none running.
@@ -122,6 +132,7 @@ final class Relayouts {
     /// Hands the executor a layout of `open` at `fontSize` for pages of `pageAspect`, keeping
     /// the place landed on last while its spread is shown, else the first page shown.
     private func start(_ open: OpenReflowable, fontSize: Double, pageAspect: Double) {
+        restyled = false
         let place = landed.flatMap { $0.book == open.book && $0.spread == open.spread ? $0.place : nil }
             ?? open.source.place(ofPage: open.shownPage)
         let (inbox, source, book, path) = (inbox, open.source, open.book, open.path)
@@ -161,6 +172,8 @@ final class Relayouts {
                 if !whole { wholeLayoutAsked.remove(event.document) }
                 if let wanted = wantedTextSize, wanted != event.source.fontSize, let open = open() {
                     start(open, fontSize: wanted, pageAspect: open.source.pageAspect)
+                } else if restyled, let open = open() {
+                    start(open, fontSize: event.source.fontSize, pageAspect: open.source.pageAspect)
                 } else {
                     wantedTextSize = nil
                 }
@@ -195,8 +208,28 @@ extension FramePipeline {
         return relayouts.changeTextSize(by: step, of: open)
     }
 
+    /// Steps one part of the typography and lays the open book out with it, once `host` has
+    /// set its engine's; a book of fixed pages says it has none.
+    func changeTypography(_ choice: TypographyChoice, at now: Double, host: () -> Void) {
+        guard let open = openReflowable else {
+            if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
+            return
+        }
+        typography = choice.next(after: typography)
+        host()
+        relayouts.restyle(open)
+        if configuration.showsLayer { layer.answer(choice.describe(typography), at: now) }
+    }
+
     /// The text size asked for last, until the book shows it.
     public var wantedTextSize: Double? { relayouts.wantedTextSize }
+
+    /// The typography reflowable books are laid out with: the host sets its engine's to it when
+    /// a key steps it (`ViewerCommand.typography`).
+    public var typography: Typography {
+        get { relayouts.typography }
+        set { relayouts.typography = newValue }
+    }
 
     /// The open book when it is one whole reflowable document, with the document and the page
     /// of it shown first.

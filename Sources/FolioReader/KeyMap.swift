@@ -1,3 +1,4 @@
+import FolioBook
 import FolioInput
 import FolioLayout
 import FolioMath
@@ -26,6 +27,46 @@ public enum ViewerCommand: Sendable, Equatable {
     case overview
     /// Ctrl+= (Ctrl++) and Ctrl+−: lay a reflowable book out with larger or smaller text.
     case textLarger, textSmaller
+    /// Lay reflowable books out with the next choice of one part of their typography.
+    case typography(TypographyChoice)
+}
+
+/// A part of a reflowable book's typography a key steps through.
+public enum TypographyChoice: String, Sendable, Equatable, CaseIterable {
+    case face, margins, lineSpacing, justify, hyphenate, publisherStyles
+
+    /// Line spacings a key steps through (ems).
+    public static let lineSpacings = [1.2, 1.4, 1.7, 2.0]
+
+    /// `typography` with this part at its next choice.
+    public func next(after typography: Typography) -> Typography {
+        var t = typography
+        switch self {
+        case .face: t.face = Self.following(t.face, in: Typography.Face.allCases)
+        case .margins: t.margins = Self.following(t.margins, in: [.normal, .wide, .narrow])
+        case .lineSpacing: t.lineSpacing = Self.lineSpacings.first { $0 > t.lineSpacing + 0.01 } ?? Self.lineSpacings[0]
+        case .justify: t.justify.toggle()
+        case .hyphenate: t.hyphenate.toggle()
+        case .publisherStyles: t.publisherStyles.toggle()
+        }
+        return t
+    }
+
+    /// What the layer says of this part of `typography`: "typeface: serif".
+    public func describe(_ t: Typography) -> String {
+        switch self {
+        case .face: "typeface: \(t.face == .publisher ? "the publisher's" : t.face.rawValue)"
+        case .margins: "margins: \(t.margins.rawValue)"
+        case .lineSpacing: "line spacing: \(t.lineSpacing)"
+        case .justify: t.justify ? "justified" : "ragged right"
+        case .hyphenate: t.hyphenate ? "hyphenated" : "not hyphenated"
+        case .publisherStyles: t.publisherStyles ? "the publisher's styles" : "plain text, no publisher's styles"
+        }
+    }
+
+    private static func following<T: Equatable>(_ value: T, in all: [T]) -> T {
+        all[((all.firstIndex(of: value) ?? -1) + 1) % all.count]
+    }
 }
 
 /// The keyboard of `folio view`: one table that both the viewer and its help text read, so
@@ -89,6 +130,12 @@ public enum KeyMap {
                 summary: "bookmark the spread, or unmark it (Shift: next bookmark)"),
         Binding(keys: [.g], context: .book, command: .overview, repeats: .never,
                 summary: "overview: the pages small, to jump by sight (Enter or a click goes)"),
+        Binding(keys: [.y], context: .book, command: .typography(.face), repeats: .never,
+                summary: "typeface: the publisher's → serif → sans → mono (Shift: margins)"),
+        Binding(keys: [.k], context: .book, command: .typography(.lineSpacing), repeats: .never,
+                summary: "line spacing 1.2 → 1.4 → 1.7 → 2 (Shift: the publisher's styles on ↔ off)"),
+        Binding(keys: [.j], context: .book, command: .typography(.justify), repeats: .never,
+                summary: "justified ↔ ragged right (Shift: hyphenation on ↔ off)"),
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
@@ -128,6 +175,9 @@ public enum KeyMap {
         switch command {
         case .nextHit: .previousHit
         case .toggleBookmark: .nextBookmark
+        case .typography(.face): .typography(.margins)
+        case .typography(.lineSpacing): .typography(.publisherStyles)
+        case .typography(.justify): .typography(.hyphenate)
         default: nil
         }
     }

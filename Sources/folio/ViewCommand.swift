@@ -110,6 +110,7 @@ struct View: ParsableCommand {
         defer { pipeline.destroy() }
         pipeline.renderer.settings.theme = reader.theme
         pipeline.renderer.settings.showThrough = reader.showThrough
+        pipeline.typography = MuPDF.typography
         pipeline.searchEveryBook(for: search)
         let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), settings: file, saved: remembered,
                               deform: reader.deform, pages: reader.pages, password: password)
@@ -228,6 +229,9 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
             pipeline.perform(.goTo(page: image + 2), at: time, origin: .key)
         case .cycleTheme: remember { [theme = pipeline.renderer.settings.theme] in $0.theme = theme }
         case .toggleShowThrough: remember { [on = pipeline.renderer.settings.showThrough] in $0.showThrough = on }
+        case .typography:
+            MuPDF.typography = pipeline.typography
+            remember { [typography = pipeline.typography] in $0.typography = typography }
         case .textLarger, .textSmaller:
             // Books opened from now on are laid out at it too (a library's others, the next run).
             guard let size = pipeline.wantedTextSize else { return }

@@ -452,6 +452,40 @@ private final class Recorder: FramePipelineDelegate {
         } }
     }
 
+    /// Y, K and J (and with Shift) step a reflowable book's typography: the host hears it before
+    /// the book is laid out again with it, keeping its place, and the layer names the choice; two
+    /// steps while a layout runs lay it out once more after; a book of fixed pages says it has none.
+    @Test func typographyKeysLayAReflowableBookOutAgain() throws {
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.relayingOut = relayouts }) { p, s, rec in
+            s.queued = [key(.enter, at: 0)]
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            p.handle(TimedInputEvent(.key(.y, modifiers: [], isRepeat: false), at: s.time))
+            #expect(p.layer.entry == "this book has fixed pages" && rec.commands.isEmpty && relayouts.count == 0)
+
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            p.handle(TimedInputEvent(.key(.y, modifiers: [], isRepeat: false), at: s.time))
+            #expect(rec.commands == [.typography(.face)] && p.typography.face == .serif && relayouts.count == 1)
+            #expect(p.layer.entry == "typeface: serif", "\(String(describing: p.layer.entry))")
+            // Shift+Y and Shift+J while that layout runs: it lands, then one more with both.
+            p.handle(TimedInputEvent(.key(.y, modifiers: .shift, isRepeat: false), at: s.time))
+            p.handle(TimedInputEvent(.key(.j, modifiers: .shift, isRepeat: false), at: s.time))
+            #expect(p.typography == Typography(face: .serif, margins: .wide, hyphenate: false))
+            #expect(rec.commands == [.typography(.face), .typography(.margins), .typography(.hyphenate)] && relayouts.count == 1)
+            relayouts.runAll()
+            p.frame(at: s.time)
+            #expect(relayouts.count == 1)
+            relayouts.runAll()
+            p.frame(at: s.time)
+            #expect(relayouts.count == 0 && p.controller.phase == .reading)
+            // K steps the spacing on from the standard 1.4.
+            p.handle(TimedInputEvent(.key(.k, modifiers: [], isRepeat: false), at: s.time))
+            #expect(p.typography.lineSpacing == 1.7 && p.layer.entry == "line spacing: 1.7")
+        } }
+    }
+
     /// A layout that fails is one line naming the file; the book stays as it was, and the next
     /// step starts from the size it shows.
     @Test func aRelayoutThatFailsIsReportedAndTheBookStaysAsItWas() throws {

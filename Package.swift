@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
         .target(name: "FolioFind", dependencies: ["FolioBook"]),
         // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
-        // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md).
+        // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md), and libhyphen
+        // for the hyphenation of typeset.c.
         .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
             "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
             "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen",

@@ -10,7 +10,7 @@ BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libpoppler-glib-dev zlib1g-dev libjpeg62-turbo-dev libarchive-dev \
                   libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev \
                   libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
-                  libgl1-mesa-dri libegl-mesa0 dpkg-dev
+                  libsqlite3-dev libgl1-mesa-dri libegl-mesa0 dpkg-dev
 TEST_PACKAGES := xvfb xauth xdotool xclip python3-cairo python3-pil ffmpeg desktop-file-utils man-db \
                  djvulibre-bin parallel zip
 SWIFT ?= swift

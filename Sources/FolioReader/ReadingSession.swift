@@ -28,6 +28,8 @@ public final class ReadingSession {
 
     /// The longest a page counts as read, in seconds.
     public static let longestPage = 300.0
+    /// How far into each book its reader is (`StateStore.progress`), as last read from the store.
+    private var progress: [Int: Double?] = [:]
 
     /// Whether a reading position is still being counted: frames are wanted until it is saved.
     public var countsPosition: Bool { counting != nil }
@@ -52,7 +54,7 @@ public final class ReadingSession {
     public func start(_ library: Library, settings: BookController.Settings) {
         self.library = library
         controller = BookController(library: library.bookInfos, settings: settings)
-        (restored, saved, namedPage, counting, lastSaved) = (nil, [:], nil, nil, nil)
+        (restored, saved, namedPage, counting, lastSaved, progress) = (nil, [:], nil, nil, nil, [:])
     }
 
     /// The open book shows `place` once it is open, before the place it was left at.
@@ -86,7 +88,7 @@ public final class ReadingSession {
         let page = controller.shownPages.first ?? 1
         if saved[b] != page {
             let seconds = lastSaved.map { $0.book == b ? min(max(0, now - $0.time), Self.longestPage) : 0 } ?? 0
-            if positions.save(page: page, of: book, readingSeconds: seconds) { (saved[b], lastSaved) = (page, (b, now)) }
+            if positions.save(page: page, of: book, readingSeconds: seconds) { (saved[b], lastSaved, progress[b]) = (page, (b, now), nil) }
             counting = uncounted(page, of: book).map { (b, page, $0) }
         } else if let c = counting, c.book == b, c.page == page {
             let source = ReadingPosition.reflowable(book, in: documents)
@@ -109,7 +111,11 @@ public final class ReadingSession {
         return page / ReadingPosition.countedPages + 2
     }
 
-    /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf.
+    /// The book of the library read last, where the shelf starts; nil when none was read.
+    public var lastRead: Int? { positions?.store.lastRead(among: library.books) }
+
+    /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf, with
+    /// " — 42%" when the book was read that far.
     public var title: String {
         let books = library.books
         if let b = controller.book {
@@ -117,7 +123,9 @@ public final class ReadingSession {
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
-        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))"
+        if progress[i] == nil { progress[i] = .some(positions?.store.progress(of: books[i])) }
+        let read = (progress[i] ?? nil).map { " — \(Int(($0 * 100).rounded()))%" } ?? ""
+        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))" + read
     }
 
     /// The page images shown, numbered from 1 (`BookController.shownPages`).

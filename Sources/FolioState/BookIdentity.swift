@@ -4,8 +4,9 @@ import Foundation
 /// What a book is, whatever its path: so that a book moved, renamed or copied opens where it
 /// was left, with its bookmarks.
 ///
-/// - `hash`: the file's partial MD5 (KOReader's: 1 KiB at 256 bytes, 1 KiB, 4 KiB, … 1 GiB in,
-///   as far as the file goes) and its size, `md5:<hex>:<bytes>`; a folder of page images is
+/// - `hash`: the file's partial MD5 (as KOReader's: 1 KiB at 1 KiB, 4 KiB, 16 KiB, … 1 GiB in,
+///   as far as the file goes, but from 0 where KOReader starts at 256 bytes, so that small
+///   files and headers count) and its size, `md5:<hex>:<bytes>`; a folder of page images is
 ///   its first page's, with the count of pages. A dozen reads whatever the size.
 /// - `identifier`: what the book says it is, kept through edits that change its bytes (new
 ///   metadata, an annotation saved into a PDF): an EPUB's unique identifier (the package's
@@ -44,8 +45,8 @@ public struct BookIdentity: Sendable, Hashable {
         }
     }
 
-    /// The offsets KOReader's partial MD5 reads 1 KiB at: 1024 · 4ⁱ for i = −1 … 10.
-    static let sampleOffsets = (-1...10).map { i in i < 0 ? 256 : 1024 << (2 * i) }
+    /// The offsets the partial MD5 reads 1 KiB at: 0, then 1024 · 4ⁱ for i = 0 … 10.
+    static let sampleOffsets = [0] + (0...10).map { 1024 << (2 * $0) }
 
     static func partialHash(_ file: RandomAccessFile) -> String {
         var md5 = MD5()

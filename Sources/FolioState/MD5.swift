@@ -1,8 +1,8 @@
 import Foundation
 
-/// MD5 (RFC 1321), for `BookIdentity`'s partial hash: the same sampled blocks KOReader hashes,
-/// so the digest names a file as KOReader's `partial_md5_checksum` does. Not for security: a
-/// book's identity needs no defence against someone forging a collision with their own book.
+/// MD5 (RFC 1321), for `BookIdentity`'s partial hash, as KOReader's `partial_md5_checksum` is
+/// made. Not for security: a book's identity needs no defence against someone forging a
+/// collision with their own book.
 struct MD5 {
     private var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
     private var pending: [UInt8] = []

@@ -226,6 +226,30 @@ public final class StateStore: Sendable {
         } ?? false
     }
 
+    /// How far into `book` its reader is, 0…1: the page it was left at over its page count
+    /// then (both in the layout of that time). Nil when it was never left anywhere.
+    public func progress(of book: Book) -> Double? {
+        read { db in
+            guard let id = try row(of: book, in: db),
+                  let row = try db.query("SELECT p.page, b.pages FROM positions p JOIN books b ON b.id = p.book WHERE p.book = ?", [.int(id)]).first,
+                  let page = row[0].int, let pages = row[1].int, pages > 0 else { return nil }
+            return min(max(Double(page) / Double(pages), 0), 1)
+        } ?? nil
+    }
+
+    /// Which of `books` was read last: the most recent of the books read whose file is where
+    /// it was then (a path compared, no file read: a shelf of thousands costs one query).
+    public func lastRead(among books: [Book]) -> Int? {
+        var index: [String: Int] = [:]
+        for (i, book) in books.enumerated() {
+            if let path = book.document ?? book.pages.first?.path, index[path] == nil { index[path] = i }
+        }
+        return read { db in
+            try db.query("SELECT path FROM books WHERE last_read IS NOT NULL ORDER BY last_read DESC LIMIT 100")
+                .lazy.compactMap { $0.first?.text.flatMap { index[$0] } }.first
+        } ?? nil
+    }
+
     /// How long `book` was read, over how many pages (`save`'s seconds and its count).
     public struct ReadingTime: Sendable, Equatable {
         public var seconds: Double

@@ -162,12 +162,14 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     }
 
     /// Shows `library`: a single book (a document, a folder of pages) or a page of one opens at
-    /// once; the shelf is for libraries.
+    /// once; the shelf is for libraries, and turns to the book read last.
     func show(_ library: Library, in pipeline: FramePipeline, at time: Double) {
         if let page = library.namedPage {
             pipeline.open(at: page, time: time)
         } else if library.books.count == 1 {
             pipeline.perform(.showBook(0), at: time)
+        } else if let last = pipeline.session.lastRead, last > 0 {
+            pipeline.perform(.select(last), at: time)
         }
     }
 

@@ -175,6 +175,30 @@ quit
 echo "done"
 """#
 
+/// A shelf of three PDFs: the third opened (page 1 of 3) and closed, the next run's shelf starts
+/// at it and its title says a third of it is read.
+private let continueReading = scriptHelpers + #"""
+mkdir "$SHOTS/shelf"
+cp "$DOC" "$SHOTS/shelf/a.pdf"; cp "$SHOTS/landscape.pdf" "$SHOTS/shelf/b.pdf"; cp "$SHOTS/navigation.pdf" "$SHOTS/shelf/c.pdf"
+"$FOLIO" view "$SHOTS/shelf" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 10 titled "(1/3)$" || fail "no shelf; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" Right Right
+within 10 titled "(3/3)" || fail "Right did not move to the third book; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" Return
+within 20 titled "— page 1 of 3" || fail "the third book did not open; the title says: $(xdotool getwindowname "$wid")"
+# The place is kept once the book has opened (the title shows the page while it opens).
+sleep 1.5
+quit
+"$FOLIO" view "$SHOTS/shelf" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 10 titled "(3/3) — 33%" || fail "the shelf did not start at the book read last; the title says: $(xdotool getwindowname "$wid")"
+quit
+echo "done"
+"""#
+
 /// Three runs of `folio view` on one PDF under Xvfb, with their own XDG_CONFIG_HOME: the PDF
 /// opens straight into the book (no Enter); T in the first run switches to sepia, which is
 /// written; the second run starts in sepia (F12); the third, given `--theme night`, is night
@@ -361,6 +385,12 @@ echo "done"
             #expect(sepia.r > 200 && sepia.r > sepia.b + 25, "sepia paper: \(sepia)")
             #expect(night.r < 70 && night.g < 70 && night.b < 70, "night paper: \(night)")
         }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3-cairo"))
+    func theShelfStartsAtTheBookReadLast() throws {
+        try Self.readingDocument(continueReading, seconds: 80) { _, _ in }
     }
 
     /// Runs `script` under Xvfb on portrait.pdf (ten pages made for it) with FOLIO, SHOTS, DOC

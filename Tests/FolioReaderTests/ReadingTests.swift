@@ -47,6 +47,29 @@ import Testing
         #expect(tomorrow.saved(of: doc) == ReadingPosition(page: 2), "a book that does not reflow: its page alone")
     }
 
+    /// The shelf starts at the book read last, and its title says how far into the centred book
+    /// its reader is.
+    @Test func theShelfKnowsTheBookReadLastAndHowFarEachIsRead() throws {
+        let folder = try StoreFolder()
+        let positions = ReadingPositions(store: folder.store)
+        let books = try ["a", "b", "c"].map { try folder.pictures($0, count: 40) }
+        let library = Library(title: "L", books: books)
+        let fresh = ReadingSession(library: library, settings: .init(), positions: positions, documents: DocumentRegistry())
+        #expect(fresh.lastRead == nil && fresh.title == "Folio — a (1/3)")
+        #expect(positions.save(page: 10, of: books[0]) && positions.save(page: 30, of: books[2]) && positions.save(page: 12, of: books[0]))
+        let session = ReadingSession(library: library, settings: .init(), positions: positions, documents: DocumentRegistry())
+        #expect(session.lastRead == 0)
+        #expect(session.title == "Folio — a (1/3) — 30%")
+        #expect(positions.save(page: 40, of: books[2]))
+        #expect(session.lastRead == 2)
+        session.controller.handle(.select(2), at: 0)
+        session.controller.update(to: 5)
+        #expect(session.title == "Folio — c (3/3) — 100%")
+        // Moved since, a book is not where the store last saw it: the next one read is.
+        let reshelved = Library(title: "L", books: [books[0], Book(title: "c", pages: [.image(folder.path + "/elsewhere.png")])])
+        #expect(ReadingSession(library: reshelved, settings: .init(), positions: positions, documents: DocumentRegistry()).lastRead == 0)
+    }
+
     /// The time between two pages saved is reading time, up to `longestPage` a page (a window
     /// left open is not reading); a turn to another book starts its own count.
     @Test func theTimeBetweenPagesIsKeptAsReadingTime() throws {

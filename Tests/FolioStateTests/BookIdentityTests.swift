@@ -75,15 +75,16 @@ func testPDF(pages: Int, id: String?) -> Data {
         }
     }
 
-    /// KOReader's partial MD5: the blocks at 256 bytes, 1 KiB, 4 KiB, 16 KiB… and the size; a
-    /// byte changed between the samples leaves it as it is, one in a sample changes it.
+    /// The partial MD5: the blocks at 0, 1 KiB, 4 KiB, 16 KiB… and the size; a byte changed
+    /// between the samples leaves it as it is, one in a sample changes it. Files smaller than
+    /// KOReader's first sample (256 bytes) differ too.
     @Test func thePartialHashReadsSampledBlocksAndTheSize() throws {
         let scratch = try Scratch()
         var bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let file = try scratch.write("a.bin", bytes)
         let hash = try BookIdentity(file: file).hash
         var md5 = MD5()
-        for offset in [256, 1024, 4096, 16384, 65536] { md5.update(bytes[offset..<min(offset + 1024, bytes.count)]) }
+        for offset in [0, 1024, 4096, 16384, 65536] { md5.update(bytes[offset..<min(offset + 1024, bytes.count)]) }
         #expect(hash == "md5:\(md5.hex()):100000")
         bytes[30_000] ^= 0xff
         #expect(try BookIdentity(file: scratch.write("a.bin", bytes)).hash == hash, "not sampled")
@@ -92,6 +93,7 @@ func testPDF(pages: Int, id: String?) -> Data {
         bytes.append(0)
         bytes[16_500] ^= 0xff
         #expect(try BookIdentity(file: scratch.write("a.bin", bytes)).hash != hash, "another size")
+        #expect(try BookIdentity(file: scratch.write("b.bin", Data("one".utf8))).hash != BookIdentity(file: scratch.write("c.bin", Data("two".utf8))).hash)
     }
 
     @Test(arguments: [false, true])

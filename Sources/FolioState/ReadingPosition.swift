@@ -3,10 +3,11 @@ import Foundation
 
 /// Where one book was left: its page number and, for a reflowable document (an EPUB), the
 /// layout it was laid out in (text size, page shape) and the place in its text (`TextPosition`),
-/// which finds the same text again in any layout. Written as a bare page number when there is
-/// no size (the only form older files hold); a position without a text place (older files)
-/// finds its text by laying the book out as it says.
-public struct ReadingPosition: Sendable, Equatable, Codable {
+/// which finds the same text again in any layout. Kept in the state store's columns; decoded
+/// from the JSON files of older versions (`Migration`: a bare page number, or an object). A
+/// position without a text place (written by older versions) finds its text by laying the book
+/// out as it says.
+public struct ReadingPosition: Sendable, Equatable, Decodable {
     public var page: Int
     public var fontSize: Double?
     public var pageAspect: Double?
@@ -53,20 +54,6 @@ public struct ReadingPosition: Sendable, Equatable, Codable {
     /// Pages a position saved may draw to find its place in the text (on the viewer's thread):
     /// about a frame's time.
     public static let countedPages = 16
-
-    public func encode(to encoder: Encoder) throws {
-        guard let fontSize else {
-            var c = encoder.singleValueContainer()
-            try c.encode(page)
-            return
-        }
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(page, forKey: .page)
-        try c.encode(fontSize, forKey: .fontSize)
-        try c.encodeIfPresent(pageAspect, forKey: .pageAspect)
-        try c.encodeIfPresent(text?.chapter, forKey: .chapter)
-        try c.encodeIfPresent(text?.offset, forKey: .offset)
-    }
 }
 
 extension ReadingPosition {

@@ -82,17 +82,24 @@ public final class StateStore: Sendable {
         guard let first = check.first?.first?.text, first == "ok" else {
             throw SQLiteError(code: SQLITE_CORRUPT, message: check.first?.first?.text ?? "its check found nothing")
         }
-        try db.transaction {
-            let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
-            guard version != Self.schemaVersion else { return }
-            guard version == 0 else {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: "written by a newer Folio (schema \(version)), left as it is")
-            }
-            try db.execute(Self.schema)
-            if let legacy { notices += try Migration.migrate(from: legacy, into: db) }
-            try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
+        // Made (and filled) once, by whichever process takes the write lock first.
+        if try db.query("PRAGMA user_version").first?.first?.int != Self.schemaVersion {
+            try db.transaction { try Self.create(db, legacy: legacy, notices: &notices) }
         }
         connection = Mutex(db)
+    }
+
+    /// Makes the tables in a new database and fills them from the older files (in the
+    /// caller's transaction); nothing when another process did it first.
+    private static func create(_ db: SQLiteConnection, legacy: String?, notices: inout [String]) throws {
+        let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+        guard version != schemaVersion else { return }
+        guard version == 0 else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "written by a newer Folio (schema \(version)), left as it is")
+        }
+        try db.execute(schema)
+        if let legacy { notices += try Migration.migrate(from: legacy, into: db) }
+        try db.execute("PRAGMA user_version = \(schemaVersion)")
     }
 
     static let schema = """

@@ -115,6 +115,22 @@ import Testing
         #expect(StateStore.open(path: path).notices.first?.contains("kept as \(path).damaged-2") == true)
     }
 
+    /// A store a newer version wrote is neither changed nor set aside.
+    @Test func aStoreOfANewerVersionIsLeftAsItIs() throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/data/folio/state.sqlite"
+        do {
+            let (store, _) = try open(scratch)
+            _ = store.read { try $0.execute("PRAGMA user_version = 7") }
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let opened = StateStore.open(path: path)
+        #expect(opened.store == nil)
+        #expect(opened.notices == ["\(path): written by a newer Folio (schema 7), left as it is; places and bookmarks are not remembered"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + ".damaged"))
+    }
+
     /// Something other than a file in its place is left alone.
     @Test func aFIFOInPlaceOfTheStoreIsLeftAlone() throws {
         let scratch = try Scratch()

@@ -84,15 +84,51 @@ public struct BookIdentity: Sendable, Hashable {
     /// The package's unique identifier: the container names the package document, whose
     /// `unique-identifier` names one of its `dc:identifier` elements by id.
     static func epubIdentifier(_ file: RandomAccessFile) -> String? {
-        guard let container = ZipEntry.read("META-INF/container.xml", from: file),
-              let path = String(decoding: container, as: UTF8.self).firstMatch(of: /<rootfile\b[^>]*?full-path\s*=\s*["']([^"']+)["']/)?.output.1,
-              let package = ZipEntry.read(String(path), from: file) else { return nil }
-        let opf = String(decoding: package, as: UTF8.self)
-        guard let name = opf.firstMatch(of: /<(?:\w+:)?package\b[^>]*?unique-identifier\s*=\s*["']([^"']+)["']/)?.output.1 else { return nil }
-        for element in opf.matches(of: /<(?:\w+:)?identifier\b([^>]*)>([^<]*)</) {
-            guard let id = element.output.1.firstMatch(of: /\bid\s*=\s*["']([^"']+)["']/)?.output.1, id == name else { continue }
-            let value = element.output.2.trimmingCharacters(in: .whitespacesAndNewlines)
-            return value.isEmpty ? nil : value
+        guard let container = ZipEntry.read("META-INF/container.xml", from: file) else { return nil }
+        var path: String?
+        startTags(String(decoding: container, as: UTF8.self)) { name, tag, _ in
+            path = name == "rootfile" ? attribute("full-path", in: tag) : nil
+            return path != nil
+        }
+        guard let path, let package = ZipEntry.read(path, from: file) else { return nil }
+        var unique: String?, identifier: String?
+        startTags(String(decoding: package, as: UTF8.self)) { name, tag, text in
+            if name == "package" { unique = attribute("unique-identifier", in: tag) }
+            if name == "identifier", let unique, attribute("id", in: tag) == unique {
+                identifier = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                return true
+            }
+            return false
+        }
+        return identifier?.isEmpty == false ? identifier : nil
+    }
+
+    /// Calls `body` with each start tag of `xml` in turn (its name without a namespace prefix,
+    /// the tag, the text after it) until it returns true. One pass, whatever the markup: no
+    /// pattern that could go back over a file made to be slow.
+    private static func startTags(_ xml: String, _ body: (_ name: Substring, _ tag: Substring, _ text: Substring) -> Bool) {
+        var at = xml.startIndex
+        while let open = xml[at...].firstIndex(of: "<"), let close = xml[open...].firstIndex(of: ">") {
+            let tag = xml[xml.index(after: open)..<close]
+            let text = xml[xml.index(after: close)...].prefix { $0 != "<" }
+            let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
+            if body(name.split(separator: ":").last ?? name, tag, text) { return }
+            at = text.endIndex
+        }
+    }
+
+    /// The value of attribute `name` in a start tag.
+    private static func attribute(_ name: String, in tag: Substring) -> String? {
+        var rest = tag
+        while let found = rest.firstRange(of: name) {
+            defer { rest = rest[found.upperBound...] }
+            // The whole name: not the end of another (`id` in `xml:id` is fine, in `uid` not).
+            if found.lowerBound > tag.startIndex, !" \t\r\n:".contains(tag[tag.index(before: found.lowerBound)]) { continue }
+            let after = rest[found.upperBound...].drop { $0.isWhitespace }
+            guard after.first == "=" else { continue }
+            let value = after.dropFirst().drop { $0.isWhitespace }
+            guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
+            return String(value.dropFirst().prefix { $0 != quote })
         }
         return nil
     }

@@ -28,20 +28,33 @@ public struct Bookmarks: Sendable {
         return marks.map { $0.page(in: source) }
     }
 
+    /// What a toggle did.
+    public enum Change: Sendable, Equatable {
+        case marked, removed
+    }
+
+    /// Marks `page` of `book`, or takes the mark away when it is there; nil when the store
+    /// cannot be written (or the book's file read).
+    public func change(page: Int, of book: Book) -> Change? {
+        store.updateBookmarks(of: book) { marks in
+            // A mark made at another text size is the one on this page when it lands here now.
+            let landing = landing(marks, in: book)
+            guard landing.contains(page) else { return (marks + [ReadingPosition(page: page, of: book, in: documents)], Change.marked) }
+            return (zip(marks, landing).filter { $0.1 != page }.map(\.0), Change.removed)
+        }
+    }
+
     /// Marks `page` of `book`, or takes the mark away when it is there. Returns what the reader
     /// is told: "bookmarked page 12", "bookmark on page 12 removed", or why it was not saved.
     @discardableResult
-    public func toggle(page: Int, of book: Book) -> String {
-        let removed = store.updateBookmarks(of: book) { marks in
-            // A mark made at another text size is the one on this page when it lands here now.
-            let landing = landing(marks, in: book)
-            guard landing.contains(page) else { return (marks + [ReadingPosition(page: page, of: book, in: documents)], false) }
-            return (zip(marks, landing).filter { $0.1 != page }.map(\.0), true)
-        }
-        switch removed {
-        case true?: return "bookmark on page \(page) removed"
-        case false?: return "bookmarked page \(page)"
-        case nil: return "bookmark not saved: \(FileName.printable(store.path)) cannot be written"
+    public func toggle(page: Int, of book: Book) -> String { notice(change(page: page, of: book), page: page) }
+
+    /// What the reader is told of `change` to `page`.
+    public func notice(_ change: Change?, page: Int) -> String {
+        switch change {
+        case .marked?: "bookmarked page \(page)"
+        case .removed?: "bookmark on page \(page) removed"
+        case nil: "bookmark not saved: \(FileName.printable(store.path)) cannot be written"
         }
     }
 

@@ -56,12 +56,20 @@ struct Notes: ParsableCommand {
             throw Failure(.usage, "\(self.book): holds \(library.books.count) books; name one of them")
         }
         let opened = StateStore.open()
+        guard let store = opened.store else {
+            opened.notices.dropLast().forEach(report)
+            throw Failure(.cannotCreate, opened.notices.last ?? "the state store cannot be used")
+        }
         opened.notices.forEach(report)
-        guard let store = opened.store else { throw Failure(.cannotCreate, "the state store cannot be used") }
         let bookmarks = Bookmarks(store: store, documents: commandDocuments)
+        if let page = mark.first(where: { $0 > book.pages.count }) {
+            throw Failure(.usage, "--mark \(page): the book has \(book.pages.count) pages")
+        }
         for page in mark {
-            guard page <= book.pages.count else { throw Failure(.usage, "--mark \(page): the book has \(book.pages.count) pages") }
-            print(bookmarks.toggle(page: page, of: book))
+            let change = bookmarks.change(page: page, of: book)
+            guard change != nil else { throw Failure(.cannotCreate, bookmarks.notice(change, page: page)) }
+            // Said once it is committed: a process killed after this line loses nothing it said.
+            print(bookmarks.notice(change, page: page))
             fflush(nil)
         }
         // Marks made: their lines say it all, unless an export is asked for too.
@@ -77,7 +85,7 @@ struct Notes: ParsableCommand {
             print(try jsonLine(Export(title: book.title, file: self.book, readingSeconds: time?.seconds ?? 0, pagesRead: time?.pages ?? 0,
                                       bookmarks: marks)))
         } else if markdown {
-            print("# \(book.title)\n\n## Bookmarks\n")
+            print("# \(FileName.printable(book.title))\n\n## Bookmarks\n")
             print(marks.isEmpty ? "None." : marks.map { "- Page \($0.page)" }.joined(separator: "\n"))
         } else {
             print(marks.isEmpty ? "no bookmarks" : marks.map { "page \($0.page)" }.joined(separator: "\n"))

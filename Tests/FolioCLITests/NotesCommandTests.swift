@@ -109,6 +109,19 @@ import Testing
         #expect(plain.stdout == "page 2\npage 4\n")
     }
 
+    /// No store to keep them in (a FIFO in its place): one line, status 73, the FIFO left alone.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func withoutAStoreNothingIsMarked() throws {
+        let home = try Home(pages: 3)
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.path + "/data/folio", withIntermediateDirectories: true)
+        #expect(mkfifo(home.store, 0o600) == 0)
+        let result = try FolioProcess.run(FolioProcess.binary!.path, ["notes", home.book, "--mark", "1"], environment: home.environment, timeout: 60)
+        #expect(result.status == 73 && result.stdout.isEmpty)
+        #expect(result.stderr == "folio: \(home.store): not a file; places and bookmarks are not remembered\n", "\(result.stderr)")
+        var st = stat()
+        #expect(lstat(home.store, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO)
+    }
+
     /// A damaged store is set aside with one line on standard error, and the command goes on.
     @Test(.enabled(if: FolioProcess.binary != nil)) func aDamagedStoreIsReportedInOneLine() throws {
         let home = try Home(pages: 3)

@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CDjVu", providers: [.apt(["libdjvulibre-dev"])]),
         .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
         .systemLibrary(name: "CPangoCairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "FolioMath"),
         .target(name: "FolioInput"),
@@ -53,6 +55,9 @@ let package = Package(
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
         .target(name: "FolioFind", dependencies: ["FolioBook"]),
+        // What the reader keeps between runs, in one SQLite database: places, bookmarks, reading
+        // time, each book known by what it is (its identifier and a hash), not where it is.
+        .target(name: "FolioState", dependencies: ["CSQLite", "CZlib", "FolioBook"]),
         // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
         // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md), and libhyphen
         // for the hyphenation of typeset.c.
@@ -65,7 +70,7 @@ let package = Package(
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
         // The reading state machine and its input: actions, keys, gestures, settings, positions.
-        .target(name: "FolioReader", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput"]),
+        .target(name: "FolioReader", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput", "FolioState"]),
         // The record-script language and the command line's formats (scene JSON, still state).
         .target(name: "FolioScript", dependencies: ["FolioReader", "FolioLayout", "FolioMath"]),
         // The on-screen layer: what it shows and where (no GL, no text drawing), and its text drawn by pango.
@@ -75,7 +80,7 @@ let package = Package(
                                                  "FolioOverlay", "FolioOverlayText", "FolioFind"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioReader", "FolioScript", "FolioLibrary", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
-            "FolioMuPDF", "FolioFind", "FolioOverlay",
+            "FolioMuPDF", "FolioFind", "FolioOverlay", "FolioState",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
@@ -85,13 +90,14 @@ let package = Package(
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioBookTests", dependencies: ["FolioBook", "FolioLibrary"]),
         .testTarget(name: "FolioPagesTests", dependencies: ["FolioPages", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioReader"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioReader", "FolioPages"],
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioReader", "FolioState", "FolioPages"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioScript", "FolioPages", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
+        .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioState", "FolioScript", "FolioPages", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioScriptTests", dependencies: ["FolioScript", "FolioReader", "FolioLayout", "FolioMath"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
                     exclude: ["References"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout"]),
+        .testTarget(name: "FolioStateTests", dependencies: ["FolioState", "FolioBook"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
         .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout"]),
     ],

@@ -137,9 +137,3 @@ public struct SettingsFile: Sendable {
         }
     }
 }
-
-/// An XDG base folder: `variable` when it holds an absolute path (the XDG specification ignores
-/// a relative one), else `fallback` in the home folder.
-func xdgFolder(_ variable: String, else fallback: String, environment: [String: String]) -> String {
-    environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (environment["HOME"] ?? NSHomeDirectory()) + "/" + fallback
-}

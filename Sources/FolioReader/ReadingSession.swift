@@ -22,6 +22,14 @@ public final class ReadingSession {
     /// its chapter than a frame may count) and the frames left to count them: each frame counts
     /// `ReadingPosition.countedPages` more, and the position is saved again once its place is known.
     private var counting: (book: Int, page: Int, frames: Int)?
+    /// The book and the time its page was last saved: the time until the next page of the same
+    /// book is reading time (`longestPage` at most, so a window left open does not count).
+    private var lastSaved: (book: Int, time: Double)?
+
+    /// The longest a page counts as read, in seconds.
+    public static let longestPage = 300.0
+    /// How far into each book its reader is (`StateStore.progress`), as last read from the store.
+    private var progress: [Int: Double?] = [:]
 
     /// Whether a reading position is still being counted: frames are wanted until it is saved.
     public var countsPosition: Bool { counting != nil }
@@ -46,7 +54,7 @@ public final class ReadingSession {
     public func start(_ library: Library, settings: BookController.Settings) {
         self.library = library
         controller = BookController(library: library.bookInfos, settings: settings)
-        (restored, saved, namedPage, counting) = (nil, [:], nil, nil)
+        (restored, saved, namedPage, counting, lastSaved, progress) = (nil, [:], nil, nil, nil, [:])
     }
 
     /// The open book shows `place` once it is open, before the place it was left at.
@@ -79,10 +87,11 @@ public final class ReadingSession {
         }
         let page = controller.shownPages.first ?? 1
         if saved[b] != page {
-            if positions.save(page: page, of: book) { saved[b] = page }
+            let seconds = lastSaved.map { $0.book == b ? min(max(0, now - $0.time), Self.longestPage) : 0 } ?? 0
+            if positions.save(page: page, of: book, readingSeconds: seconds) { (saved[b], lastSaved, progress[b]) = (page, (b, now), nil) }
             counting = uncounted(page, of: book).map { (b, page, $0) }
         } else if let c = counting, c.book == b, c.page == page {
-            let source = ReadingPositions.reflowable(book, in: documents)
+            let source = ReadingPosition.reflowable(book, in: documents)
             let found = source?.textPosition(ofPage: page - 1, drawingAtMost: ReadingPosition.countedPages) != nil
             counting = found || c.frames <= 1 ? nil : (b, page, c.frames - 1)
             if found { positions.save(page: page, of: book) }
@@ -96,13 +105,17 @@ public final class ReadingSession {
     /// just saved lacks it (a frame each `countedPages` pages of its chapter, and one to spare:
     /// a page that cannot be counted stops it); nil when it has it or cannot have one.
     private func uncounted(_ page: Int, of book: Book) -> Int? {
-        guard let source = ReadingPositions.reflowable(book, in: documents), source.reflowable,
+        guard let source = ReadingPosition.reflowable(book, in: documents), source.reflowable,
               source.textPosition(ofPage: page - 1, drawingAtMost: 0) == nil,
               source.textPosition(ofPage: 0) != nil else { return nil }
         return page / ReadingPosition.countedPages + 2
     }
 
-    /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf.
+    /// The book of the library read last, where the shelf starts; nil when none was read.
+    public var lastRead: Int? { positions?.store.lastRead(among: library.books) }
+
+    /// "Folio — Book — pages 2–3 of 40" while reading, "Folio — Book (1/3)" on the shelf, with
+    /// " — 42%" when the book was read that far.
     public var title: String {
         let books = library.books
         if let b = controller.book {
@@ -110,7 +123,9 @@ public final class ReadingSession {
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
-        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))"
+        if progress[i] == nil { progress[i] = .some(positions?.store.progress(of: books[i])) }
+        let read = (progress[i] ?? nil).map { " — \(Int(($0 * 100).rounded()))%" } ?? ""
+        return "Folio — \(books[i].title) (\(i + 1)/\(books.count))" + read
     }
 
     /// The page images shown, numbered from 1 (`BookController.shownPages`).

@@ -52,7 +52,7 @@ func parsePhrase(_ text: String, _ prefix: String = "") throws -> Phrase {
 /// A number of a page region, short (a ten-thousandth of the page is below a pixel).
 private func fraction(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
 
-private func jsonLine<T: Encodable>(_ value: T) throws -> String {
+func jsonLine<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)

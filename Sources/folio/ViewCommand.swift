@@ -94,9 +94,10 @@ struct View: ParsableCommand {
         }
         configuration.samples = msaa
         configuration.documents = commandDocuments
-        let positions = ReadingPositions(documents: commandDocuments)
-        if let note = positions.setAsideIfDamaged() { report(note) }
-        configuration.positions = positions
+        // Places and bookmarks: one line for a store set aside or unusable, and reading goes on.
+        let state = StateStore.open()
+        state.notices.forEach(report)
+        configuration.positions = state.store.map { ReadingPositions(store: $0, documents: commandDocuments) }
         configuration.showsLayer = true
         configuration.followsPageShape = true
         let pipeline: FramePipeline
@@ -112,7 +113,8 @@ struct View: ParsableCommand {
         pipeline.renderer.settings.showThrough = reader.showThrough
         pipeline.typography = MuPDF.typography
         pipeline.searchEveryBook(for: search)
-        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), settings: file, saved: remembered,
+        let host = ViewerHost(screenshots: ScreenshotFolder(path: screenshotDir), bookmarks: state.store.map { Bookmarks(store: $0, documents: commandDocuments) },
+                              settings: file, saved: remembered,
                               deform: reader.deform, pages: reader.pages, password: password)
         pipeline.delegate = host
         pipeline.controller.delegate = host
@@ -142,7 +144,8 @@ struct View: ParsableCommand {
 /// images, title) is `FramePipeline.run`.
 private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     let screenshots: ScreenshotFolder
-    private let bookmarks = Bookmarks(documents: commandDocuments)
+    /// Nil when the state store cannot be used (said when the viewer started).
+    private let bookmarks: Bookmarks?
     private var back = BackStack()
     let settingsFile: SettingsFile
     /// What the settings file holds: a key changes one field of it, so options given for this
@@ -154,19 +157,21 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     private var pages: PageMode
     let password: String?
 
-    init(screenshots: ScreenshotFolder, settings: SettingsFile, saved: ReaderSettings,
+    init(screenshots: ScreenshotFolder, bookmarks: Bookmarks?, settings: SettingsFile, saved: ReaderSettings,
          deform: TurnDeform, pages: PageMode, password: String?) {
-        (self.screenshots, settingsFile, self.saved, self.deform, self.pages, self.password) =
-            (screenshots, settings, saved, deform, pages, password)
+        (self.screenshots, self.bookmarks, settingsFile, self.saved, self.deform, self.pages, self.password) =
+            (screenshots, bookmarks, settings, saved, deform, pages, password)
     }
 
     /// Shows `library`: a single book (a document, a folder of pages) or a page of one opens at
-    /// once; the shelf is for libraries.
+    /// once; the shelf is for libraries, and turns to the book read last.
     func show(_ library: Library, in pipeline: FramePipeline, at time: Double) {
         if let page = library.namedPage {
             pipeline.open(at: page, time: time)
         } else if library.books.count == 1 {
             pipeline.perform(.showBook(0), at: time)
+        } else if let last = pipeline.session.lastRead, last > 0 {
+            pipeline.perform(.select(last), at: time)
         }
     }
 
@@ -214,10 +219,10 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         case .help: say(KeyMap.help)
         case .toggleBookmark:
             guard let (book, image) = reading(pipeline) else { return }
-            pipeline.titleNote = bookmarks.toggle(page: image + 1, of: book)
+            pipeline.titleNote = bookmarks?.toggle(page: image + 1, of: book) ?? "bookmarks are not remembered (the state store cannot be used)"
         case .nextBookmark:
             guard let (book, image) = reading(pipeline) else { return }
-            guard let page = Bookmarks.next(after: image + 1, in: bookmarks.pages(of: book)) else {
+            guard let page = Bookmarks.next(after: image + 1, in: bookmarks?.pages(of: book) ?? []) else {
                 pipeline.titleNote = "no bookmarks in this book (M marks the spread)"
                 return
             }

@@ -226,12 +226,11 @@ final class RelayoutTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let documents = DocumentRegistry()
         documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
-        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let positions = ReadingPositions(store: try XCTUnwrap(StateStore.open(path: folder + "/state.sqlite").store), documents: documents)
         let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
         XCTAssertTrue(positions.save(page: page, of: book))
-        let saved = try String(contentsOfFile: positions.file, encoding: .utf8)
-        XCTAssertTrue(saved.contains("\"fontSize\" : 11"), saved)
+        XCTAssertEqual(positions.saved(of: book)?.fontSize, 11)
         XCTAssertEqual(positions.page(of: book), page)
 
         // Opened again at 16 pt: the page holding the same place, not the same number.
@@ -256,13 +255,15 @@ final class RelayoutTests: XCTestCase {
         let documents = DocumentRegistry()
         let saved = try MuPDFDocument(path: path, fontSize: 11)
         documents.replace(path, with: saved)
-        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let positions = ReadingPositions(store: try XCTUnwrap(StateStore.open(path: folder + "/state.sqlite").store), documents: documents)
         let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         let page = book.pages.count / 2 + 2
         let first = try XCTUnwrap(words(page - 1, of: saved).first)
         XCTAssertTrue(positions.save(page: page, of: book))
-        let file = try String(contentsOfFile: positions.file, encoding: .utf8)
-        for key in ["\"chapter\"", "\"offset\"", "\"pageAspect\"", "\"fontSize\" : 11"] { XCTAssertTrue(file.contains(key), file) }
+        let kept = try XCTUnwrap(positions.saved(of: book))
+        XCTAssertEqual(kept.fontSize, 11)
+        XCTAssertNotNil(kept.pageAspect)
+        XCTAssertNotNil(kept.text, "its place in the text")
 
         let wide = Book.reflowAspect(viewWidth: 1600, viewHeight: 720, pagesAcross: 2)
         for (size, aspect) in [(16.0, saved.pageAspect), (11, wide)] {
@@ -281,12 +282,12 @@ final class RelayoutTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let documents = DocumentRegistry()
         documents.replace(path, with: try MuPDFDocument(path: path, fontSize: 11))
-        let marks = Bookmarks(file: folder + "/bookmarks.json", documents: documents)
+        let store = try XCTUnwrap(StateStore.open(path: folder + "/state.sqlite").store)
+        let marks = Bookmarks(store: store, documents: documents)
         let book = try XCTUnwrap(Library.load(from: path, documents: documents, logProblems: false).books.first)
         let page = book.pages.count / 2 + 1
         XCTAssertEqual(marks.toggle(page: page, of: book), "bookmarked page \(page)")
-        let saved = try String(contentsOfFile: marks.file, encoding: .utf8)
-        XCTAssertTrue(saved.contains("\"fontSize\" : 11"), saved)
+        XCTAssertEqual(store.bookmarks(of: book).map(\.fontSize), [11])
 
         // Laid out at 14 pt: the mark is on the page holding the text it was made on.
         let large = try MuPDFDocument(path: path, fontSize: 14)

@@ -906,8 +906,11 @@ private final class OneChapter: ReflowableSource, @unchecked Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-counted-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/long.fb2", documents = DocumentRegistry(), source = OneChapter()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // The store knows the book by its file's bytes; the document read is `source`.
+        try Data("one long chapter".utf8).write(to: URL(fileURLWithPath: path))
         documents.replace(path, with: source)
-        let positions = ReadingPositions(file: folder + "/positions.json", documents: documents)
+        let positions = ReadingPositions(store: try #require(StateStore.open(path: folder + "/state.sqlite").store), documents: documents)
         let library = Library(title: "L", books: [Book(title: "One", pages: (0..<300).map { .document(path, index: $0) })])
         let session = ReadingSession(library: library, settings: .init(), positions: positions, documents: documents)
         session.controller.handle(.showBook(0), at: 0)
@@ -917,7 +920,7 @@ private final class OneChapter: ReflowableSource, @unchecked Sendable {
         session.controller.update(to: 10)
         let page = try #require(session.controller.shownPages.first)
         _ = session.keepPosition(at: 10)
-        #expect(positions.load()[path] == ReadingPosition(page: page, fontSize: 11, pageAspect: source.pageAspect))
+        #expect(positions.saved(of: library.books[0]) == ReadingPosition(page: page, fontSize: 11, pageAspect: source.pageAspect))
         #expect(session.countsPosition && source.drawn.count == ReadingPosition.countedPages)
         var frames = 0
         while session.countsPosition, frames < 100 {
@@ -926,7 +929,7 @@ private final class OneChapter: ReflowableSource, @unchecked Sendable {
             #expect(source.drawn.count <= ReadingPosition.countedPages * (frames + 1), "no frame counts more than its share")
         }
         #expect(!session.countsPosition && frames == (page - 1 + ReadingPosition.countedPages - 1) / ReadingPosition.countedPages - 1)
-        let saved = try #require(positions.load()[path])
+        let saved = try #require(positions.saved(of: library.books[0]))
         #expect(saved.text == TextPosition(chapter: 0, offset: (page - 1) * 100), "\(saved)")
     }
 }

@@ -3,24 +3,42 @@ import FolioBook
 import Foundation
 import Testing
 
-@Suite struct BookmarksTests {
-    private func folder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("folio-marks-\(UUID().uuidString)").path
+/// A state store in a folder of its own, and book files in it (the store knows books by their bytes).
+final class StoreFolder {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-marks-\(UUID().uuidString)").path
+    let store: StateStore
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        store = try #require(StateStore.open(path: path + "/state.sqlite").store)
     }
 
-    @Test func marksAreKeptPerBookBesideThePositions() throws {
-        let state = folder()
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let marks = Bookmarks(environment: ["XDG_STATE_HOME": state, "HOME": "/nonexistent"])
-        #expect(marks.file == state + "/folio/bookmarks.json")
-        let doc = Book(title: "Doc", pages: [.image("/books/doc/1.png"), .image("/books/doc/2.png")])
-        let album = Book(title: "Album", pages: [.image("/books/album/1.jpg")])
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A book of `count` page images (files of their own bytes) in folder `name`.
+    func pictures(_ name: String, count: Int) throws -> Book {
+        try FileManager.default.createDirectory(atPath: path + "/" + name, withIntermediateDirectories: true)
+        let pages = try (1...count).map { n in
+            let file = "\(path)/\(name)/\(n).png"
+            try Data("\(name) \(n)".utf8).write(to: URL(fileURLWithPath: file))
+            return PageRef.image(file)
+        }
+        return Book(title: name, pages: pages)
+    }
+}
+
+@Suite struct BookmarksTests {
+    @Test func marksAreKeptPerBook() throws {
+        let folder = try StoreFolder()
+        let marks = Bookmarks(store: folder.store)
+        let doc = try folder.pictures("doc", count: 9), album = try folder.pictures("album", count: 2)
         #expect(marks.toggle(page: 7, of: doc) == "bookmarked page 7")
         #expect(marks.toggle(page: 3, of: doc) == "bookmarked page 3")
         #expect(marks.toggle(page: 1, of: album) == "bookmarked page 1")
         // Read anew, as tomorrow's run reads them.
-        #expect(Bookmarks(file: marks.file).pages(of: doc) == [3, 7])
-        #expect(Bookmarks(file: marks.file).pages(of: album) == [1])
+        let tomorrow = Bookmarks(store: try #require(StateStore.open(path: folder.store.path).store))
+        #expect(tomorrow.pages(of: doc) == [3, 7])
+        #expect(tomorrow.pages(of: album) == [1])
         #expect(marks.toggle(page: 3, of: doc) == "bookmark on page 3 removed")
         #expect(marks.pages(of: doc) == [7])
         #expect(Bookmarks.next(after: 7, in: [3, 7]) == 3)
@@ -28,19 +46,10 @@ import Testing
         #expect(Bookmarks.next(after: 4, in: []) == nil)
     }
 
-    @Test func aDamagedFileIsKeptAsideNotOverwritten() throws {
-        let state = folder()
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let marks = Bookmarks(file: state + "/bookmarks.json")
-        let damaged = Data("{\"/books/doc\": [1, 2".utf8)
-        try damaged.write(to: URL(fileURLWithPath: marks.file))
-        let book = Book(title: "Doc", pages: [.image("/books/doc/1.png")])
-        #expect(marks.load() == .damaged)
-        #expect(marks.pages(of: book) == [])
-        let notice = marks.toggle(page: 5, of: book)
-        #expect(notice.contains("kept as \(marks.file).damaged"), "\(notice)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: marks.file + ".damaged")) == damaged)
-        #expect(marks.pages(of: book) == [5])
+    /// A book whose file cannot be read cannot be known again: the mark is refused, with why.
+    @Test func aBookThatCannotBeReadIsNotMarked() throws {
+        let folder = try StoreFolder()
+        let gone = Book(title: "Gone", pages: [.document(folder.path + "/gone.pdf", index: 0)])
+        #expect(Bookmarks(store: folder.store).toggle(page: 1, of: gone) == "bookmark not saved: \(folder.store.path) cannot be written")
     }
 }

@@ -1,5 +1,6 @@
 import FolioReader
 import FolioInput
+import FolioLayout
 import FolioBook
 import Foundation
 import Testing
@@ -33,107 +34,58 @@ import Testing
 }
 
 @Suite struct ReadingPositionsTests {
-    @Test func remembersEachBookInTheXDGStateFolder() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let positions = ReadingPositions(environment: ["XDG_STATE_HOME": state, "HOME": "/nonexistent"])
-        #expect(positions.file == state + "/folio/positions.json")
-        let pdf = Book(title: "Doc", pages: [.document("/books/doc.pdf", index: 0), .document("/books/doc.pdf", index: 1)])
-        let album = Book(title: "Album", pages: [.image("/books/album/1.jpg")])
-        #expect(positions.page(of: pdf) == nil)
-        #expect(positions.save(page: 2, of: pdf))
+    @Test func remembersEachBook() throws {
+        let folder = try StoreFolder()
+        let positions = ReadingPositions(store: folder.store)
+        let doc = try folder.pictures("doc", count: 5), album = try folder.pictures("album", count: 1)
+        #expect(positions.page(of: doc) == nil)
+        #expect(positions.save(page: 2, of: doc))
         #expect(positions.save(page: 1, of: album))
-        #expect(ReadingPositions(file: positions.file).page(of: pdf) == 2)
-        #expect(ReadingPositions(file: positions.file).page(of: album) == 1)
+        let tomorrow = ReadingPositions(store: try #require(StateStore.open(path: folder.store.path).store))
+        #expect(tomorrow.page(of: doc) == 2)
+        #expect(tomorrow.page(of: album) == 1)
+        #expect(tomorrow.saved(of: doc) == ReadingPosition(page: 2), "a book that does not reflow: its page alone")
     }
 
-    /// Positions of reflowable books carry the text size their page number counts in; a file
-    /// of bare page numbers (older versions) still reads, and keeps its form when written.
-    @Test func aPositionIsAPageOrAPageAtATextSize() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let positions = ReadingPositions(file: state + "/positions.json")
-        // Keys as the viewer makes them (no document format is registered here: the folder).
-        let old = Book(title: "A", pages: [.image("/books/a/1.png")]), epub = Book(title: "B", pages: [.image("/books/b/1.png")])
-        let (a, b) = try (#require(ReadingPositions.key(of: old)), #require(ReadingPositions.key(of: epub)))
-        try Data(#"{"\#(a)": 3, "\#(b)": {"page": 40, "fontSize": 14}}"#.utf8).write(to: URL(fileURLWithPath: positions.file))
-        #expect(positions.load() == [a: ReadingPosition(page: 3), b: ReadingPosition(page: 40, fontSize: 14)])
-        // A book that is not open as a reflowable document gets the page number as stored.
-        #expect(positions.page(of: epub) == 40 && positions.page(of: old) == 3)
-        let c = Book(title: "C", pages: [.image("/books/c/1.png")])
-        #expect(positions.save(page: 5, of: c))
-        #expect(positions.load() == [a: ReadingPosition(page: 3), b: ReadingPosition(page: 40, fontSize: 14), "/books/c": ReadingPosition(page: 5)])
-        let written = try String(contentsOfFile: positions.file, encoding: .utf8)
-        #expect(written.contains(#"" : 3"#) && written.contains(#""fontSize" : 14"#), "\(written)")
+    /// The shelf starts at the book read last, and its title says how far into the centred book
+    /// its reader is.
+    @Test func theShelfKnowsTheBookReadLastAndHowFarEachIsRead() throws {
+        let folder = try StoreFolder()
+        let positions = ReadingPositions(store: folder.store)
+        let books = try ["a", "b", "c"].map { try folder.pictures($0, count: 40) }
+        let library = Library(title: "L", books: books)
+        let fresh = ReadingSession(library: library, settings: .init(), positions: positions, documents: DocumentRegistry())
+        #expect(fresh.lastRead == nil && fresh.title == "Folio — a (1/3)")
+        #expect(positions.save(page: 10, of: books[0]) && positions.save(page: 30, of: books[2]) && positions.save(page: 12, of: books[0]))
+        let session = ReadingSession(library: library, settings: .init(), positions: positions, documents: DocumentRegistry())
+        #expect(session.lastRead == 0)
+        #expect(session.title == "Folio — a (1/3) — 30%")
+        #expect(positions.save(page: 40, of: books[2]))
+        #expect(session.lastRead == 2)
+        session.controller.handle(.select(2), at: 0)
+        session.controller.update(to: 5)
+        #expect(session.title == "Folio — c (3/3) — 100%")
+        // Moved since, a book is not where the store last saw it: the next one read is.
+        let reshelved = Library(title: "L", books: [books[0], Book(title: "c", pages: [.image(folder.path + "/elsewhere.png")])])
+        #expect(ReadingSession(library: reshelved, settings: .init(), positions: positions, documents: DocumentRegistry()).lastRead == 0)
     }
 
-    /// A damaged positions file (cut short, one number out of range, too large) was replaced
-    /// after one session by a file holding the new entry alone: every other book's place was
-    /// lost. It is left alone, then kept aside with a line saying so.
-    @Test(arguments: ["{\"/books/a.pdf\": 3, \"/books/b.pdf\": 1", "{\"/books/a.pdf\": 3, \"/books/b.pdf\": 1e400}", "big"])
-    func aDamagedFileIsKeptAsideNeverOverwritten(content: String) throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        try FileManager.default.createDirectory(atPath: state + "/folio", withIntermediateDirectories: true)
-        let positions = ReadingPositions(file: state + "/folio/positions.json")
-        let bytes = content == "big"
-            ? Data(("{" + (0..<200_000).map { "\"/books/\($0).pdf\": \($0)" }.joined(separator: ", ") + "}").utf8)
-            : Data(content.utf8)
-        try bytes.write(to: URL(fileURLWithPath: positions.file))
-        let pdf = Book(title: "Doc", pages: [.document("/books/doc.pdf", index: 0)])
-        #expect(positions.page(of: pdf) == nil)
-        #expect(!positions.save(page: 4, of: pdf), "not written over")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: positions.file)) == bytes)
-        let when = Date(timeIntervalSince1970: 1_800_000_000)
-        let note = try #require(positions.setAsideIfDamaged(now: when))
-        let aside = positions.file + ".bad-20270115T080000Z"
-        #expect(note.hasPrefix(positions.file + ": ") && note.hasSuffix("kept as \(aside), reading positions start afresh"), "\(note)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == bytes, "kept whole")
-        #expect(positions.setAsideIfDamaged(now: when) == nil, "said once")
-        #expect(positions.save(page: 4, of: pdf))
-        #expect(positions.page(of: pdf) == 4)
-    }
-
-    /// A FIFO in place of the positions file was replaced by a regular file on the first page
-    /// turn; it is read as inputs are and left alone.
-    @Test func somethingOtherThanAFileCountsAsEmptyAndIsLeftAlone() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        try FileManager.default.createDirectory(atPath: state + "/folio", withIntermediateDirectories: true)
-        let positions = ReadingPositions(file: state + "/folio/positions.json")
-        let book = Book(title: "Doc", pages: [.document("/books/doc.pdf", index: 0)])
-        #expect(mkfifo(positions.file, 0o600) == 0)
-        #expect(positions.page(of: book) == nil)
-        #expect(!positions.save(page: 3, of: book))
-        var st = stat()
-        #expect(lstat(positions.file, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO, "the FIFO is still there")
-        try FileManager.default.removeItem(atPath: positions.file)
-        #expect(symlink("/dev/zero", positions.file) == 0)
-        #expect(positions.page(of: book) == nil)
-    }
-
-    /// A positions file kept elsewhere and linked into the state folder stays a link.
-    @Test func aLinkedFileIsWrittenThroughAndStaysALink() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("folio-state-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        try FileManager.default.createDirectory(atPath: state + "/folio", withIntermediateDirectories: true)
-        let real = state + "/kept.json"
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: real))
-        #expect(chmod(real, 0o640) == 0)
-        let positions = ReadingPositions(file: state + "/folio/positions.json")
-        #expect(symlink(real, positions.file) == 0)
-        let book = Book(title: "Doc", pages: [.document("/books/doc.pdf", index: 0)])
-        #expect(positions.save(page: 5, of: book))
-        var st = stat()
-        #expect(lstat(positions.file, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK, "still a link")
-        #expect(stat(real, &st) == 0 && st.st_mode & 0o777 == 0o640, "the file's mode is kept")
-        #expect(ReadingPositions(file: real).page(of: book) == 5)
-    }
-
-    @Test func fallsBackToTheHomeFolder() {
-        #expect(ReadingPositions(environment: ["HOME": "/home/reader"]).file == "/home/reader/.local/state/folio/positions.json")
-        #expect(ReadingPositions(environment: ["HOME": "/home/reader", "XDG_STATE_HOME": "relative"]).file
-                == "/home/reader/.local/state/folio/positions.json")
+    /// The time between two pages saved is reading time, up to `longestPage` a page (a window
+    /// left open is not reading); a turn to another book starts its own count.
+    @Test func theTimeBetweenPagesIsKeptAsReadingTime() throws {
+        let folder = try StoreFolder()
+        let positions = ReadingPositions(store: folder.store)
+        let book = try folder.pictures("doc", count: 40)
+        let session = ReadingSession(library: Library(title: "L", books: [book]), settings: .init(), positions: positions, documents: DocumentRegistry())
+        session.controller.handle(.showBook(0), at: 0)
+        session.controller.update(to: 5)
+        _ = session.keepPosition(at: 5)
+        for (page, time) in [(9, 65.0), (15, 5000)] {
+            #expect(session.controller.handle(.goTo(page: BookInfo.layoutPage(number: page)), at: time - 10))
+            session.controller.update(to: time)
+            _ = session.keepPosition(at: time)
+        }
+        #expect(folder.store.readingTime(of: book) == StateStore.ReadingTime(seconds: 60 + ReadingSession.longestPage, pages: 3))
+        #expect(positions.page(of: book) == session.controller.shownPages.first)
     }
 }

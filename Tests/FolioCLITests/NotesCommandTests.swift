@@ -1,0 +1,136 @@
+import FolioBook
+import FolioState
+import Foundation
+import Testing
+
+/// `folio notes`, and the state store under two `folio` processes at once or one killed mid-write.
+@Suite(.serialized) struct NotesCommandTests {
+    /// A folder with a PDF of `pages` pages, and the environment that keeps the store in it.
+    private struct Home {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-notes-\(UUID().uuidString)").path
+        var book: String { path + "/books/pages.pdf" }
+        var store: String { path + "/data/folio/state.sqlite" }
+        var environment: [String: String] {
+            ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": path + "/data", "XDG_STATE_HOME": path + "/state"]) { $1 }
+        }
+
+        init(pages: Int) throws {
+            try FileManager.default.createDirectory(atPath: path + "/books", withIntermediateDirectories: true)
+            let kids = (0..<pages).map { "\($0 + 3) 0 R" }.joined(separator: " ")
+            try TestPDF.document(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [\(kids)] /Count \(pages) >>"]
+                                 + (0..<pages).map { _ in "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>" })
+                .write(to: URL(fileURLWithPath: book))
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+        /// `folio notes` with `arguments`, started.
+        func start(_ arguments: [String], stdout: String) throws -> Process {
+            let process = Process()
+            process.executableURL = FolioProcess.binary
+            process.arguments = ["notes"] + arguments
+            process.environment = environment
+            FileManager.default.createFile(atPath: stdout, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+
+        /// The bookmarks the store holds for the book, as `notes --json` prints them.
+        func marks(_ book: String? = nil) throws -> [Int] {
+            let result = try FolioProcess.run(FolioProcess.binary!.path, ["notes", book ?? self.book, "--json"], environment: environment, timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            struct Export: Decodable { struct Mark: Decodable { var page: Int }; var bookmarks: [Mark] }
+            return try JSONDecoder().decode(Export.self, from: Data(result.stdout.utf8)).bookmarks.map(\.page)
+        }
+    }
+
+    private static func wait(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return !process.isRunning
+    }
+
+    /// Two viewers marking one book at once kept 49–53 of 60 marks: each read the file, added
+    /// its mark and wrote the whole back over the other's. Two processes marking 60 pages each
+    /// at once now keep all 120.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func twoProcessesMarkingOneBookLoseNothing() throws {
+        let home = try Home(pages: 120)
+        defer { home.remove() }
+        let processes = try [1...60, 61...120].enumerated().map { i, pages in
+            try home.start([home.book] + pages.flatMap { ["--mark", "\($0)"] }, stdout: home.path + "/out\(i)")
+        }
+        for process in processes {
+            #expect(Self.wait(process, seconds: 120))
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(try home.marks() == Array(1...120))
+    }
+
+    /// Killed with SIGKILL while it writes, a process leaves a store that opens as it is, with
+    /// every mark it said was made.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func aProcessKilledMidWriteLeavesWhatWasCommitted() throws {
+        let home = try Home(pages: 400)
+        defer { home.remove() }
+        let out = home.path + "/out"
+        let process = try home.start([home.book] + (1...400).flatMap { ["--mark", "\($0)"] }, stdout: out)
+        // Killed once it has said 30 marks were made, while it goes on making more.
+        var said = 0
+        let deadline = Date().addingTimeInterval(60)
+        while said < 30 && process.isRunning && Date() < deadline {
+            usleep(2_000)
+            said = (try? String(contentsOfFile: out, encoding: .utf8))?.split(separator: "\n").count ?? 0
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "killed before it finished")
+        said = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count
+        let opened = StateStore.open(path: home.store)
+        #expect(opened.notices.isEmpty, "not damaged: \(opened.notices)")
+        #expect(opened.store != nil)
+        let marks = try home.marks()
+        #expect(marks.count >= said && marks == Array(1...marks.count), "\(said) said, \(marks.count) kept")
+    }
+
+    /// The book moved and a copy of it show the marks made in it; the export formats.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func marksFollowTheBookAndExport() throws {
+        let home = try Home(pages: 9)
+        defer { home.remove() }
+        let marked = try FolioProcess.run(FolioProcess.binary!.path, ["notes", home.book, "--mark", "4", "--mark", "2"], environment: home.environment, timeout: 60)
+        #expect(marked.stdout == "bookmarked page 4\nbookmarked page 2\n")
+        let moved = home.path + "/moved.pdf", copy = home.path + "/copy of it.pdf"
+        try FileManager.default.moveItem(atPath: home.book, toPath: moved)
+        try FileManager.default.copyItem(atPath: moved, toPath: copy)
+        #expect(try home.marks(moved) == [2, 4] && home.marks(copy) == [2, 4])
+        let markdown = try FolioProcess.run(FolioProcess.binary!.path, ["notes", copy, "--markdown"], environment: home.environment, timeout: 60)
+        #expect(markdown.stdout.hasSuffix("## Bookmarks\n\n- Page 2\n- Page 4\n"), "\(markdown.stdout)")
+        let plain = try FolioProcess.run(FolioProcess.binary!.path, ["notes", copy], environment: home.environment, timeout: 60)
+        #expect(plain.stdout == "page 2\npage 4\n")
+    }
+
+    /// No store to keep them in (a FIFO in its place): one line, status 73, the FIFO left alone.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func withoutAStoreNothingIsMarked() throws {
+        let home = try Home(pages: 3)
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.path + "/data/folio", withIntermediateDirectories: true)
+        #expect(mkfifo(home.store, 0o600) == 0)
+        let result = try FolioProcess.run(FolioProcess.binary!.path, ["notes", home.book, "--mark", "1"], environment: home.environment, timeout: 60)
+        #expect(result.status == 73 && result.stdout.isEmpty)
+        #expect(result.stderr == "folio: \(home.store): not a file; places and bookmarks are not remembered\n", "\(result.stderr)")
+        var st = stat()
+        #expect(lstat(home.store, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    /// A damaged store is set aside with one line on standard error, and the command goes on.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func aDamagedStoreIsReportedInOneLine() throws {
+        let home = try Home(pages: 3)
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.path + "/data/folio", withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: home.store))
+        let result = try FolioProcess.run(FolioProcess.binary!.path, ["notes", home.book, "--mark", "1"], environment: home.environment, timeout: 60)
+        #expect(result.status == 0 && result.stdout == "bookmarked page 1\n")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("kept as \(home.store).damaged"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.store + ".damaged")) == Data(repeating: 0x41, count: 8192))
+    }
+}

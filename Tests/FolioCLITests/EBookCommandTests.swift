@@ -82,4 +82,26 @@ import Testing
         #expect(FileManager.default.contents(atPath: books.appendingPathComponent("one-0.png").path)
                 != FileManager.default.contents(atPath: books.appendingPathComponent("one-1.png").path))
     }
+
+    /// The typography options on a command: `text` shows lines ending in hyphens unless
+    /// `--no-hyphenate`; wider margins make more pages; a spacing out of range is refused in one
+    /// line before anything opens.
+    @Test func typographyOptionsReachTheLayout() throws {
+        let books = try #require(Self.books, "python3 missing")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FolioDocumentsTests/Fixtures/make_typeset_ebooks.py")
+        let made = try FolioProcess.run("/usr/bin/python3", [script.path, books.path], timeout: 60)
+        try #require(made.status == 0, "\(made.stderr)")
+        let hyphenated = try folio(["text", "margin0.epub", "--page", "2", "--margins", "wide"], in: books)
+        let plain = try folio(["text", "margin0.epub", "--page", "2", "--margins", "wide", "--no-hyphenate"], in: books)
+        try #require(hyphenated.status == 0 && plain.status == 0, "\(hyphenated.stderr) \(plain.stderr)")
+        let ends = { (r: FolioProcess.Result) in r.stdout.split(separator: "\n").filter { $0.hasSuffix("-") }.count }
+        #expect(ends(hyphenated) > 0 && ends(plain) == 0, "\(hyphenated.stdout)")
+        let count = { (margins: String) throws -> String in
+            try folio(["info", "margin0.epub", "--margins", margins], in: books).stdout.split(separator: "\n").first { $0.contains("EPUB, ") }.map(String.init) ?? ""
+        }
+        #expect(try count("narrow") != count("wide"))
+        let refused = try folio(["info", "reflow2.epub", "--line-spacing", "9"], in: books)
+        #expect(refused.status == 64 && refused.stderr.contains("--line-spacing must be 1.0…2.5"), "\(refused.stderr)")
+    }
 }

@@ -1033,6 +1033,52 @@ int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_e
     return count;
 }
 
+/// Gives each chapter the title of the first of `item`'s entries (and their children) that
+/// points into it; a link's chapter is found from its file alone, which lays nothing out.
+static void title_chapters(fz_context *ctx, fz_document *doc, fz_outline *item, char **titles, int count) {
+    for (; item; item = item->next) {
+        if (item->uri && item->title && !fz_is_external_link(ctx, item->uri)) {
+            char file[2048];
+            snprintf(file, sizeof file, "%s", item->uri);
+            file[strcspn(file, "#")] = 0;
+            fz_location at = fz_resolve_link_dest(ctx, doc, file).loc;
+            if (at.chapter >= 0 && at.chapter < count && !titles[at.chapter]) titles[at.chapter] = strdup(item->title);
+        }
+        title_chapters(ctx, doc, item->down, titles, count);
+    }
+}
+
+int folio_mu_chapter_titles(folio_mu_doc *d, char ***out, folio_mu_error *error) {
+    char **titles = NULL;
+    int count = -1;
+    fz_outline *outline = NULL;
+    fz_var(outline); fz_var(titles); fz_var(count);
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        count = fz_count_chapters(ctx, d->doc);
+        titles = calloc(count > 0 ? (size_t)count : 1, sizeof *titles);
+        if (!titles) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
+        outline = fz_load_outline(ctx, d->doc);
+        title_chapters(ctx, d->doc, outline, titles, count);
+    }
+    fz_always(ctx) fz_drop_outline(ctx, outline);
+    fz_catch(ctx) {
+        fail(error, fz_caught_message(ctx));
+        folio_mu_free_titles(titles, count);
+        titles = NULL;
+        count = -1;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    *out = titles;
+    return count;
+}
+
+void folio_mu_free_titles(char **titles, int count) {
+    for (int i = 0; titles && i < count; i++) free(titles[i]);
+    free(titles);
+}
+
 void folio_mu_free_outline(folio_mu_outline *entries, int count) {
     for (int i = 0; i < count; i++) free(entries[i].title);
     free(entries);

@@ -205,8 +205,8 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private let layoutAspect: Mutex<Double>
     /// How its text is set.
     let typography: Typography
-    /// The running heads of its chapters (the outline's entries by first page), read once.
-    private let heads = Mutex<[(page: Int, title: String)]?>(nil)
+    /// Its chapters' titles for the running heads (nil where the outline names none), read once.
+    private let heads = Mutex<[String?]?>(nil)
 
     /// Opens the book laid out at `fontSize` for pages of `pageAspect`: as far as `extent` says
     /// (its count estimated when chapters are left), the rest laid out when a page of it is drawn.
@@ -365,20 +365,23 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private func furniture(_ index: Int) -> (head: String, foot: String, right: Bool)? {
         guard let frame, frame.block.width > 0 else { return nil }
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
-        guard folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages) >= 0, inChapter > 0 else { return nil }
+        let number = Int(folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages))
+        guard number >= 0, inChapter > 0 else { return nil }
         let right = onRight(index)
-        let chapter = chapterHeads.last { $0.page <= index }?.title
+        let titles = chapterTitles
+        let chapter = titles.indices.contains(number) ? titles[number] : nil
         let head = right ? chapter ?? title ?? "" : title ?? chapter ?? ""
         return (head, "\(index + 1)", right)
     }
 
-    /// The outline's entries by first page, flattened, in page order.
-    private var chapterHeads: [(page: Int, title: String)] {
+    /// Each chapter's title from the outline (read without laying the book out).
+    private var chapterTitles: [String?] {
         if let known = heads.withLock({ $0 }) { return known }
-        func flat(_ entries: [OutlineEntry]) -> [(page: Int, title: String)] {
-            entries.flatMap { entry in (entry.page.map { [($0, entry.title)] } ?? []) + flat(entry.children) }
-        }
-        let found = flat(outline).sorted { $0.page < $1.page }
+        var error = folio_mu_error()
+        var titles: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let n = Int(folio_mu_chapter_titles(doc, &titles, &error))
+        defer { folio_mu_free_titles(titles, Int32(max(n, 0))) }
+        let found: [String?] = n > 0 && titles != nil ? (0..<n).map { i in titles![i].map { String(cString: $0) } } : []
         heads.withLock { $0 = found }
         return found
     }

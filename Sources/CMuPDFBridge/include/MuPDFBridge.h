@@ -132,4 +132,10 @@ typedef struct { char *title; int page; int depth; } folio_mu_outline;
 int folio_mu_outline_entries(folio_mu_doc *doc, folio_mu_outline **entries, folio_mu_error *error);
 void folio_mu_free_outline(folio_mu_outline *entries, int count);
 
+/// Each chapter's title (`*titles`, one per chapter, NULL where none): the first outline entry
+/// pointing into it, found without laying anything out (running heads need no page numbers).
+/// The chapter count, or -1.
+int folio_mu_chapter_titles(folio_mu_doc *doc, char ***titles, folio_mu_error *error);
+void folio_mu_free_titles(char **titles, int count);
+
 #endif

@@ -211,18 +211,22 @@ static int attribute(const unsigned char *tag, size_t n, const char *name, char 
 }
 
 /// Where the element whose start tag (`tag`, `tag_len` bytes) ends at `end` ends, when it is one
-/// kept whole: its end tag's start (`end` when it is not one, or has no content).
-static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len);
+/// kept whole: its end tag's start (`end` when it is not one, or has no content). `closes` keeps,
+/// for each element kept whole, the end tag found last (0 before any), so that markup of many
+/// such elements never closed is read once, not once an element.
+static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes);
 
 /// Elements whose text is never hyphenated.
 static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp"};
 
-static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len) {
+static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes) {
     for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
         if (!tag_named(tag, tag_len, kept_whole[k]) || s[end - 2] == '/') continue;
+        if (closes[k] >= end) return closes[k];
         size_t len = strlen(kept_whole[k]), j = end;
         while (j + 2 + len < n && !(s[j] == '<' && s[j + 1] == '/' && !strncasecmp((const char *)s + j + 2, kept_whole[k], len))) j++;
-        return j + 2 + len >= n ? n : j;
+        closes[k] = j + 2 + len >= n ? n : j;
+        return closes[k];
     }
     return end;
 }
@@ -254,6 +258,7 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
                            const char *book_lang, folio_pattern_cache *cache) {
     char root_dir[16] = "", root_lang[32] = "";
     HyphenDict *dict = options->hyphenate ? folio_patterns(cache, book_lang) : NULL;
+    size_t closes[sizeof kept_whole / sizeof *kept_whole] = {0};
     size_t i = 0;
     while (i < n) {
         if (s[i] != '<') {
@@ -310,7 +315,7 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
             }
             put(w, s + i + close, end - i - close);
         } else {
-            size_t whole = kept_to(s, n, end, tag, tag_len);
+            size_t whole = kept_to(s, n, end, tag, tag_len, closes);
             char href[512];
             if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
                 // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
@@ -382,39 +387,59 @@ static int picture_type(const char *type) {
 /// A spine item that is a picture (a JPEG, PNG or SVG page of a comic or manga), which MuPDF
 /// would parse as markup and draw blank: the manifest points at a page of markup made for it,
 /// `name.folio.xhtml`, showing the picture across the page.
-typedef struct { char href[512]; } picture_page;
+typedef struct { const char *id, *href; int spine; } picture_item;
 
-/// The OPF with its picture spine items pointing at pages made for them (`pages`, `*count` of at
-/// most `capacity`), or NULL when it has none.
-static fz_buffer *rewrite_opf(fz_context *ctx, fz_buffer *opf, picture_page *pages, int capacity, int *count) {
+static int by_id(const void *a, const void *b) { return strcmp(((const picture_item *)a)->id, ((const picture_item *)b)->id); }
+static int by_href(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/// The OPF with its picture spine items pointing at pages made for them, or NULL when it has
+/// none; `*pages` (fz_malloc'd, `*count` of them, sorted) the pictures' references. Items are
+/// found by sorting and searching, so a spine of a hundred thousand items costs no more than
+/// reading it.
+static fz_buffer *rewrite_opf(fz_context *ctx, fz_buffer *opf, char ***pages, int *count) {
     fz_xml *xml = NULL;
     fz_buffer *out = NULL;
-    fz_var(xml); fz_var(out);
-    *count = 0;
+    picture_item *items = NULL;
+    char **hrefs = NULL;
+    int n = 0, found = 0;
+    fz_var(xml); fz_var(out); fz_var(items); fz_var(hrefs); fz_var(n); fz_var(found);
     fz_try(ctx) {
         xml = fz_parse_xml(ctx, opf, 0);
+        int capacity = 0;
+        for (fz_xml *item = fz_xml_find_dfs(xml, "item", NULL, NULL); item; item = fz_xml_find_next_dfs(item, "item", NULL, NULL)) {
+            const char *id = fz_xml_att(item, "id"), *href = fz_xml_att(item, "href");
+            // A reference that would need escaping in markup is left alone.
+            if (!id || !href || !picture_type(fz_xml_att(item, "media-type")) || strlen(href) > 1000 || strpbrk(href, "\"'<>&")) continue;
+            if (n == capacity) {
+                capacity = capacity ? capacity * 2 : 16;
+                items = fz_realloc(ctx, items, (size_t)capacity * sizeof *items);
+            }
+            items[n++] = (picture_item){id, href, 0};
+        }
+        if (n == 0) break;
+        qsort(items, (size_t)n, sizeof *items, by_id);
+        for (fz_xml *ref = fz_xml_find_dfs(xml, "itemref", NULL, NULL); ref; ref = fz_xml_find_next_dfs(ref, "itemref", NULL, NULL)) {
+            picture_item key = {fz_xml_att(ref, "idref"), NULL, 0};
+            picture_item *hit = key.id ? bsearch(&key, items, (size_t)n, sizeof *items, by_id) : NULL;
+            if (hit && !hit->spine) { hit->spine = 1; found++; }
+        }
+        if (found == 0) break;
+        hrefs = fz_calloc(ctx, (size_t)found, sizeof *hrefs);
+        for (int i = 0, k = 0; i < n; i++) if (items[i].spine) hrefs[k++] = fz_strdup(ctx, items[i].href);
+        qsort(hrefs, (size_t)found, sizeof *hrefs, by_href);
         unsigned char *data;
         size_t len = fz_buffer_storage(ctx, opf, &data);
-        for (fz_xml *ref = fz_xml_find_dfs(xml, "itemref", NULL, NULL); ref && *count < capacity; ref = fz_xml_find_next_dfs(ref, "itemref", NULL, NULL)) {
-            const char *idref = fz_xml_att(ref, "idref");
-            fz_xml *item = idref ? fz_xml_find_dfs(xml, "item", "id", idref) : NULL;
-            const char *href = item ? fz_xml_att(item, "href") : NULL;
-            if (!href || !picture_type(fz_xml_att(item, "media-type")) || strlen(href) + 13 >= sizeof pages->href) continue;
-            snprintf(pages[(*count)++].href, sizeof pages->href, "%s", href);
-        }
-        if (*count == 0) break;
-        out = fz_new_buffer(ctx, len + (size_t)*count * 64);
+        out = fz_new_buffer(ctx, len + (size_t)found * 40);
         // Each such item's `href="X"` becomes `href="X.folio.xhtml"`, its media type markup's.
         size_t from = 0;
         for (size_t i = 0; i + 5 < len; i++) {
             if (memcmp(data + i, "<item", 5) || (data[i + 5] != ' ' && data[i + 5] != '\t' && data[i + 5] != '\n' && data[i + 5] != '\r')) continue;
             size_t end = i;
             while (end < len && data[end] != '>') end++;
-            char href[512] = "";
-            if (!attribute(data + i + 1, end - i - 1, "href", href, sizeof href)) continue;
-            int picture = 0;
-            for (int k = 0; k < *count && !picture; k++) picture = !strcmp(pages[k].href, href);
-            if (!picture) continue;
+            char href[1024] = "";
+            char *key = href;
+            if (!attribute(data + i + 1, end - i - 1, "href", href, sizeof href)
+                || !bsearch(&key, hrefs, (size_t)found, sizeof *hrefs, by_href)) { i = end; continue; }
             for (size_t j = i; j < end; j++) {
                 if (!memcmp(data + j, "href=", 5) && (j == i || data[j - 1] == ' ' || data[j - 1] == '\t' || data[j - 1] == '\n')) {
                     size_t close = j + 6;
@@ -430,15 +455,24 @@ static fz_buffer *rewrite_opf(fz_context *ctx, fz_buffer *opf, picture_page *pag
                     from = close;
                 }
             }
+            i = end;
         }
         fz_append_data(ctx, out, data + from, len - from);
     }
-    fz_always(ctx) fz_drop_xml(ctx, xml);
+    fz_always(ctx) {
+        fz_free(ctx, items);
+        fz_drop_xml(ctx, xml);
+    }
     fz_catch(ctx) {
         fz_drop_buffer(ctx, out);
         out = NULL;
-        *count = 0;
+        for (int i = 0; hrefs && i < found; i++) fz_free(ctx, hrefs[i]);
+        fz_free(ctx, hrefs);
+        hrefs = NULL;
+        found = 0;
     }
+    *pages = hrefs;
+    *count = out ? found : 0;
     return out;
 }
 
@@ -446,7 +480,7 @@ static fz_buffer *rewrite_opf(fz_context *ctx, fz_buffer *opf, picture_page *pag
 static void write_picture_page(fz_context *ctx, fz_zip_writer *writer, const char *opf_dir, const char *href) {
     const char *slash = strrchr(href, '/');
     const char *file = slash ? slash + 1 : href;
-    char name[1100];
+    char name[2100];
     snprintf(name, sizeof name, "%s%s.folio.xhtml", opf_dir, href);
     fz_buffer *page = fz_new_buffer(ctx, 512);
     fz_try(ctx) {
@@ -462,8 +496,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
                               const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache) {
     fz_buffer *copy = NULL, *entry = NULL, *prepared = NULL;
     fz_zip_writer *writer = NULL;
-    enum { most_pictures = 100000 };
-    picture_page *pictures = NULL;
+    char **pictures = NULL;
     int picture_count = 0;
     fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer); fz_var(pictures); fz_var(picture_count);
     fz_try(ctx) {
@@ -475,10 +508,8 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             // Folders are listed as entries of their own and hold nothing.
             if (!name || !*name || name[strlen(name) - 1] == '/' || (skip && skip(user, name))) continue;
             entry = fz_read_archive_entry(ctx, arch, name);
-            if (opf_path && !strcmp(name, opf_path)) {
-                int capacity = n < most_pictures ? n : most_pictures;
-                pictures = fz_malloc(ctx, sizeof *pictures * (size_t)(capacity > 0 ? capacity : 1));
-                prepared = rewrite_opf(ctx, entry, pictures, capacity, &picture_count);
+            if (opf_path && !strcmp(name, opf_path) && !pictures) {
+                prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(name)) {
                 prepared = folio_prepare_markup(ctx, entry, options, book_lang, cache);
             }
@@ -497,11 +528,12 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             char dir[1024] = "";
             const char *slash = strrchr(opf_path, '/');
             if (slash && (size_t)(slash - opf_path + 1) < sizeof dir) memcpy(dir, opf_path, (size_t)(slash - opf_path + 1));
-            for (int i = 0; i < picture_count; i++) write_picture_page(ctx, writer, dir, pictures[i].href);
+            for (int i = 0; i < picture_count; i++) write_picture_page(ctx, writer, dir, pictures[i]);
         }
         fz_close_zip_writer(ctx, writer);
     }
     fz_always(ctx) {
+        for (int i = 0; pictures && i < picture_count; i++) fz_free(ctx, pictures[i]);
         fz_free(ctx, pictures);
         fz_drop_zip_writer(ctx, writer);
         fz_drop_buffer(ctx, entry);

@@ -252,6 +252,16 @@ static int picture_of(const unsigned char *s, size_t n, char *href, size_t size)
     return images == 1 && !strpbrk(href, "\"<>&");
 }
 
+/// Where the section opened by `open` at `i` ends, after its `close` (or the markup's end); 0
+/// when no such section starts at `i`.
+static size_t section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close) {
+    size_t a = strlen(open), b = strlen(close);
+    if (n - i < a || memcmp(s + i, open, a)) return 0;
+    size_t end = i + a;
+    while (end + b <= n && memcmp(s + end, close, b)) end++;
+    return end + b <= n ? end + b : n;
+}
+
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
 static void prepare_markup(writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
@@ -268,19 +278,10 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
             i = j;
             continue;
         }
-        size_t end;
-        if (n - i >= 4 && !memcmp(s + i, "<!--", 4)) {
-            end = i + 4;
-            while (end + 2 < n && memcmp(s + end, "-->", 3)) end++;
-            end = end + 3 <= n ? end + 3 : n;
-            put(w, s + i, end - i);
-            i = end;
-            continue;
-        }
-        if (n - i >= 9 && !memcmp(s + i, "<![CDATA[", 9)) {
-            end = i + 9;
-            while (end + 2 < n && memcmp(s + end, "]]>", 3)) end++;
-            end = end + 3 <= n ? end + 3 : n;
+        // Comments and character data, passed on whole.
+        size_t end = section_end(s, n, i, "<!--", "-->");
+        if (!end) end = section_end(s, n, i, "<![CDATA[", "]]>");
+        if (end) {
             put(w, s + i, end - i);
             i = end;
             continue;

@@ -40,7 +40,7 @@ extension FramePipeline {
         guard configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return false }
         guard var list = layer.contents else {
             guard case .key(.tab, _, _) = event else { return false }
-            var list = ReaderLayer.contents(of: library.books[b], shown: 2 * controller.spread, in: configuration.documents)
+            var list = ReaderLayer.contents(of: library.books[b], shown: (controller.shownPages.last ?? 1) - 1, in: configuration.documents)
             list.visible = overlayLayout.contentsRows
             layer.contents = list
             layer.fade.show(at: now)

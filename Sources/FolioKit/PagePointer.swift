@@ -51,7 +51,11 @@ extension FramePipeline {
     func pointerTakes(_ event: InputEvent, at now: Double) -> Bool {
         switch event {
         case let .mouseDown(.left, x, y, modifiers):
-            // A plain click lets the selection go (and turns the page as ever).
+            // A plain click lets the selection go and does nothing else (it turns no page).
+            if !modifiers.contains(.shift), pointer.selection != nil {
+                clearSelection()
+                return true
+            }
             clearSelection()
             guard modifiers.contains(.shift), let point = pagePoint(x: x, y: y), let (path, page) = documentPage(point.image) else {
                 return false

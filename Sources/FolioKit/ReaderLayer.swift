@@ -9,18 +9,18 @@ import FolioRender
 /// The facts of a reader's state the on-screen layer shows: what the library, the key map and
 /// the state say, put into the layer's terms (`OverlayContent`).
 public enum ReaderLayer {
-    /// What the layer shows for `library` in `phase` with book `book` open at `spread` (or the
-    /// shelf at `scroll`), with the help card, typed page number, answer, notice and bar drag
-    /// of `state`.
-    public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int, scroll: Double,
-                               state: LayerState = LayerState()) -> OverlayContent {
+    /// What the layer shows for `library` in `phase` with book `book` open at `spread` of its
+    /// layout in one page or two (`singlePage`), or the shelf at `scroll`, with the help card,
+    /// typed page number, answer, notice and bar drag of `state`.
+    public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int,
+                               singlePage: Bool = false, scroll: Double, state: LayerState = LayerState()) -> OverlayContent {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
         if state.helpShown { c.help = helpColumns }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
-            let info = library.bookInfos[b]
+            let info = laidOut(library.bookInfos[b], singlePage: singlePage)
             let s = state.dragFraction.map { Self.spread(at: $0, lastSpread: info.lastSpread) } ?? spread
-            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s, in: documents),
+            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s, singlePage: singlePage, in: documents),
                                          fraction: info.lastSpread > 0 ? Double(s) / Double(info.lastSpread) : 0)
         } else if phase == .shelf, !library.books.isEmpty {
             let shown = library.books[min(max(Int(scroll.rounded()), 0), library.books.count - 1)]
@@ -38,14 +38,24 @@ public enum ReaderLayer {
         Int((min(max(fraction, 0), 1) * Double(lastSpread)).rounded())
     }
 
-    /// "17–18 · 36": the labels of the page images spread `s` shows and the number of images
-    /// ("≈36" while the book is laid out), its document read through `documents`.
-    /// Spread s shows images 2s and 2s + 1 counted from 1 (spread 0: the endpaper and image 1).
-    public static func label(book: Book, spread s: Int, in documents: DocumentRegistry) -> String {
-        let n = book.pages.count
-        let shown = [2 * s - 1, 2 * s].filter { $0 >= 0 && $0 < n }.map { book.pageLabel(image: $0, in: documents) }
+    /// A book's spreads as the page mode lays them out: one page image a spread in single-page mode.
+    public static func laidOut(_ info: BookInfo, singlePage: Bool) -> BookInfo { singlePage ? info.onePagePerSheet : info }
+
+    /// "17–18 · 36" (one page: "17 · 36"): the labels of the page images spread `s` shows
+    /// (`BookController.shownPages`) and the number of images ("≈36" while the book is laid
+    /// out), its document read through `documents`.
+    public static func label(book: Book, spread s: Int, singlePage: Bool = false, in documents: DocumentRegistry) -> String {
+        let shown = BookController.shownPages(spread: s, singlePage: singlePage, imageCount: book.pages.count)
+            .map { book.pageLabel(image: $0 - 1, in: documents) }
         let pages = shown.isEmpty ? "cover" : shown.joined(separator: "–")
         return "\(pages) · \(book.pageCountLabel(in: documents))"
+    }
+
+    /// What the layer says when the page mode changes (E): "one page (auto)" names what auto
+    /// chose in this window.
+    public static func pageModeLine(_ mode: PageMode, singlePage: Bool) -> String {
+        let shown = singlePage ? "one page" : "two pages"
+        return mode == .auto ? "\(shown) (auto)" : shown
     }
 
     /// The answer to typing page `n` of a book of `count` images: nil when it exists.

@@ -25,7 +25,7 @@ extension FramePipeline {
     static let searchPoll = 0.1
 
     /// The page image the open spread starts at.
-    private var shownImage: Int { max(1, 2 * controller.spread) - 1 }
+    var shownImage: Int { (controller.shownPages.first ?? 1) - 1 }
 
     /// Keys and typed text for the search field: `/` (typed) or Ctrl+F in an open book opens
     /// it; while open it takes every key (Enter searches, Escape closes, Backspace erases) and
@@ -170,8 +170,8 @@ extension FramePipeline {
         layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor)
         titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"
         layer.fade.show(at: now)
-        // Image i is layout page i + 2, in spread (i + 1) / 2.
-        if (target + 1) / 2 != controller.spread { perform(.goTo(page: target + 2), at: now, origin: .key) }
+        // Image i is layout page i + 2.
+        if !controller.shownPages.contains(target + 1) { perform(.goTo(page: target + 2), at: now, origin: .key) }
     }
 
     /// When the loop should look at the running search again; nil when none runs.

@@ -74,7 +74,7 @@ public enum KeyMap {
         Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
         Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
         Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
-        Binding(keys: [.e], context: .book, command: .action(.togglePages), repeats: .never, summary: "one page ↔ two pages"),
+        Binding(keys: [.e], context: .book, command: .action(.togglePages), repeats: .never, summary: "pages: auto → one → two"),
         Binding(keys: [.a], context: .book, command: .action(.toggleFitWidth), repeats: .never, summary: "one page: fit page ↔ fit width (→ scrolls, then turns)"),
         Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
         Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,

@@ -38,8 +38,8 @@ struct LayerOptions: ParsableArguments {
     }
 
     /// Draws the layer (when asked) over the frame `pipeline` holds, for `library` in `phase`
-    /// with book `book` open at `spread`, or the shelf at `scroll`.
-    func draw(on pipeline: FramePipeline, library: Library, phase: Scene.State, book: Int?, spread: Int, scroll: Double) {
+    /// with book `book` open at `spread` of its layout in one page or two, or the shelf at `scroll`.
+    func draw(on pipeline: FramePipeline, library: Library, phase: Scene.State, book: Int?, spread: Int, singlePage: Bool, scroll: Double) {
         guard isOn else { return }
         var state = LayerState()
         state.helpShown = uiHelp
@@ -48,20 +48,22 @@ struct LayerOptions: ParsableArguments {
             if let answer = ReaderLayer.missingPage(n, count: count) { state.answer(answer, at: 0) } else { state.typing = "Go to page \(n)" }
         }
         if let uiNotice { state.notice(uiNotice, at: 0) }
+        let shown = book.map { BookController.shownPages(spread: spread, singlePage: singlePage, imageCount: library.books[$0].pages.count) } ?? []
         if uiContents, let b = book {
-            state.contents = ReaderLayer.contents(of: library.books[b], shown: 2 * spread, in: commandDocuments)
+            state.contents = ReaderLayer.contents(of: library.books[b], shown: (shown.last ?? 1) - 1, in: commandDocuments)
             state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
                                                     scale: pipeline.surface.contentScale).contentsRows
         }
-        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, spread: spread) }
-        pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread, scroll: scroll, state: state))
+        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, image: (shown.first ?? 1) - 1) }
+        pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,
+                                               singlePage: singlePage, scroll: scroll, state: state))
     }
 
-    /// What the viewer says of a search for `phrase` in book `b` shown at `spread`, the first
-    /// hit on or after it chosen.
-    private func searchLine(_ phrase: String, in library: Library, book b: Int, spread: Int) -> String {
+    /// What the viewer says of a search for `phrase` in book `b` shown from page image `image`,
+    /// the first hit on or after it chosen.
+    private func searchLine(_ phrase: String, in library: Library, book b: Int, image: Int) -> String {
         let book = library.books[b]
-        guard let (path, page) = ReaderLayer.documentPage(book: book, image: max(1, 2 * spread) - 1),
+        guard let (path, page) = ReaderLayer.documentPage(book: book, image: image),
               let progress = (try? markHits(of: phrase, in: library, option: "--ui-search"))?[path] else {
             return "this book has no text to search"
         }
@@ -73,6 +75,6 @@ struct LayerOptions: ParsableArguments {
     /// The same over the frame of the pipeline's own controller (recordings).
     func draw(on pipeline: FramePipeline) {
         let c = pipeline.controller
-        draw(on: pipeline, library: pipeline.library, phase: c.phase, book: c.book, spread: c.spread, scroll: c.scroll)
+        draw(on: pipeline, library: pipeline.library, phase: c.phase, book: c.book, spread: c.spread, singlePage: c.singlePage, scroll: c.scroll)
     }
 }

@@ -34,7 +34,8 @@ private final class ScriptedSurface: Surface {
     func present(_ frame: Framebuffer) { presented += 1 }
     func makeCurrent() { context.makeCurrent() }
     func setTitle(_ title: String) { titles.append(title) }
-    func toggleFullscreen() {}
+    private(set) var isFullscreen = false
+    func toggleFullscreen() { isFullscreen.toggle() }
     func destroy() { context.destroy() }
     private(set) var pointers: [PointerShape] = []
     private(set) var clipboard: String?
@@ -1165,5 +1166,112 @@ private final class Recorder: FramePipelineDelegate {
             #expect(step(p, s, until: s.time + 10) { p.controller.spread == 10 && !p.controller.isAnimating })
             #expect(!p.overviewShown && rec.turns.count == turns + 1 && rec.turns.last?.1 == .key)
         } }
+    }
+}
+
+/// The reader's window without rough edges: one "where am I", clicks and Escape that do only
+/// what they dismiss, E naming the page mode it chose.
+extension FramePipelineTests {
+    /// In one-page mode the title, the bar's label and its knob say the same page: "page 6 of
+    /// 8", "6 · 8" at 5/7 of the track; a drag to the bar's end lands on the last page.
+    @Test func inOnePageModeTheBarAndTheTitleSayTheSamePage() throws {
+        try zebraBook { p, s, rec in
+            s.queued = [key(.e, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.controller.singlePage)
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 6)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            #expect(p.pageTitle.hasSuffix("page 6 of 8"), "\(p.pageTitle)")
+            #expect(p.layerContent.progress == OverlayProgress(label: "6 · 8", fraction: 5.0 / 7), "\(String(describing: p.layerContent.progress))")
+            let bar = OverlayLayout(width: 320, height: 180).barFrame
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseMove(x: 100, y: 100), at: t),
+                        TimedInputEvent(.mouseDown(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t + 0.05),
+                        TimedInputEvent(.mouseUp(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t + 0.1)]
+            #expect(step(p, s, until: t + 5) { p.controller.shownPages == [8] && !p.controller.isAnimating }, "\(p.controller.shownPages)")
+            #expect(p.pageTitle.hasSuffix("page 8 of 8") && p.layerContent.progress?.label == "8 · 8")
+            #expect(rec.turns.last?.1 == .gesture)
+        }
+    }
+
+    /// A plain click that lets a selection go, closes the help card or closes the contents
+    /// panel does only that: no page turns.
+    @Test func aClickThatDismissesSomethingTurnsNoPage() throws {
+        try zebraBook { p, s, rec in
+            let page = try pixel(x: 0.5, y: 0.5, in: p)
+            func click(_ modifiers: Modifiers = [], at start: (x: Double, y: Double)? = nil, to end: (x: Double, y: Double)? = nil) {
+                let t = s.time, from = start ?? page, to = end ?? from
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: modifiers), at: t),
+                            TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                            TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: modifiers), at: t + 0.1)]
+                step(p, s, until: t + 2)
+            }
+            click(.shift, to: (page.x + 20, page.y + 20))
+            #expect(p.selectedText == "horse" && rec.turns.isEmpty)
+            click()
+            #expect(p.selectedText == nil && rec.turns.isEmpty && p.controller.spread == 0, "the click let the selection go, nothing more")
+            s.queued = [key(.h, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.helpShown)
+            click()
+            #expect(!p.layer.helpShown && rec.turns.isEmpty && p.controller.spread == 0, "the click closed the card, nothing more")
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents != nil)
+            // Beside the panel, on the right-hand page (the panel covers the rest of so small a window).
+            let beside = (x: 316.0, y: 90.0)
+            #expect(!OverlayLayout(width: 320, height: 180).contentsFrame.contains(x: beside.x, y: beside.y))
+            click(at: beside)
+            #expect(p.layer.contents == nil && rec.turns.isEmpty && p.controller.spread == 0, "the click closed the panel, nothing more")
+            click(at: beside)
+            #expect(rec.turns.count == 1, "with nothing to dismiss a click turns")
+        }
+    }
+
+    /// Escape, in order: a panel, then the selection, then the search, then full screen, and
+    /// only then the book.
+    @Test func escapeClosesPanelsThenSelectionThenSearchThenFullScreenThenTheBook() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            let page = try pixel(x: 0.5, y: 0.5, in: p)
+            var t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t), key(.f11, at: t)]
+            #expect(step(p, s, until: t + 5) { p.layer.entry == "“zebra” 1 of 2" && !p.controller.isAnimating })
+            #expect(s.isFullscreen)
+            t = s.time
+            s.queued = [key(.tab, at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.contents != nil)
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents == nil)
+            t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: page.x, y: page.y, modifiers: .shift), at: t),
+                        TimedInputEvent(.mouseMove(x: page.x + 20, y: page.y + 20), at: t + 0.05),
+                        TimedInputEvent(.mouseUp(.left, x: page.x + 20, y: page.y + 20, modifiers: .shift), at: t + 0.1)]
+            step(p, s, until: t + 0.2)
+            #expect(p.selectedText != nil)
+            let steps: [(String, () -> Bool)] = [
+                ("the selection", { p.selectedText == nil && p.layer.entry != nil && s.isFullscreen }),
+                ("the search", { p.layer.entry == nil && s.isFullscreen && p.controller.phase == .reading }),
+                ("full screen", { !s.isFullscreen && p.controller.phase == .reading }),
+                ("the book", { p.controller.phase != .reading }),
+            ]
+            for (what, done) in steps {
+                s.queued = [key(.escape, at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(done(), "Escape ends \(what)")
+            }
+        }
+    }
+
+    /// E cycles auto → one → two → auto, the layer naming each: in this wide window auto is two.
+    @Test func eCyclesThePageModesThroughAutoAndNamesThem() throws {
+        try zebraBook { p, s, _ in
+            for (mode, line) in [(PageMode.one, "one page"), (.two, "two pages"), (.auto, "two pages (auto)"), (.one, "one page")] {
+                s.queued = [key(.e, at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(p.controller.settings.pages == mode && p.layer.entry == line, "\(p.layer.entry ?? "nothing")")
+            }
+        }
     }
 }

@@ -54,22 +54,23 @@ struct LayerOptions: ParsableArguments {
             state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
                                                     scale: pipeline.surface.contentScale).contentsRows
         }
-        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, image: (shown.first ?? 1) - 1) }
+        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
         pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,
                                                singlePage: singlePage, scroll: scroll, state: state))
     }
 
-    /// What the viewer says of a search for `phrase` in book `b` shown from page image `image`,
-    /// the first hit on or after it chosen.
-    private func searchLine(_ phrase: String, in library: Library, book b: Int, image: Int) -> String {
+    /// What the viewer says of a search for `phrase` in book `b` showing page images `images`,
+    /// the first hit on or after the first of them chosen.
+    private func searchLine(_ phrase: String, in library: Library, book b: Int, images: [Int]) -> String {
         let book = library.books[b]
-        guard let (path, page) = ReaderLayer.documentPage(book: book, image: image),
+        guard let (path, page) = ReaderLayer.documentPage(book: book, image: images.first ?? 0),
               let progress = (try? markHits(of: phrase, in: library, option: "--ui-search"))?[path] else {
             return "this book has no text to search"
         }
         var cursor = HitCursor()
         _ = cursor.next(in: progress.hits, page: page)
-        return ReaderLayer.searchLine(progress, phrase: phrase, cursor: cursor)
+        let shown = Set(images.compactMap { ReaderLayer.documentPage(book: book, image: $0) }.filter { $0.path == path }.map(\.page))
+        return ReaderLayer.searchLine(progress, phrase: phrase, cursor: cursor, shown: shown)
     }
 
     /// The same over the frame of the pipeline's own controller (recordings).

@@ -117,6 +117,11 @@ private final class Reflowing: ReflowableSource {
 
     func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize, aspect: place.pageAspect ?? pageAspect) }
 
+    /// "zebra" on every fifth page (indices 0, 5, 10 …) in any layout, "horse" elsewhere.
+    func text(page index: Int) throws -> PageText? {
+        PageText(words: [TextWord(text: index % 5 == 0 ? "zebra" : "horse", box: PageRegion(x0: 0, y0: 0, x1: 1, y1: 1))])
+    }
+
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
         try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
     }
@@ -1272,6 +1277,71 @@ extension FramePipelineTests {
                 step(p, s, until: s.time + 0.1)
                 #expect(p.controller.settings.pages == mode && p.layer.entry == line, "\(p.layer.entry ?? "nothing")")
             }
+        }
+    }
+
+    /// Search is the reading's state: Ctrl+= lays the book out again and the search runs again
+    /// on the new pages (marks and N work; the reader is not turned to a hit); closing the book
+    /// takes its line away, a bad phrase's answer too.
+    @Test func aSearchSurvivesARelayoutAndGoesWithTheBook() throws {
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.relayingOut = relayouts; $0.startsSearch = { $0.run() } }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            var t = s.time
+            // 22 pages at 11 pt: hits on indices 0, 5, 10, 15, 20; the first is on the spread shown.
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            #expect(step(p, s, until: t + 5) { p.layer.entry == "“zebra” 1 of 5" && !p.controller.isAnimating }, "\(p.layer.entry ?? "nothing")")
+            let turns = rec.turns.count
+            p.handle(TimedInputEvent(.key(.plus, modifiers: .control, isRepeat: false), at: s.time))
+            step(p, s, until: s.time + 0.1)
+            #expect(relayouts.runAll() == 1)
+            step(p, s, until: s.time + 0.1)
+            #expect(p.library.books[0].pages.count == 24)
+            #expect(p.layer.entry == "“zebra” 5 hits" && rec.turns.count == turns, "searched again, not turned: \(p.layer.entry ?? "nothing")")
+            t = s.time
+            s.queued = [key(.n, at: t)]
+            #expect(step(p, s, until: t + 5) { p.layer.entry == "“zebra” 1 of 5" && !p.controller.isAnimating }, "\(p.layer.entry ?? "nothing")")
+            #expect(p.pageTitle.contains("no search") == false)
+            #expect(p.perform(.close, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .shelf })
+            #expect(p.layer.entry == nil, "the search went with the book: \(p.layer.entry ?? "nothing")")
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            s.queued = [TimedInputEvent(.text("/"), at: s.time), TimedInputEvent(.text("  "), at: s.time), key(.enter, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.entry == "nothing to search for: the phrase is empty")
+            #expect(p.perform(.close, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .shelf })
+            #expect(p.layer.entry == nil, "the answer went with the book: \(p.layer.entry ?? "nothing")")
+        } }
+    }
+
+    /// The search's line follows the reader: "1 of 2" on the hit, "2 hits" once they turn away,
+    /// and Shift+N from there goes back from the page shown; the hit chosen is marked orange,
+    /// the others yellow.
+    @Test func theSearchLineFollowsTheReaderAndTheCurrentHitHasItsOwnColour() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            var t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            #expect(p.layer.entry == "“zebra” 1 of 2")
+            let current = p.snapshot(at: s.time).flippedVertically().pixel(105, 90)
+            #expect(current.r > 180 && current.g < 160 && current.b < 100, "the hit chosen is orange: \(current)")
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 2 && !p.controller.isAnimating && p.isIdle })
+            #expect(p.layer.entry == "“zebra” 2 hits", "\(p.layer.entry ?? "nothing")")
+            t = s.time
+            s.queued = [TimedInputEvent(.key(.n, modifiers: .shift, isRepeat: false), at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating }, "back from the page shown, spread \(p.controller.spread)")
+            #expect(p.layer.entry == "“zebra” 1 of 2")
+            s.queued = [key(.n, at: s.time)]
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 3 && !p.controller.isAnimating })
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 2)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            let other = p.snapshot(at: s.time).flippedVertically().pixel(105, 90)
+            #expect(other.r > 180 && other.g > 180 && other.b < 100, "a hit not chosen is yellow: \(other)")
         }
     }
 }

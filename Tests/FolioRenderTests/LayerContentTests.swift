@@ -93,23 +93,25 @@ extension LayerContentTests {
         var p = SearchProgress(pageCount: 800)
         p.searched = 12
         p.pagesWithText = 12
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor()) == "searching “zebra”… 12 of 800 pages")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor(), shown: [12]) == "searching “zebra”… 12 of 800 pages")
         let hits = (0..<17).map { SearchHit(page: $0 * 10, boxes: [], snippet: "") }
         p.hits = hits
         var cursor = HitCursor()
         _ = cursor.next(in: hits, page: 15)
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor) == "“zebra” 3 of 17 · searching, 12 of 800 pages")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor, shown: [20, 21]) == "“zebra” 3 of 17 · searching, 12 of 800 pages")
         p.finished = true
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor) == "“zebra” 3 of 17")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor, shown: [20, 21]) == "“zebra” 3 of 17")
+        // The reader moved on from the hit: the count, not a hit they are not on.
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor, shown: [22, 23]) == "“zebra” 17 hits")
         // Hits found later before the one shown (the search went round): the count follows it.
         var more = [SearchHit(page: 1, boxes: [], snippet: "")] + hits
         more.sort { $0.page < $1.page }
         cursor.follow(hits[2], in: more)
         #expect(cursor.label(count: more.count) == "4 of 18")
         p.hits = []
-        #expect(ReaderLayer.searchLine(p, phrase: String(repeating: "z", count: 50), cursor: HitCursor())
+        #expect(ReaderLayer.searchLine(p, phrase: String(repeating: "z", count: 50), cursor: HitCursor(), shown: [])
                 == "no hits for “\(String(repeating: "z", count: 40))…”")
         p.pagesWithText = 0
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor()) == "this book has no text to search")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor(), shown: []) == "this book has no text to search")
     }
 }

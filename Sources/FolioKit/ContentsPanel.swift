@@ -27,12 +27,18 @@ extension ReaderLayer {
     }
 }
 
+extension ReaderLayer {
+    /// What Tab says of a book whose document has no outline.
+    public static let noContents = "this book has no contents"
+}
+
 extension FramePipeline {
     private var overlayLayout: OverlayLayout {
         OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
     }
 
-    /// Tab in an open book shows the contents panel (Tab again or Escape closes it); while it
+    /// Tab in an open book shows the contents panel (Tab again or Escape closes it), or for a
+    /// book without contents says so in one line (no empty panel over the page); while it
     /// is shown ↑ ↓ Page Up/Down choose a row, Enter or a click on a row goes there through the
     /// goto action, the wheel scrolls it, a click beside it closes it, and other keys do
     /// nothing. True when used up.
@@ -41,8 +47,12 @@ extension FramePipeline {
         guard var list = layer.contents else {
             guard case .key(.tab, _, _) = event else { return false }
             var list = ReaderLayer.contents(of: library.books[b], shown: (controller.shownPages.last ?? 1) - 1, in: configuration.documents)
-            list.visible = overlayLayout.contentsRows
-            layer.contents = list
+            if list.rows.isEmpty {
+                layer.answer(ReaderLayer.noContents, at: now)
+            } else {
+                list.visible = overlayLayout.contentsRows
+                layer.contents = list
+            }
             layer.fade.show(at: now)
             needsRender = true
             return true

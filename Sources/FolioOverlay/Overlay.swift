@@ -36,8 +36,9 @@ public struct OverlayColor: Sendable, Hashable {
     public static let clear = OverlayColor(0, 0, 0, 0)
     /// The panels' ground: dark enough under white text over any page or shelf.
     public static let panel = OverlayColor(0.08, 0.08, 0.10, 0.78)
-    /// The help card's ground: text in rows over a page's print needs it nearly opaque.
-    public static let card = OverlayColor(0.08, 0.08, 0.10, 0.93)
+    /// The ground of the help card and the contents: rows of small text over a page's print
+    /// are read only on a solid card (any see-through lets the print show between the words).
+    public static let card = OverlayColor(0.08, 0.08, 0.10)
     public static let text = OverlayColor(0.96, 0.96, 0.94)
     public static let dim = OverlayColor(0.72, 0.72, 0.70)
     public static let track = OverlayColor(1, 1, 1, 0.28)
@@ -308,10 +309,6 @@ public struct OverlayLayout: Sendable {
                 texts.append(OverlayText(label, frame: OverlayRect(x: f.width - margin - labelWidth, y: y, width: labelWidth, height: row),
                                          size: 14 * unit, color: .dim, align: .right))
             }
-        }
-        if list.rows.isEmpty {
-            texts.append(OverlayText("this book has no contents", frame: OverlayRect(x: margin, y: margin, width: f.width - 2 * margin, height: row),
-                                     size: 15 * unit, color: .dim))
         }
         return OverlayPanel(role: .contents, frame: f, boxes: boxes, texts: texts)
     }

@@ -50,9 +50,14 @@ struct LayerOptions: ParsableArguments {
         if let uiNotice { state.notice(uiNotice, at: 0) }
         let shown = book.map { BookController.shownPages(spread: spread, singlePage: singlePage, imageCount: library.books[$0].pages.count) } ?? []
         if uiContents, let b = book {
-            state.contents = ReaderLayer.contents(of: library.books[b], shown: (shown.last ?? 1) - 1, in: commandDocuments)
-            state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
-                                                    scale: pipeline.surface.contentScale).contentsRows
+            let list = ReaderLayer.contents(of: library.books[b], shown: (shown.last ?? 1) - 1, in: commandDocuments)
+            if list.rows.isEmpty {
+                state.answer(ReaderLayer.noContents, at: 0)
+            } else {
+                state.contents = list
+                state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
+                                                        scale: pipeline.surface.contentScale).contentsRows
+            }
         }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
         pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,

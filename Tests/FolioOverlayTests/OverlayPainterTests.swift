@@ -53,4 +53,22 @@ import Testing
         let image = OverlayPainter.paint(OverlayPanel(role: .entry, frame: OverlayRect(x: 0, y: 0, width: 0, height: -5), boxes: [], texts: []))
         #expect(image.width == 1 && image.height == 1 && image.pixel(0, 0).a == 0)
     }
+
+    /// The help card and the contents are solid cards: nothing of the page shows between
+    /// their rows, at any window size.
+    @Test func theCardsOfRowsAreSolid() {
+        let rows = ContentsList(rows: (0..<30).map { ContentsList.Row(title: "Chapter \($0)", label: "\($0)", depth: 0, target: $0) }, current: 3)
+        let help = [[HelpSection(title: "Keys", rows: [HelpRow(keys: "F11", summary: "full screen")])]]
+        for (w, h) in [(640, 360), (1280, 720), (1920, 1080)] {
+            let panels = OverlayLayout(width: w, height: h).panels(OverlayContent(help: help, contents: rows))
+            for panel in panels where [.help, .contents].contains(panel.role) {
+                let image = OverlayPainter.paint(panel)
+                var seeThrough = 0
+                for y in stride(from: 20, to: image.height - 20, by: 3) {
+                    for x in stride(from: 20, to: image.width - 20, by: 3) where image.pixel(x, y).a < 255 { seeThrough += 1 }
+                }
+                #expect(seeThrough == 0, "\(panel.role) at \(w)×\(h): \(seeThrough) pixels let the page through")
+            }
+        }
+    }
 }

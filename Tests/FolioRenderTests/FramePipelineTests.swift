@@ -1344,4 +1344,14 @@ extension FramePipelineTests {
             #expect(other.r > 180 && other.g > 180 && other.b < 100, "a hit not chosen is yellow: \(other)")
         }
     }
+
+    /// Tab on a document without an outline says so in one line, with no empty panel.
+    @Test func tabOnABookWithoutContentsSaysSoInOneLine() throws {
+        try openDocument(WordPages.format, configure: { $0.showsLayer = true }) { p, s, _ in
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents == nil && p.layerContent.contents == nil)
+            #expect(p.layer.entry == "this book has no contents")
+        }
+    }
 }

@@ -80,6 +80,9 @@ extension FramePipeline {
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
         case .overview: toggleOverview()
+        case .find: openSearchField(at: now)
+        case .contents: showContents(at: now)
+        case .copy: copySelection()
         case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
         case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)

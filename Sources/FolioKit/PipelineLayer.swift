@@ -89,7 +89,7 @@ extension FramePipeline {
     }
 
     private var layerLayout: OverlayLayout {
-        OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
+        ReaderLayer.layout(width: target.width, height: target.height, scale: surface.contentScale)
     }
 
     /// Moves the layer on to `now`: it stays while something in it waits for the reader (and on

@@ -15,7 +15,7 @@ public enum ReaderLayer {
     public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int,
                                singlePage: Bool = false, scroll: Double, state: LayerState = LayerState()) -> OverlayContent {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
-        if state.helpShown { c.help = helpColumns }
+        if state.helpShown { c.help = helpSections }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
             let info = laidOut(library.bookInfos[b], singlePage: singlePage)
@@ -64,20 +64,28 @@ public enum ReaderLayer {
         return count == 0 ? "no page \(n): the book has no pages" : count == 1 ? "no page \(n) — 1" : "no page \(n) — 1–\(count)"
     }
 
-    /// The help card, from the key map (the terminal's help reads the same table): the shelf's
-    /// keys and those of everywhere in one column, a book's in the other.
-    public static var helpColumns: [[HelpSection]] {
-        func section(_ title: String, _ context: KeyMap.Context) -> HelpSection {
-            HelpSection(title: title, rows: KeyMap.bindings.filter { $0.context == context }.map {
-                HelpRow(keys: $0.keys.map(\.label).joined(separator: " "), summary: $0.summary)
-            })
-        }
-        let goTo = HelpSection(title: "Going to a page", rows: [HelpRow(keys: "0–9 Enter", summary: "go to that page"),
-                                                                 HelpRow(keys: "bar", summary: "click or drag to jump"),
-                                                                 HelpRow(keys: "/ Ctrl+F", summary: "search the book (Enter, Esc)"),
-                                                                 HelpRow(keys: "Tab", summary: "contents (↑ ↓ Enter, Esc)"),
-                                                                 HelpRow(keys: "Shift+drag Ctrl+C", summary: "select a page's words, copy them")])
-        return [[section("On the shelf", .shelf), section("Anywhere", .anywhere), goTo], [section("In a book", .book)]]
+    /// The layer's layout for a framebuffer of `width × height` at `scale`, its wrapped lines
+    /// counted as the painter breaks them.
+    public static func layout(width: Int, height: Int, scale: Double = 1) -> OverlayLayout {
+        var layout = OverlayLayout(width: width, height: height, scale: scale)
+        layout.measure = OverlayPainter.lines
+        return layout
+    }
+
+    /// The help card, from the key map (the terminal's help and the manual page read the same
+    /// table): a book's keys, those of everywhere and of the shelf, then the pointer and page
+    /// numbers, which are not keys of the map.
+    public static var helpSections: [HelpSection] {
+        let contexts: [KeyMap.Context] = [.book, .anywhere, .shelf]
+        return contexts.map { context in
+            HelpSection(title: KeyMap.titles[context] ?? context.rawValue,
+                        rows: KeyMap.bindings.filter { $0.context == context }.map { HelpRow(keys: $0.label, summary: $0.summary) })
+        } + [HelpSection(title: "Pointer and page numbers", rows: [
+            HelpRow(keys: "0–9, Enter", summary: "go to that page"),
+            HelpRow(keys: "click a page", summary: "turn it, or follow the link under it"),
+            HelpRow(keys: "the bar", summary: "click or drag it to jump"),
+            HelpRow(keys: "Shift+drag", summary: "select a page's words"),
+        ])]
     }
 }
 

@@ -30,24 +30,34 @@ extension FramePipeline {
     /// The page image the open spread starts at.
     var shownImage: Int { (controller.shownPages.first ?? 1) - 1 }
 
-    /// Keys and typed text for the search field: `/` (typed) or Ctrl+F in an open book opens
-    /// it; while open it takes every key (Enter searches, Escape closes, Backspace erases) and
-    /// the text typed. True when the event was used up.
+    /// Whether the search field can open: in an open book, with the layer shown.
+    private var searchable: Bool { configuration.showsLayer && controller.book != nil && controller.phase == .reading }
+
+    /// Opens the search field with the last phrase to edit (`/` typed, or the key map's Ctrl+F).
+    func openSearchField(at now: Double) {
+        guard searchable else { return }
+        layer.openSearch(with: finding?.search.phrase.text ?? "")
+        layer.fade.show(at: now)
+        needsRender = true
+    }
+
+    /// Keys and typed text for the search field: `/` typed in an open book opens it; while
+    /// open it takes every key (Enter searches, Escape closes, Backspace erases) and the text
+    /// typed. True when the event was used up.
     func searchTakes(_ event: InputEvent, at now: Double) -> Bool {
-        guard configuration.showsLayer, controller.book != nil, controller.phase == .reading else { return false }
+        guard searchable else { return false }
         switch event {
         case let .text(typed):
             if layer.searchField != nil {
                 layer.typeInSearch(typed)
-            } else if typed == "/" {
+            } else if KeyMap.bindings.contains(where: { $0.command == .find && $0.typed.contains(typed) }) {
                 layer.openSearch(with: finding?.search.phrase.text ?? "")
             } else {
                 return false
             }
-        case let .key(key, modifiers, _):
+        case let .key(key, _, _):
             if layer.searchField == nil {
-                guard key == .f, modifiers.contains(.control) else { return false }
-                layer.openSearch(with: finding?.search.phrase.text ?? "")
+                return false
             } else {
                 switch key {
                 case .escape: layer.closeSearch()

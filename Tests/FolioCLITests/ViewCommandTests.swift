@@ -402,7 +402,8 @@ echo "done"
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let run = try FolioProcess.run(folio.path, ["view", "--help"], timeout: 20)
         #expect(run.status == 0)
-        for line in ["open the centred book", "next page", "close the book", "screenshot", "quit", "Ctrl + wheel"] {
+        for line in ["open the centred book", "next page", "else the book", "screenshot", "quit", "Ctrl + wheel",
+                     "  Tab ", "  /, Ctrl+F ", "  Alt+← ", "  Ctrl+= ", "  Shift+N ", "  F, F11 "] {
             #expect(run.stdout.contains(line), "\(line)")
         }
     }

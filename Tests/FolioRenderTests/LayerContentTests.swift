@@ -3,6 +3,7 @@ import FolioBook
 import FolioFind
 import FolioKit
 import FolioOverlay
+import FolioOverlayText
 import Foundation
 import Testing
 
@@ -76,17 +77,31 @@ import Testing
         #expect(ReaderLayer.missingPage(2, count: 0) == "no page 2: the book has no pages")
     }
 
+    /// Every binding of the key map is on the card, its keys as a desktop writes them.
     @Test func theHelpCardIsTheKeyMap() {
-        let rows = ReaderLayer.helpColumns.flatMap { $0 }.flatMap(\.rows)
+        let rows = ReaderLayer.helpSections.flatMap(\.rows)
         for binding in KeyMap.bindings {
-            #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.keys.map(\.label).joined(separator: " ") }, "\(binding.summary)")
+            #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.label }, "\(binding.summary)")
         }
-        #expect(rows.contains { $0.keys == "H ?" })
-        #expect(rows.contains { $0.keys == "Shift+drag Ctrl+C" }, "selecting and copying")
+        for keys in ["H, ?", "F, F11", "Shift+N", "Shift+M", "Alt+←", "Ctrl+=", "Ctrl+−", "Tab", "/, Ctrl+F", "Ctrl+C", "Shift+drag"] {
+            #expect(rows.contains { $0.keys == keys }, "\(keys)")
+        }
     }
 }
 
 extension LayerContentTests {
+    /// The key map's help card, as the viewer lays it out, fits 640×360, 1280×720 and
+    /// 1920×1080: every key and summary whole (wrapped, never cut with "…"), type of 7.5 pixels
+    /// at least (the smallest window's), the card inside the window.
+    @Test(arguments: [(640, 360), (1280, 720), (1920, 1080)])
+    func theKeyMapsHelpCardFitsTheWindow(width: Int, height: Int) throws {
+        let content = OverlayContent(help: ReaderLayer.helpSections)
+        let card = try #require(ReaderLayer.layout(width: width, height: height).panels(content).first)
+        #expect(card.frame.x >= 0 && card.frame.y >= 0 && card.frame.maxX <= Double(width) && card.frame.maxY <= Double(height))
+        for text in card.texts { #expect(OverlayPainter.fits(text), "\(text.string) at \(width)×\(height)") }
+        #expect(card.texts.allSatisfy { $0.size >= 7.5 }, "\(card.texts.map(\.size).min() ?? 0)")
+    }
+
     /// The line a search puts on the layer while it runs, once it found hits, found none, or
     /// found no text at all; a long phrase is shortened.
     @Test func theSearchLineSaysHowFarAndWhichHit() {

@@ -134,6 +134,7 @@ copy() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mou
          sleep 0.5; titled "copied 9 words"; }
 within 20 copy || fail "nothing was copied; the title says: $(xdotool getwindowname "$wid")"
 echo "clipboard<<$(xclip -o -selection clipboard)>>"
+echo "primary<<$(xclip -o -selection primary)>>"
 quit
 """#
 
@@ -261,6 +262,7 @@ echo "done"
         let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
         try Self.underXvfb(copyText, environment: ["DOC": doc]) { _, report in
             #expect(report.contains("clipboard<<The quick brown fox\njumps over the lazy dog>>"), "\(report)")
+            #expect(report.contains("primary<<The quick brown fox\njumps over the lazy dog>>"), "middle click pastes it too: \(report)")
         }
     }
 
@@ -275,7 +277,7 @@ echo "done"
             func ink(_ image: RGBAImage) -> Int {
                 var n = 0
                 for y in image.height * 30 / 100..<image.height * 70 / 100 {
-                    for x in image.width * 17 / 100..<image.width * 38 / 100 {
+                    for x in image.width * 14 / 100..<image.width * 30 / 100 {
                         let p = image.pixel(x, y)
                         if p.r > 200 && p.g > 200 && p.b > 190 { n += 1 }
                     }

@@ -1354,4 +1354,20 @@ extension FramePipelineTests {
             #expect(p.layer.entry == "this book has no contents")
         }
     }
+
+    /// A note on the title ("back to page 3" after Alt+←) stays while the reader is where its
+    /// move landed and goes when they turn on.
+    @Test func aTitleNoteGoesWhenTheReaderMovesOn() throws {
+        try zebraBook { p, s, _ in
+            p.titleNote = "back to page 3"
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 3)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            step(p, s, until: s.time + 0.5)
+            #expect(s.titles.last?.hasSuffix("— back to page 3") == true, "\(s.titles.last ?? "none")")
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 2 && !p.controller.isAnimating })
+            step(p, s, until: s.time + 0.1)
+            #expect(s.titles.last?.contains("back to page") == false, "\(s.titles.last ?? "none")")
+        }
+    }
 }

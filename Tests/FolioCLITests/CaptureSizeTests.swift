@@ -29,4 +29,12 @@ import Testing
         let fitted = try capture(["--size", "180x320", "--view", "1280x720", "--book", "0", "--page", "6"])
         #expect(brightness(fitted, 30, 150, 40, 80) < 120, "--view given: the 16:9 view fitted into the image, the desk above it")
     }
+
+    /// `--pages 1` in a wide image is the one page, centred, filling the height as a wide
+    /// window in one-page mode shows it: no blank back of the sheet before it beside it.
+    @Test func onePageInAWideSizeIsThePageAlone() throws {
+        let one = try capture(["--size", "320x180", "--pages", "1", "--book", "0", "--page", "6"])
+        #expect(brightness(one, 140, 180, 20, 160) > 170, "the page in the middle")
+        #expect(brightness(one, 20, 100, 20, 160) < 120, "the desk left of it, not a blank page")
+    }
 }

@@ -1370,4 +1370,23 @@ extension FramePipelineTests {
             #expect(s.titles.last?.contains("back to page") == false, "\(s.titles.last ?? "none")")
         }
     }
+
+    /// After a key that changes nothing but shows the layer, the loop sleeps until the layer's
+    /// fade: no frame is drawn while it waits (the wait is a timer, not frames).
+    @Test func theLayersWaitBeforeItsFadeDrawsNothing() throws {
+        try zebraBook { p, s, _ in
+            #expect(step(p, s, until: s.time + 10) { p.isIdle && p.layer.fade.opacity(at: s.time) == 0 })
+            s.queued = [key(.w, at: s.time)]
+            step(p, s, until: s.time + 0.2)
+            let shown = s.presented
+            var busy = 0
+            let fadeStarts = s.time + LayerState().fade.hold - 0.3
+            while s.time < fadeStarts {
+                p.frame(at: s.time)
+                if !p.isIdle { busy += 1 }
+                s.time += 1.0 / 30
+            }
+            #expect(s.presented == shown && busy == 0, "\(s.presented - shown) frames presented, \(busy) busy while the layer waits")
+        }
+    }
 }

@@ -816,11 +816,13 @@ public final class BookController {
     private func beginPageDrag(at p: Vec2) -> Bool {
         guard phase == .reading, queue.isEmpty else { return false }
         let local = bookPoint(p)
-        let side: Side = local.x >= 0 ? .right : .left
         let size = pageSize
+        // One page shown: its half by the spine holds the sheet before it (lying beyond the
+        // spine), dragged back over the page.
+        let side: Side = local.x >= (singlePage ? size.x / 2 : 0) ? .right : .left
         // The page is held by its outer edge (by the corner near the head or tail) and that
         // point follows the pointer: pressing inside the page never folds a strip over at once.
-        let pressed = Vec2(abs(local.x), clamp(local.y, -size.y / 2, size.y / 2))
+        let pressed = Vec2(side == .right ? local.x : -local.x, clamp(local.y, -size.y / 2, size.y / 2))
         let nearEnd = abs(pressed.y) > 0.35 * size.y
         let grab = Vec2(size.x, nearEnd ? (pressed.y < 0 ? -size.y / 2 : size.y / 2) : pressed.y)
         let target = neighbour(of: spread, side == .right ? 1 : -1)

@@ -32,16 +32,22 @@ final class OnScreenLayer {
         return true
     }
 
+    /// Steps a second a fade is drawn in: each step draws the whole frame again (on a software
+    /// renderer most of a core for a fade at the screen's rate), and a fading bar needs no more.
+    static let fadeSteps = 20.0
+
     /// Moves the layer on to `now`: it stays while something in it waits for the reader (and
     /// on the shelf, `stays`), lines past their time go; `content` is what it shows then. True
-    /// when its look changed.
+    /// when its look changed. A fade changes its look once a step, and wakes the loop for the
+    /// next step rather than each frame.
     func update(at now: Double, stays: Bool, content: (LayerState) -> OverlayContent) -> Bool {
         _ = state.expire(at: now)
         if state.isPinned || stays { state.fade.wake(at: now) }
-        let shown = (opacity: state.fade.opacity(at: now), content: content(state))
+        let step = (now * Self.fadeSteps).rounded(.down) / Self.fadeSteps
+        let shown = (opacity: state.fade.opacity(at: step), content: content(state))
         let changed = drawn.map { $0.opacity != shown.opacity || $0.content != shown.content } ?? true
         drawn = shown
-        wake = state.nextChange(after: now)
+        wake = state.nextChange(after: now).map { $0 > now ? $0 : step + 1 / Self.fadeSteps }
         return changed
     }
 

@@ -1387,6 +1387,16 @@ extension FramePipelineTests {
                 s.time += 1.0 / 30
             }
             #expect(s.presented == shown && busy == 0, "\(s.presented - shown) frames presented, \(busy) busy while the layer waits")
+            // The fade itself: a frame a step (20 a second), not one a frame of the loop (60 here).
+            let fading = s.presented
+            while p.layer.fade.opacity(at: s.time) > 0 || !p.isIdle {
+                p.frame(at: s.time)
+                s.time += 1.0 / 60
+            }
+            p.frame(at: s.time)
+            let frames = s.presented - fading
+            #expect(frames >= 8 && frames <= Int(LayerState().fade.fadeOut * 20) + 3, "\(frames) frames for the fade")
+            #expect(p.layerContent.progress != nil && p.isIdle)
         }
     }
 }

@@ -138,6 +138,26 @@ echo "primary<<$(xclip -o -selection primary)>>"
 quit
 """#
 
+/// Escape in full screen (F11) leaves full screen and keeps the book open; the next Escape
+/// closes the book.
+private let escapeLeavesFullScreen = scriptHelpers + #"""
+"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 20 titled "page 1 of" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+size() { xdotool getwindowgeometry "$wid" | awk '/Geometry/ {print $2}'; }
+sized() { [ "$(size)" = "$1" ]; }
+windowed=$(size)
+xdotool key --window "$wid" F11
+within 10 sized 1280x800 || fail "F11 did not fill the screen: $(size), $windowed before"
+xdotool key --window "$wid" Escape
+within 10 sized "$windowed" || fail "Escape did not leave full screen: $(size)"
+titled "page 1 of" || fail "Escape in full screen closed the book; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" Escape
+within 10 titled "(1/1)" || fail "the next Escape did not close the book; the title says: $(xdotool getwindowname "$wid")"
+quit
+"""#
+
 /// H shows the help card on the shelf (a screenshot with it), Escape takes it away (one without).
 private let showHelp = scriptHelpers + #"""
 "$FOLIO" view --screenshot-dir "$SHOTS" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
@@ -264,6 +284,13 @@ echo "done"
             #expect(report.contains("clipboard<<The quick brown fox\njumps over the lazy dog>>"), "\(report)")
             #expect(report.contains("primary<<The quick brown fox\njumps over the lazy dog>>"), "middle click pastes it too: \(report)")
         }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3-cairo"))
+    func escapeLeavesFullScreenBeforeItClosesTheBook() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
+        try Self.underXvfb(escapeLeavesFullScreen, environment: ["DOC": doc]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),

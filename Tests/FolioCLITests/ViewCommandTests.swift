@@ -135,6 +135,12 @@ copy() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mou
 within 20 copy || fail "nothing was copied; the title says: $(xdotool getwindowname "$wid")"
 echo "clipboard<<$(xclip -o -selection clipboard)>>"
 echo "primary<<$(xclip -o -selection primary)>>"
+# A plain click lets the selection go and turns nothing; with nothing to let go, a click turns.
+xdotool mousemove --window "$wid" 800 300 click 1
+sleep 1
+titled "page 1 of 3" || fail "the click that let the selection go turned the page: $(xdotool getwindowname "$wid")"
+xdotool click 1
+within 10 titled "pages 2–3 of 3" || fail "a click with nothing to let go did not turn: $(xdotool getwindowname "$wid")"
 quit
 """#
 

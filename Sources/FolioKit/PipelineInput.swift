@@ -35,7 +35,7 @@ final class InputRouter {
                 return
             }
             p.typed(pageEntry.digits)
-            if key == .escape, modifiers.isEmpty, p.escapeTakes() { return }
+            if key == .escape, modifiers.isDisjoint(with: [.control, .alt]), p.escapeTakes() { return }
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
                                            phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
                                            zoomed: p.controller.settings.zoom > 1)

@@ -39,7 +39,7 @@ public enum ReaderLayer {
     }
 
     /// A book's spreads as the page mode lays them out: one page image a spread in single-page mode.
-    public static func laidOut(_ info: BookInfo, singlePage: Bool) -> BookInfo { singlePage ? info.onePagePerSheet : info }
+    static func laidOut(_ info: BookInfo, singlePage: Bool) -> BookInfo { singlePage ? info.onePagePerSheet : info }
 
     /// "17–18 · 36" (one page: "17 · 36"): the labels of the page images spread `s` shows
     /// (`BookController.shownPages`) and the number of images ("≈36" while the book is laid

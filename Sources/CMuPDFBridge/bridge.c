@@ -702,7 +702,11 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
             pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 0, rgba);
             fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
             dev = fz_new_draw_device(ctx, ctm, pix);
-            fz_run_display_list(ctx, list, dev, fz_identity, fz_make_rect(0, 0, width, height), cookie);
+            // The list's nodes are culled against this area in the page's own space (the device
+            // does the transform): the pixmap's rectangle taken back there, not the pixmap's
+            // pixels read as points (a small render kept only the page's top-left points).
+            fz_rect area = fz_transform_rect(fz_make_rect(0, 0, width, height), fz_invert_matrix(ctm));
+            fz_run_display_list(ctx, list, dev, fz_identity, area, cookie);
             // The draw device maps page points to pixels itself: the lines are given in the page's points.
             if (furniture) folio_draw_furniture(ctx, dev, fz_translate(bounds.x0, bounds.y0), furniture);
             fz_close_device(ctx, dev);

@@ -11,6 +11,7 @@ typedef struct _PangoFontDescription PangoFontDescription;
 enum { FOLIO_PANGO_SCALE = 1024 };
 enum { FOLIO_PANGO_WEIGHT_BOLD = 700 };
 enum { FOLIO_PANGO_ELLIPSIZE_END = 3 };
+enum { FOLIO_PANGO_WRAP_WORD_CHAR = 2 };
 enum { FOLIO_PANGO_ALIGN_LEFT = 0, FOLIO_PANGO_ALIGN_CENTER = 1, FOLIO_PANGO_ALIGN_RIGHT = 2 };
 
 PangoLayout *pango_cairo_create_layout(cairo_t *cr);
@@ -23,6 +24,9 @@ void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescr
 void pango_layout_set_text(PangoLayout *layout, const char *text, int length);
 void pango_layout_set_width(PangoLayout *layout, int width);
 void pango_layout_set_ellipsize(PangoLayout *layout, int ellipsize);
+void pango_layout_set_wrap(PangoLayout *layout, int wrap);
+int pango_layout_is_ellipsized(PangoLayout *layout);
+int pango_layout_get_line_count(PangoLayout *layout);
 void pango_layout_set_single_paragraph_mode(PangoLayout *layout, int setting);
 void pango_layout_set_alignment(PangoLayout *layout, int alignment);
 void pango_layout_get_pixel_size(PangoLayout *layout, int *width, int *height);

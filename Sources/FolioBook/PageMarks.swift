@@ -9,10 +9,14 @@ import Synchronization
 public enum PageMarks {
     /// The marker's colour, multiplied into the page: print stays dark, paper turns yellow.
     public static let colour: (r: UInt8, g: UInt8, b: UInt8) = (255, 210, 40)
+    /// Multiplied again over the hit the reader is on: the yellow deepens to orange.
+    public static let currentColour: (r: UInt8, g: UInt8, b: UInt8) = (255, 150, 60)
 
     private static let marks = Mutex<[String: [Int: [PageRegion]]]>([:])
     /// The words selected, on pages of one document at most (the two of a spread).
     private static let selected = Mutex<(path: String, pages: [Int: [PageRegion]])?>(nil)
+    /// The search hit the reader is on, marked in its own colour.
+    private static let current = Mutex<(path: String, page: Int, boxes: [PageRegion])?>(nil)
 
     /// Marks `boxes` (page index → fractions of the document's paper) on the document at
     /// `path`, replacing its marks; an empty map clears them.
@@ -33,14 +37,31 @@ public enum PageMarks {
         selected.withLock { $0 = pages.isEmpty ? nil : (path, pages) }
     }
 
+    /// Marks `boxes` on page `index` of `path` as the hit the reader is on, in place of the one
+    /// before; no boxes clear it.
+    public static func setCurrent(_ boxes: [PageRegion], page index: Int, of path: String) {
+        current.withLock { $0 = boxes.isEmpty ? nil : (path, index, boxes) }
+    }
+
+    /// The boxes of the hit the reader is on, when it lies on page `index` of `path`.
+    public static func currentBoxes(_ path: String, page index: Int) -> [PageRegion] {
+        current.withLock { $0.flatMap { $0.path == path && $0.page == index ? $0.boxes : nil } } ?? []
+    }
+
     /// The boxes marked on page `index` of `path`: hits, and the selection.
     public static func boxes(_ path: String, page index: Int) -> [PageRegion] {
         let chosen = selected.withLock { $0.flatMap { $0.path == path ? $0.pages[index] : nil } } ?? []
         return marks.withLock { $0[path]?[index] ?? [] } + chosen
     }
 
-    /// `image`, showing `shown` of the paper (the whole, or a crop), with `boxes` marked.
-    static func mark(_ image: inout RGBAImage, boxes: [PageRegion], shown: PageRegion = .whole) {
+    /// `image`, showing `shown` of the paper (the whole, or a crop), with `boxes` marked and
+    /// `current` (the hit the reader is on) marked again in its own colour.
+    static func mark(_ image: inout RGBAImage, boxes: [PageRegion], current: [PageRegion] = [], shown: PageRegion = .whole) {
+        mark(&image, boxes: boxes, colour: colour, shown: shown)
+        mark(&image, boxes: current, colour: currentColour, shown: shown)
+    }
+
+    private static func mark(_ image: inout RGBAImage, boxes: [PageRegion], colour: (r: UInt8, g: UInt8, b: UInt8), shown: PageRegion) {
         guard !boxes.isEmpty, image.width > 0, image.height > 0, !shown.isEmpty else { return }
         let w = Double(image.width), h = Double(image.height)
         for b in boxes {

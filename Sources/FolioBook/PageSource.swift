@@ -383,7 +383,7 @@ extension DocumentRegistry {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             var page = try source.render(page: index, fit: fit)
-            PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index))
+            PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index), current: PageMarks.currentBoxes(path, page: index))
             return page
         }
         // Plain files are opened as regular files only (`InputFile`). A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
@@ -410,7 +410,8 @@ extension DocumentRegistry {
         guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }
         // Marks are on the document's paper, which sits on the book's as `onPaper` puts it.
         let paper = RGBAImage.placement(own: Book.paperAspect(firstPage: source.pageSize(0)), onPaper: paperAspect)
-        PageMarks.mark(&image, boxes: PageMarks.boxes(path, page: index).map(paper.placing), shown: crop.region)
+        PageMarks.mark(&image, boxes: PageMarks.boxes(path, page: index).map(paper.placing),
+                       current: PageMarks.currentBoxes(path, page: index).map(paper.placing), shown: crop.region)
         return image
     }
 }

@@ -94,23 +94,27 @@ extension PageText {
             guard folded[at] == p[0], folded[at..<at + p.count].elementsEqual(p) else { at += 1; continue }
             let end = at + p.count - 1
             hits.append(hit(page: page, first: owner[at], last: owner[end], from: at - starts[owner[at]],
-                            to: end - starts[owner[end]] + 1, folded: { lengths[$0] }))
+                            to: end - starts[owner[end]] + 1, folded: { folded[starts[$0]..<starts[$0] + lengths[$0]] }))
             at = end + 1
         }
         return hits
     }
 
     /// The hit covering words `first…last`, from scalar `from` of the first word's folded text
-    /// to scalar `to` of the last's: the boxes cut to the letters found (in proportion, as a
-    /// word's box gives no letter's place), one box per line.
-    private func hit(page: Int, first: Int, last: Int, from: Int, to: Int, folded: (Int) -> Int) -> SearchHit {
+    /// to scalar `to` of the last's: the boxes cut to the letters found, one box per line. A
+    /// word's box gives no letter's place, so the cut is in proportion — and made only where
+    /// letters or digits lie beyond it: "database." is marked whole with its point, not cut
+    /// into its "e" (a point counted as wide as a letter); inside a word a cut leaves a quarter
+    /// of a letter's room, so the last letter found is never clipped.
+    private func hit(page: Int, first: Int, last: Int, from: Int, to: Int, folded: (Int) -> ArraySlice<Unicode.Scalar>) -> SearchHit {
+        func wordLike(_ s: ArraySlice<Unicode.Scalar>) -> Bool { s.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil } }
         var boxes: [PageRegion] = []
         for i in first...last {
             var b = words[i].box
-            let n = Double(max(1, folded(i)))
+            let f = folded(i), n = Double(max(1, f.count))
             let x0 = b.x0, w = b.width
-            if i == last, to < Int(n) { b.x1 = x0 + w * Double(to) / n }
-            if i == first, from > 0 { b.x0 = x0 + w * Double(from) / n }
+            if i == last, to < f.count, wordLike(f.dropFirst(to)) { b.x1 = x0 + w * min(Double(to) + 0.25, n) / n }
+            if i == first, from > 0, wordLike(f.prefix(from)) { b.x0 = x0 + w * max(Double(from) - 0.25, 0) / n }
             // The next word on the same line (its middle within this box's height) extends the box.
             if let prev = boxes.last, abs((prev.y0 + prev.y1) / 2 - (b.y0 + b.y1) / 2) < prev.height / 2, b.x0 >= prev.x0 {
                 boxes[boxes.count - 1] = PageRegion(x0: prev.x0, y0: min(prev.y0, b.y0), x1: max(prev.x1, b.x1), y1: max(prev.y1, b.y1))

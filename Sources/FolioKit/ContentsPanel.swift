@@ -27,26 +27,36 @@ extension ReaderLayer {
     }
 }
 
+extension ReaderLayer {
+    /// What Tab says of a book whose document has no outline.
+    public static let noContents = "this book has no contents"
+}
+
 extension FramePipeline {
     private var overlayLayout: OverlayLayout {
         OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
     }
 
-    /// Tab in an open book shows the contents panel (Tab again or Escape closes it); while it
-    /// is shown ↑ ↓ Page Up/Down choose a row, Enter or a click on a row goes there through the
+    /// Shows the contents panel of the open book (the key map's Tab), or for a book without
+    /// contents says so in one line (no empty panel over the page).
+    func showContents(at now: Double) {
+        guard configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return }
+        var list = ReaderLayer.contents(of: library.books[b], shown: (controller.shownPages.last ?? 1) - 1, in: configuration.documents)
+        if list.rows.isEmpty {
+            layer.answer(ReaderLayer.noContents, at: now)
+        } else {
+            list.visible = overlayLayout.contentsRows
+            layer.contents = list
+        }
+        layer.fade.show(at: now)
+        needsRender = true
+    }
+
+    /// While the contents panel is shown (Tab again or Escape closes it) ↑ ↓ Page Up/Down choose a row, Enter or a click on a row goes there through the
     /// goto action, the wheel scrolls it, a click beside it closes it, and other keys do
     /// nothing. True when used up.
     func contentsTakes(_ event: InputEvent, at now: Double) -> Bool {
-        guard configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return false }
-        guard var list = layer.contents else {
-            guard case .key(.tab, _, _) = event else { return false }
-            var list = ReaderLayer.contents(of: library.books[b], shown: 2 * controller.spread, in: configuration.documents)
-            list.visible = overlayLayout.contentsRows
-            layer.contents = list
-            layer.fade.show(at: now)
-            needsRender = true
-            return true
-        }
+        guard configuration.showsLayer, controller.book != nil, controller.phase == .reading, var list = layer.contents else { return false }
         switch event {
         case let .key(key, _, _):
             switch key {

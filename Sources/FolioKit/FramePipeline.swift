@@ -57,8 +57,14 @@ public final class FramePipeline {
     /// False once the surface closed or a key quit.
     public internal(set) var isRunning = true
     private var title = ""
-    /// A note the application adds to the window title (a search's "3 of 17", a bookmark made).
-    public var titleNote = ""
+    /// A note the application adds to the window title (a search's "3 of 17", a bookmark made,
+    /// "back to page 3"): it stays while the reader stays where the move it tells of landed,
+    /// and goes when they move on (or close the book).
+    public var titleNote = "" {
+        didSet { noteLanding = nil }
+    }
+    /// The spread the note's move landed on, once it has.
+    private var noteLanding: Int?
     /// The on-screen layer (`PipelineLayer.swift`).
     let screenLayer = OnScreenLayer()
     /// Relayouts of the open reflowable book (`Relayout.swift`).
@@ -263,6 +269,13 @@ public final class FramePipeline {
 
     /// Gives the surface the title of what is shown, when it changed.
     private func updateTitle() {
+        if !titleNote.isEmpty, controller.phase == .reading || controller.phase == .shelf, !controller.isAnimating {
+            if controller.phase == .shelf || noteLanding.map({ $0 != controller.spread }) == true {
+                titleNote = ""
+            } else {
+                noteLanding = controller.spread
+            }
+        }
         let t = pageTitle + (overview == nil ? "" : " — overview") + (input.pageEntry.digits.isEmpty ? "" : " — go to page \(input.pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t

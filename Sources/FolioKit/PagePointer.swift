@@ -47,11 +47,15 @@ extension FramePipeline {
         pointer.selection.map { $0.words.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n") }
     }
 
-    /// Shift + drag, Ctrl+C, and the pointer's shape over links: true when the event was used up.
+    /// Shift + drag, and the pointer's shape over links: true when the event was used up.
     func pointerTakes(_ event: InputEvent, at now: Double) -> Bool {
         switch event {
         case let .mouseDown(.left, x, y, modifiers):
-            // A plain click lets the selection go (and turns the page as ever).
+            // A plain click lets the selection go and does nothing else (it turns no page).
+            if !modifiers.contains(.shift), pointer.selection != nil {
+                clearSelection()
+                return true
+            }
             clearSelection()
             guard modifiers.contains(.shift), let point = pagePoint(x: x, y: y), let (path, page) = documentPage(point.image) else {
                 return false
@@ -76,17 +80,20 @@ extension FramePipeline {
             pointer.drag = nil
             setPointer(.arrow)
             return true
-        case let .key(.c, modifiers, _) where modifiers.contains(.control) && controller.book != nil:
-            if let text = selectedText {
-                surface.copyToClipboard(text)
-                let words = pointer.selection?.words.reduce(0) { $0 + $1.words.count } ?? 0
-                titleNote = "copied \(words) word\(words == 1 ? "" : "s")"
-            } else {
-                showNotice("nothing selected: Shift + drag across a page selects its words")
-            }
-            return true
         default:
             return false
+        }
+    }
+
+    /// Ctrl+C (the key map's copy): the words selected onto the clipboard.
+    func copySelection() {
+        guard controller.book != nil else { return }
+        if let text = selectedText {
+            surface.copyToClipboard(text)
+            let words = pointer.selection?.words.reduce(0) { $0 + $1.words.count } ?? 0
+            titleNote = "copied \(words) word\(words == 1 ? "" : "s")"
+        } else {
+            showNotice("nothing selected: Shift + drag across a page selects its words")
         }
     }
 

@@ -35,6 +35,7 @@ final class InputRouter {
                 return
             }
             p.typed(pageEntry.digits)
+            if key == .escape, modifiers.isDisjoint(with: [.control, .alt]), p.escapeTakes() { return }
             let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
                                            phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
                                            zoomed: p.controller.settings.zoom > 1)
@@ -79,6 +80,9 @@ extension FramePipeline {
             layer.helpShown.toggle()
             if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
         case .overview: toggleOverview()
+        case .find: openSearchField(at: now)
+        case .contents: showContents(at: now)
+        case .copy: copySelection()
         case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
         case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)
@@ -94,6 +98,24 @@ extension FramePipeline {
             // The host may remember it.
             delegate?.pipeline(self, asksFor: command, at: now)
         }
+    }
+
+    /// Escape, once the panels, popups and fields before it have had their turn: it clears a
+    /// selection, else the search and its marks, else leaves full screen; only then does the key
+    /// map's Escape close the book. True when used up.
+    func escapeTakes() -> Bool {
+        if pointer.selection != nil {
+            clearSelection()
+        } else if finding != nil || layer.searchLine != nil {
+            endSearch()
+            layer.searchLine = nil
+            needsRender = true
+        } else if surface.isFullscreen {
+            surface.toggleFullscreen()
+        } else {
+            return false
+        }
+        return true
     }
 
     /// Turns to page image `n` (1-based) of the open book, clamped to its pages: a turn like any

@@ -13,6 +13,8 @@ final class OnScreenLayer {
     private var unavailable = false
     private(set) var drawn: (opacity: Double, content: OverlayContent)?
     private(set) var wake: Double?
+    /// The page mode seen last: a change is named on the layer.
+    var pageMode: PageMode?
 
     /// Draws `panels` over `target` at `opacity`, its shaders from `shaders` built first; false
     /// when they could not be (thrown the first time, then said no more).
@@ -30,16 +32,22 @@ final class OnScreenLayer {
         return true
     }
 
+    /// Steps a second a fade is drawn in: each step draws the whole frame again (on a software
+    /// renderer most of a core for a fade at the screen's rate), and a fading bar needs no more.
+    static let fadeSteps = 20.0
+
     /// Moves the layer on to `now`: it stays while something in it waits for the reader (and
     /// on the shelf, `stays`), lines past their time go; `content` is what it shows then. True
-    /// when its look changed.
+    /// when its look changed. A fade changes its look once a step, and wakes the loop for the
+    /// next step rather than each frame.
     func update(at now: Double, stays: Bool, content: (LayerState) -> OverlayContent) -> Bool {
         _ = state.expire(at: now)
         if state.isPinned || stays { state.fade.wake(at: now) }
-        let shown = (opacity: state.fade.opacity(at: now), content: content(state))
+        let step = (now * Self.fadeSteps).rounded(.down) / Self.fadeSteps
+        let shown = (opacity: state.fade.opacity(at: step), content: content(state))
         let changed = drawn.map { $0.opacity != shown.opacity || $0.content != shown.content } ?? true
         drawn = shown
-        wake = state.nextChange(after: now)
+        wake = state.nextChange(after: now).map { $0 > now ? $0 : step + 1 / Self.fadeSteps }
         return changed
     }
 
@@ -83,17 +91,22 @@ extension FramePipeline {
     /// What the layer shows in `state` now in the live reader.
     private func content(_ state: LayerState) -> OverlayContent {
         ReaderLayer.content(library: library, documents: configuration.documents, phase: controller.phase, book: controller.book, spread: controller.spread,
-                            scroll: controller.scroll, state: state)
+                            singlePage: controller.singlePage, scroll: controller.scroll, state: state)
     }
 
     private var layerLayout: OverlayLayout {
-        OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
+        ReaderLayer.layout(width: target.width, height: target.height, scale: surface.contentScale)
     }
 
     /// Moves the layer on to `now`: it stays while something in it waits for the reader (and on
     /// the shelf), lines past their time go, and a changed look asks for a frame.
     func updateLayer(at now: Double) {
         guard configuration.showsLayer else { return }
+        let mode = controller.settings.pages
+        if let seen = screenLayer.pageMode, seen != mode, controller.book != nil {
+            layer.answer(ReaderLayer.pageModeLine(mode, singlePage: controller.singlePage), at: now)
+        }
+        screenLayer.pageMode = mode
         if screenLayer.update(at: now, stays: controller.phase == .shelf, content: content) { needsRender = true }
     }
 
@@ -113,12 +126,15 @@ extension FramePipeline {
         layer.typing = digits.isEmpty ? nil : "Go to page \(digits)"
     }
 
-    /// Pointer events for the layer: moving shows it; a press on the progress bar (shown, in an
-    /// open book) drags along it, and letting go turns to the spread it points at through the
-    /// goto action. True when the event was used up.
+    /// Pointer events for the layer: moving shows it; a click with the help card up closes it
+    /// and does nothing else; a press on the progress bar (shown, in an open book) drags along
+    /// it, and letting go turns to the spread it points at through the goto action. True when
+    /// the event was used up.
     func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         switch event {
+        case .mouseDown where layer.helpShown:
+            layer.helpShown = false
         case let .mouseDown(.left, x, y, _):
             guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
                   let f = layerLayout.barFraction(x: x, y: y) else { return false }
@@ -131,10 +147,11 @@ extension FramePipeline {
             guard let f = layer.dragFraction else { return false }
             layer.dragFraction = nil
             let end = layerLayout.barFraction(x: x, y: y, dragging: true) ?? f
-            if let b = controller.book {
-                let s = ReaderLayer.spread(at: end, lastSpread: library.bookInfos[b].lastSpread)
-                // Layout page 2s + 1 lies in spread s (`BookInfo.spread(containing:)`).
-                if s != controller.spread { perform(.goTo(page: 2 * s + 1), at: now, origin: .gesture) }
+            if let info = controller.laidOutBook {
+                let s = ReaderLayer.spread(at: end, lastSpread: info.lastSpread)
+                if s != controller.spread {
+                    perform(.goTo(page: BookController.layoutPage(spread: s, singlePage: controller.singlePage)), at: now, origin: .gesture)
+                }
             }
         default:
             return false

@@ -9,18 +9,18 @@ import FolioRender
 /// The facts of a reader's state the on-screen layer shows: what the library, the key map and
 /// the state say, put into the layer's terms (`OverlayContent`).
 public enum ReaderLayer {
-    /// What the layer shows for `library` in `phase` with book `book` open at `spread` (or the
-    /// shelf at `scroll`), with the help card, typed page number, answer, notice and bar drag
-    /// of `state`.
-    public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int, scroll: Double,
-                               state: LayerState = LayerState()) -> OverlayContent {
+    /// What the layer shows for `library` in `phase` with book `book` open at `spread` of its
+    /// layout in one page or two (`singlePage`), or the shelf at `scroll`, with the help card,
+    /// typed page number, answer, notice and bar drag of `state`.
+    public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int,
+                               singlePage: Bool = false, scroll: Double, state: LayerState = LayerState()) -> OverlayContent {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
-        if state.helpShown { c.help = helpColumns }
+        if state.helpShown { c.help = helpSections }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
-            let info = library.bookInfos[b]
+            let info = laidOut(library.bookInfos[b], singlePage: singlePage)
             let s = state.dragFraction.map { Self.spread(at: $0, lastSpread: info.lastSpread) } ?? spread
-            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s, in: documents),
+            c.progress = OverlayProgress(label: label(book: library.books[b], spread: s, singlePage: singlePage, in: documents),
                                          fraction: info.lastSpread > 0 ? Double(s) / Double(info.lastSpread) : 0)
         } else if phase == .shelf, !library.books.isEmpty {
             let shown = library.books[min(max(Int(scroll.rounded()), 0), library.books.count - 1)]
@@ -38,14 +38,24 @@ public enum ReaderLayer {
         Int((min(max(fraction, 0), 1) * Double(lastSpread)).rounded())
     }
 
-    /// "17–18 · 36": the labels of the page images spread `s` shows and the number of images
-    /// ("≈36" while the book is laid out), its document read through `documents`.
-    /// Spread s shows images 2s and 2s + 1 counted from 1 (spread 0: the endpaper and image 1).
-    public static func label(book: Book, spread s: Int, in documents: DocumentRegistry) -> String {
-        let n = book.pages.count
-        let shown = [2 * s - 1, 2 * s].filter { $0 >= 0 && $0 < n }.map { book.pageLabel(image: $0, in: documents) }
+    /// A book's spreads as the page mode lays them out: one page image a spread in single-page mode.
+    static func laidOut(_ info: BookInfo, singlePage: Bool) -> BookInfo { singlePage ? info.onePagePerSheet : info }
+
+    /// "17–18 · 36" (one page: "17 · 36"): the labels of the page images spread `s` shows
+    /// (`BookController.shownPages`) and the number of images ("≈36" while the book is laid
+    /// out), its document read through `documents`.
+    public static func label(book: Book, spread s: Int, singlePage: Bool = false, in documents: DocumentRegistry) -> String {
+        let shown = BookController.shownPages(spread: s, singlePage: singlePage, imageCount: book.pages.count)
+            .map { book.pageLabel(image: $0 - 1, in: documents) }
         let pages = shown.isEmpty ? "cover" : shown.joined(separator: "–")
         return "\(pages) · \(book.pageCountLabel(in: documents))"
+    }
+
+    /// What the layer says when the page mode changes (E): "one page (auto)" names what auto
+    /// chose in this window.
+    public static func pageModeLine(_ mode: PageMode, singlePage: Bool) -> String {
+        let shown = singlePage ? "one page" : "two pages"
+        return mode == .auto ? "\(shown) (auto)" : shown
     }
 
     /// The answer to typing page `n` of a book of `count` images: nil when it exists.
@@ -54,20 +64,28 @@ public enum ReaderLayer {
         return count == 0 ? "no page \(n): the book has no pages" : count == 1 ? "no page \(n) — 1" : "no page \(n) — 1–\(count)"
     }
 
-    /// The help card, from the key map (the terminal's help reads the same table): the shelf's
-    /// keys and those of everywhere in one column, a book's in the other.
-    public static var helpColumns: [[HelpSection]] {
-        func section(_ title: String, _ context: KeyMap.Context) -> HelpSection {
-            HelpSection(title: title, rows: KeyMap.bindings.filter { $0.context == context }.map {
-                HelpRow(keys: $0.keys.map(\.label).joined(separator: " "), summary: $0.summary)
-            })
-        }
-        let goTo = HelpSection(title: "Going to a page", rows: [HelpRow(keys: "0–9 Enter", summary: "go to that page"),
-                                                                 HelpRow(keys: "bar", summary: "click or drag to jump"),
-                                                                 HelpRow(keys: "/ Ctrl+F", summary: "search the book (Enter, Esc)"),
-                                                                 HelpRow(keys: "Tab", summary: "contents (↑ ↓ Enter, Esc)"),
-                                                                 HelpRow(keys: "Shift+drag Ctrl+C", summary: "select a page's words, copy them")])
-        return [[section("On the shelf", .shelf), section("Anywhere", .anywhere), goTo], [section("In a book", .book)]]
+    /// The layer's layout for a framebuffer of `width × height` at `scale`, its wrapped lines
+    /// counted as the painter breaks them.
+    public static func layout(width: Int, height: Int, scale: Double = 1) -> OverlayLayout {
+        var layout = OverlayLayout(width: width, height: height, scale: scale)
+        layout.measure = OverlayPainter.lines
+        return layout
+    }
+
+    /// The help card, from the key map (the terminal's help and the manual page read the same
+    /// table): a book's keys, those of everywhere and of the shelf, then the pointer and page
+    /// numbers, which are not keys of the map.
+    public static var helpSections: [HelpSection] {
+        let contexts: [KeyMap.Context] = [.book, .anywhere, .shelf]
+        return contexts.map { context in
+            HelpSection(title: KeyMap.titles[context] ?? context.rawValue,
+                        rows: KeyMap.bindings.filter { $0.context == context }.map { HelpRow(keys: $0.label, summary: $0.summary) })
+        } + [HelpSection(title: "Pointer and page numbers", rows: [
+            HelpRow(keys: "0–9, Enter", summary: "go to that page"),
+            HelpRow(keys: "click a page", summary: "turn it, or follow the link under it"),
+            HelpRow(keys: "the bar", summary: "click or drag it to jump"),
+            HelpRow(keys: "Shift+drag", summary: "select a page's words"),
+        ])]
     }
 }
 

@@ -299,7 +299,9 @@ extension FramePipeline {
         configuration.documents.replace(event.document, with: event.source)
         let count = event.source.pageCount
         let pages = (0..<count).map { PageRef.document(event.document, index: $0) }
-        // Hits found in the old pages point at pages no longer there.
+        // Hits found in the old pages point at pages no longer there: the search is run again
+        // on the new ones, the reader left where they are.
+        let searchAgain = finding.flatMap { $0.book == event.book && pages != library.books[event.book].pages ? $0.search.phrase.text : nil }
         if pages != library.books[event.book].pages { endSearch() }
         session.library.books[event.book].pages = pages
         // Laid out for another page shape: the book takes it.
@@ -314,6 +316,7 @@ extension FramePipeline {
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: shown + 1), at: now, mapping: event.mapping.page)
         session.forgetSaved(book: event.book)
+        if let phrase = searchAgain, controller.book == event.book { startSearch(phrase, at: now, turnsToFirstHit: false) }
         relayouts.shown(event, on: controller.spread, completingLayout: completingLayout)
         guard !completingLayout else { return }
         let size = event.source.fontSize

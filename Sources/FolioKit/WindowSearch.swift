@@ -18,6 +18,9 @@ struct WindowSearch {
     /// Hits marked on the pages so far, and the document's pages they are on.
     var marked = 0
     var markedPages: Set<Int> = []
+    /// Turns to the first hit found: a search typed does; one run again on a new layout leaves
+    /// the reader where they are.
+    var turnsToFirstHit = true
 }
 
 extension FramePipeline {
@@ -25,26 +28,36 @@ extension FramePipeline {
     static let searchPoll = 0.1
 
     /// The page image the open spread starts at.
-    private var shownImage: Int { max(1, 2 * controller.spread) - 1 }
+    var shownImage: Int { (controller.shownPages.first ?? 1) - 1 }
 
-    /// Keys and typed text for the search field: `/` (typed) or Ctrl+F in an open book opens
-    /// it; while open it takes every key (Enter searches, Escape closes, Backspace erases) and
-    /// the text typed. True when the event was used up.
+    /// Whether the search field can open: in an open book, with the layer shown.
+    private var searchable: Bool { configuration.showsLayer && controller.book != nil && controller.phase == .reading }
+
+    /// Opens the search field with the last phrase to edit (`/` typed, or the key map's Ctrl+F).
+    func openSearchField(at now: Double) {
+        guard searchable else { return }
+        layer.openSearch(with: finding?.search.phrase.text ?? "")
+        layer.fade.show(at: now)
+        needsRender = true
+    }
+
+    /// Keys and typed text for the search field: `/` typed in an open book opens it; while
+    /// open it takes every key (Enter searches, Escape closes, Backspace erases) and the text
+    /// typed. True when the event was used up.
     func searchTakes(_ event: InputEvent, at now: Double) -> Bool {
-        guard configuration.showsLayer, controller.book != nil, controller.phase == .reading else { return false }
+        guard searchable else { return false }
         switch event {
         case let .text(typed):
             if layer.searchField != nil {
                 layer.typeInSearch(typed)
-            } else if typed == "/" {
+            } else if KeyMap.bindings.contains(where: { $0.command == .find && $0.typed.contains(typed) }) {
                 layer.openSearch(with: finding?.search.phrase.text ?? "")
             } else {
                 return false
             }
-        case let .key(key, modifiers, _):
+        case let .key(key, _, _):
             if layer.searchField == nil {
-                guard key == .f, modifiers.contains(.control) else { return false }
-                layer.openSearch(with: finding?.search.phrase.text ?? "")
+                return false
             } else {
                 switch key {
                 case .escape: layer.closeSearch()
@@ -66,7 +79,8 @@ extension FramePipeline {
 
     /// Searches the open book's document for `text` from the page shown, dropping the last
     /// search and its marks; an empty or overlong phrase, or a book of images, is answered.
-    func startSearch(_ text: String, at now: Double) {
+    /// With `turnsToFirstHit` the book turns to the first hit found.
+    func startSearch(_ text: String, at now: Double, turnsToFirstHit: Bool = true) {
         layer.closeSearch()
         endSearch()
         guard let b = controller.book, let (path, page) = ReaderLayer.documentPage(book: library.books[b], image: shownImage) else {
@@ -85,8 +99,8 @@ extension FramePipeline {
             return
         }
         let search = Search(phrase, in: PageTextCache(source: source), from: page)
-        finding = WindowSearch(search: search, path: path, book: b)
-        layer.searchLine = ReaderLayer.searchLine(search.progress, phrase: phrase.text, cursor: HitCursor())
+        finding = WindowSearch(search: search, path: path, book: b, turnsToFirstHit: turnsToFirstHit)
+        layer.searchLine = ReaderLayer.searchLine(search.progress, phrase: phrase.text, cursor: HitCursor(), shown: [])
         configuration.startsSearch(search)
     }
 
@@ -96,6 +110,7 @@ extension FramePipeline {
         old.search.cancel()
         finding = nil
         PageMarks.set([:], for: old.path)
+        PageMarks.setCurrent([], page: 0, of: old.path)
         marksChanged(pages: old.markedPages, of: old.path, book: old.book)
     }
 
@@ -115,6 +130,16 @@ extension FramePipeline {
     func updateSearch(at now: Double) {
         // A book closed: the phrase is searched again when it opens again.
         if controller.book == nil, standingSearch?.book != nil { standingSearch?.book = nil }
+        // The search is the open book's: closing it takes its field, its line and its marks away.
+        if controller.phase == .closing || controller.phase == .shelf {
+            endSearch()
+            if layer.searchLine != nil || layer.searchField != nil {
+                layer.searchLine = nil
+                layer.closeSearch()
+                needsRender = true
+            }
+            return
+        }
         if finding == nil, let standing = standingSearch, standing.book != controller.book, controller.phase == .reading {
             standingSearch?.book = controller.book
             startSearch(standing.phrase, at: now)
@@ -137,13 +162,13 @@ extension FramePipeline {
         }
         if let hit = s.shown {
             s.cursor.follow(hit, in: p.hits)
-        } else if !p.hits.isEmpty {
+        } else if !p.hits.isEmpty, s.turnsToFirstHit {
             finding = s
             turnToHit(forward: true, at: now)
             s = finding ?? s
         }
         finding = s
-        let line = ReaderLayer.searchLine(p, phrase: s.search.phrase.text, cursor: s.cursor)
+        let line = ReaderLayer.searchLine(p, phrase: s.search.phrase.text, cursor: s.cursor, shown: shownPages(of: s))
         if line != layer.searchLine { layer.searchLine = line }
     }
 
@@ -163,15 +188,28 @@ extension FramePipeline {
         let hits = s.search.progress.hits
         let book = library.books[s.book]
         let page = ReaderLayer.documentPage(book: book, image: shownImage)?.page ?? 0
+        // Moved away from the hit (not on the way to it): N goes on from the page shown.
+        if let at = s.shown, !controller.isAnimating, !shownPages(of: s).contains(at.page) { s.cursor = HitCursor() }
         guard let hit = forward ? s.cursor.next(in: hits, page: page) : s.cursor.previous(in: hits, page: page),
               let target = book.pages.firstIndex(of: .document(s.path, index: hit.page)) else { return }
+        let before = s.shown
         s.shown = hit
         finding = s
-        layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor)
+        PageMarks.setCurrent(hit.boxes, page: hit.page, of: s.path)
+        marksChanged(pages: Set([before?.page, hit.page].compactMap { $0 }), of: s.path, book: s.book)
+        layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor, shown: [hit.page])
         titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"
         layer.fade.show(at: now)
-        // Image i is layout page i + 2, in spread (i + 1) / 2.
-        if (target + 1) / 2 != controller.spread { perform(.goTo(page: target + 2), at: now, origin: .key) }
+        // Image i is layout page i + 2.
+        if !controller.shownPages.contains(target + 1) { perform(.goTo(page: target + 2), at: now, origin: .key) }
+    }
+
+    /// The pages of the search's document the open spread shows.
+    private func shownPages(of s: WindowSearch) -> Set<Int> {
+        let pages = library.books[s.book].pages
+        return Set(controller.shownPages.compactMap { n in
+            pages.indices.contains(n - 1) ? pages[n - 1].documentPage.flatMap { $0.path == s.path ? $0.index : nil } : nil
+        })
     }
 
     /// When the loop should look at the running search again; nil when none runs.
@@ -191,13 +229,16 @@ extension ReaderLayer {
     }
 
     /// What the layer says of a search: while it runs, the pages searched; then "“phrase” 3 of
-    /// 17", "no hits for “phrase”" or "this book has no text to search".
-    public static func searchLine(_ p: SearchProgress, phrase: String, cursor: HitCursor) -> String {
+    /// 17" while the hit chosen lies on the document pages `shown`, "“phrase” 17 hits" once the
+    /// reader is elsewhere, "no hits for “phrase”" or "this book has no text to search".
+    public static func searchLine(_ p: SearchProgress, phrase: String, cursor: HitCursor, shown: Set<Int>) -> String {
         let quoted = "“\(phrase.count > 40 ? phrase.prefix(40) + "…" : phrase)”"
         if p.noText { return "this book has no text to search" }
         if p.finished, p.hits.isEmpty { return "no hits for \(quoted)" }
         let pages = "\(p.searched) of \(p.pageCount) pages"
         if p.hits.isEmpty { return "searching \(quoted)… \(pages)" }
-        return "\(quoted) \(cursor.label(count: p.hits.count))" + (p.finished ? "" : " · searching, \(pages)")
+        let n = p.hits.count
+        let on = cursor.current.map { p.hits.indices.contains($0) && shown.contains(p.hits[$0].page) } ?? false
+        return "\(quoted) \(on ? cursor.label(count: n) : "\(n) hit\(n == 1 ? "" : "s")")" + (p.finished ? "" : " · searching, \(pages)")
     }
 }

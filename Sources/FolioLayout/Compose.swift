@@ -235,6 +235,10 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     case (true, nil):
         faces = BookFaces.flat(book, index: index, spread: Int(v.spread.rounded(.down)))
     }
+    // One page at rest, the book open: the page alone, as one-page readers show it — not the
+    // blank back of the sheet before it (and its stack) beside it in a wide view. A turn shows
+    // both sides, the sheet turning over.
+    if v.singlePage, v.turn == nil, v.openProgress >= 1 { faces = faces.filter { $0.side != .left } }
     let world = bookFrame(v, book: book)
     let p = v.openProgress
     let spread = v.turn?.from ?? Int(v.spread.rounded(.down))

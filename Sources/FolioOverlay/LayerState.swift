@@ -75,7 +75,9 @@ public struct LayerState: Sendable, Equatable {
 
     public init() {}
 
-    /// Shows `text` as the answer to a page number (it replaces what was typed).
+    /// Shows `text` for a few seconds on the entry line: the answer to a page number (it
+    /// replaces what was typed), or what a key did that shows nowhere else (the page mode
+    /// chosen, a book without contents).
     public mutating func answer(_ text: String, at time: Double) {
         answer = text
         answerUntil = time + Self.answerSeconds

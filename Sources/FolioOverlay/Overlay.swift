@@ -36,8 +36,9 @@ public struct OverlayColor: Sendable, Hashable {
     public static let clear = OverlayColor(0, 0, 0, 0)
     /// The panels' ground: dark enough under white text over any page or shelf.
     public static let panel = OverlayColor(0.08, 0.08, 0.10, 0.78)
-    /// The help card's ground: text in rows over a page's print needs it nearly opaque.
-    public static let card = OverlayColor(0.08, 0.08, 0.10, 0.93)
+    /// The ground of the help card and the contents: rows of small text over a page's print
+    /// are read only on a solid card (any see-through lets the print show between the words).
+    public static let card = OverlayColor(0.08, 0.08, 0.10)
     public static let text = OverlayColor(0.96, 0.96, 0.94)
     public static let dim = OverlayColor(0.72, 0.72, 0.70)
     public static let track = OverlayColor(1, 1, 1, 0.28)
@@ -45,8 +46,9 @@ public struct OverlayColor: Sendable, Hashable {
     public static let accent = OverlayColor(0.96, 0.66, 0.24)
 }
 
-/// One line of text in a panel: drawn in `frame` (panel pixels), centred vertically, cut with
-/// an ellipsis where it is wider.
+/// A line of text in a panel: drawn in `frame` (panel pixels), centred vertically, cut with
+/// an ellipsis where it is wider — or, `wraps`, broken into as many lines as the frame's
+/// height was given for it (the layout estimates them: `OverlayLayout.lines`).
 public struct OverlayText: Sendable, Hashable {
     public enum Align: Sendable, Hashable { case left, center, right }
 
@@ -57,15 +59,17 @@ public struct OverlayText: Sendable, Hashable {
     public var color: OverlayColor
     public var bold: Bool
     public var align: Align
+    public var wraps: Bool
 
     public init(_ string: String, frame: OverlayRect, size: Double, color: OverlayColor = .text, bold: Bool = false,
-                align: Align = .left) {
+                align: Align = .left, wraps: Bool = false) {
         self.string = string
         self.frame = frame
         self.size = size
         self.color = color
         self.bold = bold
         self.align = align
+        self.wraps = wraps
     }
 }
 
@@ -142,8 +146,8 @@ public struct OverlayContent: Sendable, Hashable {
     public var shelfAuthor: String?
     /// In an open book: the progress bar.
     public var progress: OverlayProgress?
-    /// The help card, in columns.
-    public var help: [[HelpSection]]?
+    /// The help card's sections, laid out in two columns.
+    public var help: [HelpSection]?
     /// The page number being typed, or the answer to one that does not exist.
     public var entry: String?
     /// A one-line notice of a problem.
@@ -152,7 +156,7 @@ public struct OverlayContent: Sendable, Hashable {
     public var contents: ContentsList?
 
     public init(shelfTitle: String? = nil, shelfAuthor: String? = nil, progress: OverlayProgress? = nil,
-                help: [[HelpSection]]? = nil, entry: String? = nil, notice: String? = nil, contents: ContentsList? = nil) {
+                help: [HelpSection]? = nil, entry: String? = nil, notice: String? = nil, contents: ContentsList? = nil) {
         self.shelfTitle = shelfTitle
         self.shelfAuthor = shelfAuthor
         self.progress = progress
@@ -171,6 +175,9 @@ public struct OverlayLayout: Sendable {
     public var height: Double
     /// Pixels of one layout unit: type and margins are multiples of it.
     public let unit: Double
+    /// The lines a wrapping text takes in its frame's width, as the painter breaks it (this
+    /// module draws no text); nil: estimated (`lines(_:size:width:bold:)`), never short.
+    public var measure: (@Sendable (OverlayText) -> Int)?
 
     public init(width: Int, height: Int, scale: Double = 1) {
         self.width = Double(max(width, 1))
@@ -309,46 +316,70 @@ public struct OverlayLayout: Sendable {
                                          size: 14 * unit, color: .dim, align: .right))
             }
         }
-        if list.rows.isEmpty {
-            texts.append(OverlayText("this book has no contents", frame: OverlayRect(x: margin, y: margin, width: f.width - 2 * margin, height: row),
-                                     size: 15 * unit, color: .dim))
-        }
         return OverlayPanel(role: .contents, frame: f, boxes: boxes, texts: texts)
     }
 
     // MARK: The help card
 
-    /// The help card, centred, its columns side by side; smaller type where the window is too
-    /// short for it.
-    private func helpCard(_ columns: [[HelpSection]]) -> OverlayPanel {
-        let rows = columns.map { $0.reduce(0) { $0 + 1 + $1.rows.count } + max($0.count - 1, 0) }.max() ?? 0
-        // Rows of 20 units, a title row of 36, padding of 24 above and below.
-        let natural = Double(rows) * 20 + 36 + 48
-        let u = min(unit, (height - 2 * margin) / natural)
-        let pad = (24 * u).rounded(), row = 20 * u
-        let w = min(width - 2 * margin, (Double(columns.count) * 460 * u).rounded() + pad)
-        let h = (natural * u).rounded()
-        var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, bold: true)]
-        let columnWidth = (w - pad * Double(columns.count + 1)) / Double(max(columns.count, 1))
-        for (c, sections) in columns.enumerated() {
-            let x = pad + Double(c) * (columnWidth + pad)
-            var y = pad + 36 * u
-            for (i, section) in sections.enumerated() {
-                if i > 0 { y += row }
-                texts.append(OverlayText(section.title, frame: OverlayRect(x: x, y: y, width: columnWidth, height: row), size: 14 * u,
-                                         color: .accent, bold: true))
-                y += row
-                let keyWidth = min(170 * u, columnWidth * 0.38)
+    /// Lines a text of `string` at `size` pixels takes in `width` pixels when it wraps: a
+    /// generous estimate of the sans-serif face's advance (0.62 of the size a character, 0.68
+    /// bold, most lines losing a word's room at their end), so the frame is never short.
+    public static func lines(_ string: String, size: Double, width: Double, bold: Bool = false) -> Int {
+        let advance = Double(string.count) * size * (bold ? 0.68 : 0.62)
+        return max(1, Int((advance / max(width * 0.85, 1)).rounded(.up)))
+    }
+
+    /// The help card, centred: its sections flow down two columns (a long section goes on in
+    /// the next), each row's keys and summary wrapped rather than cut; the type shrinks only
+    /// where the window is too short for it.
+    private func helpCard(_ sections: [HelpSection]) -> OverlayPanel {
+        // Rows of 17 units a line, a title row of 32, padding of 20 around.
+        func layout(_ u: Double) -> (w: Double, h: Double, texts: [OverlayText]) {
+            let pad = (20 * u).rounded(), line = 17 * u, columns = 2
+            let w = min(width - 2 * margin, (Double(columns) * 460 * u).rounded() + pad)
+            let columnWidth = (w - pad * Double(columns + 1)) / Double(columns)
+            let keyWidth = min(170 * u, columnWidth * 0.38)
+            // Each section's title and rows: the lines each takes, and its texts at (x, y).
+            var items: [(lines: Int, title: Bool, texts: (Double, Double) -> [OverlayText])] = []
+            for section in sections {
+                items.append((1, true, { x, y in
+                    [OverlayText(section.title, frame: OverlayRect(x: x, y: y, width: columnWidth, height: line), size: 13 * u, color: .accent, bold: true)]
+                }))
                 for r in section.rows {
-                    texts.append(OverlayText(r.keys, frame: OverlayRect(x: x, y: y, width: keyWidth - 8 * u, height: row), size: 13 * u, bold: true))
-                    texts.append(OverlayText(r.summary, frame: OverlayRect(x: x + keyWidth, y: y, width: columnWidth - keyWidth, height: row),
-                                             size: 13 * u, color: .dim))
-                    y += row
+                    func texts(x: Double, y: Double, lines n: Int) -> [OverlayText] {
+                        [OverlayText(r.keys, frame: OverlayRect(x: x, y: y, width: keyWidth - 8 * u, height: Double(n) * line), size: 13 * u,
+                                     bold: true, wraps: true),
+                         OverlayText(r.summary, frame: OverlayRect(x: x + keyWidth, y: y, width: columnWidth - keyWidth, height: Double(n) * line),
+                                     size: 13 * u, color: .dim, wraps: true)]
+                    }
+                    let n = texts(x: 0, y: 0, lines: 1).map { t in measure?(t) ?? Self.lines(t.string, size: t.size, width: t.frame.width, bold: t.bold) }.max() ?? 1
+                    items.append((n, false, { x, y in texts(x: x, y: y, lines: n) }))
                 }
             }
+            // A blank line before each title but the first of a column.
+            let half = (items.reduce(0) { $0 + $1.lines + ($1.title ? 1 : 0) } + 1) / 2
+            var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, bold: true)]
+            var column = 0, used = 0, tallest = 0
+            for (k, item) in items.enumerated() {
+                // The second column starts about half way, never below a title left alone at the foot of the first.
+                let needs = item.title ? 2 + (k + 1 < items.count ? items[k + 1].lines : 0) : item.lines
+                if column == 0, used > 0, used + needs > half { (column, used) = (1, 0) }
+                if item.title && used > 0 { used += 1 }
+                let x = pad + Double(column) * (columnWidth + pad)
+                texts += item.texts(x, pad + 32 * u + Double(used) * line)
+                used += item.lines
+                tallest = max(tallest, used)
+            }
+            return (w, (Double(tallest) * line + 32 * u + 2 * pad).rounded(.up), texts)
         }
-        let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: ((height - h) / 2).rounded(), width: w, height: h)
+        var u = unit, card = layout(u)
+        // Too tall for the window: smaller type, until it fits.
+        while card.h > height - 2 * margin, u > 0.3 {
+            u *= max(min((height - 2 * margin) / card.h, 0.97), 0.8)
+            card = layout(u)
+        }
+        let frame = OverlayRect(x: ((width - card.w) / 2).rounded(), y: max(((height - card.h) / 2).rounded(), 0), width: card.w, height: min(card.h, height))
         return OverlayPanel(role: .help, frame: frame,
-                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: .card, radius: 14 * u)], texts: texts)
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: card.w, height: frame.height), color: .card, radius: 14 * u)], texts: card.texts)
     }
 }

@@ -43,9 +43,34 @@ public enum OverlayPainter {
         cairo_fill(cr)
     }
 
-    private static func draw(_ text: OverlayText, _ cr: OpaquePointer) {
-        guard text.frame.width >= 1, text.size > 0, let layout = pango_cairo_create_layout(cr) else { return }
+    /// Whether `text` shows whole in its frame: not cut with an ellipsis, its lines within the
+    /// frame's height.
+    public static func fits(_ text: OverlayText) -> Bool {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return false }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return false }
+        defer { cairo_destroy(cr) }
+        guard let layout = layout(text, cr) else { return false }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var tw: Int32 = 0, th: Int32 = 0
+        pango_layout_get_pixel_size(layout, &tw, &th)
+        return pango_layout_is_ellipsized(layout) == 0 && Double(tw) <= text.frame.width + 1 && Double(th) <= text.frame.height + 1
+    }
+
+    /// The lines `text` takes in its frame's width as drawn (one unless it wraps).
+    @Sendable public static func lines(_ text: OverlayText) -> Int {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return 1 }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return 1 }
+        defer { cairo_destroy(cr) }
+        guard let layout = layout(text, cr) else { return 1 }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        return max(Int(pango_layout_get_line_count(layout)), 1)
+    }
+
+    /// Pango's layout of `text` on `cr`, as drawn; nil for a text of no room.
+    private static func layout(_ text: OverlayText, _ cr: OpaquePointer) -> OpaquePointer? {
+        guard text.frame.width >= 1, text.size > 0, let layout = pango_cairo_create_layout(cr) else { return nil }
         let font = pango_font_description_from_string("Sans")
         defer { pango_font_description_free(font) }
         pango_font_description_set_absolute_size(font, text.size * Double(FOLIO_PANGO_SCALE))
@@ -53,13 +78,23 @@ public enum OverlayPainter {
         pango_layout_set_font_description(layout, font)
         pango_layout_set_text(layout, text.string, -1)
         pango_layout_set_width(layout, Int32(text.frame.width * Double(FOLIO_PANGO_SCALE)))
-        pango_layout_set_ellipsize(layout, Int32(FOLIO_PANGO_ELLIPSIZE_END))
+        if text.wraps {
+            pango_layout_set_wrap(layout, Int32(FOLIO_PANGO_WRAP_WORD_CHAR))
+        } else {
+            pango_layout_set_ellipsize(layout, Int32(FOLIO_PANGO_ELLIPSIZE_END))
+        }
         pango_layout_set_single_paragraph_mode(layout, 1)
         switch text.align {
         case .left: pango_layout_set_alignment(layout, Int32(FOLIO_PANGO_ALIGN_LEFT))
         case .center: pango_layout_set_alignment(layout, Int32(FOLIO_PANGO_ALIGN_CENTER))
         case .right: pango_layout_set_alignment(layout, Int32(FOLIO_PANGO_ALIGN_RIGHT))
         }
+        return layout
+    }
+
+    private static func draw(_ text: OverlayText, _ cr: OpaquePointer) {
+        guard let layout = layout(text, cr) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var tw: Int32 = 0, th: Int32 = 0
         pango_layout_get_pixel_size(layout, &tw, &th)
         cairo_move_to(cr, text.frame.x, (text.frame.y + (text.frame.height - Double(th)) / 2).rounded())

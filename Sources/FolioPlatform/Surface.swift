@@ -25,6 +25,8 @@ public protocol Surface: AnyObject {
     func makeCurrent()
     func setTitle(_ title: String)
     func toggleFullscreen()
+    /// Whether the surface fills the screen (Escape leaves that before it closes a book).
+    var isFullscreen: Bool { get }
     /// Shows the pointer as `shape` over the surface (a hand over a link).
     func setPointer(_ shape: PointerShape)
     /// Puts `text` on the desktop's clipboard.
@@ -39,6 +41,8 @@ extension Surface {
     /// A surface without a pointer or a clipboard (headless) ignores them.
     public func setPointer(_ shape: PointerShape) {}
     public func copyToClipboard(_ text: String) {}
+    /// A surface that cannot fill the screen (headless) never does.
+    public var isFullscreen: Bool { false }
 }
 
 /// How the pointer looks: the desktop's own arrow, hand (over a link) and text beam (selecting).

@@ -41,7 +41,7 @@ public enum Action: Sendable, Equatable {
     /// |s − 1| / 5, or as a pinch (scale < 1) in an open book, which closes it with |1 − s|.
     case pinch(scale: Double)
     case scrubEnded
-    /// One page ↔ two pages (`PageMode`), whatever the view's shape.
+    /// The next page mode (`PageMode.next`): auto → one page → two pages → auto.
     case togglePages
     /// With one page shown: the page fits the view ↔ its width does, read by scrolling down it.
     case toggleFitWidth
@@ -85,6 +85,15 @@ public enum PageMode: String, Sendable, CaseIterable, Codable {
         case .auto: size.x < size.y
         case .one: true
         case .two: false
+        }
+    }
+
+    /// The mode E chooses next: auto → one → two → auto, so that auto can be had again.
+    public var next: PageMode {
+        switch self {
+        case .auto: .one
+        case .one: .two
+        case .two: .auto
         }
     }
 }
@@ -335,7 +344,7 @@ public final class BookController {
             if scrubTracker == nil, (phase == .shelf) != (s >= 1) { return false }
             return scrub { [phase] _ in phase == .closing || phase == .reading ? 1 - ClosedBook.closingProgress(pinch: s) : ClosedBook.openingProgress(pinch: s) }
         case .scrubEnded: return endScrub()
-        case .togglePages: return restyle(turn == nil) { [singlePage] in $0.pages = singlePage ? .two : .one }
+        case .togglePages: return restyle(turn == nil) { $0.pages = $0.pages.next }
         case .toggleFitWidth:
             guard singlePage, turn == nil else { return false }
             settings.fitWidth.toggle()
@@ -378,9 +387,19 @@ public final class BookController {
     /// of single-page mode, else the spread's two (one beside the cover and at the end).
     public var shownPages: [Int] {
         guard let info = currentBook else { return [] }
-        let numbers = singlePage ? [spread + 1] : [2 * spread, 2 * spread + 1]
-        return numbers.filter { $0 >= 1 && $0 <= info.imageCount }
+        return Self.shownPages(spread: spread, singlePage: singlePage, imageCount: info.imageCount)
     }
+
+    /// The one rule of where a reader is, for the title, the bar, go-to, search, the contents and
+    /// positions alike: the page images spread `s` shows in a book of `imageCount` images,
+    /// numbered from 1 — in single-page mode image `s`, else images 2`s` − 1 and 2`s` (0-based).
+    public static func shownPages(spread s: Int, singlePage: Bool, imageCount: Int) -> [Int] {
+        (singlePage ? [s + 1] : [2 * s, 2 * s + 1]).filter { $0 >= 1 && $0 <= imageCount }
+    }
+
+    /// The layout page of `book` (the go-to action's argument) that spread `s` of its layout in
+    /// the page mode `singlePage` shows.
+    public static func layoutPage(spread s: Int, singlePage: Bool) -> Int { singlePage ? s + 2 : 2 * s + 1 }
 
     /// Single-page mode follows `Settings.pages` and the view's shape; it changes at rest only,
     /// keeping the page read on screen: two pages → the right-hand one, one → its spread.
@@ -797,11 +816,13 @@ public final class BookController {
     private func beginPageDrag(at p: Vec2) -> Bool {
         guard phase == .reading, queue.isEmpty else { return false }
         let local = bookPoint(p)
-        let side: Side = local.x >= 0 ? .right : .left
         let size = pageSize
+        // One page shown: its half by the spine holds the sheet before it (lying beyond the
+        // spine), dragged back over the page.
+        let side: Side = local.x >= (singlePage ? size.x / 2 : 0) ? .right : .left
         // The page is held by its outer edge (by the corner near the head or tail) and that
         // point follows the pointer: pressing inside the page never folds a strip over at once.
-        let pressed = Vec2(abs(local.x), clamp(local.y, -size.y / 2, size.y / 2))
+        let pressed = Vec2(side == .right ? local.x : -local.x, clamp(local.y, -size.y / 2, size.y / 2))
         let nearEnd = abs(pressed.y) > 0.35 * size.y
         let grab = Vec2(size.x, nearEnd ? (pressed.y < 0 ? -size.y / 2 : size.y / 2) : pressed.y)
         let target = neighbour(of: spread, side == .right ? 1 : -1)

@@ -27,6 +27,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case overview
     /// Ctrl+= (Ctrl++) and Ctrl+−: lay a reflowable book out with larger or smaller text.
     case textLarger, textSmaller
+    /// / or Ctrl+F: the search field; Tab: the contents panel; Ctrl+C: copy the words selected.
+    case find, contents, copy
     /// Lay reflowable books out with the next choice of one part of their typography.
     case typography(TypographyChoice)
 }
@@ -89,14 +91,29 @@ public enum KeyMap {
         case whenQueueEmpty
     }
 
-    /// A key (or keys) and what it does in a context.
+    /// A key (or keys), held with `modifiers`, and what it does in a context.
     public struct Binding: Sendable {
         public var keys: [Key]
+        public var modifiers: Modifiers = []
         public var context: Context
         public var command: ViewerCommand
         public var repeats: Repeat
         /// What it does, for the help text.
         public var summary: String
+        /// Characters typed that do the same (/ comes as text, whatever the layout's key for it).
+        public var typed: [String] = []
+
+        init(keys: [Key], modifiers: Modifiers = [], typed: [String] = [], context: Context, command: ViewerCommand, repeats: Repeat,
+             summary: String) {
+            (self.keys, self.modifiers, self.typed, self.context, self.command, self.repeats, self.summary)
+                = (keys, modifiers, typed, context, command, repeats, summary)
+        }
+
+        /// The keys as a desktop writes them: "F, F11", "Shift+N", "/, Ctrl+F".
+        public var label: String {
+            let held = [(Modifiers.control, "Ctrl+"), (.alt, "Alt+"), (.shift, "Shift+")].filter { modifiers.contains($0.0) }.map(\.1).joined()
+            return (typed + keys.map { held + $0.label(held: modifiers) }).joined(separator: ", ")
+        }
     }
 
     public static let bindings: [Binding] = [
@@ -111,11 +128,12 @@ public enum KeyMap {
                 summary: "previous page"),
         Binding(keys: [.home], context: .book, command: .action(.firstPage), repeats: .never, summary: "first page"),
         Binding(keys: [.end], context: .book, command: .action(.lastPage), repeats: .never, summary: "last page"),
-        Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never, summary: "close the book"),
+        Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never,
+                summary: "close a panel, else the selection or search, else full screen, else the book"),
         Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
         Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
         Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
-        Binding(keys: [.e], context: .book, command: .action(.togglePages), repeats: .never, summary: "one page ↔ two pages"),
+        Binding(keys: [.e], context: .book, command: .action(.togglePages), repeats: .never, summary: "pages: auto → one → two"),
         Binding(keys: [.a], context: .book, command: .action(.toggleFitWidth), repeats: .never, summary: "one page: fit page ↔ fit width (→ scrolls, then turns)"),
         Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
         Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,
@@ -125,17 +143,36 @@ public enum KeyMap {
         Binding(keys: [.plus], context: .book, command: .action(.zoomIn), repeats: .always, summary: "zoom in"),
         Binding(keys: [.minus], context: .book, command: .action(.zoomOut), repeats: .always, summary: "zoom out"),
         Binding(keys: [.z], context: .book, command: .action(.fitSpread), repeats: .never, summary: "fit the spread (zoom 1)"),
-        Binding(keys: [.n], context: .book, command: .nextHit, repeats: .whenQueueEmpty, summary: "next search hit (Shift: previous)"),
-        Binding(keys: [.m], context: .book, command: .toggleBookmark, repeats: .never,
-                summary: "bookmark the spread, or unmark it (Shift: next bookmark)"),
+        Binding(keys: [.f], modifiers: .control, typed: ["/"], context: .book, command: .find, repeats: .never,
+                summary: "search the book (Enter searches, Esc closes)"),
+        Binding(keys: [.n], context: .book, command: .nextHit, repeats: .whenQueueEmpty, summary: "next search hit"),
+        Binding(keys: [.n], modifiers: .shift, context: .book, command: .previousHit, repeats: .whenQueueEmpty, summary: "previous search hit"),
+        Binding(keys: [.tab], context: .book, command: .contents, repeats: .never, summary: "contents (↑ ↓ Enter, Esc)"),
+        Binding(keys: [.c], modifiers: .control, context: .book, command: .copy, repeats: .never,
+                summary: "copy the words selected (Shift + drag selects)"),
+        Binding(keys: [.m], context: .book, command: .toggleBookmark, repeats: .never, summary: "bookmark the spread, or unmark it"),
+        Binding(keys: [.m], modifiers: .shift, context: .book, command: .nextBookmark, repeats: .never, summary: "next bookmark"),
+        Binding(keys: [.left], modifiers: .alt, context: .book, command: .back, repeats: .never, summary: "back after following a link"),
         Binding(keys: [.g], context: .book, command: .overview, repeats: .never,
-                summary: "overview: the pages small, to jump by sight (Enter or a click goes)"),
+                summary: "overview: the pages small (Enter or a click goes)"),
+        // Ctrl++ is Ctrl+Shift+= on most layouts. Held, it steps on: sizes asked for during a
+        // relayout wait for it and merge.
+        Binding(keys: [.plus], modifiers: .control, context: .book, command: .textLarger, repeats: .always,
+                summary: "larger text (EPUB, FB2, MOBI)"),
+        Binding(keys: [.minus], modifiers: .control, context: .book, command: .textSmaller, repeats: .always,
+                summary: "smaller text (EPUB, FB2, MOBI)"),
         Binding(keys: [.y], context: .book, command: .typography(.face), repeats: .never,
-                summary: "typeface: the publisher's → serif → sans → mono (Shift: margins)"),
+                summary: "typeface: the publisher's → serif → sans → mono"),
+        Binding(keys: [.y], modifiers: .shift, context: .book, command: .typography(.margins), repeats: .never,
+                summary: "margins normal → wide → narrow"),
         Binding(keys: [.k], context: .book, command: .typography(.lineSpacing), repeats: .never,
-                summary: "line spacing 1.2 → 1.4 → 1.7 → 2 (Shift: the publisher's styles on ↔ off)"),
+                summary: "line spacing 1.2 → 1.4 → 1.7 → 2"),
+        Binding(keys: [.k], modifiers: .shift, context: .book, command: .typography(.publisherStyles), repeats: .never,
+                summary: "the publisher's styles on ↔ off"),
         Binding(keys: [.j], context: .book, command: .typography(.justify), repeats: .never,
-                summary: "justified ↔ ragged right (Shift: hyphenation on ↔ off)"),
+                summary: "justified ↔ ragged right"),
+        Binding(keys: [.j], modifiers: .shift, context: .book, command: .typography(.hyphenate), repeats: .never,
+                summary: "hyphenation on ↔ off"),
 
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
@@ -150,36 +187,20 @@ public enum KeyMap {
         phase == .shelf ? .shelf : .book
     }
 
-    /// What a key press does in `phase`. `queuedTurns` (the controller's) throttles held keys.
-    /// Keys held with Ctrl or Alt do nothing: those belong to the desktop. While `zoomed`
-    /// the arrows pan the book instead of turning pages.
+    /// What a key press does in `phase`: the binding held with exactly these modifiers, else
+    /// the one without Shift (Shift+→ still turns, ? is typed with Shift, Ctrl++ is
+    /// Ctrl+Shift+=). Other keys held with Ctrl or Alt do nothing: those belong to the desktop.
+    /// `queuedTurns` (the controller's) throttles held keys. While `zoomed` the arrows pan the
+    /// book instead of turning pages.
     public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
                                 phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
         let context = context(of: phase)
-        if key == .left, modifiers == .alt, context == .book { return [.back] }
-        // Ctrl++ is Ctrl+Shift+= on most layouts.
-        if key == .plus || key == .minus, modifiers.contains(.control), !modifiers.contains(.alt), context == .book {
-            // Held, it steps on: sizes asked for during a relayout wait for it and merge.
-            return [key == .plus ? .textLarger : .textSmaller]
-        }
-        guard modifiers.isDisjoint(with: [.control, .alt]) else { return [] }
-        if zoomed, context == .book, let step = panSteps[key] { return [.action(.pan(by: step))] }
-        let binding = bindings.first { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
+        let held = modifiers.intersection([.control, .alt, .shift])
+        if zoomed, context == .book, held.isDisjoint(with: [.control, .alt]), let step = panSteps[key] { return [.action(.pan(by: step))] }
+        let candidates = bindings.filter { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
+        let binding = candidates.first { $0.modifiers == held } ?? candidates.first { $0.modifiers == held.subtracting(.shift) }
         guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
-        if modifiers.contains(.shift), let shifted = shifted(binding.command) { return [shifted] }
         return [binding.command]
-    }
-
-    /// What a binding does with Shift held, where that differs.
-    private static func shifted(_ command: ViewerCommand) -> ViewerCommand? {
-        switch command {
-        case .nextHit: .previousHit
-        case .toggleBookmark: .nextBookmark
-        case .typography(.face): .typography(.margins)
-        case .typography(.lineSpacing): .typography(.publisherStyles)
-        case .typography(.justify): .typography(.hyphenate)
-        default: nil
-        }
     }
 
     private static func repeats(_ policy: Repeat, queuedTurns: Int) -> Bool {
@@ -190,18 +211,20 @@ public enum KeyMap {
         }
     }
 
-    /// The key map as printed by `folio view --help` and the H key, grouped by context.
+    /// The titles of the contexts, for the help text and the help card.
+    public static let titles: [Context: String] = [.shelf: "On the shelf", .book: "In a book", .anywhere: "Anywhere"]
+
+    /// The key map as printed by `folio view --help` and the H key (and so the manual page's
+    /// table, made from `--help`), grouped by context.
     public static var help: String {
-        let titles: [Context: String] = [.shelf: "On the shelf", .book: "In a book", .anywhere: "Anywhere"]
-        let width = bindings.map { label($0.keys).count }.max() ?? 0
+        let width = bindings.map(\.label.count).max() ?? 0
         let groups = Context.allCases.map { context in
             let lines = bindings.filter { $0.context == context }.map { b in
-                let keys = label(b.keys)
-                return "  " + keys + String(repeating: " ", count: width + 2 - keys.count) + b.summary
+                "  " + b.label + String(repeating: " ", count: width + 2 - b.label.count) + b.summary
             }
             return ([titles[context, default: context.rawValue] + ":"] + lines).joined(separator: "\n")
         }
-        return (["Keys"] + groups + [zoomHelp, textSizeHelp, pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
+        return (["Keys"] + groups + [zoomHelp, pageNumberHelp, mouseHelp]).joined(separator: "\n\n")
     }
 
     /// Layout units an arrow moves the zoomed book: it moves the way the arrow points to show
@@ -213,16 +236,10 @@ public enum KeyMap {
           ← → ↑ ↓, drag             pan; Z fits the spread again
         """
 
-    private static let textSizeHelp = """
-        Text size of reflowable books (EPUB, FB2, MOBI; remembered):
-          Ctrl + =, Ctrl + +        larger text, laid out again on the same text
-          Ctrl + −                  smaller text
-        """
-
     private static let pageNumberHelp = """
         Going to a page (PageNumberEntry):
           digits, then Enter or G   go to that page (the window title shows the digits)
-          click a link              follow it (Alt + ← comes back); a web or mail
+          click a link              follow it (Alt+← comes back); a web or mail
                                     address opens in its application
         """
 
@@ -230,7 +247,7 @@ public enum KeyMap {
         Mouse:
           drag a page by its edge   curl it; let go to turn it or let it fall back
           click a page              turn it
-          Shift + drag on a page    select its words; Ctrl + C copies them
+          Shift + drag on a page    select its words; Ctrl+C copies them
           wheel                     scroll the shelf, or turn pages
           drag the shelf            scroll it (it glides and settles on a cover)
           click a cover             centre it; click the centred one to open it
@@ -240,12 +257,15 @@ public enum KeyMap {
           Ctrl + wheel              the same pinch in steps
         """
 
-    private static func label(_ keys: [Key]) -> String {
-        keys.map(\.label).joined(separator: " ")
-    }
 }
 
 extension Key {
+    /// The key's name as a desktop writes it held with `modifiers`: = with Ctrl (Ctrl+= sizes
+    /// text), + alone (zoom).
+    public func label(held modifiers: Modifiers) -> String {
+        self == .plus && modifiers.contains(.control) ? "=" : label
+    }
+
     /// The key's name as printed on a keyboard.
     public var label: String {
         switch self {

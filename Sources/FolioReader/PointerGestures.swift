@@ -300,7 +300,10 @@ public struct PointerGestures {
     private func grabsEdge(_ p: Vec2, controller: BookController) -> Bool {
         guard let local = Self.bookPoint(p, controller: controller), let size = pageSize(controller) else { return false }
         let across = abs(local.x) / size.x
-        return across >= 1 - edgeZone && across <= 1.1 && abs(local.y) <= size.y * 0.55
+        guard abs(local.y) <= size.y * 0.55 else { return false }
+        // One page shown: its strip by the spine grabs the sheet before it, to drag it back over.
+        if controller.singlePage, local.x >= 0, across <= edgeZone { return true }
+        return across >= 1 - edgeZone && across <= 1.1
     }
 
     private func pageSize(_ controller: BookController) -> Vec2? {

@@ -85,7 +85,19 @@ public final class Window: Surface {
         glfwSetCursor(handle, pointers[shape])
     }
 
-    public func copyToClipboard(_ text: String) { glfwSetClipboardString(handle, text) }
+    /// Puts `text` on the clipboard and, on X11, in the PRIMARY selection too (what a middle
+    /// click pastes, as every X application's copy does).
+    public func copyToClipboard(_ text: String) {
+        glfwSetClipboardString(handle, text)
+        Self.setPrimary?(text)
+    }
+
+    /// GLFW's X11 call for PRIMARY, looked up where it runs: a Wayland build of GLFW has none
+    /// (and Wayland's primary selection is the compositor's).
+    private static let setPrimary: (@convention(c) (UnsafePointer<CChar>?) -> Void)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "glfwSetX11SelectionString") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>?) -> Void).self)
+    }()
 
     /// Seconds since GLFW started: the viewer's clock (captures and tests pass their own).
     public var time: Double { glfwGetTime() }

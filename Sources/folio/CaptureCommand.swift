@@ -119,7 +119,7 @@ struct Capture: ParsableCommand {
         Timings.mark("frame (pages rasterised, programs linked, drawn)")
         if layer.isOn {
             let v = try still.resolve(library: library.bookInfos)
-            layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), scroll: v.scroll)
+            layer.draw(on: pipeline, library: library, phase: v.phase, book: v.book, spread: Int(v.spread), singlePage: v.singlePage, scroll: v.scroll)
         }
         if Interrupt.requested { throw Failure(.interrupted, "interrupted; \(output) is not written") }
         // A program is linked when first drawn with: one that does not link fails here.

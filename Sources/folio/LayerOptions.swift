@@ -38,8 +38,8 @@ struct LayerOptions: ParsableArguments {
     }
 
     /// Draws the layer (when asked) over the frame `pipeline` holds, for `library` in `phase`
-    /// with book `book` open at `spread`, or the shelf at `scroll`.
-    func draw(on pipeline: FramePipeline, library: Library, phase: Scene.State, book: Int?, spread: Int, scroll: Double) {
+    /// with book `book` open at `spread` of its layout in one page or two, or the shelf at `scroll`.
+    func draw(on pipeline: FramePipeline, library: Library, phase: Scene.State, book: Int?, spread: Int, singlePage: Bool, scroll: Double) {
         guard isOn else { return }
         var state = LayerState()
         state.helpShown = uiHelp
@@ -48,31 +48,39 @@ struct LayerOptions: ParsableArguments {
             if let answer = ReaderLayer.missingPage(n, count: count) { state.answer(answer, at: 0) } else { state.typing = "Go to page \(n)" }
         }
         if let uiNotice { state.notice(uiNotice, at: 0) }
+        let shown = book.map { BookController.shownPages(spread: spread, singlePage: singlePage, imageCount: library.books[$0].pages.count) } ?? []
         if uiContents, let b = book {
-            state.contents = ReaderLayer.contents(of: library.books[b], shown: 2 * spread, in: commandDocuments)
-            state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
-                                                    scale: pipeline.surface.contentScale).contentsRows
+            let list = ReaderLayer.contents(of: library.books[b], shown: (shown.last ?? 1) - 1, in: commandDocuments)
+            if list.rows.isEmpty {
+                state.answer(ReaderLayer.noContents, at: 0)
+            } else {
+                state.contents = list
+                state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
+                                                        scale: pipeline.surface.contentScale).contentsRows
+            }
         }
-        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, spread: spread) }
-        pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread, scroll: scroll, state: state))
+        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
+        pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,
+                                               singlePage: singlePage, scroll: scroll, state: state))
     }
 
-    /// What the viewer says of a search for `phrase` in book `b` shown at `spread`, the first
-    /// hit on or after it chosen.
-    private func searchLine(_ phrase: String, in library: Library, book b: Int, spread: Int) -> String {
+    /// What the viewer says of a search for `phrase` in book `b` showing page images `images`,
+    /// the first hit on or after the first of them chosen.
+    private func searchLine(_ phrase: String, in library: Library, book b: Int, images: [Int]) -> String {
         let book = library.books[b]
-        guard let (path, page) = ReaderLayer.documentPage(book: book, image: max(1, 2 * spread) - 1),
+        guard let (path, page) = ReaderLayer.documentPage(book: book, image: images.first ?? 0),
               let progress = (try? markHits(of: phrase, in: library, option: "--ui-search"))?[path] else {
             return "this book has no text to search"
         }
         var cursor = HitCursor()
         _ = cursor.next(in: progress.hits, page: page)
-        return ReaderLayer.searchLine(progress, phrase: phrase, cursor: cursor)
+        let shown = Set(images.compactMap { ReaderLayer.documentPage(book: book, image: $0) }.filter { $0.path == path }.map(\.page))
+        return ReaderLayer.searchLine(progress, phrase: phrase, cursor: cursor, shown: shown)
     }
 
     /// The same over the frame of the pipeline's own controller (recordings).
     func draw(on pipeline: FramePipeline) {
         let c = pipeline.controller
-        draw(on: pipeline, library: pipeline.library, phase: c.phase, book: c.book, spread: c.spread, scroll: c.scroll)
+        draw(on: pipeline, library: pipeline.library, phase: c.phase, book: c.book, spread: c.spread, singlePage: c.singlePage, scroll: c.scroll)
     }
 }

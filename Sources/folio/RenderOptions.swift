@@ -42,8 +42,12 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Image size, WxH.")
     var size: String = "1280x720"
 
-    @Option(help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size).", valueName: "WxH"))
-    var view = "1280x720"
+    @Option(name: .customLong("view"),
+            help: ArgumentHelp("Layout view size in layout units (the scene is fitted to --size). Default: the viewer's, a window of --size: 1280x720 widened or heightened to its shape.", valueName: "WxH"))
+    var viewGiven: String?
+
+    /// `--view` as given, else the viewer's base view (`viewSize` fits it to `--size`).
+    var view: String { viewGiven ?? "1280x720" }
 
     @OptionGroup var drawing: DrawingOptions
     var shaders: String? { drawing.shaders }
@@ -63,7 +67,7 @@ struct RenderOptions: ParsableArguments {
             throw ValidationError("--msaa \(samples) at \(size) needs \((samples * w * h * 8) >> 20) MiB of samples; at most "
                 + "\((Self.maxSamples * 8) >> 20) MiB are drawn: lower --msaa or --size")
         }
-        _ = try StateOptions.size(view, option: "--view")
+        if let viewGiven { _ = try StateOptions.size(viewGiven, option: "--view") }
         guard (0...60).contains(cornerRadius) else { throw ValidationError("--corner-radius must be 0…60 (got \(cornerRadius))") }
     }
 
@@ -75,8 +79,16 @@ struct RenderOptions: ParsableArguments {
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240 (got \(fps))") }
     }
 
-    /// The layout view size, layout units.
-    var viewSize: Vec2 { get throws { try StateOptions.size(view, option: "--view") } }
+    /// The layout view size, layout units: `--view`, else what a window of `--size` shows (the
+    /// viewer fits its base view to the window's shape, `ViewMapping.fittedViewSize`), so that
+    /// `--size 720x1280` alone is a tall window's one page.
+    var viewSize: Vec2 {
+        get throws {
+            if let viewGiven { return try StateOptions.size(viewGiven, option: "--view") }
+            let (w, h) = try parseSize(size)
+            return ViewMapping(width: w, height: h, viewSize: Vec2(1280, 720)).fittedViewSize
+        }
+    }
 
     /// A headless frame pipeline that draws pages of `library` at `--size`, each frame waiting
     /// for its images, on `context` (made current on this thread) or a new one; `destroy()` it when done.

@@ -205,7 +205,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// The open book, its pages, and the page image (0-based) its spread starts at.
     private func reading(_ pipeline: FramePipeline) -> (book: Book, image: Int)? {
         guard let b = pipeline.controller.book else { return nil }
-        return (pipeline.library.books[b], max(1, 2 * pipeline.controller.spread) - 1)
+        return (pipeline.library.books[b], (pipeline.controller.shownPages.first ?? 1) - 1)
     }
 
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {

@@ -134,6 +134,33 @@ copy() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mou
          sleep 0.5; titled "copied 9 words"; }
 within 20 copy || fail "nothing was copied; the title says: $(xdotool getwindowname "$wid")"
 echo "clipboard<<$(xclip -o -selection clipboard)>>"
+echo "primary<<$(xclip -o -selection primary)>>"
+# A plain click lets the selection go and turns nothing; with nothing to let go, a click turns.
+xdotool mousemove --window "$wid" 800 300 click 1
+sleep 1
+titled "page 1 of 3" || fail "the click that let the selection go turned the page: $(xdotool getwindowname "$wid")"
+xdotool click 1
+within 10 titled "pages 2–3 of 3" || fail "a click with nothing to let go did not turn: $(xdotool getwindowname "$wid")"
+quit
+"""#
+
+/// Escape in full screen (F11) leaves full screen and keeps the book open; the next Escape
+/// closes the book.
+private let escapeLeavesFullScreen = scriptHelpers + #"""
+"$FOLIO" view "$DOC" >"$SHOTS/stdout.txt" 2>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 20 titled "page 1 of" || fail "the book did not open; the title says: $(xdotool getwindowname "$wid")"
+size() { xdotool getwindowgeometry "$wid" | awk '/Geometry/ {print $2}'; }
+sized() { [ "$(size)" = "$1" ]; }
+windowed=$(size)
+xdotool key --window "$wid" F11
+within 10 sized 1280x800 || fail "F11 did not fill the screen: $(size), $windowed before"
+xdotool key --window "$wid" Escape
+within 10 sized "$windowed" || fail "Escape did not leave full screen: $(size)"
+titled "page 1 of" || fail "Escape in full screen closed the book; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" Escape
+within 10 titled "(1/1)" || fail "the next Escape did not close the book; the title says: $(xdotool getwindowname "$wid")"
 quit
 """#
 
@@ -291,7 +318,15 @@ echo "done"
         let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
         try Self.underXvfb(copyText, environment: ["DOC": doc]) { _, report in
             #expect(report.contains("clipboard<<The quick brown fox\njumps over the lazy dog>>"), "\(report)")
+            #expect(report.contains("primary<<The quick brown fox\njumps over the lazy dog>>"), "middle click pastes it too: \(report)")
         }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3-cairo"))
+    func escapeLeavesFullScreenBeforeItClosesTheBook() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
+        try Self.underXvfb(escapeLeavesFullScreen, environment: ["DOC": doc]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
@@ -305,7 +340,7 @@ echo "done"
             func ink(_ image: RGBAImage) -> Int {
                 var n = 0
                 for y in image.height * 30 / 100..<image.height * 70 / 100 {
-                    for x in image.width * 17 / 100..<image.width * 38 / 100 {
+                    for x in image.width * 14 / 100..<image.width * 30 / 100 {
                         let p = image.pixel(x, y)
                         if p.r > 200 && p.g > 200 && p.b > 190 { n += 1 }
                     }
@@ -439,7 +474,8 @@ echo "done"
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let run = try FolioProcess.run(folio.path, ["view", "--help"], timeout: 20)
         #expect(run.status == 0)
-        for line in ["open the centred book", "next page", "close the book", "screenshot", "quit", "Ctrl + wheel"] {
+        for line in ["open the centred book", "next page", "else the book", "screenshot", "quit", "Ctrl + wheel",
+                     "  Tab ", "  /, Ctrl+F ", "  Alt+← ", "  Ctrl+= ", "  Shift+N ", "  F, F11 "] {
             #expect(run.stdout.contains(line), "\(line)")
         }
     }

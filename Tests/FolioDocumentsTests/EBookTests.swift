@@ -99,6 +99,18 @@ final class EBookTests: XCTestCase {
         XCTAssertGreaterThan(ratio, 3)
     }
 
+    /// A reflowable page drawn small (an overview's thumbnail) is the whole page, as drawn large:
+    /// its lower part has its text too (the list's nodes were culled against the pixmap's
+    /// pixels read as points, keeping only a small render's top).
+    func testASmallRenderOfAReflowablePageIsTheWholePage() throws {
+        let doc = try Fixtures.documents.open(try EBooks.path("long.epub"))
+        let page = try XCTUnwrap((0..<doc.pageCount).first { ink(try doc.render(page: $0, fit: PixelSize(width: 362, height: 568)).image,
+                                                                PageRegion(x0: 0, y0: 0.7, x1: 1, y1: 0.95)) > 200 })
+        let small = try doc.render(page: page, fit: PixelSize(width: 120, height: 188)).image
+        XCTAssertLessThan(small.height, 200)
+        XCTAssertGreaterThan(ink(small, PageRegion(x0: 0, y0: 0.7, x1: 1, y1: 0.95)), 20, "the foot of page \(page + 1) drawn small")
+    }
+
     func testALargerTextSizeTakesMorePagesAndAPlaceInTheTextIsKept() throws {
         let doc = try MuPDFDocument(path: try EBooks.path("reflow2.epub"), fontSize: 11)
         let starts = try chapterPages(doc)

@@ -99,8 +99,9 @@ final class NavigationTests: XCTestCase {
         let text = try XCTUnwrap(try source("navigation.pdf").text(page: 0))
         let hit = try XCTUnwrap(try search("uic").hits.first)
         let quick = text.words[1].box, box = try XCTUnwrap(hit.boxes.first)
-        XCTAssertEqual(box.x0, quick.x0 + quick.width / 5, accuracy: 1e-9)
-        XCTAssertEqual(box.x1, quick.x0 + quick.width * 4 / 5, accuracy: 1e-9)
+        // A quarter of a letter's room either side of the letters found.
+        XCTAssertEqual(box.x0, quick.x0 + quick.width * 0.75 / 5, accuracy: 1e-9)
+        XCTAssertEqual(box.x1, quick.x0 + quick.width * 4.25 / 5, accuracy: 1e-9)
     }
 
     func testBadPhrasesAreRefusedOrFindNothing() throws {
@@ -112,6 +113,24 @@ final class NavigationTests: XCTestCase {
         let hebrew = PageText(words: [TextWord(text: "שָׁלוֹם", box: PageRegion(x0: 0.5, y0: 0.1, x1: 0.7, y1: 0.2)),
                                       TextWord(text: "עולם", box: PageRegion(x0: 0.2, y0: 0.1, x1: 0.4, y1: 0.2))])
         XCTAssertEqual(hebrew.hits(of: try Phrase("שלום עולם"), page: 0).count, 1, "right to left, points ignored")
+    }
+
+    /// A hit's box covers its letters whole: punctuation beside a word is marked with it rather
+    /// than the box cut (in proportion) into the word's last letter; inside a longer word the
+    /// cut leaves a little room past the last letter found.
+    func testAHitBoxCoversItsLastLetterWhole() throws {
+        func box(_ phrase: String, in words: [String]) throws -> PageRegion? {
+            let text = PageText(words: words.enumerated().map { i, w in
+                TextWord(text: w, box: PageRegion(x0: Double(i), y0: 0.1, x1: Double(i) + 0.9, y1: 0.2))
+            })
+            return text.hits(of: try Phrase(phrase), page: 0).first?.boxes.first
+        }
+        XCTAssertEqual(try box("database", in: ["a", "database."])?.x1, 1.9, "the point is marked with the word")
+        XCTAssertEqual(try box("mickey mouse", in: ["“Mickey", "Mouse”,"])?.x0, 0, "the opening quote too")
+        XCTAssertEqual(try box("mickey mouse", in: ["“Mickey", "Mouse”,"])?.x1, 1.9)
+        let inside = try XCTUnwrap(try box("mouse", in: ["Mousetrap"]))
+        XCTAssertGreaterThan(inside.x1, 0.9 * 5 / 9, "past the e")
+        XCTAssertLessThan(inside.x1, 0.9 * 6 / 9, "short of the t's end")
     }
 
     func testABookWithoutTextSaysSo() throws {

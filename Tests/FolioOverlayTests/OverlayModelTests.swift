@@ -5,8 +5,8 @@ import Testing
 /// and how visible the layer is at a time passed in.
 @Suite struct OverlayModelTests {
     static let reading = OverlayContent(progress: OverlayProgress(label: "17–18 · 36", fraction: 0.5))
-    static let help = [[HelpSection(title: "Anywhere", rows: [HelpRow(keys: "H ?", summary: "these keys")])],
-                       [HelpSection(title: "In a book", rows: (0..<17).map { HelpRow(keys: "K\($0)", summary: "does \($0)") })]]
+    static let help = [HelpSection(title: "Anywhere", rows: [HelpRow(keys: "H, ?", summary: "these keys")]),
+                       HelpSection(title: "In a book", rows: (0..<17).map { HelpRow(keys: "K\($0)", summary: "does \($0)") })]
 
     @Test func eachStateShowsItsPanels() {
         let layout = OverlayLayout(width: 1280, height: 720)

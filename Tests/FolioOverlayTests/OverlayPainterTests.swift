@@ -53,4 +53,41 @@ import Testing
         let image = OverlayPainter.paint(OverlayPanel(role: .entry, frame: OverlayRect(x: 0, y: 0, width: 0, height: -5), boxes: [], texts: []))
         #expect(image.width == 1 && image.height == 1 && image.pixel(0, 0).a == 0)
     }
+
+    /// The help card and the contents are solid cards: nothing of the page shows between
+    /// their rows, at any window size.
+    @Test func theCardsOfRowsAreSolid() {
+        let rows = ContentsList(rows: (0..<30).map { ContentsList.Row(title: "Chapter \($0)", label: "\($0)", depth: 0, target: $0) }, current: 3)
+        let help = [HelpSection(title: "Keys", rows: [HelpRow(keys: "F11", summary: "full screen")])]
+        for (w, h) in [(640, 360), (1280, 720), (1920, 1080)] {
+            let panels = OverlayLayout(width: w, height: h).panels(OverlayContent(help: help, contents: rows))
+            for panel in panels where [.help, .contents].contains(panel.role) {
+                let image = OverlayPainter.paint(panel)
+                var seeThrough = 0
+                for y in stride(from: 20, to: image.height - 20, by: 3) {
+                    for x in stride(from: 20, to: image.width - 20, by: 3) where image.pixel(x, y).a < 255 { seeThrough += 1 }
+                }
+                #expect(seeThrough == 0, "\(panel.role) at \(w)×\(h): \(seeThrough) pixels let the page through")
+            }
+        }
+    }
+
+    /// A card of 40 rows, some with long summaries and keys, fits every window from 640×360
+    /// up: inside the window, every text whole in its frame (no ellipsis, no line past it),
+    /// in two columns side by side.
+    @Test(arguments: [(640, 360), (1280, 720), (1920, 1080)])
+    func theHelpCardFitsWithoutCuttingAnything(width: Int, height: Int) throws {
+        let long = "a summary long enough to need a second line at the smaller sizes of the card"
+        let sections = [HelpSection(title: "In a book", rows: (0..<30).map { HelpRow(keys: $0 % 7 == 0 ? "→, Space, PageDown" : "Shift+K\($0)", summary: $0 % 5 == 0 ? long : "does \($0)") }),
+                        HelpSection(title: "Anywhere", rows: (0..<6).map { HelpRow(keys: "F\($0)", summary: "anywhere \($0)") }),
+                        HelpSection(title: "On the shelf", rows: (0..<4).map { HelpRow(keys: "S\($0)", summary: "shelf \($0)") })]
+        let card = try #require(OverlayLayout(width: width, height: height).panels(OverlayContent(help: sections)).first)
+        #expect(card.frame.x >= 0 && card.frame.y >= 0 && card.frame.maxX <= Double(width) && card.frame.maxY <= Double(height))
+        for text in card.texts {
+            #expect(OverlayPainter.fits(text), "\(text.string) cut at \(width)×\(height) in \(text.frame)")
+            #expect(text.frame.maxX <= card.frame.width + 0.5 && text.frame.maxY <= card.frame.height + 0.5, "\(text.string)")
+        }
+        #expect(Set(card.texts.dropFirst().map { $0.frame.x < card.frame.width / 2 }).count == 2, "two columns")
+        #expect(card.texts.allSatisfy { $0.size >= 7 }, "type of 7 pixels at least: \(card.texts.map(\.size).min() ?? 0)")
+    }
 }

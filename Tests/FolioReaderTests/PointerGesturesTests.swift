@@ -149,6 +149,29 @@ private struct Driver {
         #expect(d.controller.spread == 1 && d.controller.phase == .reading)
     }
 
+    /// One page shown: a drag from its strip by the spine brings the page before it back over;
+    /// one from its outer edge still turns on.
+    @Test func withOnePageADragFromTheSpineTurnsBack() {
+        let c = reading()
+        #expect(c.handle(.togglePages, at: 2) && c.singlePage)
+        c.handle(.goTo(page: BookInfo.layoutPage(number: 3)), at: 2)
+        var d = Driver(c)
+        d.settle()
+        #expect(d.controller.shownPages == [3])
+        // The page fills -181…181 of the view: its spine at -181.
+        d.press(at: Vec2(-160, -150))
+        for x in stride(from: -100.0, through: 400, by: 100) { d.move(to: Vec2(x, -140), after: 0.03) }
+        d.release(at: Vec2(400, -140))
+        #expect(d.actions.first == .pageDragBegan(Vec2(-160, -150)) && d.controller.turnCompletes == true)
+        d.settle()
+        #expect(d.controller.shownPages == [2], "\(d.controller.shownPages)")
+        d.press(at: Vec2(170, -150))
+        for x in stride(from: 100.0, through: -400, by: -100) { d.move(to: Vec2(x, -140), after: 0.03) }
+        d.release(at: Vec2(-400, -140))
+        d.settle()
+        #expect(d.controller.shownPages == [3])
+    }
+
     @Test func aShortSlowDragFallsBack() {
         var d = Driver(reading())
         d.press(at: Vec2(350, 0))

@@ -219,12 +219,15 @@ private func reading(_ images: Int) -> BookController {
         #expect(!c.singlePage && c.shownPages == [2, 3])
     }
 
-    /// M switches whatever the view's shape; a view's shape changed mid-turn waits for it to land.
-    @Test func theKeySwitchesAndAModeChangeWaitsForTheTurn() {
+    /// E cycles auto → one → two → auto whatever the view's shape (auto can be chosen again,
+    /// and in this wide view is two pages); a mode changed mid-turn waits for it to land.
+    @Test func theKeyCyclesThroughAutoAndAModeChangeWaitsForTheTurn() {
         let c = reading(9)
+        #expect(c.settings.pages == .auto)
         #expect(c.handle(.togglePages, at: 0) && c.singlePage && c.settings.pages == .one)
         #expect(c.handle(.togglePages, at: 0) && !c.singlePage && c.settings.pages == .two)
-        #expect(c.handle(.togglePages, at: 0) && c.singlePage)
+        #expect(c.handle(.togglePages, at: 0) && !c.singlePage && c.settings.pages == .auto)
+        #expect(c.handle(.togglePages, at: 0) && c.singlePage && c.settings.pages == .one)
         #expect(c.handle(.nextPage, at: 1))
         #expect(c.handle(.togglePages, at: 1.1))
         #expect(c.singlePage, "not while the page turns")

@@ -34,7 +34,8 @@ private final class ScriptedSurface: Surface {
     func present(_ frame: Framebuffer) { presented += 1 }
     func makeCurrent() { context.makeCurrent() }
     func setTitle(_ title: String) { titles.append(title) }
-    func toggleFullscreen() {}
+    private(set) var isFullscreen = false
+    func toggleFullscreen() { isFullscreen.toggle() }
     func destroy() { context.destroy() }
     private(set) var pointers: [PointerShape] = []
     private(set) var clipboard: String?
@@ -115,6 +116,11 @@ private final class Reflowing: ReflowableSource {
     }
 
     func page(of place: TextPlace) -> Int? { place.page * pageCount / Self.pages(at: place.fontSize, aspect: place.pageAspect ?? pageAspect) }
+
+    /// "zebra" on every fifth page (indices 0, 5, 10 …) in any layout, "horse" elsewhere.
+    func text(page index: Int) throws -> PageText? {
+        PageText(words: [TextWord(text: index % 5 == 0 ? "zebra" : "horse", box: PageRegion(x0: 0, y0: 0, x1: 1, y1: 1))])
+    }
 
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {
         try relaid(fontSize: fontSize, pageAspect: pageAspect, keeping: place)
@@ -1199,5 +1205,232 @@ private final class Recorder: FramePipelineDelegate {
             #expect(step(p, s, until: s.time + 10) { p.controller.spread == 10 && !p.controller.isAnimating })
             #expect(!p.overviewShown && rec.turns.count == turns + 1 && rec.turns.last?.1 == .key)
         } }
+    }
+}
+
+/// The reader's window without rough edges: one "where am I", clicks and Escape that do only
+/// what they dismiss, E naming the page mode it chose.
+extension FramePipelineTests {
+    /// In one-page mode the title, the bar's label and its knob say the same page: "page 6 of
+    /// 8", "6 · 8" at 5/7 of the track; a drag to the bar's end lands on the last page.
+    @Test func inOnePageModeTheBarAndTheTitleSayTheSamePage() throws {
+        try zebraBook { p, s, rec in
+            s.queued = [key(.e, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.controller.singlePage)
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 6)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
+            #expect(p.pageTitle.hasSuffix("page 6 of 8"), "\(p.pageTitle)")
+            #expect(p.layerContent.progress == OverlayProgress(label: "6 · 8", fraction: 5.0 / 7), "\(String(describing: p.layerContent.progress))")
+            let bar = OverlayLayout(width: 320, height: 180).barFrame
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseMove(x: 100, y: 100), at: t),
+                        TimedInputEvent(.mouseDown(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t + 0.05),
+                        TimedInputEvent(.mouseUp(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t + 0.1)]
+            #expect(step(p, s, until: t + 5) { p.controller.shownPages == [8] && !p.controller.isAnimating }, "\(p.controller.shownPages)")
+            #expect(p.pageTitle.hasSuffix("page 8 of 8") && p.layerContent.progress?.label == "8 · 8")
+            #expect(rec.turns.last?.1 == .gesture)
+        }
+    }
+
+    /// A plain click that lets a selection go, closes the help card or closes the contents
+    /// panel does only that: no page turns.
+    @Test func aClickThatDismissesSomethingTurnsNoPage() throws {
+        try zebraBook { p, s, rec in
+            let page = try pixel(x: 0.5, y: 0.5, in: p)
+            func click(_ modifiers: Modifiers = [], at start: (x: Double, y: Double)? = nil, to end: (x: Double, y: Double)? = nil) {
+                let t = s.time, from = start ?? page, to = end ?? from
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: modifiers), at: t),
+                            TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                            TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: modifiers), at: t + 0.1)]
+                step(p, s, until: t + 2)
+            }
+            click(.shift, to: (page.x + 20, page.y + 20))
+            #expect(p.selectedText == "horse" && rec.turns.isEmpty)
+            click()
+            #expect(p.selectedText == nil && rec.turns.isEmpty && p.controller.spread == 0, "the click let the selection go, nothing more")
+            s.queued = [key(.h, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.helpShown)
+            click()
+            #expect(!p.layer.helpShown && rec.turns.isEmpty && p.controller.spread == 0, "the click closed the card, nothing more")
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents != nil)
+            // Beside the panel, on the right-hand page (the panel covers the rest of so small a window).
+            let beside = (x: 316.0, y: 90.0)
+            #expect(!OverlayLayout(width: 320, height: 180).contentsFrame.contains(x: beside.x, y: beside.y))
+            click(at: beside)
+            #expect(p.layer.contents == nil && rec.turns.isEmpty && p.controller.spread == 0, "the click closed the panel, nothing more")
+            click(at: beside)
+            #expect(rec.turns.count == 1, "with nothing to dismiss a click turns")
+        }
+    }
+
+    /// Escape, in order: a panel, then the selection, then the search, then full screen, and
+    /// only then the book.
+    @Test func escapeClosesPanelsThenSelectionThenSearchThenFullScreenThenTheBook() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            let page = try pixel(x: 0.5, y: 0.5, in: p)
+            var t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t), key(.f11, at: t)]
+            #expect(step(p, s, until: t + 5) { p.layer.entry == "“zebra” 1 of 2" && !p.controller.isAnimating })
+            #expect(s.isFullscreen)
+            t = s.time
+            s.queued = [key(.tab, at: t)]
+            step(p, s, until: t + 0.1)
+            #expect(p.layer.contents != nil)
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents == nil)
+            t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: page.x, y: page.y, modifiers: .shift), at: t),
+                        TimedInputEvent(.mouseMove(x: page.x + 20, y: page.y + 20), at: t + 0.05),
+                        TimedInputEvent(.mouseUp(.left, x: page.x + 20, y: page.y + 20, modifiers: .shift), at: t + 0.1)]
+            step(p, s, until: t + 0.2)
+            #expect(p.selectedText != nil)
+            let steps: [(String, () -> Bool)] = [
+                ("the selection", { p.selectedText == nil && p.layer.entry != nil && s.isFullscreen }),
+                ("the search", { p.layer.entry == nil && s.isFullscreen && p.controller.phase == .reading }),
+                ("full screen", { !s.isFullscreen && p.controller.phase == .reading }),
+                ("the book", { p.controller.phase != .reading }),
+            ]
+            for (what, done) in steps {
+                s.queued = [key(.escape, at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(done(), "Escape ends \(what)")
+            }
+        }
+    }
+
+    /// E cycles auto → one → two → auto, the layer naming each: in this wide window auto is two.
+    @Test func eCyclesThePageModesThroughAutoAndNamesThem() throws {
+        try zebraBook { p, s, _ in
+            for (mode, line) in [(PageMode.one, "one page"), (.two, "two pages"), (.auto, "two pages (auto)"), (.one, "one page")] {
+                s.queued = [key(.e, at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(p.controller.settings.pages == mode && p.layer.entry == line, "\(p.layer.entry ?? "nothing")")
+            }
+        }
+    }
+
+    /// Search is the reading's state: Ctrl+= lays the book out again and the search runs again
+    /// on the new pages (marks and N work; the reader is not turned to a hit); closing the book
+    /// takes its line away, a bad phrase's answer too.
+    @Test func aSearchSurvivesARelayoutAndGoesWithTheBook() throws {
+        let relayouts = ManualDecoding()
+        try withDocument(Reflowing.format) { doc in try live(configure: { $0.showsLayer = true; $0.relayingOut = relayouts; $0.startsSearch = { $0.run() } }) { p, s, rec in
+            p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            var t = s.time
+            // 22 pages at 11 pt: hits on indices 0, 5, 10, 15, 20; the first is on the spread shown.
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            #expect(step(p, s, until: t + 5) { p.layer.entry == "“zebra” 1 of 5" && !p.controller.isAnimating }, "\(p.layer.entry ?? "nothing")")
+            let turns = rec.turns.count
+            p.handle(TimedInputEvent(.key(.plus, modifiers: .control, isRepeat: false), at: s.time))
+            step(p, s, until: s.time + 0.1)
+            #expect(relayouts.runAll() == 1)
+            step(p, s, until: s.time + 0.1)
+            #expect(p.library.books[0].pages.count == 24)
+            #expect(p.layer.entry == "“zebra” 5 hits" && rec.turns.count == turns, "searched again, not turned: \(p.layer.entry ?? "nothing")")
+            t = s.time
+            s.queued = [key(.n, at: t)]
+            #expect(step(p, s, until: t + 5) { p.layer.entry == "“zebra” 1 of 5" && !p.controller.isAnimating }, "\(p.layer.entry ?? "nothing")")
+            #expect(p.pageTitle.contains("no search") == false)
+            #expect(p.perform(.close, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .shelf })
+            #expect(p.layer.entry == nil, "the search went with the book: \(p.layer.entry ?? "nothing")")
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            s.queued = [TimedInputEvent(.text("/"), at: s.time), TimedInputEvent(.text("  "), at: s.time), key(.enter, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.entry == "nothing to search for: the phrase is empty")
+            #expect(p.perform(.close, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .shelf })
+            #expect(p.layer.entry == nil, "the answer went with the book: \(p.layer.entry ?? "nothing")")
+        } }
+    }
+
+    /// The search's line follows the reader: "1 of 2" on the hit, "2 hits" once they turn away,
+    /// and Shift+N from there goes back from the page shown; the hit chosen is marked orange,
+    /// the others yellow.
+    @Test func theSearchLineFollowsTheReaderAndTheCurrentHitHasItsOwnColour() throws {
+        try zebraBook(configure: { $0.startsSearch = { $0.run() } }) { p, s, _ in
+            var t = s.time
+            s.queued = [TimedInputEvent(.text("/"), at: t), TimedInputEvent(.text("zebra"), at: t), key(.enter, at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            #expect(p.layer.entry == "“zebra” 1 of 2")
+            let current = p.snapshot(at: s.time).flippedVertically().pixel(105, 90)
+            #expect(current.r > 180 && current.g < 160 && current.b < 100, "the hit chosen is orange: \(current)")
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 2 && !p.controller.isAnimating && p.isIdle })
+            #expect(p.layer.entry == "“zebra” 2 hits", "\(p.layer.entry ?? "nothing")")
+            t = s.time
+            s.queued = [TimedInputEvent(.key(.n, modifiers: .shift, isRepeat: false), at: t)]
+            #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating }, "back from the page shown, spread \(p.controller.spread)")
+            #expect(p.layer.entry == "“zebra” 1 of 2")
+            s.queued = [key(.n, at: s.time)]
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 3 && !p.controller.isAnimating })
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 2)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
+            let other = p.snapshot(at: s.time).flippedVertically().pixel(105, 90)
+            #expect(other.r > 180 && other.g > 180 && other.b < 100, "a hit not chosen is yellow: \(other)")
+        }
+    }
+
+    /// Tab on a document without an outline says so in one line, with no empty panel.
+    @Test func tabOnABookWithoutContentsSaysSoInOneLine() throws {
+        try openDocument(WordPages.format, configure: { $0.showsLayer = true }) { p, s, _ in
+            s.queued = [key(.tab, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.contents == nil && p.layerContent.contents == nil)
+            #expect(p.layer.entry == "this book has no contents")
+        }
+    }
+
+    /// A note on the title ("back to page 3" after Alt+←) stays while the reader is where its
+    /// move landed and goes when they turn on.
+    @Test func aTitleNoteGoesWhenTheReaderMovesOn() throws {
+        try zebraBook { p, s, _ in
+            p.titleNote = "back to page 3"
+            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 3)), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
+            step(p, s, until: s.time + 0.5)
+            #expect(s.titles.last?.hasSuffix("— back to page 3") == true, "\(s.titles.last ?? "none")")
+            #expect(p.perform(.nextPage, at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.spread == 2 && !p.controller.isAnimating })
+            step(p, s, until: s.time + 0.1)
+            #expect(s.titles.last?.contains("back to page") == false, "\(s.titles.last ?? "none")")
+        }
+    }
+
+    /// After a key that changes nothing but shows the layer, the loop sleeps until the layer's
+    /// fade: no frame is drawn while it waits (the wait is a timer, not frames).
+    @Test func theLayersWaitBeforeItsFadeDrawsNothing() throws {
+        try zebraBook { p, s, _ in
+            #expect(step(p, s, until: s.time + 10) { p.isIdle && p.layer.fade.opacity(at: s.time) == 0 })
+            s.queued = [key(.w, at: s.time)]
+            step(p, s, until: s.time + 0.2)
+            let shown = s.presented
+            var busy = 0
+            let fadeStarts = s.time + LayerState().fade.hold - 0.3
+            while s.time < fadeStarts {
+                p.frame(at: s.time)
+                if !p.isIdle { busy += 1 }
+                s.time += 1.0 / 30
+            }
+            #expect(s.presented == shown && busy == 0, "\(s.presented - shown) frames presented, \(busy) busy while the layer waits")
+            // The fade itself: a frame a step (20 a second), not one a frame of the loop (60 here).
+            let fading = s.presented
+            while p.layer.fade.opacity(at: s.time) > 0 || !p.isIdle {
+                p.frame(at: s.time)
+                s.time += 1.0 / 60
+            }
+            p.frame(at: s.time)
+            let frames = s.presented - fading
+            #expect(frames >= 8 && frames <= Int(LayerState().fade.fadeOut * 20) + 3, "\(frames) frames for the fade")
+            #expect(p.layerContent.progress != nil && p.isIdle)
+        }
     }
 }

@@ -3,6 +3,7 @@ import FolioBook
 import FolioFind
 import FolioKit
 import FolioOverlay
+import FolioOverlayText
 import Foundation
 import Testing
 
@@ -76,40 +77,56 @@ import Testing
         #expect(ReaderLayer.missingPage(2, count: 0) == "no page 2: the book has no pages")
     }
 
+    /// Every binding of the key map is on the card, its keys as a desktop writes them.
     @Test func theHelpCardIsTheKeyMap() {
-        let rows = ReaderLayer.helpColumns.flatMap { $0 }.flatMap(\.rows)
+        let rows = ReaderLayer.helpSections.flatMap(\.rows)
         for binding in KeyMap.bindings {
-            #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.keys.map(\.label).joined(separator: " ") }, "\(binding.summary)")
+            #expect(rows.contains { $0.summary == binding.summary && $0.keys == binding.label }, "\(binding.summary)")
         }
-        #expect(rows.contains { $0.keys == "H ?" })
-        #expect(rows.contains { $0.keys == "Shift+drag Ctrl+C" }, "selecting and copying")
+        for keys in ["H, ?", "F, F11", "Shift+N", "Shift+M", "Alt+←", "Ctrl+=", "Ctrl+−", "Tab", "/, Ctrl+F", "Ctrl+C", "Shift+drag"] {
+            #expect(rows.contains { $0.keys == keys }, "\(keys)")
+        }
     }
 }
 
 extension LayerContentTests {
+    /// The key map's help card, as the viewer lays it out, fits 640×360, 1280×720 and
+    /// 1920×1080: every key and summary whole (wrapped, never cut with "…"), type of 7.5 pixels
+    /// at least (the smallest window's), the card inside the window.
+    @Test(arguments: [(640, 360), (1280, 720), (1920, 1080)])
+    func theKeyMapsHelpCardFitsTheWindow(width: Int, height: Int) throws {
+        let content = OverlayContent(help: ReaderLayer.helpSections)
+        let card = try #require(ReaderLayer.layout(width: width, height: height).panels(content).first)
+        #expect(card.frame.x >= 0 && card.frame.y >= 0 && card.frame.maxX <= Double(width) && card.frame.maxY <= Double(height))
+        for text in card.texts { #expect(OverlayPainter.fits(text), "\(text.string) at \(width)×\(height)") }
+        #expect(card.texts.allSatisfy { $0.size >= 7.5 }, "\(card.texts.map(\.size).min() ?? 0)")
+    }
+
     /// The line a search puts on the layer while it runs, once it found hits, found none, or
     /// found no text at all; a long phrase is shortened.
     @Test func theSearchLineSaysHowFarAndWhichHit() {
         var p = SearchProgress(pageCount: 800)
         p.searched = 12
         p.pagesWithText = 12
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor()) == "searching “zebra”… 12 of 800 pages")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor(), shown: [12]) == "searching “zebra”… 12 of 800 pages")
         let hits = (0..<17).map { SearchHit(page: $0 * 10, boxes: [], snippet: "") }
         p.hits = hits
         var cursor = HitCursor()
         _ = cursor.next(in: hits, page: 15)
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor) == "“zebra” 3 of 17 · searching, 12 of 800 pages")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor, shown: [20, 21]) == "“zebra” 3 of 17 · searching, 12 of 800 pages")
         p.finished = true
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor) == "“zebra” 3 of 17")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor, shown: [20, 21]) == "“zebra” 3 of 17")
+        // The reader moved on from the hit: the count, not a hit they are not on.
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: cursor, shown: [22, 23]) == "“zebra” 17 hits")
         // Hits found later before the one shown (the search went round): the count follows it.
         var more = [SearchHit(page: 1, boxes: [], snippet: "")] + hits
         more.sort { $0.page < $1.page }
         cursor.follow(hits[2], in: more)
         #expect(cursor.label(count: more.count) == "4 of 18")
         p.hits = []
-        #expect(ReaderLayer.searchLine(p, phrase: String(repeating: "z", count: 50), cursor: HitCursor())
+        #expect(ReaderLayer.searchLine(p, phrase: String(repeating: "z", count: 50), cursor: HitCursor(), shown: [])
                 == "no hits for “\(String(repeating: "z", count: 40))…”")
         p.pagesWithText = 0
-        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor()) == "this book has no text to search")
+        #expect(ReaderLayer.searchLine(p, phrase: "zebra", cursor: HitCursor(), shown: []) == "this book has no text to search")
     }
 }

@@ -79,7 +79,7 @@ import Testing
         // so it must also restore where the layer was drawn over the first.
         let t1 = try Self.scene { $0.book = 0; $0.page = 6; $0.turn = 0.3 }
         let t2 = try Self.scene { $0.book = 0; $0.page = 6; $0.turn = 0.35 }
-        let content = OverlayContent(progress: OverlayProgress(label: "5–6 · 6", fraction: 0.6), help: ReaderLayer.helpColumns)
+        let content = OverlayContent(progress: OverlayProgress(label: "5–6 · 6", fraction: 0.6), help: ReaderLayer.helpSections)
         let after = try Self.frames([t1, t2], layers: [content, nil])[1]
         let fresh = try Self.frames([t2], layers: [nil])[0]
         let differing = stride(from: 0, to: fresh.pixels.count, by: 4).filter { abs(Int(fresh.pixels[$0]) - Int(after.pixels[$0])) > 3 }.count
@@ -88,9 +88,9 @@ import Testing
 
     @Test func theHelpCardListsTheKeysInADarkBox() throws {
         let shelf = try Self.scene { _ in }
-        let content = OverlayContent(help: ReaderLayer.helpColumns)
+        let content = OverlayContent(help: ReaderLayer.helpSections)
         let image = try Self.frames([shelf], layers: [content])[0]
-        let card = try #require(OverlayLayout(width: Self.width, height: Self.height).panels(content).first { $0.role == .help }).frame
+        let card = try #require(ReaderLayer.layout(width: Self.width, height: Self.height).panels(content).first { $0.role == .help }).frame
         #expect(card.width > 600 && card.height > 300)
         // Inside, near its corners: the box's dark ground; text rows: bright ink in each column.
         for (x, y) in [(card.x + 16, card.y + 16), (card.maxX - 16, card.maxY - 16)] {

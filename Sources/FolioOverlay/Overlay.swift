@@ -334,8 +334,8 @@ public struct OverlayLayout: Sendable {
     /// where the window is too short for it.
     private func helpCard(_ sections: [HelpSection]) -> OverlayPanel {
         // Rows of 17 units a line, a title row of 32, padding of 20 around.
-        func layout(_ u: Double) -> (w: Double, h: Double, texts: [OverlayText]) {
-            let pad = (20 * u).rounded(), line = 17 * u, columns = 2
+        func layout(_ u: Double, columns: Int) -> (w: Double, h: Double, texts: [OverlayText]) {
+            let pad = (20 * u).rounded(), line = 17 * u
             let w = min(width - 2 * margin, (Double(columns) * 460 * u).rounded() + pad)
             let columnWidth = (w - pad * Double(columns + 1)) / Double(columns)
             let keyWidth = min(170 * u, columnWidth * 0.38)
@@ -357,13 +357,13 @@ public struct OverlayLayout: Sendable {
                 }
             }
             // A blank line before each title but the first of a column.
-            let half = (items.reduce(0) { $0 + $1.lines + ($1.title ? 1 : 0) } + 1) / 2
+            let share = (items.reduce(0) { $0 + $1.lines + ($1.title ? 1 : 0) } + columns - 1) / columns
             var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, bold: true)]
             var column = 0, used = 0, tallest = 0
             for (k, item) in items.enumerated() {
-                // The second column starts about half way, never below a title left alone at the foot of the first.
+                // The next column starts about its share on, never below a title left alone at the foot of one.
                 let needs = item.title ? 2 + (k + 1 < items.count ? items[k + 1].lines : 0) : item.lines
-                if column == 0, used > 0, used + needs > half { (column, used) = (1, 0) }
+                if column < columns - 1, used > 0, used + needs > share { (column, used) = (column + 1, 0) }
                 if item.title && used > 0 { used += 1 }
                 let x = pad + Double(column) * (columnWidth + pad)
                 texts += item.texts(x, pad + 32 * u + Double(used) * line)
@@ -372,12 +372,18 @@ public struct OverlayLayout: Sendable {
             }
             return (w, (Double(tallest) * line + 32 * u + 2 * pad).rounded(.up), texts)
         }
-        var u = unit, card = layout(u)
-        // Too tall for the window: smaller type, until it fits.
-        while card.h > height - 2 * margin, u > 0.3 {
-            u *= max(min((height - 2 * margin) / card.h, 0.97), 0.8)
-            card = layout(u)
+        // Too tall for the window: smaller type until it fits, in two columns or, where that
+        // leaves larger type (a wide window), three.
+        func fitted(columns: Int) -> (u: Double, card: (w: Double, h: Double, texts: [OverlayText])) {
+            var u = unit, card = layout(u, columns: columns)
+            while card.h > height - 2 * margin, u > 0.3 {
+                u *= max(min((height - 2 * margin) / card.h, 0.97), 0.8)
+                card = layout(u, columns: columns)
+            }
+            return (u, card)
         }
+        let two = fitted(columns: 2), three = fitted(columns: 3)
+        let (u, card) = three.u > two.u * 1.05 ? three : two
         let frame = OverlayRect(x: ((width - card.w) / 2).rounded(), y: max(((height - card.h) / 2).rounded(), 0), width: card.w, height: min(card.h, height))
         return OverlayPanel(role: .help, frame: frame,
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: card.w, height: frame.height), color: .card, radius: 14 * u)], texts: card.texts)

@@ -91,7 +91,7 @@ extension FramePipeline {
     /// What the layer shows in `state` now in the live reader.
     private func content(_ state: LayerState) -> OverlayContent {
         ReaderLayer.content(library: library, documents: configuration.documents, phase: controller.phase, book: controller.book, spread: controller.spread,
-                            singlePage: controller.singlePage, scroll: controller.scroll, state: state)
+                            singlePage: controller.singlePage, scroll: controller.scroll, state: state, theme: renderer.settings.theme)
     }
 
     private var layerLayout: OverlayLayout {

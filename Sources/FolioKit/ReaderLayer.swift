@@ -11,10 +11,12 @@ import FolioRender
 public enum ReaderLayer {
     /// What the layer shows for `library` in `phase` with book `book` open at `spread` of its
     /// layout in one page or two (`singlePage`), or the shelf at `scroll`, with the help card,
-    /// typed page number, answer, notice and bar drag of `state`.
+    /// typed page number, answer, notice and bar drag of `state`; its cards in `theme`'s colours.
     public static func content(library: Library, documents: DocumentRegistry, phase: Scene.State, book: Int?, spread: Int,
-                               singlePage: Bool = false, scroll: Double, state: LayerState = LayerState()) -> OverlayContent {
+                               singlePage: Bool = false, scroll: Double, state: LayerState = LayerState(),
+                               theme: Theme = .paper) -> OverlayContent {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
+        c.cards = cards(theme)
         if state.helpShown { c.help = helpSections }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
@@ -31,6 +33,15 @@ public enum ReaderLayer {
             c.shelfAuthor = line.isEmpty ? nil : line
         }
         return c
+    }
+
+    /// The cards' colours in `theme`.
+    public static func cards(_ theme: Theme) -> CardTone {
+        switch theme {
+        case .paper: .paper
+        case .sepia: .sepia
+        case .night: .night
+        }
     }
 
     /// The spread a fraction of the progress bar stands for.

@@ -46,6 +46,21 @@ public struct OverlayColor: Sendable, Hashable {
     public static let accent = OverlayColor(0.96, 0.66, 0.24)
 }
 
+/// The colours of the solid cards (the help card, the contents): a card of the reader's theme,
+/// as Foliate's and Apple Books' panels follow theirs — light paper on the paper theme, warm
+/// on sepia, dark at night — each with text dark or light enough to read on it.
+public struct CardTone: Sendable, Hashable {
+    public var ground, text, dim, accent, chosen: OverlayColor
+
+    public static let night = CardTone(ground: .card, text: .text, dim: .dim, accent: .accent, chosen: .track)
+    public static let paper = CardTone(ground: OverlayColor(0.97, 0.96, 0.93), text: OverlayColor(0.11, 0.10, 0.09),
+                                       dim: OverlayColor(0.36, 0.35, 0.33), accent: OverlayColor(0.66, 0.33, 0.02),
+                                       chosen: OverlayColor(0, 0, 0, 0.10))
+    public static let sepia = CardTone(ground: OverlayColor(0.93, 0.87, 0.76), text: OverlayColor(0.22, 0.15, 0.08),
+                                       dim: OverlayColor(0.42, 0.33, 0.24), accent: OverlayColor(0.62, 0.28, 0.02),
+                                       chosen: OverlayColor(0, 0, 0, 0.10))
+}
+
 /// A line of text in a panel: drawn in `frame` (panel pixels), centred vertically, cut with
 /// an ellipsis where it is wider — or, `wraps`, broken into as many lines as the frame's
 /// height was given for it (the layout estimates them: `OverlayLayout.lines`).
@@ -154,6 +169,8 @@ public struct OverlayContent: Sendable, Hashable {
     public var notice: String?
     /// The contents panel.
     public var contents: ContentsList?
+    /// The colours of the solid cards (the paper theme's, Folio's first).
+    public var cards = CardTone.paper
 
     public init(shelfTitle: String? = nil, shelfAuthor: String? = nil, progress: OverlayProgress? = nil,
                 help: [HelpSection]? = nil, entry: String? = nil, notice: String? = nil, contents: ContentsList? = nil) {
@@ -201,8 +218,8 @@ public struct OverlayLayout: Sendable {
             out.append(p)
         }
         if let notice = content.notice { out.append(line(notice, role: .notice, top: top, size: 15, color: .accent)) }
-        if let contents = content.contents { out.append(contentsPanel(contents)) }
-        if let help = content.help { out.append(helpCard(help)) }
+        if let contents = content.contents { out.append(contentsPanel(contents, tone: content.cards)) }
+        if let help = content.help { out.append(helpCard(help, tone: content.cards)) }
         return out
     }
 
@@ -299,21 +316,21 @@ public struct OverlayLayout: Sendable {
 
     /// The rows shown, indented by depth, page labels on the right; the chosen row on a light
     /// ground, the current chapter's title in the accent colour.
-    private func contentsPanel(_ list: ContentsList) -> OverlayPanel {
+    private func contentsPanel(_ list: ContentsList, tone: CardTone) -> OverlayPanel {
         let f = contentsFrame, row = contentsRow, labelWidth = (80 * unit).rounded()
-        var boxes = [OverlayBox(OverlayRect(x: 0, y: 0, width: f.width, height: f.height), color: .card, radius: 12 * unit)]
+        var boxes = [OverlayBox(OverlayRect(x: 0, y: 0, width: f.width, height: f.height), color: tone.ground, radius: 12 * unit)]
         var texts: [OverlayText] = []
         for (i, r) in zip(list.shown.indices, list.shown) {
             let y = margin + Double(i - list.top) * row
             if i == list.selected {
-                boxes.append(OverlayBox(OverlayRect(x: margin / 2, y: y, width: f.width - margin, height: row), color: .track, radius: 6 * unit))
+                boxes.append(OverlayBox(OverlayRect(x: margin / 2, y: y, width: f.width - margin, height: row), color: tone.chosen, radius: 6 * unit))
             }
             let indent = margin + Double(min(r.depth, 8)) * 18 * unit
             texts.append(OverlayText(r.title, frame: OverlayRect(x: indent, y: y, width: max(f.width - indent - labelWidth - margin, 1), height: row),
-                                     size: 15 * unit, color: i == list.current ? .accent : .text, bold: i == list.current))
+                                     size: 15 * unit, color: i == list.current ? tone.accent : tone.text, bold: i == list.current))
             if let label = r.label {
                 texts.append(OverlayText(label, frame: OverlayRect(x: f.width - margin - labelWidth, y: y, width: labelWidth, height: row),
-                                         size: 14 * unit, color: .dim, align: .right))
+                                         size: 14 * unit, color: tone.dim, align: .right))
             }
         }
         return OverlayPanel(role: .contents, frame: f, boxes: boxes, texts: texts)
@@ -332,7 +349,7 @@ public struct OverlayLayout: Sendable {
     /// The help card, centred: its sections flow down two columns (a long section goes on in
     /// the next), each row's keys and summary wrapped rather than cut; the type shrinks only
     /// where the window is too short for it.
-    private func helpCard(_ sections: [HelpSection]) -> OverlayPanel {
+    private func helpCard(_ sections: [HelpSection], tone: CardTone) -> OverlayPanel {
         // Rows of 17 units a line, a title row of 32, padding of 20 around.
         func layout(_ u: Double, columns: Int) -> (w: Double, h: Double, texts: [OverlayText]) {
             let pad = (20 * u).rounded(), line = 17 * u
@@ -343,14 +360,14 @@ public struct OverlayLayout: Sendable {
             var items: [(lines: Int, title: Bool, texts: (Double, Double) -> [OverlayText])] = []
             for section in sections {
                 items.append((1, true, { x, y in
-                    [OverlayText(section.title, frame: OverlayRect(x: x, y: y, width: columnWidth, height: line), size: 13 * u, color: .accent, bold: true)]
+                    [OverlayText(section.title, frame: OverlayRect(x: x, y: y, width: columnWidth, height: line), size: 13 * u, color: tone.accent, bold: true)]
                 }))
                 for r in section.rows {
                     func texts(x: Double, y: Double, lines n: Int) -> [OverlayText] {
                         [OverlayText(r.keys, frame: OverlayRect(x: x, y: y, width: keyWidth - 8 * u, height: Double(n) * line), size: 13 * u,
-                                     bold: true, wraps: true),
+                                     color: tone.text, bold: true, wraps: true),
                          OverlayText(r.summary, frame: OverlayRect(x: x + keyWidth, y: y, width: columnWidth - keyWidth, height: Double(n) * line),
-                                     size: 13 * u, color: .dim, wraps: true)]
+                                     size: 13 * u, color: tone.dim, wraps: true)]
                     }
                     let n = texts(x: 0, y: 0, lines: 1).map { t in measure?(t) ?? Self.lines(t.string, size: t.size, width: t.frame.width, bold: t.bold) }.max() ?? 1
                     items.append((n, false, { x, y in texts(x: x, y: y, lines: n) }))
@@ -358,7 +375,7 @@ public struct OverlayLayout: Sendable {
             }
             // A blank line before each title but the first of a column.
             let share = (items.reduce(0) { $0 + $1.lines + ($1.title ? 1 : 0) } + columns - 1) / columns
-            var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, bold: true)]
+            var texts = [OverlayText("Keys", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: 28 * u), size: 18 * u, color: tone.text, bold: true)]
             var column = 0, used = 0, tallest = 0
             for (k, item) in items.enumerated() {
                 // The next column starts about its share on, never below a title left alone at the foot of one.
@@ -386,6 +403,6 @@ public struct OverlayLayout: Sendable {
         let (u, card) = three.u > two.u * 1.05 ? three : two
         let frame = OverlayRect(x: ((width - card.w) / 2).rounded(), y: max(((height - card.h) / 2).rounded(), 0), width: card.w, height: min(card.h, height))
         return OverlayPanel(role: .help, frame: frame,
-                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: card.w, height: frame.height), color: .card, radius: 14 * u)], texts: card.texts)
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: card.w, height: frame.height), color: tone.ground, radius: 14 * u)], texts: card.texts)
     }
 }

@@ -61,7 +61,7 @@ struct LayerOptions: ParsableArguments {
         }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
         pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,
-                                               singlePage: singlePage, scroll: scroll, state: state))
+                                               singlePage: singlePage, scroll: scroll, state: state, theme: pipeline.renderer.settings.theme))
     }
 
     /// What the viewer says of a search for `phrase` in book `b` showing page images `images`,

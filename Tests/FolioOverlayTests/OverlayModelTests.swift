@@ -204,9 +204,9 @@ extension OverlayModelTests {
             var list = ContentsList(rows: Self.rows(100), current: 60, visible: layout.contentsRows)
             list.scroll(by: 0)
             let panel = try #require(layout.panels(OverlayContent(contents: list)).first { $0.role == .contents })
-            // The current chapter's title is drawn in the accent colour, bold.
+            // The current chapter's title is drawn in the card's accent colour, bold.
             let title = try #require(panel.texts.first { $0.string == "Chapter 61" })
-            #expect(title.color == .accent && title.bold)
+            #expect(title.color == CardTone.paper.accent && title.bold)
             let row = f.y + title.frame.y + title.frame.height / 2
             #expect(layout.contentsRow(x: f.x + 40, y: row, in: list) == 60)
             #expect(layout.contentsRow(x: f.x + 40, y: row - title.frame.height, in: list) == 59)

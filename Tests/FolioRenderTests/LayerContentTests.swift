@@ -93,6 +93,37 @@ extension LayerContentTests {
     /// The key map's help card, as the viewer lays it out, fits 640×360, 1280×720 and
     /// 1920×1080: every key and summary whole (wrapped, never cut with "…"), type of 7.5 pixels
     /// at least (the smallest window's), the card inside the window.
+    /// The help card and the contents are cards of the reader's theme (light paper, sepia, dark
+    /// at night), solid, their text and its dimmer parts reading on them (contrast 7:1 and 4.5:1 at
+    /// least, WCAG's AAA and AA for text), the accent 3:1.
+    @Test(arguments: Theme.allCases)
+    func theCardsTakeTheThemesColoursAndStayLegible(_ theme: Theme) throws {
+        var state = LayerState()
+        state.helpShown = true
+        state.contents = ContentsList(rows: [ContentsList.Row(title: "One", label: "1", depth: 0, target: 0), ContentsList.Row(title: "Two", label: "2", depth: 1, target: 1)], current: 1)
+        let content = ReaderLayer.content(library: Library(title: "", books: []), documents: DocumentRegistry(), phase: .reading,
+                                          book: nil, spread: 0, scroll: 0, state: state, theme: theme)
+        let panels = ReaderLayer.layout(width: 1280, height: 720).panels(content)
+        let tone = ReaderLayer.cards(theme)
+        #expect(panels.count == 2)
+        for panel in panels {
+            #expect(panel.boxes.first?.color == tone.ground && tone.ground.a == 1)
+            for text in panel.texts { #expect([tone.text, tone.dim, tone.accent].contains(text.color), "\(text.string)") }
+        }
+        func luminance(_ c: OverlayColor) -> Double {
+            func lin(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+            return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+        }
+        func contrast(_ a: OverlayColor, _ b: OverlayColor) -> Double {
+            let (x, y) = (luminance(a), luminance(b))
+            return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+        }
+        #expect(contrast(tone.text, tone.ground) >= 7 && contrast(tone.dim, tone.ground) >= 4.5 && contrast(tone.accent, tone.ground) >= 3,
+                "\(contrast(tone.text, tone.ground)) \(contrast(tone.dim, tone.ground)) \(contrast(tone.accent, tone.ground))")
+        // Each theme's own: the paper's card is light, the night's dark.
+        #expect(theme == .night ? luminance(tone.ground) < 0.05 : luminance(tone.ground) > 0.5)
+    }
+
     @Test(arguments: [(640, 360), (1280, 720), (1920, 1080)])
     func theKeyMapsHelpCardFitsTheWindow(width: Int, height: Int) throws {
         let content = OverlayContent(help: ReaderLayer.helpSections)

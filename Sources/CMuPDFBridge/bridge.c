@@ -26,6 +26,8 @@ struct folio_mu_doc {
     int spine_count;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
+    /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
+    fz_buffer *copy;
 };
 
 // MARK: allocation and locks
@@ -468,7 +470,7 @@ static void fb2_language(fz_buffer *buf, char *out, size_t size) {
 /// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
 /// stand in).
 static fz_document *open_prepared(fz_context *ctx, const char *path, const char *opf_path, const folio_mu_setting *setting,
-                                  folio_mu_info *info) {
+                                  folio_mu_info *info, fz_buffer **kept) {
     fz_archive *arch = NULL;
     fz_xml *enc = NULL;
     fz_buffer *copy = NULL, *file = NULL;
@@ -492,6 +494,7 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
             copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
             stream = fz_open_buffer(ctx, copy);
             doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
+            *kept = fz_keep_buffer(ctx, copy);
         } else {
             doc = fz_open_document(ctx, path);
         }
@@ -533,7 +536,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = open_prepared(ctx, path, d->opf_path, setting, info);
+        d->doc = open_prepared(ctx, path, d->opf_path, setting, info, &d->copy);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
@@ -546,6 +549,7 @@ void folio_mu_close(folio_mu_doc *d) {
     if (!d) return;
     if (d->ctx) {
         fz_drop_document(d->ctx, d->doc);
+        fz_drop_buffer(d->ctx, d->copy);
         fz_drop_context(d->ctx);
     }
     pthread_mutex_destroy(&d->mutex);
@@ -882,6 +886,7 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
     int count = 0, capacity = 0;
     fz_page *page = NULL;
     fz_link *first = NULL;
+    folio_notes notes = {0};
     fz_var(page); fz_var(first); fz_var(links); fz_var(count); fz_var(capacity);
     pthread_mutex_lock(&d->mutex);
     fz_context *ctx = d->ctx;
@@ -891,13 +896,17 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
         for (fz_link *l = first; l; l = l->next) {
             if (!l->uri) continue;
             links = grow(ctx, links, count, &capacity, sizeof *links);
-            folio_mu_link link = { l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1, -1, NULL };
+            folio_mu_link link = { l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1, -1, NULL, NULL };
             if (fz_is_external_link(ctx, l->uri)) link.uri = strdup(l->uri);
-            else link.page = fz_page_number_from_location(ctx, d->doc, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
+            else {
+                link.page = fz_page_number_from_location(ctx, d->doc, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
+                if (d->copy) link.note = folio_note(ctx, &notes, d->copy, l->uri);
+            }
             links[count++] = link;
         }
     }
     fz_always(ctx) {
+        folio_drop_notes(ctx, &notes);
         fz_drop_link(ctx, first);
         fz_drop_page(ctx, page);
     }
@@ -913,7 +922,7 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
 }
 
 void folio_mu_free_links(folio_mu_link *links, int count) {
-    for (int i = 0; i < count; i++) free(links[i].uri);
+    for (int i = 0; i < count; i++) { free(links[i].uri); free(links[i].note); }
     free(links);
 }
 

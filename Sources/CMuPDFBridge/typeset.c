@@ -613,3 +613,135 @@ void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const 
     }
     fz_catch(ctx) fz_rethrow(ctx);
 }
+
+// MARK: notes
+
+/// Whether an attribute value names a note (`epub:type="footnote"`, `role="doc-endnote"`, …).
+static int names_note(const char *value) {
+    if (!value) return 0;
+    static const char *const kinds[] = {"footnote", "endnote", "rearnote", "note", "doc-footnote", "doc-endnote"};
+    char word[64];
+    for (const char *p = value; *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (n > 0 && n < sizeof word) {
+            memcpy(word, p, n);
+            word[n] = 0;
+            for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) if (!strcmp(word, kinds[k])) return 1;
+        }
+        p += n;
+    }
+    return 0;
+}
+
+static int is_note(fz_xml *node) {
+    const char *tag = fz_xml_tag(node);
+    return (tag && !strcmp(tag, "aside")) || names_note(fz_xml_att(node, "epub:type")) || names_note(fz_xml_att(node, "type"))
+        || names_note(fz_xml_att(node, "role"));
+}
+
+/// The element of `root`'s tree whose id is `id` (depth-first, without recursion: a note file
+/// may nest deeply).
+static fz_xml *element_with_id(fz_xml *root, const char *id) {
+    for (fz_xml *node = root; node;) {
+        const char *own = fz_xml_tag(node) ? fz_xml_att(node, "id") : NULL;
+        if (own && !strcmp(own, id)) return node;
+        if (fz_xml_down(node)) { node = fz_xml_down(node); continue; }
+        while (node && !fz_xml_next(node)) {
+            node = fz_xml_up(node);
+            if (node == root) return NULL;
+        }
+        if (node) node = fz_xml_next(node);
+    }
+    return NULL;
+}
+
+static int block_tag(const char *tag) {
+    static const char *const blocks[] = {"p", "div", "li", "br", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "dd", "dt", "tr"};
+    for (size_t k = 0; tag && k < sizeof blocks / sizeof *blocks; k++) if (!strcmp(tag, blocks[k])) return 1;
+    return 0;
+}
+
+/// The note's text: runs of white space one space, blocks on lines of their own, the marks
+/// that lead back to the reference (↩) left out; at most `limit` bytes.
+static char *note_text(fz_xml *note, size_t limit) {
+    char *out = malloc(limit + 4);
+    if (!out) return NULL;
+    size_t n = 0;
+    int space = 1;
+    fz_xml *node = fz_xml_down(note);
+    while (node && n < limit) {
+        const char *tag = fz_xml_tag(node);
+        if (!tag) {
+            for (const char *t = fz_xml_text(node); t && *t && n < limit; t++) {
+                unsigned char c = (unsigned char)*t;
+                if (!strncmp(t, "\xE2\x86\xA9", 3)) { t += 2; continue; }  // ↩
+                if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+                    if (!space) { out[n++] = ' '; space = 1; }
+                } else {
+                    out[n++] = (char)c;
+                    space = 0;
+                }
+            }
+        } else if (block_tag(tag) && n > 0 && out[n - 1] != '\n') {
+            while (n > 0 && out[n - 1] == ' ') n--;
+            out[n++] = '\n';
+            space = 1;
+        }
+        if (tag && fz_xml_down(node)) { node = fz_xml_down(node); continue; }
+        while (node && !fz_xml_next(node)) {
+            node = fz_xml_up(node);
+            if (node == note) node = NULL;
+        }
+        if (node) node = fz_xml_next(node);
+    }
+    // Cut within the limit at a character's start.
+    while (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0x80 && n >= limit) n--;
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\n')) n--;
+    out[n] = 0;
+    if (n == 0) { free(out); return NULL; }
+    return out;
+}
+
+char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri) {
+    const char *hash = strchr(uri, '#');
+    if (!hash || !hash[1] || (size_t)(hash - uri) >= sizeof notes->name) return NULL;
+    char *text = NULL;
+    fz_buffer *buf = NULL;
+    fz_stream *stream = NULL;
+    fz_var(buf); fz_var(stream); fz_var(text);
+    fz_try(ctx) {
+        if (!notes->archive) {
+            stream = fz_open_buffer(ctx, copy);
+            notes->archive = fz_open_zip_archive_with_stream(ctx, stream);
+        }
+        char name[sizeof notes->name];
+        memcpy(name, uri, (size_t)(hash - uri));
+        name[hash - uri] = 0;
+        if (strcmp(name, notes->name) || !notes->xml) {
+            fz_drop_xml(ctx, notes->xml);
+            notes->xml = NULL;
+            snprintf(notes->name, sizeof notes->name, "%s", name);
+            if (fz_has_archive_entry(ctx, notes->archive, name)) {
+                buf = fz_read_archive_entry(ctx, notes->archive, name);
+                notes->xml = fz_parse_xml(ctx, buf, 1);
+            }
+        }
+        fz_xml *target = notes->xml ? element_with_id(fz_xml_root(notes->xml), hash + 1) : NULL;
+        // The element itself, or the one holding it (an id on a note's first paragraph).
+        fz_xml *note = target && is_note(target) ? target : target && fz_xml_up(target) && is_note(fz_xml_up(target)) ? fz_xml_up(target) : NULL;
+        if (note) text = note_text(note, 4000);
+    }
+    fz_always(ctx) {
+        fz_drop_stream(ctx, stream);
+        fz_drop_buffer(ctx, buf);
+    }
+    fz_catch(ctx) text = NULL;  // a note file MuPDF cannot parse: the link turns the page
+    return text;
+}
+
+void folio_drop_notes(fz_context *ctx, folio_notes *notes) {
+    fz_drop_xml(ctx, notes->xml);
+    fz_drop_archive(ctx, notes->archive);
+    memset(notes, 0, sizeof *notes);
+}

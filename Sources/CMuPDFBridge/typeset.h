@@ -39,6 +39,19 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
 fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
                               const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
 
+/// The markup files a page's links point into, parsed once for all of them.
+typedef struct {
+    fz_archive *archive;
+    char name[1024];
+    fz_xml *xml;
+} folio_notes;
+
+/// The text of the note `uri` ("chapter.xhtml#id") points at in the EPUB `copy` — a footnote,
+/// an endnote or an aside (`epub:type` or `role` saying so, or an `aside`) — as malloc'd UTF-8,
+/// paragraphs on lines of their own; NULL when it points at no note.
+char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri);
+void folio_drop_notes(fz_context *ctx, folio_notes *notes);
+
 /// The running head and folio drawn on a page through `ctm` (the page's own transform).
 void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f);
 

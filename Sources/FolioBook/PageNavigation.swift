@@ -48,6 +48,9 @@ public enum LinkTarget: Sendable, Hashable {
     case page(Int)
     /// Anything outside it, as written in the document (not yet checked for what it may open).
     case uri(String)
+    /// A note of the same document (a footnote, an endnote): its text, shown over the page, and
+    /// the page index it is on.
+    case note(page: Int, text: String)
 }
 
 /// A link: the area to click and where it goes.

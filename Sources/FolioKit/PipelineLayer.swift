@@ -115,9 +115,21 @@ extension FramePipeline {
     func layerTakes(_ key: Key, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         layer.fade.show(at: now)
+        if layer.note != nil, key == .escape {
+            layer.note = nil
+            return true
+        }
         guard layer.helpShown, [.escape, .h, .question].contains(key) else { return false }
         layer.helpShown = false
         return true
+    }
+
+    /// Shows a note's text over the page (a note's reference clicked): Escape or a click closes it.
+    public func showNote(_ text: String, at now: Double) {
+        guard configuration.showsLayer else { return }
+        layer.note = text
+        layer.fade.show(at: now)
+        needsRender = true
     }
 
     /// Shows the page number typed so far.
@@ -133,8 +145,9 @@ extension FramePipeline {
     func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         switch event {
-        case .mouseDown where layer.helpShown:
-            layer.helpShown = false
+        case .mouseDown where layer.helpShown || layer.note != nil:
+            // A click closes the card and does nothing else.
+            (layer.helpShown, layer.note) = (false, nil)
         case let .mouseDown(.left, x, y, _):
             guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
                   let f = layerLayout.barFraction(x: x, y: y) else { return false }

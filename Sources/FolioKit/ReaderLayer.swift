@@ -18,6 +18,7 @@ public enum ReaderLayer {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
         c.cards = cards(theme)
         if state.helpShown { c.help = helpSections }
+        c.note = state.note
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
             let info = laidOut(library.bookInfos[b], singlePage: singlePage)

@@ -786,7 +786,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return (0..<n).compactMap { i in
             let l = links[i]
             let target: LinkTarget
-            if let uri = l.uri { target = .uri(String(cString: uri)) } else if l.page >= 0 { target = .page(Int(l.page)) } else { return nil }
+            if let uri = l.uri {
+                target = .uri(String(cString: uri))
+            } else if l.page >= 0 {
+                target = l.note.map { .note(page: Int(l.page), text: String(cString: $0)) } ?? .page(Int(l.page))
+            } else {
+                return nil
+            }
             return PageLink(box: region(l.x0, l.y0, l.x1, l.y1, in: b, page: index), target: target)
         }
     }

@@ -103,7 +103,7 @@ public struct OverlayBox: Sendable, Hashable {
 
 /// One part of the layer, painted into one image: boxes first, then texts.
 public struct OverlayPanel: Sendable, Hashable {
-    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice, contents }
+    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice, contents, note }
 
     public var role: Role
     /// Where the panel lies in the framebuffer (whole pixels).
@@ -169,6 +169,8 @@ public struct OverlayContent: Sendable, Hashable {
     public var notice: String?
     /// The contents panel.
     public var contents: ContentsList?
+    /// A note's text, on a card over the page.
+    public var note: String?
     /// The colours of the solid cards (the paper theme's, Folio's first).
     public var cards = CardTone.paper
 
@@ -219,6 +221,7 @@ public struct OverlayLayout: Sendable {
         }
         if let notice = content.notice { out.append(line(notice, role: .notice, top: top, size: 15, color: .accent)) }
         if let contents = content.contents { out.append(contentsPanel(contents, tone: content.cards)) }
+        if let note = content.note { out.append(noteCard(note, tone: content.cards)) }
         if let help = content.help { out.append(helpCard(help, tone: content.cards)) }
         return out
     }
@@ -334,6 +337,33 @@ public struct OverlayLayout: Sendable {
             }
         }
         return OverlayPanel(role: .contents, frame: f, boxes: boxes, texts: texts)
+    }
+
+    // MARK: A note
+
+    /// A note over the page: a card of the theme, centred above the bar, as wide as a
+    /// comfortable line (about 60 characters), as tall as its paragraphs wrapped take up to the
+    /// room above the bar (a longer note is cut at its last whole line).
+    private func noteCard(_ note: String, tone: CardTone) -> OverlayPanel {
+        let size = 15 * unit, line = (22 * unit).rounded(), pad = (18 * unit).rounded()
+        let w = min(width - 2 * margin, (560 * unit).rounded()), inner = w - 2 * pad
+        let room = max(barFrame.y - 2 * margin - 2 * pad, line)
+        var texts: [OverlayText] = [], y = pad
+        for paragraph in note.split(separator: "\n").map(String.init) {
+            let lines = min(Self.lines(paragraph, size: size, width: inner), Int((room - (y - pad)) / line))
+            guard lines > 0 else { break }
+            texts.append(OverlayText(paragraph, frame: OverlayRect(x: pad, y: y, width: inner, height: Double(lines) * line), size: size,
+                                     color: tone.text, wraps: true))
+            y += Double(lines) * line + (line / 3).rounded()
+        }
+        let h = (y - (line / 3).rounded() + pad).rounded(.up)
+        let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: max(((barFrame.y - margin - h) / 2).rounded(), margin), width: w, height: h)
+        // A rim of the tone's own shade sets the card off from paper of its colour.
+        let rim = max((2 * unit).rounded(), 1)
+        return OverlayPanel(role: .note, frame: frame,
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: tone.chosen, radius: 12 * unit),
+                                    OverlayBox(OverlayRect(x: rim, y: rim, width: w - 2 * rim, height: h - 2 * rim), color: tone.ground,
+                                               radius: 12 * unit - rim)], texts: texts)
     }
 
     // MARK: The help card

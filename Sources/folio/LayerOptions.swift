@@ -27,7 +27,10 @@ struct LayerOptions: ParsableArguments {
     @Flag(help: "Show the contents panel of the open book, its current chapter marked; implies --ui.")
     var uiContents = false
 
-    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents }
+    @Option(help: ArgumentHelp("Show the Nth note referred to on the pages shown (1 for the first) over the page, as a click on its reference does; implies --ui.", valueName: "N"))
+    var uiNote: Int?
+
+    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents || uiNote != nil }
 
     func validate() throws {
         if let uiGoto, uiGoto.isEmpty || uiGoto.count > 6 || !uiGoto.allSatisfy(\.isASCII) || Int(uiGoto) == nil || uiGoto.hasPrefix("-") {
@@ -35,6 +38,7 @@ struct LayerOptions: ParsableArguments {
         }
         // One line on screen: a longer text would only be cut.
         if let uiNotice, uiNotice.count > 500 { throw ValidationError("--ui-notice is one line: at most 500 characters (got \(uiNotice.count))") }
+        if let uiNote, uiNote < 1 { throw ValidationError("--ui-note counts from 1, not \(uiNote)") }
     }
 
     /// Draws the layer (when asked) over the frame `pipeline` holds, for `library` in `phase`
@@ -57,6 +61,17 @@ struct LayerOptions: ParsableArguments {
                 state.contents = list
                 state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,
                                                         scale: pipeline.surface.contentScale).contentsRows
+            }
+        }
+        if let uiNote, let b = book {
+            let notes = shown.flatMap { page -> [String] in
+                guard let (path, index) = library.books[b].pages[page - 1].documentPage, let doc = try? commandDocuments.open(path) else { return [] }
+                return doc.links(page: index).compactMap { if case let .note(_, text) = $0.target { text } else { nil } }
+            }
+            if notes.indices.contains(uiNote - 1) {
+                state.note = notes[uiNote - 1]
+            } else {
+                state.answer(notes.isEmpty ? "no notes are referred to on these pages" : "these pages refer to \(notes.count) note\(notes.count == 1 ? "" : "s")", at: 0)
             }
         }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }

@@ -269,6 +269,9 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
             back.leave(point.image)
             pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
             pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
+        case let .note(_, text):
+            // Read where it is referred to, as Foliate, KOReader and Apple Books show notes.
+            pipeline.showNote(text, at: time)
         case let .uri(address):
             let notice = LinkPolicy.open(address)
             pipeline.titleNote = notice ?? "opening \(FileName.printable(String(address.prefix(60))))"

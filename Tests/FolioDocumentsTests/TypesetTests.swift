@@ -176,4 +176,15 @@ final class TypesetTests: XCTestCase {
             XCTAssertEqual(ratio, 1, accuracy: 0.1, "estimated \(opening.pageCount) of \(whole.pageCount) at \(aspect)")
         }
     }
+
+    /// A footnote's reference and an endnote's are links to their notes' text (read where they
+    /// are referred to), the mark leading back left out; a link to a chapter stays a page.
+    func testANoteReferenceCarriesItsNotesText() throws {
+        let doc = try TypesetBooks.open("notes.epub")
+        let targets = doc.links(page: 0).map(\.target)
+        // Hyphenated like the book (soft hyphens let the card break its lines too).
+        let notes = targets.compactMap { if case let .note(_, text) = $0 { text.replacingOccurrences(of: "\u{AD}", with: "") } else { nil } }
+        XCTAssertEqual(Set(notes), ["The footnote says why.\nIt has a second paragraph.", "The endnote says more."], "\(targets)")
+        XCTAssertEqual(targets.filter { if case .page = $0 { true } else { false } }.count, 1, "\(targets)")
+    }
 }

@@ -1267,6 +1267,27 @@ extension FramePipelineTests {
         }
     }
 
+    /// A note shown over the page (a note's reference clicked) is a card of the layer, pinned
+    /// while open; Escape closes it and leaves the book open, a click closes it and turns nothing.
+    @Test func aNoteOverThePageClosesWithEscapeOrAClickAndNothingElse() throws {
+        try zebraBook { p, s, rec in
+            let page = try pixel(x: 0.5, y: 0.5, in: p)
+            p.showNote("The note.\nIts second paragraph.", at: s.time)
+            #expect(p.layerContent.note == "The note.\nIts second paragraph." && p.layer.isPinned)
+            let card = try #require(ReaderLayer.layout(width: 320, height: 180).panels(p.layerContent).first { $0.role == .note })
+            #expect(card.texts.map(\.string) == ["The note.", "Its second paragraph."])
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.note == nil && p.controller.phase == .reading, "Escape closed the note, not the book")
+            p.showNote("The note.", at: s.time)
+            let t = s.time
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: page.x, y: page.y, modifiers: []), at: t),
+                        TimedInputEvent(.mouseUp(.left, x: page.x, y: page.y, modifiers: []), at: t + 0.1)]
+            step(p, s, until: t + 2)
+            #expect(p.layer.note == nil && rec.turns.isEmpty && p.controller.spread == 0, "the click closed the note, nothing more")
+        }
+    }
+
     /// Escape, in order: a panel, then the selection, then the search, then full screen, and
     /// only then the book.
     @Test func escapeClosesPanelsThenSelectionThenSearchThenFullScreenThenTheBook() throws {

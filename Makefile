@@ -10,9 +10,9 @@ BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libpoppler-glib-dev zlib1g-dev libjpeg62-turbo-dev libarchive-dev \
                   libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev \
                   libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
-                  libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-ru \
+                  libhyphen-dev libfontconfig-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-ru \
                   libsqlite3-dev libgl1-mesa-dri libegl-mesa0 dpkg-dev
-TEST_PACKAGES := xvfb xauth xdotool xclip python3-cairo python3-pil ffmpeg desktop-file-utils man-db \
+TEST_PACKAGES := xvfb xauth xdotool xclip python3-cairo python3-pil ffmpeg desktop-file-utils man-db fonts-dejavu-core \
                  djvulibre-bin parallel zip
 SWIFT ?= swift
 OUT ?= out

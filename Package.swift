@@ -60,10 +60,10 @@ let package = Package(
         .target(name: "FolioState", dependencies: ["CSQLite", "CZlib", "FolioBook"]),
         // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
         // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md), and libhyphen
-        // for the hyphenation of typeset.c.
+        // and fontconfig for typeset.c (hyphenation, the reader's face).
         .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
             "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
-            "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen",
+            "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen", "fontconfig",
         ].map { .linkedLibrary($0) }),
         .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),

@@ -478,6 +478,8 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
     fz_document *doc = NULL;
     folio_pattern_cache cache = {.dirs = setting ? setting->pattern_dirs : NULL};
     folio_typeset_options options = {.hyphenate = setting && setting->hyphenate && !info->pre_paginated};
+    // The reader's face, for an EPUB Folio lays out (its files go into the copy).
+    if (setting && setting->family && info->epub && !info->pre_paginated) info->face = folio_faces(ctx, setting->family, options.faces);
     const char *dot = strrchr(path, '.');
     int fb2 = dot && !fz_strcasecmp(dot, ".fb2");
     fz_var(arch); fz_var(enc); fz_var(copy); fz_var(file); fz_var(stream);
@@ -501,6 +503,7 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
         snprintf(info->hyphenated, sizeof info->hyphenated, "%s", cache.used);
     }
     fz_always(ctx) {
+        for (int f = 0; f < 4; f++) fz_drop_buffer(ctx, options.faces[f]);
         folio_drop_patterns(&cache);
         fz_drop_stream(ctx, stream);
         fz_drop_buffer(ctx, copy);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <dirent.h>
+#include <fontconfig/fontconfig.h>
 
 // MARK: patterns
 
@@ -525,6 +526,9 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }
+        // At the archive's root, where MuPDF looks a user stylesheet's `@font-face` sources up.
+        for (int f = 0; f < 4 && options->faces[0]; f++)
+            fz_write_zip_entry(ctx, writer, folio_face_files[f], options->faces[f] ? options->faces[f] : options->faces[0], 0);
         if (picture_count) {
             char dir[1024] = "";
             const char *slash = strrchr(opf_path, '/');
@@ -744,4 +748,41 @@ void folio_drop_notes(fz_context *ctx, folio_notes *notes) {
     fz_drop_xml(ctx, notes->xml);
     fz_drop_archive(ctx, notes->archive);
     memset(notes, 0, sizeof *notes);
+}
+
+// MARK: the reader's face
+
+const char *const folio_face_files[4] = {"folio-face-r.ttf", "folio-face-b.ttf", "folio-face-i.ttf", "folio-face-bi.ttf"};
+
+/// The file of `family`'s face of this weight and slant, read, or NULL when fontconfig's best
+/// match is another family (it always answers with something).
+static fz_buffer *face_file(fz_context *ctx, const char *family, int bold, int italic) {
+    FcPattern *pattern = FcPatternBuild(NULL, FC_FAMILY, FcTypeString, (const FcChar8 *)family,
+                                        FC_WEIGHT, FcTypeInteger, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR,
+                                        FC_SLANT, FcTypeInteger, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN, (char *)NULL);
+    if (!pattern) return NULL;
+    FcConfigSubstitute(NULL, pattern, FcMatchPattern);
+    FcDefaultSubstitute(pattern);
+    FcResult result;
+    FcPattern *match = FcFontMatch(NULL, pattern, &result);
+    FcPatternDestroy(pattern);
+    if (!match) return NULL;
+    FcChar8 *file = NULL, *found = NULL;
+    fz_buffer *buf = NULL;
+    int weight = 0, slant = 0;
+    FcPatternGetInteger(match, FC_WEIGHT, 0, &weight);
+    FcPatternGetInteger(match, FC_SLANT, 0, &slant);
+    int styled = (!bold || weight >= FC_WEIGHT_DEMIBOLD) && (!italic || slant != FC_SLANT_ROMAN);
+    if (FcPatternGetString(match, FC_FAMILY, 0, &found) == FcResultMatch && !strcasecmp((const char *)found, family) && styled
+        && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch) {
+        fz_try(ctx) buf = fz_read_file(ctx, (const char *)file);
+        fz_catch(ctx) buf = NULL;
+    }
+    FcPatternDestroy(match);
+    return buf;
+}
+
+int folio_faces(fz_context *ctx, const char *family, fz_buffer *faces[4]) {
+    for (int f = 0; f < 4; f++) faces[f] = family && *family ? face_file(ctx, family, f & 1, f >> 1 & 1) : NULL;
+    return faces[0] != NULL;
 }

@@ -11,7 +11,17 @@ typedef struct _HyphenDict HyphenDict;
 /// What preparing a book does.
 typedef struct {
     int hyphenate;  ///< put soft hyphens where the language's patterns allow
+    /// An installed face's files to put in the copy (regular, bold, italic, bold italic;
+    /// `folio_faces`), or NULLs.
+    fz_buffer *faces[4];
 } folio_typeset_options;
+
+/// The names a face's files take in the copy, in `folio_typeset_options.faces`' order.
+extern const char *const folio_face_files[4];
+
+/// Fills `faces` with the files of installed family `family` (fontconfig), regular, bold, italic
+/// and bold italic (a style the family lacks: its regular); 1 when the family is installed.
+int folio_faces(fz_context *ctx, const char *family, fz_buffer *faces[4]);
 
 enum { folio_pattern_cache_size = 8 };
 

@@ -22,6 +22,9 @@ public struct Typography: Sendable, Hashable, Codable {
     }
 
     public var face: Face
+    /// An installed typeface by its family name ("OpenDyslexic", "DejaVu Serif"), found through
+    /// fontconfig; where it is installed it stands in for `face`.
+    public var family: String?
     /// Line height in ems.
     public var lineSpacing: Double
     public var margins: Margins
@@ -32,9 +35,13 @@ public struct Typography: Sendable, Hashable, Codable {
     /// Whether the publisher's styles stand (colours, sizes, faces); off, the text is set plainly.
     public var publisherStyles: Bool
 
-    public init(face: Face = .publisher, lineSpacing: Double = 1.4, margins: Margins = .normal, justify: Bool = true,
-                hyphenate: Bool = true, publisherStyles: Bool = true) {
+    public init(face: Face = .publisher, family: String? = nil, lineSpacing: Double = 1.4, margins: Margins = .normal,
+                justify: Bool = true, hyphenate: Bool = true, publisherStyles: Bool = true) {
         self.face = face
+        // A family name is one line of letters, spaces and a few marks; anything else is none.
+        self.family = family.flatMap { name in
+            name.count <= 100 && !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) ? name : nil
+        }
         self.lineSpacing = min(max(lineSpacing.isFinite ? lineSpacing : 1.4, Self.lineSpacings.lowerBound), Self.lineSpacings.upperBound)
         self.margins = margins
         self.justify = justify
@@ -44,7 +51,7 @@ public struct Typography: Sendable, Hashable, Codable {
 
     public static let lineSpacings = 1.0...2.5
 
-    private enum CodingKeys: String, CodingKey { case face, lineSpacing, margins, justify, hyphenate, publisherStyles }
+    private enum CodingKeys: String, CodingKey { case face, family, lineSpacing, margins, justify, hyphenate, publisherStyles }
 
     /// A key missing (a file of an older version, or written by hand) keeps its default; a
     /// spacing out of range is brought within it.
@@ -52,6 +59,7 @@ public struct Typography: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let standard = Typography()
         self.init(face: try c.decodeIfPresent(Face.self, forKey: .face) ?? standard.face,
+                  family: try c.decodeIfPresent(String.self, forKey: .family),
                   lineSpacing: try c.decodeIfPresent(Double.self, forKey: .lineSpacing) ?? standard.lineSpacing,
                   margins: try c.decodeIfPresent(Margins.self, forKey: .margins) ?? standard.margins,
                   justify: try c.decodeIfPresent(Bool.self, forKey: .justify) ?? standard.justify,

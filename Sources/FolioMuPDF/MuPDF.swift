@@ -102,15 +102,24 @@ public enum MuPDF {
     /// are taken away: the paper and the theme colour the page. Sizes are bounded so that absurd
     /// publisher CSS (`font-size: 1e9px`) cannot make a page of one letter or a layout of
     /// millions of pages.
-    static func readingCSS(_ typography: Typography) -> String {
-        let face: String? = switch typography.face {
+    static func readingCSS(_ typography: Typography, installedFace: Bool = false) -> String {
+        var face: String? = switch typography.face {
         case .publisher: nil
         case .serif: "serif"
         case .sans: "sans-serif"
         case .mono: "monospace"
         }
+        // The reader's installed face: its files are in the prepared copy, where MuPDF looks a
+        // user stylesheet's sources up.
+        var faces = ""
+        if installedFace {
+            face = "folio-face"
+            for (file, weight, style) in [("r", "normal", "normal"), ("b", "bold", "normal"), ("i", "normal", "italic"), ("bi", "bold", "italic")] {
+                faces += "@font-face { font-family: folio-face; font-weight: \(weight); font-style: \(style); src: url(folio-face-\(file).ttf); }\n"
+            }
+        }
         let text = "body, p, div, li, blockquote, dd, dt, td, th"
-        return """
+        return faces + """
             @page { margin: 0 !important; }
             html, body { margin: 0 !important; padding: 0 !important; background-color: transparent !important; }
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
@@ -219,8 +228,11 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         var error = folio_mu_error()
         var info = folio_mu_info()
         let opened = MuPDF.patternFolders.withCString { folders in
-            var setting = folio_mu_setting(hyphenate: typography.hyphenate ? 1 : 0, pattern_dirs: folders)
-            return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
+            (typography.family ?? "").withCString { family in
+                var setting = folio_mu_setting(hyphenate: typography.hyphenate ? 1 : 0, pattern_dirs: folders,
+                                               family: typography.family == nil ? nil : family)
+                return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
+            }
         }
         guard let doc = opened else {
             throw PageError.invalid(path: path, message: "not a readable e-book: \(Self.words(error))")
@@ -260,13 +272,19 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         }
     }
 
-    /// An EPUB whose fonts are obfuscated is shown in MuPDF's fonts instead; a layout given up
-    /// shows its first chapters.
+    /// What the reader is told of how the book is shown: obfuscated fonts shown in MuPDF's, text
+    /// set vertically shown across, no patterns for its language, no such installed typeface,
+    /// a layout given up (its first chapters shown).
     var notes: [String] {
-        (info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : [])
-            + (info.vertical != 0 && reflowable ? ["its text is set vertically (writing-mode); Folio shows it horizontally"] : [])
-            + (missingPatterns.map { ["no hyphenation patterns for its language (\($0)) are installed; not hyphenated"] } ?? [])
-            + (givenUp.map { [$0.message] } ?? [])
+        var notes: [String] = []
+        if info.obfuscated_fonts != 0 { notes.append("its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts") }
+        if info.vertical != 0, reflowable { notes.append("its text is set vertically (writing-mode); Folio shows it horizontally") }
+        if let language = missingPatterns { notes.append("no hyphenation patterns for its language (\(language)) are installed; not hyphenated") }
+        if let family = typography.family, info.face == 0, reflowable, info.epub != 0 {
+            notes.append("no installed typeface is called \(family); set in the book's own")
+        }
+        if let givenUp { notes.append(givenUp.message) }
+        return notes
     }
 
     /// The book's language when the reader asked for hyphenation and no patterns for it were
@@ -318,7 +336,8 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         var count: (pages: Int32, estimated: Bool, chapters: Int) = (-1, false, 0)
         if info.reflowable != 0 {
             let fixed = info.pre_paginated != 0
-            folio_mu_set_user_css(doc, fixed ? MuPDF.fixedCSS : MuPDF.readingCSS(typography), fixed || typography.publisherStyles ? 1 : 0)
+            folio_mu_set_user_css(doc, fixed ? MuPDF.fixedCSS : MuPDF.readingCSS(typography, installedFace: info.face != 0),
+                                  fixed || typography.publisherStyles ? 1 : 0)
             let box = frame?.block ?? pageBox
             if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
                 count = try chapters(extent: extent, &error)

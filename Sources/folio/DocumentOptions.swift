@@ -11,8 +11,8 @@ struct DocumentOptions: ParsableArguments {
                                valueName: "points"))
     var fontSize: Double?
 
-    @Option(help: "Typeface of reflowable books: publisher (the book's own), serif, sans or mono (default: publisher).")
-    var font: Typography.Face?
+    @Option(help: "Typeface of reflowable books: publisher (the book's own), serif, sans, mono, or an installed family by name (fc-list: \"OpenDyslexic\", \"DejaVu Serif\"; EPUB) (default: publisher).")
+    var font: String?
 
     @Option(help: ArgumentHelp("Line spacing of reflowable books in ems, \(Typography.lineSpacings.lowerBound)…\(Typography.lineSpacings.upperBound) "
                                + "(default: \(Typography.standard.lineSpacing)).", valueName: "ems"))
@@ -32,7 +32,9 @@ struct DocumentOptions: ParsableArguments {
 
     /// `base` with what these options say.
     func typography(over base: Typography) -> Typography {
-        Typography(face: font ?? base.face, lineSpacing: lineSpacing ?? base.lineSpacing, margins: margins ?? base.margins,
+        let face = font.flatMap(Typography.Face.init(rawValue:))
+        return Typography(face: face ?? (font == nil ? base.face : .publisher), family: font == nil ? base.family : face == nil ? font : nil,
+                   lineSpacing: lineSpacing ?? base.lineSpacing, margins: margins ?? base.margins,
                    justify: justify ?? base.justify, hyphenate: hyphenate ?? base.hyphenate,
                    publisherStyles: publisherStyles ?? base.publisherStyles)
     }
@@ -40,6 +42,9 @@ struct DocumentOptions: ParsableArguments {
     func validate() throws {
         if let lineSpacing, !Typography.lineSpacings.contains(lineSpacing) {
             throw ValidationError("--line-spacing must be \(Typography.lineSpacings.lowerBound)…\(Typography.lineSpacings.upperBound) ems, not \(lineSpacing)")
+        }
+        if let font, Typography.Face(rawValue: font) == nil, Typography(family: font).family == nil {
+            throw ValidationError("--font wants publisher, serif, sans, mono or a typeface's name, not '\(FileName.printable(font))'")
         }
         MuPDF.typography = typography(over: .standard)
         guard let fontSize else { return }
@@ -50,7 +55,6 @@ struct DocumentOptions: ParsableArguments {
     }
 }
 
-extension Typography.Face: ExpressibleByArgument {}
 extension Typography.Margins: ExpressibleByArgument {}
 
 /// Lays reflowable books opened from now on out for the page shape an image of `width` ×

@@ -187,4 +187,18 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(Set(notes), ["The footnote says why.\nIt has a second paragraph.", "The endnote says more."], "\(targets)")
         XCTAssertEqual(targets.filter { if case .page = $0 { true } else { false } }.count, 1, "\(targets)")
     }
+
+    /// An installed typeface chosen by name sets the book (its pages change, nothing noted); a
+    /// name no installed face has is noted once and the book keeps its own.
+    func testAnInstalledTypefaceByNameSetsTheBook() throws {
+        let own = try TypesetBooks.open("margin0.epub")
+        let mono = try TypesetBooks.open("margin0.epub", typography: Typography(family: "DejaVu Sans Mono"))
+        guard mono.notes.isEmpty else { throw XCTSkip("DejaVu Sans Mono is not installed: \(mono.notes)") }
+        // A monospaced face's wide letters take more pages.
+        XCTAssertGreaterThan(mono.pageCount, own.pageCount)
+        let missing = try TypesetBooks.open("margin0.epub", typography: Typography(family: "No Such Face"))
+        XCTAssertEqual(missing.notes, ["no installed typeface is called No Such Face; set in the book's own"])
+        XCTAssertEqual(missing.pageCount, own.pageCount)
+        XCTAssertNil(Typography(family: "a\nb").family, "a name is one line")
+    }
 }

@@ -39,12 +39,17 @@ typedef struct {
     char hyphenated[32];
     /// A stylesheet sets text vertically (`writing-mode: vertical-*`), which MuPDF lays out across.
     int vertical;
+    /// `setting.family`'s faces were found and put in the copy (regular, bold, italic, bold italic).
+    int face;
 } folio_mu_info;
 
 /// How Folio prepares a reflowable book's text before MuPDF lays it out.
 typedef struct {
     int hyphenate;            ///< soft hyphens put where the book's language's patterns allow
     const char *pattern_dirs; ///< folders (colon-separated) holding libhyphen's `hyph_*.dic` files
+    /// An installed typeface's family (fontconfig) to set an EPUB in, or NULL: its files go into
+    /// the prepared copy as `folio-face-r|b|i|bi.ttf` (`info.face`).
+    const char *family;
 } folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).

@@ -115,8 +115,8 @@ extension FramePipeline {
     func layerTakes(_ key: Key, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         layer.fade.show(at: now)
-        if layer.note != nil, key == .escape {
-            layer.note = nil
+        if layer.note != nil || layer.typography != nil, key == .escape {
+            (layer.note, layer.typography) = (nil, nil)
             return true
         }
         guard layer.helpShown, [.escape, .h, .question].contains(key) else { return false }
@@ -145,9 +145,9 @@ extension FramePipeline {
     func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         switch event {
-        case .mouseDown where layer.helpShown || layer.note != nil:
+        case .mouseDown where layer.helpShown || layer.note != nil || layer.typography != nil:
             // A click closes the card and does nothing else.
-            (layer.helpShown, layer.note) = (false, nil)
+            (layer.helpShown, layer.note, layer.typography) = (false, nil, nil)
         case let .mouseDown(.left, x, y, _):
             guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
                   let f = layerLayout.barFraction(x: x, y: y) else { return false }

@@ -19,6 +19,7 @@ public enum ReaderLayer {
         c.cards = cards(theme)
         if state.helpShown { c.help = helpSections }
         c.note = state.note
+        if phase != .shelf { c.typography = state.typography }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {
             let info = laidOut(library.bookInfos[b], singlePage: singlePage)
@@ -34,6 +35,16 @@ public enum ReaderLayer {
             c.shelfAuthor = line.isEmpty ? nil : line
         }
         return c
+    }
+
+    /// The typography card's rows for `typography` and text size `fontSize`: each choice's
+    /// keys, as the key map has them, and what it is now.
+    public static func typographyRows(_ typography: Typography, fontSize: Double) -> [HelpRow] {
+        let keys = { (command: ViewerCommand) in KeyMap.bindings.filter { $0.command == command }.map(\.label).joined(separator: ", ") }
+        return [HelpRow(keys: [keys(.textLarger), keys(.textSmaller)].joined(separator: " "), summary: "text: \(fontSize.formatted()) pt")]
+            + [TypographyChoice.face, .margins, .lineSpacing, .justify, .hyphenate, .publisherStyles].map {
+                HelpRow(keys: keys(.typography($0)), summary: $0.describe(typography))
+            }
     }
 
     /// The cards' colours in `theme`.

@@ -205,7 +205,9 @@ extension FramePipeline {
             if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
             return nil
         }
-        return relayouts.changeTextSize(by: step, of: open)
+        let size = relayouts.changeTextSize(by: step, of: open)
+        if layer.typography != nil { layer.typography = ReaderLayer.typographyRows(typography, fontSize: size) }
+        return size
     }
 
     /// Steps one part of the typography and lays the open book out with it, once `host` has
@@ -218,7 +220,11 @@ extension FramePipeline {
         typography = choice.next(after: typography)
         host()
         relayouts.restyle(open)
-        if configuration.showsLayer { layer.answer(choice.describe(typography), at: now) }
+        // The card shows every choice, the page laid out anew beside it.
+        if configuration.showsLayer {
+            layer.typography = ReaderLayer.typographyRows(typography, fontSize: wantedTextSize ?? open.source.fontSize)
+            layer.fade.show(at: now)
+        }
     }
 
     /// The text size asked for last, until the book shows it.

@@ -65,6 +65,8 @@ public struct LayerState: Sendable, Equatable {
     public var contents: ContentsList?
     /// The text of a note shown over the page (a footnote's reference clicked), while open.
     public var note: String?
+    /// The typography card's rows, while open (a typography key pressed).
+    public var typography: [HelpRow]?
     /// Characters the search field takes at most (a longer phrase is not searched for).
     public static let searchLimit = 10_000
     public private(set) var answer: String?
@@ -126,7 +128,7 @@ public struct LayerState: Sendable, Equatable {
     /// The layer stays fully shown while something in it waits for the reader.
     public var isPinned: Bool {
         helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil || searchField != nil || contents != nil
-            || note != nil
+            || note != nil || typography != nil
     }
 
     /// What the entry line shows: the page number typed, else its answer, else the search

@@ -103,7 +103,7 @@ public struct OverlayBox: Sendable, Hashable {
 
 /// One part of the layer, painted into one image: boxes first, then texts.
 public struct OverlayPanel: Sendable, Hashable {
-    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice, contents, note }
+    public enum Role: Sendable, Hashable { case bar, shelfTitle, help, entry, notice, contents, note, typography }
 
     public var role: Role
     /// Where the panel lies in the framebuffer (whole pixels).
@@ -171,6 +171,9 @@ public struct OverlayContent: Sendable, Hashable {
     public var contents: ContentsList?
     /// A note's text, on a card over the page.
     public var note: String?
+    /// The typography of a reflowable book, a row a choice (its keys, what it is now), on a card
+    /// beside the page it sets.
+    public var typography: [HelpRow]?
     /// The colours of the solid cards (the paper theme's, Folio's first).
     public var cards = CardTone.paper
 
@@ -222,6 +225,7 @@ public struct OverlayLayout: Sendable {
         if let notice = content.notice { out.append(line(notice, role: .notice, top: top, size: 15, color: .accent)) }
         if let contents = content.contents { out.append(contentsPanel(contents, tone: content.cards)) }
         if let note = content.note { out.append(noteCard(note, tone: content.cards)) }
+        if let rows = content.typography { out.append(typographyCard(rows, tone: content.cards)) }
         if let help = content.help { out.append(helpCard(help, tone: content.cards)) }
         return out
     }
@@ -364,6 +368,28 @@ public struct OverlayLayout: Sendable {
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: tone.chosen, radius: 12 * unit),
                                     OverlayBox(OverlayRect(x: rim, y: rim, width: w - 2 * rim, height: h - 2 * rim), color: tone.ground,
                                                radius: 12 * unit - rim)], texts: texts)
+    }
+
+    // MARK: Typography
+
+    /// The typography card: in the top right corner, so the page laid out anew shows beside it;
+    /// a title, then a row a choice, its keys on the left and what it is now on the right.
+    private func typographyCard(_ rows: [HelpRow], tone: CardTone) -> OverlayPanel {
+        let size = 14 * unit, line = (22 * unit).rounded(), pad = (16 * unit).rounded()
+        let w = min(width - 2 * margin, (400 * unit).rounded()), keys = (130 * unit).rounded()
+        let h = min(pad * 2 + line * Double(rows.count + 1), barFrame.y - 2 * margin)
+        var texts = [OverlayText("Typography", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: line), size: size,
+                                 color: tone.accent, bold: true)]
+        for (i, row) in rows.enumerated() where pad + line * Double(i + 2) <= h {
+            let y = pad + line * Double(i + 1)
+            texts.append(OverlayText(row.keys, frame: OverlayRect(x: pad, y: y, width: keys - 8 * unit, height: line), size: size,
+                                     color: tone.text, bold: true))
+            texts.append(OverlayText(row.summary, frame: OverlayRect(x: pad + keys, y: y, width: w - 2 * pad - keys, height: line),
+                                     size: size, color: tone.dim))
+        }
+        let frame = OverlayRect(x: width - margin - w, y: margin, width: w, height: h)
+        return OverlayPanel(role: .typography, frame: frame,
+                            boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: tone.ground, radius: 12 * unit)], texts: texts)
     }
 
     // MARK: The help card

@@ -4,6 +4,7 @@ import FolioBook
 import FolioFind
 import FolioKit
 import FolioLayout
+import FolioMuPDF
 import FolioOverlay
 
 /// `--ui` and its parts: the on-screen layer drawn over headless frames as the viewer shows it,
@@ -30,7 +31,10 @@ struct LayerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Show the Nth note referred to on the pages shown (1 for the first) over the page, as a click on its reference does; implies --ui.", valueName: "N"))
     var uiNote: Int?
 
-    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents || uiNote != nil }
+    @Flag(help: "Show the typography card of the open reflowable book (typeface, margins, spacing, justification, hyphenation, the publisher's styles, the keys that change them); implies --ui.")
+    var uiTypography = false
+
+    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents || uiNote != nil || uiTypography }
 
     func validate() throws {
         if let uiGoto, uiGoto.isEmpty || uiGoto.count > 6 || !uiGoto.allSatisfy(\.isASCII) || Int(uiGoto) == nil || uiGoto.hasPrefix("-") {
@@ -74,6 +78,7 @@ struct LayerOptions: ParsableArguments {
                 state.answer(notes.isEmpty ? "no notes are referred to on these pages" : "these pages refer to \(notes.count) note\(notes.count == 1 ? "" : "s")", at: 0)
             }
         }
+        if uiTypography { state.typography = ReaderLayer.typographyRows(MuPDF.typography, fontSize: MuPDF.fontSize) }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
         pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,
                                                singlePage: singlePage, scroll: scroll, state: state, theme: pipeline.renderer.settings.theme))

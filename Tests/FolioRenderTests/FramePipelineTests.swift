@@ -474,7 +474,12 @@ private final class Recorder: FramePipelineDelegate {
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
             p.handle(TimedInputEvent(.key(.y, modifiers: [], isRepeat: false), at: s.time))
             #expect(rec.commands == [.typography(.face)] && p.typography.face == .serif && relayouts.count == 1)
-            #expect(p.layer.entry == "typeface: serif", "\(String(describing: p.layer.entry))")
+            // The card lists every choice, its keys and what it is now, beside the page.
+            let rows = try #require(p.layer.typography)
+            #expect(rows.contains(HelpRow(keys: "Y", summary: "typeface: serif")) && rows.contains(HelpRow(keys: "Ctrl+= Ctrl+−", summary: "text: 11 pt")),
+                    "\(rows)")
+            let card = try #require(ReaderLayer.layout(width: 1280, height: 720).panels(p.layerContent).first { $0.role == .typography })
+            #expect(card.frame.x > 640, "the card leaves the left of the spread to the page")
             // Shift+Y and Shift+J while that layout runs: it lands, then one more with both.
             p.handle(TimedInputEvent(.key(.y, modifiers: .shift, isRepeat: false), at: s.time))
             p.handle(TimedInputEvent(.key(.j, modifiers: .shift, isRepeat: false), at: s.time))
@@ -488,7 +493,10 @@ private final class Recorder: FramePipelineDelegate {
             #expect(relayouts.count == 0 && p.controller.phase == .reading)
             // K steps the spacing on from the standard 1.4.
             p.handle(TimedInputEvent(.key(.k, modifiers: [], isRepeat: false), at: s.time))
-            #expect(p.typography.lineSpacing == 1.7 && p.layer.entry == "line spacing: 1.7")
+            #expect(p.typography.lineSpacing == 1.7 && p.layer.typography?.contains(HelpRow(keys: "K", summary: "line spacing: 1.7")) == true)
+            s.queued = [key(.escape, at: s.time)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.layer.typography == nil && p.controller.phase == .reading, "Escape closed the card, not the book")
         } }
     }
 

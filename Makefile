@@ -12,7 +12,7 @@ BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
                   libgl1-mesa-dri libegl-mesa0 dpkg-dev
 TEST_PACKAGES := xvfb xauth xdotool xclip python3-cairo python3-pil ffmpeg desktop-file-utils man-db \
-                 djvulibre-bin parallel zip
+                 djvulibre-bin parallel zip strace
 SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -218,11 +218,14 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     var notes: [String] {
         (info.obfuscated_fonts != 0 ? ["its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts"] : [])
             + (givenUp.map { [$0.message] } ?? [])
+            + (folio_mu_outside(doc).map { ["not opened: \(FileName.string(UnsafeRawBufferPointer(start: $0, count: strlen($0)))), outside the book"] } ?? [])
     }
 
     /// Why a book is not given to MuPDF at all, in words.
     private static func refusal(_ info: folio_mu_info) -> String? {
         if info.encrypted != 0 { return "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it" }
+        let refused = string(info.refused)
+        if !refused.isEmpty { return refused }
         let deep = string(info.too_deep)
         return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
     }

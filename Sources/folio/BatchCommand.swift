@@ -115,7 +115,7 @@ struct Batch: ParsableCommand {
         var text: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return (try? encoder.encode(self)).map(printableJSON) ?? "{}"
         }
     }
 

@@ -81,6 +81,10 @@ final class VideoPipe: @unchecked Sendable {
             return ["-vf", "vflip,split[a][b];[a]palettegen[p];[b][p]paletteuse"]
         case "gif":
             return ["-vf", "vflip,split[a][b];[a]palettegen=stats_mode=single[p];[b][p]paletteuse=new=1"]
+        case "":
+            // No extension, no format to tell ffmpeg's from (/dev/full, a device): Matroska,
+            // which streams.
+            return h264 + ["-f", "matroska"]
         default:
             return yuv
         }

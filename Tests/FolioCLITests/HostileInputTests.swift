@@ -101,6 +101,45 @@ import Testing
         #expect(booksOpened < books / 2, "the walk went on to \(booksOpened) of \(books) books")
     }
 
+    /// SIGTERM during `record -o DIR --video old.mp4 --force` replaced old.mp4 with the frames
+    /// made so far (only an ffmpeg failure kept it), and said the new frames were in DIR, whose
+    /// earlier ones were kept. Both earlier outputs stay as they were, nothing is left beside
+    /// them, and the line says so.
+    @Test(.enabled(if: FolioProcess.available("ffmpeg"), "ffmpeg missing"))
+    func anInterruptedRecordingLeavesTheEarlierOutputsAsTheyWere() throws {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = dir.appendingPathComponent("frames"), video = dir.appendingPathComponent("old.mp4")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Data("earlier frame".utf8).write(to: frames.appendingPathComponent("frame-00001.png"))
+        try Data("earlier video".utf8).write(to: video)
+        let watch = try OpenWatch(dir.path)
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["record", "--script", "open; wait 600", "--fps", "10", "--size", "48x32", "-o", frames.path,
+                       "--video", video.path, "--force", "-q"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["FOLIO_RASTERISER": "software"]) { _, new in new }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // Signalled once ffmpeg has opened the new video (made, then opened again by ffmpeg).
+        var opened: [String] = []
+        while opened.filter({ $0.hasPrefix(".folio-") && $0.hasSuffix(".mp4") }).count < 2 {
+            opened += try #require(watch.names(waitingAtMost: 60), "no video was begun")
+        }
+        kill(p.processIdentifier, SIGTERM)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("; \(frames.path) keeps the earlier frames; \(video.path) is not written\n"), "\(stderr)")
+        #expect(try Data(contentsOf: video) == Data("earlier video".utf8))
+        #expect(try Data(contentsOf: frames.appendingPathComponent("frame-00001.png")) == Data("earlier frame".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["frames", "old.mp4"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames.path) == ["frame-00001.png"])
+    }
+
     // MARK: Special files
 
     /// Only regular files are opened, and their type is checked with stat first: a FIFO named as
@@ -249,6 +288,14 @@ import Testing
             #expect(!r.timedOut && r.status == 65, "\(command) \(book): \(r.status) \(r.stderr)")
             #expect((r.stdout + r.stderr).contains("/\(book): \(words)"), "\(command) \(book): \(r.stdout) \(r.stderr)")
         }
+    }
+
+    /// A page MuPDF cannot draw was named twice ("page 2: page 2: cannot find …").
+    @Test func aBrokenPageIsNamedOnce() throws {
+        let r = try folio("info", "missing-page.xps", ["--decode"])
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("/missing-page.xps: page 2: cannot find all pieces for part '/p1.fpage'"), "\(r.stdout)")
+        #expect(!r.stdout.contains("page 2: page 2"), "\(r.stdout)")
     }
 
     /// Long runs of tags that do not nest: 640 line breaks in one paragraph (HTML, as MuPDF

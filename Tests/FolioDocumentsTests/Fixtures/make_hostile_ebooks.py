@@ -110,3 +110,18 @@ mobi("fonts-outside.mobi", "<html><head>" + fonts + "</head><body><p>ALPHA outsi
 
 # More spine items than Folio opens, all naming one chapter.
 epub("long-spine.epub", [plain], spine='<itemref idref="i0"/>' * 12000)
+
+# An XPS whose second page is missing from its archive.
+with zipfile.ZipFile(os.path.join(out, "missing-page.xps"), "w") as z:
+    z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+               '<Default Extension="fdseq" ContentType="application/vnd.ms-package.xps-fixeddocumentsequence+xml"/>'
+               '<Default Extension="fdoc" ContentType="application/vnd.ms-package.xps-fixeddocument+xml"/>'
+               '<Default Extension="fpage" ContentType="application/vnd.ms-package.xps-fixedpage+xml"/>'
+               '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/></Types>')
+    z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+               '<Relationship Type="http://schemas.microsoft.com/xps/2005/06/fixedrepresentation" Target="/doc.fdseq" Id="R0"/></Relationships>')
+    z.writestr("doc.fdseq", '<FixedDocumentSequence xmlns="http://schemas.microsoft.com/xps/2005/06"><DocumentReference Source="/d.fdoc"/></FixedDocumentSequence>')
+    z.writestr("d.fdoc", '<FixedDocument xmlns="http://schemas.microsoft.com/xps/2005/06"><PageContent Source="/p0.fpage"/>'
+               '<PageContent Source="/p1.fpage"/></FixedDocument>')
+    z.writestr("p0.fpage", '<FixedPage xmlns="http://schemas.microsoft.com/xps/2005/06" Width="400" Height="600" xml:lang="en">'
+               '<Path Data="M 0,150 L 400,150 400,450 0,450 Z" Fill="#FF1A33E6"/></FixedPage>')

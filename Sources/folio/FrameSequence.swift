@@ -163,7 +163,8 @@ private struct StagedFolder {
     let path: String
 
     init(in folder: String) throws {
-        var template = FileName.bytes(folder + "/.folio-frames-XXXXXX")
+        OutputFile.removeLeftovers(in: folder)
+        var template = FileName.bytes(OutputFile.temporaryName(in: folder, kind: "frames-"))
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw Failure(.cannotCreate, "\(FileName.printable(folder)): cannot write the new frames: \(FileError.reason())")
         }

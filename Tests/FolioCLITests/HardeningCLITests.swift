@@ -262,6 +262,30 @@ import Testing
         #expect(r.stderr.contains("has pages 1…0"), "\(r.stderr)")
     }
 
+    /// A writer killed (SIGKILL) leaves its hidden files: `.folio-PID-….png` beside a capture,
+    /// `.folio-frames-PID-…` in a recording's folder, ffmpeg's log in the temporary folder, and
+    /// nothing removed them. The next write there does, keeping those of a writer still running.
+    @Test func whatAKilledWriterLeftIsRemovedByTheNextWrite() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gone = 4_194_305  // above the largest pid_max: no process has it
+        try Data("partial".utf8).write(to: dir.appendingPathComponent(".folio-\(gone)-abc123.png"))
+        let frames = dir.appendingPathComponent(".folio-frames-\(gone)-def456")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Data("partial".utf8).write(to: frames.appendingPathComponent("frame-00001.png"))
+        let running = ".folio-\(getpid())-ghi789.png"  // this test's own process runs
+        try Data("in progress".utf8).write(to: dir.appendingPathComponent(running))
+        let r = try folio(["capture", "--size", "32x32", "-o", dir.path + "/out.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [running, "out.png"])
+        guard FolioProcess.available("ffmpeg") else { return }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ffmpeg-\(gone)-\(UUID().uuidString).log")
+        try Data("ffmpeg said".utf8).write(to: log)
+        let video = try folio(["record", "--script", "wait 0.1", "--size", "32x32", "--video", dir.path + "/out.mp4", "-q"])
+        #expect(video.status == 0, "\(video.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: log.path))
+    }
+
     @Test func captureWritesThroughLinksAndKeepsWhatIsNotAnImage() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

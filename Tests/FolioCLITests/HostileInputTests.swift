@@ -337,8 +337,10 @@ import Testing
             let binary = try #require(FolioProcess.binary, "build folio first: swift build")
             let dir = books.appendingPathComponent("run-\(UUID().uuidString)/b")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let r = try FolioProcess.run("/usr/bin/env", ["strace", "-f", "-e", "trace=openat", "-o", log, binary.path, "capture",
-                                                          "../../" + book, "--size", "64x36", "-o", "out.png"], directory: dir.path, timeout: 20)
+            // `timeout` inside strace: a folio that blocks is killed, not left behind by a killed strace.
+            let r = try FolioProcess.run("/usr/bin/env", ["strace", "-f", "-e", "trace=openat", "-o", log, "timeout", "-s", "KILL", "20",
+                                                          binary.path, "capture", "../../" + book, "--size", "64x36", "-o", "out.png"],
+                                         directory: dir.path, timeout: 30)
             #expect(!r.timedOut && r.status == 0, "\(book): \(r.status) \(r.stderr)")
             let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("openat(") }
             #expect(opened.contains { $0.contains(book) }, "strace saw the book opened: \(opened)")

@@ -230,9 +230,15 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
     }
 
-    private static func words(_ error: folio_mu_error) -> String {
-        let s = string(error.message)
-        return s.isEmpty ? "unknown error" : s
+    private static func words(_ error: folio_mu_error) -> String { words(string(error.message)) }
+
+    /// MuPDF's message for a person: an allocation past the document's memory limit (MuPDF says
+    /// "calloc (25000000 x 24 bytes) failed") says which limit.
+    static func words(_ message: String) -> String {
+        guard !message.isEmpty else { return "unknown error" }
+        let allocation = ["malloc of ", "calloc (", "realloc ("].contains { message.hasPrefix($0) } && message.contains(" failed")
+        guard allocation || message == "out of memory" else { return message }
+        return "needs more than the \(MuPDF.memoryLimit >> 20) MiB of memory one document may use (\(message))"
     }
 
     /// A C char array's text up to its first zero.

@@ -324,7 +324,7 @@ static int tree_too_deep(fz_xml *xml) {
 enum { read_either, read_html };
 
 /// Whether markup nests too deep in the reading MuPDF takes. UTF-16 is counted in its low
-/// bytes (tags are ASCII).
+/// bytes (tags are ASCII), as far as MuPDF reads: to the first NUL.
 static int too_deep(fz_context *ctx, fz_buffer *buf, int reading) {
     unsigned char *data;
     size_t n = fz_buffer_storage(ctx, buf, &data);
@@ -339,6 +339,10 @@ static int too_deep(fz_context *ctx, fz_buffer *buf, int reading) {
         data = narrow;
         n = n / 2 - 1;
     }
+    // MuPDF's parsers read up to the first NUL (its XML parser, and gumbo given `strlen`):
+    // what follows one (in a font, a sound) is never markup to them.
+    const unsigned char *nul = memchr(data, 0, n);
+    if (nul) n = (size_t)(nul - data);
     int xml = reading == read_either && xml_too_deep(data, n);
     int html = html_too_deep(data, n);
     fz_free(ctx, narrow);
@@ -512,6 +516,14 @@ static void drop_entry_texts(fz_context *ctx, entry_texts *texts) {
     fz_free(ctx, texts->entries);
 }
 
+/// Whether an archive entry is a stylesheet or a script by its name, which MuPDF does not parse
+/// as markup unless the spine lists it (`read_spine_text` scans it then): a script's `i<n`
+/// would count as elements opened. A name holding ".svg" is read as a picture whatever it ends in.
+static int style_or_script(const char *name) {
+    const char *dot = strrchr(name, '.');
+    return dot && (!fz_strcasecmp(dot, ".css") || !fz_strcasecmp(dot, ".js")) && !strstr(name, ".svg");
+}
+
 /// Whether a file is one MuPDF reads as HTML alone (not XML first).
 static int html_name(const char *path) {
     const char *dot = strrchr(path, '.');
@@ -519,9 +531,10 @@ static int html_name(const char *path) {
 }
 
 /// Before MuPDF parses anything: names in `info->too_deep` the first markup that nests too
-/// deep (any entry of an archive whatever its name, images and fonts aside; a file of markup;
-/// a MOBI's text), and says in `info->refused` why a book is not opened at all (a MOBI's records
-/// outside the file, more archive entries than `folio_mu_max_entries`). A PDF is not markup.
+/// deep (any entry of an archive whatever its name, images, fonts, stylesheets and scripts
+/// aside; a file of markup; a MOBI's text), and says in `info->refused` why a book is not opened
+/// at all (a MOBI's records outside the file, more archive entries than `folio_mu_max_entries`).
+/// A PDF is not markup.
 /// An archive's markup entries' characters of text go into `texts`, sorted by name.
 static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_mu_info *info, entry_texts *texts) {
     if (!arch) {
@@ -556,7 +569,7 @@ static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, fol
         fz_var(buf);
         // An entry that cannot be read is passed over: MuPDF cannot parse it either.
         fz_try(ctx) {
-            if (name && *name && name[strlen(name) - 1] != '/') {
+            if (name && *name && name[strlen(name) - 1] != '/' && !style_or_script(name)) {
                 buf = fz_read_archive_entry(ctx, arch, name);
                 if (markup_entry(ctx, buf)) {
                     if (too_deep(ctx, buf, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "%s", name);
@@ -674,7 +687,8 @@ static manifest_item *find_item(manifest_item *items, int count, const char *id)
 /// from the entries' `texts`; a spine of more than `folio_mu_max_spine` items refuses the book
 /// (`info->refused`). Items are found by id in a sorted index, once however often the spine
 /// lists them.
-static void read_spine_text(fz_context *ctx, const entry_texts *texts, fz_xml *opf, const char *opf_path, folio_mu_doc *d, folio_mu_info *info) {
+static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts *texts, fz_xml *opf, const char *opf_path,
+                            folio_mu_doc *d, folio_mu_info *info) {
     int refs = 0, count = 0;
     for (fz_xml *x = fz_xml_find_dfs(opf, "itemref", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "itemref", NULL, NULL)) refs++;
     if (refs > folio_mu_max_spine) {
@@ -684,7 +698,8 @@ static void read_spine_text(fz_context *ctx, const entry_texts *texts, fz_xml *o
     for (fz_xml *x = fz_xml_find_dfs(opf, "item", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "item", NULL, NULL)) count++;
     manifest_item *items = NULL;
     char *name = NULL;
-    fz_var(items); fz_var(name);
+    fz_buffer *buf = NULL;
+    fz_var(items); fz_var(name); fz_var(buf);
     fz_try(ctx) {
         items = fz_malloc_array(ctx, count ? count : 1, manifest_item);
         int known = 0;
@@ -708,6 +723,16 @@ static void read_spine_text(fz_context *ctx, const entry_texts *texts, fz_xml *o
                 entry_text key = { name, 0 };
                 const entry_text *found = bsearch(&key, texts->entries, (size_t)texts->count, sizeof key, by_name);
                 m->text = found ? found->text : 0;
+                if (style_or_script(name) && fz_has_archive_entry(ctx, arch, name)) {
+                    // A chapter named as a stylesheet: `check_depth` passed it over.
+                    buf = fz_read_archive_entry(ctx, arch, name);
+                    if (too_deep(ctx, buf, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "%s", name);
+                    unsigned char *data;
+                    size_t bytes = fz_buffer_storage(ctx, buf, &data);
+                    m->text = text_characters(data, bytes);
+                    fz_drop_buffer(ctx, buf);
+                    buf = NULL;
+                }
                 fz_free(ctx, name);
                 name = NULL;
                 m->read = 1;
@@ -716,6 +741,7 @@ static void read_spine_text(fz_context *ctx, const entry_texts *texts, fz_xml *o
         }
     }
     fz_always(ctx) {
+        fz_drop_buffer(ctx, buf);
         fz_free(ctx, name);
         fz_free(ctx, items);
     }
@@ -786,7 +812,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
         const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
         if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
         if (info->pre_paginated) read_viewport(ctx, arch, opf, opf_path, info);
-        if (opf) read_spine_text(ctx, &texts, opf, opf_path, d, info);
+        if (opf) read_spine_text(ctx, arch, &texts, opf, opf_path, d, info);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, enc);

@@ -273,6 +273,7 @@ import Testing
         ("deep-behind-comment.epub", "OEBPS/c.xhtml: elements nested more than 500 deep; not laid out"),
         ("deep-xht.epub", "OEBPS/c.xht: elements nested more than 500 deep"),
         ("deep-no-extension.epub", "OEBPS/chapter: elements nested more than 500 deep"),
+        ("deep-named-css.epub", "OEBPS/c.css: elements nested more than 500 deep"),
         ("deep-attributes.epub", "OEBPS/c.xhtml: elements nested more than 500 deep"),
         ("deep-svg.epub", "OEBPS/pic.svg: elements nested more than 500 deep"),
         ("deep.fb2", "the text: elements nested more than 500 deep"),
@@ -299,10 +300,10 @@ import Testing
     }
 
     /// Long runs of tags that do not nest: 640 line breaks in one paragraph (HTML, as MuPDF
-    /// reads a chapter that is not XML) were refused as "nested more than 500 deep"; they, and
-    /// 700 empty page markers in XHTML, are laid out.
+    /// reads a chapter that is not XML) were refused as "nested more than 500 deep"; they, 700
+    /// empty page markers in XHTML and a script of 2,000 `i<n` are laid out.
     @Test func flatMarkupIsLaidOut() throws {
-        for book in ["flat-breaks.epub", "flat-html.epub", "page-markers.epub"] {
+        for book in ["flat-breaks.epub", "flat-html.epub", "page-markers.epub", "script.epub"] {
             let r = try folio("info", book)
             #expect(!r.timedOut && r.status == 0 && !r.stdout.contains("nested"), "\(book): \(r.stdout) \(r.stderr)")
         }

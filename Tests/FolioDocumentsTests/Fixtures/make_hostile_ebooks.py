@@ -55,12 +55,17 @@ epub("deep-behind-comment.epub", [plain, ("c.xhtml", page(hidden), xhtml, True)]
 epub("deep-xht.epub", [plain, ("c.xht", page(deep), xhtml, True)])
 epub("deep-no-extension.epub", [plain, ("chapter", page(deep), xhtml, True)])
 # Attribute values holding "/>" and ">" made the scan take every element for an empty one.
+# A chapter named as a stylesheet (scripts and stylesheets are not scanned unless the spine lists them).
+epub("deep-named-css.epub", [plain, ("c.css", page(deep), xhtml, True)])
 epub("deep-attributes.epub", [plain, ("c.xhtml", page('<div title="/>">' * DEPTH + "x" + "</div>" * DEPTH), xhtml, True)])
 svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">' + "<g>" * DEPTH + "</g>" * DEPTH + "</svg>"
 epub("deep-svg.epub", [("c.xhtml", page('<p>x</p><img src="pic.svg"/>'), xhtml, True), ("pic.svg", svg, "image/svg+xml", False)])
 # Not deep: a flat chapter of many line breaks, and many empty elements (page markers) in XML.
 epub("flat-breaks.epub", [("c.xhtml", page("<p>ALPHA</p>" + "<br>" * 640 + "<p>end</p>").replace("<br>", "<br/>"), xhtml, True)])
 epub("flat-html.epub", [("c.xhtml", "<html><body><p>ALPHA" + "<br>line" * 640 + "</body></html>", xhtml, True)])
+# A script of 2,000 comparisons (`i<n`, `a > b`), which no parser reads as markup.
+epub("script.epub", [("c.xhtml", page("<p>ALPHA</p>", '<script src="s.js"></script>'), xhtml, True),
+                     ("s.js", "".join(f"for (i{k} = 0; i{k}<n{k}; i{k}++) if (a > b) f();\n" for k in range(2000)), "text/javascript", False)])
 epub("page-markers.epub", [("c.xhtml", page("<p>ALPHA</p>" + '<span id="p"/>' * 700), xhtml, True)])
 
 with open(os.path.join(out, "deep.fb2"), "w") as f:

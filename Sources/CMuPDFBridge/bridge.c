@@ -242,7 +242,7 @@ static int html_too_deep(const unsigned char *s, size_t n) {
         }
         if (s[i] == '!' || s[i] == '?') { i = skip_past(s, n, i, ">"); continue; }
         int closing = s[i] == '/';
-        if (!isalpha(s[i + closing])) { if (closing) i = skip_past(s, n, i, ">"); continue; }
+        if (i + closing >= n || !isalpha(s[i + closing])) { if (closing) i = skip_past(s, n, i, ">"); continue; }
         char name[16];
         int empty;
         size_t start = i + closing;
@@ -263,7 +263,8 @@ static int html_too_deep(const unsigned char *s, size_t n) {
         if (kind & element_void || named(name, "html head body")) continue;
         if (kind & element_raw) {
             // To its closing tag, in any case.
-            while (i < n && !(s[i] == '<' && i + 1 < n && s[i + 1] == '/' && !strncasecmp((const char *)s + i + 2, name, strlen(name)))) i++;
+            size_t k = strlen(name);
+            while (i < n && !(s[i] == '<' && i + 2 + k <= n && s[i + 1] == '/' && !strncasecmp((const char *)s + i + 2, name, k))) i++;
             continue;
         }
         int at = -1;

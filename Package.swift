@@ -64,7 +64,10 @@ let package = Package(
         .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
             "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
             "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen", "fontconfig",
-        ].map { .linkedLibrary($0) }),
+        ].map { .linkedLibrary($0) } + [
+            // MuPDF opens no file but through the bridge's guard (bridge.c: files outside the book).
+            .unsafeFlags(["-Xlinker", "--wrap=fz_open_file", "-Xlinker", "--wrap=fz_file_exists"]),
+        ]),
         .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),

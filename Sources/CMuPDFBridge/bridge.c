@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 struct folio_mu_doc {
     fz_context *ctx;
@@ -28,6 +29,10 @@ struct folio_mu_doc {
     char *opf_path;
     /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
     fz_buffer *copy;
+    /// The folder whose files an XHTML document may read (NULL: none), and the first file
+    /// outside the book it was asked for (`inside_book`).
+    char *folder;
+    _Atomic(char *) outside;
 };
 
 // MARK: allocation and locks
@@ -95,42 +100,270 @@ static int font_obfuscation(const char *algorithm) {
                          || !strcmp(algorithm, "http://ns.adobe.com/pdf/enc#RC"));
 }
 
-/// Whether markup nests elements deeper than `folio_mu_max_depth` (a cheap scan of the tags:
-/// closing tags, comments, declarations and empty elements do not count).
-static int nests_too_deep(const unsigned char *s, size_t n) {
+// MARK: markup depth
+
+static int starts_with(const unsigned char *s, size_t n, const char *word);
+
+// MuPDF builds, lays out and frees its trees recursively, so markup nesting elements too deep
+// must not reach its parsers. It reads a chapter as XML and, when that fails, as HTML (gumbo):
+// a file passes when neither reading, each counted on the raw bytes, nests deeper than
+// `folio_mu_max_depth`; when one does, MuPDF's XML parser (which does not recurse) says which
+// reading applies.
+
+/// The index after the first `end` at or after `i` (`n` when there is none).
+static size_t skip_past(const unsigned char *s, size_t n, size_t i, const char *end) {
+    size_t k = strlen(end);
+    for (; i + k <= n; i++)
+        if (!memcmp(s + i, end, k)) return i + k;
+    return n;
+}
+
+static int white(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/// Reads a tag from its name at `i` to its `>`: the name (lower case, cut to 15 bytes) into
+/// `name`, whether it ends `/>` into `empty`; attribute values in quotes may hold `>` and `/>`.
+/// Returns the index after the tag.
+static size_t read_tag(const unsigned char *s, size_t n, size_t i, char name[16], int *empty) {
+    size_t k = 0;
+    while (i < n && white(s[i])) i++;
+    for (; i < n && !white(s[i]) && s[i] != '>' && s[i] != '/'; i++)
+        if (k < 15) name[k++] = (char)tolower(s[i]);
+    name[k] = 0;
+    *empty = 0;
+    while (i < n) {
+        if (s[i] == '>') return i + 1;
+        if (s[i] == '/' && i + 1 < n && s[i + 1] == '>') { *empty = 1; return i + 2; }
+        if (s[i] == '=') {
+            i++;
+            while (i < n && white(s[i])) i++;
+            if (i < n && (s[i] == '"' || s[i] == '\'')) {
+                unsigned char quote = s[i++];
+                while (i < n && s[i] != quote) i++;
+            }
+            if (i < n && s[i] != '>') i++;
+        } else {
+            i++;
+        }
+    }
+    return n;
+}
+
+/// Whether the XML reading (MuPDF's parser: every closing tag closes one element, comments end
+/// at `-->`, CDATA at `]]>`) nests too deep.
+static int xml_too_deep(const unsigned char *s, size_t n) {
     int depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '<' || i + 1 >= n) continue;
-        unsigned char next = s[i + 1];
-        size_t end = i + 1;
-        while (end < n && s[end] != '>') end++;
-        if (next == '/') depth--;
-        else if (next != '!' && next != '?' && !(end > 0 && end < n && s[end - 1] == '/')) depth++;
-        if (depth > folio_mu_max_depth) return 1;
-        i = end;
+    size_t i = 0;
+    while (i < n) {
+        if (s[i++] != '<' || i >= n) continue;
+        char name[16];
+        int empty;
+        if (s[i] == '/') { if (depth > 0) depth--; i = skip_past(s, n, i, ">"); }
+        else if (s[i] == '?') i = skip_past(s, n, i, "?>");
+        else if (starts_with(s + i, n - i, "!--")) i = skip_past(s, n, i + 3, "-->");
+        else if (starts_with(s + i, n - i, "![CDATA[")) i = skip_past(s, n, i, "]]>");
+        else if (s[i] == '!') i = skip_past(s, n, i, ">");
+        else {
+            i = read_tag(s, n, i, name, &empty);
+            if (!empty && ++depth > folio_mu_max_depth) return 1;
+        }
     }
     return 0;
 }
 
-static int markup_name(const char *name) {
-    const char *dot = strrchr(name, '.');
-    return dot && (!fz_strcasecmp(dot, ".xhtml") || !fz_strcasecmp(dot, ".html") || !fz_strcasecmp(dot, ".htm")
-                   || !fz_strcasecmp(dot, ".xml") || !fz_strcasecmp(dot, ".fb2"));
+/// What the HTML reading does with an element (the HTML standard's tree construction, as
+/// far as it decides how deep a tree goes).
+enum {
+    element_void = 1,        ///< never holds others
+    element_raw = 2,         ///< holds text only, up to its closing tag
+    element_formatting = 4,  ///< reopened in later blocks until closed by name
+    element_special = 8,     ///< a closing tag of another name does not reach past it
+    element_closes_p = 16,   ///< closes an open `p`
+};
+
+static int element_kind(const char *name) {
+    static const struct { const char *name; int kind; } kinds[] = {
+        {"area", 1 | 8}, {"base", 1 | 8}, {"basefont", 1 | 8}, {"bgsound", 1 | 8}, {"br", 1 | 8}, {"col", 1 | 8},
+        {"embed", 1 | 8}, {"frame", 1 | 8}, {"hr", 1 | 8 | 16}, {"image", 1}, {"img", 1 | 8}, {"input", 1 | 8},
+        {"keygen", 1}, {"link", 1 | 8}, {"meta", 1 | 8}, {"param", 1 | 8}, {"source", 1 | 8}, {"track", 1 | 8},
+        {"wbr", 1 | 8},
+        {"script", 2 | 8}, {"style", 2 | 8}, {"xmp", 2 | 8 | 16}, {"iframe", 2 | 8}, {"noembed", 2 | 8},
+        {"noframes", 2 | 8}, {"textarea", 2 | 8}, {"title", 2 | 8}, {"plaintext", 2 | 8 | 16},
+        {"a", 4}, {"b", 4}, {"big", 4}, {"code", 4}, {"em", 4}, {"font", 4}, {"i", 4}, {"nobr", 4}, {"s", 4},
+        {"small", 4}, {"strike", 4}, {"strong", 4}, {"tt", 4}, {"u", 4},
+        {"address", 8 | 16}, {"article", 8 | 16}, {"aside", 8 | 16}, {"blockquote", 8 | 16}, {"center", 8 | 16},
+        {"details", 8 | 16}, {"dialog", 16}, {"dir", 8 | 16}, {"div", 8 | 16}, {"dl", 8 | 16}, {"fieldset", 8 | 16},
+        {"figcaption", 8 | 16}, {"figure", 8 | 16}, {"footer", 8 | 16}, {"form", 8 | 16}, {"h1", 8 | 16},
+        {"h2", 8 | 16}, {"h3", 8 | 16}, {"h4", 8 | 16}, {"h5", 8 | 16}, {"h6", 8 | 16}, {"header", 8 | 16},
+        {"hgroup", 8 | 16}, {"listing", 8 | 16}, {"main", 8 | 16}, {"menu", 8 | 16}, {"nav", 8 | 16}, {"ol", 8 | 16},
+        {"p", 8 | 16}, {"pre", 8 | 16}, {"section", 8 | 16}, {"summary", 8 | 16}, {"table", 8 | 16}, {"ul", 8 | 16},
+        {"li", 8 | 16}, {"dd", 8 | 16}, {"dt", 8 | 16},
+        {"applet", 8}, {"body", 8}, {"button", 8}, {"caption", 8}, {"colgroup", 8}, {"head", 8}, {"html", 8},
+        {"marquee", 8}, {"noscript", 8}, {"object", 8}, {"select", 8}, {"tbody", 8}, {"td", 8}, {"template", 8},
+        {"tfoot", 8}, {"th", 8}, {"thead", 8}, {"tr", 8},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(name, kinds[i].name)) return kinds[i].kind;
+    return 0;
 }
 
-/// Names in `info->too_deep` the first markup file (an archive's entry, or the file itself)
-/// that nests too deep.
-static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_mu_info *info) {
-    int n = arch ? fz_count_archive_entries(ctx, arch) : 1;
-    for (int i = 0; i < n && !info->too_deep[0]; i++) {
-        const char *name = arch ? fz_list_archive_entry(ctx, arch, i) : path;
-        if (!name || !markup_name(name)) continue;
-        fz_buffer *buf = arch ? fz_read_archive_entry(ctx, arch, name) : fz_read_file(ctx, path);
-        unsigned char *data;
-        size_t len = fz_buffer_storage(ctx, buf, &data);
-        if (nests_too_deep(data, len)) snprintf(info->too_deep, sizeof info->too_deep, "%s", arch ? name : "the text");
-        fz_drop_buffer(ctx, buf);
+/// Whether `name` is one of the space-separated names in `list`.
+static int named(const char *name, const char *list) {
+    size_t k = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += k)
+        if ((p == list || p[-1] == ' ') && (p[k] == ' ' || !p[k])) return 1;
+    return 0;
+}
+
+typedef struct { char name[16]; int kind; } open_element;
+
+/// The open element nearest the top of `stack` named in `names`, searched down to one named in
+/// `bounds`: its index, or -1.
+static int open_named(const open_element *stack, int top, const char *names, const char *bounds) {
+    for (int k = top - 1; k >= 0; k--) {
+        if (named(stack[k].name, names)) return k;
+        if (named(stack[k].name, bounds)) return -1;
     }
+    return -1;
+}
+
+/// Whether the HTML reading nests too deep: the elements open (closed by name, by the start of
+/// a block that closes them, as `p`, `li` and table cells are, or not at all: void elements)
+/// plus the formatting elements still to be reopened in the blocks that follow (at most three
+/// alike, as the HTML standard keeps them).
+static int html_too_deep(const unsigned char *s, size_t n) {
+    enum { max = folio_mu_max_depth + 1 };
+    open_element *stack = malloc(max * sizeof *stack);
+    struct { char name[16]; uint32_t hash; } *active = malloc(max * sizeof *active);
+    int top = 0, formatting = 0, deep = 0;
+    size_t i = 0;
+    if (!stack || !active) deep = 1;
+    while (!deep && i < n) {
+        if (s[i++] != '<' || i >= n) continue;
+        if (starts_with(s + i, n - i, "!--")) {
+            // A comment ends at the first "-->" or "--!>"; "<!-->" and "<!--->" are whole ones.
+            size_t a = skip_past(s, n, i + 1, "-->"), b = skip_past(s, n, i + 1, "--!>");
+            i = a < b ? a : b;
+            continue;
+        }
+        if (s[i] == '!' || s[i] == '?') { i = skip_past(s, n, i, ">"); continue; }
+        int closing = s[i] == '/';
+        if (i + closing >= n || !isalpha(s[i + closing])) { if (closing) i = skip_past(s, n, i, ">"); continue; }
+        char name[16];
+        int empty;
+        size_t start = i + closing;
+        i = read_tag(s, n, start, name, &empty);
+        int kind = element_kind(name);
+        if (closing) {
+            int at = -1;
+            if (kind & element_formatting)
+                for (int k = formatting - 1; k >= 0; k--)
+                    if (!strcmp(active[k].name, name)) { memmove(active + k, active + k + 1, (size_t)(formatting - k - 1) * sizeof *active); formatting--; break; }
+            for (int k = top - 1; k >= 0 && at < 0; k--) {
+                if (!strcmp(stack[k].name, name)) at = k;
+                else if (!(kind & (element_special | element_formatting)) && (stack[k].kind & element_special)) break;
+            }
+            if (at >= 0) top = at;
+            continue;
+        }
+        if (kind & element_void || named(name, "html head body")) continue;
+        if (kind & element_raw) {
+            // To its closing tag, in any case.
+            size_t k = strlen(name);
+            while (i < n && !(s[i] == '<' && i + 2 + k <= n && s[i + 1] == '/' && !strncasecmp((const char *)s + i + 2, name, k))) i++;
+            continue;
+        }
+        int at = -1;
+        if (kind & element_closes_p) at = open_named(stack, top, "p", "applet caption html table td th marquee object template button");
+        if (at >= 0) top = at;
+        if (!strcmp(name, "li")) at = open_named(stack, top, "li", "ul ol table");
+        else if (named(name, "dd dt")) at = open_named(stack, top, "dd dt", "dl table");
+        else if (named(name, "td th")) at = open_named(stack, top, "td th", "tr table");
+        else if (!strcmp(name, "tr")) at = open_named(stack, top, "tr", "table");
+        else if (named(name, "tbody thead tfoot")) at = open_named(stack, top, "tbody thead tfoot", "table");
+        else if (named(name, "option optgroup")) at = open_named(stack, top, "option", "select");
+        else if (name[0] == 'h' && name[1] >= '1' && name[1] <= '6' && !name[2]) at = open_named(stack, top, "h1 h2 h3 h4 h5 h6", "");
+        if (at >= 0) top = at;
+        if (kind & element_formatting) {
+            uint32_t hash = 2166136261u;
+            for (size_t k = start; k < i; k++) hash = (hash ^ s[k]) * 16777619u;
+            int link = !strcmp(name, "a"), alike = 0, first = -1;
+            for (int k = 0; k < formatting; k++)
+                if (link ? !strcmp(active[k].name, "a") : active[k].hash == hash) {
+                    if (first < 0) first = k;
+                    alike++;
+                }
+            // A link closes the one before it; a fourth formatting element alike drops the first.
+            if (first >= 0 && (link || alike >= 3)) {
+                memmove(active + first, active + first + 1, (size_t)(formatting - first - 1) * sizeof *active);
+                formatting--;
+            }
+            if (link && (at = open_named(stack, top, "a", "")) >= 0) top = at;
+            if (formatting < max) { snprintf(active[formatting].name, 16, "%s", name); active[formatting++].hash = hash; }
+        }
+        if (top + formatting >= max) { deep = 1; break; }
+        snprintf(stack[top].name, 16, "%s", name);
+        stack[top++].kind = kind;
+    }
+    free(stack);
+    free(active);
+    return deep;
+}
+
+/// Whether a parsed tree nests deeper than `folio_mu_max_depth` (walked without recursion).
+static int tree_too_deep(fz_xml *xml) {
+    int depth = 0;
+    for (fz_xml *x = fz_xml_root(xml); x;) {
+        fz_xml *down = fz_xml_down(x);
+        if (down) {
+            x = down;
+            if (++depth > folio_mu_max_depth) return 1;
+            continue;
+        }
+        while (depth > 0 && !fz_xml_next(x)) { x = fz_xml_up(x); depth--; }
+        x = depth > 0 ? fz_xml_next(x) : NULL;
+    }
+    return 0;
+}
+
+/// How MuPDF reads a markup file: as XML, then as HTML when that fails (chapters, XHTML, MOBI
+/// text, and whatever else an archive holds), or as HTML alone (.html files).
+enum { read_either, read_html };
+
+/// Whether markup nests too deep in the reading MuPDF takes. UTF-16 is counted in its low
+/// bytes (tags are ASCII), as far as MuPDF reads: to the first NUL.
+static int too_deep(fz_context *ctx, fz_buffer *buf, int reading) {
+    unsigned char *data;
+    size_t n = fz_buffer_storage(ctx, buf, &data);
+    unsigned char *narrow = NULL;
+    if (n >= 2 && ((data[0] == 0xFE && data[1] == 0xFF) || (data[0] == 0xFF && data[1] == 0xFE))) {
+        int low = data[0] == 0xFF;
+        narrow = fz_malloc(ctx, n / 2);
+        for (size_t i = 1; i < n / 2; i++) {
+            unsigned c = low ? data[2 * i] | data[2 * i + 1] << 8 : data[2 * i] << 8 | data[2 * i + 1];
+            narrow[i - 1] = c < 0x80 ? (unsigned char)c : 'x';
+        }
+        data = narrow;
+        n = n / 2 - 1;
+    }
+    // MuPDF's parsers read up to the first NUL (its XML parser, and gumbo given `strlen`):
+    // what follows one (in a font, a sound) is never markup to them.
+    const unsigned char *nul = memchr(data, 0, n);
+    if (nul) n = (size_t)(nul - data);
+    int xml = reading == read_either && xml_too_deep(data, n);
+    int html = html_too_deep(data, n);
+    fz_free(ctx, narrow);
+    if (!xml && !html) return 0;
+    if (reading == read_html) return 1;
+    fz_xml *tree = NULL;
+    int deep = 1;
+    fz_var(tree);
+    fz_try(ctx) {
+        tree = fz_parse_xml(ctx, buf, 1);
+        deep = tree_too_deep(tree);
+    }
+    fz_always(ctx) fz_drop_xml(ctx, tree);
+    fz_catch(ctx) deep = fz_caught(ctx) == FZ_ERROR_SYNTAX ? html : 1;
+    return deep;
 }
 
 static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
@@ -183,6 +416,183 @@ static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *i
     fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
 }
 
+/// Whether MuPDF reads a file as a Palm database (MOBI): by its name, or by its type whatever
+/// the name.
+static int palm_database(const char *path, const unsigned char *d, size_t n) {
+    const char *dot = strrchr(path, '.');
+    if (dot && (!fz_strcasecmp(dot, ".mobi") || !fz_strcasecmp(dot, ".prc") || !fz_strcasecmp(dot, ".pdb")
+                || !fz_strcasecmp(dot, ".azw") || !fz_strcasecmp(dot, ".azw3")))
+        return 1;
+    return n >= 68 && (!memcmp(d + 60, "BOOKMOBI", 8) || !memcmp(d + 60, "TEXtREAd", 8));
+}
+
+/// PalmDOC-decompresses the bytes from `p` into `out` until it holds `end` bytes, as MuPDF
+/// does (mobi.c: past the record's end if need be).
+static void palmdoc(fz_context *ctx, fz_buffer *out, const unsigned char *d, size_t n, size_t p, size_t end) {
+    while (out->len < end && p < n) {
+        unsigned c = d[p++];
+        if (c >= 1 && c <= 8) {
+            size_t k = c < n - p ? c : n - p;
+            fz_append_data(ctx, out, d + p, k);
+            p += k;
+        } else if (c <= 0x7f) {
+            fz_append_byte(ctx, out, (int)c);
+        } else if (c <= 0xbf) {
+            if (p >= n) break;
+            unsigned x = c << 8 | d[p++];
+            size_t distance = x >> 3 & 0x7ff, length = (x & 7) + 3;
+            if (distance > 0 && distance <= out->len)
+                for (size_t k = 0; k < length; k++) fz_append_byte(ctx, out, out->data[out->len - distance]);
+        } else {
+            fz_append_byte(ctx, out, ' ');
+            fz_append_byte(ctx, out, (int)(c ^ 0x80));
+        }
+    }
+}
+
+/// A MOBI's record table, which MuPDF follows unchecked (mobi.c reads each record at the
+/// offset the table gives): every record must start within the file, none before the one
+/// before it; `info->refused` says which does not. Then its text, which MuPDF parses as
+/// markup, is checked for depth.
+static void check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info) {
+    unsigned char *d;
+    size_t n = fz_buffer_storage(ctx, file, &d);
+    if (n < 78) return;  // MuPDF finds it cut short
+    uint32_t count = (uint32_t)d[76] << 8 | d[77], previous = 0;
+    if (78 + 8 * (size_t)count > n) {
+        snprintf(info->refused, sizeof info->refused, "its record table (%u records) runs past the end of the file; not opened", count);
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t at = be32(d + 78 + 8 * i);
+        if (at > n) {
+            snprintf(info->refused, sizeof info->refused,
+                     "record %u starts at byte %u, past the end of the file (%zu bytes); not opened", i, at, n);
+            return;
+        }
+        if (at < previous) {
+            snprintf(info->refused, sizeof info->refused, "record %u starts before record %u; not opened", i, i - 1);
+            return;
+        }
+        previous = at;
+    }
+    size_t r0 = count ? be32(d + 78) : n;
+    if (count < 2 || n - r0 < 16) return;
+    unsigned compression = (unsigned)d[r0] << 8 | d[r0 + 1];
+    uint32_t length = be32(d + r0 + 4), records = (uint32_t)d[r0 + 8] << 8 | d[r0 + 9];
+    if (compression != 1 && compression != 2) return;  // MuPDF refuses it
+    fz_buffer *out = fz_new_buffer(ctx, 1 << 16);
+    fz_try(ctx) {
+        for (uint32_t i = 1; i <= records && i < count; i++) {
+            uint32_t remain = length - (uint32_t)out->len;
+            size_t p = be32(d + 78 + 8 * i), end = out->len + (remain < 4096 ? remain : 4096);
+            if (compression == 2) palmdoc(ctx, out, d, n, p, end);
+            else fz_append_data(ctx, out, d + p, end - out->len < n - p ? end - out->len : n - p);
+        }
+        // MuPDF escapes the text of a plain-text database (TEXtREAd, or of an unknown type).
+        int markup = !memcmp(d + 60, "BOOKMOBI", 8) || (out->len > 6 && !fz_strncasecmp((const char *)out->data, "<html>", 6));
+        if (markup && too_deep(ctx, out, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "the text");
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, out);
+    fz_catch(ctx) fz_rethrow(ctx);
+}
+
+/// Whether an archive entry may be markup: any but those that start as an image or a font does.
+static int markup_entry(fz_context *ctx, fz_buffer *buf) {
+    unsigned char *head;
+    size_t n = fz_buffer_storage(ctx, buf, &head);
+    if (n < 8) return n > 0;
+    return !(fz_recognize_image_format(ctx, head) || !memcmp(head, "OTTO", 4) || !memcmp(head, "\0\1\0\0", 4)
+             || !memcmp(head, "wOFF", 4) || !memcmp(head, "wOF2", 4) || !memcmp(head, "true", 4));
+}
+
+/// The characters of text of each markup entry of an archive (`text_characters`), by name
+/// (sorted as MuPDF matches names, case aside): `check_depth` reads each entry once and
+/// `read_spine_text` finds its chapters here, for MuPDF finds an entry by a linear search of the
+/// archive's names (a book of 10,000 chapters read that way took minutes).
+typedef struct { char *name; size_t text; } entry_text;
+typedef struct { entry_text *entries; int count; } entry_texts;
+
+static size_t text_characters(const unsigned char *s, size_t n);
+
+static int by_name(const void *a, const void *b) { return fz_strcasecmp(((const entry_text *)a)->name, ((const entry_text *)b)->name); }
+
+static void drop_entry_texts(fz_context *ctx, entry_texts *texts) {
+    for (int i = 0; i < texts->count; i++) fz_free(ctx, texts->entries[i].name);
+    fz_free(ctx, texts->entries);
+}
+
+/// Whether an archive entry is a stylesheet or a script by its name, which MuPDF does not parse
+/// as markup unless the spine lists it (`read_spine_text` scans it then): a script's `i<n`
+/// would count as elements opened. A name holding ".svg" is read as a picture whatever it ends in.
+static int style_or_script(const char *name) {
+    const char *dot = strrchr(name, '.');
+    return dot && (!fz_strcasecmp(dot, ".css") || !fz_strcasecmp(dot, ".js")) && !strstr(name, ".svg");
+}
+
+/// Whether a file is one MuPDF reads as HTML alone (not XML first).
+static int html_name(const char *path) {
+    const char *dot = strrchr(path, '.');
+    return dot && (!fz_strcasecmp(dot, ".html") || !fz_strcasecmp(dot, ".htm"));
+}
+
+/// Before MuPDF parses anything: names in `info->too_deep` the first markup that nests too
+/// deep (any entry of an archive whatever its name, images, fonts, stylesheets and scripts
+/// aside; a file of markup; a MOBI's text), and says in `info->refused` why a book is not opened
+/// at all (a MOBI's records outside the file, more archive entries than `folio_mu_max_entries`).
+/// A PDF is not markup.
+/// An archive's markup entries' characters of text go into `texts`, sorted by name.
+static void check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_mu_info *info, entry_texts *texts) {
+    if (!arch) {
+        unsigned char head[1024];
+        size_t got = 0;
+        fz_stream *stm = fz_open_file(ctx, path);
+        fz_try(ctx) got = fz_read(ctx, stm, head, sizeof head);
+        fz_always(ctx) fz_drop_stream(ctx, stm);
+        fz_catch(ctx) fz_rethrow(ctx);
+        for (size_t k = 0; k + 5 <= got; k++)
+            if (!memcmp(head + k, "%PDF-", 5)) return;
+        fz_buffer *buf = fz_read_file(ctx, path);
+        fz_try(ctx) {
+            unsigned char *d;
+            size_t n = fz_buffer_storage(ctx, buf, &d);
+            if (palm_database(path, d, n)) check_mobi(ctx, buf, info);
+            else if (too_deep(ctx, buf, html_name(path) ? read_html : read_either)) snprintf(info->too_deep, sizeof info->too_deep, "the text");
+        }
+        fz_always(ctx) fz_drop_buffer(ctx, buf);
+        fz_catch(ctx) fz_rethrow(ctx);
+        return;
+    }
+    int n = fz_count_archive_entries(ctx, arch);
+    if (n > folio_mu_max_entries) {
+        snprintf(info->refused, sizeof info->refused, "its archive holds %d files, more than %d; not opened", n, folio_mu_max_entries);
+        return;
+    }
+    texts->entries = fz_malloc_array(ctx, n ? n : 1, entry_text);
+    for (int i = 0; i < n && !info->too_deep[0]; i++) {
+        const char *name = fz_list_archive_entry(ctx, arch, i);
+        fz_buffer *buf = NULL;
+        fz_var(buf);
+        // An entry that cannot be read is passed over: MuPDF cannot parse it either.
+        fz_try(ctx) {
+            if (name && *name && name[strlen(name) - 1] != '/' && !style_or_script(name)) {
+                buf = fz_read_archive_entry(ctx, arch, name);
+                if (markup_entry(ctx, buf)) {
+                    if (too_deep(ctx, buf, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "%s", name);
+                    unsigned char *data;
+                    size_t bytes = fz_buffer_storage(ctx, buf, &data);
+                    texts->entries[texts->count].text = text_characters(data, bytes);
+                    texts->entries[texts->count].name = fz_strdup(ctx, name);
+                    texts->count++;
+                }
+            }
+        }
+        fz_always(ctx) fz_drop_buffer(ctx, buf);
+        fz_catch(ctx) { /* damaged entry */ }
+    }
+    qsort(texts->entries, (size_t)texts->count, sizeof *texts->entries, by_name);
+}
+
 /// Reads the package into `info`.
 /// The number after `key=` in a viewport's content ("width=1200, height=1600"), or 0.
 static float viewport_value(const char *content, const char *key) {
@@ -195,11 +605,8 @@ static float viewport_value(const char *content, const char *key) {
     return v > 0 && v < 100000 ? v : 0;
 }
 
-/// The archive entry a spine `itemref` names (fz_malloc'd), or NULL when the manifest has no
-/// such item (MuPDF passes it over too).
-static char *spine_entry(fz_context *ctx, fz_xml *opf, fz_xml *itemref, const char *opf_path) {
-    const char *idref = fz_xml_att(itemref, "idref");
-    fz_xml *item = idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL;
+/// The archive entry a manifest `item` names (fz_malloc'd), or NULL when it names none.
+static char *item_entry(fz_context *ctx, fz_xml *item, const char *opf_path) {
     const char *href = item ? fz_xml_att(item, "href") : NULL;
     if (!href) return NULL;
     const char *slash = strrchr(opf_path, '/');
@@ -207,6 +614,13 @@ static char *spine_entry(fz_context *ctx, fz_xml *opf, fz_xml *itemref, const ch
     char *name = fz_malloc(ctx, n);
     snprintf(name, n, "%.*s%s", (int)dir, opf_path, href);
     return fz_cleanname(fz_urldecode(name));
+}
+
+/// The archive entry a spine `itemref` names (fz_malloc'd), or NULL when the manifest has no
+/// such item (MuPDF passes it over too).
+static char *spine_entry(fz_context *ctx, fz_xml *opf, fz_xml *itemref, const char *opf_path) {
+    const char *idref = fz_xml_att(itemref, "idref");
+    return item_entry(ctx, idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL, opf_path);
 }
 
 /// Whether the `n` bytes at `s` start with `word`, letters in any case.
@@ -255,36 +669,87 @@ static size_t text_characters(const unsigned char *s, size_t n) {
     return count;
 }
 
-/// The characters of each spine item's text into `d` (0 for an item missing from the archive).
-static void read_spine_text(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_doc *d) {
+/// A manifest item by its id, with its text's characters once read.
+typedef struct { const char *id; int order; fz_xml *item; size_t text; int read; } manifest_item;
+
+static int by_id(const void *a, const void *b) {
+    const manifest_item *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : x->order - y->order;
+}
+
+/// The first of `items` (sorted) of id `id`, or NULL.
+static manifest_item *find_item(manifest_item *items, int count, const char *id) {
+    int lo = 0, hi = count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (strcmp(items[mid].id, id) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < count && !strcmp(items[lo].id, id) ? items + lo : NULL;
+}
+
+/// The characters of each spine item's text into `d` (0 for an item missing from the archive),
+/// from the entries' `texts`; a spine of more than `folio_mu_max_spine` items refuses the book
+/// (`info->refused`). Items are found by id in a sorted index, once however often the spine
+/// lists them.
+static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts *texts, fz_xml *opf, const char *opf_path,
+                            folio_mu_doc *d, folio_mu_info *info) {
+    int refs = 0, count = 0;
+    for (fz_xml *x = fz_xml_find_dfs(opf, "itemref", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "itemref", NULL, NULL)) refs++;
+    if (refs > folio_mu_max_spine) {
+        snprintf(info->refused, sizeof info->refused, "its spine lists %d items, more than %d; not opened", refs, folio_mu_max_spine);
+        return;
+    }
+    for (fz_xml *x = fz_xml_find_dfs(opf, "item", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "item", NULL, NULL)) count++;
+    manifest_item *items = NULL;
     char *name = NULL;
     fz_buffer *buf = NULL;
-    fz_var(name); fz_var(buf);
+    fz_var(items); fz_var(name); fz_var(buf);
     fz_try(ctx) {
+        items = fz_malloc_array(ctx, count ? count : 1, manifest_item);
+        int known = 0;
+        for (fz_xml *x = fz_xml_find_dfs(opf, "item", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "item", NULL, NULL)) {
+            const char *id = fz_xml_att(x, "id");
+            if (!id) continue;
+            items[known] = (manifest_item){ id, known, x, 0, 0 };
+            known++;
+        }
+        qsort(items, (size_t)known, sizeof *items, by_id);
+        d->spine_text = malloc((size_t)(refs ? refs : 1) * sizeof *d->spine_text);
+        if (!d->spine_text) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
         for (fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL); itemref;
              itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
-            name = spine_entry(ctx, opf, itemref, opf_path);
-            if (!name) continue;
-            size_t text = 0;
-            if (fz_has_archive_entry(ctx, arch, name)) {
-                buf = fz_read_archive_entry(ctx, arch, name);
-                unsigned char *data = NULL;
-                size_t bytes = fz_buffer_storage(ctx, buf, &data);
-                text = text_characters(data, bytes);
-                fz_drop_buffer(ctx, buf);
-                buf = NULL;
+            const char *idref = fz_xml_att(itemref, "idref");
+            manifest_item *m = idref ? find_item(items, known, idref) : NULL;
+            if (!m) continue;
+            if (!m->read) {
+                name = item_entry(ctx, m->item, opf_path);
+                if (!name) continue;
+                entry_text key = { name, 0 };
+                const entry_text *found = bsearch(&key, texts->entries, (size_t)texts->count, sizeof key, by_name);
+                m->text = found ? found->text : 0;
+                if (style_or_script(name) && fz_has_archive_entry(ctx, arch, name)) {
+                    // A chapter named as a stylesheet: `check_depth` passed it over.
+                    buf = fz_read_archive_entry(ctx, arch, name);
+                    if (too_deep(ctx, buf, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "%s", name);
+                    unsigned char *data;
+                    size_t bytes = fz_buffer_storage(ctx, buf, &data);
+                    m->text = text_characters(data, bytes);
+                    fz_drop_buffer(ctx, buf);
+                    buf = NULL;
+                }
+                fz_free(ctx, name);
+                name = NULL;
+                m->read = 1;
             }
-            fz_free(ctx, name);
-            name = NULL;
-            size_t *grown = realloc(d->spine_text, (size_t)(d->spine_count + 1) * sizeof *grown);
-            if (!grown) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
-            d->spine_text = grown;
-            d->spine_text[d->spine_count++] = text;
+            d->spine_text[d->spine_count++] = m->text;
         }
     }
     fz_always(ctx) {
         fz_drop_buffer(ctx, buf);
         fz_free(ctx, name);
+        fz_free(ctx, items);
     }
     fz_catch(ctx) d->spine_count = 0;
 }
@@ -389,12 +854,13 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
     char *opf_path = NULL;
-    fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path);
+    entry_texts texts = { NULL, 0 };
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path); fz_var(texts);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
     if (!arch) read_mobi_header(ctx, path, info);
     fz_try(ctx) {
-        check_depth(ctx, path, arch, info);
+        check_depth(ctx, path, arch, info, &texts);
         if (!arch) break;
         if (fz_has_archive_entry(ctx, arch, "META-INF/rights.xml")) info->encrypted = 1;
         enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
@@ -421,7 +887,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
         const char *lang = language ? fz_xml_text(fz_xml_down(language)) : NULL;
         if (lang) snprintf(info->language, sizeof info->language, "%s", lang);
         info->vertical = sets_vertical(ctx, arch);
-        if (opf) read_spine_text(ctx, arch, opf, opf_path, d);
+        if (opf) read_spine_text(ctx, arch, &texts, opf, opf_path, d, info);
         if (opf) d->opf_path = strdup(opf_path);
     }
     fz_always(ctx) {
@@ -429,6 +895,7 @@ static void read_package(fz_context *ctx, const char *path, folio_mu_info *info,
         fz_drop_xml(ctx, container);
         fz_drop_xml(ctx, opf);
         fz_free(ctx, opf_path);
+        drop_entry_texts(ctx, &texts);
         fz_drop_archive(ctx, arch);
     }
     fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
@@ -515,6 +982,63 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
     return doc;
 }
 
+// MARK: files outside the book
+
+// MuPDF opens files by name beyond the book: a font that a stylesheet names and the archive
+// lacks is read from the file system as named (css-apply.c: `fz_read_file(src)`, so
+// `url(/etc/shadow)`, `/dev/zero`, a FIFO or `../../x` from the working folder), and an XHTML
+// file's images and stylesheets from its folder, `../` and all (directory.c). Every such open
+// goes through fz_open_file or fz_file_exists, which the link wraps (Package.swift:
+// `--wrap=fz_open_file`): for a document's context (its user context is the document) only
+// the book itself is opened and, for an XHTML file, regular files inside its folder, checked
+// with `stat` before `open`. Anything else fails as a missing file would, and is noted.
+
+fz_stream *__real_fz_open_file(fz_context *ctx, const char *name);
+int __real_fz_file_exists(fz_context *ctx, const char *name);
+
+static int regular_file(const char *name) {
+    struct stat st;
+    return stat(name, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/// Whether a document may open `name`; notes the first file outside the book it was asked for.
+static int inside_book(folio_mu_doc *d, const char *name) {
+    if (!strcmp(name, d->path)) return regular_file(name);
+    size_t k = d->folder ? strlen(d->folder) : 0;
+    int inside = d->folder && !strncmp(name, d->folder, k) && name[k] == '/';
+    for (const char *p = name + k; inside && (p = strstr(p, "..")); p += 2)
+        if (p[-1] == '/' && (p[2] == '/' || !p[2])) inside = 0;
+    struct stat st;
+    if (inside && stat(name, &st) != 0) return 0;  // missing: MuPDF says so
+    if (inside && S_ISREG(st.st_mode)) return 1;
+    char *copy = strdup(name), *none = NULL;
+    if (!atomic_compare_exchange_strong(&d->outside, &none, copy)) free(copy);
+    return 0;
+}
+
+fz_stream *__wrap_fz_open_file(fz_context *ctx, const char *name) {
+    folio_mu_doc *d = fz_user_context(ctx);
+    if (d && !inside_book(d, name)) fz_throw(ctx, FZ_ERROR_GENERIC, "not opened: outside the book");
+    return __real_fz_open_file(ctx, name);
+}
+
+int __wrap_fz_file_exists(fz_context *ctx, const char *name) {
+    folio_mu_doc *d = fz_user_context(ctx);
+    return (!d || inside_book(d, name)) && __real_fz_file_exists(ctx, name);
+}
+
+/// Confines a new document's context to the book (and an XHTML file's folder).
+static void confine(folio_mu_doc *d) {
+    fz_set_user_context(d->ctx, d);
+    const char *dot = strrchr(d->path, '.');
+    if (!dot || !(html_name(d->path) || !fz_strcasecmp(dot, ".xhtml") || !fz_strcasecmp(dot, ".xht"))) return;
+    // Its images and stylesheets are read from its folder (none for a file at the root).
+    const char *slash = strrchr(d->path, '/');
+    d->folder = !slash ? strdup(".") : slash > d->path ? strndup(d->path, (size_t)(slash - d->path)) : NULL;
+}
+
+const char *folio_mu_outside(folio_mu_doc *d) { return atomic_load(&d->outside); }
+
 // MARK: documents
 
 folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
@@ -532,10 +1056,11 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
     fz_context *ctx = d->ctx;
     fz_set_warning_callback(ctx, quiet, NULL);
     fz_set_error_callback(ctx, quiet, NULL);
+    confine(d);
     memset(info, 0, sizeof *info);
     // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
     read_package(ctx, path, info, d);
-    if (info->too_deep[0] || info->encrypted) return d;
+    if (info->too_deep[0] || info->refused[0] || info->encrypted) return d;
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
@@ -559,6 +1084,8 @@ void folio_mu_close(folio_mu_doc *d) {
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
     free(d->spine_text);
     free(d->opf_path);
+    free(d->folder);
+    free(atomic_load(&d->outside));
     free(d->path);
     free(d);
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// One file a command writes — a capture, a recorded frame, a benchmark's scratch frame, a
 /// screenshot — written so that nothing the user had is lost:
@@ -138,7 +139,8 @@ public struct OutputFile: Sendable {
     /// renamed over `target` once complete.
     private func writeAside(to target: String, keeping old: stat?, suffix: String, fill: (Int32, String) throws -> Void) throws {
         let folder = Self.folder(of: target)
-        var template = FileName.bytes(folder + "/.folio-XXXXXX" + suffix)
+        Self.removeLeftovers(in: folder)
+        var template = FileName.bytes(Self.temporaryName(in: folder) + suffix)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else { throw FileError(.cannotCreate, path, "cannot create: \(FileError.reason())") }
         let temp = FileName.string(template.dropLast().map { UInt8(bitPattern: $0) })
@@ -239,6 +241,45 @@ public struct OutputFile: Sendable {
         return m
     }()
 
+    /// A name for `mkstemp` or `mkdtemp` beside an output (`kind`: "frames-" for a folder of
+    /// them): hidden, and carrying this process's id, so that what a killed writer left is told
+    /// from what a running one is writing (`removeLeftovers`).
+    public static func temporaryName(in folder: String, kind: String = "") -> String {
+        folder + "/.folio-\(kind)\(getpid())-XXXXXX"
+    }
+
+    /// Removes what writers killed before they finished (SIGKILL, a crash) left in `folder`:
+    /// the files and folders of `temporaryName` (or, with `prefix` "folio-ffmpeg-", ffmpeg's
+    /// logs) whose process no longer runs; a running writer's are kept. Once per folder a run.
+    public static func removeLeftovers(in folder: String, prefix: String = ".folio-") {
+        let key = prefix + "\u{0}" + folder
+        guard cleaned.withLock({ $0.insert(key).inserted }) else { return }
+        guard let dir = opendir(FileName.bytes(folder)) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in FileName.string(raw.prefix { $0 != 0 }) }
+            if name.hasPrefix(prefix) { names.append(name) }
+        }
+        closedir(dir)
+        for name in names {
+            // The process id after the prefix (and "frames-"), then "-".
+            let rest = name.dropFirst(prefix.count)
+            let digits = (rest.hasPrefix("frames-") ? rest.dropFirst(7) : rest).prefix { $0.isASCII && $0.isNumber }
+            guard let pid = pid_t(digits), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = folder + "/" + name
+            var st = stat()
+            guard lstat(FileName.bytes(path), &st) == 0 else { continue }
+            if FileType(mode: st.st_mode) == .directory {
+                for inner in (try? FileName.list(path)) ?? [] { unlink(FileName.bytes(path + "/" + inner)) }
+                rmdir(FileName.bytes(path))
+            } else {
+                unlink(FileName.bytes(path))
+            }
+        }
+    }
+
+    private static let cleaned = Mutex(Set<String>())
+
     /// Makes `folder` and any missing parents; errno's reason when it cannot.
     public static func makeFolder(_ folder: String) throws(FileError) {
         var st = stat()
@@ -255,3 +296,4 @@ public struct OutputFile: Sendable {
         }
     }
 }
+

@@ -99,7 +99,7 @@ public enum PageError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .invalid(path, _), let .protected(path), let .reportedBefore(path): "\(path): \(reason)"
+        case let .invalid(path, _), let .protected(path), let .reportedBefore(path): "\(FileName.printable(path)): \(reason)"
         }
     }
 }
@@ -342,7 +342,9 @@ public enum PageSources {
     /// A problem with `page`, naming the file (and the page of a document).
     public static func problem(_ page: PageRef, _ reason: String) -> Problem {
         guard let (path, index) = page.documentPage else { return Problem(file: page.path, message: reason) }
-        return Problem(file: path, message: "page \(index + 1): \(reason)")
+        // Engines whose words name the page already ("page 2: …", "page 2 cannot be read") are not named it twice.
+        let place = "page \(index + 1)"
+        return Problem(file: path, message: reason.hasPrefix(place + ":") || reason.hasPrefix(place + " ") ? reason : "\(place): \(reason)")
     }
 
     /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.

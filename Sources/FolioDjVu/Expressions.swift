@@ -13,7 +13,8 @@ extension DjVuDocument {
     }
 
     /// The document's component files, refusing an old "indexed" document (its pages are
-    /// URLs) and an indirect one that names a file outside its own folder, before any is read.
+    /// URLs), an indirect one that names a file outside its own folder or one that is not a
+    /// regular file, and files that include each other in a cycle, before any is read.
     static func checkComponents(_ document: OpaquePointer, path: String) throws -> [Component] {
         let type = ddjvu_document_get_type(document)
         guard type != DDJVU_DOCTYPE_OLD_INDEXED else {
@@ -38,6 +39,7 @@ extension DjVuDocument {
                 }
             }
         }
+        try checkIncludes(document, files, path: path)
         return files
     }
 

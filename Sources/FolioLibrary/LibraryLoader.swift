@@ -230,9 +230,10 @@ struct LibraryLoader {
             root = try ManifestValue.parse(InputFile.read(path, maxBytes: Self.maxManifestBytes))
         } catch let e as ManifestSyntaxError {
             // A file that is no manifest from its first character on, named as none (a book.epub
-            // when no registered format reads EPUB): say that, not where the JSON went wrong.
+            // when no registered format reads EPUB, a page of HTML, which is not a property list):
+            // say that, not where the JSON or the property list went wrong.
             let named = ["json", "plist"].contains((path as NSString).pathExtension.lowercased())
-            guard named || e.line != 1 || e.column != 1 else {
+            guard named || (e.line != nil && (e.line != 1 || e.column != 1)) else {
                 problems.append(Problem(file: path, message: "neither a library or book manifest nor a kind of document this program opens"))
                 return Library(title: title, books: [], problems: problems)
             }

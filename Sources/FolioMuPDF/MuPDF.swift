@@ -284,6 +284,9 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
             notes.append("no installed typeface is called \(family); set in the book's own")
         }
         if let givenUp { notes.append(givenUp.message) }
+        if let outside = folio_mu_outside(doc) {
+            notes.append("not opened: \(FileName.string(UnsafeRawBufferPointer(start: outside, count: strlen(outside)))), outside the book")
+        }
         return notes
     }
 
@@ -307,13 +310,21 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// Why a book is not given to MuPDF at all, in words.
     private static func refusal(_ info: folio_mu_info) -> String? {
         if info.encrypted != 0 { return "the book is DRM-encrypted (META-INF/encryption.xml or rights.xml); Folio cannot read it" }
+        let refused = string(info.refused)
+        if !refused.isEmpty { return refused }
         let deep = string(info.too_deep)
         return deep.isEmpty ? nil : "\(deep): elements nested more than \(folio_mu_max_depth) deep; not laid out"
     }
 
-    private static func words(_ error: folio_mu_error) -> String {
-        let s = string(error.message)
-        return s.isEmpty ? "unknown error" : s
+    private static func words(_ error: folio_mu_error) -> String { words(string(error.message)) }
+
+    /// MuPDF's message for a person: an allocation past the document's memory limit (MuPDF says
+    /// "calloc (25000000 x 24 bytes) failed") says which limit.
+    static func words(_ message: String) -> String {
+        guard !message.isEmpty else { return "unknown error" }
+        let allocation = ["malloc of ", "calloc (", "realloc ("].contains { message.hasPrefix($0) } && message.contains(" failed")
+        guard allocation || message == "out of memory" else { return message }
+        return "needs more than the \(MuPDF.memoryLimit >> 20) MiB of memory one document may use (\(message))"
     }
 
     /// A C char array's text up to its first zero.

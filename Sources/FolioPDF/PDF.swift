@@ -64,7 +64,9 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         cycles = Type3Cycles(path: path)
         self.password = password
         var error: UnsafeMutablePointer<GError>?
-        guard let u = g_filename_to_uri(FileName.bytes(path), nil, &error) else { throw Self.failure(path, &error) }
+        // poppler opens a URI, which only an absolute path makes (the path typed may be relative).
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        guard let u = g_filename_to_uri(FileName.bytes(absolute), nil, &error) else { throw Self.failure(path, &error) }
         uri = String(cString: u)
         g_free(u)
         let doc = try Self.openHandle(path: path, uri: uri, password: password)

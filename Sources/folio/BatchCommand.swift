@@ -67,6 +67,7 @@ struct Batch: ParsableCommand {
 
     func run() throws {
         var entries = try entries()
+        try Self.checkOutputs(entries, usage: jobs == nil)
         if let (k, n) = try shards() { entries = entries.filter { BatchJob.shard(of: $0.identity, count: n) == k } }
         Interrupt.catchSignals(notice: "interrupted; stopping the job in flight")
         let runner = BatchRunner(force: force)
@@ -115,7 +116,23 @@ struct Batch: ParsableCommand {
         var text: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return (try? encoder.encode(self)).map(printableJSON) ?? "{}"
+        }
+    }
+
+    /// Refuses, before any job runs, jobs that would write one output (two documents of one name
+    /// under a template's `{name}`): the second was "skipped" as done, or its video replaced the
+    /// first's, both reported "ok". A usage error (64) for templates, bad data (65) in a jobs file.
+    static func checkOutputs(_ entries: [BatchJob.Entry], usage: Bool) throws {
+        var first: [String: String] = [:]
+        for entry in entries {
+            guard let job = try? entry.job.get() else { continue }
+            let output = URL(fileURLWithPath: job.output).standardizedFileURL.path
+            if let earlier = first[output] {
+                throw Failure(usage ? .usage : .data, FileName.printable("\(earlier) and \(entry.origin) both write \(job.output); "
+                    + "give each its own output (a template's {file} differs where {name} does not); nothing was run"))
+            }
+            first[output] = entry.origin
         }
     }
 

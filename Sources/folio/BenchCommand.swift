@@ -51,7 +51,7 @@ struct Bench: ParsableCommand {
         if search.count == 2 {
             let results = try SearchBench.measure(search[0], phrase: search[1], password: render.password,
                                                   cores: ProcessInfo.processInfo.activeProcessorCount)
-            print(json ? String(decoding: try JSONEncoder().encode(results), as: UTF8.self) : results.map(\.line).joined(separator: "\n"))
+            print(json ? printableJSON(try JSONEncoder().encode(results)) : results.map(\.line).joined(separator: "\n"))
             return
         }
         let start = Date()
@@ -364,7 +364,7 @@ struct Report: Codable {
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         // The keys named above are snake case already; the documents' are made so.
         e.keyEncodingStrategy = .convertToSnakeCase
-        return String(decoding: (try? e.encode(self)) ?? Data(), as: UTF8.self)
+        return printableJSON((try? e.encode(self)) ?? Data())
     }
 
     var table: String {

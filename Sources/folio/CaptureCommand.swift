@@ -114,8 +114,13 @@ struct Capture: ParsableCommand {
 
     /// Draws `still` of `library` with `pipeline` (on that library) and writes it to `file`.
     func draw(_ still: StillState, of library: Library, with pipeline: FramePipeline, to file: OutputFile) throws {
-        // A state the library cannot show is a usage error (64), as Failure words it.
-        pipeline.draw(try overview ? overviewScene(of: still, in: library) : still.scene(library: library.bookInfos))
+        // A state the library cannot show is a usage error (64), as Failure words it, but for a
+        // library whose books have no pages at all (a PDF of none): that is the input's (65).
+        do {
+            pipeline.draw(try overview ? overviewScene(of: still, in: library) : still.scene(library: library.bookInfos))
+        } catch let e as StillStateError where library.books.allSatisfy({ $0.pages.isEmpty }) {
+            throw Failure(.data, e.message)
+        }
         Timings.mark("frame (pages rasterised, programs linked, drawn)")
         if layer.isOn {
             let v = try still.resolve(library: library.bookInfos)

@@ -99,6 +99,23 @@ func report(_ line: String) {
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
+/// JSON as JSONEncoder writes it, with what it leaves raw that could command a terminal or
+/// disguise text escaped as `\uXXXX` (as it may be inside a JSON string, the only place these
+/// occur): DEL and the C1 controls, bidirectional overrides and isolates, line and paragraph
+/// separators.
+func printableJSON(_ data: Data) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+        let v = scalar.value
+        if (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029 {
+            out.append(contentsOf: String(format: "\\u%04X", v).unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
+}
+
 /// The problems of a library on standard error, runs of the same message summarised.
 func report(_ problems: [Problem]) {
     for p in Problem.summarised(problems) { report(p.description) }

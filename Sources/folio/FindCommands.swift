@@ -55,7 +55,7 @@ private func fraction(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
 func jsonLine<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    return printableJSON(try encoder.encode(value))
 }
 
 /// `folio outline DOC`: the document's contents.
@@ -84,7 +84,7 @@ struct Outline: ParsableCommand {
         }
         let entries = source.outline.map(entry)
         if json { print(try jsonLine(entries)); return }
-        if entries.isEmpty { report("\(input.document): has no contents"); return }
+        if entries.isEmpty { report("\(FileName.printable(input.document)): has no contents"); return }
         func show(_ e: Entry, depth: Int) {
             let label = e.label.map { $0 == e.page.map(String.init) ? "" : " (\(FileName.printable($0)))" } ?? ""
             let page = e.page.map { " — page \($0)\(label)" } ?? ""
@@ -264,7 +264,7 @@ func markHits(of text: String, in library: Library, option: String = "--search")
         let search = Search(phrase, in: PageTextCache(source: source))
         search.run(workers: ProcessInfo.processInfo.activeProcessorCount)
         let progress = search.progress
-        if progress.hits.isEmpty { report("\(path): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
+        if progress.hits.isEmpty { report("\(FileName.printable(path)): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
         PageMarks.set(hits: progress.hits, for: path)
         found[path] = progress
     }

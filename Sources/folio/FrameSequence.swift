@@ -58,6 +58,11 @@ struct FrameSequence {
                FileName.sameFile(OutputFile.folder(of: (video as NSString).standardizingPath), folder) {
                 throw Failure(.usage, "--video \(video) would overwrite a frame of the recording")
             }
+            // ffmpeg would wait for a reader of a FIFO without end, deaf to Ctrl-C.
+            if let type = FileName.type(of: video), type == .fifo || type == .socket {
+                throw Failure(.cannotCreate, "\(FileName.printable(video)) is \(type == .fifo ? "a FIFO (named pipe)" : "a socket"); "
+                    + "a video is written to a file or a device")
+            }
             try OutputFile(video, replace: force ? .always : .never).prepare()
         }
     }
@@ -77,15 +82,23 @@ struct FrameSequence {
         if let video, let ffmpeg {
             try OutputFile(video, replace: force ? .always : .never).produce { temp in
                 drawn = try write(pipeline, total: total, video: (ffmpeg, temp), next: next, decorate: decorate)
+                // Thrown before the video is renamed into place: an earlier one stays as it was.
+                if Interrupt.requested { throw interrupted(after: drawn) }
             }
         } else {
             drawn = try write(pipeline, total: total, video: nil, next: next, decorate: decorate)
         }
-        if Interrupt.requested {
-            let kept = folder != nil && !earlier.isEmpty ? "; the earlier frames are kept" : ""
-            throw Failure(.interrupted, "interrupted after \(drawn) frames; they are in \(targets)\(kept)")
-        }
+        if Interrupt.requested { throw interrupted(after: drawn) }
         return drawn
+    }
+
+    /// What an interrupted recording leaves: new frames in a folder that held none, an earlier
+    /// recording's frames as they were, no video.
+    private func interrupted(after drawn: Int) -> Failure {
+        var left: [String] = []
+        if let folder { left.append(earlier.isEmpty ? "the frames are in \(folder)" : "\(folder) keeps the earlier frames") }
+        if let video, ffmpeg != nil { left.append("\(video) is not written") }
+        return Failure(.interrupted, FileName.printable("interrupted after \(drawn) frames; " + left.joined(separator: "; ")))
     }
 
     /// `write` with the video going to `video.path` (a temporary file); the frames are staged
@@ -150,7 +163,8 @@ private struct StagedFolder {
     let path: String
 
     init(in folder: String) throws {
-        var template = FileName.bytes(folder + "/.folio-frames-XXXXXX")
+        OutputFile.removeLeftovers(in: folder)
+        var template = FileName.bytes(OutputFile.temporaryName(in: folder, kind: "frames-"))
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw Failure(.cannotCreate, "\(FileName.printable(folder)): cannot write the new frames: \(FileError.reason())")
         }

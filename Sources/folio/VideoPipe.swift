@@ -1,4 +1,5 @@
 import Dispatch
+import FolioBook
 import FolioRender
 import Foundation
 
@@ -40,7 +41,9 @@ final class VideoPipe: @unchecked Sendable {
         slots = DispatchSemaphore(value: max(depth, 1))
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
-        errors = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ffmpeg-\(getpid())-\(UUID().uuidString).log")
+        let temporary = FileManager.default.temporaryDirectory
+        OutputFile.removeLeftovers(in: temporary.path, prefix: "folio-ffmpeg-")
+        errors = temporary.appendingPathComponent("folio-ffmpeg-\(getpid())-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let pipe = Pipe()
         stdin = pipe.fileHandleForWriting
@@ -81,6 +84,10 @@ final class VideoPipe: @unchecked Sendable {
             return ["-vf", "vflip,split[a][b];[a]palettegen[p];[b][p]paletteuse"]
         case "gif":
             return ["-vf", "vflip,split[a][b];[a]palettegen=stats_mode=single[p];[b][p]paletteuse=new=1"]
+        case "":
+            // No extension, no format to tell ffmpeg's from (/dev/full, a device): Matroska,
+            // which streams.
+            return h264 + ["-f", "matroska"]
         default:
             return yuv
         }

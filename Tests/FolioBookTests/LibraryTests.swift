@@ -250,6 +250,10 @@ final class LibraryTests: XCTestCase {
         let book = dir.write("book.lit", [0x49, 0x54, 0x4F, 0x4C, 0x49, 0x54, 0x4C, 0x53])
         let lib = Library.load(from: book, logProblems: false)
         XCTAssertEqual(lib.problems, [Problem(file: book, message: "neither a library or book manifest nor a kind of document this program opens")])
+        // A page of HTML was called "not a valid property list" (it starts with "<").
+        let page = dir.write("page.html", text: "<html><body><p>words</p></body></html>")
+        XCTAssertEqual(Library.load(from: page, logProblems: false).problems,
+                       [Problem(file: page, message: "neither a library or book manifest nor a kind of document this program opens")])
         let manifest = dir.write("Book.json", text: "PK")
         XCTAssertTrue(Library.load(from: manifest, logProblems: false).problems[0].description.hasPrefix("\(manifest):1: column 1: "))
     }

@@ -132,6 +132,24 @@ import Testing
         #expect(lines.first?.job == "./blue.pdf #1")
     }
 
+    /// Two documents of one name (red.pdf, red.cbz) under a template's {name}: the second job
+    /// was "skipped" as done without being rendered, both "ok". Jobs that would write one output
+    /// are refused before any runs; so are two such lines of a jobs file.
+    @Test func jobsThatWouldWriteOneOutputAreRefusedBeforeAnyRuns() throws {
+        let dir = try Self.documents()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("red.pdf"), to: dir.appendingPathComponent("red.xps"))
+        let (run, lines) = try batch(["--folder", ".", "--template", "{\"capture\":\"out/{name}.png\",\"size\":\"64x36\"}"], in: dir)
+        #expect(run.status == 64 && lines.isEmpty, "\(run.status) \(run.stdout) \(run.stderr)")
+        #expect(run.stderr == "folio: ./red.pdf #1 and ./red.xps #1 both write out/red.png; give each its own output "
+            + "(a template's {file} differs where {name} does not); nothing was run\n", "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+        try write(["{\"capture\": \"a.png\", \"source\": \"red.pdf\"}", "{\"capture\": \"./a.png\", \"source\": \"blue.pdf\"}"], to: "jobs.jsonl", in: dir)
+        let (file, _) = try batch(["jobs.jsonl"], in: dir)
+        #expect(file.status == 65 && file.stderr.contains("jobs.jsonl:1 and jobs.jsonl:2 both write ./a.png"), "\(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.png").path))
+    }
+
     @Test func threeShardsCoverEveryJobExactlyOnceAndKeepTheirJobsWhenJobsAreAdded() throws {
         let dir = try Self.documents()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -30,6 +30,19 @@ import Testing
         #expect(ring.stdout.hasPrefix("Ring A — page 1\n  Ring B\n"), "\(ring.stdout)")
     }
 
+    /// A PDF named by a relative path was refused by every command but `capture` ("The pathname
+    /// … is not an absolute path": poppler opens URIs): each takes the path a user types
+    /// (`bench --search` opens it the same way).
+    @Test func everyCommandTakesARelativePath() throws {
+        let folio = try #require(FolioProcess.binary, "build folio first: swift build")
+        let path = try document()
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        for arguments in [["outline", name], ["text", name, "--page", "3"], ["search", name, "Lazy Dog"]] {
+            let run = try FolioProcess.run(folio.path, arguments, directory: folder, timeout: 60)
+            #expect(run.status == 0 && !run.stdout.isEmpty, "\(arguments): \(run.status) \(run.stderr)")
+        }
+    }
+
     @Test func searchPrintsOneJSONLinePerHitWithItsPageAndBoxes() throws {
         let run = try folio(["search", try document(), "Lazy Dog"])
         #expect(run.status == 0, "\(run.stderr)")

@@ -198,6 +198,94 @@ import Testing
         #expect(fileType("/dev/full") == S_IFCHR)
     }
 
+    /// A video to /dev/full (no extension: ffmpeg had no format for it) ended with 73; it is
+    /// written (Matroska) and fails part-way, 74.
+    @Test(.enabled(if: FolioProcess.available("ffmpeg"), "ffmpeg missing"))
+    func aVideoToDevFullExits74() throws {
+        let r = try folio(["record", "--script", "wait 0.1", "--size", "32x32", "--video", "/dev/full", "--force", "-q"])
+        #expect(r.status == 74, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")
+        #expect(fileType("/dev/full") == S_IFCHR)
+    }
+
+    /// A video onto a FIFO with no reader: ffmpeg waited for one without end, Ctrl-C and
+    /// SIGTERM unheard. It is refused before anything is drawn.
+    @Test func aVideoIsNotWrittenIntoAFIFO() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.path + "/out.mp4"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for force in [[], ["--force"]] {
+            let r = try folio(["record", "--script", "wait 0.1", "--size", "32x32", "--video", fifo, "-q"] + force, timeout: 20)
+            #expect(!r.timedOut && r.status == 73, "\(r.status) \(r.stderr)")
+            #expect(r.stderr == "folio: \(fifo) is a FIFO (named pipe); a video is written to a file or a device\n", "\(r.stderr)")
+        }
+    }
+
+    /// A name with a line feed printed it raw in the one-line errors of `text` and `outline`.
+    @Test func aNameWithALineFeedStaysOnOneLine() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.path + "/two\nlines.pdf"
+        try Data("not a PDF".utf8).write(to: URL(fileURLWithPath: path))
+        for command in ["text", "outline"] {
+            let r = try folio([command, path])
+            #expect(r.status == 65, "\(r.stderr)")
+            #expect(r.stderr == "folio: \(dir.path)/two\\x0Alines.pdf: not a readable PDF: PDF document is damaged\n", "\(r.stderr)")
+        }
+    }
+
+    /// JSON passed DEL and bidirectional overrides raw (JSONEncoder escapes only what JSON must):
+    /// an outline's title that turns a terminal's text around is escaped.
+    @Test func jsonEscapesDELAndBidirectionalOverrides() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = dir.appendingPathComponent("titled.pdf")
+        try TestPDF.document(["<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>",
+                              "<< /Type /Outlines /First 5 0 R /Last 5 0 R /Count 1 >>",
+                              "<< /Title <FEFF0041202E0042007F0043> /Parent 4 0 R /Dest [3 0 R /Fit] >>"]).write(to: pdf)
+        let r = try folio(["outline", "--json", pdf.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains(#""title":"A\u202EB\u007FC""#), "\(r.stdout)")
+        #expect(!r.stdout.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x7F }, "\(r.stdout)")
+    }
+
+    /// A page asked of a PDF of no pages was a usage error (64); the input is what is wrong (65).
+    @Test func aPageOfADocumentOfNoPagesExits65() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = dir.appendingPathComponent("empty.pdf")
+        try TestPDF.document(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"]).write(to: pdf)
+        let r = try folio(["capture", pdf.path, "--page", "1", "--size", "32x32", "-o", dir.path + "/out.png"])
+        #expect(r.status == 65, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("has pages 1…0"), "\(r.stderr)")
+    }
+
+    /// A writer killed (SIGKILL) leaves its hidden files: `.folio-PID-….png` beside a capture,
+    /// `.folio-frames-PID-…` in a recording's folder, ffmpeg's log in the temporary folder, and
+    /// nothing removed them. The next write there does, keeping those of a writer still running.
+    @Test func whatAKilledWriterLeftIsRemovedByTheNextWrite() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gone = 4_194_305  // above the largest pid_max: no process has it
+        try Data("partial".utf8).write(to: dir.appendingPathComponent(".folio-\(gone)-abc123.png"))
+        let frames = dir.appendingPathComponent(".folio-frames-\(gone)-def456")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Data("partial".utf8).write(to: frames.appendingPathComponent("frame-00001.png"))
+        let running = ".folio-\(getpid())-ghi789.png"  // this test's own process runs
+        try Data("in progress".utf8).write(to: dir.appendingPathComponent(running))
+        let r = try folio(["capture", "--size", "32x32", "-o", dir.path + "/out.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [running, "out.png"])
+        guard FolioProcess.available("ffmpeg") else { return }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ffmpeg-\(gone)-\(UUID().uuidString).log")
+        try Data("ffmpeg said".utf8).write(to: log)
+        let video = try folio(["record", "--script", "wait 0.1", "--size", "32x32", "--video", dir.path + "/out.mp4", "-q"])
+        #expect(video.status == 0, "\(video.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: log.path))
+    }
+
     @Test func captureWritesThroughLinksAndKeepsWhatIsNotAnImage() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -101,6 +101,45 @@ import Testing
         #expect(booksOpened < books / 2, "the walk went on to \(booksOpened) of \(books) books")
     }
 
+    /// SIGTERM during `record -o DIR --video old.mp4 --force` replaced old.mp4 with the frames
+    /// made so far (only an ffmpeg failure kept it), and said the new frames were in DIR, whose
+    /// earlier ones were kept. Both earlier outputs stay as they were, nothing is left beside
+    /// them, and the line says so.
+    @Test(.enabled(if: FolioProcess.available("ffmpeg"), "ffmpeg missing"))
+    func anInterruptedRecordingLeavesTheEarlierOutputsAsTheyWere() throws {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = dir.appendingPathComponent("frames"), video = dir.appendingPathComponent("old.mp4")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Data("earlier frame".utf8).write(to: frames.appendingPathComponent("frame-00001.png"))
+        try Data("earlier video".utf8).write(to: video)
+        let watch = try OpenWatch(dir.path)
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["record", "--script", "open; wait 600", "--fps", "10", "--size", "48x32", "-o", frames.path,
+                       "--video", video.path, "--force", "-q"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["FOLIO_RASTERISER": "software"]) { _, new in new }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // Signalled once ffmpeg has opened the new video (made, then opened again by ffmpeg).
+        var opened: [String] = []
+        while opened.filter({ $0.hasPrefix(".folio-") && $0.hasSuffix(".mp4") }).count < 2 {
+            opened += try #require(watch.names(waitingAtMost: 60), "no video was begun")
+        }
+        kill(p.processIdentifier, SIGTERM)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("; \(frames.path) keeps the earlier frames; \(video.path) is not written\n"), "\(stderr)")
+        #expect(try Data(contentsOf: video) == Data("earlier video".utf8))
+        #expect(try Data(contentsOf: frames.appendingPathComponent("frame-00001.png")) == Data("earlier frame".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["frames", "old.mp4"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames.path) == ["frame-00001.png"])
+    }
+
     // MARK: Special files
 
     /// Only regular files are opened, and their type is checked with stat first: a FIFO named as
@@ -202,6 +241,113 @@ import Testing
         #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
         for page in 1...4 { #expect(r.stdout.contains("\(pdf.path): page \(page): still decoding after 0.5 s; passed over"), "\(r.stdout)") }
         #expect(!r.stdout.contains("page 5:"), "the plain page decodes: \(r.stdout)")
+    }
+
+    // MARK: Hostile e-books
+
+    /// The books of FolioDocumentsTests/Fixtures/make_hostile_ebooks.py, written once per run.
+    static let ebooks: URL? = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-hostile-ebooks-\(UUID().uuidString)")
+        let script = FolioProcess.packageRoot.appendingPathComponent("Tests/FolioDocumentsTests/Fixtures/make_hostile_ebooks.py")
+        guard let made = try? FolioProcess.run("/usr/bin/python3", [script.path, dir.path], timeout: 60), made.status == 0 else { return nil }
+        return dir
+    }()
+
+    /// Runs `folio` in a folder two levels below the books (so that `../../outside/…`, which
+    /// MuPDF resolved from the working folder, names the books' `outside/`), the book named by
+    /// a relative path.
+    private func folio(_ command: String, _ book: String, _ extra: [String] = [], timeout: Double = 20) throws -> FolioProcess.Result {
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let books = try #require(Self.ebooks, "python3 missing")
+        let dir = books.appendingPathComponent("run-\(UUID().uuidString)/b")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return try FolioProcess.run(binary.path, [command, "../../" + book] + extra, directory: dir.path, timeout: timeout)
+    }
+
+    /// Markup nesting deeper than MuPDF's recursion survives, hidden from the scan of tags that
+    /// guarded it (behind comments, in chapters not named .xhtml, in attribute values, in SVG,
+    /// FB2 and MOBI text), a MOBI whose records lie past the end of the file, a spine of more
+    /// items than Folio opens: every command that reads a book crashed (a signal, no message),
+    /// or took minutes. Each is refused by each command with one line and 65.
+    @Test(arguments: [
+        ("deep-behind-comment.epub", "OEBPS/c.xhtml: elements nested more than 500 deep; not laid out"),
+        ("deep-xht.epub", "OEBPS/c.xht: elements nested more than 500 deep"),
+        ("deep-no-extension.epub", "OEBPS/chapter: elements nested more than 500 deep"),
+        ("deep-named-css.epub", "OEBPS/c.css: elements nested more than 500 deep"),
+        ("deep-attributes.epub", "OEBPS/c.xhtml: elements nested more than 500 deep"),
+        ("deep-svg.epub", "OEBPS/pic.svg: elements nested more than 500 deep"),
+        ("deep.fb2", "the text: elements nested more than 500 deep"),
+        ("deep.xhtml", "the text: elements nested more than 500 deep"),
+        ("deep.mobi", "the text: elements nested more than 500 deep"),
+        ("records-past-end.mobi", "record 4 starts at byte 2147418112, past the end of the file (14394 bytes); not opened"),
+        ("records-backwards.mobi", "record 4 starts before record 3; not opened"),
+        ("long-spine.epub", "its spine lists 12000 items, more than 10000; not opened"),
+    ])
+    func hostileEBooksAreRefusedWithOneLineByEveryCommand(book: String, words: String) throws {
+        for (command, extra) in [("info", []), ("capture", ["--size", "64x36", "-o", "out.png"]), ("text", []), ("outline", []), ("search", ["ALPHA"])] {
+            let r = try folio(command, book, extra)
+            #expect(!r.timedOut && r.status == 65, "\(command) \(book): \(r.status) \(r.stderr)")
+            #expect((r.stdout + r.stderr).contains("/\(book): \(words)"), "\(command) \(book): \(r.stdout) \(r.stderr)")
+        }
+    }
+
+    /// A page MuPDF cannot draw was named twice ("page 2: page 2: cannot find …").
+    @Test func aBrokenPageIsNamedOnce() throws {
+        let r = try folio("info", "missing-page.xps", ["--decode"])
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("/missing-page.xps: page 2: cannot find all pieces for part '/p1.fpage'"), "\(r.stdout)")
+        #expect(!r.stdout.contains("page 2: page 2"), "\(r.stdout)")
+    }
+
+    /// Long runs of tags that do not nest: 640 line breaks in one paragraph (HTML, as MuPDF
+    /// reads a chapter that is not XML) were refused as "nested more than 500 deep"; they, 700
+    /// empty page markers in XHTML and a script of 2,000 `i<n` are laid out.
+    @Test func flatMarkupIsLaidOut() throws {
+        for book in ["flat-breaks.epub", "flat-html.epub", "page-markers.epub", "script.epub"] {
+            let r = try folio("info", book)
+            #expect(!r.timedOut && r.status == 0 && !r.stdout.contains("nested"), "\(book): \(r.stdout) \(r.stderr)")
+        }
+    }
+
+    /// Stylesheets naming fonts and images outside the book (an absolute path, `../..`, a FIFO,
+    /// /dev/zero): MuPDF read a font its archive lacks from the file system, and the FIFO hung
+    /// every command. Nothing outside the book is opened; a note names the first asked for.
+    @Test func filesOutsideTheBookAreNeverOpened() throws {
+        for book in ["fonts-outside.epub", "page/fonts-outside.xhtml", "fonts-outside.mobi"] {
+            let info = try folio("info", book)
+            #expect(!info.timedOut && info.status == 0, "\(book): \(info.status) \(info.stderr)")
+            #expect(info.stdout.contains("note: not opened: ") && info.stdout.contains(", outside the book"), "\(book): \(info.stdout)")
+            let capture = try folio("capture", book, ["--size", "64x36", "-o", "out.png"])
+            #expect(!capture.timedOut && capture.status == 0, "\(book): \(capture.status) \(capture.stderr)")
+        }
+    }
+
+    /// Whether strace can follow a program here (it is installed, and ptrace is allowed).
+    private static let straceWorks: Bool = {
+        guard FolioProcess.available("strace") else { return false }
+        return (try? FolioProcess.run("/usr/bin/env", ["strace", "-o", "/dev/null", "true"], timeout: 20).status) == 0
+    }()
+
+    /// The same, as the system sees it: of every file `folio capture` opens (strace's openat
+    /// calls), none lies outside the book.
+    @Test(.enabled(if: straceWorks, "strace missing or not allowed to trace (Makefile TEST_PACKAGES has it)"))
+    func straceSeesNoFileOutsideTheBookOpened() throws {
+        let books = try #require(Self.ebooks, "python3 missing")
+        for book in ["fonts-outside.epub", "page/fonts-outside.xhtml", "fonts-outside.mobi"] {
+            let log = books.appendingPathComponent("\(book)-\(UUID().uuidString).strace").path
+            let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+            let dir = books.appendingPathComponent("run-\(UUID().uuidString)/b")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            // `timeout` inside strace: a folio that blocks is killed, not left behind by a killed strace.
+            let r = try FolioProcess.run("/usr/bin/env", ["strace", "-f", "-e", "trace=openat", "-o", log, "timeout", "-s", "KILL", "20",
+                                                          binary.path, "capture", "../../" + book, "--size", "64x36", "-o", "out.png"],
+                                         directory: dir.path, timeout: 30)
+            #expect(!r.timedOut && r.status == 0, "\(book): \(r.status) \(r.stderr)")
+            let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("openat(") }
+            #expect(opened.contains { $0.contains(book) }, "strace saw the book opened: \(opened)")
+            let outside = opened.filter { $0.contains("/outside/") || $0.contains("/dev/zero") }
+            #expect(outside.isEmpty, "\(book): \(outside)")
+        }
     }
 
     // MARK: Shaders

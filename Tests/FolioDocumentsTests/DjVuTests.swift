@@ -119,10 +119,15 @@ final class DjVuTests: XCTestCase {
     }
 
     /// Damaged files are one problem each naming the file and a placeholder page; an indirect
-    /// document naming a file outside its folder is refused; the rest of the folder opens.
+    /// document naming a file outside its folder is refused, as are components that include
+    /// each other in a cycle (djvulibre's recursion overflowed the stack) and a component that
+    /// is a FIFO (djvulibre's read of it waited for a writer); the rest of the folder opens.
     func testBadDjVuIsOneProblemAndThePlaceholderPage() throws {
         let cases = [("garbage.djvu", "DjVu"), ("truncated.djvu", "ends early"), ("lying.djvu", "DjVu"),
-                     ("escape/inner/index.djvu", "outside its folder")]
+                     ("escape/inner/index.djvu", "outside its folder"),
+                     ("cycle/index.djvu", "in a cycle (p1.djvu → p1.djvu)"),
+                     ("cycle2/index.djvu", "in a cycle (p1.djvu → shared.djvi → p1.djvu)"),
+                     ("fifo/index.djvu", "component file \"p2.djvu\" is a FIFO (named pipe), not a file")]
         for (name, words) in cases {
             let path = try Fixtures.djvu(name)
             let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)

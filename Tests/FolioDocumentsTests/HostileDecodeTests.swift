@@ -1,4 +1,5 @@
 @testable import FolioBook
+@testable import FolioMuPDF
 import Foundation
 import XCTest
 
@@ -64,6 +65,15 @@ final class HostileDecodeTests: XCTestCase {
         }
         PageSources.decodeTimeout = 60
         XCTAssertNoThrow(try doc.render(page: 0, fit: PixelSize(width: 200, height: 300)))
+    }
+
+    /// A book MuPDF could not allocate for within the document's limit was refused in MuPDF's
+    /// words, "calloc (N x 1 bytes) failed": the line says which limit it met.
+    func testAnAllocationPastTheLimitSaysWhichLimit() {
+        XCTAssertEqual(MuPDFDocument.words("calloc (600000000 x 1 bytes) failed"),
+                       "needs more than the 512 MiB of memory one document may use (calloc (600000000 x 1 bytes) failed)")
+        XCTAssertEqual(MuPDFDocument.words("malloc of 734003200 bytes failed").prefix(36), "needs more than the 512 MiB of memor")
+        XCTAssertEqual(MuPDFDocument.words("cannot find all pieces for part '/p1.fpage'"), "cannot find all pieces for part '/p1.fpage'")
     }
 
     /// An EPUB whose fonts are obfuscated (EPUB's font embedding, no DRM) was refused: MuPDF

@@ -29,6 +29,9 @@ typedef struct {
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,
     /// empty if none): such a book is refused before MuPDF parses it.
     char too_deep[128];
+    /// Why the book is not given to MuPDF at all, in words (empty if it is): a MOBI's record
+    /// outside the file, more spine items or archive entries than Folio opens.
+    char refused[256];
     /// A MOBI/AZW3 book's title and author from its header (EXTH 503 and 100, else the full
     /// name), which MuPDF does not read; empty otherwise.
     char mobi_title[256];
@@ -52,14 +55,18 @@ typedef struct {
     const char *family;
 } folio_mu_setting;
 
-/// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively).
-enum { folio_mu_max_depth = 500 };
+/// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively); so do
+/// more spine items or archive entries than these (MuPDF finds each entry by a linear search).
+enum { folio_mu_max_depth = 500, folio_mu_max_spine = 10000, folio_mu_max_entries = 20000 };
 
 /// Opens `path`; `memory_limit` bytes at most are allocated for it (0: no limit). A reflowable
 /// EPUB or FB2 is laid out from a copy prepared as `setting` says (typeset.c).
 folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
                             folio_mu_info *info, folio_mu_error *error);
 void folio_mu_close(folio_mu_doc *doc);
+/// The first file outside the book that MuPDF was asked to open for it (a stylesheet's font at
+/// `/etc/…`, an image at `../…`) and was not let, or NULL.
+const char *folio_mu_outside(folio_mu_doc *doc);
 
 /// Sets the stylesheet applied over the publisher's (before layout), and whether the
 /// publisher's own stylesheets are read at all.

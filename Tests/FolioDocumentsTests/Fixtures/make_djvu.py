@@ -13,6 +13,8 @@ book.djvu, bundled, three pages:
   Metadata: title "A DjVu Book", author "Ann Author".
 indirect/index.djvu: the same book as an indirect document (one file per page).
 escape/inner/index.djvu: an indirect document whose page is "../outside.djvu".
+cycle/index.djvu, cycle2/index.djvu: indirect documents whose page includes itself (INCL), and
+  includes a shared file that includes it back; fifo/index.djvu: one whose second page is a FIFO.
 Bad input: garbage.djvu, truncated.djvu, lying.djvu (a chunk claims 2 GB), huge.djvu (a page
 claims 65535 x 65535 pixels).
 """
@@ -109,4 +111,47 @@ i = square.find(b"INFO")
 square[i + 8:i + 12] = b"\xff\xff\xff\xff"
 with open(os.path.join(out, "huge.djvu"), "wb") as f:
     f.write(square)
+
+def form(kind, parts):
+    body = kind + b"".join(c + len(d).to_bytes(4, "big") + d + (b"\x00" if len(d) % 2 else b"") for c, d in parts)
+    return b"AT&TFORM" + len(body).to_bytes(4, "big") + body
+
+
+def chunks(data):
+    i, found = 0, []
+    while i + 8 <= len(data):
+        n = int.from_bytes(data[i + 4:i + 8], "big")
+        found.append((data[i:i + 4], data[i + 8:i + 8 + n]))
+        i += 8 + n + (n & 1)
+    return found
+
+
+def indirect(folder, files):
+    """An indirect document's index: its directory names `files` [(name, 1 for a page, 0 for
+    an included file)], each of 100 bytes (djvulibre reads the sizes from the files)."""
+    os.makedirs(folder, exist_ok=True)
+    with open(path("dirm"), "wb") as f:
+        f.write(b"".join((100).to_bytes(3, "big") for _ in files) + bytes(k for _, k in files)
+                + b"".join(n.encode() + b"\x00" for n, _ in files))
+    run("bzz", "-e", path("dirm"), path("dirm.bzz"))
+    dirm = b"\x01" + len(files).to_bytes(2, "big") + open(path("dirm.bzz"), "rb").read()
+    with open(os.path.join(folder, "index.djvu"), "wb") as f:
+        f.write(form(b"DJVM", [(b"DIRM", dirm)]))
+
+
+photo_chunks = chunks(open(path("photo.djvu"), "rb").read()[16:])
+cycle = os.path.join(out, "cycle")
+indirect(cycle, [("p1.djvu", 1)])
+with open(os.path.join(cycle, "p1.djvu"), "wb") as f:
+    f.write(form(b"DJVU", photo_chunks[:1] + [(b"INCL", b"p1.djvu")] + photo_chunks[1:]))
+cycle = os.path.join(out, "cycle2")
+indirect(cycle, [("shared.djvi", 0), ("p1.djvu", 1)])
+with open(os.path.join(cycle, "p1.djvu"), "wb") as f:
+    f.write(form(b"DJVU", photo_chunks[:1] + [(b"INCL", b"shared.djvi")] + photo_chunks[1:]))
+with open(os.path.join(cycle, "shared.djvi"), "wb") as f:
+    f.write(form(b"DJVI", [(b"INCL", b"p1.djvu")]))
+fifo = os.path.join(out, "fifo")
+indirect(fifo, [("p1.djvu", 1), ("p2.djvu", 1)])
+shutil.copy(path("photo.djvu"), os.path.join(fifo, "p1.djvu"))
+os.mkfifo(os.path.join(fifo, "p2.djvu"))
 shutil.rmtree(tmp)

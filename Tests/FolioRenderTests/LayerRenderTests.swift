@@ -86,9 +86,12 @@ import Testing
         #expect(differing == 0)
     }
 
+    /// At night the help card is dark with light keys (`CardTone.night`; on paper it is light:
+    /// `theHelpCardOnPaperIsLight`).
     @Test func theHelpCardListsTheKeysInADarkBox() throws {
         let shelf = try Self.scene { _ in }
-        let content = OverlayContent(help: ReaderLayer.helpSections)
+        var content = OverlayContent(help: ReaderLayer.helpSections)
+        content.cards = .night
         let image = try Self.frames([shelf], layers: [content])[0]
         let card = try #require(ReaderLayer.layout(width: Self.width, height: Self.height).panels(content).first { $0.role == .help }).frame
         #expect(card.width > 600 && card.height > 300)
@@ -138,14 +141,30 @@ import Testing
         }
     }
 
-    /// The contents panel: the current chapter's title in the accent colour, another row's in
-    /// white, each inside its row on the panel's dark ground at the left.
+    /// On the paper theme the help card is light paper with dark keys, drawn solid.
+    @Test func theHelpCardOnPaperIsLight() throws {
+        let shelf = try Self.scene { _ in }
+        let content = OverlayContent(help: ReaderLayer.helpSections)
+        #expect(content.cards == .paper)
+        let image = try Self.frames([shelf], layers: [content])[0]
+        let card = try #require(ReaderLayer.layout(width: Self.width, height: Self.height).panels(content).first { $0.role == .help }).frame
+        for (x, y) in [(card.x + 16, card.y + 16), (card.maxX - 16, card.maxY - 16)] {
+            let p = image.pixel(Int(x), Int(y))
+            #expect(p.r > 235 && p.g > 230 && p.b > 220, "\(p) at \(x),\(y)")
+        }
+        let inside = OverlayRect(x: card.x, y: card.y + 60, width: card.width, height: card.height - 80)
+        #expect(Self.count(image, inside) { $0.r < 60 && $0.g < 60 && $0.b < 60 } > 800, "dark keys on the light card")
+    }
+
+    /// The contents panel at night: the current chapter's title in the accent colour, another
+    /// row's in white, each inside its row on the panel's dark ground at the left.
     @Test func theContentsPanelMarksTheCurrentChapter() throws {
         let book = try Self.scene { $0.book = 0; $0.page = 6 }
         let rows = (0..<30).map { ContentsList.Row(title: "Chapter number \($0 + 1)", label: "\($0 + 1)", depth: 0, target: $0) }
         let layout = OverlayLayout(width: Self.width, height: Self.height)
         let list = ContentsList(rows: rows, current: 3, visible: layout.contentsRows)
-        let content = OverlayContent(contents: list)
+        var content = OverlayContent(contents: list)
+        content.cards = .night
         let images = try Self.frames([book, book], layers: [nil, content])
         let panel = try #require(layout.panels(content).first { $0.role == .contents })
         func rect(_ title: String) throws -> OverlayRect {

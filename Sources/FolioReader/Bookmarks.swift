@@ -1,5 +1,6 @@
 import FolioBook
 import Foundation
+import FolioState
 
 /// Marked pages of each book, kept in the state store (`StateStore`) beside the reading
 /// positions, each mark stored as a position is (a page number, or for a reflowable book its

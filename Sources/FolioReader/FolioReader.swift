@@ -4,6 +4,3 @@
 // tuning (`Tune`), the image-to-image flip (`FlipTransition`) and the reading session (books,
 // controller, places). Does not: draw or touch GL, load page images, read the clock (time comes
 // with each action), or know of scripts, windows and the command line.
-
-// Positions and bookmarks are kept in the state store: whoever reads them speaks its types.
-@_exported import FolioState

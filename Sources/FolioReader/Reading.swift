@@ -1,6 +1,7 @@
 import FolioBook
 import FolioInput
 import Foundation
+import FolioState
 
 /// Typing a page number in the viewer: digits, then Enter or G goes to that page; Backspace
 /// takes a digit back, Escape forgets them. Keys that are not for it pass on (and forget the

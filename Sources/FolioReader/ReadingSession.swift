@@ -1,5 +1,6 @@
 import FolioBook
 import FolioMath
+import FolioState
 
 /// The reading under way: the books shown, the controller reading them, and where each book
 /// was left (a book opens there again, and the place is kept as the reader moves). Replacing

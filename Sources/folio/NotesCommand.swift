@@ -2,6 +2,7 @@ import ArgumentParser
 import FolioBook
 import FolioReader
 import Foundation
+import FolioState
 
 /// `folio notes BOOK`: what the state store keeps of a book (its bookmarks), printed or
 /// exported; `--mark` adds or takes away bookmarks as M does in the viewer.

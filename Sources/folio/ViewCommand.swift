@@ -7,6 +7,7 @@ import FolioMuPDF
 import FolioRender
 import FolioWindow
 import Foundation
+import FolioState
 
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(

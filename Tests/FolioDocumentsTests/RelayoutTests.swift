@@ -4,6 +4,7 @@ import FolioBook
 @testable import FolioMuPDF
 import Foundation
 import XCTest
+import FolioState
 
 /// A reflowable book laid out again at another text size keeps the reader's place: the page
 /// found holds the same text, and a stored reading position finds it too.

@@ -6,6 +6,7 @@ import FolioScript
 import FolioInput
 import FolioLayout
 import FolioMath
+import FolioState
 
 private func near(_ a: Double, _ b: Double, _ tol: Double) -> Bool { abs(a - b) <= tol }
 

@@ -2,6 +2,7 @@ import FolioReader
 import FolioBook
 import Foundation
 import Testing
+import FolioState
 
 /// A state store in a folder of its own, and book files in it (the store knows books by their bytes).
 final class StoreFolder {

@@ -4,6 +4,7 @@ import FolioLayout
 import FolioBook
 import Foundation
 import Testing
+import FolioState
 
 @Suite struct PageNumberEntryTests {
     @Test func digitsThenEnterOrGGoToThePage() {

@@ -1,6 +1,7 @@
 import FolioBook
 import FolioLayout
 import Foundation
+import FolioState
 
 /// The reader's habits that the viewer remembers between runs: how pages turn, the theme,
 /// show-through, the text size and typography of reflowable books. Options on the command line override them

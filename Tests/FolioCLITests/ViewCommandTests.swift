@@ -255,6 +255,22 @@ saved sepia || fail "--theme night was written"
 echo "done"
 """#
 
+/// Y, then Shift+J, in an EPUB under Xvfb: each lays the book out again and is written to the
+/// settings (typeface serif, hyphenation off), and the viewer quits cleanly.
+private let typographyKeys = scriptHelpers + #"""
+has() { grep -q -- "$1" "$XDG_CONFIG_HOME/folio/settings.json" 2>/dev/null; }
+"$FOLIO" view "$DOC" >>"$SHOTS/stdout.txt" 2>>"$SHOTS/stderr.txt" &
+pid=$!
+window
+within 20 titled "page 1 of" || fail "the book did not open by itself; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" y
+within 15 has '"face" : "serif"' || fail "Y did not set the serif typeface"
+xdotool key --window "$wid" shift+j
+within 15 has '"hyphenate" : false' || fail "Shift+J did not turn hyphenation off"
+quit
+echo "done"
+"""#
+
 // Serialized: two viewers under Xvfb at once starve each other of the cores that decode covers.
 @Suite(.serialized) struct ViewCommandTests {
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
@@ -431,19 +447,28 @@ echo "done"
     /// Runs `script` under Xvfb on portrait.pdf (ten pages made for it) with FOLIO, SHOTS, DOC
     /// and the XDG state and config folders in a fresh folder; once it printed "done", `check`
     /// gets the folder and a report of everything said.
-    private static func readingDocument(_ script: String, seconds: Int, check: (URL, String) throws -> Void) throws {
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),
+                   "needs xvfb-run, xdotool and python3"))
+    func typographyKeysAreRememberedInAnEPUB() throws {
+        try Self.readingDocument(typographyKeys, seconds: 80, fixture: ("make_typeset_ebooks.py", "margin0.epub")) { _, report in
+            #expect(report.contains("exit=0"), "\(report)")
+        }
+    }
+
+    private static func readingDocument(_ script: String, seconds: Int, fixture: (maker: String, document: String) = ("make_documents.py", "portrait.pdf"),
+                                        check: (URL, String) throws -> Void) throws {
         let folio = try #require(FolioProcess.binary, "build folio first: swift build")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-read-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let maker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("FolioDocumentsTests/Fixtures/make_documents.py")
+            .appendingPathComponent("FolioDocumentsTests/Fixtures/" + fixture.maker)
         let made = try FolioProcess.run("/usr/bin/python3", [maker.path, dir.path, "1"], timeout: 30)
         try #require(made.status == 0, "\(made.stderr)")
         var environment = ProcessInfo.processInfo.environment
         environment["FOLIO"] = folio.path
         environment["SHOTS"] = dir.path
-        environment["DOC"] = dir.appendingPathComponent("portrait.pdf").path
+        environment["DOC"] = dir.appendingPathComponent(fixture.document).path
         environment["XDG_STATE_HOME"] = dir.path
         environment["XDG_DATA_HOME"] = dir.path
         environment["XDG_CONFIG_HOME"] = dir.appendingPathComponent("config").path

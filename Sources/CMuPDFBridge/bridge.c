@@ -29,6 +29,10 @@ struct folio_mu_doc {
     char *opf_path;
     /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
     fz_buffer *copy;
+    /// The first page of each chapter counted so far in this layout (`starts[counted]` the page
+    /// after them): MuPDF turns a page number into a chapter by walking its list of chapters for
+    /// each chapter before it, so a book of 2,000 chapters paid millions of steps a page.
+    int *starts, counted, starts_capacity;
     /// The folder whose files an XHTML document may read (NULL: none), and the first file
     /// outside the book it was asked for (`inside_book`).
     char *folder;
@@ -71,6 +75,56 @@ static void quiet(void *user, const char *message) { (void)user; (void)message; 
 
 static void fail(folio_mu_error *error, const char *message) {
     if (error) snprintf(error->message, sizeof error->message, "%s", message ? message : "unknown error");
+}
+
+// MARK: page numbers
+
+/// Counts chapters' pages (laying them out, as MuPDF does to number a page) until page `index`
+/// or chapter `chapter` is counted, or the book ends. Under the document's mutex.
+static void count_through(fz_context *ctx, folio_mu_doc *d, int index, int chapter) {
+    int chapters = fz_count_chapters(ctx, d->doc);
+    if (!d->starts) {
+        d->starts = fz_malloc(ctx, 16 * sizeof *d->starts);
+        d->starts_capacity = 16;
+        d->starts[0] = 0;
+        d->counted = 0;
+    }
+    while (d->counted < chapters && (d->starts[d->counted] <= index || d->counted <= chapter)) {
+        int n = fz_count_chapter_pages(ctx, d->doc, d->counted);
+        if (d->counted + 1 >= d->starts_capacity) {
+            d->starts = fz_realloc(ctx, d->starts, (size_t)d->starts_capacity * 2 * sizeof *d->starts);
+            d->starts_capacity *= 2;
+        }
+        d->starts[d->counted + 1] = d->starts[d->counted] + (n > 0 ? n : 0);
+        d->counted++;
+    }
+}
+
+/// Page `index`'s chapter and place in it (MuPDF's fz_location_from_page_number, without its
+/// walk of the chapters for each chapter); throws for a page past the end.
+static fz_location page_location(fz_context *ctx, folio_mu_doc *d, int index) {
+    count_through(ctx, d, index, -1);
+    if (index < 0 || index >= d->starts[d->counted]) fz_throw(ctx, FZ_ERROR_GENERIC, "invalid page number: %d", index + 1);
+    // The last chapter starting at or before the page (chapters of no pages are passed over).
+    int lo = 0, hi = d->counted - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (d->starts[mid] <= index) lo = mid; else hi = mid - 1;
+    }
+    return fz_make_location(lo, index - d->starts[lo]);
+}
+
+/// The page number of `at` (MuPDF's fz_page_number_from_location), or -1.
+static int page_number(fz_context *ctx, folio_mu_doc *d, fz_location at) {
+    if (at.chapter < 0) return -1;
+    count_through(ctx, d, -1, at.chapter);
+    return at.chapter < d->counted ? d->starts[at.chapter] + at.page : -1;
+}
+
+/// Page `index`, loaded by its chapter and place.
+static fz_page *load_page(fz_context *ctx, folio_mu_doc *d, int index) {
+    fz_location at = page_location(ctx, d, index);
+    return fz_load_chapter_page(ctx, d->doc, at.chapter, at.page);
 }
 
 /// A context of this document's family for the calling thread (NULL if memory is out).
@@ -1078,6 +1132,7 @@ void folio_mu_close(folio_mu_doc *d) {
     if (d->ctx) {
         fz_drop_document(d->ctx, d->doc);
         fz_drop_buffer(d->ctx, d->copy);
+        fz_free(d->ctx, d->starts);
         fz_drop_context(d->ctx);
     }
     pthread_mutex_destroy(&d->mutex);
@@ -1109,6 +1164,7 @@ int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error 
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
         fz_layout_document(d->ctx, d->doc, w, h, em);
+        d->counted = 0;
         status = 0;
     }
     fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
@@ -1159,7 +1215,7 @@ int folio_mu_bounds(folio_mu_doc *d, int index, float box[4], folio_mu_error *er
     fz_var(page);
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
-        page = fz_load_page(d->ctx, d->doc, index);
+        page = load_page(d->ctx, d, index);
         fz_rect r = fz_bound_page(d->ctx, page);
         box[0] = r.x0; box[1] = r.y0; box[2] = r.x1; box[3] = r.y1;
         status = 0;
@@ -1186,7 +1242,7 @@ static fz_display_list *record(folio_mu_doc *d, fz_context *ctx, int index, fz_r
     fz_var(page); fz_var(list); fz_var(dev);
     pthread_mutex_lock(&d->mutex);
     fz_try(ctx) {
-        page = fz_load_page(ctx, d->doc, index);
+        page = load_page(ctx, d, index);
         *bounds = fz_bound_page(ctx, page);
         list = fz_new_display_list(ctx, *bounds);
         dev = fz_new_list_device(ctx, list);
@@ -1268,7 +1324,7 @@ int folio_mu_chapter_of(folio_mu_doc *d, int index, int *page_in_chapter, int *c
     int chapter = -1;
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
-        fz_location loc = fz_location_from_page_number(d->ctx, d->doc, index);
+        fz_location loc = page_location(d->ctx, d, index);
         *page_in_chapter = loc.page;
         *chapter_pages = fz_count_chapter_pages(d->ctx, d->doc, loc.chapter);
         chapter = loc.chapter;
@@ -1283,7 +1339,7 @@ int folio_mu_chapter_page(folio_mu_doc *d, int chapter, int page) {
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
         int n = fz_count_chapter_pages(d->ctx, d->doc, chapter);
-        if (n > 0) number = fz_page_number_from_location(d->ctx, d->doc, fz_make_location(chapter, page < 0 ? 0 : page >= n ? n - 1 : page));
+        if (n > 0) number = page_number(d->ctx, d, fz_make_location(chapter, page < 0 ? 0 : page >= n ? n - 1 : page));
     }
     fz_catch(d->ctx) number = -1;
     pthread_mutex_unlock(&d->mutex);
@@ -1321,7 +1377,7 @@ int folio_mu_page_characters(folio_mu_doc *d, int index, folio_mu_error *error) 
     fz_var(page); fz_var(counter);
     pthread_mutex_lock(&d->mutex);
     fz_try(ctx) {
-        page = fz_load_page(ctx, d->doc, index);
+        page = load_page(ctx, d, index);
         counter = fz_new_derived_device(ctx, character_counter);
         counter->super.fill_text = counter_fill_text;
         counter->super.ignore_text = counter_ignore_text;
@@ -1421,7 +1477,7 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
     pthread_mutex_lock(&d->mutex);
     fz_context *ctx = d->ctx;
     fz_try(ctx) {
-        page = fz_load_page(ctx, d->doc, index);
+        page = load_page(ctx, d, index);
         first = fz_load_links(ctx, page);
         for (fz_link *l = first; l; l = l->next) {
             if (!l->uri) continue;
@@ -1429,7 +1485,7 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
             folio_mu_link link = { l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1, -1, NULL, NULL };
             if (fz_is_external_link(ctx, l->uri)) link.uri = strdup(l->uri);
             else {
-                link.page = fz_page_number_from_location(ctx, d->doc, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
+                link.page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
                 if (d->copy) link.note = folio_note(ctx, &notes, d->copy, l->uri);
             }
             links[count++] = link;
@@ -1459,16 +1515,16 @@ void folio_mu_free_links(folio_mu_link *links, int count) {
 /// Outlines deeper than this are cut (a hostile file's nesting must not exhaust the stack).
 enum { max_outline_depth = 32 };
 
-static void flatten(fz_context *ctx, fz_document *doc, fz_outline *o, int depth,
+static void flatten(fz_context *ctx, folio_mu_doc *d, fz_outline *o, int depth,
                     folio_mu_outline **entries, int *count, int *capacity) {
     for (; o && depth < max_outline_depth; o = o->next) {
         *entries = grow(ctx, *entries, *count, capacity, sizeof **entries);
         // An EPUB's entries carry only their target (a chapter file): resolve it in this layout.
         fz_location at = o->page;
-        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) at = fz_resolve_link(ctx, doc, o->uri, NULL, NULL);
-        int page = at.chapter < 0 ? -1 : fz_page_number_from_location(ctx, doc, at);
+        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) at = fz_resolve_link(ctx, d->doc, o->uri, NULL, NULL);
+        int page = page_number(ctx, d, at);
         (*entries)[(*count)++] = (folio_mu_outline){ strdup(o->title ? o->title : ""), page, depth };
-        flatten(ctx, doc, o->down, depth + 1, entries, count, capacity);
+        flatten(ctx, d, o->down, depth + 1, entries, count, capacity);
     }
 }
 
@@ -1487,7 +1543,7 @@ static const char *xml_type(fz_xml *x) {
 }
 
 /// The entries of an EPUB 3 navigation list (`ol` of `li`, each an `a` and maybe an `ol`).
-static void nav_list(fz_context *ctx, fz_document *doc, fz_xml *ol, const char *base, int depth,
+static void nav_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, int depth,
                      folio_mu_outline **entries, int *count, int *capacity) {
     for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li && depth < max_outline_depth; li = fz_xml_find_next(li, "li")) {
         fz_xml *a = fz_xml_find_down(li, "a");
@@ -1501,14 +1557,14 @@ static void nav_list(fz_context *ctx, fz_document *doc, fz_xml *ol, const char *
             fz_urldecode(target);
             fz_cleanname(target);
             fz_try(ctx) {
-                fz_location at = fz_resolve_link(ctx, doc, target, NULL, NULL);
-                if (at.chapter >= 0) page = fz_page_number_from_location(ctx, doc, at);
+                fz_location at = fz_resolve_link(ctx, d->doc, target, NULL, NULL);
+                page = page_number(ctx, d, at);
             }
             fz_catch(ctx) page = -1;
         }
         *entries = grow(ctx, *entries, *count, capacity, sizeof **entries);
         (*entries)[(*count)++] = (folio_mu_outline){ strdup(title), page, depth };
-        nav_list(ctx, doc, fz_xml_find_down(li, "ol"), base, depth + 1, entries, count, capacity);
+        nav_list(ctx, d, fz_xml_find_down(li, "ol"), base, depth + 1, entries, count, capacity);
     }
 }
 
@@ -1541,7 +1597,7 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
             const char *type = xml_type(n);
             if (type && strstr(type, "toc")) toc = n;
         }
-        if (toc) nav_list(ctx, d->doc, fz_xml_find_dfs(toc, "ol", NULL, NULL), base, 0, entries, count, capacity);
+        if (toc) nav_list(ctx, d, fz_xml_find_dfs(toc, "ol", NULL, NULL), base, 0, entries, count, capacity);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, nav);
@@ -1561,7 +1617,7 @@ int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_e
     fz_context *ctx = d->ctx;
     fz_try(ctx) {
         outline = fz_load_outline(ctx, d->doc);
-        flatten(ctx, d->doc, outline, 0, &entries, &count, &capacity);
+        flatten(ctx, d, outline, 0, &entries, &count, &capacity);
         if (count == 0) nav_outline(ctx, d, &entries, &count, &capacity);
     }
     fz_always(ctx) fz_drop_outline(ctx, outline);

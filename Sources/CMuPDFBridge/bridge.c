@@ -32,7 +32,8 @@ struct folio_mu_doc {
     /// The first page of each chapter counted so far in this layout (`starts[counted]` the page
     /// after them): MuPDF turns a page number into a chapter by walking its list of chapters for
     /// each chapter before it, so a book of 2,000 chapters paid millions of steps a page.
-    int *starts, counted, starts_capacity;
+    /// `chapters`: how many the book has (walked once, not at every page).
+    int *starts, counted, starts_capacity, chapters;
     /// The folder whose files an XHTML document may read (NULL: none), and the first file
     /// outside the book it was asked for (`inside_book`).
     char *folder;
@@ -82,14 +83,14 @@ static void fail(folio_mu_error *error, const char *message) {
 /// Counts chapters' pages (laying them out, as MuPDF does to number a page) until page `index`
 /// or chapter `chapter` is counted, or the book ends. Under the document's mutex.
 static void count_through(fz_context *ctx, folio_mu_doc *d, int index, int chapter) {
-    int chapters = fz_count_chapters(ctx, d->doc);
     if (!d->starts) {
+        d->chapters = fz_count_chapters(ctx, d->doc);
         d->starts = fz_malloc(ctx, 16 * sizeof *d->starts);
         d->starts_capacity = 16;
         d->starts[0] = 0;
         d->counted = 0;
     }
-    while (d->counted < chapters && (d->starts[d->counted] <= index || d->counted <= chapter)) {
+    while (d->counted < d->chapters && (d->starts[d->counted] <= index || d->counted <= chapter)) {
         int n = fz_count_chapter_pages(ctx, d->doc, d->counted);
         if (d->counted + 1 >= d->starts_capacity) {
             d->starts = fz_realloc(ctx, d->starts, (size_t)d->starts_capacity * 2 * sizeof *d->starts);

@@ -342,10 +342,8 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
 // MARK: pattern cache
 
 HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang) {
-    if (!lang || !*lang) return NULL;
-    char primary[16];
-    size_t n = strcspn(lang, "-_");
-    if (n >= sizeof primary) return NULL;
+    // A tag longer than a cache slot names no language patterns exist for.
+    if (!lang || !*lang || strlen(lang) >= sizeof cache->langs[0]) return NULL;
     for (int i = 0; i < cache->count; i++)
         if (!strcasecmp(cache->langs[i], lang)) return cache->dicts[i];
     if (cache->count == folio_pattern_cache_size) return NULL;

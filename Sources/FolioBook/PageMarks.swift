@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Boxes marked on documents' pages (search hits, the words selected), drawn into the page's own
+/// Boxes marked on documents' pages (highlights, search hits, the words selected), drawn into the page's own
 /// pixels as it is rasterised: the mark is as sharp as the page at any size it is drawn (a
 /// zoomed page's crops are rasterised at the zoomed scale and marked there), and it lies on
 /// the paper, turning and curling with it. Marks set after a page was rendered show when it is
@@ -17,6 +17,51 @@ public enum PageMarks {
     private static let selected = Mutex<(path: String, pages: [Int: [PageRegion]])?>(nil)
     /// The search hit the reader is on, marked in its own colour.
     private static let current = Mutex<(path: String, page: Int, boxes: [PageRegion])?>(nil)
+    /// The reader's highlights of each document, painted under the other marks.
+    private static let highlights = Mutex<[String: [Highlight]]>([:])
+    /// Multiplied over a corner of a highlight that carries a note: its marker.
+    public static let noteColour: (r: UInt8, g: UInt8, b: UInt8) = (235, 120, 40)
+
+    /// Paints `list` on the document at `path`, in place of its highlights before.
+    public static func setHighlights(_ list: [Highlight], for path: String) {
+        highlights.withLock { $0[path] = list.isEmpty ? nil : list }
+    }
+
+    /// The highlights painted on the document at `path`.
+    public static func highlights(_ path: String) -> [Highlight] { highlights.withLock { $0[path] ?? [] } }
+
+    /// What page `index` of `source` (the document at `path`) shows of its highlights: each
+    /// one's boxes there, its colour, and whether it has a note. The page's words are read only
+    /// when a highlight may lie on it.
+    static func highlighted(_ path: String, page index: Int, of source: any PageSource) -> [(boxes: [PageRegion], highlight: Highlight)] {
+        let list = highlights(path)
+        guard !list.isEmpty else { return [] }
+        let start = list.contains { if case .text = $0.anchor { true } else { false } }
+            ? (source as? any ReflowableSource)?.textPosition(ofPage: index) : nil
+        let onPage = list.filter {
+            switch $0.anchor {
+            case let .page(page, _): page == index
+            case let .text(chapter, _, end): start.map { $0.chapter == chapter && end > $0.offset } ?? false
+            }
+        }
+        guard !onPage.isEmpty else { return [] }
+        let text = onPage.contains { if case .text = $0.anchor { true } else { false } } ? (try? source.text(page: index)) ?? nil : nil
+        return onPage.map { ($0.boxes(on: index, text: text, start: start), $0) }.filter { !$0.boxes.isEmpty }
+    }
+
+    /// `image` (of page `index` of `source`, at `path`, showing `shown` of its paper placed by
+    /// `placing`) with its highlights painted and their note markers.
+    static func paintHighlights(_ image: inout RGBAImage, path: String, page index: Int, of source: any PageSource,
+                                placing: (PageRegion) -> PageRegion = { $0 }, shown: PageRegion = .whole) {
+        for (boxes, highlight) in highlighted(path, page: index, of: source) {
+            let placed = boxes.map(placing)
+            mark(&image, boxes: placed, colour: highlight.colour.rgb, shown: shown)
+            guard highlight.note?.isEmpty == false, let last = placed.last else { continue }
+            // The marker: a small square at the end of the last line, its side a third of the line's height.
+            let side = (last.y1 - last.y0) * 0.4, across = side * Double(image.height) / Double(max(image.width, 1)) * shown.width / shown.height
+            mark(&image, boxes: [PageRegion(x0: last.x1 - across, y0: last.y0, x1: last.x1, y1: last.y0 + side)], colour: noteColour, shown: shown)
+        }
+    }
 
     /// Marks `boxes` (page index → fractions of the document's paper) on the document at
     /// `path`, replacing its marks; an empty map clears them.

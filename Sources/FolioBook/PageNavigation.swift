@@ -40,6 +40,33 @@ public struct PageText: Sendable, Hashable {
 
     /// The words joined by single spaces.
     public var string: String { words.map(\.text).joined(separator: " ") }
+
+    /// Whether `word` begins a line after `previous`: it starts left of it, or below it.
+    public func startsLine(_ word: TextWord, after previous: TextWord) -> Bool {
+        word.box.x0 < previous.box.x0 || word.box.y0 >= previous.box.y1
+    }
+
+    /// The words in lines: a word that starts left of the one before, or below it, begins a line.
+    public var lines: [[TextWord]] {
+        var lines: [[TextWord]] = []
+        for w in words {
+            if let prev = lines.last?.last, !startsLine(w, after: prev) {
+                lines[lines.count - 1].append(w)
+            } else {
+                lines.append([w])
+            }
+        }
+        return lines
+    }
+
+    /// Boxes to mark the words, one per line: its words' boxes and the spaces between them.
+    public var lineBoxes: [PageRegion] {
+        lines.map { line in
+            line.dropFirst().reduce(line[0].box) {
+                PageRegion(x0: min($0.x0, $1.box.x0), y0: min($0.y0, $1.box.y0), x1: max($0.x1, $1.box.x1), y1: max($0.y1, $1.box.y1))
+            }
+        }
+    }
 }
 
 /// Where a link goes.

@@ -46,6 +46,8 @@ public protocol ReflowableSource: PageSource {
     /// A place of another layout costs counting its chapter's pages (with its `TextPosition`),
     /// or laying the book out as far as the place as it says (without).
     func page(of place: TextPlace) -> Int?
+    /// The page holding `text` in the current layout; nil when its chapter is not laid out.
+    func page(at text: TextPosition) -> Int?
     /// The same document opened anew, laid out at `fontSize` points, and its page holding
     /// `place`. This one is left as it is, so its pages stay drawable meanwhile (any thread).
     func relaid(fontSize: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int)
@@ -115,6 +117,9 @@ extension ReflowableSource {
 
     /// Where page `index` starts in the text, whatever it costs.
     public func textPosition(ofPage index: Int) -> TextPosition? { textPosition(ofPage: index, drawingAtMost: .max) }
+
+    /// A document that cannot find a place in its text.
+    public func page(at text: TextPosition) -> Int? { nil }
 
     /// A document that cannot say where its pages start in the text.
     public func textPosition(ofPage index: Int, drawingAtMost limit: Int) -> TextPosition? { nil }

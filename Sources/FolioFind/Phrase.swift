@@ -60,8 +60,11 @@ public struct SearchHit: Sendable, Hashable {
     /// The words around it, for a list of hits.
     public var snippet: String
 
-    public init(page: Int, boxes: [PageRegion], snippet: String) {
-        (self.page, self.boxes, self.snippet) = (page, boxes, snippet)
+    /// The page's words it covers (indices of the page's text).
+    public var words: Range<Int>
+
+    public init(page: Int, boxes: [PageRegion], snippet: String, words: Range<Int> = 0..<0) {
+        (self.page, self.boxes, self.snippet, self.words) = (page, boxes, snippet, words)
     }
 }
 
@@ -123,26 +126,6 @@ extension PageText {
             }
         }
         let around = words[max(0, first - 5)...min(words.count - 1, last + 5)].map(\.text).joined(separator: " ")
-        return SearchHit(page: page, boxes: boxes, snippet: around)
-    }
-}
-
-extension PageText {
-    /// Whether `word` begins a line after `previous`: it starts left of it, or below it.
-    func startsLine(_ word: TextWord, after previous: TextWord) -> Bool {
-        word.box.x0 < previous.box.x0 || word.box.y0 >= previous.box.y1
-    }
-
-    /// The words in lines: a word that starts left of the one before, or below it, begins a line.
-    public var lines: [[TextWord]] {
-        var lines: [[TextWord]] = []
-        for w in words {
-            if let prev = lines.last?.last, !startsLine(w, after: prev) {
-                lines[lines.count - 1].append(w)
-            } else {
-                lines.append([w])
-            }
-        }
-        return lines
+        return SearchHit(page: page, boxes: boxes, snippet: around, words: first..<last + 1)
     }
 }

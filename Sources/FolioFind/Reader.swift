@@ -35,20 +35,24 @@ extension Array where Element == PageLink {
 public struct Selection: Sendable, Equatable {
     public var page: Int
     public var words: [TextWord]
+    /// Where the words are in the page's text (indices of its words).
+    public var range: Range<Int>
 
     /// The words of `text` from the drag's start to its end (fractions of the paper).
     public init(page: Int, text: PageText, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) {
         self.page = page
-        guard let i = Self.nearest(text, a), let j = Self.nearest(text, b) else { words = []; return }
-        words = Array(text.words[Swift.min(i, j)...Swift.max(i, j)])
+        guard let i = Self.nearest(text, a), let j = Self.nearest(text, b) else { (words, range) = ([], 0..<0); return }
+        range = Swift.min(i, j)..<Swift.max(i, j) + 1
+        words = Array(text.words[range])
     }
 
     /// The words of `text` from the word nearest `a` to the page's last word (`toEnd`), or from
     /// its first word to that one: the part of a drag across two pages on one of them.
     public init(page: Int, text: PageText, from a: (x: Double, y: Double), toEnd: Bool) {
         self.page = page
-        guard let i = Self.nearest(text, a) else { words = []; return }
-        words = Array(toEnd ? text.words[i...] : text.words[...i])
+        guard let i = Self.nearest(text, a) else { (words, range) = ([], 0..<0); return }
+        range = toEnd ? i..<text.words.count : 0..<i + 1
+        words = Array(text.words[range])
     }
 
     /// A drag from `a` on page `page` (words `text`) to `b` on the next or the previous page
@@ -68,13 +72,7 @@ public struct Selection: Sendable, Equatable {
     }
 
     /// Boxes to mark, one per line: its words' boxes and the spaces between them.
-    public var boxes: [PageRegion] {
-        PageText(words: words).lines.map { line in
-            line.dropFirst().reduce(line[0].box) {
-                PageRegion(x0: min($0.x0, $1.box.x0), y0: min($0.y0, $1.box.y0), x1: max($0.x1, $1.box.x1), y1: max($0.y1, $1.box.y1))
-            }
-        }
-    }
+    public var boxes: [PageRegion] { PageText(words: words).lineBoxes }
 
     private static func nearest(_ text: PageText, _ p: (x: Double, y: Double)) -> Int? {
         func distance(_ b: PageRegion) -> Double {

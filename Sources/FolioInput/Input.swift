@@ -4,11 +4,11 @@
 
 /// Keys the viewer responds to, independent of the windowing library.
 public enum Key: String, Sendable, CaseIterable, Codable {
-    case left, right, up, down, enter, space, backspace, escape, pageUp, pageDown, home, end, tab
+    case left, right, up, down, enter, space, backspace, delete, escape, pageUp, pageDown, home, end, tab
     case plus, minus, f11, f12
     /// '?', by character (Shift and a layout's own key).
     case question
-    case a, b, c, d, e, f, g, h, j, k, l, m, n, o, p, q, r, s, t, v, w, y, z
+    case a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z
     case n0, n1, n2, n3, n4, n5, n6, n7, n8, n9
 }
 

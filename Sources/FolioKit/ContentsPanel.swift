@@ -33,7 +33,7 @@ extension ReaderLayer {
 }
 
 extension FramePipeline {
-    private var overlayLayout: OverlayLayout {
+    var overlayLayout: OverlayLayout {
         OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)
     }
 
@@ -65,7 +65,8 @@ extension FramePipeline {
             case .pageUp: list.move(by: -list.visible)
             case .pageDown: list.move(by: list.visible)
             case .enter: return goTo(row: list.selected, at: now)
-            case .escape, .tab: layer.contents = nil
+            case .escape, .tab, .x: layer.contents = nil
+            case .delete: removeHighlight(row: list.selected, at: now); return true
             // Fullscreen and a screenshot work over the panel.
             case .f11, .f12: return false
             default: break

@@ -73,6 +73,10 @@ public final class FramePipeline {
     var finding: WindowSearch?
     /// Links under the pointer, the words it selects (`PagePointer.swift`).
     var pointer = PagePointer()
+    /// The highlight a note is being typed for (`PageHighlights.swift`), and the book whose
+    /// highlights are painted.
+    var noting: Highlight?
+    private var highlightsShown: Int?
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
     var standingSearch: (phrase: String, book: Int?)?
     /// The overview of the open book, while it is shown (`OverviewInput.swift`).
@@ -258,6 +262,10 @@ public final class FramePipeline {
         for action in input.gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
         relayout(at: now)
         advance(to: now)
+        if controller.book != highlightsShown {
+            highlightsShown = controller.book
+            if let b = controller.book { showHighlights(of: library.books[b]) }
+        }
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
         updateSearch(at: now)

@@ -53,5 +53,8 @@ public struct PipelineConfiguration: Sendable {
     /// see what follows deterministically.
     public var startsSearch: @Sendable (Search) -> Void = { $0.start(workers: ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// Where a word selected is looked up (Shift+D).
+    public var dictionaries = Dictionaries()
+
     public init(shaders: String) { self.shaders = shaders }
 }

@@ -83,6 +83,11 @@ extension FramePipeline {
         case .find: openSearchField(at: now)
         case .contents: showContents(at: now)
         case .copy: copySelection()
+        case .highlight: highlightSelection(at: now)
+        case .annotate: annotateSelection(at: now)
+        case .removeHighlight: removeSelectedHighlights(at: now)
+        case .notes: showNotesPanel(at: now)
+        case .lookUp: lookUpSelection(at: now)
         case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
         case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)

@@ -36,33 +36,36 @@ extension FramePipeline {
     /// Opens the search field with the last phrase to edit (`/` typed, or the key map's Ctrl+F).
     func openSearchField(at now: Double) {
         guard searchable else { return }
-        layer.openSearch(with: finding?.search.phrase.text ?? "")
+        layer.openField(.find, with: finding?.search.phrase.text ?? "")
         layer.fade.show(at: now)
         needsRender = true
     }
 
-    /// Keys and typed text for the search field: `/` typed in an open book opens it; while
-    /// open it takes every key (Enter searches, Escape closes, Backspace erases) and the text
-    /// typed. True when the event was used up.
+    /// Keys and typed text for the entry field: `/` typed in an open book opens it to search;
+    /// while open it takes every key (Enter searches or keeps the note typed, Escape closes,
+    /// Backspace erases) and the text typed. True when the event was used up.
     func searchTakes(_ event: InputEvent, at now: Double) -> Bool {
         guard searchable else { return false }
         switch event {
         case let .text(typed):
-            if layer.searchField != nil {
-                layer.typeInSearch(typed)
+            if layer.field != nil {
+                layer.typeInField(typed)
             } else if KeyMap.bindings.contains(where: { $0.command == .find && $0.typed.contains(typed) }) {
-                layer.openSearch(with: finding?.search.phrase.text ?? "")
+                layer.openField(.find, with: finding?.search.phrase.text ?? "")
             } else {
                 return false
             }
         case let .key(key, _, _):
-            if layer.searchField == nil {
+            if layer.field == nil {
                 return false
             } else {
                 switch key {
-                case .escape: layer.closeSearch()
-                case .backspace: layer.eraseInSearch()
-                case .enter: startSearch(layer.searchField ?? "", at: now)
+                case .escape:
+                    layer.closeField()
+                    noting = nil
+                case .backspace: layer.eraseInField()
+                case .enter where layer.fieldPurpose == .note: keepNote(layer.field ?? "")
+                case .enter: startSearch(layer.field ?? "", at: now)
                 // Fullscreen and a screenshot work over the field.
                 case .f11, .f12: return false
                 // Other keys: their characters come as text.
@@ -81,7 +84,7 @@ extension FramePipeline {
     /// search and its marks; an empty or overlong phrase, or a book of images, is answered.
     /// With `turnsToFirstHit` the book turns to the first hit found.
     func startSearch(_ text: String, at now: Double, turnsToFirstHit: Bool = true) {
-        layer.closeSearch()
+        layer.closeField()
         endSearch()
         guard let b = controller.book, let (path, page) = ReaderLayer.documentPage(book: library.books[b], image: shownImage) else {
             layer.searchLine = "this book has no text to search"
@@ -133,9 +136,9 @@ extension FramePipeline {
         // The search is the open book's: closing it takes its field, its line and its marks away.
         if controller.phase == .closing || controller.phase == .shelf {
             endSearch()
-            if layer.searchLine != nil || layer.searchField != nil {
+            if layer.searchLine != nil || layer.field != nil {
                 layer.searchLine = nil
-                layer.closeSearch()
+                layer.closeField()
                 needsRender = true
             }
             return

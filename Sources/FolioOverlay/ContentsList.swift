@@ -8,9 +8,11 @@ public struct ContentsList: Sendable, Hashable {
         public var depth: Int
         /// The page image (0-based) it goes to; nil: nowhere in the book.
         public var target: Int?
+        /// What the row stands for to its panel (a highlight's row in the store); nil: nothing more.
+        public var tag: Int64?
 
-        public init(title: String, label: String?, depth: Int, target: Int?) {
-            (self.title, self.label, self.depth, self.target) = (title, label, depth, target)
+        public init(title: String, label: String?, depth: Int, target: Int?, tag: Int64? = nil) {
+            (self.title, self.label, self.depth, self.target, self.tag) = (title, label, depth, target, tag)
         }
     }
 

@@ -56,8 +56,11 @@ public struct LayerState: Sendable, Equatable {
     public var typing: String?
     /// Where a drag of the progress bar is (fraction of the book), nil when none.
     public var dragFraction: Double?
-    /// The phrase being typed in the search field, nil while the field is closed.
-    public private(set) var searchField: String?
+    /// What the entry field is typed for: a phrase to find, or a note on words selected.
+    public enum FieldPurpose: Sendable, Equatable { case find, note }
+    /// The text being typed in the entry field, nil while the field is closed.
+    public private(set) var field: String?
+    public private(set) var fieldPurpose = FieldPurpose.find
     /// What the last search says ("“zebra” 3 of 17", "no hits for “zebra”"), shown on the
     /// entry line while the field is closed; nil when there was none.
     public var searchLine: String?
@@ -96,25 +99,26 @@ public struct LayerState: Sendable, Equatable {
         fade.wake(at: time)
     }
 
-    /// Opens the search field with the last phrase to edit (empty the first time).
-    public mutating func openSearch(with phrase: String = "") {
-        searchField = String(phrase.prefix(Self.searchLimit))
+    /// Opens the entry field for `purpose` with `text` to edit (the last phrase searched, the
+    /// note written before).
+    public mutating func openField(_ purpose: FieldPurpose, with text: String = "") {
+        (field, fieldPurpose) = (String(text.prefix(Self.searchLimit)), purpose)
     }
 
-    /// Closes the search field; what it found stays shown.
-    public mutating func closeSearch() { searchField = nil }
+    /// Closes the entry field; what a search found stays shown.
+    public mutating func closeField() { field = nil }
 
     /// Adds typed `text` to the open field: control characters are dropped, and the field
     /// stops at `searchLimit` characters.
-    public mutating func typeInSearch(_ text: String) {
-        guard let field = searchField else { return }
+    public mutating func typeInField(_ text: String) {
+        guard let field else { return }
         let typed = text.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
-        searchField = String((field + typed).prefix(Self.searchLimit))
+        self.field = String((field + typed).prefix(Self.searchLimit))
     }
 
     /// Backspace in the open field: the last character goes.
-    public mutating func eraseInSearch() {
-        if searchField?.isEmpty == false { searchField?.removeLast() }
+    public mutating func eraseInField() {
+        if field?.isEmpty == false { field?.removeLast() }
     }
 
     /// Drops the answer and the notice whose time is over; true when that changed something.
@@ -127,13 +131,15 @@ public struct LayerState: Sendable, Equatable {
 
     /// The layer stays fully shown while something in it waits for the reader.
     public var isPinned: Bool {
-        helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil || searchField != nil || contents != nil
+        helpShown || typing != nil || answer != nil || notice != nil || dragFraction != nil || field != nil || contents != nil
             || note != nil || typography != nil
     }
 
     /// What the entry line shows: the page number typed, else its answer, else the search
     /// field (its last 60 characters, a bar where typing goes), else what the search found.
-    public var entry: String? { typing ?? answer ?? searchField.map { "Find: \($0.count > 60 ? "…" + $0.suffix(60) : $0)▏" } ?? searchLine }
+    public var entry: String? {
+        typing ?? answer ?? field.map { "\(fieldPurpose == .find ? "Find" : "Note"): \($0.count > 60 ? "…" + $0.suffix(60) : $0)▏" } ?? searchLine
+    }
 
     /// The next time anything of the layer changes by itself after `time` (`time` itself while it
     /// fades), nil when nothing will.

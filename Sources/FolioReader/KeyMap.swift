@@ -31,6 +31,11 @@ public enum ViewerCommand: Sendable, Equatable {
     case find, contents, copy
     /// Lay reflowable books out with the next choice of one part of their typography.
     case typography(TypographyChoice)
+    /// The words selected highlighted (again: in the next colour); a note written on them;
+    /// the highlights they touch taken away; the panel of the book's highlights and notes.
+    case highlight, annotate, removeHighlight, notes
+    /// The word selected looked up in the installed dictionaries.
+    case lookUp
 }
 
 /// A part of a reflowable book's typography a key steps through.
@@ -169,6 +174,12 @@ public enum KeyMap {
         Binding(keys: [.j], context: .book, command: .typography(.justify), repeats: .never, summary: "justified ↔ ragged right"),
         Binding(keys: [.j], modifiers: .shift, context: .book, command: .typography(.hyphenate), repeats: .never, summary: "hyphenation on ↔ off"),
 
+        Binding(keys: [.h], modifiers: .shift, context: .book, command: .highlight, repeats: .never,
+                summary: "highlight the words selected (Shift + drag); again: the next colour"),
+        Binding(keys: [.i], context: .book, command: .annotate, repeats: .never, summary: "write a note on the words selected (Enter keeps it)"),
+        Binding(keys: [.delete], context: .book, command: .removeHighlight, repeats: .never, summary: "take away the highlights the selection touches"),
+        Binding(keys: [.x], context: .book, command: .notes, repeats: .never, summary: "highlights, notes and bookmarks (↑ ↓ Enter, Delete, Esc)"),
+        Binding(keys: [.d], modifiers: .shift, context: .book, command: .lookUp, repeats: .never, summary: "look the word selected up in the dictionaries"),
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
         Binding(keys: [.t], context: .anywhere, command: .cycleTheme, repeats: .never, summary: "theme paper → sepia → night"),
@@ -271,6 +282,7 @@ extension Key {
         case .enter: "Enter"
         case .space: "Space"
         case .backspace: "Backspace"
+        case .delete: "Delete"
         case .escape: "Esc"
         case .pageUp: "PageUp"
         case .pageDown: "PageDown"

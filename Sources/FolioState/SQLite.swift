@@ -95,6 +95,8 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The row id of the last row inserted.
     var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows the last statement changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs `body` in one transaction that holds the write lock from its start (`BEGIN
     /// IMMEDIATE`), so that what it reads is still so when it writes, whoever else writes:

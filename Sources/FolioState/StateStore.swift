@@ -173,7 +173,7 @@ public final class StateStore: Sendable {
     }
 
     /// The row of `book`, nil when it was never kept.
-    private func row(of book: Book, in db: SQLiteConnection) throws -> Int64? {
+    func row(of book: Book, in db: SQLiteConnection) throws -> Int64? {
         guard let keys = keys(of: book) else { return nil }
         for key in keys.found {
             if let id = try db.query("SELECT book FROM book_keys WHERE key = ?", [.text(key)]).first?.first?.int { return Int64(id) }
@@ -183,7 +183,7 @@ public final class StateStore: Sendable {
 
     /// The row of `book`, made when missing; its keys, path, title and page count brought up to
     /// date (in the caller's transaction).
-    private func keptRow(of book: Book, in db: SQLiteConnection) throws -> Int64? {
+    func keptRow(of book: Book, in db: SQLiteConnection) throws -> Int64? {
         guard let keys = keys(of: book) else { return nil }
         let id: Int64
         if let found = try row(of: book, in: db) {
@@ -202,7 +202,7 @@ public final class StateStore: Sendable {
         connection.withLock { db in try? body(db) }
     }
 
-    private func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) -> T? {
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) -> T? {
         connection.withLock { db in try? db.transaction { try body(db) } }
     }
 

@@ -230,7 +230,7 @@ public final class Window: Surface {
 
     private static let keys: [Int32: Key] = [
         GLFW_KEY_LEFT: .left, GLFW_KEY_RIGHT: .right, GLFW_KEY_UP: .up, GLFW_KEY_DOWN: .down,
-        GLFW_KEY_ENTER: .enter, GLFW_KEY_KP_ENTER: .enter, GLFW_KEY_SPACE: .space, GLFW_KEY_BACKSPACE: .backspace,
+        GLFW_KEY_ENTER: .enter, GLFW_KEY_KP_ENTER: .enter, GLFW_KEY_SPACE: .space, GLFW_KEY_BACKSPACE: .backspace, GLFW_KEY_DELETE: .delete,
         GLFW_KEY_ESCAPE: .escape, GLFW_KEY_PAGE_UP: .pageUp, GLFW_KEY_PAGE_DOWN: .pageDown, GLFW_KEY_HOME: .home,
         // '+' and '-' (keypad too) come from the character callback only, or they would count twice.
         GLFW_KEY_END: .end, GLFW_KEY_TAB: .tab,
@@ -238,6 +238,7 @@ public final class Window: Surface {
         GLFW_KEY_A: .a, GLFW_KEY_B: .b, GLFW_KEY_C: .c, GLFW_KEY_D: .d, GLFW_KEY_E: .e, GLFW_KEY_F: .f, GLFW_KEY_H: .h, GLFW_KEY_L: .l,
         GLFW_KEY_M: .m, GLFW_KEY_N: .n, GLFW_KEY_O: .o, GLFW_KEY_P: .p, GLFW_KEY_Q: .q, GLFW_KEY_R: .r, GLFW_KEY_S: .s, GLFW_KEY_T: .t,
         GLFW_KEY_V: .v, GLFW_KEY_W: .w, GLFW_KEY_G: .g, GLFW_KEY_Z: .z, GLFW_KEY_J: .j, GLFW_KEY_K: .k, GLFW_KEY_Y: .y,
+        GLFW_KEY_I: .i, GLFW_KEY_U: .u, GLFW_KEY_X: .x,
         GLFW_KEY_0: .n0, GLFW_KEY_1: .n1, GLFW_KEY_2: .n2, GLFW_KEY_3: .n3, GLFW_KEY_4: .n4,
         GLFW_KEY_5: .n5, GLFW_KEY_6: .n6, GLFW_KEY_7: .n7, GLFW_KEY_8: .n8, GLFW_KEY_9: .n9,
         GLFW_KEY_KP_0: .n0, GLFW_KEY_KP_1: .n1, GLFW_KEY_KP_2: .n2, GLFW_KEY_KP_3: .n3, GLFW_KEY_KP_4: .n4,

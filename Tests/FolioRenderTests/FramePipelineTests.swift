@@ -660,7 +660,7 @@ private final class Recorder: FramePipelineDelegate {
             // Image 1 (the second page) lies in spread 1.
             #expect(step(p, s, until: t + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
             #expect(rec.turns.count == 1 && rec.turns.first?.1 == .key)
-            #expect(p.layer.searchField == nil && p.layer.entry == "“zebra” 1 of 2")
+            #expect(p.layer.field == nil && p.layer.entry == "“zebra” 1 of 2")
             let frame = p.snapshot(at: s.time).flippedVertically()
             let marked = frame.pixel(105, 90), plain = frame.pixel(215, 90)
             #expect(marked.r > 180 && marked.b < 120, "the hit's page is marked: \(marked)")
@@ -680,7 +680,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.layer.entry == "Find: zebra▏")
             s.queued = [key(.escape, at: s.time)]
             step(p, s, until: s.time + 0.1)
-            #expect(p.layer.searchField == nil && p.controller.phase == .reading && p.controller.spread == 1)
+            #expect(p.layer.field == nil && p.controller.phase == .reading && p.controller.spread == 1)
             #expect(rec.commands == [.screenshot], "N went to the window's search, not the host")
         }
     }

@@ -127,7 +127,7 @@ import Testing
     @Test func theSearchFieldAndItsCountAreInkInTheEntryPill() throws {
         let book = try Self.scene { $0.book = 0; $0.page = 6 }
         var typing = LayerState(), found = LayerState()
-        typing.openSearch(with: "time traveller")
+        typing.openField(.find, with: "time traveller")
         found.searchLine = "“time traveller” 3 of 17"
         let contents = [typing, found].map { ReaderLayer.content(library: Self.library, documents: DocumentRegistry(), phase: .reading, book: 0, spread: 3, scroll: 0, state: $0) }
         let images = try Self.frames([book, book, book], layers: [nil] + contents)

@@ -1,0 +1,233 @@
+import FolioBook
+import FolioFind
+import FolioOverlay
+import FolioReader
+import FolioState
+import Foundation
+
+/// The reader's highlights and notes in the open book: the words selected highlighted (Shift+H,
+/// again for the next colour), a note written on them (I, typed on the entry line), the
+/// highlights they touch taken away (Delete), and the panel listing them with the bookmarks
+/// (X). Kept in the state store, painted on the paper by `PageMarks`. Does not: find the words
+/// under the pointer (`PagePointer`), or draw.
+extension FramePipeline {
+    /// The open book's document and the store its highlights are kept in; nil (with the reason)
+    /// when they cannot be kept.
+    private func highlightTarget() -> Result<(book: Book, path: String, store: StateStore), HighlightRefusal> {
+        guard let b = controller.book, let path = library.books[b].document else { return .failure(.noText) }
+        guard let store = configuration.positions?.store else { return .failure(.noStore) }
+        return .success((library.books[b], path, store))
+    }
+
+    /// Why the highlight keys did nothing, as the reader is told.
+    enum HighlightRefusal: Error, CustomStringConvertible {
+        case noText, noStore, noSelection
+
+        var description: String {
+            switch self {
+            case .noText: "this book has no text to highlight"
+            case .noStore: "highlights are not kept: the state store cannot be used"
+            case .noSelection: "nothing selected: Shift + drag (or Shift + click a word) selects words"
+            }
+        }
+    }
+
+    /// Loads the open book's highlights to be painted on its pages (a book opened).
+    func showHighlights(of book: Book) {
+        guard let path = book.document, let store = configuration.positions?.store else { return }
+        PageMarks.setHighlights(store.highlights(of: book), for: path)
+    }
+
+    /// The highlights the words selected make: one for the words of a reflowable book's chapter
+    /// (across the two pages of a spread), one a page for fixed pages.
+    private func selectedHighlights() -> [Highlight] {
+        guard let selection = pointer.selection, let source = try? configuration.documents.open(selection.path) else { return [] }
+        let reflowing = (source as? any ReflowableSource).flatMap { $0.reflowable ? $0 : nil }
+        var made: [Highlight] = []
+        for part in selection.words where !part.words.isEmpty {
+            guard let text = (try? source.text(page: part.page)) ?? nil, part.range.upperBound <= text.words.count else { continue }
+            let anchor = Highlight.anchor(words: part.range, of: text, page: part.page, start: reflowing?.textPosition(ofPage: part.page))
+            if case let .text(chapter, _, end)? = made.last?.anchor, case let .text(c, start, e) = anchor, c == chapter, start >= end {
+                // The spread's second page goes on with the same chapter: one highlight.
+                made[made.count - 1].anchor = .text(chapter: chapter, start: made[made.count - 1].startOffset ?? start, end: e)
+                made[made.count - 1].text += " " + part.text
+            } else {
+                made.append(Highlight(anchor: anchor, text: part.text))
+            }
+        }
+        return made
+    }
+
+    /// Shift+H: the words selected highlighted in yellow; when they are highlighted already, in
+    /// the next colour.
+    func highlightSelection(at now: Double) {
+        switch highlightTarget() {
+        case let .failure(refusal): showNotice(refusal.description)
+        case let .success((book, path, store)):
+            let wanted = selectedHighlights()
+            guard !wanted.isEmpty else { return showNotice(HighlightRefusal.noSelection.description) }
+            let kept = store.highlights(of: book)
+            var colour = Highlight.Colour.yellow
+            let changed = wanted.map { h -> Highlight in
+                guard let same = kept.first(where: { $0.anchor == h.anchor }) else { return h }
+                colour = same.colour.next
+                return Highlight(anchor: h.anchor, text: h.text, note: same.note, colour: colour)
+            }
+            guard store.add(changed.map { Highlight(anchor: $0.anchor, text: $0.text, note: $0.note, colour: colour) }, to: book) != nil else {
+                return showNotice("highlight not saved: \(FileName.printable(store.path)) cannot be written")
+            }
+            titleNote = "highlighted in \(colour.rawValue)"
+            refreshHighlights(book: book, path: path, store: store)
+        }
+    }
+
+    /// Delete: the highlights touching the words selected taken away.
+    func removeSelectedHighlights(at now: Double) {
+        switch highlightTarget() {
+        case let .failure(refusal): showNotice(refusal.description)
+        case let .success((book, path, store)):
+            let selected = selectedHighlights()
+            guard !selected.isEmpty else { return showNotice(HighlightRefusal.noSelection.description) }
+            let touched = store.highlights(of: book).filter { h in selected.contains { $0.overlaps(h) } }
+            guard !touched.isEmpty else { return showNotice("no highlight there to take away") }
+            for h in touched { if let id = h.id { store.remove(highlight: id) } }
+            titleNote = touched.count == 1 ? "highlight taken away" : "\(touched.count) highlights taken away"
+            refreshHighlights(book: book, path: path, store: store)
+        }
+    }
+
+    /// I: the entry line takes a note for the words selected (the highlight's note to edit when
+    /// they are highlighted); Enter keeps it (`keepNote`).
+    func annotateSelection(at now: Double) {
+        switch highlightTarget() {
+        case let .failure(refusal): showNotice(refusal.description)
+        case let .success((book, _, store)):
+            let wanted = selectedHighlights()
+            guard let first = wanted.first else { return showNotice(HighlightRefusal.noSelection.description) }
+            let existing = store.highlights(of: book).first { $0.anchor == first.anchor }
+            noting = existing ?? first
+            layer.openField(.note, with: existing?.note ?? "")
+            layer.fade.show(at: now)
+            needsRender = true
+        }
+    }
+
+    /// Enter on the note field: the note kept on its highlight (made when the words were not
+    /// highlighted yet); an empty note takes the note away and leaves the highlight.
+    func keepNote(_ text: String) {
+        layer.closeField()
+        guard let highlight = noting, case let .success((book, path, store)) = highlightTarget() else { return }
+        noting = nil
+        let note = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let kept = Highlight(anchor: highlight.anchor, text: highlight.text, note: note.isEmpty ? nil : note, colour: highlight.colour)
+        guard store.add(kept, to: book) != nil else {
+            return showNotice("note not saved: \(FileName.printable(store.path)) cannot be written")
+        }
+        titleNote = note.isEmpty ? "note taken away" : "note kept"
+        refreshHighlights(book: book, path: path, store: store)
+    }
+
+    /// The highlights painted again from the store, the selection let go, and the pages shown
+    /// drawn again.
+    private func refreshHighlights(book: Book, path: String, store: StateStore) {
+        PageMarks.setHighlights(store.highlights(of: book), for: path)
+        clearSelection()
+        for page in controller.shownPages { marksChanged(image: page - 1) }
+    }
+
+    /// X: the panel of the open book's highlights and notes, by chapter, and its bookmarks.
+    func showNotesPanel(at now: Double) {
+        switch highlightTarget() {
+        case let .failure(refusal): showNotice(refusal.description)
+        case let .success((book, _, store)):
+            var list = ReaderLayer.notes(of: book, highlights: store.highlights(of: book), bookmarks: Bookmarks(store: store, documents: configuration.documents).pages(of: book),
+                                         shown: shownImage, in: configuration.documents)
+            guard !list.rows.isEmpty else { return layer.answer(ReaderLayer.noNotes, at: now) }
+            list.visible = overlayLayout.contentsRows
+            layer.contents = list
+            layer.fade.show(at: now)
+            needsRender = true
+        }
+    }
+
+    /// Delete on a row of the notes panel: its highlight taken away, the panel shown again.
+    func removeHighlight(row: Int, at now: Double) {
+        guard let list = layer.contents, list.rows.indices.contains(row), let id = list.rows[row].tag,
+              case let .success((book, path, store)) = highlightTarget() else { return }
+        store.remove(highlight: id)
+        PageMarks.setHighlights(store.highlights(of: book), for: path)
+        if let image = list.rows[row].target { marksChanged(image: image) }
+        showNotesPanel(at: now)
+        if var shown = layer.contents {
+            shown.move(by: row - shown.selected)
+            layer.contents = shown
+        }
+    }
+}
+
+extension FramePipeline {
+    /// Shift+D: the first word selected looked up in the dictionaries installed, its entry
+    /// shown on the note card; a line when there is none, or no dictionary.
+    func lookUpSelection(at now: Double) {
+        guard let word = selectedText.flatMap(Dictionaries.word(in:)) else {
+            return showNotice("nothing selected: Shift + click a word to look it up")
+        }
+        switch configuration.dictionaries.lookUp(word) {
+        case let .entry(text): showNote(text, at: now)
+        case let .notFound(line), let .noDictionary(line): showNotice(line)
+        }
+    }
+}
+
+extension Highlight {
+    /// Where a reflowable book's highlight starts in its chapter.
+    var startOffset: Int? { if case let .text(_, start, _) = anchor { start } else { nil } }
+
+    /// Whether it and `other` share words: characters of the same chapter, or boxes of the
+    /// same page that cross.
+    func overlaps(_ other: Highlight) -> Bool {
+        switch (anchor, other.anchor) {
+        case let (.text(c1, s1, e1), .text(c2, s2, e2)): c1 == c2 && s1 < e2 && s2 < e1
+        case let (.page(p1, b1), .page(p2, b2)): p1 == p2 && b1.contains { a in b2.contains { !a.intersection($0).isEmpty } }
+        default: false
+        }
+    }
+}
+
+extension ReaderLayer {
+    /// What X says of a book with no highlights, notes or bookmarks.
+    public static let noNotes = "no highlights, notes or bookmarks yet: Shift + drag selects words, Shift+H highlights them, I writes a note, M marks the page"
+
+    /// The notes panel's rows: each chapter with highlights as a heading, its highlights under
+    /// it (their words, then their note), and the bookmarks at the end; `shown` is the page image
+    /// the reader is at.
+    public static func notes(of book: Book, highlights: [Highlight], bookmarks: [Int], shown: Int, in documents: DocumentRegistry) -> ContentsList {
+        guard let path = book.document, let source = try? documents.open(path) else { return ContentsList(rows: [], current: nil) }
+        let reflowing = (source as? any ReflowableSource).flatMap { $0.reflowable ? $0 : nil }
+        let outline = source.outline.rows
+        var rows: [ContentsList.Row] = [], chapter: String?
+        for h in highlights {
+            let page: Int?
+            switch h.anchor {
+            case let .text(c, start, _): page = reflowing?.page(at: TextPosition(chapter: c, offset: start))
+            case let .page(p, _): page = p
+            }
+            let image = page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) }
+            let title = image.flatMap { i in outline.last { ($0.entry.page ?? .max) <= i }?.entry.title } ?? "Highlights"
+            if title != chapter {
+                rows.append(ContentsList.Row(title: title, label: nil, depth: 0, target: nil))
+                chapter = title
+            }
+            let words = h.text.count > 90 ? String(h.text.prefix(89)) + "…" : h.text
+            rows.append(ContentsList.Row(title: "“\(words)”" + (h.note.map { " — \($0)" } ?? ""),
+                                         label: image.map { book.pageLabel(image: $0, in: documents) }, depth: 1, target: image, tag: h.id))
+        }
+        if !bookmarks.isEmpty {
+            rows.append(ContentsList.Row(title: "Bookmarks", label: nil, depth: 0, target: nil))
+            for page in bookmarks where book.pages.indices.contains(page - 1) {
+                rows.append(ContentsList.Row(title: "Page \(book.pageLabel(image: page - 1, in: documents))", label: nil, depth: 1, target: page - 1))
+            }
+        }
+        return ContentsList(rows: rows, current: rows.lastIndex { $0.depth == 1 && ($0.target ?? .max) <= shown })
+    }
+}

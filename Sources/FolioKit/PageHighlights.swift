@@ -50,9 +50,9 @@ extension FramePipeline {
             if case let .text(chapter, _, end)? = made.last?.anchor, case let .text(c, start, e) = anchor, c == chapter, start >= end {
                 // The spread's second page goes on with the same chapter: one highlight.
                 made[made.count - 1].anchor = .text(chapter: chapter, start: made[made.count - 1].startOffset ?? start, end: e)
-                made[made.count - 1].text += " " + part.text
+                made[made.count - 1].text += " " + part.words.map(\.text).joined(separator: " ")
             } else {
-                made.append(Highlight(anchor: anchor, text: part.text))
+                made.append(Highlight(anchor: anchor, text: part.words.map(\.text).joined(separator: " ")))
             }
         }
         return made
@@ -99,6 +99,7 @@ extension FramePipeline {
     /// I: the entry line takes a note for the words selected (the highlight's note to edit when
     /// they are highlighted); Enter keeps it (`keepNote`).
     func annotateSelection(at now: Double) {
+        guard configuration.showsLayer else { return }
         switch highlightTarget() {
         case let .failure(refusal): showNotice(refusal.description)
         case let .success((book, _, store)):
@@ -157,6 +158,8 @@ extension FramePipeline {
         store.remove(highlight: id)
         PageMarks.setHighlights(store.highlights(of: book), for: path)
         if let image = list.rows[row].target { marksChanged(image: image) }
+        // The panel again, without the row (none at all when it was the last).
+        layer.contents = nil
         showNotesPanel(at: now)
         if var shown = layer.contents {
             shown.move(by: row - shown.selected)

@@ -41,7 +41,8 @@ extension FramePipeline {
         needsRender = true
     }
 
-    /// Keys and typed text for the entry field: `/` typed in an open book opens it to search;
+    /// Keys and typed text for the entry field: `/` typed in an open book opens it to search, `i`
+    /// to write a note;
     /// while open it takes every key (Enter searches or keeps the note typed, Escape closes,
     /// Backspace erases) and the text typed. True when the event was used up.
     func searchTakes(_ event: InputEvent, at now: Double) -> Bool {
@@ -50,8 +51,9 @@ extension FramePipeline {
         case let .text(typed):
             if layer.field != nil {
                 layer.typeInField(typed)
-            } else if KeyMap.bindings.contains(where: { $0.command == .find && $0.typed.contains(typed) }) {
-                layer.openField(.find, with: finding?.search.phrase.text ?? "")
+            } else if let binding = KeyMap.bindings.first(where: { $0.context == .book && $0.typed.contains(typed) }) {
+                // Characters that open a field come as text, so they are not typed into it.
+                run(binding.command, at: now)
             } else {
                 return false
             }

@@ -176,7 +176,7 @@ public enum KeyMap {
 
         Binding(keys: [.h], modifiers: .shift, context: .book, command: .highlight, repeats: .never,
                 summary: "highlight the words selected (Shift + drag); again: the next colour"),
-        Binding(keys: [.i], context: .book, command: .annotate, repeats: .never, summary: "write a note on the words selected (Enter keeps it)"),
+        Binding(keys: [], typed: ["i"], context: .book, command: .annotate, repeats: .never, summary: "write a note on the words selected (Enter keeps it)"),
         Binding(keys: [.delete], context: .book, command: .removeHighlight, repeats: .never, summary: "take away the highlights the selection touches"),
         Binding(keys: [.x], context: .book, command: .notes, repeats: .never, summary: "highlights, notes and bookmarks (↑ ↓ Enter, Delete, Esc)"),
         Binding(keys: [.d], modifiers: .shift, context: .book, command: .lookUp, repeats: .never, summary: "look the word selected up in the dictionaries"),

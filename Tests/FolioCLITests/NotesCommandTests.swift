@@ -106,7 +106,7 @@ import Testing
         let markdown = try FolioProcess.run(FolioProcess.binary!.path, ["notes", copy, "--markdown"], environment: home.environment, timeout: 60)
         #expect(markdown.stdout.hasSuffix("## Bookmarks\n\n- Page 2\n- Page 4\n"), "\(markdown.stdout)")
         let plain = try FolioProcess.run(FolioProcess.binary!.path, ["notes", copy], environment: home.environment, timeout: 60)
-        #expect(plain.stdout == "page 2\npage 4\n")
+        #expect(plain.stdout == "page 2: bookmark\npage 4: bookmark\n")
     }
 
     /// No store to keep them in (a FIFO in its place): one line, status 73, the FIFO left alone.
@@ -132,5 +132,61 @@ import Testing
         #expect(result.status == 0 && result.stdout == "bookmarked page 1\n")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("kept as \(home.store).damaged"), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.store + ".damaged")) == Data(repeating: 0x41, count: 8192))
+    }
+
+    /// `--highlight` marks a phrase of a real layout; the exports carry its words, colour and
+    /// note (HTML escaped); `--import` reads the JSON back into another store, twice without
+    /// doubling; a capture paints it; a file that is no export gets one line and status 65.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func highlightsAreMadeExportedImportedAndDrawn() throws {
+        let books = try #require(EBookCommandTests.books, "python3 missing")
+        let home = try Home(pages: 1), other = try Home(pages: 1)
+        defer { home.remove(); other.remove() }
+        let epub = books.appendingPathComponent("numbered.epub").path
+        func notes(_ arguments: [String], in h: Home = home) throws -> FolioProcess.Result {
+            try FolioProcess.run(FolioProcess.binary!.path, ["notes", epub] + arguments, environment: h.environment, timeout: 60)
+        }
+        let made = try notes(["--highlight", "w30 w31 w32", "--colour", "green", "--note", "three <b>words</b>"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let page = try #require(made.stdout.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }, "\(made.stdout)")
+        #expect(made.stdout.hasPrefix("highlighted “w30 w31 w32” on page"))
+        let json = try notes(["--json"])
+        struct Export: Decodable {
+            struct Passage: Decodable { var text: String; var note: String?; var colour: String; var page: Int?; var chapter: Int?; var start: Int?; var end: Int? }
+            var highlights: [Passage]
+        }
+        let exported = try JSONDecoder().decode(Export.self, from: Data(json.stdout.utf8)).highlights
+        #expect(exported.count == 1)
+        #expect(exported.first.map { ($0.text, $0.note, $0.colour, $0.page) } ?? ("", nil, "", nil) == ("w30 w31 w32", "three <b>words</b>", "green", page))
+        #expect(exported.first?.chapter != nil && exported.first?.start != nil && exported.first?.end != nil)
+        let markdown = try notes(["--markdown"]).stdout
+        #expect(markdown.contains("> w30 w31 w32") && markdown.contains("three <b>words</b>"), "\(markdown)")
+        let html = try notes(["--html"]).stdout
+        #expect(html.contains("<blockquote class=\"green\"><p>w30 w31 w32</p>") && html.contains("three &lt;b&gt;words&lt;/b&gt;"), "\(html)")
+        // Read back into another reader's store, twice.
+        let file = home.path + "/export.json"
+        try json.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        for _ in 0..<2 { #expect(try notes(["--import", file], in: other).stdout.contains("imported 1 highlight")) }
+        #expect(try notes(["--json"], in: other).stdout == json.stdout)
+        let bad = home.path + "/bad.json"
+        try "{\"highlights\": 3}".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try notes(["--import", bad])
+        #expect(refused.status == 65 && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        // A capture of the page paints the words green; without the store it does not.
+        func capture(_ h: Home, _ name: String) throws -> RGBAImage {
+            let out = h.path + "/" + name
+            let r = try FolioProcess.run(FolioProcess.binary!.path, ["capture", epub, "--book", "0", "--page", "\(page)", "--size", "640x360", "-o", out],
+                                         environment: h.environment, timeout: 120)
+            #expect(r.status == 0, "\(r.stderr)")
+            return try PNG.read(path: out)
+        }
+        func green(_ image: RGBAImage) -> Int {
+            var n = 0
+            for y in 0..<image.height { for x in 0..<image.width { let p = image.pixel(x, y); if Int(p.g) - Int(p.b) > 40, Int(p.g) - Int(p.r) > 15 { n += 1 } } }
+            return n
+        }
+        let empty = try Home(pages: 1)
+        defer { empty.remove() }
+        #expect(green(try capture(home, "marked.png")) > 100)
+        #expect(green(try capture(empty, "plain.png")) == 0)
     }
 }

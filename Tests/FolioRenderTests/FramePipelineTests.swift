@@ -8,6 +8,7 @@ import FolioMath
 import FolioOverlay
 import FolioPlatform
 import FolioRender
+import FolioState
 import Foundation
 import Synchronization
 import Testing
@@ -868,6 +869,81 @@ private final class Recorder: FramePipelineDelegate {
                 s.queued = [TimedInputEvent(.mouseDown(.left, x: blank.x, y: blank.y, modifiers: []), at: t)]
                 step(p, s, until: t + 0.1)
                 #expect(p.selectedText == nil)
+            }
+        }
+    }
+
+    /// Shift + drag then Shift+H highlights the words: kept in the store, painted yellow on the
+    /// page once it is rendered again; Shift+H on the same words paints them green; I, typed
+    /// text and Enter write a note on them; X lists it in the notes panel, where Delete takes
+    /// it away and the page is plain again.
+    @Test func wordsSelectedAreHighlightedAnnotatedListedAndTakenAway() throws {
+        let decoding = ManualDecoding()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-highlights-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        try withDocument(WordPages.format) { doc in
+            try live(configure: {
+                $0.decoding = decoding
+                $0.showsLayer = true
+                $0.positions = ReadingPositions(store: store, documents: $0.documents)
+            }) { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating && p.isIdle })
+                decodeAll(decoding, p, s)
+                let book = p.library.books[0]
+                let from = try pixel(x: 0.15, y: 0.15, in: p), to = try pixel(x: 0.8, y: 0.35, in: p)
+                let word = try pixel(x: 0.25, y: 0.15, in: p)
+                func select() {
+                    let t = s.time
+                    s.queued = [TimedInputEvent(.mouseDown(.left, x: from.x, y: from.y, modifiers: .shift), at: t),
+                                TimedInputEvent(.mouseMove(x: to.x, y: to.y), at: t + 0.05),
+                                TimedInputEvent(.mouseUp(.left, x: to.x, y: to.y, modifiers: .shift), at: t + 0.1)]
+                    #expect(step(p, s, until: t + 5) { p.selectedText != nil && p.isIdle })
+                }
+                func press(_ k: Key, _ modifiers: Modifiers = []) {
+                    s.queued = [TimedInputEvent(.key(k, modifiers: modifiers, isRepeat: false), at: s.time)]
+                    step(p, s, until: s.time + 0.1)
+                }
+                func paper() -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+                    decodeAll(decoding, p, s)
+                    return p.snapshot(at: s.time).flippedVertically().pixel(Int(word.x), Int(word.y))
+                }
+                select()
+                press(.h, .shift)
+                #expect(store.highlights(of: book).map(\.colour) == [.yellow])
+                #expect(p.selectedText == nil, "the selection gives way to the highlight")
+                let yellow = paper()
+                #expect(yellow.r > 200 && yellow.g > 170 && yellow.b < 140, "\(yellow)")
+                select()
+                press(.h, .shift)
+                #expect(store.highlights(of: book).map(\.colour) == [.green])
+                let green = paper()
+                #expect(green.g > 170 && Int(green.g) - Int(green.b) > 50 && Int(green.g) - Int(green.r) > 20, "\(green)")
+                select()
+                // I comes as a key and as the text "i": the text opens the field, so "i" is not typed into it.
+                press(.i)
+                s.queued = [TimedInputEvent(.text("i"), at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(p.layer.entry == "Note: ▏")
+                s.queued = [TimedInputEvent(.text("a dance"), at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                press(.enter)
+                #expect(store.highlights(of: book).map(\.note) == ["a dance"])
+                press(.x)
+                let rows = try #require(p.layer.contents?.rows)
+                #expect(rows.contains { $0.title == "“alpha beta gamma delta” — a dance" && $0.tag != nil }, "\(rows)")
+                let row = try #require(rows.firstIndex { $0.tag != nil })
+                let chosen = p.layer.contents?.selected ?? 0
+                for _ in 0..<abs(row - chosen) { press(row > chosen ? .down : .up) }
+                press(.delete)
+                #expect(store.highlights(of: book).isEmpty)
+                #expect(p.layer.contents == nil && p.layer.entry == ReaderLayer.noNotes, "the panel closes with its last row, saying why")
+                // Once the line has gone, the page shows plain paper.
+                step(p, s, until: s.time + 12)
+                let plain = paper()
+                #expect(plain.r > 180 && plain.b > 180, "the highlight is gone from the page: \(plain)")
             }
         }
     }

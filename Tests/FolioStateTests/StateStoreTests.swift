@@ -61,6 +61,34 @@ import Testing
 
     /// A book whose bytes changed (an annotation saved into the PDF, new metadata in the EPUB)
     /// is found by what it says it is.
+    /// Highlights are kept in reading order, with their colour and note; one made again on the
+    /// same words replaces it; changed and taken away by their row; a moved book keeps them.
+    @Test func highlightsAreKeptChangedAndFollowAMovedBook() throws {
+        let scratch = try Scratch()
+        let original = try scratch.write("books/novel.pdf", testPDF(pages: 5, id: nil))
+        let (store, _) = try open(scratch)
+        let later = Highlight(anchor: .text(chapter: 3, start: 40, end: 52), text: "late words", note: "why")
+        let first = Highlight(anchor: .text(chapter: 1, start: 900, end: 910), text: "first words", colour: .green)
+        let page = Highlight(anchor: .page(2, boxes: [PageRegion(x0: 0.1, y0: 0.2, x1: 0.5, y1: 0.25)]), text: "on a page", colour: .pink)
+        let rows = try #require(store.add([later, page, first], to: book(original)))
+        #expect(rows.count == 3)
+        #expect(store.highlights(of: book(original)).map(\.text) == ["first words", "late words", "on a page"])
+        // The same words again: replaced, not doubled.
+        store.add(Highlight(anchor: later.anchor, text: "late words", colour: .blue), to: book(original))
+        #expect(store.highlights(of: book(original)).map(\.colour) == [.green, .blue, .pink])
+        let pink = try #require(store.highlights(of: book(original)).last?.id)
+        #expect(store.update(highlight: pink, colour: .yellow, note: "a note"))
+        let changed = try #require(store.highlights(of: book(original)).last)
+        #expect(changed.colour == .yellow && changed.note == "a note" && changed.anchor == page.anchor)
+        let moved = scratch.path + "/moved.pdf"
+        try FileManager.default.moveItem(atPath: original, toPath: moved)
+        let (fresh, _) = try open(scratch)
+        #expect(fresh.highlights(of: book(moved)).count == 3)
+        #expect(fresh.remove(highlight: pink))
+        #expect(!fresh.remove(highlight: pink))
+        #expect(fresh.highlights(of: book(moved)).map(\.text) == ["first words", "late words"])
+    }
+
     @Test func aChangedFileIsFoundByItsIdentifier() throws {
         let scratch = try Scratch()
         let pdf = try scratch.write("p.pdf", testPDF(pages: 3, id: "C0FFEE"))

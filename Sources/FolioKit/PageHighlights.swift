@@ -216,14 +216,15 @@ extension ReaderLayer {
             case let .page(p, _): page = p
             }
             let image = page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) }
-            let title = image.flatMap { i in outline.last { ($0.entry.page ?? .max) <= i }?.entry.title } ?? "Highlights"
-            if title != chapter {
-                rows.append(ContentsList.Row(title: title, label: nil, depth: 0, target: nil))
-                chapter = title
+            let entry = image.flatMap { i in outline.last { ($0.entry.page ?? .max) <= i }?.entry }
+            if entry?.title ?? "Highlights" != chapter {
+                chapter = entry?.title ?? "Highlights"
+                rows.append(ContentsList.Row(title: chapter ?? "", label: nil, depth: 0, target: entry?.page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) }))
             }
-            let words = h.text.count > 90 ? String(h.text.prefix(89)) + "…" : h.text
-            rows.append(ContentsList.Row(title: "“\(words)”" + (h.note.map { " — \($0)" } ?? ""),
-                                         label: image.map { book.pageLabel(image: $0, in: documents) }, depth: 1, target: image, tag: h.id))
+            let words = h.text.count > 200 ? String(h.text.prefix(199)) + "…" : h.text
+            rows.append(ContentsList.Row(title: "“\(words)”", label: image.map { book.pageLabel(image: $0, in: documents) }, depth: 1, target: image, tag: h.id))
+            // The note on a row of its own under its words, each row one line.
+            if let note = h.note { rows.append(ContentsList.Row(title: "✎ " + note, label: nil, depth: 2, target: image, tag: h.id)) }
         }
         if !bookmarks.isEmpty {
             rows.append(ContentsList.Row(title: "Bookmarks", label: nil, depth: 0, target: nil))
@@ -231,6 +232,6 @@ extension ReaderLayer {
                 rows.append(ContentsList.Row(title: "Page \(book.pageLabel(image: page - 1, in: documents))", label: nil, depth: 1, target: page - 1))
             }
         }
-        return ContentsList(rows: rows, current: rows.lastIndex { $0.depth == 1 && ($0.target ?? .max) <= shown })
+        return ContentsList(rows: rows, current: rows.lastIndex { $0.depth == 1 && $0.tag != nil && ($0.target ?? .max) <= shown })
     }
 }

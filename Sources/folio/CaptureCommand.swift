@@ -106,7 +106,10 @@ struct Capture: ParsableCommand {
         var still = try state.stillState(view: render.viewSize)
         try tuning.apply(to: &still)
         still.show(library.namedPage)
-        if let b = state.book, library.books.indices.contains(b) { paintKeptHighlights(of: library.books[b]) }
+        if let b = state.book, library.books.indices.contains(b) {
+            paintKeptHighlights(of: library.books[b])
+            Timings.mark("highlights (state store)")
+        }
         if let search { try markHits(of: search, in: library) }
         if let phrase = layer.uiSearch { try markHits(of: phrase, in: library, option: "--ui-search") }
         if let select { try markSelection(select, in: library, book: try still.resolve(library: library.bookInfos).book ?? 0) }

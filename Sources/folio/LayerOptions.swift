@@ -6,6 +6,7 @@ import FolioKit
 import FolioLayout
 import FolioMuPDF
 import FolioOverlay
+import FolioState
 
 /// `--ui` and its parts: the on-screen layer drawn over headless frames as the viewer shows it,
 /// with the parts that answer a key (help, go to page) or a problem (a notice) asked for by name.
@@ -28,13 +29,16 @@ struct LayerOptions: ParsableArguments {
     @Flag(help: "Show the contents panel of the open book, its current chapter marked; implies --ui.")
     var uiContents = false
 
+    @Flag(help: "Show the notes panel of the open book: its highlights by chapter with their notes, and its bookmarks, from the state store; implies --ui.")
+    var uiNotes = false
+
     @Option(help: ArgumentHelp("Show the Nth note referred to on the pages shown (1 for the first) over the page, as a click on its reference does; implies --ui.", valueName: "N"))
     var uiNote: Int?
 
     @Flag(help: "Show the typography card of the open reflowable book (typeface, margins, spacing, justification, hyphenation, the publisher's styles, the keys that change them); implies --ui.")
     var uiTypography = false
 
-    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents || uiNote != nil || uiTypography }
+    var isOn: Bool { ui || uiHelp || uiGoto != nil || uiNotice != nil || uiSearch != nil || uiContents || uiNotes || uiNote != nil || uiTypography }
 
     func validate() throws {
         if let uiGoto, uiGoto.isEmpty || uiGoto.count > 6 || !uiGoto.allSatisfy(\.isASCII) || Int(uiGoto) == nil || uiGoto.hasPrefix("-") {
@@ -42,6 +46,7 @@ struct LayerOptions: ParsableArguments {
         }
         // One line on screen: a longer text would only be cut.
         if let uiNotice, uiNotice.count > 500 { throw ValidationError("--ui-notice is one line: at most 500 characters (got \(uiNotice.count))") }
+        if uiContents && uiNotes { throw ValidationError("--ui-contents and --ui-notes share the panel: choose one") }
         if let uiNote, uiNote < 1 { throw ValidationError("--ui-note counts from 1, not \(uiNote)") }
     }
 
@@ -57,10 +62,15 @@ struct LayerOptions: ParsableArguments {
         }
         if let uiNotice { state.notice(uiNotice, at: 0) }
         let shown = book.map { BookController.shownPages(spread: spread, singlePage: singlePage, imageCount: library.books[$0].pages.count) } ?? []
-        if uiContents, let b = book {
-            let list = ReaderLayer.contents(of: library.books[b], shown: (shown.last ?? 1) - 1, in: commandDocuments)
+        if uiContents || uiNotes, let b = book {
+            let book = library.books[b], store = uiNotes ? existingStateStore() : nil
+            let list = uiNotes
+                ? ReaderLayer.notes(of: book, highlights: store?.highlights(of: book) ?? [],
+                                    bookmarks: store.map { Bookmarks(store: $0, documents: commandDocuments).pages(of: book) } ?? [],
+                                    shown: (shown.first ?? 1) - 1, in: commandDocuments)
+                : ReaderLayer.contents(of: book, shown: (shown.last ?? 1) - 1, in: commandDocuments)
             if list.rows.isEmpty {
-                state.answer(ReaderLayer.noContents, at: 0)
+                state.answer(uiNotes ? ReaderLayer.noNotes : ReaderLayer.noContents, at: 0)
             } else {
                 state.contents = list
                 state.contents?.visible = OverlayLayout(width: pipeline.target.width, height: pipeline.target.height,

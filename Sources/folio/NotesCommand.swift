@@ -5,11 +5,15 @@ import FolioReader
 import Foundation
 import FolioState
 
-/// Paints the highlights kept for `book` on its pages (a capture of it), reading the state
-/// store only where there is one: a capture never makes it.
-func paintKeptHighlights(of book: Book) {
+/// The user's state store where there is one: captures read it and never make it.
+func existingStateStore() -> StateStore? {
     let path = StateStore.path()
-    guard let document = book.document, FileManager.default.fileExists(atPath: path), let store = StateStore.open(path: path).store else { return }
+    return FileManager.default.fileExists(atPath: path) ? StateStore.open(path: path).store : nil
+}
+
+/// Paints the highlights kept for `book` on its pages (a capture of it).
+func paintKeptHighlights(of book: Book) {
+    guard let document = book.document, let store = existingStateStore() else { return }
     PageMarks.setHighlights(store.highlights(of: book), for: document)
 }
 

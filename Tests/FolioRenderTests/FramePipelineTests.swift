@@ -933,7 +933,7 @@ private final class Recorder: FramePipelineDelegate {
                 #expect(store.highlights(of: book).map(\.note) == ["a dance"])
                 press(.x)
                 let rows = try #require(p.layer.contents?.rows)
-                #expect(rows.contains { $0.title == "“alpha beta gamma delta” — a dance" && $0.tag != nil }, "\(rows)")
+                #expect(rows.map(\.title) == ["Highlights", "“alpha beta gamma delta”", "✎ a dance"] && rows[1].tag != nil && rows[2].tag == rows[1].tag, "\(rows)")
                 let row = try #require(rows.firstIndex { $0.tag != nil })
                 let chosen = p.layer.contents?.selected ?? 0
                 for _ in 0..<abs(row - chosen) { press(row > chosen ? .down : .up) }

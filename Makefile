@@ -11,7 +11,7 @@ BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev \
                   libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
                   libhyphen-dev libfontconfig-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-ru \
-                  libsqlite3-dev libgl1-mesa-dri libegl-mesa0 dpkg-dev
+                  libsqlite3-dev libspeechd-dev libgl1-mesa-dri libegl-mesa0 dpkg-dev
 TEST_PACKAGES := xvfb xauth xdotool xclip python3-cairo python3-pil ffmpeg desktop-file-utils man-db fonts-dejavu-core \
                  djvulibre-bin parallel zip strace
 SWIFT ?= swift

@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
         .systemLibrary(name: "CPangoCairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "FolioMath"),
@@ -58,6 +59,7 @@ let package = Package(
         // What the reader keeps between runs, in one SQLite database: places, bookmarks, reading
         // time, each book known by what it is (its identifier and a hash), not where it is.
         .target(name: "FolioState", dependencies: ["CSQLite", "CZlib", "FolioBook"]),
+        .target(name: "FolioSpeech", dependencies: ["CSpeechd"]),
         // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
         // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md), and libhyphen
         // and fontconfig for typeset.c (hyphenation, the reader's face).
@@ -80,7 +82,7 @@ let package = Package(
         .target(name: "FolioOverlay"),
         .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
         .target(name: "FolioKit", dependencies: ["FolioReader", "FolioBook", "FolioLibrary", "FolioPages", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
-                                                 "FolioOverlay", "FolioOverlayText", "FolioFind"]),
+                                                 "FolioOverlay", "FolioOverlayText", "FolioFind", "FolioState", "FolioSpeech"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioReader", "FolioScript", "FolioLibrary", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
             "FolioMuPDF", "FolioFind", "FolioOverlay", "FolioState",
@@ -97,7 +99,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioState", "FolioScript", "FolioPages", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioScriptTests", dependencies: ["FolioScript", "FolioReader", "FolioLayout", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind"],
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind", "FolioState", "FolioSpeech"],
                     exclude: ["References"]),
         .testTarget(name: "FolioStateTests", dependencies: ["FolioState", "FolioBook"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState"]),

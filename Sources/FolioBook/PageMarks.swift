@@ -17,6 +17,21 @@ public enum PageMarks {
     private static let selected = Mutex<(path: String, pages: [Int: [PageRegion]])?>(nil)
     /// The search hit the reader is on, marked in its own colour.
     private static let current = Mutex<(path: String, page: Int, boxes: [PageRegion])?>(nil)
+    /// The sentence being read aloud (page index → its boxes), in its own colour.
+    private static let spoken = Mutex<(path: String, pages: [Int: [PageRegion]])?>(nil)
+    public static let spokenColour: (r: UInt8, g: UInt8, b: UInt8) = (190, 220, 255)
+
+    /// Marks `boxes` (page index → the sentence's lines there) of `path` as the sentence read
+    /// aloud, in place of the one before; none clear it.
+    public static func setSpoken(_ boxes: [Int: [PageRegion]], of path: String) {
+        spoken.withLock { $0 = boxes.isEmpty ? nil : (path, boxes) }
+    }
+
+    /// The boxes of the sentence read aloud on page `index` of `path`.
+    static func spokenBoxes(_ path: String, page index: Int) -> [PageRegion] {
+        spoken.withLock { $0.flatMap { $0.path == path ? $0.pages[index] : nil } } ?? []
+    }
+
     /// The reader's highlights of each document, painted under the other marks.
     private static let highlights = Mutex<[String: [Highlight]]>([:])
     /// Multiplied over a corner of a highlight that carries a note: its marker.
@@ -61,6 +76,7 @@ public enum PageMarks {
             let side = (last.y1 - last.y0) * 0.4, across = side * Double(image.height) / Double(max(image.width, 1)) * shown.width / shown.height
             mark(&image, boxes: [PageRegion(x0: last.x1 - across, y0: last.y0, x1: last.x1, y1: last.y0 + side)], colour: noteColour, shown: shown)
         }
+        mark(&image, boxes: spokenBoxes(path, page: index).map(placing), colour: spokenColour, shown: shown)
     }
 
     /// Marks `boxes` (page index → fractions of the document's paper) on the document at

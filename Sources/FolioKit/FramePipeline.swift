@@ -77,6 +77,11 @@ public final class FramePipeline {
     /// highlights are painted.
     var noting: Highlight?
     private var highlightsShown: Int?
+    /// The book read aloud (`ReadAloud.swift`), the pages its sentence is marked on, and the
+    /// voice's speed the reader chose.
+    var readingAloud: ReadAloud?
+    var spokenPages: Set<Int> = []
+    var speechRate = 0
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
     var standingSearch: (phrase: String, book: Int?)?
     /// The overview of the open book, while it is shown (`OverviewInput.swift`).
@@ -236,7 +241,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [input.gestures.deadline, screenLayer.wake, searchWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [input.gestures.deadline, screenLayer.wake, searchWake, speechWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -269,6 +274,7 @@ public final class FramePipeline {
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
         updateSearch(at: now)
+        readAloud(at: now)
         updateLayer(at: now)
         if needsRender || images.pending { render() }
         if needsPresent { present() }

@@ -4,6 +4,7 @@ import FolioMath
 import FolioPages
 import FolioReader
 import FolioRender
+import FolioSpeech
 import Foundation
 
 /// How a pipeline draws. The defaults suit the renderer in use (see `RenderSettings.defaults`).
@@ -55,6 +56,9 @@ public struct PipelineConfiguration: Sendable {
 
     /// Where a word selected is looked up (Shift+D).
     public var dictionaries = Dictionaries()
+    /// The voice that reads aloud (R), opened when reading starts: speech-dispatcher's; a test
+    /// gives its own.
+    public var speech: @Sendable () -> Result<any SpeechOutput, SpeechError> = { SpeechDispatcher.open().map { $0 } }
 
     public init(shaders: String) { self.shaders = shaders }
 }

@@ -88,6 +88,9 @@ extension FramePipeline {
         case .removeHighlight: removeSelectedHighlights(at: now)
         case .notes: showNotesPanel(at: now)
         case .lookUp: lookUpSelection(at: now)
+        case .readAloud: toggleReadingAloud(at: now)
+        case .stopReading: stopReadingAloud()
+        case .speechFaster, .speechSlower: changeSpeechRate(by: command == .speechFaster ? 1 : -1)
         case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
         case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
             delegate?.pipeline(self, asksFor: command, at: now)

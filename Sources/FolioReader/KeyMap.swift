@@ -36,6 +36,9 @@ public enum ViewerCommand: Sendable, Equatable {
     case highlight, annotate, removeHighlight, notes
     /// The word selected looked up in the installed dictionaries.
     case lookUp
+    /// The book read aloud from the page shown (again: pause, resume); stopped; its voice
+    /// faster or slower.
+    case readAloud, stopReading, speechFaster, speechSlower
 }
 
 /// A part of a reflowable book's typography a key steps through.
@@ -180,6 +183,10 @@ public enum KeyMap {
         Binding(keys: [.delete], context: .book, command: .removeHighlight, repeats: .never, summary: "take away the highlights the selection touches"),
         Binding(keys: [.x], context: .book, command: .notes, repeats: .never, summary: "highlights, notes and bookmarks (↑ ↓ Enter, Delete, Esc)"),
         Binding(keys: [.d], modifiers: .shift, context: .book, command: .lookUp, repeats: .never, summary: "look the word selected up in the dictionaries"),
+        Binding(keys: [.r], context: .book, command: .readAloud, repeats: .never, summary: "read aloud from the page shown; again: pause, resume"),
+        Binding(keys: [.r], modifiers: .shift, context: .book, command: .stopReading, repeats: .never, summary: "stop reading aloud"),
+        Binding(keys: [.u], context: .book, command: .speechFaster, repeats: .always, summary: "read aloud faster"),
+        Binding(keys: [.u], modifiers: .shift, context: .book, command: .speechSlower, repeats: .always, summary: "read aloud slower"),
         Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
         Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
         Binding(keys: [.t], context: .anywhere, command: .cycleTheme, repeats: .never, summary: "theme paper → sepia → night"),

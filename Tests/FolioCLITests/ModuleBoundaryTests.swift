@@ -15,6 +15,7 @@ import Testing
         "FolioBook": ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources"],
         "FolioLibrary": ["FolioBook"],
         "FolioState": ["CSQLite", "CZlib", "FolioBook"],
+        "FolioSpeech": ["CSpeechd"],
         "FolioReader": ["FolioMath", "FolioLayout", "FolioBook", "FolioInput", "FolioState"],
         "FolioScript": ["FolioReader", "FolioLayout", "FolioMath"],
         "FolioPages": ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"],

@@ -8,6 +8,7 @@ import FolioMath
 import FolioOverlay
 import FolioPlatform
 import FolioRender
+import FolioSpeech
 import FolioState
 import Foundation
 import Synchronization
@@ -244,6 +245,46 @@ private final class WordPages: PageSource {
     }
 
     func links(page index: Int) -> [PageLink] { index == 0 ? [PageLink(box: Self.link, target: .page(2))] : [] }
+}
+
+/// Four pages of sentences, one running on from each page to the next: "Word0 ends. Across the" |
+/// "turn. Word1 ends. Across the" | … ; for reading aloud.
+private final class SentencePages: PageSource {
+    static let format = PageSourceFormat(name: "sentence pages", extensions: ["sentencepages"]) { _, _ in SentencePages() }
+    let pageCount = 4
+    let title: String? = "Sentences"
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { whitePage(fit) }
+
+    func text(page index: Int) throws -> PageText? {
+        let words = (index > 0 ? ["turn."] : []) + ["Word\(index)", "ends.", "Across", "the"]
+        return PageText(words: words.enumerated().map { i, w in
+            TextWord(text: w, box: PageRegion(x0: 0.1, y0: 0.1 + Double(i) * 0.1, x1: 0.6, y1: 0.18 + Double(i) * 0.1))
+        })
+    }
+}
+
+/// A voice that speaks nothing: it keeps what it was given, and a test says when sentences end.
+private final class RecordingVoice: SpeechOutput, @unchecked Sendable {
+    var spoken: [String] = []
+    var finished = 0
+    var paused = false, stopped = false
+    var rate = 0
+
+    func speak(_ text: String) -> Bool {
+        spoken.append(text)
+        return true
+    }
+
+    func takeFinished() -> Int {
+        defer { finished = 0 }
+        return finished
+    }
+
+    func pause() { paused = true }
+    func resume() { paused = false }
+    func stop() { stopped = true }
 }
 
 /// A book of 200 picture pages, each one colour: red for even indices, blue for odd, green
@@ -944,6 +985,65 @@ private final class Recorder: FramePipelineDelegate {
                 step(p, s, until: s.time + 12)
                 let plain = paper()
                 #expect(plain.r > 180 && plain.b > 180, "the highlight is gone from the page: \(plain)")
+            }
+        }
+    }
+
+    /// R reads aloud from the page shown, two sentences given to the voice ahead, the one spoken
+    /// marked; as sentences end the next are given, and the sentence that starts on the next
+    /// page turns it; R pauses and resumes, U speeds the voice, Shift+R stops and unmarks. With
+    /// no speech service, one line says what to install.
+    @Test func theBookIsReadAloudSentenceBySentenceTurningItsPages() throws {
+        let decoding = ManualDecoding()
+        let voice = RecordingVoice()
+        try withDocument(SentencePages.format) { doc in
+            try live(configure: { $0.decoding = decoding; $0.showsLayer = true; $0.speech = { .success(voice) } }) { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating && p.isIdle })
+                decodeAll(decoding, p, s)
+                func press(_ k: Key, _ modifiers: Modifiers = []) {
+                    s.queued = [TimedInputEvent(.key(k, modifiers: modifiers, isRepeat: false), at: s.time)]
+                    step(p, s, until: s.time + 0.2)
+                }
+                func end(_ n: Int) {
+                    voice.finished = n
+                    step(p, s, until: s.time + 0.3)
+                }
+                #expect(p.controller.shownPages == [1])
+                press(.r)
+                #expect(voice.spoken == ["Word0 ends.", "Across the turn."])
+                decodeAll(decoding, p, s)
+                let marked = p.snapshot(at: s.time).flippedVertically()
+                let word = try pixel(x: 0.3, y: 0.14, in: p), gap = try pixel(x: 0.8, y: 0.14, in: p)
+                let blue = marked.pixel(Int(word.x), Int(word.y)), paper = marked.pixel(Int(gap.x), Int(gap.y))
+                #expect(Int(blue.b) - Int(blue.r) > 30 && Int(paper.b) - Int(paper.r) < 15, "the sentence spoken is marked: \(blue) beside \(paper)")
+                end(1)
+                #expect(voice.spoken.count == 3 && voice.spoken[2] == "Word1 ends.")
+                #expect(rec.turns.isEmpty, "the sentence spoken starts on the page shown")
+                end(1)
+                #expect(rec.turns.map(\.0) == [.nextPage], "the next sentence starts on the next page: it is turned")
+                #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating && p.controller.shownPages.contains(2) })
+                press(.r)
+                #expect(voice.paused)
+                press(.r)
+                #expect(!voice.paused)
+                press(.u)
+                #expect(voice.rate == 10)
+                press(.r, .shift)
+                #expect(voice.stopped)
+                end(1)
+                #expect(voice.spoken.count == 4, "nothing more is given once stopped")
+            }
+        }
+        try withDocument(SentencePages.format) { doc in
+            try live(configure: { $0.showsLayer = true; $0.speech = { .failure(SpeechError(message: SpeechDispatcher.unavailable)) } }) { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                s.queued = [TimedInputEvent(.key(.r, modifiers: [], isRepeat: false), at: s.time)]
+                step(p, s, until: s.time + 0.2)
+                #expect(p.layer.notice == SpeechDispatcher.unavailable)
             }
         }
     }

@@ -1,0 +1,2 @@
+// speech-dispatcher's client library (libspeechd-dev): reading aloud.
+#include <libspeechd.h>

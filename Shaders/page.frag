@@ -186,13 +186,13 @@ void main() {
     // A sheet near the page it leaves or lands on has that page's rim beneath its own: the
     // page's outline is the sheet's moved by −vOffset on screen. Drawn over as any edge, the
     // two rims added up (a lighter line along the edges at every turn's start and landing).
-    // Within a pixel the sheet's rim is left to the page's (a sheet lands a fraction of a
-    // pixel off the place its page then rests in); apart by up to two it covers only what the
-    // page's leaves uncovered (one edge, a little apart); past four it is any edge.
+    // Up to two pixels apart the sheet's rim covers only what the page's leaves uncovered, so
+    // the two make one edge, the outer of the two parallel outlines; past four it is any edge
+    // (the offset, taken as the same across the pixel, is then too rough a guide).
     float beneath = clamp(0.5 - (dist + dot(vec2(dFdx(dist), dFdy(dist)), vOffset)) / pixel, 0.0, 1.0);
     float apart = length(vOffset);
     float over = beneath > 0.999 ? coverage : max(coverage - beneath, 0.0) / (1.0 - beneath);
-    float alpha = mix(mix(step(0.999, coverage), over, smoothstep(0.25, 1.0, apart)), coverage, smoothstep(2.0, 4.0, apart));
+    float alpha = mix(over, coverage, smoothstep(2.0, 4.0, apart));
 #else
     float alpha = coverage;
 #endif

@@ -20,7 +20,8 @@
 //           uTapBias (page.frag's BIASED bias of a flat face, the renderer's `tapBias`),
 //           uTexelAxes (texels per layout unit across and along the face's image: a bent
 //           face's bias is found here, per vertex), uStackLeft, uStackRight (the models of
-//           the pages a turning sheet leaves and lands on, for page.frag's STACKED),
+//           the pages a turning sheet leaves and lands on, for page.frag's STACKED), uStackDrops
+//           (their own drops into the gutter: the sheet's turns over as it turns),
 //           uPixelHalf (half the view in pixels).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
@@ -56,6 +57,7 @@ uniform float uTapBias;
 uniform vec4 uTexelAxes;
 uniform mat4 uStackLeft;
 uniform mat4 uStackRight;
+uniform vec2 uStackDrops;
 uniform vec2 uPixelHalf;
 
 out vec2 vST;
@@ -131,12 +133,12 @@ void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
 // fore edge); arch = ARCH · drop / √(|drop| + ¼) (GutterCurve.arch). The normal tilts with the
 // slope of x's own side (at the spine itself, the page's own side).
 const float ARCH = 2.8;
-void curve(inout vec3 pos, inout vec3 n) {
+void curve(inout vec3 pos, inout vec3 n, vec2 drops) {
     float width = uGutterWidth * uSize.x;
     float u = clamp(1.0 - abs(pos.x) / width, 0.0, 1.0);
     float s = min(abs(pos.x) / uSize.x, 1.0);
     float side = pos.x >= 0.0 ? 1.0 : -1.0;
-    float drop = pos.x >= 0.0 ? uGutterDrop.x : uGutterDrop.y;
+    float drop = pos.x >= 0.0 ? drops.x : drops.y;
     float arch = ARCH * drop / sqrt(abs(drop) + 0.25);
     pos.z -= drop * u * u - arch * s * (2.0 - s);
     float slope = -side * (2.0 * drop * u / width + 2.0 * arch * (1.0 - s) / uSize.x);
@@ -146,7 +148,7 @@ void curve(inout vec3 pos, inout vec3 n) {
 void deform(vec2 p, out vec3 pos, out vec3 n) {
     mat3 rot;
     bend(p, pos, n, rot);
-    curve(pos, n);
+    curve(pos, n, uGutterDrop);
     pos = rot * pos;
     n = rot * n;
 }
@@ -246,7 +248,7 @@ void main() {
     }
     if (uShadowPass == 2) {
         vec3 q = vec3(p, 0.0), qn = vec3(0.0, 0.0, 1.0);
-        curve(q, qn);
+        curve(q, qn, uGutterDrop);
         vec4 page = uModel * vec4(q, 1.0);
         vST = aGrid;
         vLit = vec2(1.0, 0.0);
@@ -268,10 +270,11 @@ void main() {
     vHeight = max(world.z, 0.0);
     vBias = uDeform == 0 ? uTapBias : bentTapBias(p);
     // The same point of a page lying open, on the gutter's curve as the sheet starts and lands.
-    vec3 lying = vec3(p, 0.0), ln = vec3(0.0, 0.0, 1.0);
-    curve(lying, ln);
+    vec3 onLeft = vec3(p, 0.0), onRight = onLeft, ln = vec3(0.0, 0.0, 1.0);
+    curve(onLeft, ln, uStackDrops.xx);
+    curve(onRight, ln, uStackDrops.yy);
     vec2 here = pixels(world);
-    vec2 left = here - pixels(uStackLeft * vec4(lying, 1.0)), right = here - pixels(uStackRight * vec4(lying, 1.0));
+    vec2 left = here - pixels(uStackLeft * vec4(onLeft, 1.0)), right = here - pixels(uStackRight * vec4(onRight, 1.0));
     vOffset = dot(left, left) < dot(right, right) ? left : right;
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height

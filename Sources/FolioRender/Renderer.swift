@@ -749,8 +749,11 @@ public final class Renderer {
         }
         let away = Mat4.translation(1e6, 1e6, 0)
         let models = Array(under.prefix(2).map(\.model)) + [away, away]
+        // Each page's own curve into the gutter: the sheet's own drop has turned over with it.
+        let drops = Array(under.prefix(2).map(\.gutterDrop.x)) + [0, 0]
         page[.stackLeft].set(matrix: models[0].floats)
         page[.stackRight].set(matrix: models[1].floats)
+        page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.

@@ -107,6 +107,11 @@ extension FramePipeline {
             layer.answer(ReaderLayer.pageModeLine(mode, singlePage: controller.singlePage), at: now)
         }
         screenLayer.pageMode = mode
+        if let b = controller.book {
+            layer.timeLeft = session.timeLeft(book: b, last: controller.shownPages.last ?? 0)
+        } else if !library.books.isEmpty {
+            layer.shelfRead = session.readFraction(ofBook: min(max(Int(controller.scroll.rounded()), 0), library.books.count - 1))
+        }
         if screenLayer.update(at: now, stays: controller.phase == .shelf, content: content) { needsRender = true }
     }
 

@@ -25,14 +25,16 @@ public enum ReaderLayer {
             let info = laidOut(library.bookInfos[b], singlePage: singlePage)
             let s = state.dragFraction.map { Self.spread(at: $0, lastSpread: info.lastSpread) } ?? spread
             c.progress = OverlayProgress(label: label(book: library.books[b], spread: s, singlePage: singlePage, in: documents),
-                                         fraction: info.lastSpread > 0 ? Double(s) / Double(info.lastSpread) : 0)
+                                         fraction: info.lastSpread > 0 ? Double(s) / Double(info.lastSpread) : 0, detail: state.timeLeft)
         } else if phase == .shelf, !library.books.isEmpty {
             let shown = library.books[min(max(Int(scroll.rounded()), 0), library.books.count - 1)]
             c.shelfTitle = shown.title
             // A book still being laid out says so under its title, as the title bar and the bar do.
             let estimate = shown.pagesEstimated(in: documents) ? "\(shown.pageCountLabel(in: documents)) pages" : nil
-            let line = [shown.author, estimate].compactMap { $0 }.joined(separator: " · ")
+            let read = state.shelfRead.map { "\(Int(($0 * 100).rounded()))% read" }
+            let line = [shown.author, estimate, read].compactMap { $0 }.joined(separator: " · ")
             c.shelfAuthor = line.isEmpty ? nil : line
+            c.shelfRead = state.shelfRead
         }
         return c
     }

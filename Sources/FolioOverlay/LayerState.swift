@@ -70,6 +70,10 @@ public struct LayerState: Sendable, Equatable {
     public var note: String?
     /// The typography card's rows, while open (a typography key pressed).
     public var typography: [HelpRow]?
+    /// What the reading state says beside the books: how far the centred book on the shelf is
+    /// read (0…1), and the time left in the open one ("12 min left in the chapter · …").
+    public var shelfRead: Double?
+    public var timeLeft: String?
     /// Characters the search field takes at most (a longer phrase is not searched for).
     public static let searchLimit = 10_000
     public private(set) var answer: String?

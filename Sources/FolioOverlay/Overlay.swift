@@ -125,10 +125,11 @@ public struct OverlayProgress: Sendable, Hashable {
     public var label: String
     /// How far into the book the spread is, 0 (first) … 1 (last).
     public var fraction: Double
+    /// The time left ("12 min left in the chapter · 3 h in the book"), under the track; nil: none.
+    public var detail: String?
 
-    public init(label: String, fraction: Double) {
-        self.label = label
-        self.fraction = fraction
+    public init(label: String, fraction: Double, detail: String? = nil) {
+        (self.label, self.fraction, self.detail) = (label, fraction, detail)
     }
 }
 
@@ -159,6 +160,8 @@ public struct OverlayContent: Sendable, Hashable {
     /// On the shelf: the centred book's title and author.
     public var shelfTitle: String?
     public var shelfAuthor: String?
+    /// How far the centred book is read, 0…1: a thin bar under its title; nil: never opened.
+    public var shelfRead: Double?
     /// In an open book: the progress bar.
     public var progress: OverlayProgress?
     /// The help card's sections, laid out in two columns.
@@ -215,7 +218,7 @@ public struct OverlayLayout: Sendable {
     public func panels(_ content: OverlayContent) -> [OverlayPanel] {
         var out: [OverlayPanel] = []
         if let progress = content.progress { out.append(bar(progress)) }
-        if let title = content.shelfTitle { out.append(shelfTitle(title, author: content.shelfAuthor)) }
+        if let title = content.shelfTitle { out.append(shelfTitle(title, author: content.shelfAuthor, read: content.shelfRead)) }
         var top = margin
         if let entry = content.entry {
             let p = line(entry, role: .entry, top: top, size: 20, color: .text)
@@ -252,12 +255,17 @@ public struct OverlayLayout: Sendable {
         let fill = OverlayRect(x: t.x, y: t.y, width: max(t.width * fraction, t.height), height: t.height)
         let knobFrame = OverlayRect(x: t.x + t.width * fraction - knob / 2, y: (f.height - knob) / 2, width: knob, height: knob)
         let label = OverlayRect(x: t.maxX + (12 * unit).rounded(), y: 0, width: labelWidth - (12 * unit).rounded(), height: f.height)
+        var texts = [OverlayText(progress.label, frame: label, size: 15 * unit, align: .center)]
+        if let detail = progress.detail {
+            texts.append(OverlayText(detail, frame: OverlayRect(x: t.x, y: t.maxY + (5 * unit).rounded(), width: t.width, height: (13 * unit).rounded()),
+                                     size: 11 * unit, color: .dim, align: .center))
+        }
         return OverlayPanel(role: .bar, frame: f,
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: f.width, height: f.height), color: .panel, radius: f.height / 2),
                                     OverlayBox(t, color: .track, radius: t.height / 2),
                                     OverlayBox(fill, color: .accent, radius: t.height / 2),
                                     OverlayBox(knobFrame, color: .text, radius: knob / 2)],
-                            texts: [OverlayText(progress.label, frame: label, size: 15 * unit, align: .center)])
+                            texts: texts)
     }
 
     /// The fraction of the book at pixel (`x`, `y`) if it lies on the bar (its whole panel is
@@ -272,10 +280,11 @@ public struct OverlayLayout: Sendable {
     // MARK: Texts
 
     /// The title and author under the centred cover on the shelf.
-    private func shelfTitle(_ title: String, author: String?) -> OverlayPanel {
+    private func shelfTitle(_ title: String, author: String?, read: Double?) -> OverlayPanel {
         let w = min(width - 2 * margin, (720 * unit).rounded())
         let titleHeight = (30 * unit).rounded(), authorHeight = author == nil ? 0 : (24 * unit).rounded()
-        let h = titleHeight + authorHeight
+        let barHeight = max(2, (3 * unit).rounded()), barRoom = read == nil ? 0 : barHeight + (8 * unit).rounded()
+        let h = titleHeight + authorHeight + barRoom
         // The centred cover's foot lies at about 78% of the height (the carousel's and the wheel's).
         let y = min((height * 0.8).rounded(), height - margin - h)
         var texts = [OverlayText(title, frame: OverlayRect(x: 0, y: 0, width: w, height: titleHeight), size: 22 * unit, bold: true,
@@ -284,8 +293,16 @@ public struct OverlayLayout: Sendable {
             texts.append(OverlayText(author, frame: OverlayRect(x: 0, y: titleHeight, width: w, height: authorHeight), size: 16 * unit,
                                      color: .dim, align: .center))
         }
+        var boxes: [OverlayBox] = []
+        if let read {
+            // How far it is read: a short track under the lines, filled as far.
+            let track = OverlayRect(x: ((w - 160 * unit) / 2).rounded(), y: h - barHeight, width: (160 * unit).rounded(), height: barHeight)
+            boxes = [OverlayBox(track, color: .track, radius: barHeight / 2),
+                     OverlayBox(OverlayRect(x: track.x, y: track.y, width: max(track.width * min(max(read, 0), 1), barHeight), height: barHeight),
+                                color: .accent, radius: barHeight / 2)]
+        }
         return OverlayPanel(role: .shelfTitle, frame: OverlayRect(x: ((width - w) / 2).rounded(), y: y, width: w, height: h),
-                            boxes: [], texts: texts)
+                            boxes: boxes, texts: texts)
     }
 
     /// A one-line pill centred at the top, as wide as its text needs (estimated: the painter

@@ -31,6 +31,11 @@ public final class ReadingSession {
     public static let longestPage = 300.0
     /// How far into each book its reader is (`StateStore.progress`), as last read from the store.
     private var progress: [Int: Double?] = [:]
+    /// Each book's pace (seconds a page, once enough pages were read to tell) and the page
+    /// images its chapters start at, read once a book is opened.
+    private var paces: [Int: (seconds: Double?, chapters: [Int])] = [:]
+    /// Pages read before a pace is told.
+    public static let pagesForPace = 5
 
     /// Whether a reading position is still being counted: frames are wanted until it is saved.
     public var countsPosition: Bool { counting != nil }
@@ -55,7 +60,7 @@ public final class ReadingSession {
     public func start(_ library: Library, settings: BookController.Settings) {
         self.library = library
         controller = BookController(library: library.bookInfos, settings: settings)
-        (restored, saved, namedPage, counting, lastSaved, progress) = (nil, [:], nil, nil, nil, [:])
+        (restored, saved, namedPage, counting, lastSaved, progress, paces) = (nil, [:], nil, nil, nil, [:], [:])
     }
 
     /// The open book shows `place` once it is open, before the place it was left at.
@@ -89,7 +94,7 @@ public final class ReadingSession {
         let page = controller.shownPages.first ?? 1
         if saved[b] != page {
             let seconds = lastSaved.map { $0.book == b ? min(max(0, now - $0.time), Self.longestPage) : 0 } ?? 0
-            if positions.save(page: page, of: book, readingSeconds: seconds) { (saved[b], lastSaved, progress[b]) = (page, (b, now), nil) }
+            if positions.save(page: page, of: book, readingSeconds: seconds) { (saved[b], lastSaved, progress[b], paces[b]) = (page, (b, now), nil, nil) }
             counting = uncounted(page, of: book).map { (b, page, $0) }
         } else if let c = counting, c.book == b, c.page == page {
             let source = ReadingPosition.reflowable(book, in: documents)
@@ -112,6 +117,43 @@ public final class ReadingSession {
         return page / ReadingPosition.countedPages + 2
     }
 
+    /// How far into book `i` its reader is, 0…1, as the store last said; nil when never read.
+    public func readFraction(ofBook i: Int) -> Double? {
+        guard library.books.indices.contains(i) else { return nil }
+        if progress[i] == nil { progress[i] = .some(positions?.store.progress(of: library.books[i])) }
+        return progress[i] ?? nil
+    }
+
+    /// "12 min left in the chapter · 3 h 40 min in the book" for book `b` showing page images up
+    /// to `last` (1-based), from the reader's own pace in it (`StateStore.readingTime`); nil
+    /// until `pagesForPace` pages were read.
+    public func timeLeft(book b: Int, last: Int) -> String? {
+        guard library.books.indices.contains(b) else { return nil }
+        let book = library.books[b]
+        if paces[b] == nil {
+            let time = positions?.store.readingTime(of: book)
+            let pace = time.flatMap { $0.pages >= Self.pagesForPace ? $0.seconds / Double($0.pages) : nil }
+            var chapters: [Int] = []
+            if let path = book.document, let source = try? documents.open(path) {
+                // The outline's top entries: its chapters.
+                chapters = source.outline.compactMap { $0.page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) } }.sorted()
+            }
+            paces[b] = (pace, chapters)
+        }
+        guard let (pace, chapters) = paces[b], let pace else { return nil }
+        let inBook = max(book.pages.count - last, 0), inChapter = (chapters.first { $0 >= last } ?? book.pages.count) - last
+        let whole = Self.duration(Double(inBook) * pace)
+        return chapters.isEmpty || inChapter >= inBook ? "\(whole) left in the book"
+            : "\(Self.duration(Double(max(inChapter, 0)) * pace)) left in the chapter · \(whole) in the book"
+    }
+
+    /// "under a minute", "12 min", "3 h 40 min".
+    public static func duration(_ seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        if minutes < 1 { return "under a minute" }
+        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+    }
+
     /// The book of the library read last, where the shelf starts; nil when none was read.
     public var lastRead: Int? { positions?.store.lastRead(among: library.books) }
 
@@ -124,8 +166,7 @@ public final class ReadingSession {
         }
         guard !books.isEmpty else { return "Folio — no books" }
         let i = clamp(Int(controller.scroll.rounded()), 0, books.count - 1)
-        if progress[i] == nil { progress[i] = .some(positions?.store.progress(of: books[i])) }
-        let read = (progress[i] ?? nil).map { " — \(Int(($0 * 100).rounded()))%" } ?? ""
+        let read = readFraction(ofBook: i).map { " — \(Int(($0 * 100).rounded()))%" } ?? ""
         return "Folio — \(books[i].title) (\(i + 1)/\(books.count))" + read
     }
 

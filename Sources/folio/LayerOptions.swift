@@ -90,6 +90,16 @@ struct LayerOptions: ParsableArguments {
         }
         if uiTypography { state.typography = ReaderLayer.typographyRows(MuPDF.typography, fontSize: MuPDF.fontSize) }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
+        // What the store says of the books shown, as the viewer says it (when there is a store).
+        if let store = existingStateStore(), !library.books.isEmpty {
+            let session = ReadingSession(library: library, settings: .init(), positions: ReadingPositions(store: store, documents: commandDocuments),
+                                         documents: commandDocuments)
+            if let b = book, phase != .shelf {
+                state.timeLeft = session.timeLeft(book: b, last: shown.last ?? 0)
+            } else {
+                state.shelfRead = session.readFraction(ofBook: min(max(Int(scroll.rounded()), 0), library.books.count - 1))
+            }
+        }
         pipeline.drawLayer(ReaderLayer.content(library: library, documents: commandDocuments, phase: phase, book: book, spread: spread,
                                                singlePage: singlePage, scroll: scroll, state: state, theme: pipeline.renderer.settings.theme))
     }

@@ -23,6 +23,22 @@ import Testing
         #expect(layout.panels(OverlayContent(shelfTitle: "Alice", shelfAuthor: "Lewis Carroll"))[0].texts.map(\.string) == ["Alice", "Lewis Carroll"])
     }
 
+    /// A book read part way shows a short bar under its title on the shelf, filled as far; the
+    /// time left is written under the progress bar's track.
+    @Test func theShelfShowsHowFarABookIsReadAndTheBarTheTimeLeft() throws {
+        let layout = OverlayLayout(width: 1280, height: 720)
+        var shelf = OverlayContent(shelfTitle: "Alice", shelfAuthor: "Lewis Carroll")
+        #expect(layout.panels(shelf)[0].boxes.isEmpty)
+        shelf.shelfRead = 0.25
+        let boxes = layout.panels(shelf)[0].boxes
+        #expect(boxes.count == 2 && boxes[1].color == .accent)
+        #expect(abs(boxes[1].frame.width - boxes[0].frame.width * 0.25) < 1 && boxes[1].frame.y == boxes[0].frame.y)
+        let text = try #require(layout.panels(shelf)[0].texts.last)
+        #expect(boxes[0].frame.y >= text.frame.maxY, "the bar lies under the lines")
+        let timed = OverlayContent(progress: OverlayProgress(label: "17–18 · 36", fraction: 0.5, detail: "12 min left in the chapter · 1 h in the book"))
+        #expect(layout.panels(timed)[0].texts.map(\.string) == ["17–18 · 36", "12 min left in the chapter · 1 h in the book"])
+    }
+
     @Test(arguments: [(640, 360, 1.0), (1280, 720, 1.0), (1920, 1080, 1.0), (2560, 1440, 2.0), (320, 900, 1.0)])
     func panelsLieInsideTheWindowAndApart(width: Int, height: Int, scale: Double) {
         let layout = OverlayLayout(width: width, height: height, scale: scale)

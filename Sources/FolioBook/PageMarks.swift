@@ -37,6 +37,15 @@ public enum PageMarks {
     /// Multiplied over a corner of a highlight that carries a note: its marker.
     public static let noteColour: (r: UInt8, g: UInt8, b: UInt8) = (235, 120, 40)
 
+    /// The pages of each document the reader bookmarked, a ribbon painted over their head.
+    private static let ribbons = Mutex<[String: Set<Int>]>([:])
+    public static let ribbonColour: (r: UInt8, g: UInt8, b: UInt8) = (176, 36, 44)
+
+    /// Paints a ribbon on pages `pages` (indices) of `path`, in place of those before.
+    public static func setRibbons(_ pages: Set<Int>, for path: String) {
+        ribbons.withLock { $0[path] = pages.isEmpty ? nil : pages }
+    }
+
     /// Paints `list` on the document at `path`, in place of its highlights before.
     public static func setHighlights(_ list: [Highlight], for path: String) {
         highlights.withLock { $0[path] = list.isEmpty ? nil : list }
@@ -65,8 +74,9 @@ public enum PageMarks {
     }
 
     /// `image` (of page `index` of `source`, at `path`, showing `shown` of its paper placed by
-    /// `placing`) with its highlights painted and their note markers.
-    static func paintHighlights(_ image: inout RGBAImage, path: String, page index: Int, of source: any PageSource,
+    /// `placing`) with the reader's marks: its highlights and their note markers, the sentence
+    /// read aloud, and a bookmark's ribbon.
+    static func paintReadersMarks(_ image: inout RGBAImage, path: String, page index: Int, of source: any PageSource,
                                 placing: (PageRegion) -> PageRegion = { $0 }, shown: PageRegion = .whole) {
         for (boxes, highlight) in highlighted(path, page: index, of: source) {
             let placed = boxes.map(placing)
@@ -77,6 +87,28 @@ public enum PageMarks {
             mark(&image, boxes: [PageRegion(x0: last.x1 - across, y0: last.y0, x1: last.x1, y1: last.y0 + side)], colour: noteColour, shown: shown)
         }
         mark(&image, boxes: spokenBoxes(path, page: index).map(placing), colour: spokenColour, shown: shown)
+        if ribbons.withLock({ $0[path]?.contains(index) ?? false }) {
+            // Over the head of the page, in its outer margin: the right one for a page on the right
+            // (an even index in a left-to-right book: the first page is on the right).
+            let right = (index % 2 == 0) == (source.direction == .ltr)
+            paintRibbon(&image, region: placing(PageRegion(x0: right ? 0.91 : 0.04, y0: 0, x1: right ? 0.96 : 0.09, y1: 0.08)), shown: shown)
+        }
+    }
+
+    /// A ribbon over `region` of the paper (its top at the page's head): solid, its foot cut in a V.
+    private static func paintRibbon(_ image: inout RGBAImage, region: PageRegion, shown: PageRegion) {
+        let w = Double(image.width), h = Double(image.height)
+        let x0 = (region.x0 - shown.x0) / shown.width * w, x1 = (region.x1 - shown.x0) / shown.width * w
+        let y1 = (region.y1 - shown.y0) / shown.height * h, top = (region.y0 - shown.y0) / shown.height * h
+        let notch = (x1 - x0) / 2, middle = (x0 + x1) / 2
+        for y in max(0, Int(top))..<min(image.height, max(0, Int(y1.rounded()))) {
+            // The V: rows within `notch` of the foot leave out the middle, wider towards the foot.
+            let cut = max(0, Double(y) - (y1 - notch))
+            for x in max(0, Int(x0.rounded()))..<min(image.width, max(0, Int(x1.rounded()))) where abs(Double(x) + 0.5 - middle) >= cut {
+                let i = (y * image.width + x) * 4
+                (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (ribbonColour.r, ribbonColour.g, ribbonColour.b)
+            }
+        }
     }
 
     /// Marks `boxes` (page index → fractions of the document's paper) on the document at

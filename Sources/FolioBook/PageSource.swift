@@ -385,7 +385,7 @@ extension DocumentRegistry {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             var page = try source.render(page: index, fit: fit)
-            PageMarks.paintHighlights(&page.image, path: path, page: index, of: source)
+            PageMarks.paintReadersMarks(&page.image, path: path, page: index, of: source)
             PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index), current: PageMarks.currentBoxes(path, page: index))
             return page
         }
@@ -413,7 +413,7 @@ extension DocumentRegistry {
         guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }
         // Marks are on the document's paper, which sits on the book's as `onPaper` puts it.
         let paper = RGBAImage.placement(own: Book.paperAspect(firstPage: source.pageSize(0)), onPaper: paperAspect)
-        PageMarks.paintHighlights(&image, path: path, page: index, of: source, placing: paper.placing, shown: crop.region)
+        PageMarks.paintReadersMarks(&image, path: path, page: index, of: source, placing: paper.placing, shown: crop.region)
         PageMarks.mark(&image, boxes: PageMarks.boxes(path, page: index).map(paper.placing),
                        current: PageMarks.currentBoxes(path, page: index).map(paper.placing), shown: crop.region)
         return image

@@ -32,10 +32,19 @@ extension FramePipeline {
         }
     }
 
-    /// Loads the open book's highlights to be painted on its pages (a book opened).
+    /// Loads the open book's highlights and bookmarks to be painted on its pages (a book opened,
+    /// laid out again, or a page marked).
     func showHighlights(of book: Book) {
         guard let path = book.document, let store = configuration.positions?.store else { return }
         PageMarks.setHighlights(store.highlights(of: book), for: path)
+        PageMarks.setRibbons(Bookmarks(store: store, documents: configuration.documents).documentPages(of: book), for: path)
+    }
+
+    /// The open book's bookmarks changed (M): its ribbons painted again on the pages shown.
+    public func bookmarksChanged() {
+        guard let b = controller.book else { return }
+        showHighlights(of: library.books[b])
+        for page in controller.shownPages { marksChanged(image: page - 1) }
     }
 
     /// The highlights the words selected make: one for the words of a reflowable book's chapter

@@ -21,6 +21,11 @@ public struct Bookmarks: Sendable {
         Set(landing(store.bookmarks(of: book), in: book)).sorted()
     }
 
+    /// The document pages of `book` marked, as indices (the pages a ribbon is painted on).
+    public func documentPages(of book: Book) -> Set<Int> {
+        Set(pages(of: book).compactMap { book.pages.indices.contains($0 - 1) ? book.pages[$0 - 1].documentPage?.index : nil })
+    }
+
     /// The page each of `marks` is at in `book` as laid out now (a mark made in another layout
     /// costs counting the characters of its chapter's pages; one without its place in the text,
     /// a layout as it says).

@@ -11,10 +11,11 @@ func existingStateStore() -> StateStore? {
     return FileManager.default.fileExists(atPath: path) ? StateStore.open(path: path).store : nil
 }
 
-/// Paints the highlights kept for `book` on its pages (a capture of it).
+/// Paints the highlights and bookmarks kept for `book` on its pages (a capture of it).
 func paintKeptHighlights(of book: Book) {
     guard let document = book.document, let store = existingStateStore() else { return }
     PageMarks.setHighlights(store.highlights(of: book), for: document)
+    PageMarks.setRibbons(Bookmarks(store: store, documents: commandDocuments).documentPages(of: book), for: document)
 }
 
 /// `folio notes BOOK`: what the state store keeps of a book (its bookmarks, highlights and

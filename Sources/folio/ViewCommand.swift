@@ -221,6 +221,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         case .toggleBookmark:
             guard let (book, image) = reading(pipeline) else { return }
             pipeline.titleNote = bookmarks?.toggle(page: image + 1, of: book) ?? "bookmarks are not remembered (the state store cannot be used)"
+            pipeline.bookmarksChanged()
         case .nextBookmark:
             guard let (book, image) = reading(pipeline) else { return }
             guard let page = Bookmarks.next(after: image + 1, in: bookmarks?.pages(of: book) ?? []) else {

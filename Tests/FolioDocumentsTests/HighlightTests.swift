@@ -65,4 +65,25 @@ final class HighlightTests: XCTestCase {
         let below = Int(box.y1 * Double(marked.height)) + 4
         for x in stride(from: 0, to: marked.width, by: 7) { XCTAssertTrue(marked.pixel(x, below) == plain.pixel(x, below), "\(x)") }
     }
+
+    /// A bookmarked page wears a ribbon over its head in its outer margin: the right margin of a
+    /// page on the right (even indices in a left-to-right book), the left of one on the left.
+    func testABookmarkedPageWearsARibbonInItsOuterMargin() throws {
+        let path = try EBooks.path("numbered.epub")
+        let documents = DocumentRegistry()
+        let fit = PixelSize(width: 400, height: 600)
+        PageMarks.setRibbons([2, 3], for: path)
+        defer { PageMarks.setRibbons([], for: path) }
+        func red(_ image: RGBAImage, _ x: Double, _ y: Double) -> Bool {
+            let p = image.pixel(Int(x * Double(image.width)), Int(y * Double(image.height)))
+            return p.r > 150 && p.g < 60 && p.b < 70
+        }
+        let right = try documents.render(.document(path, index: 2), fit: fit).image
+        let left = try documents.render(.document(path, index: 3), fit: fit).image
+        let plain = try documents.render(.document(path, index: 4), fit: fit).image
+        XCTAssertTrue(red(right, 0.935, 0.03) && !red(right, 0.065, 0.03))
+        XCTAssertTrue(red(left, 0.065, 0.03) && !red(left, 0.935, 0.03))
+        XCTAssertFalse(red(plain, 0.935, 0.03) || red(plain, 0.065, 0.03))
+        XCTAssertFalse(red(right, 0.935, 0.078), "the ribbon's foot is cut in a V")
+    }
 }

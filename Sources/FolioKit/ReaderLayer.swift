@@ -100,11 +100,28 @@ public enum ReaderLayer {
     /// The help card, from the key map (the terminal's help and the manual page read the same
     /// table): a book's keys, those of everywhere and of the shelf, then the pointer and page
     /// numbers, which are not keys of the map.
+    /// The card's rows for `bindings`: a key and the same key with Shift, one after the other,
+    /// share a row ("N / Shift+N", "next search hit / previous search hit"), so the card keeps
+    /// a legible size as keys are added.
+    static func paired(_ bindings: [KeyMap.Binding]) -> [HelpRow] {
+        var rows: [HelpRow] = [], i = 0
+        while i < bindings.count {
+            let b = bindings[i]
+            if i + 1 < bindings.count, case let s = bindings[i + 1], s.keys == b.keys, b.modifiers.isEmpty, s.modifiers == .shift {
+                rows.append(HelpRow(keys: "\(b.label) / \(s.label)", summary: "\(b.summary) / \(s.summary)"))
+                i += 2
+            } else {
+                rows.append(HelpRow(keys: b.label, summary: b.summary))
+                i += 1
+            }
+        }
+        return rows
+    }
+
     public static var helpSections: [HelpSection] {
         let contexts: [KeyMap.Context] = [.book, .anywhere, .shelf]
         return contexts.map { context in
-            HelpSection(title: KeyMap.titles[context] ?? context.rawValue,
-                        rows: KeyMap.bindings.filter { $0.context == context }.map { HelpRow(keys: $0.label, summary: $0.summary) })
+            HelpSection(title: KeyMap.titles[context] ?? context.rawValue, rows: paired(KeyMap.bindings.filter { $0.context == context }))
         } + [HelpSection(title: "Pointer and page numbers", rows: [
             HelpRow(keys: "0–9, Enter", summary: "go to that page"),
             HelpRow(keys: "click a page", summary: "turn it, or follow the link under it"),

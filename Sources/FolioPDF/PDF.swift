@@ -149,6 +149,8 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             guard w > 0, h > 0, w.isFinite, h.isFinite else {
                 throw PageError.invalid(path: path, message: "page \(index + 1) has no size")
             }
+            // A page drawn shows what the reader filled in its form.
+            if !forText { applyFilled(to: doc) }
             return try body(doc, page, w, h)
         }
     }
@@ -209,7 +211,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private static func closeHandle(_ doc: OpaquePointer) { g_object_unref(UnsafeMutableRawPointer(doc)) }
 
     /// The error poppler gave, as a `PageError` (and freed).
-    private static func failure(_ path: String, _ error: inout UnsafeMutablePointer<GError>?) -> PageError {
+    static func failure(_ path: String, _ error: inout UnsafeMutablePointer<GError>?) -> PageError {
         defer { g_clear_error(&error) }
         guard let e = error?.pointee else { return .invalid(path: path, message: "not a readable PDF") }
         if e.domain == poppler_error_quark(), e.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) { return .protected(path: path) }

@@ -115,7 +115,7 @@ extension PDFDocument {
     }
 
     /// Maps a box in a page's points (w × h, y down) to fractions of the book's paper.
-    private func paperPlace(_ w: Double, _ h: Double) -> (PageRegion) -> PageRegion {
+    func paperPlace(_ w: Double, _ h: Double) -> (PageRegion) -> PageRegion {
         let on = RGBAImage.placement(own: w / h, onPaper: aspect)
         return { b in
             on.placing(PageRegion(x0: b.x0 / w, y0: b.y0 / h, x1: b.x1 / w, y1: b.y1 / h))

@@ -86,7 +86,8 @@ public struct Dictionaries: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(5_000) }
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: a tool started by a process that ignores SIGTERM inherits that.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return nil
         }

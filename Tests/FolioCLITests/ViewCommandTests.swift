@@ -98,7 +98,7 @@ within 20 titled "— page 1 of 10" || fail "Home did not go to the first page; 
 xdotool key --window "$wid" shift+m
 within 20 titled "pages 6–7.*bookmark: page 6" || fail "Shift+M did not return to the bookmark; the title says: $(xdotool getwindowname "$wid")"
 quit
-"$FOLIO" notes "$DOC" | grep -qx "page 6" || fail "no bookmark saved: $("$FOLIO" notes "$DOC" 2>&1)"
+"$FOLIO" notes "$DOC" | grep -qx "page 6: bookmark" || fail "no bookmark saved: $("$FOLIO" notes "$DOC" 2>&1)"
 """#
 
 /// navigation.pdf: a click on page 1's link (at 50, 300 of its 420 x 595 points; the right-hand

@@ -63,11 +63,13 @@ import Testing
     /// A tool that never answers is ended at the time bound: the look-up says there is no
     /// dictionary rather than hang the viewer.
     @Test func aToolThatHangsIsEnded() throws {
-        let tools = try Tools(["sdcv": "exec sleep 60"])
+        let tools = try Tools(["sdcv": "echo $$ > \"$(dirname \"$0\")/pid\"; exec sleep 60"])
         defer { tools.remove() }
         var d = tools.dictionaries
         d.timeout = 0.3
         #expect(d.lookUp("whale") == .noDictionary(Dictionaries.installHint))
+        let pid = try #require(Int32(String(contentsOfFile: tools.folder + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) != 0, "the tool is gone once the look-up returns")
     }
 
     @Test func theWordIsTheFirstWithoutItsPunctuation() {

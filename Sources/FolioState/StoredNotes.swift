@@ -1,10 +1,40 @@
 import FolioBook
 import Foundation
 
-/// The reader's highlights and notes in the store's `highlights` table: a reflowable book's by
-/// chapter and character offsets, a fixed page's by page index and line boxes (`quads`, four
-/// numbers a box, fractions of the paper). Each change is one transaction.
+/// What the reader wrote into a book: highlights and notes in the store's `highlights` table (a
+/// reflowable book's by chapter and character offsets, a fixed page's by page index and line
+/// boxes, `quads`: four numbers a box, fractions of the paper), and the values filled into its
+/// form and not yet saved, in `book_settings` (`form.<field id>`). Each change is one transaction.
 extension StateStore {
+    /// The values filled into `book`'s form and not saved into a copy yet, by field.
+    public func formValues(of book: Book) -> [Int: FormValue] {
+        read { db in
+            guard let id = try row(of: book, in: db) else { return [:] }
+            let rows = try db.query("SELECT key, value FROM book_settings WHERE book = ? AND key LIKE 'form.%'", [.int(id)])
+            return Dictionary(rows.compactMap { r in
+                r[0].text.flatMap { Int($0.dropFirst(5)) }.flatMap { field in r[1].text.flatMap(FormValue.init(stored:)).map { (field, $0) } }
+            }, uniquingKeysWith: { $1 })
+        } ?? [:]
+    }
+
+    /// Keeps `value` as what field `field` of `book`'s form holds; false when it cannot be written.
+    @discardableResult
+    public func setFormValue(_ value: FormValue, field: Int, of book: Book) -> Bool {
+        write { db in
+            guard let id = try keptRow(of: book, in: db) else { return false }
+            try db.query("INSERT OR REPLACE INTO book_settings (book, key, value) VALUES (?, ?, ?)", [.int(id), .text("form.\(field)"), .text(value.stored)])
+            return true
+        } ?? false
+    }
+
+    /// Forgets the values filled into `book`'s form (a copy was saved with them).
+    public func clearFormValues(of book: Book) {
+        _ = write { db in
+            guard let id = try row(of: book, in: db) else { return }
+            try db.query("DELETE FROM book_settings WHERE book = ? AND key LIKE 'form.%'", [.int(id)])
+        }
+    }
+
     /// `book`'s highlights in reading order (chapter and offset, or page and top).
     public func highlights(of book: Book) -> [Highlight] {
         read { db in

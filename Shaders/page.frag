@@ -125,7 +125,7 @@ void main() {
     tex.rgb = clamp(mix(uThemeInk, uThemePaper, l) + (tex.rgb - vec3(l)), 0.0, 1.0);
 #endif
 
-    // The light, never above 1 (a lit facet brighter than flat paper shows as a lighter seam),
+    // The light, above 1 only by the paper's sheen (a lit facet brighter than flat paper shows as a lighter seam),
     // and how much of it comes from behind, through the paper (page.vert).
     float light = vLit.x, behind = vLit.y;
 

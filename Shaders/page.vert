@@ -184,16 +184,26 @@ float occlusion(vec3 P) {
     return 0.5 * (1.0 - cos(highest));
 }
 
-// The light on the face drawn, whose world normal is `n`: Lambert relative to a flat page, so
-// flat lit paper keeps its own colour, never above 1 (a lit facet brighter than flat paper shows
-// as a lighter seam); and 0 where the light falls on the face, rising to 1 as it comes from
+// The light on the face drawn, whose world normal is `n`, the same for a sheet's front and
+// back: Lambert relative to a flat page, so flat lit paper keeps its own colour, never above 1
+// (a lit facet brighter than flat paper shows as a lighter seam). A face turned away from the
+// light darkens on by its angle, ever more slowly (d / (1 − d) past edge-on: no floor, so no
+// band of one grey, and no kink where the light passes edge-on). Only the paper's sheen goes
+// past 1, where a bent face turns towards the half-way direction between the light and the eye
+// more than a flat page does (a curl's crest as it turns to the light), never darkening one:
+// none on a flat page. And 0 where the light falls on the face, rising to 1 as it comes from
 // behind, through the paper (continuous in the face's angle, so in time; Renderer.isBackLit:
-// where it is 0). Per vertex: both vary slowly over the mesh (a curl's strips follow its fold),
+// where it is 0). Per vertex: all vary slowly over the mesh (a curl's strips follow its fold),
 // and a software renderer then spares every pixel the normal's interpolation and this.
+const float SHEEN = 0.25, SHEEN_POWER = 16.0;
 vec2 lighting(vec3 n) {
     n = normalize(n) * (1.0 - 2.0 * uBackFace);
     float l = dot(n, uLight);
-    return vec2(clamp(0.7 + 0.3 * l / uLight.z, 0.62, 1.0), smoothstep(0.0, -0.4, l));
+    float d = l / uLight.z;
+    float lambert = min(0.7 + 0.3 * (d >= 0.0 ? d : d / (1.0 - d)), 1.0);
+    vec3 h = normalize(uLight + vec3(0.0, 0.0, 1.0));
+    float sheen = SHEEN * max(pow(max(dot(n, h), 0.0), SHEEN_POWER) - pow(h.z, SHEEN_POWER), 0.0);
+    return vec2(lambert + sheen, smoothstep(0.0, -0.4, l));
 }
 
 // Where world point w lands on screen, in pixels (a point behind the eye, never seen, kept

@@ -28,16 +28,16 @@ public enum Side: Sendable, Equatable {
 
 /// The fan layout's formulas (docs/behaviour.md §4).
 public enum Fan {
-    public static let compression = 0.05
+    public static let compression = 0.1
     public static let faceSeparation = 1.0 / 1000
-    /// The ratio the fan ends at on either side: the sheets beyond lie in a block on their cover
-    /// board, standing there (27° from lying flat), so both boards show in every book, however
-    /// long, and the blocks' fore edges face the eye.
-    public static let end = 0.7
+    /// The ratio the fan ends at on either side, lying flat (the seed's clamp): the sheets that
+    /// reach it lie in a block on their cover board, flat there too, so both boards' cloth rims
+    /// show round it in every book, however long.
+    public static let end = 1.0
     /// How many sheets from the middle of the fan (ratio 0) its end lies: past it, the blocks.
     static let reach = 0.5 + (end - 0.5) / compression
 
-    /// `r = −0.5 + floor(i / 2) − s`, compressed by 0.05 beyond ±0.5 (not yet clamped).
+    /// `r = −0.5 + floor(i / 2) − s`, compressed by 0.1 beyond ±0.5 (not yet clamped).
     public static func ratio(page i: Int, spread s: Double) -> Double {
         let r = -0.5 + Double(i / 2) - s
         if r > 0.5 { return 0.5 + compression * (r - 0.5) }
@@ -69,7 +69,7 @@ public enum Fan {
         return (Double(j) - Double(f.lowerBound + f.upperBound) / 2) * PageStack.sheetThickness
     }
 
-    /// Angle about the spine for ratio `r` (clamped to the ends, ±0.7): right-hand pages
+    /// Angle about the spine for ratio `r` (clamped to the ends, ±1): right-hand pages
     /// `(1 − r)(−π/2)`, left-hand pages `(1 + r)(π/2)`, plus `(i mod 2) / 1000`; lowered
     /// towards lying open as `rise` goes below 1 (`lowered`).
     public static func angle(page i: Int, ratio r: Double, rise: Double = 1) -> Double {
@@ -380,8 +380,8 @@ enum BookFaces {
     /// The fan's two ends, as a hardcover book stood on its spine and fanned open shows them:
     /// each cover board fans as the sheet it closes does (the front board is the cover's sheet,
     /// the back board a sheet after the last), standing at that sheet's angle, its cloth rim and
-    /// overhang round the endpaper; the sheets at a fan's end (ratio ±0.7, 4½ spreads away and
-    /// beyond) are a block beneath the top one (the page they carry), standing there on that
+    /// overhang round the endpaper; the sheets at a fan's end (ratio ±1, 5½ spreads away and
+    /// beyond) are a block beneath the top one (the page they carry), lying there on that
     /// board, its sheet lines on its edges. Those do not move while the same sheets fan.
     static func fanEnds(_ book: BookInfo, index: Int, spread s: Double, lying: FanRise? = nil) -> [BookFace] {
         let rise = lying?.amount ?? 1

@@ -5,7 +5,7 @@ import FolioRender
 import FolioScript
 import Testing
 
-/// The fan as a book fanned open: its cover boards stand at the two ends of the fan, with the
+/// The fan as a book fanned open: its cover boards close the two ends of the fan, with the
 /// sheets they close, their cloth showing round the endpapers.
 @Suite(.serialized) struct FanBookTests {
     static let width = 1280, height = 720
@@ -67,40 +67,6 @@ import Testing
         #expect(Self.isCloth(img.pixel(at.x, at.y)), "the back board's cloth at \(at): \(img.pixel(at.x, at.y))")
         let x = at.x + (at.x < Self.width / 2 ? 10 : -10)
         #expect(img.luma(x, at.y + 10) > 150, "the endpaper inside it: \(img.luma(x, at.y + 10))")
-    }
-
-    /// Both boards stand at the ends of the fan, short book or long: the cloth of each board's
-    /// rim shows halfway up its fore edge. A long book's boards lay flat beneath blocks lying
-    /// flat, hidden behind the fanned sheets.
-    @Test(arguments: [(400, 200), (20, 10)])
-    func bothBoardsShowAtTheFansEnds(_ images: Int, _ page: Int) throws {
-        let (scene, img) = try Self.fan(images: images, page: page)
-        let boards = scene.items.filter { $0.kind == .board }
-        #expect(boards.count == 2)
-        for board in boards {
-            let grow = BookBoard.overhang(board.thickness)
-            let at = Self.pixel(board.model.project(Vec3(board.size.x + grow - 0.3, 0, -board.thickness / 2)), in: scene)
-            #expect(Self.isCloth(img.pixel(at.x, at.y)), "a \(images)-page book's board at \(at): \(img.pixel(at.x, at.y))")
-        }
-    }
-
-    /// A long book's blocks at the fan's ends show their sheet lines on their fore edges
-    /// (lines of gathered sheets, as on the flat layout's blocks): across the fore edge's depth
-    /// the paper's luma changes by several levels. Lying flat, they showed nothing there.
-    @Test func theEndBlocksShowSheetLines() throws {
-        let width = 1920, height = 1080
-        let (scene, img) = try Self.fan(images: 400, page: 200, width: width, height: height)
-        let blocks = scene.items.filter { $0.kind == .block }
-        #expect(blocks.count == 2)
-        for block in blocks {
-            let t = block.thickness
-            let lumas = stride(from: 0.1, through: 0.8, by: 0.02).map { k -> Double in
-                let at = Self.pixel(block.model.project(Vec3(block.size.x, 0, -k * t)), in: scene, width: width, height: height)
-                return img.luma(at.x, at.y)
-            }
-            let paper = lumas.allSatisfy { $0 > 90 }
-            #expect(paper && (lumas.max() ?? 0) - (lumas.min() ?? 0) > 6, "a block's fore edge across its depth: \(lumas.map { Int($0) })")
-        }
     }
 
     /// The wedge: a fanned page is darker where the page hinged over it nearly touches it (next

@@ -191,6 +191,69 @@ import Testing
         #expect(back.luma < front.luma, "front \(front), back \(back)")
     }
 
+    /// A book of two images: layout page 2 blank, and its back, page 3, inked black over its
+    /// top-left quarter when `inkedBack`, else blank too.
+    static func sheetBack(inkedBack: Bool) -> Library {
+        let pages = printOverBlank(inkedBack ? "inked-back" : "blank-back", width: 181, height: 284, printed: true) { x, y in
+            inkedBack && x < 90 && y < 142
+        }.books[0].pages
+        return Library(title: "", books: [Book(title: "Text", pages: pages.reversed(), printed: true)])
+    }
+
+    /// The back of a lifted curl, seen along the middle of the sheet from its spine to its fore
+    /// edge at `turn`, the sheet alone, the light low from the left (the back turned away from
+    /// it): at each point where the back faces the eye, how the light falls on it (n · l) and
+    /// the pixel's luma there; and the lumas over its whole back.
+    static func curlBack(turn: Double, library: Library) throws -> (row: [(nl: Double, luma: Double)], all: [Double]) {
+        var s = StillState()
+        s.book = 0
+        s.page = 1
+        s.turn = turn
+        s.deform = .curl
+        var scene = try s.scene(library: library.bookInfos)
+        scene.items = scene.items.filter { $0.kind == .sheet }
+        scene.light = normalize(Vec3(-0.8, 0, 0.6))
+        let sheet = try #require(scene.items.first)
+        let (w, h) = (1280, 720)
+        let img = try GLHarness.shared.render(scene, width: w, height: h, library: library)
+        let eye = Vec3(0, 0, scene.camera.eyeDistance)
+        func sample(_ a: Double, _ l: Double) -> (nl: Double, luma: Double)? {
+            let p = sheet.deformation.apply(Vec2(a * sheet.size.x, l * sheet.size.y))
+            let at = sheet.model.project(p.position)
+            let back = normalize(sheet.model.transformDirection(p.normal)) * -1
+            guard dot(back, normalize(eye - at)) > 0.2 else { return nil }
+            let px = FanBookTests.pixel(at, in: scene, width: w, height: h)
+            return (dot(back, scene.light), img.luma(px.x, px.y))
+        }
+        let row = stride(from: 0.3, through: 0.97, by: 0.01).compactMap { sample($0, 0) }
+        let all = stride(from: 0.05, through: 0.95, by: 0.05).flatMap { a in
+            stride(from: -0.45, through: 0.45, by: 0.05).compactMap { sample(a, $0)?.luma }
+        }
+        return (row, all)
+    }
+
+    /// The back of a lifted sheet is paper lit as the front is: across a curl's back, from its
+    /// crest to its flat flap, brighter wherever it turns further towards the light (no band of
+    /// one grey where it turns away), and at each turn as bright as its flap's angle to the light
+    /// makes it; printed with its own page. Faces turned away from the light were held at one
+    /// grey, and the back read as a flat grey card.
+    @Test func theBackOfALiftedSheetIsLitByItsAngleAndPrinted() throws {
+        let blank = Self.sheetBack(inkedBack: false)
+        let back = try Self.curlBack(turn: 0.7, library: blank)
+        try #require(back.row.count > 10, "the back is seen at \(back.row.count) points")
+        let sorted = back.row.sorted { $0.nl < $1.nl }
+        #expect(sorted.last!.luma - sorted.first!.luma > 15, "the back across: \(sorted.map { Int($0.luma) })")
+        for (a, b) in zip(sorted, sorted.dropFirst(4)) where b.nl - a.nl > 0.04 {
+            #expect(b.luma > a.luma, "lit by \(a.nl) and by \(b.nl): \(a.luma) and \(b.luma)")
+        }
+        // The flat flap (its fore edge) at three turns: brighter as it turns towards the light.
+        let flaps = try [0.6, 0.7, 0.8].map { try Self.curlBack(turn: $0, library: blank).row.last! }
+        #expect(zip(flaps, flaps.dropFirst()).allSatisfy { $1.nl > $0.nl + 0.05 && $1.luma > $0.luma + 3 }, "\(flaps)")
+        // Its own page's ink: darker than half the blank back's darkest paper.
+        let inked = try Self.curlBack(turn: 0.7, library: Self.sheetBack(inkedBack: true)).all, paper = back.all.min() ?? 0
+        #expect(paper > 60 && inked.filter { $0 < paper / 2 }.count > 10, "ink on the back: \(inked.filter { $0 < paper / 2 }.count), paper \(paper)")
+    }
+
     /// The right page of a thick book, seen from above with its spine away from the vanishing
     /// point: near the spine its pixels move where the page curves down; away from it, not.
     @Test func pagesCurveDownIntoTheGutter() throws {

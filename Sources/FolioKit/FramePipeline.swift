@@ -80,6 +80,8 @@ public final class FramePipeline {
     /// The book read aloud (`ReadAloud.swift`), the pages its sentence is marked on, and the
     /// voice's speed the reader chose.
     var readingAloud: ReadAloud?
+    /// The form field being typed into (`FormFilling.swift`): its id and the page image it is on.
+    var filling: (field: Int, image: Int)?
     var spokenPages: Set<Int> = []
     var speechRate = 0
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
@@ -269,7 +271,10 @@ public final class FramePipeline {
         advance(to: now)
         if controller.book != highlightsShown {
             highlightsShown = controller.book
-            if let b = controller.book { showHighlights(of: library.books[b]) }
+            if let b = controller.book {
+                showHighlights(of: library.books[b])
+                restoreFormValues(of: library.books[b])
+            }
         }
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()

@@ -58,7 +58,7 @@ final class InputRouter {
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],
                let point = PagePoint.under(gestures.mapping.layoutPoint(x: x, y: y), controller: p.controller),
-               p.delegate?.pipeline(p, clickedAt: point, at: now) == true {
+               p.fieldClicked(point, at: now) || p.delegate?.pipeline(p, clickedAt: point, at: now) == true {
                 actions = []
             }
             for action in actions { p.perform(action, at: now, origin: .gesture) }
@@ -88,6 +88,7 @@ extension FramePipeline {
         case .removeHighlight: removeSelectedHighlights(at: now)
         case .notes: showNotesPanel(at: now)
         case .lookUp: lookUpSelection(at: now)
+        case .saveFilled: saveFilledCopy()
         case .readAloud: toggleReadingAloud(at: now)
         case .stopReading: stopReadingAloud()
         case .speechFaster, .speechSlower: changeSpeechRate(by: command == .speechFaster ? 1 : -1)

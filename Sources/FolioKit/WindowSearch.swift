@@ -64,9 +64,10 @@ extension FramePipeline {
                 switch key {
                 case .escape:
                     layer.closeField()
-                    noting = nil
+                    (noting, filling) = (nil, nil)
                 case .backspace: layer.eraseInField()
                 case .enter where layer.fieldPurpose == .note: keepNote(layer.field ?? "")
+                case .enter where layer.fieldPurpose == .form: keepFieldText(layer.field ?? "")
                 case .enter: startSearch(layer.field ?? "", at: now)
                 // Fullscreen and a screenshot work over the field.
                 case .f11, .f12: return false

@@ -56,8 +56,9 @@ public struct LayerState: Sendable, Equatable {
     public var typing: String?
     /// Where a drag of the progress bar is (fraction of the book), nil when none.
     public var dragFraction: Double?
-    /// What the entry field is typed for: a phrase to find, or a note on words selected.
-    public enum FieldPurpose: Sendable, Equatable { case find, note }
+    /// What the entry field is typed for: a phrase to find, a note on words selected, or a form's
+    /// text field.
+    public enum FieldPurpose: Sendable, Equatable { case find, note, form }
     /// The text being typed in the entry field, nil while the field is closed.
     public private(set) var field: String?
     public private(set) var fieldPurpose = FieldPurpose.find
@@ -142,7 +143,7 @@ public struct LayerState: Sendable, Equatable {
     /// What the entry line shows: the page number typed, else its answer, else the search
     /// field (its last 60 characters, a bar where typing goes), else what the search found.
     public var entry: String? {
-        typing ?? answer ?? field.map { "\(fieldPurpose == .find ? "Find" : "Note"): \($0.count > 60 ? "…" + $0.suffix(60) : $0)▏" } ?? searchLine
+        typing ?? answer ?? field.map { "\(fieldPurpose == .find ? "Find" : fieldPurpose == .note ? "Note" : "Field"): \($0.count > 60 ? "…" + $0.suffix(60) : $0)▏" } ?? searchLine
     }
 
     /// The next time anything of the layer changes by itself after `time` (`time` itself while it

@@ -27,7 +27,8 @@ extension PDFDocument: FillableSource {
                 fields.append(FormField(id: Int(poppler_form_field_get_id(field)), name: Self.string(poppler_form_field_get_partial_name(field)) ?? "",
                                         box: place(box), kind: kind, readOnly: poppler_form_field_is_read_only(field) != 0))
             }
-            return fields
+            // In reading order (poppler lists them last first).
+            return fields.sorted { ($0.box.y0, $0.box.x0) < ($1.box.y0, $1.box.x0) }
         }) ?? []
     }
 

@@ -36,6 +36,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case highlight, annotate, removeHighlight, notes
     /// The word selected looked up in the installed dictionaries.
     case lookUp
+    /// A copy of the book with its form filled, saved beside it.
+    case saveFilled
     /// The book read aloud from the page shown (again: pause, resume); stopped; its voice
     /// faster or slower.
     case readAloud, stopReading, speechFaster, speechSlower
@@ -183,6 +185,7 @@ public enum KeyMap {
         Binding(keys: [.delete], context: .book, command: .removeHighlight, repeats: .never, summary: "take the highlights selected away"),
         Binding(keys: [.x], context: .book, command: .notes, repeats: .never, summary: "highlights, notes, bookmarks"),
         Binding(keys: [.d], modifiers: .shift, context: .book, command: .lookUp, repeats: .never, summary: "look the word selected up"),
+        Binding(keys: [.s], modifiers: .control, context: .book, command: .saveFilled, repeats: .never, summary: "save a copy with the form filled"),
         Binding(keys: [.r], context: .book, command: .readAloud, repeats: .never, summary: "read aloud (again: pause)"),
         Binding(keys: [.r], modifiers: .shift, context: .book, command: .stopReading, repeats: .never, summary: "stop reading"),
         Binding(keys: [.u], context: .book, command: .speechFaster, repeats: .always, summary: "speech faster"),

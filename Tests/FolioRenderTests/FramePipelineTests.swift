@@ -265,6 +265,34 @@ private final class SentencePages: PageSource {
     }
 }
 
+/// Two white pages with a form on the first: a text field across its top (id 1) and a check box
+/// (id 2); it keeps what is filled and writes a file where a filled copy is saved.
+private final class FormPages: FillableSource, @unchecked Sendable {
+    static let format = PageSourceFormat(name: "form pages", extensions: ["formpages"]) { _, _ in FormPages.shared }
+    static let shared = FormPages()
+    let pageCount = 2
+    let title: String? = "Form"
+    var values: [Int: FormValue] = [:]
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (362, 568) }
+    func render(page index: Int, fit: PixelSize) throws -> PageRender { whitePage(fit) }
+
+    func fields(page index: Int) -> [FormField] {
+        guard index == 0 else { return [] }
+        var text = "", on = false
+        if case let .text(t)? = values[1] { text = t }
+        if case let .check(c)? = values[2] { on = c }
+        return [FormField(id: 1, name: "name", box: PageRegion(x0: 0.1, y0: 0.1, x1: 0.9, y1: 0.2), kind: .text(text), readOnly: false),
+                FormField(id: 2, name: "agree", box: PageRegion(x0: 0.1, y0: 0.5, x1: 0.4, y1: 0.6), kind: .check(on), readOnly: false)]
+    }
+
+    func fill(_ id: Int, with value: FormValue) { values[id] = value }
+
+    func saveFilled(to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data("filled".utf8)) else { throw FileError(.cannotCreate, path, "cannot") }
+    }
+}
+
 /// A voice that speaks nothing: it keeps what it was given, and a test says when sentences end.
 private final class RecordingVoice: SpeechOutput, @unchecked Sendable {
     var spoken: [String] = []
@@ -1044,6 +1072,48 @@ private final class Recorder: FramePipelineDelegate {
                 s.queued = [TimedInputEvent(.key(.r, modifiers: [], isRepeat: false), at: s.time)]
                 step(p, s, until: s.time + 0.2)
                 #expect(p.layer.notice == SpeechDispatcher.unavailable)
+            }
+        }
+    }
+
+    /// A click on a form's text field gives the keyboard to it ("Field: …", typed text, Enter
+    /// keeps it), a click on a check box ticks it, and neither turns the page; the values are
+    /// kept in the store until Ctrl+S writes "book (filled)" beside the book (then "(filled 2)"),
+    /// never over a file.
+    @Test func aFormIsFilledByClicksAndTypingAndSavedBesideTheBook() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-form-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        FormPages.shared.values = [:]
+        try withDocument(FormPages.format) { doc in
+            try live(configure: { $0.showsLayer = true; $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+                let book = p.library.books[0]
+                func click(_ x: Double, _ y: Double) throws {
+                    let at = try pixel(x: x, y: y, in: p), t = s.time
+                    s.queued = [TimedInputEvent(.mouseDown(.left, x: at.x, y: at.y, modifiers: []), at: t),
+                                TimedInputEvent(.mouseUp(.left, x: at.x, y: at.y, modifiers: []), at: t + 0.05)]
+                    step(p, s, until: t + 0.3)
+                }
+                try click(0.5, 0.15)
+                #expect(p.layer.entry == "Field: ▏")
+                s.queued = [TimedInputEvent(.text("Ahab"), at: s.time), TimedInputEvent(.key(.enter, modifiers: [], isRepeat: false), at: s.time + 0.05)]
+                step(p, s, until: s.time + 0.3)
+                try click(0.2, 0.55)
+                #expect(FormPages.shared.values == [1: .text("Ahab"), 2: .check(true)])
+                #expect(store.formValues(of: book) == [1: .text("Ahab"), 2: .check(true)])
+                #expect(rec.turns.isEmpty, "a click on a field turns no page")
+                for name in ["book (filled).formpages", "book (filled 2).formpages"] {
+                    s.queued = [TimedInputEvent(.key(.s, modifiers: .control, isRepeat: false), at: s.time)]
+                    step(p, s, until: s.time + 0.2)
+                    let saved = (doc as NSString).deletingLastPathComponent + "/" + name
+                    #expect(FileManager.default.contents(atPath: saved) == Data("filled".utf8), "\(name)")
+                }
+                #expect(store.formValues(of: book).isEmpty, "saved: the store lets the values go")
+                let left = try FileManager.default.contentsOfDirectory(atPath: (doc as NSString).deletingLastPathComponent).filter { $0.hasPrefix(".folio") }
+                #expect(left.isEmpty, "no file of its own left behind: \(left)")
             }
         }
     }

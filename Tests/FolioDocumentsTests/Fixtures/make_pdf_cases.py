@@ -10,10 +10,12 @@ from raw_pdf import raw_pdf
 out = sys.argv[1]
 
 
-def page_pdf(name, page, content, extra=(), xref_ok=True):
+def page_pdf(name, page, content, extra=(), xref_ok=True, acroform=None):
     """One page: `page` adds to its dictionary, `content` is its content stream, `extra` are
-    objects 5 on; with `xref_ok` false its cross-reference table points 7 bytes off."""
-    objs = [b"<< /Type /Catalog /Pages 2 0 R%s >>" % (b" /AcroForm << /Fields [5 0 R] >>" if name == "form.pdf" else b""),
+    objects 5 on, `acroform` the catalog's form dictionary; with `xref_ok` false its
+    cross-reference table points 7 bytes off."""
+    form = acroform or (b"<< /Fields [5 0 R] >>" if name == "form.pdf" else None)
+    objs = [b"<< /Type /Catalog /Pages 2 0 R%s >>" % (b" /AcroForm " + form if form else b""),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             b"<< /Type /Page /Parent 2 0 R " + page + b" /Contents 4 0 R >>",
             b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"] + list(extra)
@@ -38,5 +40,16 @@ appearance = b"1 1 0 rg 0 0 200 150 re f"
 page_pdf("form.pdf", b"/MediaBox [0 0 200 300] /Annots [5 0 R]", b"",
          [b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /Rect [0 150 200 300] /F 4 /P 3 0 R /AP << /N 6 0 R >> >>",
           b"<< /Type /XObject /Subtype /Form /BBox [0 0 200 150] /Length %d >>\nstream\n" % len(appearance) + appearance + b"\nendstream"])
+# A form to fill: a text field "name" (Helvetica 14, empty) across the top, and a check box
+# "agree" below it whose on state draws a black square.
+square = b"0 g 0 0 20 20 re f"
+page_pdf("fillable.pdf", b"/MediaBox [0 0 200 300] /Annots [5 0 R 6 0 R]", b"",
+         [b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /Rect [20 240 180 270] /F 4 /P 3 0 R /DA (/Helv 14 Tf 0 g) >>",
+          b"<< /Type /Annot /Subtype /Widget /FT /Btn /T (agree) /Rect [20 180 40 200] /F 4 /P 3 0 R /V /Off /AS /Off"
+          b" /AP << /N << /Yes 7 0 R /Off 8 0 R >> >> >>",
+          b"<< /Type /XObject /Subtype /Form /BBox [0 0 20 20] /Length %d >>\nstream\n" % len(square) + square + b"\nendstream",
+          b"<< /Type /XObject /Subtype /Form /BBox [0 0 20 20] /Length 0 >>\nstream\n\nendstream",
+          b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"],
+         acroform=b"<< /Fields [5 0 R 6 0 R] /DA (/Helv 14 Tf 0 g) /DR << /Font << /Helv 9 0 R >> >> >>")
 # Every cross-reference offset wrong by 7 bytes: magenta over the whole page once repaired.
 page_pdf("bad-xref.pdf", b"/MediaBox [0 0 200 300]", b"1 0 1 rg 0 0 200 300 re f", xref_ok=False)

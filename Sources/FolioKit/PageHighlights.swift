@@ -67,22 +67,28 @@ extension FramePipeline {
         return made
     }
 
-    /// Shift+H: the words selected highlighted in yellow; when they are highlighted already, in
-    /// the next colour.
-    func highlightSelection(at now: Double) {
+    /// Runs `body` with the open book, its document, the store and the highlights the words
+    /// selected make; says why not when there is no store, no text or nothing selected.
+    private func withSelection(_ body: (Book, String, StateStore, [Highlight]) -> Void) {
         switch highlightTarget() {
         case let .failure(refusal): showNotice(refusal.description)
         case let .success((book, path, store)):
-            let wanted = selectedHighlights()
-            guard !wanted.isEmpty else { return showNotice(HighlightRefusal.noSelection.description) }
+            let selected = selectedHighlights()
+            guard !selected.isEmpty else { return showNotice(HighlightRefusal.noSelection.description) }
+            body(book, path, store, selected)
+        }
+    }
+
+    /// Shift+H: the words selected highlighted in yellow; when they are highlighted already, in
+    /// the next colour (their notes kept).
+    func highlightSelection(at now: Double) {
+        withSelection { book, path, store, wanted in
             let kept = store.highlights(of: book)
-            var colour = Highlight.Colour.yellow
-            let changed = wanted.map { h -> Highlight in
-                guard let same = kept.first(where: { $0.anchor == h.anchor }) else { return h }
-                colour = same.colour.next
-                return Highlight(anchor: h.anchor, text: h.text, note: same.note, colour: colour)
+            let colour = kept.first { $0.anchor == wanted[0].anchor }?.colour.next ?? .yellow
+            let made = wanted.map { h in
+                Highlight(anchor: h.anchor, text: h.text, note: kept.first { $0.anchor == h.anchor }?.note, colour: colour)
             }
-            guard store.add(changed.map { Highlight(anchor: $0.anchor, text: $0.text, note: $0.note, colour: colour) }, to: book) != nil else {
+            guard store.add(made, to: book) != nil else {
                 return showNotice("highlight not saved: \(FileName.printable(store.path)) cannot be written")
             }
             titleNote = "highlighted in \(colour.rawValue)"
@@ -92,11 +98,7 @@ extension FramePipeline {
 
     /// Delete: the highlights touching the words selected taken away.
     func removeSelectedHighlights(at now: Double) {
-        switch highlightTarget() {
-        case let .failure(refusal): showNotice(refusal.description)
-        case let .success((book, path, store)):
-            let selected = selectedHighlights()
-            guard !selected.isEmpty else { return showNotice(HighlightRefusal.noSelection.description) }
+        withSelection { book, path, store, selected in
             let touched = store.highlights(of: book).filter { h in selected.contains { $0.overlaps(h) } }
             guard !touched.isEmpty else { return showNotice("no highlight there to take away") }
             for h in touched { if let id = h.id { store.remove(highlight: id) } }
@@ -109,13 +111,9 @@ extension FramePipeline {
     /// they are highlighted); Enter keeps it (`keepNote`).
     func annotateSelection(at now: Double) {
         guard configuration.showsLayer else { return }
-        switch highlightTarget() {
-        case let .failure(refusal): showNotice(refusal.description)
-        case let .success((book, _, store)):
-            let wanted = selectedHighlights()
-            guard let first = wanted.first else { return showNotice(HighlightRefusal.noSelection.description) }
-            let existing = store.highlights(of: book).first { $0.anchor == first.anchor }
-            noting = existing ?? first
+        withSelection { book, _, store, wanted in
+            let existing = store.highlights(of: book).first { $0.anchor == wanted[0].anchor }
+            noting = existing ?? wanted[0]
             layer.openField(.note, with: existing?.note ?? "")
             layer.fade.show(at: now)
             needsRender = true

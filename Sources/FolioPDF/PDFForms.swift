@@ -15,17 +15,10 @@ extension PDFDocument: FillableSource {
             guard let mapping = poppler_page_get_form_field_mapping(page) else { return [] }
             defer { poppler_page_free_form_field_mapping(mapping) }
             let place = paperPlace(w, h)
-            var fields: [FormField] = []
-            var node: UnsafeMutablePointer<GList>? = mapping
-            while let n = node, fields.count < Self.maxOutlineEntries {
-                node = n.pointee.next
-                guard let m = n.pointee.data?.assumingMemoryBound(to: PopplerFormFieldMapping.self).pointee, let field = m.field,
-                      let kind = Self.kind(of: field) else { continue }
-                // Field areas are in PDF space, y up from the page's bottom.
-                let a = m.area
-                let box = PageRegion(x0: min(a.x1, a.x2), y0: h - max(a.y1, a.y2), x1: max(a.x1, a.x2), y1: h - min(a.y1, a.y2))
-                fields.append(FormField(id: Int(poppler_form_field_get_id(field)), name: Self.string(poppler_form_field_get_partial_name(field)) ?? "",
-                                        box: place(box), kind: kind, readOnly: poppler_form_field_is_read_only(field) != 0))
+            let fields = Self.items(of: mapping, as: PopplerFormFieldMapping.self).compactMap { m -> FormField? in
+                guard let field = m.field, let kind = Self.kind(of: field) else { return nil }
+                return FormField(id: Int(poppler_form_field_get_id(field)), name: Self.string(poppler_form_field_get_partial_name(field)) ?? "",
+                                 box: place(Self.box(m.area, pageHeight: h)), kind: kind, readOnly: poppler_form_field_is_read_only(field) != 0)
             }
             // In reading order (poppler lists them last first).
             return fields.sorted { ($0.box.y0, $0.box.x0) < ($1.box.y0, $1.box.x0) }

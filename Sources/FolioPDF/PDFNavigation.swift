@@ -91,27 +91,35 @@ extension PDFDocument {
             guard let mapping = poppler_page_get_link_mapping(page) else { return [] }
             defer { poppler_page_free_link_mapping(mapping) }
             let place = paperPlace(w, h)
-            var links: [PageLink] = []
-            var node: UnsafeMutablePointer<GList>? = mapping
-            while let n = node, links.count < Self.maxOutlineEntries {
-                node = n.pointee.next
-                guard let m = n.pointee.data?.assumingMemoryBound(to: PopplerLinkMapping.self).pointee,
-                      let action = m.action else { continue }
-                // Link areas are in PDF space, y up from the page's bottom.
-                let a = m.area
-                let box = PageRegion(x0: min(a.x1, a.x2), y0: h - max(a.y1, a.y2), x1: max(a.x1, a.x2), y1: h - min(a.y1, a.y2))
+            return Self.items(of: mapping, as: PopplerLinkMapping.self).compactMap { m -> PageLink? in
+                guard let action = m.action else { return nil }
                 let goes: LinkTarget
                 if action.pointee.type == POPPLER_ACTION_URI, let uri = Self.string(action.pointee.uri.uri, free: false) {
                     goes = .uri(uri)
                 } else if let page = target(of: action, doc: doc) {
                     goes = .page(page)
                 } else {
-                    continue
+                    return nil
                 }
-                links.append(PageLink(box: place(box), target: goes))
+                return PageLink(box: place(Self.box(m.area, pageHeight: h)), target: goes)
             }
-            return links
         }) ?? []
+    }
+
+    /// The items of a list poppler made (a page's links, its form fields), at most `maxOutlineEntries`.
+    static func items<T>(of list: UnsafeMutablePointer<GList>, as: T.Type) -> [T] {
+        var items: [T] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let n = node, items.count < maxOutlineEntries {
+            node = n.pointee.next
+            if let item = n.pointee.data?.assumingMemoryBound(to: T.self).pointee { items.append(item) }
+        }
+        return items
+    }
+
+    /// An area in PDF space (y up from the page's bottom) as a box in the page's points, y down.
+    static func box(_ a: PopplerRectangle, pageHeight h: Double) -> PageRegion {
+        PageRegion(x0: min(a.x1, a.x2), y0: h - max(a.y1, a.y2), x1: max(a.x1, a.x2), y1: h - min(a.y1, a.y2))
     }
 
     /// Maps a box in a page's points (w × h, y down) to fractions of the book's paper.

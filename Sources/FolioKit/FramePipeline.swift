@@ -80,6 +80,8 @@ public final class FramePipeline {
     /// The book read aloud (`ReadAloud.swift`), the pages its sentence is marked on, and the
     /// voice's speed the reader chose.
     var readingAloud: ReadAloud?
+    /// The shelf's order and the library as found, once Tab changed it (`ShelfOrder.swift`).
+    var shelfOrder: (order: ShelfOrder, found: Library)?
     /// The form field being typed into (`FormFilling.swift`): its id and the page image it is on.
     var filling: (field: Int, image: Int)?
     var spokenPages: Set<Int> = []
@@ -117,6 +119,7 @@ public final class FramePipeline {
     /// settings, the delegate and the data source of the one before.
     public func replaceLibrary(_ library: Library) {
         guard library != self.library else { return }
+        shelfOrder = nil
         startOver(library) { session.replace(library: library) }
     }
 

@@ -82,6 +82,7 @@ extension FramePipeline {
         case .overview: toggleOverview()
         case .find: openSearchField(at: now)
         case .contents: showContents(at: now)
+        case .sortShelf: sortShelf(at: now)
         case .copy: copySelection()
         case .highlight: highlightSelection(at: now)
         case .annotate: annotateSelection(at: now)

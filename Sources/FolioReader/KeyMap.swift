@@ -38,6 +38,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case lookUp
     /// A copy of the book with its form filled, saved beside it.
     case saveFilled
+    /// The shelf in the next order: as found, read last first, by title, by author.
+    case sortShelf
     /// The book read aloud from the page shown (again: pause, resume); stopped; its voice
     /// faster or slower.
     case readAloud, stopReading, speechFaster, speechSlower
@@ -131,6 +133,7 @@ public enum KeyMap {
         Binding(keys: [.right], context: .shelf, command: .action(.shelfNext), repeats: .always, summary: "next book"),
         Binding(keys: [.enter], context: .shelf, command: .action(.open), repeats: .never, summary: "open the centred book"),
         Binding(keys: [.w], context: .shelf, command: .action(.toggleShelf), repeats: .never, summary: "carousel ↔ wheel"),
+        Binding(keys: [.tab], context: .shelf, command: .sortShelf, repeats: .never, summary: "order: as found → read last → title → author"),
 
         Binding(keys: [.right, .space, .pageDown], context: .book, command: .action(.nextPage), repeats: .whenQueueEmpty,
                 summary: "next page"),

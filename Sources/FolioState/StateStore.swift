@@ -257,6 +257,18 @@ public final class StateStore: Sendable {
         } ?? nil
     }
 
+    /// `books`' indices, the one read last first, then those read before it, then the unread in
+    /// their order (paths compared, as `lastRead` does).
+    public func readOrder(of books: [Book]) -> [Int] {
+        let read = self.read { db in
+            try db.query("SELECT path, last_read FROM books WHERE last_read IS NOT NULL").reduce(into: [String: Int]()) { out, row in
+                if let path = row[0].text, let n = row[1].int { out[path] = max(out[path] ?? 0, n) }
+            }
+        } ?? [:]
+        let last = books.map { book in (book.document ?? book.pages.first?.path).flatMap { read[$0] } ?? -1 }
+        return books.indices.sorted { (last[$0], -$0) > (last[$1], -$1) }
+    }
+
     /// How long `book` was read, over how many pages (`save`'s seconds and its count).
     public struct ReadingTime: Sendable, Equatable {
         public var seconds: Double

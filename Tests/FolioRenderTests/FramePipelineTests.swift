@@ -1118,6 +1118,36 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// Tab on the shelf steps its order: the book read last first (then the unread as found), by
+    /// title, by author, as found again; the book centred stays centred.
+    @Test func tabOrdersTheShelfAndTheCentredBookStays() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-shelf-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let books = try [("Carrots", "Ames"), ("Apples", "Cole"), ("Beans", "Baker")].map { title, author in
+            let page = folder + "/\(title).png"
+            try PNG.write(RGBAImage(width: 4, height: 6, fill: (200, 200, 200, 255)), to: page)
+            var book = Book(title: title, pages: [.image(page)])
+            book.author = author
+            return book
+        }
+        #expect(store.save(ReadingPosition(page: 1), of: books[2]))
+        try live(configure: { $0.showsLayer = true; $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, _ in
+            p.replaceLibrary(Library(title: "Shelf", books: books))
+            #expect(step(p, s, until: 2) { p.isIdle })
+            var orders: [[String]] = []
+            for _ in 0..<4 {
+                s.queued = [key(.tab, at: s.time)]
+                #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating && p.isIdle })
+                orders.append(p.library.books.map(\.title))
+                #expect(p.library.books[Int(p.controller.scroll.rounded())].title == "Carrots", "the centred book stays centred")
+            }
+            #expect(orders == [["Beans", "Carrots", "Apples"], ["Apples", "Beans", "Carrots"], ["Carrots", "Beans", "Apples"], ["Carrots", "Apples", "Beans"]])
+            #expect(p.layer.entry == "shelf as found")
+        }
+    }
+
     /// The contents panel in the viewer's loop: Tab shows the outline with the current
     /// chapter marked, ↓ ↓ Enter goes to the third entry through the goto action, Tab again
     /// marks that chapter, and a click on the second entry goes there and closes the panel.

@@ -153,6 +153,9 @@ extension FramePipeline {
         case .mouseDown where layer.helpShown || layer.note != nil || layer.typography != nil:
             // A click closes the card and does nothing else.
             (layer.helpShown, layer.note, layer.typography) = (false, nil, nil)
+        case let .scroll(_, dy, _) where layer.note != nil:
+            // The wheel reads on through a note longer than its card (and turns no page).
+            layer.scrollNote(by: dy > 0 ? -1 : 1)
         case let .mouseDown(.left, x, y, _):
             guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
                   let f = layerLayout.barFraction(x: x, y: y) else { return false }

@@ -18,7 +18,7 @@ public enum ReaderLayer {
         var c = OverlayContent(entry: state.entry, notice: state.notice)
         c.cards = cards(theme)
         if state.helpShown { c.help = helpSections }
-        c.note = state.note
+        c.note = state.noteShown
         if phase != .shelf { c.typography = state.typography }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {

@@ -67,8 +67,26 @@ public struct LayerState: Sendable, Equatable {
     public var searchLine: String?
     /// The contents panel, while open.
     public var contents: ContentsList?
-    /// The text of a note shown over the page (a footnote's reference clicked), while open.
-    public var note: String?
+    /// The text of a note shown over the page (a footnote's reference clicked, a word looked
+    /// up), while open, and the paragraphs of it scrolled past (the wheel over it).
+    public var note: String? {
+        didSet { if note != oldValue { noteSkip = 0 } }
+    }
+    public var noteSkip = 0
+
+    /// The note as shown: from the first paragraph not scrolled past, "…" before it when some are.
+    public var noteShown: String? {
+        guard let note else { return nil }
+        let paragraphs = note.split(separator: "\n", omittingEmptySubsequences: true)
+        let skip = min(noteSkip, max(paragraphs.count - 1, 0))
+        return skip == 0 ? note : (["…"] + paragraphs.dropFirst(skip)).joined(separator: "\n")
+    }
+
+    /// The wheel over the note: `by` paragraphs further (back when negative), within the note.
+    public mutating func scrollNote(by n: Int) {
+        let count = note?.split(separator: "\n", omittingEmptySubsequences: true).count ?? 0
+        noteSkip = min(max(noteSkip + n, 0), max(count - 1, 0))
+    }
     /// The typography card's rows, while open (a typography key pressed).
     public var typography: [HelpRow]?
     /// What the reading state says beside the books: how far the centred book on the shelf is

@@ -39,6 +39,23 @@ import Testing
         #expect(layout.panels(timed)[0].texts.map(\.string) == ["17–18 · 36", "12 min left in the chapter · 1 h in the book"])
     }
 
+    /// The wheel reads on through a long note a paragraph at a time, "…" standing for those
+    /// passed, never past its last paragraph; another note starts at its top.
+    @Test func aLongNoteScrollsByParagraphs() {
+        var state = LayerState()
+        state.note = "one\ntwo\nthree"
+        #expect(state.noteShown == "one\ntwo\nthree")
+        state.scrollNote(by: 1)
+        #expect(state.noteShown == "…\ntwo\nthree")
+        state.scrollNote(by: 5)
+        #expect(state.noteShown == "…\nthree")
+        state.scrollNote(by: -9)
+        #expect(state.noteShown == "one\ntwo\nthree")
+        state.scrollNote(by: 2)
+        state.note = "another"
+        #expect(state.noteSkip == 0 && state.noteShown == "another")
+    }
+
     @Test(arguments: [(640, 360, 1.0), (1280, 720, 1.0), (1920, 1080, 1.0), (2560, 1440, 2.0), (320, 900, 1.0)])
     func panelsLieInsideTheWindowAndApart(width: Int, height: Int, scale: Double) {
         let layout = OverlayLayout(width: width, height: height, scale: scale)

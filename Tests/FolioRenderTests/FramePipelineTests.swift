@@ -1148,6 +1148,43 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// Shift+D looks the first word selected up (here in a stand-in sdcv): its entry on the
+    /// note card, the wheel reading on through it without turning a page; with nothing
+    /// selected, a line says how to select.
+    @Test func aWordSelectedIsLookedUpAndItsEntryScrolls() throws {
+        let tools = FileManager.default.temporaryDirectory.appendingPathComponent("folio-lookup-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tools) }
+        try """
+            #!/bin/sh
+            [ "$1" = "-l" ] && { printf "Dictionary's name   Word count\\nTest    1\\n"; exit 0; }
+            for w; do :; done
+            printf -- "-->Test\\n-->%s\\n\\nfirst sense\\nsecond sense\\nthird sense\\n" "$w"
+            """.write(toFile: tools + "/sdcv", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools + "/sdcv")
+        let decoding = ManualDecoding()
+        try withDocument(WordPages.format) { doc in
+            try live(configure: { $0.decoding = decoding; $0.showsLayer = true; $0.dictionaries = Dictionaries(environment: ["PATH": tools]) }) { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: 0))
+                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating && p.isIdle })
+                s.queued = [TimedInputEvent(.key(.d, modifiers: .shift, isRepeat: false), at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(p.layer.notice == "nothing selected: Shift + click a word to look it up")
+                let word = try pixel(x: 0.25, y: 0.15, in: p), t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: word.x, y: word.y, modifiers: .shift), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: word.x, y: word.y, modifiers: .shift), at: t + 0.05),
+                            TimedInputEvent(.key(.d, modifiers: .shift, isRepeat: false), at: t + 0.1)]
+                step(p, s, until: t + 0.3)
+                #expect(p.layer.note == "-->Test\n-->alpha\n\nfirst sense\nsecond sense\nthird sense\n")
+                s.queued = [TimedInputEvent(.scroll(dx: 0, dy: -1, modifiers: []), at: s.time)]
+                step(p, s, until: s.time + 0.1)
+                #expect(p.layer.noteShown?.hasPrefix("…\n-->alpha") == true, "\(p.layer.noteShown ?? "")")
+                #expect(rec.turns.isEmpty)
+            }
+        }
+    }
+
     /// The contents panel in the viewer's loop: Tab shows the outline with the current
     /// chapter marked, ↓ ↓ Enter goes to the third entry through the goto action, Tab again
     /// marks that chapter, and a click on the second entry goes there and closes the panel.

@@ -150,6 +150,14 @@ extension FramePipeline {
     func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
         guard configuration.showsLayer else { return false }
         switch event {
+        case let .mouseDown(.left, x, y, _) where layer.typography != nil:
+            // A click on a row of the typography card steps that choice, as its key does (the
+            // text row: its left half smaller, its right half larger); elsewhere it closes the card.
+            guard let rows = layer.typography, let hit = layerLayout.typographyRow(x: x, y: y, rows: rows.count) else {
+                layer.typography = nil
+                break
+            }
+            run(hit.row == 0 ? (hit.left ? .textSmaller : .textLarger) : .typography(ReaderLayer.typographyChoices[hit.row - 1]), at: now)
         case .mouseDown where layer.helpShown || layer.note != nil || layer.typography != nil:
             // A click closes the card and does nothing else.
             (layer.helpShown, layer.note, layer.typography) = (false, nil, nil)

@@ -39,12 +39,15 @@ public enum ReaderLayer {
         return c
     }
 
+    /// The choices the typography card lists after the text size, in its order.
+    public static let typographyChoices: [TypographyChoice] = [.face, .margins, .lineSpacing, .justify, .hyphenate, .publisherStyles]
+
     /// The typography card's rows for `typography` and text size `fontSize`: each choice's
     /// keys, as the key map has them, and what it is now.
     public static func typographyRows(_ typography: Typography, fontSize: Double) -> [HelpRow] {
         let keys = { (command: ViewerCommand) in KeyMap.bindings.filter { $0.command == command }.map(\.label).joined(separator: ", ") }
         return [HelpRow(keys: [keys(.textLarger), keys(.textSmaller)].joined(separator: " "), summary: "text: \(fontSize.formatted()) pt")]
-            + [TypographyChoice.face, .margins, .lineSpacing, .justify, .hyphenate, .publisherStyles].map {
+            + typographyChoices.map {
                 HelpRow(keys: keys(.typography($0)), summary: $0.describe(typography))
             }
     }

@@ -391,10 +391,26 @@ public struct OverlayLayout: Sendable {
 
     /// The typography card: in the top right corner, so the page laid out anew shows beside it;
     /// a title, then a row a choice, its keys on the left and what it is now on the right.
+    /// The typography card's frame for `rows` rows, a row's height and the card's padding.
+    private func typographyCardFrame(rows: Int) -> (frame: OverlayRect, line: Double, pad: Double) {
+        let line = (22 * unit).rounded(), pad = (16 * unit).rounded(), w = min(width - 2 * margin, (400 * unit).rounded())
+        let h = min(pad * 2 + line * Double(rows + 1), barFrame.y - 2 * margin)
+        return (OverlayRect(x: width - margin - w, y: margin, width: w, height: h), line, pad)
+    }
+
+    /// The row of a typography card of `rows` rows at pixel (`x`, `y`), and whether the point is
+    /// on the row's left half; nil off its rows.
+    public func typographyRow(x: Double, y: Double, rows: Int) -> (row: Int, left: Bool)? {
+        let (f, line, pad) = typographyCardFrame(rows: rows)
+        guard f.contains(x: x, y: y) else { return nil }
+        let i = Int(((y - f.y - pad) / line).rounded(.down)) - 1
+        return (0..<rows).contains(i) ? (i, x < f.x + f.width / 2) : nil
+    }
+
     private func typographyCard(_ rows: [HelpRow], tone: CardTone) -> OverlayPanel {
-        let size = 14 * unit, line = (22 * unit).rounded(), pad = (16 * unit).rounded()
-        let w = min(width - 2 * margin, (400 * unit).rounded()), keys = (130 * unit).rounded()
-        let h = min(pad * 2 + line * Double(rows.count + 1), barFrame.y - 2 * margin)
+        let size = 14 * unit, keys = (130 * unit).rounded()
+        let (frame, line, pad) = typographyCardFrame(rows: rows.count)
+        let w = frame.width, h = frame.height
         var texts = [OverlayText("Typography", frame: OverlayRect(x: pad, y: pad, width: w - 2 * pad, height: line), size: size,
                                  color: tone.accent, bold: true)]
         for (i, row) in rows.enumerated() where pad + line * Double(i + 2) <= h {
@@ -404,7 +420,6 @@ public struct OverlayLayout: Sendable {
             texts.append(OverlayText(row.summary, frame: OverlayRect(x: pad + keys, y: y, width: w - 2 * pad - keys, height: line),
                                      size: size, color: tone.dim))
         }
-        let frame = OverlayRect(x: width - margin - w, y: margin, width: w, height: h)
         return OverlayPanel(role: .typography, frame: frame,
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: tone.ground, radius: 12 * unit)], texts: texts)
     }

@@ -564,6 +564,15 @@ private final class Recorder: FramePipelineDelegate {
             // K steps the spacing on from the standard 1.4.
             p.handle(TimedInputEvent(.key(.k, modifiers: [], isRepeat: false), at: s.time))
             #expect(p.typography.lineSpacing == 1.7 && p.layer.typography?.contains(HelpRow(keys: "K", summary: "line spacing: 1.7")) == true)
+            // A click on the card's typeface row steps the typeface as Y does; the card stays.
+            let shown = try #require(ReaderLayer.layout(width: 320, height: 180).panels(p.layerContent).first { $0.role == .typography })
+            let face = try #require(shown.texts.first { $0.string.hasPrefix("typeface:") })
+            let (x, y) = (shown.frame.x + face.frame.x + face.frame.width / 2, shown.frame.y + face.frame.y + face.frame.height / 2)
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: x, y: y, modifiers: []), at: s.time),
+                        TimedInputEvent(.mouseUp(.left, x: x, y: y, modifiers: []), at: s.time + 0.05)]
+            step(p, s, until: s.time + 0.1)
+            #expect(p.typography.face == Typography.Face.allCases[(Typography.Face.allCases.firstIndex(of: .serif)! + 1) % Typography.Face.allCases.count])
+            #expect(rec.commands.last == .typography(.face) && p.layer.typography != nil && rec.turns.isEmpty, "\(rec.turns)")
             s.queued = [key(.escape, at: s.time)]
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.typography == nil && p.controller.phase == .reading, "Escape closed the card, not the book")

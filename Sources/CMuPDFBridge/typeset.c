@@ -256,6 +256,114 @@ static int picture_of(const unsigned char *s, size_t n, char *href, size_t size)
     return images == 1 && !strpbrk(href, "\"<>&");
 }
 
+// MARK: hyphens: none
+
+/// Whether `n` bytes of CSS declarations (or a `style` attribute) set `hyphens: none`, with any
+/// vendor prefix (`-epub-`, `-webkit-`).
+static int sets_no_hyphens(const unsigned char *s, size_t n) {
+    for (size_t i = 0; i + 7 <= n; i++) {
+        if (strncasecmp((const char *)s + i, "hyphens", 7)) continue;
+        size_t j = i + 7;
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) j++;
+        if (j >= n || s[j] != ':') continue;
+        j++;
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) j++;
+        if (j + 4 <= n && !strncasecmp((const char *)s + j, "none", 4)) return 1;
+    }
+    return 0;
+}
+
+/// Adds the simple selectors of a stylesheet's rules that set `hyphens: none` to `options`. A
+/// rule's selectors are the text since the last `{`, `}` or `;` before its block (so rules in
+/// `@media` are read too); compound selectors (descendants, children, attributes) are left out.
+static void read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options) {
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (css[i] == '}' || css[i] == ';') { start = i + 1; continue; }
+        if (css[i] != '{') continue;
+        size_t end = i + 1;
+        while (end < n && css[end] != '}' && css[end] != '{') end++;
+        if (sets_no_hyphens(css + i + 1, end - i - 1)) {
+            size_t a = start;
+            while (a < i && options->unhyphenated_count < folio_unhyphenated_size) {
+                size_t b = a;
+                while (b < i && css[b] != ',') b++;
+                size_t x = a, y = b;
+                while (x < y && (css[x] == ' ' || css[x] == '\t' || css[x] == '\n' || css[x] == '\r')) x++;
+                while (y > x && (css[y - 1] == ' ' || css[y - 1] == '\t' || css[y - 1] == '\n' || css[y - 1] == '\r')) y--;
+                int simple = y > x && y - x < sizeof options->unhyphenated[0];
+                for (size_t k = x; k < y && simple; k++)
+                    simple = (css[k] >= 'a' && css[k] <= 'z') || (css[k] >= 'A' && css[k] <= 'Z') || (css[k] >= '0' && css[k] <= '9')
+                             || css[k] == '-' || css[k] == '_' || (css[k] == '.' && k + 1 < y);
+                if (simple) {
+                    char *out = options->unhyphenated[options->unhyphenated_count++];
+                    memcpy(out, css + x, y - x);
+                    out[y - x] = 0;
+                }
+                a = b + 1;
+            }
+        }
+        // A block of rules (`@media`): the first rule's selectors start inside it.
+        if (end < n && css[end] == '{') {
+            start = i + 1;
+            i = end - 1;
+        } else {
+            start = end + 1;
+            i = end;
+        }
+    }
+}
+
+/// Whether the element of start tag `tag` (`n` bytes after '<') is not to be hyphenated: its
+/// own style says so, or a selector of `options` names it (its name, a class of it, or both).
+static int unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options) {
+    char value[512];
+    if (attribute(tag, n, "style", value, sizeof value) && sets_no_hyphens((const unsigned char *)value, strlen(value))) return 1;
+    if (!options->unhyphenated_count) return 0;
+    size_t len = 0;
+    while (len < n && len < 47 && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    char classes[512] = "";
+    attribute(tag, n, "class", classes, sizeof classes);
+    for (int k = 0; k < options->unhyphenated_count; k++) {
+        const char *sel = options->unhyphenated[k], *dot = strchr(sel, '.');
+        size_t name = dot ? (size_t)(dot - sel) : strlen(sel);
+        if (name && (name != len || strncasecmp(sel, (const char *)tag, len))) continue;
+        if (!dot) return 1;
+        // The class among the attribute's words.
+        size_t c = strlen(dot + 1);
+        for (const char *p = classes; (p = strstr(p, dot + 1)); p += c)
+            if ((p == classes || p[-1] == ' ') && (p[c] == 0 || p[c] == ' ')) return 1;
+    }
+    return 0;
+}
+
+/// Where the element whose start tag (named `tag`, `n` bytes) ends at `end` ends: after its
+/// matching end tag (elements of the same name inside it counted), or the markup's end.
+static size_t element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
+    size_t len = 0;
+    while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    if (!len || (end >= 2 && s[end - 2] == '/')) return end;
+    int depth = 1;
+    for (size_t j = end; j + 1 + len < total; j++) {
+        if (s[j] != '<') continue;
+        int closing = s[j + 1] == '/';
+        const unsigned char *name = s + j + 1 + closing;
+        if ((size_t)(s + total - name) <= len || strncasecmp((const char *)name, (const char *)tag, len)) continue;
+        unsigned char after = name[len];
+        if (after != '>' && after != ' ' && after != '/' && after != '\t' && after != '\n' && after != '\r') continue;
+        if (!closing) {
+            size_t k = j;
+            while (k < total && s[k] != '>') k++;
+            if (k < total && s[k - 1] != '/') depth++;
+        } else if (--depth == 0) {
+            size_t k = j;
+            while (k < total && s[k] != '>') k++;
+            return k < total ? k + 1 : total;
+        }
+    }
+    return total;
+}
+
 /// Where the section opened by `open` at `i` ends, after its `close` (or the markup's end); 0
 /// when no such section starts at `i`.
 static size_t section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close) {
@@ -321,6 +429,8 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
             put(w, s + i + close, end - i - close);
         } else {
             size_t whole = kept_to(s, n, end, tag, tag_len, closes);
+            // An element its publisher set `hyphens: none` is passed on as it is, to its end.
+            if (whole == end && dict && unhyphenated(tag, tag_len, options)) whole = element_end(s, n, end, tag, tag_len);
             char href[512];
             if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
                 // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
@@ -502,10 +612,23 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
     char **pictures = NULL;
     int picture_count = 0;
     fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer); fz_var(pictures); fz_var(picture_count);
+    folio_typeset_options local = *options;
     fz_try(ctx) {
         copy = fz_new_buffer(ctx, 1 << 16);
         writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
         int n = fz_count_archive_entries(ctx, arch);
+        // The stylesheets first: which elements their publisher keeps unhyphenated.
+        for (int i = 0; i < n && local.hyphenate; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            const char *dot = name ? strrchr(name, '.') : NULL;
+            if (!dot || strcasecmp(dot, ".css") || (skip && skip(user, name))) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            unsigned char *css;
+            size_t css_len = fz_buffer_storage(ctx, entry, &css);
+            read_unhyphenated(css, css_len, &local);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
         for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
             // Folders are listed as entries of their own and hold nothing.
@@ -514,7 +637,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             if (opf_path && !strcmp(name, opf_path) && !pictures) {
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(name)) {
-                prepared = folio_prepare_markup(ctx, entry, options, book_lang, cache);
+                prepared = folio_prepare_markup(ctx, entry, &local, book_lang, cache);
             }
             if (prepared) {
                 fz_drop_buffer(ctx, entry);

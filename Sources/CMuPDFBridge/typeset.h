@@ -8,12 +8,18 @@
 
 typedef struct _HyphenDict HyphenDict;
 
+enum { folio_unhyphenated_size = 64 };
+
 /// What preparing a book does.
 typedef struct {
     int hyphenate;  ///< put soft hyphens where the language's patterns allow
     /// An installed face's files to put in the copy (regular, bold, italic, bold italic;
     /// `folio_faces`), or NULLs.
     fz_buffer *faces[4];
+    /// Simple selectors (`p`, `.c`, `p.c`) the book's stylesheets set `hyphens: none` (any
+    /// prefix): their elements are not hyphenated. Filled by `folio_prepare_epub`.
+    char unhyphenated[folio_unhyphenated_size][48];
+    int unhyphenated_count;
 } folio_typeset_options;
 
 /// The names a face's files take in the copy, in `folio_typeset_options.faces`' order.

@@ -114,6 +114,27 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(hits.first?.boxes.count, 2, "\(whole)")
     }
 
+    /// Paragraphs the publisher keeps whole (`hyphens: none` by a class, in `@media`, in a style
+    /// attribute) break no word; the paragraphs beside them are hyphenated.
+    func testWhatThePublisherKeepsUnhyphenatedIsKeptWhole() throws {
+        let doc = try TypesetBooks.open("unhyphenated.epub", typography: Typography(margins: .wide))
+        let kept = Set("Incontrovertibly counterrevolutionaries unconstitutionally disproportionated electroencephalographic telecommunications institutionalisation notwithstanding"
+            .split(separator: " ").map(String.init))
+        var brokenKept: [String] = [], brokenOther = 0
+        for page in 0..<doc.pageCount {
+            for word in try XCTUnwrap(doc.text(page: page)).words where word.text.count > 2 && word.text.hasSuffix("-") {
+                let stem = String(word.text.dropLast())
+                if kept.contains(where: { $0.hasPrefix(stem) }) && !["Notwithstanding", "notwithstanding"].contains(where: { $0.hasPrefix(stem) }) {
+                    brokenKept.append(word.text)
+                } else {
+                    brokenOther += 1
+                }
+            }
+        }
+        XCTAssertEqual(brokenKept, [], "words the publisher keeps whole")
+        XCTAssertGreaterThan(brokenOther, 3, "the other paragraphs are hyphenated")
+    }
+
     /// An Arabic book (`<html dir="rtl">`) is set right to left: its one-line paragraphs lie at
     /// the right of the text block, none at its left.
     func testRightToLeftParagraphsAreSetToTheRight() throws {

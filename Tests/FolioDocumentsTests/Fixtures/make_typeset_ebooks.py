@@ -12,6 +12,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    another chapter, each by a link
   pictures.epub    a fixed-layout book whose spine items are pictures: a PNG, an SVG, and an
                    XHTML page wrapping an SVG picture, each one colour
+  unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
+                   (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
 import os, struct, sys, zipfile, zlib
 
@@ -67,6 +69,19 @@ chapters = [xhtml(f"<h1>Chapter {n}</h1>" + "".join(f"<p>{LONG * 3}</p>" for _ i
 epub("margin0.epub", "Margins Lost", "en",
      [("book.css", "text/css", css)] + [(f"c{i}.xhtml", "application/xhtml+xml", c) for i, c in enumerate(chapters)],
      ["c0.xhtml", "c1.xhtml"])
+
+# Paragraphs of KEPT's words the publisher keeps whole; LONG's are hyphenated as usual.
+KEPT = ("Incontrovertibly, counterrevolutionaries unconstitutionally disproportionated "
+        "electroencephalographic telecommunications, institutionalisation notwithstanding. ")
+kept_css = ("p { text-align: justify; margin: 0; } p.whole { -epub-hyphens: none; hyphens: none; }"
+            " @media screen { blockquote { -webkit-hyphens: none } }")
+epub("unhyphenated.epub", "Kept Whole", "en",
+     [("k.css", "text/css", kept_css),
+      ("c0.xhtml", "application/xhtml+xml",
+       xhtml("".join(f'<p class="whole">{KEPT * 3}</p><p>{LONG * 3}</p><blockquote>{KEPT * 2}</blockquote>'
+                     f'<p style="hyphens: none">{KEPT * 2}</p>' for _ in range(3)),
+             '<link rel="stylesheet" href="k.css" type="text/css"/>'))],
+     ["c0.xhtml"])
 
 arabic = "مرحبا بالعالم."
 epub("rtl.epub", "كتاب", "ar",

@@ -34,7 +34,9 @@ let package = Package(
         // and the header and library it names are in the default paths.
         .systemLibrary(name: "CDjVu", providers: [.apt(["libdjvulibre-dev"])]),
         .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
-        .systemLibrary(name: "CPangoCairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // pango's headers need glib's include folders, which only pkg-config knows; its cflags carry
+        // gio's -pthread, which SwiftPM drops with a warning (the headers need no thread flag).
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

@@ -1,5 +1,6 @@
 import CMuPDFBridge
 import FolioBook
+import FolioImage
 import Foundation
 import Synchronization
 

@@ -1,15 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The modules FolioKit's API speaks in (books, scenes, actions, surfaces, the renderer's
+// settings): part of its products, each imported by the program that uses it.
+let kitModules = ["FolioBook", "FolioLibrary", "FolioImage", "FolioResources", "FolioInput", "FolioLayout", "FolioPages",
+                  "FolioPlatform", "FolioReader", "FolioRender"]
+
 // Linux only (EGL, GLFW, Glibc): SwiftPM has no way to declare it, so no platforms are claimed.
 let package = Package(
     name: "Folio",
     products: [
         .executable(name: "folio", targets: ["folio"]),
-        // The frame pipeline with a GLFW window (`import FolioKit, FolioWindow`).
-        .library(name: "FolioKit", targets: ["FolioKit", "FolioWindow"]),
+        // The frame pipeline with a GLFW window (`import FolioKit, FolioWindow` and the modules used).
+        .library(name: "FolioKit", targets: ["FolioKit", "FolioWindow"] + kitModules),
         // The same pipeline for programs without a display: EGL only, GLFW not linked.
-        .library(name: "FolioKitHeadless", targets: ["FolioKit"]),
+        .library(name: "FolioKitHeadless", targets: ["FolioKit"] + kitModules),
         // Document formats, each its own product: a FolioKit program links poppler (GPL) or
         // libarchive only if it registers that format.
         .library(name: "FolioPDF", targets: ["FolioPDF"]),
@@ -34,7 +39,9 @@ let package = Package(
         // and the header and library it names are in the default paths.
         .systemLibrary(name: "CDjVu", providers: [.apt(["libdjvulibre-dev"])]),
         .systemLibrary(name: "CMuPDF", providers: [.apt(["libmupdf-dev"])]),
-        .systemLibrary(name: "CPangoCairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // pango's headers need glib's include folders, which only pkg-config knows; its cflags carry
+        // gio's -pthread, which SwiftPM drops with a warning (the headers need no thread flag).
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -52,9 +59,9 @@ let package = Package(
         .target(name: "FolioLibrary", dependencies: ["FolioBook", .product(name: "Logging", package: "swift-log")]),
         // Every page image's life, face to texture: decodes, the residency table, uploads, crops.
         .target(name: "FolioPages", dependencies: ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"]),
-        .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook"]),
+        .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook", "FolioImage"]),
         .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
-        .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook"]),
+        .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook", "FolioImage"]),
         .target(name: "FolioFind", dependencies: ["FolioBook"]),
         // What the reader keeps between runs, in one SQLite database: places, bookmarks, reading
         // time, each book known by what it is (its identifier and a hash), not where it is.
@@ -70,41 +77,41 @@ let package = Package(
             // MuPDF opens no file but through the bridge's guard (bridge.c: files outside the book).
             .unsafeFlags(["-Xlinker", "--wrap=fz_open_file", "-Xlinker", "--wrap=fz_file_exists"]),
         ]),
-        .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook"]),
+        .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook", "FolioImage"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),
         .target(name: "FolioPlatform", dependencies: ["CEGL", "FolioRender", "FolioInput"]),
         .target(name: "FolioWindow", dependencies: ["CGLFW", "FolioPlatform", "FolioRender", "FolioInput"]),
         // The reading state machine and its input: actions, keys, gestures, settings, positions.
-        .target(name: "FolioReader", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput", "FolioState"]),
+        .target(name: "FolioReader", dependencies: ["FolioMath", "FolioLayout", "FolioBook", "FolioInput", "FolioState", "FolioImage"]),
         // The record-script language and the command line's formats (scene JSON, still state).
         .target(name: "FolioScript", dependencies: ["FolioReader", "FolioLayout", "FolioMath"]),
         // The on-screen layer: what it shows and where (no GL, no text drawing), and its text drawn by pango.
         .target(name: "FolioOverlay"),
         .target(name: "FolioOverlayText", dependencies: ["CPangoCairo", "FolioOverlay", "FolioImage"]),
         .target(name: "FolioKit", dependencies: ["FolioReader", "FolioBook", "FolioLibrary", "FolioPages", "FolioInput", "FolioLayout", "FolioMath", "FolioPlatform", "FolioRender",
-                                                 "FolioOverlay", "FolioOverlayText", "FolioFind", "FolioState", "FolioSpeech"]),
+                                                 "FolioOverlay", "FolioOverlayText", "FolioFind", "FolioState", "FolioSpeech", "FolioImage"]),
         .executableTarget(name: "folio", dependencies: [
             "FolioKit", "FolioWindow", "FolioReader", "FolioScript", "FolioLibrary", "FolioRender", "FolioPlatform", "FolioBook", "FolioLayout", "FolioMath", "FolioPDF", "FolioArchive", "FolioDjVu",
-            "FolioMuPDF", "FolioFind", "FolioOverlay", "FolioState",
+            "FolioMuPDF", "FolioFind", "FolioOverlay", "FolioState", "FolioImage", "FolioResources",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The embedding example (Examples/Embed): built with the package, so `make test` builds it.
-        .executableTarget(name: "folio-embed", dependencies: ["FolioKit", "FolioWindow"], path: "Examples/Embed"),
+        .executableTarget(name: "folio-embed", dependencies: ["FolioKit", "FolioWindow", "FolioBook", "FolioImage", "FolioLayout", "FolioLibrary", "FolioPages", "FolioPlatform", "FolioReader", "FolioRender", "FolioResources"], path: "Examples/Embed"),
 
         .testTarget(name: "FolioMathTests", dependencies: ["FolioMath"]),
         .testTarget(name: "FolioLayoutTests", dependencies: ["FolioLayout", "FolioMath"]),
-        .testTarget(name: "FolioBookTests", dependencies: ["FolioBook", "FolioLibrary"]),
-        .testTarget(name: "FolioPagesTests", dependencies: ["FolioPages", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioReader"]),
-        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioReader", "FolioState", "FolioPages"],
+        .testTarget(name: "FolioBookTests", dependencies: ["FolioBook", "FolioLibrary", "FolioImage", "FolioResources"]),
+        .testTarget(name: "FolioPagesTests", dependencies: ["FolioPages", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioReader", "FolioImage", "FolioScript"]),
+        .testTarget(name: "FolioDocumentsTests", dependencies: ["FolioPDF", "FolioArchive", "FolioDjVu", "FolioMuPDF", "FolioBook", "FolioLibrary", "FolioFind", "FolioReader", "FolioState", "FolioPages", "FolioImage", "FolioLayout"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FolioReaderTests", dependencies: ["FolioReader", "FolioState", "FolioScript", "FolioPages", "FolioInput", "FolioLayout", "FolioBook", "FolioMath"]),
         .testTarget(name: "FolioScriptTests", dependencies: ["FolioScript", "FolioReader", "FolioLayout", "FolioMath"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind", "FolioState", "FolioSpeech"],
+        .testTarget(name: "FolioRenderTests", dependencies: ["COpenGL", "FolioKit", "FolioPages", "FolioInput", "FolioRender", "FolioPlatform", "FolioReader", "FolioScript", "FolioBook", "FolioLibrary", "FolioLayout", "FolioMath", "FolioOverlay", "FolioFind", "FolioState", "FolioSpeech", "FolioImage", "FolioOverlayText"],
                     exclude: ["References"]),
         .testTarget(name: "FolioStateTests", dependencies: ["FolioState", "FolioBook"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState", "FolioImage", "FolioMath"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
-        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout"]),
+        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout", "FolioImage"]),
     ],
     swiftLanguageModes: [.v6]
 )

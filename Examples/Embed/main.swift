@@ -4,7 +4,16 @@
 //                                        manifest or a library), opened on its first book
 //   folio-embed --generated              a window on a book whose pages are made in memory
 //   folio-embed [FOLDER] --capture OUT   no window: the open book's first spread to OUT.png
+import FolioBook
+import FolioImage
 import FolioKit
+import FolioLayout
+import FolioLibrary
+import FolioPages
+import FolioPlatform
+import FolioReader
+import FolioRender
+import FolioResources
 import FolioWindow
 import Foundation
 

@@ -1,4 +1,5 @@
 import CJPEG
+import FolioImage
 import Foundation
 
 /// Decodes JPEG through libjpeg-turbo: baseline and progressive, greyscale, RGB, CMYK and

@@ -1,5 +1,6 @@
 import CPNG
 import CPNGScaled
+import FolioImage
 import Foundation
 
 /// Why a PNG could not be read or written; carries libpng's own words and the path.

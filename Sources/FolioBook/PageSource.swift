@@ -1,3 +1,4 @@
+import FolioImage
 import Foundation
 import Synchronization
 

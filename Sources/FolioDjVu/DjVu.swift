@@ -1,5 +1,6 @@
 import CDjVu
 import FolioBook
+import FolioImage
 import Foundation
 
 /// DjVu documents (scanned books) as page sources, through djvulibre's ddjvuapi.

@@ -1,11 +1,13 @@
-import FolioReader
 import FolioBook
 import FolioFind
+import FolioImage
 import FolioInput
 import FolioLayout
 import FolioMath
 import FolioOverlay
+import FolioPages
 import FolioPlatform
+import FolioReader
 import FolioRender
 import Foundation
 

@@ -1,3 +1,4 @@
+import FolioBook
 import FolioLayout
 import FolioPages
 import FolioRender

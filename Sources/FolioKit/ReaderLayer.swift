@@ -1,9 +1,10 @@
-import FolioReader
 import FolioBook
+import FolioImage
 import FolioInput
 import FolioLayout
 import FolioOverlay
 import FolioOverlayText
+import FolioReader
 import FolioRender
 
 /// The facts of a reader's state the on-screen layer shows: what the library, the key map and

@@ -1,3 +1,7 @@
+import FolioBook
+import FolioLayout
+import FolioPages
+import FolioReader
 import Foundation
 
 /// A book laid out again at another text size, ready to be shown: `source` is the document

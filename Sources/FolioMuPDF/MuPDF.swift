@@ -1,6 +1,8 @@
 import CMuPDFBridge
 import FolioBook
+import FolioImage
 import Foundation
+import Synchronization
 
 /// EPUB (2 and 3: reflowable, fixed-layout, image-only), MOBI/AZW3, FB2, XHTML and XPS as page
 /// sources, through MuPDF.
@@ -137,17 +139,6 @@ public enum MuPDF {
 
     /// Bytes MuPDF may allocate for one document (its images decoded included).
     static let memoryLimit = 512 << 20
-}
-
-/// Locks a value (Swift's `Mutex` needs a newer platform than `.macOS(.v13)`).
-final class Mutex<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&value) }
-    }
 }
 
 /// A layout given up after the decode timeout: MuPDF was still laying out chapter `chapters`

@@ -73,21 +73,21 @@ public enum OverlayPainter {
         guard text.frame.width >= 1, text.size > 0, let layout = pango_cairo_create_layout(cr) else { return nil }
         let font = pango_font_description_from_string("Sans")
         defer { pango_font_description_free(font) }
-        pango_font_description_set_absolute_size(font, text.size * Double(FOLIO_PANGO_SCALE))
-        if text.bold { pango_font_description_set_weight(font, Int32(FOLIO_PANGO_WEIGHT_BOLD)) }
+        pango_font_description_set_absolute_size(font, text.size * Double(PANGO_SCALE))
+        if text.bold { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
         pango_layout_set_font_description(layout, font)
         pango_layout_set_text(layout, text.string, -1)
-        pango_layout_set_width(layout, Int32(text.frame.width * Double(FOLIO_PANGO_SCALE)))
+        pango_layout_set_width(layout, Int32(text.frame.width * Double(PANGO_SCALE)))
         if text.wraps {
-            pango_layout_set_wrap(layout, Int32(FOLIO_PANGO_WRAP_WORD_CHAR))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         } else {
-            pango_layout_set_ellipsize(layout, Int32(FOLIO_PANGO_ELLIPSIZE_END))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         }
         pango_layout_set_single_paragraph_mode(layout, 1)
         switch text.align {
-        case .left: pango_layout_set_alignment(layout, Int32(FOLIO_PANGO_ALIGN_LEFT))
-        case .center: pango_layout_set_alignment(layout, Int32(FOLIO_PANGO_ALIGN_CENTER))
-        case .right: pango_layout_set_alignment(layout, Int32(FOLIO_PANGO_ALIGN_RIGHT))
+        case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
         }
         return layout
     }

@@ -1,5 +1,6 @@
 import CPoppler
 import FolioBook
+import FolioImage
 import Foundation
 
 /// PDF documents as page sources, through poppler's GLib API rendering with cairo.

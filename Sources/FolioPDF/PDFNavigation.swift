@@ -1,5 +1,6 @@
 import CPoppler
 import FolioBook
+import FolioImage
 import Foundation
 
 /// What a PDF says about itself beyond its pictures, through poppler (author and page labels

@@ -1,7 +1,8 @@
 import FolioBook
+import FolioImage
 import FolioLayout
-import Foundation
 import FolioState
+import Foundation
 
 /// The reader's habits that the viewer remembers between runs: how pages turn, the theme,
 /// show-through, the text size and typography of reflowable books. Options on the command line override them

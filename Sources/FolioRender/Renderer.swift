@@ -561,7 +561,7 @@ public final class Renderer {
         let parts = tapParts(item, moving: moving)
         let recolours = item.kind != .cover && takesTheme(item)
         // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
-        // for a second draw: docs/performance.md); a curl only alone, as its strips are cut only then.
+        // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
         let inset: Vec2? = {
             guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
             if case .curl = item.deformation, state != Self.lone { return nil }

@@ -1,12 +1,13 @@
 import ArgumentParser
-import FolioLibrary
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioKit
 import FolioLayout
+import FolioLibrary
 import FolioMath
+import FolioReader
 import FolioRender
+import FolioScript
 import Foundation
 
 /// `folio bench`: standard scenes drawn headless, with ms per frame (wall, CPU and GPU time)

@@ -1,13 +1,14 @@
 import ArgumentParser
-import FolioLibrary
-import FolioReader
-import FolioScript
 import FolioBook
 import FolioKit
 import FolioLayout
+import FolioLibrary
 import FolioMath
 import FolioMuPDF
 import FolioPlatform
+import FolioReader
+import FolioResources
+import FolioScript
 import Foundation
 
 struct Capture: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioBook
+import FolioImage
 import FolioKit
 import FolioLayout
 import FolioRender

@@ -1,5 +1,6 @@
 import Dispatch
 import FolioBook
+import FolioImage
 import Foundation
 
 /// Encodes and writes PNG frames on worker threads while the render thread goes on. At most

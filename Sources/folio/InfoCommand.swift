@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioBook
+import FolioImage
 import FolioLibrary
 import Foundation
 

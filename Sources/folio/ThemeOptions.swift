@@ -1,6 +1,7 @@
 import ArgumentParser
-import FolioReader
 import FolioBook
+import FolioImage
+import FolioReader
 import FolioRender
 
 extension Theme: ExpressibleByArgument {}

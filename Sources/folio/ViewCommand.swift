@@ -1,13 +1,15 @@
 import ArgumentParser
-import FolioReader
 import FolioBook
 import FolioFind
+import FolioImage
 import FolioKit
+import FolioLayout
 import FolioMuPDF
+import FolioReader
 import FolioRender
+import FolioState
 import FolioWindow
 import Foundation
-import FolioState
 
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(

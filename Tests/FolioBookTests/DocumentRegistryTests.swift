@@ -1,7 +1,8 @@
+@testable import FolioBook
+import FolioImage
 import Foundation
 import Synchronization
 import XCTest
-@testable import FolioBook
 
 /// A protected document: it opens with the password "right" only; every attempt is counted.
 private final class Locked: PageSource {

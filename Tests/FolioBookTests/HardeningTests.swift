@@ -1,7 +1,8 @@
+@testable import FolioBook
+import FolioImage
 @testable import FolioLibrary
 import Foundation
 import XCTest
-@testable import FolioBook
 
 /// Numbers and shapes a file can give that no page has: each becomes one problem line and the
 /// book keeps a size the layout can use.

@@ -1,5 +1,6 @@
-import XCTest
 @testable import FolioBook
+import FolioImage
+import XCTest
 
 final class ImageOpsTests: XCTestCase {
     /// A book shaped 1:2000 (flip of a one-pixel-wide image) padded a 150 × 200 page to

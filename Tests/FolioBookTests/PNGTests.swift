@@ -1,5 +1,6 @@
-import XCTest
 @testable import FolioBook
+import FolioImage
+import XCTest
 
 final class PNGTests: XCTestCase {
     /// Every colour type with every bit depth PNG allows, plain and Adam7-interlaced, decodes

@@ -1,5 +1,6 @@
-import XCTest
 @testable import FolioBook
+import FolioResources
+import XCTest
 
 /// Where Folio looks for its data folders (docs/install.md), on fake layouts in a temporary folder.
 final class ResourcesTests: XCTestCase {

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 import Foundation
 import Testing
 

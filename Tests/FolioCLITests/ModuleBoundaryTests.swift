@@ -16,10 +16,15 @@ import Testing
         "FolioLibrary": ["FolioBook"],
         "FolioState": ["CSQLite", "CZlib", "FolioBook"],
         "FolioSpeech": ["CSpeechd"],
-        "FolioReader": ["FolioMath", "FolioLayout", "FolioBook", "FolioInput", "FolioState"],
+        "FolioReader": ["FolioMath", "FolioLayout", "FolioBook", "FolioImage", "FolioInput", "FolioState"],
         "FolioScript": ["FolioReader", "FolioLayout", "FolioMath"],
         "FolioPages": ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"],
         "FolioFind": ["FolioBook"],
+        "FolioPDF": ["CPoppler", "FolioBook", "FolioImage"],
+        "FolioArchive": ["CArchive", "FolioBook"],
+        "FolioDjVu": ["CDjVu", "FolioBook", "FolioImage"],
+        "FolioMuPDF": ["CMuPDFBridge", "FolioBook", "FolioImage"],
+        "FolioOverlayText": ["CPangoCairo", "FolioOverlay", "FolioImage"],
         "FolioOverlay": [],
     ]
 

@@ -1,5 +1,6 @@
 import FolioBook
 @testable import FolioDjVu
+import FolioImage
 import Foundation
 import XCTest
 

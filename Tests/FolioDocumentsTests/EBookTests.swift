@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 import FolioLibrary
 @testable import FolioMuPDF
 import Foundation

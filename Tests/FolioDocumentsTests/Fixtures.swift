@@ -1,6 +1,7 @@
 import FolioArchive
 import FolioBook
 import FolioDjVu
+import FolioImage
 import FolioPDF
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 @testable import FolioMuPDF
 import XCTest
 

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 import FolioPDF
 import Foundation
 import XCTest

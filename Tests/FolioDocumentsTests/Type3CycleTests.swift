@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 @testable import FolioPDF
 import Foundation
 import XCTest

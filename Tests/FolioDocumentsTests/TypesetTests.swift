@@ -1,5 +1,6 @@
 import FolioBook
 import FolioFind
+import FolioImage
 @testable import FolioMuPDF
 import Foundation
 import XCTest

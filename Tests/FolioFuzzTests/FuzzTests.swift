@@ -1,10 +1,11 @@
-import Foundation
-import Testing
+@testable import FolioBook
+import FolioImage
+import FolioLayout
 @testable import FolioLibrary
 import FolioReader
 import FolioScript
-@testable import FolioBook
-import FolioLayout
+import Foundation
+import Testing
 
 // Mutation fuzzing of everything that reads what a user or a file gives: the manifest parsers
 // (JSON, XML and binary plists) and the loader behind them, the record-script parser and its

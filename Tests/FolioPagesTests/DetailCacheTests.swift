@@ -1,8 +1,9 @@
+import FolioBook
+import FolioImage
+@testable import FolioPages
 import Foundation
 import Synchronization
-import FolioBook
 import XCTest
-@testable import FolioPages
 
 /// A vector document of three pages that renders any crop in its page's grey, counting them.
 private final class CropSource: PageSource {

@@ -1,7 +1,8 @@
-import FolioReader
 import FolioBook
+import FolioImage
 import FolioLayout
 import FolioPages
+import FolioReader
 import Foundation
 import Testing
 

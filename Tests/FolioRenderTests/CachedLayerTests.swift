@@ -1,10 +1,11 @@
-import FolioLibrary
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioLayout
+import FolioLibrary
 import FolioMath
+import FolioReader
 import FolioRender
+import FolioScript
 import Foundation
 import Testing
 

@@ -1,7 +1,8 @@
-import FolioReader
 import FolioBook
+import FolioImage
 import FolioLayout
 import FolioMath
+import FolioReader
 import FolioRender
 import Foundation
 import Testing

@@ -1,12 +1,14 @@
-import FolioLibrary
-import FolioReader
 import FolioBook
+import FolioImage
 import FolioInput
 import FolioKit
 import FolioLayout
+import FolioLibrary
 import FolioMath
 import FolioOverlay
+import FolioPages
 import FolioPlatform
+import FolioReader
 import FolioRender
 import FolioSpeech
 import FolioState

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioImage
 import FolioKit
 import FolioLayout
 import FolioPlatform

@@ -1,9 +1,10 @@
+import FolioBook
+import FolioImage
+import FolioLayout
 import FolioLibrary
 import FolioReader
-import FolioScript
-import FolioBook
-import FolioLayout
 import FolioRender
+import FolioScript
 import Testing
 
 /// A structural check of the GPU a machine has, where it has one: pixel references are made on

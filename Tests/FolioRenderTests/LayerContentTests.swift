@@ -1,9 +1,10 @@
-import FolioReader
 import FolioBook
 import FolioFind
+import FolioImage
 import FolioKit
 import FolioOverlay
 import FolioOverlayText
+import FolioReader
 import Foundation
 import Testing
 

@@ -1,12 +1,13 @@
-import FolioLibrary
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioKit
 import FolioLayout
+import FolioLibrary
 import FolioMath
 import FolioOverlay
+import FolioReader
 import FolioRender
+import FolioScript
 import Testing
 
 /// The on-screen layer drawn over frames on the software rasteriser: the bar's colours and its

@@ -1,11 +1,12 @@
-import FolioLibrary
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioLayout
+import FolioLibrary
 import FolioMath
 import FolioPages
+import FolioReader
 import FolioRender
+import FolioScript
 import Foundation
 import Testing
 

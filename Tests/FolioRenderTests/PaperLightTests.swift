@@ -1,9 +1,10 @@
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioLayout
 import FolioMath
+import FolioReader
 import FolioRender
+import FolioScript
 import Foundation
 import Testing
 

@@ -1,11 +1,12 @@
 import COpenGL
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioKit
 import FolioPlatform
-import Foundation
+import FolioReader
 @testable import FolioRender
+import FolioScript
+import Foundation
 import Testing
 
 /// Passes as data: a pipeline's state is what GL holds after it is applied, an unchanged part

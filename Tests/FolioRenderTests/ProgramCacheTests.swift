@@ -1,9 +1,10 @@
 import FolioBook
+import FolioImage
 import FolioLayout
 import FolioLibrary
+@testable import FolioRender
 import FolioScript
 import Foundation
-@testable import FolioRender
 import Testing
 
 /// Programs are linked when a frame first draws with them: a still links the few it draws
@@ -61,6 +62,21 @@ import Testing
         #expect(eager.linked == ProgramKind.all.count, "every program links")
         #expect(lazy.image.pixels == eager.image.pixels)
         #expect(lazy.failure == nil && eager.failure == nil)
+    }
+
+    /// docs/architecture.md says how many programs the renderer has and how many of them are
+    /// page variants: the numbers the code has, each program distinct.
+    @Test func theArchitectureNoteCountsThePrograms() throws {
+        let note = try String(contentsOf: GLHarness.packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        func number(before words: String) throws -> Int? {
+            note.firstMatch(of: try Regex("(\\d+) \(words)"))?.output[1].substring.flatMap { Int($0) }
+        }
+        #expect(try number(before: "programs \\(`ProgramKind.all`\\)") == ProgramKind.all.count)
+        #expect(try number(before: "variants of the page shaders") == PageVariant.all.count)
+        #expect(Set(ProgramKind.all).count == ProgramKind.all.count, "no program listed twice")
+        #expect(Set(ProgramKind.all.map { [$0.stages.vertex, $0.stages.fragment] + $0.stages.defines }).count == ProgramKind.all.count,
+                "each program its own stages and defines")
     }
 
     /// A fragment stage declaring a uniform of the vertex stage's name with another type

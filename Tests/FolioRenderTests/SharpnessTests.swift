@@ -1,8 +1,9 @@
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioLayout
+import FolioReader
 import FolioRender
+import FolioScript
 import Testing
 
 /// Type on a turning sheet is as sharp as its geometry allows, and that sharpness changes

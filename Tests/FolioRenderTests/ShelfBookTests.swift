@@ -1,6 +1,7 @@
 import FolioBook
-import FolioLibrary
+import FolioImage
 import FolioLayout
+import FolioLibrary
 import FolioMath
 import FolioRender
 import Foundation

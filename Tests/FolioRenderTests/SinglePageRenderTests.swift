@@ -1,8 +1,9 @@
-import FolioReader
-import FolioScript
 import FolioBook
+import FolioImage
 import FolioLayout
 import FolioMath
+import FolioReader
+import FolioScript
 import Foundation
 import Testing
 

@@ -1,8 +1,13 @@
+import FolioBook
 import FolioKit
+import FolioLibrary
+import FolioPlatform
+import FolioRender
+import FolioResources
 import Foundation
 
 // Opens the bundled library's first book and writes one frame as a PNG,
-// through FolioKit alone: `folio-outside OUT.png`.
+// through FolioKit and the modules its API speaks in: `folio-outside OUT.png`.
 guard CommandLine.arguments.count == 2, let textures = Resources.textures() else {
     FileHandle.standardError.write(Data("usage: FOLIO_TEXTURES=DIR FOLIO_SHADERS=DIR folio-outside OUT.png\n".utf8))
     exit(64)

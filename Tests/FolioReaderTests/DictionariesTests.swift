@@ -66,7 +66,8 @@ import Testing
         let tools = try Tools(["sdcv": "echo $$ > \"$(dirname \"$0\")/pid\"; exec sleep 60"])
         defer { tools.remove() }
         var d = tools.dictionaries
-        d.timeout = 0.3
+        // Time enough for the tool to start and say who it is on a loaded machine.
+        d.timeout = 1.5
         #expect(d.lookUp("whale") == .noDictionary(Dictionaries.installHint))
         let pid = try #require(Int32(String(contentsOfFile: tools.folder + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) != 0, "the tool is gone once the look-up returns")

@@ -389,11 +389,14 @@ extension DocumentRegistry {
             PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index), current: PageMarks.currentBoxes(path, page: index))
             return page
         }
-        // Plain files are opened as regular files only (`InputFile`). A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
-        // its memory follows the size it is shown at, whatever its header claims.
+        // Plain files are opened as regular files only (`InputFile`). A large PNG is read a row
+        // at a time and scaled to `fit` as the rows arrive, so its memory follows the size it
+        // is shown at, whatever its header claims; shown larger later, it is read again.
         let file = page.path
         if try PNG.readBytes(path: file, limit: 8) == PNG.signature {
-            return PageRender(image: try PNG.read(path: file, maxPixels: maxPixels, maxSide: maxSide), scalable: false)
+            let head = try PNG.header(path: file, maxPixels: maxPixels)
+            return PageRender(image: try PNG.read(path: file, maxPixels: maxPixels, maxSide: maxSide, fit: fit),
+                              scalable: PNG.readSize(of: head, maxSide: maxSide, fit: fit) != PNG.readSize(of: head, maxSide: maxSide, fit: nil))
         }
         return try PageSources.decode(PNG.readBytes(path: file), path: file, fit: fit, maxPixels: maxPixels)
     }

@@ -21,7 +21,8 @@ enum TestPDF {
     }
 
     /// Form XObjects numbered from `first`, nesting `depth` deep, each drawing the next twice:
-    /// 2^depth operations for a page that draws the first (a page the PDF engine never finishes).
+    /// 2^depth drawings for a page that draws the first (20 deep: seconds of poppler's time;
+    /// deeper is refused before poppler sees it).
     static func nestedForms(from first: Int, depth: Int) -> [String] {
         (0..<depth).map { k in
             let last = k == depth - 1

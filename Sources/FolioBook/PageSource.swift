@@ -297,6 +297,10 @@ public enum PageSources {
         set { timeout.withLock { $0 = newValue } }
     }
 
+    /// Uses of a document past the decode timeout that its other pages pass by (`HandlePool`:
+    /// each holds a handle and a busy thread); beyond them its pages wait for one to end.
+    public static let maxOverdue = 4
+
     /// The words for a page given up after `seconds` (`decodeTimeout`).
     public static func abandoned(after seconds: TimeInterval) -> String {
         "still decoding after \(seconds.formatted()) s; abandoned"

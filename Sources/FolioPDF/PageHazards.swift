@@ -114,8 +114,9 @@ final class PageHazards: @unchecked Sendable {
                         continue
                     }
                     if let why = reader.jbig2Refusal(ref) { return why }
-                    // Forms and tiling patterns have content; images do not.
-                    guard case let .stream(dict, _) = object, let data = reader.streamData(ref) else { continue }
+                    // Forms and tiling patterns have content; images do not (nor are they inflated).
+                    guard case let .stream(dict, _) = object, dict["Subtype"] != .name("Image"),
+                          let data = reader.streamData(ref) else { continue }
                     let own = dict["Resources"].map(reader.resolve)
                     let node = "\(kind) \(key)" + (own == nil ? " in \(owner)" : "")
                     if grey.contains(node) || clean.contains(node) { continue }
@@ -154,7 +155,7 @@ final class PageHazards: @unchecked Sendable {
                     if case let .dict(procs)? = font["CharProcs"].map(reader.resolve) { streams = Array(procs.values) }
                     own = font["Resources"].map(reader.resolve)
                 } else {
-                    guard case let .stream(dict, _) = object else { continue }
+                    guard case let .stream(dict, _) = object, dict["Subtype"] != .name("Image") else { continue }
                     streams = [ref]
                     own = dict["Resources"].map(reader.resolve)
                 }

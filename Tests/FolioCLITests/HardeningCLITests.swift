@@ -27,7 +27,7 @@ import Testing
     }
 
     /// A PDF of one page whose form XObjects nest `depth` deep, each drawing the next twice:
-    /// 2^depth drawings (20 deep: seconds of poppler's time; deeper: refused, `PageHazards`).
+    /// 2^depth drawings (20 deep: minutes of poppler's time; deeper: refused, `PageHazards`).
     private func nestedFormsPDF(depth: Int) -> Data {
         var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] /Contents 4 0 R /Resources << /XObject << /X 5 0 R >> >> >>"]

@@ -134,7 +134,9 @@ final class PageHazards: @unchecked Sendable {
 
     /// How many form, pattern and glyph drawings one page makes, each stream's count worked
     /// out once (a form drawn twice by each of 36 nested forms is 2^36 drawings, counted in 36
-    /// steps); a stream drawing itself counts once. Stops counting past `maxDraws`.
+    /// steps); a stream drawing itself counts once, and a Type 3 font's glyphs once for each
+    /// stream that sets it (TeX's bitmap fonts are set again for every word). Stops counting
+    /// past `maxDraws`.
     private struct DrawCount {
         let reader: ObjectReader
         var counted: [String: Int] = [:]
@@ -144,10 +146,10 @@ final class PageHazards: @unchecked Sendable {
 
         mutating func draws(_ content: [UInt8], resources: [String: PDFValue], owner: String) -> Int {
             guard grey.count < 64, counted.count < 4096 else { return 0 }
-            var total = 0
+            var total = 0, fonts: Set<String> = []
             for (kind, name) in ContentUses.scan(content) where kind != "Shading" {
                 guard case let .dict(group)? = resources[kind].map(reader.resolve), let ref = group[name],
-                      let key = ref.refNumber.map(String.init) else { continue }
+                      let key = ref.refNumber.map(String.init), kind != "Font" || fonts.insert(key).inserted else { continue }
                 let object = reader.resolve(ref)
                 var streams: [PDFValue] = [], own: PDFValue?
                 if kind == "Font" {

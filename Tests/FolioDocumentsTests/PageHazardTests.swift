@@ -40,6 +40,11 @@ final class PageHazardTests: XCTestCase {
         XCTAssertEqual(try refusal("jbig2-bomb.pdf"), "not drawn: a JBIG2 image of 90000 × 90000 pixels, more than 268435456")
     }
 
+    /// A Type 3 font set for every word is counted once a stream: its page draws.
+    func testAType3FontSetOftenIsNoFanOut() throws {
+        XCTAssertNil(try refusal("type3-set-often.pdf"))
+    }
+
     /// Forms drawing each other 2^30 times: refused at once, counted in 30 steps.
     func testFormsThatDrawEachOtherBillionsOfTimesAreRefused() throws {
         XCTAssertEqual(try refusal("forms-fan-out.pdf"), "not drawn: its forms and patterns draw each other more than 1048576 times")

@@ -7,7 +7,9 @@ nothing but Python. Each has one page of 200 x 200 points.
   `shading-plain.pdf`: the same unturned, which draws (black to white from left to right).
 - `jbig2-bomb.pdf`: a content stream filtered by JBIG2Decode whose page information segment
   says 90000 x 90000 pixels (as pdf.js's bomb_giant.pdf).
-- `forms-fan-out.pdf`: forms nested 30 deep, each drawing the next twice (2^30 drawings)."""
+- `forms-fan-out.pdf`: forms nested 30 deep, each drawing the next twice (2^30 drawings).
+- `type3-set-often.pdf`: a Type 3 font of 300 glyphs set 4,000 times (as TeX's bitmap fonts
+  are, word by word): not a fan-out, it draws."""
 import struct, sys
 from raw_pdf import raw_pdf
 
@@ -45,3 +47,12 @@ forms = [stream(b"/Type /XObject /Subtype /Form /BBox [0 0 200 200]"
                 + (b"" if k == depth - 1 else b" /Resources << /XObject << /X %d 0 R >> >>" % (6 + k)),
                 b"0 0 1 rg 10 10 20 20 re f" if k == depth - 1 else b"/X Do /X Do") for k in range(depth)]
 raw_pdf(out + "/forms-fan-out.pdf", page(stream(b"", b"/X Do"), b"<< /XObject << /X 5 0 R >> >>") + forms)
+
+glyphs = 300
+names = b" ".join(b"/g%d" % k for k in range(glyphs))
+font = (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 750 750] /FontMatrix [0.001 0 0 0.001 0 0]"
+        b" /Encoding << /Type /Encoding /Differences [0 %s] >> /FirstChar 0 /LastChar %d /Widths [%s]"
+        b" /CharProcs << %s >> >>" % (names, glyphs - 1, b" ".join([b"1000"] * glyphs), b" ".join(b"/g%d 6 0 R" % k for k in range(glyphs))))
+words = b" ".join(b"BT /T 12 Tf %d %d Td <%02x> Tj ET" % (10 + k % 180, 10 + k // 22, k % glyphs) for k in range(4000))
+raw_pdf(out + "/type3-set-often.pdf", page(stream(b"", words), b"<< /Font << /T 5 0 R >> >>")
+        + [font, stream(b"", b"1000 0 0 0 750 750 d1 0 0 750 750 re f")])

@@ -29,6 +29,9 @@ public enum PNG {
     /// shown at (`read(path:maxPixels:maxSide:fit:)`).
     public static let wholePixels = 1 << 22
 
+    /// The largest side a page is read at when the caller names none.
+    public static let defaultMaxSide = 4096
+
     /// What a PNG's signature and IHDR chunk say, checked without decoding any pixels.
     public struct Header: Sendable, Equatable {
         public var width: Int
@@ -131,23 +134,46 @@ public enum PNG {
     /// two rows, and a file that claims more than it holds fails before much memory is taken.
     /// Pages of a few megapixels are decoded whole whatever `fit` says: a zoom then needs no
     /// second reading of the file.
-    public static func read(path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = 4096,
+    public static func read(path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = defaultMaxSide,
                             fit: PixelSize? = nil) throws -> RGBAImage {
         let head = try header(path: path, maxPixels: maxPixels)
-        let size = readSize(of: head, maxSide: maxSide, fit: fit), w = size.width, h = size.height
-        guard w < head.width || h < head.height else {
+        let size = readSize(of: head, maxSide: maxSide, fit: fit)
+        guard size.width < head.width || size.height < head.height else {
             return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
         }
         let fd: Int32
         do { fd = try InputFile.open(path) } catch { throw PNGError.unreadable(path: path, reason: error.reason) }
         defer { close(fd) }
+        return try scaled(path: path, to: size) { folio_png_read_scaled(fd, UInt32(size.width), UInt32(size.height), &$0) }
+    }
+
+    /// A PNG in memory decoded as `read(path:maxPixels:maxSide:fit:)` reads a file: a large one
+    /// scaled to `fit` as its rows are inflated, never whole.
+    public static func decode(_ data: [UInt8], path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = defaultMaxSide,
+                              fit: PixelSize) throws -> RGBAImage {
+        let head = try header(of: data, path: path, maxPixels: maxPixels)
+        let size = readSize(of: head, maxSide: maxSide, fit: fit)
+        guard size.width < head.width || size.height < head.height else { return try decode(data, path: path, maxPixels: maxPixels) }
+        return try scaled(path: path, to: size) { result in
+            data.withUnsafeBufferPointer { folio_png_read_scaled_memory($0.baseAddress, $0.count, UInt32(size.width), UInt32(size.height), &result) }
+        }
+    }
+
+    /// The image `read` (a scaled reader of the C side) makes, `size` large, or its error.
+    private static func scaled(path: String, to size: PixelSize, _ read: (inout folio_png_scaled) -> Int32) throws -> RGBAImage {
         var result = folio_png_scaled()
         defer { free(result.pixels) }
-        guard folio_png_read_scaled(fd, UInt32(w), UInt32(h), &result) != 0, let pixels = result.pixels else {
+        guard read(&result) != 0, let pixels = result.pixels else {
             let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw PNGError.invalid(path: path, message: message)
         }
-        return RGBAImage(width: w, height: h, pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: w * h * 4)))
+        return RGBAImage(width: size.width, height: size.height, pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)))
+    }
+
+    /// Whether an image of header `head` read for `fit` is smaller than it is read for any size
+    /// (shown larger, it is sharper read again).
+    public static func isScaled(_ head: Header, maxSide: Int, fit: PixelSize) -> Bool {
+        readSize(of: head, maxSide: maxSide, fit: fit) != readSize(of: head, maxSide: maxSide, fit: nil)
     }
 
     /// The size `read(path:maxPixels:maxSide:fit:)` gives an image of header `head`.

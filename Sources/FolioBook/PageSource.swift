@@ -358,7 +358,9 @@ public enum PageSources {
             let (w, h) = try JPEG.size(of: bytes, path: path, maxPixels: maxPixels)
             return PageRender(image: image, scalable: image.width < w || image.height < h, warning: warning)
         }
-        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels), scalable: false)
+        let head = try PNG.header(of: bytes, path: path, maxPixels: maxPixels)
+        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels, fit: fit),
+                          scalable: PNG.isScaled(head, maxSide: PNG.defaultMaxSide, fit: fit))
     }
 }
 
@@ -384,7 +386,7 @@ extension DocumentRegistry {
 
     /// `page`'s image for a page shown at most `fit` large.
     public func render(_ page: PageRef, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
-                              maxSide: Int = 4096) throws -> PageRender {
+                              maxSide: Int = PNG.defaultMaxSide) throws -> PageRender {
         if let (path, index) = page.documentPage {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
@@ -400,7 +402,7 @@ extension DocumentRegistry {
         if try PNG.readBytes(path: file, limit: 8) == PNG.signature {
             let head = try PNG.header(path: file, maxPixels: maxPixels)
             return PageRender(image: try PNG.read(path: file, maxPixels: maxPixels, maxSide: maxSide, fit: fit),
-                              scalable: PNG.readSize(of: head, maxSide: maxSide, fit: fit) != PNG.readSize(of: head, maxSide: maxSide, fit: nil))
+                              scalable: PNG.isScaled(head, maxSide: maxSide, fit: fit))
         }
         return try PageSources.decode(PNG.readBytes(path: file), path: file, fit: fit, maxPixels: maxPixels)
     }

@@ -5,9 +5,9 @@ import Foundation
 /// one while fewer than the limit exist, else the next one given back. A use still running after
 /// `PageSources.decodeTimeout` (poppler cannot stop a page part-way: forms nested to draw 2^40
 /// times) stops counting against the limit: uses asked for after it get a handle of their own
-/// instead of waiting behind it, up to `PageSources.maxOverdue` such uses. Does not: open the first handle
-/// (the pool always keeps one, so a file gone since cannot leave it with none) or know what a
-/// handle is used for.
+/// instead of waiting behind it, up to `PageSources.maxOverdue` such uses. Does not: open the
+/// first handle (the pool always keeps one, so a file gone since cannot leave it with none) or
+/// know what a handle is used for.
 public final class HandlePool<Handle>: @unchecked Sendable {
     // @unchecked: every field but `open` and `close` (immutable) is guarded by `pool`; a handle
     // is used by one thread at a time, the one it is lent to.

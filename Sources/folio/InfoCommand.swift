@@ -65,7 +65,7 @@ struct Info: ParsableCommand {
     /// 495 × 66 s). They are not tried; one line says how many.
     private struct Untried {
         var first: PageRef
-        var count = 1
+        var count: Int
         var aside: Int
     }
 

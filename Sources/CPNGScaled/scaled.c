@@ -10,14 +10,23 @@
 
 static void warning_cb(png_structp png, png_const_charp msg) { (void)png; (void)msg; }
 
-/// What the reader callbacks need: the file and the error text.
+/// What the reader callbacks need: the file (or, when `fd` is -1, the bytes in memory and how
+/// far they are read) and the error text.
 typedef struct {
     int fd;
+    const unsigned char *bytes;
+    size_t size, at;
     folio_png_scaled *out;
 } source;
 
 static void read_cb(png_structp png, png_bytep bytes, size_t count) {
     source *src = (source *)png_get_io_ptr(png);
+    if (src->fd < 0) {
+        if (src->size - src->at < count) png_error(png, "the file ends before the image does");
+        memcpy(bytes, src->bytes + src->at, count);
+        src->at += count;
+        return;
+    }
     size_t done = 0;
     while (done < count) {
         ssize_t n = read(src->fd, bytes + done, count - done);
@@ -35,8 +44,7 @@ static void error_cb(png_structp png, png_const_charp msg) {
     png_longjmp(png, 1);
 }
 
-int folio_png_read_scaled(int fd, unsigned out_w, unsigned out_h, folio_png_scaled *out) {
-    source src = { fd, out };
+static int read_scaled(source src, unsigned out_w, unsigned out_h, folio_png_scaled *out) {
     out->pixels = NULL;
     out->rows_done = 0;
     out->message[0] = 0;
@@ -159,4 +167,12 @@ done:
     png_destroy_read_struct(&png, &info, NULL);
     free(row); free(acc); free(hrow); free(first); free(counts); free(weights);
     return ok;
+}
+
+int folio_png_read_scaled(int fd, unsigned out_w, unsigned out_h, folio_png_scaled *out) {
+    return read_scaled((source){ fd, NULL, 0, 0, out }, out_w, out_h, out);
+}
+
+int folio_png_read_scaled_memory(const unsigned char *bytes, size_t size, unsigned out_w, unsigned out_h, folio_png_scaled *out) {
+    return read_scaled((source){ -1, bytes, size, 0, out }, out_w, out_h, out);
 }

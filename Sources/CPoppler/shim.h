@@ -1,5 +1,5 @@
 // poppler's GLib API with cairo, for FolioPDF (poppler is GPL: see README, Licence), and zlib
-// for the light reader of a file's objects (Type3Cycles.swift).
+// for the light reader of a file's objects (PageHazards.swift).
 #include <poppler.h>
 #include <cairo.h>
 #include <zlib.h>

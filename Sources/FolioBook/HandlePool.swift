@@ -5,9 +5,9 @@ import Foundation
 /// one while fewer than the limit exist, else the next one given back. A use still running after
 /// `PageSources.decodeTimeout` (poppler cannot stop a page part-way: forms nested to draw 2^40
 /// times) stops counting against the limit: uses asked for after it get a handle of their own
-/// instead of waiting behind it, up to `maxOverdue` such uses. Does not: open the first handle
-/// (the pool always keeps one, so a file gone since cannot leave it with none) or know what a
-/// handle is used for.
+/// instead of waiting behind it, up to `PageSources.maxOverdue` such uses. Does not: open the
+/// first handle (the pool always keeps one, so a file gone since cannot leave it with none) or
+/// know what a handle is used for.
 public final class HandlePool<Handle>: @unchecked Sendable {
     // @unchecked: every field but `open` and `close` (immutable) is guarded by `pool`; a handle
     // is used by one thread at a time, the one it is lent to.
@@ -24,8 +24,6 @@ public final class HandlePool<Handle>: @unchecked Sendable {
     /// False once a handle failed to open (the file changed or went): the pool then makes do
     /// with the handles it has, rather than trying again for each use.
     private var opens = true
-    /// Overdue uses at most that others pass by (each holds a handle and a busy thread).
-    private static var maxOverdue: Int { 4 }
 
     /// A pool of `limit` handles at most, starting with `first`, `open` making more and `close`
     /// ending each (when the pool goes, or an overdue one comes back to a full pool).
@@ -96,7 +94,7 @@ public final class HandlePool<Handle>: @unchecked Sendable {
             let due = began.addingTimeInterval(timeout)
             if due > now {
                 soonest = min(soonest ?? due, due)
-            } else if overdue.count < Self.maxOverdue {
+            } else if overdue.count < PageSources.maxOverdue {
                 overdue.insert(use)
             }
         }

@@ -26,6 +26,13 @@ public enum PNG {
     /// (a header can claim 2³¹ × 2³¹).
     public static let defaultMaxPixels = 1 << 28
 
+    /// Pages up to this many pixels (16 MB decoded) are decoded whole, whatever size they are
+    /// shown at (`read(path:maxPixels:maxSide:fit:)`).
+    public static let wholePixels = 1 << 22
+
+    /// The largest side a page is read at when the caller names none.
+    public static let defaultMaxSide = 4096
+
     /// What a PNG's signature and IHDR chunk say, checked without decoding any pixels.
     public struct Header: Sendable, Equatable {
         public var width: Int
@@ -118,31 +125,68 @@ public enum PNG {
         return out
     }
 
-    /// Reads a PNG file to RGBA8, no larger than `maxSide` × `maxSide` (aspect kept, as
-    /// `scaledToFit`); the header is checked before the rest of the file is read.
+    /// Reads a PNG file to RGBA8, no larger than `maxSide` × `maxSide` nor, when it is larger
+    /// than `wholePixels`, than `fit` (aspect kept, as `scaledToFit`); the header is checked
+    /// before the rest of the file is read.
     ///
     /// Memory follows the size the image is shown at, not the size its header claims: an image
     /// that fits is decoded whole; a larger one is read a row at a time and scaled down as the
-    /// rows arrive, so a 16000 × 16000 page costs its 4096-pixel copy and two rows, and a file
-    /// that claims more than it holds fails before much memory is taken.
-    public static func read(path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = 4096) throws -> RGBAImage {
+    /// rows arrive, so a 12000 × 12000 page shown 400 pixels high costs its 400-pixel copy and
+    /// two rows, and a file that claims more than it holds fails before much memory is taken.
+    /// Pages of a few megapixels are decoded whole whatever `fit` says: a zoom then needs no
+    /// second reading of the file.
+    public static func read(path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = defaultMaxSide,
+                            fit: PixelSize? = nil) throws -> RGBAImage {
         let head = try header(path: path, maxPixels: maxPixels)
-        guard head.width > maxSide || head.height > maxSide else {
+        let size = readSize(of: head, maxSide: maxSide, fit: fit)
+        guard size.width < head.width || size.height < head.height else {
             return try decode(readBytes(path: path), path: path, maxPixels: maxPixels)
         }
-        let scale = min(Double(maxSide) / Double(head.width), Double(maxSide) / Double(head.height))
-        let w = max(1, min(maxSide, Int((Double(head.width) * scale).rounded())))
-        let h = max(1, min(maxSide, Int((Double(head.height) * scale).rounded())))
         let fd: Int32
         do { fd = try InputFile.open(path) } catch { throw PNGError.unreadable(path: path, reason: error.reason) }
         defer { close(fd) }
+        return try scaled(path: path, to: size) { folio_png_read_scaled(fd, UInt32(size.width), UInt32(size.height), &$0) }
+    }
+
+    /// A PNG in memory decoded as `read(path:maxPixels:maxSide:fit:)` reads a file: a large one
+    /// scaled to `fit` as its rows are inflated, never whole.
+    public static func decode(_ data: [UInt8], path: String, maxPixels: Int = defaultMaxPixels, maxSide: Int = defaultMaxSide,
+                              fit: PixelSize) throws -> RGBAImage {
+        let head = try header(of: data, path: path, maxPixels: maxPixels)
+        let size = readSize(of: head, maxSide: maxSide, fit: fit)
+        guard size.width < head.width || size.height < head.height else { return try decode(data, path: path, maxPixels: maxPixels) }
+        return try scaled(path: path, to: size) { result in
+            data.withUnsafeBufferPointer { folio_png_read_scaled_memory($0.baseAddress, $0.count, UInt32(size.width), UInt32(size.height), &result) }
+        }
+    }
+
+    /// The image `read` (a scaled reader of the C side) makes, `size` large, or its error.
+    private static func scaled(path: String, to size: PixelSize, _ read: (inout folio_png_scaled) -> Int32) throws -> RGBAImage {
         var result = folio_png_scaled()
         defer { free(result.pixels) }
-        guard folio_png_read_scaled(fd, UInt32(w), UInt32(h), &result) != 0, let pixels = result.pixels else {
+        guard read(&result) != 0, let pixels = result.pixels else {
             let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw PNGError.invalid(path: path, message: message)
         }
-        return RGBAImage(width: w, height: h, pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: w * h * 4)))
+        return RGBAImage(width: size.width, height: size.height, pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)))
+    }
+
+    /// Whether an image of header `head` read for `fit` is smaller than it is read for any size
+    /// (shown larger, it is sharper read again).
+    public static func isScaled(_ head: Header, maxSide: Int, fit: PixelSize) -> Bool {
+        readSize(of: head, maxSide: maxSide, fit: fit) != readSize(of: head, maxSide: maxSide, fit: nil)
+    }
+
+    /// The size `read(path:maxPixels:maxSide:fit:)` gives an image of header `head`.
+    public static func readSize(of head: Header, maxSide: Int, fit: PixelSize?) -> PixelSize {
+        var bound = PixelSize(width: maxSide, height: maxSide)
+        if let fit, head.width * head.height > wholePixels {
+            bound = PixelSize(width: max(1, min(fit.width, maxSide)), height: max(1, min(fit.height, maxSide)))
+        }
+        guard head.width > bound.width || head.height > bound.height else { return PixelSize(width: head.width, height: head.height) }
+        let scale = min(Double(bound.width) / Double(head.width), Double(bound.height) / Double(head.height))
+        return PixelSize(width: max(1, min(bound.width, Int((Double(head.width) * scale).rounded()))),
+                         height: max(1, min(bound.height, Int((Double(head.height) * scale).rounded()))))
     }
 
     /// Reads a regular file's bytes (at most `limit` of them), turning every failure into

@@ -298,6 +298,10 @@ public enum PageSources {
         set { timeout.withLock { $0 = newValue } }
     }
 
+    /// Uses of a document past the decode timeout that its other pages pass by (`HandlePool`:
+    /// each holds a handle and a busy thread); beyond them its pages wait for one to end.
+    public static let maxOverdue = 4
+
     /// The words for a page given up after `seconds` (`decodeTimeout`).
     public static func abandoned(after seconds: TimeInterval) -> String {
         "still decoding after \(seconds.formatted()) s; abandoned"
@@ -355,7 +359,9 @@ public enum PageSources {
             let (w, h) = try JPEG.size(of: bytes, path: path, maxPixels: maxPixels)
             return PageRender(image: image, scalable: image.width < w || image.height < h, warning: warning)
         }
-        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels), scalable: false)
+        let head = try PNG.header(of: bytes, path: path, maxPixels: maxPixels)
+        return PageRender(image: try PNG.decode(bytes, path: path, maxPixels: maxPixels, fit: fit),
+                          scalable: PNG.isScaled(head, maxSide: PNG.defaultMaxSide, fit: fit))
     }
 }
 
@@ -381,7 +387,7 @@ extension DocumentRegistry {
 
     /// `page`'s image for a page shown at most `fit` large.
     public func render(_ page: PageRef, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels,
-                              maxSide: Int = 4096) throws -> PageRender {
+                              maxSide: Int = PNG.defaultMaxSide) throws -> PageRender {
         if let (path, index) = page.documentPage {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
@@ -390,11 +396,14 @@ extension DocumentRegistry {
             PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index), current: PageMarks.currentBoxes(path, page: index))
             return page
         }
-        // Plain files are opened as regular files only (`InputFile`). A PNG larger than `maxSide` is read a row at a time and scaled as the rows arrive, so
-        // its memory follows the size it is shown at, whatever its header claims.
+        // Plain files are opened as regular files only (`InputFile`). A large PNG is read a row
+        // at a time and scaled to `fit` as the rows arrive, so its memory follows the size it
+        // is shown at, whatever its header claims; shown larger later, it is read again.
         let file = page.path
         if try PNG.readBytes(path: file, limit: 8) == PNG.signature {
-            return PageRender(image: try PNG.read(path: file, maxPixels: maxPixels, maxSide: maxSide), scalable: false)
+            let head = try PNG.header(path: file, maxPixels: maxPixels)
+            return PageRender(image: try PNG.read(path: file, maxPixels: maxPixels, maxSide: maxSide, fit: fit),
+                              scalable: PNG.isScaled(head, maxSide: maxSide, fit: fit))
         }
         return try PageSources.decode(PNG.readBytes(path: file), path: file, fit: fit, maxPixels: maxPixels)
     }

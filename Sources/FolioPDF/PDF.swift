@@ -57,12 +57,12 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private var labels: [Int: String?] = [:]
     /// The shape of every page of the book: the first page's, unless that is no page's shape.
     let aspect: Double
-    /// Pages poppler must not be given: their Type 3 glyphs draw themselves.
-    private let cycles: Type3Cycles
+    /// Pages poppler must not be given: it would never finish them.
+    private let hazards: PageHazards
 
     init(path: String, password: String?) throws {
         self.path = path
-        cycles = Type3Cycles(path: path)
+        hazards = PageHazards(path: path)
         self.password = password
         var error: UnsafeMutablePointer<GError>?
         // poppler opens a URI, which only an absolute path makes (the path typed may be relative).
@@ -99,7 +99,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        try refuseCycles(index)
+        try refuseHazards(index)
         let image = try withPage(index) { page, w, h in
             let size = fit.fitting(aspect: aspect).fitting(aspect: w / h)
             let scale = Double(size.width) / w
@@ -111,7 +111,7 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     var rendersCrops: Bool { true }
 
     func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
-        try refuseCycles(index)
+        try refuseHazards(index)
         return try withPage(index) { page, w, h in
             // The page on this document's paper, that paper on the book's: where the page's
             // points land in the whole page's pixels.
@@ -124,11 +124,11 @@ final class PDFDocument: PageSource, @unchecked Sendable {
         }
     }
 
-    /// Throws for a page whose Type 3 glyphs draw themselves (poppler would follow the cycle
-    /// until memory runs out): the page shows a placeholder, the rest of the book is read.
-    private func refuseCycles(_ index: Int) throws {
-        guard cycles.cycle(onPage: index) else { return }
-        throw PageError.invalid(path: path, message: "not drawn: its Type 3 glyphs draw themselves in a cycle")
+    /// Throws for a page poppler would never finish (`PageHazards`): the page shows a
+    /// placeholder, the rest of the book is read.
+    private func refuseHazards(_ index: Int) throws {
+        guard let why = hazards.refusal(onPage: index) else { return }
+        throw PageError.invalid(path: path, message: why)
     }
 
     /// Runs `body` with page `index` and its size in points, on a handle of its own (one lent

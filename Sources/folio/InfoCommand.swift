@@ -14,7 +14,8 @@ struct Info: ParsableCommand {
         such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
         header (or fully decoded with --decode); each bad file gets one line (more than three alike: \
         one line with the count). A page still decoding after --page-timeout seconds is reported and \
-        passed over. Exits 0 when at least one book opens, 66 when SOURCE is missing, 65 when no \
+        passed over; past five such pages of one document its later pages are not tried (one line \
+        says how many). Exits 0 when at least one book opens, 66 when SOURCE is missing, 65 when no \
         book in it can be opened (77 when it may not be read).
         """)
 
@@ -46,16 +47,27 @@ struct Info: ParsableCommand {
     }
 
     /// Decodes page `path` on a thread of its own, waiting at most `pageTimeout`: a page that
-    /// never finishes (a PDF engine cannot be stopped mid-page) is left to finish aside, and
-    /// the next pages are checked meanwhile.
-    private func decodeBounded(_ page: PageRef, fit: PixelSize) throws {
+    /// never finishes (a PDF engine cannot be stopped mid-page) is left to finish aside, in
+    /// `aside`, and the next pages are checked meanwhile.
+    private func decodeBounded(_ page: PageRef, fit: PixelSize, aside: inout [Worker<Void>]) throws {
         let decoding = Worker { PixelPool.shared.giveBack(try commandDocuments.render(page, fit: fit).image) }
         // A little past the engines' own deadline (`PageSources.decodeTimeout`), so that those
         // that can stop a page say so themselves.
         guard let outcome = decoding.wait(until: .now() + pageTimeout * 1.1 + 0.2) else {
+            aside.append(decoding)
             throw PageError.invalid(path: page.description, message: "still decoding after \(pageTimeout.formatted()) s; passed over")
         }
         try outcome.get()
+    }
+
+    /// Pages of documents past their overdue pages (`PageSources.maxOverdue` still decoding
+    /// aside, and one more): such a document lends no handle until one of them ends, so each
+    /// later page would only wait out its time (a PDF of 500 pages, 5 of them never finishing:
+    /// 495 × 66 s). They are not tried; one line says how many.
+    private struct Untried {
+        var first: PageRef
+        var count: Int
+        var aside: Int
     }
 
     func run() throws {
@@ -72,14 +84,28 @@ struct Info: ParsableCommand {
         var checked = Set<PageRef>()
         let files = library.books.flatMap { [$0.cover].compactMap { $0 } + $0.pages }.filter { checked.insert($0).inserted }
         let progress = ProgressLine("folio info", unit: "files", total: files.count, quiet: quiet)
+        var aside: [String: [Worker<Void>]] = [:], untried: [String: Untried] = [:]
         for (i, path) in files.enumerated() {
             if Interrupt.requested {
                 progress.finish()
                 throw Failure(.interrupted, "interrupted after checking \(i) of \(files.count) files")
             }
             defer { progress.advance() }
+            // Image files hold no handles: only a document's pages wait behind its overdue ones.
+            let document = path.documentPage?.path
+            if decode, let document {
+                aside[document]?.removeAll { $0.wait(until: .now()) != nil }
+                if let running = aside[document]?.count, running > PageSources.maxOverdue {
+                    untried[document, default: Untried(first: path, count: 0, aside: running)].count += 1
+                    continue
+                }
+            }
             do {
-                if decode { try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384)))) } else { try commandDocuments.check(path) }
+                if decode {
+                    try decodeBounded(path, fit: PixelSize(width: 4096, height: max(1, min(pageHeight, 16384))), aside: &aside[document ?? "", default: []])
+                } else {
+                    try commandDocuments.check(path)
+                }
             } catch PageError.reportedBefore {
                 // A document that did not open: its problem is listed already.
             } catch {
@@ -87,6 +113,10 @@ struct Info: ParsableCommand {
             }
         }
         progress.finish()
+        for (_, u) in untried.sorted(by: { $0.key < $1.key }) {
+            let after = u.count == 1 ? "" : ", nor the \(u.count - 1) page\(u.count == 2 ? "" : "s") after it"
+            problems.append(PageSources.problem(u.first, "not decoded\(after): \(u.aside) pages before it are still decoding"))
+        }
         let done = Date()
 
         let count = library.books.count

@@ -298,6 +298,34 @@ final class ScaledReadTests: XCTestCase {
         }
     }
 
+    /// A page of more than `PNG.wholePixels` was decoded up to 4096 pixels whatever it was shown
+    /// at (three 12000 × 12000 pages: 513 MB at peak for a 640 × 360 capture; in a comic archive,
+    /// whole), it is read at the size asked for, and says that a larger size would be sharper.
+    /// Smaller pages are decoded whole.
+    func testLargePagesAreReadAtTheSizeTheyAreShownAt() throws {
+        let dir = TempDir()
+        let side = 2100  // 4.4 megapixels, just past the whole-decode limit
+        XCTAssertGreaterThan(side * side, PNG.wholePixels)
+        let bytes = TestPNG.make(width: side, height: side, colorType: 0, bitDepth: 8) { x, y in [(x / 30 + y / 30) % 2 * 255] }
+        let path = dir.write("large.png", bytes)
+        let documents = DocumentRegistry()
+        let shown = try documents.render(.image(path), fit: PixelSize(width: 4096, height: 300))
+        XCTAssertEqual([shown.image.width, shown.image.height], [300, 300])
+        XCTAssertTrue(shown.scalable, "shown larger, it is read again")
+        // An archive's entry, in memory: the same, never inflated whole.
+        let entry = try PageSources.decode(bytes, path: "comic.cbz/large.png", fit: PixelSize(width: 4096, height: 300))
+        XCTAssertEqual(entry.image, shown.image)
+        XCTAssertTrue(entry.scalable)
+        XCTAssertThrowsError(try PageSources.decode(Array(bytes.prefix(bytes.count / 2)), path: "cut.png", fit: PixelSize(width: 300, height: 300))) { error in
+            XCTAssertTrue("\(error)".contains("the file ends before the image does"), "\(error)")
+        }
+        let capped = try documents.render(.image(path), fit: PixelSize(width: 4096, height: 4096), maxSide: 1024)
+        XCTAssertEqual([capped.image.width, capped.image.height, capped.scalable ? 1 : 0], [1024, 1024, 0])
+        let small = dir.write("small.png", TestPNG.make(width: 600, height: 900, colorType: 0, bitDepth: 8) { x, _ in [x % 256] })
+        let whole = try documents.render(.image(small), fit: PixelSize(width: 4096, height: 300))
+        XCTAssertEqual([whole.image.width, whole.image.height, whole.scalable ? 1 : 0], [600, 900, 0])
+    }
+
     func testAHeaderThatLiesCostsNothing() throws {
         let dir = TempDir()
         // 16384 × 16384 RGBA claimed, a few bytes of image data given.

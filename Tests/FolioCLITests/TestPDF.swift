@@ -20,13 +20,14 @@ enum TestPDF {
         "<< \(dict) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream"
     }
 
-    /// Form XObjects numbered from `first`, nesting `depth` deep, each drawing the next twice:
-    /// 2^depth operations for a page that draws the first (a page the PDF engine never finishes).
-    static func nestedForms(from first: Int, depth: Int) -> [String] {
+    /// Form XObjects numbered from `first`, nesting `depth` deep, each drawing the next twice,
+    /// the last filling `fills` squares: 2^depth drawings for a page that draws the first (20
+    /// deep with 40 fills: minutes of poppler's time; deeper is refused before poppler sees it).
+    static func nestedForms(from first: Int, depth: Int, fills: Int = 40) -> [String] {
         (0..<depth).map { k in
             let last = k == depth - 1
             return stream("/Type /XObject /Subtype /Form /BBox [0 0 200 280]" + (last ? "" : " /Resources << /XObject << /X \(first + k + 1) 0 R >> >>"),
-                          last ? "0 0 1 rg 10 10 20 20 re f" : "/X Do /X Do")
+                          last ? Array(repeating: "0 0 1 rg 10 10 20 20 re f", count: fills).joined(separator: " ") : "/X Do /X Do")
         }
     }
 }

@@ -21,4 +21,7 @@ typedef struct {
 /// as many rows as the output; otherwise they are refused. Returns 1, or 0 with `message` set.
 int folio_png_read_scaled(int fd, unsigned out_w, unsigned out_h, folio_png_scaled *out);
 
+/// The same for a PNG held in memory (`size` bytes at `bytes`: a comic archive's entry).
+int folio_png_read_scaled_memory(const unsigned char *bytes, size_t size, unsigned out_w, unsigned out_h, folio_png_scaled *out);
+
 #endif

@@ -1,37 +1,61 @@
 import CPoppler
 import Foundation
 
-/// Finds the pages whose Type 3 glyphs draw, through fonts, tiling patterns and forms, a glyph
-/// of a Type 3 font they are themselves drawn in. poppler (22.12) follows such a cycle with no
-/// bound but memory (3.5 GB for one page of pdf.js's `ContentStreamCycleType3insideType3.pdf`)
-/// and cannot be stopped part-way, so such a page is not handed to it.
+/// Finds the pages poppler (22.12, cairo) would draw with no bound but memory, and cannot stop
+/// part-way, so that such a page is not handed to it:
+/// - Type 3 glyphs that draw, through fonts, tiling patterns and forms, a glyph of a Type 3
+///   font they are themselves drawn in (3.5 GB for one page of pdf.js's
+///   `ContentStreamCycleType3insideType3.pdf`);
+/// - forms and patterns that draw each other more than `maxDraws` times in all (a form drawing
+///   the next twice, 36 deep: 2^36 draws);
+/// - a function-based shading (type 1) whose matrix turns or mirrors it: poppler's cairo
+///   backend steps through its domain by the matrix's inverse applied to (10, 10), which is
+///   then 0 or negative on one axis, adding mesh patches for ever (pdf.js's
+///   `function_based_shading.pdf`: 1.75 GB within 5 s, never done), or that would take more
+///   than `maxPatches` patches;
+/// - a JBIG2 stream whose page is larger than `maxJBIG2Pixels` (poppler decodes the whole page
+///   bitmap first: pdf.js's `bomb_giant.pdf`, three content streams of 100,000 × 100,000).
 ///
-/// A light reader of the file's objects, enough for that question: objects are found by
+/// A light reader of the file's objects, enough for those questions: objects are found by
 /// scanning for `N G obj` (no cross-reference table needed), in object streams too; streams are
-/// read raw or Flate-compressed. Files that never say `Type3` (nor hide objects in object
+/// read raw or Flate-compressed. Files that name none of these (nor hide objects in object
 /// streams) are not read further. Bounded: a stream inflates to at most 16 MiB and a page's
 /// walk visits at most 4096 streams, 64 deep; past a bound the page is taken as having no
-/// cycle. Does not: decrypt (an encrypted file's streams read as empty), read other filters,
+/// hazard. Does not: decrypt (an encrypted file's streams read as empty), read other filters,
 /// or tell which glyphs a page shows (every glyph of a font shown counts).
-final class Type3Cycles: @unchecked Sendable {
+final class PageHazards: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.
     private let lock = NSLock()
     private let path: String
     private var reader: ObjectReader??
-    /// Font and form streams known to lead into no cycle (`node` keys), across pages.
+    /// Font, form and pattern streams known to lead into no hazard (`node` keys), across pages.
     private var clean: Set<String> = []
-    private var known: [Int: Bool] = [:]
+    private var known: [Int: String?] = [:]
+
+    /// Form, pattern and glyph drawings one page may make in all.
+    static let maxDraws = 1 << 20
+    /// Mesh patches one function-based shading may take.
+    static let maxPatches = 1 << 18
+    /// Pixels of a JBIG2 page (1 bit each; poppler's cairo backend takes a byte each).
+    static let maxJBIG2Pixels = 1 << 28
 
     init(path: String) { self.path = path }
 
-    /// Whether drawing page `index` (0-based) runs into a Type 3 cycle.
-    func cycle(onPage index: Int) -> Bool {
+    /// Why page `index` (0-based) is not to be drawn, in a reader's words; nil when it may be.
+    func refusal(onPage index: Int) -> String? {
         lock.withLock {
             if let k = known[index] { return k }
             if reader == nil { reader = .some(ObjectReader(path: path)) }
-            guard let r = reader ?? nil, let page = r.page(index) else { return false }
+            guard let r = reader ?? nil, let page = r.page(index) else { return nil }
             var walk = Walk(reader: r, clean: clean)
-            let found = walk.draws(page.content, resources: page.resources, owner: "page")
+            var found = page.parts.lazy.compactMap(r.jbig2Refusal).first
+            found = found ?? walk.draws(page.content, resources: page.resources, owner: "page")
+            if found == nil {
+                var count = DrawCount(reader: r)
+                if count.draws(page.content, resources: page.resources, owner: "page") > Self.maxDraws {
+                    found = "not drawn: its forms and patterns draw each other more than \(Self.maxDraws) times"
+                }
+            }
             clean = walk.clean
             known[index] = found
             return found
@@ -51,50 +75,107 @@ final class Type3Cycles: @unchecked Sendable {
             self.clean = clean
         }
 
-        /// Whether `content`, drawn with `resources` (whose owner is `owner`), reaches a Type 3
-        /// font already being drawn.
-        mutating func draws(_ content: [UInt8], resources: [String: PDFValue], owner: String) -> Bool {
+        /// What makes `content`, drawn with `resources` (whose owner is `owner`), a page not to
+        /// draw: a Type 3 font already being drawn, a shading or a JBIG2 image on the way.
+        mutating func draws(_ content: [UInt8], resources: [String: PDFValue], owner: String) -> String? {
             // Nested deeper than any real glyph, form or pattern: not followed (the stack is bounded).
-            guard grey.count < 64 else { return false }
+            guard grey.count < 64 else { return nil }
             for use in ContentUses.scan(content) {
                 visits += 1
-                guard visits < 4096 else { return false }
+                guard visits < 4096 else { return nil }
                 let (kind, name) = use
-                guard case let .dict(group)? = resources[kind].map(reader.resolve), let ref = group[name],
-                      let key = ref.refNumber.map(String.init) else { continue }
+                guard case let .dict(group)? = resources[kind].map(reader.resolve), let ref = group[name] else { continue }
                 let object = reader.resolve(ref)
+                if kind == "Shading" {
+                    if let why = reader.shadingRefusal(object) { return why }
+                    continue
+                }
+                guard let key = ref.refNumber.map(String.init) else { continue }
                 switch kind {
                 case "Font":
                     guard case let .dict(font) = object, font["Subtype"] == .name("Type3") else { continue }
                     // Glyphs without resources of their own use those they are drawn with.
                     let own = font["Resources"].map(reader.resolve)
                     let node = "font \(key)" + (own == nil ? " in \(owner)" : "")
-                    if grey.contains(where: { $0.hasPrefix("font \(key)") }) { return true }
+                    if grey.contains(where: { $0.hasPrefix("font \(key)") }) { return "not drawn: its Type 3 glyphs draw themselves in a cycle" }
                     if clean.contains(node) { continue }
                     grey.append(node)
                     var glyphs: [PDFValue] = []
                     if case let .dict(procs)? = font["CharProcs"].map(reader.resolve) { glyphs = Array(procs.values) }
                     let res: [String: PDFValue] = if case let .dict(d)? = own { d } else { resources }
                     for g in glyphs {
-                        if let data = reader.streamData(g), draws(data, resources: res, owner: node) { return true }
+                        if let data = reader.streamData(g), let why = draws(data, resources: res, owner: node) { return why }
                     }
                     grey.removeLast()
                     clean.insert(node)
                 case "XObject", "Pattern":
-                    // Forms and tiling patterns have content; images and shadings do not.
-                    guard case let .stream(dict, _) = object, let data = reader.streamData(ref) else { continue }
+                    if case let .dict(pattern) = object, let shading = pattern["Shading"] {
+                        if let why = reader.shadingRefusal(reader.resolve(shading)) { return why }
+                        continue
+                    }
+                    if let why = reader.jbig2Refusal(ref) { return why }
+                    // Forms and tiling patterns have content; images do not (nor are they inflated).
+                    guard case let .stream(dict, _) = object, dict["Subtype"] != .name("Image"),
+                          let data = reader.streamData(ref) else { continue }
                     let own = dict["Resources"].map(reader.resolve)
                     let node = "\(kind) \(key)" + (own == nil ? " in \(owner)" : "")
                     if grey.contains(node) || clean.contains(node) { continue }
                     grey.append(node)
                     let res: [String: PDFValue] = if case let .dict(d)? = own { d } else { resources }
-                    if draws(data, resources: res, owner: node) { return true }
+                    if let why = draws(data, resources: res, owner: node) { return why }
                     grey.removeLast()
                     clean.insert(node)
                 default: continue
                 }
             }
-            return false
+            return nil
+        }
+    }
+
+    /// How many form, pattern and glyph drawings one page makes, each stream's count worked
+    /// out once (a form drawn twice by each of 36 nested forms is 2^36 drawings, counted in 36
+    /// steps); a stream drawing itself counts once, and a Type 3 font's glyphs once for each
+    /// stream that sets it (TeX's bitmap fonts are set again for every word). Stops counting
+    /// past `maxDraws`.
+    private struct DrawCount {
+        let reader: ObjectReader
+        var counted: [String: Int] = [:]
+        var grey: Set<String> = []
+
+        init(reader: ObjectReader) { self.reader = reader }
+
+        mutating func draws(_ content: [UInt8], resources: [String: PDFValue], owner: String) -> Int {
+            guard grey.count < 64, counted.count < 4096 else { return 0 }
+            var total = 0, fonts: Set<String> = []
+            for (kind, name) in ContentUses.scan(content) where kind != "Shading" {
+                guard case let .dict(group)? = resources[kind].map(reader.resolve), let ref = group[name],
+                      let key = ref.refNumber.map(String.init), kind != "Font" || fonts.insert(key).inserted else { continue }
+                let object = reader.resolve(ref)
+                var streams: [PDFValue] = [], own: PDFValue?
+                if kind == "Font" {
+                    guard case let .dict(font) = object, font["Subtype"] == .name("Type3") else { continue }
+                    if case let .dict(procs)? = font["CharProcs"].map(reader.resolve) { streams = Array(procs.values) }
+                    own = font["Resources"].map(reader.resolve)
+                } else {
+                    guard case let .stream(dict, _) = object, dict["Subtype"] != .name("Image") else { continue }
+                    streams = [ref]
+                    own = dict["Resources"].map(reader.resolve)
+                }
+                let node = "\(kind) \(key)" + (own == nil ? " in \(owner)" : "")
+                if !grey.contains(node), counted[node] == nil {
+                    grey.insert(node)
+                    let res: [String: PDFValue] = if case let .dict(d)? = own { d } else { resources }
+                    var sum = streams.count
+                    for s in streams {
+                        guard let data = reader.streamData(s) else { continue }
+                        sum = min(PageHazards.maxDraws + 1, sum + draws(data, resources: res, owner: node))
+                    }
+                    counted[node] = sum
+                    grey.remove(node)
+                }
+                total = min(PageHazards.maxDraws + 1, total + (counted[node] ?? 1))
+            }
+            return total
         }
     }
 }
@@ -111,7 +192,7 @@ indirect enum PDFValue: Equatable {
     }
 }
 
-/// The objects of one PDF file, found by scanning it (`Type3Cycles`).
+/// The objects of one PDF file, found by scanning it (`PageHazards`).
 final class ObjectReader {
     /// The file, mapped (not read into memory).
     private let bytes: Data
@@ -122,30 +203,97 @@ final class ObjectReader {
     private var cache: [Int: PDFValue] = [:]
     private(set) var pages: [(dict: [String: PDFValue], resources: [String: PDFValue])] = []
 
-    /// Nil when the file cannot hold a Type 3 cycle that this reader could find.
+    /// Nil when the file cannot hold a hazard that this reader could find: it names no Type 3
+    /// font, form, shading or JBIG2 stream (streams and their dictionaries are never in object
+    /// streams; fonts and shadings may be).
     init?(path: String) {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
         bytes = data
-        let plain = Self.find(Array("Type3".utf8), in: data, from: 0) != nil
+        let plain = ["Type3", "/Form", "ShadingType", "JBIG2Decode"].contains { Self.find(Array($0.utf8), in: data, from: 0) != nil }
         guard plain || Self.find(Array("ObjStm".utf8), in: data, from: 0) != nil else { return nil }
         indexObjects()
         readObjectStreams()
-        guard plain || compressed.values.contains(where: { if case let .dict(d) = $0 { d["Subtype"] == .name("Type3") } else { false } })
-        else { return nil }
+        guard plain || compressed.values.contains(where: {
+            if case let .dict(d) = $0 { d["Subtype"] == .name("Type3") || d["ShadingType"] != nil } else { false }
+        }) else { return nil }
         collectPages()
     }
 
-    /// Page `index`'s content (its streams joined) and resources.
-    func page(_ index: Int) -> (content: [UInt8], resources: [String: PDFValue])? {
+    /// Page `index`'s content (its streams joined), resources and content streams.
+    func page(_ index: Int) -> (content: [UInt8], resources: [String: PDFValue], parts: [PDFValue])? {
         guard pages.indices.contains(index) else { return nil }
         let p = pages[index]
-        var content: [UInt8] = []
-        switch p.dict["Contents"].map(resolve) {
-        case let .array(parts)?: for part in parts { content += (streamData(part) ?? []) + [0x0A] }
-        case .stream?: content = streamData(p.dict["Contents"]!) ?? []
-        default: break
+        let parts: [PDFValue] = switch p.dict["Contents"].map(resolve) {
+        case let .array(a)?: a
+        case .stream?: [p.dict["Contents"]!]
+        default: []
         }
-        return (content, p.resources)
+        return (parts.reduce(into: []) { $0 += (streamData($1) ?? []) + [0x0A] }, p.resources, parts)
+    }
+
+    /// Why a shading is not to be drawn (`PageHazards`), or nil.
+    func shadingRefusal(_ shading: PDFValue) -> String? {
+        let dict: [String: PDFValue]
+        switch shading {
+        case let .dict(d), let .stream(d, _): dict = d
+        default: return nil
+        }
+        guard dict["ShadingType"].map(resolve) == .number(1) else { return nil }
+        func numbers(_ key: String, _ fallback: [Double]) -> [Double] {
+            guard case let .array(a)? = dict[key].map(resolve) else { return fallback }
+            let n = a.compactMap { if case let .number(x) = resolve($0) { x } else { nil } }
+            return n.count == fallback.count ? n : fallback
+        }
+        let m = numbers("Matrix", [1, 0, 0, 1, 0, 0]), domain = numbers("Domain", [0, 1, 0, 1])
+        // The step poppler takes through the domain: the matrix's inverse applied to (10, 10).
+        let det = m[0] * m[3] - m[1] * m[2]
+        guard det != 0, det.isFinite else { return nil }
+        let stepX = 10 * (m[3] - m[2]) / det, stepY = 10 * (m[0] - m[1]) / det
+        guard stepX > 0, stepY > 0 else { return "not drawn: a function-based shading turned or mirrored by its matrix, which poppler never finishes" }
+        let patches = ((domain[1] - domain[0]) / stepX).rounded(.up) * ((domain[3] - domain[2]) / stepY).rounded(.up)
+        guard patches <= Double(PageHazards.maxPatches) else {
+            return "not drawn: a function-based shading of more than \(PageHazards.maxPatches) pieces"
+        }
+        return nil
+    }
+
+    /// Why a JBIG2 stream is not to be decoded (its page larger than
+    /// `PageHazards.maxJBIG2Pixels`), or nil; other streams nil.
+    func jbig2Refusal(_ value: PDFValue) -> String? {
+        guard let (dict, data) = rawStream(value) else { return nil }
+        let filters: [PDFValue] = switch dict["Filter"].map(resolve) {
+        case let .array(a)?: a.map(resolve)
+        case let f?: [f]
+        case nil: []
+        }
+        // Read when it is the only filter (a JBIG2 stream compressed again is not looked into).
+        guard filters == [.name("JBIG2Decode")] else { return nil }
+        guard let (w, h) = Self.jbig2PageSize(data), w * h > PageHazards.maxJBIG2Pixels else { return nil }
+        return "not drawn: a JBIG2 image of \(w) × \(h) pixels, more than \(PageHazards.maxJBIG2Pixels)"
+    }
+
+    /// The page size a JBIG2 stream's page information segment gives (an unknown height, striped,
+    /// as 1), from its first 64 segments; nil without one.
+    static func jbig2PageSize(_ d: [UInt8]) -> (Int, Int)? {
+        func be32(_ at: Int) -> Int? { at + 4 <= d.count ? d[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } : nil }
+        var at = 0
+        for _ in 0..<64 {
+            guard let number = be32(at), at + 5 < d.count else { return nil }
+            let flags = d[at + 4], referred = Int(d[at + 5] >> 5)
+            // The long form of the referred-to count is not read.
+            guard referred < 5 else { return nil }
+            let referenceSize = number <= 256 ? 1 : number <= 65536 ? 2 : 4
+            at += 6 + referred * referenceSize + (flags & 0x40 != 0 ? 4 : 1)
+            guard let length = be32(at) else { return nil }
+            at += 4
+            if flags & 0x3F == 48 {
+                guard let w = be32(at), let h = be32(at + 4) else { return nil }
+                return (w, h == 0xFFFF_FFFF ? 1 : h)
+            }
+            guard length != 0xFFFF_FFFF else { return nil }
+            at += length
+        }
+        return nil
     }
 
     /// `value` with an indirect reference followed (an unknown object is null).
@@ -161,8 +309,8 @@ final class ObjectReader {
         return v
     }
 
-    /// A stream's data, decoded (raw or Flate), or nil.
-    func streamData(_ value: PDFValue) -> [UInt8]? {
+    /// A stream's dictionary and its data as stored (at most 64 MiB), or nil.
+    private func rawStream(_ value: PDFValue) -> ([String: PDFValue], [UInt8])? {
         guard case let .stream(dict, start) = resolve(value) else { return nil }
         var end: Int
         if case let .number(n)? = dict["Length"].map(resolve), n >= 0, start + Int(n) <= bytes.count {
@@ -174,7 +322,12 @@ final class ObjectReader {
         end = max(start, end)
         // A content stream is never this large: a stream that is is not read.
         guard end - start <= 64 << 20 else { return nil }
-        let raw = [UInt8](bytes[start..<end])
+        return (dict, [UInt8](bytes[start..<end]))
+    }
+
+    /// A stream's data, decoded (raw or Flate), or nil.
+    func streamData(_ value: PDFValue) -> [UInt8]? {
+        guard let (dict, raw) = rawStream(value) else { return nil }
         let filters: [PDFValue] = switch dict["Filter"].map(resolve) {
         case let .array(a)?: a
         case let f?: [f]
@@ -318,7 +471,7 @@ final class ObjectReader {
 }
 
 /// The resources a content stream uses, in order: fonts set (`Tf`), forms and images drawn
-/// (`Do`), patterns filled or stroked with (`scn`, `SCN`).
+/// (`Do`), patterns filled or stroked with (`scn`, `SCN`), shadings painted (`sh`).
 enum ContentUses {
     static func scan(_ content: [UInt8]) -> [(kind: String, name: String)] {
         var uses: [(String, String)] = []
@@ -332,6 +485,7 @@ enum ContentUses {
                 case "Tf": if let n = names.last { uses.append(("Font", n)) }
                 case "Do": if let n = names.last { uses.append(("XObject", n)) }
                 case "scn", "SCN": if let n = names.last { uses.append(("Pattern", n)) }
+                case "sh": if let n = names.last { uses.append(("Shading", n)) }
                 default: break
                 }
                 names.removeAll()

@@ -43,9 +43,9 @@ struct Bench: ParsableCommand {
 
     /// Turns of render-only and video in the video figure.
     static let videoRounds = 3
-    /// Frames of the video figure per capture frame: 180 by default, the length of the
-    /// README's script (181 frames), so that ffmpeg's start (about 0.1 s, a sixth of a 60-frame
-    /// run here) weighs as it does in a recording.
+    /// Frames of the video figure per capture frame: 180 by default, a recording of a few turns
+    /// at 30 fps, so that ffmpeg's start (about 0.1 s, a sixth of a 60-frame run here) weighs as
+    /// it does in a recording.
     static let videoLength = 3
 
     func run() throws {

@@ -190,4 +190,30 @@ import Testing
         #expect(green(try capture(home, "marked.png")) > 100)
         #expect(green(try capture(empty, "plain.png")) == 0)
     }
+
+    /// Two processes highlighting the same book at once (thirty phrases each) keep all sixty.
+    @Test(.enabled(if: FolioProcess.binary != nil)) func twoProcessesHighlightingOneBookLoseNothing() throws {
+        let books = try #require(EBookCommandTests.books, "python3 missing")
+        let home = try Home(pages: 1)
+        defer { home.remove() }
+        let epub = books.appendingPathComponent("numbered.epub").path
+        let processes = try [1...30, 31...60].enumerated().map { i, words in
+            let process = Process()
+            process.executableURL = FolioProcess.binary
+            process.arguments = ["notes", epub] + words.flatMap { ["--highlight", "w\($0 * 7)"] }
+            process.environment = home.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes {
+            #expect(Self.wait(process, seconds: 120))
+            #expect(process.terminationStatus == 0)
+        }
+        let json = try FolioProcess.run(FolioProcess.binary!.path, ["notes", epub, "--json"], environment: home.environment, timeout: 60)
+        struct Export: Decodable { struct Passage: Decodable { var text: String }; var highlights: [Passage] }
+        let texts = try JSONDecoder().decode(Export.self, from: Data(json.stdout.utf8)).highlights.map(\.text)
+        #expect(Set(texts) == Set((1...60).map { "w\($0 * 7)" }), "\(texts.count) kept")
+    }
 }

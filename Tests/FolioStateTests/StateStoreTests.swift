@@ -80,10 +80,12 @@ import Testing
         #expect(store.update(highlight: pink, colour: .yellow, note: "a note"))
         let changed = try #require(store.highlights(of: book(original)).last)
         #expect(changed.colour == .yellow && changed.note == "a note" && changed.anchor == page.anchor)
-        let moved = scratch.path + "/moved.pdf"
+        let moved = scratch.path + "/moved.pdf", copy = scratch.path + "/a copy.pdf"
         try FileManager.default.moveItem(atPath: original, toPath: moved)
+        try FileManager.default.copyItem(atPath: moved, toPath: copy)
         let (fresh, _) = try open(scratch)
         #expect(fresh.highlights(of: book(moved)).count == 3)
+        #expect(fresh.highlights(of: book(copy)).map(\.text) == fresh.highlights(of: book(moved)).map(\.text), "a copy has the same notes")
         #expect(fresh.remove(highlight: pink))
         #expect(!fresh.remove(highlight: pink))
         #expect(fresh.highlights(of: book(moved)).map(\.text) == ["first words", "late words"])

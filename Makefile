@@ -13,7 +13,7 @@ BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libhyphen-dev libfontconfig-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-ru \
                   libsqlite3-dev libspeechd-dev libgl1-mesa-dri libegl-mesa0 dpkg-dev
 TEST_PACKAGES := xvfb xauth xdotool xclip python3-cairo python3-pil ffmpeg desktop-file-utils man-db fonts-dejavu-core \
-                 djvulibre-bin parallel zip strace
+                 djvulibre-bin parallel zip strace espeak-ng
 SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

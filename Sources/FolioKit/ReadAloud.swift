@@ -9,26 +9,18 @@ import FolioSpeech
 /// voice runs on its own; the frame loop looks at it a few times a second and never waits.
 /// Does not: speak (`SpeechOutput`), or draw.
 struct ReadAloud {
-    /// A sentence and where its words lie: (document page, the boxes of its lines there).
-    struct Sentence {
-        var text: String
-        var parts: [(page: Int, boxes: [PageRegion])]
-    }
-
     let voice: any SpeechOutput
     let path: String
     let book: Int
     /// Sentences given to the voice and not yet finished, the one spoken first.
-    var queued: [Sentence] = []
-    /// Where the next sentence starts: a document page and a word of it.
-    var next: (page: Int, word: Int)
+    var queued: [SentenceReader.Sentence] = []
+    /// Where the next sentence comes from.
+    var sentences: SentenceReader
     var paused = false
     /// Sentences given to the voice ahead of the one spoken, so that it never waits between them.
     static let ahead = 2
     /// Seconds between looks at the voice.
     static let poll = 0.1
-    /// Words a sentence takes at most (a page of verse without a full stop is read in parts).
-    static let longest = 80
 }
 
 extension FramePipeline {
@@ -50,7 +42,7 @@ extension FramePipeline {
         case let .success(voice):
             voice.rate = speechRate
             clearSelection()
-            readingAloud = ReadAloud(voice: voice, path: path, book: b, next: (page, 0))
+            readingAloud = ReadAloud(voice: voice, path: path, book: b, sentences: SentenceReader(page: page))
             titleNote = "reading aloud (R pauses, Shift+R stops)"
             readAloud(at: now)
         }
@@ -80,7 +72,8 @@ extension FramePipeline {
         let finished = min(reading.voice.takeFinished(), reading.queued.count)
         let before = reading.queued.first
         reading.queued.removeFirst(finished)
-        while reading.queued.count < ReadAloud.ahead, let sentence = nextSentence(&reading) {
+        while reading.queued.count < ReadAloud.ahead, let source = try? configuration.documents.open(reading.path),
+              let sentence = reading.sentences.read(source) {
             guard reading.voice.speak(sentence.text) else { break }
             reading.queued.append(sentence)
         }
@@ -101,40 +94,9 @@ extension FramePipeline {
         perform(controller.shownPages.last == image ? .nextPage : .goTo(page: image + 2), at: now, origin: .key)
     }
 
-    /// The sentence after the last one queued, read from the document's pages (one sentence may
-    /// run on to the next page); nil at the end of the book.
-    private func nextSentence(_ reading: inout ReadAloud) -> ReadAloud.Sentence? {
-        guard let source = try? configuration.documents.open(reading.path) else { return nil }
-        var sentence = ReadAloud.Sentence(text: "", parts: []), words = 0
-        while reading.next.page < source.pageCount {
-            let (page, start) = reading.next
-            guard let text = (try? source.text(page: page)) ?? nil else {
-                // A page without text (a picture) ends the sentence.
-                reading.next = (page + 1, 0)
-                if words > 0 { break } else { continue }
-            }
-            guard start < text.words.count else {
-                reading.next = (page + 1, 0)
-                continue
-            }
-            var end = start
-            while end < text.words.count, words < ReadAloud.longest {
-                words += 1
-                end += 1
-                if text.words[end - 1].endsSentence { break }
-            }
-            let part = Array(text.words[start..<end])
-            sentence.text += (sentence.text.isEmpty ? "" : " ") + part.map(\.text).joined(separator: " ")
-            sentence.parts.append((page, PageText(words: part).lineBoxes))
-            reading.next = (page, end)
-            if part.last?.endsSentence == true || words >= ReadAloud.longest { break }
-        }
-        return words > 0 ? sentence : nil
-    }
-
     /// Marks `sentence` on the paper in place of the one marked before (nil: none); the pages of
     /// both are drawn again.
-    private func markSpoken(_ sentence: ReadAloud.Sentence?, of reading: ReadAloud) {
+    private func markSpoken(_ sentence: SentenceReader.Sentence?, of reading: ReadAloud) {
         let boxes = Dictionary((sentence?.parts ?? []).map { ($0.page, $0.boxes) }, uniquingKeysWith: +)
         let before = spokenPages
         PageMarks.setSpoken(boxes, of: reading.path)

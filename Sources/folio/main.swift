@@ -22,7 +22,7 @@ struct Folio: ParsableCommand {
         abstract: "A 3D book renderer: a shelf of books, opened and read with page flips and curls.",
         version: folioVersion,
         subcommands: [View.self, Capture.self, Layout.self, Info.self, Bench.self, Record.self, Flip.self, Batch.self,
-                      Outline.self, SearchCommand.self, TextCommand.self, Notes.self])
+                      Outline.self, SearchCommand.self, TextCommand.self, Notes.self, Speak.self])
 }
 
 PDF.register()

@@ -217,3 +217,32 @@ import Testing
         #expect(Set(texts) == Set((1...60).map { "w\($0 * 7)" }), "\(texts.count) kept")
     }
 }
+
+/// `folio speak`: the sentences reading aloud speaks, spoken into a WAV file by espeak-ng where
+/// the machine has it; without it, one line and status 69.
+@Suite struct SpeakCommandTests {
+    @Test(.enabled(if: FolioProcess.binary != nil && FolioProcess.available("espeak-ng"))) func aPageIsSpokenIntoAFile() throws {
+        let books = try #require(EBookCommandTests.books, "python3 missing")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-speak-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try FolioProcess.run(FolioProcess.binary!.path, ["speak", books.appendingPathComponent("numbered.epub").path,
+                                                                   "--page", "3", "--sentences", "1", "-o", out], timeout: 60)
+        #expect(run.status == 0 && run.stdout.hasSuffix(": 1 sentence from page 3\n"), "\(run.stderr)")
+        let wav = try #require(FileManager.default.contents(atPath: out))
+        #expect(wav.prefix(4) == Data("RIFF".utf8) && wav.dropFirst(8).prefix(4) == Data("WAVE".utf8))
+        // A sentence of words spoken: seconds of 16-bit samples, not a header alone.
+        #expect(wav.count > 44_100, "\(wav.count) bytes")
+        let again = try FolioProcess.run(FolioProcess.binary!.path, ["speak", books.appendingPathComponent("numbered.epub").path, "-o", out], timeout: 60)
+        let kept = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(again.status != 0 && kept == wav, "an existing file is kept without --force")
+    }
+
+    @Test(.enabled(if: FolioProcess.binary != nil)) func withoutEspeakOneLineSaysWhatToInstall() throws {
+        let books = try #require(EBookCommandTests.books, "python3 missing")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-speak-\(UUID().uuidString).wav").path
+        let run = try FolioProcess.run(FolioProcess.binary!.path, ["speak", books.appendingPathComponent("numbered.epub").path, "-o", out],
+                                       environment: ["PATH": "/nonexistent"], timeout: 60)
+        #expect(run.status == 69 && run.stderr == "folio: espeak-ng is not installed (apt install espeak-ng)\n", "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}

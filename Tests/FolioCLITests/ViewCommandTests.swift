@@ -125,6 +125,31 @@ within 20 titled "pages 6–7 of 10$" || fail "the click did not go to page 6; t
 quit
 """#
 
+/// navigation.pdf: the same two lines selected, then Shift+H highlights them, `i` (typed) opens
+/// the note field, the note is typed and Enter keeps it, X opens the notes panel and Escape
+/// closes it; the store holds the highlight with its note.
+private let highlightText = scriptHelpers + #"""
+openDocument 3
+sleep 1
+choose() { xdotool mousemove --window "$wid" 692 160 keydown shift mousedown 1 mousemove --window "$wid" 800 180 \
+               mousemove --window "$wid" 910 192 mouseup 1 keyup shift; sleep 0.5; }
+choose
+xdotool key --window "$wid" shift+h
+within 10 titled "highlighted in yellow" || fail "Shift+H did not highlight; the title says: $(xdotool getwindowname "$wid")"
+choose
+xdotool type --window "$wid" "i"
+sleep 0.3
+xdotool type --window "$wid" "a quick note"
+xdotool key --window "$wid" Return
+within 10 titled "note kept" || fail "the note was not kept; the title says: $(xdotool getwindowname "$wid")"
+xdotool key --window "$wid" x
+sleep 0.5
+xdotool key --window "$wid" Escape
+sleep 0.3
+quit
+"$FOLIO" notes "$DOC" --json | grep -q '"note":"a quick note"' || fail "no note in the store: $("$FOLIO" notes "$DOC" 2>&1)"
+"""#
+
 /// navigation.pdf: Shift + drag from "The" (50, 100 of 420 x 595 points) to "dog" at the end of
 /// the second line (about 260, 130) selects the two lines; Ctrl+C puts them on the clipboard.
 private let copyText = scriptHelpers + #"""
@@ -337,6 +362,13 @@ echo "done"
             #expect(report.contains("clipboard<<The quick brown fox\njumps over the lazy dog>>"), "\(report)")
             #expect(report.contains("primary<<The quick brown fox\njumps over the lazy dog>>"), "middle click pastes it too: \(report)")
         }
+    }
+
+    @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool"),
+                   "needs xvfb-run and xdotool (apt-get install xvfb xauth xdotool)"))
+    func shiftHHighlightsAndITypesANoteWithRealKeys() throws {
+        let doc = try #require(DocumentCaptureTests.documents, "python3-cairo missing").appendingPathComponent("navigation.pdf").path
+        try Self.underXvfb(highlightText, environment: ["DOC": doc]) { _, _ in }
     }
 
     @Test(.enabled(if: FolioProcess.available("xvfb-run") && FolioProcess.available("xdotool") && FileManager.default.fileExists(atPath: "/usr/bin/python3"),

@@ -136,11 +136,13 @@ extension FramePipeline {
     }
 
     /// The highlights painted again from the store, the selection let go, and the pages shown
-    /// drawn again.
+    /// drawn again at once: the change shows in the next frame.
     private func refreshHighlights(book: Book, path: String, store: StateStore) {
         PageMarks.setHighlights(store.highlights(of: book), for: path)
         clearSelection()
-        for page in controller.shownPages { marksChanged(image: page - 1) }
+        guard let b = controller.book else { return }
+        pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
+        needsRender = true
     }
 
     /// X: the panel of the open book's highlights and notes, by chapter, and its bookmarks.
@@ -164,7 +166,10 @@ extension FramePipeline {
               case let .success((book, path, store)) = highlightTarget() else { return }
         store.remove(highlight: id)
         PageMarks.setHighlights(store.highlights(of: book), for: path)
-        if let image = list.rows[row].target { marksChanged(image: image) }
+        if let image = list.rows[row].target, let b = controller.book {
+            pages.redrawNow(book: b, images: [image])
+            needsRender = true
+        }
         // The panel again, without the row (none at all when it was the last).
         layer.contents = nil
         showNotesPanel(at: now)

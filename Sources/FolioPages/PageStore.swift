@@ -381,6 +381,25 @@ public final class PageStore {
         schedule()
     }
 
+    /// `redraw`, the images on screen rendered at once on this thread: marks the reader made (a
+    /// highlight) show in the next frame, for a page's render in this one, not after a decode's
+    /// turn in the background.
+    public func redrawNow(book: Int, images indices: Set<Int>) {
+        redraw(book: book, images: indices)
+        for j in indices.sorted() {
+            let key = PageKey.page(book: book, index: j)
+            guard !closed, onScreenSet.contains(key), let page = key.page(in: library) else { continue }
+            // A decode in flight is left to arrive unheeded (its serial is no longer the job's).
+            jobs[key]?.cancel()
+            remarked.remove(key)
+            serials += 1
+            let job = DecodeJob(serial: serials, layout: layouts[book, default: 0])
+            jobs[key] = job
+            take(.init(key: key, serial: job.serial, decoded: order(key, page: page, fit: fit).run()))
+        }
+        schedule()
+    }
+
     /// Stops: no call to `onChange` from now on, decodes in flight are thrown away when they
     /// finish, and the images are let go (their textures are the owner's to free).
     public func close() {
@@ -625,14 +644,19 @@ public final class PageStore {
             // A page shown before (its pixels let go after upload) goes straight to the sharp
             // rendering: a preview would replace its sharp texture for a moment.
             if table[key] == nil, settings.previewHeight > 0 { size.height = min(size.height, settings.previewHeight) }
-            let order = DecodeOrder(documents: documents, page: page, fit: size, knownBroken: brokenPages.contains(page),
-                                    paperAspect: paperAspect(of: key), placeholder: placeholderSize(of: key),
-                                    maxPixels: settings.maxPixels, maxSide: settings.maxPageSize, wholePageHeight: settings.wholePageHeight)
+            let order = self.order(key, page: page, fit: size)
             let inbox = inbox
             executor.execute {
                 inbox.post(.init(key: key, serial: job.serial, decoded: job.isCancelled ? nil : order.run()))
             }
         }
+    }
+
+    /// The decode of `page` (image `key`) at `fit`.
+    private func order(_ key: PageKey, page: PageRef, fit size: PixelSize) -> DecodeOrder {
+        DecodeOrder(documents: documents, page: page, fit: size, knownBroken: brokenPages.contains(page),
+                    paperAspect: paperAspect(of: key), placeholder: placeholderSize(of: key),
+                    maxPixels: settings.maxPixels, maxSide: settings.maxPageSize, wholePageHeight: settings.wholePageHeight)
     }
 
     /// A book's pages lie on paper of its page shape, centred; covers are shown as they are.

@@ -991,9 +991,16 @@ private final class Recorder: FramePipelineDelegate {
                     return p.snapshot(at: s.time).flippedVertically().pixel(Int(word.x), Int(word.y))
                 }
                 select()
-                press(.h, .shift)
+                decodeAll(decoding, p, s)
+                s.queued = [TimedInputEvent(.key(.h, modifiers: .shift, isRepeat: false), at: s.time)]
+                p.handle(s.queued.removeFirst())
+                p.frame(at: s.time)
                 #expect(store.highlights(of: book).map(\.colour) == [.yellow])
                 #expect(p.selectedText == nil, "the selection gives way to the highlight")
+                // In the next frame, no background decode run: the page was drawn again at once, in
+                // the highlight's yellow (the selection's mark is deeper: its blue would be near 40).
+                let next = p.snapshot(at: s.time).flippedVertically().pixel(Int(word.x), Int(word.y))
+                #expect(next.r > 200 && next.g > 170 && next.b > 80 && next.b < 140, "\(next)")
                 let yellow = paper()
                 #expect(yellow.r > 200 && yellow.g > 170 && yellow.b < 140, "\(yellow)")
                 select()

@@ -189,9 +189,11 @@ struct Notes: ParsableCommand {
     /// The highlights of an export read back: at most 64 MiB of JSON, each with an anchor.
     static func imported(_ path: String) throws -> [Highlight] {
         let bytes = try InputFile.read(path, maxBytes: 64 << 20)
-        let export: Export
-        do { export = try JSONDecoder().decode(Export.self, from: Data(bytes)) } catch {
-            throw Failure(.data, "\(FileName.printable(path)): not an export of `folio notes --json` (\(error.localizedDescription))")
+        // Only the highlights are read: an export cut down to them imports as well.
+        struct Imported: Decodable { var highlights: [Export.Passage]? }
+        let export: Imported
+        do { export = try JSONDecoder().decode(Imported.self, from: Data(bytes)) } catch {
+            throw Failure(.data, "\(FileName.printable(path)): not an export of `folio notes --json` (\(Self.describe(error)))")
         }
         return try (export.highlights ?? []).enumerated().map { i, p in
             let anchor: Highlight.Anchor
@@ -205,6 +207,17 @@ struct Notes: ParsableCommand {
                 throw Failure(.data, "\(FileName.printable(path)): highlight \(i + 1) has no place (chapter, start and end, or page and boxes)")
             }
             return Highlight(anchor: anchor, text: p.text, note: p.note, colour: Highlight.Colour(rawValue: p.colour) ?? .yellow)
+        }
+    }
+
+    /// Where and what a JSON decoding failed on, in a few words ("highlights.0.text: missing").
+    static func describe(_ error: Error) -> String {
+        func path(_ keys: [CodingKey]) -> String { keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") }
+        switch error {
+        case let DecodingError.keyNotFound(key, c): return "\(path(c.codingPath + [key])): missing"
+        case let DecodingError.typeMismatch(_, c), let DecodingError.valueNotFound(_, c): return "\(path(c.codingPath)): not what it should be"
+        case let DecodingError.dataCorrupted(c): return c.codingPath.isEmpty ? "not JSON" : "\(path(c.codingPath)): unreadable"
+        default: return "unreadable"
         }
     }
 

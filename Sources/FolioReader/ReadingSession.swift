@@ -31,9 +31,10 @@ public final class ReadingSession {
     public static let longestPage = 300.0
     /// How far into each book its reader is (`StateStore.progress`), as last read from the store.
     private var progress: [Int: Double?] = [:]
-    /// Each book's pace (seconds a page, once enough pages were read to tell) and the page
-    /// images its chapters start at, read once a book is opened.
-    private var paces: [Int: (seconds: Double?, chapters: [Int])] = [:]
+    /// Each book's pace (seconds a page, once enough pages were read to tell: read again after a
+    /// page is saved) and the page images its chapters start at (read again after a relayout).
+    private var paces: [Int: Double?] = [:]
+    private var chapterStarts: [Int: [Int]] = [:]
     /// Pages read before a pace is told.
     public static let pagesForPace = 5
 
@@ -60,14 +61,14 @@ public final class ReadingSession {
     public func start(_ library: Library, settings: BookController.Settings) {
         self.library = library
         controller = BookController(library: library.bookInfos, settings: settings)
-        (restored, saved, namedPage, counting, lastSaved, progress, paces) = (nil, [:], nil, nil, nil, [:], [:])
+        (restored, saved, namedPage, counting, lastSaved, progress, paces, chapterStarts) = (nil, [:], nil, nil, nil, [:], [:], [:])
     }
 
     /// The open book shows `place` once it is open, before the place it was left at.
     public func name(_ place: Library.PagePlace) { namedPage = place }
 
     /// The page saved for book `b` is saved again at the next move (its pages changed).
-    public func forgetSaved(book b: Int) { saved[b] = nil }
+    public func forgetSaved(book b: Int) { (saved[b], chapterStarts[b]) = (nil, nil) }
 
     /// Opens a book where it was left (or at the page named), and remembers where the reader
     /// is now. True when the spread changed.
@@ -132,15 +133,19 @@ public final class ReadingSession {
         let book = library.books[b]
         if paces[b] == nil {
             let time = positions?.store.readingTime(of: book)
-            let pace = time.flatMap { $0.pages >= Self.pagesForPace ? $0.seconds / Double($0.pages) : nil }
-            var chapters: [Int] = []
-            if let path = book.document, let source = try? documents.open(path) {
-                // The outline's top entries: its chapters.
-                chapters = source.outline.compactMap { $0.page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) } }.sorted()
-            }
-            paces[b] = (pace, chapters)
+            paces[b] = .some(time.flatMap { $0.pages >= Self.pagesForPace ? $0.seconds / Double($0.pages) : nil })
         }
-        guard let (pace, chapters) = paces[b], let pace else { return nil }
+        guard let pace = paces[b] ?? nil else { return nil }
+        if chapterStarts[b] == nil {
+            var starts: [Int] = []
+            if let path = book.document, let source = try? documents.open(path) {
+                let images = Dictionary(book.pages.enumerated().compactMap { i, p in p.documentPage.map { ($0.index, i) } }, uniquingKeysWith: min)
+                // The outline's top entries: its chapters.
+                starts = source.outline.compactMap { $0.page.flatMap { images[$0] } }.sorted()
+            }
+            chapterStarts[b] = starts
+        }
+        let chapters = chapterStarts[b] ?? []
         let inBook = max(book.pages.count - last, 0), inChapter = (chapters.first { $0 >= last } ?? book.pages.count) - last
         let whole = Self.duration(Double(inBook) * pace)
         return chapters.isEmpty || inChapter >= inBook ? "\(whole) left in the book"

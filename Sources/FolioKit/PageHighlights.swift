@@ -33,18 +33,21 @@ extension FramePipeline {
     }
 
     /// Loads the open book's highlights and bookmarks to be painted on its pages (a book opened,
-    /// laid out again, or a page marked).
+    /// or laid out again): the ribbons of the marks made in this layout, which cost no counting
+    /// on the viewer's thread; M and Shift+M place the others.
     func showHighlights(of book: Book) {
         guard let path = book.document, let store = configuration.positions?.store else { return }
         PageMarks.setHighlights(store.highlights(of: book), for: path)
-        PageMarks.setRibbons(Bookmarks(store: store, documents: configuration.documents).documentPages(of: book), for: path)
+        PageMarks.setRibbons(Bookmarks(store: store, documents: configuration.documents).documentPages(of: book, atHand: true), for: path)
     }
 
-    /// The open book's bookmarks changed (M): its ribbons painted again on the pages shown.
+    /// The open book's bookmarks changed or were gone through (M, Shift+M): every mark's ribbon
+    /// painted, on the pages shown at once.
     public func bookmarksChanged() {
-        guard let b = controller.book else { return }
-        showHighlights(of: library.books[b])
-        for page in controller.shownPages { marksChanged(image: page - 1) }
+        guard let b = controller.book, let path = library.books[b].document, let store = configuration.positions?.store else { return }
+        PageMarks.setRibbons(Bookmarks(store: store, documents: configuration.documents).documentPages(of: library.books[b]), for: path)
+        pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
+        needsRender = true
     }
 
     /// The highlights the words selected make: one for the words of a reflowable book's chapter

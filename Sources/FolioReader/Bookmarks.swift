@@ -22,8 +22,16 @@ public struct Bookmarks: Sendable {
     }
 
     /// The document pages of `book` marked, as indices (the pages a ribbon is painted on).
-    public func documentPages(of book: Book) -> Set<Int> {
-        Set(pages(of: book).compactMap { book.pages.indices.contains($0 - 1) ? book.pages[$0 - 1].documentPage?.index : nil })
+    /// With `atHand`, only the marks made in the layout shown: found with no page counted, what
+    /// a book opening or laid out again paints at once (the others are found when the reader
+    /// marks or goes to a mark, M and Shift+M, which count them anyway).
+    public func documentPages(of book: Book, atHand: Bool = false) -> Set<Int> {
+        let source = atHand ? ReadingPosition.reflowable(book, in: documents) : nil
+        let marks = store.bookmarks(of: book).filter { mark in
+            guard atHand, let size = mark.fontSize, let source else { return true }
+            return size == source.fontSize && (mark.pageAspect ?? source.pageAspect) == source.pageAspect
+        }
+        return Set(landing(marks, in: book).compactMap { book.pages.indices.contains($0 - 1) ? book.pages[$0 - 1].documentPage?.index : nil })
     }
 
     /// The page each of `marks` is at in `book` as laid out now (a mark made in another layout

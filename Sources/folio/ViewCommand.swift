@@ -232,6 +232,8 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
             }
             pipeline.titleNote = "bookmark: page \(page)"
             pipeline.perform(.goTo(page: page + 1), at: time, origin: .key)
+            // Every mark is placed now (counted for Shift+M): each wears its ribbon.
+            pipeline.bookmarksChanged()
         case .back:
             guard let image = back.back() else { return }
             pipeline.titleNote = "back to page \(image + 1)"

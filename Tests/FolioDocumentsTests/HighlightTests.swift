@@ -1,6 +1,8 @@
 import FolioBook
 import FolioImage
 @testable import FolioMuPDF
+import FolioReader
+import FolioState
 import XCTest
 
 /// Highlights in a reflowable book: anchored to its text, they cover the same words in every
@@ -86,5 +88,26 @@ final class HighlightTests: XCTestCase {
         XCTAssertTrue(red(left, 0.065, 0.03) && !red(left, 0.935, 0.03))
         XCTAssertFalse(red(plain, 0.935, 0.03) || red(plain, 0.065, 0.03))
         XCTAssertFalse(red(right, 0.935, 0.078), "the ribbon's foot is cut in a V")
+    }
+
+    /// A book opening paints the ribbons of the marks made in the layout it shows at once; a mark
+    /// made at another text size is placed (its chapter's pages counted) only when all are asked for.
+    func testRibbonsAtHandAreTheMarksOfTheLayoutShown() throws {
+        let path = try EBooks.path("numbered.epub")
+        let documents = DocumentRegistry()
+        let doc = try XCTUnwrap(documents.reflowable(path))
+        let book = Book(title: "Numbered", pages: (0..<doc.pageCount).map { .document(path, index: $0) })
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ribbons-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try XCTUnwrap(StateStore.open(path: folder + "/state.sqlite").store)
+        let here = ReadingPosition(page: 3, fontSize: doc.fontSize, pageAspect: doc.pageAspect)
+        let (larger, _) = try doc.relaid(fontSize: 16, keeping: doc.place(ofPage: 0))
+        let other = ReadingPosition(page: 4, fontSize: 16, pageAspect: larger.pageAspect, text: larger.textPosition(ofPage: 3))
+        _ = store.updateBookmarks(of: book) { _ in ([here, other], ()) }
+        let marks = Bookmarks(store: store, documents: documents)
+        XCTAssertEqual(marks.documentPages(of: book, atHand: true), [2])
+        let all = marks.documentPages(of: book)
+        XCTAssertEqual(all.count, 2)
+        XCTAssertTrue(all.contains(2))
     }
 }

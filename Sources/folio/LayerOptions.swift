@@ -63,7 +63,7 @@ struct LayerOptions: ParsableArguments {
         if let uiNotice { state.notice(uiNotice, at: 0) }
         let shown = book.map { BookController.shownPages(spread: spread, singlePage: singlePage, imageCount: library.books[$0].pages.count) } ?? []
         if uiContents || uiNotes, let b = book {
-            let book = library.books[b], store = uiNotes ? existingStateStore() : nil
+            let book = library.books[b], store = uiNotes ? existingStateStore : nil
             let list = uiNotes
                 ? ReaderLayer.notes(of: book, highlights: store?.highlights(of: book) ?? [],
                                     bookmarks: store.map { Bookmarks(store: $0, documents: commandDocuments).pages(of: book) } ?? [],
@@ -91,7 +91,7 @@ struct LayerOptions: ParsableArguments {
         if uiTypography { state.typography = ReaderLayer.typographyRows(MuPDF.typography, fontSize: MuPDF.fontSize) }
         if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
         // What the store says of the books shown, as the viewer says it (when there is a store).
-        if let store = existingStateStore(), !library.books.isEmpty {
+        if let store = existingStateStore, !library.books.isEmpty {
             let session = ReadingSession(library: library, settings: .init(), positions: ReadingPositions(store: store, documents: commandDocuments),
                                          documents: commandDocuments)
             if let b = book, phase != .shelf {

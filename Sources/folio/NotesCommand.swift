@@ -5,15 +5,16 @@ import FolioReader
 import Foundation
 import FolioState
 
-/// The user's state store where there is one: captures read it and never make it.
-func existingStateStore() -> StateStore? {
+/// The user's state store where there is one, opened once a run: captures read it and never
+/// make it.
+let existingStateStore: StateStore? = {
     let path = StateStore.path()
     return FileManager.default.fileExists(atPath: path) ? StateStore.open(path: path).store : nil
-}
+}()
 
 /// Paints the highlights and bookmarks kept for `book` on its pages (a capture of it).
 func paintKeptHighlights(of book: Book) {
-    guard let document = book.document, let store = existingStateStore() else { return }
+    guard let document = book.document, let store = existingStateStore else { return }
     PageMarks.setHighlights(store.highlights(of: book), for: document)
     PageMarks.setRibbons(Bookmarks(store: store, documents: commandDocuments).documentPages(of: book), for: document)
 }

@@ -23,7 +23,7 @@ struct Speak: ParsableCommand {
     @Option(parsing: .unconditional, help: "The page to start at (1-based, as laid out now).")
     var page = 1
 
-    @Option(parsing: .unconditional, help: "How many sentences to speak (1…10000).")
+    @Option(parsing: .unconditional, help: "How many sentences to speak (1…2000).")
     var sentences = 20
 
     @Option(parsing: .unconditional, help: "Speed in words a minute (80…450).")
@@ -40,7 +40,8 @@ struct Speak: ParsableCommand {
 
     func validate() throws {
         if page < 1 { throw ValidationError("--page \(page): pages are numbered from 1") }
-        if !(1...10_000).contains(sentences) { throw ValidationError("--sentences \(sentences): from 1 to 10000") }
+        // 2,000 sentences are about an hour and 200 MB of sound, held once in memory.
+        if !(1...2_000).contains(sentences) { throw ValidationError("--sentences \(sentences): from 1 to 2000") }
         if !(80...450).contains(rate) { throw ValidationError("--rate \(rate): from 80 to 450 words a minute") }
         if let voice, voice.isEmpty || voice.count > 40 || voice.hasPrefix("-") || !voice.allSatisfy({ $0.isLetter || $0.isNumber || "-_+".contains($0) }) {
             throw ValidationError("--voice \(voice): a voice name such as en-us")
@@ -64,20 +65,23 @@ struct Speak: ParsableCommand {
         guard let espeak = folders.lazy.map({ $0 + "/espeak-ng" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw Failure(.unavailable, "espeak-ng is not installed (apt install espeak-ng)")
         }
-        try file.produce { temp in
-            let process = Process(), input = Pipe()
-            process.executableURL = URL(fileURLWithPath: espeak)
-            process.arguments = ["-w", temp, "-s", "\(rate)", "--stdin"] + (voice.map { ["-v", $0] } ?? [])
-            process.standardInput = input
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // One sentence a line: espeak-ng pauses between them as a reader does.
-            try input.fileHandleForWriting.write(contentsOf: Data(text.joined(separator: "\n").utf8))
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw Failure(.io, "espeak-ng failed (status \(process.terminationStatus))") }
-        }
+        // espeak-ng writes a scratch file of its own (it does not say when a write fails); its
+        // bytes are then written as every output of Folio is (`OutputFile`: devices, a full disk).
+        let scratch = NSTemporaryDirectory() + "/.folio-speak-\(UUID().uuidString).wav"
+        defer { unlink(scratch) }
+        let process = Process(), input = Pipe()
+        process.executableURL = URL(fileURLWithPath: espeak)
+        process.arguments = ["-w", scratch, "-s", "\(rate)", "--stdin"] + (voice.map { ["-v", $0] } ?? [])
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // One sentence a line: espeak-ng pauses between them as a reader does.
+        try input.fileHandleForWriting.write(contentsOf: Data(text.joined(separator: "\n").utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(.io, "espeak-ng failed (status \(process.terminationStatus))") }
+        try file.write(InputFile.read(scratch, maxBytes: 1 << 30))
         print("\(FileName.printable(output)): \(text.count) sentence\(text.count == 1 ? "" : "s") from page \(page)")
     }
 }

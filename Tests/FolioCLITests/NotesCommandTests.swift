@@ -235,6 +235,10 @@ import Testing
         let again = try FolioProcess.run(FolioProcess.binary!.path, ["speak", books.appendingPathComponent("numbered.epub").path, "-o", out], timeout: 60)
         let kept = try Data(contentsOf: URL(fileURLWithPath: out))
         #expect(again.status != 0 && kept == wav, "an existing file is kept without --force")
+        // A full disk is said, not taken for success (espeak-ng itself does not check its writes).
+        let full = try FolioProcess.run(FolioProcess.binary!.path, ["speak", books.appendingPathComponent("numbered.epub").path,
+                                                                    "--sentences", "1", "-o", "/dev/full"], timeout: 60)
+        #expect(full.status == 74 && full.stderr.contains("No space left"), "\(full.stderr)")
     }
 
     @Test(.enabled(if: FolioProcess.binary != nil)) func withoutEspeakOneLineSaysWhatToInstall() throws {

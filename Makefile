@@ -80,7 +80,9 @@ run: release
 
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	# Layouts kept between runs (LayoutCache) start empty: each run lays its books out itself.
+	rm -rf .build/test-cache
+	XDG_CACHE_HOME=$(CURDIR)/.build/test-cache $(SWIFT) test --skip-build
 	scripts/test-outside-package
 
 # The fuzzers of FolioFuzzTests for FUZZ_SECONDS each (make test runs a few seconds of them).

@@ -25,6 +25,10 @@ struct folio_mu_doc {
     /// estimating the pages of chapters not laid out yet; `spine_count` 0 when unknown.
     size_t *spine_text;
     int spine_count;
+    /// Each spine item's archive entry (malloc'd; NULL where unknown), and the book's archive
+    /// opened again to read their text (`folio_mu_chapter_markup_text`) once asked.
+    char **spine_names;
+    fz_archive *text_archive;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
     /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
@@ -684,15 +688,26 @@ static int starts_with(const unsigned char *s, size_t n, const char *word) {
     return n >= k && strncasecmp((const char *)s, word, k) == 0;
 }
 
-/// The characters of text in `n` bytes of markup: what lies outside tags, comments and the
-/// `head`, `style` and `script` elements, white space left out, an entity one character. A
-/// chapter's markup may be mostly tags (a `span` a word): its text, not its bytes, fills pages.
-static size_t text_characters(const unsigned char *s, size_t n) {
+/// A piece of a markup file's text (`markup_text`): `n` bytes of characters at `s`, or an
+/// entity's name between `&` and `;` (`entity`).
+typedef void (*text_piece)(void *user, const unsigned char *s, size_t n, int entity);
+
+/// Hands `take` what lies outside tags, comments and the `head`, `style` and `script` elements
+/// of `n` bytes of markup, in order: runs of characters (a CDATA section's among them) and
+/// entities (a lone `&` is a character).
+static void markup_text(const unsigned char *s, size_t n, text_piece take, void *user) {
     static const char *hidden[] = {"head", "style", "script"};
-    size_t count = 0, i = 0;
+    size_t i = 0;
     while (i < n) {
         unsigned char c = s[i];
         if (c == '<') {
+            if (starts_with(s + i, n - i, "<![CDATA[")) {
+                size_t j = i + 9;
+                while (j < n && !starts_with(s + j, n - j, "]]>")) j++;
+                take(user, s + i + 9, j - i - 9, 0);
+                i = j + 3;
+                continue;
+            }
             const char *skip = NULL;
             if (starts_with(s + i, n - i, "<!--")) skip = "-->";
             for (int h = 0; h < 3 && !skip; h++) {
@@ -709,23 +724,50 @@ static size_t text_characters(const unsigned char *s, size_t n) {
                     while (j < n && !(s[j] == '<' && j + 1 < n && s[j + 1] == '/' && starts_with(s + j + 2, n - j - 2, skip))) j++;
             }
             while (j < n && s[j] != '>') j++;
+            // A tag parts words (`<br/>`, a paragraph's end).
+            take(user, (const unsigned char *)" ", 1, 0);
             i = j + 1;
         } else if (c == '&') {
             size_t j = i + 1;
             while (j < n && j < i + 12 && s[j] != ';' && s[j] != '<') j++;
-            count++;
-            i = j < n && s[j] == ';' ? j + 1 : i + 1;
+            if (j < n && s[j] == ';') {
+                take(user, s + i + 1, j - i - 1, 1);
+                i = j + 1;
+            } else {
+                take(user, s + i, 1, 0);
+                i++;
+            }
         } else {
-            // Not white space, not a UTF-8 continuation byte.
-            if (c > ' ' && (c & 0xC0) != 0x80) count++;
-            i++;
+            size_t j = i;
+            while (j < n && s[j] != '<' && s[j] != '&') j++;
+            take(user, s + i, j - i, 0);
+            i = j;
         }
     }
+}
+
+static void count_piece(void *user, const unsigned char *s, size_t n, int entity) {
+    size_t *count = user;
+    if (entity) {
+        (*count)++;
+        return;
+    }
+    // Not white space, not a UTF-8 continuation byte.
+    for (size_t i = 0; i < n; i++)
+        if (s[i] > ' ' && (s[i] & 0xC0) != 0x80) (*count)++;
+}
+
+/// The characters of text in `n` bytes of markup (`markup_text`), white space left out, an
+/// entity one character. A chapter's markup may be mostly tags (a `span` a word): its text, not
+/// its bytes, fills pages.
+static size_t text_characters(const unsigned char *s, size_t n) {
+    size_t count = 0;
+    markup_text(s, n, count_piece, &count);
     return count;
 }
 
 /// A manifest item by its id, with its text's characters once read.
-typedef struct { const char *id; int order; fz_xml *item; size_t text; int read; } manifest_item;
+typedef struct { const char *id; int order; fz_xml *item; size_t text; int read; char *entry; } manifest_item;
 
 static int by_id(const void *a, const void *b) {
     const manifest_item *x = a, *y = b;
@@ -767,12 +809,13 @@ static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts
         for (fz_xml *x = fz_xml_find_dfs(opf, "item", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "item", NULL, NULL)) {
             const char *id = fz_xml_att(x, "id");
             if (!id) continue;
-            items[known] = (manifest_item){ id, known, x, 0, 0 };
+            items[known] = (manifest_item){ id, known, x, 0, 0, NULL };
             known++;
         }
         qsort(items, (size_t)known, sizeof *items, by_id);
         d->spine_text = malloc((size_t)(refs ? refs : 1) * sizeof *d->spine_text);
-        if (!d->spine_text) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
+        d->spine_names = calloc((size_t)(refs ? refs : 1), sizeof *d->spine_names);
+        if (!d->spine_text || !d->spine_names) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
         for (fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL); itemref;
              itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
             const char *idref = fz_xml_att(itemref, "idref");
@@ -794,16 +837,18 @@ static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts
                     fz_drop_buffer(ctx, buf);
                     buf = NULL;
                 }
-                fz_free(ctx, name);
+                m->entry = name;
                 name = NULL;
                 m->read = 1;
             }
+            d->spine_names[d->spine_count] = strdup(m->entry);
             d->spine_text[d->spine_count++] = m->text;
         }
     }
     fz_always(ctx) {
         fz_drop_buffer(ctx, buf);
         fz_free(ctx, name);
+        for (int i = 0; items && i < count; i++) fz_free(ctx, items[i].entry);
         fz_free(ctx, items);
     }
     fz_catch(ctx) d->spine_count = 0;
@@ -986,6 +1031,41 @@ static void fb2_language(fz_buffer *buf, char *out, size_t size) {
     }
 }
 
+/// Sets `css` as the user stylesheet; a prepared copy (`copied`) holds the default serif's files
+/// (typeset.c), declared before it.
+static void set_user_css(fz_context *ctx, int copied, const char *css) {
+    char *joined = NULL;
+    fz_var(joined);
+    fz_try(ctx) {
+        if (copied && folio_has_default_serif(ctx)) {
+            size_t size = strlen(folio_serif_css) + strlen(css) + 1;
+            joined = fz_malloc(ctx, size);
+            snprintf(joined, size, "%s%s", folio_serif_css, css);
+        }
+        fz_set_user_css(ctx, joined ? joined : css);
+    }
+    fz_always(ctx) fz_free(ctx, joined);
+    fz_catch(ctx) { /* out of memory: the publisher's styles alone */ }
+}
+
+/// An earlier layout's page counts (MuPDF's EPUB accelerator, `folio_mu_layout_counts`) as a
+/// stream, or NULL unless they are whole and plausible: a header of nine numbers, then one count
+/// per chapter (-1: not counted) for as many chapters as it says, no more than a book may have.
+/// MuPDF reads them without checking either.
+static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting) {
+    enum { header = 36 };
+    if (!setting || !setting->counts || setting->counts_length < header + 4) return NULL;
+    const unsigned char *b = setting->counts;
+    int32_t chapters = (int32_t)((uint32_t)b[32] | (uint32_t)b[33] << 8 | (uint32_t)b[34] << 16 | (uint32_t)b[35] << 24);
+    if (chapters <= 0 || chapters > folio_mu_max_spine || setting->counts_length != header + 4 * (size_t)chapters) return NULL;
+    for (int32_t i = 0; i < chapters; i++) {
+        const unsigned char *c = b + header + 4 * i;
+        int32_t n = (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24);
+        if (n < -1 || n > (1 << 20)) return NULL;
+    }
+    return fz_open_memory(ctx, b, setting->counts_length);
+}
+
 /// The document from a prepared copy (typeset.c) where the book is an EPUB or FB2: its text
 /// hyphenated, its root's direction kept, its picture pages given pages. MuPDF refuses every EPUB holding
 /// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
@@ -1004,7 +1084,8 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
     if (setting && setting->family && info->epub && !info->pre_paginated) info->face = folio_faces(ctx, setting->family, options.faces);
     const char *dot = strrchr(path, '.');
     int fb2 = dot && !fz_strcasecmp(dot, ".fb2");
-    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(file); fz_var(stream);
+    fz_stream *counts = NULL;
+    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(file); fz_var(stream); fz_var(counts);
     fz_try(ctx) {
         if (fb2) {
             file = fz_read_file(ctx, path);
@@ -1017,7 +1098,12 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
             enc = entry_xml(ctx, arch, "META-INF/encryption.xml");
             copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
             stream = fz_open_buffer(ctx, copy);
-            doc = fz_open_document_with_stream(ctx, "application/epub+zip", stream);
+            // MuPDF 1.21 keeps an EPUB's page counts only for the stylesheet it was opened with
+            // (the sum taken when opening, compared at each count).
+            const char *css = !setting ? NULL : info->pre_paginated ? setting->css_fixed : info->face ? setting->css_with_face : setting->css;
+            if (css) set_user_css(ctx, 1, css);
+            counts = layout_counts(ctx, setting);
+            doc = fz_open_accelerated_document_with_stream(ctx, "application/epub+zip", stream, counts);
             *kept = fz_keep_buffer(ctx, copy);
         } else {
             doc = fz_open_document(ctx, path);
@@ -1027,6 +1113,7 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
     fz_always(ctx) {
         for (int f = 0; f < 4; f++) fz_drop_buffer(ctx, options.faces[f]);
         folio_drop_patterns(&cache);
+        fz_drop_stream(ctx, counts);
         fz_drop_stream(ctx, stream);
         fz_drop_buffer(ctx, copy);
         fz_drop_buffer(ctx, file);
@@ -1134,10 +1221,13 @@ void folio_mu_close(folio_mu_doc *d) {
         fz_drop_document(d->ctx, d->doc);
         fz_drop_buffer(d->ctx, d->copy);
         fz_free(d->ctx, d->starts);
+        fz_drop_archive(d->ctx, d->text_archive);
         fz_drop_context(d->ctx);
     }
     pthread_mutex_destroy(&d->mutex);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
+    for (int i = 0; d->spine_names && i < d->spine_count; i++) free(d->spine_names[i]);
+    free(d->spine_names);
     free(d->spine_text);
     free(d->opf_path);
     free(d->folder);
@@ -1152,11 +1242,42 @@ size_t folio_mu_chapter_text(folio_mu_doc *d, int chapter) {
 
 int folio_mu_spine_count(folio_mu_doc *d) { return d->spine_count; }
 
+unsigned char *folio_mu_layout_counts(folio_mu_doc *d, size_t *length) {
+    unsigned char *bytes = NULL;
+    *length = 0;
+    pthread_mutex_lock(&d->mutex);
+    fz_buffer *buf = NULL;
+    fz_output *out = NULL;
+    fz_var(buf); fz_var(out);
+    fz_try(d->ctx) {
+        if (d->copy && d->doc && fz_document_supports_accelerator(d->ctx, d->doc)) {
+            buf = fz_new_buffer(d->ctx, 1024);
+            out = fz_new_output_with_buffer(d->ctx, buf);
+            // The writer closes and drops the output, whether it succeeds or not.
+            fz_output *writing = out;
+            out = NULL;
+            fz_output_accelerator(d->ctx, d->doc, writing);
+            unsigned char *data;
+            size_t n = fz_buffer_storage(d->ctx, buf, &data);
+            if (n && (bytes = malloc(n))) {
+                memcpy(bytes, data, n);
+                *length = n;
+            }
+        }
+    }
+    fz_always(d->ctx) {
+        fz_drop_output(d->ctx, out);
+        fz_drop_buffer(d->ctx, buf);
+    }
+    fz_catch(d->ctx) { /* none kept */ }
+    pthread_mutex_unlock(&d->mutex);
+    return bytes;
+}
+
 void folio_mu_set_user_css(folio_mu_doc *d, const char *css, int use_document_css) {
     pthread_mutex_lock(&d->mutex);
     fz_set_use_document_css(d->ctx, use_document_css);
-    fz_try(d->ctx) fz_set_user_css(d->ctx, css);
-    fz_catch(d->ctx) { /* out of memory: the publisher's styles alone */ }
+    set_user_css(d->ctx, d->copy != NULL, css);
     pthread_mutex_unlock(&d->mutex);
 }
 
@@ -1333,6 +1454,74 @@ int folio_mu_chapter_of(folio_mu_doc *d, int index, int *page_in_chapter, int *c
     fz_catch(d->ctx) chapter = -1;
     pthread_mutex_unlock(&d->mutex);
     return chapter;
+}
+
+/// A chapter's text being gathered (`folio_mu_chapter_markup_text`); `unknown` once an entity is
+/// met that may stand for a letter and is not read here.
+typedef struct { fz_context *ctx; fz_buffer *out; int unknown; } gathered_text;
+
+static void gather_piece(void *user, const unsigned char *s, size_t n, int entity) {
+    gathered_text *g = user;
+    if (!entity) {
+        fz_append_data(g->ctx, g->out, s, n);
+        return;
+    }
+    // Entities of marks and spaces, read as a space: only letters are compared.
+    static const char *spaces[] = {"nbsp", "ensp", "emsp", "thinsp", "shy", "zwj", "zwnj", "mdash", "ndash", "hellip",
+                                   "lsquo", "rsquo", "ldquo", "rdquo", "sbquo", "bdquo", "laquo", "raquo", "copy", "reg",
+                                   "trade", "middot", "bull", "dagger", "Dagger", "sect", "para", "deg", "times", "divide",
+                                   "minus", "prime", "Prime", "quot", "apos", "amp", "lt", "gt"};
+    char name[16] = "";
+    if (n >= sizeof name) { g->unknown = 1; return; }
+    memcpy(name, s, n);
+    if (name[0] == '#') {
+        long c = name[1] == 'x' || name[1] == 'X' ? strtol(name + 2, NULL, 16) : strtol(name + 1, NULL, 10);
+        if (c > 0 && c <= 0x10FFFF) fz_append_rune(g->ctx, g->out, (int)c);
+        return;
+    }
+    for (size_t k = 0; k < sizeof spaces / sizeof *spaces; k++)
+        if (!strcmp(name, spaces[k])) { fz_append_byte(g->ctx, g->out, ' '); return; }
+    g->unknown = 1;
+}
+
+char *folio_mu_chapter_markup_text(folio_mu_doc *d, int chapter, size_t *length) {
+    char *text = NULL;
+    *length = 0;
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_buffer *markup = NULL;
+    gathered_text g = {ctx, NULL, 0};
+    fz_var(markup);
+    fz_var(text);
+    fz_try(ctx) {
+        // MuPDF's chapters are the spine's items only where it counts as many.
+        if (chapter >= 0 && chapter < d->spine_count && d->spine_names && d->spine_names[chapter]
+            && fz_count_chapters(ctx, d->doc) == d->spine_count) {
+            if (!d->text_archive) d->text_archive = fz_open_archive(ctx, d->path);
+            markup = fz_read_archive_entry(ctx, d->text_archive, d->spine_names[chapter]);
+            unsigned char *data;
+            size_t n = fz_buffer_storage(ctx, markup, &data);
+            g.out = fz_new_buffer(ctx, n / 2 + 16);
+            // A picture in the spine has no text.
+            if (markup_entry(ctx, markup)) markup_text(data, n, gather_piece, &g);
+            n = fz_buffer_storage(ctx, g.out, &data);
+            if (!g.unknown && (text = malloc(n + 1))) {
+                memcpy(text, data, n);
+                text[n] = 0;
+                *length = n;
+            }
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, markup);
+        fz_drop_buffer(ctx, g.out);
+    }
+    fz_catch(ctx) {
+        free(text);
+        text = NULL;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    return text;
 }
 
 int folio_mu_chapter_page(folio_mu_doc *d, int chapter, int page) {

@@ -25,6 +25,11 @@ typedef struct {
 /// The names a face's files take in the copy, in `folio_typeset_options.faces`' order.
 extern const char *const folio_face_files[4];
 
+/// The user stylesheet's faces of `serif`: the files `folio_prepare_epub` puts in every copy when
+/// `folio_has_default_serif` (MuPDF's own default serif, found faster by that name: typeset.c).
+extern const char folio_serif_css[];
+int folio_has_default_serif(fz_context *ctx);
+
 /// Fills `faces` with the files of installed family `family` (fontconfig), regular, bold, italic
 /// and bold italic (a style the family lacks: its regular); 1 when the family is installed.
 int folio_faces(fz_context *ctx, const char *family, fz_buffer *faces[4]);

@@ -21,6 +21,9 @@ public final class PageTextCache: @unchecked Sendable {
 
     public var pageCount: Int { source.pageCount }
 
+    /// The document's chapters' text, where it can give it without laying them out.
+    public var chapters: (any ChapterTextSource)? { source as? any ChapterTextSource }
+
     /// Page `index`'s words (nil: no text layer, or an unreadable page), read once while kept.
     public func text(page index: Int) -> PageText? {
         if let kept = lock.withLock({ pages[index] }) {

@@ -169,3 +169,12 @@ extension DocumentRegistry {
         return source
     }
 }
+
+/// A document whose pages fall in chapters whose text can be read without laying them out:
+/// a search passes over the chapters that cannot hold a phrase without drawing their pages.
+public protocol ChapterTextSource: PageSource {
+    /// The chapter page `index` lies in, or nil.
+    func chapter(ofPage index: Int) -> Int?
+    /// Chapter `chapter`'s text as its file holds it (markup taken away), or nil when not known.
+    func chapterText(_ chapter: Int) -> String?
+}

@@ -33,6 +33,7 @@ public final class Search: @unchecked Sendable {
     // @unchecked: `state`, `stop` and `background` are guarded by `lock`; the rest is immutable.
     public let phrase: Phrase
     private let texts: PageTextCache
+    private let chapters: ChapterFilter?
     private let first: Int
     private let lock = NSLock()
     private var state: SearchProgress
@@ -42,6 +43,7 @@ public final class Search: @unchecked Sendable {
     public init(_ phrase: Phrase, in texts: PageTextCache, from: Int = 0) {
         self.phrase = phrase
         self.texts = texts
+        chapters = texts.chapters.map { ChapterFilter(phrase, in: $0) }
         first = texts.pageCount > 0 ? min(max(0, from), texts.pageCount - 1) : 0
         state = SearchProgress(pageCount: texts.pageCount)
     }
@@ -110,6 +112,7 @@ public final class Search: @unchecked Sendable {
 
     /// Page `page`: whether it has text, and the phrase's hits on it.
     private func searched(_ page: Int) -> (Bool, [SearchHit]) {
+        if let chapters, !chapters.mayHold(page: page) { return (true, []) }
         let text = texts.text(page: page)
         return (text != nil, text?.hits(of: phrase, page: page) ?? [])
     }
@@ -121,6 +124,52 @@ public final class Search: @unchecked Sendable {
             pages.put(k, searched((first + k) % texts.pageCount))
         }
         pages.leave()
+    }
+}
+
+/// Which chapters may hold a phrase, read from their text as written (`ChapterTextSource`):
+/// one whose letters, case and marks aside, do not hold the phrase's letters in a row cannot
+/// hold the phrase, and its pages need not be drawn. Only letters are compared: what lies
+/// between them (white space, punctuation, a line's end, a soft hyphen) may differ between the
+/// file and its pages, and a list's numbers are drawn without being in the file. Where a
+/// chapter's text is not known, or the phrase has no letters, every page is searched.
+final class ChapterFilter: @unchecked Sendable {
+    // @unchecked: `known` is guarded by `lock`; the rest is immutable.
+    private let source: any ChapterTextSource
+    private let letters: [Unicode.Scalar]
+    private let lock = NSLock()
+    private var known: [Int: Bool] = [:]
+
+    init(_ phrase: Phrase, in source: any ChapterTextSource) {
+        self.source = source
+        letters = phrase.scalars.filter(Self.isLetter)
+    }
+
+    /// Whether page `page`'s chapter may hold the phrase.
+    func mayHold(page: Int) -> Bool {
+        guard !letters.isEmpty, let chapter = source.chapter(ofPage: page) else { return true }
+        if let answer = lock.withLock({ known[chapter] }) { return answer }
+        let answer = source.chapterText(chapter).map { Self.holds(Phrase.fold($0).filter(Self.isLetter), letters) } ?? true
+        lock.withLock { known[chapter] = answer }
+        return answer
+    }
+
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+        default: false
+        }
+    }
+
+    /// Whether `text` holds `part` in a row.
+    static func holds(_ text: [Unicode.Scalar], _ part: [Unicode.Scalar]) -> Bool {
+        guard let head = part.first, part.count <= text.count else { return false }
+        var at = 0
+        while at + part.count <= text.count {
+            if text[at] == head, text[at..<at + part.count].elementsEqual(part) { return true }
+            at += 1
+        }
+        return false
     }
 }
 

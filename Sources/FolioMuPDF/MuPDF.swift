@@ -52,6 +52,14 @@ public enum MuPDF {
     }
     private static let background = Mutex(false)
 
+    /// Where EPUBs' page counts are kept between runs (`LayoutCache`), or nil: none kept. The
+    /// `folio` program keeps them in `LayoutCache.standard()`.
+    public static var layoutCache: LayoutCache? {
+        get { cache.withLock { $0 } }
+        set { cache.withLock { $0 = newValue } }
+    }
+    private static let cache = Mutex<LayoutCache?>(nil)
+
     /// Pages laid out before a book opens in the background mode: its first spreads, and enough
     /// chapters to estimate the rest from.
     static let firstPages = 12
@@ -137,8 +145,11 @@ public enum MuPDF {
     /// Fixed-layout pages fill their page: no margins of Folio's.
     static let fixedCSS = "@page { margin: 0; } body { margin: 0; }"
 
-    /// Bytes MuPDF may allocate for one document (its images decoded included).
-    static let memoryLimit = 512 << 20
+    /// Bytes MuPDF may allocate for one document (its images decoded included): a sixteenth of
+    /// the machine's memory, from 512 MiB to 1 GiB. MuPDF holds a chapter's boxes whole, about
+    /// twenty times its markup: a chapter of 25 MB takes 490 MB, one of 50 MB is what 1 GiB
+    /// allows; a book beyond it is refused with one line that says so, not the machine's memory.
+    static let memoryLimit = min(max(Int(ProcessInfo.processInfo.physicalMemory / 16), 512 << 20), 1 << 30)
 }
 
 /// A layout given up after the decode timeout: MuPDF was still laying out chapter `chapters`
@@ -174,7 +185,7 @@ struct LayoutExtent: Sendable {
 }
 
 /// One e-book or XPS file, open in MuPDF (the bridge serialises access to it).
-final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
+final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Sendable {
     // @unchecked: `doc` is used only through the bridge, which locks it; `laidOut` under its lock.
     let path: String
     /// Keeps the MuPDF document open while anything uses it: this, and a layout given up on
@@ -205,6 +216,9 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     private let layoutAspect: Mutex<Double>
     /// How its text is set.
     let typography: Typography
+    /// Where its layout's page counts are kept (`MuPDF.layoutCache`) and under what, or nil.
+    private let cache: LayoutCache?
+    private let cacheKey: String?
     /// Its chapters' titles for the running heads (nil where the outline names none), read once.
     private let heads = Mutex<[String?]?>(nil)
 
@@ -212,18 +226,26 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
     /// (its count estimated when chapters are left), the rest laid out when a page of it is drawn.
     /// `givenUp`: lay out only the chapters an earlier layout got through.
     init(path: String, fontSize: Double, pageAspect: Double = Book.referencePageWidth / Book.referencePageHeight,
-         typography: Typography = MuPDF.typography, extent: LayoutExtent = .whole, givenUp: LayoutGivenUp? = nil) throws {
+         typography: Typography = MuPDF.typography, extent: LayoutExtent = .whole, givenUp: LayoutGivenUp? = nil,
+         cache: LayoutCache? = MuPDF.layoutCache) throws {
         self.path = path
         self.givenUp = givenUp
         self.typography = typography
         var error = folio_mu_error()
         var info = folio_mu_info()
-        let opened = MuPDF.patternFolders.withCString { folders in
-            (typography.family ?? "").withCString { family in
-                var setting = folio_mu_setting(hyphenate: typography.hyphenate ? 1 : 0, pattern_dirs: folders,
-                                               family: typography.family == nil ? nil : family)
-                return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
-            }
+        let cacheKey = cache != nil ? LayoutCache.key(path: path, typography: typography, pageAspect: pageAspect, fontSize: fontSize) : nil
+        let counts = cacheKey.flatMap { cache?.read($0) } ?? []
+        // The setting's strings, alive for the call.
+        let texts: [String] = [MuPDF.patternFolders, typography.family ?? "", MuPDF.readingCSS(typography),
+                               MuPDF.readingCSS(typography, installedFace: true), MuPDF.fixedCSS]
+        let strings = texts.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        let opened = counts.withUnsafeBufferPointer { counts in
+            var setting = folio_mu_setting(hyphenate: typography.hyphenate ? 1 : 0, pattern_dirs: strings[0],
+                                           family: typography.family == nil ? nil : UnsafePointer(strings[1]),
+                                           counts: counts.isEmpty ? nil : counts.baseAddress, counts_length: counts.count,
+                                           css: strings[2], css_with_face: strings[3], css_fixed: strings[4])
+            return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
         }
         guard let doc = opened else {
             throw PageError.invalid(path: path, message: "not a readable e-book: \(Self.words(error))")
@@ -234,6 +256,8 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         }
         handle = Handle(doc)
         self.info = info
+        self.cacheKey = cacheKey
+        self.cache = cache
         let mobi = (title: Self.string(info.mobi_title), author: Self.string(info.mobi_author))
         title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
         // "Unknown" is what converters write when they know no author.
@@ -342,7 +366,13 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
                                   fixed || typography.publisherStyles ? 1 : 0)
             let box = frame?.block ?? pageBox
             if folio_mu_layout(doc, Float(box.width), Float(box.height), Float(fontSize), &error) == 0 {
-                count = try chapters(extent: extent, &error)
+                // Counts kept from an earlier run for this layout count the whole book at once.
+                let kept = keptCounts()
+                count = try chapters(extent: kept.whole ? .whole : extent, &error)
+                if let cacheKey, !kept.whole, !count.estimated, givenUp == nil, count.pages >= 0 {
+                    let counts = keptCounts()
+                    if counts.whole { cache?.write(counts.bytes, for: cacheKey) }
+                }
             }
         } else {
             count = (folio_mu_count_pages(doc, &error), false, 0)
@@ -356,6 +386,34 @@ final class MuPDFDocument: ReflowableSource, @unchecked Sendable {
         let aspect = Book.paperAspect(firstPage: first)
         laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated, count.chapters) }
         characterCounts.withLock { $0 = [:] }
+    }
+
+    func chapter(ofPage index: Int) -> Int? {
+        var inChapter: Int32 = 0, chapterPages: Int32 = 0
+        let chapter = folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages)
+        return chapter >= 0 ? Int(chapter) : nil
+    }
+
+    func chapterText(_ chapter: Int) -> String? {
+        var length = 0
+        guard let text = folio_mu_chapter_markup_text(doc, Int32(clamping: chapter), &length) else { return nil }
+        defer { free(text) }
+        return String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+    }
+
+    /// The page counts of this layout as MuPDF keeps them (`folio_mu_layout_counts`), and
+    /// whether every chapter's is counted.
+    private func keptCounts() -> (bytes: [UInt8], whole: Bool) {
+        var length = 0
+        guard cacheKey != nil, let raw = folio_mu_layout_counts(doc, &length) else { return ([], false) }
+        defer { free(raw) }
+        let bytes = Array(UnsafeBufferPointer(start: raw, count: length))
+        // Nine numbers of four bytes, the ninth the chapters', then each chapter's pages (-1: not counted).
+        func number(_ at: Int) -> Int32 { Int32(bitPattern: bytes[at..<at + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) }) }
+        var error = folio_mu_error()
+        let chapters = Int(folio_mu_count_chapters(doc, &error))
+        guard bytes.count >= 36, chapters > 0, Int(number(32)) == chapters, bytes.count == 36 + 4 * chapters else { return (bytes, false) }
+        return (bytes, (0..<chapters).allSatisfy { number(36 + 4 * $0) >= 0 })
     }
 
     /// The page box laid out for, in points: a fixed-layout book's viewport (CSS pixels of

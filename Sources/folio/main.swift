@@ -27,6 +27,7 @@ struct Folio: ParsableCommand {
 
 PDF.register()
 MuPDF.register()
+MuPDF.layoutCache = .standard()
 ComicArchive.register()
 DjVu.register()
 runCommandLine()

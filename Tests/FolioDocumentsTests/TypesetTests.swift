@@ -13,9 +13,9 @@ enum TypesetBooks {
     }()
 
     static func open(_ name: String, typography: Typography = .standard, fontSize: Double = 11,
-                     extent: LayoutExtent = .whole) throws -> MuPDFDocument {
+                     extent: LayoutExtent = .whole, cache: LayoutCache? = nil) throws -> MuPDFDocument {
         guard let folder else { throw XCTSkip("python3 missing: no test books") }
-        return try MuPDFDocument(path: folder + "/" + name, fontSize: fontSize, typography: typography, extent: extent)
+        return try MuPDFDocument(path: folder + "/" + name, fontSize: fontSize, typography: typography, extent: extent, cache: cache)
     }
 }
 

@@ -53,6 +53,15 @@ typedef struct {
     /// An installed typeface's family (fontconfig) to set an EPUB in, or NULL: its files go into
     /// the prepared copy as `folio-face-r|b|i|bi.ttf` (`info.face`).
     const char *family;
+    /// The pages of each chapter of an earlier layout of the same copy (`folio_mu_layout_counts`),
+    /// or NULL: MuPDF keeps them where the layout is the same and counts again where not.
+    const unsigned char *counts;
+    size_t counts_length;
+    /// The stylesheet over the publisher's that the book will be laid out with
+    /// (`folio_mu_set_user_css`): for a reflowable book, one set in the reader's face (`info.face`)
+    /// and a fixed-layout one; given before the book is opened, for MuPDF keeps `counts` only for
+    /// the stylesheet the book was opened with. NULL: none.
+    const char *css, *css_with_face, *css_fixed;
 } folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively); so do
@@ -85,6 +94,10 @@ size_t folio_mu_chapter_text(folio_mu_doc *doc, int chapter);
 int folio_mu_spine_count(folio_mu_doc *doc);
 /// The page count, or -1.
 int folio_mu_count_pages(folio_mu_doc *doc, folio_mu_error *error);
+/// The pages of each chapter of an EPUB's current layout and what it was laid out for (MuPDF's
+/// accelerator: page box, text size, stylesheet), as malloc'd bytes for
+/// `folio_mu_setting.counts`; NULL where the book keeps none (not an EPUB).
+unsigned char *folio_mu_layout_counts(folio_mu_doc *doc, size_t *length);
 /// A metadata value ("info:Title", "info:Author") as malloc'd UTF-8, or NULL.
 char *folio_mu_metadata(folio_mu_doc *doc, const char *key);
 
@@ -119,6 +132,11 @@ int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, 
 
 /// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);
+/// An EPUB chapter's text as its file holds it, read without laying it out: what lies outside
+/// tags, comments and the `head`, `style` and `script` elements, entities read (those of marks
+/// and spaces as a space), as malloc'd UTF-8; NULL when not known (not an EPUB, a chapter not
+/// in the spine, an entity that may stand for a letter and is not read here).
+char *folio_mu_chapter_markup_text(folio_mu_doc *doc, int chapter, size_t *length);
 /// The page number of page `page` of `chapter` (clamped to the chapter), or -1.
 int folio_mu_chapter_page(folio_mu_doc *doc, int chapter, int page);
 /// The characters page `index` draws, white space and hyphens not counted, or -1: summed over a

@@ -199,9 +199,9 @@ epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
      '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
      '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
-# A chapter that takes MuPDF seconds to lay out (nesting just under the refusal, many times
-# over) between two quick ones.
-slow = "".join("<div>" * 450 + "slow words " * 20 + "</div>" * 450 for _ in range(100))
+# A chapter that takes MuPDF seconds to lay out (nesting just under the refusal, many
+# times over) between two quick ones.
+slow = "".join("<div>" * 450 + "slow words " * 20 + "</div>" * 450 for _ in range(1000))
 epub("slow-layout.epub", reflow[:1] + [("slow.xhtml", chapter("slow", slow), xhtml)] + reflow[1:2])
 # Fonts obfuscated as EPUB allows (not DRM), and a folder listed as an entry of its own, as
 # real books have them: the text reads.

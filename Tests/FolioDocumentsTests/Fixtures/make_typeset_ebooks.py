@@ -12,6 +12,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    another chapter, each by a link
   pictures.epub    a fixed-layout book whose spine items are pictures: a PNG, an SVG, and an
                    XHTML page wrapping an SVG picture, each one colour
+  chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
+                   references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
+                   (which MuPDF shows as written: no hit there)
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
@@ -123,3 +126,13 @@ notes = xhtml('<section epub:type="endnotes"><ol><li epub:type="endnote" id="e1"
               '<a href="c0.xhtml">\u21a9</a></p></li></ol></section>', html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("notes.epub", "Notes", "en", [("c0.xhtml", "application/xhtml+xml", chapter), ("c1.xhtml", "application/xhtml+xml", xhtml("<p>Next.</p>")),
                                    ("notes.xhtml", "application/xhtml+xml", notes)], ["c0.xhtml", "c1.xhtml", "notes.xhtml"])
+
+# Thirty chapters; the phrase "Café Ægir" only in chapters 7, 18 and 26, each spelt otherwise.
+spelt = {3: "Caf&eacute; \u00c6gir", 7: "Caf&#233; &#198;gir", 18: "CAF&#xE9; <![CDATA[AE]]>gir".replace("AE", "\u00c6"), 26: "Caf\u00e9 \u00c6&shy;gir"}
+files = []
+for n in range(30):
+    body = f"<h1>Chapter {n + 1}</h1>" + "".join(f"<p>{LONG}</p>" for _ in range(8))
+    if n in spelt:
+        body += f"<p>They met at the {spelt[n]} by the harbour.</p>" + "".join(f"<p>{LONG}</p>" for _ in range(4))
+    files.append((f"c{n}.xhtml", "application/xhtml+xml", xhtml(body)))
+epub("chapters.epub", "Thirty Chapters", "en", files, [f for f, _, _ in files])

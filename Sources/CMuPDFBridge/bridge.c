@@ -10,6 +10,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+/// A page break of an EPUB's print edition (its navigation's `page-list`): the spine item it
+/// lies in, where it points, the printed page's label, and the page it falls on in this layout
+/// (-2: not looked for yet, -1: not found) and how far down it (points).
+struct page_mark { int chapter; char *target; char *label; int page; float y; };
+
 struct folio_mu_doc {
     fz_context *ctx;
     fz_document *doc;
@@ -29,6 +34,9 @@ struct folio_mu_doc {
     /// opened again to read their text (`folio_mu_chapter_markup_text`) once asked.
     char **spine_names;
     fz_archive *text_archive;
+    /// An EPUB's page list (its print edition's page breaks: `folio_mu_printed_label`), read once.
+    struct page_mark *marks;
+    int mark_count, marks_read;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
     /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
@@ -1228,6 +1236,11 @@ void folio_mu_close(folio_mu_doc *d) {
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
     for (int i = 0; d->spine_names && i < d->spine_count; i++) free(d->spine_names[i]);
     free(d->spine_names);
+    for (int i = 0; i < d->mark_count; i++) {
+        free(d->marks[i].target);
+        free(d->marks[i].label);
+    }
+    free(d->marks);
     free(d->spine_text);
     free(d->opf_path);
     free(d->folder);
@@ -1287,6 +1300,7 @@ int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error 
     fz_try(d->ctx) {
         fz_layout_document(d->ctx, d->doc, w, h, em);
         d->counted = 0;
+        for (int i = 0; i < d->mark_count; i++) d->marks[i].page = -2;
         status = 0;
     }
     fz_catch(d->ctx) fail(error, fz_caught_message(d->ctx));
@@ -1758,8 +1772,10 @@ static void nav_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *b
     }
 }
 
-/// The outline of an EPUB 3 book's navigation document (MuPDF reads only the EPUB 2 NCX).
-static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **entries, int *count, int *capacity) {
+/// Calls `use` with the list of the `nav` of type `type` ("toc", "page-list") of an EPUB 3
+/// book's navigation document and the folder its links are relative to; nothing when there is none.
+static void nav_document(fz_context *ctx, folio_mu_doc *d, const char *type,
+                         void (*use)(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user), void *user) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *nav = NULL;
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav);
@@ -1770,8 +1786,13 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
         const char *opf_path = root ? fz_xml_att(root, "full-path") : NULL;
         if (!opf_path) break;
         opf = entry_xml(ctx, arch, opf_path);
-        fz_xml *item = opf ? fz_xml_find_dfs(opf, "item", "properties", "nav") : NULL;
-        const char *href = item ? fz_xml_att(item, "href") : NULL;
+        // The item whose properties hold the word "nav" ("nav scripted").
+        const char *href = NULL;
+        for (fz_xml *item = opf ? fz_xml_find_dfs(opf, "item", NULL, NULL) : NULL; item && !href; item = fz_xml_find_next_dfs(item, "item", NULL, NULL)) {
+            const char *p = fz_xml_att(item, "properties");
+            for (const char *w = p; w && (w = strstr(w, "nav")); w += 3)
+                if ((w == p || isspace((unsigned char)w[-1])) && (!w[3] || isspace((unsigned char)w[3]))) href = fz_xml_att(item, "href");
+        }
         if (!href) break;
         // Paths in the OPF are relative to its folder; those in the nav to the nav's.
         char path[2048], base[2048];
@@ -1782,12 +1803,12 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
         slash = strrchr(path, '/');
         snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
         nav = entry_xml(ctx, arch, path);
-        fz_xml *toc = NULL;
-        for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !toc; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
-            const char *type = xml_type(n);
-            if (type && strstr(type, "toc")) toc = n;
+        fz_xml *found = NULL;
+        for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !found; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
+            const char *t = xml_type(n);
+            if (t && strstr(t, type)) found = n;
         }
-        if (toc) nav_list(ctx, d, fz_xml_find_dfs(toc, "ol", NULL, NULL), base, 0, entries, count, capacity);
+        if (found) use(ctx, d, fz_xml_find_dfs(found, "ol", NULL, NULL), base, user);
     }
     fz_always(ctx) {
         fz_drop_xml(ctx, nav);
@@ -1795,8 +1816,91 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
         fz_drop_xml(ctx, container);
         fz_drop_archive(ctx, arch);
     }
-    fz_catch(ctx) { /* no navigation document: no outline */ }
+    fz_catch(ctx) { /* no navigation document: nothing */ }
 }
+
+typedef struct { folio_mu_outline **entries; int *count, *capacity; } outline_list;
+
+static void use_toc(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user) {
+    outline_list *list = user;
+    nav_list(ctx, d, ol, base, 0, list->entries, list->count, list->capacity);
+}
+
+/// The outline of an EPUB 3 book's navigation document (MuPDF reads only the EPUB 2 NCX).
+static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **entries, int *count, int *capacity) {
+    outline_list list = {entries, count, capacity};
+    nav_document(ctx, d, "toc", use_toc, &list);
+}
+
+/// Reads the page list's entries into `d->marks`, each with the spine item its target lies in
+/// (those outside the spine left out).
+static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user) {
+    int capacity = 0;
+    for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li; li = fz_xml_find_next(li, "li")) {
+        fz_xml *a = fz_xml_find_down(li, "a");
+        const char *href = a ? fz_xml_att(a, "href") : NULL;
+        char label[64] = "", target[2048];
+        if (!href || fz_is_external_link(ctx, href)) continue;
+        gather_text(fz_xml_down(a), label, sizeof label, 0);
+        snprintf(target, sizeof target, "%s%s", base, href);
+        fz_urldecode(target);
+        fz_cleanname(target);
+        size_t file = strcspn(target, "#");
+        int chapter = -1;
+        for (int c = 0; c < d->spine_count && chapter < 0; c++)
+            if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) chapter = c;
+        // Trimmed: a label is a few characters ("xiv", "217").
+        char *l = label;
+        while (*l && isspace((unsigned char)*l)) l++;
+        for (size_t n = strlen(l); n && isspace((unsigned char)l[n - 1]); n--) l[n - 1] = 0;
+        if (chapter < 0 || !*l) continue;
+        d->marks = grow(ctx, d->marks, d->mark_count, &capacity, sizeof *d->marks);
+        d->marks[d->mark_count++] = (struct page_mark){ chapter, strdup(target), strdup(l), -2, 0 };
+    }
+}
+
+/// Chapters looked back through for the page break a page follows, and how far down its page
+/// (points) a break may lie and still name it: a page takes the number of the printed page it
+/// starts in, as a reader takes the first lines for the page they are on.
+enum { printed_label_reach = 4, printed_label_top = 24 };
+
+int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size) {
+    int found = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        if (!d->marks_read) {
+            d->marks_read = 1;
+            if (d->spine_count && fz_count_chapters(ctx, d->doc) == d->spine_count) nav_document(ctx, d, "page-list", use_page_list, NULL);
+        }
+        if (d->mark_count) {
+            found = 0;
+            int chapter = page_location(ctx, d, index).chapter, best = -1;
+            // The last break on or before the page, in its chapter or the few before it (laid out
+            // already: their pages come first).
+            for (int c = chapter; c >= 0 && c > chapter - printed_label_reach && best < 0; c--) {
+                for (int i = 0; i < d->mark_count; i++) {
+                    struct page_mark *m = d->marks + i;
+                    if (m->chapter != c) continue;
+                    if (m->page == -2) {
+                        fz_try(ctx) m->page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, m->target, NULL, &m->y));
+                        fz_catch(ctx) m->page = -1;
+                    }
+                    int before = m->page >= 0 && (m->page < index || (m->page == index && m->y <= printed_label_top));
+                    if (before && (best < 0 || m->page > d->marks[best].page || (m->page == d->marks[best].page && m->y >= d->marks[best].y))) best = i;
+                }
+            }
+            if (best >= 0) {
+                snprintf(label, size, "%s", d->marks[best].label);
+                found = 1;
+            }
+        }
+    }
+    fz_catch(ctx) found = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return found;
+}
+
 
 int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_error *error) {
     folio_mu_outline *entries = NULL;

@@ -440,8 +440,10 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
 
     /// Page `index`'s running head and folio: the book's title over a page on the left, the
     /// chapter's over one on the right, the page number at the outer corner of the foot; none
-    /// on a chapter's first page, as printed books leave them off their chapter openings.
-    private func furniture(_ index: Int) -> (head: String, foot: String, right: Bool)? {
+    /// on a chapter's first page, as printed books leave them off their chapter openings. The
+    /// number is the printed page's where the book lists its print edition's pages (a `page-list`,
+    /// `folio_mu_printed_label`; none before the first), else the page's own.
+    func furniture(_ index: Int) -> (head: String, foot: String, right: Bool)? {
         guard let frame, frame.block.width > 0 else { return nil }
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
         let number = Int(folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages))
@@ -450,7 +452,9 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         let titles = chapterTitles
         let chapter = titles.indices.contains(number) ? titles[number] : nil
         let head = right ? chapter ?? title ?? "" : title ?? chapter ?? ""
-        return (head, "\(index + 1)", right)
+        var printed = [CChar](repeating: 0, count: 64)
+        let found = folio_mu_printed_label(doc, Int32(index), &printed, printed.count)
+        return (head, found == 1 ? String(cString: printed) : found == 0 ? "" : "\(index + 1)", right)
     }
 
     /// Each chapter's title from the outline (read without laying the book out).

@@ -60,6 +60,29 @@ final class TypesetTests: XCTestCase {
         XCTAssertLessThan(last.box.y1, 1 - frame.bottom / frame.height + 0.005)
     }
 
+    /// A book listing its print edition's pages (`page-list`) carries their numbers as folios: a
+    /// page the number of the printed page it starts in (the break before it, or at its top),
+    /// none before the first (its front matter), none on a chapter's opening; a book without one
+    /// numbers its pages itself.
+    func testPrintedPageNumbersAreTheFolios() throws {
+        let book = try TypesetBooks.open("printed.epub")
+        var printed: String?, seen: Set<String> = []
+        for index in 0..<book.pageCount {
+            let words = try book.text(page: index)?.words.map(\.text) ?? []
+            // Each break stands right before the word "markN": a page opening with it starts in N.
+            if let first = words.first, first.hasPrefix("mark") { printed = String(first.dropFirst(4)) }
+            let foot = book.furniture(index)?.foot
+            if let foot { XCTAssertEqual(foot, printed ?? "", "page \(index + 1): \(words.prefix(3))") }
+            if book.chapter(ofPage: index) == 0 { XCTAssert(foot == nil || foot == "", "front matter: no folio") }
+            if let foot, !foot.isEmpty { seen.insert(foot) }
+            printed = words.last(where: { $0.hasPrefix("mark") }).map { String($0.dropFirst(4)) } ?? printed
+        }
+        XCTAssertGreaterThanOrEqual(seen.count, 6, "\(seen)")
+        XCTAssert(seen.isSubset(of: Set((12...19).map(String.init))), "\(seen)")
+        let plain = try TypesetBooks.open("margin0.epub")
+        XCTAssertEqual(plain.furniture(3)?.foot, "4")
+    }
+
     /// Every page but a chapter's first has a running head in its head margin and a folio in its
     /// foot margin, at its outer side; a chapter's opening page has neither.
     func testFoliosAndRunningHeadsAreOnThePagesAndNotOnChapterOpenings() throws {

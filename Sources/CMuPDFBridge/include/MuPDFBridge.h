@@ -132,6 +132,12 @@ int folio_mu_render(folio_mu_doc *doc, int index, float sx, float sy, float tx, 
 
 /// The chapter of page `index`, the page's place in it and the chapter's page count; -1 on error.
 int folio_mu_chapter_of(folio_mu_doc *doc, int index, int *page_in_chapter, int *chapter_pages);
+/// The printed page label page `index` carries in an EPUB whose navigation has a page list (its
+/// print edition's page breaks): the label of the printed page it starts in (the last break
+/// before it or at its top), into `label`.
+/// 1 when found, 0 when the book has a page list and no break comes before the page (front
+/// matter), -1 when it has none.
+int folio_mu_printed_label(folio_mu_doc *doc, int index, char *label, size_t size);
 /// An EPUB chapter's text as its file holds it, read without laying it out: what lies outside
 /// tags, comments and the `head`, `style` and `script` elements, entities read (those of marks
 /// and spaces as a space), as malloc'd UTF-8; NULL when not known (not an EPUB, a chapter not

@@ -15,6 +15,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
+  printed.epub     a book with its print edition's page breaks (`epub:type="pagebreak"`, listed in
+                   its navigation's `page-list`, the nav item's properties "nav scripted"): front
+                   matter without breaks, then two chapters with breaks 12 to 19, each right
+                   before a paragraph starting with the word "markN"
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
@@ -136,3 +140,31 @@ for n in range(30):
         body += f"<p>They met at the {spelt[n]} by the harbour.</p>" + "".join(f"<p>{LONG}</p>" for _ in range(4))
     files.append((f"c{n}.xhtml", "application/xhtml+xml", xhtml(body)))
 epub("chapters.epub", "Thirty Chapters", "en", files, [f for f, _, _ in files])
+
+# Front matter, then two chapters whose print pages 12 to 19 break every six paragraphs.
+front = xhtml("<h1>Preface</h1>" + "".join(f"<p>{LONG}</p>" for _ in range(10)))
+printed, n = [], 12
+for c in range(2):
+    body = f"<h1>Part {c + 1}</h1>"
+    for _ in range(4):
+        body += f'<span epub:type="pagebreak" id="p{n}" title="{n}"/><p>mark{n} {LONG}</p>' + "".join(f"<p>{LONG}</p>" for _ in range(5))
+        n += 1
+    printed.append(xhtml(body, html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"'))
+nav = xhtml('<nav epub:type="toc"><ol><li><a href="front.xhtml">Preface</a></li><li><a href="p0.xhtml">Part 1</a></li>'
+            '<li><a href="p1.xhtml">Part 2</a></li></ol></nav><nav epub:type="page-list" hidden="hidden"><ol>'
+            + "".join(f'<li><a href="p{(k - 12) // 4}.xhtml#p{k}"> {k} </a></li>' for k in range(12, 20)) + "</ol></nav>",
+            html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+with zipfile.ZipFile(os.path.join(out, "printed.epub"), "w") as z:
+    entry(z, "mimetype", "application/epub+zip")
+    entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
+          'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+          'media-type="application/oebps-package+xml"/></rootfiles></container>')
+    for name, data in [("nav.xhtml", nav), ("front.xhtml", front), ("p0.xhtml", printed[0]), ("p1.xhtml", printed[1])]:
+        entry(z, "OEBPS/" + name, data)
+    entry(z, "OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+          'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">folio-printed</dc:identifier>'
+          '<dc:title>Printed Pages</dc:title><dc:language>en</dc:language></metadata><manifest>'
+          '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav scripted"/>'
+          '<item id="f" href="front.xhtml" media-type="application/xhtml+xml"/><item id="a" href="p0.xhtml" media-type="application/xhtml+xml"/>'
+          '<item id="b" href="p1.xhtml" media-type="application/xhtml+xml"/></manifest>'
+          '<spine><itemref idref="f"/><itemref idref="a"/><itemref idref="b"/></spine></package>')

@@ -1671,6 +1671,33 @@ void folio_mu_free_words(folio_mu_word *words, int count) {
     free(words);
 }
 
+/// Where the links inside a note go (`lines`: "label\ttarget" lines, `folio_note`), into `link`.
+static void note_links(fz_context *ctx, folio_mu_doc *d, folio_notes *notes, char *lines, folio_mu_link *link) {
+    int lines_count = 0;
+    for (const char *c = lines; *c; c++) lines_count += *c == '\n';
+    link->note_links = calloc((size_t)(lines_count ? lines_count : 1), sizeof *link->note_links);
+    if (!link->note_links) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory");
+    for (char *line = lines, *end; (end = strchr(line, '\n')); line = end + 1) {
+        *end = 0;
+        char *tab = strchr(line, '\t');
+        if (!tab) continue;
+        *tab = 0;
+        const char *target = tab + 1;
+        folio_mu_note_link n = { strdup(line), -1, NULL, NULL };
+        link->note_links[link->note_link_count++] = n;
+        folio_mu_note_link *kept = link->note_links + link->note_link_count - 1;
+        if (fz_is_external_link(ctx, target)) {
+            kept->uri = strdup(target);
+            continue;
+        }
+        fz_try(ctx) {
+            kept->page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, target, NULL, NULL));
+            kept->note = folio_note(ctx, notes, d->copy, target, NULL);
+        }
+        fz_catch(ctx) kept->page = -1;  // a target MuPDF cannot find: the link goes nowhere
+    }
+}
+
 int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_error *error) {
     folio_mu_link *links = NULL;
     int count = 0, capacity = 0;
@@ -1686,11 +1713,17 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
         for (fz_link *l = first; l; l = l->next) {
             if (!l->uri) continue;
             links = grow(ctx, links, count, &capacity, sizeof *links);
-            folio_mu_link link = { l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1, -1, NULL, NULL };
+            folio_mu_link link = { l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1, -1, NULL, NULL, NULL, 0 };
             if (fz_is_external_link(ctx, l->uri)) link.uri = strdup(l->uri);
             else {
                 link.page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
-                if (d->copy) link.note = folio_note(ctx, &notes, d->copy, l->uri);
+                char *inside = NULL;
+                if (d->copy) link.note = folio_note(ctx, &notes, d->copy, l->uri, &inside);
+                // Counted now, so that the link is freed whole if resolving its note's links fails.
+                links[count++] = link;
+                if (inside) note_links(ctx, d, &notes, inside, &links[count - 1]);
+                free(inside);
+                continue;
             }
             links[count++] = link;
         }
@@ -1712,7 +1745,17 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
 }
 
 void folio_mu_free_links(folio_mu_link *links, int count) {
-    for (int i = 0; i < count; i++) { free(links[i].uri); free(links[i].note); }
+    for (int i = 0; i < count; i++) {
+        free(links[i].uri);
+        free(links[i].note);
+        for (int k = 0; k < links[i].note_link_count; k++) {
+            folio_mu_note_link *n = links[i].note_links + k;
+            free(n->label);
+            free(n->uri);
+            free(n->note);
+        }
+        free(links[i].note_links);
+    }
     free(links);
 }
 

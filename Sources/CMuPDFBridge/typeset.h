@@ -69,8 +69,9 @@ typedef struct {
 
 /// The text of the note `uri` ("chapter.xhtml#id") points at in the EPUB `copy` — a footnote,
 /// an endnote or an aside (`epub:type` or `role` saying so, or an `aside`) — as malloc'd UTF-8,
-/// paragraphs on lines of their own; NULL when it points at no note.
-char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri);
+/// paragraphs on lines of their own; NULL when it points at no note. With `links`, the links the
+/// note holds ("label\ttarget" lines, malloc'd, NULL when none).
+char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri, char **links);
 void folio_drop_notes(fz_context *ctx, folio_notes *notes);
 
 /// The running head and folio drawn on a page through `ctm` (the page's own transform).

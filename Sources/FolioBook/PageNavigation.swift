@@ -70,14 +70,24 @@ public struct PageText: Sendable, Hashable {
 }
 
 /// Where a link goes.
-public enum LinkTarget: Sendable, Hashable {
+public indirect enum LinkTarget: Sendable, Hashable {
     /// A page index of the same document.
     case page(Int)
     /// Anything outside it, as written in the document (not yet checked for what it may open).
     case uri(String)
-    /// A note of the same document (a footnote, an endnote): its text, shown over the page, and
-    /// the page index it is on.
-    case note(page: Int, text: String)
+    /// A note of the same document (a footnote, an endnote): its text, shown over the page, the
+    /// page index it is on, and the links it holds.
+    case note(page: Int, text: String, links: [NoteLink] = [])
+}
+
+/// A link inside a note: its words and where it goes.
+public struct NoteLink: Sendable, Hashable {
+    public var label: String
+    public var target: LinkTarget
+
+    public init(label: String, target: LinkTarget) {
+        (self.label, self.target) = (label, target)
+    }
 }
 
 /// A link: the area to click and where it goes.

@@ -23,6 +23,9 @@ public protocol FramePipelineDelegate: AnyObject {
     /// A click on a page at `point`: true when the host acted on it (followed a link), and the
     /// click then does not turn the page.
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool
+    /// A link chosen elsewhere than on a page (a row of a note's card), of the document of page
+    /// image `image` (0-based): true when the host followed it.
+    func pipeline(_ pipeline: FramePipeline, follows target: LinkTarget, from image: Int, at time: Double) -> Bool
 }
 
 extension FramePipelineDelegate {
@@ -30,4 +33,5 @@ extension FramePipelineDelegate {
     public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
     public func pipeline(_ pipeline: FramePipeline, problem: String) { FramePipeline.printProblem(problem) }
     public func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool { false }
+    public func pipeline(_ pipeline: FramePipeline, follows target: LinkTarget, from image: Int, at time: Double) -> Bool { false }
 }

@@ -1,3 +1,4 @@
+import FolioBook
 import FolioInput
 import FolioOverlay
 import FolioReader
@@ -8,6 +9,8 @@ import FolioRender
 /// reading state (it is told what to show).
 final class OnScreenLayer {
     var state = LayerState()
+    /// Where the links of the note shown go (`state.noteLinks` their words).
+    var noteTargets: [LinkTarget] = []
     private var textures: LayerTextures?
     /// Its shaders could not be built: said once, then frames go without it.
     private var unavailable = false
@@ -129,10 +132,14 @@ extension FramePipeline {
         return true
     }
 
-    /// Shows a note's text over the page (a note's reference clicked): Escape or a click closes it.
-    public func showNote(_ text: String, at now: Double) {
+    /// Shows a note's text over the page (a note's reference clicked), a row for each link it
+    /// holds: Escape or a click closes it; a click on a link's row follows it
+    /// (`FramePipelineDelegate.pipeline(_:follows:from:at:)`).
+    public func showNote(_ text: String, links: [NoteLink] = [], at now: Double) {
         guard configuration.showsLayer else { return }
         layer.note = text
+        layer.noteLinks = links.map(\.label)
+        screenLayer.noteTargets = links.map(\.target)
         layer.fade.show(at: now)
         needsRender = true
     }
@@ -158,9 +165,17 @@ extension FramePipeline {
                 break
             }
             run(hit.row == 0 ? (hit.left ? .textSmaller : .textLarger) : .typography(ReaderLayer.typographyChoices[hit.row - 1]), at: now)
-        case .mouseDown where layer.helpShown || layer.note != nil || layer.typography != nil:
+        case let .mouseDown(.left, x, y, _) where layer.note != nil:
+            // A click on a link's row follows it; elsewhere it closes the note and does nothing else.
+            let hit = layer.noteShown.flatMap { layerLayout.noteLink(x: x, y: y, note: $0, links: layer.noteLinks) }
+            let targets = screenLayer.noteTargets
+            layer.note = nil
+            if let hit, targets.indices.contains(hit) {
+                _ = delegate?.pipeline(self, follows: targets[hit], from: controller.shownPages.first.map { $0 - 1 } ?? 0, at: now)
+            }
+        case .mouseDown where layer.helpShown || layer.typography != nil:
             // A click closes the card and does nothing else.
-            (layer.helpShown, layer.note, layer.typography) = (false, nil, nil)
+            (layer.helpShown, layer.typography) = (false, nil)
         case let .scroll(_, dy, _) where layer.note != nil:
             // The wheel reads on through a note longer than its card (and turns no page).
             layer.scrollNote(by: dy > 0 ? -1 : 1)

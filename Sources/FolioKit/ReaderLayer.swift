@@ -20,6 +20,7 @@ public enum ReaderLayer {
         c.cards = cards(theme)
         if state.helpShown { c.help = helpSections }
         c.note = state.noteShown
+        c.noteLinks = state.note == nil ? [] : state.noteLinks
         if phase != .shelf { c.typography = state.typography }
         c.contents = state.contents
         if let b = book, library.books.indices.contains(b), phase != .shelf {

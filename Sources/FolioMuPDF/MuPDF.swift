@@ -872,7 +872,14 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
             if let uri = l.uri {
                 target = .uri(String(cString: uri))
             } else if l.page >= 0 {
-                target = l.note.map { .note(page: Int(l.page), text: String(cString: $0)) } ?? .page(Int(l.page))
+                let inside = (0..<Int(l.note_link_count)).compactMap { k -> NoteLink? in
+                    let n = l.note_links[k]
+                    let target: LinkTarget? = if let uri = n.uri { .uri(String(cString: uri)) }
+                        else if n.page < 0 { nil }
+                        else { n.note.map { .note(page: Int(n.page), text: String(cString: $0)) } ?? .page(Int(n.page)) }
+                    return target.map { NoteLink(label: String(cString: n.label), target: $0) }
+                }
+                target = l.note.map { .note(page: Int(l.page), text: String(cString: $0), links: inside) } ?? .page(Int(l.page))
             } else {
                 return nil
             }

@@ -73,6 +73,8 @@ public struct LayerState: Sendable, Equatable {
         didSet { if note != oldValue { noteSkip = 0 } }
     }
     public var noteSkip = 0
+    /// The words of the links the note holds, a row each under its text (a click follows one).
+    public var noteLinks: [String] = []
 
     /// The note as shown: from the first paragraph not scrolled past, "…" before it when some are.
     public var noteShown: String? {

@@ -172,8 +172,9 @@ public struct OverlayContent: Sendable, Hashable {
     public var notice: String?
     /// The contents panel.
     public var contents: ContentsList?
-    /// A note's text, on a card over the page.
+    /// A note's text, on a card over the page, and the words of the links it holds (a row each).
     public var note: String?
+    public var noteLinks: [String] = []
     /// The typography of a reflowable book, a row a choice (its keys, what it is now), on a card
     /// beside the page it sets.
     public var typography: [HelpRow]?
@@ -227,7 +228,7 @@ public struct OverlayLayout: Sendable {
         }
         if let notice = content.notice { out.append(line(notice, role: .notice, top: top, size: 15, color: .accent)) }
         if let contents = content.contents { out.append(contentsPanel(contents, tone: content.cards)) }
-        if let note = content.note { out.append(noteCard(note, tone: content.cards)) }
+        if let note = content.note { out.append(noteCard(note, links: content.noteLinks, tone: content.cards)) }
         if let rows = content.typography { out.append(typographyCard(rows, tone: content.cards)) }
         if let help = content.help { out.append(helpCard(help, tone: content.cards)) }
         return out
@@ -364,27 +365,48 @@ public struct OverlayLayout: Sendable {
 
     /// A note over the page: a card of the theme, centred above the bar, as wide as a
     /// comfortable line (about 60 characters), as tall as its paragraphs wrapped take up to the
-    /// room above the bar (a longer note is cut at its last whole line).
-    private func noteCard(_ note: String, tone: CardTone) -> OverlayPanel {
-        let size = 15 * unit, line = (22 * unit).rounded(), pad = (18 * unit).rounded()
-        let w = min(width - 2 * margin, (560 * unit).rounded()), inner = w - 2 * pad
-        let room = max(barFrame.y - 2 * margin - 2 * pad, line)
-        var texts: [OverlayText] = [], y = pad
-        for paragraph in note.split(separator: "\n").map(String.init) {
-            let lines = min(Self.lines(paragraph, size: size, width: inner), Int((room - (y - pad)) / line))
-            guard lines > 0 else { break }
-            texts.append(OverlayText(paragraph, frame: OverlayRect(x: pad, y: y, width: inner, height: Double(lines) * line), size: size,
-                                     color: tone.text, wraps: true))
-            y += Double(lines) * line + (line / 3).rounded()
-        }
-        let h = (y - (line / 3).rounded() + pad).rounded(.up)
-        let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: max(((barFrame.y - margin - h) / 2).rounded(), margin), width: w, height: h)
+    /// room above the bar (a longer note is cut at its last whole line), then a row for each
+    /// link it holds ("→ the next chapter", in the accent: a click follows it).
+    private func noteCard(_ note: String, links: [String], tone: CardTone) -> OverlayPanel {
+        let layout = noteCardLayout(note, links: links)
+        let w = layout.frame.width, h = layout.frame.height
+        var texts = layout.paragraphs.map { OverlayText($0.text, frame: $0.frame, size: layout.size, color: tone.text, wraps: true) }
+        texts += zip(links, layout.links).map { OverlayText("→ " + $0, frame: $1, size: layout.size, color: tone.accent) }
         // A rim of the tone's own shade sets the card off from paper of its colour.
         let rim = max((2 * unit).rounded(), 1)
-        return OverlayPanel(role: .note, frame: frame,
+        return OverlayPanel(role: .note, frame: layout.frame,
                             boxes: [OverlayBox(OverlayRect(x: 0, y: 0, width: w, height: h), color: tone.chosen, radius: 12 * unit),
                                     OverlayBox(OverlayRect(x: rim, y: rim, width: w - 2 * rim, height: h - 2 * rim), color: tone.ground,
                                                radius: 12 * unit - rim)], texts: texts)
+    }
+
+    /// Where a note card's parts lie: its frame, its paragraphs and its links' rows (within the
+    /// card), and its text size. Links take their rows first; the paragraphs the room left.
+    private func noteCardLayout(_ note: String, links: [String]) -> (frame: OverlayRect, paragraphs: [(text: String, frame: OverlayRect)],
+                                                                    links: [OverlayRect], size: Double) {
+        let size = 15 * unit, line = (22 * unit).rounded(), pad = (18 * unit).rounded(), gap = (line / 3).rounded()
+        let w = min(width - 2 * margin, (560 * unit).rounded()), inner = w - 2 * pad
+        let room = max(barFrame.y - 2 * margin - 2 * pad, line)
+        let linkRows = min(links.count, max(Int(room / line) - 1, 0))
+        let textRoom = room - (linkRows > 0 ? Double(linkRows) * line + gap : 0)
+        var paragraphs: [(text: String, frame: OverlayRect)] = [], y = pad
+        for paragraph in note.split(separator: "\n").map(String.init) {
+            let lines = min(Self.lines(paragraph, size: size, width: inner), Int((textRoom - (y - pad)) / line))
+            guard lines > 0 else { break }
+            paragraphs.append((paragraph, OverlayRect(x: pad, y: y, width: inner, height: Double(lines) * line)))
+            y += Double(lines) * line + gap
+        }
+        let rows = (0..<linkRows).map { OverlayRect(x: pad, y: y + Double($0) * line, width: inner, height: line) }
+        y += Double(linkRows) * line + (linkRows > 0 ? gap : 0)
+        let h = (y - gap + pad).rounded(.up)
+        let frame = OverlayRect(x: ((width - w) / 2).rounded(), y: max(((barFrame.y - margin - h) / 2).rounded(), margin), width: w, height: h)
+        return (frame, paragraphs, rows, size)
+    }
+
+    /// The link row of the note card showing `note` and `links` at pixel (`x`, `y`), or nil.
+    public func noteLink(x: Double, y: Double, note: String, links: [String]) -> Int? {
+        let layout = noteCardLayout(note, links: links)
+        return layout.links.firstIndex { $0.contains(x: x - layout.frame.x, y: y - layout.frame.y) }
     }
 
     // MARK: Typography

@@ -78,12 +78,13 @@ struct LayerOptions: ParsableArguments {
             }
         }
         if let uiNote, let b = book {
-            let notes = shown.flatMap { page -> [String] in
+            let notes = shown.flatMap { page -> [(text: String, links: [NoteLink])] in
                 guard let (path, index) = library.books[b].pages[page - 1].documentPage, let doc = try? commandDocuments.open(path) else { return [] }
-                return doc.links(page: index).compactMap { if case let .note(_, text) = $0.target { text } else { nil } }
+                return doc.links(page: index).compactMap { if case let .note(_, text, links) = $0.target { (text, links) } else { nil } }
             }
             if notes.indices.contains(uiNote - 1) {
-                state.note = notes[uiNote - 1]
+                state.note = notes[uiNote - 1].text
+                state.noteLinks = notes[uiNote - 1].links.map(\.label)
             } else {
                 state.answer(notes.isEmpty ? "no notes are referred to on these pages" : "these pages refer to \(notes.count) note\(notes.count == 1 ? "" : "s")", at: 0)
             }

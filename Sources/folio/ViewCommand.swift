@@ -266,18 +266,25 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// Follows the link under a click: a page of the same document turns there (Alt+← comes
     /// back), an address opens with `xdg-open` if `LinkPolicy` lets it.
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
-        guard let (book, _) = reading(pipeline), let link = pipeline.link(at: point),
-              let path = book.pages[point.image].documentPage?.path else { return false }
-        switch link.target {
+        guard let link = pipeline.link(at: point) else { return false }
+        // The page clicked (mid-turn, on the spread the turn lands on) is the one to come back to.
+        return self.pipeline(pipeline, follows: link.target, from: point.image, at: time)
+    }
+
+    /// Follows a link of page image `image`'s document: a page of it turns there (Alt+← comes
+    /// back to `image`), a note shows over the page, an address opens as `LinkPolicy` lets it.
+    func pipeline(_ pipeline: FramePipeline, follows target: LinkTarget, from image: Int, at time: Double) -> Bool {
+        guard let (book, _) = reading(pipeline), book.pages.indices.contains(image),
+              let path = book.pages[image].documentPage?.path else { return false }
+        switch target {
         case let .page(target):
             guard let to = book.pages.firstIndex(of: .document(path, index: target)) else { return false }
-            // The page clicked (mid-turn, on the spread the turn lands on) is the one to come back to.
-            back.leave(point.image)
+            back.leave(image)
             pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
             pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
-        case let .note(_, text):
+        case let .note(_, text, links):
             // Read where it is referred to, as Foliate, KOReader and Apple Books show notes.
-            pipeline.showNote(text, at: time)
+            pipeline.showNote(text, links: links, at: time)
         case let .uri(address):
             let notice = LinkPolicy.open(address)
             pipeline.titleNote = notice ?? "opening \(FileName.printable(String(address.prefix(60))))"

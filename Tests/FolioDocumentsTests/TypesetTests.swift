@@ -228,9 +228,22 @@ final class TypesetTests: XCTestCase {
         let doc = try TypesetBooks.open("notes.epub")
         let targets = doc.links(page: 0).map(\.target)
         // Hyphenated like the book (soft hyphens let the card break its lines too).
-        let notes = targets.compactMap { if case let .note(_, text) = $0 { text.replacingOccurrences(of: "\u{AD}", with: "") } else { nil } }
-        XCTAssertEqual(Set(notes), ["The footnote says why.\nIt has a second paragraph.", "The endnote says more."], "\(targets)")
-        XCTAssertEqual(targets.filter { if case .page = $0 { true } else { false } }.count, 1, "\(targets)")
+        let notes = targets.compactMap { if case let .note(_, text, _) = $0 { text.replacingOccurrences(of: "\u{AD}", with: "") } else { nil } }
+        XCTAssertEqual(Set(notes), ["The footnote says why.\nIt has a second paragraph.\nSee the next chapter, the endnote or the source.",
+                                    "The endnote says more."], "\(targets)")
+        // MuPDF draws the aside on the page too: its links are the page's as well.
+        XCTAssertEqual(Set(targets.filter { if case .page = $0 { true } else { false } }), [.page(1)], "\(targets)")
+        // The footnote's links go where the page's do; the endnote's way back (↩) is no link of it.
+        let next = try XCTUnwrap(targets.first { if case .page = $0 { true } else { false } })
+        let inside = targets.compactMap { if case let .note(_, text, links) = $0 { (text.hasPrefix("The foot") ? links : nil) } else { nil } }.first
+        let links = try XCTUnwrap(inside)
+        XCTAssertEqual(links.map(\.label), ["the next chapter", "the endnote", "the source"])
+        XCTAssertEqual(links[0].target, next)
+        guard case let .note(_, endnote, _) = links[1].target else { return XCTFail("\(links[1])") }
+        XCTAssertEqual(endnote.replacingOccurrences(of: "\u{AD}", with: ""), "The endnote says more.")
+        XCTAssertEqual(links[2].target, .uri("https://example.org/why"))
+        let back = targets.compactMap { if case let .note(_, text, links) = $0 { (text.hasPrefix("The end") ? links : nil) } else { nil } }.first
+        XCTAssertEqual(back, [])
     }
 
     /// An installed typeface chosen by name sets the book (its pages change, nothing noted); a

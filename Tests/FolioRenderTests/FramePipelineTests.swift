@@ -347,6 +347,12 @@ private final class Recorder: FramePipelineDelegate {
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) { commands.append(command) }
     /// Links clicked, as the viewer finds them (a click on one does not turn the page).
     var links: [PageLink] = []
+    /// Links followed from a note's card.
+    var followed: [LinkTarget] = []
+    func pipeline(_ pipeline: FramePipeline, follows target: LinkTarget, from image: Int, at time: Double) -> Bool {
+        followed.append(target)
+        return true
+    }
     func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool {
         guard let link = pipeline.link(at: point) else { return false }
         links.append(link)
@@ -1624,6 +1630,32 @@ extension FramePipelineTests {
                         TimedInputEvent(.mouseUp(.left, x: page.x, y: page.y, modifiers: []), at: t + 0.1)]
             step(p, s, until: t + 2)
             #expect(p.layer.note == nil && rec.turns.isEmpty && p.controller.spread == 0, "the click closed the note, nothing more")
+        }
+    }
+
+    /// A note holding links shows a row for each under its text; a click on a row follows that
+    /// link (and closes the note), a click beside the rows only closes it.
+    @Test func aNotesLinksAreRowsThatAClickFollows() throws {
+        try zebraBook { p, s, rec in
+            let links = [NoteLink(label: "the next chapter", target: .page(3)), NoteLink(label: "the source", target: .uri("https://example.org"))]
+            p.showNote("The note says why.", links: links, at: s.time)
+            let layout = ReaderLayer.layout(width: 320, height: 180)
+            let card = try #require(layout.panels(p.layerContent).first { $0.role == .note })
+            #expect(card.texts.map(\.string) == ["The note says why.", "→ the next chapter", "→ the source"])
+            // The second row's middle, in the window.
+            let row = card.texts[2].frame
+            let at = (x: card.frame.x + row.x + 20, y: card.frame.y + row.y + row.height / 2)
+            #expect(layout.noteLink(x: at.x, y: at.y, note: "The note says why.", links: links.map(\.label)) == 1)
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: at.x, y: at.y, modifiers: []), at: s.time),
+                        TimedInputEvent(.mouseUp(.left, x: at.x, y: at.y, modifiers: []), at: s.time + 0.05)]
+            step(p, s, until: s.time + 0.5)
+            #expect(rec.followed == [.uri("https://example.org")] && p.layer.note == nil && rec.turns.isEmpty)
+            p.showNote("The note says why.", links: links, at: s.time)
+            let beside = (x: card.frame.x + 4, y: card.frame.y + 4)
+            s.queued = [TimedInputEvent(.mouseDown(.left, x: beside.x, y: beside.y, modifiers: []), at: s.time),
+                        TimedInputEvent(.mouseUp(.left, x: beside.x, y: beside.y, modifiers: []), at: s.time + 0.05)]
+            step(p, s, until: s.time + 0.5)
+            #expect(rec.followed.count == 1 && p.layer.note == nil && rec.turns.isEmpty, "a click beside the rows only closed the note")
         }
     }
 

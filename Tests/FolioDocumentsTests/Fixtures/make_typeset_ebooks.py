@@ -9,7 +9,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   front.epub       a novel that opens with front matter (a title page, epigraphs of short
                    lines, a contents list) before twenty long chapters of prose
   notes.epub       a chapter referring to a footnote (an aside), an endnote in a notes file and
-                   another chapter, each by a link
+                   another chapter, each by a link; the footnote links to the chapter, the
+                   endnote and an address, the endnote back to its reference (↩)
   pictures.epub    a fixed-layout book whose spine items are pictures: a PNG, an SVG, and an
                    XHTML page wrapping an SVG picture, each one colour
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
@@ -124,7 +125,9 @@ epub("front.epub", "Front Matter", "en", files, [f for f, _, _ in files])
 # Notes: an aside footnote in the chapter, an endnote in a file of notes, a plain link.
 chapter = xhtml('<p>A claim<a epub:type="noteref" href="#n1">1</a> and another<a epub:type="noteref" href="notes.xhtml#e1">2</a>, '
                 'and <a href="c1.xhtml">the next chapter</a>.</p>'
-                '<aside epub:type="footnote" id="n1"><p>The footnote says why.</p><p>It has a second paragraph.</p></aside>',
+                '<aside epub:type="footnote" id="n1"><p>The footnote says why.</p><p>It has a second paragraph.</p>'
+                '<p>See <a href="c1.xhtml">the next chapter</a>, <a href="notes.xhtml#e1">the endnote</a> or '
+                '<a href="https://example.org/why">the source</a>.</p></aside>',
                 html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 notes = xhtml('<section epub:type="endnotes"><ol><li epub:type="endnote" id="e1"><p>The endnote says more. '
               '<a href="c0.xhtml">\u21a9</a></p></li></ol></section>', html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')

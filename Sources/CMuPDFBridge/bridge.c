@@ -1815,13 +1815,25 @@ static void nav_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *b
     }
 }
 
+/// The archive path of `href` written in the package file `opf_path`, and its folder into `base`.
+static void package_entry(const char *opf_path, const char *href, char *path, size_t size, char *base, size_t base_size) {
+    const char *slash = strrchr(opf_path, '/');
+    snprintf(path, size, "%.*s%s", slash ? (int)(slash - opf_path + 1) : 0, opf_path, href);
+    fz_urldecode(path);
+    fz_cleanname(path);
+    slash = strrchr(path, '/');
+    snprintf(base, base_size, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+}
+
 /// Calls `use` with the list of the `nav` of type `type` ("toc", "page-list") of an EPUB 3
-/// book's navigation document and the folder its links are relative to; nothing when there is none.
+/// book's navigation document (its `ol`) and the folder its links are relative to; for a page
+/// list an EPUB 2's NCX `pageList` where the book has no navigation document's; nothing when
+/// there is none.
 static void nav_document(fz_context *ctx, folio_mu_doc *d, const char *type,
-                         void (*use)(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user), void *user) {
+                         void (*use)(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const char *base, void *user), void *user) {
     fz_archive *arch = NULL;
-    fz_xml *container = NULL, *opf = NULL, *nav = NULL;
-    fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav);
+    fz_xml *container = NULL, *opf = NULL, *nav = NULL, *ncx = NULL;
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav); fz_var(ncx);
     fz_try(ctx) {
         arch = fz_open_archive(ctx, d->path);
         container = entry_xml(ctx, arch, "META-INF/container.xml");
@@ -1836,24 +1848,33 @@ static void nav_document(fz_context *ctx, folio_mu_doc *d, const char *type,
             for (const char *w = p; w && (w = strstr(w, "nav")); w += 3)
                 if ((w == p || isspace((unsigned char)w[-1])) && (!w[3] || isspace((unsigned char)w[3]))) href = fz_xml_att(item, "href");
         }
-        if (!href) break;
         // Paths in the OPF are relative to its folder; those in the nav to the nav's.
-        char path[2048], base[2048];
-        const char *slash = strrchr(opf_path, '/');
-        snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - opf_path + 1) : 0, opf_path, href);
-        fz_urldecode(path);
-        fz_cleanname(path);
-        slash = strrchr(path, '/');
-        snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
-        nav = entry_xml(ctx, arch, path);
-        fz_xml *found = NULL;
-        for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !found; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
-            const char *t = xml_type(n);
-            if (t && strstr(t, type)) found = n;
+        char path[2048], base[2048] = "";
+        fz_xml *list = NULL;
+        if (href) {
+            package_entry(opf_path, href, path, sizeof path, base, sizeof base);
+            nav = entry_xml(ctx, arch, path);
+            for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !list; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
+                const char *t = xml_type(n);
+                if (t && strstr(t, type)) list = fz_xml_find_dfs(n, "ol", NULL, NULL);
+            }
         }
-        if (found) use(ctx, d, fz_xml_find_dfs(found, "ol", NULL, NULL), base, user);
+        if (!list && !strcmp(type, "page-list")) {
+            // The spine names its NCX by the manifest item's id.
+            fz_xml *spine = opf ? fz_xml_find_dfs(opf, "spine", NULL, NULL) : NULL;
+            const char *toc = spine ? fz_xml_att(spine, "toc") : NULL;
+            fz_xml *item = toc ? fz_xml_find_dfs(opf, "item", "id", toc) : NULL;
+            const char *ncx_href = item ? fz_xml_att(item, "href") : NULL;
+            if (ncx_href) {
+                package_entry(opf_path, ncx_href, path, sizeof path, base, sizeof base);
+                ncx = entry_xml(ctx, arch, path);
+                list = ncx ? fz_xml_find_dfs(ncx, "pageList", NULL, NULL) : NULL;
+            }
+        }
+        if (list) use(ctx, d, list, base, user);
     }
     fz_always(ctx) {
+        fz_drop_xml(ctx, ncx);
         fz_drop_xml(ctx, nav);
         fz_drop_xml(ctx, opf);
         fz_drop_xml(ctx, container);
@@ -1875,16 +1896,19 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
     nav_document(ctx, d, "toc", use_toc, &list);
 }
 
-/// Reads the page list's entries into `d->marks`, each with the spine item its target lies in
-/// (those outside the spine left out).
-static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user) {
-    int capacity = 0;
-    for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li; li = fz_xml_find_next(li, "li")) {
-        fz_xml *a = fz_xml_find_down(li, "a");
-        const char *href = a ? fz_xml_att(a, "href") : NULL;
+/// Reads the page list's entries into `d->marks` (a navigation document's `ol` of `li` > `a`, or
+/// an NCX's `pageList` of `pageTarget`s), each with the spine item its target lies in (those
+/// outside the spine left out).
+static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const char *base, void *user) {
+    int capacity = 0, ncx = !strcmp(fz_xml_tag(list), "pageList");
+    const char *tag = ncx ? "pageTarget" : "li";
+    for (fz_xml *li = fz_xml_find_down(list, tag); li; li = fz_xml_find_next(li, tag)) {
+        fz_xml *a = ncx ? fz_xml_find_down(li, "content") : fz_xml_find_down(li, "a");
+        fz_xml *words = ncx ? fz_xml_find_down(fz_xml_find_down(li, "navLabel"), "text") : a;
+        const char *href = a ? fz_xml_att(a, ncx ? "src" : "href") : NULL;
         char label[64] = "", target[2048];
-        if (!href || fz_is_external_link(ctx, href)) continue;
-        gather_text(fz_xml_down(a), label, sizeof label, 0);
+        if (!href || !words || fz_is_external_link(ctx, href)) continue;
+        gather_text(fz_xml_down(words), label, sizeof label, 0);
         snprintf(target, sizeof target, "%s%s", base, href);
         fz_urldecode(target);
         fz_cleanname(target);

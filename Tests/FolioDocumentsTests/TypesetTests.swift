@@ -63,7 +63,7 @@ final class TypesetTests: XCTestCase {
     /// A book listing its print edition's pages (`page-list`) carries their numbers as folios: a
     /// page the number of the printed page it starts in (the break before it, or at its top),
     /// none before the first (its front matter), none on a chapter's opening; a book without one
-    /// numbers its pages itself.
+    /// numbers its pages itself. An EPUB 2's NCX `pageList` gives the same.
     func testPrintedPageNumbersAreTheFolios() throws {
         let book = try TypesetBooks.open("printed.epub")
         var printed: String?, seen: Set<String> = []
@@ -79,6 +79,10 @@ final class TypesetTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(seen.count, 6, "\(seen)")
         XCTAssert(seen.isSubset(of: Set((12...19).map(String.init))), "\(seen)")
+        // An EPUB 2 lists them in its NCX: the same folios.
+        let epub2 = try TypesetBooks.open("printed2.epub")
+        XCTAssertEqual(epub2.pageCount, book.pageCount)
+        XCTAssertEqual((0..<book.pageCount).map { epub2.furniture($0)?.foot }, (0..<book.pageCount).map { book.furniture($0)?.foot })
         let plain = try TypesetBooks.open("margin0.epub")
         XCTAssertEqual(plain.furniture(3)?.foot, "4")
     }

@@ -20,6 +20,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    its navigation's `page-list`, the nav item's properties "nav scripted"): front
                    matter without breaks, then two chapters with breaks 12 to 19, each right
                    before a paragraph starting with the word "markN"
+  printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
@@ -171,3 +172,24 @@ with zipfile.ZipFile(os.path.join(out, "printed.epub"), "w") as z:
           '<item id="f" href="front.xhtml" media-type="application/xhtml+xml"/><item id="a" href="p0.xhtml" media-type="application/xhtml+xml"/>'
           '<item id="b" href="p1.xhtml" media-type="application/xhtml+xml"/></manifest>'
           '<spine><itemref idref="f"/><itemref idref="a"/><itemref idref="b"/></spine></package>')
+
+# The same book as an EPUB 2: the page list in the NCX.
+ncx = ('<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/>'
+       '<docTitle><text>Printed Pages</text></docTitle><navMap><navPoint id="a" playOrder="1"><navLabel><text>Part 1</text>'
+       '</navLabel><content src="p0.xhtml"/></navPoint></navMap><pageList>'
+       + "".join(f'<pageTarget id="t{k}" type="normal" value="{k}"><navLabel><text>{k}</text></navLabel>'
+                 f'<content src="p{(k - 12) // 4}.xhtml#p{k}"/></pageTarget>' for k in range(12, 20)) + "</pageList></ncx>")
+with zipfile.ZipFile(os.path.join(out, "printed2.epub"), "w") as z:
+    entry(z, "mimetype", "application/epub+zip")
+    entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
+          'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+          'media-type="application/oebps-package+xml"/></rootfiles></container>')
+    for name, data in [("toc.ncx", ncx), ("front.xhtml", front), ("p0.xhtml", printed[0]), ("p1.xhtml", printed[1])]:
+        entry(z, "OEBPS/" + name, data)
+    entry(z, "OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0" '
+          'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">folio-printed2</dc:identifier>'
+          '<dc:title>Printed Pages</dc:title><dc:language>en</dc:language></metadata><manifest>'
+          '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>'
+          '<item id="f" href="front.xhtml" media-type="application/xhtml+xml"/><item id="a" href="p0.xhtml" media-type="application/xhtml+xml"/>'
+          '<item id="b" href="p1.xhtml" media-type="application/xhtml+xml"/></manifest>'
+          '<spine toc="ncx"><itemref idref="f"/><itemref idref="a"/><itemref idref="b"/></spine></package>')

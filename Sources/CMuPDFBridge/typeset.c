@@ -377,6 +377,17 @@ static size_t section_end(const unsigned char *s, size_t n, size_t i, const char
 
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
+static int names_note(const char *value);
+
+/// Whether the start tag `tag` (of `n` bytes) is an `aside` its `epub:type` or `role` calls a
+/// note, with no style of its own (one more `style` would make the tag two).
+static int hidden_note(const unsigned char *tag, size_t n) {
+    char value[128], style[8];
+    if (!tag_named(tag, n, "aside") || attribute(tag, n, "style", style, sizeof style)) return 0;
+    return (attribute(tag, n, "epub:type", value, sizeof value) && names_note(value))
+        || (attribute(tag, n, "role", value, sizeof value) && names_note(value));
+}
+
 static void prepare_markup(writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
                            const char *book_lang, folio_pattern_cache *cache) {
     char root_dir[16] = "", root_lang[32] = "";
@@ -427,6 +438,13 @@ static void prepare_markup(writer *w, const unsigned char *s, size_t n, const fo
             if (root_lang[0] && !attribute(tag, tag_len, "lang", own, sizeof own)) {
                 fz_append_printf(w->ctx, w->out, " lang=\"%s\"", root_lang);
             }
+            put(w, s + i + close, end - i - close);
+        } else if (hidden_note(tag, tag_len)) {
+            // A footnote standing where it is referred to is read on the card its reference
+            // opens (bridge.c), not on the page, as Foliate and Apple Books leave it off.
+            size_t close = end - i - 1 - (end - i >= 2 && s[end - 2] == '/');
+            put(w, s + i, close);
+            fz_append_string(w->ctx, w->out, " style=\"display:none\"");
             put(w, s + i + close, end - i - close);
         } else {
             size_t whole = kept_to(s, n, end, tag, tag_len, closes);

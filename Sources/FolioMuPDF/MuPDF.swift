@@ -871,7 +871,9 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
             let target: LinkTarget
             if let uri = l.uri {
                 target = .uri(String(cString: uri))
-            } else if l.page >= 0 {
+            } else if l.page >= 0 || l.note != nil {
+                // A note hidden from its page (a footnote's aside) is on none: the page referring to it.
+                let page = l.page >= 0 ? Int(l.page) : index
                 let inside = (0..<Int(l.note_link_count)).compactMap { k -> NoteLink? in
                     let n = l.note_links[k]
                     let target: LinkTarget? = if let uri = n.uri { .uri(String(cString: uri)) }
@@ -879,7 +881,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
                         else { n.note.map { .note(page: Int(n.page), text: String(cString: $0)) } ?? .page(Int(n.page)) }
                     return target.map { NoteLink(label: String(cString: n.label), target: $0) }
                 }
-                target = l.note.map { .note(page: Int(l.page), text: String(cString: $0), links: inside) } ?? .page(Int(l.page))
+                target = l.note.map { .note(page: page, text: String(cString: $0), links: inside) } ?? .page(page)
             } else {
                 return nil
             }

@@ -49,6 +49,32 @@ struct SheetRegionTests {
         #expect(shared >= 3)
     }
 
+    /// No vertex of a curl's mesh lies within another polygon's edge (a T-junction, where a
+    /// crack of single pixels opens): where the gutter's cuts meet the fold, the bent strip beside
+    /// the flat piece holds their vertex too. Corner grabs fold on a slant, across the gutter's cuts.
+    @Test(arguments: curls + [Deformation.Curl(point: Vec2(120, 0), direction: Vec2(0.95, -0.31), radius: 30, wrap: 2.0, rotation: 0.3),
+                              Deformation.Curl(point: Vec2(60, 100), direction: Vec2(0.9, 0.44), radius: 45, wrap: .pi, rotation: 0)])
+    func noVertexLiesWithinAnotherPolygonsEdge(_ curl: Deformation.Curl) {
+        for region in [SheetRegion.whole(margin: 1.5), .inside(inset: Vec2(7, 5)), .rim(inset: Vec2(7, 5), margin: 1.5)] {
+            let polygons = CurlStrips.polygons(size: size, curl: curl, strips: 24, region: region)
+            let vertices = Set(polygons.flatMap { $0.map { [$0.x, $0.y] } }).map { Vec2($0[0], $0[1]) }
+            var junctions = 0
+            for poly in polygons {
+                for i in poly.indices {
+                    let p = poly[i], d = poly[(i + 1) % poly.count] - p, length2 = (d * d).sum()
+                    guard length2 > 0 else { continue }
+                    junctions += vertices.filter { v in
+                        let t = ((v - p) * d).sum() / length2, off = (v - p).x * d.y - (v - p).y * d.x
+                        return t > 1e-6 && t < 1 - 1e-6 && off * off <= 1e-10 * length2 * length2
+                    }.count
+                }
+            }
+            #expect(junctions == 0, "\(region): \(junctions) vertices within an edge")
+            let area = polygons.map(CurlStrips.area).reduce(0, +)
+            #expect(polygons.allSatisfy { CurlStrips.area($0) >= 0 } && area > 0)
+        }
+    }
+
     /// A flat or cone-bent sheet's cells: the inside's and the rim's areas add up to the whole,
     /// and every vertex of the rim on the inside's boundary is a vertex of the inside too (no
     /// T-junction, so no crack), whatever order the columns come in.

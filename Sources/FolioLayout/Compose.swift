@@ -176,9 +176,22 @@ private func openFit(_ v: ViewState, book: BookInfo) -> Double {
         return v.fitWidth ? across : min(across, BookShape.viewFill * v.viewSize.y / page.y)
     }
     let styles = v.styles
-    return BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
-                             vanishing: Viewpoint.vanishingPoint(height: styles.viewpoint, viewSize: v.viewSize),
-                             reversal: styles.reversal, lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
+    let fit = { (viewpoint: Double, reversal: Double) in
+        BookShape.turnFit(page: book.laidOutPageSize(v.style.orientation), orientation: v.style.orientation, viewSize: v.viewSize,
+                          vanishing: Viewpoint.vanishingPoint(height: viewpoint, viewSize: v.viewSize),
+                          reversal: reversal, lift: PageStack.thickness(sheets: book.sheetCount), eye: v.eye)
+    }
+    // While the viewpoint or the perspective moves, the scale moves between the two ends' as
+    // they do: fitted anew each frame it held still until another bound of the turns bound it,
+    // then set off at a third of its speed at once.
+    let (tv, tr) = (styles.progress(0), styles.progress(1))
+    guard tv != nil || tr != nil else { return fit(styles.viewpoint, styles.reversal) }
+    let (v0, v1) = tv == nil ? (styles.viewpoint, styles.viewpoint) : (styles.from[0], styles.to[0])
+    let (r0, r1) = tr == nil ? (styles.reversal, styles.reversal) : (styles.from[1], styles.to[1])
+    let (a, b) = (tv ?? 0, tr ?? 0)
+    let near = fit(v0, r0) + (fit(v1, r0) - fit(v0, r0)) * a
+    guard tr != nil else { return near }
+    return near + (fit(v0, r1) + (fit(v1, r1) - fit(v0, r1)) * a - near) * b
 }
 
 private func shelfItems(_ v: ViewState, books: [BookInfo], away: Double, skipping open: Int?) -> [SceneItem] {

@@ -84,9 +84,20 @@ public struct StyleBlend: Sendable, Equatable {
     public var fan: Double
     public var vertical: Double
     public var wheel: Double
+    /// Where the amounts come from and go to (`amounts`' order), while they move: what depends on
+    /// them through a bound that starts or stops binding on the way (the book's scale, its
+    /// turns kept in view) moves between its values at the two ends, eased as the amounts are,
+    /// not by a kink. Empty: not known (the amounts alone).
+    public var from: [Double] = [], to: [Double] = []
 
     public init(viewpoint: Double, reversal: Double, fan: Double, vertical: Double, wheel: Double = 0) {
         (self.viewpoint, self.reversal, self.fan, self.vertical, self.wheel) = (viewpoint, reversal, fan, vertical, wheel)
+    }
+
+    /// How far amount `i` has come from `from` to `to` (0 … 1); nil when it does not move.
+    public func progress(_ i: Int) -> Double? {
+        guard from.count == 5, to.count == 5, from[i] != to[i] else { return nil }
+        return clamp((amounts[i] - from[i]) / (to[i] - from[i]), 0, 1)
     }
 
     /// The amounts of styles at rest.

@@ -469,7 +469,9 @@ public final class BookController {
     private var styleBlend: StyleBlend? {
         guard !styleMotions.isEmpty else { return nil }
         var b = restingStyles
-        b.amounts = zip(b.amounts, styleMotions).map { $1?.value(at: time) ?? $0 }
+        let rest = b.amounts
+        b.amounts = zip(rest, styleMotions).map { $1?.value(at: time) ?? $0 }
+        (b.from, b.to) = (zip(rest, styleMotions).map { $1?.from ?? $0 }, zip(rest, styleMotions).map { $1?.to ?? $0 })
         return b
     }
 

@@ -50,8 +50,9 @@ def xhtml(body, head="", html_attributes=""):
             f"<head><title>t</title>{head}</head><body>{body}</body></html>")
 
 
-def epub(name, title, language, files, spine, metadata="", spine_attributes=""):
-    """files: (href, media type, data) under OEBPS/; spine: the hrefs in reading order."""
+def epub(name, title, language, files, spine, metadata="", spine_attributes="", properties=None, version="3.0"):
+    """files: (href, media type, data) under OEBPS/; spine: the hrefs in reading order;
+    properties: an item's properties by href."""
     with zipfile.ZipFile(os.path.join(out, name), "w") as z:
         entry(z, "mimetype", "application/epub+zip")
         entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
@@ -60,11 +61,12 @@ def epub(name, title, language, files, spine, metadata="", spine_attributes=""):
         items, refs = [], []
         for i, (href, media, data) in enumerate(files):
             entry(z, "OEBPS/" + href, data)
-            items.append(f'<item id="i{i}" href="{href}" media-type="{media}"/>')
+            extra = f' properties="{properties[href]}"' if properties and href in properties else ""
+            items.append(f'<item id="i{i}" href="{href}" media-type="{media}"{extra}/>')
             if href in spine:
                 refs.append((spine.index(href), f'<itemref idref="i{i}"/>'))
         refs = [r for _, r in sorted(refs)]
-        entry(z, "OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+        entry(z, "OEBPS/content.opf", f'<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="{version}" '
               'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
               f'<dc:identifier id="id">folio-{name}</dc:identifier><dc:title>{title}</dc:title>'
               f'<dc:language>{language}</dc:language>{metadata}</metadata>'
@@ -158,20 +160,10 @@ nav = xhtml('<nav epub:type="toc"><ol><li><a href="front.xhtml">Preface</a></li>
             '<li><a href="p1.xhtml">Part 2</a></li></ol></nav><nav epub:type="page-list" hidden="hidden"><ol>'
             + "".join(f'<li><a href="p{(k - 12) // 4}.xhtml#p{k}"> {k} </a></li>' for k in range(12, 20)) + "</ol></nav>",
             html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
-with zipfile.ZipFile(os.path.join(out, "printed.epub"), "w") as z:
-    entry(z, "mimetype", "application/epub+zip")
-    entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
-          'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
-          'media-type="application/oebps-package+xml"/></rootfiles></container>')
-    for name, data in [("nav.xhtml", nav), ("front.xhtml", front), ("p0.xhtml", printed[0]), ("p1.xhtml", printed[1])]:
-        entry(z, "OEBPS/" + name, data)
-    entry(z, "OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
-          'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">folio-printed</dc:identifier>'
-          '<dc:title>Printed Pages</dc:title><dc:language>en</dc:language></metadata><manifest>'
-          '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav scripted"/>'
-          '<item id="f" href="front.xhtml" media-type="application/xhtml+xml"/><item id="a" href="p0.xhtml" media-type="application/xhtml+xml"/>'
-          '<item id="b" href="p1.xhtml" media-type="application/xhtml+xml"/></manifest>'
-          '<spine><itemref idref="f"/><itemref idref="a"/><itemref idref="b"/></spine></package>')
+pages = [("front.xhtml", "application/xhtml+xml", front), ("p0.xhtml", "application/xhtml+xml", printed[0]),
+         ("p1.xhtml", "application/xhtml+xml", printed[1])]
+epub("printed.epub", "Printed Pages", "en", [("nav.xhtml", "application/xhtml+xml", nav)] + pages, [f for f, _, _ in pages],
+     properties={"nav.xhtml": "nav scripted"})
 
 # The same book as an EPUB 2: the page list in the NCX.
 ncx = ('<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/>'
@@ -179,17 +171,5 @@ ncx = ('<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" v
        '</navLabel><content src="p0.xhtml"/></navPoint></navMap><pageList>'
        + "".join(f'<pageTarget id="t{k}" type="normal" value="{k}"><navLabel><text>{k}</text></navLabel>'
                  f'<content src="p{(k - 12) // 4}.xhtml#p{k}"/></pageTarget>' for k in range(12, 20)) + "</pageList></ncx>")
-with zipfile.ZipFile(os.path.join(out, "printed2.epub"), "w") as z:
-    entry(z, "mimetype", "application/epub+zip")
-    entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
-          'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
-          'media-type="application/oebps-package+xml"/></rootfiles></container>')
-    for name, data in [("toc.ncx", ncx), ("front.xhtml", front), ("p0.xhtml", printed[0]), ("p1.xhtml", printed[1])]:
-        entry(z, "OEBPS/" + name, data)
-    entry(z, "OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0" '
-          'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">folio-printed2</dc:identifier>'
-          '<dc:title>Printed Pages</dc:title><dc:language>en</dc:language></metadata><manifest>'
-          '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>'
-          '<item id="f" href="front.xhtml" media-type="application/xhtml+xml"/><item id="a" href="p0.xhtml" media-type="application/xhtml+xml"/>'
-          '<item id="b" href="p1.xhtml" media-type="application/xhtml+xml"/></manifest>'
-          '<spine toc="ncx"><itemref idref="f"/><itemref idref="a"/><itemref idref="b"/></spine></package>')
+epub("printed2.epub", "Printed Pages", "en", [("toc.ncx", "application/x-dtbncx+xml", ncx)] + pages, [f for f, _, _ in pages],
+     spine_attributes=' toc="i0"', version="2.0")

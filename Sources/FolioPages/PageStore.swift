@@ -4,123 +4,6 @@ import FolioLayout
 import FolioMath
 import Foundation
 
-/// Where a face's image comes from: the rule of which face shows which image, written once.
-/// Page numbering (docs/behaviour.md §3): page 0 is the cover, page 1 the inside of the cover
-/// (a blank endpaper), page j + 2 the book's image j (`FaceContent.imageIndex`); pages past
-/// the last image are blank paper.
-public enum PageKey: Sendable, Hashable {
-    /// A book's cover image: the closed book's cover and the open book's front cover show it.
-    case cover(book: Int)
-    /// Image `index` of a book's pages.
-    case page(book: Int, index: Int)
-    /// The crop of image `index` drawn over it while a zoomed view magnifies it (face
-    /// `.detail`); its rows hold a `DetailCache.Raster` on the GPU.
-    case crop(book: Int, index: Int)
-
-    /// The image `face` shows in `library`; nil for faces without one (endpapers, blanks,
-    /// pages past the last, a book with no image at all).
-    public init?(_ face: FaceContent, in library: Library) {
-        guard library.books.indices.contains(face.book) else { return nil }
-        let book = library.books[face.book]
-        switch face.kind {
-        case .cover where book.coverImage != nil: self = .cover(book: face.book)
-        case .page where face.page == 0 && book.coverImage != nil: self = .cover(book: face.book)
-        case .page:
-            guard let j = face.imageIndex, book.pages.indices.contains(j) else { return nil }
-            self = .page(book: face.book, index: j)
-        default: return nil
-        }
-    }
-
-    public var book: Int {
-        switch self {
-        case let .cover(b), let .page(b, _), let .crop(b, _): b
-        }
-    }
-
-    var isCrop: Bool {
-        if case .crop = self { return true }
-        return false
-    }
-
-    /// The faces that show it.
-    public var faces: [FaceContent] {
-        switch self {
-        case let .cover(b): [.cover(b), .page(b, 0)]
-        case let .page(b, j): [.page(b, j + 2)]
-        case let .crop(b, j): [.detail(b, j + 2)]
-        }
-    }
-
-    /// Its page image.
-    func page(in library: Library) -> PageRef? {
-        switch self {
-        case let .cover(b): library.books[b].coverImage
-        case let .page(b, j), let .crop(b, j): library.books[b].pages[j]
-        }
-    }
-}
-
-/// Where the store puts images for the GPU: implemented over GL textures by the frame
-/// pipeline, by a recorder in tests. The store decides what goes up and what is freed.
-public protocol PageTextures: AnyObject {
-    /// Makes `image` the texture of `face` (replacing any); returns the bytes it holds.
-    /// `mipmaps` false: it is shown at most a little smaller than it is (a crop).
-    func upload(_ image: RGBAImage, for face: FaceContent, mipmaps: Bool) -> Int
-    /// Frees the texture of `face`, if it has one.
-    func remove(_ face: FaceContent)
-    /// Gives `face`'s texture to `other` (freeing any `other` had): the same image is now
-    /// another page (a book laid out again).
-    func move(_ face: FaceContent, to other: FaceContent)
-}
-
-/// Supplies page images from memory for books that have no files (or whose files the host
-/// reads itself): generated pages, a network source, a document decoder of the host's own.
-public protocol PageContentSource: AnyObject {
-    /// Whether the source supplies every image of book `book`: its files are then never read.
-    func suppliesImages(ofBook book: Int) -> Bool
-    /// The image `face` shows (`.cover(b)`, which the open book's front cover shows too, or
-    /// `.page(b, n)` with image index `n − 2`), or nil to show paper for now. Called on the
-    /// render thread when the face is on screen and has no texture: return an image already in
-    /// memory, and call `FramePipeline.contentChanged()` when later ones are ready.
-    func image(for face: FaceContent) -> RGBAImage?
-}
-
-/// One page image in the store: which image it holds (`version`, new with each decode), which
-/// one its textures were made from, and the bytes it holds on each side, counted where they
-/// are allocated.
-public struct Residency: Sendable {
-    public enum State: Sendable, Equatable {
-        /// Decoded; no texture made from it yet.
-        case decoded
-        /// Its textures show the image decoded last.
-        case uploaded
-        /// Its textures show an earlier image (a preview, a rendering for a smaller display):
-        /// drawn until the new one goes up.
-        case stale
-    }
-
-    public var version: Int
-    /// The version the textures were made from; 0 while there are none.
-    public var textureVersion = 0
-    public var cpuBytes = 0
-    public var gpuBytes = 0
-    /// The decoded pixels, until they are let go after the upload (the viewer).
-    public internal(set) var image: RGBAImage?
-    /// The display height a scalable page was rendered for (a larger one renders it again).
-    var renderedFor: Int?
-    /// The height of the image its textures were made from.
-    var textureHeight = 0
-    /// A crop's raster (its pixels are the crop cache's).
-    var raster: DetailCache.Raster?
-
-    public var state: State {
-        textureVersion == 0 ? .decoded : textureVersion == version ? .uploaded : .stale
-    }
-
-    public var bytes: Int { cpuBytes + gpuBytes }
-}
-
 /// The single owner of every page image's life: face → file → decode (in the background,
 /// cancellable, through an injected `DecodeExecutor`) → image → texture (`PageTextures`) →
 /// eviction, with one residency table and one call per frame (`prepare`).
@@ -193,45 +76,45 @@ public final class PageStore {
     /// Images from memory for the books it supplies.
     public weak var contentSource: PageContentSource?
 
-    private let textures: PageTextures
+    let textures: PageTextures
     /// Where documents are opened: the host's registry, with its password and failures.
-    private let documents: DocumentRegistry
-    private let executor: DecodeExecutor
-    private let inbox: DecodeInbox
-    private let crops: DetailCache
+    let documents: DocumentRegistry
+    let executor: DecodeExecutor
+    let inbox: DecodeInbox
+    let crops: DetailCache
 
     /// The residency table: every image held, decoded or uploaded.
-    public private(set) var table: [PageKey: Residency] = [:]
+    public internal(set) var table: [PageKey: Residency] = [:]
     /// Decodes handed to the executor and not yet taken back.
-    private var jobs: [PageKey: DecodeJob] = [:]
+    var jobs: [PageKey: DecodeJob] = [:]
     /// Images whose marks changed while they were being decoded (`redraw`): rendered again.
-    private var remarked: Set<PageKey> = []
+    var remarked: Set<PageKey> = []
     /// Wanted images in priority order, and each one's rank in it.
-    private var wanted: [PageKey] = []
-    private var rank: [PageKey: Int] = [:]
-    private var onScreen: [PageKey] = []
-    private var onScreenSet: Set<PageKey> = []
+    var wanted: [PageKey] = []
+    var rank: [PageKey: Int] = [:]
+    var onScreen: [PageKey] = []
+    var onScreenSet: Set<PageKey> = []
     /// Wanted images the budget cannot hold: not retried until the window moves.
-    private var refused: Set<PageKey> = []
+    var refused: Set<PageKey> = []
     /// Images that did not come within a wait: later waits do not wait for them again.
-    private var overdue: Set<PageKey> = []
+    var overdue: Set<PageKey> = []
     /// Where the reader is in each book shown, and among the covers.
-    private var windows: [Int: Window] = [:]
-    private var coverWindow = Window()
+    var windows: [Int: Window] = [:]
+    var coverWindow = Window()
     /// The covers shown last: kept while a book is read, for the return to the shelf.
-    private var coversShown: [PageKey] = []
-    private var displayHeight: Int
+    var coversShown: [PageKey] = []
+    var displayHeight: Int
     /// Each book's layout generation: what was decoded for another is never shown.
-    private var layouts: [Int: Int] = [:]
-    private var brokenPages: Set<PageRef> = []
-    private var problems: [Problem] = []
-    private var reported: Set<String> = []
-    private var stats = Stats()
+    var layouts: [Int: Int] = [:]
+    var brokenPages: Set<PageRef> = []
+    var problems: [Problem] = []
+    var reported: Set<String> = []
+    var stats = Stats()
     /// Bytes of every image decoded so far: the mean is the estimate for pages not decoded.
-    private var decodedBytesTotal = 0
-    private var versions = 0
-    private var serials = 0
-    private var closed = false
+    var decodedBytesTotal = 0
+    var versions = 0
+    var serials = 0
+    var closed = false
 
     /// Images of `library`'s faces, its documents opened through `documents`, uploaded to
     /// `textures`; nothing is read until a face is shown. `onChange` is called on a worker
@@ -481,7 +364,7 @@ public final class PageStore {
     /// For each of `wants`, the crop of its page ready to draw over it: a crop of its scale
     /// covering its visible part; nil while none does (one is rendered in the background) and
     /// for pages that have nothing sharper to give (bitmaps). Never blocks.
-    private func detail(for wants: [DetailWant]) -> [DetailCache.Raster?] {
+    func detail(for wants: [DetailWant]) -> [DetailCache.Raster?] {
         var asked: [DetailCache.Want] = [], index: [Int?] = []
         for want in wants {
             guard let key = PageKey(want.face, in: library), let page = key.page(in: library), documents.rendersCrops(page) else {
@@ -501,304 +384,4 @@ public final class PageStore {
 
     /// Whether a crop became ready since the last call.
     public func cropArrived() -> Bool { crops.drainArrived() }
-
-    // MARK: Planning
-
-    /// Tells the store what is on screen: those images load first, the reader's place steers
-    /// prefetching, and the images of books no longer shown are let go.
-    private func show(_ faces: [FaceContent]) {
-        var keys: [PageKey] = [], seen: Set<PageKey> = []
-        for face in faces {
-            if let key = PageKey(face, in: library), seen.insert(key).inserted { keys.append(key) }
-        }
-        var pages: [Int: [Int]] = [:], covers: [Int] = []
-        for key in keys {
-            switch key {
-            case let .cover(b): covers.append(b)
-            case let .page(b, j): pages[b, default: []].append(j)
-            case .crop: break
-            }
-        }
-        var moved = keys != onScreen
-        onScreen = keys
-        onScreenSet = seen
-        // A book no longer shown (closed, or left for another) stops at once.
-        for b in windows.keys where pages[b] == nil {
-            windows[b] = nil
-            moved = true
-        }
-        for (b, shown) in pages {
-            // The lowest page shown: it rises as the reader goes forward and falls going back.
-            moved = windows[b, default: Window()].move(to: shown.min()!) || moved
-        }
-        // With no cover shown (reading) the covers stay as they were, ready for the return to
-        // the shelf; a capture of a page reads no cover at all.
-        if !covers.isEmpty {
-            coversShown = covers.map { .cover(book: $0) }
-            moved = coverWindow.move(to: covers.sorted()[covers.count / 2]) || moved
-        }
-        // An unchanged scene plans nothing: planning retries what the budget refused.
-        if moved { plan() }
-        askContentSource()
-    }
-
-    private func plan() {
-        // Ahead pages at distance d rank with behind pages at distance 2d: prefetch favours the
-        // direction of travel two to one. The shelf scrolls both ways and shows few covers: a
-        // small, symmetric window.
-        var around: [(rank: Int, key: PageKey)] = []
-        for (b, window) in windows.sorted(by: { $0.key < $1.key }) {
-            let count = library.books[b].pages.count
-            around += window.around(ahead: settings.ahead, behind: settings.behind).filter { (0..<count).contains($0.page) }
-                .map { ($0.rank, .page(book: b, index: $0.page)) }
-        }
-        if coverWindow.current != nil {
-            let n = min(settings.ahead, 4)
-            around += coverWindow.around(ahead: n, behind: n)
-                .filter { library.books.indices.contains($0.page) && library.books[$0.page].coverImage != nil }
-                .map { ($0.rank, .cover(book: $0.page)) }
-        }
-        let order = onScreen + coversShown + around.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.key)
-        wanted = []
-        rank = [:]
-        for key in order where rank[key] == nil {
-            rank[key] = wanted.count
-            wanted.append(key)
-        }
-        refused = []
-        overdue = overdue.intersection(onScreenSet)
-        for key in table.keys where rank[key] == nil && !key.isCrop { evict(key) }
-        // Decodes of images no longer wanted are called off; wanted again, they go on.
-        for (key, job) in jobs { if rank[key] == nil { job.cancel() } else { job.resume() } }
-        schedule()
-    }
-
-    /// The images on screen from the content source, asked once each until it says it changed.
-    private func askContentSource() {
-        guard let source = contentSource else { return }
-        for key in onScreen where table[key] == nil && source.suppliesImages(ofBook: key.book) {
-            guard let image = source.image(for: key.faces[0]) else { continue }
-            versions += 1
-            table[key] = Residency(version: versions, cpuBytes: image.byteCount, image: image)
-        }
-    }
-
-    private func supplied(_ key: PageKey) -> Bool { contentSource?.suppliesImages(ofBook: key.book) ?? false }
-
-    /// The size a page is rendered for now.
-    private var fit: PixelSize {
-        let side = settings.maxPageSize
-        return PixelSize(width: side, height: displayHeight > 0 ? min(side, displayHeight) : side)
-    }
-
-    /// A held image that the display now shows larger than it was rendered for.
-    private func isSoft(_ key: PageKey) -> Bool {
-        guard let h = table[key]?.renderedFor else { return false }
-        return Double(h) < 0.9 * Double(fit.height)
-    }
-
-    private var estimate: Int { stats.decoded > 0 ? decodedBytesTotal / stats.decoded : 0 }
-
-    /// The best-ranked wanted image to decode next that has room and is not refused, making
-    /// room by evicting lower-ranked images when that suffices.
-    private func nextJob() -> PageKey? {
-        // Images on screen with nothing to show come first (their previews, if any).
-        if let key = onScreen.first(where: { table[$0] == nil && jobs[$0] == nil && !supplied($0) }) { return key }
-        for key in wanted where (table[key] == nil || isSoft(key)) && jobs[key] == nil && !refused.contains(key) && !supplied(key) {
-            if onScreenSet.contains(key) || makeRoom(estimate * (jobs.count + 1), below: rank[key]!) { return key }
-            return nil
-        }
-        return nil
-    }
-
-    /// Evicts images ranked below `limit` (worst first) until `extra` more bytes fit in the
-    /// budget; evicts nothing and returns false if even all of them would not do.
-    private func makeRoom(_ extra: Int, below limit: Int) -> Bool {
-        let held = table.values.reduce(0) { $0 + $1.bytes } + crops.statistics.bytes
-        let budget = settings.budgetBytes
-        guard held + extra > budget else { return true }
-        let victims = table.keys.filter { !onScreenSet.contains($0) && !$0.isCrop && (rank[$0] ?? .max) > limit }
-            .sorted { (rank[$0] ?? .max) > (rank[$1] ?? .max) }
-        guard held - victims.reduce(0, { $0 + table[$1]!.bytes }) + extra <= budget else { return false }
-        var left = held
-        for v in victims where left + extra > budget {
-            left -= table[v]!.bytes
-            evict(v)
-            refused.insert(v)
-        }
-        return true
-    }
-
-    private func evict(_ key: PageKey) {
-        guard let e = table.removeValue(forKey: key) else { return }
-        if e.textureVersion > 0 { for face in key.faces { textures.remove(face) } }
-        settings.pixels.giveBack(e.image)
-    }
-
-    private func schedule() {
-        while !closed, jobs.count < settings.workers, let key = nextJob(), let page = key.page(in: library) {
-            serials += 1
-            let job = DecodeJob(serial: serials, layout: layouts[key.book, default: 0])
-            jobs[key] = job
-            var size = fit
-            // A page shown before (its pixels let go after upload) goes straight to the sharp
-            // rendering: a preview would replace its sharp texture for a moment.
-            if table[key] == nil, settings.previewHeight > 0 { size.height = min(size.height, settings.previewHeight) }
-            let order = self.order(key, page: page, fit: size)
-            let inbox = inbox
-            executor.execute {
-                inbox.post(.init(key: key, serial: job.serial, decoded: job.isCancelled ? nil : order.run()))
-            }
-        }
-    }
-
-    /// The decode of `page` (image `key`) at `fit`.
-    private func order(_ key: PageKey, page: PageRef, fit size: PixelSize) -> DecodeOrder {
-        DecodeOrder(documents: documents, page: page, fit: size, knownBroken: brokenPages.contains(page),
-                    paperAspect: paperAspect(of: key), placeholder: placeholderSize(of: key),
-                    maxPixels: settings.maxPixels, maxSide: settings.maxPageSize, wholePageHeight: settings.wholePageHeight)
-    }
-
-    /// A book's pages lie on paper of its page shape, centred; covers are shown as they are.
-    private func paperAspect(of key: PageKey) -> Double? {
-        guard case let .page(b, _) = key else { return nil }
-        return library.books[b].pageWidth / library.books[b].pageHeight
-    }
-
-    /// The broken-page placeholder: a book's pages get its page shape.
-    private func placeholderSize(of key: PageKey) -> PixelSize {
-        let height = 568
-        guard let aspect = paperAspect(of: key) else { return PixelSize(width: 362, height: height) }
-        return PixelSize(width: max(1, Int((Double(height) * aspect).rounded())), height: height)
-    }
-
-    /// Puts finished decodes in the table, if still wanted, and starts the next ones.
-    private func takeArrivals() {
-        let arrivals = inbox.take()
-        guard !arrivals.isEmpty, !closed else { return }
-        for arrival in arrivals { take(arrival) }
-        schedule()
-    }
-
-    private func take(_ arrival: DecodeInbox.Arrival) {
-        guard let job = jobs[arrival.key], job.serial == arrival.serial else { return }
-        jobs[arrival.key] = nil
-        guard let result = arrival.decoded, job.layout == layouts[arrival.key.book, default: 0] else { return }
-        if result.read {
-            stats.decoded += 1
-            decodedBytesTotal += result.image.byteCount
-        }
-        // A warning (a JPEG that ends early) comes with an image: reported, not marked broken.
-        let firstTime = !result.broken || (arrival.key.page(in: library).map { brokenPages.insert($0).inserted } ?? true)
-        if let p = result.problem, firstTime {
-            problems.append(p)
-            if result.broken { stats.failed += 1 }
-        }
-        // The reader may have moved on while it decoded.
-        guard let r = rank[arrival.key] else { return }
-        versions += 1
-        var e = table[arrival.key] ?? Residency(version: versions)
-        e.version = versions
-        settings.pixels.giveBack(e.image.take())
-        e.image = result.image
-        e.cpuBytes = result.image.byteCount
-        e.renderedFor = remarked.remove(arrival.key) == nil ? result.renderedFor : 0
-        table[arrival.key] = e
-        if !makeRoom(0, below: r) && !onScreenSet.contains(arrival.key) {
-            evict(arrival.key)
-            refused.insert(arrival.key)
-        }
-    }
-
-    /// Waits until every image on screen is held, or `timeout` passes; returns those still
-    /// missing then (not waited for again while they stay on screen).
-    private func waitForScreen(timeout: TimeInterval) -> [PageKey] {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            takeArrivals()
-            let missing = onScreen.filter { table[$0] == nil && !overdue.contains($0) && !supplied($0) }
-            guard !missing.isEmpty, !Interrupt.requested else { return [] }
-            if Date() >= deadline {
-                overdue.formUnion(missing)
-                return missing
-            }
-            _ = inbox.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.25)))
-        }
-    }
-
-    /// Uploads the held images of `keys` whose textures are missing or stale, in order, until
-    /// `budget` bytes are spent (nil: no limit); returns the keys uploaded.
-    private func upload(_ keys: [PageKey], budget: Int?) -> Set<PageKey> {
-        var spent = 0, done: Set<PageKey> = []
-        for key in keys {
-            guard var e = table[key], let image = e.image, e.textureVersion != e.version else { continue }
-            if let budget, spent > 0, spent + image.byteCount > budget { break }
-            e.gpuBytes = key.faces.reduce(0) { $0 + textures.upload(image, for: $1, mipmaps: true) }
-            e.textureVersion = e.version
-            e.textureHeight = image.height
-            if settings.releasesPixels {
-                settings.pixels.giveBack(e.image.take())
-                e.cpuBytes = 0
-            }
-            table[key] = e
-            spent += image.byteCount
-            done.insert(key)
-        }
-        return done
-    }
-}
-
-/// Where the reader is among a book's pages (or the covers), and which way they go.
-private struct Window {
-    var current: Int?
-    var forward = true
-
-    /// Moves to `page`; true if it moved. Moving to a lower page turns prefetching backwards.
-    mutating func move(to page: Int) -> Bool {
-        guard page != current else { return false }
-        if let c = current { forward = page > c }
-        current = page
-        return true
-    }
-
-    /// The pages around the current one with their rank: ahead at distance d ranks 2d, behind 4d + 1.
-    func around(ahead: Int, behind: Int) -> [(rank: Int, page: Int)] {
-        guard let current else { return [] }
-        let step = forward ? 1 : -1
-        var pages: [(rank: Int, page: Int)] = []
-        for d in 0...max(0, ahead) { pages.append((2 * d, current + step * d)) }
-        for d in stride(from: 1, through: behind, by: 1) { pages.append((4 * d + 1, current - step * d)) }
-        return pages
-    }
-}
-
-extension Scene {
-    /// The faces drawn with an image: those of visible items other than page blocks and desk
-    /// shadows (a cover board shows its cover's colour), in scene order, each once.
-    public var shownFaces: [FaceContent] {
-        var seen: Set<FaceContent> = []
-        return items.filter(\.showsImage)
-            .flatMap(\.faces)
-            .filter { seen.insert($0).inserted }
-    }
-
-    /// The height in pixels of the tallest face drawn with an image in a `width` × `height`
-    /// frame (zoom and perspective included), rounded up to a step of a geometric series
-    /// (×1.25) so that an animation does not re-render pages at every frame: the height
-    /// `PageStore.setDisplayHeight` wants. Nil when no such face shows.
-    public func displayHeight(width: Int, height: Int) -> Int? {
-        let camera = camera.fitted(width: width, height: height)
-        let pixelsPerUnit = Double(height) / camera.viewSize.y
-        var tallest = 0.0
-        for item in items where item.showsImage {
-            for x in [0, item.size.x] {
-                let top = camera.projectToView(item.model.project(Vec3(x, item.size.y / 2, 0)))
-                let bottom = camera.projectToView(item.model.project(Vec3(x, -item.size.y / 2, 0)))
-                let h = ((top - bottom) * (top - bottom)).sum().squareRoot() * pixelsPerUnit
-                if h.isFinite { tallest = max(tallest, h) }
-            }
-        }
-        guard tallest >= 1 else { return nil }
-        return geometricStep(tallest)
-    }
 }

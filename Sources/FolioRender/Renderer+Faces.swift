@@ -1,0 +1,444 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import COpenGL
+import FolioImage
+import FolioLayout
+import FolioMath
+
+/// How the renderer draws each face: its mesh, its uniforms and program, the blocks, the
+/// shadows and what is drawn over the pages.
+extension Renderer {
+    /// The fraction of its width from the spine a fanned page is drawn from (`coveredBands`).
+    func drawnFrom(_ item: SceneItem) -> Double {
+        item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0
+    }
+
+    func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+        u[.from].set(Float(drawnFrom(item)))
+        u[.viewProj].set(matrix: viewProj)
+        u[.model].set(matrix: item.model.floats)
+        u[.size].set(Float(item.size.x), Float(item.size.y))
+        u[.gutterDrop].set(Float(item.gutterDrop.x), Float(item.gutterDrop.y))
+        u[.pixelHalf].set(Float(view.size.x / 2 / pixelUnits), Float(view.size.y / 2 / pixelUnits))
+        setDeformation(u, item.deformation)
+        let l = light
+        u[.light].set(Float(l.x), Float(l.y), Float(l.z))
+    }
+
+    func setDeformation(_ u: ProgramUniforms, _ deformation: Deformation) {
+        switch deformation {
+        case .flat:
+            u[.deform].set(Int32(0))
+        case let .curl(c):
+            u[.deform].set(Int32(1))
+            u[.curl].set(Float(c.point.x), Float(c.point.y), Float(c.direction.x), Float(c.direction.y))
+            u[.curlRadius].set(Float(c.radius))
+            u[.curlWrap].set(Float(c.wrap))
+            u[.cone].set(0, 0, Float(c.rotation))
+        case let .cone(c):
+            u[.deform].set(Int32(2))
+            u[.cone].set(Float(c.apex), Float(c.theta), Float(c.rotation))
+        }
+    }
+
+    /// Draws an item's mesh: one quad when flat (with columns where it curves into the
+    /// gutter), strips cut along the fold for a curl (rebuilt only when the curl changes), a
+    /// uniform grid for a cone. `coarse` is for soft shadows.
+    /// `apart`: a turning sheet's inside or rim (`insideInset`), cut where its whole mesh is: at
+    /// the gutter's columns, and for a cone at the grid's too.
+    func drawMesh(for item: SceneItem, coarse: Bool = false, part: MeshPart = .all, apart: SheetRegion? = nil) {
+        switch item.deformation {
+        case .flat:
+            if let apart { return drawCells(apart, of: item, columns: item.gutterDrop == .zero ? [] : GutterCurve.columns, rows: 1) }
+            (item.gutterDrop == .zero || coarse ? flatMesh : curvedMesh).draw()
+        case let .curl(c):
+            if coarse {
+                curlShadowMesh.draw(c, size: item.size, strips: max(settings.curlStrips / 3, 4), region: .whole(margin: 0), gutter: false,
+                                    part: part)
+            } else if let apart {
+                (apart.isInside ? curlInsideMesh : curlRimMesh).draw(c, size: item.size, strips: settings.curlStrips, region: apart,
+                                                                     gutter: true, part: part)
+            } else {
+                curlMesh.draw(c, size: item.size, strips: settings.curlStrips, region: .whole(margin: rim), gutter: true, part: part)
+            }
+        case .cone:
+            if let apart {
+                let uniform = (0...settings.gridColumns).map { Double($0) / Double(settings.gridColumns) }
+                return drawCells(apart, of: item, columns: uniform + GutterCurve.columns, rows: settings.gridRows)
+            }
+            (coarse ? shadowMesh : sheetMesh).draw()
+        }
+    }
+
+    func drawCells(_ region: SheetRegion, of item: SceneItem, columns: [Double], rows: Int) {
+        (region.isInside ? insideCells : rimCells).draw(size: item.size, region: region, columns: columns, rows: rows)
+    }
+
+    /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A
+    /// turning sheet's faces are drawn in two parts where they can be (`insideInset`): the inside
+    /// without the edge terms, then the rim around it.
+    func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
+        // What can be folded or seen steeply: a turning sheet or a fanned page.
+        let moving = item.kind == .sheet || item.ratio != nil
+        // One pass per face: each pixel samples only the image it shows. Where a sheet folds
+        // over itself its back is on top: drawn first, depth then spares the front beneath;
+        // without depth (`lone`), drawn last.
+        let back: [(content: FaceContent, cull: DrawState.Cull, back: Float)] = item.back.map { [($0, .front, Float(1))] } ?? []
+        let faces = state.depth == .off ? [(item.front, .back, Float(0))] + back : back + [(item.front, .back, Float(0))]
+        // A sheet's faces show through each other; a page lying open shows its sheet's other
+        // side. The tap is taken only where it can show: a face with some show-through where the
+        // light falls on it, or one the light reaches from behind somewhere.
+        let s = item.shade
+        let behind = faces.map { face -> FaceContent? in
+            let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
+            let shows = settings.showThrough && settings.printedBooks.contains(item.book)
+                && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
+            return shows ? other : nil
+        }
+        // Every texture looked up (made, if it is the paper's) before any is bound.
+        let images = zip(faces, behind).map { face, other in
+            (image: textures.texture(for: face.content), behind: other.map(textures.texture))
+        }
+        let parts = tapParts(item, moving: moving)
+        let recolours = item.kind != .cover && takesTheme(item)
+        // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
+        // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
+        let inset: Vec2? = {
+            guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
+            if case .curl = item.deformation, state != Self.lone { return nil }
+            return insideInset(item)
+        }()
+        if inset != nil { facesDrawnApart += faces.count }
+        for (face, image) in zip(faces, images) {
+            for (biased, part) in parts {
+                let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
+                                             showThrough: image.behind != nil, recolour: recolours)
+                let draws: [(PageVariant, SheetRegion?)] = inset.map {
+                    [(variant.inside, .inside(inset: $0)), (variant, .rim(inset: $0, margin: rim))]
+                } ?? [(variant, nil)]
+                for (variant, apart) in draws {
+                    let page = programs[.page(variant)]
+                    var faceState = state
+                    faceState.cull = face.cull
+                    faceState.clockwise = item.model.determinant < 0
+                    gl.apply(Pipeline(page.program, faceState))
+                    setGeometry(page, item, viewProj: viewProj)
+                    if variant.stacked { setStacks(page, item) }
+                    page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
+                    page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
+                    page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
+                    page[.shade].set(Float(s.reveal), Float(s.facing), Float(s.`self`), Float(s.crease))
+                    page[.gutter].set(Float(s.gutter))
+                    page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
+                    page[.ambient].set(Float(settings.ambientOcclusion * s.wedgeStrength))
+                    page[.opacity].set(Float(item.opacity))
+                    page[.cornerRadius].set(Float(settings.cornerRadius))
+                    // The parts carry their margin in their vertices, as a curl's strips do.
+                    page[.expand].set(Float(apart == nil ? rim : 0))
+                    page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+                    page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
+                    page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
+                    if recolours { setTheme(page) }
+                    if biased { setTapBias(page, item, texels: Vec2(Double(image.image.width), Double(image.image.height))) }
+                    if let other = image.behind {
+                        other.bind(unit: 1)
+                        let map = item.behindUV ?? item.uv
+                        page[.behindLevel].set(Float(Self.showThroughLevel(pageTexels: Vec2(map.dt.x * Double(other.width),
+                                                                                           map.dt.y * Double(other.height)))))
+                        page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
+                        page[.behindDu].set(Float(map.du.x), Float(map.du.y))
+                        page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
+                    }
+                    image.image.bind(unit: 0)
+                    page[.backFace].set(face.back)
+                    drawMesh(for: item, part: part, apart: apart)
+                }
+            }
+        }
+    }
+
+    /// The parts of a face's mesh and whether each takes the biased tap: only where some of
+    /// the face is not seen square (the plain tap draws the same pixels elsewhere, without the
+    /// bias's work). A curl's flat part is seen square only before the sheet turns about the
+    /// spine.
+    func tapParts(_ item: SceneItem, moving: Bool) -> [(biased: Bool, part: MeshPart)] {
+        guard moving && settings.biasedTaps else { return [(false, .all)] }
+        switch item.deformation {
+        case .flat: return [(!flatEnough(item), .all)]
+        case let .curl(c): return c.rotation == 0 && flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
+        case .cone: return [(true, .all)]
+        }
+    }
+
+    /// Texels across the page's height at the level page.frag reads the other side from: the
+    /// paper diffuses it over about a third of a line of type, so its lines show as bands and
+    /// its letters never do, the same at every zoom and in every crop (docs/behaviour.md §5).
+    static let showThroughTexels = 128.0
+
+    /// The mipmap level of the other side's image whose texels are `showThroughTexels` to the
+    /// page, for a page `pageTexels` tall (its height's extent in texels) at level 0.
+    static func showThroughLevel(pageTexels: Vec2) -> Double {
+        max(0, log2(max((pageTexels * pageTexels).sum().squareRoot(), 1) / showThroughTexels))
+    }
+
+    /// Whether the item's undeformed plane is seen square everywhere, to within `flatSqueeze`
+    /// (page.frag's biased tap then differs from the plain one by under 1% of a footprint):
+    /// found at a 3 × 3 grid of its points, from the ratio of the longer to the shorter axis of
+    /// the screen image of a small square of it. A page lying in the view plane is seen square.
+    func flatEnough(_ item: SceneItem) -> Bool {
+        screenAxes(item).allSatisfy { u, v in
+            let a = (u * u).sum(), b = (u * v).sum(), d = (v * v).sum()
+            let half = (a + d) / 2, spread = max(half * half - (a * d - b * b), 0).squareRoot()
+            // Squared axes half ± spread: their ratio is the squeeze squared.
+            return half - spread > 0 && half + spread <= Self.flatSqueeze * Self.flatSqueeze * (half - spread)
+        }
+    }
+
+    /// Pixels per layout unit along the face's two axes (across, from the spine, and along its
+    /// height) at a 3 × 3 grid of its undeformed plane, from `from` of its width on: the screen
+    /// image of a small square of it, for how squeezed it is seen there.
+    func screenAxes(_ item: SceneItem, from: Double = 0) -> [(u: Vec2, v: Vec2)] {
+        let m = view.projection * item.model
+        let e = 0.01 * max(item.size.x, 1)
+        let scale = Vec2(view.size.x / 2, view.size.y / 2)
+        return (0...8).map { k in
+            let p = Vec3(item.size.x * (from + (1 - from) * Double(k / 3) / 2), item.size.y * (Double(k % 3) / 2 - 0.5), 0)
+            let c = m.project(p), du = m.project(p + Vec3(e, 0, 0)) - c, dv = m.project(p + Vec3(0, e, 0)) - c
+            return (Vec2(du.x * scale.x, du.y * scale.y) / e, Vec2(dv.x * scale.x, dv.y * scale.y) / e)
+        }
+    }
+
+    /// How far in from its fore edge (x) and from its top and bottom (y), in layout units, a
+    /// turning sheet's inside starts: every pixel there lies at least `insideSteps` of the edge
+    /// distance's own screen step (page.frag's `fwidth(dist)`) from those edges, past the reach
+    /// of the edge's coverage (½), the back's rim (2½) and STACKED's offset (4½), so page.frag's
+    /// INSIDE draws it the same. Found on the deformed sheet at points along those edges and
+    /// inside them. Nil where that leaves too little inside to pay for a second draw (a sheet
+    /// seen nearly edge on).
+    func insideInset(_ item: SceneItem) -> Vec2? {
+        let m = view.projection * item.model, size = item.size
+        // Clip space to pixels.
+        let scale = Vec2(view.size.x / 2, view.size.y / 2) / pixelUnits, e = 1e-3 * max(size.x, size.y)
+        func screen(_ p: Vec2) -> Vec2 {
+            let q = m.project(item.deformation.apply(p, gutterDrop: item.gutterDrop, width: size.x).position)
+            return Vec2(q.x * scale.x, q.y * scale.y)
+        }
+        // The largest screen steps of the distance to the fore edge (x) and to the top and
+        // bottom (y), at points `depth` inside them.
+        func steps(depth: Vec2) -> Vec2? {
+            var most = Vec2.zero
+            for k in 0...8 {
+                let f = Double(k) / 8
+                let points = [(Vec2(size.x - depth.x, (f - 0.5) * size.y), true),
+                              (Vec2(f * size.x, size.y / 2 - depth.y), false), (Vec2(f * size.x, depth.y - size.y / 2), false)]
+                for (p, fore) in points {
+                    let c = screen(p), da = (screen(p + Vec2(e, 0)) - c) / e, dl = (screen(p + Vec2(0, e)) - c) / e
+                    let det = abs(da.x * dl.y - dl.x * da.y)
+                    guard det > 1e-9 else { return nil }
+                    // A row of the inverse of the screen's Jacobian: the distance's step right and down.
+                    if fore { most.x = max(most.x, (abs(dl.x) + abs(dl.y)) / det) } else { most.y = max(most.y, (abs(da.x) + abs(da.y)) / det) }
+                }
+            }
+            return most
+        }
+        guard let atEdge = steps(depth: .zero) else { return nil }
+        let first = atEdge * Self.insideSteps
+        guard let within = steps(depth: first), let deeper = steps(depth: first * 2) else { return nil }
+        let inset = Vec2(max(atEdge.x, within.x, deeper.x), max(atEdge.y, within.y, deeper.y)) * Self.insideSteps
+            + Vec2(repeating: settings.cornerRadius)
+        return inset.x < 0.5 * size.x && inset.y < 0.25 * size.y ? inset : nil
+    }
+
+    /// Screen steps of the edge distance a sheet's inside keeps from its edges: the 4½ the
+    /// edge terms reach, and a third more for the strips and grid the GPU draws in place of
+    /// the surface `insideInset` measures.
+    static let insideSteps = 6.0
+
+    /// The squeeze up to which a face counts as seen square.
+    static let flatSqueeze = 1.01
+
+    /// page.frag's BIASED level-of-detail bias for a flat face whose image is `texels` wide and
+    /// high: log₂ of the ratio of the shorter to the longer of a pixel's steps in texels across
+    /// and down the screen (the sampler's level follows the longer, the type's sharpness the
+    /// shorter), no lower than −1 (past a 2× squeeze the longer would alias), averaged over a
+    /// 3 × 3 grid of the part drawn (`coveredBands`). Continuous in the face's place, so its
+    /// sharpness never switches. A bent face's squeeze varies over it: page.vert finds its bias
+    /// the same way per vertex (`bentTapBias`).
+    func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
+        let (across, along) = Self.texelAxes(item, texels: texels)
+        var sum = 0.0
+        for (u, v) in screenAxes(item, from: drawnFrom(item)) {
+            // Inverted: layout units per pixel step right and down.
+            let det = u.x * v.y - u.y * v.x
+            guard abs(det) > 1e-12 else { return -1 }
+            let right = Vec2(v.y, -u.y) / det, down = Vec2(-v.x, u.x) / det
+            let dx = across * right.x + along * right.y, dy = across * down.x + along * down.y
+            let lx = (dx * dx).sum(), ly = (dy * dy).sum()
+            sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
+        }
+        return sum / 9
+    }
+
+    /// Where the pages a turning sheet of the flat layout leaves and lands on lie (pages lying
+    /// open of its size, attached at the same spine: their rims lie under its own there), for
+    /// page.vert's `vOffset`; out of reach where there is none. Only pages with a sheet's other
+    /// side behind them: an endpaper lies on its board, not on a stack, and stays drawn under
+    /// the page that lands on it, so the two rims add up at rest too.
+    func setStacks(_ page: ProgramUniforms, _ sheet: SceneItem) {
+        let under = openPages.filter {
+            $0.behind != nil && abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6
+        }
+        let away = Mat4.translation(1e6, 1e6, 0)
+        let models = Array(under.prefix(2).map(\.model)) + [away, away]
+        // Each page's own curve into the gutter: the sheet's own drop has turned over with it.
+        let drops = Array(under.prefix(2).map(\.gutterDrop.x)) + [0, 0]
+        page[.stackLeft].set(matrix: models[0].floats)
+        page[.stackRight].set(matrix: models[1].floats)
+        page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
+    }
+
+    /// Texels per layout unit across and along the face, for an image `texels` wide and high.
+    static func texelAxes(_ item: SceneItem, texels: Vec2) -> (across: Vec2, along: Vec2) {
+        (Vec2(item.uv.du.x * texels.x, item.uv.du.y * texels.y) / max(item.size.x, 1e-9),
+         Vec2(item.uv.dt.x * texels.x, item.uv.dt.y * texels.y) / max(item.size.y, 1e-9))
+    }
+
+    /// The BIASED tap's bias: a flat face's here (`tapBias`), a bent face's per vertex from
+    /// its texels per layout unit and the view.
+    func setTapBias(_ page: ProgramUniforms, _ item: SceneItem, texels: Vec2) {
+        guard item.deformation != .flat else { return page[.tapBias].set(Float(tapBias(item, texels: texels))) }
+        let (across, along) = Self.texelAxes(item, texels: texels)
+        page[.texelAxes].set(Float(across.x), Float(across.y), Float(along.x), Float(along.y))
+    }
+
+    /// Whether the light reaches one of the item's faces (`back`) from behind, or nearly
+    /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
+    /// over the deformed page, faces turned well away from the viewer left out.
+    func isBackLit(_ item: SceneItem, back: Bool) -> Bool {
+        let n = 12
+        for j in 0...n {
+            for i in 0...n {
+                let local = Vec2(item.size.x * Double(i) / Double(n), item.size.y * (Double(j) / Double(n) - 0.5))
+                let normal = item.model.transformDirection(item.deformation.apply(local).normal) * (back ? -1 : 1)
+                let face = normal / max(length(normal), 1e-9)
+                if face.z > -0.2 && dot(face, light) < 0.05 { return true }
+            }
+        }
+        return false
+    }
+
+    func takesTheme(_ item: SceneItem) -> Bool {
+        settings.theme.recolours && settings.printedBooks.contains(item.book)
+    }
+
+    /// The theme's colours for a face its program recolours (page.frag's RECOLOUR).
+    func setTheme(_ page: ProgramUniforms) {
+        let paper = settings.theme.paper, ink = settings.theme.ink
+        page[.themePaper].set(Float(paper.r), Float(paper.g), Float(paper.b))
+        page[.themeInk].set(Float(ink.r), Float(ink.g), Float(ink.b))
+    }
+
+    /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
+    func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+        // A box's top lies in the plane of the page on it: pushed back in depth, it never
+        // shows through the page in stripes as the book opens.
+        gl.apply(Pipeline(block.program, DrawState(depth: .test(less: false, write: true), cull: .back,
+                                                   clockwise: item.model.determinant < 0, polygonOffset: true)))
+        block[.viewProj].set(matrix: viewProj)
+        block[.model].set(matrix: item.model.floats)
+        block[.size].set(Float(item.size.x), Float(item.size.y))
+        block[.thickness].set(Float(item.thickness))
+        // The paper's edges take the theme's paper with the pages.
+        let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
+        // Leaves under a lifting board lie in its shade, as the page under them does.
+        let shade = 1 - item.shade.reveal
+        block[.paper].set(Float(0.93 * paper.r * shade), Float(0.90 * paper.g * shade), Float(0.83 * paper.b * shade))
+        let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
+        block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
+        let l = light
+        block[.light].set(Float(l.x), Float(l.y), Float(l.z))
+        block[.sheets].set(Float(max(item.thickness / PageStack.sheetThickness, 1)))
+        let board = item.kind == .board
+        block[.board].set(Int32(board ? 1 : 0))
+        block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
+        // A shut book's block is square and its spine side is the cover's cloth.
+        block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed) * item.flare))
+        block[.gutterDrop].set(Float(item.gutterDrop.x))
+        block[.leafAngle].set(Float(item.leafAngle))
+        block[.spine].set(Float(board ? 0 : item.closed))
+        if board || item.closed > 0 {
+            textures.texture(for: .cover(item.book)).bind(unit: 0)
+        }
+        box.draw()
+    }
+
+    /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),
+    /// multiplied into the backdrop.
+    func drawDeskShadow(_ item: SceneItem, viewProj: [Float]) {
+        guard item.thickness > 0 else { return }
+        // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
+        // the shadow behind each book is not shaded where its cover will hide it.
+        gl.apply(Pipeline(desk.program, DrawState(depth: .test(less: false, write: false), blend: .multiply)))
+        desk[.viewProj].set(matrix: viewProj)
+        desk[.model].set(matrix: item.model.floats)
+        desk[.size].set(Float(item.size.x), Float(item.size.y))
+        // Softer with the height above the desk: none at an open book's spine (desk.vert).
+        desk[.margin].set(12, Float(12 + 1.5 * item.thickness))
+        desk[.height].set(Float(item.thickness))
+        desk[.strength].set(Float(0.45 * item.opacity))
+        desk[.closed].set(Float(item.closed))
+        let l = light
+        desk[.light].set(Float(l.x), Float(l.y), Float(l.z))
+        flatMesh.draw()
+    }
+
+    static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {
+        var out: [Int: Double] = [:]
+        for item in items where item.visible {
+            if let caster = item.shadowCaster { out[caster] = max(out[caster] ?? 0, item.shade.cast) }
+        }
+        return out
+    }
+
+    /// The sheet flattened onto the page plane along the light, multiplied into what is there.
+    func drawCastShadow(_ caster: Sheet, mark: GLint, viewProj: [Float]) {
+        let sheet = caster.item
+        let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
+        guard strength > 0 else { return }
+        gl.apply(Pipeline(shadow.program, Self.castState(mark: mark)))
+        setGeometry(shadow, sheet, viewProj: viewProj)
+        shadow[.shadowPass].set(Int32(1))
+        shadow[.strength].set(Float(strength * sheet.opacity))
+        shadow[.falloff].set(Float(settings.shadowFalloff))
+        drawMesh(for: sheet, coarse: true)
+    }
+
+    /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
+    /// itself never changes during a turn: the sky the sheet hides from each point (found from
+    /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
+    func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
+        guard !items.isEmpty else { return }
+        gl.apply(Pipeline(overlay.program, Self.overlayState))
+        let u = overlay
+        for item in items {
+            setGeometry(u, item, viewProj: viewProj)
+            if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
+                setDeformation(u, caster.deformation)
+                u[.casterModel].set(matrix: caster.model.floats)
+                u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
+                u[.shadowPass].set(Int32(2))
+                overlay[.strength].set(Float(item.shade.`self`))
+                overlay[.ambient].set(Float(settings.ambientOcclusion))
+                occlusionMesh.draw()
+            } else {
+                u[.shadowPass].set(Int32(0))
+                overlay[.strength].set(Float(item.shade.darkening))
+                overlay[.ambient].set(Float(0))
+                drawMesh(for: item)
+            }
+        }
+    }
+}

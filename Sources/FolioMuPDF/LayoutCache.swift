@@ -63,12 +63,23 @@ public struct LayoutCache: Sendable {
         return Array(bytes[head.count...])
     }
 
-    /// Keeps `counts` for `key`, whole or not at all (written aside and renamed); the oldest
-    /// files beyond `filesKept` are removed. Failures are silent: the next run lays out again.
+    /// Keeps `counts` for `key`, whole or not at all: written to a new file beside it and renamed
+    /// over it (a link in its place is replaced, never followed). The oldest files beyond
+    /// `filesKept` are removed. Failures are silent: the next run lays out again.
     func write(_ counts: [UInt8], for key: String) {
         let bytes = Array(key.utf8) + counts
         guard bytes.count <= Self.largestFile, (try? OutputFile.makeFolder(folder)) != nil else { return }
-        try? OutputFile(file(key), replace: .always).write(bytes)
+        OutputFile.removeLeftovers(in: folder)
+        var template = Array(OutputFile.temporaryName(in: folder, kind: "counts-").utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { return }
+        let target = file(key), aside = String(cString: template)
+        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        let closed = close(fd) == 0
+        guard written == bytes.count, closed, rename(aside, target) == 0 else {
+            unlink(aside)
+            return
+        }
         prune()
     }
 

@@ -121,4 +121,28 @@ final class LongBookTests: XCTestCase {
         // Three layouts kept: the book at 11 and 16 points, and its copy.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.folder).count, 3)
     }
+
+    /// The counts are Folio's own file: a link put in its place is replaced, not followed (the
+    /// file it points at is untouched); a folder that cannot be written keeps nothing and
+    /// costs nothing but the layout.
+    func testTheCountsFileIsNeverFollowedAndAFolderThatCannotBeWrittenIsPassedOver() throws {
+        let cache = LayoutCache(folder: try folder())
+        let pages = try TypesetBooks.open("chapters.epub", cache: cache).pageCount
+        let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: cache.folder).first)
+        let precious = try folder() + ".txt"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: precious))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: precious) }
+        try FileManager.default.removeItem(atPath: cache.folder + "/" + name)
+        try FileManager.default.createSymbolicLink(atPath: cache.folder + "/" + name, withDestinationPath: precious)
+        XCTAssertEqual(try TypesetBooks.open("chapters.epub", cache: cache).pageCount, pages)
+        XCTAssertEqual(try String(contentsOfFile: precious, encoding: .utf8), "precious")
+        let attributes = try FileManager.default.attributesOfItem(atPath: cache.folder + "/" + name)
+        XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeRegular, "the link was replaced by the counts")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.folder), [name], "nothing left beside it")
+        // A file where the folder should be.
+        let blocked = try folder()
+        try Data().write(to: URL(fileURLWithPath: blocked))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: blocked) }
+        XCTAssertEqual(try TypesetBooks.open("chapters.epub", cache: LayoutCache(folder: blocked + "/layouts")).pageCount, pages)
+    }
 }

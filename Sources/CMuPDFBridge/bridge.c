@@ -1056,20 +1056,26 @@ static void set_user_css(fz_context *ctx, int copied, const char *css) {
     fz_catch(ctx) { /* out of memory: the publisher's styles alone */ }
 }
 
+/// Pages a book's kept counts may add up to (a chapter of 25 MB of text lays out in 15,222):
+/// a file claiming more is not believed, so that no count read from it sizes anything.
+enum { kept_pages_limit = 1 << 20 };
+
 /// An earlier layout's page counts (MuPDF's EPUB accelerator, `folio_mu_layout_counts`) as a
 /// stream, or NULL unless they are whole and plausible: a header of nine numbers, then one count
-/// per chapter (-1: not counted) for as many chapters as it says, no more than a book may have.
-/// MuPDF reads them without checking either.
+/// per chapter (-1: not counted) for as many chapters as it says, no more than a book may have,
+/// adding up to at most `kept_pages_limit`. MuPDF reads them without checking either.
 static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting) {
     enum { header = 36 };
     if (!setting || !setting->counts || setting->counts_length < header + 4) return NULL;
     const unsigned char *b = setting->counts;
     int32_t chapters = (int32_t)((uint32_t)b[32] | (uint32_t)b[33] << 8 | (uint32_t)b[34] << 16 | (uint32_t)b[35] << 24);
     if (chapters <= 0 || chapters > folio_mu_max_spine || setting->counts_length != header + 4 * (size_t)chapters) return NULL;
+    int64_t total = 0;
     for (int32_t i = 0; i < chapters; i++) {
         const unsigned char *c = b + header + 4 * i;
         int32_t n = (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24);
-        if (n < -1 || n > (1 << 20)) return NULL;
+        total += n > 0 ? n : 0;
+        if (n < -1 || total > kept_pages_limit) return NULL;
     }
     return fz_open_memory(ctx, b, setting->counts_length);
 }
@@ -1920,7 +1926,8 @@ static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const 
         char *l = label;
         while (*l && isspace((unsigned char)*l)) l++;
         for (size_t n = strlen(l); n && isspace((unsigned char)l[n - 1]); n--) l[n - 1] = 0;
-        if (chapter < 0 || !*l) continue;
+        // A list longer than a book's archive may be is a hostile one: the rest is not read.
+        if (chapter < 0 || !*l || d->mark_count >= folio_mu_max_entries) continue;
         d->marks = grow(ctx, d->marks, d->mark_count, &capacity, sizeof *d->marks);
         d->marks[d->mark_count++] = (struct page_mark){ chapter, strdup(target), strdup(l), -2, 0 };
     }

@@ -108,7 +108,8 @@ final class LongBookTests: XCTestCase {
         // Another text size: MuPDF counts again.
         XCTAssertNotEqual(try TypesetBooks.open("chapters.epub", fontSize: 16, cache: cache).pageCount, 30)
         // Malformed: chapters beyond a book's, a count beyond a chapter's, cut short, another key.
-        for bad in [head + counts(1, chapters: 1 << 30), head + counts(1 << 24), head + counts(1).prefix(50),
+        // (Thirty chapters of 40,000 pages each: more than a book's pages may add up to.)
+        for bad in [head + counts(1, chapters: 1 << 30), head + counts(1 << 24), head + counts(40_000), head + counts(1).prefix(50),
                     Data("folio layout 0\n".utf8) + counts(1), Data()] {
             try bad.write(to: URL(fileURLWithPath: file))
             XCTAssertEqual(try TypesetBooks.open("chapters.epub", cache: cache).pageCount, pages)

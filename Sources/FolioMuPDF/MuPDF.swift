@@ -60,6 +60,14 @@ public enum MuPDF {
     }
     private static let cache = Mutex<LayoutCache?>(nil)
 
+    /// Told, on the thread laying a book out, each time a chapter is counted: how many are and
+    /// of how many (a command's progress line while a long book is laid out), or nil.
+    public static var layoutProgress: (@Sendable (_ laid: Int, _ of: Int) -> Void)? {
+        get { progress.withLock { $0 } }
+        set { progress.withLock { $0 = newValue } }
+    }
+    private static let progress = Mutex<(@Sendable (Int, Int) -> Void)?>(nil)
+
     /// Pages laid out before a book opens in the background mode: its first spreads, and enough
     /// chapters to estimate the rest from.
     static let firstPages = 12

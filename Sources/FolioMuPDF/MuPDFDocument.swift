@@ -308,7 +308,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         let chapters = Int(folio_mu_count_chapters(doc, &error))
         guard chapters >= 0 else { return (-1, false, 0) }
         let last = min(givenUp?.chapters ?? chapters, chapters)
-        let counting = Counting(), handle = handle, extent = givenUp != nil ? .whole : extent
+        let counting = Counting(), handle = handle, extent = givenUp != nil ? .whole : extent, told = MuPDF.layoutProgress
         Thread.detachNewThread {
             var laid = 0, pages = 0, through = 0, error = folio_mu_error()
             while laid < last, !extent.reached(laid: laid, pages: pages, after: pages - through) {
@@ -317,6 +317,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
                 counting.lock.withLock { counting.pages.append(n) }
                 pages += n
                 laid += 1
+                told?(laid, last)
                 if laid <= extent.chapter + 1 { through = pages }
             }
             counting.done.signal()

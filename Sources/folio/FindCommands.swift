@@ -2,14 +2,22 @@ import ArgumentParser
 import FolioBook
 import FolioLibrary
 import FolioFind
+import FolioMuPDF
 import Foundation
 import Synchronization
 
 /// The document a finding command reads: a PDF or comic archive (through its engine), or a
 /// folder of page images (its contents are the file names; it has no text).
-func openDocument(_ path: String, password: String?) throws -> PageSource {
+/// A long e-book's layout shows its chapters counted on a terminal (`label`), unless `quiet`.
+func openDocument(_ path: String, password: String?, label: String = "folio", quiet: Bool = false) throws -> PageSource {
     let path = try resolveSource(path, password: password)
     if PageSources.format(of: path) != nil {
+        let laying = SharedProgressLine(ProgressLine(label + ": laying out", unit: "chapters", total: nil, quiet: quiet))
+        MuPDF.layoutProgress = { laid, _ in laying.advance(to: laid) }
+        defer {
+            MuPDF.layoutProgress = nil
+            laying.finish()
+        }
         do { return try commandDocuments.open(path) } catch let e as PageError { throw Failure(.data, e.description) }
     }
     let library = Library.load(from: path, documents: commandDocuments, logProblems: false)
@@ -77,7 +85,7 @@ struct Outline: ParsableCommand {
     }
 
     func run() throws {
-        let source = try openDocument(input.document, password: input.password)
+        let source = try openDocument(input.document, password: input.password, label: "folio outline")
         func entry(_ e: OutlineEntry) -> Entry {
             Entry(title: e.title, page: e.page.map { $0 + 1 }, label: e.page.flatMap { source.label(ofPage: $0) },
                   children: e.children.map(entry))
@@ -129,7 +137,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let phrase = try parsePhrase(self.phrase)
-        let source = try openDocument(input.document, password: input.password)
+        let source = try openDocument(input.document, password: input.password, label: "folio search", quiet: quiet)
         let start = ContinuousClock.now
         var first: Duration?
         let search = Search(phrase, in: PageTextCache(source: source))
@@ -187,7 +195,7 @@ struct TextCommand: ParsableCommand {
     }
 
     func run() throws {
-        let source = try openDocument(input.document, password: input.password)
+        let source = try openDocument(input.document, password: input.password, label: "folio text")
         guard (1...max(1, source.pageCount)).contains(page), source.pageCount > 0 else {
             throw Failure(.usage, "--page \(page): \(input.document) has pages 1…\(source.pageCount)")
         }

@@ -40,6 +40,9 @@ final class ProgressLine {
         write("\r\u{1B}[K" + text(rate: elapsed > 0 ? Double(count - first.count) / elapsed : 0))
     }
 
+    /// Counts `n` items done in all.
+    func advance(to n: Int) { advance(by: n - count) }
+
     /// Clears the line, so what is printed next starts on a clean one.
     func finish() {
         if drawn { write("\r\u{1B}[K") }
@@ -61,4 +64,17 @@ final class ProgressLine {
     }
 
     private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+}
+
+/// A progress line told from another thread (a book's layout worker) while the command waits
+/// for it: each report under a lock.
+final class SharedProgressLine: @unchecked Sendable {
+    // @unchecked: `line` is touched only under `lock`.
+    private let lock = NSLock()
+    private let line: ProgressLine
+
+    init(_ line: ProgressLine) { self.line = line }
+
+    func advance(to n: Int) { lock.withLock { line.advance(to: n) } }
+    func finish() { lock.withLock { line.finish() } }
 }

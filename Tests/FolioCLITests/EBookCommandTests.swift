@@ -46,6 +46,22 @@ import Testing
         #expect(r.stdout.contains("laying out took over 0.5 s; showing the first 1 of 3 chapters"), "\(r.stdout)")
     }
 
+    /// A book whose layout takes a while shows its chapters counted on a terminal while a search
+    /// waits for it (a long book's first search lays it out whole), never when standard error is
+    /// a file.
+    @Test(.enabled(if: FolioProcess.available("script"), "needs script (apt-get install bsdutils)"))
+    func aSearchShowsTheLayoutsProgressOnATerminal() throws {
+        let books = try #require(Self.books, "python3 missing")
+        let binary = try #require(FolioProcess.binary, "build folio first: swift build")
+        let cache = books.appendingPathComponent("cache-\(UUID().uuidString)")
+        let command = "XDG_CACHE_HOME=\(cache.path) \(binary.path) search \(books.appendingPathComponent("slow-layout.epub").path) slow"
+        let terminal = try FolioProcess.run("/usr/bin/env", ["script", "-qec", command, "/dev/null"], timeout: 120)
+        #expect(terminal.stdout.contains("\r\u{1B}[Kfolio search: laying out: "), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains(" chapters, "), "\(terminal.stdout)")
+        let file = try folio(["search", "slow-layout.epub", "slow"], in: books, cache: cache)
+        #expect(file.status == 0 && !file.stderr.contains("laying out"), "\(file.stderr)")
+    }
+
     /// A capture lays a book out only as far as the page it shows, yet lands on a page past what
     /// its first chapters estimate (chapters of a line a page: about 20 pages estimated of 218);
     /// a page past the end is refused as before. Once a run has laid the book out whole, the

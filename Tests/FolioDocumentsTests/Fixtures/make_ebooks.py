@@ -201,7 +201,7 @@ epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
      '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
 # A chapter that takes MuPDF seconds to lay out (nesting just under the refusal, many
 # times over) between two quick ones.
-slow = "".join("<div>" * 450 + "slow words " * 20 + "</div>" * 450 for _ in range(1000))
+slow = "".join("<div>" * 450 + "slow words " * 20 + "</div>" * 450 for _ in range(300))
 epub("slow-layout.epub", reflow[:1] + [("slow.xhtml", chapter("slow", slow), xhtml)] + reflow[1:2])
 # Fonts obfuscated as EPUB allows (not DRM), and a folder listed as an entry of its own, as
 # real books have them: the text reads.

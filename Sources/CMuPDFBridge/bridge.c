@@ -34,6 +34,9 @@ struct folio_mu_doc {
     /// opened again to read their text (`folio_mu_chapter_markup_text`) once asked.
     char **spine_names;
     fz_archive *text_archive;
+    /// Whether MuPDF's chapters are the spine's items, one for one (0: not looked at yet, 1 yes,
+    /// -1 no): only then does a spine item's text or page break belong to a chapter.
+    int spine_is_chapters;
     /// An EPUB's page list (its print edition's page breaks: `folio_mu_printed_label`), read once.
     struct page_mark *marks;
     int mark_count, marks_read;
@@ -1476,6 +1479,13 @@ int folio_mu_chapter_of(folio_mu_doc *d, int index, int *page_in_chapter, int *c
     return chapter;
 }
 
+/// Whether MuPDF's chapters are the spine's items (`spine_is_chapters`), counted once: MuPDF
+/// walks its list of chapters to count them. Under the document's mutex.
+static int chapters_are_spine(fz_context *ctx, folio_mu_doc *d) {
+    if (!d->spine_is_chapters) d->spine_is_chapters = d->spine_count && fz_count_chapters(ctx, d->doc) == d->spine_count ? 1 : -1;
+    return d->spine_is_chapters > 0;
+}
+
 /// A chapter's text being gathered (`folio_mu_chapter_markup_text`); `unknown` once an entity is
 /// met that may stand for a letter and is not read here.
 typedef struct { fz_context *ctx; fz_buffer *out; int unknown; } gathered_text;
@@ -1515,8 +1525,7 @@ char *folio_mu_chapter_markup_text(folio_mu_doc *d, int chapter, size_t *length)
     fz_var(text);
     fz_try(ctx) {
         // MuPDF's chapters are the spine's items only where it counts as many.
-        if (chapter >= 0 && chapter < d->spine_count && d->spine_names && d->spine_names[chapter]
-            && fz_count_chapters(ctx, d->doc) == d->spine_count) {
+        if (chapter >= 0 && chapter < d->spine_count && d->spine_names && d->spine_names[chapter] && chapters_are_spine(ctx, d)) {
             if (!d->text_archive) d->text_archive = fz_open_archive(ctx, d->path);
             markup = fz_read_archive_entry(ctx, d->text_archive, d->spine_names[chapter]);
             unsigned char *data;
@@ -1677,28 +1686,20 @@ void folio_mu_free_words(folio_mu_word *words, int count) {
     free(words);
 }
 
-/// Where the links inside a note go (`lines`: "label\ttarget" lines, `folio_note`), into `link`.
-static void note_links(fz_context *ctx, folio_mu_doc *d, folio_notes *notes, char *lines, folio_mu_link *link) {
-    int lines_count = 0;
-    for (const char *c = lines; *c; c++) lines_count += *c == '\n';
-    link->note_links = calloc((size_t)(lines_count ? lines_count : 1), sizeof *link->note_links);
+/// Where the `count` links inside a note go (`refs`, `folio_note`), into `link`.
+static void note_links(fz_context *ctx, folio_mu_doc *d, folio_notes *notes, const folio_note_ref *refs, int count, folio_mu_link *link) {
+    link->note_links = calloc((size_t)(count ? count : 1), sizeof *link->note_links);
     if (!link->note_links) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory");
-    for (char *line = lines, *end; (end = strchr(line, '\n')); line = end + 1) {
-        *end = 0;
-        char *tab = strchr(line, '\t');
-        if (!tab) continue;
-        *tab = 0;
-        const char *target = tab + 1;
-        folio_mu_note_link n = { strdup(line), -1, NULL, NULL };
-        link->note_links[link->note_link_count++] = n;
-        folio_mu_note_link *kept = link->note_links + link->note_link_count - 1;
-        if (fz_is_external_link(ctx, target)) {
-            kept->uri = strdup(target);
+    for (int i = 0; i < count; i++) {
+        folio_mu_note_link *kept = link->note_links + link->note_link_count++;
+        *kept = (folio_mu_note_link){ strdup(refs[i].label), -1, NULL, NULL };
+        if (fz_is_external_link(ctx, refs[i].target)) {
+            kept->uri = strdup(refs[i].target);
             continue;
         }
         fz_try(ctx) {
-            kept->page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, target, NULL, NULL));
-            kept->note = folio_note(ctx, notes, d->copy, target, NULL);
+            kept->page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, refs[i].target, NULL, NULL));
+            kept->note = folio_note(ctx, notes, d->copy, refs[i].target, NULL, NULL);
         }
         fz_catch(ctx) kept->page = -1;  // a target MuPDF cannot find: the link goes nowhere
     }
@@ -1710,10 +1711,13 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
     fz_page *page = NULL;
     fz_link *first = NULL;
     folio_notes notes = {0};
+    // The links of the note a link points at, found anew for each.
+    folio_note_ref *refs = calloc(folio_note_link_limit, sizeof *refs);
     fz_var(page); fz_var(first); fz_var(links); fz_var(count); fz_var(capacity);
     pthread_mutex_lock(&d->mutex);
     fz_context *ctx = d->ctx;
     fz_try(ctx) {
+        if (!refs) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory");
         page = load_page(ctx, d, index);
         first = fz_load_links(ctx, page);
         for (fz_link *l = first; l; l = l->next) {
@@ -1723,18 +1727,18 @@ int folio_mu_links(folio_mu_doc *d, int index, folio_mu_link **out, folio_mu_err
             if (fz_is_external_link(ctx, l->uri)) link.uri = strdup(l->uri);
             else {
                 link.page = page_number(ctx, d, fz_resolve_link(ctx, d->doc, l->uri, NULL, NULL));
-                char *inside = NULL;
-                if (d->copy) link.note = folio_note(ctx, &notes, d->copy, l->uri, &inside);
+                int inside = 0;
+                if (d->copy) link.note = folio_note(ctx, &notes, d->copy, l->uri, refs, &inside);
                 // Counted now, so that the link is freed whole if resolving its note's links fails.
                 links[count++] = link;
-                if (inside) note_links(ctx, d, &notes, inside, &links[count - 1]);
-                free(inside);
+                if (inside) note_links(ctx, d, &notes, refs, inside, &links[count - 1]);
                 continue;
             }
             links[count++] = link;
         }
     }
     fz_always(ctx) {
+        free(refs);
         folio_drop_notes(ctx, &notes);
         fz_drop_link(ctx, first);
         fz_drop_page(ctx, page);
@@ -1781,15 +1785,6 @@ static void flatten(fz_context *ctx, folio_mu_doc *d, fz_outline *o, int depth,
     }
 }
 
-/// The text inside an element, its descendants' included, appended to `buf` (of `size`).
-static void gather_text(fz_xml *x, char *buf, size_t size, int depth) {
-    for (; x && depth < max_outline_depth; x = fz_xml_next(x)) {
-        const char *t = fz_xml_text(x);
-        if (t) strncat(buf, t, size - strlen(buf) - 1);
-        else gather_text(fz_xml_down(x), buf, size, depth + 1);
-    }
-}
-
 static const char *xml_type(fz_xml *x) {
     const char *t = fz_xml_att(x, "epub:type");
     return t ? t : fz_xml_att(x, "type");
@@ -1802,7 +1797,7 @@ static void nav_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *b
         fz_xml *a = fz_xml_find_down(li, "a");
         if (!a) a = fz_xml_find_down(li, "span");
         char title[512] = "", target[2048];
-        if (a) gather_text(fz_xml_down(a), title, sizeof title, 0);
+        if (a) folio_xml_text(a, title, sizeof title);
         const char *href = a ? fz_xml_att(a, "href") : NULL;
         int page = -1;
         if (href && !fz_is_external_link(ctx, href)) {
@@ -1914,7 +1909,7 @@ static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const 
         const char *href = a ? fz_xml_att(a, ncx ? "src" : "href") : NULL;
         char label[64] = "", target[2048];
         if (!href || !words || fz_is_external_link(ctx, href)) continue;
-        gather_text(fz_xml_down(words), label, sizeof label, 0);
+        folio_xml_text(words, label, sizeof label);
         snprintf(target, sizeof target, "%s%s", base, href);
         fz_urldecode(target);
         fz_cleanname(target);
@@ -1922,14 +1917,10 @@ static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const 
         int chapter = -1;
         for (int c = 0; c < d->spine_count && chapter < 0; c++)
             if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) chapter = c;
-        // Trimmed: a label is a few characters ("xiv", "217").
-        char *l = label;
-        while (*l && isspace((unsigned char)*l)) l++;
-        for (size_t n = strlen(l); n && isspace((unsigned char)l[n - 1]); n--) l[n - 1] = 0;
         // A list longer than a book's archive may be is a hostile one: the rest is not read.
-        if (chapter < 0 || !*l || d->mark_count >= folio_mu_max_entries) continue;
+        if (chapter < 0 || !*label || d->mark_count >= folio_mu_max_entries) continue;
         d->marks = grow(ctx, d->marks, d->mark_count, &capacity, sizeof *d->marks);
-        d->marks[d->mark_count++] = (struct page_mark){ chapter, strdup(target), strdup(l), -2, 0 };
+        d->marks[d->mark_count++] = (struct page_mark){ chapter, strdup(target), strdup(label), -2, 0 };
     }
 }
 
@@ -1945,7 +1936,7 @@ int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size)
     fz_try(ctx) {
         if (!d->marks_read) {
             d->marks_read = 1;
-            if (d->spine_count && fz_count_chapters(ctx, d->doc) == d->spine_count) nav_document(ctx, d, "page-list", use_page_list, NULL);
+            if (chapters_are_spine(ctx, d)) nav_document(ctx, d, "page-list", use_page_list, NULL);
         }
         if (d->mark_count) {
             found = 0;
@@ -1974,7 +1965,6 @@ int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size)
     pthread_mutex_unlock(&d->mutex);
     return found;
 }
-
 
 int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_error *error) {
     folio_mu_outline *entries = NULL;

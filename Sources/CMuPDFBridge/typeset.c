@@ -896,64 +896,62 @@ static char *note_text(fz_xml *note, size_t limit) {
     return out;
 }
 
-/// Links a note holds at most.
-enum { note_link_limit = 16 };
+/// Elements deeper than this within one gathered text are passed over (the markup was checked
+/// to 500 levels; a title or a label needs a few).
+enum { xml_text_depth = 64 };
 
-/// The text of an element's subtree gathered into `out` (at most `size` bytes; ↩ and soft
-/// hyphens, which a row of one line has no use for, left out).
-static void subtree_text(fz_xml *x, char *out, size_t size) {
-    for (fz_xml *c = fz_xml_down(x); c; c = fz_xml_next(c)) {
+static void xml_text(fz_xml *x, char *out, size_t size, int depth) {
+    for (fz_xml *c = fz_xml_down(x); c && depth < xml_text_depth; c = fz_xml_next(c)) {
         const char *t = fz_xml_text(c);
-        if (t) {
-            for (; *t && strlen(out) + 1 < size; t++) {
-                if (!strncmp(t, "\xE2\x86\xA9", 3)) { t += 2; continue; }
-                if (!strncmp(t, "\xC2\xAD", 2)) { t += 1; continue; }
-                size_t n = strlen(out);
-                out[n] = isspace((unsigned char)*t) ? ' ' : *t;
-                out[n + 1] = 0;
-            }
-        } else {
-            subtree_text(c, out, size);
+        if (!t) {
+            xml_text(c, out, size, depth + 1);
+            continue;
+        }
+        size_t n = strlen(out);
+        for (; *t && n + 1 < size; t++) {
+            if (!strncmp(t, "\xE2\x86\xA9", 3)) { t += 2; continue; }
+            if (!strncmp(t, "\xC2\xAD", 2)) { t += 1; continue; }
+            int space = isspace((unsigned char)*t);
+            if (space && n > 0 && out[n - 1] == ' ') continue;
+            out[n++] = space ? ' ' : *t;
+            out[n] = 0;
         }
     }
 }
 
-/// The links inside `note` (its `a` elements with an `href`; a back link, a "↩" alone, left out)
-/// as "label\ttarget" lines, a target in the book made a path in the archive from the note's file
-/// `file`: malloc'd UTF-8, or NULL when there are none.
-static char *note_links(fz_xml *note, const char *file) {
-    size_t size = note_link_limit * 2400, n = 0;
-    char *out = malloc(size);
-    if (!out) return NULL;
+void folio_xml_text(fz_xml *x, char *out, size_t size) {
+    if (!size) return;
     out[0] = 0;
+    xml_text(x, out, size, 0);
+    // Trimmed: a row of one line.
+    char *from = out;
+    while (*from == ' ') from++;
+    memmove(out, from, strlen(from) + 1);
+    for (size_t n = strlen(out); n && out[n - 1] == ' '; n--) out[n - 1] = 0;
+}
+
+/// The links inside `note` (its `a` elements with an `href`; a back link, a "↩" alone, left
+/// out) into `refs` (at most `folio_note_link_limit`), a target in the book made a path in the
+/// archive from the note's file `file`; how many.
+static int note_refs(fz_xml *note, const char *file, folio_note_ref *refs) {
     int count = 0;
     fz_xml *node = fz_xml_down(note);
-    while (node && count < note_link_limit) {
+    while (node && count < folio_note_link_limit) {
         const char *tag = fz_xml_tag(node), *href = tag && !strcmp(tag, "a") ? fz_xml_att(node, "href") : NULL;
         if (href && *href) {
-            char label[256] = "", target[2048];
-            subtree_text(node, label, sizeof label);
-            char *l = label;
-            while (*l == ' ') l++;
-            for (size_t k = strlen(l); k && l[k - 1] == ' '; k--) l[k - 1] = 0;
+            folio_note_ref *r = refs + count;
+            folio_xml_text(node, r->label, sizeof r->label);
             if (strchr(href, ':')) {
-                snprintf(target, sizeof target, "%s", href);
+                snprintf(r->target, sizeof r->target, "%s", href);
             } else {
                 // Relative to the note's file: "#n2" within it, "c2.xhtml" beside it.
                 const char *slash = strrchr(file, '/');
-                if (href[0] == '#') snprintf(target, sizeof target, "%s%s", file, href);
-                else snprintf(target, sizeof target, "%.*s%s", slash ? (int)(slash - file + 1) : 0, file, href);
-                fz_urldecode(target);
-                fz_cleanname(target);
+                if (href[0] == '#') snprintf(r->target, sizeof r->target, "%s%s", file, href);
+                else snprintf(r->target, sizeof r->target, "%.*s%s", slash ? (int)(slash - file + 1) : 0, file, href);
+                fz_urldecode(r->target);
+                fz_cleanname(r->target);
             }
-            int written = *l && !strchr(l, '\t') && !strchr(target, '\t') && !strchr(l, '\n') && !strchr(target, '\n')
-                ? snprintf(out + n, size - n, "%s\t%s\n", l, target) : 0;
-            if (written > 0 && (size_t)written < size - n) {
-                n += (size_t)written;
-                count++;
-            } else {
-                out[n] = 0;
-            }
+            if (r->label[0]) count++;
         }
         // Into an element that is not a link; past a link's own text.
         if (tag && !href && fz_xml_down(node)) { node = fz_xml_down(node); continue; }
@@ -963,12 +961,11 @@ static char *note_links(fz_xml *note, const char *file) {
         }
         if (node) node = fz_xml_next(node);
     }
-    if (n == 0) { free(out); return NULL; }
-    return out;
+    return count;
 }
 
-char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri, char **links) {
-    if (links) *links = NULL;
+char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri, folio_note_ref *refs, int *ref_count) {
+    if (ref_count) *ref_count = 0;
     const char *hash = strchr(uri, '#');
     if (!hash || !hash[1] || (size_t)(hash - uri) >= sizeof notes->name) return NULL;
     char *text = NULL;
@@ -996,7 +993,7 @@ char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const cha
         // The element itself, or the one holding it (an id on a note's first paragraph).
         fz_xml *note = target && is_note(target) ? target : target && fz_xml_up(target) && is_note(fz_xml_up(target)) ? fz_xml_up(target) : NULL;
         if (note) text = note_text(note, 4000);
-        if (text && links) *links = note_links(note, name);
+        if (text && refs && ref_count) *ref_count = note_refs(note, name, refs);
     }
     fz_always(ctx) {
         fz_drop_stream(ctx, stream);

@@ -60,6 +60,11 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
 fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
                               const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
 
+/// Links a note holds at most, and one of them: its words and its target (an address, or a
+/// path in the book's archive with its fragment).
+enum { folio_note_link_limit = 16 };
+typedef struct { char label[256]; char target[2048]; } folio_note_ref;
+
 /// The markup files a page's links point into, parsed once for all of them.
 typedef struct {
     fz_archive *archive;
@@ -69,9 +74,13 @@ typedef struct {
 
 /// The text of the note `uri` ("chapter.xhtml#id") points at in the EPUB `copy` — a footnote,
 /// an endnote or an aside (`epub:type` or `role` saying so, or an `aside`) — as malloc'd UTF-8,
-/// paragraphs on lines of their own; NULL when it points at no note. With `links`, the links the
-/// note holds ("label\ttarget" lines, malloc'd, NULL when none).
-char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri, char **links);
+/// paragraphs on lines of their own; NULL when it points at no note. With `refs` (room for
+/// `folio_note_link_limit`), the links the note holds, `*ref_count` of them.
+char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri, folio_note_ref *refs, int *ref_count);
+
+/// The text of an element's descendants into `out` (at most `size` bytes): white space one
+/// space, trimmed, and ↩ and soft hyphens left out (a title, a label, a row of one line).
+void folio_xml_text(fz_xml *x, char *out, size_t size);
 void folio_drop_notes(fz_context *ctx, folio_notes *notes);
 
 /// The running head and folio drawn on a page through `ctm` (the page's own transform).

@@ -73,7 +73,7 @@ public struct LayoutCache: Sendable {
         var template = Array(OutputFile.temporaryName(in: folder, kind: "counts-").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { return }
-        let target = file(key), aside = String(cString: template)
+        let target = file(key), aside = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
         let closed = close(fd) == 0
         guard written == bytes.count, closed, rename(aside, target) == 0 else {

@@ -274,7 +274,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         let head = right ? chapter ?? title ?? "" : title ?? chapter ?? ""
         var printed = [CChar](repeating: 0, count: 64)
         let found = folio_mu_printed_label(doc, Int32(index), &printed, printed.count)
-        return (head, found == 1 ? String(cString: printed) : found == 0 ? "" : "\(index + 1)", right)
+        return (head, found == 1 ? printed.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : found == 0 ? "" : "\(index + 1)", right)
     }
 
     /// Each chapter's title from the outline (read without laying the book out).

@@ -392,9 +392,8 @@ public final class BookController {
     var styleBlend: StyleBlend? {
         guard !styleMotions.isEmpty else { return nil }
         var b = restingStyles
-        let rest = b.amounts
-        b.amounts = zip(rest, styleMotions).map { $1?.value(at: time) ?? $0 }
-        (b.from, b.to) = (zip(rest, styleMotions).map { $1?.from ?? $0 }, zip(rest, styleMotions).map { $1?.to ?? $0 })
+        let moving = zip(b.amounts, styleMotions)
+        (b.amounts, b.from, b.to) = (moving.map { $1?.value(at: time) ?? $0 }, moving.map { $1?.from ?? $0 }, moving.map { $1?.to ?? $0 })
         return b
     }
 }

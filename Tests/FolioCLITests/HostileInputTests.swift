@@ -229,18 +229,24 @@ import Testing
         return TestPDF.document(objects)
     }
 
+    /// `info --decode` (0.5 s a page) of a PDF of `stuck` pages that never finish before a plain
+    /// one (its path given as the file's, in a folder removed afterwards).
+    private func decodeStuckPDF(stuck: Int) throws -> (FolioProcess.Result, String) {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = dir.appendingPathComponent("stuck.pdf")
+        try stuckPagesPDF(stuck: stuck, depth: 20).write(to: pdf)
+        return (try folio(["info", "--decode", "--page-height", "100", "--page-timeout", "0.5", pdf.path], timeout: 60), pdf.path)
+    }
+
     /// poppler cannot stop a page, and each of a PDF's pages waited for one of its few handles:
     /// behind pages that never finish, every later page of the document waited too. A page past
     /// the decode timeout no longer holds the others back (four of them here, more than the
     /// handles of a machine of 5 cores or fewer).
     @Test func pagesThatNeverFinishDoNotHoldBackTheRestOfThePDF() throws {
-        let dir = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pdf = dir.appendingPathComponent("stuck.pdf")
-        try stuckPagesPDF(stuck: 4, depth: 20).write(to: pdf)
-        let r = try folio(["info", "--decode", "--page-height", "100", "--page-timeout", "0.5", pdf.path], timeout: 60)
+        let (r, pdf) = try decodeStuckPDF(stuck: 4)
         #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
-        for page in 1...4 { #expect(r.stdout.contains("\(pdf.path): page \(page): still decoding after 0.5 s; passed over"), "\(r.stdout)") }
+        for page in 1...4 { #expect(r.stdout.contains("\(pdf): page \(page): still decoding after 0.5 s; passed over"), "\(r.stdout)") }
         #expect(!r.stdout.contains("page 5:"), "the plain page decodes: \(r.stdout)")
     }
 
@@ -249,14 +255,10 @@ import Testing
     /// decoding, the plain last page too (a PDF of 500 pages, 5 of them never finishing: 495
     /// × 66 s). They are not tried; one line says so.
     @Test func pagesBehindTooManyOverdueOnesAreNotTried() throws {
-        let dir = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pdf = dir.appendingPathComponent("stuck.pdf")
-        try stuckPagesPDF(stuck: 7, depth: 20).write(to: pdf)
-        let r = try folio(["info", "--decode", "--page-height", "100", "--page-timeout", "0.5", pdf.path], timeout: 60)
+        let (r, pdf) = try decodeStuckPDF(stuck: 7)
         #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
-        for page in 1...5 { #expect(r.stdout.contains("\(pdf.path): page \(page): still decoding after 0.5 s; passed over"), "\(r.stdout)") }
-        #expect(r.stdout.contains("\(pdf.path): page 6: not decoded, nor the 2 pages after it: 5 pages before it are still decoding"), "\(r.stdout)")
+        for page in 1...5 { #expect(r.stdout.contains("\(pdf): page \(page): still decoding after 0.5 s; passed over"), "\(r.stdout)") }
+        #expect(r.stdout.contains("\(pdf): page 6: not decoded, nor the 2 pages after it: 5 pages before it are still decoding"), "\(r.stdout)")
         #expect(!r.stdout.contains("page 7:") && !r.stdout.contains("page 8:"), "\(r.stdout)")
     }
 

@@ -157,12 +157,12 @@ typedef struct { char *text; float x0, y0, x1, y1; } folio_mu_word;
 int folio_mu_words(folio_mu_doc *doc, int index, folio_mu_word **words, folio_mu_error *error);
 void folio_mu_free_words(folio_mu_word *words, int count);
 
-/// One link: its box in points and either a page index (uri NULL) or an outside URI.
-/// `note`: when the link points at a note of the book (an EPUB's footnote, endnote or aside), its
-/// text, so the reader can read it without leaving the page; NULL otherwise.
 /// A link inside a note: its words, and where it goes (as a page's link does: `uri` outside the
 /// book, else `page`, and `note` when it points at another note).
 typedef struct { char *label; int page; char *uri; char *note; } folio_mu_note_link;
+/// One link: its box in points and either a page index (uri NULL) or an outside URI.
+/// `note`: when the link points at a note of the book (an EPUB's footnote, endnote or aside), its
+/// text, so the reader can read it without leaving the page; NULL otherwise.
 typedef struct {
     float x0, y0, x1, y1;
     int page;

@@ -8,6 +8,8 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     /// The file is not a database, or its pages contradict each other.
     var isDamage: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+    /// Another connection holds the lock it needed.
+    var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
     var description: String { message }
 }
 

@@ -75,6 +75,24 @@ public final class StateStore: Sendable {
     private init(path: String, legacy: String?, notices: inout [String]) throws {
         self.path = path
         let db = try SQLiteConnection(path: path, busyTimeout: Self.busyTimeout)
+        // Two processes making a new store at once: SQLite answers "locked" at once where waiting
+        // could deadlock (both turning the new file to WAL), and the first is done in
+        // milliseconds: the other starts again, for as long as the busy timeout.
+        let start = ContinuousClock.now
+        while true {
+            do {
+                try Self.prepare(db, legacy: legacy, notices: &notices)
+                break
+            } catch let error as SQLiteError where error.isBusy && ContinuousClock.now - start < .milliseconds(Int(Self.busyTimeout)) {
+                usleep(20_000)
+            }
+        }
+        connection = Mutex(db)
+    }
+
+    /// WAL, its durability and keys, checked, and the tables made (and filled) once, by whichever
+    /// process takes the write lock first.
+    private static func prepare(_ db: SQLiteConnection, legacy: String?, notices: inout [String]) throws {
         try db.query("PRAGMA journal_mode = WAL")
         // Durable against a crash of the process; a power cut may lose the last page turned.
         try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
@@ -82,11 +100,9 @@ public final class StateStore: Sendable {
         guard let first = check.first?.first?.text, first == "ok" else {
             throw SQLiteError(code: SQLITE_CORRUPT, message: check.first?.first?.text ?? "its check found nothing")
         }
-        // Made (and filled) once, by whichever process takes the write lock first.
-        if try db.query("PRAGMA user_version").first?.first?.int != Self.schemaVersion {
-            try db.transaction { try Self.create(db, legacy: legacy, notices: &notices) }
+        if try db.query("PRAGMA user_version").first?.first?.int != schemaVersion {
+            try db.transaction { try create(db, legacy: legacy, notices: &notices) }
         }
-        connection = Mutex(db)
     }
 
     /// Makes the tables in a new database and fills them from the older files (in the

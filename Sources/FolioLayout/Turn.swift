@@ -196,30 +196,36 @@ public enum CurlTurn {
     /// cylinder and the whole sheet turns about the spine. One parameter q (0 … 1) poses the
     /// sheet: the grabbed part lifts first (the bend leads), the sheet stands up from the spine
     /// mid-turn with its free part leaning over ahead, and it falls over onto the other side,
-    /// the bend easing out as it lands (the flap's angle π(2q − q²), the spine's π·smoothstep(q),
-    /// the bend 2πq(1 − q)² between them, all still at q = 1). q is the one that puts the
+    /// the bend easing out as it lands (the flap's angle π(2q − q²), the spine's π·smoothstep(q)
+    /// (later for a slanted fold: `spineLag`), the bend the difference, 2πq(1 − q)² for a
+    /// straight fold, all still at q = 1). q is the one that puts the
     /// grabbed point over the pointer across the spine, seen obliquely from the side the sheet
     /// leaves (`lean`: a hand lifting a corner moves up more than across), so the corner rises
     /// as fast as the pointer moves and the sheet follows the hand and eases in as it does. The fold runs from the
-    /// grabbed point towards the middle of the page and back, square to the drag (slanted by
-    /// a corner drag) and never across the spine; the slant is a smooth function of the drag,
-    /// so the sheet never twists from one frame to the next.
+    /// grabbed point towards the middle of the page and back, slanted as the grab and the drag
+    /// ask (a corner folds along a diagonal, the fore edge straight: `grabSlant`) and never
+    /// across the spine; the slant is a smooth function of the drag, so the sheet never twists
+    /// from one frame to the next.
     public static func curl(grab: Vec2, pointer: Vec2, size: Vec2) -> Deformation {
         let pointer = reachable(pointer, grab: grab, size: size)
         let p = progress(grab: grab, pointer: pointer)
         guard p > 0, p < 1 else { return p >= 1 ? landed(size) : .flat }
         let delta = grab - pointer
         let len = (delta * delta).sum().squareRoot()
-        // The slant: the drag's, smoothly limited, and faded in over the drag's first page width
-        // (a short drag's direction is noise).
-        let asked = len > 1e-9 ? delta.y / len : 0
-        let sine = asked / (1 + (asked / maxSlant) * (asked / maxSlant)).squareRoot() * min(1, len / size.x)
+        // The slant: the grab's own (`grabSlant`) and the drag's, faded in over the drag's first
+        // page width (a short drag's direction is noise), the two smoothly limited together.
+        let asked = grabSlant(grab, size: size) + (len > 1e-9 ? delta.y / len : 0) * min(1, len / size.x)
+        let sine = asked / (1 + (asked / maxSlant) * (asked / maxSlant)).squareRoot()
         let d = Vec2((1 - sine * sine).squareRoot(), sine)
         let along = (grab * d).sum()
+        // A slanted fold keeps the sheet on the page longer: its far corner stays down while the
+        // held corner comes over (the spine's turn starts later; the bend makes up the flap's angle).
+        let lag = spineLag * abs(d.y)
         func pose(_ q: Double) -> Deformation {
             let fold = max(along * (1 - foldDepth * sin(.pi * q)), abs(d.y) * size.y / 2)
+            let u = clamp((q - lag) / (1 - lag), 0, 1), rotation = .pi * u * u * (3 - 2 * u)
             return .curl(.init(point: d * fold, direction: d, radius: maxRadius * size.x * 4 * q * (1 - q),
-                               wrap: 2 * .pi * q * (1 - q) * (1 - q), rotation: .pi * q * q * (3 - 2 * q)))
+                               wrap: .pi * q * (2 - q) - rotation, rotation: rotation))
         }
         // Bisection: where the grabbed point is seen from the hand's side (`lean`) falls steadily
         // from grab.x to −grab.x as q grows.
@@ -252,8 +258,24 @@ public enum CurlTurn {
         return 1 - u3 * u3 * (1 + (6 - clamp(speed, 0, 6)) * (1 - u))
     }
 
-    /// The largest sine of the fold's slant against the spine.
-    public static let maxSlant = 0.3
+    /// The fold's slant a grab asks for before any drag, as the sine of its angle to the spine:
+    /// a sheet held by a corner folds along a diagonal from that corner, its far corner still
+    /// down; held by the fore edge's middle, straight; in between as far as the grab is from
+    /// the middle of the height and from the spine.
+    public static func grabSlant(_ grab: Vec2, size: Vec2) -> Double {
+        guard size.x > 0, size.y > 0 else { return 0 }
+        return cornerSlant * clamp(2 * grab.y / size.y, -1, 1) * clamp(grab.x / size.x, 0, 1)
+    }
+
+    /// How much of the turn (of q) the spine's turn waits per unit of the fold's slant (its
+    /// sine): 0.3 for a corner.
+    public static let spineLag = 0.5
+    /// What a corner grab asks of the slant: limited by `maxSlant`, a fold at about 37° to the
+    /// spine (sine 0.6).
+    public static let cornerSlant = 0.9
+    /// The sine of the fold's slant against the spine that the slant nears as the grab and the
+    /// drag ask for more (a fold steeper than this would leave a sliver of the sheet standing).
+    public static let maxSlant = 0.8
     /// How far across the pointer sits per unit the grabbed point has risen, at the start of a
     /// turn (fading out as (1 − q)², so the sheet lands exactly under it).
     public static let lean = 1.5

@@ -162,13 +162,18 @@ extension Renderer {
 
     /// The parts of a face's mesh and whether each takes the biased tap: only where some of
     /// the face is not seen square (the plain tap draws the same pixels elsewhere, without the
-    /// bias's work). A curl's flat part is seen square only before the sheet turns about the
-    /// spine.
+    /// bias's work). A curl's flat part is judged as it stands, turned about the spine with the
+    /// sheet: seen square while it lies on the page or has only begun to lift (a corner folded
+    /// along a diagonal keeps it down a while), so the change of tap falls where the two read
+    /// the same (`flatSqueeze`) and the type does not jump.
     func tapParts(_ item: SceneItem, moving: Bool) -> [(biased: Bool, part: MeshPart)] {
         guard moving && settings.biasedTaps else { return [(false, .all)] }
         switch item.deformation {
         case .flat: return [(!flatEnough(item), .all)]
-        case let .curl(c): return c.rotation == 0 && flatEnough(item) ? [(false, .flat), (true, .bent)] : [(true, .all)]
+        case let .curl(c):
+            var flatPart = item
+            flatPart.model = item.model * Mat4.rotationY(-c.rotation)
+            return flatEnough(flatPart) ? [(false, .flat), (true, .bent)] : [(true, .all)]
         case .cone: return [(true, .all)]
         }
     }

@@ -52,7 +52,7 @@ public final class Renderer {
     /// Times a curl's strips were built, the sheet's and its shadow's (for tests).
     var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     /// Faces of the last frame drawn in two parts, inside and rim (for tests).
-    internal(set) var facesDrawnApart = 0
+    var facesDrawnApart = 0
     var emptyVAO: GLuint = 0
     var cache: Framebuffer?
     var cacheKey: StaticKey?

@@ -57,16 +57,16 @@ private func expectPaperLike(_ d: Deformation) {
 
     /// A page turned by hand stands up from the spine mid-turn, its free part leaning over
     /// ahead (the bend leads), and not a roll lying on the page: as the scripted pointer
-    /// crosses the other page the spine edge's normal lies nearly level and the fore edge is
-    /// high over the other side; early on only the grabbed side has lifted.
+    /// crosses the other page the spine edge's normal lies nearly level and the grabbed corner
+    /// is high over the other side; early on only the grabbed side has lifted.
     @Test func aCurledSheetStandsUpFromTheSpineMidTurn() throws {
         let grab = Vec2(362, -284)
         let d = CurlTurn.curl(grab: grab, pointer: CurlTurn.pointer(grab: grab, progress: 0.7), size: page)
         guard case let .curl(c) = d else { Issue.record("expected a curl"); return }
         #expect(c.rotation > 0.35 * .pi && c.rotation < 0.65 * .pi, "the spine's part turned \(c.rotation)")
         #expect(abs(d.apply(Vec2(1, 0)).normal.z) < 0.6)
-        let edge = d.apply(Vec2(362, 0)).position
-        #expect(edge.x < 0 && edge.z > 150, "the fore edge is at \(edge)")
+        let held = d.apply(grab).position
+        #expect(held.x < 0 && held.z > 150, "the grabbed corner is at \(held)")
         // Early on only the grabbed side has lifted: the part by the spine still lies flat.
         let early = CurlTurn.curl(grab: grab, pointer: CurlTurn.pointer(grab: grab, progress: 0.08), size: page)
         let lifted = early.apply(grab).position.z
@@ -152,23 +152,54 @@ private func expectPaperLike(_ d: Deformation) {
     }
 
     /// A corner drag as `curl 0.95,-0.45` scripts it, at 30 frames a second over a one-second
-    /// turn: from one frame to the next the fold turns by under 1° and the fore edge's
-    /// direction by under 2° (the sheet never twists in one frame).
+    /// turn: from one frame to the next the fold (while there is one) turns by under 1°, and
+    /// the fore edge turns no faster than the hand moves: by less than twice the angle the
+    /// grabbed point's step makes seen from the far end of the edge (the sheet never twists in
+    /// one frame; a corner folded along a diagonal tilts the edge as the corner rises).
     @Test func aCornerDragNeverTwistsInOneFrame() {
         let grab = Vec2(0.95 * 362, -0.45 * 568), frames = 30
         func angle(_ v: Vec3) -> Double { atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()) }
-        var last: (fold: Double, edge: Double)?
+        var last: (fold: Double?, edge: Double, held: Vec3)?
         for i in 0...frames {
             let d = CurlTurn.curl(grab: grab, pointer: CurlTurn.pointer(grab: grab, progress: Double(i) / Double(frames)), size: page)
-            let fold: Double
-            if case let .curl(c) = d { fold = atan2(c.direction.y, c.direction.x) } else { fold = 0 }
+            var fold: Double?
+            if case let .curl(c) = d, c.radius > 0.01 { fold = atan2(c.direction.y, c.direction.x) }
             let edge = angle(d.apply(Vec2(362, 284)).position - d.apply(Vec2(362, -284)).position)
+            let held = d.apply(grab).position
             if let last {
-                #expect(abs(fold - last.fold) * 180 / .pi < 1, "frame \(i): the fold turned \(abs(fold - last.fold) * 180 / .pi)°")
-                #expect(abs(edge - last.edge) * 180 / .pi < 2, "frame \(i): the fore edge turned \(abs(edge - last.edge) * 180 / .pi)°")
+                if let fold, let before = last.fold {
+                    #expect(abs(fold - before) * 180 / .pi < 1, "frame \(i): the fold turned \(abs(fold - before) * 180 / .pi)°")
+                }
+                let reach = length(Vec3(grab.x - 362, grab.y - 284, 0)), step = length(held - last.held)
+                #expect(abs(edge - last.edge) < 2 * step / reach,
+                        "frame \(i): the fore edge turned \(abs(edge - last.edge) * 180 / .pi)°, the hand \(step) units")
             }
-            last = (fold, edge)
+            last = (fold, edge, held)
         }
+    }
+
+    /// Where the hand holds the sheet sets the fold: held by the bottom corner it folds along a
+    /// diagonal from that corner (37° or so from the spine) and its far corner stays down
+    /// while the corner lifts; held by the top corner, the mirror; held by the fore edge's
+    /// middle, straight (the way the grab points, not the drag, sets it before any drag).
+    @Test func theFoldFollowsWhereTheSheetIsHeld() {
+        func fold(_ grab: Vec2, _ progress: Double) -> (degrees: Double, d: Deformation) {
+            let d = CurlTurn.curl(grab: grab, pointer: CurlTurn.pointer(grab: grab, progress: progress), size: page)
+            guard case let .curl(c) = d else { return (.nan, d) }
+            return (atan2(c.direction.y, c.direction.x) * 180 / .pi, d)
+        }
+        for p in [0.15, 0.5] {
+            let bottom = fold(Vec2(362, -284), p), top = fold(Vec2(362, 284), p), edge = fold(Vec2(362, 0), p)
+            #expect(bottom.degrees < -30 && bottom.degrees > -50, "bottom corner at \(p): \(bottom.degrees)°")
+            #expect(top.degrees > 30 && top.degrees < 50, "top corner at \(p): \(top.degrees)°")
+            #expect(abs(edge.degrees) < 3, "fore edge at \(p): \(edge.degrees)°")
+        }
+        // Early on, the corner held is up and the far one down; held by the edge, both lift alike.
+        let corner = fold(Vec2(362, -284), 0.15).d, edge = fold(Vec2(362, 0), 0.15).d
+        let near = corner.apply(Vec2(362, -284)).position.z, far = corner.apply(Vec2(362, 284)).position.z
+        #expect(near > 40 && far < 0.05 * near, "held corner \(near) high, far corner \(far)")
+        let ends = (edge.apply(Vec2(362, -284)).position.z, edge.apply(Vec2(362, 284)).position.z)
+        #expect(abs(ends.0 - ends.1) < 0.05 * max(ends.0, ends.1) && ends.0 > 20, "held by the edge: corners at \(ends)")
     }
 
     @Test func aScriptedCurlSettlesWithZeroSpeed() {

@@ -94,7 +94,7 @@ struct MovingVariantTests {
     /// and its type blurred.
     @Test func aCurlTurnedAboutTheSpineTakesTheBiasedTapAllOver() throws {
         let library = Library.load(from: GLHarness.textures)
-        let scene = try ContinuityTests.still { $0.page = 7; $0.turn = 0.3; $0.deform = .curl }
+        let scene = try ContinuityTests.still { $0.page = 7; $0.turn = 0.6; $0.deform = .curl }
         var sheet = try #require(scene.items.first { $0.kind == .sheet })
         guard case var .curl(c) = sheet.deformation else { Issue.record("not a curl"); return }
         #expect(c.rotation > 0.1)

@@ -211,6 +211,8 @@ import Testing
         s.page = 1
         s.turn = turn
         s.deform = .curl
+        // Held by the fore edge's middle: a straight fold, the row crossing crest and flap.
+        s.grab = Vec2(1, 0)
         var scene = try s.scene(library: library.bookInfos)
         scene.items = scene.items.filter { $0.kind == .sheet }
         scene.light = normalize(Vec3(-0.8, 0, 0.6))

@@ -85,7 +85,7 @@ import Testing
         let library = Library.load(from: GLHarness.textures)
         var s = StillState()
         s.book = 0; s.page = 7; s.deform = .curl
-        let scenes = try [0.4, 0.4, 0.5].map { t in s.turn = t; return try s.scene(library: library.bookInfos) }
+        let scenes = try [0.6, 0.6, 0.7].map { t in s.turn = t; return try s.scene(library: library.bookInfos) }
         var builds: [Int] = []
         for scene in scenes {
             _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library,

@@ -82,7 +82,7 @@ import Testing
         let curl = try Self.still { $0.book = 0; $0.page = 10; $0.layout = .fan; $0.turn = 0.3; $0.deform = .curl }
         let sheet = try #require(curl.items.first { $0.back != nil && $0.deformation != .flat })
         guard case let .curl(c) = sheet.deformation else { Issue.record("the fan's sheet is not curled"); return }
-        #expect(c.rotation > 0.05 && c.rotation + c.wrap <= .pi / 2 + 1e-9,
+        #expect(c.rotation + c.wrap > 0.05 && c.rotation + c.wrap <= .pi / 2 + 1e-9,
                 "it turns only as far as the fan's planes meet: \(c.rotation) + \(c.wrap)")
         let (w, h) = (640, 360)
         let a = try Self.render(rigid, width: w, height: h), b = try Self.render(curl, width: w, height: h)

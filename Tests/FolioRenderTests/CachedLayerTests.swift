@@ -122,3 +122,37 @@ import Testing
         }
     }
 }
+
+/// A shelf scrolling (and a book opening) moves every cover but not the room: its backdrop is
+/// drawn once and copied in each frame (a software renderer shaded its every pixel each frame,
+/// a third of a carousel frame), each frame equal to a full redraw. Multisampled, the boxes are
+/// drawn with their layer, as before.
+@Suite(.serialized) struct ShelfRoomTests {
+    let library = Library.load(from: GLHarness.textures)
+
+    @Test(arguments: [ShelfStyle.carousel, .wheel], [0, 4])
+    func aScrollingShelfDrawsItsRoomOnce(shelf: ShelfStyle, samples: Int) throws {
+        let books = library.bookInfos
+        let sequence = try [0.2, 0.5, 0.8].map { scroll -> Scene in
+            var s = StillState()
+            s.shelf = shelf; s.scroll = scroll
+            return try s.scene(library: books)
+        }
+        let configuration = RenderConfiguration(samples: samples, filtering: .software)
+        var hits = 0, misses = 0
+        let before = try GLHarness.shared.run { ($0.renderer.cacheHits, $0.renderer.cacheMisses) }
+        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration,
+                                                 configure: { $0.cacheStaticLayer = true },
+                                                 inspect: { hits = $0.cacheHits - before.0; misses = $0.cacheMisses - before.1 })
+        let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration) {
+            $0.cacheStaticLayer = false
+        }
+        // Drawn at most once (a room of the same size may be left from before), copied in the rest.
+        #expect(samples > 1 ? hits + misses == 0 : misses <= 1 && hits + misses == 3,
+                "\(shelf), MSAA \(samples): the room drawn \(misses) times, copied in \(hits) times")
+        for i in sequence.indices {
+            let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 1))
+            #expect(r.failingPixels == 0, "\(shelf), MSAA \(samples), frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
+        }
+    }
+}

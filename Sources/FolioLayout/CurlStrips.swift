@@ -118,9 +118,27 @@ public enum CurlStrips {
         var out: [Vec2] = []
         for poly in polygons {
             let unit = poly.map { Vec2($0.x / size.x, $0.y / size.y + 0.5) }
-            for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
+            // A vertex put into an edge (`sealed`) lies in line with its neighbours: a fan from a
+            // corner would pass it by with a chord, which the gutter's curve bends away from the
+            // neighbour's edge through that vertex (a crack of single pixels along a slanted
+            // fold). Such a polygon is fanned from its centroid: each of its edges is a triangle's.
+            if hasVertexInLine(poly) {
+                let centre = unit.reduce(Vec2.zero, +) / Double(unit.count)
+                for i in unit.indices { out += [centre, unit[i], unit[(i + 1) % unit.count]] }
+            } else {
+                for i in 1..<(unit.count - 1) { out += [unit[0], unit[i], unit[i + 1]] }
+            }
         }
         return out
+    }
+
+    /// Whether some vertex of `poly` lies in line with the two beside it.
+    static func hasVertexInLine(_ poly: [Vec2]) -> Bool {
+        poly.indices.contains { i in
+            let a = poly[(i + poly.count - 1) % poly.count], b = poly[i], c = poly[(i + 1) % poly.count]
+            let u = b - a, v = c - b, cross = u.x * v.y - u.y * v.x
+            return cross * cross <= 1e-12 * (u * u).sum() * (v * v).sum()
+        }
     }
 
     /// Signed area of a polygon (positive counter-clockwise).

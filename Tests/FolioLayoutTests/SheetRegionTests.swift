@@ -53,7 +53,8 @@ struct SheetRegionTests {
     /// crack of single pixels opens): where the gutter's cuts meet the fold, the bent strip beside
     /// the flat piece holds their vertex too. Corner grabs fold on a slant, across the gutter's cuts.
     @Test(arguments: curls + [Deformation.Curl(point: Vec2(120, 0), direction: Vec2(0.95, -0.31), radius: 30, wrap: 2.0, rotation: 0.3),
-                              Deformation.Curl(point: Vec2(60, 100), direction: Vec2(0.9, 0.44), radius: 45, wrap: .pi, rotation: 0)])
+                              Deformation.Curl(point: Vec2(60, 100), direction: Vec2(0.9, 0.44), radius: 45, wrap: .pi, rotation: 0)]
+                              + [0.2, 0.3, 0.4].compactMap { cornerCurl(at: $0) })
     func noVertexLiesWithinAnotherPolygonsEdge(_ curl: Deformation.Curl) {
         for region in [SheetRegion.whole(margin: 1.5), .inside(inset: Vec2(7, 5)), .rim(inset: Vec2(7, 5), margin: 1.5)] {
             let polygons = CurlStrips.polygons(size: size, curl: curl, strips: 24, region: region)
@@ -73,6 +74,29 @@ struct SheetRegionTests {
             let area = polygons.map(CurlStrips.area).reduce(0, +)
             #expect(polygons.allSatisfy { CurlStrips.area($0) >= 0 } && area > 0)
         }
+    }
+
+    /// Every edge of every polygon is an edge of one of the triangles drawn: a vertex put into
+    /// an edge is not passed by with a chord, which the gutter's curve would bend away from the
+    /// polygon beside it (single pixels of what lies beneath showed along a corner's slanted fold).
+    @Test(arguments: [0.2, 0.3, 0.4].compactMap { cornerCurl(at: $0) })
+    func everyEdgeIsATrianglesEdge(_ curl: Deformation.Curl) {
+        let size = Vec2(420, 600)
+        var inLine = false
+        for region in [SheetRegion.whole(margin: 1.5), .inside(inset: Vec2(7, 5)), .rim(inset: Vec2(7, 5), margin: 1.5)] {
+            let polygons = CurlStrips.polygons(size: size, curl: curl, strips: 24, region: region)
+            inLine = inLine || polygons.contains(where: CurlStrips.hasVertexInLine)
+            let unit = { (p: Vec2) in [p.x / size.x, p.y / size.y + 0.5] }
+            let t = CurlStrips.triangles(size: size, curl: curl, strips: 24, region: region).map { [$0.x, $0.y] }
+            var edges = Set<[Double]>()
+            for k in stride(from: 0, to: t.count, by: 3) {
+                for (a, b) in [(t[k], t[k + 1]), (t[k + 1], t[k + 2]), (t[k + 2], t[k])] { edges.insert(a + b); edges.insert(b + a) }
+            }
+            let missing = polygons.flatMap { poly in poly.indices.map { unit(poly[$0]) + unit(poly[($0 + 1) % poly.count]) } }
+                .filter { !edges.contains($0) }
+            #expect(missing.isEmpty, "\(region): \(missing.count) polygon edges no triangle has")
+        }
+        #expect(inLine, "no vertex was put into an edge: the test shows nothing")
     }
 
     /// A flat or cone-bent sheet's cells: the inside's and the rim's areas add up to the whole,
@@ -98,4 +122,11 @@ struct SheetRegionTests {
         #expect(!rimOnBoundary.isEmpty && rimOnBoundary.isSubset(of: insideVertices),
                 "rim vertices on the boundary that the inside lacks: \(rimOnBoundary.subtracting(insideVertices).count)")
     }
+}
+
+/// The curl a hand makes from the bottom corner at scripted progress `p` (a fold along a diagonal).
+private func cornerCurl(at p: Double) -> Deformation.Curl? {
+    let size = Vec2(420, 600), grab = Vec2(420, -300)
+    guard case let .curl(c) = CurlTurn.curl(grab: grab, pointer: CurlTurn.pointer(grab: grab, progress: p), size: size) else { return nil }
+    return c
 }

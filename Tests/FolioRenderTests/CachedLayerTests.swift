@@ -91,6 +91,22 @@ import Testing
         }
     }
 
+    /// `sequence` drawn at 320 × 180 with the cached layers and without, and how many times the
+    /// cached ones were used (`hits`) and drawn (`misses`) meanwhile.
+    static func framesOverTheRoom(_ sequence: [Scene], samples: Int, library: Library) throws
+        -> (cached: [RGBAImage], full: [RGBAImage], hits: Int, misses: Int) {
+        let configuration = RenderConfiguration(samples: samples, filtering: .software)
+        var hits = 0, misses = 0
+        let before = try GLHarness.shared.run { ($0.renderer.cacheHits, $0.renderer.cacheMisses) }
+        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration,
+                                                 configure: { $0.cacheStaticLayer = true },
+                                                 inspect: { hits = $0.cacheHits - before.0; misses = $0.cacheMisses - before.1 })
+        let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration) {
+            $0.cacheStaticLayer = false
+        }
+        return (cached, full, hits, misses)
+    }
+
     /// The fan moves every page each frame but not its room (the backdrop, the blocks and
     /// boards lying flat): drawn once while the fan scrolls, with and without multisampling,
     /// and every frame over it equal to a full redraw.
@@ -102,15 +118,7 @@ import Testing
             s.book = 0; s.layout = .fan; s.spread = spread
             return try s.scene(library: books)
         }
-        let configuration = RenderConfiguration(samples: samples, filtering: .software)
-        var hits = 0, misses = 0
-        let before = try GLHarness.shared.run { ($0.renderer.cacheHits, $0.renderer.cacheMisses) }
-        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration,
-                                                 configure: { $0.cacheStaticLayer = true },
-                                                 inspect: { hits = $0.cacheHits - before.0; misses = $0.cacheMisses - before.1 })
-        let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration) {
-            $0.cacheStaticLayer = false
-        }
+        let (cached, full, hits, misses) = try Self.framesOverTheRoom(sequence, samples: samples, library: library)
         #expect(misses == 1 && hits == 2, "the room drawn \(misses) times, restored \(hits) times")
         for i in sequence.indices {
             let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))
@@ -138,15 +146,7 @@ import Testing
             s.shelf = shelf; s.scroll = scroll
             return try s.scene(library: books)
         }
-        let configuration = RenderConfiguration(samples: samples, filtering: .software)
-        var hits = 0, misses = 0
-        let before = try GLHarness.shared.run { ($0.renderer.cacheHits, $0.renderer.cacheMisses) }
-        let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration,
-                                                 configure: { $0.cacheStaticLayer = true },
-                                                 inspect: { hits = $0.cacheHits - before.0; misses = $0.cacheMisses - before.1 })
-        let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration) {
-            $0.cacheStaticLayer = false
-        }
+        let (cached, full, hits, misses) = try CachedLayerTests.framesOverTheRoom(sequence, samples: samples, library: library)
         // Drawn at most once (a room of the same size may be left from before), copied in the rest.
         #expect(samples > 1 ? hits + misses == 0 : misses <= 1 && hits + misses == 3,
                 "\(shelf), MSAA \(samples): the room drawn \(misses) times, copied in \(hits) times")

@@ -306,9 +306,8 @@ public final class Renderer {
         target.drawMultisampled()
         target.resolveForSingleSampled(copying: false)
         // A blit obeys the scissor: none. The backdrop alone leaves no depth: cleared, not copied.
-        gl.begin(Pass(target: target))
+        gl.begin(Pass(target: target, clear: still.isEmpty ? .depthStencil : []))
         target.copy(from: room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height), depth: !still.isEmpty)
-        if still.isEmpty { gl.begin(Pass(target: target, clear: .depthStencil)) }
         let fanned = items.filter { !isRoom($0) }
         // Each fanned page from where it can show: most of it lies under the next one up.
         coveredBands = Dictionary(FanCover.hidden(fanned, viewProjection: camera.viewProjection,

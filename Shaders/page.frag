@@ -3,8 +3,9 @@
 // from behind (its own tone and the other side's print showing through), the crease band, the
 // gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
 // Inputs:   vST, vLit (the light and the back-lighting of the face drawn), vBias (with
-//           BIASED), vOffset (with STACKED: how far a turning sheet has moved off the page
-//           beneath, on screen) from page.vert.
+//           BIASED), vHere and vRest (with STACKED or INSIDE: a turning sheet's point and the
+//           same point of the page beneath, in clip space), vRim (with STACKED: whether that
+//           page's rim lies under the sheet's) from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine, and page.vert lights it from
 //           the other side; a two-sided sheet is drawn twice, once per face, so each pixel
@@ -45,7 +46,9 @@
 in vec2 vST;
 in vec2 vLit;
 in float vBias;
-in vec2 vOffset;
+in vec3 vHere;
+in vec3 vRest;
+in float vRim;
 
 uniform sampler2D uImage;
 uniform float uBackFace;
@@ -61,6 +64,7 @@ uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
 uniform float uCurlWrap;
+uniform vec2 uPixelHalf;
 #ifdef WEDGE
 uniform vec2 uWedge;
 uniform float uAmbient;
@@ -84,6 +88,8 @@ uniform vec2 uShowThrough;
 #endif
 
 const float PI = 3.14159265358979;
+// Pixels from the page beneath within which a sheet's texels are aligned with that page's.
+const float ALIGN_REACH = 3.0;
 
 // Signed distance (layout units, negative inside) to a rectangle with rounded corners.
 float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
@@ -111,6 +117,16 @@ out vec4 fragColor;
 void main() {
     float s = mix(vST.x, 1.0 - vST.x, uBackFace);
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
+#if defined(STACKED) || defined(INSIDE)
+    // How far on screen this point of a sheet lies from the same point of the page it leaves
+    // or lands on (page.vert's vHere, vRest).
+    vec2 offset = (vHere.xy / max(vHere.z, 1e-6) - vRest.xy / max(vRest.z, 1e-6)) * uPixelHalf;
+    // A sheet within a few pixels of the page it leaves or lands on reads its texels where that
+    // page reads them (the offset back along the sheet's own texel steps), fading out as it moves
+    // away: the resting page lies on the pixel grid, and a sheet off it by a fraction of a
+    // pixel blends neighbouring texels, so its type would sharpen only in its last frames.
+    uv += (1.0 - smoothstep(0.0, ALIGN_REACH, length(offset))) * (dFdx(uv) * offset.x + dFdy(uv) * offset.y);
+#endif
     // Optional terms sit behind uniform branches: a software renderer then skips them whole
     // (a ?: would be evaluated on both sides).
 #ifdef BIASED
@@ -184,15 +200,15 @@ void main() {
 #endif
 #ifdef STACKED
     // A sheet near the page it leaves or lands on has that page's rim beneath its own: the
-    // page's outline is the sheet's moved by −vOffset on screen. Drawn over as any edge, the
+    // page's outline is the sheet's moved by −offset on screen. Drawn over as any edge, the
     // two rims added up (a lighter line along the edges at every turn's start and landing).
     // Up to two pixels apart the sheet's rim covers only what the page's leaves uncovered, so
     // the two make one edge, the outer of the two parallel outlines; past four it is any edge
     // (the offset, taken as the same across the pixel, is then too rough a guide).
-    float beneath = clamp(0.5 - (dist + dot(vec2(dFdx(dist), dFdy(dist)), vOffset)) / pixel, 0.0, 1.0);
-    float apart = length(vOffset);
+    float beneath = clamp(0.5 - (dist + dot(vec2(dFdx(dist), dFdy(dist)), offset)) / pixel, 0.0, 1.0);
+    float apart = length(offset);
     float over = beneath > 0.999 ? coverage : max(coverage - beneath, 0.0) / (1.0 - beneath);
-    float alpha = mix(over, coverage, smoothstep(2.0, 4.0, apart));
+    float alpha = mix(over, coverage, max(smoothstep(2.0, 4.0, apart), 1.0 - vRim));
 #else
     float alpha = coverage;
 #endif

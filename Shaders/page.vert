@@ -21,14 +21,17 @@
 //           uTexelAxes (texels per layout unit across and along the face's image: a bent
 //           face's bias is found here, per vertex), uStackLeft, uStackRight (the models of
 //           the pages a turning sheet leaves and lands on, for page.frag's STACKED), uStackDrops
-//           (their own drops into the gutter: the sheet's turns over as it turns),
+//           (their own drops into the gutter: the sheet's turns over as it turns), uStackRims (1
+//           where that page's rim lies under the sheet's, 0 where it is drawn apart: an endpaper),
 //           uPixelHalf (half the view in pixels).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
 //           page plane, for the shadow's strength and softness; with uShadowPass 2 the
-//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias), vOffset
-//           (pixels on screen from the same point of the nearer of those pages to a sheet's
-//           point: how far the sheet has moved off them).
+//           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias), vHere
+//           and vRest (clip x, y and w of a sheet's point and of the same point of the nearer of
+//           those pages: page.frag finds how far the sheet has moved off them per pixel, exactly
+//           where the page lies flat, as both are affine over a triangle of the sheet), vRim (that
+//           page's uStackRims).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
 // GutterCurve.swift; tests compare the two.
 
@@ -58,13 +61,16 @@ uniform vec4 uTexelAxes;
 uniform mat4 uStackLeft;
 uniform mat4 uStackRight;
 uniform vec2 uStackDrops;
+uniform vec2 uStackRims;
 uniform vec2 uPixelHalf;
 
 out vec2 vST;
 out vec2 vLit;
 out float vHeight;
 out float vBias;
-out vec2 vOffset;
+out vec3 vHere;
+out vec3 vRest;
+out float vRim;
 
 const float PI = 3.14159265358979;
 
@@ -206,11 +212,18 @@ vec2 lighting(vec3 n) {
     return vec2(lambert + sheen, smoothstep(0.0, -0.4, l));
 }
 
+// Where clip position c (x, y, w) lands on screen, in pixels (page.frag has the same).
+vec2 clipPixels(vec3 c) {
+    return c.xy / max(c.z, 1e-6) * uPixelHalf;
+}
+vec2 clipPixels(vec4 c) {
+    return clipPixels(c.xyw);
+}
+
 // Where world point w lands on screen, in pixels (a point behind the eye, never seen, kept
 // finite: no bias or offset is ever undefined).
 vec2 pixels(vec4 w) {
-    vec4 c = uViewProj * w;
-    return c.xy / max(c.w, 1e-6) * uPixelHalf;
+    return clipPixels(uViewProj * w);
 }
 
 // Where local point p of the deformed face lands on screen, in pixels.
@@ -263,7 +276,9 @@ void main() {
         vST = aGrid;
         vLit = vec2(1.0, 0.0);
         vBias = 0.0;
-        vOffset = vec2(1e9);
+        vHere = vec3(0.0, 0.0, 1.0);
+        vRest = vec3(1e6, 1e6, 1.0);
+        vRim = 0.0;
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -283,9 +298,13 @@ void main() {
     vec3 onLeft = vec3(p, 0.0), onRight = onLeft, ln = vec3(0.0, 0.0, 1.0);
     curve(onLeft, ln, uStackDrops.xx);
     curve(onRight, ln, uStackDrops.yy);
-    vec2 here = pixels(world);
-    vec2 left = here - pixels(uStackLeft * vec4(onLeft, 1.0)), right = here - pixels(uStackRight * vec4(onRight, 1.0));
-    vOffset = dot(left, left) < dot(right, right) ? left : right;
+    vec4 here = uViewProj * world, leftClip = uViewProj * (uStackLeft * vec4(onLeft, 1.0)),
+         rightClip = uViewProj * (uStackRight * vec4(onRight, 1.0));
+    vec2 left = clipPixels(here) - clipPixels(leftClip), right = clipPixels(here) - clipPixels(rightClip);
+    vHere = here.xyw;
+    bool nearerLeft = dot(left, left) < dot(right, right);
+    vRest = (nearerLeft ? leftClip : rightClip).xyw;
+    vRim = nearerLeft ? uStackRims.x : uStackRims.y;
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height
         // above the pages it lies on: its curve and arch are theirs too, and cast nothing.

@@ -5,7 +5,7 @@ enum UniformName: Int, CaseIterable {
     // page.vert: every program that draws a page (faces, cast shadow, overlays)
     case viewProj, model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone, light
     case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from, tapBias, texelAxes
-    case stackLeft, stackRight, stackDrops, pixelHalf
+    case stackLeft, stackRight, stackDrops, stackRims, pixelHalf
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, cornerRadius, backTone
     case showThrough, behindLevel, behindOrigin, behindDu, behindDt, themePaper, themeInk, backFace

@@ -126,7 +126,7 @@ extension Renderer {
                     faceState.clockwise = item.model.determinant < 0
                     gl.apply(Pipeline(page.program, faceState))
                     setGeometry(page, item, viewProj: viewProj)
-                    if variant.stacked { setStacks(page, item) }
+                    if variant.stacked || variant.insideOnly { setStacks(page, item) }
                     page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                     page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
                     page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
@@ -288,21 +288,22 @@ extension Renderer {
     }
 
     /// Where the pages a turning sheet of the flat layout leaves and lands on lie (pages lying
-    /// open of its size, attached at the same spine: their rims lie under its own there), for
-    /// page.vert's `vOffset`; out of reach where there is none. Only pages with a sheet's other
-    /// side behind them: an endpaper lies on its board, not on a stack, and stays drawn under
-    /// the page that lands on it, so the two rims add up at rest too.
+    /// open of its size, attached at the same spine), for page.vert's `vHere` and `vRest`; out
+    /// of reach where there is none. Their rims lie under the sheet's own (`uStackRims`) only
+    /// where a sheet's other side is behind them: an endpaper lies on its board, not on a
+    /// stack, and stays drawn under the page that lands on it, so the two rims add up at rest
+    /// too. Its texels still guide the landing sheet's.
     func setStacks(_ page: ProgramUniforms, _ sheet: SceneItem) {
-        let under = openPages.filter {
-            $0.behind != nil && abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6
-        }
+        let under = openPages.filter { abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6 }.prefix(2)
         let away = Mat4.translation(1e6, 1e6, 0)
-        let models = Array(under.prefix(2).map(\.model)) + [away, away]
+        let models = Array(under.map(\.model)) + [away, away]
         // Each page's own curve into the gutter: the sheet's own drop has turned over with it.
-        let drops = Array(under.prefix(2).map(\.gutterDrop.x)) + [0, 0]
+        let drops = Array(under.map(\.gutterDrop.x)) + [0, 0]
+        let rims = Array(under.map { $0.behind != nil ? Float(1) : 0 }) + [0, 0]
         page[.stackLeft].set(matrix: models[0].floats)
         page[.stackRight].set(matrix: models[1].floats)
         page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
+        page[.stackRims].set(rims[0], rims[1])
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.

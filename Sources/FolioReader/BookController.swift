@@ -370,13 +370,14 @@ public final class BookController {
         let before = styleBlend ?? restingStyles
         change(&settings)
         // The camera, the layout and the shelf move to new styles (a script's `style fan` cut
-        // them in one frame), each from where it stands, also when it was on its way to another;
-        // with no book open only the shelf has anything to move.
+        // them in one frame), each from where it stands and at the speed it has, also when it
+        // was on its way to another; with no book open only the shelf has anything to move.
         let from = before.amounts, to = restingStyles.amounts
         var motions = styleMotions.isEmpty ? Array(repeating: nil, count: to.count) : styleMotions
         for i in to.indices where (book != nil || i == StyleBlend.shelfAmount) && motions[i]?.to ?? from[i] != to[i] {
-            motions[i] = from[i] == to[i] ? nil
-                : Motion(from: from[i], to: to[i], start: time, duration: StyleBlend.duration, curve: .timing(.easeInOut))
+            let speed = motions[i].map { $0.isDone(at: time) ? 0 : $0.rate(at: time) } ?? 0
+            motions[i] = from[i] == to[i] && speed == 0 ? nil
+                : Motion(from: from[i], to: to[i], start: time, duration: StyleBlend.duration, curve: .timing(.easeInOut), velocity: speed)
         }
         styleMotions = Self.moving(motions)
         notifyLayout()

@@ -10,6 +10,10 @@ struct Motion: Equatable {
     var start: Double
     var duration: Double
     var curve: Curve
+    /// Units a second it starts at: a motion that takes over from another keeps its speed
+    /// (otherwise it would stop dead and set off again), fading by the Hermite term
+    /// f (1 − f)², which starts at that slope and is 0 with zero slope at the end.
+    var velocity = 0.0
 
     func fraction(at t: Double) -> Double {
         duration > 0 ? clamp((t - start) / duration, 0, 1) : 1
@@ -22,7 +26,13 @@ struct Motion: Equatable {
         case let .turn(c): c(f)
         case let .spring(s): s.value(at: f * s.duration)
         }
-        return mix(from, to, e)
+        return mix(from, to, e) + velocity * duration * f * (1 - f) * (1 - f)
+    }
+
+    /// Units a second at `t` (a central difference, a thousandth of the duration wide).
+    func rate(at t: Double) -> Double {
+        let h = max(duration, 1e-6) * 1e-3
+        return (value(at: t + h) - value(at: t - h)) / (2 * h)
     }
 
     func isDone(at t: Double) -> Bool { t >= start + duration }

@@ -183,6 +183,25 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         let scaleSteps = zip([scale0] + scales, scales).map { abs($1 - $0) }
         #expect(scaleSteps.max()! < 0.15 * max(abs(scales.last! - scale0), 1e-6) || abs(scales.last! - scale0) < 1e-6, "the book's scale jumps: \(scales)")
     }
+
+    /// A viewpoint asked for while the camera moves to another takes over at the camera's
+    /// speed: it turns round without stopping dead or jumping (a new ease-in-out from where it
+    /// stood stopped it in one frame, a change of speed of 75% of the fastest step; now 28%).
+    @Test func aViewpointAskedForMidWayKeepsTheCamerasSpeed() {
+        let c = reading()
+        #expect(c.handle(.cycleViewpoint, at: 2))
+        var vanishing: [Double] = []
+        for i in 0...30 {
+            let t = 2 + Double(i) / 30
+            if i == 7 { #expect(c.handle(.cycleViewpoint, at: t)) }
+            c.update(to: t)
+            vanishing.append(c.scene().camera.vanishingPoint.y)
+        }
+        let steps = zip(vanishing, vanishing.dropFirst()).map { $1 - $0 }
+        let fastest = steps.map(abs).max()!, changes = zip(steps, steps.dropFirst()).map { abs($1 - $0) }
+        #expect(changes.max()! < 0.4 * fastest, "the camera's speed changes at once: \(steps)")
+        #expect(!c.isAnimating && abs(vanishing.last! - c.settings.viewpoint.vanishingPoint(viewSize: c.settings.viewSize).y) < 1e-9)
+    }
 }
 
 /// Style words that cut the camera or the layout in one frame (`style fan`, `style reverse`,

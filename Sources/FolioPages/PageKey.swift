@@ -64,9 +64,10 @@ public enum PageKey: Sendable, Hashable {
 /// Where the store puts images for the GPU: implemented over GL textures by the frame
 /// pipeline, by a recorder in tests. The store decides what goes up and what is freed.
 public protocol PageTextures: AnyObject {
-    /// Makes `image` the texture of `face` (replacing any); returns the bytes it holds.
-    /// `mipmaps` false: it is shown at most a little smaller than it is (a crop).
-    func upload(_ image: RGBAImage, for face: FaceContent, mipmaps: Bool) -> Int
+    /// Makes `image` the texture of `faces` (replacing any), one texture they share; returns
+    /// the bytes it holds. `mipmaps` false: it is shown at most a little smaller than it is (a
+    /// crop).
+    func upload(_ image: RGBAImage, for faces: [FaceContent], mipmaps: Bool) -> Int
     /// Frees the texture of `face`, if it has one.
     func remove(_ face: FaceContent)
     /// Gives `face`'s texture to `other` (freeing any `other` had): the same image is now

@@ -235,7 +235,7 @@ extension PageStore {
         for key in keys {
             guard var e = table[key], let image = e.image, e.textureVersion != e.version else { continue }
             if let budget, spent > 0, spent + image.byteCount > budget { break }
-            e.gpuBytes = key.faces.reduce(0) { $0 + textures.upload(image, for: $1, mipmaps: true) }
+            e.gpuBytes = textures.upload(image, for: key.faces, mipmaps: true)
             e.textureVersion = e.version
             e.textureHeight = image.height
             if settings.releasesPixels {

@@ -348,7 +348,7 @@ public final class PageStore {
             // A newer crop, or its texture was lost: it goes up (no mipmaps to make, the largest
             // cost of the upload in software, or hold).
             if var row = table[key], row.textureVersion != row.version, let r = row.raster {
-                row.gpuBytes = key.faces.reduce(0) { $0 + textures.upload(r.image, for: $1, mipmaps: false) }
+                row.gpuBytes = textures.upload(r.image, for: key.faces, mipmaps: false)
                 row.textureVersion = row.version
                 table[key] = row
                 changed = true

@@ -15,7 +15,9 @@ public final class TextureStore {
     private static let serials = Atomic<Int>(0)
     /// How textures uploaded from now on are filtered.
     public var descriptor: TextureDescriptor
-    private var textures: [FaceContent: (texture: Texture, version: Int)] = [:]
+    /// Each face's texture: faces showing one image (a cover is the closed book's and the open
+    /// book's front) share one.
+    private var textures: [FaceContent: (held: Held, version: Int)] = [:]
     /// Counts uploads: each texture gets a version of its own.
     private var uploads = 0
     private var paperTexture: Texture?
@@ -30,26 +32,35 @@ public final class TextureStore {
 
     /// The texture of a face; plain paper when it has none.
     public func texture(for face: FaceContent) -> Texture {
-        textures[face]?.texture ?? paper
+        textures[face]?.held.texture ?? paper
     }
 
-    /// Makes `image` the texture of `face`, replacing any it had; filtered as `descriptor`
-    /// says (nil: as the store's `descriptor`). Returns the bytes it holds, mipmaps included
-    /// (an estimate: GL does not say).
+    /// One GL texture and how many faces show it: freed with the last.
+    private final class Held {
+        let texture: Texture
+        var faces: Int
+        init(_ texture: Texture, faces: Int) { (self.texture, self.faces) = (texture, faces) }
+    }
+
+    /// Makes `image` the texture of each of `faces`, one texture they share, replacing any they
+    /// had; filtered as `descriptor` says (nil: as the store's `descriptor`). Returns the bytes
+    /// it holds, mipmaps included (an estimate: GL does not say).
     @discardableResult
-    public func upload(_ image: RGBAImage, for face: FaceContent, descriptor: TextureDescriptor? = nil) -> Int {
-        remove(face)
+    public func upload(_ image: RGBAImage, for faces: [FaceContent], descriptor: TextureDescriptor? = nil) -> Int {
+        faces.forEach(remove)
         let descriptor = descriptor ?? self.descriptor
         uploads += 1
-        let texture = Texture(image: image, descriptor: descriptor)
-        textures[face] = (texture, uploads)
+        let held = Held(Texture(image: image, descriptor: descriptor), faces: faces.count)
+        for face in faces { textures[face] = (held, uploads) }
         // Its texels, plus a third for the mipmap chain.
-        return image.width * image.height * texture.bytesPerTexel * (descriptor.mipmaps ? 4 : 3) / 3
+        return image.width * image.height * held.texture.bytesPerTexel * (descriptor.mipmaps ? 4 : 3) / 3
     }
 
-    /// Frees the texture of `face`, if it has one.
+    /// Frees the texture of `face`, if it has one and no other face shows it.
     public func remove(_ face: FaceContent) {
-        textures.removeValue(forKey: face)?.texture.destroy()
+        guard let held = textures.removeValue(forKey: face)?.held else { return }
+        held.faces -= 1
+        if held.faces == 0 { held.texture.destroy() }
     }
 
     /// Gives `face`'s texture to `other`, freeing any `other` had; it gets a new version
@@ -58,7 +69,7 @@ public final class TextureStore {
         guard face != other, let moved = textures.removeValue(forKey: face) else { return }
         remove(other)
         uploads += 1
-        textures[other] = (moved.texture, uploads)
+        textures[other] = (moved.held, uploads)
     }
 
     public var paper: Texture {

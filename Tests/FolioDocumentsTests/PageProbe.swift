@@ -35,7 +35,7 @@ final class PageProbe {
 }
 
 private final class NoTextures: PageTextures {
-    func upload(_ image: RGBAImage, for face: FaceContent, mipmaps: Bool) -> Int { 0 }
+    func upload(_ image: RGBAImage, for faces: [FaceContent], mipmaps: Bool) -> Int { 0 }
     func remove(_ face: FaceContent) {}
     func move(_ face: FaceContent, to other: FaceContent) {}
 }

@@ -32,8 +32,12 @@ final class Uploads: PageTextures {
     var shown: [FaceContent: RGBAImage] = [:]
     var removed: [FaceContent] = []
 
-    func upload(_ image: RGBAImage, for face: FaceContent, mipmaps: Bool) -> Int {
-        shown[face] = image
+    /// The images that went up, one a call, with the faces sharing each.
+    var uploads: [[FaceContent]] = []
+
+    func upload(_ image: RGBAImage, for faces: [FaceContent], mipmaps: Bool) -> Int {
+        for face in faces { shown[face] = image }
+        uploads.append(faces)
         return image.byteCount
     }
 
@@ -293,7 +297,9 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         settle(store, decoding, showing: [.cover(0), .cover(1)])
         #expect(uploads.shown[.cover(0)]?.width == 10 && uploads.shown[.page(0, 0)]?.width == 10)
         #expect(uploads.shown[.cover(1)]?.width == 8, "a book without a cover shows its first page")
-        #expect(store.statistics.resident == 2 && store.statistics.gpuBytes == 2 * (10 * 15 + 8 * 12) * 4)
+        // Each image goes up once, the cover's for both its faces (it went up once a face).
+        #expect(uploads.uploads.contains([.cover(0), .page(0, 0)]), "\(uploads.uploads)")
+        #expect(store.statistics.resident == 2 && store.statistics.gpuBytes == (10 * 15 + 8 * 12) * 4)
 
         settle(store, decoding, showing: spread(0))
         #expect(store.table[.cover(book: 0)] != nil, "covers stay while reading")

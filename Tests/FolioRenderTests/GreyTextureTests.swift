@@ -41,7 +41,7 @@ import Testing
             func frame(_ image: RGBAImage) -> (RGBAImage, Int) {
                 let textures = TextureStore()
                 defer { textures.destroy() }
-                let bytes = textures.upload(image, for: shown)
+                let bytes = textures.upload(image, for: [shown])
                 p.renderer.draw(scene, into: target, textures: textures)
                 return (target.readPixels(), bytes)
             }
@@ -51,5 +51,30 @@ import Testing
         // Read as red alone, without its swizzle, the page would differ by most of its light.
         let r = try #require(ImageAssert.compare(grey.0, rgba.0, channelTolerance: 2))
         #expect(r.failingPixels <= 2, "\(r.failingPixels) pixels differ by more than 2 levels (max \(r.maxDelta))")
+    }
+}
+
+/// Faces that show one image share one texture: a cover (the closed book's and the open
+/// book's front) goes up once, and lives while either face shows it.
+@Suite(.serialized) struct SharedTextureTests {
+    @Test func facesShowingOneImageShareOneTexture() throws {
+        try GLHarness.shared.run { _ in
+            let ledger = try #require(GLContextLedger.current)
+            let textures = TextureStore()
+            defer { textures.destroy() }
+            let paper = textures.paper
+            let before = ledger.alive["texture"] ?? 0
+            let image = RGBAImage(width: 64, height: 96, fill: (200, 30, 30, 255))
+            let bytes = textures.upload(image, for: [.cover(0), .page(0, 0)])
+            #expect(ledger.alive["texture"] ?? 0 == before + 1, "one texture for both faces")
+            #expect(bytes == 64 * 96 * 4 * 4 / 3, "the bytes of one texture: \(bytes)")
+            #expect(textures.texture(for: .cover(0)) == textures.texture(for: .page(0, 0)))
+            #expect(textures.version(of: .cover(0)) != 0 && textures.version(of: .page(0, 0)) != 0)
+            textures.remove(.cover(0))
+            #expect(textures.texture(for: .page(0, 0)) != paper && ledger.alive["texture"] ?? 0 == before + 1,
+                    "the other face still shows it")
+            textures.remove(.page(0, 0))
+            #expect(textures.texture(for: .page(0, 0)) == paper && ledger.alive["texture"] ?? 0 == before, "freed with the last face")
+        }
     }
 }

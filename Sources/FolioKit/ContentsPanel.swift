@@ -1,8 +1,9 @@
-import FolioReader
 import FolioBook
 import FolioFind
 import FolioInput
+import FolioLayout
 import FolioOverlay
+import FolioReader
 import Foundation
 
 extension ReaderLayer {
@@ -41,7 +42,7 @@ extension FramePipeline {
     /// contents says so in one line (no empty panel over the page).
     func showContents(at now: Double) {
         guard configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return }
-        var list = ReaderLayer.contents(of: library.books[b], shown: (controller.shownPages.last ?? 1) - 1, in: configuration.documents)
+        var list = ReaderLayer.contents(of: library.books[b], shown: PageImage(number: controller.shownPages.last ?? 1).index, in: configuration.documents)
         if list.rows.isEmpty {
             layer.answer(ReaderLayer.noContents, at: now)
         } else {
@@ -91,7 +92,7 @@ extension FramePipeline {
         guard let list = layer.contents, list.rows.indices.contains(row) else { return true }
         layer.contents = nil
         needsRender = true
-        if let image = list.rows[row].target { perform(.goTo(page: image + 2), at: now, origin: .key) }
+        if let image = list.rows[row].target { perform(.goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key) }
         return true
     }
 }

@@ -104,7 +104,7 @@ extension FramePipeline {
     private func go(to image: Int, at now: Double) -> Bool {
         overview = nil
         needsRender = true
-        perform(.goTo(page: image + 2), at: now, origin: .key)
+        perform(.goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key)
         return true
     }
 }

@@ -1,5 +1,6 @@
 import FolioBook
 import FolioFind
+import FolioLayout
 import FolioReader
 import FolioSpeech
 
@@ -89,9 +90,10 @@ extension FramePipeline {
         // The page the voice reached, turned to as a reader turns it: the next one with the turn.
         let pages = library.books[reading.book].pages
         guard let first = spoken.parts.first, let image = pages.firstIndex(of: .document(reading.path, index: first.page)),
-              !controller.shownPages.contains(image + 1) else { return }
-        // Page numbers are images + 1: the image numbered as the last one shown is the next.
-        perform(controller.shownPages.last == image ? .nextPage : .goTo(page: image + 2), at: now, origin: .key)
+              !controller.shownPages.contains(PageImage(index: image).number) else { return }
+        // The image after the last one shown is the next page.
+        let next = controller.shownPages.last.map { PageImage(number: $0).index + 1 } == image
+        perform(next ? .nextPage : .goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key)
     }
 
     /// Marks `sentence` on the paper in place of the one marked before (nil: none); the pages of

@@ -1,8 +1,9 @@
-import FolioReader
 import FolioBook
 import FolioFind
 import FolioInput
+import FolioLayout
 import FolioOverlay
+import FolioReader
 
 /// A search typed in the window: the open book's document searched in the background from the
 /// page shown, its hits marked on the pages, the first one turned to, N / Shift+N moving on.
@@ -28,7 +29,7 @@ extension FramePipeline {
     static let searchPoll = 0.1
 
     /// The page image the open spread starts at.
-    var shownImage: Int { (controller.shownPages.first ?? 1) - 1 }
+    var shownImage: Int { PageImage(number: controller.shownPages.first ?? 1).index }
 
     /// Whether the search field can open: in an open book, with the layer shown.
     private var searchable: Bool { configuration.showsLayer && controller.book != nil && controller.phase == .reading }
@@ -206,8 +207,8 @@ extension FramePipeline {
         layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor, shown: [hit.page])
         titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"
         layer.fade.show(at: now)
-        // Image i is layout page i + 2.
-        if !controller.shownPages.contains(target + 1) { perform(.goTo(page: target + 2), at: now, origin: .key) }
+        let image = PageImage(index: target)
+        if !controller.shownPages.contains(image.number) { perform(.goTo(page: image.layoutPage), at: now, origin: .key) }
     }
 
     /// The pages of the search's document the open spread shows.

@@ -127,25 +127,25 @@ public struct Overview: Sendable, Equatable {
         for image in imagesInView() {
             guard let b = box(of: image) else { continue }
             let lift = image == selected ? Self.raised : Self.lift
-            let size = Vec2(b.width, b.height)
+            let size = Vec2(b.width, b.height), page = PageImage(index: image).layoutPage
             let left = Mat4.translation(b.minX, b.centre.y, 0)
             // Halves mirrored about the page's middle: a desk shadow and a board have no edge at
             // their spine side (they were made for a book's halves).
             let middle = Mat4.translation(b.centre.x, b.centre.y, 0)
             let halves = [middle, middle * Mat4.scale(-1, 1, 1)]
             for half in halves {
-                items.append(SceneItem(kind: .shadow, book: index, page: image + 2, size: Vec2(size.x / 2, size.y), model: half,
+                items.append(SceneItem(kind: .shadow, book: index, page: page, size: Vec2(size.x / 2, size.y), model: half,
                                        front: .blank, z: -2, thickness: lift + BookBoard.thickness))
                 if current.contains(image) {
-                    items.append(SceneItem(kind: .board, book: index, page: image + 2, size: Vec2(size.x / 2, size.y),
+                    items.append(SceneItem(kind: .board, book: index, page: page, size: Vec2(size.x / 2, size.y),
                                            model: half * Mat4.translation(0, 0, lift - 1), front: .cover(index), z: -1,
                                            thickness: 2 * BookBoard.thickness))
                 }
             }
-            items.append(SceneItem(kind: .block, book: index, page: image + 2, size: size, model: left * Mat4.translation(0, 0, lift),
+            items.append(SceneItem(kind: .block, book: index, page: page, size: size, model: left * Mat4.translation(0, 0, lift),
                                    front: .blank, z: 0, thickness: 1.5))
-            items.append(SceneItem(kind: .page, book: index, page: image + 2, size: size, model: left * Mat4.translation(0, 0, lift),
-                                   front: .page(index, image + 2), z: 1))
+            items.append(SceneItem(kind: .page, book: index, page: page, size: size, model: left * Mat4.translation(0, 0, lift),
+                                   front: .page(index, page), z: 1))
         }
         return Scene(state: .reading, camera: Camera(viewSize: viewSize), items: items)
     }

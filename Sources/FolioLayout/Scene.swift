@@ -54,7 +54,7 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public static func detail(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .detail, book: book, page: page) }
 
     /// The page image shown (layout page n shows image n − 2), or nil for covers and blanks.
-    public var imageIndex: Int? { kind == .page && page >= 2 ? page - 2 : nil }
+    public var imageIndex: Int? { kind == .page ? PageImage(layoutPage: page)?.index : nil }
 }
 
 /// Shading terms for one face, each 0 … 1 (the curves of docs/behaviour.md §5 produce them).

@@ -47,8 +47,8 @@ public enum PageKey: Sendable, Hashable {
     public var faces: [FaceContent] {
         switch self {
         case let .cover(b): [.cover(b), .page(b, 0)]
-        case let .page(b, j): [.page(b, j + 2)]
-        case let .crop(b, j): [.detail(b, j + 2)]
+        case let .page(b, j): [.page(b, PageImage(index: j).layoutPage)]
+        case let .crop(b, j): [.detail(b, PageImage(index: j).layoutPage)]
         }
     }
 

@@ -208,7 +208,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// The open book, its pages, and the page image (0-based) its spread starts at.
     private func reading(_ pipeline: FramePipeline) -> (book: Book, image: Int)? {
         guard let b = pipeline.controller.book else { return nil }
-        return (pipeline.library.books[b], (pipeline.controller.shownPages.first ?? 1) - 1)
+        return (pipeline.library.books[b], PageImage(number: pipeline.controller.shownPages.first ?? 1).index)
     }
 
     func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {
@@ -222,22 +222,22 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         case .help: say(KeyMap.help)
         case .toggleBookmark:
             guard let (book, image) = reading(pipeline) else { return }
-            pipeline.titleNote = bookmarks?.toggle(page: image + 1, of: book) ?? "bookmarks are not remembered (the state store cannot be used)"
+            pipeline.titleNote = bookmarks?.toggle(page: PageImage(index: image).number, of: book) ?? "bookmarks are not remembered (the state store cannot be used)"
             pipeline.bookmarksChanged()
         case .nextBookmark:
             guard let (book, image) = reading(pipeline) else { return }
-            guard let page = Bookmarks.next(after: image + 1, in: bookmarks?.pages(of: book) ?? []) else {
+            guard let page = Bookmarks.next(after: PageImage(index: image).number, in: bookmarks?.pages(of: book) ?? []) else {
                 pipeline.titleNote = "no bookmarks in this book (M marks the spread)"
                 return
             }
             pipeline.titleNote = "bookmark: page \(page)"
-            pipeline.perform(.goTo(page: page + 1), at: time, origin: .key)
+            pipeline.perform(.goTo(page: PageImage(number: page).layoutPage), at: time, origin: .key)
             // Every mark is placed now (counted for Shift+M): each wears its ribbon.
             pipeline.bookmarksChanged()
         case .back:
             guard let image = back.back() else { return }
-            pipeline.titleNote = "back to page \(image + 1)"
-            pipeline.perform(.goTo(page: image + 2), at: time, origin: .key)
+            pipeline.titleNote = "back to page \(PageImage(index: image).number)"
+            pipeline.perform(.goTo(page: PageImage(index: image).layoutPage), at: time, origin: .key)
         case .cycleTheme: remember { [theme = pipeline.renderer.settings.theme] in $0.theme = theme }
         case .toggleShowThrough: remember { [on = pipeline.renderer.settings.showThrough] in $0.showThrough = on }
         case .typography:
@@ -280,8 +280,9 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         case let .page(target):
             guard let to = book.pages.firstIndex(of: .document(path, index: target)) else { return false }
             back.leave(image)
-            pipeline.titleNote = "link to page \(to + 1) (Alt+← back)"
-            pipeline.perform(.goTo(page: to + 2), at: time, origin: .key)
+            let page = PageImage(index: to)
+            pipeline.titleNote = "link to page \(page.number) (Alt+← back)"
+            pipeline.perform(.goTo(page: page.layoutPage), at: time, origin: .key)
         case let .note(_, text, links):
             // Read where it is referred to, as Foliate, KOReader and Apple Books show notes.
             pipeline.showNote(text, links: links, at: time)

@@ -1,0 +1,15 @@
+import FolioLayout
+import Testing
+
+/// The three numberings of a book's pages convert in one place (`PageImage`): the first image
+/// is the reader's page 1 and layout page 2, after the cover (0) and the endpaper (1).
+@Suite struct PageImageTests {
+    @Test func theNumberingsConvertOneWay() {
+        let first = PageImage(index: 0)
+        #expect(first.number == 1 && first.layoutPage == 2)
+        #expect(PageImage(layoutPage: 0) == nil && PageImage(layoutPage: 1) == nil && PageImage(layoutPage: 2) == first)
+        #expect(PageImage(number: 7) == PageImage(index: 6) && PageImage(index: 6).layoutPage == 8)
+        #expect(FaceContent.page(3, 9).imageIndex == 7 && FaceContent.cover(3).imageIndex == nil)
+        #expect(PageImage(index: 4) < PageImage(index: 5))
+    }
+}

@@ -88,14 +88,14 @@ final class DjVuHandle {
     }
 
     /// `path` opened with its directory read (within `timeout` seconds) and its component files
-    /// checked (`DjVuDocument.checkComponents`), and those files.
-    static func open(_ path: String, timeout: TimeInterval) throws -> (DjVuHandle, [DjVuDocument.Component]) {
+    /// checked (`DjVuExpressions.checkComponents`), and those files.
+    static func open(_ path: String, timeout: TimeInterval) throws -> (DjVuHandle, [DjVuExpressions.Component]) {
         let handle = try DjVuHandle(path: path)
         let status = try handle.await(ddjvu_document_job(handle.document), deadline: Date(timeIntervalSinceNow: timeout)) {
             PageError.invalid(path: path, message: "took more than \(Int(timeout)) s to open")
         }
         guard status == DDJVU_JOB_OK else { throw PageError.invalid(path: path, message: "not a readable DjVu document\(handle.detail)") }
-        return (handle, try DjVuDocument.checkComponents(handle.document, path: path))
+        return (handle, try DjVuExpressions.checkComponents(handle.document, path: path))
     }
 
     /// Waits for `job` to finish (handling messages), its status; past `deadline`, stops it
@@ -230,14 +230,14 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         damage = Self.shortfall(path)
         pageCount = Int(ddjvu_document_get_pagenum(document))
         guard pageCount > 0 else { throw PageError.invalid(path: path, message: "has no pages") }
-        labels = Self.labels(files)
-        pageIDs = Self.pageIDs(files)
+        labels = DjVuExpressions.labels(files)
+        pageIDs = DjVuExpressions.pageIDs(files)
         let anno = try first.expression(deadline: deadline, late: late) { ddjvu_document_get_anno(document, 1) }
-        title = Self.metadata(anno, "title")
-        author = Self.metadata(anno, "author")
+        title = DjVuExpressions.metadata(anno, "title")
+        author = DjVuExpressions.metadata(anno, "author")
         ddjvu_miniexp_release(document, anno)
         let outlineExp = try first.expression(deadline: deadline, late: late) { ddjvu_document_get_outline(document) }
-        outline = Self.outline(outlineExp, pageCount: pageCount, ids: pageIDs)
+        outline = DjVuExpressions.outline(outlineExp, pageCount: pageCount, ids: pageIDs)
         ddjvu_miniexp_release(document, outlineExp)
         let firstPage = try? first.pageInfo(0, deadline: deadline)
         aspect = Book.paperAspect(firstPage: firstPage.map { ($0.width, $0.height) })
@@ -361,7 +361,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         let info = try pageInfo(index, on: textHandles)
         return try annotation(page: index, { ddjvu_document_get_pagetext($0, Int32(index), "word") }) { exp in
             var words: [TextWord] = []
-            Self.collectWords(exp, into: &words) { region(of: $0, info) }
+            DjVuExpressions.collectWords(exp, into: &words) { region(of: $0, info) }
             return words.isEmpty ? nil : PageText(words: words)
         }
     }
@@ -420,11 +420,11 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private func link(_ area: miniexp_t?, _ info: PageInfo) -> PageLink? {
         var url = miniexp_nth(1, area)
         if miniexp_consp(url) != 0 { url = miniexp_nth(1, url) }  // (url "target" "frame")
-        guard let target = Self.string(url), !target.isEmpty else { return nil }
+        guard let target = DjVuExpressions.string(url), !target.isEmpty else { return nil }
         let shape = miniexp_nth(3, area)
-        let numbers = Self.list(miniexp_cdr(shape)).compactMap { miniexp_numberp($0) != 0 ? Double(miniexp_to_int($0)) : nil }
+        let numbers = DjVuExpressions.list(miniexp_cdr(shape)).compactMap { miniexp_numberp($0) != 0 ? Double(miniexp_to_int($0)) : nil }
         let box: (Double, Double, Double, Double)
-        switch Self.symbol(miniexp_car(shape)) {
+        switch DjVuExpressions.symbol(miniexp_car(shape)) {
         case "rect", "oval", "text":
             guard numbers.count >= 4 else { return nil }
             box = (numbers[0], numbers[1], numbers[0] + numbers[2], numbers[1] + numbers[3])
@@ -437,7 +437,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         }
         let place = region(of: box, info)
         guard target.hasPrefix("#") else { return PageLink(box: place, target: .uri(target)) }
-        return Self.page(of: target, pageCount: pageCount, ids: pageIDs).map { PageLink(box: place, target: .page($0)) }
+        return DjVuExpressions.page(of: target, pageCount: pageCount, ids: pageIDs).map { PageLink(box: place, target: .page($0)) }
     }
 
     // MARK: The file

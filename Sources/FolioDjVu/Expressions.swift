@@ -4,7 +4,7 @@ import Foundation
 
 /// Reading what ddjvuapi gives as lisp expressions (miniexp) and file lists: the component
 /// files, metadata, the outline and the text layer.
-extension DjVuDocument {
+enum DjVuExpressions {
     /// One component file of a document.
     struct Component {
         var id: String, name: String, title: String
@@ -39,7 +39,7 @@ extension DjVuDocument {
                 }
             }
         }
-        try checkIncludes(document, files, path: path)
+        try DjVuIncludes.check(document, files, path: path)
         return files
     }
 

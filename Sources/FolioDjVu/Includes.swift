@@ -7,14 +7,14 @@ import Glibc
 /// djvulibre decodes any page: djvulibre follows inclusions recursively, so files that include
 /// each other in a cycle take it down (a stack overflow), and an indirect document's inclusion
 /// of a file its directory does not list would open that file by name.
-extension DjVuDocument {
+enum DjVuIncludes {
     /// Inclusions deeper than this refuse the document (real ones are one level: shared
     /// annotations).
     static let maxIncludeDepth = 32
 
     /// Refuses a document whose component files include each other in a cycle, more than
     /// `maxIncludeDepth` deep, or a file its directory does not list.
-    static func checkIncludes(_ document: OpaquePointer, _ files: [Component], path: String) throws {
+    static func check(_ document: OpaquePointer, _ files: [DjVuExpressions.Component], path: String) throws {
         let type = ddjvu_document_get_type(document)
         let folder = (path as NSString).deletingLastPathComponent
         var includes: [String: [String]] = [:]

@@ -6,33 +6,6 @@ import FolioOverlay
 import FolioReader
 import Foundation
 
-extension ReaderLayer {
-    /// The contents of `book` as panel rows: its document's outline, or its file names for a
-    /// book of image files (a comic archive's pages are its document's). `shown` is the page
-    /// image the reader is at: the last row starting at or before it is the current chapter.
-    /// The document is opened through `documents`.
-    public static func contents(of book: Book, shown: Int, in documents: DocumentRegistry) -> ContentsList {
-        let outline: [OutlineEntry]
-        var target: (Int) -> Int? = { book.pages.indices.contains($0) ? $0 : nil }
-        if let (path, _) = documentPage(book: book, image: 0) {
-            outline = (try? documents.open(path))?.outline ?? []
-            target = { book.pages.firstIndex(of: .document(path, index: $0)) }
-        } else {
-            outline = OutlineEntry.fileNames(book.pages.map { ($0.path as NSString).lastPathComponent })
-        }
-        let rows = outline.rows.map { depth, entry in
-            let image = entry.page.flatMap(target)
-            return ContentsList.Row(title: entry.title, label: image.map { book.pageLabel(image: $0, in: documents) }, depth: depth, target: image)
-        }
-        return ContentsList(rows: rows, current: rows.lastIndex { ($0.target ?? .max) <= shown })
-    }
-}
-
-extension ReaderLayer {
-    /// What Tab says of a book whose document has no outline.
-    public static let noContents = "this book has no contents"
-}
-
 extension FramePipeline {
     var overlayLayout: OverlayLayout {
         OverlayLayout(width: target.width, height: target.height, scale: surface.contentScale)

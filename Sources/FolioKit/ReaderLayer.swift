@@ -1,4 +1,5 @@
 import FolioBook
+import FolioFind
 import FolioImage
 import FolioInput
 import FolioLayout
@@ -6,6 +7,7 @@ import FolioOverlay
 import FolioOverlayText
 import FolioReader
 import FolioRender
+import Foundation
 
 /// The facts of a reader's state the on-screen layer shows: what the library, the key map and
 /// the state say, put into the layer's terms (`OverlayContent`).
@@ -165,5 +167,95 @@ final class LayerTextures {
             return ScreenQuad(texture: texture, x: Int(panel.frame.x), y: Int(panel.frame.y), opacity: Float(min(opacity, 1)))
         }
         renderer.drewOver(quads.draw(list, into: target), in: target)
+    }
+}
+
+extension ReaderLayer {
+    /// The contents of `book` as panel rows: its document's outline, or its file names for a
+    /// book of image files (a comic archive's pages are its document's). `shown` is the page
+    /// image the reader is at: the last row starting at or before it is the current chapter.
+    /// The document is opened through `documents`.
+    public static func contents(of book: Book, shown: Int, in documents: DocumentRegistry) -> ContentsList {
+        let outline: [OutlineEntry]
+        var target: (Int) -> Int? = { book.pages.indices.contains($0) ? $0 : nil }
+        if let (path, _) = documentPage(book: book, image: 0) {
+            outline = (try? documents.open(path))?.outline ?? []
+            target = { book.pages.firstIndex(of: .document(path, index: $0)) }
+        } else {
+            outline = OutlineEntry.fileNames(book.pages.map { ($0.path as NSString).lastPathComponent })
+        }
+        let rows = outline.rows.map { depth, entry in
+            let image = entry.page.flatMap(target)
+            return ContentsList.Row(title: entry.title, label: image.map { book.pageLabel(image: $0, in: documents) }, depth: depth, target: image)
+        }
+        return ContentsList(rows: rows, current: rows.lastIndex { ($0.target ?? .max) <= shown })
+    }
+}
+
+extension ReaderLayer {
+    /// What Tab says of a book whose document has no outline.
+    public static let noContents = "this book has no contents"
+}
+
+extension ReaderLayer {
+    /// What X says of a book with no highlights, notes or bookmarks.
+    public static let noNotes = "no highlights, notes or bookmarks yet: Shift + drag selects words, Shift+H highlights them, I writes a note, M marks the page"
+
+    /// The notes panel's rows: each chapter with highlights as a heading, its highlights under
+    /// it (their words, then their note), and the bookmarks at the end; `shown` is the page image
+    /// the reader is at.
+    public static func notes(of book: Book, highlights: [Highlight], bookmarks: [Int], shown: Int, in documents: DocumentRegistry) -> ContentsList {
+        guard let path = book.document, let source = try? documents.open(path) else { return ContentsList(rows: [], current: nil) }
+        let reflowing = (source as? any ReflowableSource).flatMap { $0.reflowable ? $0 : nil }
+        let outline = source.outline.rows
+        var rows: [ContentsList.Row] = [], chapter: String?
+        for h in highlights {
+            let page: Int?
+            switch h.anchor {
+            case let .text(c, start, _): page = reflowing?.page(at: TextPosition(chapter: c, offset: start))
+            case let .page(p, _): page = p
+            }
+            let image = page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) }
+            let entry = image.flatMap { i in outline.last { ($0.entry.page ?? .max) <= i }?.entry }
+            if entry?.title ?? "Highlights" != chapter {
+                chapter = entry?.title ?? "Highlights"
+                rows.append(ContentsList.Row(title: chapter ?? "", label: nil, depth: 0, target: entry?.page.flatMap { book.pages.firstIndex(of: .document(path, index: $0)) }))
+            }
+            let words = h.text.count > 200 ? String(h.text.prefix(199)) + "…" : h.text
+            rows.append(ContentsList.Row(title: "“\(words)”", label: image.map { book.pageLabel(image: $0, in: documents) }, depth: 1, target: image, tag: h.id))
+            // The note on a row of its own under its words, each row one line.
+            if let note = h.note { rows.append(ContentsList.Row(title: "✎ " + note, label: nil, depth: 2, target: image, tag: h.id)) }
+        }
+        if !bookmarks.isEmpty {
+            rows.append(ContentsList.Row(title: "Bookmarks", label: nil, depth: 0, target: nil))
+            for page in bookmarks where book.pages.indices.contains(page - 1) {
+                rows.append(ContentsList.Row(title: "Page \(book.pageLabel(image: page - 1, in: documents))", label: nil, depth: 1, target: page - 1))
+            }
+        }
+        return ContentsList(rows: rows, current: rows.lastIndex { $0.depth == 1 && $0.tag != nil && ($0.target ?? .max) <= shown })
+    }
+}
+
+extension ReaderLayer {
+    /// The document `book`'s pages come from, with the page of it image `image` shows (its
+    /// first when that image is not one of the document's); nil for a book of image files.
+    public static func documentPage(book: Book, image: Int) -> (path: String, page: Int)? {
+        guard let path = book.document else { return nil }
+        let shown = book.pages.indices.contains(image) ? book.pages[image].documentPage : nil
+        return (path, shown?.path == path ? shown?.index ?? 0 : 0)
+    }
+
+    /// What the layer says of a search: while it runs, the pages searched; then "“phrase” 3 of
+    /// 17" while the hit chosen lies on the document pages `shown`, "“phrase” 17 hits" once the
+    /// reader is elsewhere, "no hits for “phrase”" or "this book has no text to search".
+    public static func searchLine(_ p: SearchProgress, phrase: String, cursor: HitCursor, shown: Set<Int>) -> String {
+        let quoted = "“\(phrase.count > 40 ? phrase.prefix(40) + "…" : phrase)”"
+        if p.noText { return "this book has no text to search" }
+        if p.finished, p.hits.isEmpty { return "no hits for \(quoted)" }
+        let pages = "\(p.searched) of \(p.pageCount) pages"
+        if p.hits.isEmpty { return "searching \(quoted)… \(pages)" }
+        let n = p.hits.count
+        let on = cursor.current.map { p.hits.indices.contains($0) && shown.contains(p.hits[$0].page) } ?? false
+        return "\(quoted) \(on ? cursor.label(count: n) : "\(n) hit\(n == 1 ? "" : "s")")" + (p.finished ? "" : " · searching, \(pages)")
     }
 }

@@ -226,26 +226,3 @@ extension FramePipeline {
     }
 }
 
-extension ReaderLayer {
-    /// The document `book`'s pages come from, with the page of it image `image` shows (its
-    /// first when that image is not one of the document's); nil for a book of image files.
-    public static func documentPage(book: Book, image: Int) -> (path: String, page: Int)? {
-        guard let path = book.document else { return nil }
-        let shown = book.pages.indices.contains(image) ? book.pages[image].documentPage : nil
-        return (path, shown?.path == path ? shown?.index ?? 0 : 0)
-    }
-
-    /// What the layer says of a search: while it runs, the pages searched; then "“phrase” 3 of
-    /// 17" while the hit chosen lies on the document pages `shown`, "“phrase” 17 hits" once the
-    /// reader is elsewhere, "no hits for “phrase”" or "this book has no text to search".
-    public static func searchLine(_ p: SearchProgress, phrase: String, cursor: HitCursor, shown: Set<Int>) -> String {
-        let quoted = "“\(phrase.count > 40 ? phrase.prefix(40) + "…" : phrase)”"
-        if p.noText { return "this book has no text to search" }
-        if p.finished, p.hits.isEmpty { return "no hits for \(quoted)" }
-        let pages = "\(p.searched) of \(p.pageCount) pages"
-        if p.hits.isEmpty { return "searching \(quoted)… \(pages)" }
-        let n = p.hits.count
-        let on = cursor.current.map { p.hits.indices.contains($0) && shown.contains(p.hits[$0].page) } ?? false
-        return "\(quoted) \(on ? cursor.label(count: n) : "\(n) hit\(n == 1 ? "" : "s")")" + (p.finished ? "" : " · searching, \(pages)")
-    }
-}

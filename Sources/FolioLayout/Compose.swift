@@ -295,19 +295,6 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
     }
 }
 
-extension Shade {
-    /// A fanned face's shading while the book opens: none when closed (the cover is then the
-    /// shelf's, with no crease), the fan's own when open.
-    func opening(_ p: Double) -> Shade {
-        let k = clamp(p, 0, 1)
-        var s = self
-        s.crease *= k
-        s.gutter *= k
-        s.wedge *= k
-        return s
-    }
-}
-
 /// The shadows on the pages beneath a turning sheet, scaled by `v.shadow`. With reverse
 /// perspective the sheet turns away from the viewer and the revealed page is not darkened,
 /// as in MPFlip (docs/seeds-reach.md).

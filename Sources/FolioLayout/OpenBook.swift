@@ -252,6 +252,17 @@ public enum BookBody {
 }
 
 extension Shade {
+    /// A fanned face's shading while the book opens: none when closed (the cover is then the
+    /// shelf's, with no crease), the fan's own when open.
+    func opening(_ p: Double) -> Shade {
+        let k = clamp(p, 0, 1)
+        var s = self
+        s.crease *= k
+        s.gutter *= k
+        s.wedge *= k
+        return s
+    }
+
     /// What several sheets in the air give the page beneath them, nearest first: the nearest
     /// one's shade, each darkening as deep as the deepest any of them gives. Sheets in the air
     /// lie close together and block much the same light: the page is as dark as under the one

@@ -212,7 +212,7 @@ vec2 lighting(vec3 n) {
     return vec2(lambert + sheen, smoothstep(0.0, -0.4, l));
 }
 
-// Where clip position c (x, y, w) lands on screen, in pixels (page.frag has the same).
+// Where clip position c (x, y, w) lands on screen, in pixels (page.frag divides vHere and vRest alike).
 vec2 clipPixels(vec3 c) {
     return c.xy / max(c.z, 1e-6) * uPixelHalf;
 }

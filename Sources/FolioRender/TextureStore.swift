@@ -16,8 +16,8 @@ public final class TextureStore {
     /// How textures uploaded from now on are filtered.
     public var descriptor: TextureDescriptor
     /// Each face's texture: faces showing one image (a cover is the closed book's and the open
-    /// book's front) share one.
-    private var textures: [FaceContent: (held: Held, version: Int)] = [:]
+    /// book's front) share one, freed with the last of them.
+    private var textures: [FaceContent: (texture: Texture, version: Int)] = [:]
     /// Counts uploads: each texture gets a version of its own.
     private var uploads = 0
     private var paperTexture: Texture?
@@ -32,14 +32,7 @@ public final class TextureStore {
 
     /// The texture of a face; plain paper when it has none.
     public func texture(for face: FaceContent) -> Texture {
-        textures[face]?.held.texture ?? paper
-    }
-
-    /// One GL texture and how many faces show it: freed with the last.
-    private final class Held {
-        let texture: Texture
-        var faces: Int
-        init(_ texture: Texture, faces: Int) { (self.texture, self.faces) = (texture, faces) }
+        textures[face]?.texture ?? paper
     }
 
     /// Makes `image` the texture of each of `faces`, one texture they share, replacing any they
@@ -50,26 +43,28 @@ public final class TextureStore {
         faces.forEach(remove)
         let descriptor = descriptor ?? self.descriptor
         uploads += 1
-        let held = Held(Texture(image: image, descriptor: descriptor), faces: faces.count)
-        for face in faces { textures[face] = (held, uploads) }
+        let texture = Texture(image: image, descriptor: descriptor)
+        for face in faces { textures[face] = (texture, uploads) }
         // Its texels, plus a third for the mipmap chain.
-        return image.width * image.height * held.texture.bytesPerTexel * (descriptor.mipmaps ? 4 : 3) / 3
+        return image.width * image.height * texture.bytesPerTexel * (descriptor.mipmaps ? 4 : 3) / 3
     }
 
     /// Frees the texture of `face`, if it has one and no other face shows it.
     public func remove(_ face: FaceContent) {
-        guard let held = textures.removeValue(forKey: face)?.held else { return }
-        held.faces -= 1
-        if held.faces == 0 { held.texture.destroy() }
+        guard let texture = textures.removeValue(forKey: face)?.texture,
+              !textures.values.contains(where: { $0.texture.name == texture.name }) else { return }
+        texture.destroy()
     }
 
     /// Gives `face`'s texture to `other`, freeing any `other` had; it gets a new version
     /// (what was drawn of `other` is stale).
     public func move(_ face: FaceContent, to other: FaceContent) {
-        guard face != other, let moved = textures.removeValue(forKey: face) else { return }
+        guard face != other, textures[face] != nil else { return }
+        // `face` still holds its texture here, so one the two share is kept.
         remove(other)
+        guard let moved = textures.removeValue(forKey: face) else { return }
         uploads += 1
-        textures[other] = (moved.held, uploads)
+        textures[other] = (moved.texture, uploads)
     }
 
     public var paper: Texture {

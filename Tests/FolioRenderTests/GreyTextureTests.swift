@@ -75,6 +75,13 @@ import Testing
                     "the other face still shows it")
             textures.remove(.page(0, 0))
             #expect(textures.texture(for: .page(0, 0)) == paper && ledger.alive["texture"] ?? 0 == before, "freed with the last face")
+            // A face's texture moved onto a face that shares it stays alive.
+            textures.upload(image, for: [.cover(0), .page(0, 0)])
+            textures.move(.cover(0), to: .page(0, 0))
+            #expect(textures.texture(for: .page(0, 0)) != paper && textures.texture(for: .cover(0)) == paper
+                    && ledger.alive["texture"] ?? 0 == before + 1, "moved onto the face that shares it")
+            textures.remove(.page(0, 0))
+            #expect(ledger.alive["texture"] ?? 0 == before)
         }
     }
 }

@@ -257,12 +257,17 @@ public final class FramePipeline {
     /// Nothing to draw until the next event or decoded page.
     public var isIdle: Bool { !needsRender && !needsPresent && !images.pending && !controller.isAnimating && !session.countsPosition }
 
-    /// Performs `action` at `time` through the controller; false when it is impossible now.
-    /// One the controller keeps for later (a page turn asked for while the book opens) is
-    /// accepted, and the delegate hears of its turn when it starts.
+    /// The one door for actions, from keys, gestures, the parts and the host alike: the book's
+    /// state goes to the controller, the rest to the part that carries it out. False when it is
+    /// impossible now. One the controller keeps for later (a page turn asked for while the book
+    /// opens) is accepted, and the delegate hears of its turn when it starts.
     @discardableResult
     public func perform(_ action: Action, at time: Double, origin: TurnOrigin = .code) -> Bool {
-        controller.handle(action, at: time) { [weak self] in
+        guard action.isBookState else {
+            carryOut(action, at: time)
+            return true
+        }
+        return controller.handle(action, at: time) { [weak self] in
             guard let self else { return }
             needsRender = true
             if action.startsTurn { delegate?.pipeline(self, didStartTurn: action, origin: origin) }

@@ -16,8 +16,9 @@ public enum TurnOrigin: Sendable, Equatable {
 public protocol FramePipelineDelegate: AnyObject {
     /// A turn (or a page drag) started; `origin` says who asked for it.
     func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin)
-    /// A key asked for a screenshot or the help text: the host writes files and prints.
-    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double)
+    /// An action only the host can carry out, or one it may remember (a screenshot, the help
+    /// text, a theme): the host writes files and prints.
+    func pipeline(_ pipeline: FramePipeline, asksFor action: Action, at time: Double)
     /// A page file could not be read, or a frame could not be drawn: one line for a person.
     func pipeline(_ pipeline: FramePipeline, problem: String)
     /// A click on a page at `point`: true when the host acted on it (followed a link), and the
@@ -30,7 +31,7 @@ public protocol FramePipelineDelegate: AnyObject {
 
 extension FramePipelineDelegate {
     public func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) {}
-    public func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {}
+    public func pipeline(_ pipeline: FramePipeline, asksFor action: Action, at time: Double) {}
     public func pipeline(_ pipeline: FramePipeline, problem: String) { FramePipeline.printProblem(problem) }
     public func pipeline(_ pipeline: FramePipeline, clickedAt point: PagePoint, at time: Double) -> Bool { false }
     public func pipeline(_ pipeline: FramePipeline, follows target: LinkTarget, from image: Int, at time: Double) -> Bool { false }

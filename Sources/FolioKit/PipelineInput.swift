@@ -36,10 +36,10 @@ final class InputRouter {
             }
             p.typed(pageEntry.digits)
             if key == .escape, modifiers.isDisjoint(with: [.control, .alt]), p.escapeTakes() { return }
-            let commands = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat,
+            let actions = KeyMap.actions(for: key, modifiers: modifiers, isRepeat: isRepeat,
                                            phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
                                            zoomed: p.controller.settings.zoom > 1)
-            for command in commands { p.run(command, at: now) }
+            for action in actions { p.perform(action, at: now, origin: .key) }
         case let .resize(width, height):
             p.fitView(width: width, height: height)
         case .refresh:
@@ -50,7 +50,7 @@ final class InputRouter {
             _ = p.contentsTakes(timed.event, at: now) || p.searchTakes(timed.event, at: now)
         case let .drop(paths):
             // One book at a time: the first file dropped.
-            if let path = paths.first { p.delegate?.pipeline(p, asksFor: .open(path), at: now) }
+            if let path = paths.first { p.perform(.openFile(path), at: now, origin: .gesture) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
             if p.overviewTakes(timed.event, at: now) { return }
             if p.contentsTakes(timed.event, at: now) || p.layerTakes(timed.event, at: now) || p.pointerTakes(timed.event, at: now) { return }
@@ -66,19 +66,19 @@ final class InputRouter {
     }
 }
 
-// The commands keys give, carried out by the pipeline's parts.
+// The tools' and the window's actions, carried out by the pipeline's parts.
 extension FramePipeline {
     /// One event, at the time it happened.
     public func handle(_ timed: TimedInputEvent) { input.route(timed, to: self) }
 
-    func run(_ command: ViewerCommand, at now: Double) {
-        switch command {
-        case let .action(action): perform(action, at: now, origin: .key)
+    /// Carries out an action that is not the controller's (`Action.isBookState`).
+    func carryOut(_ action: Action, at now: Double) {
+        switch action {
         case .toggleFullscreen: surface.toggleFullscreen()
         case .quit: isRunning = false
         case .help where configuration.showsLayer:
             layer.helpShown.toggle()
-            if layer.helpShown { delegate?.pipeline(self, asksFor: command, at: now) }
+            if layer.helpShown { delegate?.pipeline(self, asksFor: action, at: now) }
         case .overview: toggleOverview()
         case .find: openSearchField(at: now)
         case .contents: showContents(at: now)
@@ -92,21 +92,22 @@ extension FramePipeline {
         case .saveFilled: saveFilledCopy()
         case .readAloud: toggleReadingAloud(at: now)
         case .stopReading: stopReadingAloud()
-        case .speechFaster, .speechSlower: changeSpeechRate(by: command == .speechFaster ? 1 : -1)
-        case .nextHit, .previousHit: turnToHit(forward: command == .nextHit, at: now)
-        case .screenshot, .help, .open, .toggleBookmark, .nextBookmark, .back:
-            delegate?.pipeline(self, asksFor: command, at: now)
+        case .speechFaster, .speechSlower: changeSpeechRate(by: action == .speechFaster ? 1 : -1)
+        case .nextHit, .previousHit: turnToHit(forward: action == .nextHit, at: now)
+        case .screenshot, .help, .openFile, .toggleBookmark, .nextBookmark, .back:
+            delegate?.pipeline(self, asksFor: action, at: now)
         case .textLarger, .textSmaller:
             // The host remembers the size started.
-            if changeTextSize(by: command == .textLarger ? 1 : -1, at: now) != nil { delegate?.pipeline(self, asksFor: command, at: now) }
+            if changeTextSize(by: action == .textLarger ? 1 : -1, at: now) != nil { delegate?.pipeline(self, asksFor: action, at: now) }
         case let .typography(choice):
             // The host sets its engine's typography before the book is laid out with it.
-            changeTypography(choice, at: now) { delegate?.pipeline(self, asksFor: command, at: now) }
+            changeTypography(choice, at: now) { delegate?.pipeline(self, asksFor: action, at: now) }
         case .cycleTheme, .toggleShowThrough:
-            if command == .cycleTheme { renderer.settings.theme = renderer.settings.theme.next } else { renderer.settings.showThrough.toggle() }
+            if action == .cycleTheme { renderer.settings.theme = renderer.settings.theme.next } else { renderer.settings.showThrough.toggle() }
             needsRender = true
             // The host may remember it.
-            delegate?.pipeline(self, asksFor: command, at: now)
+            delegate?.pipeline(self, asksFor: action, at: now)
+        default: break
         }
     }
 

@@ -164,7 +164,7 @@ extension FramePipeline {
                 layer.typography = nil
                 break
             }
-            run(hit.row == 0 ? (hit.left ? .textSmaller : .textLarger) : .typography(ReaderLayer.typographyChoices[hit.row - 1]), at: now)
+            perform(hit.row == 0 ? (hit.left ? .textSmaller : .textLarger) : .typography(ReaderLayer.typographyChoices[hit.row - 1]), at: now, origin: .gesture)
         case let .mouseDown(.left, x, y, _) where layer.note != nil:
             // A click on a link's row follows it; elsewhere it closes the note and does nothing else.
             let hit = layer.noteShown.flatMap { layerLayout.noteLink(x: x, y: y, note: $0, links: layer.noteLinks) }

@@ -49,7 +49,7 @@ public enum ReaderLayer {
     /// The typography card's rows for `typography` and text size `fontSize`: each choice's
     /// keys, as the key map has them, and what it is now.
     public static func typographyRows(_ typography: Typography, fontSize: Double) -> [HelpRow] {
-        let keys = { (command: ViewerCommand) in KeyMap.bindings.filter { $0.command == command }.map(\.label).joined(separator: ", ") }
+        let keys = { (action: Action) in KeyMap.bindings.filter { $0.action == action }.map(\.label).joined(separator: ", ") }
         return [HelpRow(keys: [keys(.textLarger), keys(.textSmaller)].joined(separator: " "), summary: "text: \(fontSize.formatted()) pt")]
             + typographyChoices.map {
                 HelpRow(keys: keys(.typography($0)), summary: $0.describe(typography))

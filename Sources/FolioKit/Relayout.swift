@@ -235,7 +235,7 @@ extension FramePipeline {
     public var wantedTextSize: Double? { relayouts.wantedTextSize }
 
     /// The typography reflowable books are laid out with: the host sets its engine's to it when
-    /// a key steps it (`ViewerCommand.typography`).
+    /// a key steps it (`Action.typography`).
     public var typography: Typography {
         get { relayouts.typography }
         set { relayouts.typography = newValue }

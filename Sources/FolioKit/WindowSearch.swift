@@ -54,7 +54,7 @@ extension FramePipeline {
                 layer.typeInField(typed)
             } else if let binding = KeyMap.bindings.first(where: { $0.context == .book && $0.typed.contains(typed) }) {
                 // Characters that open a field come as text, so they are not typed into it.
-                run(binding.command, at: now)
+                perform(binding.action, at: now, origin: .key)
             } else {
                 return false
             }

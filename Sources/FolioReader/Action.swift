@@ -1,9 +1,14 @@
 import FolioLayout
 import FolioMath
 
-/// What the user or a script can do. Positions are in view units (origin at the view
-/// centre, y up, as the z = 0 plane of the scene); shelf distances in covers.
+/// What a reader, a script or a program embedding Folio can do: the one type keys, gestures,
+/// scripts, the reading session and embedders all speak. The first part is the book's state,
+/// which `BookController.handle` reduces (`isBookState`); the rest are the reader's tools and
+/// the window, which the frame pipeline's parts carry out. Positions are in view units (origin
+/// at the view centre, y up, as the z = 0 plane of the scene); shelf distances in covers.
 public enum Action: Sendable, Equatable {
+    // MARK: The book's state (the controller's)
+
     case shelfNext, shelfPrevious
     /// A mouse wheel step: glides by `by` covers and settles on a cover.
     case shelfScroll(by: Double)
@@ -41,9 +46,59 @@ public enum Action: Sendable, Equatable {
     case fitSpread
     /// Replaces the settings (a script's style and tuning).
     case setSettings(BookController.Settings)
+
+    // MARK: The reader's tools and the window (the pipeline's and its host's)
+
+    /// Writes the current frame to a PNG in the screenshot folder.
+    case screenshot
+    case toggleFullscreen
+    /// Paper → sepia → night (`Theme`), and the other side's print showing through or not.
+    case cycleTheme, toggleShowThrough
+    /// Opens a file (dropped on the window) in place of the books shown.
+    case openFile(String)
+    /// Prints the key map.
+    case help
+    case quit
+    /// Turns to the next (previous) hit of the search (`folio view --search`).
+    case nextHit, previousHit
+    /// Bookmarks the spread shown, or takes its bookmark away; turns to the next bookmark.
+    case toggleBookmark, nextBookmark
+    /// Alt+←: back to the page a followed link left.
+    case back
+    /// The book's pages small, many at once, to jump by sight (`Overview`); again closes it.
+    case overview
+    /// Ctrl+= (Ctrl++) and Ctrl+−: lay a reflowable book out with larger or smaller text.
+    case textLarger, textSmaller
+    /// / or Ctrl+F: the search field; Tab: the contents panel; Ctrl+C: copy the words selected.
+    case find, contents, copy
+    /// Lay reflowable books out with the next choice of one part of their typography.
+    case typography(TypographyChoice)
+    /// The words selected highlighted (again: in the next colour); a note written on them;
+    /// the highlights they touch taken away; the panel of the book's highlights and notes.
+    case highlight, annotate, removeHighlight, notes
+    /// The word selected looked up in the installed dictionaries.
+    case lookUp
+    /// A copy of the book with its form filled, saved beside it.
+    case saveFilled
+    /// The shelf in the next order: as found, read last first, by title, by author.
+    case sortShelf
+    /// The book read aloud from the page shown (again: pause, resume); stopped; its voice
+    /// faster or slower.
+    case readAloud, stopReading, speechFaster, speechSlower
 }
 
 extension Action {
+    /// The controller's (the book's state), not a tool's or the window's.
+    public var isBookState: Bool {
+        switch self {
+        case .screenshot, .toggleFullscreen, .cycleTheme, .toggleShowThrough, .openFile, .help, .quit, .nextHit, .previousHit,
+             .toggleBookmark, .nextBookmark, .back, .overview, .textLarger, .textSmaller, .find, .contents, .copy, .typography,
+             .highlight, .annotate, .removeHighlight, .notes, .lookUp, .saveFilled, .sortShelf, .readAloud, .stopReading,
+             .speechFaster, .speechSlower: false
+        default: true
+        }
+    }
+
     /// Turns pages: asked for while a book opens, it waits until the book is open.
     public var turnsPage: Bool {
         switch self {

@@ -198,6 +198,7 @@ public final class BookController {
     /// or when its wait ends (never for one refused then).
     @discardableResult
     public func handle(_ action: Action, at time: Double, performed: (() -> Void)? = nil) -> Bool {
+        guard action.isBookState else { return false }
         update(to: time)
         defer { updatePageMode() }
         if mustWait(action) {
@@ -298,6 +299,8 @@ public final class BookController {
             return restyle(v.x > 0 && v.y > 0 && v.x.isFinite && v.y.isFinite) { $0.viewSize = v }
         case let .setSettings(s):
             return restyle(true) { $0 = s }
+        // The tools' and the window's are not the controller's (`isBookState`).
+        default: return false
         }
     }
 

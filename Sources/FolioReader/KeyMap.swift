@@ -3,48 +3,6 @@ import FolioInput
 import FolioLayout
 import FolioMath
 
-/// What the viewer does for an input: an action for the state machine, or something only the
-/// application can do (it owns the window and the frames).
-public enum ViewerCommand: Sendable, Equatable {
-    case action(Action)
-    /// Writes the current frame to a PNG in the screenshot folder.
-    case screenshot
-    case toggleFullscreen
-    /// Paper → sepia → night (`Theme`), and the other side's print showing through or not.
-    case cycleTheme, toggleShowThrough
-    /// Opens a file (dropped on the window) in place of the books shown.
-    case open(String)
-    /// Prints the key map.
-    case help
-    case quit
-    /// Turns to the next (previous) hit of the search (`folio view --search`).
-    case nextHit, previousHit
-    /// Bookmarks the spread shown, or takes its bookmark away; turns to the next bookmark.
-    case toggleBookmark, nextBookmark
-    /// Alt+←: back to the page a followed link left.
-    case back
-    /// The book's pages small, many at once, to jump by sight (`Overview`); again closes it.
-    case overview
-    /// Ctrl+= (Ctrl++) and Ctrl+−: lay a reflowable book out with larger or smaller text.
-    case textLarger, textSmaller
-    /// / or Ctrl+F: the search field; Tab: the contents panel; Ctrl+C: copy the words selected.
-    case find, contents, copy
-    /// Lay reflowable books out with the next choice of one part of their typography.
-    case typography(TypographyChoice)
-    /// The words selected highlighted (again: in the next colour); a note written on them;
-    /// the highlights they touch taken away; the panel of the book's highlights and notes.
-    case highlight, annotate, removeHighlight, notes
-    /// The word selected looked up in the installed dictionaries.
-    case lookUp
-    /// A copy of the book with its form filled, saved beside it.
-    case saveFilled
-    /// The shelf in the next order: as found, read last first, by title, by author.
-    case sortShelf
-    /// The book read aloud from the page shown (again: pause, resume); stopped; its voice
-    /// faster or slower.
-    case readAloud, stopReading, speechFaster, speechSlower
-}
-
 /// A part of a reflowable book's typography a key steps through.
 public enum TypographyChoice: String, Sendable, Equatable, CaseIterable {
     case face, margins, lineSpacing, justify, hyphenate, publisherStyles
@@ -108,17 +66,17 @@ public enum KeyMap {
         public var keys: [Key]
         public var modifiers: Modifiers = []
         public var context: Context
-        public var command: ViewerCommand
+        public var action: Action
         public var repeats: Repeat
         /// What it does, for the help text.
         public var summary: String
         /// Characters typed that do the same (/ comes as text, whatever the layout's key for it).
         public var typed: [String] = []
 
-        init(keys: [Key], modifiers: Modifiers = [], typed: [String] = [], context: Context, command: ViewerCommand, repeats: Repeat,
+        init(keys: [Key], modifiers: Modifiers = [], typed: [String] = [], context: Context, action: Action, repeats: Repeat,
              summary: String) {
-            (self.keys, self.modifiers, self.typed, self.context, self.command, self.repeats, self.summary)
-                = (keys, modifiers, typed, context, command, repeats, summary)
+            (self.keys, self.modifiers, self.typed, self.context, self.action, self.repeats, self.summary)
+                = (keys, modifiers, typed, context, action, repeats, summary)
         }
 
         /// The keys as a desktop writes them: "F, F11", "Shift+N", "/, Ctrl+F".
@@ -129,76 +87,76 @@ public enum KeyMap {
     }
 
     public static let bindings: [Binding] = [
-        Binding(keys: [.left], context: .shelf, command: .action(.shelfPrevious), repeats: .always, summary: "previous book"),
-        Binding(keys: [.right], context: .shelf, command: .action(.shelfNext), repeats: .always, summary: "next book"),
-        Binding(keys: [.enter], context: .shelf, command: .action(.open), repeats: .never, summary: "open the centred book"),
-        Binding(keys: [.w], context: .shelf, command: .action(.toggleShelf), repeats: .never, summary: "carousel ↔ wheel"),
-        Binding(keys: [.tab], context: .shelf, command: .sortShelf, repeats: .never, summary: "order: as found → read last → title → author"),
+        Binding(keys: [.left], context: .shelf, action: .shelfPrevious, repeats: .always, summary: "previous book"),
+        Binding(keys: [.right], context: .shelf, action: .shelfNext, repeats: .always, summary: "next book"),
+        Binding(keys: [.enter], context: .shelf, action: .open, repeats: .never, summary: "open the centred book"),
+        Binding(keys: [.w], context: .shelf, action: .toggleShelf, repeats: .never, summary: "carousel ↔ wheel"),
+        Binding(keys: [.tab], context: .shelf, action: .sortShelf, repeats: .never, summary: "order: as found → read last → title → author"),
 
-        Binding(keys: [.right, .space, .pageDown], context: .book, command: .action(.nextPage), repeats: .whenQueueEmpty,
+        Binding(keys: [.right, .space, .pageDown], context: .book, action: .nextPage, repeats: .whenQueueEmpty,
                 summary: "next page"),
-        Binding(keys: [.left, .backspace, .pageUp], context: .book, command: .action(.previousPage), repeats: .whenQueueEmpty,
+        Binding(keys: [.left, .backspace, .pageUp], context: .book, action: .previousPage, repeats: .whenQueueEmpty,
                 summary: "previous page"),
-        Binding(keys: [.home], context: .book, command: .action(.firstPage), repeats: .never, summary: "first page"),
-        Binding(keys: [.end], context: .book, command: .action(.lastPage), repeats: .never, summary: "last page"),
-        Binding(keys: [.escape], context: .book, command: .action(.close), repeats: .never,
+        Binding(keys: [.home], context: .book, action: .firstPage, repeats: .never, summary: "first page"),
+        Binding(keys: [.end], context: .book, action: .lastPage, repeats: .never, summary: "last page"),
+        Binding(keys: [.escape], context: .book, action: .close, repeats: .never,
                 summary: "close a panel, else the selection or search, else full screen, else the book"),
-        Binding(keys: [.c], context: .book, command: .action(.toggleDeform), repeats: .never, summary: "rigid flip ↔ curl"),
-        Binding(keys: [.o], context: .book, command: .action(.toggleCone), repeats: .never, summary: "rigid flip ↔ cone"),
-        Binding(keys: [.l], context: .book, command: .action(.toggleLayout), repeats: .never, summary: "fan ↔ flat layout"),
-        Binding(keys: [.e], context: .book, command: .action(.togglePages), repeats: .never, summary: "pages: auto → one → two"),
-        Binding(keys: [.a], context: .book, command: .action(.toggleFitWidth), repeats: .never, summary: "one page: fit page ↔ fit width (→ scrolls, then turns)"),
-        Binding(keys: [.d], context: .book, command: .action(.toggleDirection), repeats: .never, summary: "turn direction forward ↔ backward"),
-        Binding(keys: [.v], context: .book, command: .action(.toggleOrientation), repeats: .never,
+        Binding(keys: [.c], context: .book, action: .toggleDeform, repeats: .never, summary: "rigid flip ↔ curl"),
+        Binding(keys: [.o], context: .book, action: .toggleCone, repeats: .never, summary: "rigid flip ↔ cone"),
+        Binding(keys: [.l], context: .book, action: .toggleLayout, repeats: .never, summary: "fan ↔ flat layout"),
+        Binding(keys: [.e], context: .book, action: .togglePages, repeats: .never, summary: "pages: auto → one → two"),
+        Binding(keys: [.a], context: .book, action: .toggleFitWidth, repeats: .never, summary: "one page: fit page ↔ fit width (→ scrolls, then turns)"),
+        Binding(keys: [.d], context: .book, action: .toggleDirection, repeats: .never, summary: "turn direction forward ↔ backward"),
+        Binding(keys: [.v], context: .book, action: .toggleOrientation, repeats: .never,
                 summary: "horizontal ↔ vertical (wall calendar)"),
-        Binding(keys: [.p], context: .book, command: .action(.togglePerspective), repeats: .never, summary: "normal ↔ reverse perspective"),
-        Binding(keys: [.b], context: .book, command: .action(.cycleViewpoint), repeats: .never, summary: "viewpoint above / centred / below"),
-        Binding(keys: [.plus], context: .book, command: .action(.zoomIn), repeats: .always, summary: "zoom in"),
-        Binding(keys: [.minus], context: .book, command: .action(.zoomOut), repeats: .always, summary: "zoom out"),
-        Binding(keys: [.z], context: .book, command: .action(.fitSpread), repeats: .never, summary: "fit the spread (zoom 1)"),
-        Binding(keys: [.f], modifiers: .control, typed: ["/"], context: .book, command: .find, repeats: .never,
+        Binding(keys: [.p], context: .book, action: .togglePerspective, repeats: .never, summary: "normal ↔ reverse perspective"),
+        Binding(keys: [.b], context: .book, action: .cycleViewpoint, repeats: .never, summary: "viewpoint above / centred / below"),
+        Binding(keys: [.plus], context: .book, action: .zoomIn, repeats: .always, summary: "zoom in"),
+        Binding(keys: [.minus], context: .book, action: .zoomOut, repeats: .always, summary: "zoom out"),
+        Binding(keys: [.z], context: .book, action: .fitSpread, repeats: .never, summary: "fit the spread (zoom 1)"),
+        Binding(keys: [.f], modifiers: .control, typed: ["/"], context: .book, action: .find, repeats: .never,
                 summary: "search the book (Enter searches, Esc closes)"),
-        Binding(keys: [.n], context: .book, command: .nextHit, repeats: .whenQueueEmpty, summary: "next search hit"),
-        Binding(keys: [.n], modifiers: .shift, context: .book, command: .previousHit, repeats: .whenQueueEmpty, summary: "previous search hit"),
-        Binding(keys: [.tab], context: .book, command: .contents, repeats: .never, summary: "contents (↑ ↓ Enter, Esc)"),
-        Binding(keys: [.c], modifiers: .control, context: .book, command: .copy, repeats: .never,
+        Binding(keys: [.n], context: .book, action: .nextHit, repeats: .whenQueueEmpty, summary: "next search hit"),
+        Binding(keys: [.n], modifiers: .shift, context: .book, action: .previousHit, repeats: .whenQueueEmpty, summary: "previous search hit"),
+        Binding(keys: [.tab], context: .book, action: .contents, repeats: .never, summary: "contents (↑ ↓ Enter, Esc)"),
+        Binding(keys: [.c], modifiers: .control, context: .book, action: .copy, repeats: .never,
                 summary: "copy the words selected (Shift + drag selects)"),
-        Binding(keys: [.m], context: .book, command: .toggleBookmark, repeats: .never, summary: "bookmark the spread, or unmark it"),
-        Binding(keys: [.m], modifiers: .shift, context: .book, command: .nextBookmark, repeats: .never, summary: "next bookmark"),
-        Binding(keys: [.left], modifiers: .alt, context: .book, command: .back, repeats: .never, summary: "back after following a link"),
-        Binding(keys: [.g], context: .book, command: .overview, repeats: .never,
+        Binding(keys: [.m], context: .book, action: .toggleBookmark, repeats: .never, summary: "bookmark the spread, or unmark it"),
+        Binding(keys: [.m], modifiers: .shift, context: .book, action: .nextBookmark, repeats: .never, summary: "next bookmark"),
+        Binding(keys: [.left], modifiers: .alt, context: .book, action: .back, repeats: .never, summary: "back after following a link"),
+        Binding(keys: [.g], context: .book, action: .overview, repeats: .never,
                 summary: "overview: the pages small (Enter or a click goes)"),
         // Ctrl++ is Ctrl+Shift+= on most layouts. Held, it steps on: sizes asked for during a
         // relayout wait for it and merge.
-        Binding(keys: [.plus], modifiers: .control, context: .book, command: .textLarger, repeats: .always,
+        Binding(keys: [.plus], modifiers: .control, context: .book, action: .textLarger, repeats: .always,
                 summary: "larger text (EPUB, FB2, MOBI)"),
-        Binding(keys: [.minus], modifiers: .control, context: .book, command: .textSmaller, repeats: .always,
+        Binding(keys: [.minus], modifiers: .control, context: .book, action: .textSmaller, repeats: .always,
                 summary: "smaller text (EPUB, FB2, MOBI)"),
-        Binding(keys: [.y], context: .book, command: .typography(.face), repeats: .never, summary: "typeface"),
-        Binding(keys: [.y], modifiers: .shift, context: .book, command: .typography(.margins), repeats: .never, summary: "margins"),
-        Binding(keys: [.k], context: .book, command: .typography(.lineSpacing), repeats: .never, summary: "line spacing"),
-        Binding(keys: [.k], modifiers: .shift, context: .book, command: .typography(.publisherStyles), repeats: .never,
+        Binding(keys: [.y], context: .book, action: .typography(.face), repeats: .never, summary: "typeface"),
+        Binding(keys: [.y], modifiers: .shift, context: .book, action: .typography(.margins), repeats: .never, summary: "margins"),
+        Binding(keys: [.k], context: .book, action: .typography(.lineSpacing), repeats: .never, summary: "line spacing"),
+        Binding(keys: [.k], modifiers: .shift, context: .book, action: .typography(.publisherStyles), repeats: .never,
                 summary: "publisher's styles on ↔ off"),
-        Binding(keys: [.j], context: .book, command: .typography(.justify), repeats: .never, summary: "justified ↔ ragged right"),
-        Binding(keys: [.j], modifiers: .shift, context: .book, command: .typography(.hyphenate), repeats: .never, summary: "hyphenation on ↔ off"),
+        Binding(keys: [.j], context: .book, action: .typography(.justify), repeats: .never, summary: "justified ↔ ragged right"),
+        Binding(keys: [.j], modifiers: .shift, context: .book, action: .typography(.hyphenate), repeats: .never, summary: "hyphenation on ↔ off"),
 
-        Binding(keys: [.h], modifiers: .shift, context: .book, command: .highlight, repeats: .never,
+        Binding(keys: [.h], modifiers: .shift, context: .book, action: .highlight, repeats: .never,
                 summary: "highlight the words selected (again: next colour)"),
-        Binding(keys: [], typed: ["i"], context: .book, command: .annotate, repeats: .never, summary: "a note on the words selected"),
-        Binding(keys: [.delete], context: .book, command: .removeHighlight, repeats: .never, summary: "take the highlights selected away"),
-        Binding(keys: [.x], context: .book, command: .notes, repeats: .never, summary: "highlights, notes, bookmarks"),
-        Binding(keys: [.d], modifiers: .shift, context: .book, command: .lookUp, repeats: .never, summary: "look the word selected up"),
-        Binding(keys: [.s], modifiers: .control, context: .book, command: .saveFilled, repeats: .never, summary: "save a copy with the form filled"),
-        Binding(keys: [.r], context: .book, command: .readAloud, repeats: .never, summary: "read aloud (again: pause)"),
-        Binding(keys: [.r], modifiers: .shift, context: .book, command: .stopReading, repeats: .never, summary: "stop reading"),
-        Binding(keys: [.u], context: .book, command: .speechFaster, repeats: .always, summary: "speech faster"),
-        Binding(keys: [.u], modifiers: .shift, context: .book, command: .speechSlower, repeats: .always, summary: "speech slower"),
-        Binding(keys: [.f12], context: .anywhere, command: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
-        Binding(keys: [.f, .f11], context: .anywhere, command: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
-        Binding(keys: [.t], context: .anywhere, command: .cycleTheme, repeats: .never, summary: "theme paper → sepia → night"),
-        Binding(keys: [.s], context: .anywhere, command: .toggleShowThrough, repeats: .never, summary: "show-through of the other side on ↔ off"),
-        Binding(keys: [.h, .question], context: .anywhere, command: .help, repeats: .never, summary: "these keys (on screen and printed)"),
-        Binding(keys: [.q], context: .anywhere, command: .quit, repeats: .never, summary: "quit"),
+        Binding(keys: [], typed: ["i"], context: .book, action: .annotate, repeats: .never, summary: "a note on the words selected"),
+        Binding(keys: [.delete], context: .book, action: .removeHighlight, repeats: .never, summary: "take the highlights selected away"),
+        Binding(keys: [.x], context: .book, action: .notes, repeats: .never, summary: "highlights, notes, bookmarks"),
+        Binding(keys: [.d], modifiers: .shift, context: .book, action: .lookUp, repeats: .never, summary: "look the word selected up"),
+        Binding(keys: [.s], modifiers: .control, context: .book, action: .saveFilled, repeats: .never, summary: "save a copy with the form filled"),
+        Binding(keys: [.r], context: .book, action: .readAloud, repeats: .never, summary: "read aloud (again: pause)"),
+        Binding(keys: [.r], modifiers: .shift, context: .book, action: .stopReading, repeats: .never, summary: "stop reading"),
+        Binding(keys: [.u], context: .book, action: .speechFaster, repeats: .always, summary: "speech faster"),
+        Binding(keys: [.u], modifiers: .shift, context: .book, action: .speechSlower, repeats: .always, summary: "speech slower"),
+        Binding(keys: [.f12], context: .anywhere, action: .screenshot, repeats: .never, summary: "screenshot (PNG into the screenshot folder)"),
+        Binding(keys: [.f, .f11], context: .anywhere, action: .toggleFullscreen, repeats: .never, summary: "fullscreen ↔ window"),
+        Binding(keys: [.t], context: .anywhere, action: .cycleTheme, repeats: .never, summary: "theme paper → sepia → night"),
+        Binding(keys: [.s], context: .anywhere, action: .toggleShowThrough, repeats: .never, summary: "show-through of the other side on ↔ off"),
+        Binding(keys: [.h, .question], context: .anywhere, action: .help, repeats: .never, summary: "these keys (on screen and printed)"),
+        Binding(keys: [.q], context: .anywhere, action: .quit, repeats: .never, summary: "quit"),
     ]
 
     /// The binding context of a state-machine phase.
@@ -211,15 +169,15 @@ public enum KeyMap {
     /// Ctrl+Shift+=). Other keys held with Ctrl or Alt do nothing: those belong to the desktop.
     /// `queuedTurns` (the controller's) throttles held keys. While `zoomed` the arrows pan the
     /// book instead of turning pages.
-    public static func commands(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
-                                phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [ViewerCommand] {
+    public static func actions(for key: Key, modifiers: Modifiers = [], isRepeat: Bool = false,
+                                phase: Scene.State, queuedTurns: Int = 0, zoomed: Bool = false) -> [Action] {
         let context = context(of: phase)
         let held = modifiers.intersection([.control, .alt, .shift])
-        if zoomed, context == .book, held.isDisjoint(with: [.control, .alt]), let step = panSteps[key] { return [.action(.pan(by: step))] }
+        if zoomed, context == .book, held.isDisjoint(with: [.control, .alt]), let step = panSteps[key] { return [.pan(by: step)] }
         let candidates = bindings.filter { $0.keys.contains(key) && ($0.context == context || $0.context == .anywhere) }
         let binding = candidates.first { $0.modifiers == held } ?? candidates.first { $0.modifiers == held.subtracting(.shift) }
         guard let binding, !isRepeat || repeats(binding.repeats, queuedTurns: queuedTurns) else { return [] }
-        return [binding.command]
+        return [binding.action]
     }
 
     private static func repeats(_ policy: Repeat, queuedTurns: Int) -> Bool {

@@ -211,8 +211,8 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         return (pipeline.library.books[b], PageImage(number: pipeline.controller.shownPages.first ?? 1).index)
     }
 
-    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) {
-        switch command {
+    func pipeline(_ pipeline: FramePipeline, asksFor action: Action, at time: Double) {
+        switch action {
         case .screenshot:
             do {
                 say(try screenshots.save(pipeline.snapshot(at: time)))
@@ -248,7 +248,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
             guard let size = pipeline.wantedTextSize else { return }
             MuPDF.fontSize = size
             remember { $0.fontSize = size }
-        case let .open(path):
+        case let .openFile(path):
             // A file that cannot be opened leaves what is shown as it is.
             let library: Library
             do {

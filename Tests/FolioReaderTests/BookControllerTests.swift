@@ -733,8 +733,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     /// Presses `keys` at `times` on `c`, as the viewer does.
     private func press(_ keys: [Key], at times: [Double], on c: BookController) {
         for (key, t) in zip(keys, times) {
-            for command in KeyMap.commands(for: key, phase: c.phase, queuedTurns: c.queuedTurns) {
-                guard case let .action(action) = command else { continue }
+            for action in KeyMap.actions(for: key, phase: c.phase, queuedTurns: c.queuedTurns) where action.isBookState {
                 #expect(c.handle(action, at: t), "\(key) was refused in \(c.phase)")
             }
         }

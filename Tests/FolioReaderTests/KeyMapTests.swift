@@ -4,32 +4,32 @@ import FolioInput
 import FolioLayout
 
 private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = [], isRepeat: Bool = false,
-                     queued: Int = 0) -> ViewerCommand? {
-    let c = KeyMap.commands(for: key, modifiers: modifiers, isRepeat: isRepeat, phase: phase, queuedTurns: queued)
+                     queued: Int = 0) -> Action? {
+    let c = KeyMap.actions(for: key, modifiers: modifiers, isRepeat: isRepeat, phase: phase, queuedTurns: queued)
     #expect(c.count <= 1)
     return c.first
 }
 
 @Suite struct KeyMapTests {
     @Test(arguments: [
-        (Key.left, ViewerCommand.action(.shelfPrevious)), (.right, .action(.shelfNext)), (.enter, .action(.open)),
-        (.w, .action(.toggleShelf)), (.f12, .screenshot), (.f, .toggleFullscreen), (.f11, .toggleFullscreen),
+        (Key.left, Action.shelfPrevious), (.right, .shelfNext), (.enter, .open),
+        (.w, .toggleShelf), (.f12, .screenshot), (.f, .toggleFullscreen), (.f11, .toggleFullscreen),
         (.h, .help), (.q, .quit),
     ])
-    func shelfKeys(key: Key, expected: ViewerCommand) {
+    func shelfKeys(key: Key, expected: Action) {
         #expect(command(key, .shelf) == expected)
     }
 
     @Test(arguments: [
-        (Key.right, ViewerCommand.action(.nextPage)), (.space, .action(.nextPage)), (.pageDown, .action(.nextPage)),
-        (.left, .action(.previousPage)), (.backspace, .action(.previousPage)), (.pageUp, .action(.previousPage)),
-        (.home, .action(.firstPage)), (.end, .action(.lastPage)), (.escape, .action(.close)),
-        (.c, .action(.toggleDeform)), (.l, .action(.toggleLayout)), (.d, .action(.toggleDirection)),
-        (.v, .action(.toggleOrientation)), (.p, .action(.togglePerspective)), (.b, .action(.cycleViewpoint)),
-        (.plus, .action(.zoomIn)), (.minus, .action(.zoomOut)),
+        (Key.right, Action.nextPage), (.space, .nextPage), (.pageDown, .nextPage),
+        (.left, .previousPage), (.backspace, .previousPage), (.pageUp, .previousPage),
+        (.home, .firstPage), (.end, .lastPage), (.escape, .close),
+        (.c, .toggleDeform), (.l, .toggleLayout), (.d, .toggleDirection),
+        (.v, .toggleOrientation), (.p, .togglePerspective), (.b, .cycleViewpoint),
+        (.plus, .zoomIn), (.minus, .zoomOut),
         (.f12, .screenshot), (.f, .toggleFullscreen), (.h, .help), (.q, .quit),
     ])
-    func bookKeys(key: Key, expected: ViewerCommand) {
+    func bookKeys(key: Key, expected: Action) {
         for phase in [Scene.State.opening, .reading, .turning, .closing] {
             #expect(command(key, phase) == expected, "\(key) while \(phase)")
         }
@@ -60,25 +60,25 @@ private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = []
 
     @Test func heldKeysTurnPagesBackToBackWithoutPilingUp() {
         // The first repeat waits behind the turn under way; more are dropped until it starts.
-        #expect(command(.right, .turning, isRepeat: true, queued: 0) == .action(.nextPage))
+        #expect(command(.right, .turning, isRepeat: true, queued: 0) == .nextPage)
         #expect(command(.right, .turning, isRepeat: true, queued: 1) == nil)
         #expect(command(.left, .turning, isRepeat: true, queued: 1) == nil)
         // A fresh press always queues.
-        #expect(command(.right, .turning, isRepeat: false, queued: 3) == .action(.nextPage))
+        #expect(command(.right, .turning, isRepeat: false, queued: 3) == .nextPage)
     }
 
     @Test func heldKeysRepeatMovesButNotToggles() {
-        #expect(command(.right, .shelf, isRepeat: true) == .action(.shelfNext))
-        #expect(command(.plus, .reading, isRepeat: true) == .action(.zoomIn))
+        #expect(command(.right, .shelf, isRepeat: true) == .shelfNext)
+        #expect(command(.plus, .reading, isRepeat: true) == .zoomIn)
         for key in [Key.c, .l, .f, .f12, .q, .enter, .escape, .home] {
-            #expect(KeyMap.commands(for: key, isRepeat: true, phase: key == .enter ? .shelf : .reading).isEmpty, "\(key)")
+            #expect(KeyMap.actions(for: key, isRepeat: true, phase: key == .enter ? .shelf : .reading).isEmpty, "\(key)")
         }
     }
 
     @Test func ctrlAndAltCombinationsAreLeftToTheDesktop() {
         #expect(command(.q, .shelf, modifiers: .control) == nil)
         #expect(command(.right, .reading, modifiers: .alt) == nil)
-        #expect(command(.right, .reading, modifiers: .shift) == .action(.nextPage))
+        #expect(command(.right, .reading, modifiers: .shift) == .nextPage)
     }
 
     /// Ctrl with = (+ on the keypad, or Shift+= for Ctrl++) and − sizes a reflowable book's
@@ -88,8 +88,8 @@ private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = []
         #expect(command(.plus, .reading, modifiers: [.control, .shift]) == .textLarger)
         #expect(command(.minus, .reading, modifiers: .control) == .textSmaller)
         #expect(command(.plus, .reading, modifiers: .control, isRepeat: true) == .textLarger)
-        #expect(command(.plus, .reading) == .action(.zoomIn))
-        #expect(command(.minus, .reading) == .action(.zoomOut))
+        #expect(command(.plus, .reading) == .zoomIn)
+        #expect(command(.minus, .reading) == .zoomOut)
         #expect(command(.plus, .shelf, modifiers: .control) == nil)
         #expect(command(.minus, .reading, modifiers: [.control, .alt]) == nil)
         #expect(KeyMap.help.contains("Ctrl+=") && KeyMap.help.contains("Ctrl+−"))
@@ -115,7 +115,7 @@ private func command(_ key: Key, _ phase: Scene.State, modifiers: Modifiers = []
         #expect(command(.f, .reading, modifiers: .control) == .find)
         #expect(command(.c, .reading, modifiers: .control) == .copy)
         #expect(command(.left, .reading, modifiers: .alt) == .back)
-        #expect(command(.f, .reading) == .toggleFullscreen && command(.c, .reading) == .action(.toggleDeform))
+        #expect(command(.f, .reading) == .toggleFullscreen && command(.c, .reading) == .toggleDeform)
         #expect(command(.question, .shelf, modifiers: .shift) == .help, "? is typed with Shift")
     }
 }

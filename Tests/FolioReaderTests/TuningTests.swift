@@ -49,7 +49,7 @@ import FolioMath
     }
 
     @Test func theOKeyTogglesTheCone() {
-        #expect(KeyMap.commands(for: .o, phase: .reading) == [.action(.toggleCone)])
+        #expect(KeyMap.actions(for: .o, phase: .reading) == [.toggleCone])
         #expect(KeyMap.help.contains("rigid flip ↔ cone"))
         let c = BookController(library: [BookInfo(imageCount: 8)])
         c.handle(.open, at: 0)

@@ -46,11 +46,11 @@ private func near(_ a: Vec2, _ b: Vec2) -> Bool { abs(a.x - b.x) < 1e-6 && abs(a
     }
 
     @Test func arrowsPanWhileZoomedAndTurnPagesOtherwise() {
-        #expect(KeyMap.commands(for: .right, phase: .reading) == [.action(.nextPage)])
-        #expect(KeyMap.commands(for: .right, phase: .reading, zoomed: true) == [.action(.pan(by: Vec2(-80, 0)))])
-        #expect(KeyMap.commands(for: .up, phase: .reading, zoomed: true) == [.action(.pan(by: Vec2(0, -80)))])
-        #expect(KeyMap.commands(for: .z, phase: .reading) == [.action(.fitSpread)])
-        #expect(KeyMap.commands(for: .right, phase: .shelf, zoomed: true) == [.action(.shelfNext)])
+        #expect(KeyMap.actions(for: .right, phase: .reading) == [.nextPage])
+        #expect(KeyMap.actions(for: .right, phase: .reading, zoomed: true) == [.pan(by: Vec2(-80, 0))])
+        #expect(KeyMap.actions(for: .up, phase: .reading, zoomed: true) == [.pan(by: Vec2(0, -80))])
+        #expect(KeyMap.actions(for: .z, phase: .reading) == [.fitSpread])
+        #expect(KeyMap.actions(for: .right, phase: .shelf, zoomed: true) == [.shelfNext])
     }
 
     @Test func dragPansAndShiftWheelZoomsTowardsThePointer() {

@@ -340,11 +340,11 @@ private func differs(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (r: UIn
 
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
-    var commands: [ViewerCommand] = []
+    var commands: [Action] = []
     var problems: [String] = []
     func pipeline(_ pipeline: FramePipeline, problem: String) { problems.append(problem) }
     func pipeline(_ pipeline: FramePipeline, didStartTurn action: Action, origin: TurnOrigin) { turns.append((action, origin)) }
-    func pipeline(_ pipeline: FramePipeline, asksFor command: ViewerCommand, at time: Double) { commands.append(command) }
+    func pipeline(_ pipeline: FramePipeline, asksFor action: Action, at time: Double) { commands.append(action) }
     /// Links clicked, as the viewer finds them (a click on one does not turn the page).
     var links: [PageLink] = []
     /// Links followed from a note's card.
@@ -1474,7 +1474,7 @@ private final class Recorder: FramePipelineDelegate {
             step(p, s, until: 0.1)
             s.queued = [TimedInputEvent(.drop(paths: ["/books/a.pdf", "/books/b.pdf"]), at: s.time)]
             step(p, s, until: s.time + 0.1)
-            #expect(rec.commands == [.open("/books/a.pdf")])
+            #expect(rec.commands == [.openFile("/books/a.pdf")])
             let shown = s.presented
             s.queued = [key(.t, at: s.time), key(.s, at: s.time)]
             step(p, s, until: s.time + 0.1)

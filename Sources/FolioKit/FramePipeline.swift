@@ -71,27 +71,25 @@ public final class FramePipeline {
     let screenLayer = OnScreenLayer()
     /// Relayouts of the open reflowable book (`Relayout.swift`).
     let relayouts: Relayouts
+    /// The contents panel.
+    lazy var contents = ContentsPanel(self)
     /// The search typed in the window, while its hits are shown.
     var finding: WindowSearch?
-    /// Links under the pointer, the words it selects (`PagePointer.swift`).
-    var pointer = PagePointer()
-    /// The highlight a note is being typed for (`PageHighlights.swift`), and the book whose
-    /// highlights are painted.
-    var noting: Highlight?
+    /// Links under the pointer, the words it selects.
+    lazy var pointer = PagePointer(self)
+    /// The reader's highlights and notes, and the book whose highlights are painted.
+    lazy var highlights = PageHighlights(self)
     private var highlightsShown: Int?
-    /// The book read aloud (`ReadAloud.swift`), the pages its sentence is marked on, and the
-    /// voice's speed the reader chose.
-    var readingAloud: ReadAloud?
-    /// The shelf's order and the library as found, once Tab changed it (`ShelfOrder.swift`).
-    var shelfOrder: (order: ShelfOrder, found: Library)?
-    /// The form field being typed into (`FormFilling.swift`): its id and the page image it is on.
-    var filling: (field: Int, image: Int)?
-    var spokenPages: Set<Int> = []
-    var speechRate = 0
+    /// The book read aloud.
+    lazy var readAloud = ReadAloud(self)
+    /// The shelf's order, once Tab changed it.
+    lazy var shelfSorter = ShelfSorter(self)
+    /// The form of the open book, filled in.
+    lazy var form = FormFilling(self)
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
     var standingSearch: (phrase: String, book: Int?)?
-    /// The overview of the open book, while it is shown (`OverviewInput.swift`).
-    var overview: OverviewState?
+    /// The overview of the open book.
+    lazy var overview = OverviewPart(self)
 
     /// Makes the renderer and the first frame's target on `surface`, whose context must be
     /// current. The pipeline owns the surface from here: `destroy()` frees both.
@@ -121,7 +119,7 @@ public final class FramePipeline {
     /// settings, the delegate and the data source of the one before.
     public func replaceLibrary(_ library: Library) {
         guard library != self.library else { return }
-        shelfOrder = nil
+        shelfSorter.forget()
         startOver(library) { session.replace(library: library) }
     }
 
@@ -248,7 +246,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [input.gestures.deadline, screenLayer.wake, searchWake, speechWake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [input.gestures.deadline, screenLayer.wake, searchWake, readAloud.wake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -282,14 +280,14 @@ public final class FramePipeline {
         if controller.book != highlightsShown {
             highlightsShown = controller.book
             if let b = controller.book {
-                showHighlights(of: library.books[b])
-                restoreFormValues(of: library.books[b])
+                highlights.show(of: library.books[b])
+                form.restoreValues(of: library.books[b])
             }
         }
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
         updateSearch(at: now)
-        readAloud(at: now)
+        readAloud.update(at: now)
         updateLayer(at: now)
         if needsRender || images.pending { render() }
         if needsPresent { present() }
@@ -305,7 +303,7 @@ public final class FramePipeline {
                 noteLanding = controller.spread
             }
         }
-        let t = pageTitle + (overview == nil ? "" : " — overview") + (input.pageEntry.digits.isEmpty ? "" : " — go to page \(input.pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
+        let t = pageTitle + (overview.isShown ? " — overview" : "") + (input.pageEntry.digits.isEmpty ? "" : " — go to page \(input.pageEntry.digits)…") + (titleNote.isEmpty ? "" : " — " + titleNote)
         if t != title {
             title = t
             surface.setTitle(t)
@@ -344,7 +342,7 @@ public final class FramePipeline {
             images.holdUploads()
             return
         }
-        let scene = overviewScene ?? controller.scene()
+        let scene = overview.scene ?? controller.scene()
         // Vector pages are rasterised for the size they are shown at once it settles (not for
         // each size an opening or a turn passes through).
         if !controller.isAnimating, let shown = scene.displayHeight(width: w, height: h) { pages.setDisplayHeight(shown) }

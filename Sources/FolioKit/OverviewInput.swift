@@ -3,26 +3,35 @@ import FolioLayout
 import FolioMath
 import FolioReader
 
-/// The overview while it is shown: how far its rows are scrolled and the page chosen (the
-/// keys move it, the pointer raises the page under it).
-struct OverviewState {
-    var scroll: Double
-    var selected: Int
-}
+/// The overview of the open book (G): the pages small, many at once, to jump by sight. While
+/// it is shown it takes the keys and the pointer, and is drawn in place of the book. Does not:
+/// lay the pages out (`Overview`), or draw them.
+final class OverviewPart {
+    /// How far its rows are scrolled and the page chosen (the keys move it, the pointer raises
+    /// the page under it).
+    private struct Shown {
+        var scroll: Double
+        var selected: Int
+    }
 
-extension FramePipeline {
+    private unowned let p: FramePipeline
+    private var overview: Shown?
+    private var controller: BookController { p.controller }
+
+    init(_ pipeline: FramePipeline) { p = pipeline }
+
     /// Whether the overview of the open book is shown.
-    public var overviewShown: Bool { overview != nil }
+    var isShown: Bool { overview != nil }
 
     /// The overview as it is drawn now, scrolled as it is (nil when not shown, or no book is open).
-    public var shownOverview: Overview? {
+    var shown: Overview? {
         guard let state = overview, let b = controller.book, controller.library.indices.contains(b) else { return nil }
         return Overview(book: controller.library[b], viewSize: controller.settings.viewSize, scroll: state.scroll)
     }
 
     /// The scene of the overview, when it is shown: drawn in place of the book.
-    var overviewScene: Scene? {
-        guard let grid = shownOverview, let b = controller.book else { return nil }
+    var scene: Scene? {
+        guard let grid = shown, let b = controller.book else { return nil }
         let current = Overview.shown(spread: controller.spread, singlePage: controller.singlePage, in: grid.book)
         return grid.scene(index: b, current: current, selected: overview?.selected)
     }
@@ -30,8 +39,8 @@ extension FramePipeline {
     /// Shows the overview of the open book, at rest, scrolled to the spread read and with its
     /// first page chosen; or closes it. False when no book lies open.
     @discardableResult
-    public func toggleOverview() -> Bool {
-        needsRender = true
+    func toggle() -> Bool {
+        p.needsRender = true
         guard overview == nil else {
             overview = nil
             return true
@@ -40,7 +49,7 @@ extension FramePipeline {
         let book = controller.library[b]
         let (grid, current) = Overview.around(spread: controller.spread, singlePage: controller.singlePage, of: book,
                                               viewSize: controller.settings.viewSize)
-        overview = OverviewState(scroll: grid.scroll, selected: current.min() ?? 0)
+        overview = Shown(scroll: grid.scroll, selected: current.min() ?? 0)
         return true
     }
 
@@ -49,8 +58,8 @@ extension FramePipeline {
     /// a click on a page closes it and turns there (the goto action: a riffle for a long way),
     /// the wheel scrolls the rows, the pointer raises the page under it. F11, F12 and Q still
     /// work. True when used up.
-    func overviewTakes(_ event: InputEvent, at now: Double) -> Bool {
-        guard var state = overview, let grid = shownOverview else {
+    func takes(_ event: InputEvent, at now: Double) -> Bool {
+        guard var state = overview, let grid = shown else {
             overview = nil
             return false
         }
@@ -61,7 +70,7 @@ extension FramePipeline {
             switch key {
             case .escape, .g:
                 overview = nil
-                needsRender = true
+                p.needsRender = true
                 return true
             case .enter: return go(to: state.selected, at: now)
             case .left: chosen = grid.image(from: state.selected, columns: -1, rows: 0)
@@ -76,25 +85,25 @@ extension FramePipeline {
             default: return true
             }
         case let .mouseDown(.left, x, y, _):
-            if let image = grid.image(at: input.gestures.mapping.layoutPoint(x: x, y: y)) { return go(to: image, at: now) }
+            if let image = grid.image(at: p.input.gestures.mapping.layoutPoint(x: x, y: y)) { return go(to: image, at: now) }
             return true
         case let .mouseMove(x, y):
-            if let image = grid.image(at: input.gestures.mapping.layoutPoint(x: x, y: y)), image != state.selected {
+            if let image = grid.image(at: p.input.gestures.mapping.layoutPoint(x: x, y: y)), image != state.selected {
                 state.selected = image
-                needsRender = true
+                p.needsRender = true
             }
         case let .scroll(_, dy, _):
             var moved = grid
             moved.scroll(to: grid.scroll - dy * grid.pageSize.y / 2)
             state.scroll = moved.scroll
-            needsRender = true
+            p.needsRender = true
         case .mouseUp, .text: break
         default: return false
         }
         if let chosen, chosen >= 0 {
             state.selected = chosen
             state.scroll = grid.scroll(showing: chosen)
-            needsRender = true
+            p.needsRender = true
         }
         overview = state
         return true
@@ -103,8 +112,8 @@ extension FramePipeline {
     /// Closes the overview and turns to the spread of page image `image`.
     private func go(to image: Int, at now: Double) -> Bool {
         overview = nil
-        needsRender = true
-        perform(.goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key)
+        p.needsRender = true
+        p.perform(.goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key)
         return true
     }
 }

@@ -10,13 +10,23 @@ import Foundation
 /// highlights they touch taken away (Delete), and the panel listing them with the bookmarks
 /// (X). Kept in the state store, painted on the paper by `PageMarks`. Does not: find the words
 /// under the pointer (`PagePointer`), or draw.
-extension FramePipeline {
+final class PageHighlights {
+    private unowned let p: FramePipeline
+    /// The highlight a note is being typed for.
+    private var noting: Highlight?
+    private var controller: BookController { p.controller }
+
+    init(_ pipeline: FramePipeline) { p = pipeline }
+
+    /// Escape on the entry line: the note is not kept.
+    func cancelNote() { noting = nil }
+
     /// The open book's document and the store its highlights are kept in; nil (with the reason)
     /// when they cannot be kept.
     private func highlightTarget() -> Result<(book: Book, path: String, store: StateStore), HighlightRefusal> {
-        guard let b = controller.book, let path = library.books[b].document else { return .failure(.noText) }
-        guard let store = configuration.positions?.store else { return .failure(.noStore) }
-        return .success((library.books[b], path, store))
+        guard let b = controller.book, let path = p.library.books[b].document else { return .failure(.noText) }
+        guard let store = p.configuration.positions?.store else { return .failure(.noStore) }
+        return .success((p.library.books[b], path, store))
     }
 
     /// Why the highlight keys did nothing, as the reader is told.
@@ -35,25 +45,25 @@ extension FramePipeline {
     /// Loads the open book's highlights and bookmarks to be painted on its pages (a book opened,
     /// or laid out again): the ribbons of the marks made in this layout, which cost no counting
     /// on the viewer's thread; M and Shift+M place the others.
-    func showHighlights(of book: Book) {
-        guard let path = book.document, let store = configuration.positions?.store else { return }
+    func show(of book: Book) {
+        guard let path = book.document, let store = p.configuration.positions?.store else { return }
         PageMarks.setHighlights(store.highlights(of: book), for: path)
-        PageMarks.setRibbons(Bookmarks(store: store, documents: configuration.documents).documentPages(of: book, atHand: true), for: path)
+        PageMarks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: book, atHand: true), for: path)
     }
 
     /// The open book's bookmarks changed or were gone through (M, Shift+M): every mark's ribbon
     /// painted, on the pages shown at once.
-    public func bookmarksChanged() {
-        guard let b = controller.book, let path = library.books[b].document, let store = configuration.positions?.store else { return }
-        PageMarks.setRibbons(Bookmarks(store: store, documents: configuration.documents).documentPages(of: library.books[b]), for: path)
-        pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
-        needsRender = true
+    func bookmarksChanged() {
+        guard let b = controller.book, let path = p.library.books[b].document, let store = p.configuration.positions?.store else { return }
+        PageMarks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: p.library.books[b]), for: path)
+        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
+        p.needsRender = true
     }
 
     /// The highlights the words selected make: one for the words of a reflowable book's chapter
     /// (across the two pages of a spread), one a page for fixed pages.
     private func selectedHighlights() -> [Highlight] {
-        guard let selection = pointer.selection, let source = try? configuration.documents.open(selection.path) else { return [] }
+        guard let selection = p.pointer.selection, let source = try? p.configuration.documents.open(selection.path) else { return [] }
         let reflowing = (source as? any ReflowableSource).flatMap { $0.reflowable ? $0 : nil }
         var made: [Highlight] = []
         for part in selection.words where !part.words.isEmpty {
@@ -74,17 +84,17 @@ extension FramePipeline {
     /// selected make; says why not when there is no store, no text or nothing selected.
     private func withSelection(_ body: (Book, String, StateStore, [Highlight]) -> Void) {
         switch highlightTarget() {
-        case let .failure(refusal): showNotice(refusal.description)
+        case let .failure(refusal): p.showNotice(refusal.description)
         case let .success((book, path, store)):
             let selected = selectedHighlights()
-            guard !selected.isEmpty else { return showNotice(HighlightRefusal.noSelection.description) }
+            guard !selected.isEmpty else { return p.showNotice(HighlightRefusal.noSelection.description) }
             body(book, path, store, selected)
         }
     }
 
     /// Shift+H: the words selected highlighted in yellow; when they are highlighted already, in
     /// the next colour (their notes kept).
-    func highlightSelection(at now: Double) {
+    func highlight(at now: Double) {
         withSelection { book, path, store, wanted in
             let kept = store.highlights(of: book)
             let colour = kept.first { $0.anchor == wanted[0].anchor }?.colour.next ?? .yellow
@@ -92,49 +102,49 @@ extension FramePipeline {
                 Highlight(anchor: h.anchor, text: h.text, note: kept.first { $0.anchor == h.anchor }?.note, colour: colour)
             }
             guard store.add(made, to: book) != nil else {
-                return showNotice("highlight not saved: \(FileName.printable(store.path)) cannot be written")
+                return p.showNotice("highlight not saved: \(FileName.printable(store.path)) cannot be written")
             }
-            titleNote = "highlighted in \(colour.rawValue)"
+            p.titleNote = "highlighted in \(colour.rawValue)"
             refreshHighlights(book: book, path: path, store: store)
         }
     }
 
     /// Delete: the highlights touching the words selected taken away.
-    func removeSelectedHighlights(at now: Double) {
+    func removeSelected(at now: Double) {
         withSelection { book, path, store, selected in
             let touched = store.highlights(of: book).filter { h in selected.contains { $0.overlaps(h) } }
-            guard !touched.isEmpty else { return showNotice("no highlight there to take away") }
+            guard !touched.isEmpty else { return p.showNotice("no highlight there to take away") }
             for h in touched { if let id = h.id { store.remove(highlight: id) } }
-            titleNote = touched.count == 1 ? "highlight taken away" : "\(touched.count) highlights taken away"
+            p.titleNote = touched.count == 1 ? "highlight taken away" : "\(touched.count) highlights taken away"
             refreshHighlights(book: book, path: path, store: store)
         }
     }
 
     /// I: the entry line takes a note for the words selected (the highlight's note to edit when
     /// they are highlighted); Enter keeps it (`keepNote`).
-    func annotateSelection(at now: Double) {
-        guard configuration.showsLayer else { return }
+    func annotate(at now: Double) {
+        guard p.configuration.showsLayer else { return }
         withSelection { book, _, store, wanted in
             let existing = store.highlights(of: book).first { $0.anchor == wanted[0].anchor }
             noting = existing ?? wanted[0]
-            layer.openField(.note, with: existing?.note ?? "")
-            layer.fade.show(at: now)
-            needsRender = true
+            p.layer.openField(.note, with: existing?.note ?? "")
+            p.layer.fade.show(at: now)
+            p.needsRender = true
         }
     }
 
     /// Enter on the note field: the note kept on its highlight (made when the words were not
     /// highlighted yet); an empty note takes the note away and leaves the highlight.
     func keepNote(_ text: String) {
-        layer.closeField()
+        p.layer.closeField()
         guard let highlight = noting, case let .success((book, path, store)) = highlightTarget() else { return }
         noting = nil
         let note = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let kept = Highlight(anchor: highlight.anchor, text: highlight.text, note: note.isEmpty ? nil : note, colour: highlight.colour)
         guard store.add(kept, to: book) != nil else {
-            return showNotice("note not saved: \(FileName.printable(store.path)) cannot be written")
+            return p.showNotice("note not saved: \(FileName.printable(store.path)) cannot be written")
         }
-        titleNote = note.isEmpty ? "note taken away" : "note kept"
+        p.titleNote = note.isEmpty ? "note taken away" : "note kept"
         refreshHighlights(book: book, path: path, store: store)
     }
 
@@ -142,57 +152,55 @@ extension FramePipeline {
     /// drawn again at once: the change shows in the next frame.
     private func refreshHighlights(book: Book, path: String, store: StateStore) {
         PageMarks.setHighlights(store.highlights(of: book), for: path)
-        clearSelection()
+        p.pointer.clear()
         guard let b = controller.book else { return }
-        pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
-        needsRender = true
+        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
+        p.needsRender = true
     }
 
     /// X: the panel of the open book's highlights and notes, by chapter, and its bookmarks.
-    func showNotesPanel(at now: Double) {
+    func showPanel(at now: Double) {
         switch highlightTarget() {
-        case let .failure(refusal): showNotice(refusal.description)
+        case let .failure(refusal): p.showNotice(refusal.description)
         case let .success((book, _, store)):
-            var list = ReaderLayer.notes(of: book, highlights: store.highlights(of: book), bookmarks: Bookmarks(store: store, documents: configuration.documents).pages(of: book),
-                                         shown: shownImage, in: configuration.documents)
-            guard !list.rows.isEmpty else { return layer.answer(ReaderLayer.noNotes, at: now) }
-            list.visible = overlayLayout.contentsRows
-            layer.contents = list
-            layer.fade.show(at: now)
-            needsRender = true
+            var list = ReaderLayer.notes(of: book, highlights: store.highlights(of: book), bookmarks: Bookmarks(store: store, documents: p.configuration.documents).pages(of: book),
+                                         shown: p.shownImage, in: p.configuration.documents)
+            guard !list.rows.isEmpty else { return p.layer.answer(ReaderLayer.noNotes, at: now) }
+            list.visible = p.layerLayout.contentsRows
+            p.layer.contents = list
+            p.layer.fade.show(at: now)
+            p.needsRender = true
         }
     }
 
     /// Delete on a row of the notes panel: its highlight taken away, the panel shown again.
-    func removeHighlight(row: Int, at now: Double) {
-        guard let list = layer.contents, list.rows.indices.contains(row), let id = list.rows[row].tag,
+    func remove(row: Int, at now: Double) {
+        guard let list = p.layer.contents, list.rows.indices.contains(row), let id = list.rows[row].tag,
               case let .success((book, path, store)) = highlightTarget() else { return }
         store.remove(highlight: id)
         PageMarks.setHighlights(store.highlights(of: book), for: path)
         if let image = list.rows[row].target, let b = controller.book {
-            pages.redrawNow(book: b, images: [image])
-            needsRender = true
+            p.pages.redrawNow(book: b, images: [image])
+            p.needsRender = true
         }
         // The panel again, without the row (none at all when it was the last).
-        layer.contents = nil
-        showNotesPanel(at: now)
-        if var shown = layer.contents {
+        p.layer.contents = nil
+        showPanel(at: now)
+        if var shown = p.layer.contents {
             shown.move(by: row - shown.selected)
-            layer.contents = shown
+            p.layer.contents = shown
         }
     }
-}
 
-extension FramePipeline {
     /// Shift+D: the first word selected looked up in the dictionaries installed, its entry
     /// shown on the note card; a line when there is none, or no dictionary.
-    func lookUpSelection(at now: Double) {
-        guard let word = selectedText.flatMap(Dictionaries.word(in:)) else {
-            return showNotice("nothing selected: Shift + click a word to look it up")
+    func lookUp(at now: Double) {
+        guard let word = p.pointer.selectedText.flatMap(Dictionaries.word(in:)) else {
+            return p.showNotice("nothing selected: Shift + click a word to look it up")
         }
-        switch configuration.dictionaries.lookUp(word) {
-        case let .entry(text): showNote(text, at: now)
-        case let .notFound(line), let .noDictionary(line): showNotice(line)
+        switch p.configuration.dictionaries.lookUp(word) {
+        case let .entry(text): p.showNote(text, at: now)
+        case let .notFound(line), let .noDictionary(line): p.showNotice(line)
         }
     }
 }

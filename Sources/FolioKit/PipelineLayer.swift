@@ -97,7 +97,7 @@ extension FramePipeline {
                             singlePage: controller.singlePage, scroll: controller.scroll, state: state, theme: renderer.settings.theme)
     }
 
-    private var layerLayout: OverlayLayout {
+    var layerLayout: OverlayLayout {
         ReaderLayer.layout(width: target.width, height: target.height, scale: surface.contentScale)
     }
 

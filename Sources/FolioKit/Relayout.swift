@@ -327,7 +327,7 @@ extension FramePipeline {
                           showing: BookInfo.layoutPage(number: shown + 1), at: now, mapping: event.mapping.page)
         session.forgetSaved(book: event.book)
         // Bookmarks are pages of a layout: their ribbons move with it.
-        if controller.book == event.book { showHighlights(of: library.books[event.book]) }
+        if controller.book == event.book { highlights.show(of: library.books[event.book]) }
         if let phrase = searchAgain, controller.book == event.book { startSearch(phrase, at: now, turnsToFirstHit: false) }
         relayouts.shown(event, on: controller.spread, completingLayout: completingLayout)
         guard !completingLayout else { return }

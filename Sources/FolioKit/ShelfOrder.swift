@@ -22,20 +22,32 @@ public enum ShelfOrder: String, Sendable, CaseIterable {
     }
 }
 
-extension FramePipeline {
+/// The shelf put in order by the reader: the order chosen and the library as found. Does not:
+/// show the books (the pipeline does, `FramePipeline.replaceLibrary`).
+final class ShelfSorter {
+    private unowned let p: FramePipeline
+    /// The order chosen and the library as found, once Tab changed it.
+    private var sorted: (order: ShelfOrder, found: Library)?
+
+    init(_ pipeline: FramePipeline) { p = pipeline }
+
+    /// Another library is shown: it is as found.
+    func forget() { sorted = nil }
+
     /// Tab on the shelf: the books in the next order, the book centred staying centred.
-    func sortShelf(at now: Double) {
-        let found = shelfOrder?.found ?? library
-        let order = (shelfOrder?.order ?? .found).next
-        let centred = library.books.indices.contains(Int(controller.scroll.rounded())) ? library.books[Int(controller.scroll.rounded())] : nil
-        var sorted = found
-        sorted.books = order.indices(of: found.books, store: configuration.positions?.store).map { found.books[$0] }
+    func sortNext(at now: Double) {
+        let library = p.library, scroll = Int(p.controller.scroll.rounded())
+        let found = sorted?.found ?? library
+        let order = (sorted?.order ?? .found).next
+        let centred = library.books.indices.contains(scroll) ? library.books[scroll] : nil
+        var books = found
+        books.books = order.indices(of: found.books, store: p.configuration.positions?.store).map { found.books[$0] }
         // Pages named for a book follow it to its new place.
-        sorted.namedPage = nil
-        replaceLibrary(sorted)
-        shelfOrder = (order, found)
-        if let centred, let i = sorted.books.firstIndex(of: centred) { perform(.select(i), at: now, origin: .key) }
-        layer.answer("shelf \(order.rawValue)", at: now)
-        needsRender = true
+        books.namedPage = nil
+        p.replaceLibrary(books)
+        sorted = (order, found)
+        if let centred, let i = books.books.firstIndex(of: centred) { p.perform(.select(i), at: now, origin: .key) }
+        p.layer.answer("shelf \(order.rawValue)", at: now)
+        p.needsRender = true
     }
 }

@@ -65,10 +65,11 @@ extension FramePipeline {
                 switch key {
                 case .escape:
                     layer.closeField()
-                    (noting, filling) = (nil, nil)
+                    highlights.cancelNote()
+                    form.cancel()
                 case .backspace: layer.eraseInField()
-                case .enter where layer.fieldPurpose == .note: keepNote(layer.field ?? "")
-                case .enter where layer.fieldPurpose == .form: keepFieldText(layer.field ?? "")
+                case .enter where layer.fieldPurpose == .note: highlights.keepNote(layer.field ?? "")
+                case .enter where layer.fieldPurpose == .form: form.keep(layer.field ?? "")
                 case .enter: startSearch(layer.field ?? "", at: now)
                 // Fullscreen and a screenshot work over the field.
                 case .f11, .f12: return false

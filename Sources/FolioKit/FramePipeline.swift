@@ -16,9 +16,10 @@ import Foundation
 /// produces frames onto a `Surface`, a thin loop over its parts, each owning its state: the
 /// reading session (the books and the controller, `ReadingSession`), the input
 /// (`InputRouter`: events to actions), the page images and their uploads (`PageImages`), the
-/// relayouts of reflowable books (`Relayouts`), the on-screen layer (`OnScreenLayer`), and the
-/// renderer; the search typed in the window (`WindowSearch.swift`), the overview and the
-/// pointer on a page are its extensions.
+/// on-screen layer (`OnScreenLayer`), the renderer, and the reader's tools (`WindowSearch`,
+/// `PagePointer`, `PageHighlights`, `OverviewPart`, `ContentsPanel`, `LayerControls`,
+/// `FormFilling`, `ReadAloud`, `ShelfSorter`, `Reflow`). Every action, whoever asks for it,
+/// goes through `perform`: the book's state to the controller, the rest to its part.
 ///
 /// Two ways to drive it. Live (a window): `run()`, or `handle(_:)` each event and `frame(at:)`
 /// each turn of the host's own loop; frames are drawn only while something changes. Scripted
@@ -70,11 +71,13 @@ public final class FramePipeline {
     /// The on-screen layer (`PipelineLayer.swift`).
     let screenLayer = OnScreenLayer()
     /// Relayouts of the open reflowable book (`Relayout.swift`).
-    let relayouts: Relayouts
+    lazy var reflow = Reflow(self)
+    /// The layer's cards, bar and page-number entry.
+    lazy var layerControls = LayerControls(self)
     /// The contents panel.
     lazy var contents = ContentsPanel(self)
     /// The search typed in the window, while its hits are shown.
-    var finding: WindowSearch?
+    lazy var search = WindowSearch(self)
     /// Links under the pointer, the words it selects.
     lazy var pointer = PagePointer(self)
     /// The reader's highlights and notes, and the book whose highlights are painted.
@@ -86,8 +89,6 @@ public final class FramePipeline {
     lazy var shelfSorter = ShelfSorter(self)
     /// The form of the open book, filled in.
     lazy var form = FormFilling(self)
-    /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
-    var standingSearch: (phrase: String, book: Int?)?
     /// The overview of the open book.
     lazy var overview = OverviewPart(self)
 
@@ -97,7 +98,6 @@ public final class FramePipeline {
                 settings: BookController.Settings = .init()) throws {
         self.surface = surface
         session = ReadingSession(library: library, settings: settings, positions: configuration.positions, documents: configuration.documents)
-        relayouts = Relayouts(executor: configuration.relayingOut, wake: surface.wake)
         self.configuration = configuration
         renderer = try Renderer(shaders: configuration.shaders, settings: .defaults(software: GLInfo.isSoftware))
         renderer.settings.printedBooks = library.printedBooks
@@ -126,7 +126,7 @@ public final class FramePipeline {
     /// `begin` makes `library` the session's; then it gets its own page images (and the search
     /// of other books ends).
     private func startOver(_ library: Library, _ begin: () -> Void) {
-        if library != self.library { endSearch() }
+        if library != self.library { search.end() }
         begin()
         renderer.settings.printedBooks = library.printedBooks
         replaceImages()
@@ -134,7 +134,7 @@ public final class FramePipeline {
 
     /// Frees the GL objects, then the surface.
     public func destroy() {
-        finding?.search.cancel()
+        search.cancel()
         images.destroy()
         screenLayer.destroy()
         target.destroy()
@@ -156,6 +156,19 @@ public final class FramePipeline {
     func marksChanged(image: Int) {
         guard let b = controller.book else { return }
         pages.redraw(book: b, images: [image])
+        needsRender = true
+    }
+
+    /// The page image the open spread starts at.
+    var shownImage: Int { PageImage(number: controller.shownPages.first ?? 1).index }
+
+    /// The marks on pages `documentPages` of the document at `path` changed: those of book
+    /// `book`'s images held are rendered again (crops of zoomed pages included), nothing else.
+    func marksChanged(pages documentPages: Set<Int>, of path: String, book: Int) {
+        guard !documentPages.isEmpty, library.books.indices.contains(book) else { return }
+        let refs = Set(documentPages.map { PageRef.document(path, index: $0) })
+        let images = library.books[book].pages
+        pages.redraw(book: book, images: Set(images.indices.filter { refs.contains(images[$0]) }))
         needsRender = true
     }
 
@@ -246,7 +259,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [input.gestures.deadline, screenLayer.wake, searchWake, readAloud.wake, pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = [input.gestures.deadline, screenLayer.wake, search.wake, readAloud.wake, reflow.pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -275,7 +288,7 @@ public final class FramePipeline {
     /// Moves everything on to `now` and draws and presents the frame if anything changed.
     public func frame(at now: Double) {
         for action in input.gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
-        relayout(at: now)
+        reflow.update(at: now)
         advance(to: now)
         if controller.book != highlightsShown {
             highlightsShown = controller.book
@@ -286,7 +299,7 @@ public final class FramePipeline {
         }
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
-        updateSearch(at: now)
+        search.update(at: now)
         readAloud.update(at: now)
         updateLayer(at: now)
         if needsRender || images.pending { render() }

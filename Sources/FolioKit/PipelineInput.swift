@@ -27,14 +27,14 @@ final class InputRouter {
         switch timed.event {
         case let .key(key, modifiers, isRepeat):
             if p.overview.takes(timed.event, at: now) { return }
-            if p.contents.takes(timed.event, at: now) || p.searchTakes(timed.event, at: now) { return }
-            if p.layerTakes(key, at: now) || p.pointer.takes(timed.event, at: now) { return }
+            if p.contents.takes(timed.event, at: now) || p.search.takes(timed.event, at: now) { return }
+            if p.layerControls.takes(key, at: now) || p.pointer.takes(timed.event, at: now) { return }
             if p.controller.book != nil, let outcome = pageEntry.handle(key) {
                 if case let .go(n) = outcome { p.goToPage(n, at: now) }
-                p.typed(pageEntry.digits)
+                p.layerControls.typed(pageEntry.digits)
                 return
             }
-            p.typed(pageEntry.digits)
+            p.layerControls.typed(pageEntry.digits)
             if key == .escape, modifiers.isDisjoint(with: [.control, .alt]), p.escapeTakes() { return }
             let actions = KeyMap.actions(for: key, modifiers: modifiers, isRepeat: isRepeat,
                                            phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
@@ -47,13 +47,13 @@ final class InputRouter {
         case .close:
             p.isRunning = false
         case .text:
-            _ = p.contents.takes(timed.event, at: now) || p.searchTakes(timed.event, at: now)
+            _ = p.contents.takes(timed.event, at: now) || p.search.takes(timed.event, at: now)
         case let .drop(paths):
             // One book at a time: the first file dropped.
             if let path = paths.first { p.perform(.openFile(path), at: now, origin: .gesture) }
         case .mouseDown, .mouseUp, .mouseMove, .scroll:
             if p.overview.takes(timed.event, at: now) { return }
-            if p.contents.takes(timed.event, at: now) || p.layerTakes(timed.event, at: now) || p.pointer.takes(timed.event, at: now) { return }
+            if p.contents.takes(timed.event, at: now) || p.layerControls.takes(timed.event, at: now) || p.pointer.takes(timed.event, at: now) { return }
             var actions = gestures.handle(timed.event, controller: p.controller, at: now)
             // A click that would turn the page goes to the host first (a link under it).
             if case let .mouseUp(.left, x, y, _) = timed.event, actions == [.nextPage] || actions == [.previousPage],

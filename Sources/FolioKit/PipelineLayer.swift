@@ -57,71 +57,23 @@ final class OnScreenLayer {
     func destroy() { textures?.destroy() }
 }
 
-// MARK: On-screen layer
-
-extension FramePipeline {
-    /// The on-screen layer's state: what it shows in which state, its fades.
-    public internal(set) var layer: LayerState {
-        get { screenLayer.state }
-        set { screenLayer.state = newValue }
+/// The layer's answers to the reader: keys and clicks on its cards and its progress bar, the
+/// page number being typed, a note shown over the page. Does not: draw the layer
+/// (`OnScreenLayer`), or decide what it shows of the reading state (`ReaderLayer`).
+final class LayerControls {
+    private unowned let p: FramePipeline
+    private var controller: BookController { p.controller }
+    private var layer: LayerState {
+        get { p.layer }
+        set { p.layer = newValue }
     }
 
-    /// Draws `content` over the frame in `target` at `opacity` (scripted frames: captures with
-    /// `--ui`, tests), at the surface's pixel density. False, with a problem reported, when the
-    /// layer's shaders cannot be built.
-    @discardableResult
-    public func drawLayer(_ content: OverlayContent, opacity: Double = 1) -> Bool {
-        do {
-            return try screenLayer.draw(layerLayout.panels(content), opacity: opacity, into: target, renderer: renderer,
-                                        shaders: configuration.shaders)
-        } catch {
-            report("the on-screen layer cannot be drawn: \(error)")
-            return false
-        }
-    }
-
-    /// Shows `line` as a notice on the layer for a few seconds: a problem the host met and
-    /// reported itself (a document of the library that could not be opened).
-    public func showNotice(_ line: String) {
-        guard configuration.showsLayer else { return }
-        layer.notice(line, at: surface.time)
-        needsRender = true
-    }
-
-    /// What the layer shows now in the live reader.
-    public var layerContent: OverlayContent { content(layer) }
-
-    /// What the layer shows in `state` now in the live reader.
-    private func content(_ state: LayerState) -> OverlayContent {
-        ReaderLayer.content(library: library, documents: configuration.documents, phase: controller.phase, book: controller.book, spread: controller.spread,
-                            singlePage: controller.singlePage, scroll: controller.scroll, state: state, theme: renderer.settings.theme)
-    }
-
-    var layerLayout: OverlayLayout {
-        ReaderLayer.layout(width: target.width, height: target.height, scale: surface.contentScale)
-    }
-
-    /// Moves the layer on to `now`: it stays while something in it waits for the reader (and on
-    /// the shelf), lines past their time go, and a changed look asks for a frame.
-    func updateLayer(at now: Double) {
-        guard configuration.showsLayer else { return }
-        let mode = controller.settings.pages
-        if let seen = screenLayer.pageMode, seen != mode, controller.book != nil {
-            layer.answer(ReaderLayer.pageModeLine(mode, singlePage: controller.singlePage), at: now)
-        }
-        screenLayer.pageMode = mode
-        if let b = controller.book {
-            layer.timeLeft = session.timeLeft(book: b, last: controller.shownPages.last ?? 0)
-        } else if !library.books.isEmpty {
-            layer.shelfRead = session.readFraction(ofBook: min(max(Int(controller.scroll.rounded()), 0), library.books.count - 1))
-        }
-        if screenLayer.update(at: now, stays: controller.phase == .shelf, content: content) { needsRender = true }
-    }
+    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// A key shows the layer; with the help card up, Escape, H and ? close it (used up), other
     /// keys do what they do under it (F12 takes a screenshot with it). True when the key was used up.
-    func layerTakes(_ key: Key, at now: Double) -> Bool {
-        guard configuration.showsLayer else { return false }
+    func takes(_ key: Key, at now: Double) -> Bool {
+        guard p.configuration.showsLayer else { return false }
         layer.fade.show(at: now)
         if layer.note != nil || layer.typography != nil, key == .escape {
             (layer.note, layer.typography) = (nil, nil)
@@ -135,18 +87,18 @@ extension FramePipeline {
     /// Shows a note's text over the page (a note's reference clicked), a row for each link it
     /// holds: Escape or a click closes it; a click on a link's row follows it
     /// (`FramePipelineDelegate.pipeline(_:follows:from:at:)`).
-    public func showNote(_ text: String, links: [NoteLink] = [], at now: Double) {
-        guard configuration.showsLayer else { return }
+    func showNote(_ text: String, links: [NoteLink] = [], at now: Double) {
+        guard p.configuration.showsLayer else { return }
         layer.note = text
         layer.noteLinks = links.map(\.label)
-        screenLayer.noteTargets = links.map(\.target)
+        p.screenLayer.noteTargets = links.map(\.target)
         layer.fade.show(at: now)
-        needsRender = true
+        p.needsRender = true
     }
 
     /// Shows the page number typed so far.
     func typed(_ digits: String) {
-        guard configuration.showsLayer else { return }
+        guard p.configuration.showsLayer else { return }
         layer.typing = digits.isEmpty ? nil : "Go to page \(digits)"
     }
 
@@ -154,24 +106,24 @@ extension FramePipeline {
     /// and does nothing else; a press on the progress bar (shown, in an open book) drags along
     /// it, and letting go turns to the spread it points at through the goto action. True when
     /// the event was used up.
-    func layerTakes(_ event: InputEvent, at now: Double) -> Bool {
-        guard configuration.showsLayer else { return false }
+    func takes(_ event: InputEvent, at now: Double) -> Bool {
+        guard p.configuration.showsLayer else { return false }
         switch event {
         case let .mouseDown(.left, x, y, _) where layer.typography != nil:
             // A click on a row of the typography card steps that choice, as its key does (the
             // text row: its left half smaller, its right half larger); elsewhere it closes the card.
-            guard let rows = layer.typography, let hit = layerLayout.typographyRow(x: x, y: y, rows: rows.count) else {
+            guard let rows = layer.typography, let hit = p.layerLayout.typographyRow(x: x, y: y, rows: rows.count) else {
                 layer.typography = nil
                 break
             }
-            perform(hit.row == 0 ? (hit.left ? .textSmaller : .textLarger) : .typography(ReaderLayer.typographyChoices[hit.row - 1]), at: now, origin: .gesture)
+            p.perform(hit.row == 0 ? (hit.left ? .textSmaller : .textLarger) : .typography(ReaderLayer.typographyChoices[hit.row - 1]), at: now, origin: .gesture)
         case let .mouseDown(.left, x, y, _) where layer.note != nil:
             // A click on a link's row follows it; elsewhere it closes the note and does nothing else.
-            let hit = layer.noteShown.flatMap { layerLayout.noteLink(x: x, y: y, note: $0, links: layer.noteLinks) }
-            let targets = screenLayer.noteTargets
+            let hit = layer.noteShown.flatMap { p.layerLayout.noteLink(x: x, y: y, note: $0, links: layer.noteLinks) }
+            let targets = p.screenLayer.noteTargets
             layer.note = nil
             if let hit, targets.indices.contains(hit) {
-                _ = delegate?.pipeline(self, follows: targets[hit], from: controller.shownPages.first.map { $0 - 1 } ?? 0, at: now)
+                _ = p.delegate?.pipeline(p, follows: targets[hit], from: controller.shownPages.first.map { $0 - 1 } ?? 0, at: now)
             }
         case .mouseDown where layer.helpShown || layer.typography != nil:
             // A click closes the card and does nothing else.
@@ -181,27 +133,27 @@ extension FramePipeline {
             layer.scrollNote(by: dy > 0 ? -1 : 1)
         case let .mouseDown(.left, x, y, _):
             guard controller.phase == .reading, layer.fade.opacity(at: now) > 0,
-                  let f = layerLayout.barFraction(x: x, y: y) else { return false }
+                  let f = p.layerLayout.barFraction(x: x, y: y) else { return false }
             layer.dragFraction = f
         case let .mouseMove(x, y):
             layer.fade.wake(at: now)
             guard layer.dragFraction != nil else { return false }
-            layer.dragFraction = layerLayout.barFraction(x: x, y: y, dragging: true)
+            layer.dragFraction = p.layerLayout.barFraction(x: x, y: y, dragging: true)
         case let .mouseUp(.left, x, y, _):
             guard let f = layer.dragFraction else { return false }
             layer.dragFraction = nil
-            let end = layerLayout.barFraction(x: x, y: y, dragging: true) ?? f
+            let end = p.layerLayout.barFraction(x: x, y: y, dragging: true) ?? f
             if let info = controller.laidOutBook {
                 let s = ReaderLayer.spread(at: end, lastSpread: info.lastSpread)
                 if s != controller.spread {
-                    perform(.goTo(page: BookController.layoutPage(spread: s, singlePage: controller.singlePage)), at: now, origin: .gesture)
+                    p.perform(.goTo(page: BookController.layoutPage(spread: s, singlePage: controller.singlePage)), at: now, origin: .gesture)
                 }
             }
         default:
             return false
         }
         layer.fade.wake(at: now)
-        needsRender = true
+        p.needsRender = true
         return true
     }
 }

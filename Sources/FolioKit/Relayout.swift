@@ -1,5 +1,6 @@
 import FolioBook
 import FolioLayout
+import FolioOverlay
 import FolioPages
 import FolioReader
 import Foundation
@@ -196,15 +197,32 @@ final class Relayouts {
     }
 }
 
-// MARK: Relayout
+/// The open reflowable book laid out again as the reader asks: at another text size or
+/// typography, whole once it opened on its first chapters, for the view's page shape; each
+/// relayout applied by a frame, on the page holding the text shown. Does not: lay out (the
+/// executor does, through `Relayouts`), or draw.
+final class Reflow {
+    private unowned let p: FramePipeline
+    private let relayouts: Relayouts
+    private var controller: BookController { p.controller }
+    private var library: Library { p.library }
+    private var configuration: PipelineConfiguration { p.configuration }
+    private var layer: LayerState {
+        get { p.layer }
+        set { p.layer = newValue }
+    }
 
-extension FramePipeline {
+    init(_ pipeline: FramePipeline) {
+        p = pipeline
+        relayouts = Relayouts(executor: pipeline.configuration.relayingOut, wake: pipeline.surface.wake)
+    }
+
     /// Lays the open book out again `step` points larger (smaller when negative) in the
     /// background; the pages shown stay until the new layout is applied by a later frame, which
     /// lands on the page holding the text shown first now. Returns the text size asked for,
     /// or nil (with a notice) when the open book has fixed pages.
     @discardableResult
-    public func changeTextSize(by step: Double, at now: Double) -> Double? {
+    func changeTextSize(by step: Double, at now: Double) -> Double? {
         guard let open = openReflowable else {
             if controller.book != nil, configuration.showsLayer { layer.answer("this book has fixed pages", at: now) }
             return nil
@@ -232,11 +250,11 @@ extension FramePipeline {
     }
 
     /// The text size asked for last, until the book shows it.
-    public var wantedTextSize: Double? { relayouts.wantedTextSize }
+    var wantedTextSize: Double? { relayouts.wantedTextSize }
 
     /// The typography reflowable books are laid out with: the host sets its engine's to it when
     /// a key steps it (`Action.typography`).
-    public var typography: Typography {
+    var typography: Typography {
         get { relayouts.typography }
         set { relayouts.typography = newValue }
     }
@@ -254,7 +272,7 @@ extension FramePipeline {
 
     /// Applies the relayouts finished, and starts those the open book needs now: laid out whole,
     /// or for the view's page shape. Called each frame.
-    func relayout(at now: Double) {
+    func update(at now: Double) {
         takeRelayouts(at: now)
         layOutWhole()
         followPageShape(at: now)
@@ -269,12 +287,8 @@ extension FramePipeline {
         relayouts.layOutWhole(open)
     }
 
-    /// Seconds a view keeps its size before the book is laid out for it: a window dragged to a
-    /// new size is laid out once, for the size it ends at.
-    public static let pageShapeSettles = 0.4
-
     /// When the next frame should come to lay the open book out for the view's page shape.
-    public var pageShapeWake: Double? { relayouts.pageShapeWake }
+    var pageShapeWake: Double? { relayouts.pageShapeWake }
 
     /// Lays the open reflowable book out again, in the background, for the page shape its view
     /// asks (`Book.reflowAspect`: one page or two across the view) once the view has kept its
@@ -292,14 +306,14 @@ extension FramePipeline {
     /// size asked for changed meanwhile.
     private func takeRelayouts(at now: Double) {
         relayouts.take(turning: controller.phase == .turning, open: { openReflowable },
-                       apply: { apply($0, at: now, completingLayout: $1) }, fail: { report($0) })
+                       apply: { apply($0, at: now, completingLayout: $1) }, fail: { p.report($0) })
     }
 
     /// Shows book `event.book` in its new layout: its document replaced by the new one, its
     /// page caches replaced, the controller told its page count and put on the page holding
     /// the same text without a turn, and a notice with the size and the page count. An event
     /// for a book no longer shown as that document is dropped.
-    public func apply(_ event: DocumentRelaid, at now: Double) { apply(event, at: now, completingLayout: false) }
+    func apply(_ event: DocumentRelaid, at now: Double) { apply(event, at: now, completingLayout: false) }
 
     /// `apply`; `completingLayout` when the book was laid out whole at the same size (its first
     /// pages unchanged): it stays on the page shown, its textures too, and says nothing.
@@ -311,28 +325,28 @@ extension FramePipeline {
         let pages = (0..<count).map { PageRef.document(event.document, index: $0) }
         // Hits found in the old pages point at pages no longer there: the search is run again
         // on the new ones, the reader left where they are.
-        let searchAgain = finding.flatMap { $0.book == event.book && pages != library.books[event.book].pages ? $0.search.phrase.text : nil }
-        if pages != library.books[event.book].pages { endSearch() }
-        session.library.books[event.book].pages = pages
+        let searchAgain = p.search.finding.flatMap { $0.book == event.book && pages != library.books[event.book].pages ? $0.search.phrase.text : nil }
+        if pages != library.books[event.book].pages { p.search.end() }
+        p.session.library.books[event.book].pages = pages
         // Laid out for another page shape: the book takes it.
         if let width = Book.pageWidth(firstPage: event.source.pageAspect, 1) {
-            session.library.books[event.book].pageWidth = width
-            session.library.books[event.book].pageHeight = Book.referencePageHeight
+            p.session.library.books[event.book].pageWidth = width
+            p.session.library.books[event.book].pageHeight = Book.referencePageHeight
         }
         // Images of pages whose content stayed (a layout completed) stay.
-        self.pages.relaid(book: event.book, in: library, mapping: event.mapping)
-        needsRender = true
+        p.pages.relaid(book: event.book, in: library, mapping: event.mapping)
+        p.needsRender = true
         let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
                           showing: BookInfo.layoutPage(number: shown + 1), at: now, mapping: event.mapping.page)
-        session.forgetSaved(book: event.book)
+        p.session.forgetSaved(book: event.book)
         // Bookmarks are pages of a layout: their ribbons move with it.
-        if controller.book == event.book { highlights.show(of: library.books[event.book]) }
-        if let phrase = searchAgain, controller.book == event.book { startSearch(phrase, at: now, turnsToFirstHit: false) }
+        if controller.book == event.book { p.highlights.show(of: library.books[event.book]) }
+        if let phrase = searchAgain, controller.book == event.book { p.search.start(phrase, at: now, turnsToFirstHit: false) }
         relayouts.shown(event, on: controller.spread, completingLayout: completingLayout)
         guard !completingLayout else { return }
         let size = event.source.fontSize
         let what = size == sizeBefore ? "laid out for the window" : "text \(size.rounded() == size ? String(Int(size)) : String(size)) pt"
-        showNotice("\(what) — \(event.source.pagesEstimated ? "≈" : "")\(count) page\(count == 1 ? "" : "s")")
+        p.showNotice("\(what) — \(event.source.pagesEstimated ? "≈" : "")\(count) page\(count == 1 ? "" : "s")")
     }
 }

@@ -22,7 +22,7 @@ flat in float vSpineSide;
 flat in float vEdge;
 
 uniform vec3 uPaper;
-uniform vec3 uLight;
+#include "frame.glsl"
 uniform float uSheets;
 uniform int uBoard;
 uniform sampler2D uCover;

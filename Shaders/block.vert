@@ -15,7 +15,7 @@
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
-uniform mat4 uViewProj;
+#include "frame.glsl"
 uniform mat4 uModel;
 uniform vec2 uSize;
 uniform float uThickness;

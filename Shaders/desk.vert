@@ -9,12 +9,11 @@
 //           of uHeight).
 layout(location = 0) in vec2 aGrid;
 
-uniform mat4 uViewProj;
+#include "frame.glsl"
 uniform mat4 uModel;
 uniform vec2 uSize;
 uniform vec2 uMargin;
 uniform float uHeight;
-uniform vec3 uLight;
 uniform float uClosed;
 
 out vec2 vLocal;

@@ -59,12 +59,11 @@ uniform vec2 uSize;
 uniform vec4 uShade;
 uniform float uGutter;
 uniform float uOpacity;
-uniform float uCornerRadius;
+#include "frame.glsl"
 uniform int uDeform;
 uniform vec4 uCurl;
 uniform float uCurlRadius;
 uniform float uCurlWrap;
-uniform vec2 uPixelHalf;
 #ifdef WEDGE
 uniform vec2 uWedge;
 uniform float uAmbient;
@@ -74,10 +73,6 @@ const float WEDGE_GAP = 0.03;
 uniform float uSpineEdge;
 uniform float uGutterWidth;
 uniform float uBackTone;
-#ifdef RECOLOUR
-uniform vec3 uThemePaper;
-uniform vec3 uThemeInk;
-#endif
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
 uniform float uBehindLevel;

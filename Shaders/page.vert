@@ -37,7 +37,7 @@
 
 layout(location = 0) in vec2 aGrid;
 
-uniform mat4 uViewProj;
+#include "frame.glsl"
 uniform mat4 uModel;
 uniform vec2 uSize;
 uniform int uDeform;
@@ -46,7 +46,6 @@ uniform float uCurlRadius;
 uniform float uCurlWrap;
 uniform vec3 uCone;
 uniform int uShadowPass;
-uniform vec3 uLight;
 uniform mat4 uCasterModel;
 uniform vec2 uCasterSize;
 uniform float uInset;
@@ -62,7 +61,6 @@ uniform mat4 uStackLeft;
 uniform mat4 uStackRight;
 uniform vec2 uStackDrops;
 uniform vec2 uStackRims;
-uniform vec2 uPixelHalf;
 
 out vec2 vST;
 out vec2 vLit;

@@ -16,16 +16,12 @@ extension Renderer {
         item.ratio.flatMap { _ in coveredBands[item.page] } ?? 0
     }
 
-    func setGeometry(_ u: ProgramUniforms, _ item: SceneItem, viewProj: [Float]) {
+    func setGeometry(_ u: ProgramUniforms, _ item: SceneItem) {
         u[.from].set(Float(drawnFrom(item)))
-        u[.viewProj].set(matrix: viewProj)
         u[.model].set(matrix: item.model.floats)
         u[.size].set(Float(item.size.x), Float(item.size.y))
         u[.gutterDrop].set(Float(item.gutterDrop.x), Float(item.gutterDrop.y))
-        u[.pixelHalf].set(Float(view.size.x / 2 / pixelUnits), Float(view.size.y / 2 / pixelUnits))
         setDeformation(u, item.deformation)
-        let l = light
-        u[.light].set(Float(l.x), Float(l.y), Float(l.z))
     }
 
     func setDeformation(_ u: ProgramUniforms, _ deformation: Deformation) {
@@ -80,7 +76,7 @@ extension Renderer {
     /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A
     /// turning sheet's faces are drawn in two parts where they can be (`insideInset`): the inside
     /// without the edge terms, then the rim around it.
-    func drawFace(_ item: SceneItem, state: DrawState, viewProj: [Float], textures: TextureStore) {
+    func drawFace(_ item: SceneItem, state: DrawState, textures: TextureStore) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
         // One pass per face: each pixel samples only the image it shows. Where a sheet folds
@@ -125,7 +121,7 @@ extension Renderer {
                     faceState.cull = face.cull
                     faceState.clockwise = item.model.determinant < 0
                     gl.apply(Pipeline(page.program, faceState))
-                    setGeometry(page, item, viewProj: viewProj)
+                    setGeometry(page, item)
                     if variant.stacked || variant.insideOnly { setStacks(page, item) }
                     page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                     page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
@@ -135,13 +131,11 @@ extension Renderer {
                     page[.wedge].set(Float(item.size.x * cos(s.wedge)), Float(s.wedge > 0 ? item.size.x * sin(s.wedge) : 0))
                     page[.ambient].set(Float(settings.ambientOcclusion * s.wedgeStrength))
                     page[.opacity].set(Float(item.opacity))
-                    page[.cornerRadius].set(Float(settings.cornerRadius))
                     // The parts carry their margin in their vertices, as a curl's strips do.
                     page[.expand].set(Float(apart == nil ? rim : 0))
                     page[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
                     page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                     page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
-                    if recolours { setTheme(page) }
                     if biased { setTapBias(page, item, texels: Vec2(Double(image.image.width), Double(image.image.height))) }
                     if let other = image.behind {
                         other.bind(unit: 1)
@@ -340,20 +334,12 @@ extension Renderer {
         settings.theme.recolours && settings.printedBooks.contains(item.book)
     }
 
-    /// The theme's colours for a face its program recolours (page.frag's RECOLOUR).
-    func setTheme(_ page: ProgramUniforms) {
-        let paper = settings.theme.paper, ink = settings.theme.ink
-        page[.themePaper].set(Float(paper.r), Float(paper.g), Float(paper.b))
-        page[.themeInk].set(Float(ink.r), Float(ink.g), Float(ink.b))
-    }
-
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
-    func drawBlock(_ item: SceneItem, viewProj: [Float], textures: TextureStore) {
+    func drawBlock(_ item: SceneItem, textures: TextureStore) {
         // A box's top lies in the plane of the page on it: pushed back in depth, it never
         // shows through the page in stripes as the book opens.
         gl.apply(Pipeline(block.program, DrawState(depth: .test(less: false, write: true), cull: .back,
                                                    clockwise: item.model.determinant < 0, polygonOffset: true)))
-        block[.viewProj].set(matrix: viewProj)
         block[.model].set(matrix: item.model.floats)
         block[.size].set(Float(item.size.x), Float(item.size.y))
         block[.thickness].set(Float(item.thickness))
@@ -364,8 +350,6 @@ extension Renderer {
         block[.paper].set(Float(0.93 * paper.r * shade), Float(0.90 * paper.g * shade), Float(0.83 * paper.b * shade))
         let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
         block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
-        let l = light
-        block[.light].set(Float(l.x), Float(l.y), Float(l.z))
         block[.sheets].set(Float(max(item.thickness / PageStack.sheetThickness, 1)))
         let board = item.kind == .board
         block[.board].set(Int32(board ? 1 : 0))
@@ -383,12 +367,11 @@ extension Renderer {
 
     /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),
     /// multiplied into the backdrop.
-    func drawDeskShadow(_ item: SceneItem, viewProj: [Float]) {
+    func drawDeskShadow(_ item: SceneItem) {
         guard item.thickness > 0 else { return }
         // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
         // the shadow behind each book is not shaded where its cover will hide it.
         gl.apply(Pipeline(desk.program, DrawState(depth: .test(less: false, write: false), blend: .multiply)))
-        desk[.viewProj].set(matrix: viewProj)
         desk[.model].set(matrix: item.model.floats)
         desk[.size].set(Float(item.size.x), Float(item.size.y))
         // Softer with the height above the desk: none at an open book's spine (desk.vert).
@@ -396,8 +379,6 @@ extension Renderer {
         desk[.height].set(Float(item.thickness))
         desk[.strength].set(Float(0.45 * item.opacity))
         desk[.closed].set(Float(item.closed))
-        let l = light
-        desk[.light].set(Float(l.x), Float(l.y), Float(l.z))
         flatMesh.draw()
     }
 
@@ -410,12 +391,12 @@ extension Renderer {
     }
 
     /// The sheet flattened onto the page plane along the light, multiplied into what is there.
-    func drawCastShadow(_ caster: Sheet, mark: GLint, viewProj: [Float]) {
+    func drawCastShadow(_ caster: Sheet, mark: GLint) {
         let sheet = caster.item
         let strength = (castStrength[caster.index] ?? 0) * settings.shadowStrength
         guard strength > 0 else { return }
         gl.apply(Pipeline(shadow.program, Self.castState(mark: mark)))
-        setGeometry(shadow, sheet, viewProj: viewProj)
+        setGeometry(shadow, sheet)
         shadow[.shadowPass].set(Int32(1))
         shadow[.strength].set(Float(strength * sheet.opacity))
         shadow[.falloff].set(Float(settings.shadowFalloff))
@@ -425,12 +406,12 @@ extension Renderer {
     /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
     /// itself never changes during a turn: the sky the sheet hides from each point (found from
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
-    func drawOverlays(_ items: [SceneItem], sheets: [Sheet], viewProj: [Float]) {
+    func drawOverlays(_ items: [SceneItem], sheets: [Sheet]) {
         guard !items.isEmpty else { return }
         gl.apply(Pipeline(overlay.program, Self.overlayState))
         let u = overlay
         for item in items {
-            setGeometry(u, item, viewProj: viewProj)
+            setGeometry(u, item)
             if let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item {
                 setDeformation(u, caster.deformation)
                 u[.casterModel].set(matrix: caster.model.floats)

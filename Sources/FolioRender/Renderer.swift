@@ -32,6 +32,8 @@ public final class Renderer {
     func linkAllPrograms() throws { try programs.linkAll() }
     /// What the context's state is; each pass states what it needs (`Pipeline`).
     let gl = GLState()
+    /// The uniforms every draw of a frame shares, set once a frame.
+    let frameUniforms: FrameUniforms
     let flatMesh: GridMesh
     /// A flat page curving down into the gutter (`SceneItem.gutterDrop`).
     let curvedMesh: GridMesh
@@ -87,6 +89,7 @@ public final class Renderer {
     public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
         self.settings = settings
         programs = try ProgramCache(folder: folder)
+        frameUniforms = FrameUniforms()
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
         // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
@@ -108,6 +111,7 @@ public final class Renderer {
 
     public func destroy() {
         programs.destroy()
+        frameUniforms.destroy()
         flatMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
@@ -137,7 +141,6 @@ public final class Renderer {
         let camera = scene.camera.fitted(width: target.width, height: target.height)
         pixelUnits = camera.viewSize.x / Double(target.width)
         view = (camera.viewProjection, camera.viewSize)
-        let viewProj = camera.viewProjection.floats
         castStrength = Self.castStrengths(scene.items)
         openPages = scene.items.filter { $0.visible && $0.kind == .page && $0.ratio == nil }
         let ordered = scene.items.enumerated().filter { $0.element.visible }
@@ -150,9 +153,11 @@ public final class Renderer {
         defer { GLErrors.check("drawing a frame") }
         // Others draw on the context between frames (the on-screen layer, blits).
         gl.forget()
+        frameUniforms.set(viewProj: camera.viewProjection.floats, light: light, cornerRadius: settings.cornerRadius, theme: settings.theme,
+                          pixelHalf: Vec2(view.size.x / 2 / pixelUnits, view.size.y / 2 / pixelUnits))
         defer { gl.finish() }
         if settings.cacheStaticLayer && !moving.isEmpty,
-           drawFromCache(items, moving: moving, scene: scene, camera: camera, viewProj: viewProj, into: target, textures: textures) {
+           drawFromCache(items, moving: moving, scene: scene, camera: camera, into: target, textures: textures) {
             return
         }
         lastDirty[target.serial] = nil
@@ -163,8 +168,8 @@ public final class Renderer {
         let inline = { (item: SceneItem) in item.closed > 0 && moving.isEmpty }
         let layer = still.map { inline($0) ? $0 : $0.atRest }
         if !settings.cacheStaticLayer || !moving.isEmpty
-            || !drawOverRoom(layer, into: target, camera: camera, viewProj: viewProj, textures: textures) {
-            drawLayer(layer, into: target, viewProj: viewProj, textures: textures)
+            || !drawOverRoom(layer, into: target, camera: camera, textures: textures) {
+            drawLayer(layer, into: target, textures: textures)
         }
         let shaded = overlays(still.filter { !inline($0) }, sheets: moving)
         // Nothing over the layer (the fan, a book at rest): no clear either, which a software
@@ -173,7 +178,7 @@ public final class Renderer {
         // Sheets lie on the pages they leave: drawn over them, never depth-fighting them
         // (the cached path draws them over a restored layer with no depth either).
         gl.begin(Pass(target: target, clear: .depthStencil))
-        drawMoving(moving, overlays: shaded, shadowMark: 1, viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: shaded, shadowMark: 1, textures: textures)
     }
 
     /// Something else was drawn over `rect` of `target` (GL's origin) after this frame, such as
@@ -185,7 +190,7 @@ public final class Renderer {
 
     /// Restores the cached static layer where something moved (this frame or the last one into
     /// the same target) and draws the moving parts there only. False when no cache could be made.
-    func drawFromCache(_ items: [SceneItem], moving: [Sheet], scene: Scene, camera: Camera, viewProj: [Float],
+    func drawFromCache(_ items: [SceneItem], moving: [Sheet], scene: Scene, camera: Camera,
                                into target: Framebuffer, textures: TextureStore) -> Bool {
         let still = items.filter { $0.kind != .sheet }
         // The layer holds pages without their changing darkening; overlays add it each frame.
@@ -202,7 +207,7 @@ public final class Renderer {
                 cache = try? Framebuffer(width: target.width, height: target.height, samples: target.samples)
             }
             guard let cache else { return false }
-            drawLayer(key.items, into: cache, viewProj: viewProj, textures: textures)
+            drawLayer(key.items, into: cache, textures: textures)
             // Restoring samples the layer's single-sample colour: resolve it once, here.
             cache.resolve()
             cacheKey = key
@@ -228,7 +233,7 @@ public final class Renderer {
         // stencil are cleared only for a new run of marks or for several sheets.
         restore(from: cache, into: target, rect: dirty)
         gl.begin(Pass(target: target, clear: mark == 1 || moving.count > 1 ? .depthStencil : [], scissor: dirty))
-        drawMoving(moving, overlays: shaded, shadowMark: mark, viewProj: viewProj, textures: textures)
+        drawMoving(moving, overlays: shaded, shadowMark: mark, textures: textures)
         return true
     }
 
@@ -243,29 +248,29 @@ public final class Renderer {
     }
 
     /// Everything that does not bend: backdrop, page blocks, pages and covers, in order.
-    func drawLayer(_ items: [SceneItem], into target: Framebuffer, viewProj: [Float], textures: TextureStore) {
+    func drawLayer(_ items: [SceneItem], into target: Framebuffer, textures: TextureStore) {
         let split = boxesOnlyMultisampled(target)
         target.drawMultisampled()
         gl.begin(Pass(target: target, clear: .all))
         // The insides' depth first: the backdrop then skips what opaque pages will cover. With
         // the boxes alone multisampled, after them and single-sampled: on every sample it
         // costs more than the backdrop it spares.
-        if !split { drawDepthOfInsides(items, viewProj: viewProj) }
+        if !split { drawDepthOfInsides(items) }
         drawBackdrop()
         for item in items {
             switch item.kind {
-            case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
-            case .shadow: drawDeskShadow(item, viewProj: viewProj)
-            case .cover, .page, .sheet: if !split { drawFace(item, state: Self.face, viewProj: viewProj, textures: textures) }
+            case .block, .board: drawBlock(item, textures: textures)
+            case .shadow: drawDeskShadow(item)
+            case .cover, .page, .sheet: if !split { drawFace(item, state: Self.face, textures: textures) }
             }
         }
         guard split else { return }
         // The faces, in order, over the resolved boxes and against their depth.
         target.resolveForSingleSampled()
         gl.begin(Pass(target: target))
-        drawDepthOfInsides(items, viewProj: viewProj)
+        drawDepthOfInsides(items)
         for item in items where [.cover, .page, .sheet].contains(item.kind) {
-            drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+            drawFace(item, state: Self.face, textures: textures)
         }
     }
 
@@ -279,7 +284,7 @@ public final class Renderer {
     /// drawn single-sampled, as the pages are. False for a target multisampled whole (a blit
     /// cannot write it), for multisampled boxes out of the fan (they would be drawn
     /// single-sampled over the room), or when no layer could be made.
-    func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, camera: Camera, viewProj: [Float],
+    func drawOverRoom(_ items: [SceneItem], into target: Framebuffer, camera: Camera,
                               textures: TextureStore) -> Bool {
         let fan = items.contains { $0.ratio != nil }
         // Out of the fan the boxes move too: multisampled, they are drawn with their layer.
@@ -297,7 +302,7 @@ public final class Renderer {
             }
             guard let room else { return false }
             cacheMisses += 1
-            drawLayer(still, into: room, viewProj: viewProj, textures: textures)
+            drawLayer(still, into: room, textures: textures)
             roomKey = key
         } else {
             cacheHits += 1
@@ -314,12 +319,12 @@ public final class Renderer {
                                                   viewport: Vec2(Double(target.width), Double(target.height)))
             .map { (fanned[$0.key].page, $0.value) }, uniquingKeysWith: max)
         defer { coveredBands = [:] }
-        drawDepthOfInsides(fanned, viewProj: viewProj)
+        drawDepthOfInsides(fanned)
         for item in fanned {
             switch item.kind {
-            case .block, .board: drawBlock(item, viewProj: viewProj, textures: textures)
-            case .shadow: drawDeskShadow(item, viewProj: viewProj)
-            case .cover, .page, .sheet: drawFace(item, state: Self.face, viewProj: viewProj, textures: textures)
+            case .block, .board: drawBlock(item, textures: textures)
+            case .shadow: drawDeskShadow(item)
+            case .cover, .page, .sheet: drawFace(item, state: Self.face, textures: textures)
             }
         }
         return true
@@ -337,7 +342,7 @@ public final class Renderer {
     /// little over a pixel, and more for rounded corners; the depth is pushed back a little so
     /// each page passes over its own inside. Pages curving into the gutter are left out: inset,
     /// their curve's columns move, and the inside would stand in front of the page by its kink.
-    func drawDepthOfInsides(_ items: [SceneItem], viewProj: [Float]) {
+    func drawDepthOfInsides(_ items: [SceneItem]) {
         let opaque = items.filter {
             ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat && $0.gutterDrop == .zero
         }
@@ -346,7 +351,7 @@ public final class Renderer {
         overlay[.shadowPass].set(Int32(3))
         overlay[.inset].set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
         for item in opaque.reversed() {
-            setGeometry(overlay, item, viewProj: viewProj)
+            setGeometry(overlay, item)
             overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
             flatMesh.draw()
         }
@@ -359,11 +364,11 @@ public final class Renderer {
     /// drawn without depth (`lone`); several, as a riffle turns, are depth-tested among
     /// themselves. `shadowMark`: the stencil value the cast shadow marks its pixels with, none
     /// of which holds it yet.
-    func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], shadowMark: GLint, viewProj: [Float], textures: TextureStore) {
-        drawOverlays(overlays, sheets: sheets, viewProj: viewProj)
-        for sheet in sheets { drawCastShadow(sheet, mark: shadowMark, viewProj: viewProj) }
+    func drawMoving(_ sheets: [Sheet], overlays: [SceneItem], shadowMark: GLint, textures: TextureStore) {
+        drawOverlays(overlays, sheets: sheets)
+        for sheet in sheets { drawCastShadow(sheet, mark: shadowMark) }
         facesDrawnApart = 0
-        for sheet in sheets { drawFace(sheet.item, state: sheets.count > 1 ? Self.face : Self.lone, viewProj: viewProj, textures: textures) }
+        for sheet in sheets { drawFace(sheet.item, state: sheets.count > 1 ? Self.face : Self.lone, textures: textures) }
     }
 
     /// A page or cover face: depth-tested, blended by its coverage (culling and winding per face).

@@ -65,14 +65,30 @@ public struct Program {
 
     static func compile(folder: String, file: String, stage: Int32, defines: [String] = []) throws -> GLuint {
         let path = (folder as NSString).appendingPathComponent(file)
-        guard var source = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw RenderError.shaderMissing(path: "Shaders/\(file)")
         }
+        var source = try expandIncludes(text, folder: folder)
         // After the #version line; #line keeps the reported line numbers the file's.
         if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
             source.insert(contentsOf: defines.map { "\n#define \($0) 1" }.joined() + "\n#line 2", at: end)
         }
         return try compile(source: source, file: file, stage: stage)
+    }
+
+    /// `source` with each `#include "name"` line replaced by the file `name` of `folder` (GLSL has
+    /// no includes: what several stages share, such as the frame's uniform block, is written
+    /// once); `#line` then keeps the reported line numbers the including file's. One level.
+    static func expandIncludes(_ source: String, folder: String) throws -> String {
+        var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (i, line) in lines.enumerated() where line.hasPrefix("#include \"") {
+            let name = String(line.dropFirst("#include \"".count).prefix { $0 != "\"" })
+            guard let included = try? String(contentsOfFile: (folder as NSString).appendingPathComponent(name), encoding: .utf8) else {
+                throw RenderError.shaderMissing(path: "Shaders/\(name)")
+            }
+            lines[i] = included + "\n#line \(i + 2)"
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func compile(source: String, file: String, stage: Int32) throws -> GLuint {

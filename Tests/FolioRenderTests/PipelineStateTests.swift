@@ -116,6 +116,35 @@ import Testing
 
     /// Uniforms are set by location, found by name once: a name the shaders do not declare
     /// would be found nowhere and set silently to nothing.
+    /// A shader's `#include` brings the file in once, and an error after it is reported at the
+    /// including file's own line; the frame's uniforms are declared only in the included file.
+    @Test func anIncludeKeepsTheLineNumbersOfTheFileThatIncludesIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-include-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "uniform float uA;\nuniform float uB;\n".write(toFile: folder + "/shared.glsl", atomically: true, encoding: .utf8)
+        try "#version 330 core\n#include \"shared.glsl\"\nout vec4 c;\nvoid main() { c = vec4(uA + uB); }\nnot glsl;\n"
+            .write(toFile: folder + "/broken.frag", atomically: true, encoding: .utf8)
+        try GLHarness.shared.run { _ in
+            do {
+                try ShaderFolder.check(folder: folder, file: "broken.frag")
+                Issue.record("a file that does not compile compiled")
+            } catch let RenderError.shaderCompile(file, line, _) {
+                #expect(file == "Shaders/broken.frag" && line == 5)
+            }
+        }
+        let shaders = GLHarness.shaders
+        let frame = try String(contentsOfFile: shaders + "/frame.glsl", encoding: .utf8)
+        for name in ["uViewProj", "uLight", "uPixelHalf", "uCornerRadius", "uThemePaper", "uThemeInk"] {
+            #expect(frame.contains(" \(name);"))
+            for file in ShaderFolder.files(in: shaders) {
+                let text = try String(contentsOfFile: shaders + "/" + file, encoding: .utf8)
+                #expect(!text.contains("uniform vec3 \(name);") && !text.contains("uniform mat4 \(name);")
+                        && !text.contains("uniform vec2 \(name);") && !text.contains("uniform float \(name);"), "\(file) declares \(name) again")
+            }
+        }
+    }
+
     @Test func everyUniformNameIsDeclaredInTheShaders() throws {
         let folder = GLHarness.shaders
         let text = try ShaderFolder.files(in: folder)

@@ -215,6 +215,9 @@ public final class DocumentRegistry: @unchecked Sendable {
     /// Documents kept open at most: a shelf of hundreds of PDFs holds only the ones in use.
     public static let maxOpen = 16
 
+    /// What the reader marked on these documents' pages, painted as they are rasterised.
+    public let marks = PageMarks()
+
     public init(password: String? = nil) { passwordTried = password }
 
     /// The password tried on protected documents. A new one retries the documents that failed.
@@ -392,8 +395,8 @@ extension DocumentRegistry {
             let source = try open(path)
             guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
             var page = try source.render(page: index, fit: fit)
-            PageMarks.paintReadersMarks(&page.image, path: path, page: index, of: source)
-            PageMarks.mark(&page.image, boxes: PageMarks.boxes(path, page: index), current: PageMarks.currentBoxes(path, page: index))
+            marks.paintReadersMarks(&page.image, path: path, page: index, of: source)
+            PageMarks.mark(&page.image, boxes: marks.boxes(path, page: index), current: marks.currentBoxes(path, page: index))
             return page
         }
         // Plain files are opened as regular files only (`InputFile`). A large PNG is read a row
@@ -423,9 +426,9 @@ extension DocumentRegistry {
         guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }
         // Marks are on the document's paper, which sits on the book's as `onPaper` puts it.
         let paper = RGBAImage.placement(own: Book.paperAspect(firstPage: source.pageSize(0)), onPaper: paperAspect)
-        PageMarks.paintReadersMarks(&image, path: path, page: index, of: source, placing: paper.placing, shown: crop.region)
-        PageMarks.mark(&image, boxes: PageMarks.boxes(path, page: index).map(paper.placing),
-                       current: PageMarks.currentBoxes(path, page: index).map(paper.placing), shown: crop.region)
+        marks.paintReadersMarks(&image, path: path, page: index, of: source, placing: paper.placing, shown: crop.region)
+        PageMarks.mark(&image, boxes: marks.boxes(path, page: index).map(paper.placing),
+                       current: marks.currentBoxes(path, page: index).map(paper.placing), shown: crop.region)
         return image
     }
 }

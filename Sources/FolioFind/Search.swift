@@ -262,7 +262,7 @@ public struct HitCursor: Sendable, Equatable {
 
 extension PageMarks {
     /// Marks the boxes of `hits` on the document at `path`, replacing its marks.
-    public static func set(hits: [SearchHit], for path: String) {
+    public func set(hits: [SearchHit], for path: String) {
         set(Dictionary(grouping: hits, by: \.page).mapValues { $0.flatMap(\.boxes) }, for: path)
     }
 }

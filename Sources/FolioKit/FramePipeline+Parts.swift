@@ -81,6 +81,9 @@ extension FramePipeline {
         perform(.goTo(page: BookInfo.layoutPage(number: clamp(n, 1, max(1, library.books[b].pages.count)))), at: now, origin: .key)
     }
 
+    /// What the reader marked on the pages of the documents this pipeline opens.
+    var marks: PageMarks { configuration.documents.marks }
+
     /// Whether the overview of the open book is shown.
     public var overviewShown: Bool { overview.isShown }
 

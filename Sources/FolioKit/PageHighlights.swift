@@ -47,15 +47,15 @@ final class PageHighlights {
     /// on the viewer's thread; M and Shift+M place the others.
     func show(of book: Book) {
         guard let path = book.document, let store = p.configuration.positions?.store else { return }
-        PageMarks.setHighlights(store.highlights(of: book), for: path)
-        PageMarks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: book, atHand: true), for: path)
+        p.marks.setHighlights(store.highlights(of: book), for: path)
+        p.marks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: book, atHand: true), for: path)
     }
 
     /// The open book's bookmarks changed or were gone through (M, Shift+M): every mark's ribbon
     /// painted, on the pages shown at once.
     func bookmarksChanged() {
         guard let b = controller.book, let path = p.library.books[b].document, let store = p.configuration.positions?.store else { return }
-        PageMarks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: p.library.books[b]), for: path)
+        p.marks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: p.library.books[b]), for: path)
         p.pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
         p.needsRender = true
     }
@@ -151,7 +151,7 @@ final class PageHighlights {
     /// The highlights painted again from the store, the selection let go, and the pages shown
     /// drawn again at once: the change shows in the next frame.
     private func refreshHighlights(book: Book, path: String, store: StateStore) {
-        PageMarks.setHighlights(store.highlights(of: book), for: path)
+        p.marks.setHighlights(store.highlights(of: book), for: path)
         p.pointer.clear()
         guard let b = controller.book else { return }
         p.pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
@@ -178,7 +178,7 @@ final class PageHighlights {
         guard let list = p.layer.contents, list.rows.indices.contains(row), let id = list.rows[row].tag,
               case let .success((book, path, store)) = highlightTarget() else { return }
         store.remove(highlight: id)
-        PageMarks.setHighlights(store.highlights(of: book), for: path)
+        p.marks.setHighlights(store.highlights(of: book), for: path)
         if let image = list.rows[row].target, let b = controller.book {
             p.pages.redrawNow(book: b, images: [image])
             p.needsRender = true

@@ -115,7 +115,7 @@ final class PagePointer {
         guard words != selection?.words else { return }
         let before = selection?.images ?? []
         selection = (drag.path, images, words)
-        PageMarks.select(Dictionary(words.map { ($0.page, $0.boxes) }, uniquingKeysWith: +), of: drag.path)
+        p.marks.select(Dictionary(words.map { ($0.page, $0.boxes) }, uniquingKeysWith: +), of: drag.path)
         for image in Set(before + images) { p.marksChanged(image: image) }
     }
 
@@ -132,7 +132,7 @@ final class PagePointer {
     func clear() {
         guard let old = selection else { return }
         selection = nil
-        PageMarks.select([:], of: old.path)
+        p.marks.select([:], of: old.path)
         for image in old.images { p.marksChanged(image: image) }
     }
 

@@ -108,7 +108,7 @@ final class ReadAloud {
     private func markSpoken(_ sentence: SentenceReader.Sentence?, of r: Reading) {
         let boxes = Dictionary((sentence?.parts ?? []).map { ($0.page, $0.boxes) }, uniquingKeysWith: +)
         let before = spokenPages
-        PageMarks.setSpoken(boxes, of: r.path)
+        p.marks.setSpoken(boxes, of: r.path)
         spokenPages = Set(boxes.keys)
         let pages = p.library.books[r.book].pages
         for page in before.union(spokenPages) {

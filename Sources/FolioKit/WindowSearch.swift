@@ -132,8 +132,8 @@ final class WindowSearch {
         guard let old = finding else { return }
         old.search.cancel()
         finding = nil
-        PageMarks.set([:], for: old.path)
-        PageMarks.setCurrent([], page: 0, of: old.path)
+        p.marks.set([:], for: old.path)
+        p.marks.setCurrent([], page: 0, of: old.path)
         p.marksChanged(pages: old.markedPages, of: old.path, book: old.book)
     }
 
@@ -166,7 +166,7 @@ final class WindowSearch {
         }
         let progress = s.search.progress
         if progress.hits.count != s.marked {
-            PageMarks.set(hits: progress.hits, for: s.path)
+            p.marks.set(hits: progress.hits, for: s.path)
             // A page's hits come all at once: the pages newly among the hits' are the changed ones.
             let marked = Set(progress.hits.map(\.page))
             p.marksChanged(pages: marked.subtracting(s.markedPages), of: s.path, book: s.book)
@@ -208,7 +208,7 @@ final class WindowSearch {
         let before = s.shown
         s.shown = hit
         finding = s
-        PageMarks.setCurrent(hit.boxes, page: hit.page, of: s.path)
+        p.marks.setCurrent(hit.boxes, page: hit.page, of: s.path)
         p.marksChanged(pages: Set([before?.page, hit.page].compactMap { $0 }), of: s.path, book: s.book)
         layer.searchLine = ReaderLayer.searchLine(s.search.progress, phrase: s.search.phrase.text, cursor: s.cursor, shown: [hit.page])
         p.titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"

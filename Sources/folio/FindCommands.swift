@@ -251,7 +251,7 @@ func markSelection(_ spec: String, in library: Library, book: Int) throws {
     }
     guard let text = (try? source.text(page: page - 1)) ?? nil else { throw Failure(.usage, "--select: page \(page) of \(path) has no text") }
     let words = region.selection(page: page - 1, of: text)
-    PageMarks.select(words.boxes, page: page - 1, of: path)
+    commandDocuments.marks.select(words.boxes, page: page - 1, of: path)
 }
 
 /// Each phrase's search of each document, made once a run: a recording draws the layer, and
@@ -273,7 +273,7 @@ func markHits(of text: String, in library: Library, option: String = "--search")
         search.run(workers: ProcessInfo.processInfo.activeProcessorCount)
         let progress = search.progress
         if progress.hits.isEmpty { report("\(FileName.printable(path)): \(progress.noText ? "this book has no text to search" : "\"\(phrase.text)\" not found")") }
-        PageMarks.set(hits: progress.hits, for: path)
+        commandDocuments.marks.set(hits: progress.hits, for: path)
         found[path] = progress
     }
     searched.withLock { $0[phrase.text] = found }

@@ -15,8 +15,8 @@ let existingStateStore: StateStore? = {
 /// Paints the highlights and bookmarks kept for `book` on its pages (a capture of it).
 func paintKeptHighlights(of book: Book) {
     guard let document = book.document, let store = existingStateStore else { return }
-    PageMarks.setHighlights(store.highlights(of: book), for: document)
-    PageMarks.setRibbons(Bookmarks(store: store, documents: commandDocuments).documentPages(of: book), for: document)
+    commandDocuments.marks.setHighlights(store.highlights(of: book), for: document)
+    commandDocuments.marks.setRibbons(Bookmarks(store: store, documents: commandDocuments).documentPages(of: book), for: document)
 }
 
 /// `folio notes BOOK`: what the state store keeps of a book (its bookmarks, highlights and

@@ -49,8 +49,7 @@ final class HighlightTests: XCTestCase {
         let h = Highlight(anchor: Highlight.anchor(words: 5..<9, of: text, page: 2, start: doc.textPosition(ofPage: 2)), text: "", colour: .blue)
         let fit = PixelSize(width: 600, height: 900)
         let plain = try documents.render(.document(path, index: 2), fit: fit).image
-        PageMarks.setHighlights([h], for: path)
-        defer { PageMarks.setHighlights([], for: path) }
+        documents.marks.setHighlights([h], for: path)
         let marked = try documents.render(.document(path, index: 2), fit: fit).image
         let box = try XCTUnwrap(PageText(words: Array(text.words[5..<9])).lineBoxes.first)
         var blue = 0, dark = 0, total = 0
@@ -67,6 +66,8 @@ final class HighlightTests: XCTestCase {
         // Below the words' line, nothing changed.
         let below = Int(box.y1 * Double(marked.height)) + 4
         for x in stride(from: 0, to: marked.width, by: 7) { XCTAssertTrue(marked.pixel(x, below) == plain.pixel(x, below), "\(x)") }
+        // The marks are the registry's: another one (another pipeline) renders the page plain.
+        XCTAssertTrue(try DocumentRegistry().render(.document(path, index: 2), fit: fit).image == plain)
     }
 
     /// A bookmarked page wears a ribbon over its head in its outer margin: the right margin of a
@@ -75,8 +76,7 @@ final class HighlightTests: XCTestCase {
         let path = try EBooks.path("numbered.epub")
         let documents = DocumentRegistry()
         let fit = PixelSize(width: 400, height: 600)
-        PageMarks.setRibbons([2, 3], for: path)
-        defer { PageMarks.setRibbons([], for: path) }
+        documents.marks.setRibbons([2, 3], for: path)
         func red(_ image: RGBAImage, _ x: Double, _ y: Double) -> Bool {
             let p = image.pixel(Int(x * Double(image.width)), Int(y * Double(image.height)))
             return p.r > 150 && p.g < 60 && p.b < 70

@@ -180,8 +180,8 @@ final class NavigationTests: XCTestCase {
         let path = try Fixtures.copy("navigation.pdf", as: "marked.pdf")
         let locator = PageRef.document(path, index: 0)
         let fox = try XCTUnwrap(try Fixtures.documents.open(path).text(page: 0)?.words[3].box)
-        PageMarks.set([0: [fox]], for: path)
-        defer { PageMarks.set([:], for: path) }
+        Fixtures.documents.marks.set([0: [fox]], for: path)
+        defer { Fixtures.documents.marks.set([:], for: path) }
         let image = try Fixtures.documents.render(locator, fit: PixelSize(width: 420, height: 595)).image
         // The paper between the word's top and its letters' tops is marker yellow; outside, white.
         let (x, y) = (Int((fox.x0 + fox.x1) / 2 * 420), Int(fox.y0 * 595) + 1)

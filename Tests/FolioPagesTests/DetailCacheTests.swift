@@ -93,12 +93,12 @@ final class DetailCacheTests: XCTestCase {
     func testACropIsRenderedAgainWithItsPagesMarksAndTheOldOneShowsMeanwhile() throws {
         let dir = Folder()
         let doc = document(in: dir)
-        let cache = DetailCache(documents: DocumentRegistry(), executor: renders)
+        let documents = DocumentRegistry()
+        let cache = DetailCache(documents: documents, executor: renders)
         let a = want(doc, page: 1, scale: 1000, centre)
         let plain = try shown(cache, a)
         XCTAssertEqual(plain.image.pixel(5, 5).b, 60)
-        PageMarks.select([.whole], page: 1, of: doc)
-        defer { PageMarks.select([], page: 1, of: doc) }
+        documents.marks.select([.whole], page: 1, of: doc)
         XCTAssertEqual(cache.show([a])[0]?.serial, plain.serial, "marks alone change nothing until the page is redrawn")
         cache.redraw(pages: [a.key.page])
         XCTAssertEqual(cache.show([a])[0]?.serial, plain.serial, "the old crop shows while the new one renders")

@@ -9,16 +9,7 @@ import Foundation
 /// The contents panel of the open book (Tab): its rows, chosen by keys, wheel or click, turn
 /// to their page. Its state is the layer's (`LayerState.contents`), which the notes panel
 /// shares. Does not: read the contents (`ReaderLayer.contents`), or draw.
-final class ContentsPanel {
-    private unowned let p: FramePipeline
-    private var controller: BookController { p.controller }
-    private var layer: LayerState {
-        get { p.layer }
-        set { p.layer = newValue }
-    }
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
-
+final class ContentsPanel: PipelinePart {
     /// Shows the contents panel of the open book (the key map's Tab), or for a book without
     /// contents says so in one line (no empty panel over the page).
     func show(at now: Double) {

@@ -7,15 +7,13 @@ import Foundation
 /// box ticks or clears it, one on a list of choices steps to the next. Values are kept in the
 /// state store until Ctrl+S writes a filled copy beside the original, never over it. Does not:
 /// read or write the fields (the document does, `FillableSource`).
-final class FormFilling {
-    private unowned let p: FramePipeline
+final class FormFilling: PipelinePart {
     /// The field being typed into: its id and the page image it is on.
     private var typing: (field: Int, image: Int)?
 
-    init(_ pipeline: FramePipeline) { p = pipeline }
-
     /// Escape on the entry line: the field is left as it was.
     func cancel() { typing = nil }
+
     /// The open book's document when its pages carry a form, and the page of image `image`.
     private func fillable(image: Int) -> (book: Book, source: any FillableSource, page: Int)? {
         guard let b = p.controller.book, p.library.books[b].pages.indices.contains(image),

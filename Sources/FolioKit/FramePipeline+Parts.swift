@@ -201,3 +201,18 @@ extension FramePipeline {
         if screenLayer.update(at: now, stays: controller.phase == .shelf, content: content) { needsRender = true }
     }
 }
+
+/// A part of the pipeline: a reader's tool that owns its state and reaches the rest through
+/// the pipeline it belongs to — its door for actions (`perform`), its layer, its page images.
+/// Does not: outlive its pipeline (which holds it).
+class PipelinePart {
+    unowned let p: FramePipeline
+    var controller: BookController { p.controller }
+    var library: Library { p.library }
+    var layer: LayerState {
+        get { p.layer }
+        set { p.layer = newValue }
+    }
+
+    init(_ pipeline: FramePipeline) { p = pipeline }
+}

@@ -6,7 +6,7 @@ import FolioReader
 /// The overview of the open book (G): the pages small, many at once, to jump by sight. While
 /// it is shown it takes the keys and the pointer, and is drawn in place of the book. Does not:
 /// lay the pages out (`Overview`), or draw them.
-final class OverviewPart {
+final class OverviewPart: PipelinePart {
     /// How far its rows are scrolled and the page chosen (the keys move it, the pointer raises
     /// the page under it).
     private struct Shown {
@@ -14,11 +14,7 @@ final class OverviewPart {
         var selected: Int
     }
 
-    private unowned let p: FramePipeline
     private var overview: Shown?
-    private var controller: BookController { p.controller }
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// Whether the overview of the open book is shown.
     var isShown: Bool { overview != nil }

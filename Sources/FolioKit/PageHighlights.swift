@@ -10,13 +10,9 @@ import Foundation
 /// highlights they touch taken away (Delete), and the panel listing them with the bookmarks
 /// (X). Kept in the state store, painted on the paper by `PageMarks`. Does not: find the words
 /// under the pointer (`PagePointer`), or draw.
-final class PageHighlights {
-    private unowned let p: FramePipeline
+final class PageHighlights: PipelinePart {
     /// The highlight a note is being typed for.
     private var noting: Highlight?
-    private var controller: BookController { p.controller }
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// Escape on the entry line: the note is not kept.
     func cancelNote() { noting = nil }

@@ -8,8 +8,7 @@ import FolioPlatform
 /// (a click follows it: `FramePipelineDelegate.pipeline(_:clickedAt:at:)`); Shift + drag selects
 /// words, on one page or across the two of a spread, marked on the paper as search hits are,
 /// and Ctrl+C copies them to the clipboard.
-final class PagePointer {
-    private unowned let p: FramePipeline
+final class PagePointer: PipelinePart {
     /// The links of the page looked at last: a document call per page, not per move.
     private var links: (page: PageRef, links: [PageLink])?
     private var shape: PointerShape = .arrow
@@ -20,9 +19,6 @@ final class PagePointer {
     private var dragOther: (image: Int, page: Int, text: PageText?)?
     /// The words selected last in document `path`, a part per page image `images`, in page order.
     private(set) var selection: (path: String, images: [Int], words: [Selection])?
-    private var controller: BookController { p.controller }
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// The document page image `image` of the open book shows; nil for an image file.
     private func documentPage(_ image: Int) -> (path: String, index: Int)? {

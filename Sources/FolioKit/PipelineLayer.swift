@@ -60,16 +60,7 @@ final class OnScreenLayer {
 /// The layer's answers to the reader: keys and clicks on its cards and its progress bar, the
 /// page number being typed, a note shown over the page. Does not: draw the layer
 /// (`OnScreenLayer`), or decide what it shows of the reading state (`ReaderLayer`).
-final class LayerControls {
-    private unowned let p: FramePipeline
-    private var controller: BookController { p.controller }
-    private var layer: LayerState {
-        get { p.layer }
-        set { p.layer = newValue }
-    }
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
-
+final class LayerControls: PipelinePart {
     /// A key shows the layer; with the help card up, Escape, H and ? close it (used up), other
     /// keys do what they do under it (F12 takes a screenshot with it). True when the key was used up.
     func takes(_ key: Key, at now: Double) -> Bool {

@@ -9,7 +9,7 @@ import FolioSpeech
 /// next; R again pauses and resumes, Shift+R stops, U and Shift+U speak faster and slower. The
 /// voice runs on its own; the frame loop looks at it a few times a second and never waits.
 /// Does not: speak (`SpeechOutput`), or draw.
-final class ReadAloud {
+final class ReadAloud: PipelinePart {
     /// What is read now: the voice, the document and book, the sentences under way.
     struct Reading {
         let voice: any SpeechOutput
@@ -22,7 +22,6 @@ final class ReadAloud {
         var paused = false
     }
 
-    private unowned let p: FramePipeline
     private var reading: Reading?
     /// The pages its sentence is marked on, and the voice's speed the reader chose.
     private var spokenPages: Set<Int> = []
@@ -31,8 +30,6 @@ final class ReadAloud {
     static let ahead = 2
     /// Seconds between looks at the voice.
     static let poll = 0.1
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// R: reading aloud starts from the first page shown; while it reads, R pauses and resumes.
     func toggle(at now: Double) {

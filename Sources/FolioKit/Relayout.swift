@@ -201,20 +201,13 @@ final class Relayouts {
 /// typography, whole once it opened on its first chapters, for the view's page shape; each
 /// relayout applied by a frame, on the page holding the text shown. Does not: lay out (the
 /// executor does, through `Relayouts`), or draw.
-final class Reflow {
-    private unowned let p: FramePipeline
+final class Reflow: PipelinePart {
     private let relayouts: Relayouts
-    private var controller: BookController { p.controller }
-    private var library: Library { p.library }
     private var configuration: PipelineConfiguration { p.configuration }
-    private var layer: LayerState {
-        get { p.layer }
-        set { p.layer = newValue }
-    }
 
-    init(_ pipeline: FramePipeline) {
-        p = pipeline
+    override init(_ pipeline: FramePipeline) {
         relayouts = Relayouts(executor: pipeline.configuration.relayingOut, wake: pipeline.surface.wake)
+        super.init(pipeline)
     }
 
     /// Lays the open book out again `step` points larger (smaller when negative) in the

@@ -24,12 +24,9 @@ public enum ShelfOrder: String, Sendable, CaseIterable {
 
 /// The shelf put in order by the reader: the order chosen and the library as found. Does not:
 /// show the books (the pipeline does, `FramePipeline.replaceLibrary`).
-final class ShelfSorter {
-    private unowned let p: FramePipeline
+final class ShelfSorter: PipelinePart {
     /// The order chosen and the library as found, once Tab changed it.
     private var sorted: (order: ShelfOrder, found: Library)?
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// Another library is shown: it is as found.
     func forget() { sorted = nil }

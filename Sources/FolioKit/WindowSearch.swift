@@ -10,7 +10,7 @@ import FolioReader
 /// It owns the layer's entry line, which a note (`PageHighlights`) and a form's field
 /// (`FormFilling`) borrow. The frame loop only reads the search's progress; it never waits for
 /// it. Does not: search (`Search`), or draw.
-final class WindowSearch {
+final class WindowSearch: PipelinePart {
     /// The search running, and what of it is shown.
     struct Running {
         let search: Search
@@ -28,20 +28,11 @@ final class WindowSearch {
         var turnsToFirstHit = true
     }
 
-    private unowned let p: FramePipeline
     private(set) var finding: Running?
     /// A phrase searched in every book as it opens (`searchEveryBook`), and the book it was last started in.
     private var standing: (phrase: String, book: Int?)?
-    private var controller: BookController { p.controller }
-    private var library: Library { p.library }
-    private var layer: LayerState {
-        get { p.layer }
-        set { p.layer = newValue }
-    }
     /// Seconds between looks at a running search.
     static let poll = 0.1
-
-    init(_ pipeline: FramePipeline) { p = pipeline }
 
     /// Whether the search field can open: in an open book, with the layer shown.
     private var searchable: Bool { p.configuration.showsLayer && controller.book != nil && controller.phase == .reading }

@@ -21,29 +21,6 @@ public struct DocumentRelaid: Sendable {
     }
 }
 
-/// Relayouts finished on the executor's threads, waiting for the next frame; posting one wakes
-/// the viewer's loop. Thread-safe. Does not: lay anything out, or apply what it holds.
-final class RelayoutInbox: @unchecked Sendable {
-    // @unchecked: `waiting` is only touched under `lock`.
-    private let lock = NSLock()
-    private var waiting: [Result<DocumentRelaid, RelayoutFailure>] = []
-    private let wake: @Sendable () -> Void
-
-    init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
-
-    func post(_ outcome: Result<DocumentRelaid, RelayoutFailure>) {
-        lock.withLock { waiting.append(outcome) }
-        wake()
-    }
-
-    func take() -> [Result<DocumentRelaid, RelayoutFailure>] {
-        lock.withLock {
-            defer { waiting = [] }
-            return waiting
-        }
-    }
-}
-
 /// Why a relayout gave nothing, in words naming the file.
 struct RelayoutFailure: Error {
     var message: String
@@ -64,7 +41,8 @@ struct OpenReflowable {
 /// waiting for a frame. Does not: look at the controller or the library (it is told what is
 /// open), apply a relayout (the pipeline does), or read the clock.
 final class Relayouts {
-    private let inbox: RelayoutInbox
+    /// Relayouts finished on the executor's threads, waiting for the next frame.
+    private let inbox: Inbox<Result<DocumentRelaid, RelayoutFailure>>
     private let executor: any DecodeExecutor
     /// The text size asked for last, until the book shows it.
     private(set) var wantedTextSize: Double?
@@ -89,7 +67,7 @@ final class Relayouts {
 
     init(executor: any DecodeExecutor, wake: @escaping @Sendable () -> Void) {
         self.executor = executor
-        inbox = RelayoutInbox(wake: wake)
+        inbox = Inbox(wake: wake)
     }
 
     /// Asks for `open` laid out `step` points larger (smaller when negative) than asked last,

@@ -60,50 +60,55 @@ final class DecodeJob: Sendable {
     func resume() { cancelled.store(false, ordering: .releasing) }
 }
 
-/// Decodes finished on workers, waiting for the store's thread. Posting wakes whoever waits
-/// on it and calls `onChange` (the viewer's loop wakes up), until stopped.
-final class DecodeInbox: @unchecked Sendable {
+/// What background work finished, waiting for the frame's thread: the page store's decodes and
+/// the pipeline's relayouts cross back through one of these. Posting one that `wakes` wakes
+/// whoever waits on it and calls `wake` (the viewer's loop wakes up), until stopped.
+/// Thread-safe. Does not: run anything.
+public final class Inbox<Item: Sendable>: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.
-    struct Arrival: Sendable {
-        var key: PageKey
-        var serial: Int
-        /// Nil: the job was cancelled before it read anything.
-        var decoded: Decoded?
-    }
-
     private let lock = NSCondition()
-    private var arrivals: [Arrival] = []
-    private var onChange: (@Sendable () -> Void)?
+    private var items: [Item] = []
+    private var wake: (@Sendable () -> Void)?
 
-    init(onChange: (@Sendable () -> Void)?) { self.onChange = onChange }
+    public init(wake: (@Sendable () -> Void)?) { self.wake = wake }
 
-    func post(_ arrival: Arrival) {
+    public func post(_ item: Item, wakes: Bool = true) {
         lock.withLock {
-            arrivals.append(arrival)
+            items.append(item)
             lock.broadcast()
             // Under the lock: once `stop()` returns no call is running or will start.
-            if arrival.decoded != nil { onChange?() }
+            if wakes { wake?() }
         }
     }
 
-    func take() -> [Arrival] {
+    /// What was posted since the last call, in order.
+    public func take() -> [Item] {
         lock.withLock {
-            defer { arrivals = [] }
-            return arrivals
+            defer { items = [] }
+            return items
         }
     }
 
     /// Waits until something was posted or `deadline` passes; true if something is waiting.
-    func wait(until deadline: Date) -> Bool {
+    public func wait(until deadline: Date) -> Bool {
         lock.withLock {
-            while arrivals.isEmpty {
+            while items.isEmpty {
                 if !lock.wait(until: deadline) { return false }
             }
             return true
         }
     }
 
-    func stop() { lock.withLock { onChange = nil } }
+    /// No more wakes (the owner goes).
+    public func stop() { lock.withLock { wake = nil } }
+}
+
+/// A decode finished on a worker.
+struct Arrival: Sendable {
+    var key: PageKey
+    var serial: Int
+    /// Nil: the job was cancelled before it read anything.
+    var decoded: Decoded?
 }
 
 extension DecodeOrder {

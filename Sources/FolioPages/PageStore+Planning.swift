@@ -149,7 +149,8 @@ extension PageStore {
             let order = self.order(key, page: page, fit: size)
             let inbox = inbox
             executor.execute {
-                inbox.post(.init(key: key, serial: job.serial, decoded: job.isCancelled ? nil : order.run()))
+                let decoded = job.isCancelled ? nil : order.run()
+                inbox.post(Arrival(key: key, serial: job.serial, decoded: decoded), wakes: decoded != nil)
             }
         }
     }
@@ -182,7 +183,7 @@ extension PageStore {
         schedule()
     }
 
-    func take(_ arrival: DecodeInbox.Arrival) {
+    func take(_ arrival: Arrival) {
         guard let job = jobs[arrival.key], job.serial == arrival.serial else { return }
         jobs[arrival.key] = nil
         guard let result = arrival.decoded, job.layout == layouts[arrival.key.book, default: 0] else { return }

@@ -80,7 +80,7 @@ public final class PageStore {
     /// Where documents are opened: the host's registry, with its password and failures.
     let documents: DocumentRegistry
     let executor: DecodeExecutor
-    let inbox: DecodeInbox
+    let inbox: Inbox<Arrival>
     let crops: DetailCache
 
     /// The residency table: every image held, decoded or uploaded.
@@ -127,7 +127,7 @@ public final class PageStore {
         self.settings = settings
         self.executor = executor
         displayHeight = settings.displayHeight
-        inbox = DecodeInbox(onChange: onChange)
+        inbox = Inbox(wake: onChange)
         largestWholePage = settings.wholePageHeight > 0 ? min(settings.wholePageHeight, settings.maxPageSize) : settings.maxPageSize
         var d = DetailCache.Settings()
         d.budgetBytes = settings.budgetBytes / 4

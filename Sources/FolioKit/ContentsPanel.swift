@@ -64,7 +64,7 @@ final class ContentsPanel: PipelinePart {
         guard let list = layer.contents, list.rows.indices.contains(row) else { return true }
         layer.contents = nil
         p.needsRender = true
-        if let image = list.rows[row].target { p.perform(.goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key) }
+        if let image = list.rows[row].target { p.perform(.goTo(PageImage(index: image)), at: now, origin: .key) }
         return true
     }
 }

@@ -78,7 +78,7 @@ extension FramePipeline {
             layer.answer(answer, at: now)
             return
         }
-        perform(.goTo(page: BookInfo.layoutPage(number: clamp(n, 1, max(1, library.books[b].pages.count)))), at: now, origin: .key)
+        perform(.goTo(PageImage(number: clamp(n, 1, max(1, library.books[b].pages.count)))), at: now, origin: .key)
     }
 
     /// What the reader marked on the pages of the documents this pipeline opens.

@@ -109,7 +109,7 @@ final class OverviewPart: PipelinePart {
     private func go(to image: Int, at now: Double) -> Bool {
         overview = nil
         p.needsRender = true
-        p.perform(.goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key)
+        p.perform(.goTo(PageImage(index: image)), at: now, origin: .key)
         return true
     }
 }

@@ -1,5 +1,6 @@
 import FolioBook
 import FolioInput
+import FolioLayout
 import FolioOverlay
 import FolioReader
 import FolioRender
@@ -134,10 +135,12 @@ final class LayerControls: PipelinePart {
             guard let f = layer.dragFraction else { return false }
             layer.dragFraction = nil
             let end = p.layerLayout.barFraction(x: x, y: y, dragging: true) ?? f
-            if let info = controller.laidOutBook {
+            if let info = controller.laidOutBook, let b = controller.book {
                 let s = ReaderLayer.spread(at: end, lastSpread: info.lastSpread)
                 if s != controller.spread {
-                    p.perform(.goTo(page: BookController.layoutPage(spread: s, singlePage: controller.singlePage)), at: now, origin: .gesture)
+                    // The spread's first image: the turn lands on the spread showing it.
+                    let shown = BookController.shownPages(spread: s, singlePage: controller.singlePage, imageCount: controller.library[b].imageCount)
+                    p.perform(.goTo(PageImage(number: shown.first ?? 1)), at: now, origin: .gesture)
                 }
             }
         default:

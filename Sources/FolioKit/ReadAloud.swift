@@ -97,7 +97,7 @@ final class ReadAloud: PipelinePart {
               !shown.contains(PageImage(index: image).number) else { return }
         // The image after the last one shown is the next page.
         let next = shown.last.map { PageImage(number: $0).index + 1 } == image
-        p.perform(next ? .nextPage : .goTo(page: PageImage(index: image).layoutPage), at: now, origin: .key)
+        p.perform(next ? .nextPage : .goTo(PageImage(index: image)), at: now, origin: .key)
     }
 
     /// Marks `sentence` on the paper in place of the one marked before (nil: none); the pages of

@@ -309,7 +309,7 @@ final class Reflow: PipelinePart {
         p.needsRender = true
         let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
-                          showing: BookInfo.layoutPage(number: shown + 1), at: now, mapping: event.mapping.page)
+                          showing: PageImage(number: shown + 1).layoutPage, at: now, mapping: event.mapping.page)
         p.session.forgetSaved(book: event.book)
         // Bookmarks are pages of a layout: their ribbons move with it.
         if controller.book == event.book { p.highlights.show(of: library.books[event.book]) }

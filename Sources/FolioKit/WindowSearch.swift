@@ -205,7 +205,7 @@ final class WindowSearch: PipelinePart {
         p.titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"
         layer.fade.show(at: now)
         let image = PageImage(index: target)
-        if !controller.shownPages.contains(image.number) { p.perform(.goTo(page: image.layoutPage), at: now, origin: .key) }
+        if !controller.shownPages.contains(image.number) { p.perform(.goTo(image), at: now, origin: .key) }
     }
 
     /// The pages of the search's document the open spread shows.

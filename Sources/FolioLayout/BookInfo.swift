@@ -30,11 +30,6 @@ public struct BookInfo: Sendable, Equatable {
     /// The last spread: the one showing the last page.
     public var lastSpread: Int { imageCount / 2 }
 
-    /// The layout page of page number `n` as a reader counts, the one number of the title,
-    /// go-to-page, `--page` and scripts: page 1 is the first page image (layout page 2), page 0
-    /// the blank inside of the cover beside it.
-    public static func layoutPage(number n: Int) -> Int { n + 1 }
-
     /// The book as single-page mode lays it out: one page image a sheet, on its front, its back
     /// blank, so that a page turns over its own spine edge with the next one beneath it. Its
     /// spread s shows image s on the right; `makeScene` draws the book's own pages on it.

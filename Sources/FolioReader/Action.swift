@@ -16,8 +16,8 @@ public enum Action: Sendable, Equatable {
     case select(Int)
     case open, close
     case nextPage, previousPage, firstPage, lastPage
-    /// Turns to the spread showing layout page `page` (clamped to the book's pages).
-    case goTo(page: Int)
+    /// Turns to the spread showing page image `image` (clamped to the book's pages).
+    case goTo(PageImage)
     case pageDragBegan(Vec2), pageDragMoved(Vec2), pageDragEnded
     /// Scrubs open / close progress by `by` (positive opens).
     case scrub(by: Double)

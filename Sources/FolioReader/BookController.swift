@@ -259,7 +259,7 @@ public final class BookController {
         case .previousPage: return step(settings.style.direction == .forward ? -1 : 1)
         case .firstPage: return go(to: 0)
         case .lastPage: return go(to: (currentBook?.pageCount ?? 1) - 1)
-        case let .goTo(page: n): return go(to: clamp(n, 0, (currentBook?.pageCount ?? 1) - 1))
+        case let .goTo(image): return go(to: clamp(image.layoutPage, 0, (currentBook?.pageCount ?? 1) - 1))
         case let .pageDragBegan(p): return beginPageDrag(at: p)
         case let .pageDragMoved(p): return movePageDrag(to: p)
         case .pageDragEnded: return endPageDrag()
@@ -322,10 +322,6 @@ public final class BookController {
     public static func shownPages(spread s: Int, singlePage: Bool, imageCount: Int) -> [Int] {
         (singlePage ? [s + 1] : [2 * s, 2 * s + 1]).filter { $0 >= 1 && $0 <= imageCount }
     }
-
-    /// The layout page of `book` (the go-to action's argument) that spread `s` of its layout in
-    /// the page mode `singlePage` shows.
-    public static func layoutPage(spread s: Int, singlePage: Bool) -> Int { singlePage ? s + 2 : 2 * s + 1 }
 
     /// Single-page mode follows `Settings.pages` and the view's shape; it changes at rest only,
     /// keeping the page read on screen: two pages → the right-hand one, one → its spread.

@@ -387,7 +387,7 @@ public final class ScriptRunner {
         case let .previous(n): return turn(step, n, .previousPage, at: t)
         case .first: return animate(step, c.handle(.firstPage, at: t))
         case .last: return animate(step, c.handle(.lastPage, at: t))
-        case let .goto(page): return animate(step, c.go(to: BookInfo.layoutPage(number: page), at: t))
+        case let .goto(page): return animate(step, c.go(to: PageImage(number: page).layoutPage, at: t))
         case .shelfNext: return animate(step, c.handle(.shelfNext, at: t))
         case .shelfPrevious: return animate(step, c.handle(.shelfPrevious, at: t))
         case let .book(i): return animate(step, c.handle(.select(i), at: t))

@@ -22,7 +22,7 @@ public struct StillState: Sendable, Equatable {
     /// Spread (fractional in the fan layout).
     public var spread: Double?
     /// Layout page: opens the spread that shows it (the commands take page numbers as a reader
-    /// counts them: `BookInfo.layoutPage(number:)`).
+    /// counts them: `PageImage(number:).layoutPage`).
     public var page: Int?
     /// Progress of turning the next page (or the previous one with a backward style).
     public var turn: Double?

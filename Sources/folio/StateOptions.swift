@@ -70,7 +70,7 @@ struct StateOptions: ParsableArguments {
         s.layout = layout
         s.pages = pages
         s.spread = spread
-        s.page = page.map(BookInfo.layoutPage(number:))
+        s.page = page.map { PageImage(number: $0).layoutPage }
         s.turn = turn
         s.style = TurnStyle(direction: style, orientation: vertical ? .vertical : .horizontal,
                             perspective: reverse ? .reverse : .normal)

@@ -231,13 +231,13 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
                 return
             }
             pipeline.titleNote = "bookmark: page \(page)"
-            pipeline.perform(.goTo(page: PageImage(number: page).layoutPage), at: time, origin: .key)
+            pipeline.perform(.goTo(PageImage(number: page)), at: time, origin: .key)
             // Every mark is placed now (counted for Shift+M): each wears its ribbon.
             pipeline.bookmarksChanged()
         case .back:
             guard let image = back.back() else { return }
             pipeline.titleNote = "back to page \(PageImage(index: image).number)"
-            pipeline.perform(.goTo(page: PageImage(index: image).layoutPage), at: time, origin: .key)
+            pipeline.perform(.goTo(PageImage(index: image)), at: time, origin: .key)
         case .cycleTheme: remember { [theme = pipeline.renderer.settings.theme] in $0.theme = theme }
         case .toggleShowThrough: remember { [on = pipeline.renderer.settings.showThrough] in $0.showThrough = on }
         case .typography:
@@ -282,7 +282,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
             back.leave(image)
             let page = PageImage(index: to)
             pipeline.titleNote = "link to page \(page.number) (Alt+← back)"
-            pipeline.perform(.goTo(page: page.layoutPage), at: time, origin: .key)
+            pipeline.perform(.goTo(page), at: time, origin: .key)
         case let .note(_, text, links):
             // Read where it is referred to, as Foliate, KOReader and Apple Books show notes.
             pipeline.showNote(text, links: links, at: time)

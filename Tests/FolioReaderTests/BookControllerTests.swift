@@ -784,14 +784,14 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         let c = reading(10, spread: 2)
         let rec = Recorder()
         c.delegate = rec
-        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 25), showing: BookInfo.layoutPage(number: 17), at: 2))
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 25), showing: PageImage(number: 17).layoutPage, at: 2))
         #expect(c.library[0].imageCount == 25 && c.laidOutBook?.imageCount == 25)
         #expect(c.shownPages.contains(17), "\(c.shownPages)")
         #expect(c.phase == .reading && !c.isAnimating && rec.turns.isEmpty && rec.layoutChanges > 0)
         // Mid-turn, to fewer pages than the spread shown: the last page, at rest.
         #expect(c.handle(.nextPage, at: 3))
         #expect(c.phase == .turning)
-        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 6), showing: BookInfo.layoutPage(number: 6), at: 3.05))
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 6), showing: PageImage(number: 6).layoutPage, at: 3.05))
         #expect(c.phase == .reading && !c.isAnimating && c.shownPages.contains(6), "\(c.shownPages)")
         c.update(to: 5)
         #expect(c.shownPages.contains(6) && rec.turns.isEmpty)
@@ -814,7 +814,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(c.phase == .turning)
         // Spread 2 shows images 3 and 4: image 3's text is on image 6 now (spread 3); the turn
         // heads for spread 3 (image 5 → 10, spread 5), the one queued for spread 4 (7 → 14, 7).
-        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 20), showing: BookInfo.layoutPage(number: 7), at: 2.05,
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 20), showing: PageImage(number: 7).layoutPage, at: 2.05,
                          mapping: { $0 * 2 }))
         #expect(c.spread == 3 && c.phase == .turning, "on the mapped page, turning on")
         c.update(to: 10)
@@ -823,7 +823,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
         #expect(answers == [true], "the turn asked for is answered when it lands")
         // Text that is gone: the turn is answered false and the reader stays on the page given.
         #expect(c.go(to: 20, at: 11) { answers.append($0) })
-        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 12), showing: BookInfo.layoutPage(number: 5), at: 11.05,
+        #expect(c.relaid(book: 0, as: BookInfo(title: "B10", imageCount: 12), showing: PageImage(number: 5).layoutPage, at: 11.05,
                          mapping: { $0 < 10 ? $0 : nil }))
         c.update(to: 15)
         #expect(answers == [true, false] && c.shownPages.contains(5) && c.phase == .reading, "\(c.shownPages)")
@@ -935,7 +935,7 @@ private final class OneChapter: ReflowableSource, @unchecked Sendable {
         session.controller.handle(.showBook(0), at: 0)
         _ = session.keepPosition(at: 0)
         #expect(!session.countsPosition, "page 1 is at the chapter's start")
-        #expect(session.controller.handle(.goTo(page: BookInfo.layoutPage(number: 241)), at: 1))
+        #expect(session.controller.handle(.goTo(PageImage(number: 241)), at: 1))
         session.controller.update(to: 10)
         let page = try #require(session.controller.shownPages.first)
         _ = session.keepPosition(at: 10)

@@ -154,7 +154,7 @@ private struct Driver {
     @Test func withOnePageADragFromTheSpineTurnsBack() {
         let c = reading()
         #expect(c.handle(.togglePages, at: 2) && c.singlePage)
-        c.handle(.goTo(page: BookInfo.layoutPage(number: 3)), at: 2)
+        c.handle(.goTo(PageImage(number: 3)), at: 2)
         var d = Driver(c)
         d.settle()
         #expect(d.controller.shownPages == [3])
@@ -361,7 +361,7 @@ private struct Driver {
         let c = BookController(library: [BookInfo(title: "B", imageCount: 10, direction: direction)])
         c.handle(.open, at: 0)
         c.update(to: 2)
-        c.handle(.goTo(page: 6), at: 2)
+        c.handle(.goTo(PageImage(number: 5)), at: 2)
         c.update(to: 10)
         for a in actions { c.handle(a, at: 10) }
         c.update(to: 20)

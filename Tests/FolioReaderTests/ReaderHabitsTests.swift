@@ -94,19 +94,19 @@ private func reading(_ images: Int) -> BookController {
     @Test func everyPageNumberIsOnTheSpreadThatShowsIt() {
         let info = BookInfo(imageCount: 36)
         for n in 1...36 {
-            let s = info.spread(containing: BookInfo.layoutPage(number: n))
+            let s = info.spread(containing: PageImage(number: n).layoutPage)
             // Spread s shows images 2s and 2s + 1, numbered from 1 (`FramePipeline.pageTitle`).
             #expect(n == 2 * s || n == 2 * s + 1, "page \(n) on spread \(s)")
         }
-        #expect(info.spread(containing: BookInfo.layoutPage(number: 12)) == 6)
-        #expect(info.spread(containing: BookInfo.layoutPage(number: 0)) == 0)
+        #expect(info.spread(containing: PageImage(number: 12).layoutPage) == 6)
+        #expect(info.spread(containing: PageImage(number: 0).layoutPage) == 0)
     }
 
     /// A `--page` past the book is refused in page numbers, as it was given.
     @Test func aPagePastTheEndIsNamedAsGiven() {
         var s = StillState()
         s.book = 0
-        s.page = BookInfo.layoutPage(number: 7)
+        s.page = PageImage(number: 7).layoutPage
         #expect(throws: (any Error).self) { try s.resolve(library: [BookInfo(imageCount: 6)]) }
         do {
             _ = try s.resolve(library: [BookInfo(imageCount: 6)])
@@ -203,7 +203,7 @@ private func reading(_ images: Int) -> BookController {
     /// steps one page image at a time, and a wide view goes back to the spread showing it.
     @Test func aTallViewShowsOnePageAndKeepsThePlace() {
         let c = reading(9)
-        #expect(c.go(to: BookInfo.layoutPage(number: 4), animated: false, at: 0))
+        #expect(c.go(to: PageImage(number: 4).layoutPage, animated: false, at: 0))
         #expect(c.shownPages == [4, 5] && !c.singlePage)
         #expect(c.handle(.setViewSize(Vec2(720, 1280)), at: 0))
         #expect(c.singlePage && c.shownPages == [5] && c.viewState().singlePage)
@@ -214,9 +214,29 @@ private func reading(_ images: Int) -> BookController {
         c.update(to: 10)
         #expect(c.shownPages == [9])
         #expect(!c.handle(.nextPage, at: 10))
-        #expect(c.go(to: BookInfo.layoutPage(number: 2), animated: false, at: 10) && c.shownPages == [2])
+        #expect(c.go(to: PageImage(number: 2).layoutPage, animated: false, at: 10) && c.shownPages == [2])
         #expect(c.handle(.setViewSize(Vec2(1280, 720)), at: 10))
         #expect(!c.singlePage && c.shownPages == [2, 3])
+    }
+
+    /// The go-to action carries a page image: going to the first image a spread shows lands on
+    /// that spread, in either page mode, from the first spread to the last (the progress bar
+    /// turns so).
+    @Test func goingToASpreadsFirstImageLandsOnIt() {
+        for single in [false, true] {
+            let c = reading(9)
+            if single { #expect(c.handle(.setViewSize(Vec2(720, 1280)), at: 0) && c.singlePage) }
+            let last = c.laidOutBook?.lastSpread ?? 0
+            #expect(last == (single ? 8 : 4))
+            var t = 0.0
+            for s in (0...last).reversed() {
+                let first = BookController.shownPages(spread: s, singlePage: single, imageCount: 9).first ?? 1
+                #expect(c.handle(.goTo(PageImage(number: first)), at: t))
+                t += 100
+                c.update(to: t)
+                #expect(c.spread == s, "single \(single): spread \(s) through image \(first) landed on \(c.spread)")
+            }
+        }
     }
 
     /// E cycles auto → one → two → auto whatever the view's shape (auto can be chosen again,
@@ -241,7 +261,7 @@ private func reading(_ images: Int) -> BookController {
         var s = StillState()
         s.viewSize = Vec2(360, 640)
         s.book = 0
-        s.page = BookInfo.layoutPage(number: 5)
+        s.page = PageImage(number: 5).layoutPage
         let v = try s.resolve(library: [BookInfo(imageCount: 9)])
         #expect(v.singlePage && v.spread == 4)
         let scene = makeScene(v, books: [BookInfo(imageCount: 9)])

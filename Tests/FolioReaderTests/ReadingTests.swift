@@ -82,7 +82,7 @@ import FolioState
         session.controller.update(to: 5)
         _ = session.keepPosition(at: 5)
         for (page, time) in [(9, 65.0), (15, 5000)] {
-            #expect(session.controller.handle(.goTo(page: BookInfo.layoutPage(number: page)), at: time - 10))
+            #expect(session.controller.handle(.goTo(PageImage(number: page)), at: time - 10))
             session.controller.update(to: time)
             _ = session.keepPosition(at: time)
         }

@@ -468,7 +468,7 @@ private final class Recorder: FramePipelineDelegate {
             s.queued = [TimedInputEvent(.mouseDown(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t),
                         TimedInputEvent(.mouseUp(.left, x: bar.maxX - 2, y: bar.y + bar.height / 2, modifiers: []), at: t + 0.05)]
             #expect(step(p, s, until: t + 5) { p.controller.spread == count / 2 && !p.controller.isAnimating })
-            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 2 * (count / 2) + 1) && rec.turns.first?.1 == .gesture)
+            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .goTo(PageImage(number: 2 * (count / 2))) && rec.turns.first?.1 == .gesture)
             s.queued = [key(.question, at: s.time)]
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.helpShown && p.layer.fade.opacity(at: s.time) == 1)
@@ -502,7 +502,7 @@ private final class Recorder: FramePipelineDelegate {
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
             // Image 16 of 22 (index 15) at 11 pt: index 15 × 24 / 22 = 16 of 24 at 12 pt.
-            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(p.perform(.goTo(PageImage(number: 16)), at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             #expect(p.controller.shownPages.contains(16))
             let grey = p.snapshot(at: s.time).flippedVertically().pixel(215, 90)
@@ -612,7 +612,7 @@ private final class Recorder: FramePipelineDelegate {
             p.replaceLibrary(Library.load(from: doc, logProblems: false))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(p.perform(.goTo(PageImage(number: 16)), at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             // A 16:9 view keeps the reference page: nothing to lay out.
             #expect(p.pageShapeWake == nil && p.library.books[0].pageWidth == 362)
@@ -685,7 +685,7 @@ private final class Recorder: FramePipelineDelegate {
             p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
             #expect(p.perform(.openBook(0), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 16)), at: s.time))
+            #expect(p.perform(.goTo(PageImage(number: 16)), at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             #expect(p.changeTextSize(by: 1, at: s.time) == 12 && relayouts.runAll() == 1)
             p.frame(at: s.time)
@@ -902,9 +902,9 @@ private final class Recorder: FramePipelineDelegate {
             #expect(rec.links == [PageLink(box: WordPages.link, target: .page(2))])
             #expect(rec.turns.count == turns && p.controller.queuedTurns == 0, "the click turned nothing")
             // The viewer follows it as `folio view` does: image 2 (layout page 4), after this turn lands.
-            #expect(p.perform(.goTo(page: 4), at: s.time, origin: .key))
+            #expect(p.perform(.goTo(PageImage(number: 3)), at: s.time, origin: .key))
             #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
-            #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(page: 4)])
+            #expect(Array(rec.turns.suffix(2).map(\.0)) == [.previousPage, .goTo(PageImage(number: 3))])
         }
     }
 
@@ -1224,7 +1224,7 @@ private final class Recorder: FramePipelineDelegate {
             s.queued = [key(.down, at: t), key(.down, at: t), key(.enter, at: t)]
             // Image 6 lies in spread 3 (with image 5).
             #expect(step(p, s, until: t + 5) { p.controller.spread == 3 && !p.controller.isAnimating }, "spread \(p.controller.spread)")
-            #expect(p.layer.contents == nil && rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 8))
+            #expect(p.layer.contents == nil && rec.turns.count == 1 && rec.turns.first?.0 == .goTo(PageImage(number: 7)))
             s.queued = [key(.tab, at: s.time)]
             step(p, s, until: s.time + 0.1)
             #expect(p.layer.contents?.current == 2)
@@ -1247,7 +1247,7 @@ private final class Recorder: FramePipelineDelegate {
         try live { p, s, rec in
             s.queued = [key(.enter, at: 0), key(.n1, at: 0.1), key(.n2, at: 0.15), key(.enter, at: 0.2)]
             #expect(step(p, s, until: 5) { p.controller.spread == 6 && !p.controller.isAnimating }, "page 12 after opening")
-            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .goTo(page: 13) && rec.turns.first?.1 == .key)
+            #expect(rec.turns.count == 1 && rec.turns.first?.0 == .goTo(PageImage(number: 12)) && rec.turns.first?.1 == .key)
             // A number typed during a turn goes there once the turn lands.
             var t = s.time
             s.queued = [key(.right, at: t), key(.n3, at: t + 0.1), key(.g, at: t + 0.15), key(.o, at: t + 0.2)]
@@ -1494,7 +1494,7 @@ private final class Recorder: FramePipelineDelegate {
             s.framebufferSize = (640, 360)
             p.handle(TimedInputEvent(.resize(width: 640, height: 360), at: 0))
             p.replaceLibrary(Library.load(from: doc, logProblems: false))
-            #expect(p.perform(.showBook(0), at: 0) && p.perform(.goTo(page: 11), at: 0))
+            #expect(p.perform(.showBook(0), at: 0) && p.perform(.goTo(PageImage(number: 10)), at: 0))
             #expect(step(p, s, until: 10) { p.controller.spread == 5 && !p.controller.isAnimating })
             let turns = rec.turns.count
             s.queued = [key(.g, at: s.time)]
@@ -1563,7 +1563,7 @@ extension FramePipelineTests {
             s.queued = [key(.e, at: s.time)]
             step(p, s, until: s.time + 0.1)
             #expect(p.controller.singlePage)
-            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 6)), at: s.time))
+            #expect(p.perform(.goTo(PageImage(number: 6)), at: s.time))
             #expect(step(p, s, until: s.time + 5) { !p.controller.isAnimating })
             #expect(p.pageTitle.hasSuffix("page 6 of 8"), "\(p.pageTitle)")
             #expect(p.layerContent.progress == OverlayProgress(label: "6 · 8", fraction: 5.0 / 7), "\(String(describing: p.layerContent.progress))")
@@ -1764,7 +1764,7 @@ extension FramePipelineTests {
             #expect(p.layer.entry == "“zebra” 1 of 2")
             s.queued = [key(.n, at: s.time)]
             #expect(step(p, s, until: s.time + 5) { p.controller.spread == 3 && !p.controller.isAnimating })
-            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 2)), at: s.time))
+            #expect(p.perform(.goTo(PageImage(number: 2)), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating && p.isIdle })
             let other = p.snapshot(at: s.time).flippedVertically().pixel(105, 90)
             #expect(other.r > 180 && other.g > 180 && other.b < 100, "a hit not chosen is yellow: \(other)")
@@ -1786,7 +1786,7 @@ extension FramePipelineTests {
     @Test func aTitleNoteGoesWhenTheReaderMovesOn() throws {
         try zebraBook { p, s, _ in
             p.titleNote = "back to page 3"
-            #expect(p.perform(.goTo(page: BookInfo.layoutPage(number: 3)), at: s.time))
+            #expect(p.perform(.goTo(PageImage(number: 3)), at: s.time))
             #expect(step(p, s, until: s.time + 5) { p.controller.spread == 1 && !p.controller.isAnimating })
             step(p, s, until: s.time + 0.5)
             #expect(s.titles.last?.hasSuffix("— back to page 3") == true, "\(s.titles.last ?? "none")")

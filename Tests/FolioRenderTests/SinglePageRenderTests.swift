@@ -30,7 +30,7 @@ import Testing
         var s = StillState()
         s.viewSize = Vec2(Double(width), Double(height))
         s.book = 0
-        s.page = BookInfo.layoutPage(number: page)
+        s.page = PageImage(number: page).layoutPage
         s.turn = turn
         s.deform = turn == nil ? nil : .curl
         return try GLHarness.shared.render(try s.scene(library: colours.bookInfos), width: width, height: height, library: colours)

@@ -122,7 +122,7 @@ extension FramePipeline {
     public static let pageShapeSettles = 0.4
 
     /// When the next frame should come to lay the open book out for the view's page shape.
-    public var pageShapeWake: Double? { reflow.pageShapeWake }
+    public var pageShapeWake: Double? { reflow.wake }
 
     /// Shows book `event.book` in its new layout: its document replaced by the new one, its
     /// page caches replaced, the controller told its page count and put on the page holding
@@ -204,7 +204,8 @@ extension FramePipeline {
 
 /// A part of the pipeline: a reader's tool that owns its state and reaches the rest through
 /// the pipeline it belongs to — its door for actions (`perform`), its layer, its page images.
-/// Does not: outlive its pipeline (which holds it).
+/// Each frame the pipeline moves its parts on (`update`) and sleeps no later than the earliest
+/// `wake` they ask for. Does not: outlive its pipeline (which holds it).
 class PipelinePart {
     unowned let p: FramePipeline
     var controller: BookController { p.controller }
@@ -215,4 +216,11 @@ class PipelinePart {
     }
 
     init(_ pipeline: FramePipeline) { p = pipeline }
+
+    /// Moves on to `now` (each frame): what finished in the background is taken, what the
+    /// reading state changed is followed.
+    func update(at now: Double) {}
+
+    /// When the loop should wake for this part with no event; nil: only for events.
+    var wake: Double? { nil }
 }

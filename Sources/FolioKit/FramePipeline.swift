@@ -80,11 +80,13 @@ public final class FramePipeline {
     lazy var search = WindowSearch(self)
     /// Links under the pointer, the words it selects.
     lazy var pointer = PagePointer(self)
-    /// The reader's highlights and notes, and the book whose highlights are painted.
+    /// The reader's highlights and notes.
     lazy var highlights = PageHighlights(self)
-    private var highlightsShown: Int?
     /// The book read aloud.
     lazy var readAloud = ReadAloud(self)
+    /// The parts that move on with each frame, in order: relayouts applied first, so that the
+    /// others see the book as it is now laid out.
+    private lazy var frameParts: [PipelinePart] = [reflow, highlights, form, search, readAloud]
     /// The shelf's order, once Tab changed it.
     lazy var shelfSorter = ShelfSorter(self)
     /// The form of the open book, filled in.
@@ -259,7 +261,7 @@ public final class FramePipeline {
     /// input and for decoded pages.
     public func run() {
         while isRunning {
-            let timeout = [input.gestures.deadline, screenLayer.wake, search.wake, readAloud.wake, reflow.pageShapeWake].compactMap { $0 }.min().map { max($0 - surface.time, 0) }
+            let timeout = ([input.gestures.deadline, screenLayer.wake] + frameParts.map(\.wake)).compactMap { $0 }.min().map { max($0 - surface.time, 0) }
             for event in surface.events(wait: isIdle, timeout: timeout) { handle(event) }
             frame(at: surface.time)
         }
@@ -288,19 +290,10 @@ public final class FramePipeline {
     /// Moves everything on to `now` and draws and presents the frame if anything changed.
     public func frame(at now: Double) {
         for action in input.gestures.tick(at: now) { perform(action, at: now, origin: .gesture) }
-        reflow.update(at: now)
         advance(to: now)
-        if controller.book != highlightsShown {
-            highlightsShown = controller.book
-            if let b = controller.book {
-                highlights.show(of: library.books[b])
-                form.restoreValues(of: library.books[b])
-            }
-        }
         if session.keepPosition(at: now) { needsRender = true }
         takeImageChanges()
-        search.update(at: now)
-        readAloud.update(at: now)
+        for part in frameParts { part.update(at: now) }
         updateLayer(at: now)
         if needsRender || images.pending { render() }
         if needsPresent { present() }

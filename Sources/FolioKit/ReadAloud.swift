@@ -73,7 +73,7 @@ final class ReadAloud: PipelinePart {
 
     /// The sentences the voice finished let go, the next ones given to it, the one spoken marked
     /// and its page turned to (each frame while reading).
-    func update(at now: Double) {
+    override func update(at now: Double) {
         guard var r = reading else { return }
         guard r.book == p.controller.book else { return stop() }
         let finished = min(r.voice.takeFinished(), r.queued.count)
@@ -114,5 +114,5 @@ final class ReadAloud: PipelinePart {
     }
 
     /// When the loop should look at the voice again; nil when nothing is read aloud.
-    var wake: Double? { reading.map { $0.paused ? nil : p.surface.time + Self.poll } ?? nil }
+    override var wake: Double? { reading.map { $0.paused ? nil : p.surface.time + Self.poll } ?? nil }
 }

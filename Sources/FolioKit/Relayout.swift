@@ -243,7 +243,7 @@ final class Reflow: PipelinePart {
 
     /// Applies the relayouts finished, and starts those the open book needs now: laid out whole,
     /// or for the view's page shape. Called each frame.
-    func update(at now: Double) {
+    override func update(at now: Double) {
         takeRelayouts(at: now)
         layOutWhole()
         followPageShape(at: now)
@@ -259,7 +259,7 @@ final class Reflow: PipelinePart {
     }
 
     /// When the next frame should come to lay the open book out for the view's page shape.
-    var pageShapeWake: Double? { relayouts.pageShapeWake }
+    override var wake: Double? { relayouts.pageShapeWake }
 
     /// Lays the open reflowable book out again, in the background, for the page shape its view
     /// asks (`Book.reflowAspect`: one page or two across the view) once the view has kept its

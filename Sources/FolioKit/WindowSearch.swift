@@ -131,7 +131,7 @@ final class WindowSearch: PipelinePart {
     /// Moves the search on to what its threads have found: new hits marked (only the pages they
     /// are on are rasterised again, and only where they are held), the first turned to, the
     /// count shown. Called every frame; costs a lock while nothing changed.
-    func update(at now: Double) {
+    override func update(at now: Double) {
         // A book closed: the phrase is searched again when it opens again.
         if controller.book == nil, standing?.book != nil { standing?.book = nil }
         // The search is the open book's: closing it takes its field, its line and its marks away.
@@ -217,7 +217,7 @@ final class WindowSearch: PipelinePart {
     }
 
     /// When the loop should look at the running search again; nil when none runs.
-    var wake: Double? {
+    override var wake: Double? {
         guard let s = finding, !s.search.progress.finished else { return nil }
         return p.surface.time + Self.poll
     }

@@ -10,15 +10,9 @@ import Foundation
 final class FormFilling: PipelinePart {
     /// The field being typed into: its id and the page image it is on.
     private var typing: (field: Int, image: Int)?
-    /// The book whose form values were given back.
-    private var shownBook: Int?
 
     /// A book opened: its document gets the values filled in earlier runs.
-    override func update(at now: Double) {
-        guard controller.book != shownBook else { return }
-        shownBook = controller.book
-        if let b = controller.book { restoreValues(of: library.books[b]) }
-    }
+    override func update(at now: Double) { whenABookOpens(restoreValues(of:)) }
 
     /// Escape on the entry line: the field is left as it was.
     func cancel() { typing = nil }

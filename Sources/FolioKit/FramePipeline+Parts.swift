@@ -223,4 +223,14 @@ class PipelinePart {
 
     /// When the loop should wake for this part with no event; nil: only for events.
     var wake: Double? { nil }
+
+    /// The book open when `whenABookOpens` last looked.
+    private var seenBook: Int?
+
+    /// Calls `body` with the open book once each time another one opens (not when it closes).
+    func whenABookOpens(_ body: (Book) -> Void) {
+        guard controller.book != seenBook else { return }
+        seenBook = controller.book
+        if let b = controller.book { body(library.books[b]) }
+    }
 }

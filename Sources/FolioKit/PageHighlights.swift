@@ -13,15 +13,9 @@ import Foundation
 final class PageHighlights: PipelinePart {
     /// The highlight a note is being typed for.
     private var noting: Highlight?
-    /// The book whose highlights are painted.
-    private var shownBook: Int?
 
     /// A book opened: its highlights and bookmarks are painted.
-    override func update(at now: Double) {
-        guard controller.book != shownBook else { return }
-        shownBook = controller.book
-        if let b = controller.book { show(of: library.books[b]) }
-    }
+    override func update(at now: Double) { whenABookOpens(show(of:)) }
 
     /// Escape on the entry line: the note is not kept.
     func cancelNote() { noting = nil }

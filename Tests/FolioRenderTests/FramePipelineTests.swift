@@ -959,6 +959,28 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// Highlights kept from an earlier run are painted on a book's pages when it opens (the
+    /// highlights' part follows the book opened), and only in this pipeline's documents.
+    @Test func highlightsKeptBeforeArePaintedWhenTheBookOpens() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-kept-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        try withDocument(WordPages.format) { doc in
+            try live(configure: { $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                let book = p.library.books[0], path = try #require(book.document)
+                let text = try #require(try p.configuration.documents.open(path).text(page: 0))
+                #expect(store.add(Highlight(anchor: Highlight.anchor(words: 0..<2, of: text, page: 0, start: nil), text: "alpha beta"), to: book) != nil)
+                step(p, s, until: 0.5)
+                #expect(p.configuration.documents.marks.highlights(path).isEmpty, "painted before the book opened")
+                #expect(p.perform(.openBook(0), at: s.time))
+                #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading })
+                #expect(p.configuration.documents.marks.highlights(path).map(\.text) == ["alpha beta"])
+                #expect(DocumentRegistry().marks.highlights(path).isEmpty)
+            }
+        }
+    }
+
     /// Shift + drag then Shift+H highlights the words: kept in the store, painted yellow on the
     /// page once it is rendered again; Shift+H on the same words paints them green; I, typed
     /// text and Enter write a note on them; X lists it in the notes panel, where Delete takes
@@ -1138,6 +1160,26 @@ private final class Recorder: FramePipelineDelegate {
                 #expect(store.formValues(of: book).isEmpty, "saved: the store lets the values go")
                 let left = try FileManager.default.contentsOfDirectory(atPath: (doc as NSString).deletingLastPathComponent).filter { $0.hasPrefix(".folio") }
                 #expect(left.isEmpty, "no file of its own left behind: \(left)")
+            }
+        }
+    }
+
+    /// Values filled in an earlier run and kept in the store are given back to the form's
+    /// document when the book opens (the form's part follows the book opened).
+    @Test func aFormsKeptValuesComeBackWhenTheBookOpens() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-form-kept-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        FormPages.shared.values = [:]
+        try withDocument(FormPages.format) { doc in
+            try live(configure: { $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(store.setFormValue(.text("Ishmael"), field: 1, of: p.library.books[0]))
+                step(p, s, until: 0.5)
+                #expect(FormPages.shared.values.isEmpty, "given back before the book opened")
+                #expect(p.perform(.openBook(0), at: s.time))
+                #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading })
+                #expect(FormPages.shared.values == [1: .text("Ishmael")])
             }
         }
     }

@@ -1,6 +1,4 @@
 import FolioInput
-import FolioLayout
-import FolioMath
 import FolioReader
 
 /// The pipeline's input: the pointer gestures under way, the page number being typed, and the
@@ -37,8 +35,8 @@ final class InputRouter {
             p.layerControls.typed(pageEntry.digits)
             if key == .escape, modifiers.isDisjoint(with: [.control, .alt]), p.escapeTakes() { return }
             let actions = KeyMap.actions(for: key, modifiers: modifiers, isRepeat: isRepeat,
-                                           phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
-                                           zoomed: p.controller.settings.zoom > 1)
+                                         phase: p.controller.phase, queuedTurns: p.controller.queuedTurns,
+                                         zoomed: p.controller.settings.zoom > 1)
             for action in actions { p.perform(action, at: now, origin: .key) }
         case let .resize(width, height):
             p.fitView(width: width, height: height)

@@ -338,6 +338,35 @@ private func differs(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (r: UIn
     abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
 }
 
+extension FramePipelineTests {
+    /// A live pipeline showing a book of `FormPages` (its values cleared) with a state store of
+    /// its own, the book on the shelf, not open.
+    fileprivate func withFormBook(_ body: (FramePipeline, ScriptedSurface, Recorder, StateStore, String) throws -> Void) throws {
+        let kept = try TemporaryStore("form")
+        defer { kept.remove() }
+        FormPages.shared.values = [:]
+        try withDocument(FormPages.format) { doc in
+            try live(configure: { $0.showsLayer = true; $0.positions = ReadingPositions(store: kept.store, documents: $0.documents) }) { p, s, rec in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                try body(p, s, rec, kept.store, doc)
+            }
+        }
+    }
+}
+
+/// A state store in a folder of its own, for one test; `remove()` takes the folder away.
+private struct TemporaryStore {
+    let folder: String
+    let store: StateStore
+
+    init(_ name: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(name)-\(UUID().uuidString)").path
+        store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}
+
 private final class Recorder: FramePipelineDelegate {
     var turns: [(Action, TurnOrigin)] = []
     var commands: [Action] = []
@@ -962,9 +991,9 @@ private final class Recorder: FramePipelineDelegate {
     /// Highlights kept from an earlier run are painted on a book's pages when it opens (the
     /// highlights' part follows the book opened), and only in this pipeline's documents.
     @Test func highlightsKeptBeforeArePaintedWhenTheBookOpens() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-kept-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        let kept = try TemporaryStore("kept")
+        defer { kept.remove() }
+        let store = kept.store
         try withDocument(WordPages.format) { doc in
             try live(configure: { $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, _ in
                 p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
@@ -987,9 +1016,9 @@ private final class Recorder: FramePipelineDelegate {
     /// it away and the page is plain again.
     @Test func wordsSelectedAreHighlightedAnnotatedListedAndTakenAway() throws {
         let decoding = ManualDecoding()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-highlights-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        let kept = try TemporaryStore("highlights")
+        defer { kept.remove() }
+        let store = kept.store
         try withDocument(WordPages.format) { doc in
             try live(configure: {
                 $0.decoding = decoding
@@ -1127,69 +1156,55 @@ private final class Recorder: FramePipelineDelegate {
     /// kept in the store until Ctrl+S writes "book (filled)" beside the book (then "(filled 2)"),
     /// never over a file.
     @Test func aFormIsFilledByClicksAndTypingAndSavedBesideTheBook() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-form-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
-        FormPages.shared.values = [:]
-        try withDocument(FormPages.format) { doc in
-            try live(configure: { $0.showsLayer = true; $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, rec in
-                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
-                #expect(p.perform(.openBook(0), at: 0))
-                #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
-                let book = p.library.books[0]
-                func click(_ x: Double, _ y: Double) throws {
-                    let at = try pixel(x: x, y: y, in: p), t = s.time
-                    s.queued = [TimedInputEvent(.mouseDown(.left, x: at.x, y: at.y, modifiers: []), at: t),
-                                TimedInputEvent(.mouseUp(.left, x: at.x, y: at.y, modifiers: []), at: t + 0.05)]
-                    step(p, s, until: t + 0.3)
-                }
-                try click(0.5, 0.15)
-                #expect(p.layer.entry == "Field: ▏")
-                s.queued = [TimedInputEvent(.text("Ahab"), at: s.time), TimedInputEvent(.key(.enter, modifiers: [], isRepeat: false), at: s.time + 0.05)]
-                step(p, s, until: s.time + 0.3)
-                try click(0.2, 0.55)
-                #expect(FormPages.shared.values == [1: .text("Ahab"), 2: .check(true)])
-                #expect(store.formValues(of: book) == [1: .text("Ahab"), 2: .check(true)])
-                #expect(rec.turns.isEmpty, "a click on a field turns no page")
-                for name in ["book (filled).formpages", "book (filled 2).formpages"] {
-                    s.queued = [TimedInputEvent(.key(.s, modifiers: .control, isRepeat: false), at: s.time)]
-                    step(p, s, until: s.time + 0.2)
-                    let saved = (doc as NSString).deletingLastPathComponent + "/" + name
-                    #expect(FileManager.default.contents(atPath: saved) == Data("filled".utf8), "\(name)")
-                }
-                #expect(store.formValues(of: book).isEmpty, "saved: the store lets the values go")
-                let left = try FileManager.default.contentsOfDirectory(atPath: (doc as NSString).deletingLastPathComponent).filter { $0.hasPrefix(".folio") }
-                #expect(left.isEmpty, "no file of its own left behind: \(left)")
+        try withFormBook { p, s, rec, store, doc in
+            #expect(p.perform(.openBook(0), at: 0))
+            #expect(step(p, s, until: 5) { p.controller.phase == .reading && !p.controller.isAnimating })
+            let book = p.library.books[0]
+            func click(_ x: Double, _ y: Double) throws {
+                let at = try pixel(x: x, y: y, in: p), t = s.time
+                s.queued = [TimedInputEvent(.mouseDown(.left, x: at.x, y: at.y, modifiers: []), at: t),
+                            TimedInputEvent(.mouseUp(.left, x: at.x, y: at.y, modifiers: []), at: t + 0.05)]
+                step(p, s, until: t + 0.3)
             }
+            try click(0.5, 0.15)
+            #expect(p.layer.entry == "Field: ▏")
+            s.queued = [TimedInputEvent(.text("Ahab"), at: s.time), TimedInputEvent(.key(.enter, modifiers: [], isRepeat: false), at: s.time + 0.05)]
+            step(p, s, until: s.time + 0.3)
+            try click(0.2, 0.55)
+            #expect(FormPages.shared.values == [1: .text("Ahab"), 2: .check(true)])
+            #expect(store.formValues(of: book) == [1: .text("Ahab"), 2: .check(true)])
+            #expect(rec.turns.isEmpty, "a click on a field turns no page")
+            for name in ["book (filled).formpages", "book (filled 2).formpages"] {
+                s.queued = [TimedInputEvent(.key(.s, modifiers: .control, isRepeat: false), at: s.time)]
+                step(p, s, until: s.time + 0.2)
+                let saved = (doc as NSString).deletingLastPathComponent + "/" + name
+                #expect(FileManager.default.contents(atPath: saved) == Data("filled".utf8), "\(name)")
+            }
+            #expect(store.formValues(of: book).isEmpty, "saved: the store lets the values go")
+            let left = try FileManager.default.contentsOfDirectory(atPath: (doc as NSString).deletingLastPathComponent).filter { $0.hasPrefix(".folio") }
+            #expect(left.isEmpty, "no file of its own left behind: \(left)")
         }
     }
 
     /// Values filled in an earlier run and kept in the store are given back to the form's
     /// document when the book opens (the form's part follows the book opened).
     @Test func aFormsKeptValuesComeBackWhenTheBookOpens() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-form-kept-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
-        FormPages.shared.values = [:]
-        try withDocument(FormPages.format) { doc in
-            try live(configure: { $0.positions = ReadingPositions(store: store, documents: $0.documents) }) { p, s, _ in
-                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
-                #expect(store.setFormValue(.text("Ishmael"), field: 1, of: p.library.books[0]))
-                step(p, s, until: 0.5)
-                #expect(FormPages.shared.values.isEmpty, "given back before the book opened")
-                #expect(p.perform(.openBook(0), at: s.time))
-                #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading })
-                #expect(FormPages.shared.values == [1: .text("Ishmael")])
-            }
+        try withFormBook { p, s, _, store, _ in
+            #expect(store.setFormValue(.text("Ishmael"), field: 1, of: p.library.books[0]))
+            step(p, s, until: 0.5)
+            #expect(FormPages.shared.values.isEmpty, "given back before the book opened")
+            #expect(p.perform(.openBook(0), at: s.time))
+            #expect(step(p, s, until: s.time + 5) { p.controller.phase == .reading })
+            #expect(FormPages.shared.values == [1: .text("Ishmael")])
         }
     }
 
     /// Tab on the shelf steps its order: the book read last first (then the unread as found), by
     /// title, by author, as found again; the book centred stays centred.
     @Test func tabOrdersTheShelfAndTheCentredBookStays() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-shelf-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try #require(StateStore.open(path: folder + "/state.sqlite").store)
+        let kept = try TemporaryStore("shelf")
+        defer { kept.remove() }
+        let (folder, store) = (kept.folder, kept.store)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let books = try [("Carrots", "Ames"), ("Apples", "Cole"), ("Beans", "Baker")].map { title, author in
             let page = folder + "/\(title).png"

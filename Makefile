@@ -18,7 +18,7 @@ SWIFT ?= swift
 OUT ?= out
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test fuzz bench deps test-deps build release samples clean install uninstall deb man icon
+.PHONY: run test fuzz bench deps test-deps build release clean install uninstall deb man icon
 
 # The version, kept in one place: Sources/folio/Version.swift.
 VERSION := $(shell sed -n 's/^let folioVersion = "\(.*\)"$$/\1/p' Sources/folio/Version.swift)
@@ -94,9 +94,6 @@ fuzz: deps
 bench: release
 	$(call apt-install,mupdf-tools djvulibre-bin)
 	$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/folio bench
-
-samples:
-	/usr/bin/python3 scripts/make-sample-library
 
 # The binary, the shaders and the sample library under share/folio, the manual page, shell
 # completions, the desktop entry and the icon. The binary finds share/folio from its own place.

@@ -1,0 +1,113 @@
+import FolioLayout
+import FolioBook
+import FolioLibrary
+import FolioScript
+@testable import FolioRender
+import Testing
+
+/// A frame is a list of passes (`FramePlanner`): which target each draws into, what it starts
+/// from and what it draws, read back after the frame as the renderer ran it.
+@Suite(.serialized) struct FramePlanTests {
+    let library = Library.load(from: GLHarness.textures)
+
+    /// What a pass draws, by name, runs of one kind counted (`face×4`).
+    static func draws(_ pass: FramePass) -> [String] {
+        var names: [(String, Int)] = []
+        for draw in pass.draws {
+            let name = switch draw {
+            case .insidesDepth: "insides"
+            case .backdrop: "backdrop"
+            case .block: "block"
+            case .deskShadow: "deskShadow"
+            case let .face(item, state): item.kind == .sheet ? (state == Renderer.lone ? "loneSheet" : "sheet") : "face"
+            case .overlays: "overlays"
+            case .castShadow: "castShadow"
+            case .blit: "blit"
+            case .copy: "copy"
+            }
+            if names.last?.0 == name { names[names.count - 1].1 += 1 } else { names.append((name, 1)) }
+        }
+        return names.map { $0.1 > 1 ? "\($0.0)×\($0.1)" : $0.0 }
+    }
+
+    /// The passes of each frame of `scenes`, drawn one after another into one target.
+    func passes(_ scenes: [Scene], samples: Int = 0, cached: Bool = true) throws -> (frames: [[FramePass]], target: Int) {
+        var frames: [[FramePass]] = []
+        var target = -1
+        _ = try GLHarness.shared.run { pipeline in
+            pipeline.renderer.settings.cacheStaticLayer = cached
+            pipeline.replaceLibrary(library)
+            guard pipeline.resizeTarget(width: 320, height: 180, samples: samples) else { throw GLFailure(errors: ["no target"]) }
+            target = pipeline.target.serial
+            for scene in scenes {
+                pipeline.draw(scene)
+                frames.append(pipeline.renderer.lastPasses)
+            }
+        }
+        return (frames, target)
+    }
+
+    func scene(_ edit: (inout StillState) -> Void) throws -> Scene {
+        var s = StillState()
+        edit(&s)
+        return try s.scene(library: library.bookInfos)
+    }
+
+    /// An open book at rest: one pass, cleared whole, the room first, then its boxes and pages.
+    /// Multisampled with the boxes alone (the default), the pages are a second pass, drawn
+    /// single-sampled over the boxes resolved.
+    @Test func aBookAtRestIsOnePassOrTwoWithTheBoxesAloneMultisampled() throws {
+        let open = try scene { $0.book = 0; $0.page = 7 }
+        let plain = try passes([open], cached: false)
+        let one = try #require(plain.frames.first)
+        #expect(one.count == 1)
+        #expect(one[0].pass.target.serial == plain.target && one[0].pass.clear == .all && one[0].samples == .multisampled)
+        let draws = Self.draws(one[0])
+        #expect(draws.drop { $0 == "insides" }.first == "backdrop", "\(draws)")
+        #expect(draws.contains { $0.hasPrefix("block") } && draws.contains { $0.hasPrefix("face") }, "\(draws)")
+
+        let smooth = try #require(try passes([open], samples: 4, cached: false).frames.first)
+        #expect(smooth.count == 2, "\(smooth.map(Self.draws))")
+        #expect(!Self.draws(smooth[0]).contains { $0.hasPrefix("face") }, "the boxes' pass draws no page")
+        #expect(smooth[1].samples == .singleSampled(copying: true) && smooth[1].pass.clear.isEmpty)
+        #expect(Self.draws(smooth[1]).allSatisfy { $0.hasPrefix("face") || $0 == "insides" }, "\(Self.draws(smooth[1]))")
+    }
+
+    /// A turn's first frame draws the static layer into a target of its own and resolves it,
+    /// copies it into the frame and draws the sheet over it; the next frame only copies back
+    /// where the sheet was and is, scissored there, with the next stencil mark (no clear).
+    @Test func aTurnDrawsItsLayerOnceThenOnlyWhereTheSheetMoves() throws {
+        let turns = try [0.3, 0.35].map { t in try scene { $0.book = 0; $0.page = 7; $0.turn = t; $0.deform = .curl } }
+        let (frames, target) = try passes(turns)
+        let first = frames[0], second = frames[1]
+        #expect(first.count == 3, "\(first.map(Self.draws))")
+        #expect(first[0].pass.target.serial != target && first[0].resolves, "the layer is drawn into its own target and resolved")
+        #expect(Self.draws(first[1]) == ["blit"] && first[1].pass.target.serial == target)
+        #expect(Self.draws(first[2]).suffix(2) == ["castShadow", "loneSheet"], "\(Self.draws(first[2]))")
+        #expect(first[2].pass.clear == .depthStencil)
+
+        #expect(second.count == 2, "the layer is kept: \(second.map(Self.draws))")
+        let scissor = try #require(second[1].pass.scissor)
+        #expect(scissor.area < 320 * 180 && second[1].pass.clear.isEmpty)
+        if case let .blit(_, rect, depth) = try #require(second[0].draws.first) {
+            #expect(rect == scissor && !depth, "the copy restores what the sheet covers now and covered before")
+        } else {
+            Issue.record("the layer is restored by a blit")
+        }
+    }
+
+    /// The fan's second frame copies its room in, depth and all, and draws the fanned pages over
+    /// it from where each can show (`covered`).
+    @Test func theFanCopiesItsRoomAndDrawsOnlyWhatFans() throws {
+        let fan = try [2.1, 2.4].map { spread in try scene { $0.book = 0; $0.layout = .fan; $0.spread = spread } }
+        let frames = try passes(fan).frames
+        let second = try #require(frames.last)
+        #expect(second.count == 1, "\(second.map(Self.draws))")
+        guard case let .blit(_, _, depth) = try #require(second[0].draws.first) else {
+            Issue.record("the room is copied in first: \(Self.draws(second[0]))")
+            return
+        }
+        #expect(depth && !second[0].covered.isEmpty)
+        #expect(!Self.draws(second[0]).contains("backdrop"))
+    }
+}

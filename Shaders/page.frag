@@ -86,11 +86,7 @@ const float PI = 3.14159265358979;
 // Pixels from the page beneath within which a sheet's texels are aligned with that page's.
 const float ALIGN_REACH = 3.0;
 
-// Signed distance (layout units, negative inside) to a rectangle with rounded corners.
-float box(vec2 p, vec2 center, vec2 halfSize, float radius) {
-    vec2 q = abs(p - center) - (halfSize - vec2(radius));
-    return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - radius;
-}
+#include "outline.glsl"
 
 // The shadow a curl's flap, lying face down 2r above the flat part, casts on that part: a
 // point is beside the flap when its mirror across the line the flap folds back on (πr/2 past
@@ -182,11 +178,7 @@ void main() {
     // Drawn only where no edge term reaches (Renderer.insideInset): no coverage to find.
     float alpha = 1.0;
 #else
-    // Signed distance to the page outline in layout units. Unless the spine edge is an edge,
-    // the outline is mirrored across the spine, so that edge never fades.
-    bool spine = uSpineEdge > 0.5;
-    float dist = box(local, spine ? vec2(0.5 * uSize.x, 0.0) : vec2(0.0),
-                     vec2(spine ? 0.5 * uSize.x : uSize.x, 0.5 * uSize.y), spine ? 0.0 : uCornerRadius);
+    float dist = outline(local);
     float pixel = max(fwidth(dist), 1e-4);
     float coverage = clamp(0.5 - dist / pixel, 0.0, 1.0);
 #ifdef RIM

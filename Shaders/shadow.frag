@@ -1,39 +1,56 @@
 #version 330 core
-// Darkening passes, drawn with multiplicative blending (dst × src). Two variants of this file,
-// as a software renderer runs the code of a uniform branch it does not take:
-// Overlay (no define; also the depth-only pass over the pages' insides, whose colour is
-// masked): the darkening of a page a sheet turns over: uStrength uniformly plus uAmbient
+// Darkening passes, drawn with multiplicative blending (dst × src), and the pages' insides in
+// depth. Three variants of this file, as a software renderer runs the code of a uniform branch
+// it does not take:
+// Overlay (no define): the darkening of a page a sheet turns over: uStrength uniformly plus uAmbient
 // times the sky the sheet hides (page.vert's shadow pass 2, in vHeight).
 // Cast shadow (CAST): the turning sheet flattened onto the page plane by page.vert's shadow
 // pass; darkest where the sheet is near the paper (the covering edge), fading with height,
 // and soft at a rim whose width grows with height (a penumbra).
+// Insides (INSIDES): the depth-only pass over the pages' insides (its colour masked): a page
+// less the band along its outline where edge coverage blends over what lies beneath (the
+// spine edge only with uSpineEdge); page.vert's pass 3 gives it the page's own vertices.
 // Inputs:   vST, vHeight from page.vert.
-// Uniforms: uStrength (0…1), uAmbient (0…1, overlay), uSize (layout units, cast), uFalloff
-//           (cast: height at which the shadow has faded to a third).
+// Uniforms: uStrength (0…1), uAmbient (0…1, overlay), uSize (layout units, cast and insides),
+//           uFalloff (cast: height at which the shadow has faded to a third), uSpineEdge and
+//           uCornerRadius (insides).
 // Output:   fragColor: the factor the destination is multiplied by.
 
 in vec2 vST;
 in float vHeight;
 
+#ifdef INSIDES
+uniform vec2 uSize;
+uniform float uSpineEdge;
+#include "frame.glsl"
+#include "outline.glsl"
+#else
 uniform float uStrength;
+#endif
 #ifdef CAST
 uniform vec2 uSize;
 uniform float uFalloff;
-#else
+#elif !defined(INSIDES)
 uniform float uAmbient;
 #endif
 
 out vec4 fragColor;
 
 void main() {
-#ifdef CAST
+#ifdef INSIDES
+    // Two pixels in from where page.frag's coverage falls below 1, however steeply the page is seen.
+    float dist = outline(vec2(vST.x * uSize.x, (vST.y - 0.5) * uSize.y));
+    if (dist > -2.0 * max(fwidth(dist), 1e-4)) discard;
+    fragColor = vec4(1.0);
+#elif defined(CAST)
     vec2 p = vST * uSize;
     float edge = min(min(uSize.x - p.x, p.y), uSize.y - p.y);
     float penumbra = 3.0 + vHeight * 0.35;
     float rim = smoothstep(0.0, penumbra, edge);
     float dark = uStrength * exp(-vHeight / uFalloff) * rim;
+    fragColor = vec4(vec3(1.0 - dark), 1.0);
 #else
     float dark = clamp(uStrength + uAmbient * vHeight, 0.0, 1.0);
-#endif
     fragColor = vec4(vec3(1.0 - dark), 1.0);
+#endif
 }

@@ -249,14 +249,12 @@ final class FramePlanner {
         return [boxes, FramePass(Pass(target: target), samples: .singleSampled(copying: true), draws: insides(items) + faces)]
     }
 
-    /// The depth of the pages' insides (`Renderer.drawDepthOfInsides`), where it pays: over more
-    /// than two opaque flat pages. Pages curving into the gutter are left out: inset, their
-    /// curve's columns move, and the inside would stand in front of the page by its kink.
+    /// The depth of the opaque flat pages' insides (`Renderer.drawDepthOfInsides`), where it
+    /// pays: over boxes (their tops lie under the pages), or over more than two pages.
     static func insides(_ items: [SceneItem]) -> [FrameDraw] {
-        let opaque = items.filter {
-            ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat && $0.gutterDrop == .zero
-        }
-        return opaque.count > 2 ? [.insidesDepth(opaque)] : []
+        let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
+        let boxes = items.contains { $0.kind == .block || $0.kind == .board }
+        return opaque.count > 2 || (boxes && !opaque.isEmpty) ? [.insidesDepth(opaque)] : []
     }
 
     /// What darkens the pages beneath (shade overlays, cast shadows) first, then the turning

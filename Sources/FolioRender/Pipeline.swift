@@ -49,11 +49,14 @@ struct DrawState: Equatable, Sendable {
     var clockwise = false
     var blend: Blend = .off
     var colorWrite = true
-    /// Pushed back in depth a little (so a surface in the same plane in front of it wins).
-    var polygonOffset = false
+    /// Pushed back in depth by this many steps of four units, on top of the face's slope (so a
+    /// surface in the same plane in front of it wins): the pages' insides one, the boxes beneath
+    /// the pages two, so a box's top lying under a page fails the depth test there and is not
+    /// shaded. The slope's share stays one, so faces of different slopes keep their order.
+    var polygonOffset: GLfloat = 0
 
     init(depth: Depth = .off, stencil: Stencil? = nil, cull: Cull = .off, clockwise: Bool = false,
-                blend: Blend = .off, colorWrite: Bool = true, polygonOffset: Bool = false) {
+                blend: Blend = .off, colorWrite: Bool = true, polygonOffset: GLfloat = 0) {
         self.depth = depth
         self.stencil = stencil
         self.cull = cull
@@ -228,9 +231,9 @@ final class GLState {
             glColorMask(w, w, w, w)
         }
         if old?.polygonOffset != s.polygonOffset {
-            if s.polygonOffset {
+            if s.polygonOffset > 0 {
                 glEnable(E(GL_POLYGON_OFFSET_FILL))
-                glPolygonOffset(1, 4)
+                glPolygonOffset(1, 4 * s.polygonOffset)
             } else {
                 glDisable(E(GL_POLYGON_OFFSET_FILL))
             }

@@ -6,12 +6,14 @@ enum ProgramKind: Hashable {
     case page(PageVariant)
     /// The cast shadow (shadow.frag with CAST).
     case cast
-    /// The overlays' darkening, and the depth-only pass of the pages' insides (shadow.frag).
+    /// The overlays' darkening (shadow.frag).
     case overlay
+    /// The depth-only pass of the pages' insides (shadow.frag with INSIDES).
+    case insides
     case backdrop, block, desk, copy
 
     /// Every program the renderer may draw with.
-    static let all: [ProgramKind] = PageVariant.all.map { .page($0) } + [.cast, .overlay, .backdrop, .block, .desk, .copy]
+    static let all: [ProgramKind] = PageVariant.all.map { .page($0) } + [.cast, .overlay, .insides, .backdrop, .block, .desk, .copy]
 
     /// Its files, the fragment stage's defines, and the attributes' locations.
     var stages: (vertex: String, fragment: String, defines: [String], bindings: [String: Int32]) {
@@ -20,6 +22,7 @@ enum ProgramKind: Hashable {
         case let .page(variant): return ("page.vert", "page.frag", variant.defines, grid)
         case .cast: return ("page.vert", "shadow.frag", ["CAST"], grid)
         case .overlay: return ("page.vert", "shadow.frag", [], grid)
+        case .insides: return ("page.vert", "shadow.frag", ["INSIDES"], grid)
         case .backdrop: return ("backdrop.vert", "backdrop.frag", [], [:])
         case .block: return ("block.vert", "block.frag", [], ["aBox": 0, "aNormal": 1])
         case .desk: return ("desk.vert", "desk.frag", [], grid)
@@ -31,7 +34,7 @@ enum ProgramKind: Hashable {
 /// The renderer's programs, each linked the first time a frame draws with it. On a software
 /// renderer linking a program, and its first draw, run its shaders through LLVM (tens of
 /// milliseconds each from Mesa's shader cache, far more without it), and a still or the first
-/// frame of the viewer draws with a few of the ninety-four: docs/performance.md has the figures.
+/// frame of the viewer draws with a few of the ninety-five: docs/performance.md has the figures.
 /// Every stage is compiled when the cache is made, so a file that does not compile fails then,
 /// naming its line; compiling costs little (Mesa skips a source its cache holds), and each
 /// file is compiled once per set of defines, whatever the programs that share it.

@@ -336,10 +336,13 @@ extension Renderer {
 
     /// A page block (paper edges, spreading a little towards the bottom) or a cover board.
     func drawBlock(_ item: SceneItem, textures: TextureStore) {
-        // A box's top lies in the plane of the page on it: pushed back in depth, it never
-        // shows through the page in stripes as the book opens.
+        // A box's top lies in the plane of the page on it: pushed back in depth, further than the
+        // page's inside (`drawDepthOfInsides`), it never shows through the page in stripes as the
+        // book opens, and is not shaded where the page covers it. Leaves fanned off a stack stand
+        // on its top page: pushed back only as far as the insides, their foot shows where it
+        // meets that page.
         gl.apply(Pipeline(block.program, DrawState(depth: .test(less: false, write: true), cull: .back,
-                                                   clockwise: item.model.determinant < 0, polygonOffset: true)))
+                                                   clockwise: item.model.determinant < 0, polygonOffset: item.leafAngle > 0 ? 1 : 2)))
         block[.model].set(matrix: item.model.floats)
         block[.size].set(Float(item.size.x), Float(item.size.y))
         block[.thickness].set(Float(item.thickness))

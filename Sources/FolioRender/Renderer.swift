@@ -19,6 +19,7 @@ public final class Renderer {
     /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
     var shadow: ProgramUniforms { programs[.cast] }
     var overlay: ProgramUniforms { programs[.overlay] }
+    var insides: ProgramUniforms { programs[.insides] }
     var backdrop: ProgramUniforms { programs[.backdrop] }
     var block: ProgramUniforms { programs[.block] }
     var desk: ProgramUniforms { programs[.desk] }
@@ -192,20 +193,24 @@ public final class Renderer {
         if pass.resolves { target.resolve() }
     }
 
-    /// Overlapping pages (the fan) cost their full area each when drawn back to front. First the
-    /// depth of the pages' insides (`FramePlanner.insides`), nearest first and colourless: then
-    /// the colour pass shades only the frontmost page of each pixel (the depth test runs before
-    /// shading), while the antialiased rims, left out here, still blend over the pages beneath
-    /// them. The inset is a little over a pixel, and more for rounded corners; the depth is
-    /// pushed back a little so each page passes over its own inside.
+    /// What lies beneath an opaque page is never seen but through its antialiased rim: the
+    /// boxes under it (a block's top, a board's), and in the fan the pages it overlaps, which
+    /// cost their full area each when drawn back to front. First the depth of the pages'
+    /// insides (`FramePlanner.insides`), nearest first and colourless: then the colour pass
+    /// shades only the frontmost surface of each pixel (the depth test runs before shading),
+    /// while the rims, left out here, still blend over what lies beneath them. The inside is
+    /// the page's own mesh, on the vertices of its colour pass (so a page curving into the
+    /// gutter agrees with its colour to the bit), less a band two pixels wide along its outline
+    /// as seen, rounded corners too (shadow.frag's INSIDES); its depth is pushed back a
+    /// step, so each page passes over its own inside, and the boxes two.
     func drawDepthOfInsides(_ opaque: [SceneItem]) {
-        gl.apply(Pipeline(overlay.program, DrawState(depth: .test(less: true, write: true), colorWrite: false, polygonOffset: true)))
-        overlay[.shadowPass].set(Int32(3))
-        overlay[.inset].set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+        gl.apply(Pipeline(insides.program, DrawState(depth: .test(less: true, write: true), colorWrite: false, polygonOffset: 1)))
+        insides[.shadowPass].set(Int32(3))
+        insides[.expand].set(Float(rim))
         for item in opaque.reversed() {
-            setGeometry(overlay, item)
-            overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
-            flatMesh.draw()
+            setGeometry(insides, item)
+            insides[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+            drawMesh(for: item)
         }
     }
 

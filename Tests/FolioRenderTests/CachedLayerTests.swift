@@ -22,10 +22,9 @@ import Testing
             return try s.scene(library: books)
         }
         let sequence = try [turn(0.1), turn(0.35), turn(0.6), turn(0.2, page: 9), turn(0.85, page: 9)]
-        var hits = 0, dirty: PixelRect?
-        let hitsBefore = try GLHarness.shared.run { $0.renderer.cacheHits }
+        var hits = 0, hitsBefore = 0, dirty: PixelRect?
         let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library,
-                                                 configure: { $0.cacheStaticLayer = true },
+                                                 configure: { $0.cacheStaticLayer = true }, start: { hitsBefore = $0.cacheHits },
                                                  inspect: { hits = $0.cacheHits - hitsBefore; dirty = $0.lastDirtyRect })
         let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library) { $0.cacheStaticLayer = false }
         for i in sequence.indices {
@@ -96,10 +95,10 @@ import Testing
     static func framesOverTheRoom(_ sequence: [Scene], samples: Int, library: Library) throws
         -> (cached: [RGBAImage], full: [RGBAImage], hits: Int, misses: Int) {
         let configuration = RenderConfiguration(samples: samples, filtering: .software)
-        var hits = 0, misses = 0
-        let before = try GLHarness.shared.run { ($0.renderer.cacheHits, $0.renderer.cacheMisses) }
+        var hits = 0, misses = 0, before = (0, 0)
         let cached = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration,
                                                  configure: { $0.cacheStaticLayer = true },
+                                                 start: { before = ($0.cacheHits, $0.cacheMisses) },
                                                  inspect: { hits = $0.cacheHits - before.0; misses = $0.cacheMisses - before.1 })
         let full = try GLHarness.shared.frames(sequence, width: 320, height: 180, library: library, configuration: configuration) {
             $0.cacheStaticLayer = false
@@ -119,7 +118,8 @@ import Testing
             return try s.scene(library: books)
         }
         let (cached, full, hits, misses) = try Self.framesOverTheRoom(sequence, samples: samples, library: library)
-        #expect(misses == 1 && hits == 2, "the room drawn \(misses) times, restored \(hits) times")
+        // Drawn at most once (another test may have left the same room), restored in the rest.
+        #expect(misses <= 1 && hits + misses == 3, "the room drawn \(misses) times, restored \(hits) times")
         for i in sequence.indices {
             let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))
             // Multisampled, a standing board's edges are drawn single-sampled over the room:

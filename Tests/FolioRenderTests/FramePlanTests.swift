@@ -73,6 +73,19 @@ import Testing
         #expect(Self.draws(smooth[1]).allSatisfy { $0.hasPrefix("face") || $0 == "insides" }, "\(Self.draws(smooth[1]))")
     }
 
+    /// A book opening lays its pages on its boxes, curving into the gutter: the depth of those
+    /// pages' insides comes first, so the boxes' tops beneath them are not shaded.
+    @Test func anOpeningBooksPagesHideTheBoxesBeneathThem() throws {
+        let opening = try scene { $0.book = 0; $0.open = 0.6 }
+        let pass = try #require(try passes([opening], cached: false).frames.first?.first)
+        guard case let .insidesDepth(pages) = try #require(pass.draws.first) else {
+            Issue.record("the insides first: \(Self.draws(pass))")
+            return
+        }
+        #expect(pages.contains { $0.gutterDrop != .zero }, "a page curving into the gutter has its inside drawn")
+        #expect(Self.draws(pass).contains { $0.hasPrefix("block") })
+    }
+
     /// A turn's first frame draws the static layer into a target of its own and resolves it,
     /// copies it into the frame and draws the sheet over it; the next frame only copies back
     /// where the sheet was and is, scissored there, with the next stencil mark (no clear).

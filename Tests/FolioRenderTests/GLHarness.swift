@@ -92,13 +92,16 @@ final class GLHarness: @unchecked Sendable {
 
     /// Renders `scenes` one after another into one target (as a viewer or a recording does,
     /// so the renderer's cached layer carries over) and returns each frame, rows top to bottom.
-    /// `inspect` sees the renderer after the last frame, before any other test draws.
+    /// `start` sees the renderer before the first frame and `inspect` after the last, with no
+    /// other test drawing in between (suites run side by side on the one context).
     func frames(_ scenes: [Scene], width: Int, height: Int, library: Library? = nil,
                 configuration: RenderConfiguration = .reference,
                 configure: (inout RenderSettings) -> Void = { _ in },
+                start: (Renderer) -> Void = { _ in },
                 inspect: (Renderer) -> Void = { _ in }) throws -> [RGBAImage] {
         try run { pipeline in
             configure(&pipeline.renderer.settings)
+            start(pipeline.renderer)
             pipeline.replaceLibrary(library ?? Self.noBooks)
             pipeline.setFiltering(configuration.filtering)
             guard pipeline.resizeTarget(width: width, height: height, samples: configuration.samples) else {

@@ -157,7 +157,7 @@ public final class FramePipeline {
     /// image shown until then.
     func marksChanged(image: Int) {
         guard let b = controller.book else { return }
-        pages.redraw(book: b, images: [image])
+        pages.redraw(book: b, images: [PageImage(index: image)])
         needsRender = true
     }
 
@@ -170,7 +170,7 @@ public final class FramePipeline {
         guard !documentPages.isEmpty, library.books.indices.contains(book) else { return }
         let refs = Set(documentPages.map { PageRef.document(path, index: $0) })
         let images = library.books[book].pages
-        pages.redraw(book: book, images: Set(images.indices.filter { refs.contains(images[$0]) }))
+        pages.redraw(book: book, images: Set(images.indices.filter { refs.contains(images[$0]) }.map(PageImage.init(index:))))
         needsRender = true
     }
 

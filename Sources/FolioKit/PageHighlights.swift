@@ -1,5 +1,6 @@
 import FolioBook
 import FolioFind
+import FolioLayout
 import FolioOverlay
 import FolioReader
 import FolioState
@@ -55,7 +56,7 @@ final class PageHighlights: PipelinePart {
     func bookmarksChanged() {
         guard let b = controller.book, let path = p.library.books[b].document, let store = p.configuration.positions?.store else { return }
         p.marks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: p.library.books[b]), for: path)
-        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
+        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map(PageImage.init(number:))))
         p.needsRender = true
     }
 
@@ -153,7 +154,7 @@ final class PageHighlights: PipelinePart {
         p.marks.setHighlights(store.highlights(of: book), for: path)
         p.pointer.clear()
         guard let b = controller.book else { return }
-        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map { $0 - 1 }))
+        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map(PageImage.init(number:))))
         p.needsRender = true
     }
 
@@ -179,7 +180,7 @@ final class PageHighlights: PipelinePart {
         store.remove(highlight: id)
         p.marks.setHighlights(store.highlights(of: book), for: path)
         if let image = list.rows[row].target, let b = controller.book {
-            p.pages.redrawNow(book: b, images: [image])
+            p.pages.redrawNow(book: b, images: [PageImage(index: image)])
             p.needsRender = true
         }
         // The panel again, without the row (none at all when it was the last).

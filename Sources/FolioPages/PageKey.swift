@@ -11,11 +11,11 @@ import Foundation
 public enum PageKey: Sendable, Hashable {
     /// A book's cover image: the closed book's cover and the open book's front cover show it.
     case cover(book: Int)
-    /// Image `index` of a book's pages.
-    case page(book: Int, index: Int)
-    /// The crop of image `index` drawn over it while a zoomed view magnifies it (face
+    /// One of a book's page images.
+    case page(book: Int, image: PageImage)
+    /// The crop of a page image drawn over it while a zoomed view magnifies it (face
     /// `.detail`); its rows hold a `DetailCache.Raster` on the GPU.
-    case crop(book: Int, index: Int)
+    case crop(book: Int, image: PageImage)
 
     /// The image `face` shows in `library`; nil for faces without one (endpapers, blanks,
     /// pages past the last, a book with no image at all).
@@ -27,7 +27,7 @@ public enum PageKey: Sendable, Hashable {
         case .page where face.page == 0 && book.coverImage != nil: self = .cover(book: face.book)
         case .page:
             guard let j = face.imageIndex, book.pages.indices.contains(j) else { return nil }
-            self = .page(book: face.book, index: j)
+            self = .page(book: face.book, image: PageImage(index: j))
         default: return nil
         }
     }
@@ -47,8 +47,8 @@ public enum PageKey: Sendable, Hashable {
     public var faces: [FaceContent] {
         switch self {
         case let .cover(b): [.cover(b), .page(b, 0)]
-        case let .page(b, j): [.page(b, PageImage(index: j).layoutPage)]
-        case let .crop(b, j): [.detail(b, PageImage(index: j).layoutPage)]
+        case let .page(b, image): [.page(b, image.layoutPage)]
+        case let .crop(b, image): [.detail(b, image.layoutPage)]
         }
     }
 
@@ -56,7 +56,7 @@ public enum PageKey: Sendable, Hashable {
     func page(in library: Library) -> PageRef? {
         switch self {
         case let .cover(b): library.books[b].coverImage
-        case let .page(b, j), let .crop(b, j): library.books[b].pages[j]
+        case let .page(b, image), let .crop(b, image): library.books[b].pages[image.index]
         }
     }
 }

@@ -17,7 +17,7 @@ extension PageStore {
         for key in keys {
             switch key {
             case let .cover(b): covers.append(b)
-            case let .page(b, j): pages[b, default: []].append(j)
+            case let .page(b, image): pages[b, default: []].append(image.index)
             case .crop: break
             }
         }
@@ -52,7 +52,7 @@ extension PageStore {
         for (b, window) in windows.sorted(by: { $0.key < $1.key }) {
             let count = library.books[b].pages.count
             around += window.around(ahead: settings.ahead, behind: settings.behind).filter { (0..<count).contains($0.page) }
-                .map { ($0.rank, .page(book: b, index: $0.page)) }
+                .map { ($0.rank, .page(book: b, image: PageImage(index: $0.page))) }
         }
         if coverWindow.current != nil {
             let n = min(settings.ahead, 4)

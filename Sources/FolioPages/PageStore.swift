@@ -222,8 +222,8 @@ public final class PageStore {
             switch key {
             case .cover where cover != nil && cover == old?.cover: continue
             case .cover where cover == nil && mapping.same(0) == 0: continue
-            case let .page(_, j):
-                if let to = mapping.same(j) { moves.append((j, to)); continue }
+            case let .page(_, image):
+                if let to = mapping.same(image.index) { moves.append((image.index, to)); continue }
             default: break
             }
             evict(key)
@@ -233,7 +233,7 @@ public final class PageStore {
         let up = moves.filter { $0.to > $0.from }.sorted { $0.from > $1.from }
         let down = moves.filter { $0.to < $0.from }.sorted { $0.from < $1.from }
         for (from, to) in up + down {
-            let (was, now) = (PageKey.page(book: book, index: from), PageKey.page(book: book, index: to))
+            let (was, now) = (PageKey.page(book: book, image: PageImage(index: from)), PageKey.page(book: book, image: PageImage(index: to)))
             guard let e = table.removeValue(forKey: was) else { continue }
             if e.textureVersion > 0 { textures.move(was.faces[0], to: now.faces[0]) }
             table[now] = e
@@ -247,14 +247,14 @@ public final class PageStore {
         rank = Dictionary(uniqueKeysWithValues: wanted.enumerated().map { ($1, $0) })
     }
 
-    /// Images `indices` of book `book` are rendered again where they are held (their marks
+    /// Page images `images` of book `book` are rendered again where they are held (their marks
     /// changed, `PageMarks`), and so are the crops of them a zoomed view shows: their textures
     /// are drawn until the new images go up.
-    public func redraw(book: Int, images indices: Set<Int>) {
+    public func redraw(book: Int, images: Set<PageImage>) {
         let pages = library.books[book].pages
-        crops.redraw(pages: Set(indices.compactMap { pages.indices.contains($0) ? pages[$0] : nil }))
-        for j in indices {
-            let key = PageKey.page(book: book, index: j)
+        crops.redraw(pages: Set(images.compactMap { pages.indices.contains($0.index) ? pages[$0.index] : nil }))
+        for image in images {
+            let key = PageKey.page(book: book, image: image)
             // A decode under way began before the marks changed: what it brings is rendered again.
             if jobs[key] != nil { remarked.insert(key) }
             guard var e = table[key] else { continue }
@@ -267,10 +267,10 @@ public final class PageStore {
     /// `redraw`, the images on screen rendered at once on this thread: marks the reader made (a
     /// highlight) show in the next frame, for a page's render in this one, not after a decode's
     /// turn in the background.
-    public func redrawNow(book: Int, images indices: Set<Int>) {
-        redraw(book: book, images: indices)
-        for j in indices.sorted() {
-            let key = PageKey.page(book: book, index: j)
+    public func redrawNow(book: Int, images: Set<PageImage>) {
+        redraw(book: book, images: images)
+        for image in images.sorted() {
+            let key = PageKey.page(book: book, image: image)
             guard !closed, onScreenSet.contains(key), let page = key.page(in: library) else { continue }
             // A decode in flight is left to arrive unheeded (its serial is no longer the job's).
             jobs[key]?.cancel()
@@ -334,16 +334,16 @@ public final class PageStore {
         var decorated = scene, changed = false
         let pages = wants.map { PageKey($0.face, in: library) }
         let shown = Set(pages.compactMap { page -> PageKey? in
-            guard case let .page(b, j)? = page else { return nil }
-            return .crop(book: b, index: j)
+            guard case let .page(b, image)? = page else { return nil }
+            return .crop(book: b, image: image)
         })
         for key in table.keys where key.isCrop && !shown.contains(key) {
             evict(key)
             changed = true
         }
         for ((want, raster), page) in zip(zip(wants, rasters), pages) {
-            guard let page, case let .page(b, j) = page else { continue }
-            let key = PageKey.crop(book: b, index: j)
+            guard let page, case let .page(b, image) = page else { continue }
+            let key = PageKey.crop(book: b, image: image)
             if let r = raster, r.serial != table[key]?.version { table[key] = Residency(version: r.serial, raster: r) }
             // A newer crop, or its texture was lost: it goes up (no mipmaps to make, the largest
             // cost of the upload in software, or hold).

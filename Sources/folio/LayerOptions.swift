@@ -90,7 +90,7 @@ struct LayerOptions: ParsableArguments {
             }
         }
         if uiTypography { state.typography = ReaderLayer.typographyRows(MuPDF.typography, fontSize: MuPDF.fontSize) }
-        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { $0 - 1 }) }
+        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { PageImage(number: $0).index }) }
         // What the store says of the books shown, as the viewer says it (when there is a store).
         if let store = existingStateStore, !library.books.isEmpty {
             let session = ReadingSession(library: library, settings: .init(), positions: ReadingPositions(store: store, documents: commandDocuments),

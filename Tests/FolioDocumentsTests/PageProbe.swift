@@ -31,7 +31,7 @@ final class PageProbe {
         for _ in 0..<100 where decoding.runAll() > 0 { store.prepare(showing: faces, uploadBudget: nil) }
     }
 
-    func image(_ page: Int) -> RGBAImage? { store.table[.page(book: 0, index: page)]?.image }
+    func image(_ page: Int) -> RGBAImage? { store.table[.page(book: 0, image: PageImage(index: page))]?.image }
 }
 
 private final class NoTextures: PageTextures {

@@ -142,7 +142,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
 
         #expect(decoding.runAll() == 2)
         #expect(store.poll(), "decoded images wait for their upload")
-        let keys: Set<PageKey> = [.page(book: 0, index: 2), .page(book: 0, index: 3)]
+        let keys: Set<PageKey> = [.page(book: 0, image: PageImage(index: 2)), .page(book: 0, image: PageImage(index: 3))]
         #expect(store.table.values.allSatisfy { $0.state == .decoded && $0.cpuBytes == 8 * 12 * 4 && $0.gpuBytes == 0 })
 
         #expect(store.prepare(showing: spread(2), uploadBudget: nil).uploaded == keys)
@@ -164,7 +164,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: settings(ahead: 8, behind: 4, budget: 3 * page),
                               executor: decoding)
         settle(store, decoding, showing: spread(2500))
-        let middle: Set<PageKey> = [.page(book: 0, index: 2500), .page(book: 0, index: 2501)]
+        let middle: Set<PageKey> = [.page(book: 0, image: PageImage(index: 2500)), .page(book: 0, image: PageImage(index: 2501))]
         #expect(Set(store.table.keys).isSuperset(of: middle))
         let stats = store.statistics
         #expect(stats.cpuBytes + stats.gpuBytes <= 3 * page && stats.resident <= 3, "\(stats)")
@@ -173,10 +173,10 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         // Two pages that alone exceed a budget of one are still shown.
         let tight = PageStore(library: library, documents: DocumentRegistry(), textures: Uploads(), settings: settings(ahead: 8, budget: page), executor: decoding)
         settle(tight, decoding, showing: spread(10))
-        #expect(Set(tight.table.keys) == [.page(book: 0, index: 10), .page(book: 0, index: 11)])
+        #expect(Set(tight.table.keys) == [.page(book: 0, image: PageImage(index: 10)), .page(book: 0, image: PageImage(index: 11))])
 
         settle(store, decoding, showing: spread(100))
-        #expect(Set(store.table.keys).isSuperset(of: [.page(book: 0, index: 100), .page(book: 0, index: 101)]))
+        #expect(Set(store.table.keys).isSuperset(of: [.page(book: 0, image: PageImage(index: 100)), .page(book: 0, image: PageImage(index: 101))]))
         #expect(store.table.keys.allSatisfy { $0.book == 0 && (96...110).contains(pageIndex($0)) }, "\(store.table.keys)")
         #expect(uploads.removed.contains(.page(0, 2502)) && uploads.shown[.page(0, 2502)] == nil, "textures freed with their pages")
     }
@@ -206,7 +206,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let decoding = ManualDecoding(), uploads = Uploads()
         let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: s, executor: decoding)
         settle(store, decoding, showing: spread(2))
-        let key = PageKey.page(book: 0, index: 2)
+        let key = PageKey.page(book: 0, image: PageImage(index: 2))
         #expect(uploads.shown[.page(0, 4)]?.height == 100)
         let before = try #require(store.table[key])
 
@@ -251,9 +251,9 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         let store = PageStore(library: library, documents: DocumentRegistry(), textures: Uploads(), settings: s, executor: decoding)
         let faces = (2...5).map { FaceContent.page(0, $0) }
         settle(store, decoding, showing: faces)
-        #expect(store.table[.page(book: 0, index: 0)]?.image?.width == 16)
+        #expect(store.table[.page(book: 0, image: PageImage(index: 0))]?.image?.width == 16)
         let placeholder = RGBAImage.placeholder(width: 379, height: 568, kind: .broken)
-        for j in 1...3 { #expect(store.table[.page(book: 0, index: j)]?.image == placeholder) }
+        for j in 1...3 { #expect(store.table[.page(book: 0, image: PageImage(index: j))]?.image == placeholder) }
         let problems = store.takeProblems()
         #expect(problems.map(\.file).sorted() == [corrupt, empty, missing])
         #expect(problems.allSatisfy { $0.message.hasSuffix("showing a placeholder page") })
@@ -261,7 +261,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         // Evicted and shown again: still the placeholder, no second message, no second read.
         settle(store, decoding, showing: [faces[0]])
         settle(store, decoding, showing: faces)
-        #expect(store.table[.page(book: 0, index: 2)]?.image == placeholder)
+        #expect(store.table[.page(book: 0, image: PageImage(index: 2))]?.image == placeholder)
         #expect(store.takeProblems().isEmpty && store.statistics.failed == 3 && store.statistics.decoded == 4)
     }
 
@@ -381,7 +381,7 @@ extension PageStoreTests {
         // Page 6 shows what page 4 showed (its image says index 4), without a decode.
         store.prepare(showing: spread(6), uploadBudget: nil)
         #expect(Int(try #require(uploads.shown[.page(0, 8)]).pixel(0, 0).g) == 4)
-        #expect(store.table[.page(book: 0, index: 6)]?.state == .uploaded && store.table[.page(book: 0, index: 7)]?.state == .uploaded)
+        #expect(store.table[.page(book: 0, image: PageImage(index: 6))]?.state == .uploaded && store.table[.page(book: 0, image: PageImage(index: 7))]?.state == .uploaded)
         // Laid out further at the same size: every page held stays where it is.
         let whole = PageMapping.extended(from: n + 2, to: n + 6)
         store.relaid(book: 0, in: library(n + 6), mapping: whole)
@@ -410,6 +410,6 @@ private struct ReflowingBook {
 }
 
 private func pageIndex(_ key: PageKey) -> Int {
-    if case let .page(_, j) = key { return j }
+    if case let .page(_, image) = key { return image.index }
     return -1
 }

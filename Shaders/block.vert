@@ -8,7 +8,8 @@
 //           uGutterDrop (how far the page on the block dips at the spine: its top follows that
 //           curve, GutterCurve in FolioLayout, the page's twin is page.vert's), uGutterWidth,
 //           uLeafAngle (0, or the block is leaves fanned up off the stack about the spine: k
-//           from the top leaf, at this angle, down to the stack; BookBody.leaves).
+//           from the top leaf, at this angle, down to the stack; BookBody.leaves), uSpine (1: a
+//           shut book's block, between its boards: block.frag's cloth on its spine side).
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
 //           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
 //           paper edges, a board's rim).
@@ -24,6 +25,7 @@ uniform float uFlare;
 uniform float uGutterDrop;
 uniform float uGutterWidth;
 uniform float uLeafAngle;
+uniform float uSpine;
 
 out vec3 vBox;
 out vec3 vNormal;
@@ -67,4 +69,7 @@ void main() {
     vEdge = abs(aNormal.z) < 0.5 ? 1.0 : 0.0;
     vNormal = mat3(uModel) * normalize(n);
     gl_Position = uViewProj * uModel * vec4(local, 1.0);
+    // A shut book's block lies between its boards, which overhang it: its top and bottom are
+    // never seen, and are not drawn (a shelf of books rasterised them, each a cover's size).
+    if (uSpine >= 1.0 && abs(aNormal.z) > 0.5) gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
 }

@@ -5,8 +5,10 @@
 //           uDeform (0 flat, 1 curl, 2 cone), uCurl (fold point xy, direction xy), uCurlRadius,
 //           uCurlWrap (radians round the cylinder before the paper leaves it: π lays it flat),
 //           uCone (apex, theta, rotation; a curl's rotation about the spine is its z too), uShadowPass (1: flatten onto the plane z = 0 along
-//           uLight, for the cast shadow; 3: the depth-only pass over the page's inside, on the
-//           colour pass's own vertices (shadow.frag's INSIDES leaves its edges out); 2: the mesh is a flat receiving page and the
+//           uLight, for the cast shadow; 3: the depth-only pass over a flat page's inside, drawn
+//           uInset layout units in from its edges (the spine edge only with uSpineEdge); 4: the
+//           same over a page curving into the gutter, on its colour pass's own vertices
+//           (shadow.frag's INSIDES leaves its edges out); 2: the mesh is a flat receiving page and the
 //           deformation uniforms describe the sheet above it, uCasterModel and uCasterSize
 //           placing that sheet: vHeight carries how much of the sky the sheet hides).
 //           uExpand (layout units the drawn page reaches past its edges, so that edge coverage
@@ -48,6 +50,7 @@ uniform vec3 uCone;
 uniform int uShadowPass;
 uniform mat4 uCasterModel;
 uniform vec2 uCasterSize;
+uniform float uInset;
 uniform float uExpand;
 uniform float uSpineEdge;
 uniform vec2 uGutterDrop;
@@ -256,10 +259,15 @@ invariant gl_Position;
 void main() {
     vec2 p = vec2(aGrid.x * uSize.x, (aGrid.y - 0.5) * uSize.y);
     float across = mix(uFrom, 1.0, aGrid.x);
-    // A curl's strips carry their rim already: they are cut along the fold. The depth of a
-    // page's inside (3) is found on the same vertices as its colour, so the two agree to the
-    // bit on every mesh, a page curving into the gutter too.
-    if ((uShadowPass == 0 || uShadowPass == 3) && uDeform != 1) {
+    if (uShadowPass == 3) {
+        // A cover's spine edge is an edge too (uSpineEdge): inset there as well.
+        float back = uInset * uSpineEdge;
+        p = vec2(back + across * (uSize.x - uInset - back), (aGrid.y - 0.5) * (uSize.y - 2.0 * uInset));
+    }
+    // A curl's strips carry their rim already: they are cut along the fold. The inside of a
+    // page curving into the gutter (4) is found on the same vertices as its colour: inset, its
+    // curve's columns would move, and the inside stand in front of the page by its kink.
+    if ((uShadowPass == 0 || uShadowPass == 4) && uDeform != 1) {
         float back = uExpand * uSpineEdge;
         p = vec2(across * (uSize.x + uExpand + back) - back, (aGrid.y - 0.5) * (uSize.y + 2.0 * uExpand));
     }
@@ -284,7 +292,7 @@ void main() {
     deform(p, pos, n);
 
     vec4 world = uModel * vec4(pos, 1.0);
-    vST = uShadowPass == 0 || uShadowPass == 3 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
+    vST = uShadowPass == 0 || uShadowPass == 4 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
     vLit = lighting(mat3(uModel) * n);
     vHeight = max(world.z, 0.0);
     vBias = uDeform == 0 ? uTapBias : bentTapBias(p);

@@ -3,13 +3,15 @@
 // depth. Three variants of this file, as a software renderer runs the code of a uniform branch
 // it does not take:
 // Overlay (no define): the darkening of a page a sheet turns over: uStrength uniformly plus uAmbient
-// times the sky the sheet hides (page.vert's shadow pass 2, in vHeight).
+// times the sky the sheet hides (page.vert's shadow pass 2, in vHeight); also the depth-only
+// pass over a flat page's inside (pass 3, its colour masked), which page.vert insets.
 // Cast shadow (CAST): the turning sheet flattened onto the page plane by page.vert's shadow
 // pass; darkest where the sheet is near the paper (the covering edge), fading with height,
 // and soft at a rim whose width grows with height (a penumbra).
-// Insides (INSIDES): the depth-only pass over the pages' insides (its colour masked): a page
-// less the band along its outline where edge coverage blends over what lies beneath (the
-// spine edge only with uSpineEdge); page.vert's pass 3 gives it the page's own vertices.
+// Insides (INSIDES): the depth-only pass over the inside of a page curving into the gutter (its
+// colour masked): the page less the band along its outline where edge coverage blends over what
+// lies beneath (the spine edge only with uSpineEdge), on the page's own vertices (page.vert's
+// pass 4). Its discard costs a software renderer its early depth test: flat pages use pass 3.
 // Inputs:   vST, vHeight from page.vert.
 // Uniforms: uStrength (0…1), uAmbient (0…1, overlay), uSize (layout units, cast and insides),
 //           uFalloff (cast: height at which the shadow has faded to a third), uSpineEdge and

@@ -8,7 +8,7 @@ import FolioMath
 enum UniformName: Int, CaseIterable {
     // page.vert: every program that draws a page (faces, cast shadow, overlays)
     case model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone
-    case shadowPass, expand, spineEdge, casterModel, casterSize, from, tapBias, texelAxes
+    case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from, tapBias, texelAxes
     case stackLeft, stackRight, stackDrops, stackRims
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, backTone

@@ -6,9 +6,9 @@ enum ProgramKind: Hashable {
     case page(PageVariant)
     /// The cast shadow (shadow.frag with CAST).
     case cast
-    /// The overlays' darkening (shadow.frag).
+    /// The overlays' darkening, and the depth-only pass of flat pages' insides (shadow.frag).
     case overlay
-    /// The depth-only pass of the pages' insides (shadow.frag with INSIDES).
+    /// The depth-only pass of the insides of pages curving into the gutter (shadow.frag with INSIDES).
     case insides
     case backdrop, block, desk, copy
 

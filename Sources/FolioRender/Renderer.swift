@@ -198,19 +198,35 @@ public final class Renderer {
     /// cost their full area each when drawn back to front. First the depth of the pages'
     /// insides (`FramePlanner.insides`), nearest first and colourless: then the colour pass
     /// shades only the frontmost surface of each pixel (the depth test runs before shading),
-    /// while the rims, left out here, still blend over what lies beneath them. The inside is
-    /// the page's own mesh, on the vertices of its colour pass (so a page curving into the
-    /// gutter agrees with its colour to the bit), less a band two pixels wide along its outline
-    /// as seen, rounded corners too (shadow.frag's INSIDES); its depth is pushed back a
-    /// step, so each page passes over its own inside, and the boxes two.
+    /// while the rims, left out here, still blend over what lies beneath them. A flat page's
+    /// inside is its quad inset a little over a pixel, more for rounded corners (page.vert's
+    /// pass 3). A page curving into the gutter is drawn on the vertices of its colour pass (an
+    /// inset mesh would move its curve's columns and stand in front of the page by its kink),
+    /// less a band two pixels wide along its outline as seen (shadow.frag's INSIDES, whose
+    /// discard costs a software renderer its early depth test: flat pages are not drawn so).
+    /// Either is pushed back a step, so each page passes over its own inside, and the boxes two.
     func drawDepthOfInsides(_ opaque: [SceneItem]) {
-        gl.apply(Pipeline(insides.program, DrawState(depth: .test(less: true, write: true), colorWrite: false, polygonOffset: 1)))
-        insides[.shadowPass].set(Int32(3))
-        insides[.expand].set(Float(rim))
-        for item in opaque.reversed() {
-            setGeometry(insides, item)
-            insides[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
-            drawMesh(for: item)
+        let state = DrawState(depth: .test(less: true, write: true), colorWrite: false, polygonOffset: 1)
+        let flat = opaque.filter { $0.gutterDrop == .zero }, curved = opaque.filter { $0.gutterDrop != .zero }
+        if !flat.isEmpty {
+            gl.apply(Pipeline(overlay.program, state))
+            overlay[.shadowPass].set(Int32(3))
+            overlay[.inset].set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+            for item in flat.reversed() {
+                setGeometry(overlay, item)
+                overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+                flatMesh.draw()
+            }
+        }
+        if !curved.isEmpty {
+            gl.apply(Pipeline(insides.program, state))
+            insides[.shadowPass].set(Int32(4))
+            insides[.expand].set(Float(rim))
+            for item in curved.reversed() {
+                setGeometry(insides, item)
+                insides[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
+                curvedMesh.draw()
+            }
         }
     }
 

@@ -26,6 +26,7 @@ uniform float uGutterDrop;
 uniform float uGutterWidth;
 uniform float uLeafAngle;
 uniform float uSpine;
+uniform float uHollow;
 
 out vec3 vBox;
 out vec3 vNormal;
@@ -36,24 +37,42 @@ flat out float vEdge;
 // the fore edge and the head and tail; the faces lying in a leaf's plane are not drawn (the top
 // leaf's is the page lifted with it; the bottom lies on the stack). Between two leaves' edges
 // the eye sees the lower leaf's face: the fore edge is lit as the leaves' faces are.
-void leaves() {
-    float phi = uLeafAngle * (1.0 - aBox.z);
-    vec3 local = vec3(aBox.x * uSize.x * cos(phi), (aBox.y - 0.5) * uSize.y, aBox.x * uSize.x * sin(phi));
+void leaves(vec3 box, vec3 normal) {
+    float phi = uLeafAngle * (1.0 - box.z);
+    vec3 local = vec3(box.x * uSize.x * cos(phi), (box.y - 0.5) * uSize.y, box.x * uSize.x * sin(phi));
     float mid = 0.5 * uLeafAngle;
-    vBox = aBox;
+    vBox = box;
     vSpineSide = 0.0;
     vEdge = 1.0;
-    vNormal = mat3(uModel) * (aNormal.x > 0.5 ? vec3(-sin(mid), 0.0, cos(mid)) : aNormal);
-    gl_Position = abs(aNormal.z) > 0.5 ? vec4(0.0, 0.0, 2.0, 1.0) : uViewProj * uModel * vec4(local, 1.0);
+    vNormal = mat3(uModel) * (normal.x > 0.5 ? vec3(-sin(mid), 0.0, cos(mid)) : normal);
+    gl_Position = abs(normal.z) > 0.5 ? vec4(0.0, 0.0, 2.0, 1.0) : uViewProj * uModel * vec4(local, 1.0);
+}
+
+// BoxMesh's hollow marks (1/512 and 511/512 of s and t): the inner edges of the band round a
+// hollow board's top (uHollow in from where the block stands on it), else the box's edges.
+float hollowMark(float x, float low, float high) {
+    return x == 1.0 / 512.0 ? low : x == 511.0 / 512.0 ? high : x;
 }
 
 void main() {
-    if (uLeafAngle > 0.0) {
-        leaves();
+    // The cells of a board's top inside the marks carry their normal doubled (BoxMesh).
+    bool inner = dot(aNormal, aNormal) > 2.0;
+    vec3 normal = inner ? 0.5 * aNormal : aNormal;
+    bool hollow = uHollow > 0.0;
+    vec2 lo = hollow ? vec2(uHollow / (uSize.x + uGrow), (uGrow + uHollow) / (uSize.y + 2.0 * uGrow)) : vec2(0.0);
+    vec2 hi = hollow ? vec2((uSize.x - uHollow) / (uSize.x + uGrow), 1.0 - lo.y) : vec2(1.0);
+    vec3 box = vec3(hollowMark(aBox.x, lo.x, hi.x), hollowMark(aBox.y, lo.y, hi.y), aBox.z);
+    // A shut book's board turns its top to the block: inside the band round it, never seen.
+    if (hollow && inner) {
+        gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
         return;
     }
-    float depth = aBox.z * uThickness;
-    vec3 local = vec3(aBox.x * (uSize.x + uGrow + uFlare * depth), (aBox.y - 0.5) * (uSize.y + 2.0 * uGrow), -depth);
+    if (uLeafAngle > 0.0) {
+        leaves(box, normal);
+        return;
+    }
+    float depth = box.z * uThickness;
+    vec3 local = vec3(box.x * (uSize.x + uGrow + uFlare * depth), (box.y - 0.5) * (uSize.y + 2.0 * uGrow), -depth);
     // The top bends down into the gutter under the page; the bottom stays on the board. A
     // little lower than the page everywhere: the page's columns sit a little further out (its
     // mesh reaches past its edges), so its curve's end lies a hair beyond the block's.
@@ -61,15 +80,15 @@ void main() {
     // And arches up out of it as the page does (page.vert's curve; GutterCurve.arch).
     float s = clamp(local.x / uSize.x, 0.0, 1.0);
     float arch = 2.8 * uGutterDrop / sqrt(abs(uGutterDrop) + 0.25);
-    local.z -= (uGutterDrop * (u * u + 0.02) - arch * s * (2.0 - s)) * (1.0 - aBox.z);
+    local.z -= (uGutterDrop * (u * u + 0.02) - arch * s * (2.0 - s)) * (1.0 - box.z);
     // The fore edge leans outwards by the flare.
-    vec3 n = aNormal + vec3(0.0, 0.0, uFlare * max(aNormal.x, 0.0));
-    vBox = aBox;
-    vSpineSide = aNormal.x < -0.5 ? 1.0 : 0.0;
-    vEdge = abs(aNormal.z) < 0.5 ? 1.0 : 0.0;
+    vec3 n = normal + vec3(0.0, 0.0, uFlare * max(normal.x, 0.0));
+    vBox = box;
+    vSpineSide = normal.x < -0.5 ? 1.0 : 0.0;
+    vEdge = abs(normal.z) < 0.5 ? 1.0 : 0.0;
     vNormal = mat3(uModel) * normalize(n);
     gl_Position = uViewProj * uModel * vec4(local, 1.0);
     // A shut book's block lies between its boards, which overhang it: its top and bottom are
     // never seen, and are not drawn (a shelf of books rasterised them, each a cover's size).
-    if (uSpine >= 1.0 && abs(aNormal.z) > 0.5) gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
+    if (uSpine >= 1.0 && abs(normal.z) > 0.5) gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
 }

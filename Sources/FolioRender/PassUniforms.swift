@@ -16,7 +16,7 @@ enum UniformName: Int, CaseIterable {
     // shadow.frag
     case strength, falloff
     // block.vert and block.frag
-    case thickness, paper, clothTint, sheets, board, grow, flare, spine, cover
+    case thickness, paper, clothTint, sheets, board, grow, flare, spine, hollow, cover
     case leafAngle
     // desk.vert and desk.frag
     case margin, height, closed

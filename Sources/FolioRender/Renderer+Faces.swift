@@ -362,6 +362,10 @@ extension Renderer {
         block[.gutterDrop].set(Float(item.gutterDrop.x))
         block[.leafAngle].set(Float(item.leafAngle))
         block[.spine].set(Float(board ? 0 : item.closed))
+        // A shut book's board turns its top to the block, which hides all of it but the band
+        // beyond: the rest is not drawn (block.vert), with a margin as the pages' insides keep.
+        let hollow = board && item.closed >= 1 && item.opacity >= 1
+        block[.hollow].set(Float(hollow ? min(max(2 * pixelUnits, 0.3 * settings.cornerRadius), 0.03 * item.size.x) : 0))
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)
         }

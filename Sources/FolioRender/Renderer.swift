@@ -16,7 +16,8 @@ public final class Renderer {
     public var settings: RenderSettings
     /// The programs, linked as frames first draw with them.
     let programs: ProgramCache
-    /// The cast shadow, and the overlays' darkening (also the depth-only pass): shadow.frag's variants.
+    /// The cast shadow, the overlays' darkening (also flat pages' insides in depth) and the insides of
+    /// pages curving into the gutter: shadow.frag's variants.
     var shadow: ProgramUniforms { programs[.cast] }
     var overlay: ProgramUniforms { programs[.overlay] }
     var insides: ProgramUniforms { programs[.insides] }

@@ -33,7 +33,9 @@
 //           and vRest (clip x, y and w of a sheet's point and of the same point of the nearer of
 //           those pages: page.frag finds how far the sheet has moved off them per pixel, exactly
 //           where the page lies flat, as both are affine over a triangle of the sheet), vRim (that
-//           page's uStackRims).
+//           page's uStackRims; with uShadowPass 2, how much the receiving page's rim is the
+//           sheet's: 1 while the sheet lies on it, its same point within 2 px, page.frag's
+//           STACKED hand-over, fading out by 4).
 // The deformations and the gutter's curve mirror FolioLayout's Deformation.swift and
 // GutterCurve.swift; tests compare the two.
 
@@ -280,7 +282,15 @@ void main() {
         vBias = 0.0;
         vHere = vec3(0.0, 0.0, 1.0);
         vRest = vec3(1e6, 1e6, 1.0);
-        vRim = 0.0;
+        // The sheet's same point, both without their curves (the receiver's is uGutterDrop),
+        // lying on the page: near it on screen, and in its plane to a degree or two (by the
+        // spine a standing sheet's points are near the page's too).
+        vec3 c, cn;
+        mat3 crot;
+        bend(p, c, cn, crot);
+        vec2 apart = clipPixels(uViewProj * (uCasterModel * vec4(crot * c, 1.0))) - clipPixels(uViewProj * (uModel * vec4(p, 0.0, 1.0)));
+        float level = abs(dot(normalize(mat3(uCasterModel) * (crot * cn)), normalize(mat3(uModel) * vec3(0.0, 0.0, 1.0))));
+        vRim = (1.0 - smoothstep(2.0, 4.0, length(apart))) * smoothstep(0.9988, 0.9998, level);
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);

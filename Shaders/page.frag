@@ -3,8 +3,9 @@
 // from behind (its own tone and the other side's print showing through), the crease band, the
 // gutter, the shade terms (docs/behaviour.md §5) and analytic edge antialiasing.
 // Inputs:   vST, vLit (the light and the back-lighting of the face drawn), vBias (with
-//           BIASED), vHere and vRest (with STACKED or INSIDE: a turning sheet's point and the
-//           same point of the page beneath, in clip space), vRim (with STACKED: whether that
+//           BIASED), vHere, vRest and vAlign (with STACKED or INSIDE: a turning sheet's point,
+//           the same point of the page beneath and of the sheet lying at rest there, in clip
+//           space), vLying (whether it lies in that page's plane), vRim (with STACKED: whether that
 //           page's rim lies under the sheet's) from page.vert.
 // Uniforms: uImage (sampler, unit 0: the face being drawn), uBackFace (1 while drawing a
 //           sheet's back: its image is mirrored across the spine, and page.vert lights it from
@@ -48,6 +49,8 @@ in vec2 vLit;
 in float vBias;
 in vec3 vHere;
 in vec3 vRest;
+in vec3 vAlign;
+in float vLying;
 in float vRim;
 
 uniform sampler2D uImage;
@@ -83,8 +86,9 @@ uniform vec2 uShowThrough;
 #endif
 
 const float PI = 3.14159265358979;
-// Pixels from the page beneath within which a sheet's texels are aligned with that page's.
-const float ALIGN_REACH = 3.0;
+// Pixels from where a sheet lay, or will lie, at rest within which its texels are aligned with
+// its own there (3 left a landing's type 4% soft half a pixel from rest).
+const float ALIGN_REACH = 6.0;
 
 #include "outline.glsl"
 
@@ -109,14 +113,18 @@ void main() {
     float s = mix(vST.x, 1.0 - vST.x, uBackFace);
     vec2 uv = uUVOrigin + uUVdu * s + uUVdt * vST.y;
 #if defined(STACKED) || defined(INSIDE)
+    // A sheet within a few pixels of where it lay at rest, or will lie, reads its texels where
+    // it read them there (moved back along its own texel steps), fading out as it moves away:
+    // the page at rest lies on the pixel grid, and a sheet off it by a fraction of a pixel
+    // blends neighbouring texels, so its type would sharpen only in its last frames. Exactly
+    // there at the turn's ends: its first and last frames are the page's (page.vert's vAlign).
+    vec2 moved = (vHere.xy / max(vHere.z, 1e-6) - vAlign.xy / max(vAlign.z, 1e-6)) * uPixelHalf;
+    uv += vLying * (1.0 - smoothstep(0.0, ALIGN_REACH, length(moved))) * (dFdx(uv) * moved.x + dFdy(uv) * moved.y);
+#endif
+#ifdef STACKED
     // How far on screen this point of a sheet lies from the same point of the page it leaves
     // or lands on (page.vert's vHere, vRest).
     vec2 offset = (vHere.xy / max(vHere.z, 1e-6) - vRest.xy / max(vRest.z, 1e-6)) * uPixelHalf;
-    // A sheet within a few pixels of the page it leaves or lands on reads its texels where that
-    // page reads them (the offset back along the sheet's own texel steps), fading out as it moves
-    // away: the resting page lies on the pixel grid, and a sheet off it by a fraction of a
-    // pixel blends neighbouring texels, so its type would sharpen only in its last frames.
-    uv += (1.0 - smoothstep(0.0, ALIGN_REACH, length(offset))) * (dFdx(uv) * offset.x + dFdy(uv) * offset.y);
 #endif
     // Optional terms sit behind uniform branches: a software renderer then skips them whole
     // (a ?: would be evaluated on both sides).

@@ -25,6 +25,8 @@
 //           the pages a turning sheet leaves and lands on, for page.frag's STACKED), uStackDrops
 //           (their own drops into the gutter: the sheet's turns over as it turns), uStackRims (1
 //           where that page's rim lies under the sheet's, 0 where it is drawn apart: an endpaper),
+//           uAlignLift (the sheet's height over each of those pages' planes) and uAlignDrop (its
+//           own drop, turned back: where the sheet lay on the one and will lie on the other),
 //           uPixelHalf (half the view in pixels).
 // Outputs:  vST (s, t; a little outside 0 … 1 on the expanded rim), vLit (the face's light and
 //           how much of it comes from behind, page.frag's), vHeight (world height above the
@@ -32,7 +34,9 @@
 //           occlusion, 0 … 1), vBias (page.frag's BIASED level-of-detail bias), vHere
 //           and vRest (clip x, y and w of a sheet's point and of the same point of the nearer of
 //           those pages: page.frag finds how far the sheet has moved off them per pixel, exactly
-//           where the page lies flat, as both are affine over a triangle of the sheet), vRim (that
+//           where the page lies flat, as both are affine over a triangle of the sheet), vAlign
+//           (the same point of the sheet lying at rest on that page), vLying (1 where the sheet
+//           lies in that page's plane, to a degree, 0 past three), vRim (that
 //           page's uStackRims; with uShadowPass 2, how much the receiving page's rim is the
 //           sheet's: 1 while the sheet lies on it, its same point within 2 px, page.frag's
 //           STACKED hand-over, fading out by 4).
@@ -65,6 +69,8 @@ uniform mat4 uStackLeft;
 uniform mat4 uStackRight;
 uniform vec2 uStackDrops;
 uniform vec2 uStackRims;
+uniform vec2 uAlignLift;
+uniform float uAlignDrop;
 
 out vec2 vST;
 out vec2 vLit;
@@ -72,6 +78,8 @@ out float vHeight;
 out float vBias;
 out vec3 vHere;
 out vec3 vRest;
+out vec3 vAlign;
+out float vLying;
 out float vRim;
 
 const float PI = 3.14159265358979;
@@ -282,6 +290,8 @@ void main() {
         vBias = 0.0;
         vHere = vec3(0.0, 0.0, 1.0);
         vRest = vec3(1e6, 1e6, 1.0);
+        vAlign = vRest;
+        vLying = 0.0;
         // The sheet's same point, both without their curves (the receiver's is uGutterDrop),
         // lying on the page: near it on screen, and in its plane to a degree or two (by the
         // spine a standing sheet's points are near the page's too).
@@ -316,6 +326,19 @@ void main() {
     vHere = here.xyw;
     bool nearerLeft = dot(left, left) < dot(right, right);
     vRest = (nearerLeft ? leftClip : rightClip).xyw;
+    // The same point of the sheet itself lying at rest on that page: where the sheet lay as
+    // the turn began, or will lie as it ends.
+    mat4 restModel = nearerLeft ? uStackLeft : uStackRight;
+    vec3 lay = vec3(p, nearerLeft ? uAlignLift.x : uAlignLift.y);
+    curve(lay, ln, vec2(uAlignDrop));
+    vAlign = (uViewProj * (restModel * vec4(lay, 1.0))).xyw;
+    // Only where the sheet lies in that plane, to a degree or two: by the spine a standing
+    // sheet's points are near their rest too.
+    // (Both without their curves into the gutter, which tilt them alike there.)
+    vec3 bent, bn;
+    mat3 brot;
+    bend(p, bent, bn, brot);
+    vLying = smoothstep(0.906, 0.966, abs(dot(normalize(mat3(uModel) * (brot * bn)), normalize(mat3(restModel) * vec3(0.0, 0.0, 1.0)))));
     vRim = nearerLeft ? uStackRims.x : uStackRims.y;
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height

@@ -9,7 +9,7 @@ enum UniformName: Int, CaseIterable {
     // page.vert: every program that draws a page (faces, cast shadow, overlays)
     case model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone
     case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from, tapBias, texelAxes
-    case stackLeft, stackRight, stackDrops, stackRims
+    case stackLeft, stackRight, stackDrops, stackRims, alignLift, alignDrop
     // page.frag
     case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, backTone
     case showThrough, behindLevel, behindOrigin, behindDu, behindDt, backFace

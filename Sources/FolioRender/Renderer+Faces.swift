@@ -282,7 +282,7 @@ extension Renderer {
     }
 
     /// Where the pages a turning sheet of the flat layout leaves and lands on lie (pages lying
-    /// open of its size, attached at the same spine), for page.vert's `vHere` and `vRest`; out
+    /// open of its size, attached at the same spine), for page.vert's `vHere`, `vRest` and `vAlign`; out
     /// of reach where there is none. Their rims lie under the sheet's own (`uStackRims`) only
     /// where a sheet's other side is behind them: an endpaper lies on its board, not on a
     /// stack, and stays drawn under the page that lands on it, so the two rims add up at rest
@@ -298,6 +298,12 @@ extension Renderer {
         page[.stackRight].set(matrix: models[1].floats)
         page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
         page[.stackRims].set(rims[0], rims[1])
+        // Where the sheet lay and will lie at rest, for its texels' alignment: on each of those
+        // pages at the sheet's own height (its spine's, over the page's plane) and with its own
+        // curve (the drop it leaves with, and lands with, turned over on the way).
+        let lifts = Array(under.map { ($0.model.inverse.map { $0 * sheet.model } ?? sheet.model).project(.zero).z }) + [0, 0]
+        page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
+        page[.alignDrop].set(Float(abs(sheet.gutterDrop.x)))
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.

@@ -9,7 +9,8 @@
 //           curve, GutterCurve in FolioLayout, the page's twin is page.vert's), uGutterWidth,
 //           uLeafAngle (0, or the block is leaves fanned up off the stack about the spine: k
 //           from the top leaf, at this angle, down to the stack; BookBody.leaves), uSpine (1: a
-//           shut book's block, between its boards: block.frag's cloth on its spine side).
+//           shut book's block, between its boards: block.frag's cloth on its spine side),
+//           uEndsInset (how far an open block's head and tail lie inside the page on it).
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
 //           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
 //           paper edges, a board's rim).
@@ -27,6 +28,7 @@ uniform float uGutterWidth;
 uniform float uLeafAngle;
 uniform float uSpine;
 uniform float uHollow;
+uniform float uEndsInset;
 
 out vec3 vBox;
 out vec3 vNormal;
@@ -72,7 +74,7 @@ void main() {
         return;
     }
     float depth = box.z * uThickness;
-    vec3 local = vec3(box.x * (uSize.x + uGrow + uFlare * depth), (box.y - 0.5) * (uSize.y + 2.0 * uGrow), -depth);
+    vec3 local = vec3(box.x * (uSize.x + uGrow + uFlare * depth), (box.y - 0.5) * (uSize.y + 2.0 * (uGrow - uEndsInset)), -depth);
     // The top bends down into the gutter under the page; the bottom stays on the board. A
     // little lower than the page everywhere: the page's columns sit a little further out (its
     // mesh reaches past its edges), so its curve's end lies a hair beyond the block's.

@@ -17,7 +17,7 @@ enum UniformName: Int, CaseIterable {
     case strength, falloff
     // block.vert and block.frag
     case thickness, paper, clothTint, sheets, board, grow, flare, spine, hollow, cover
-    case leafAngle
+    case leafAngle, endsInset
     // desk.vert and desk.frag
     case margin, height, closed
     // backdrop.frag, copy.frag

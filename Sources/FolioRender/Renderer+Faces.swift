@@ -363,6 +363,11 @@ extension Renderer {
         let board = item.kind == .board
         block[.board].set(Int32(board ? 1 : 0))
         block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
+        // An open book's block stops a pixel short of the page's head and tail: the page's
+        // antialiased rim there blends over the board beyond, never over a sliver of the block's
+        // top that a stack a sheet lower shows along another stretch of the edge (without MSAA
+        // the block's edge steps). Its sides there are never seen; its fore edge is.
+        block[.endsInset].set(Float(board || item.closed > 0 ? 0 : pixelUnits))
         // A shut book's block is square and its spine side is the cover's cloth.
         block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed) * item.flare))
         block[.gutterDrop].set(Float(item.gutterDrop.x))

@@ -36,7 +36,7 @@
 //           those pages: page.frag finds how far the sheet has moved off them per pixel, exactly
 //           where the page lies flat, as both are affine over a triangle of the sheet), vAlign
 //           (the same point of the sheet lying at rest on that page), vLying (1 where the sheet
-//           lies in that page's plane, to a degree, 0 past three), vRim (that
+//           lies within 15° of that page's plane, 0 past 25°), vRim (that
 //           page's uStackRims; with uShadowPass 2, how much the receiving page's rim is the
 //           sheet's: 1 while the sheet lies on it, its same point within 2 px, page.frag's
 //           STACKED hand-over, fading out by 4).
@@ -161,12 +161,19 @@ void curve(inout vec3 pos, inout vec3 n, vec2 drops) {
     n = normalize(n + vec3(slope * n.z, 0.0, 0.0));
 }
 
-void deform(vec2 p, out vec3 pos, out vec3 n) {
+// `bent`: the normal before the gutter's curve tilts it.
+void deform(vec2 p, out vec3 pos, out vec3 n, out vec3 bent) {
     mat3 rot;
     bend(p, pos, n, rot);
+    bent = rot * n;
     curve(pos, n, uGutterDrop);
     pos = rot * pos;
     n = rot * n;
+}
+
+void deform(vec2 p, out vec3 pos, out vec3 n) {
+    vec3 bent;
+    deform(p, pos, n, bent);
 }
 
 // How much of the sky above world point P the sheet hides: in the plane through P across the
@@ -309,7 +316,8 @@ void main() {
     }
     vec3 pos;
     vec3 n;
-    deform(p, pos, n);
+    vec3 bent;
+    deform(p, pos, n, bent);
 
     vec4 world = uModel * vec4(pos, 1.0);
     vST = uShadowPass == 0 || uShadowPass == 4 ? vec2(p.x / uSize.x, p.y / uSize.y + 0.5) : aGrid;
@@ -332,13 +340,11 @@ void main() {
     vec3 lay = vec3(p, nearerLeft ? uAlignLift.x : uAlignLift.y);
     curve(lay, ln, vec2(uAlignDrop));
     vAlign = (uViewProj * (restModel * vec4(lay, 1.0))).xyw;
-    // Only where the sheet lies in that plane, to a degree or two: by the spine a standing
-    // sheet's points are near their rest too.
-    // (Both without their curves into the gutter, which tilt them alike there.)
-    vec3 bent, bn;
-    mat3 brot;
-    bend(p, bent, bn, brot);
-    vLying = smoothstep(0.906, 0.966, abs(dot(normalize(mat3(uModel) * (brot * bn)), normalize(mat3(restModel) * vec3(0.0, 0.0, 1.0)))));
+    // Only where the sheet lies within about 20° of that plane (both without their curves into
+    // the gutter, which tilt them alike there): by the spine a standing sheet's points are
+    // near their rest too. A landing sheet half a pixel from rest may still lean by several
+    // degrees, seen from above.
+    vLying = smoothstep(0.906, 0.966, abs(dot(normalize(mat3(uModel) * bent), normalize(mat3(restModel) * vec3(0.0, 0.0, 1.0)))));
     vRim = nearerLeft ? uStackRims.x : uStackRims.y;
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height

@@ -176,6 +176,12 @@ void deform(vec2 p, out vec3 pos, out vec3 n) {
     deform(p, pos, n, bent);
 }
 
+// How nearly a face with local normal `n` placed by `model` lies in the plane of a page placed by
+// `page`: the cosine of the angle between them, either side up.
+float level(vec3 n, mat4 model, mat4 page) {
+    return abs(dot(normalize(mat3(model) * n), normalize(mat3(page) * vec3(0.0, 0.0, 1.0))));
+}
+
 // How much of the sky above world point P the sheet hides: in the plane through P across the
 // spine, the highest elevation of the sheet seen from P (measured from the horizon towards
 // the spine) is α, and a cosine-weighted sky loses (1 − cos α) / 2 of its light. Darkest
@@ -306,8 +312,7 @@ void main() {
         mat3 crot;
         bend(p, c, cn, crot);
         vec2 apart = clipPixels(uViewProj * (uCasterModel * vec4(crot * c, 1.0))) - clipPixels(uViewProj * (uModel * vec4(p, 0.0, 1.0)));
-        float level = abs(dot(normalize(mat3(uCasterModel) * (crot * cn)), normalize(mat3(uModel) * vec3(0.0, 0.0, 1.0))));
-        vRim = (1.0 - smoothstep(2.0, 4.0, length(apart))) * smoothstep(0.9988, 0.9998, level);
+        vRim = (1.0 - smoothstep(2.0, 4.0, length(apart))) * smoothstep(0.9988, 0.9998, level(crot * cn, uCasterModel, uModel));
         // Seen from the page's plane, as the caster's samples leave its curve out: a sheet
         // lying on the arched page hides nothing.
         vHeight = occlusion((uModel * vec4(p, 0.0, 1.0)).xyz);
@@ -344,7 +349,7 @@ void main() {
     // the gutter, which tilt them alike there): by the spine a standing sheet's points are
     // near their rest too. A landing sheet half a pixel from rest may still lean by several
     // degrees, seen from above.
-    vLying = smoothstep(0.906, 0.966, abs(dot(normalize(mat3(uModel) * bent), normalize(mat3(restModel) * vec3(0.0, 0.0, 1.0)))));
+    vLying = smoothstep(0.906, 0.966, level(bent, uModel, restModel));
     vRim = nearerLeft ? uStackRims.x : uStackRims.y;
     if (uShadowPass == 1) {
         // Flatten along the light onto the page plane, just above it, from the sheet's height

@@ -301,7 +301,7 @@ extension Renderer {
         // Where the sheet lay and will lie at rest, for its texels' alignment: on each of those
         // pages at the sheet's own height (its spine's, over the page's plane) and with its own
         // curve (the drop it leaves with, and lands with, turned over on the way).
-        let lifts = Array(under.map { ($0.model.inverse.map { $0 * sheet.model } ?? sheet.model).project(.zero).z }) + [0, 0]
+        let lifts: [Double] = under.map { page in page.model.inverse.map { ($0 * sheet.model).project(.zero).z } ?? 0 } + [0, 0]
         page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
         page[.alignDrop].set(Float(abs(sheet.gutterDrop.x)))
     }

@@ -7,9 +7,12 @@
 // Output:   fragColor.
 in vec2 vUV;
 
-uniform vec3 uTop;
-uniform vec3 uBottom;
-uniform float uVignette;
+// Set before the draw into one uniform buffer at point 1 (FolioRender's ProgramUniforms).
+layout(std140) uniform Draw {
+    vec3 uTop;
+    float uVignette;
+    vec3 uBottom;
+};
 
 out vec4 fragColor;
 

@@ -21,16 +21,9 @@ in vec3 vNormal;
 flat in float vSpineSide;
 flat in float vEdge;
 
-uniform vec3 uPaper;
 #include "frame.glsl"
-uniform float uSheets;
-uniform int uBoard;
 uniform sampler2D uCover;
-uniform float uSpine;
-uniform vec3 uClothTint;
-uniform vec2 uSize;
-uniform float uGrow;
-uniform float uLeafAngle;
+#include "block-draw.glsl"
 
 out vec4 fragColor;
 

@@ -18,17 +18,7 @@ layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
 #include "frame.glsl"
-uniform mat4 uModel;
-uniform vec2 uSize;
-uniform float uThickness;
-uniform float uGrow;
-uniform float uFlare;
-uniform float uGutterDrop;
-uniform float uGutterWidth;
-uniform float uLeafAngle;
-uniform float uSpine;
-uniform float uHollow;
-uniform float uEndsInset;
+#include "block-draw.glsl"
 
 out vec3 vBox;
 out vec3 vNormal;

@@ -8,10 +8,7 @@
 in vec2 vLocal;
 in float vRise;
 
-uniform vec2 uSize;
-uniform vec2 uMargin;
-uniform float uStrength;
-uniform float uClosed;
+#include "desk-draw.glsl"
 
 out vec4 fragColor;
 

@@ -10,11 +10,7 @@
 layout(location = 0) in vec2 aGrid;
 
 #include "frame.glsl"
-uniform mat4 uModel;
-uniform vec2 uSize;
-uniform vec2 uMargin;
-uniform float uHeight;
-uniform float uClosed;
+#include "desk-draw.glsl"
 
 out vec2 vLocal;
 out float vRise;

@@ -54,35 +54,14 @@ in float vLying;
 in float vRim;
 
 uniform sampler2D uImage;
-uniform float uBackFace;
-uniform vec2 uUVOrigin;
-uniform vec2 uUVdu;
-uniform vec2 uUVdt;
-uniform vec2 uSize;
-uniform vec4 uShade;
-uniform float uGutter;
-uniform float uOpacity;
+#include "page-draw.glsl"
 #include "frame.glsl"
-uniform int uDeform;
-uniform vec4 uCurl;
-uniform float uCurlRadius;
-uniform float uCurlWrap;
 #ifdef WEDGE
-uniform vec2 uWedge;
-uniform float uAmbient;
 // The gap, a share of the page's width, at which the wedge lets in all the light.
 const float WEDGE_GAP = 0.03;
 #endif
-uniform float uSpineEdge;
-uniform float uGutterWidth;
-uniform float uBackTone;
 #ifdef SHOW_THROUGH
 uniform sampler2D uBehind;
-uniform float uBehindLevel;
-uniform vec2 uBehindOrigin;
-uniform vec2 uBehindDu;
-uniform vec2 uBehindDt;
-uniform vec2 uShowThrough;
 #endif
 
 const float PI = 3.14159265358979;

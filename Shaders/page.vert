@@ -46,31 +46,7 @@
 layout(location = 0) in vec2 aGrid;
 
 #include "frame.glsl"
-uniform mat4 uModel;
-uniform vec2 uSize;
-uniform int uDeform;
-uniform vec4 uCurl;
-uniform float uCurlRadius;
-uniform float uCurlWrap;
-uniform vec3 uCone;
-uniform int uShadowPass;
-uniform mat4 uCasterModel;
-uniform vec2 uCasterSize;
-uniform float uInset;
-uniform float uExpand;
-uniform float uSpineEdge;
-uniform vec2 uGutterDrop;
-uniform float uGutterWidth;
-uniform float uBackFace;
-uniform float uFrom;
-uniform float uTapBias;
-uniform vec4 uTexelAxes;
-uniform mat4 uStackLeft;
-uniform mat4 uStackRight;
-uniform vec2 uStackDrops;
-uniform vec2 uStackRims;
-uniform vec2 uAlignLift;
-uniform float uAlignDrop;
+#include "page-draw.glsl"
 
 out vec2 vST;
 out vec2 vLit;

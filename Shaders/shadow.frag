@@ -24,18 +24,11 @@ in vec2 vST;
 in float vHeight;
 in float vRim;
 
-uniform vec2 uSize;
+#include "page-draw.glsl"
 #ifdef INSIDES
-uniform float uSpineEdge;
 #include "frame.glsl"
 #include "outline.glsl"
-#else
-uniform float uStrength;
-#endif
-#ifdef CAST
-uniform float uFalloff;
-#elif !defined(INSIDES)
-uniform float uAmbient;
+#elif !defined(CAST)
 // Pixels in from a free edge within which the sheet's rim covers the page's (page.frag's
 // STACKED: 2 px apart at most, its coverage falling from ½ px in), and past which it fades.
 const vec2 SPARED = vec2(2.5, 4.5);

@@ -3,25 +3,24 @@ import FolioImage
 import FolioLayout
 import FolioMath
 
-/// Every uniform the renderer's programs take one by one, named as in `Shaders/` (`model`:
-/// `uModel`); the frame's are a block (`FrameUniforms`).
+/// Every uniform a draw of the renderer's programs sets, named as in `Shaders/` (`model`:
+/// `uModel`): the members of the programs' `Draw` blocks (`Shaders/*-draw.glsl`). The frame's
+/// are another block (`FrameUniforms`); samplers are set once, when a program is linked.
 enum UniformName: Int, CaseIterable {
-    // page.vert: every program that draws a page (faces, cast shadow, overlays)
+    // page-draw.glsl: every program that draws a page (faces, cast shadow, overlays, insides)
     case model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone
     case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from, tapBias, texelAxes
     case stackLeft, stackRight, stackDrops, stackRims, alignLift, alignDrop
-    // page.frag
-    case image, behind, uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, backTone
+    case uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, backTone
     case showThrough, behindLevel, behindOrigin, behindDu, behindDt, backFace
-    // shadow.frag
     case strength, falloff
-    // block.vert and block.frag
-    case thickness, paper, clothTint, sheets, board, grow, flare, spine, hollow, cover
+    // block-draw.glsl
+    case thickness, paper, clothTint, sheets, board, grow, flare, spine, hollow
     case leafAngle, endsInset
-    // desk.vert and desk.frag
+    // desk-draw.glsl
     case margin, height, closed
-    // backdrop.frag, copy.frag
-    case top, bottom, vignette, source
+    // backdrop.frag
+    case top, bottom, vignette
 
     var glsl: String {
         switch self {
@@ -33,26 +32,162 @@ enum UniformName: Int, CaseIterable {
     }
 }
 
-/// A program with its uniforms located once, when it is built: a draw sets them by location,
-/// never by name. Samplers and constants are set here, once (a program without them has
-/// location −1 for them, which GL ignores).
-struct ProgramUniforms {
+/// A program with its draw's uniforms as one block (`Draw`, std140), set as GL sets a program's
+/// own uniforms: each program keeps its values from draw to draw, a draw changes some of them,
+/// and `draw` writes the whole block into the ring (`UniformRing`) only where it changed since
+/// the program's last draw, then binds it — one buffer write per draw at most, as sokol's
+/// `sg_apply_uniforms` takes a draw's block (`sokol_gfx.h`) and bgfx sets `UniformFreq::Draw`'s
+/// (`bgfx.h`). Each member's offset is asked of GL once, when the program is linked; samplers
+/// and constants are set there too. A name the block lacks is ignored, as GL ignores
+/// location −1. Render thread only.
+final class ProgramUniforms {
     let program: Program
-    private let locations: [Uniform]
+    /// Each `UniformName`'s byte offset in the block; −1 where the program's block lacks it.
+    private let offsets: [Int]
+    private var values: [UInt8]
+    /// Where the values were last written into the ring, and the ring's generation then.
+    private var written: (generation: Int, offset: Int)?
+    private let ring: UniformRing
 
-    init(_ program: Program) {
+    init(_ program: Program, ring: UniformRing) {
         self.program = program
-        locations = UniformName.allCases.map { program.uniform($0.glsl) }
+        self.ring = ring
+        let p = program.name
         FrameUniforms.bind(program)
+        let block = glGetUniformBlockIndex(p, "Draw")
+        var size: GLint = 0
+        if block != GLuint.max {
+            glUniformBlockBinding(p, block, UniformRing.binding)
+            glGetActiveUniformBlockiv(p, block, E(GL_UNIFORM_BLOCK_DATA_SIZE), &size)
+        }
+        values = [UInt8](repeating: 0, count: Int(size))
+        offsets = UniformName.allCases.map { name in
+            guard block != GLuint.max else { return -1 }
+            var index = GLuint.max
+            name.glsl.withCString { cName in
+                var names: [UnsafePointer<GLchar>?] = [cName]
+                glGetUniformIndices(p, 1, &names, &index)
+            }
+            guard index != GLuint.max else { return -1 }
+            var offset: GLint = -1, owner: GLint = -1
+            glGetActiveUniformsiv(p, 1, &index, E(GL_UNIFORM_BLOCK_INDEX), &owner)
+            glGetActiveUniformsiv(p, 1, &index, E(GL_UNIFORM_OFFSET), &offset)
+            return owner == GLint(block) ? Int(offset) : -1
+        }
         program.use()
+        for (sampler, unit) in [("uImage", 0), ("uBehind", 1), ("uCover", 0), ("uSource", 0)] {
+            program.uniform(sampler).set(Int32(unit))
+        }
         self[.gutterWidth].set(Float(GutterCurve.width))
-        self[.image].set(Int32(0))
-        self[.behind].set(Int32(1))
-        self[.cover].set(Int32(0))
-        self[.source].set(Int32(0))
     }
 
-    subscript(_ name: UniformName) -> Uniform { locations[name.rawValue] }
+    subscript(_ name: UniformName) -> BlockField { BlockField(owner: self, offset: offsets[name.rawValue]) }
+
+    /// Whether the program's block has `name` (tests).
+    func declares(_ name: UniformName) -> Bool { offsets[name.rawValue] >= 0 }
+
+    /// The block's size in bytes; 0 for a program without one.
+    var blockSize: Int { values.count }
+
+    fileprivate func store(_ floats: [Float], at offset: Int) {
+        guard offset >= 0 else { return }
+        floats.withUnsafeBytes { bytes in
+            for (i, b) in bytes.enumerated() where values[offset + i] != b {
+                values[offset + i] = b
+                written = nil
+            }
+        }
+    }
+
+    /// Runs `body`, the draw calls, with the block as it stands bound: written into the ring
+    /// first if it changed since it was last written there (or the ring has started over since).
+    func draw(_ body: () -> Void) {
+        if !values.isEmpty {
+            if written?.generation != ring.generation { written = ring.write(values) }
+            if let written { ring.bind(offset: written.offset, size: values.count) }
+        }
+        body()
+    }
+}
+
+/// A member of a program's `Draw` block: what `set` writes is drawn by its next `draw`.
+/// Integers are written as their bits, as std140 stores them.
+struct BlockField {
+    fileprivate let owner: ProgramUniforms
+    fileprivate let offset: Int
+
+    func set(_ v: Float) { owner.store([v], at: offset) }
+    func set(_ v: Int32) { owner.store([Float(bitPattern: UInt32(bitPattern: v))], at: offset) }
+    func set(_ x: Float, _ y: Float) { owner.store([x, y], at: offset) }
+    func set(_ x: Float, _ y: Float, _ z: Float) { owner.store([x, y, z], at: offset) }
+    func set(_ x: Float, _ y: Float, _ z: Float, _ w: Float) { owner.store([x, y, z, w], at: offset) }
+    /// A 4 × 4 matrix, column-major: std140 lays its columns out as four vec4s, one after another.
+    func set(matrix m: [Float]) { owner.store(m, at: offset) }
+}
+
+/// One buffer that the draws' blocks are written into, each at the next aligned offset after
+/// the last, never over one written before: a draw GL has queued still reads its own. Full, it
+/// is orphaned (new storage, the queued draws keep the old) and starts over at 0, a new
+/// generation. Written unsynchronised, so a software renderer does not flush its queued draws to
+/// write it (`glBufferSubData` into a buffer they read would). Bound at point `binding`, which
+/// every program's `Draw` block is bound to when it is linked.
+final class UniformRing {
+    static let binding: GLuint = 1
+    /// Room for a frame's draws many times over: a shelf frame writes a few hundred blocks of
+    /// at most about 500 bytes.
+    static let capacity = 1 << 20
+    private let capacity: Int
+    private var buffer: GLuint = 0
+    private let alignment: Int
+    private var cursor = 0
+    /// Counts the times the ring started over: an offset of an earlier generation is gone.
+    private(set) var generation = 0
+    private var bound: (offset: Int, size: Int)?
+    private let owner: GLOwner
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        alignment = max(Int(GLInfo.integer(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT)), 16)
+        glGenBuffers(1, &buffer)
+        glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
+        glBufferData(E(GL_UNIFORM_BUFFER), capacity, nil, E(GL_STREAM_DRAW))
+        glBindBuffer(E(GL_UNIFORM_BUFFER), 0)
+        owner = GLOwner("buffer")
+    }
+
+    /// Writes `bytes` at the next free offset and returns it with the generation.
+    func write(_ bytes: [UInt8]) -> (generation: Int, offset: Int) {
+        var offset = (cursor + alignment - 1) / alignment * alignment
+        glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
+        if offset + bytes.count > capacity {
+            glBufferData(E(GL_UNIFORM_BUFFER), capacity, nil, E(GL_STREAM_DRAW))
+            generation += 1
+            bound = nil
+            offset = 0
+        }
+        let access = GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT | GL_MAP_INVALIDATE_RANGE_BIT
+        if let target = glMapBufferRange(E(GL_UNIFORM_BUFFER), offset, bytes.count, GLbitfield(access)) {
+            bytes.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        }
+        glUnmapBuffer(E(GL_UNIFORM_BUFFER))
+        cursor = offset + bytes.count
+        return (generation, offset)
+    }
+
+    /// Binds the block at `offset` for the draws that follow (once: a bound range stays bound).
+    func bind(offset: Int, size: Int) {
+        guard bound?.offset != offset || bound?.size != size else { return }
+        glBindBufferRange(E(GL_UNIFORM_BUFFER), Self.binding, buffer, offset, size)
+        bound = (offset, size)
+    }
+
+    /// Forgets what it bound: others may have drawn on the context since (`GLState.invalidate`).
+    func forgetBinding() { bound = nil }
+
+    func destroy() {
+        owner.release()
+        glDeleteBuffers(1, &buffer)
+    }
 }
 
 /// The uniforms every draw of a frame shares (`Shaders/frame.glsl`'s `Frame` block): written

@@ -50,8 +50,11 @@ final class ProgramCache {
     private let nothing: ProgramUniforms
     /// The first program that did not link.
     private(set) var failure: RenderError?
+    /// Where the programs' draws write their blocks.
+    private let ring: UniformRing
 
-    init(folder: String) throws {
+    init(folder: String, ring: UniformRing) throws {
+        self.ring = ring
         var compiled: [String: GLuint] = [:]
         do {
             for kind in ProgramKind.all {
@@ -61,7 +64,7 @@ final class ProgramCache {
                     if compiled[key] == nil { compiled[key] = try Program.compile(folder: folder, file: file, stage: stage, defines: defines) }
                 }
             }
-            nothing = ProgramUniforms(try Self.empty())
+            nothing = ProgramUniforms(try Self.empty(), ring: ring)
         } catch {
             compiled.values.forEach { glDeleteShader($0) }
             throw error
@@ -100,7 +103,7 @@ final class ProgramCache {
         let s = kind.stages
         // Every stage was compiled in `init`.
         let p = ProgramUniforms(try Program(linking: (stages[Self.key(s.vertex, [])]!, s.vertex),
-                                            (stages[Self.key(s.fragment, s.defines)]!, s.fragment), bindings: s.bindings))
+                                            (stages[Self.key(s.fragment, s.defines)]!, s.fragment), bindings: s.bindings), ring: ring)
         linked[kind] = p
         return p
     }

@@ -148,7 +148,7 @@ extension Renderer {
                     }
                     image.image.bind(unit: 0)
                     page[.backFace].set(face.back)
-                    drawMesh(for: item, part: part, apart: apart)
+                    page.draw { drawMesh(for: item, part: part, apart: apart) }
                 }
             }
         }
@@ -380,7 +380,7 @@ extension Renderer {
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)
         }
-        box.draw()
+        block.draw { box.draw() }
     }
 
     /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),
@@ -397,7 +397,7 @@ extension Renderer {
         desk[.height].set(Float(item.thickness))
         desk[.strength].set(Float(0.45 * item.opacity))
         desk[.closed].set(Float(item.closed))
-        flatMesh.draw()
+        desk.draw { flatMesh.draw() }
     }
 
     static func castStrengths(_ items: [SceneItem]) -> [Int: Double] {
@@ -418,7 +418,7 @@ extension Renderer {
         shadow[.shadowPass].set(Int32(1))
         shadow[.strength].set(Float(strength * sheet.opacity))
         shadow[.falloff].set(Float(settings.shadowFalloff))
-        drawMesh(for: sheet, coarse: true)
+        shadow.draw { drawMesh(for: sheet, coarse: true) }
     }
 
     /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
@@ -437,12 +437,12 @@ extension Renderer {
                 u[.shadowPass].set(Int32(2))
                 overlay[.strength].set(Float(item.shade.`self`))
                 overlay[.ambient].set(Float(settings.ambientOcclusion))
-                occlusionMesh.draw()
+                u.draw { occlusionMesh.draw() }
             } else {
                 u[.shadowPass].set(Int32(0))
                 overlay[.strength].set(Float(item.shade.darkening))
                 overlay[.ambient].set(Float(0))
-                drawMesh(for: item)
+                u.draw { drawMesh(for: item) }
             }
         }
     }

@@ -36,6 +36,8 @@ public final class Renderer {
     let gl = GLState()
     /// The uniforms every draw of a frame shares, set once a frame.
     let frameUniforms: FrameUniforms
+    /// Where each draw's uniform block is written.
+    let drawUniforms: UniformRing
     let flatMesh: GridMesh
     /// A flat page curving down into the gutter (`SceneItem.gutterDrop`).
     let curvedMesh: GridMesh
@@ -83,9 +85,15 @@ public final class Renderer {
     public var cacheHits: Int { planner.cacheHits }
     public var cacheMisses: Int { planner.cacheMisses }
 
-    public init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
+    public convenience init(shaders folder: String, settings: RenderSettings = RenderSettings()) throws {
+        try self.init(shaders: folder, settings: settings, ringCapacity: UniformRing.capacity)
+    }
+
+    /// `ringCapacity`: bytes of the draws' uniform ring (a test makes it start over sooner).
+    init(shaders folder: String, settings: RenderSettings, ringCapacity: Int) throws {
         self.settings = settings
-        programs = try ProgramCache(folder: folder)
+        drawUniforms = UniformRing(capacity: ringCapacity)
+        programs = try ProgramCache(folder: folder, ring: drawUniforms)
         frameUniforms = FrameUniforms()
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
@@ -109,6 +117,7 @@ public final class Renderer {
     public func destroy() {
         programs.destroy()
         frameUniforms.destroy()
+        drawUniforms.destroy()
         flatMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
@@ -149,6 +158,7 @@ public final class Renderer {
         defer { GLErrors.check("drawing a frame") }
         // Others draw on the context between frames (the on-screen layer, blits).
         gl.forget()
+        drawUniforms.forgetBinding()
         frameUniforms.set(viewProj: camera.viewProjection.floats, light: light, cornerRadius: settings.cornerRadius, theme: settings.theme,
                           pixelHalf: Vec2(view.size.x / 2 / pixelUnits, view.size.y / 2 / pixelUnits))
         defer { gl.finish() }
@@ -187,8 +197,7 @@ public final class Renderer {
             case let .copy(source):
                 gl.apply(Pipeline(copy.program, DrawState()))
                 source.color.bind(unit: 0)
-                glBindVertexArray(emptyVAO)
-                glDrawArrays(E(GL_TRIANGLES), 0, 3)
+                drawTriangle(copy)
             }
         }
         if pass.resolves { target.resolve() }
@@ -216,7 +225,7 @@ public final class Renderer {
             for item in flat.reversed() {
                 setGeometry(overlay, item)
                 overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
-                flatMesh.draw()
+                overlay.draw { flatMesh.draw() }
             }
         }
         if !curved.isEmpty {
@@ -226,7 +235,7 @@ public final class Renderer {
             for item in curved.reversed() {
                 setGeometry(insides, item)
                 insides[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
-                curvedMesh.draw()
+                insides.draw { curvedMesh.draw() }
             }
         }
     }
@@ -256,7 +265,12 @@ public final class Renderer {
         backdrop[.top].set(0.42 * Float(room.r), 0.30 * Float(room.g), 0.21 * Float(room.b))
         backdrop[.bottom].set(0.30 * Float(room.r), 0.20 * Float(room.g), 0.13 * Float(room.b))
         backdrop[.vignette].set(0.55)
+        drawTriangle(backdrop)
+    }
+
+    /// One triangle over the whole view (backdrop.vert), drawn with `program`.
+    func drawTriangle(_ program: ProgramUniforms) {
         glBindVertexArray(emptyVAO)
-        glDrawArrays(E(GL_TRIANGLES), 0, 3)
+        program.draw { glDrawArrays(E(GL_TRIANGLES), 0, 3) }
     }
 }

@@ -144,13 +144,4 @@ import Testing
             }
         }
     }
-
-    @Test func everyUniformNameIsDeclaredInTheShaders() throws {
-        let folder = GLHarness.shaders
-        let text = try ShaderFolder.files(in: folder)
-            .map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
-        for name in UniformName.allCases {
-            #expect(text.range(of: "uniform \\w+ \(name.glsl);", options: .regularExpression) != nil, "\(name.glsl) is declared nowhere")
-        }
-    }
 }

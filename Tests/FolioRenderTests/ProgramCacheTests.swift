@@ -1,3 +1,4 @@
+import COpenGL
 import FolioBook
 import FolioImage
 import FolioLayout
@@ -24,11 +25,13 @@ import Testing
     }
 
     /// Draws `scenes` one after another with a renderer of its own (`prepare` runs first) and
-    /// returns the last frame and the renderer's linked count and failure.
-    static func draw(_ scenes: [Scene], shaders: String = GLHarness.shaders,
-                     prepare: (Renderer) throws -> Void = { _ in }) throws -> (image: RGBAImage, linked: Int, failure: RenderError?) {
+    /// returns the last frame, the renderer's linked count and failure, and how many times its
+    /// draws' uniform ring started over.
+    static func draw(_ scenes: [Scene], shaders: String = GLHarness.shaders, ringCapacity: Int = UniformRing.capacity,
+                     prepare: (Renderer) throws -> Void = { _ in })
+        throws -> (image: RGBAImage, linked: Int, failure: RenderError?, generation: Int) {
         try GLHarness.shared.run { _ in
-            let renderer = try Renderer(shaders: shaders)
+            let renderer = try Renderer(shaders: shaders, settings: RenderSettings(), ringCapacity: ringCapacity)
             let textures = TextureStore()
             let target = try Framebuffer(width: 320, height: 180)
             defer {
@@ -40,7 +43,7 @@ import Testing
             for scene in scenes { renderer.draw(scene, into: target, textures: textures) }
             let errors = GLErrors.drain()
             guard errors.isEmpty else { throw GLFailure(errors: errors) }
-            return (target.readPixels(), renderer.linkedPrograms, renderer.programFailure)
+            return (target.readPixels(), renderer.linkedPrograms, renderer.programFailure, renderer.drawUniforms.generation)
         }
     }
 
@@ -64,6 +67,53 @@ import Testing
         #expect(lazy.failure == nil && eager.failure == nil)
     }
 
+    /// A draw's uniforms are its program's `Draw` block: nothing but a sampler is set outside a
+    /// block, every program but the copy has one, and every name the renderer sets is a member
+    /// of some program's block.
+    @Test func aDrawsUniformsAreItsProgramsBlock() throws {
+        try GLHarness.shared.run { _ in
+            let renderer = try Renderer(shaders: GLHarness.shaders)
+            defer { renderer.destroy() }
+            try renderer.linkAllPrograms()
+            var declared = Set<UniformName>()
+            for kind in ProgramKind.all {
+                let u = renderer.programs[kind]
+                declared.formUnion(UniformName.allCases.filter(u.declares))
+                #expect(kind == .copy || u.blockSize > 0, "\(kind) has no Draw block")
+                let p = u.program.name
+                var count: GLint = 0
+                glGetProgramiv(p, GLenum(GL_ACTIVE_UNIFORMS), &count)
+                for i in 0..<GLuint(count) {
+                    var index = i, block: GLint = 0, type: GLint = 0
+                    glGetActiveUniformsiv(p, 1, &index, GLenum(GL_UNIFORM_BLOCK_INDEX), &block)
+                    glGetActiveUniformsiv(p, 1, &index, GLenum(GL_UNIFORM_TYPE), &type)
+                    #expect(block >= 0 || type == GL_SAMPLER_2D, "\(kind): uniform \(i) is set outside a block")
+                }
+            }
+            #expect(declared == Set(UniformName.allCases), "in no block: \(Set(UniformName.allCases).subtracting(declared))")
+        }
+    }
+
+    /// The ring the draws' blocks are written into starts over when full (new storage, the
+    /// queued draws keeping the old): a renderer that has drawn a turn's frames until it did,
+    /// twice, draws the next frame as a new renderer does.
+    @Test func theDrawsBlocksStartOverAndKeepTheirValues() throws {
+        let frames = try (0..<60).map { i -> Scene in
+            var s = StillState()
+            s.book = 0
+            s.page = 7
+            s.turn = 0.05 + 0.9 * Double(i) / 60
+            s.deform = .curl
+            return try s.scene(library: Self.books)
+        }
+        let last = try Self.curl()
+        let long = try Self.draw(frames + [last], ringCapacity: 64 << 10)
+        let fresh = try Self.draw([last], ringCapacity: 64 << 10)
+        #expect(long.generation >= 2, "the ring started over \(long.generation) times")
+        #expect(fresh.generation == 0)
+        #expect(long.image.pixels == fresh.image.pixels)
+    }
+
     /// docs/architecture.md says how many programs the renderer has and how many of them are
     /// page variants: the numbers the code has, each program distinct.
     @Test func theArchitectureNoteCountsThePrograms() throws {
@@ -79,8 +129,8 @@ import Testing
                 "each program its own stages and defines")
     }
 
-    /// A fragment stage declaring a uniform of the vertex stage's name with another type
-    /// compiles, and fails to link.
+    /// A fragment stage whose `Draw` block has a member the vertex stage's lacks compiles, and
+    /// fails to link.
     @Test func aProgramThatDoesNotLinkIsReportedAndTheRestDrawn() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-unlinked-\(getpid())")
         try? FileManager.default.removeItem(at: dir)
@@ -88,8 +138,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let frag = dir.appendingPathComponent("page.frag")
         let source = try String(contentsOf: frag, encoding: .utf8)
-        try source.replacingOccurrences(of: "void main()", with: "uniform float uModel;\nvoid main()")
-            .replacingOccurrences(of: "fragColor = ", with: "fragColor = uModel * 0.0 + ")
+        let block = try String(contentsOf: dir.appendingPathComponent("page-draw.glsl"), encoding: .utf8)
+        #expect(source.contains("#include \"page-draw.glsl\""))
+        try source.replacingOccurrences(of: "#include \"page-draw.glsl\"",
+                                        with: block.replacingOccurrences(of: "float uFalloff;", with: "float uFalloff;\n    float uMore;"))
             .write(to: frag, atomically: true, encoding: .utf8)
         let drawn = try Self.draw([flatSpread()], shaders: dir.path)
         guard case let .programLink(files, _)? = drawn.failure else {

@@ -126,16 +126,16 @@ struct BlockField {
 }
 
 /// One buffer that the draws' blocks are written into, each at the next aligned offset after
-/// the last, never over one written before: a draw GL has queued still reads its own. Full, it
-/// is orphaned (new storage, the queued draws keep the old) and starts over at 0, a new
-/// generation. Written unsynchronised, so a software renderer does not flush its queued draws to
-/// write it (`glBufferSubData` into a buffer they read would). Bound at point `binding`, which
-/// every program's `Draw` block is bound to when it is linked.
+/// the last, never over one a queued draw may still read: written unsynchronised, so a software
+/// renderer does not flush its queued draws for each write (`glBufferSubData` into a buffer they
+/// read would). Full, it waits for the queued draws (`glFinish`: a GPU reads a draw's block
+/// when it runs the draw) and starts over at 0, a new generation: at 4 MiB, once in a few
+/// hundred frames of a turn. Not orphaned (`glBufferData` with no data): on llvmpipe that left
+/// the draws of the frame under way reading garbage (the backdrop's colours, once a crash).
+/// Bound at point `binding`, which every program's `Draw` block is bound to when it is linked.
 final class UniformRing {
     static let binding: GLuint = 1
-    /// Room for a frame's draws many times over: a shelf frame writes a few hundred blocks of
-    /// at most about 500 bytes.
-    static let capacity = 1 << 20
+    static let capacity = 4 << 20
     private let capacity: Int
     private var buffer: GLuint = 0
     private let alignment: Int
@@ -160,12 +160,12 @@ final class UniformRing {
         var offset = (cursor + alignment - 1) / alignment * alignment
         glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
         if offset + bytes.count > capacity {
-            glBufferData(E(GL_UNIFORM_BUFFER), capacity, nil, E(GL_STREAM_DRAW))
+            glFinish()
             generation += 1
             bound = nil
             offset = 0
         }
-        let access = GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT | GL_MAP_INVALIDATE_RANGE_BIT
+        let access = GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT
         if let target = glMapBufferRange(E(GL_UNIFORM_BUFFER), offset, bytes.count, GLbitfield(access)) {
             bytes.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
         }
@@ -181,7 +181,7 @@ final class UniformRing {
         bound = (offset, size)
     }
 
-    /// Forgets what it bound: others may have drawn on the context since (`GLState.invalidate`).
+    /// Forgets what it bound, at the start of a frame: others may have drawn on the context since.
     func forgetBinding() { bound = nil }
 
     func destroy() {

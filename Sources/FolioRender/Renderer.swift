@@ -92,8 +92,15 @@ public final class Renderer {
     /// `ringCapacity`: bytes of the draws' uniform ring (a test makes it start over sooner).
     init(shaders folder: String, settings: RenderSettings, ringCapacity: Int) throws {
         self.settings = settings
-        drawUniforms = UniformRing(capacity: ringCapacity)
-        programs = try ProgramCache(folder: folder, ring: drawUniforms)
+        let ring = UniformRing(capacity: ringCapacity)
+        do {
+            programs = try ProgramCache(folder: folder, ring: ring)
+        } catch {
+            // A shader that does not compile: nothing of the renderer outlives it.
+            ring.destroy()
+            throw error
+        }
+        drawUniforms = ring
         frameUniforms = FrameUniforms()
         flatMesh = GridMesh(columns: 1, rows: 1)
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.

@@ -92,13 +92,13 @@ final class GLHarness: @unchecked Sendable {
 
     /// Renders `scenes` one after another into one target (as a viewer or a recording does,
     /// so the renderer's cached layer carries over) and returns each frame, rows top to bottom.
-    /// `start` sees the renderer before the first frame and `inspect` after the last, with no
+    /// `start` sees the renderer before the first frame, `afterEach` after each and `inspect` after the last, with no
     /// other test drawing in between (suites run side by side on the one context).
     func frames(_ scenes: [Scene], width: Int, height: Int, library: Library? = nil,
                 configuration: RenderConfiguration = .reference,
                 configure: (inout RenderSettings) -> Void = { _ in },
                 start: (Renderer) -> Void = { _ in },
-                inspect: (Renderer) -> Void = { _ in }) throws -> [RGBAImage] {
+                inspect: (Renderer) -> Void = { _ in }, afterEach: (Renderer) -> Void = { _ in }) throws -> [RGBAImage] {
         try run { pipeline in
             configure(&pipeline.renderer.settings)
             start(pipeline.renderer)
@@ -109,6 +109,7 @@ final class GLHarness: @unchecked Sendable {
             }
             let images = scenes.map { scene in
                 pipeline.draw(scene)
+                defer { afterEach(pipeline.renderer) }
                 return pipeline.target.readPixels().flippedVertically()
             }
             inspect(pipeline.renderer)

@@ -86,11 +86,10 @@ import Testing
         var s = StillState()
         s.book = 0; s.page = 7; s.deform = .curl
         let scenes = try [0.6, 0.6, 0.7].map { t in s.turn = t; return try s.scene(library: library.bookInfos) }
+        // One run: no other test draws in between.
         var builds: [Int] = []
-        for scene in scenes {
-            _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library,
-                                            inspect: { builds.append($0.curlMeshBuilds) })
-        }
+        _ = try GLHarness.shared.frames(scenes, width: 320, height: 180, library: library,
+                                        afterEach: { builds.append($0.curlMeshBuilds) })
         let added = zip(builds.dropFirst(), builds).map { $0 - $1 }
         #expect(added == [0, 2], "strips built per frame after the first: \(added)")
     }

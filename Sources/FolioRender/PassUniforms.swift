@@ -129,13 +129,16 @@ struct BlockField {
 /// the last, never over one a queued draw may still read: written unsynchronised, so a software
 /// renderer does not flush its queued draws for each write (`glBufferSubData` into a buffer they
 /// read would). Full, it waits for the queued draws (`glFinish`: a GPU reads a draw's block
-/// when it runs the draw) and starts over at 0, a new generation: at 4 MiB, once in a few
-/// hundred frames of a turn. Not orphaned (`glBufferData` with no data): on llvmpipe that left
-/// the draws of the frame under way reading garbage (the backdrop's colours, once a crash).
+/// when it runs the draw) and starts over at 0, a new generation: at 8 MiB, once in a few
+/// hundred frames of a turn, a few dozen of a shelf on a GPU (whose blocks are aligned to 256
+/// bytes). Not orphaned (`glBufferData` with no data): on llvmpipe that left the draws of the
+/// frame under way reading garbage (the backdrop's colours, once a crash). Nor fenced: a fence
+/// made mid-frame has llvmpipe rasterise what is queued first, and one a frame splits the
+/// frames it would otherwise run together (the shelf drew 10–15 % slower either way).
 /// Bound at point `binding`, which every program's `Draw` block is bound to when it is linked.
 final class UniformRing {
     static let binding: GLuint = 1
-    static let capacity = 4 << 20
+    static let capacity = 8 << 20
     private let capacity: Int
     private var buffer: GLuint = 0
     private let alignment: Int
@@ -157,6 +160,7 @@ final class UniformRing {
 
     /// Writes `bytes` at the next free offset and returns it with the generation.
     func write(_ bytes: [UInt8]) -> (generation: Int, offset: Int) {
+        precondition(bytes.count <= capacity, "a uniform block of \(bytes.count) bytes is larger than the ring")
         var offset = (cursor + alignment - 1) / alignment * alignment
         glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
         if offset + bytes.count > capacity {

@@ -133,8 +133,8 @@ struct BlockField {
 /// hundred frames of a turn, a few dozen of a shelf on a GPU (whose blocks are aligned to 256
 /// bytes). Not orphaned (`glBufferData` with no data): on llvmpipe that left the draws of the
 /// frame under way reading garbage (the backdrop's colours, once a crash). Nor fenced: a fence
-/// made mid-frame has llvmpipe rasterise what is queued first, and one a frame splits the
-/// frames it would otherwise run together (the shelf drew 10–15 % slower either way).
+/// made mid-frame has llvmpipe rasterise what is queued before it, one made every frame ends
+/// its batch there, and neither drew faster here (docs/performance.md).
 /// Bound at point `binding`, which every program's `Draw` block is bound to when it is linked.
 final class UniformRing {
     static let binding: GLuint = 1
@@ -172,8 +172,8 @@ final class UniformRing {
         let access = GL_MAP_WRITE_BIT | GL_MAP_UNSYNCHRONIZED_BIT
         if let target = glMapBufferRange(E(GL_UNIFORM_BUFFER), offset, bytes.count, GLbitfield(access)) {
             bytes.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            glUnmapBuffer(E(GL_UNIFORM_BUFFER))
         }
-        glUnmapBuffer(E(GL_UNIFORM_BUFFER))
         cursor = offset + bytes.count
         return (generation, offset)
     }

@@ -151,10 +151,7 @@ final class UniformRing {
     init(capacity: Int) {
         self.capacity = capacity
         alignment = max(Int(GLInfo.integer(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT)), 16)
-        glGenBuffers(1, &buffer)
-        glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
-        glBufferData(E(GL_UNIFORM_BUFFER), capacity, nil, E(GL_STREAM_DRAW))
-        glBindBuffer(E(GL_UNIFORM_BUFFER), 0)
+        buffer = makeUniformBuffer(bytes: capacity, usage: GL_STREAM_DRAW)
         owner = GLOwner("buffer")
     }
 
@@ -208,10 +205,7 @@ final class FrameUniforms {
     private let owner: GLOwner
 
     init() {
-        glGenBuffers(1, &buffer)
-        glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
-        glBufferData(E(GL_UNIFORM_BUFFER), Self.floats * MemoryLayout<Float>.size, nil, E(GL_DYNAMIC_DRAW))
-        glBindBuffer(E(GL_UNIFORM_BUFFER), 0)
+        buffer = makeUniformBuffer(bytes: Self.floats * MemoryLayout<Float>.size, usage: GL_DYNAMIC_DRAW)
         owner = GLOwner("buffer")
     }
 
@@ -238,4 +232,14 @@ final class FrameUniforms {
         owner.release()
         glDeleteBuffers(1, &buffer)
     }
+}
+
+/// A uniform buffer of `bytes`, its contents undefined until written.
+private func makeUniformBuffer(bytes: Int, usage: Int32) -> GLuint {
+    var buffer: GLuint = 0
+    glGenBuffers(1, &buffer)
+    glBindBuffer(E(GL_UNIFORM_BUFFER), buffer)
+    glBufferData(E(GL_UNIFORM_BUFFER), bytes, nil, E(usage))
+    glBindBuffer(E(GL_UNIFORM_BUFFER), 0)
+    return buffer
 }

@@ -92,8 +92,9 @@ final class GLHarness: @unchecked Sendable {
 
     /// Renders `scenes` one after another into one target (as a viewer or a recording does,
     /// so the renderer's cached layer carries over) and returns each frame, rows top to bottom.
-    /// `start` sees the renderer before the first frame, `afterEach` after each and `inspect` after the last, with no
-    /// other test drawing in between (suites run side by side on the one context).
+    /// `start` sees the renderer before the first frame, `afterEach` after each and `inspect`
+    /// after the last, with no other test drawing in between (suites run side by side on the
+    /// one context).
     func frames(_ scenes: [Scene], width: Int, height: Int, library: Library? = nil,
                 configuration: RenderConfiguration = .reference,
                 configure: (inout RenderSettings) -> Void = { _ in },

@@ -19,6 +19,7 @@ layout(location = 1) in vec3 aNormal;
 
 #include "frame.glsl"
 #include "block-draw.glsl"
+#include "arch.glsl"
 
 out vec3 vBox;
 out vec3 vNormal;
@@ -71,7 +72,7 @@ void main() {
     float u = clamp(1.0 - local.x / (uGutterWidth * uSize.x), 0.0, 1.0);
     // And arches up out of it as the page does (page.vert's curve; GutterCurve.arch).
     float s = clamp(local.x / uSize.x, 0.0, 1.0);
-    float arch = 2.8 * uGutterDrop / sqrt(abs(uGutterDrop) + 0.25);
+    float arch = archOf(uGutterDrop);
     local.z -= (uGutterDrop * (u * u + 0.02) - arch * s * (2.0 - s)) * (1.0 - box.z);
     // The fore edge leans outwards by the flare.
     vec3 n = normal + vec3(0.0, 0.0, uFlare * max(normal.x, 0.0));

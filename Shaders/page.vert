@@ -47,6 +47,7 @@ layout(location = 0) in vec2 aGrid;
 
 #include "frame.glsl"
 #include "page-draw.glsl"
+#include "arch.glsl"
 
 out vec2 vST;
 out vec2 vLit;
@@ -129,17 +130,28 @@ void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
 // (negative: turned over to the other side) the page lies drop · u² below its plane along the
 // local −z, u falling from 1 at the spine to 0 at uGutterWidth of the page (zero slope there),
 // and arch · s (2 − s) above it, s the fraction of the width from the spine (zero slope at the
-// fore edge); arch = ARCH · drop / √(|drop| + ¼) (GutterCurve.arch). The normal tilts with the
+// fore edge); arch = ARCH · drop (arch.glsl, GutterCurve.arch). The normal tilts with the
 // slope of x's own side (at the spine itself, the page's own side).
-const float ARCH = 2.8;
+// The arch's rise s (2 − s) as a resting page's mesh draws it: straight between its columns
+// beyond the gutter (GutterCurve.columns: the gutter's width, 0.4, 0.7 and 1), where a chord
+// lies up to 2 % of the arch below the curve; within the gutter the curve itself (its chords
+// there are within 0.03 %). A denser mesh (a cone's grid) then lies on the page it leaves at
+// a turn's ends, not up to half a unit above it. The normal keeps the curve's slope.
+float rise(float s) {
+    if (s <= uGutterWidth) return s * (2.0 - s);
+    vec2 ends = s < 0.4 ? vec2(uGutterWidth, 0.4) : (s < 0.7 ? vec2(0.4, 0.7) : vec2(0.7, 1.0));
+    vec2 at = ends * (2.0 - ends);
+    return mix(at.x, at.y, (s - ends.x) / (ends.y - ends.x));
+}
+
 void curve(inout vec3 pos, inout vec3 n, vec2 drops) {
     float width = uGutterWidth * uSize.x;
     float u = clamp(1.0 - abs(pos.x) / width, 0.0, 1.0);
     float s = min(abs(pos.x) / uSize.x, 1.0);
     float side = pos.x >= 0.0 ? 1.0 : -1.0;
     float drop = pos.x >= 0.0 ? drops.x : drops.y;
-    float arch = ARCH * drop / sqrt(abs(drop) + 0.25);
-    pos.z -= drop * u * u - arch * s * (2.0 - s);
+    float arch = archOf(drop);
+    pos.z -= drop * u * u - arch * rise(s);
     float slope = -side * (2.0 * drop * u / width + 2.0 * arch * (1.0 - s) / uSize.x);
     n = normalize(n + vec3(slope * n.z, 0.0, 0.0));
 }

@@ -49,6 +49,34 @@ import Testing
         #expect(diagonal < 6, "\(diagonal) pixels of a diagonal edge in the corner \(xs) × \(ys)")
     }
 
+    /// Resting pages arch (GutterCurve.arch): in the middle of the book at 1920×1080 the right
+    /// page's head rises and its tail falls by a few pixels from past the gutter's curve to the
+    /// fore edge (3 and 3; with the arch as the drop's square root, flat to the pixel), and
+    /// near the start the thin stack's page (the left) by less.
+    @Test func restingPagesArchAFewPixelsMostInTheMiddle() throws {
+        let (width, height) = (1920, 1080)
+        func rise(spread: Int, right: Bool) throws -> Int {
+            let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(spread)), books: [Self.book])
+            let img = try GLHarness.shared.render(scene, width: width, height: height)
+            let pages = scene.items.filter { $0.kind == .page && $0.visible }
+            let page = try #require(right ? pages.last : pages.first)
+            func column(_ s: Double) -> Int {
+                let at = scene.camera.projectToView(page.model.project(Vec3(s * page.size.x, 0, 0)))
+                return Int((at.x / scene.camera.viewSize.x + 0.5) * Double(width))
+            }
+            // The paper's rows in a column: blank pages are light, the desk dark.
+            func rows(_ x: Int) -> ClosedRange<Int>? {
+                let paper = (0..<height).filter { img.luma(x, $0) > 150 }
+                return paper.first.flatMap { first in paper.last.map { first...$0 } }
+            }
+            let near = try #require(rows(column(0.15))), far = try #require(rows(column(0.95)))
+            #expect(far.lowerBound <= near.lowerBound && far.upperBound >= near.upperBound, "head and tail \(near) near the spine, \(far) at the fore edge")
+            return far.count - near.count
+        }
+        let middle = try rise(spread: Self.book.lastSpread / 2, right: true), start = try rise(spread: 5, right: false)
+        #expect(middle >= 5 && start < middle, "the page grows by \(middle) pixels from spine to fore edge in the middle, \(start) near the start")
+    }
+
     /// The fore edge's columns at the middle third of its height (`scale` pixels a view pixel):
     /// from just past the right page's edge to just before the block's flared bottom edge.
     static func foreEdge(_ scene: Scene, width: Int, scale: Int) throws -> (x: Range<Int>, y: Range<Int>) {

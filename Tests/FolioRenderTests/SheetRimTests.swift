@@ -56,6 +56,29 @@ import Testing
         #expect(s <= 10 && l <= 10, "\(deform) at \(width)×\(height): pixels changed by more than 20 levels as the turn starts \(s), as it lands \(l)")
     }
 
+    /// And in the middle of a 400-page book, whose pages arch most (26 units at the fore edge):
+    /// a cone's grid follows the arch more closely than a page at rest (its mesh's chords lie
+    /// up to half a unit below the curve), and its head and tail sat higher by a tenth of a
+    /// pixel as the turn began (1920×1080: 93 pixels by more than 20 levels). page.vert draws
+    /// the arch along the resting mesh's chords (`rise`). The receiving stack's block, a sheet
+    /// thinner through the turn, stays within a pixel's corner of the rest (the arch is in
+    /// proportion to the drop, GutterCurve.arch).
+    @Test(arguments: [TurnDeform.cone, .curl])
+    func aTurnInTheMiddleOfAThickBookStartsAndLandsWithoutALine(_ deform: TurnDeform) throws {
+        let books = [BookInfo(title: "Thick", imageCount: 400)]
+        func frame(_ configure: (inout StillState) -> Void) throws -> RGBAImage {
+            var s = StillState()
+            configure(&s)
+            return try GLHarness.shared.render(try s.scene(library: books), width: 1920, height: 1080)
+        }
+        let rest = try frame { $0.page = 200 }
+        let start = try frame { $0.page = 200; $0.turn = 0.0001; $0.deform = deform }
+        let landed = try frame { $0.page = 202 }
+        let landing = try frame { $0.page = 200; $0.turn = 0.9999; $0.deform = deform }
+        let (s, l) = (Self.changed(rest, start), Self.changed(landed, landing))
+        #expect(s <= 10 && l <= 10, "\(deform): pixels changed by more than 20 levels as the turn starts \(s), as it lands \(l)")
+    }
+
     /// The page beneath a sheet that has just left it is darkened (the sky the sheet hides, its
     /// shade); where the sheet still lies on it, the sheet leaves the edge to that page's rim, so
     /// the darkening stops short of its free edges there (shadow.frag's overlay). Darkened, that

@@ -30,11 +30,11 @@
 //           the wedge (a fanned page under another), FLAP the flap's shadow (a curl's flat part
 //           while the flap lies over it), RIM the back's rim (a sheet with a back), BIASED
 //           one tap whose level of detail is biased by vBias towards a squeezed face's
-//           sharper axis (with software filtering, a moving face not seen square somewhere:
+//           sharper axis (with software filtering, a face not seen square somewhere:
 //           the sampler's level follows the longer of a pixel's steps, the type's sharpness
 //           the shorter; page.vert finds the bias from the face's geometry, so it follows the
 //           face continuously and no line or frame switches between blurred and sharp).
-//           Pages lying flat and covers use the plain one. SHOW_THROUGH adds the other side's
+//           Faces seen square use the plain one. SHOW_THROUGH adds the other side's
 //           print, for a sheet's faces and pages lying open (one more texture tap, at a coarse
 //           level). RECOLOUR maps the print to the
 //           theme's ink and paper (a theme other than paper, on printed pages). STACKED

@@ -21,8 +21,8 @@ struct PageVariant: Hashable {
         case flap
         /// The rim of a sheet's back while the sheet shades itself.
         case rim
-        /// One tap biased for the face's squeeze: with software filtering, a moving face not
-        /// seen square somewhere (a curl's bent part; the flat part, seen square, draws the same
+        /// One tap biased for the face's squeeze: with software filtering, a face not seen
+        /// square somewhere (a curl's bent part; the flat part, seen square, draws the same
         /// pixels with the plain tap), so its sharpness never switches.
         case biased
         /// A coarse tap of the other side's print.
@@ -94,11 +94,10 @@ struct PageVariant: Hashable {
     static func of(_ item: SceneItem, moving: Bool, back: Bool, biasedTap: Bool, showThrough: Bool,
                    recolour: Bool = false) -> PageVariant {
         var v = PageVariant()
-        (v.showThrough, v.recolour) = (showThrough, recolour)
+        (v.showThrough, v.recolour, v.biased) = (showThrough, recolour, biasedTap)
         guard moving else { return v }
         if case let .curl(c) = item.deformation, !back { v.flap = Self.flapShows(c) }
         v.rim = back && item.back != nil && item.shade.`self` > 0
-        v.biased = biasedTap
         v.wedge = item.shade.wedge > 0 && item.shade.wedgeStrength > 0
         v.stacked = isStacked(item)
         return v

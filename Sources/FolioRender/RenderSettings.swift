@@ -23,7 +23,8 @@ public struct RenderSettings: Sendable, Equatable {
     /// edges, are drawn single-sampled over it once resolved. A software renderer pays for every
     /// sample of every pixel: this keeps the boxes' edges for a fraction of the cost.
     public var multisampleBoxesOnly = true
-    /// One texture tap biased for the squeeze where a moving page is seen steeply, so its type
+    /// One texture tap biased for the squeeze where a page is seen steeply (a turning sheet, a
+    /// fanned page, a book spinning between orientations, a cover on the shelf), so its type
     /// stays legible (the software renderer's own anisotropic filtering triples the cost and
     /// garbles type; GPUs use theirs): page.frag's BIASED, `tapBias` for a flat face.
     public var biasedTaps = true

@@ -98,7 +98,7 @@ extension Renderer {
         let images = zip(faces, behind).map { face, other in
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
-        let parts = tapParts(item, moving: moving)
+        let parts = tapParts(item)
         let recolours = item.kind != .cover && takesTheme(item)
         // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
         // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
@@ -160,8 +160,8 @@ extension Renderer {
     /// sheet: seen square while it lies on the page or has only begun to lift (a corner folded
     /// along a diagonal keeps it down a while), so the change of tap falls where the two read
     /// the same (`flatSqueeze`) and the type does not jump.
-    func tapParts(_ item: SceneItem, moving: Bool) -> [(biased: Bool, part: MeshPart)] {
-        guard moving && settings.biasedTaps else { return [(false, .all)] }
+    func tapParts(_ item: SceneItem) -> [(biased: Bool, part: MeshPart)] {
+        guard settings.biasedTaps else { return [(false, .all)] }
         switch item.deformation {
         case .flat: return [(!flatEnough(item), .all)]
         case let .curl(c):

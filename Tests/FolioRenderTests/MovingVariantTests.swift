@@ -103,10 +103,10 @@ struct MovingVariantTests {
         let named = { (drawn: [(biased: Bool, part: MeshPart)]) in drawn.map { "\($0.biased ? "biased" : "plain") \($0.part)" } }
         _ = try GLHarness.shared.frames([scene], width: 320, height: 180, library: library, inspect: { renderer in
             #expect(renderer.flatEnough(sheet), "the page's plane is seen square here")
-            parts.append(named(renderer.tapParts(sheet, moving: true)))
+            parts.append(named(renderer.tapParts(sheet)))
             c.rotation = 0
             sheet.deformation = .curl(c)
-            parts.append(named(renderer.tapParts(sheet, moving: true)))
+            parts.append(named(renderer.tapParts(sheet)))
         })
         // Turned: biased all over. Not turned: the flat part plain, the bent part biased.
         #expect(parts == [["biased all"], ["plain flat", "biased bent"]])

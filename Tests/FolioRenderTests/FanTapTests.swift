@@ -30,17 +30,21 @@ import Testing
         return (sum / Double(max(n, 1))).squareRoot()
     }
 
+    /// `scene` drawn at `width` × `height` with the biased tap and with the plain one: each one's
+    /// RMS against the frame drawn three times larger (`error`, over columns `xs`).
+    static func errors(_ scene: Scene, width: Int, height: Int, xs: Range<Int>) throws -> (biased: Double, plain: Double) {
+        let library = ContinuityTests.library
+        let reference = try GLHarness.shared.render(scene, width: 3 * width, height: 3 * height, library: library)
+        let biased = try GLHarness.shared.render(scene, width: width, height: height, library: library)
+        let plain = try GLHarness.shared.render(scene, width: width, height: height, library: library) { $0.biasedTaps = false }
+        return (error(biased, against: reference, xs: xs), error(plain, against: reference, xs: xs))
+    }
+
     /// At a spread where a page stands half up (1280×720), the biased tap is nearer the supersampled frame
     /// than one plain tap (the tap's level then follows the longer axis, blurring the type).
     @Test func biasedTapReadsAsTheSupersampledFrame() throws {
-        let scene = try Self.fan(2.2)
-        let library = ContinuityTests.library
-        let reference = try GLHarness.shared.render(scene, width: 3840, height: 2160, library: library)
-        let biased = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library)
-        let plain = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library) { $0.biasedTaps = false }
         // The two pages standing up right of the spine.
-        let xs = 640..<860
-        let (b, p) = (Self.error(biased, against: reference, xs: xs), Self.error(plain, against: reference, xs: xs))
+        let (b, p) = try Self.errors(try Self.fan(2.2), width: 1280, height: 720, xs: 640..<860)
         #expect(b < 0.85 * p, "RMS against the supersampled frame: biased \(b), plain \(p)")
     }
 
@@ -87,11 +91,7 @@ import Testing
     func biasedTapReadsAsTheSupersampledFrame(_ deform: TurnDeform, turn: Double, xs: Range<Int>) throws {
         // A curl held by the fore edge's middle: a straight fold, its bent part over these columns.
         let scene = try ContinuityTests.still { $0.page = 10; $0.turn = turn; $0.deform = deform; if deform == .curl { $0.grab = Vec2(1, 0) } }
-        let library = ContinuityTests.library
-        let reference = try GLHarness.shared.render(scene, width: 3840, height: 2160, library: library)
-        let biased = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library)
-        let plain = try GLHarness.shared.render(scene, width: 1280, height: 720, library: library) { $0.biasedTaps = false }
-        let (b, p) = (FanTapTests.error(biased, against: reference, xs: xs), FanTapTests.error(plain, against: reference, xs: xs))
+        let (b, p) = try FanTapTests.errors(scene, width: 1280, height: 720, xs: xs)
         #expect(b < 0.9 * p, "\(deform) at \(turn), RMS against the supersampled frame: biased \(b), plain \(p)")
     }
 }

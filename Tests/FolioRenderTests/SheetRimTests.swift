@@ -34,6 +34,17 @@ import Testing
                                     library: ContinuityTests.library, configuration: configuration)
     }
 
+    /// Pixels changed by more than 20 levels between the spread at layout page `page` and a
+    /// `deform` turn's first frame, and between the spread two pages on and its last.
+    static func startAndLanding(page: Int, _ deform: TurnDeform,
+                                _ frame: ((inout StillState) -> Void) throws -> RGBAImage) throws -> (start: Int, landing: Int) {
+        let rest = try frame { $0.page = page }
+        let start = try frame { $0.page = page; $0.turn = 0.0001; $0.deform = deform }
+        let landed = try frame { $0.page = page + 2 }
+        let landing = try frame { $0.page = page; $0.turn = 0.9999; $0.deform = deform }
+        return (changed(rest, start), changed(landed, landing))
+    }
+
     /// And at larger sizes, without MSAA: a block's top edge lay on the page's, its stepped
     /// silhouette under the page's antialiased rim, so the stretch of edge where the block's
     /// light top showed through moved as the stack under the sheet lost it (1280×720: 94 and
@@ -45,14 +56,7 @@ import Testing
     @Test(arguments: [(TurnDeform.curl, 640, 360), (.rigid, 640, 360), (.cone, 640, 360), (.rigid, 1280, 720), (.curl, 1920, 1080),
                       (.cone, 1920, 1080)])
     func aTurnStartsAndLandsWithoutALineAlongTheEdges(_ deform: TurnDeform, _ width: Int, _ height: Int) throws {
-        func frame(_ configure: (inout StillState) -> Void) throws -> RGBAImage {
-            try Self.frame(width: width, height: height, configure)
-        }
-        let rest = try frame { $0.page = 10 }
-        let start = try frame { $0.page = 10; $0.turn = 0.0001; $0.deform = deform }
-        let landed = try frame { $0.page = 12 }
-        let landing = try frame { $0.page = 10; $0.turn = 0.9999; $0.deform = deform }
-        let (s, l) = (Self.changed(rest, start), Self.changed(landed, landing))
+        let (s, l) = try Self.startAndLanding(page: 10, deform) { try Self.frame(width: width, height: height, $0) }
         #expect(s <= 10 && l <= 10, "\(deform) at \(width)×\(height): pixels changed by more than 20 levels as the turn starts \(s), as it lands \(l)")
     }
 
@@ -66,16 +70,11 @@ import Testing
     @Test(arguments: [TurnDeform.cone, .curl])
     func aTurnInTheMiddleOfAThickBookStartsAndLandsWithoutALine(_ deform: TurnDeform) throws {
         let books = [BookInfo(title: "Thick", imageCount: 400)]
-        func frame(_ configure: (inout StillState) -> Void) throws -> RGBAImage {
-            var s = StillState()
-            configure(&s)
-            return try GLHarness.shared.render(try s.scene(library: books), width: 1920, height: 1080)
+        let (s, l) = try Self.startAndLanding(page: 200, deform) { configure in
+            var still = StillState()
+            configure(&still)
+            return try GLHarness.shared.render(try still.scene(library: books), width: 1920, height: 1080)
         }
-        let rest = try frame { $0.page = 200 }
-        let start = try frame { $0.page = 200; $0.turn = 0.0001; $0.deform = deform }
-        let landed = try frame { $0.page = 202 }
-        let landing = try frame { $0.page = 200; $0.turn = 0.9999; $0.deform = deform }
-        let (s, l) = (Self.changed(rest, start), Self.changed(landed, landing))
         #expect(s <= 10 && l <= 10, "\(deform): pixels changed by more than 20 levels as the turn starts \(s), as it lands \(l)")
     }
 

@@ -16,12 +16,7 @@ import Testing
         var v = ViewState(phase: .reading, book: 0, layout: .flat, spread: 5)
         v.blend = StyleBlend(viewpoint: v.viewpoint.height, reversal: 0, fan: 0, vertical: vertical)
         let scene = makeScene(v, books: ContinuityTests.library.bookInfos)
-        let library = ContinuityTests.library
-        let reference = try GLHarness.shared.render(scene, width: 2880, height: 1620, library: library)
-        let biased = try GLHarness.shared.render(scene, width: 960, height: 540, library: library)
-        let plain = try GLHarness.shared.render(scene, width: 960, height: 540, library: library) { $0.biasedTaps = false }
-        let xs = 0..<960
-        let (b, p) = (FanTapTests.error(biased, against: reference, xs: xs), FanTapTests.error(plain, against: reference, xs: xs))
+        let (b, p) = try FanTapTests.errors(scene, width: 960, height: 540, xs: 0..<960)
         #expect(b < 0.85 * p, "vertical \(vertical), RMS against the supersampled frame: biased \(b), plain \(p)")
     }
 }

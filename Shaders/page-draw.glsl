@@ -38,6 +38,7 @@ layout(std140) uniform Draw {
     float uFrom;
     float uTapBias;
     float uAlignDrop;
+    float uAligns;
     float uGutter;
     float uOpacity;
     float uAmbient;

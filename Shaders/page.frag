@@ -97,8 +97,12 @@ void main() {
     // the page at rest lies on the pixel grid, and a sheet off it by a fraction of a pixel
     // blends neighbouring texels, so its type would sharpen only in its last frames. Exactly
     // there at the turn's ends: its first and last frames are the page's (page.vert's vAlign).
-    vec2 moved = (vHere.xy / max(vHere.z, 1e-6) - vAlign.xy / max(vAlign.z, 1e-6)) * uPixelHalf;
-    uv += vLying * (1.0 - smoothstep(0.0, ALIGN_REACH, length(moved))) * (dFdx(uv) * moved.x + dFdy(uv) * moved.y);
+    // Only while some of the sheet lies near either page's plane (uAligns, Renderer.liesNear):
+    // mid-turn it is nowhere, and a software renderer skips the arithmetic of a uniform branch.
+    if (uAligns > 0.0) {
+        vec2 moved = (vHere.xy / max(vHere.z, 1e-6) - vAlign.xy / max(vAlign.z, 1e-6)) * uPixelHalf;
+        uv += vLying * (1.0 - smoothstep(0.0, ALIGN_REACH, length(moved))) * (dFdx(uv) * moved.x + dFdy(uv) * moved.y);
+    }
 #endif
 #ifdef STACKED
     // How far on screen this point of a sheet lies from the same point of the page it leaves

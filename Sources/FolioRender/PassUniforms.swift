@@ -10,7 +10,7 @@ enum UniformName: Int, CaseIterable {
     // page-draw.glsl: every program that draws a page (faces, cast shadow, overlays, insides)
     case model, size, gutterDrop, gutterWidth, deform, curl, curlRadius, curlWrap, cone
     case shadowPass, expand, spineEdge, casterModel, casterSize, inset, from, tapBias, texelAxes
-    case stackLeft, stackRight, stackDrops, stackRims, alignLift, alignDrop
+    case stackLeft, stackRight, stackDrops, stackRims, alignLift, alignDrop, aligns
     case uvOrigin, uvDu, uvDt, shade, gutter, wedge, ambient, opacity, backTone
     case showThrough, behindLevel, behindOrigin, behindDu, behindDt, backFace
     case strength, falloff

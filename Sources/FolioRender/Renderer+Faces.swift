@@ -304,6 +304,27 @@ extension Renderer {
         let lifts: [Double] = under.map { page in page.model.inverse.map { ($0 * sheet.model).project(.zero).z } ?? 0 } + [0, 0]
         page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
         page[.alignDrop].set(Float(abs(sheet.gutterDrop.x)))
+        page[.aligns].set(Float(Self.liesNear(sheet, under.map(\.model)) ? 1 : 0))
+    }
+
+    /// Whether some of `sheet` lies within about 30° of the plane of a page placed by one of
+    /// `pages`, its curve into the gutter aside: page.vert's `vLying` is 0 past 25°, and
+    /// page.frag then leaves out the alignment of its texels with its rest (on a software
+    /// renderer about a twentieth of a turning frame). At a 17 × 9 grid of its points: a
+    /// curl's or a cone's normal turns smoothly across it, so the grid's largest lies within
+    /// the 5° to spare of the sheet's.
+    static func liesNear(_ sheet: SceneItem, _ pages: [Mat4]) -> Bool {
+        let planes = pages.map { normalize($0.transformDirection(Vec3(0, 0, 1))) }
+        guard !planes.isEmpty else { return false }
+        let level = cos(30 * Double.pi / 180)
+        for i in 0...16 {
+            for j in 0...8 {
+                let p = Vec2(sheet.size.x * Double(i) / 16, sheet.size.y * (Double(j) / 8 - 0.5))
+                let n = normalize(sheet.model.transformDirection(sheet.deformation.apply(p).normal))
+                if planes.contains(where: { abs(dot(n, $0)) > level }) { return true }
+            }
+        }
+        return false
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.

@@ -111,4 +111,23 @@ struct MovingVariantTests {
         // Turned: biased all over. Not turned: the flat part plain, the bent part biased.
         #expect(parts == [["biased all"], ["plain flat", "biased bent"]])
     }
+
+    /// A turning sheet aligns its texels with its rest (page.frag's `uAligns`) only while some
+    /// of it lies near the plane of a page it leaves or lands on: at a turn's ends and over a
+    /// curl's flat part while it lies on its page; standing up, nowhere, and the software
+    /// renderer skips that arithmetic (about a twentieth of a turning frame).
+    @Test(arguments: [(TurnDeform.rigid, 0.0001, true), (.rigid, 0.3, false), (.rigid, 0.7, false), (.rigid, 0.9999, true),
+                      (.cone, 0.0001, true), (.cone, 0.4, false), (.curl, 0.0001, true), (.curl, 0.4, true)])
+    func aSheetAlignsItsTexelsOnlyWhereItLiesNearItsRest(_ deform: TurnDeform, _ turn: Double, _ aligns: Bool) throws {
+        var s = StillState()
+        s.book = 0
+        s.page = 10
+        s.turn = turn
+        s.deform = deform
+        let items = try s.scene(library: Self.books).items
+        let sheet = try #require(items.first { $0.visible && $0.kind == .sheet })
+        let open = items.filter { $0.visible && $0.kind == .page && $0.size == sheet.size }.map(\.model)
+        #expect(!open.isEmpty)
+        #expect(Renderer.liesNear(sheet, open) == aligns, "\(deform) at \(turn)")
+    }
 }

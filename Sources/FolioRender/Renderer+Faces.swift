@@ -309,8 +309,8 @@ extension Renderer {
 
     /// Whether some of `sheet` lies within about 30° of the plane of a page placed by one of
     /// `pages`, its curve into the gutter aside: page.vert's `vLying` is 0 past 25°, and
-    /// page.frag then leaves out the alignment of its texels with its rest (on a software
-    /// renderer about a twentieth of a turning frame). At a 17 × 9 grid of its points: a
+    /// page.frag then leaves out the alignment of its texels with its rest (arithmetic a
+    /// software renderer pays for on every pixel of the sheet). At a 17 × 9 grid of its points: a
     /// curl's or a cone's normal turns smoothly across it, so the grid's largest lies within
     /// the 5° to spare of the sheet's.
     static func liesNear(_ sheet: SceneItem, _ pages: [Mat4]) -> Bool {

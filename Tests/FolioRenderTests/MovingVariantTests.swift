@@ -115,7 +115,7 @@ struct MovingVariantTests {
     /// A turning sheet aligns its texels with its rest (page.frag's `uAligns`) only while some
     /// of it lies near the plane of a page it leaves or lands on: at a turn's ends and over a
     /// curl's flat part while it lies on its page; standing up, nowhere, and the software
-    /// renderer skips that arithmetic (about a twentieth of a turning frame).
+    /// renderer skips that arithmetic.
     @Test(arguments: [(TurnDeform.rigid, 0.0001, true), (.rigid, 0.3, false), (.rigid, 0.7, false), (.rigid, 0.9999, true),
                       (.cone, 0.0001, true), (.cone, 0.4, false), (.curl, 0.0001, true), (.curl, 0.4, true)])
     func aSheetAlignsItsTexelsOnlyWhereItLiesNearItsRest(_ deform: TurnDeform, _ turn: Double, _ aligns: Bool) throws {

@@ -73,7 +73,7 @@ void main() {
     // And arches up out of it as the page does (page.vert's curve; GutterCurve.arch).
     float s = clamp(local.x / uSize.x, 0.0, 1.0);
     float arch = archOf(uGutterDrop);
-    local.z -= (uGutterDrop * (u * u + 0.02) - arch * s * (2.0 - s)) * (1.0 - box.z);
+    local.z -= (uGutterDrop * (u * u + 0.02) - arch * rise(s)) * (1.0 - box.z);
     // The fore edge leans outwards by the flare.
     vec3 n = normal + vec3(0.0, 0.0, uFlare * max(normal.x, 0.0));
     vBox = box;

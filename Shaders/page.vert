@@ -129,21 +129,10 @@ void bend(vec2 p, out vec3 pos, out vec3 n, out mat3 rot) {
 // Pages curve down into the gutter and arch up out of it: at x across from the spine
 // (negative: turned over to the other side) the page lies drop · u² below its plane along the
 // local −z, u falling from 1 at the spine to 0 at uGutterWidth of the page (zero slope there),
-// and arch · s (2 − s) above it, s the fraction of the width from the spine (zero slope at the
-// fore edge); arch = ARCH · drop (arch.glsl, GutterCurve.arch). The normal tilts with the
-// slope of x's own side (at the spine itself, the page's own side).
-// The arch's rise s (2 − s) as a resting page's mesh draws it: straight between its columns
-// beyond the gutter (GutterCurve.columns: the gutter's width, 0.4, 0.7 and 1), where a chord
-// lies up to 2 % of the arch below the curve; within the gutter the curve itself (its chords
-// there are within 0.03 %). A denser mesh (a cone's grid) then lies on the page it leaves at
-// a turn's ends, not up to half a unit above it. The normal keeps the curve's slope.
-float rise(float s) {
-    if (s <= uGutterWidth) return s * (2.0 - s);
-    vec2 ends = s < 0.4 ? vec2(uGutterWidth, 0.4) : (s < 0.7 ? vec2(0.4, 0.7) : vec2(0.7, 1.0));
-    vec2 at = ends * (2.0 - ends);
-    return mix(at.x, at.y, (s - ends.x) / (ends.y - ends.x));
-}
-
+// and arch · rise(s) above it, s the fraction of the width from the spine (s (2 − s), drawn
+// along the resting mesh's chords); arch = ARCH · drop (both arch.glsl, GutterCurve.arch). The
+// normal tilts with the curve's slope (zero at the fore edge) on x's own side (at the spine
+// itself, the page's own side).
 void curve(inout vec3 pos, inout vec3 n, vec2 drops) {
     float width = uGutterWidth * uSize.x;
     float u = clamp(1.0 - abs(pos.x) / width, 0.0, 1.0);

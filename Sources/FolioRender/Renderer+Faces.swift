@@ -108,6 +108,7 @@ extension Renderer {
             return insideInset(item)
         }()
         if inset != nil { facesDrawnApart += faces.count }
+        let stacks = PageVariant.isStacked(item) ? stackUniforms(item) : nil
         for (face, image) in zip(faces, images) {
             for (biased, part) in parts {
                 let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
@@ -122,7 +123,7 @@ extension Renderer {
                     faceState.clockwise = item.model.determinant < 0
                     gl.apply(Pipeline(page.program, faceState))
                     setGeometry(page, item)
-                    if variant.stacked || variant.insideOnly { setStacks(page, item) }
+                    if variant.stacked || variant.insideOnly { stacks?.set(page) }
                     page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                     page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
                     page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
@@ -286,25 +287,21 @@ extension Renderer {
     /// of reach where there is none. Their rims lie under the sheet's own (`uStackRims`) only
     /// where a sheet's other side is behind them: an endpaper lies on its board, not on a
     /// stack, and stays drawn under the page that lands on it, so the two rims add up at rest
-    /// too. Its texels still guide the landing sheet's.
-    func setStacks(_ page: ProgramUniforms, _ sheet: SceneItem) {
+    /// too. Its texels still guide the landing sheet's. Found once a sheet, and set on each
+    /// program that draws a part of it (`StackUniforms.set`).
+    func stackUniforms(_ sheet: SceneItem) -> StackUniforms {
         let under = openPages.filter { abs($0.size.x - sheet.size.x) < 1e-6 && abs($0.size.y - sheet.size.y) < 1e-6 }.prefix(2)
         let away = Mat4.translation(1e6, 1e6, 0)
-        let models = Array(under.map(\.model)) + [away, away]
-        // Each page's own curve into the gutter: the sheet's own drop has turned over with it.
-        let drops = Array(under.map(\.gutterDrop.x)) + [0, 0]
-        let rims = Array(under.map { $0.behind != nil ? Float(1) : 0 }) + [0, 0]
-        page[.stackLeft].set(matrix: models[0].floats)
-        page[.stackRight].set(matrix: models[1].floats)
-        page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
-        page[.stackRims].set(rims[0], rims[1])
         // Where the sheet lay and will lie at rest, for its texels' alignment: on each of those
         // pages at the sheet's own height (its spine's, over the page's plane) and with its own
         // curve (the drop it leaves with, and lands with, turned over on the way).
         let lifts: [Double] = under.map { page in page.model.inverse.map { ($0 * sheet.model).project(.zero).z } ?? 0 } + [0, 0]
-        page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
-        page[.alignDrop].set(Float(abs(sheet.gutterDrop.x)))
-        page[.aligns].set(Float(Self.liesNear(sheet, under.map(\.model)) ? 1 : 0))
+        return StackUniforms(models: Array(under.map(\.model)) + [away, away],
+                             // Each page's own curve into the gutter: the sheet's own drop has turned over with it.
+                             drops: Array(under.map(\.gutterDrop.x)) + [0, 0],
+                             rims: Array(under.map { $0.behind != nil ? Float(1) : 0 }) + [0, 0],
+                             lifts: lifts, alignDrop: abs(sheet.gutterDrop.x),
+                             liesNear: Self.liesNear(sheet, under.map(\.model)))
     }
 
     /// Whether some of `sheet` lies within about 30° of the plane of a page placed by one of
@@ -466,5 +463,26 @@ extension Renderer {
                 u.draw { drawMesh(for: item) }
             }
         }
+    }
+}
+
+/// page.vert's and page.frag's uniforms for the pages a turning sheet leaves and lands on
+/// (`Renderer.stackUniforms`).
+struct StackUniforms {
+    var models: [Mat4]
+    var drops: [Double]
+    var rims: [Float]
+    var lifts: [Double]
+    var alignDrop: Double
+    var liesNear: Bool
+
+    func set(_ page: ProgramUniforms) {
+        page[.stackLeft].set(matrix: models[0].floats)
+        page[.stackRight].set(matrix: models[1].floats)
+        page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
+        page[.stackRims].set(rims[0], rims[1])
+        page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
+        page[.alignDrop].set(Float(alignDrop))
+        page[.aligns].set(Float(liesNear ? 1 : 0))
     }
 }

@@ -24,7 +24,8 @@
 //           uBehindLevel (its mipmap level: texels a fixed share of the page), uBehindOrigin, uBehindDu,
 //           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
-//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR).
+//           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR), uAligns (1 while some of a
+//           turning sheet lies near the plane of a page it leaves or lands on: Renderer.liesNear).
 // Output:   fragColor, straight alpha = edge coverage × opacity.
 // Defines:  each adds a term (a software renderer pays for the code of a branch it skips): WEDGE
 //           the wedge (a fanned page under another), FLAP the flap's shadow (a curl's flat part

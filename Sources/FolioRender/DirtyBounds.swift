@@ -42,9 +42,12 @@ extension Shade {
     /// How much a page at rest is darkened as a whole (reveal, facing and own shade).
     var darkening: Double { clamp(reveal + facing + self.`self`, 0, 1) }
     var isShading: Bool { darkening > 0 }
-    /// The terms that do not change while a sheet turns over the page (the wedge is a fanned
-    /// page's, where no sheet turns).
-    var atRest: Shade { Shade(crease: crease, gutter: gutter, wedge: wedge, showThrough: showThrough, showThroughBehind: showThroughBehind) }
+    /// The terms that do not change while a sheet turns over the page (the wedge, at its
+    /// strength, is a fanned page's, where no sheet turns).
+    var atRest: Shade {
+        Shade(crease: crease, gutter: gutter, wedge: wedge, wedgeStrength: wedgeStrength, showThrough: showThrough,
+              showThroughBehind: showThroughBehind)
+    }
 }
 
 extension SceneItem {

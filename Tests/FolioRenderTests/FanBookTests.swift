@@ -94,6 +94,8 @@ import Testing
     /// apart in its rise, at its middle too: the wedges between its sheets and the flare of the
     /// blocks lying open fade with the rise (`Fan.shading`). They switched at half rise: the
     /// wedges darkened every fanned face next to the spine, the blocks' fore edges stood up.
+    /// Where the shading starts (a quarter of the rise) the wedges came in at full strength: the
+    /// layer of pages at rest (`Shade.atRest`) left out how strong they were.
     @Test func theFansShadingFadesAsItRises() throws {
         var s = StillState()
         s.book = 0; s.page = 10
@@ -102,7 +104,7 @@ import Testing
             v.blend = StyleBlend(viewpoint: v.viewpoint.height, reversal: 0, fan: rise, vertical: 0)
             return try RenderModeTests.render(makeScene(v, books: RenderModeTests.library.bookInfos), width: 640, height: 360)
         }
-        for rise in [0.3, 0.5, 0.7] {
+        for rise in [0.25, 0.3, 0.5, 0.7, 0.75] {
             let (a, b) = (try picture(rise - 1e-5), try picture(rise + 1e-5))
             let r = try #require(ImageAssert.compare(a, b, channelTolerance: 12))
             #expect(r.failingPixels < 40, "rise \(rise): \(r.failingPixels) pixels differ by more than 12 levels (max \(r.maxDelta))")

@@ -61,12 +61,16 @@ public enum Fan {
     }
 
     /// Where sheet `j` hinges on the spine at spread `s`, across it from its middle. The spine is
-    /// as wide as the sheets it holds: the fanned ones hinge a sheet's thickness apart between
-    /// the two blocks, which hang from its ends (each block's own sheets lie a sheet's thickness
-    /// apart down its spine side). Fixed while the same sheets fan: the blocks do not move.
+    /// as wide as the sheets it holds: the fanned ones hinge a sheet's thickness apart, from the
+    /// reader's place (between the two sheets of spread `s`) out to the two blocks, which hang
+    /// from its ends, `reach` sheets either way (each block's own sheets lie a sheet's thickness
+    /// apart down its spine side). A sheet reaches an end of the spine as its ratio reaches an
+    /// end of the fan, so each one moves on by a sheet's thickness through a turn and settles
+    /// on its block without a step; the blocks never move. Taken from the middle of the fanned
+    /// sheets, every sheet stood still through a turn and stepped half a sheet as it set off
+    /// and again as it landed: every page of the fan moved a third of a pixel at 1920 × 1080.
     static func hinge(sheet j: Int, spread s: Double) -> Double {
-        let f = fanned(spread: s)
-        return (Double(j) - Double(f.lowerBound + f.upperBound) / 2) * PageStack.sheetThickness
+        clamp(Double(j) - s - 0.5, -reach, reach) * PageStack.sheetThickness
     }
 
     /// Angle about the spine for ratio `r` (clamped to the ends, ±1): right-hand pages

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-import FolioLayout
+@testable import FolioLayout
 import FolioMath
 
 @Suite struct FanTests {
@@ -64,17 +64,33 @@ import FolioMath
     }
 
     /// The fanned sheets hinge a sheet's thickness apart across the spine (not all on one line),
-    /// and the blocks hold still while the same sheets fan.
+    /// out to the blocks, which hang from the spine's ends and never move: mid-turn too, and
+    /// from one spread to the next, so a turn neither sets off nor lands with a step. Every
+    /// sheet moves on by a sheet's thickness through a turn.
     @Test func sheetsHingeAcrossTheSpineAndTheBlocksHoldStill() throws {
         let at = { (s: Double) in makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: s), books: [book(400)]) }
         let a = at(100.2), b = at(100.7)
-        let fronts = a.items.filter { $0.kind == .page && $0.page % 2 == 0 }.sorted { $0.page < $1.page }
-        let p = try #require(fronts.first)
+        let fronts = { (s: Scene) in s.items.filter { $0.kind == .page && $0.page % 2 == 0 }.sorted { $0.page < $1.page } }
+        let p = try #require(fronts(a).first)
         let scale = length(world(p, 362, 0) - world(p, 0, 0)) / 362
-        let hinges = fronts.map { world($0, 0, 0).x / scale }
-        #expect(hinges.count > 8 && zip(hinges, hinges.dropFirst()).allSatisfy { close($1 - $0, PageStack.sheetThickness, 1e-6) }, "\(hinges)")
+        let hinge = { (item: SceneItem) in world(item, 0, 0).x / scale }
+        let end = Fan.reach * PageStack.sheetThickness
+        let fanned = fronts(a).filter { abs(hinge($0)) < end - 1e-9 }
+        #expect(fanned.count > 8 && zip(fanned, fanned.dropFirst()).allSatisfy { close(hinge($1) - hinge($0), PageStack.sheetThickness, 1e-6) },
+                "\(fronts(a).map(hinge))")
+        #expect(fronts(a).allSatisfy { abs(hinge($0)) <= end + 1e-9 })
+        // A sheet in the fan at both spreads has moved on by half a sheet's thickness.
+        for f in fanned {
+            if let g = fronts(b).first(where: { $0.page == f.page }), abs(hinge(g)) < end - 1e-9 {
+                #expect(close(hinge(g) - hinge(f), -0.5 * PageStack.sheetThickness, 1e-6), "page \(f.page)")
+            }
+        }
         let boxes = { (s: Scene) in s.items.filter { $0.kind == .block || $0.kind == .board }.map(\.model) }
         #expect(boxes(a) == boxes(b))
+        // At rest the blocks hang from the same ends of the spine (a turn takes a sheet off one
+        // and puts one on the other, so their height and the boards under them change).
+        let spineEdges = { (s: Scene) in s.items.filter { $0.kind == .block }.map { world($0, 0, 0).x / scale } }
+        #expect(spineEdges(at(100)) == spineEdges(a) && spineEdges(at(101)) == spineEdges(a), "\(spineEdges(at(100))) \(spineEdges(a))")
     }
 }
 

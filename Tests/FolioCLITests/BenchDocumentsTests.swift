@@ -75,5 +75,11 @@ import Testing
             #expect((measured["pages_per_second"] as? Double ?? 0) > 0, "\(tool)")
         }
         #expect(documents[0]["mupdf"] != nil, "PDFs through MuPDF too")
+        // Each scene's CPU: the process's and the drawing thread's (a GPU's CPU-bound part).
+        let scenes = try #require(report["scenes"] as? [[String: Any]])
+        for scene in scenes {
+            let (all, thread) = (scene["cpu_ms"] as? Double ?? 0, scene["render_thread_ms"] as? Double ?? 0)
+            #expect(thread > 0 && thread <= all, "\(scene)")
+        }
     }
 }

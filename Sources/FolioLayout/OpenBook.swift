@@ -66,9 +66,10 @@ public enum Fan {
     /// from its ends, `reach` sheets either way (each block's own sheets lie a sheet's thickness
     /// apart down its spine side). A sheet reaches an end of the spine as its ratio reaches an
     /// end of the fan, so each one moves on by a sheet's thickness through a turn and settles
-    /// on its block without a step; the blocks never move. Taken from the middle of the fanned
-    /// sheets, every sheet stood still through a turn and stepped half a sheet as it set off
-    /// and again as it landed: every page of the fan moved a third of a pixel at 1920 × 1080.
+    /// on its block without a step, and the blocks never move along it (the fan's room is not
+    /// drawn again mid-turn).
+    /// Centred on the fanned sheets instead, a set one larger mid-turn, every page stepped half
+    /// a sheet as a turn set off and as it landed.
     static func hinge(sheet j: Int, spread s: Double) -> Double {
         clamp(Double(j) - s - 0.5, -reach, reach) * PageStack.sheetThickness
     }

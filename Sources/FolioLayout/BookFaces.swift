@@ -283,13 +283,19 @@ enum BookFaces {
         let flying = count == 1 ? [0] : (0..<count).filter { progress[$0] > 0 && progress[$0] < 1 }
         let waiting = count == 1 ? nil : (0..<count).first { progress[$0] <= 0 }
         let landed = count == 1 ? nil : (0..<count).last { progress[$0] >= 1 }
-        var facing = resting(other, of: landed.map { spreads[$0] + step } ?? a, book: book, index: index, top: stacks.other, facing: stacks.moving)
-        var revealed = resting(moving, of: waiting.map { spreads[$0] } ?? b, book: book, index: index, top: stacks.moving, facing: stacks.other)
         // A sheet in the air leaves the top of one stack and lands on top of the other (a
         // sheet's thickness above each; none past the stacks' greatest height), curving into
         // the gutter as the pages there do.
         let leave = stacks.moving + stackTop(moving, of: a, in: book) - stackTop(moving, of: a + step, in: book)
         let land = stacks.other + stackTop(other, of: b, in: book) - stackTop(other, of: b - step, in: book)
+        // How far each page beneath curves into the gutter depends on the stack it faces: the
+        // sheet in the air counts on both, so the page it uncovers faces the other stack as it
+        // will be once the sheet has landed, and the page it will cover the stack it leaves as it
+        // was. Each then lies as it does at rest where it shows at a turn's end: faced with the
+        // stack the sheet was not on, the uncovered page's type moved a fraction of a pixel as
+        // the turn landed.
+        var facing = resting(other, of: landed.map { spreads[$0] + step } ?? a, book: book, index: index, top: stacks.other, facing: leave)
+        var revealed = resting(moving, of: waiting.map { spreads[$0] } ?? b, book: book, index: index, top: stacks.moving, facing: land)
         let drops = (GutterCurve.drop(stack: leave, facing: stacks.other), GutterCurve.drop(stack: land, facing: stacks.moving))
         let sheets = (0..<count).map { j in
             turningSheet(book, index: index, from: spreads[j], to: spreads[j] + step, progress: progress[j],

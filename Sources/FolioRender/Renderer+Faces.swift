@@ -314,14 +314,7 @@ extension Renderer {
         let planes = pages.map { normalize($0.transformDirection(Vec3(0, 0, 1))) }
         guard !planes.isEmpty else { return false }
         let level = cos(30 * Double.pi / 180)
-        for i in 0...16 {
-            for j in 0...8 {
-                let p = Vec2(sheet.size.x * Double(i) / 16, sheet.size.y * (Double(j) / 8 - 0.5))
-                let n = normalize(sheet.model.transformDirection(sheet.deformation.apply(p).normal))
-                if planes.contains(where: { abs(dot(n, $0)) > level }) { return true }
-            }
-        }
-        return false
+        return sheet.someNormal(columns: 16, rows: 8) { n in planes.contains { abs(dot(n, $0)) > level } }
     }
 
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.
@@ -342,16 +335,10 @@ extension Renderer {
     /// (page.frag's back-lighting starts at n · l = 0), where that face may be seen: sampled
     /// over the deformed page, faces turned well away from the viewer left out.
     func isBackLit(_ item: SceneItem, back: Bool) -> Bool {
-        let n = 12
-        for j in 0...n {
-            for i in 0...n {
-                let local = Vec2(item.size.x * Double(i) / Double(n), item.size.y * (Double(j) / Double(n) - 0.5))
-                let normal = item.model.transformDirection(item.deformation.apply(local).normal) * (back ? -1 : 1)
-                let face = normal / max(length(normal), 1e-9)
-                if face.z > -0.2 && dot(face, light) < 0.05 { return true }
-            }
+        item.someNormal(columns: 12, rows: 12) { n in
+            let face = back ? -n : n
+            return face.z > -0.2 && dot(face, light) < 0.05
         }
-        return false
     }
 
     func takesTheme(_ item: SceneItem) -> Bool {
@@ -484,5 +471,20 @@ struct StackUniforms {
         page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
         page[.alignDrop].set(Float(alignDrop))
         page[.aligns].set(Float(liesNear ? 1 : 0))
+    }
+}
+
+extension SceneItem {
+    /// Whether the deformed face's unit world normal (its front's) passes `test` at some point
+    /// of a grid over it, `columns` steps across from the spine and `rows` from tail to head.
+    func someNormal(columns: Int, rows: Int, _ test: (Vec3) -> Bool) -> Bool {
+        for j in 0...rows {
+            for i in 0...columns {
+                let p = Vec2(size.x * Double(i) / Double(columns), size.y * (Double(j) / Double(rows) - 0.5))
+                let n = model.transformDirection(deformation.apply(p).normal)
+                if test(n / max(length(n), 1e-9)) { return true }
+            }
+        }
+        return false
     }
 }

@@ -46,8 +46,10 @@ enum FrameDraw {
     case deskShadow(SceneItem)
     /// A page, cover or sheet's faces, with the face state (`Renderer.face` or `.lone`).
     case face(SceneItem, DrawState)
-    /// The darkening of the pages beneath the turning sheets.
-    case overlays([SceneItem], sheets: [Sheet])
+    /// Part of a lone turning sheet (`FramePlanner.moving`).
+    case lone(SceneItem, Renderer.LonePart)
+    /// The darkening of the pages beneath the turning sheets, where the stencil holds less than `mark`.
+    case overlays([SceneItem], sheets: [Sheet], mark: GLint)
     /// A sheet's shadow, marking the stencil with `mark`.
     case castShadow(Sheet, mark: GLint)
     /// A rectangle of a kept target copied in (a blit: the pass sets no scissor), its depth and
@@ -162,8 +164,10 @@ final class FramePlanner {
         let bounds = DirtyBounds(camera: f.camera, width: target.width, height: target.height, light: f.light)
         let now = bounds.rect(sheets: f.moving.map(\.item), overlays: shaded).intersection(fullFrame)
         // The stencil still holds the marks of the frames drawn from the layer since it was last
-        // cleared: a new mark each frame, and a clear when they run out (or after another frame).
-        let mark = lastDirty[id] == nil ? 1 : (shadowMarks[id] ?? 0) % 255 + 1
+        // cleared: two new marks each frame (`moving`), each above every earlier one, and a clear
+        // when they run out (or after another frame).
+        let last = shadowMarks[id] ?? 0
+        let mark: GLint = lastDirty[id] == nil || last + 3 > 255 ? 1 : last + 2
         shadowMarks[id] = mark
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
         lastDirty[id] = now
@@ -261,12 +265,17 @@ final class FramePlanner {
     /// sheets over it: a sheet's antialiased rim blends over the page as darkened beside it.
     /// Neither tests depth against the layer: a sheet may sit a little below the stack it
     /// leaves (layouts lower it towards the other stack as it stands up). A lone sheet is
-    /// drawn without depth (`lone`); several, as a riffle turns, are depth-tested among
-    /// themselves. `mark`: the stencil value the cast shadow marks its pixels with, none of
-    /// which holds it yet.
+    /// drawn without depth (`Renderer.lone`), its opaque insides ahead of the darkening: they
+    /// hide what lies beneath whatever it is, so they mark the stencil `mark + 1`, which the
+    /// darkening and the rest of the sheet pass by (the darkening of the page beneath the sheet
+    /// cost a software renderer a quarter of a curl's frame). Several sheets, as a riffle
+    /// turns, are depth-tested among themselves. `mark`: the stencil value the cast shadow
+    /// marks its pixels with; every value in the stencil is below it.
     static func moving(_ sheets: [Sheet], overlays: [SceneItem], mark: GLint) -> [FrameDraw] {
-        (overlays.isEmpty ? [] : [.overlays(overlays, sheets: sheets)]) + sheets.map { .castShadow($0, mark: mark) }
-            + sheets.map { .face($0.item, sheets.count > 1 ? Renderer.face : Renderer.lone) }
+        let shadows = (overlays.isEmpty ? [] : [FrameDraw.overlays(overlays, sheets: sheets, mark: mark)])
+            + sheets.map { .castShadow($0, mark: mark) }
+        guard sheets.count == 1, let sheet = sheets.first?.item else { return shadows + sheets.map { .face($0.item, Renderer.face) } }
+        return [.lone(sheet, .insides(cover: mark + 1))] + shadows + [.lone(sheet, .rest(cover: mark + 1))]
     }
 
     /// The pages that need a darkening overlay this frame: those with shade terms, and those

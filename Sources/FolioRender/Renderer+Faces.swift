@@ -75,15 +75,26 @@ extension Renderer {
 
     /// Draws the item's faces with `state` (`face` or `lone`), culled and wound per face. A
     /// turning sheet's faces are drawn in two parts where they can be (`insideInset`): the inside
-    /// without the edge terms, then the rim around it.
-    func drawFace(_ item: SceneItem, state: DrawState, textures: TextureStore) {
+    /// without the edge terms, then the rim around it; a lone sheet's in the steps `lone` names.
+    func drawFace(_ item: SceneItem, state: DrawState, textures: TextureStore, lone: LonePart? = nil) {
         // What can be folded or seen steeply: a turning sheet or a fanned page.
         let moving = item.kind == .sheet || item.ratio != nil
+        // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
+        // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
+        let inset: Vec2? = {
+            guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
+            if case .curl = item.deformation, state != Self.lone { return nil }
+            return insideInset(item)
+        }()
+        // Insides drawn ahead of the darkening beneath must hide it.
+        let ahead = lone != nil && inset != nil && item.opacity >= 1
+        let insides: GLint? = if case let .insides(cover) = lone { cover } else { nil }
+        if insides != nil && !ahead { return }
         // One pass per face: each pixel samples only the image it shows. Where a sheet folds
-        // over itself its back is on top: drawn first, depth then spares the front beneath;
-        // without depth (`lone`), drawn last.
+        // over itself its back is on top: drawn first, depth (or the insides' stencil) then
+        // spares the front beneath; without either, drawn last.
         let back: [(content: FaceContent, cull: DrawState.Cull, back: Float)] = item.back.map { [($0, .front, Float(1))] } ?? []
-        let faces = state.depth == .off ? [(item.front, .back, Float(0))] + back : back + [(item.front, .back, Float(0))]
+        let faces = state.depth == .off && insides == nil ? [(item.front, .back, Float(0))] + back : back + [(item.front, .back, Float(0))]
         // A sheet's faces show through each other; a page lying open shows its sheet's other
         // side. The tap is taken only where it can show: a face with some show-through where the
         // light falls on it, or one the light reaches from behind somewhere.
@@ -100,26 +111,25 @@ extension Renderer {
         }
         let parts = tapParts(item)
         let recolours = item.kind != .cover && takesTheme(item)
-        // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
-        // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
-        let inset: Vec2? = {
-            guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
-            if case .curl = item.deformation, state != Self.lone { return nil }
-            return insideInset(item)
-        }()
-        if inset != nil { facesDrawnApart += faces.count }
+        if inset != nil && insides == nil { facesDrawnApart += faces.count }
         let stacks = PageVariant.isStacked(item) ? stackUniforms(item) : nil
         for (face, image) in zip(faces, images) {
             for (biased, part) in parts {
                 let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
                                              showThrough: image.behind != nil, recolour: recolours)
                 let draws: [(PageVariant, SheetRegion?)] = inset.map {
-                    [(variant.inside, .inside(inset: $0)), (variant, .rim(inset: $0, margin: rim))]
+                    let inside = (variant.inside, SheetRegion.inside(inset: $0)), around = (variant, SheetRegion.rim(inset: $0, margin: rim))
+                    return !ahead ? [inside, around] : insides != nil ? [inside] : [around]
                 } ?? [(variant, nil)]
                 for (variant, apart) in draws {
                     let page = programs[.page(variant)]
                     var faceState = state
                     faceState.cull = face.cull
+                    if ahead, case let .insides(cover)? = lone {
+                        faceState.stencil = .init(function: E(GL_NOTEQUAL), reference: cover, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE))
+                    } else if ahead, case let .rest(cover)? = lone, face.back == 0 {
+                        faceState.stencil = .init(function: E(GL_NOTEQUAL), reference: cover, readMask: 0xFF, writeMask: 0)
+                    }
                     faceState.clockwise = item.model.determinant < 0
                     gl.apply(Pipeline(page.program, faceState))
                     setGeometry(page, item)
@@ -429,9 +439,9 @@ extension Renderer {
     /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
     /// itself never changes during a turn: the sky the sheet hides from each point (found from
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
-    func drawOverlays(_ items: [SceneItem], sheets: [Sheet]) {
+    func drawOverlays(_ items: [SceneItem], sheets: [Sheet], mark: GLint) {
         guard !items.isEmpty else { return }
-        gl.apply(Pipeline(overlay.program, Self.overlayState))
+        gl.apply(Pipeline(overlay.program, Self.overlayState(mark: mark)))
         let u = overlay
         for item in items {
             setGeometry(u, item)

@@ -198,7 +198,8 @@ public final class Renderer {
             case let .block(item): drawBlock(item, textures: textures)
             case let .deskShadow(item): drawDeskShadow(item)
             case let .face(item, state): drawFace(item, state: state, textures: textures)
-            case let .overlays(items, sheets): drawOverlays(items, sheets: sheets)
+            case let .lone(item, part): drawFace(item, state: Self.lone, textures: textures, lone: part)
+            case let .overlays(items, sheets, mark): drawOverlays(items, sheets: sheets, mark: mark)
             case let .castShadow(sheet, mark): drawCastShadow(sheet, mark: mark)
             case let .blit(source, rect, depth): target.copy(from: source, rect: rect, depth: depth)
             case let .copy(source):
@@ -254,12 +255,24 @@ public final class Renderer {
     /// a cone), so the sheet is part of a convex surface with the front inside, and where it
     /// overlaps itself on screen its back is the nearer (docs/engineering-notes.md).
     static let lone = DrawState(blend: .over)
-    /// Darkening of the pages beneath, before the sheet is drawn over them.
-    static let overlayState = DrawState(blend: .multiply)
+    /// The two steps a lone sheet is drawn in (`FramePlanner.moving`): its insides, opaque, back
+    /// first, each marking the stencil with `cover` and passing where it holds it (the front's
+    /// inside beneath the back's); then, after the darkening beneath, the rest: its rims, the
+    /// front's where no inside lies, the back's over all. A sheet not drawn apart, or not
+    /// opaque, is drawn whole in the second.
+    enum LonePart: Equatable {
+        case insides(cover: GLint)
+        case rest(cover: GLint)
+    }
+    /// Darkening of the pages beneath, before the sheet is drawn over them, where the stencil
+    /// holds less than `mark` (not where the sheet's insides lie).
+    static func overlayState(mark: GLint) -> DrawState {
+        DrawState(stencil: .init(function: E(GL_GREATER), reference: mark, readMask: 0xFF, writeMask: 0), blend: .multiply)
+    }
     /// The cast shadow, each pixel darkened once where the flattened sheet overlaps itself: it
-    /// marks the pixels it darkens with `mark` and passes only those without it.
+    /// marks the pixels it darkens with `mark` and passes only those holding less.
     static func castState(mark: GLint) -> DrawState {
-        DrawState(stencil: .init(function: E(GL_NOTEQUAL), reference: mark, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE)),
+        DrawState(stencil: .init(function: E(GL_GREATER), reference: mark, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE)),
                   blend: .multiply)
     }
 

@@ -4,7 +4,7 @@ import FolioLayout
 import FolioLibrary
 import FolioMath
 import FolioReader
-import FolioRender
+@testable import FolioRender
 import FolioScript
 import Foundation
 import Testing
@@ -38,10 +38,11 @@ import Testing
         #expect(rect.area < 320 * 180, "the last frame redrew only part of the target")
     }
 
-    /// Frames from the layer do not clear the stencil: each marks its cast shadow's pixels with
-    /// a value of its own, and the stencil is cleared when the values run out. Over more frames
-    /// than there are values, every cast shadow is whole (a value left by an earlier frame
-    /// would leave out the pixels it marked), as in a full redraw.
+    /// Frames from the layer do not clear the stencil: each marks its cast shadow's pixels and
+    /// its sheet's insides with values of its own, above every earlier one, and the stencil is
+    /// cleared when the values run out (after 127 frames). Over twice as many frames, every
+    /// cast shadow and darkening is whole (a value left by an earlier frame would leave out the
+    /// pixels it marked), as in a full redraw.
     @Test func everyFramesCastShadowIsWholePastTheStencilsValues() throws {
         let books = library.bookInfos
         func turn(_ t: Double) throws -> Scene {
@@ -51,11 +52,14 @@ import Testing
         }
         let pair = [try turn(0.3), try turn(0.33)]
         let sequence = (0..<258).map { pair[$0 % 2] }
-        let cached = try GLHarness.shared.frames(sequence, width: 160, height: 90, library: library) { $0.cacheStaticLayer = true }
-        let full = try GLHarness.shared.frames(pair, width: 160, height: 90, library: library) { $0.cacheStaticLayer = false }
+        var apart = 0
+        let cached = try GLHarness.shared.frames(sequence, width: 640, height: 360, library: library,
+                                                 configure: { $0.cacheStaticLayer = true }, inspect: { apart = $0.facesDrawnApart })
+        let full = try GLHarness.shared.frames(pair, width: 640, height: 360, library: library) { $0.cacheStaticLayer = false }
+        #expect(apart > 0, "the sheet's insides are drawn apart, ahead of the darkening")
         let shadowed = try #require(ImageAssert.compare(full[0], full[1], channelTolerance: 2))
         #expect(shadowed.failingPixels > 100, "the two turns differ (their sheets and shadows move)")
-        for i in [1, 2, 3, 254, 255, 256, 257] {
+        for i in [1, 2, 3, 126, 127, 128, 129, 254, 255, 256, 257] {
             let r = try #require(ImageAssert.compare(cached[i], full[i % 2], channelTolerance: 2))
             #expect(r.failingPixels == 0, "frame \(i): \(r.failingPixels) pixels differ from a full redraw (max \(r.maxDelta))")
         }

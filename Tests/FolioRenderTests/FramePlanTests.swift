@@ -1,3 +1,4 @@
+import COpenGL
 import FolioLayout
 import FolioBook
 import FolioLibrary
@@ -20,6 +21,7 @@ import Testing
             case .block: "block"
             case .deskShadow: "deskShadow"
             case let .face(item, state): item.kind == .sheet ? (state == Renderer.lone ? "loneSheet" : "sheet") : "face"
+            case let .lone(_, part): if case .insides = part { "loneInsides" } else { "loneSheet" }
             case .overlays: "overlays"
             case .castShadow: "castShadow"
             case .blit: "blit"
@@ -99,6 +101,7 @@ import Testing
         try #require(first.count == 3 && second.count == 2, "\(first.map(Self.draws)), then \(second.map(Self.draws))")
         #expect(first[0].pass.target.serial != target && first[0].resolves, "the layer is drawn into its own target and resolved")
         #expect(Self.draws(first[1]) == ["blit"] && first[1].pass.target.serial == target)
+        #expect(Self.draws(first[2]).first == "loneInsides", "\(Self.draws(first[2]))")
         #expect(Self.draws(first[2]).suffix(2) == ["castShadow", "loneSheet"], "\(Self.draws(first[2]))")
         #expect(first[2].pass.clear == .depthStencil)
 
@@ -109,6 +112,37 @@ import Testing
         } else {
             Issue.record("the layer is restored by a blit")
         }
+    }
+
+    /// A lone sheet's insides come ahead of the darkening beneath it and mark the stencil one
+    /// above the cast shadow's mark; the darkening passes by those pixels, which the opaque
+    /// insides hide anyway (it was a quarter of a curl's frame on a software renderer).
+    @Test func aLoneSheetsInsidesMarkTheStencilAheadOfTheDarkening() throws {
+        let turn = try scene { $0.book = 0; $0.page = 7; $0.turn = 0.3; $0.deform = .curl }
+        var stencil: [UInt8] = [], apart = 0, draws: [String] = [], insides: GLint = 0
+        let (width, height) = (640, 360)
+        _ = try GLHarness.shared.run { pipeline in
+            pipeline.renderer.settings.cacheStaticLayer = false
+            pipeline.replaceLibrary(library)
+            guard pipeline.resizeTarget(width: width, height: height, samples: 0) else { throw GLFailure(errors: ["no target"]) }
+            pipeline.draw(turn)
+            apart = pipeline.renderer.facesDrawnApart
+            let moving = try #require(pipeline.renderer.lastPasses.last)
+            draws = Self.draws(moving)
+            for case let .lone(_, .insides(cover)) in moving.draws { insides = cover }
+            for case let .overlays(_, _, mark) in moving.draws { #expect(insides == mark + 1, "the insides mark one above the darkening's") }
+            pipeline.target.bindForReading()
+            glPixelStorei(E(GL_PACK_ALIGNMENT), 1)
+            stencil = [UInt8](repeating: 0, count: width * height)
+            stencil.withUnsafeMutableBytes {
+                glReadPixels(0, 0, GLsizei(width), GLsizei(height), E(GL_STENCIL_INDEX), E(GL_UNSIGNED_BYTE), $0.baseAddress)
+            }
+        }
+        #expect(apart > 0 && draws.first == "loneInsides" && draws.contains("overlays") && draws.last == "loneSheet", "\(draws), \(apart) faces apart")
+        // Both faces' insides: most of a sheet a tenth of the frame or more.
+        let covered = stencil.filter { GLint($0) == insides }.count
+        #expect(covered > width * height / 10, "\(covered) pixels marked by the sheet's insides")
+        #expect(stencil.contains { GLint($0) == insides - 1 }, "the cast shadow marks the pixels it darkens")
     }
 
     /// The fan's second frame copies its room in, depth and all, and draws the fanned pages over

@@ -15,7 +15,8 @@
 // lies beneath (the spine edge only with uSpineEdge), on the page's own vertices (page.vert's
 // pass 4). Its discard costs a software renderer its early depth test: flat pages use pass 3.
 // Inputs:   vST, vHeight, vRim from page.vert.
-// Uniforms: uStrength (0…1), uAmbient (0…1, overlay), uSize (layout units),
+// Uniforms: uStrength (0…1), uAmbient (0…1, overlay), uSize (layout units), uAligns (overlay: 0
+//           where no part of the sheet lies near the page's plane, so vRim is 0 throughout),
 //           uFalloff (cast: height at which the shadow has faded to a third), uSpineEdge and
 //           uCornerRadius (insides).
 // Output:   fragColor: the factor the destination is multiplied by.
@@ -51,9 +52,12 @@ void main() {
     fragColor = vec4(vec3(1.0 - dark), 1.0);
 #else
     float dark = clamp(uStrength + uAmbient * vHeight, 0.0, 1.0);
-    vec2 p = vST * uSize;
-    float edge = min(min(uSize.x - p.x, p.y), uSize.y - p.y);
-    dark *= 1.0 - vRim * (1.0 - smoothstep(SPARED.x, SPARED.y, edge / max(fwidth(edge), 1e-4)));
+    // Only where the sheet may lie on the page (a software renderer skips a uniform branch).
+    if (uAligns > 0.0) {
+        vec2 p = vST * uSize;
+        float edge = min(min(uSize.x - p.x, p.y), uSize.y - p.y);
+        dark *= 1.0 - vRim * (1.0 - smoothstep(SPARED.x, SPARED.y, edge / max(fwidth(edge), 1e-4)));
+    }
     fragColor = vec4(vec3(1.0 - dark), 1.0);
 #endif
 }

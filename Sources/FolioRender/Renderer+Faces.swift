@@ -450,37 +450,19 @@ extension Renderer {
                 u[.casterModel].set(matrix: caster.model.floats)
                 u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
                 u[.shadowPass].set(Int32(2))
+                // Whether the sheet's rim may lie on the page's (vRim), as `liesNear` tells.
+                u[.aligns].set(Float(Self.liesNear(caster, [item.model]) ? 1 : 0))
                 overlay[.strength].set(Float(item.shade.`self`))
                 overlay[.ambient].set(Float(settings.ambientOcclusion))
                 u.draw { occlusionMesh.draw() }
             } else {
                 u[.shadowPass].set(Int32(0))
+                u[.aligns].set(Float(1))
                 overlay[.strength].set(Float(item.shade.darkening))
                 overlay[.ambient].set(Float(0))
                 u.draw { drawMesh(for: item) }
             }
         }
-    }
-}
-
-/// page.vert's and page.frag's uniforms for the pages a turning sheet leaves and lands on
-/// (`Renderer.stackUniforms`).
-struct StackUniforms {
-    var models: [Mat4]
-    var drops: [Double]
-    var rims: [Float]
-    var lifts: [Double]
-    var alignDrop: Double
-    var liesNear: Bool
-
-    func set(_ page: ProgramUniforms) {
-        page[.stackLeft].set(matrix: models[0].floats)
-        page[.stackRight].set(matrix: models[1].floats)
-        page[.stackDrops].set(Float(drops[0]), Float(drops[1]))
-        page[.stackRims].set(rims[0], rims[1])
-        page[.alignLift].set(Float(lifts[0]), Float(lifts[1]))
-        page[.alignDrop].set(Float(alignDrop))
-        page[.aligns].set(Float(liesNear ? 1 : 0))
     }
 }
 

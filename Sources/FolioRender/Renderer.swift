@@ -255,11 +255,12 @@ public final class Renderer {
     /// a cone), so the sheet is part of a convex surface with the front inside, and where it
     /// overlaps itself on screen its back is the nearer (docs/engineering-notes.md).
     static let lone = DrawState(blend: .over)
-    /// The two steps a lone sheet is drawn in (`FramePlanner.moving`): its insides, opaque, back
-    /// first, each marking the stencil with `cover` and passing where it holds it (the front's
-    /// inside beneath the back's); then, after the darkening beneath, the rest: its rims, the
-    /// front's where no inside lies, the back's over all. A sheet not drawn apart, or not
-    /// opaque, is drawn whole in the second.
+    /// The two steps a lone sheet is drawn in (`FramePlanner.moving`): its insides, back first,
+    /// each drawn and marked `cover` in the stencil only where it holds no `cover` yet (the
+    /// front's inside is not drawn beneath the back's); then, after the darkening beneath, the
+    /// rest: its rims, the front's where no inside lies, the back's over all. A sheet not drawn
+    /// apart, or not opaque (its opacity: a page image's own transparency is not looked at), is
+    /// drawn whole in the second.
     enum LonePart: Equatable {
         case insides(cover: GLint)
         case rest(cover: GLint)

@@ -86,10 +86,7 @@ extension Renderer {
             if case .curl = item.deformation, state != Self.lone { return nil }
             return insideInset(item)
         }()
-        // Insides drawn ahead of the darkening beneath must hide it.
-        let ahead = lone != nil && inset != nil && item.opacity >= 1
         let insides: GLint? = if case let .insides(cover) = lone { cover } else { nil }
-        if insides != nil && !ahead { return }
         // One pass per face: each pixel samples only the image it shows. Where a sheet folds
         // over itself its back is on top: drawn first, depth (or the insides' stencil) then
         // spares the front beneath; without either, drawn last.
@@ -109,6 +106,9 @@ extension Renderer {
         let images = zip(faces, behind).map { face, other in
             (image: textures.texture(for: face.content), behind: other.map(textures.texture))
         }
+        // Insides drawn ahead of the darkening beneath must hide it.
+        let ahead = lone != nil && inset != nil && item.opacity >= 1 && images.allSatisfy(\.image.opaque)
+        if insides != nil && !ahead { return }
         let parts = tapParts(item)
         let recolours = item.kind != .cover && takesTheme(item)
         if inset != nil && insides == nil { facesDrawnApart += faces.count }

@@ -259,8 +259,7 @@ public final class Renderer {
     /// each drawn and marked `cover` in the stencil only where it holds no `cover` yet (the
     /// front's inside is not drawn beneath the back's); then, after the darkening beneath, the
     /// rest: its rims, the front's where no inside lies, the back's over all. A sheet not drawn
-    /// apart, or not opaque (its opacity: a page image's own transparency is not looked at), is
-    /// drawn whole in the second.
+    /// apart, or not opaque (its opacity, or a face's image), is drawn whole in the second.
     enum LonePart: Equatable {
         case insides(cover: GLint)
         case rest(cover: GLint)

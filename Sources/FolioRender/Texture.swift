@@ -49,6 +49,8 @@ public struct Texture: Equatable {
     public let height: Int
     /// Bytes a texel holds at level 0: 1 (grey) or 4.
     public let bytesPerTexel: Int
+    /// Whether every texel is opaque: what is drawn of it hides what lies beneath.
+    public let opaque: Bool
     private let owner: GLOwner
 
     /// Uploads an image (rows top to bottom; v = 0 is the image's top row).
@@ -63,6 +65,7 @@ public struct Texture: Equatable {
         glPixelStorei(E(GL_UNPACK_ALIGNMENT), 1)
         if descriptor.mipmaps, let grey = Self.greyLevels(image) {
             bytesPerTexel = 1
+            opaque = true
             grey.withUnsafeBytes {
                 glTexImage2D(E(GL_TEXTURE_2D), 0, I(GL_R8), GLsizei(image.width), GLsizei(image.height), 0,
                              E(GL_RED), E(GL_UNSIGNED_BYTE), $0.baseAddress)
@@ -71,6 +74,7 @@ public struct Texture: Equatable {
             glTexParameteriv(E(GL_TEXTURE_2D), E(GL_TEXTURE_SWIZZLE_RGBA), &swizzle)
         } else {
             bytesPerTexel = 4
+            opaque = Self.isOpaque(image)
             image.pixels.withUnsafeBytes {
                 glTexImage2D(E(GL_TEXTURE_2D), 0, I(GL_RGBA8), GLsizei(image.width), GLsizei(image.height), 0,
                              E(GL_RGBA), E(GL_UNSIGNED_BYTE), $0.baseAddress)
@@ -104,6 +108,10 @@ public struct Texture: Equatable {
         }
     }
 
+    static func isOpaque(_ image: RGBAImage) -> Bool {
+        image.pixels.withUnsafeBufferPointer { p in stride(from: 3, to: p.count, by: 4).allSatisfy { p[$0] == 255 } }
+    }
+
     /// An empty render target texture.
     init(renderTarget width: Int, height: Int) {
         var t: GLuint = 0
@@ -113,6 +121,7 @@ public struct Texture: Equatable {
         self.width = width
         self.height = height
         bytesPerTexel = 4
+        opaque = false
         glBindTexture(E(GL_TEXTURE_2D), t)
         glTexImage2D(E(GL_TEXTURE_2D), 0, I(GL_RGBA8), GLsizei(width), GLsizei(height), 0, E(GL_RGBA), E(GL_UNSIGNED_BYTE), nil)
         glTexParameteri(E(GL_TEXTURE_2D), E(GL_TEXTURE_MIN_FILTER), GL_LINEAR)

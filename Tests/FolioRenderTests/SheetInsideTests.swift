@@ -49,6 +49,32 @@ import Testing
         #expect(far <= 160, "\(name) at \(turn): \(far) pixels differ by more than 24 levels")
     }
 
+    /// A sheet whose image lets light through (a PNG page with transparency) is not drawn ahead
+    /// of the darkening beneath it (`FramePlanner.moving`): the page beneath shows through it
+    /// darkened, as when the sheet is drawn in one pass after the darkening.
+    @Test func aTranslucentSheetIsDrawnOverThePageAsDarkened() throws {
+        let scene = try ContinuityTests.still { $0.page = 10; $0.turn = 0.3; $0.deform = .curl }
+        let sheet = try #require(scene.items.first { $0.kind == .sheet })
+        let image = RGBAImage(width: 64, height: 100, fill: (250, 245, 235, 128))
+        var apart = 0
+        let frames = try GLHarness.shared.run { p -> [RGBAImage] in
+            let target = try Framebuffer(width: 640, height: 360)
+            defer { target.destroy() }
+            return [true, false].map { twoParts in
+                let textures = TextureStore()
+                defer { textures.destroy() }
+                textures.upload(image, for: [sheet.front] + (sheet.back.map { [$0] } ?? []))
+                p.renderer.settings.sheetInsideApart = twoParts
+                p.renderer.draw(scene, into: target, textures: textures)
+                if twoParts { apart = p.renderer.facesDrawnApart }
+                return target.readPixels()
+            }
+        }
+        #expect(apart > 0, "the sheet was drawn in one pass")
+        let far = Self.differing(frames[0], frames[1], by: 4)
+        #expect(far <= 40, "\(far) pixels differ by more than 4 levels from the sheet drawn in one pass")
+    }
+
     /// In every configuration users have (MSAA 0 and 4, software and GPU texture filtering)
     /// the two parts draw what one pass does.
     @Test(arguments: RenderConfiguration.matrix)

@@ -77,47 +77,23 @@ extension Renderer {
     /// turning sheet's faces are drawn in two parts where they can be (`insideInset`): the inside
     /// without the edge terms, then the rim around it; a lone sheet's in the steps `lone` names.
     func drawFace(_ item: SceneItem, state: DrawState, textures: TextureStore, lone: LonePart? = nil) {
-        // What can be folded or seen steeply: a turning sheet or a fanned page.
-        let moving = item.kind == .sheet || item.ratio != nil
-        // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
-        // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
-        let inset: Vec2? = {
-            guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
-            if case .curl = item.deformation, state != Self.lone { return nil }
-            return insideInset(item)
-        }()
+        let plan = lonePlan.flatMap { $0.item == item ? $0 : nil } ?? facePlan(item, state: state, textures: textures)
         let insides: GLint? = if case let .insides(cover) = lone { cover } else { nil }
-        // One pass per face: each pixel samples only the image it shows. Where a sheet folds
-        // over itself its back is on top: drawn first, depth (or the insides' stencil) then
-        // spares the front beneath; without either, drawn last.
-        let back: [(content: FaceContent, cull: DrawState.Cull, back: Float)] = item.back.map { [($0, .front, Float(1))] } ?? []
-        let faces = state.depth == .off && insides == nil ? [(item.front, .back, Float(0))] + back : back + [(item.front, .back, Float(0))]
-        // A sheet's faces show through each other; a page lying open shows its sheet's other
-        // side. The tap is taken only where it can show: a face with some show-through where the
-        // light falls on it, or one the light reaches from behind somewhere.
-        let s = item.shade
-        let behind = faces.map { face -> FaceContent? in
-            let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
-            let shows = settings.showThrough && settings.printedBooks.contains(item.book)
-                && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
-            return shows ? other : nil
-        }
-        // Every texture looked up (made, if it is the paper's) before any is bound.
-        let images = zip(faces, behind).map { face, other in
-            (image: textures.texture(for: face.content), behind: other.map(textures.texture))
-        }
+        lonePlan = insides != nil ? plan : nil
         // Insides drawn ahead of the darkening beneath must hide it.
-        let ahead = lone != nil && inset != nil && item.opacity >= 1 && images.allSatisfy(\.image.opaque)
+        let ahead = lone != nil && plan.inset != nil && item.opacity >= 1 && plan.images.allSatisfy(\.image.opaque)
         if insides != nil && !ahead { return }
-        let parts = tapParts(item)
-        let recolours = item.kind != .cover && takesTheme(item)
-        if inset != nil && insides == nil { facesDrawnApart += faces.count }
-        let stacks = PageVariant.isStacked(item) ? stackUniforms(item) : nil
-        for (face, image) in zip(faces, images) {
-            for (biased, part) in parts {
+        if plan.inset != nil && insides == nil { facesDrawnApart += plan.faces.count }
+        // Where a sheet folds over itself its back is on top: drawn first, depth (or the
+        // insides' stencil) then spares the front beneath; without either, drawn last.
+        let order = state.depth == .off && insides == nil ? Array(plan.faces.indices) : plan.faces.indices.reversed()
+        let moving = item.kind == .sheet || item.ratio != nil
+        let s = item.shade
+        for (face, image) in order.map({ (plan.faces[$0], plan.images[$0]) }) {
+            for (biased, part) in plan.parts {
                 let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
-                                             showThrough: image.behind != nil, recolour: recolours)
-                let draws: [(PageVariant, SheetRegion?)] = inset.map {
+                                             showThrough: image.behind != nil, recolour: plan.recolours)
+                let draws: [(PageVariant, SheetRegion?)] = plan.inset.map {
                     let inside = (variant.inside, SheetRegion.inside(inset: $0)), around = (variant, SheetRegion.rim(inset: $0, margin: rim))
                     return !ahead ? [inside, around] : insides != nil ? [inside] : [around]
                 } ?? [(variant, nil)]
@@ -133,7 +109,7 @@ extension Renderer {
                     faceState.clockwise = item.model.determinant < 0
                     gl.apply(Pipeline(page.program, faceState))
                     setGeometry(page, item)
-                    if variant.stacked || variant.insideOnly { stacks?.set(page) }
+                    if variant.stacked || variant.insideOnly { plan.stacks?.set(page) }
                     page[.uvOrigin].set(Float(item.uv.origin.x), Float(item.uv.origin.y))
                     page[.uvDu].set(Float(item.uv.du.x), Float(item.uv.du.y))
                     page[.uvDt].set(Float(item.uv.dt.x), Float(item.uv.dt.y))
@@ -163,6 +139,37 @@ extension Renderer {
                 }
             }
         }
+    }
+
+    /// What drawing `item`'s faces with `state` needs (`FacePlan`).
+    func facePlan(_ item: SceneItem, state: DrawState, textures: TextureStore) -> FacePlan {
+        // A turning sheet of the flat layout (a fanned page's edge terms cost too little to pay
+        // for a second draw: docs/performance-history.md); a curl only alone, as its strips are cut only then.
+        let inset: Vec2? = {
+            guard settings.sheetInsideApart, PageVariant.isStacked(item) else { return nil }
+            if case .curl = item.deformation, state != Self.lone { return nil }
+            return insideInset(item)
+        }()
+        // One pass per face: each pixel samples only the image it shows.
+        let faces: [(content: FaceContent, cull: DrawState.Cull, back: Float)] =
+            [(item.front, .back, 0)] + (item.back.map { [($0, .front, 1)] } ?? [])
+        // A sheet's faces show through each other; a page lying open shows its sheet's other
+        // side. The tap is taken only where it can show: a face with some show-through where the
+        // light falls on it, or one the light reaches from behind somewhere.
+        let s = item.shade
+        let behind = faces.map { face -> FaceContent? in
+            let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
+            let shows = settings.showThrough && settings.printedBooks.contains(item.book)
+                && (s.showThrough > 0 || (s.showThroughBehind > 0 && isBackLit(item, back: face.back > 0)))
+            return shows ? other : nil
+        }
+        // Every texture looked up (made, if it is the paper's) before any is bound.
+        let images = zip(faces, behind).map { face, other in
+            (image: textures.texture(for: face.content), behind: other.map(textures.texture))
+        }
+        return FacePlan(item: item, faces: faces, images: images, inset: inset, parts: tapParts(item),
+                        stacks: PageVariant.isStacked(item) ? stackUniforms(item) : nil,
+                        recolours: item.kind != .cover && takesTheme(item))
     }
 
     /// The parts of a face's mesh and whether each takes the biased tap: only where some of

@@ -59,6 +59,8 @@ public final class Renderer {
     var curlMeshBuilds: Int { curlMesh.builds + curlShadowMesh.builds }
     /// Faces of the last frame drawn in two parts, inside and rim (for tests).
     var facesDrawnApart = 0
+    /// What the first step of a lone sheet found, for its second (`drawFace`).
+    var lonePlan: FacePlan?
     var emptyVAO: GLuint = 0
     /// The frame's passes, and the targets kept between frames that they draw from.
     let planner = FramePlanner()
@@ -170,6 +172,7 @@ public final class Renderer {
                           pixelHalf: Vec2(view.size.x / 2 / pixelUnits, view.size.y / 2 / pixelUnits))
         defer { gl.finish() }
         facesDrawnApart = 0
+        lonePlan = nil
         for pass in lastPasses { run(pass, textures: textures) }
     }
 

@@ -164,10 +164,10 @@ final class FramePlanner {
         let bounds = DirtyBounds(camera: f.camera, width: target.width, height: target.height, light: f.light)
         let now = bounds.rect(sheets: f.moving.map(\.item), overlays: shaded).intersection(fullFrame)
         // The stencil still holds the marks of the frames drawn from the layer since it was last
-        // cleared: two new marks each frame (`moving`), each above every earlier one, and a clear
-        // when they run out (or after another frame).
+        // cleared: three new marks each frame (`moving`), each above every earlier one, and a
+        // clear when they run out (or after another frame).
         let last = shadowMarks[id] ?? 0
-        let mark: GLint = lastDirty[id] == nil || last + 3 > 255 ? 1 : last + 2
+        let mark: GLint = lastDirty[id] == nil || last + 5 > 255 ? 1 : last + 3
         shadowMarks[id] = mark
         let dirty = lastDirty[id].map { now.union($0) } ?? fullFrame
         lastDirty[id] = now
@@ -266,8 +266,9 @@ final class FramePlanner {
     /// Neither tests depth against the layer: a sheet may sit a little below the stack it
     /// leaves (layouts lower it towards the other stack as it stands up). A lone sheet is
     /// drawn without depth (`Renderer.lone`), its opaque insides ahead of the darkening: they
-    /// hide what lies beneath whatever it is, so they mark the stencil `mark + 1`, which the
-    /// darkening and the rest of the sheet pass by (the darkening of the page beneath the sheet
+    /// hide what lies beneath whatever it is, so they mark the stencil `mark + 1` (the front's)
+    /// and `mark + 2` (the back's), which the darkening and the rest of the sheet pass by
+    /// (`Renderer.LonePart`; the darkening of the page beneath the sheet
     /// cost a software renderer a quarter of a curl's frame). Several sheets, as a riffle
     /// turns, are depth-tested among themselves. `mark`: the stencil value the cast shadow
     /// marks its pixels with; every value in the stencil is below it.

@@ -101,10 +101,13 @@ extension Renderer {
                     let page = programs[.page(variant)]
                     var faceState = state
                     faceState.cull = face.cull
+                    // The front passes where the stencil holds no more than its own mark (`LonePart`).
                     if ahead, case let .insides(cover)? = lone {
-                        faceState.stencil = .init(function: E(GL_NOTEQUAL), reference: cover, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE))
+                        faceState.stencil = face.back > 0
+                            ? .init(function: E(GL_ALWAYS), reference: cover + 1, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE))
+                            : .init(function: E(GL_GEQUAL), reference: cover, readMask: 0xFF, writeMask: 0xFF, pass: E(GL_REPLACE))
                     } else if ahead, case let .rest(cover)? = lone, face.back == 0 {
-                        faceState.stencil = .init(function: E(GL_NOTEQUAL), reference: cover, readMask: 0xFF, writeMask: 0)
+                        faceState.stencil = .init(function: E(GL_GEQUAL), reference: cover, readMask: 0xFF, writeMask: 0)
                     }
                     faceState.clockwise = item.model.determinant < 0
                     gl.apply(Pipeline(page.program, faceState))

@@ -258,10 +258,11 @@ public final class Renderer {
     /// a cone), so the sheet is part of a convex surface with the front inside, and where it
     /// overlaps itself on screen its back is the nearer (docs/engineering-notes.md).
     static let lone = DrawState(blend: .over)
-    /// The two steps a lone sheet is drawn in (`FramePlanner.moving`): its insides, back first,
-    /// each drawn and marked `cover` in the stencil only where it holds no `cover` yet (the
-    /// front's inside is not drawn beneath the back's); then, after the darkening beneath, the
-    /// rest: its rims, the front's where no inside lies, the back's over all. A sheet not drawn
+    /// The two steps a lone sheet is drawn in (`FramePlanner.moving`): its insides, the back's
+    /// first, marked `cover + 1` in the stencil, then the front's where the back's does not lie,
+    /// marked `cover` (a face curving into the gutter can lie over itself there: each draws all
+    /// of itself, as in one pass); then, after the darkening beneath, the rest: its rims, the
+    /// front's where the back's inside does not lie, the back's over all. A sheet not drawn
     /// apart, or not opaque (its opacity, or a face's image), is drawn whole in the second.
     enum LonePart: Equatable {
         case insides(cover: GLint)

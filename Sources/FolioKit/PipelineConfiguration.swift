@@ -19,6 +19,11 @@ public struct PipelineConfiguration: Sendable {
     /// is prefetched: captures, recordings and tests. Off, a frame never waits (a viewer), and
     /// a page's decoded pixels are let go once its texture is made.
     public var waitsForImages = false
+    /// Each frame waits for the relayout an earlier frame started (a book opened on its first
+    /// chapters laid out whole, a text size), up to `imageTimeout`: the same script lays out in
+    /// the same frames (captures, recordings). Off, a relayout lands in whichever frame follows
+    /// it (a viewer; a test that runs relayouts itself with `ManualDecoding`).
+    public var waitsForLayouts = false
     /// How long a waiting frame waits before it draws paper after all.
     public var imageTimeout: TimeInterval = 60
     /// Bytes of page images uploaded to the GPU per frame at most (the first always goes), so

@@ -64,9 +64,12 @@ final class Relayouts {
     /// whether it changed while a relayout ran.
     var typography = Typography.standard
     private var restyled = false
+    /// How long a frame waits for the relayout an earlier frame started
+    /// (`PipelineConfiguration.waitsForLayouts`); nil: frames never wait.
+    private let wait: TimeInterval?
 
-    init(executor: any DecodeExecutor, wake: @escaping @Sendable () -> Void) {
-        self.executor = executor
+    init(executor: any DecodeExecutor, wait: TimeInterval?, wake: @escaping @Sendable () -> Void) {
+        (self.executor, self.wait) = (executor, wait)
         inbox = Inbox(wake: wake)
     }
 
@@ -136,9 +139,14 @@ final class Relayouts {
     /// whether it completes the layout of the same size), `fail` with a line for each that
     /// failed. A whole layout finished while `turning` is held until the turn is over. After
     /// each, starts the next when the text size asked for changed meanwhile (of `open`, as it
-    /// is after the apply).
+    /// is after the apply). With `wait`, the relayout started by an earlier frame is waited for.
     func take(turning: Bool, open: () -> OpenReflowable?, apply: (DocumentRelaid, _ completingLayout: Bool) -> Void,
               fail: (String) -> Void) {
+        if let wait, running {
+            // In short waits, so that Ctrl-C (`Interrupt`) is heard.
+            let deadline = Date(timeIntervalSinceNow: wait)
+            while !inbox.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.25))), !Interrupt.requested, Date() < deadline {}
+        }
         if let held, !turning {
             self.held = nil
             apply(held, true)
@@ -184,7 +192,9 @@ final class Reflow: PipelinePart {
     private var configuration: PipelineConfiguration { p.configuration }
 
     override init(_ pipeline: FramePipeline) {
-        relayouts = Relayouts(executor: pipeline.configuration.relayingOut, wake: pipeline.surface.wake)
+        let configuration = pipeline.configuration
+        relayouts = Relayouts(executor: configuration.relayingOut, wait: configuration.waitsForLayouts ? configuration.imageTimeout : nil,
+                              wake: pipeline.surface.wake)
         super.init(pipeline)
     }
 

@@ -213,13 +213,15 @@ extension PageStore {
         }
     }
 
-    /// Waits until every image on screen is held, or `timeout` passes; returns those still
-    /// missing then (not waited for again while they stay on screen).
+    /// Waits until every image on screen is held, as sharp as the display asks (a soft one is
+    /// rendered again: the frame that shows it sharp is the same however long that takes), or
+    /// `timeout` passes; returns those still missing then (not waited for again while they stay
+    /// on screen).
     func waitForScreen(timeout: TimeInterval) -> [PageKey] {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while true {
             takeArrivals()
-            let missing = onScreen.filter { table[$0] == nil && !overdue.contains($0) && !supplied($0) }
+            let missing = onScreen.filter { (table[$0] == nil || isSoft($0)) && !overdue.contains($0) && !supplied($0) }
             guard !missing.isEmpty, !Interrupt.requested else { return [] }
             if Date() >= deadline {
                 overdue.formUnion(missing)

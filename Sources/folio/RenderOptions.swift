@@ -116,6 +116,7 @@ func headlessPipeline(library: Library, width: Int, height: Int, view: Vec2, msa
         configuration.samples = msaa
         configuration.documents = commandDocuments
         configuration.waitsForImages = true
+        configuration.waitsForLayouts = true
         configuration.baseView = view
         configuration.detailPages = detailPages
         return try FramePipeline(surface: context, library: library, configuration: configuration, settings: settings)

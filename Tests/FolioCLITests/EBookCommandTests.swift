@@ -85,6 +85,24 @@ import Testing
         #expect(png("again.png") == png("whole.png"))
     }
 
+    /// A recording of a book that opens on its first chapters is the same, byte for byte, each
+    /// time: frames wait for the whole layout started in the background, and for the sharper
+    /// image of a page the opening brings closer, so neither lands in whichever frame it finishes.
+    @Test func aRecordingOfABookLaidOutInTheBackgroundIsTheSameEachTime() throws {
+        let books = try #require(Self.books, "python3 missing")
+        let takes = try ["a", "b"].map { take in
+            let dir = books.appendingPathComponent("record-\(take)-\(UUID().uuidString)")
+            let r = try folio(["record", "slow-layout.epub", "--script", "open; next; curl 0.83,-0.44; next 3", "--fps", "10",
+                               "--size", "320x180", "-q", "-o", dir.path], in: books, cache: books.appendingPathComponent("cache-\(UUID().uuidString)"))
+            try #require(r.status == 0, "\(r.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            return try names.map { try Data(contentsOf: dir.appendingPathComponent($0)) }
+        }
+        #expect(takes[0].count == 54)
+        let differing = zip(takes[0], takes[1]).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
+        #expect(takes[0].count == takes[1].count && differing.isEmpty, "frames \(differing) differ")
+    }
+
     /// Captures of an e-book in a tall and a wide picture, as jobs of one batch and one `capture`
     /// each: the same pictures, so the batch lays each job's book out for its own page shape.
     @Test func batchLaysBooksOutForEachJobsPageShape() throws {

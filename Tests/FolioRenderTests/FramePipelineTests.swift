@@ -705,6 +705,23 @@ private final class Recorder: FramePipelineDelegate {
         } }
     }
 
+    /// Frames that wait for layouts (captures, recordings) take the whole layout started by the
+    /// frame before, however long it takes: a script lays out in the same frames each time.
+    @Test func aFrameThatWaitsForLayoutsTakesTheOneTheFrameBeforeStarted() throws {
+        let relayouts = SlowDecoding(delay: 0.5)
+        try withDocument(LayingOut.format) { doc in
+            try live(configure: { $0.waitsForImages = true; $0.waitsForLayouts = true; $0.relayingOut = relayouts }) { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: s.time))
+                #expect(step(p, s, until: s.time + 5) { relayouts.handed == 1 })
+                #expect(p.controller.library[0].imageCount == 6)
+                s.time += 1.0 / 30
+                p.frame(at: s.time)
+                #expect(p.controller.library[0].imageCount == 20 && !p.library.books[0].pagesEstimated(in: p.configuration.documents))
+            }
+        }
+    }
+
     /// Ctrl+= lands on the page holding the same text as soon as the book is laid out as far
     /// as it (the count "≈"); the rest is laid out next, in the background, and the count made
     /// exact without moving the reader or saying anything more.
@@ -1881,5 +1898,23 @@ extension FramePipelineTests {
             #expect(frames >= 8 && frames <= Int(LayerState().fade.fadeOut * 20) + 3, "\(frames) frames for the fade")
             #expect(p.layerContent.progress != nil && p.isIdle)
         }
+    }
+}
+
+/// Runs each job on a worker after `delay` seconds: a relayout that takes a while.
+private final class SlowDecoding: DecodeExecutor, @unchecked Sendable {
+    // @unchecked: `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    private let delay: TimeInterval
+
+    init(delay: TimeInterval) { self.delay = delay }
+
+    /// Jobs handed in so far.
+    var handed: Int { lock.withLock { count } }
+
+    func execute(_ job: @escaping @Sendable () -> Void) {
+        lock.withLock { count += 1 }
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: job)
     }
 }

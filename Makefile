@@ -81,8 +81,11 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	# Layouts kept between runs (LayoutCache) start empty: each run lays its books out itself.
-	rm -rf .build/test-cache
-	XDG_CACHE_HOME=$(CURDIR)/.build/test-cache $(SWIFT) test --skip-build
+	# The documents the tests write once per process (and never remove: nothing runs after the
+	# last test) go into a scratch folder of the run's own, emptied as the next run starts.
+	rm -rf .build/test-cache .build/test-tmp
+	mkdir -p .build/test-tmp
+	TMPDIR=$(CURDIR)/.build/test-tmp XDG_CACHE_HOME=$(CURDIR)/.build/test-cache $(SWIFT) test --skip-build
 	scripts/test-outside-package
 
 # The fuzzers of FolioFuzzTests for FUZZ_SECONDS each (make test runs a few seconds of them).

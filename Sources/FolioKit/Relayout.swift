@@ -47,6 +47,9 @@ final class Relayouts {
     /// The text size asked for last, until the book shows it.
     private(set) var wantedTextSize: Double?
     private var running = false
+    /// A frame waited `wait` for the running relayout in vain: later frames go on without it
+    /// (a layout that never ends costs one wait, not one a frame).
+    private var overdue = false
     /// The place in the text the last relayout kept, while the spread it landed on is shown:
     /// the next one keeps it too, not the spread's first page (which may come before it), so
     /// sizes stepped through one after another do not drift. `relayingFrom`: the running one's.
@@ -122,7 +125,7 @@ final class Relayouts {
         let place = landed.flatMap { $0.book == open.book && $0.spread == open.spread ? $0.place : nil }
             ?? open.source.place(ofPage: open.shownPage)
         let (inbox, source, book, path) = (inbox, open.source, open.book, open.path)
-        running = true
+        (running, overdue) = (true, false)
         relayingFrom = place
         executor.execute {
             do {
@@ -139,13 +142,17 @@ final class Relayouts {
     /// whether it completes the layout of the same size), `fail` with a line for each that
     /// failed. A whole layout finished while `turning` is held until the turn is over. After
     /// each, starts the next when the text size asked for changed meanwhile (of `open`, as it
-    /// is after the apply). With `wait`, the relayout started by an earlier frame is waited for.
+    /// is after the apply). With `wait`, the relayout started by an earlier frame is waited for,
+    /// once: one that does not come within it is not waited for again.
     func take(turning: Bool, open: () -> OpenReflowable?, apply: (DocumentRelaid, _ completingLayout: Bool) -> Void,
               fail: (String) -> Void) {
-        if let wait, running {
+        if let wait, running, !overdue {
             // In short waits, so that Ctrl-C (`Interrupt`) is heard.
             let deadline = Date(timeIntervalSinceNow: wait)
-            while !inbox.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.25))), !Interrupt.requested, Date() < deadline {}
+            while !inbox.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.25))) {
+                if Interrupt.requested { break }
+                if Date() >= deadline { overdue = true; break }
+            }
         }
         if let held, !turning {
             self.held = nil

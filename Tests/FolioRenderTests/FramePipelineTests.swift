@@ -722,6 +722,21 @@ private final class Recorder: FramePipelineDelegate {
         }
     }
 
+    /// A relayout that never ends costs frames that wait for layouts one wait, not one each: 90
+    /// frames waiting a second each would pass the time limit.
+    @Test(.timeLimit(.minutes(1))) func aLayoutThatNeverEndsIsWaitedForOnce() throws {
+        let relayouts = ManualDecoding()  // never run
+        try withDocument(LayingOut.format) { doc in
+            try live(configure: { $0.waitsForImages = true; $0.waitsForLayouts = true; $0.imageTimeout = 1; $0.relayingOut = relayouts }) { p, s, _ in
+                p.replaceLibrary(Library.load(from: doc, documents: p.configuration.documents, logProblems: false))
+                #expect(p.perform(.openBook(0), at: s.time))
+                step(p, s, until: s.time + 3)
+                #expect(relayouts.count == 1 && p.controller.library[0].imageCount == 6)
+                #expect(p.controller.phase == .reading && !p.controller.isAnimating, "the book opened meanwhile")
+            }
+        }
+    }
+
     /// Ctrl+= lands on the page holding the same text as soon as the book is laid out as far
     /// as it (the count "≈"); the rest is laid out next, in the background, and the count made
     /// exact without moving the reader or saying anything more.

@@ -82,10 +82,11 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	# Layouts kept between runs (LayoutCache) start empty: each run lays its books out itself.
 	# The documents the tests write once per process (and never remove: nothing runs after the
-	# last test) go into a scratch folder of the run's own, emptied as the next run starts.
-	rm -rf .build/test-cache .build/test-tmp
-	mkdir -p .build/test-tmp
-	TMPDIR=$(CURDIR)/.build/test-tmp XDG_CACHE_HOME=$(CURDIR)/.build/test-cache $(SWIFT) test --skip-build
+	# last test) go into a scratch folder of the run's own, removed when it ends; outside the
+	# tree, where the install tests' prefix must be.
+	rm -rf .build/test-cache
+	scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+	  TMPDIR=$$scratch XDG_CACHE_HOME=$(CURDIR)/.build/test-cache $(SWIFT) test --skip-build
 	scripts/test-outside-package
 
 # The fuzzers of FolioFuzzTests for FUZZ_SECONDS each (make test runs a few seconds of them).

@@ -82,10 +82,11 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	# Layouts kept between runs (LayoutCache) start empty: each run lays its books out itself.
 	# The documents the tests write once per process (and never remove: nothing runs after the
-	# last test) go into a scratch folder of the run's own, removed when it ends; outside the
-	# tree, where the install tests' prefix must be.
+	# last test) go into a scratch folder of the run's own, removed when it ends: outside the
+	# tree, where the install tests' prefix must be, and open to all as /tmp is (a test runs
+	# folio as another user).
 	rm -rf .build/test-cache
-	scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+	scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && chmod 1777 "$$scratch" && \
 	  TMPDIR=$$scratch XDG_CACHE_HOME=$(CURDIR)/.build/test-cache $(SWIFT) test --skip-build
 	scripts/test-outside-package
 

@@ -220,6 +220,31 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         #expect(store.table[key]?.state == .uploaded && uploads.shown[.page(0, 4)]?.height == 800)
     }
 
+    /// A frame that waits for its images waits for a soft one's sharper render too, so the frame
+    /// that shows it sharp is the same however long the render takes (a recording). One that
+    /// does not come within the wait is drawn soft: not late, as a missing one is.
+    @Test func aWaitingFrameWaitsForTheSharperImage() throws {
+        let folder = Folder()
+        let library = vectorBook(in: folder)
+        var s = settings()
+        (s.displayHeight, s.previewHeight) = (100, 0)
+        let uploads = Uploads()
+        let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: s, executor: BackgroundDecoding())
+        store.prepare(showing: spread(2), uploadBudget: nil, wait: 60)
+        #expect(uploads.shown[.page(0, 4)]?.height == 100)
+        store.setDisplayHeight(800)
+        let prepared = store.prepare(showing: spread(2), uploadBudget: nil, wait: 60)
+        #expect(prepared.late.isEmpty && uploads.shown[.page(0, 4)]?.height == 800 && uploads.shown[.page(0, 5)]?.height == 800)
+
+        let decoding = ManualDecoding(), held = Uploads()
+        let stuck = PageStore(library: library, documents: DocumentRegistry(), textures: held, settings: s, executor: decoding)
+        settle(stuck, decoding, showing: spread(2))
+        stuck.setDisplayHeight(800)
+        // The sharper renders are handed in and never run.
+        #expect(stuck.prepare(showing: spread(2), uploadBudget: nil, wait: 0.05).late.isEmpty)
+        #expect(held.shown[.page(0, 4)]?.height == 100 && decoding.count == 2)
+    }
+
     /// A small preview first, then the sharp page: two renders; without previews one.
     @Test func aPagePreviewsSmallThenSharp() throws {
         let folder = Folder()

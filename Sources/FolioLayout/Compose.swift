@@ -267,7 +267,8 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
                   closed: 1, scale: mix(closedScale, 1, p))
     }
     let leaves = box ? BookBody.leaves(book, spread: spread, progress: p) : nil
-    return body + (faces + [leaves].compactMap { $0 }).map { f in
+    let laid = faces + [leaves].compactMap { $0 }
+    let items = laid.map { f in
         let uv = UVMap.face(f.side, vertical: vertical, direction: book.direction)
         var model = box ? world * offset * BookBody.model(f, book: book, spread: spread, progress: p)
             : world * Mat4.translation(f.hinge.x * clamp(p, 0, 1), 0, f.hinge.y * clamp(p, 0, 1))
@@ -293,6 +294,35 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
         item.gutterDrop = f.gutterDrop * clamp(p, 0, 1)
         return item
     }
+    let joint = box ? gutterJoint(laid, items, frame: world * offset, book: book, spread: spread, progress: p) : nil
+    return body + items + [joint].compactMap { $0 }
+}
+
+/// While a book opens or closes, its left stack turns about a hinge above the spine, so the
+/// spine edge of the page on it stands off the right page's (up to two pixels at 1080p, late in
+/// the opening), and the desk showed between them as a dark line down the spine. A strip of
+/// paper lies in the gutter beneath both, as dark as the pages are at the spine: the gap shows
+/// paper, as a real book's joint does. Nil where the two edges meet or overlap. `frame`: the
+/// book's frame (`BookBody.model`'s) → world.
+private func gutterJoint(_ faces: [BookFace], _ items: [SceneItem], frame: Mat4, book: BookInfo, spread: Int,
+                         progress p: Double) -> SceneItem? {
+    guard p > 0, p < 1,
+          let l = faces.firstIndex(where: { $0.kind == .page && $0.side == .left && $0.visible }),
+          let r = faces.firstIndex(where: { $0.kind == .page && $0.side == .right && $0.visible }) else { return nil }
+    // Each page's spine edge, at the foot of its curve into the gutter.
+    let edge = { (i: Int) in BookBody.model(faces[i], book: book, spread: spread, progress: p).project(Vec3(0, 0, -items[i].gutterDrop.x)) }
+    let (left, right) = (edge(l), edge(r))
+    guard right.x > left.x else { return nil }
+    // A unit beyond each edge, under the pages there (they rise away from the spine), and a
+    // little below the lower edge, so that it shows only in the gap.
+    let margin = 1.0
+    var joint = items[r]
+    (joint.front, joint.back, joint.behind) = (.blank, nil, nil)
+    joint.size.x = right.x - left.x + 2 * margin
+    joint.model = frame * Mat4.translation(left.x - margin, 0, min(left.z, right.z) - 0.5 * margin)
+    joint.shade = Shade(self: items[r].shade.gutter)
+    (joint.gutterDrop, joint.z) = (.zero, BookFaces.Order.block)
+    return joint
 }
 
 /// The shadows on the pages beneath a turning sheet, scaled by `v.shadow`. With reverse

@@ -51,7 +51,8 @@ import Testing
             let p = Double(k) / 50
             let items = makeScene(ViewState(phase: .opening, book: 0, openProgress: p, spread: Double(spread)), books: [b]).items
             guard let board = items.first(where: { $0.kind == .board && $0.model.determinant < 0 }),
-                  let page = items.first(where: { $0.kind == .page && $0.model.determinant > 0 }) else {
+                  // The right-hand page (not the joint's paper beneath the spine, `gutterJoint`).
+                  let page = items.first(where: { $0.kind == .page && $0.front.kind == .page && $0.model.determinant > 0 }) else {
                 Issue.record("no front board or right page at \(p)")
                 return
             }

@@ -214,6 +214,26 @@ import Testing
         #expect(Int(p.b) > Int(p.r) + 20 && img.luma(x, y) < 90, "the board's fore edge at (\(x), \(y)) is the blue cloth: \(p)")
     }
 
+    /// Late in the opening the front board's stack turns about a hinge above the spine, so the
+    /// spine edge of the page on it stands off the first page's by a pixel or two: between them
+    /// the joint's paper shows, as dark as the pages at the spine, never the desk beneath
+    /// (luma 17–60 there before, a line down the spine flickering as the book settled).
+    @Test(arguments: [RenderConfiguration(samples: 0, filtering: .software), RenderConfiguration(samples: 4, filtering: .software)])
+    func theSpineShowsNoGapLateInTheOpening(_ configuration: RenderConfiguration) throws {
+        let (w, h) = (1280, 720)
+        for progress in [0.88, 0.9, 0.93] {
+            let scene = makeScene(ViewState(phase: .opening, book: 0, openProgress: progress), books: Self.library.bookInfos)
+            let img = try GLHarness.shared.render(scene, width: w, height: h, library: Self.library, configuration: configuration)
+            let page = try #require(scene.items.first { $0.kind == .page && $0.visible && $0.front.kind == .page && $0.angle == 0 })
+            let at = { (y: Double) in scene.camera.projectToView(page.model.project(Vec3(0, y * page.size.y, 0))) }
+            let spine = Int(((at(0).x / scene.camera.viewSize.x + 0.5) * Double(w)).rounded())
+            let (top, bottom) = (at(0.4), at(-0.4))
+            let rows = Int(((0.5 - top.y / scene.camera.viewSize.y) * Double(h)).rounded())...Int(((0.5 - bottom.y / scene.camera.viewSize.y) * Double(h)).rounded())
+            let darkest = rows.map { y in (spine - 6...spine + 2).map { img.luma($0, y) }.min()! }.min()!
+            #expect(darkest > 120, "open \(progress), \(configuration): the spine (column \(spine)) goes down to \(darkest)")
+        }
+    }
+
     /// Half open, the first page lies curving into the gutter over its block: no column of it,
     /// least of all where the curve ends, shows the cleared frame through it (the pages'
     /// depth-only pass once stood in front of the curve there, at this size).

@@ -299,8 +299,9 @@ private func bookItems(_ v: ViewState, book: BookInfo, index: Int) -> [SceneItem
 }
 
 /// While a book opens or closes, its left stack turns about a hinge above the spine, so the
-/// spine edge of the page on it stands off the right page's (up to two pixels at 1080p, late in
-/// the opening), and the desk showed between them as a dark line down the spine. A strip of
+/// spine edge of the page on it stands off the right page's (late in the opening two pixels at
+/// 1080p on a thin book, 28 on a 400-page one), and the desk showed between them as a dark band
+/// down the spine. A strip of
 /// paper lies in the gutter beneath both, as dark as the pages are at the spine: the gap shows
 /// paper, as a real book's joint does. Nil where the two edges meet or overlap. `frame`: the
 /// book's frame (`BookBody.model`'s) → world.

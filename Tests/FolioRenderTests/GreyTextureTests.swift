@@ -30,6 +30,19 @@ import Testing
         #expect(Texture.greyLevels(translucent) == nil)
     }
 
+    /// Opaque only when every alpha is 255, whichever pixel holds the one that is not, and never
+    /// for a colour byte (the check reads the pixels as words).
+    @Test func anImageIsOpaqueOnlyWhenEveryAlphaIs255() {
+        let tinted = Self.ramp(tinted: true)
+        #expect(Texture.isOpaque(tinted))
+        for i in [0, 31, 6399] {
+            var translucent = tinted
+            translucent.pixels[4 * i + 3] = 254
+            #expect(!Texture.isOpaque(translucent), "alpha 254 at pixel \(i)")
+        }
+        #expect(!Texture.isOpaque(RGBAImage(width: 3, height: 1, fill: (255, 255, 255, 0))))
+    }
+
     @Test func aGreyPageHoldsAQuarterOfTheBytesAndDrawsAsItsRGBAImage() throws {
         var s = StillState()
         s.book = 0; s.page = 7

@@ -217,8 +217,9 @@ import Testing
     /// Late in the opening the front board's stack turns about a hinge above the spine, so the
     /// spine edge of the page on it stands off the first page's by a pixel or two: between them
     /// the joint's paper shows, as dark as the pages at the spine, never the desk beneath
-    /// (luma 17–60 there before, a line down the spine flickering as the book settled).
-    @Test(arguments: [RenderConfiguration(samples: 0, filtering: .software), RenderConfiguration(samples: 4, filtering: .software)])
+    /// (luma 17–60 there before, a line down the spine flickering as the book settled). MSAA 0
+    /// and 4, software and GPU filtering.
+    @Test(arguments: RenderConfiguration.matrix)
     func theSpineShowsNoGapLateInTheOpening(_ configuration: RenderConfiguration) throws {
         let (w, h) = (1280, 720)
         for progress in [0.88, 0.9, 0.93] {

@@ -6,7 +6,8 @@
 // that only alias into moiré, and a coarser scale still shows. The coarse scales are the
 // strongest (as a book's gatherings show on its edge), so at reading size, where a 400-page
 // book's fore edge is 15 pixels at 1080p and 5 at 360p, it still reads as paper.
-// Inputs:   vBox, vNormal, vSpineSide, vEdge from block.vert.
+// Inputs:   vBox, vNormal, vSpineSide, vEdge from block.vert (or edge.vert), vFringe (edge.vert:
+//           how far across its strip, the coverage falling from 1 to 0).
 // Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack),
 //           uBoard (1: a cover board), uCover (sampler, unit 0: the cover image, for a board or
 //           a block with uSpine > 0), uSpine (0 … 1: how much a block's spine side shows the
@@ -15,11 +16,13 @@
 //           where a board's faces overhang), uLeafAngle (block.vert's: leaves fanned open, the
 //           edge's chord from the top leaf down to the stack; the leaf k of the way down lies at
 //           √(1 − k) of the top one's angle, so seen from the front their edges lie evenly).
-// Output:   fragColor.
+// Defines:  FRINGE (edge.vert's strips: the sheets' lines at their mean).
+// Output:   fragColor (its alpha the coverage, 1 − vFringe).
 in vec3 vBox;
 in vec3 vNormal;
 flat in float vSpineSide;
 flat in float vEdge;
+noperspective in float vFringe;
 
 #include "frame.glsl"
 uniform sampler2D uCover;
@@ -44,11 +47,16 @@ void main() {
     // The cloth: the cover's own colour just inside its edge, a little darker where it turns.
     // Paper blocks fetch it only on a shut book's spine side.
     float cloth = uBoard == 1 ? 1.0 : vSpineSide * uSpine;
+#ifdef FRINGE
+    // A strip a pixel wide along the outline, mostly the room: the sheets' lines at their mean.
+    color = uPaper * 0.92;
+#else
     float x = (uLeafAngle > 0.0 ? 1.0 - (1.0 - vBox.z) * (1.0 - vBox.z) : vBox.z) * uSheets;
     float w = fwidth(x);
     color = uPaper * (0.92 + 0.12 * bands(x, w) + 0.1 * bands(x / 3.0 + 0.37, w / 3.0)
                       + 0.08 * bands(x / 9.0 + 0.71, w / 9.0) + 0.07 * bands(x / 27.0 + 0.13, w / 27.0)
                       + 0.09 * bands(x / 81.0 + 0.53, w / 81.0) + 0.16 * bands(x / 243.0 + 0.29, w / 243.0));
+#endif
     // A board's edge is the cloth turned round it, so its thickness shows as a rounded rim and
     // not as a flat slab's: on its rim, lightest across the middle, where it faces out; on its
     // faces, where they overhang the paper (or the cover printed on it), a light crest where the
@@ -68,5 +76,5 @@ void main() {
     float bevel = 1.0 + smoothstep(1.0, 2.0, max(d.x, d.y)) * face;
     float rim = uBoard == 1 ? mix(bevel, 0.7 + 0.55 * sin(3.14159265 * vBox.z), vEdge) : 1.0;
     if (cloth > 0.0) color = mix(color, textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * rim * uClothTint, cloth);
-    fragColor = vec4(color * light, 1.0);
+    fragColor = vec4(color * light, 1.0 - vFringe);
 }

@@ -13,33 +13,14 @@
 //           uEndsInset (how far an open block's head and tail lie inside the page on it).
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
 //           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
-//           paper edges, a board's rim).
+//           paper edges, a board's rim), vFringe (0: edge.vert's strips fade, faces do not).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
 #include "frame.glsl"
 #include "block-draw.glsl"
 #include "arch.glsl"
-
-out vec3 vBox;
-out vec3 vNormal;
-flat out float vSpineSide;
-flat out float vEdge;
-
-// Leaves fanned open: their edges rise from the stack's top (k = 1) to the top leaf (k = 0) over
-// the fore edge and the head and tail; the faces lying in a leaf's plane are not drawn (the top
-// leaf's is the page lifted with it; the bottom lies on the stack). Between two leaves' edges
-// the eye sees the lower leaf's face: the fore edge is lit as the leaves' faces are.
-void leaves(vec3 box, vec3 normal) {
-    float phi = uLeafAngle * (1.0 - box.z);
-    vec3 local = vec3(box.x * uSize.x * cos(phi), (box.y - 0.5) * uSize.y, box.x * uSize.x * sin(phi));
-    float mid = 0.5 * uLeafAngle;
-    vBox = box;
-    vSpineSide = 0.0;
-    vEdge = 1.0;
-    vNormal = mat3(uModel) * (normal.x > 0.5 ? vec3(-sin(mid), 0.0, cos(mid)) : normal);
-    gl_Position = abs(normal.z) > 0.5 ? vec4(0.0, 0.0, 2.0, 1.0) : uViewProj * uModel * vec4(local, 1.0);
-}
+#include "box-place.glsl"
 
 // BoxMesh's hollow marks (1/512 and 511/512 of s and t): the inner edges of the band round a
 // hollow board's top (uHollow in from where the block stands on it), else the box's edges.
@@ -60,28 +41,7 @@ void main() {
         gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
         return;
     }
-    if (uLeafAngle > 0.0) {
-        leaves(box, normal);
-        return;
-    }
-    float depth = box.z * uThickness;
-    vec3 local = vec3(box.x * (uSize.x + uGrow + uFlare * depth), (box.y - 0.5) * (uSize.y + 2.0 * (uGrow - uEndsInset)), -depth);
-    // The top bends down into the gutter under the page; the bottom stays on the board. A
-    // little lower than the page everywhere: the page's columns sit a little further out (its
-    // mesh reaches past its edges), so its curve's end lies a hair beyond the block's.
-    float u = clamp(1.0 - local.x / (uGutterWidth * uSize.x), 0.0, 1.0);
-    // And arches up out of it as the page does (page.vert's curve; GutterCurve.arch).
-    float s = clamp(local.x / uSize.x, 0.0, 1.0);
-    float arch = archOf(uGutterDrop);
-    local.z -= (uGutterDrop * (u * u + 0.02) - arch * rise(s)) * (1.0 - box.z);
-    // The fore edge leans outwards by the flare.
-    vec3 n = normal + vec3(0.0, 0.0, uFlare * max(normal.x, 0.0));
-    vBox = box;
-    vSpineSide = normal.x < -0.5 ? 1.0 : 0.0;
-    vEdge = abs(normal.z) < 0.5 ? 1.0 : 0.0;
-    vNormal = mat3(uModel) * normalize(n);
-    gl_Position = uViewProj * uModel * vec4(local, 1.0);
-    // A shut book's block lies between its boards, which overhang it: its top and bottom are
-    // never seen, and are not drawn (a shelf of books rasterised them, each a cover's size).
-    if (uSpine >= 1.0 && abs(normal.z) > 0.5) gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
+    boxFace(box, normal);
+    vFringe = 0.0;
+    gl_Position = boxFaceDrawn(normal) ? uViewProj * uModel * vec4(boxPlace(box), 1.0) : vec4(0.0, 0.0, 2.0, 1.0);
 }

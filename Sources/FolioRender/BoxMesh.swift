@@ -49,3 +49,47 @@ enum BoxMesh {
         return mesh
     }
 }
+
+extension BoxMesh {
+    /// The fringe strips along the box's twelve edges (edge.vert): for each stretch of an edge,
+    /// and for each of the two faces that meet there, two triangles whose vertices carry the
+    /// stretch's end (`aBox`), its other end, the face's normal and the other face's, and 0 on
+    /// the edge or 1 a pixel out. The shader keeps the strips of edges on the outline, each
+    /// shaded as the face that shows. The top's edges along s are cut at `columns`, where it
+    /// bends into the gutter (a box whose top does not bend is drawn with none).
+    static func edges(columns: [Double] = [0, 1]) -> TriangleMesh {
+        // Where an edge runs along s, t or k, it lies between two faces: (fixed coordinates, normals).
+        var edges: [(SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)] = []
+        let sides: [Float] = [0, 1]
+        // A face's normal from the coordinate it fixes: k grows downwards, so k = 0 is the top.
+        func normal(_ axis: Int, _ at: Float) -> SIMD3<Float> {
+            var n = SIMD3<Float>(repeating: 0)
+            n[axis] = axis == 2 ? (at == 0 ? 1 : -1) : (at == 0 ? -1 : 1)
+            return n
+        }
+        let sCuts = Set(columns.map(Float.init) + [0, 1]).sorted()
+        for a in sides {
+            for b in sides {
+                // Only the top bends (its foot stays on the board): the bottom's edges are straight.
+                let cuts = b == 0 ? sCuts : [0, 1]
+                for (s0, s1) in zip(cuts, cuts.dropFirst()) {
+                    edges.append(([s0, a, b], [s1, a, b], normal(1, a), normal(2, b)))
+                }
+                edges.append(([a, 0, b], [a, 1, b], normal(0, a), normal(2, b)))
+                edges.append(([a, b, 0], [a, b, 1], normal(0, a), normal(1, b)))
+            }
+        }
+        var data: [Float] = []
+        for (p, q, n, m) in edges {
+            for (face, beyond) in [(n, m), (m, n)] {
+                for (end, out) in [(p, 0), (q, 0), (q, 1), (p, 0), (q, 1), (p, 1)] as [(SIMD3<Float>, Float)] {
+                    let other = end == p ? q : p
+                    data += [end.x, end.y, end.z, other.x, other.y, other.z, face.x, face.y, face.z, beyond.x, beyond.y, beyond.z, out]
+                }
+            }
+        }
+        let mesh = TriangleMesh(components: [3, 3, 3, 3, 1])
+        mesh.upload(data)
+        return mesh
+    }
+}

@@ -42,6 +42,8 @@ enum FrameDraw {
     case backdrop
     /// A page block or a cover board.
     case block(SceneItem)
+    /// The fringe along the outlines of blocks and boards drawn before it, without multisampling.
+    case outlines([SceneItem])
     /// Half a book's soft shadow on the desk.
     case deskShadow(SceneItem)
     /// A page, cover or sheet's faces, with the face state (`Renderer.face` or `.lone`).
@@ -232,25 +234,37 @@ final class FramePlanner {
         // A blit obeys the scissor: none. The backdrop alone leaves no depth: cleared, not copied.
         let restore = FrameDraw.blit(room, rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height),
                                      depth: !still.isEmpty)
+        // Single-sampled: standing boards take the fringe along their outlines.
+        let (boxes, faces) = Self.boxesAndFaces(fanned, outlines: true)
         passes.append(FramePass(Pass(target: target, clear: still.isEmpty ? .depthStencil : []), samples: .singleSampled(copying: false),
-                                draws: [restore] + Self.insides(fanned) + fanned.map { .of($0, state: Renderer.face) }, covered: covered))
+                                draws: [restore] + Self.insides(fanned) + boxes + faces, covered: covered))
         return passes
     }
 
-    /// Everything that does not bend: backdrop, page blocks, pages and covers, in order. With the
-    /// boxes alone multisampled, the faces in a second pass, single-sampled over them resolved.
+    /// Everything that does not bend: backdrop, page blocks and boards, their outlines' fringe
+    /// where the target is not multisampled, pages and covers. With the boxes alone
+    /// multisampled, the faces in a second pass, single-sampled over them resolved.
     static func layer(_ items: [SceneItem], into target: Framebuffer, settings: RenderSettings) -> [FramePass] {
         let split = boxesOnlyMultisampled(target, settings: settings)
+        let (boxes, faces) = boxesAndFaces(items, outlines: target.samples <= 1)
         // The insides' depth first: the backdrop then skips what opaque pages will cover. With
         // the boxes alone multisampled, after them and single-sampled: on every sample it
         // costs more than the backdrop it spares.
-        let draws = (split ? [] : insides(items)) + [.backdrop]
-            + items.filter { !split || ![.cover, .page, .sheet].contains($0.kind) }.map { FrameDraw.of($0, state: Renderer.face) }
-        let boxes = FramePass(Pass(target: target, clear: .all), samples: .multisampled, draws: draws)
-        guard split else { return [boxes] }
-        // The faces, in order, over the resolved boxes and against their depth.
-        let faces = items.filter { [.cover, .page, .sheet].contains($0.kind) }.map { FrameDraw.of($0, state: Renderer.face) }
-        return [boxes, FramePass(Pass(target: target), samples: .singleSampled(copying: true), draws: insides(items) + faces)]
+        guard split else { return [FramePass(Pass(target: target, clear: .all), samples: .multisampled, draws: insides(items) + [.backdrop] + boxes + faces)] }
+        return [FramePass(Pass(target: target, clear: .all), samples: .multisampled, draws: [.backdrop] + boxes),
+                FramePass(Pass(target: target), samples: .singleSampled(copying: true), draws: insides(items) + faces)]
+    }
+
+    /// What `items` draw, in order: the boxes (blocks, boards and desk shadows), then, with
+    /// `outlines`, the fringe along the blocks' and boards' outlines (`Renderer.drawOutlines`),
+    /// blended over the boxes beyond them and the room; and the faces (pages, covers, sheets),
+    /// whose rims blend over all of it.
+    static func boxesAndFaces(_ items: [SceneItem], outlines: Bool) -> (boxes: [FrameDraw], faces: [FrameDraw]) {
+        let isFace = { (item: SceneItem) in [.cover, .page, .sheet].contains(item.kind) }
+        let solid = items.filter { [.block, .board].contains($0.kind) }
+        let boxes = items.filter { !isFace($0) }.map { FrameDraw.of($0, state: Renderer.face) }
+        return (boxes + (outlines && !solid.isEmpty ? [.outlines(solid)] : []),
+                items.filter(isFace).map { FrameDraw.of($0, state: Renderer.face) })
     }
 
     /// The depth of the opaque flat pages' insides (`Renderer.drawDepthOfInsides`), where it

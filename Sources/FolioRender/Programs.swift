@@ -11,9 +11,11 @@ enum ProgramKind: Hashable {
     /// The depth-only pass of the insides of pages curving into the gutter (shadow.frag with INSIDES).
     case insides
     case backdrop, block, desk, copy
+    /// The fringe along a block's or board's outline, without multisampling (edge.vert with block.frag's FRINGE).
+    case edge
 
     /// Every program the renderer may draw with.
-    static let all: [ProgramKind] = PageVariant.all.map { .page($0) } + [.cast, .overlay, .insides, .backdrop, .block, .desk, .copy]
+    static let all: [ProgramKind] = PageVariant.all.map { .page($0) } + [.cast, .overlay, .insides, .backdrop, .block, .desk, .copy, .edge]
 
     /// Its files, the fragment stage's defines, and the attributes' locations.
     var stages: (vertex: String, fragment: String, defines: [String], bindings: [String: Int32]) {
@@ -27,6 +29,7 @@ enum ProgramKind: Hashable {
         case .block: return ("block.vert", "block.frag", [], ["aBox": 0, "aNormal": 1])
         case .desk: return ("desk.vert", "desk.frag", [], grid)
         case .copy: return ("backdrop.vert", "copy.frag", [], [:])
+        case .edge: return ("edge.vert", "block.frag", ["FRINGE"], ["aBox": 0, "aOther": 1, "aFace": 2, "aBeyond": 3, "aOut": 4])
         }
     }
 }
@@ -34,7 +37,7 @@ enum ProgramKind: Hashable {
 /// The renderer's programs, each linked the first time a frame draws with it. On a software
 /// renderer linking a program, and its first draw, run its shaders through LLVM (tens of
 /// milliseconds each from Mesa's shader cache, far more without it), and a still or the first
-/// frame of the viewer draws with a few of the ninety-five: docs/performance.md has the figures.
+/// frame of the viewer draws with a few of the ninety-six: docs/performance.md has the figures.
 /// Every stage is compiled when the cache is made, so a file that does not compile fails then,
 /// naming its line; compiling costs little (Mesa skips a source its cache holds), and each
 /// file is compiled once per set of defines, whatever the programs that share it.

@@ -373,39 +373,61 @@ extension Renderer {
         // on its top page: pushed back only as far as the insides, their foot shows where it
         // meets that page.
         gl.apply(Pipeline(block.program, DrawState(depth: .test(less: false, write: true), cull: .back,
-                                                   clockwise: item.model.determinant < 0, polygonOffset: item.leafAngle > 0 ? 1 : 2)))
-        block[.model].set(matrix: item.model.floats)
-        block[.size].set(Float(item.size.x), Float(item.size.y))
-        block[.thickness].set(Float(item.thickness))
+                                                   clockwise: item.model.determinant < 0, polygonOffset: Self.boxOffset(item))))
+        setBox(block, item, textures: textures)
+        block.draw { box.draw() }
+    }
+
+    /// Without multisampling, the fringe along the outline of each of `items` (blocks and boards,
+    /// all drawn already: edge.vert), blended over what lies beyond it, as far back in depth as
+    /// its box, writing none: a box drawn later still covers it.
+    func drawOutlines(_ items: [SceneItem], textures: TextureStore) {
+        for item in items {
+            gl.apply(Pipeline(edge.program, DrawState(depth: .test(less: false, write: false), blend: .over,
+                                                      polygonOffset: Self.boxOffset(item))))
+            setBox(edge, item, textures: textures)
+            // Vertices cost a software renderer here: a top that does not bend needs no cuts
+            // (box-place.glsl: the gutter's curve; fanned leaves lie flat).
+            let bends = item.gutterDrop.x != 0 && item.leafAngle == 0
+            edge.draw { (bends ? boxEdges : flatBoxEdges).draw() }
+        }
+    }
+
+    static func boxOffset(_ item: SceneItem) -> Float { item.leafAngle > 0 ? 1 : 2 }
+
+    /// What block.vert, edge.vert and block.frag draw `item` with.
+    private func setBox(_ program: ProgramUniforms, _ item: SceneItem, textures: TextureStore) {
+        program[.model].set(matrix: item.model.floats)
+        program[.size].set(Float(item.size.x), Float(item.size.y))
+        program[.thickness].set(Float(item.thickness))
         // The paper's edges take the theme's paper with the pages.
         let paper = takesTheme(item) ? settings.theme.paper : Theme.paper.paper
         // Leaves under a lifting board lie in its shade, as the page under them does.
         let shade = 1 - item.shade.reveal
-        block[.paper].set(Float(0.93 * paper.r * shade), Float(0.90 * paper.g * shade), Float(0.83 * paper.b * shade))
+        program[.paper].set(Float(0.93 * paper.r * shade), Float(0.90 * paper.g * shade), Float(0.83 * paper.b * shade))
         let tint = takesTheme(item) ? settings.theme.room : Theme.paper.room
-        block[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
-        block[.sheets].set(Float(max(item.thickness / PageStack.sheetThickness, 1)))
+        program[.clothTint].set(Float(tint.r), Float(tint.g), Float(tint.b))
+        program[.sheets].set(Float(max(item.thickness / PageStack.sheetThickness, 1)))
         let board = item.kind == .board
-        block[.board].set(Int32(board ? 1 : 0))
-        block[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
+        program[.board].set(Int32(board ? 1 : 0))
+        program[.grow].set(Float(board ? BookBoard.overhang(item.thickness) : 0))
         // An open book's block stops a pixel short of the page's head and tail: the page's
         // antialiased rim there blends over the board beyond, never over a sliver of the block's
         // top that a stack a sheet lower shows along another stretch of the edge (without MSAA
         // the block's edge steps). Its sides there are never seen; its fore edge is.
-        block[.endsInset].set(Float(board || item.closed > 0 ? 0 : pixelUnits))
+        program[.endsInset].set(Float(board || item.closed > 0 ? 0 : pixelUnits))
         // A shut book's block is square and its spine side is the cover's cloth.
-        block[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed) * item.flare))
-        block[.gutterDrop].set(Float(item.gutterDrop.x))
-        block[.leafAngle].set(Float(item.leafAngle))
-        block[.spine].set(Float(board ? 0 : item.closed))
+        program[.flare].set(Float(board ? 0 : 0.5 * (1 - item.closed) * item.flare))
+        program[.gutterDrop].set(Float(item.gutterDrop.x))
+        program[.leafAngle].set(Float(item.leafAngle))
+        program[.spine].set(Float(board ? 0 : item.closed))
         // A shut book's board turns its top to the block, which hides all of it but the band
         // beyond: the rest is not drawn (block.vert), with a margin as the pages' insides keep.
         let hollow = board && item.closed >= 1 && item.opacity >= 1
-        block[.hollow].set(Float(hollow ? min(max(2 * pixelUnits, 0.3 * settings.cornerRadius), 0.03 * item.size.x) : 0))
+        program[.hollow].set(Float(hollow ? min(max(2 * pixelUnits, 0.3 * settings.cornerRadius), 0.03 * item.size.x) : 0))
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)
         }
-        block.draw { box.draw() }
     }
 
     /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),

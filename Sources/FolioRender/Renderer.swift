@@ -25,6 +25,7 @@ public final class Renderer {
     var block: ProgramUniforms { programs[.block] }
     var desk: ProgramUniforms { programs[.desk] }
     var copy: ProgramUniforms { programs[.copy] }
+    var edge: ProgramUniforms { programs[.edge] }
     /// A program that compiled but did not link, when a frame first drew with it: its parts of
     /// the frames are not drawn. Hosts report it (commands fail with it).
     public var programFailure: RenderError? { programs.failure }
@@ -47,6 +48,10 @@ public final class Renderer {
     /// A page beneath a sheet: its occlusion is found per vertex and varies smoothly.
     let occlusionMesh: GridMesh
     let box: TriangleMesh
+    /// The fringe strips along a box's edges (`drawOutlines`), its top's cut where it bends
+    /// into the gutter or not.
+    let boxEdges: TriangleMesh
+    let flatBoxEdges: TriangleMesh
     /// The strips of the curl being drawn, and the coarser ones of its shadow.
     let curlMesh: CurlMesh
     let curlShadowMesh: CurlMesh
@@ -119,6 +124,8 @@ public final class Renderer {
         insideCells = CellMesh()
         rimCells = CellMesh()
         box = BoxMesh.make(columns: GutterCurve.columns)
+        boxEdges = BoxMesh.edges(columns: GutterCurve.columns)
+        flatBoxEdges = BoxMesh.edges()
         glGenVertexArrays(1, &emptyVAO)
         GLErrors.enableDebugOutput()
     }
@@ -139,6 +146,8 @@ public final class Renderer {
         insideCells.destroy()
         rimCells.destroy()
         box.destroy()
+        boxEdges.destroy()
+        flatBoxEdges.destroy()
         glDeleteVertexArrays(1, &emptyVAO)
         planner.destroy()
     }
@@ -199,6 +208,7 @@ public final class Renderer {
             case let .insidesDepth(items): drawDepthOfInsides(items)
             case .backdrop: drawBackdrop()
             case let .block(item): drawBlock(item, textures: textures)
+            case let .outlines(items): drawOutlines(items, textures: textures)
             case let .deskShadow(item): drawDeskShadow(item)
             case let .face(item, state): drawFace(item, state: state, textures: textures)
             case let .lone(item, part): drawFace(item, state: Self.lone, textures: textures, lone: part)

@@ -126,11 +126,13 @@ import Testing
         #expect(misses <= 1 && hits + misses == 3, "the room drawn \(misses) times, restored \(hits) times")
         for i in sequence.indices {
             let r = try #require(ImageAssert.compare(cached[i], full[i], channelTolerance: 2))
-            // Multisampled, a standing board's edges are drawn single-sampled over the room:
-            // only their pixels may differ. Without, a few pixels at the head and tail next to
-            // the spine, where a page cut there (`FanCover`: there a point need only lie inside
-            // the page above) leaves the rim of the one above over a board's overhang.
-            #expect(r.fraction < (samples > 1 ? 0.006 : 0.002), "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
+            // Multisampled, a standing board's edges are drawn single-sampled over the room,
+            // smoothed by the fringe along its outline: only their pixels may differ, each
+            // partly covered a little otherwise than by four samples. Without, a few pixels at
+            // the head and tail next to the spine, where a page cut there (`FanCover`: there a
+            // point need only lie inside the page above) leaves the rim of the one above over a
+            // board's overhang.
+            #expect(r.fraction < (samples > 1 ? 0.009 : 0.002), "frame \(i): \(r.failingPixels) pixels differ (max \(r.maxDelta))")
         }
     }
 }

@@ -19,6 +19,7 @@ import Testing
             case .insidesDepth: "insides"
             case .backdrop: "backdrop"
             case .block: "block"
+            case .outlines: "outlines"
             case .deskShadow: "deskShadow"
             case let .face(item, state): item.kind == .sheet ? (state == Renderer.lone ? "loneSheet" : "sheet") : "face"
             case let .lone(_, part): if case .insides = part { "loneInsides" } else { "loneSheet" }
@@ -55,9 +56,10 @@ import Testing
         return try s.scene(library: library.bookInfos)
     }
 
-    /// An open book at rest: one pass, cleared whole, the room first, then its boxes and pages.
-    /// Multisampled with the boxes alone (the default), the pages are a second pass, drawn
-    /// single-sampled over the boxes resolved.
+    /// An open book at rest: one pass, cleared whole, the room first, then its boxes, the fringe
+    /// along their outlines and the pages. Multisampled with the boxes alone (the default), the
+    /// pages are a second pass, drawn single-sampled over the boxes resolved, and the boxes'
+    /// own samples smooth their outlines.
     @Test func aBookAtRestIsOnePassOrTwoWithTheBoxesAloneMultisampled() throws {
         let open = try scene { $0.book = 0; $0.page = 7 }
         let plain = try passes([open], cached: false)
@@ -66,11 +68,12 @@ import Testing
         #expect(one[0].pass.target.serial == plain.target && one[0].pass.clear == .all && one[0].samples == .multisampled)
         let draws = Self.draws(one[0])
         #expect(draws.drop { $0 == "insides" }.first == "backdrop", "\(draws)")
-        #expect(draws.contains { $0.hasPrefix("block") } && draws.contains { $0.hasPrefix("face") }, "\(draws)")
+        let boxes = try #require(draws.lastIndex { $0.hasPrefix("block") }), faces = try #require(draws.firstIndex { $0.hasPrefix("face") })
+        #expect(draws[boxes + 1] == "outlines" && boxes + 1 < faces, "\(draws)")
 
         let smooth = try #require(try passes([open], samples: 4, cached: false).frames.first)
         #expect(smooth.count == 2, "\(smooth.map(Self.draws))")
-        #expect(!Self.draws(smooth[0]).contains { $0.hasPrefix("face") }, "the boxes' pass draws no page")
+        #expect(!Self.draws(smooth[0]).contains { $0.hasPrefix("face") || $0 == "outlines" }, "the boxes' pass draws no page, no fringe")
         #expect(smooth[1].samples == .singleSampled(copying: true) && smooth[1].pass.clear.isEmpty)
         #expect(Self.draws(smooth[1]).allSatisfy { $0.hasPrefix("face") || $0 == "insides" }, "\(Self.draws(smooth[1]))")
     }

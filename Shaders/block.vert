@@ -13,7 +13,7 @@
 //           uEndsInset (how far an open block's head and tail lie inside the page on it).
 // Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
 //           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
-//           paper edges, a board's rim), vFringe (0: edge.vert's strips fade, faces do not).
+//           paper edges, a board's rim).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
@@ -42,6 +42,5 @@ void main() {
         return;
     }
     boxFace(box, normal);
-    vFringe = 0.0;
     gl_Position = boxFaceDrawn(normal) ? uViewProj * uModel * vec4(boxPlace(box), 1.0) : vec4(0.0, 0.0, 2.0, 1.0);
 }

@@ -1,7 +1,7 @@
 // Where a point of a page block or board lies, in its model's space: block.vert draws the box's
 // faces there and edge.vert the fringes along its outline, so the two meet exactly. Included
 // (Shader.swift's `#include`) after frame.glsl, block-draw.glsl and arch.glsl.
-// Outputs: vBox, vNormal, vSpineSide, vEdge (block.vert's header), vFringe (edge.vert's).
+// Outputs: vBox, vNormal, vSpineSide, vEdge (block.vert's header).
 // Inputs: box in [0, 1]³ (s across from the spine, t along it, k down into the stack), as
 // block.vert's aBox after its hollow marks are moved.
 
@@ -39,7 +39,6 @@ out vec3 vBox;
 out vec3 vNormal;
 flat out float vSpineSide;
 flat out float vEdge;
-noperspective out float vFringe;
 
 // What block.frag shades a point of the face with this outward normal by. Between two fanned
 // leaves' edges the eye sees the lower leaf's face: the fore edge is lit as the leaves' faces

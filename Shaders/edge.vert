@@ -2,7 +2,7 @@
 // A page block's or board's outline, smoothed without multisampling: a strip a pixel wide
 // along each edge where a face that shows meets one turned away (the silhouette), from a
 // quarter of a pixel inside the edge to three quarters outside, shaded as the face that shows
-// and fading from it to nothing across the pixel (block.frag's coverage). The outline no longer
+// (block-shade.glsl) and fading from it to nothing across the pixel (fringe.frag). The outline no longer
 // steps from pixel to pixel; it lies a quarter of a pixel further out on average (a strip
 // wholly outside steps not at all but grows the box by half a pixel, eating a two-pixel sliver
 // of paper between boards; one from half a pixel inside halves the steps). Drawn after the
@@ -11,8 +11,9 @@
 // Inputs:   aBox (one end of a stretch of an edge, BoxMesh's coordinates), aOther (its other
 //           end), aFace (outward normal of the face the strip is shaded as), aBeyond (the other
 //           face's at the edge), aOut (0 on the strip's inner side, 1 on its outer); BoxMesh.edges.
-// Uniforms: block.vert's, uPixelHalf.
-// Outputs:  block.vert's, vFringe (aOut).
+// Uniforms: block.vert's and block.frag's, uPixelHalf.
+// Outputs:  vBox, vEdge (box-place.glsl's), vPaper and vCloth (the face lit: block-shade.glsl's
+//           boxLight), vPx (boardRim's px), vFringe (aOut: the coverage falls from 1 to 0).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aOther;
 layout(location = 2) in vec3 aFace;
@@ -20,9 +21,16 @@ layout(location = 3) in vec3 aBeyond;
 layout(location = 4) in float aOut;
 
 #include "frame.glsl"
+uniform sampler2D uCover;
 #include "block-draw.glsl"
+#include "block-shade.glsl"
 #include "arch.glsl"
 #include "box-place.glsl"
+
+out vec3 vPaper;
+out vec3 vCloth;
+out float vPx;
+noperspective out float vFringe;
 
 vec4 clipOf(vec3 local) { return uViewProj * uModel * vec4(local, 1.0); }
 // Pixels from the view's centre.
@@ -57,10 +65,17 @@ void main() {
     }
     // Across the edge, away from the face.
     vec2 out2 = normalize(vec2(-along.y, along.x));
-    float across = dot(out2, rs - ps);
-    if (across > 0.0) out2 = -out2;
-    // The face's coordinates carried on across the strip, so block.frag shades it as the
-    // face's outermost pixels, the same change from pixel to pixel (its fwidth).
-    boxFace(aBox + (aOut - 0.25) * (aBox - intoFace) / max(abs(across), 1e-3), aFace);
+    if (dot(out2, rs - ps) > 0.0) out2 = -out2;
+    // Shaded as the face's outermost pixels are: lit here, its paper's lines at their mean (they
+    // cost a software renderer most); its board's rim in fringe.frag, carried on across the
+    // strip a pixel a step, with the change in a pixel that block.frag finds (its fwidth). (A
+    // step an eighth of the way into the face: perspective changes the scale across it.)
+    vec3 near = mix(aBox, intoFace, 0.125);
+    vec3 step = (aBox - near) / max(abs(dot(out2, onScreen(clipOf(boxPlace(near))) - ps)), 1e-4);
+    vec3 at = aBox + (aOut - 0.25) * step;
+    vec2 d = boardInset(at), e = boardInset(at + step);
+    boxFace(at, aFace);
+    vPx = max(abs(min(e.x, e.y) - min(d.x, d.y)), 1e-4);
+    boxLight(vNormal, vSpineSide, 0.0, vPaper, vCloth);
     gl_Position = vec4((ps + (aOut - 0.25) * out2) / uPixelHalf * clip.w, clip.zw);
 }

@@ -11,7 +11,7 @@ enum ProgramKind: Hashable {
     /// The depth-only pass of the insides of pages curving into the gutter (shadow.frag with INSIDES).
     case insides
     case backdrop, block, desk, copy
-    /// The fringe along a block's or board's outline, without multisampling (edge.vert with block.frag's FRINGE).
+    /// The fringe along a block's or board's outline, without multisampling (edge.vert, fringe.frag).
     case edge
 
     /// Every program the renderer may draw with.
@@ -29,7 +29,7 @@ enum ProgramKind: Hashable {
         case .block: return ("block.vert", "block.frag", [], ["aBox": 0, "aNormal": 1])
         case .desk: return ("desk.vert", "desk.frag", [], grid)
         case .copy: return ("backdrop.vert", "copy.frag", [], [:])
-        case .edge: return ("edge.vert", "block.frag", ["FRINGE"], ["aBox": 0, "aOther": 1, "aFace": 2, "aBeyond": 3, "aOut": 4])
+        case .edge: return ("edge.vert", "fringe.frag", [], ["aBox": 0, "aOther": 1, "aFace": 2, "aBeyond": 3, "aOut": 4])
         }
     }
 }

@@ -380,10 +380,16 @@ extension Renderer {
 
     /// Without multisampling, the fringe along the outline of each of `items` (blocks and boards,
     /// all drawn already: edge.vert), blended over what lies beyond it, as far back in depth as
-    /// its box, writing none: a box drawn later still covers it.
+    /// its box, writing none: a box drawn later still covers it. A book's boards and block share
+    /// much of their outline on screen, and two strips there thickened it: each pixel takes one
+    /// strip of a book, its nearest box's first, marked with the book in the stencil (which the
+    /// pass starts from cleared, or from a kept room's own marks). Books' strips cross freely.
     func drawOutlines(_ items: [SceneItem], textures: TextureStore) {
-        for item in items {
-            gl.apply(Pipeline(edge.program, DrawState(depth: .test(less: false, write: false), blend: .over,
+        let height = { (item: SceneItem) in item.model.project(Vec3(item.size.x / 2, 0, -item.thickness / 2)).z }
+        for item in items.sorted(by: { ($0.book, -height($0)) < ($1.book, -height($1)) }) {
+            let once = DrawState.Stencil(function: E(GL_NOTEQUAL), reference: GLint(item.book % 255 + 1), readMask: 0xFF,
+                                         writeMask: 0xFF, pass: E(GL_REPLACE))
+            gl.apply(Pipeline(edge.program, DrawState(depth: .test(less: false, write: false), stencil: once, blend: .over,
                                                       polygonOffset: Self.boxOffset(item))))
             setBox(edge, item, textures: textures)
             // Vertices cost a software renderer here: a top that does not bend needs no cuts

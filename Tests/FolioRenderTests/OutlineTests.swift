@@ -63,4 +63,23 @@ import Testing
         let off = Self.wobble(xs)
         #expect(off < 0.15, "the edge lies \(off) pixels (RMS) from a straight line, \(configuration)")
     }
+
+    /// A board lying on another of its size (a shut book's boards, seen from above its
+    /// middle): the lower one's outline lies a fraction of a pixel inside the upper one's, and
+    /// its strip reached past it, over the upper one's. Each pixel takes one strip, the nearest
+    /// box's: the pair looks as the upper board alone.
+    @Test func boxesSharingAnOutlineDrawItOnce() throws {
+        let size = Vec2(180, 240), thickness = 4.0
+        func board(lowered: Double) -> SceneItem {
+            SceneItem(kind: .board, book: 0, page: 0, size: size, model: .rotationZ(0.2) * .translation(-size.x / 2, 0, -lowered),
+                      front: .cover(0), thickness: thickness)
+        }
+        let camera = Camera(viewSize: Vec2(Double(Self.width), Double(Self.height)))
+        func render(_ items: [SceneItem]) throws -> RGBAImage {
+            try GLHarness.shared.render(Scene(state: .shelf, camera: camera, items: items), width: Self.width, height: Self.height)
+        }
+        let alone = try render([board(lowered: 0)]), pair = try render([board(lowered: thickness), board(lowered: 0)])
+        let r = try #require(ImageAssert.compare(pair, alone, channelTolerance: 2))
+        #expect(r.failingPixels == 0, "\(r.failingPixels) pixels differ from the upper board alone (up to \(r.maxDelta))")
+    }
 }

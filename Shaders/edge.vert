@@ -2,12 +2,12 @@
 // A page block's or board's outline, smoothed without multisampling: a strip a pixel wide
 // along each edge where a face that shows meets one turned away (the silhouette), from a
 // quarter of a pixel inside the edge to three quarters outside, shaded as the face that shows
-// (block-shade.glsl) and fading from it to nothing across the pixel (fringe.frag). The outline no longer
-// steps from pixel to pixel; it lies a quarter of a pixel further out on average (a strip
-// wholly outside steps not at all but grows the box by half a pixel, eating a two-pixel sliver
-// of paper between boards; one from half a pixel inside halves the steps). Drawn after the
-// boxes, over what lies beyond them; an edge between two faces that show, or two turned away,
-// draws nothing.
+// (block-shade.glsl) and fading from it to nothing across the pixel (fringe.frag). The outline
+// no longer steps from pixel to pixel; it lies a quarter of a pixel further out on average (a
+// strip wholly outside steps not at all but grows the box by half a pixel, eating a two-pixel
+// sliver of paper between boards; one from half a pixel inside halves the steps). Drawn after
+// the boxes, over what lies beyond them; an edge between two faces that show, or two turned
+// away, draws nothing.
 // Inputs:   aBox (one end of a stretch of an edge, BoxMesh's coordinates), aOther (its other
 //           end), aFace (outward normal of the face the strip is shaded as), aBeyond (the other
 //           face's at the edge), aOut (0 on the strip's inner side, 1 on its outer); BoxMesh.edges.

@@ -54,9 +54,10 @@ extension BoxMesh {
     /// The fringe strips along the box's twelve edges (edge.vert): for each stretch of an edge,
     /// and for each of the two faces that meet there, two triangles whose vertices carry the
     /// stretch's end (`aBox`), its other end, the face's normal and the other face's, and 0 on
-    /// the edge or 1 a pixel out. The shader keeps the strips of edges on the outline, each
-    /// shaded as the face that shows. The top's edges along s are cut at `columns`, where it
-    /// bends into the gutter (a box whose top does not bend is drawn with none).
+    /// the strip's inner side or 1 on its outer. The shader keeps the strips of edges on the
+    /// outline, each shaded as the face that shows. The top's edges along s are cut at
+    /// `columns`, where it bends into the gutter (a box whose top does not bend is drawn with
+    /// none).
     static func edges(columns: [Double] = [0, 1]) -> TriangleMesh {
         // Where an edge runs along s, t or k, it lies between two faces: (fixed coordinates, normals).
         var edges: [(SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)] = []

@@ -1,5 +1,5 @@
-// The colour of a point of a page block's or board's face, lit: block.frag's per pixel,
-// edge.vert's per vertex of the strips along the outline. Included (Shader.swift's `#include`)
+// The colour of a point of a page block's or board's face, lit: block.vert and block.frag's,
+// and edge.vert and fringe.frag's for the strips along the outline. Included (Shader.swift's `#include`)
 // after frame.glsl, block-draw.glsl and the sampler uCover; the uniforms are block.frag's.
 
 // A band's own shade, −0.5 … 0.5: each sheet's edge a little lighter or darker than the next.
@@ -19,14 +19,14 @@ vec2 boardInset(vec3 box) {
     return vec2((1.0 - box.x) * (uSize.x + uGrow), min(box.y, 1.0 - box.y) * (uSize.y + 2.0 * uGrow)) / max(uGrow, 1e-3);
 }
 
-// The face with this (world) normal lit, as paper and as cloth: its colour is paper + cloth ·
-// boardRim. spineSide as block.vert's vSpineSide; `lines`: the sheets' lines' shade there (0:
-// their mean). The cloth is the cover's own colour just inside its edge; paper blocks take it
-// only on a shut book's spine side.
-void boxLight(vec3 normal, float spineSide, float lines, out vec3 paper, out vec3 cloth) {
+// The face with this (world) normal lit, as paper and as cloth: its colour is paper · (0.92 +
+// the sheets' lines' shade there) + cloth · boardRim. spineSide as block.vert's vSpineSide. The
+// same over a face (its normal is), so found per vertex. The cloth is the cover's own colour just
+// inside its edge; paper blocks take it only on a shut book's spine side.
+void boxLight(vec3 normal, float spineSide, out vec3 paper, out vec3 cloth) {
     float light = 0.6 + 0.4 * max(dot(normalize(normal), uLight), 0.0);
     float share = uBoard == 1 ? 1.0 : spineSide * uSpine;
-    paper = uPaper * (0.92 + lines) * (1.0 - share) * light;
+    paper = uPaper * (1.0 - share) * light;
     cloth = share > 0.0 ? textureLod(uCover, vec2(0.015, 0.5), 0.0).rgb * 0.85 * uClothTint * share * light : vec3(0.0);
 }
 

@@ -6,7 +6,7 @@
 // that only alias into moiré, and a coarser scale still shows. The coarse scales are the
 // strongest (as a book's gatherings show on its edge), so at reading size, where a 400-page
 // book's fore edge is 15 pixels at 1080p and 5 at 360p, it still reads as paper.
-// Inputs:   vBox, vNormal, vSpineSide, vEdge from block.vert.
+// Inputs:   vBox, vEdge, vPaper, vCloth from block.vert.
 // Uniforms: uPaper (edge colour), uLight (unit, towards the light), uSheets (sheets in the stack),
 //           uBoard (1: a cover board), uCover (sampler, unit 0: the cover image, for a board or
 //           a block with uSpine > 0), uSpine (0 … 1: how much a block's spine side shows the
@@ -15,11 +15,12 @@
 //           where a board's faces overhang), uLeafAngle (block.vert's: leaves fanned open, the
 //           edge's chord from the top leaf down to the stack; the leaf k of the way down lies at
 //           √(1 − k) of the top one's angle, so seen from the front their edges lie evenly).
-// Output:   fragColor. The colour itself is block-shade.glsl's, with the lines.
+// Output:   fragColor. The colour itself is block-shade.glsl's, with the lines; the face is lit
+//           in block.vert, where uPaper, uLight, uCover, uSpine and uClothTint are read.
 in vec3 vBox;
-in vec3 vNormal;
-flat in float vSpineSide;
 flat in float vEdge;
+flat in vec3 vPaper;
+flat in vec3 vCloth;
 
 #include "frame.glsl"
 uniform sampler2D uCover;
@@ -35,7 +36,5 @@ void main() {
                   + 0.07 * bands(x / 27.0 + 0.13, w / 27.0) + 0.09 * bands(x / 81.0 + 0.53, w / 81.0)
                   + 0.16 * bands(x / 243.0 + 0.29, w / 243.0);
     vec2 d = boardInset(vBox);
-    vec3 paper, cloth;
-    boxLight(vNormal, vSpineSide, lines, paper, cloth);
-    fragColor = vec4(paper + cloth * boardRim(vBox, vEdge, max(fwidth(min(d.x, d.y)), 1e-4)), 1.0);
+    fragColor = vec4(vPaper * (0.92 + lines) + vCloth * boardRim(vBox, vEdge, max(fwidth(min(d.x, d.y)), 1e-4)), 1.0);
 }

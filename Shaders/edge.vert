@@ -13,7 +13,8 @@
 //           face's at the edge), aOut (0 on the strip's inner side, 1 on its outer); BoxMesh.edges.
 // Uniforms: block.vert's and block.frag's, uPixelHalf.
 // Outputs:  vBox, vEdge (box-place.glsl's), vPaper and vCloth (the face lit: block-shade.glsl's
-//           boxLight), vPx (boardRim's px), vFringe (aOut: the coverage falls from 1 to 0).
+//           boxLight, its paper's lines at their mean), vPx (boardRim's px), vFringe (aOut: the
+//           coverage falls from 1 to 0).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aOther;
 layout(location = 2) in vec3 aFace;
@@ -76,6 +77,7 @@ void main() {
     vec2 d = boardInset(at), e = boardInset(at + step);
     boxFace(at, aFace);
     vPx = max(abs(min(e.x, e.y) - min(d.x, d.y)), 1e-4);
-    boxLight(vNormal, vSpineSide, 0.0, vPaper, vCloth);
+    boxLight(vNormal, vSpineSide, vPaper, vCloth);
+    vPaper *= 0.92;
     gl_Position = vec4((ps + (aOut - 0.25) * out2) / uPixelHalf * clip.w, clip.zw);
 }

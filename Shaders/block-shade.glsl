@@ -20,7 +20,7 @@ vec2 boardInset(vec3 box) {
 }
 
 // The face with this (world) normal lit, as paper and as cloth: its colour is paper · (0.92 +
-// the sheets' lines' shade there) + cloth · boardRim. spineSide as block.vert's vSpineSide. The
+// the sheets' lines' shade there) + cloth · boardRim. spineSide: 1 on a block's spine side. The
 // same over a face (its normal is), so found per vertex. The cloth is the cover's own colour just
 // inside its edge; paper blocks take it only on a shut book's spine side.
 void boxLight(vec3 normal, float spineSide, out vec3 paper, out vec3 cloth) {

@@ -12,10 +12,9 @@
 //           shut book's block, between its boards: block.frag's cloth on its spine side),
 //           uEndsInset (how far an open block's head and tail lie inside the page on it); and
 //           block.frag's that light a face (uPaper, uLight, uCover, uSpine, uClothTint).
-// Outputs:  vBox (the input, for the edge stripes), vNormal (world), vSpineSide (1 on the face
-//           at s = 0, the spine side), vEdge (1 on the four faces across the depth: a block's
-//           paper edges, a board's rim), vPaper and vCloth (the face lit: block-shade.glsl's
-//           boxLight).
+// Outputs:  vBox (the input, for the edge stripes), vEdge (1 on the four faces across the
+//           depth: a block's paper edges, a board's rim), vPaper and vCloth (the face lit:
+//           block-shade.glsl's boxLight; the spine side, at s = 0, takes a shut book's cloth).
 layout(location = 0) in vec3 aBox;
 layout(location = 1) in vec3 aNormal;
 
@@ -25,9 +24,6 @@ uniform sampler2D uCover;
 #include "block-shade.glsl"
 #include "arch.glsl"
 #include "box-place.glsl"
-
-flat out vec3 vPaper;
-flat out vec3 vCloth;
 
 // BoxMesh's hollow marks (1/512 and 511/512 of s and t): the inner edges of the band round a
 // hollow board's top (uHollow in from where the block stands on it), else the box's edges.
@@ -49,6 +45,5 @@ void main() {
         return;
     }
     boxFace(box, normal);
-    boxLight(vNormal, vSpineSide, vPaper, vCloth);
     gl_Position = boxFaceDrawn(normal) ? uViewProj * uModel * vec4(boxPlace(box), 1.0) : vec4(0.0, 0.0, 2.0, 1.0);
 }

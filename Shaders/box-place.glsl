@@ -1,7 +1,7 @@
 // Where a point of a page block or board lies, in its model's space: block.vert draws the box's
 // faces there and edge.vert the fringes along its outline, so the two meet exactly. Included
-// (Shader.swift's `#include`) after frame.glsl, block-draw.glsl and arch.glsl.
-// Outputs: vBox, vNormal, vSpineSide, vEdge (block.vert's header).
+// (Shader.swift's `#include`) after frame.glsl, block-draw.glsl, block-shade.glsl and arch.glsl.
+// Outputs: vBox, vEdge, vPaper, vCloth (block.vert's header).
 // Inputs: box in [0, 1]³ (s across from the spine, t along it, k down into the stack), as
 // block.vert's aBox after its hollow marks are moved.
 
@@ -36,23 +36,24 @@ bool boxFaceDrawn(vec3 normal) {
 }
 
 out vec3 vBox;
-out vec3 vNormal;
-flat out float vSpineSide;
 flat out float vEdge;
+flat out vec3 vPaper;
+flat out vec3 vCloth;
 
-// What block.frag shades a point of the face with this outward normal by. Between two fanned
-// leaves' edges the eye sees the lower leaf's face: the fore edge is lit as the leaves' faces
-// are; else the fore edge leans outwards by the flare.
+// What block.frag shades a point of the face with this outward normal by: the point, whether
+// the face is a board's rim, and the face lit (block-shade.glsl's boxLight: it is the same all
+// over a face, so found here). Between two fanned leaves' edges the eye sees the lower leaf's
+// face: the fore edge is lit as the leaves' faces are; else the fore edge leans outwards by the
+// flare, and the spine side shows a shut book's cloth.
 void boxFace(vec3 box, vec3 normal) {
     vBox = box;
     if (uLeafAngle > 0.0) {
         float mid = 0.5 * uLeafAngle;
-        vSpineSide = 0.0;
         vEdge = 1.0;
-        vNormal = mat3(uModel) * (normal.x > 0.5 ? vec3(-sin(mid), 0.0, cos(mid)) : normal);
+        boxLight(mat3(uModel) * (normal.x > 0.5 ? vec3(-sin(mid), 0.0, cos(mid)) : normal), 0.0, vPaper, vCloth);
     } else {
-        vSpineSide = normal.x < -0.5 ? 1.0 : 0.0;
         vEdge = abs(normal.z) < 0.5 ? 1.0 : 0.0;
-        vNormal = mat3(uModel) * normalize(normal + vec3(0.0, 0.0, uFlare * max(normal.x, 0.0)));
+        boxLight(mat3(uModel) * normalize(normal + vec3(0.0, 0.0, uFlare * max(normal.x, 0.0))), normal.x < -0.5 ? 1.0 : 0.0,
+                 vPaper, vCloth);
     }
 }

@@ -28,8 +28,6 @@ uniform sampler2D uCover;
 #include "arch.glsl"
 #include "box-place.glsl"
 
-out vec3 vPaper;
-out vec3 vCloth;
 out float vPx;
 noperspective out float vFringe;
 
@@ -77,7 +75,6 @@ void main() {
     vec2 d = boardInset(at), e = boardInset(at + step);
     boxFace(at, aFace);
     vPx = max(abs(min(e.x, e.y) - min(d.x, d.y)), 1e-4);
-    boxLight(vNormal, vSpineSide, vPaper, vCloth);
     vPaper *= 0.92;
     gl_Position = vec4((ps + (aOut - 0.25) * out2) / uPixelHalf * clip.w, clip.zw);
 }

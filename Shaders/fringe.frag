@@ -6,8 +6,8 @@
 // Output:   fragColor (its alpha the coverage).
 in vec3 vBox;
 flat in float vEdge;
-in vec3 vPaper;
-in vec3 vCloth;
+flat in vec3 vPaper;
+flat in vec3 vCloth;
 in float vPx;
 noperspective in float vFringe;
 

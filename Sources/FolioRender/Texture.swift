@@ -112,7 +112,7 @@ public struct Texture: Equatable {
     /// result read: 0.1 ms for a 6-megapixel photo, against 3.4 for a scan byte by byte.
     static func isOpaque(_ image: RGBAImage) -> Bool {
         image.pixels.withUnsafeBytes { raw in
-            let all = raw.bindMemory(to: UInt32.self).reduce(UInt32.max, &)
+            let all = raw.withMemoryRebound(to: UInt32.self) { $0.reduce(UInt32.max, &) }
             return UInt32(littleEndian: all) >> 24 == 0xFF
         }
     }

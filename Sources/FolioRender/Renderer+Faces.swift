@@ -288,7 +288,7 @@ extension Renderer {
     /// sharpness never switches. A bent face's squeeze varies over it: page.vert finds its bias
     /// the same way per vertex (`bentTapBias`).
     func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
-        let (across, along) = Self.texelAxes(item, texels: texels)
+        let (across, along) = item.texelAxes(texels: texels)
         var sum = 0.0
         for (u, v) in screenAxes(item, from: drawnFrom(item)) {
             // Inverted: layout units per pixel step right and down.
@@ -321,33 +321,14 @@ extension Renderer {
                              drops: Array(under.map(\.gutterDrop.x)) + [0, 0],
                              rims: Array(under.map { $0.behind != nil ? Float(1) : 0 }) + [0, 0],
                              lifts: lifts, alignDrop: abs(sheet.gutterDrop.x),
-                             liesNear: Self.liesNear(sheet, under.map(\.model)))
-    }
-
-    /// Whether some of `sheet` lies within about 30° of the plane of a page placed by one of
-    /// `pages`, its curve into the gutter aside: page.vert's `vLying` is 0 past 25°, and
-    /// page.frag then leaves out the alignment of its texels with its rest (arithmetic a
-    /// software renderer pays for on every pixel of the sheet). At a 17 × 9 grid of its points: a
-    /// curl's or a cone's normal turns smoothly across it, so the grid's largest lies within
-    /// the 5° to spare of the sheet's.
-    static func liesNear(_ sheet: SceneItem, _ pages: [Mat4]) -> Bool {
-        let planes = pages.map { normalize($0.transformDirection(Vec3(0, 0, 1))) }
-        guard !planes.isEmpty else { return false }
-        let level = cos(30 * Double.pi / 180)
-        return sheet.someNormal(columns: 16, rows: 8) { n in planes.contains { abs(dot(n, $0)) > level } }
-    }
-
-    /// Texels per layout unit across and along the face, for an image `texels` wide and high.
-    static func texelAxes(_ item: SceneItem, texels: Vec2) -> (across: Vec2, along: Vec2) {
-        (Vec2(item.uv.du.x * texels.x, item.uv.du.y * texels.y) / max(item.size.x, 1e-9),
-         Vec2(item.uv.dt.x * texels.x, item.uv.dt.y * texels.y) / max(item.size.y, 1e-9))
+                             liesNear: sheet.liesNear(under.map(\.model)))
     }
 
     /// The BIASED tap's bias: a flat face's here (`tapBias`), a bent face's per vertex from
     /// its texels per layout unit and the view.
     func setTapBias(_ page: ProgramUniforms, _ item: SceneItem, texels: Vec2) {
         guard item.deformation != .flat else { return page[.tapBias].set(Float(tapBias(item, texels: texels))) }
-        let (across, along) = Self.texelAxes(item, texels: texels)
+        let (across, along) = item.texelAxes(texels: texels)
         page[.texelAxes].set(Float(across.x), Float(across.y), Float(along.x), Float(along.y))
     }
 
@@ -489,7 +470,7 @@ extension Renderer {
                 u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
                 u[.shadowPass].set(Int32(2))
                 // Whether the sheet's rim may lie on the page's (vRim), as `liesNear` tells.
-                u[.aligns].set(Float(Self.liesNear(caster, [item.model]) ? 1 : 0))
+                u[.aligns].set(Float(caster.liesNear([item.model]) ? 1 : 0))
                 overlay[.strength].set(Float(item.shade.`self`))
                 overlay[.ambient].set(Float(settings.ambientOcclusion))
                 u.draw { occlusionMesh.draw() }
@@ -501,20 +482,5 @@ extension Renderer {
                 u.draw { drawMesh(for: item) }
             }
         }
-    }
-}
-
-extension SceneItem {
-    /// Whether the deformed face's unit world normal (its front's) passes `test` at some point
-    /// of a grid over it, `columns` steps across from the spine and `rows` from tail to head.
-    func someNormal(columns: Int, rows: Int, _ test: (Vec3) -> Bool) -> Bool {
-        for j in 0...rows {
-            for i in 0...columns {
-                let p = Vec2(size.x * Double(i) / Double(columns), size.y * (Double(j) / Double(rows) - 0.5))
-                let n = model.transformDirection(deformation.apply(p).normal)
-                if test(n / max(length(n), 1e-9)) { return true }
-            }
-        }
-        return false
     }
 }

@@ -128,6 +128,6 @@ struct MovingVariantTests {
         let sheet = try #require(items.first { $0.visible && $0.kind == .sheet })
         let open = items.filter { $0.visible && $0.kind == .page && $0.size == sheet.size }.map(\.model)
         #expect(!open.isEmpty)
-        #expect(Renderer.liesNear(sheet, open) == aligns, "\(deform) at \(turn)")
+        #expect(sheet.liesNear(open) == aligns, "\(deform) at \(turn)")
     }
 }

@@ -59,4 +59,15 @@ import Testing
         #expect(reader.isDisjoint(with: ["COpenGL", "CEGL", "CGLFW", "FolioRender", "FolioPlatform", "FolioWindow", "FolioKit"]))
         #expect(!reader.isEmpty, "the reader's files were read")
     }
+
+    /// A file a newcomer reads in one sitting: no source file runs past 500 lines.
+    @Test func noSourceFileIsOver500Lines() throws {
+        let root = FolioProcess.packageRoot.appendingPathComponent("Sources")
+        let files = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 100, "the sources were found")
+        let long = try files.filter { file in
+            try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).utf8.lazy.filter { $0 == 10 }.count > 500
+        }
+        #expect(long.isEmpty, "over 500 lines: \(long.sorted())")
+    }
 }

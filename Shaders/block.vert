@@ -26,20 +26,23 @@ uniform sampler2D uCover;
 #include "box-place.glsl"
 
 // BoxMesh's hollow marks (1/512 and 511/512 of s and t): the inner edges of the band round a
-// hollow board's top (uHollow in from where the block stands on it), else the box's edges.
+// hollow board's top and bottom (uHollow in from where the block stands on it and the cover
+// lies on it), else the box's edges.
 float hollowMark(float x, float low, float high) {
     return x == 1.0 / 512.0 ? low : x == 511.0 / 512.0 ? high : x;
 }
 
 void main() {
-    // The cells of a board's top inside the marks carry their normal doubled (BoxMesh).
+    // The cells of a board's top and bottom inside the marks carry their normal doubled (BoxMesh).
     bool inner = dot(aNormal, aNormal) > 2.0;
     vec3 normal = inner ? 0.5 * aNormal : aNormal;
     bool hollow = uHollow > 0.0;
     vec2 lo = hollow ? vec2(uHollow / (uSize.x + uGrow), (uGrow + uHollow) / (uSize.y + 2.0 * uGrow)) : vec2(0.0);
     vec2 hi = hollow ? vec2((uSize.x - uHollow) / (uSize.x + uGrow), 1.0 - lo.y) : vec2(1.0);
     vec3 box = vec3(hollowMark(aBox.x, lo.x, hi.x), hollowMark(aBox.y, lo.y, hi.y), aBox.z);
-    // A shut book's board turns its top to the block: inside the band round it, never seen.
+    // A shut book's board turns its top to the block and its bottom to the cover on it (the
+    // front board) or to the desk (the back): inside the band round each, never seen, and a
+    // software renderer pays for every pixel it covers, hidden or not (a tenth of a wheel frame).
     if (hollow && inner) {
         gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
         return;

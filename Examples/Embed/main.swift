@@ -29,7 +29,7 @@ final class Generated: PageContentSource {
     static let book = Book(title: "Generated", pages: (1...12).map { .image("page \($0)") }, pageWidth: 362, pageHeight: 568)
     func suppliesImages(ofBook book: Int) -> Bool { true }
     func image(for face: FaceContent) -> RGBAImage? {
-        let hue = UInt8(truncatingIfNeeded: (face.imageIndex ?? 0) * 20)
+        let hue = UInt8(truncatingIfNeeded: (face.image?.index ?? 0) * 20)
         return RGBAImage(width: 181, height: 284, fill: (240, 235 - hue / 2, 200 + hue / 5, 255))
     }
 }

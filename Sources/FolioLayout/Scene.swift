@@ -38,7 +38,7 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public var kind: Kind
     public var book: Int
     /// Layout page index within the book (0 the cover, 1 the endpaper, n ≥ 2 shows image
-    /// n − 2: see `imageIndex`); ignored for `.cover`.
+    /// n − 2: see `image`); ignored for `.cover`.
     public var page: Int
 
     public init(kind: Kind, book: Int, page: Int = 0) {
@@ -53,8 +53,8 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     /// The part of layout page `page` that a zoomed view shows (never laid out: added for drawing).
     public static func detail(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .detail, book: book, page: page) }
 
-    /// The page image shown (layout page n shows image n − 2), or nil for covers and blanks.
-    public var imageIndex: Int? { kind == .page ? PageImage(layoutPage: page)?.index : nil }
+    /// The page image shown (`PageImage(layoutPage:)`), or nil for covers and blanks.
+    public var image: PageImage? { kind == .page ? PageImage(layoutPage: page) : nil }
 }
 
 /// Shading terms for one face, each 0 … 1 (the curves of docs/behaviour.md §5 produce them).

@@ -28,7 +28,7 @@ extension Scene {
         return items.indices.compactMap { i in
             let item = items[i]
             guard item.kind == .page, item.showsImage, item.deformation == .flat, item.ratio == nil, item.opacity >= 1,
-                  item.front.imageIndex != nil else { return nil }
+                  item.front.image != nil else { return nil }
             // Frame pixels (y down) of the page's local unit square (s from the spine, t up it).
             let pixel = { (s: Double, t: Double) -> Vec2 in
                 let v = camera.projectToView(item.model.project(Vec3(s * item.size.x, (t - 0.5) * item.size.y, 0)))

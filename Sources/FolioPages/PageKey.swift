@@ -6,7 +6,7 @@ import Foundation
 
 /// Where a face's image comes from: the rule of which face shows which image, written once.
 /// Page numbering (docs/behaviour.md §3): page 0 is the cover, page 1 the inside of the cover
-/// (a blank endpaper), page j + 2 the book's image j (`FaceContent.imageIndex`); pages past
+/// (a blank endpaper), page j + 2 the book's image j (`FaceContent.image`); pages past
 /// the last image are blank paper.
 public enum PageKey: Sendable, Hashable {
     /// A book's cover image: the closed book's cover and the open book's front cover show it.
@@ -26,8 +26,8 @@ public enum PageKey: Sendable, Hashable {
         case .cover where book.coverImage != nil: self = .cover(book: face.book)
         case .page where face.page == 0 && book.coverImage != nil: self = .cover(book: face.book)
         case .page:
-            guard let j = face.imageIndex, book.pages.indices.contains(j) else { return nil }
-            self = .page(book: face.book, image: PageImage(index: j))
+            guard let image = face.image, book.pages.indices.contains(image.index) else { return nil }
+            self = .page(book: face.book, image: image)
         default: return nil
         }
     }

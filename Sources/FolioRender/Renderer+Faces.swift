@@ -408,8 +408,9 @@ extension Renderer {
         program[.gutterDrop].set(Float(item.gutterDrop.x))
         program[.leafAngle].set(Float(item.leafAngle))
         program[.spine].set(Float(board ? 0 : item.closed))
-        // A shut book's board turns its top to the block, which hides all of it but the band
-        // beyond: the rest is not drawn (block.vert), with a margin as the pages' insides keep.
+        // A shut book's board turns its top to the block and its bottom to the cover or the
+        // desk, which hide all of them but the band beyond: the rest is not drawn (block.vert),
+        // with a margin as the pages' insides keep.
         let hollow = board && item.closed >= 1 && item.opacity >= 1
         program[.hollow].set(Float(hollow ? min(max(2 * pixelUnits, 0.3 * settings.cornerRadius), 0.03 * item.size.x) : 0))
         if board || item.closed > 0 {

@@ -118,7 +118,7 @@ import FolioMath
         #expect([0, 1, 2, 3, 4, 5, 6].map(b.spread(containing:)) == [0, 0, 0, 1, 1, 2, 2])
         #expect(b.content(page: 0, book: 3) == .cover(3))
         #expect(b.content(page: 1, book: 3).kind == .blank)
-        #expect(b.content(page: 4, book: 3).imageIndex == 2)
+        #expect(b.content(page: 4, book: 3).image == PageImage(index: 2))
         #expect(book(0).lastSpread == 0)
     }
 

@@ -9,7 +9,7 @@ import Testing
         #expect(first.number == 1 && first.layoutPage == 2)
         #expect(PageImage(layoutPage: 0) == nil && PageImage(layoutPage: 1) == nil && PageImage(layoutPage: 2) == first)
         #expect(PageImage(number: 7) == PageImage(index: 6) && PageImage(index: 6).layoutPage == 8)
-        #expect(FaceContent.page(3, 9).imageIndex == 7 && FaceContent.cover(3).imageIndex == nil)
+        #expect(FaceContent.page(3, 9).image == PageImage(index: 7) && FaceContent.cover(3).image == nil)
         #expect(PageImage(index: 4) < PageImage(index: 5))
     }
 }

@@ -374,7 +374,7 @@ private struct Driver {
     ])
     func theImagePointUnderThePointerIsTheOneDrawnThere(direction: BookInfo.Direction, actions: [Action]) throws {
         let c = reading(direction, actions)
-        let pages = c.scene().items.filter { $0.kind == .page && $0.visible && $0.front.imageIndex != nil }
+        let pages = c.scene().items.filter { $0.kind == .page && $0.visible && $0.front.image != nil }
         try #require(!pages.isEmpty)
         var checked = 0
         for item in pages {
@@ -383,7 +383,7 @@ private struct Driver {
                 let drawn = item.uv.apply(s: s, t: t)
                 // A page of a spread, the one page of single-page mode, or off the view.
                 guard let found = PagePoint.under(Vec2(world.x, world.y), controller: c) else { continue }
-                #expect(found.image == item.front.imageIndex, "\(direction) \(actions) at \(s), \(t)")
+                #expect(found.image == item.front.image?.index, "\(direction) \(actions) at \(s), \(t)")
                 #expect(abs(found.x - drawn.x) < 0.01 && abs(found.y - drawn.y) < 0.01, "\(direction) \(actions): \(found) against \(drawn)")
                 checked += 1
             }

@@ -265,7 +265,7 @@ private func reading(_ images: Int) -> BookController {
         let v = try s.resolve(library: [BookInfo(imageCount: 9)])
         #expect(v.singlePage && v.spread == 4)
         let scene = makeScene(v, books: [BookInfo(imageCount: 9)])
-        let shown = scene.items.filter { $0.visible && $0.front.kind == .page }.map(\.front.imageIndex)
+        let shown = scene.items.filter { $0.visible && $0.front.kind == .page }.map(\.front.image?.index)
         #expect(shown.contains(4) && !shown.contains(3), "page 5 alone: \(shown)")
         s.pages = .two
         #expect(try !s.resolve(library: [BookInfo(imageCount: 9)]).singlePage)

@@ -3,6 +3,7 @@
 // two stages' headers. std140: every member is active, read or not.
 layout(std140) uniform Draw {
     mat4 uModel;
+    vec4 uHole;
     vec2 uSize;
     vec2 uMargin;
     float uHeight;

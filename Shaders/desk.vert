@@ -4,7 +4,9 @@
 // Inputs:   aGrid (s, t) in [0, 1]².
 // Uniforms: uViewProj, uModel, uSize (across, along), uMargin (layout units: at no height,
 //           at the book's), uHeight (the book's height above the desk), uLight (unit, towards
-//           the light), uClosed (0 … 1: a closed book's shadow is soft beyond its spine edge too).
+//           the light), uClosed (0 … 1: a closed book's shadow is soft beyond its spine edge too),
+//           uHole (drawn on GridMesh's ring: the middle a shut book's cover hides, vLocal's
+//           lowest and highest corners; the ring's cuts at 1/512 and 511/512 move there).
 // Outputs:  vLocal (layout units in the item's frame), vRise (the height there, a fraction
 //           of uHeight).
 layout(location = 0) in vec2 aGrid;
@@ -13,6 +15,10 @@ layout(location = 0) in vec2 aGrid;
 #include "desk-draw.glsl"
 
 out vec2 vLocal;
+
+float ringMark(float g, float low, float high, float elsewhere) {
+    return g == 1.0 / 512.0 ? low : g == 511.0 / 512.0 ? high : elsewhere;
+}
 out float vRise;
 
 void main() {
@@ -20,6 +26,7 @@ void main() {
     // far as the rectangle's soft edge, less as the book opens (none when it is open).
     float back = uClosed * (uMargin.y + (1.0 - uClosed) * uSize.x);
     vec2 p = vec2(mix(-back, uSize.x + uMargin.y, aGrid.x), (aGrid.y - 0.5) * (uSize.y + 2.0 * uMargin.y));
+    p = vec2(ringMark(aGrid.x, uHole.x, uHole.z, p.x), ringMark(aGrid.y, uHole.y, uHole.w, p.y));
     vLocal = p;
     vec4 world = uModel * vec4(p, 0.0, 1.0);
     // An open book's spine lies on the desk and its halves rise away from it: the shadow is

@@ -44,8 +44,9 @@ enum FrameDraw {
     case block(SceneItem)
     /// The fringe along the outlines of blocks and boards drawn before it, without multisampling.
     case outlines([SceneItem])
-    /// Half a book's soft shadow on the desk.
-    case deskShadow(SceneItem)
+    /// Half a book's soft shadow on the desk; a shut book's with the opaque cover lying over it
+    /// (`SceneItem.hiddenUnder`: the middle it hides is not drawn).
+    case deskShadow(SceneItem, under: SceneItem?)
     /// A page, cover or sheet's faces, with the face state (`Renderer.face` or `.lone`).
     case face(SceneItem, DrawState)
     /// Part of a lone turning sheet (`FramePlanner.moving`).
@@ -64,7 +65,7 @@ enum FrameDraw {
     static func of(_ item: SceneItem, state: DrawState) -> FrameDraw {
         switch item.kind {
         case .block, .board: .block(item)
-        case .shadow: .deskShadow(item)
+        case .shadow: .deskShadow(item, under: nil)
         case .cover, .page, .sheet: .face(item, state)
         }
     }
@@ -262,7 +263,12 @@ final class FramePlanner {
     static func boxesAndFaces(_ items: [SceneItem], outlines: Bool) -> (boxes: [FrameDraw], faces: [FrameDraw]) {
         let isFace = { (item: SceneItem) in [.cover, .page, .sheet].contains(item.kind) }
         let solid = items.filter { [.block, .board].contains($0.kind) }
-        let boxes = items.filter { !isFace($0) }.map { FrameDraw.of($0, state: Renderer.face) }
+        // A shut book's shadow lies under its opaque cover (`insides`' test of opaque).
+        let covers = Dictionary(items.filter { $0.kind == .cover && $0.visible && $0.opacity >= 1 && $0.deformation == .flat }
+            .map { ($0.book, $0) }, uniquingKeysWith: { a, _ in a })
+        let boxes = items.filter { !isFace($0) }.map { item in
+            item.kind == .shadow && item.closed >= 1 ? .deskShadow(item, under: covers[item.book]) : FrameDraw.of(item, state: Renderer.face)
+        }
         return (boxes + (outlines && !solid.isEmpty ? [.outlines(solid)] : []),
                 items.filter(isFace).map { FrameDraw.of($0, state: Renderer.face) })
     }

@@ -15,19 +15,31 @@ public struct GridMesh {
     /// more columns at the positions `extra` (s in 0 … 1): where the page curves into the gutter.
     public init(columns: Int, rows: Int, extra: [Double] = []) {
         let uniform = (0...max(columns, 1)).map { Double($0) / Double(max(columns, 1)) }
-        let cuts = Array(Set(uniform + extra.filter { $0 > 0 && $0 < 1 })).sorted()
-        self.columns = max(columns, 1)
-        self.rows = max(rows, 1)
+        self.init(across: Array(Set(uniform + extra.filter { $0 > 0 && $0 < 1 })).sorted().map(Float.init),
+                  along: (0...max(rows, 1)).map { Float($0) / Float(max(rows, 1)) }, columns: max(columns, 1))
+    }
+
+    /// 3 × 3 cells cut at `BoxMesh`'s hollow marks, the middle one left out: desk.vert moves the
+    /// marks to the edges of the middle a shut book's cover hides.
+    static func ring() -> GridMesh {
+        let marks: [Float] = [0, BoxMesh.hollowLow, BoxMesh.hollowHigh, 1]
+        return GridMesh(across: marks, along: marks, columns: 3, leaving: (1, 1))
+    }
+
+    /// Cells between the cuts `across` (s) and `along` (t), but the one at `leaving` (column, row).
+    private init(across cuts: [Float], along: [Float], columns: Int, leaving: (Int, Int)? = nil) {
+        self.columns = columns
+        rows = along.count - 1
         var vertices: [Float] = []
-        for j in 0...self.rows {
+        for t in along {
             for s in cuts {
-                vertices += [Float(s), Float(j) / Float(self.rows)]
+                vertices += [s, t]
             }
         }
         var indices: [UInt32] = []
         let stride = UInt32(cuts.count)
-        for j in 0..<UInt32(self.rows) {
-            for i in 0..<UInt32(cuts.count - 1) {
+        for j in 0..<UInt32(rows) {
+            for i in 0..<UInt32(cuts.count - 1) where leaving.map({ $0 != (Int(i), Int(j)) }) ?? true {
                 let a = j * stride + i, b = a + 1, c = a + stride, d = c + 1
                 indices += [a, b, d, a, d, c]
             }

@@ -18,7 +18,7 @@ enum UniformName: Int, CaseIterable {
     case thickness, paper, clothTint, sheets, board, grow, flare, spine, hollow
     case leafAngle, endsInset
     // desk-draw.glsl
-    case margin, height, closed
+    case margin, height, closed, hole
     // backdrop.frag
     case top, bottom, vignette
 

@@ -420,7 +420,7 @@ extension Renderer {
 
     /// The soft shadow of half a book on the desk (of a closed book on the wall behind it),
     /// multiplied into the backdrop.
-    func drawDeskShadow(_ item: SceneItem) {
+    func drawDeskShadow(_ item: SceneItem, under cover: SceneItem?) {
         guard item.thickness > 0 else { return }
         // Depth-tested, writing none: on the shelf the covers' insides are already in depth, so
         // the shadow behind each book is not shaded where its cover will hide it.
@@ -432,6 +432,14 @@ extension Renderer {
         desk[.height].set(Float(item.thickness))
         desk[.strength].set(Float(0.45 * item.opacity))
         desk[.closed].set(Float(item.closed))
+        // A software renderer pays for every pixel a draw covers, hidden or not: a shut book's
+        // cover hides the middle of its shadow (on the shelf, a quarter of a frame).
+        let shift = Vec2(light.x, light.y) / light.z * item.thickness * 0.5
+        if let cover, let hole = item.hiddenUnder(cover, inset: max(2 * pixelUnits, 0.3 * settings.cornerRadius), shift: shift,
+                                                  viewProjection: view.projection) {
+            desk[.hole].set(Float(hole.low.x), Float(hole.low.y), Float(hole.high.x), Float(hole.high.y))
+            return desk.draw { ringMesh.draw() }
+        }
         desk.draw { flatMesh.draw() }
     }
 

@@ -40,6 +40,8 @@ public final class Renderer {
     /// Where each draw's uniform block is written.
     let drawUniforms: UniformRing
     let flatMesh: GridMesh
+    /// A shut book's desk shadow, less the middle its cover hides (`GridMesh.ring`).
+    let ringMesh: GridMesh
     /// A flat page curving down into the gutter (`SceneItem.gutterDrop`).
     let curvedMesh: GridMesh
     var sheetMesh: GridMesh
@@ -110,6 +112,7 @@ public final class Renderer {
         drawUniforms = ring
         frameUniforms = FrameUniforms()
         flatMesh = GridMesh(columns: 1, rows: 1)
+        ringMesh = GridMesh.ring()
         // Pages that curve into the gutter, and the cone's sheet, have columns where they bend.
         // Soft darkening (the cast shadow, the occlusion) needs none: its meshes meet the page's
         // spine edge exactly, and in between it varies smoothly.
@@ -135,6 +138,7 @@ public final class Renderer {
         frameUniforms.destroy()
         drawUniforms.destroy()
         flatMesh.destroy()
+        ringMesh.destroy()
         curvedMesh.destroy()
         sheetMesh.destroy()
         shadowMesh.destroy()
@@ -209,7 +213,7 @@ public final class Renderer {
             case .backdrop: drawBackdrop()
             case let .block(item): drawBlock(item, textures: textures)
             case let .outlines(items): drawOutlines(items, textures: textures)
-            case let .deskShadow(item): drawDeskShadow(item)
+            case let .deskShadow(item, cover): drawDeskShadow(item, under: cover)
             case let .face(item, state): drawFace(item, state: state, textures: textures)
             case let .lone(item, part): drawFace(item, state: Self.lone, textures: textures, lone: part)
             case let .overlays(items, sheets, mark): drawOverlays(items, sheets: sheets, mark: mark)

@@ -40,4 +40,39 @@ extension SceneItem {
         }
         return false
     }
+
+    /// The rectangle of this desk shadow (vLocal's units: desk.vert) that `cover` hides on
+    /// screen, `inset` in from the cover's edges as its inside's depth is (`drawDepthOfInsides`):
+    /// each corner of the cover's inset rectangle taken back to the shadow's plane through its
+    /// pixel (the shadow pushed from the light by `shift`, as desk.vert pushes a shut book's),
+    /// the largest upright rectangle between the four (the planes are near parallel, so it is
+    /// nearly all of it). Nil when it leaves too little to pay for the ring's extra cells.
+    func hiddenUnder(_ cover: SceneItem, inset: Double, shift: Vec2, viewProjection: Mat4) -> (low: Vec2, high: Vec2)? {
+        let a = viewProjection * .translation(-shift.x, -shift.y, 0) * model, b = viewProjection * cover.model
+        let (x, y, w) = (0, 1, 3)
+        func at(_ m: Mat4, _ r: Int, _ c: Int) -> Double {
+            switch c { case 0: m.columns.0[r]; case 1: m.columns.1[r]; default: m.columns.3[r] }
+        }
+        // The point p of the shadow's plane (z = 0) whose clip position divides to `s`: two
+        // linear equations in p.
+        func back(_ s: Vec2) -> Vec2? {
+            let m00 = at(a, x, 0) - s.x * at(a, w, 0), m01 = at(a, x, 1) - s.x * at(a, w, 1)
+            let m10 = at(a, y, 0) - s.y * at(a, w, 0), m11 = at(a, y, 1) - s.y * at(a, w, 1)
+            let r0 = s.x * at(a, w, 3) - at(a, x, 3), r1 = s.y * at(a, w, 3) - at(a, y, 3)
+            let det = m00 * m11 - m01 * m10
+            guard abs(det) > 1e-12 else { return nil }
+            return Vec2((r0 * m11 - m01 * r1) / det, (m00 * r1 - r0 * m10) / det)
+        }
+        let half = cover.size.y / 2 - inset
+        let corners = [Vec2(inset, -half), Vec2(cover.size.x - inset, -half), Vec2(inset, half), Vec2(cover.size.x - inset, half)]
+        let found = corners.compactMap { q -> Vec2? in
+            let c = b * Vec4(q.x, q.y, 0, 1)
+            return c.w > 0 ? back(Vec2(c.x / c.w, c.y / c.w)) : nil
+        }
+        guard found.count == 4 else { return nil }
+        // The middle two of the four, across and along: inside the quadrilateral they span.
+        let xs = found.map(\.x).sorted(), ys = found.map(\.y).sorted()
+        let low = Vec2(xs[1], ys[1]), high = Vec2(xs[2], ys[2])
+        return high.x - low.x > 0.1 * size.x && high.y - low.y > 0.1 * size.y ? (low, high) : nil
+    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import FolioBook
 import FolioImage
+import FolioLayout
 import Foundation
 import Synchronization
 

@@ -4,52 +4,19 @@ import FolioLayout
 import FolioMath
 import Foundation
 
-/// Where a face's image comes from: the rule of which face shows which image, written once.
-/// Page numbering (docs/behaviour.md §3): page 0 is the cover, page 1 the inside of the cover
-/// (a blank endpaper), page j + 2 the book's image j (`FaceContent.image`); pages past
-/// the last image are blank paper.
-public enum PageKey: Sendable, Hashable {
-    /// A book's cover image: the closed book's cover and the open book's front cover show it.
-    case cover(book: Int)
-    /// One of a book's page images.
-    case page(book: Int, image: PageImage)
-    /// The crop of a page image drawn over it while a zoomed view magnifies it (face
-    /// `.detail`); its rows hold a `DetailCache.Raster` on the GPU.
-    case crop(book: Int, image: PageImage)
-
-    /// The image `face` shows in `library`; nil for faces without one (endpapers, blanks,
-    /// pages past the last, a book with no image at all).
+extension PageKey {
+    /// The image `face` shows in `library` (`FaceContent.key`); nil for faces without one
+    /// (endpapers, blanks, pages past the last, a book with no cover image or none at all, a
+    /// crop, which only the store makes).
     public init?(_ face: FaceContent, in library: Library) {
-        guard library.books.indices.contains(face.book) else { return nil }
+        guard library.books.indices.contains(face.book), let key = face.key else { return nil }
         let book = library.books[face.book]
-        switch face.kind {
-        case .cover where book.coverImage != nil: self = .cover(book: face.book)
-        case .page where face.page == 0 && book.coverImage != nil: self = .cover(book: face.book)
-        case .page:
-            guard let image = face.image, book.pages.indices.contains(image.index) else { return nil }
-            self = .page(book: face.book, image: image)
-        default: return nil
+        switch key {
+        case .cover: guard book.coverImage != nil else { return nil }
+        case let .page(_, image): guard book.pages.indices.contains(image.index) else { return nil }
+        case .crop: return nil
         }
-    }
-
-    public var book: Int {
-        switch self {
-        case let .cover(b), let .page(b, _), let .crop(b, _): b
-        }
-    }
-
-    var isCrop: Bool {
-        if case .crop = self { return true }
-        return false
-    }
-
-    /// The faces that show it.
-    public var faces: [FaceContent] {
-        switch self {
-        case let .cover(b): [.cover(b), .page(b, 0)]
-        case let .page(b, image): [.page(b, image.layoutPage)]
-        case let .crop(b, image): [.detail(b, image.layoutPage)]
-        }
+        self = key
     }
 
     /// Its page image.
@@ -64,15 +31,15 @@ public enum PageKey: Sendable, Hashable {
 /// Where the store puts images for the GPU: implemented over GL textures by the frame
 /// pipeline, by a recorder in tests. The store decides what goes up and what is freed.
 public protocol PageTextures: AnyObject {
-    /// Makes `image` the texture of `faces` (replacing any), one texture they share; returns
-    /// the bytes it holds. `mipmaps` false: it is shown at most a little smaller than it is (a
-    /// crop).
-    func upload(_ image: RGBAImage, for faces: [FaceContent], mipmaps: Bool) -> Int
-    /// Frees the texture of `face`, if it has one.
-    func remove(_ face: FaceContent)
-    /// Gives `face`'s texture to `other` (freeing any `other` had): the same image is now
+    /// Makes `image` the texture of `key` (replacing any), which every face showing it draws
+    /// with; returns the bytes it holds. `mipmaps` false: it is shown at most a little smaller
+    /// than it is (a crop).
+    func upload(_ image: RGBAImage, for key: PageKey, mipmaps: Bool) -> Int
+    /// Frees the texture of `key`, if it has one.
+    func remove(_ key: PageKey)
+    /// Gives `key`'s texture to `other` (freeing any `other` had): the same image is now
     /// another page (a book laid out again).
-    func move(_ face: FaceContent, to other: FaceContent)
+    func move(_ key: PageKey, to other: PageKey)
 }
 
 /// Supplies page images from memory for books that have no files (or whose files the host

@@ -133,7 +133,7 @@ extension PageStore {
 
     func evict(_ key: PageKey) {
         guard let e = table.removeValue(forKey: key) else { return }
-        if e.textureVersion > 0 { for face in key.faces { textures.remove(face) } }
+        if e.textureVersion > 0 { textures.remove(key) }
         settings.pixels.giveBack(e.image)
     }
 
@@ -239,7 +239,7 @@ extension PageStore {
         for key in keys {
             guard var e = table[key], let image = e.image, e.textureVersion != e.version else { continue }
             if let budget, spent > 0, spent + image.byteCount > budget { break }
-            e.gpuBytes = textures.upload(image, for: key.faces, mipmaps: true)
+            e.gpuBytes = textures.upload(image, for: key, mipmaps: true)
             e.textureVersion = e.version
             e.textureHeight = image.height
             if settings.releasesPixels {

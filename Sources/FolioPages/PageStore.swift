@@ -235,7 +235,7 @@ public final class PageStore {
         for (from, to) in up + down {
             let (was, now) = (PageKey.page(book: book, image: PageImage(index: from)), PageKey.page(book: book, image: PageImage(index: to)))
             guard let e = table.removeValue(forKey: was) else { continue }
-            if e.textureVersion > 0 { textures.move(was.faces[0], to: now.faces[0]) }
+            if e.textureVersion > 0 { textures.move(was, to: now) }
             table[now] = e
         }
         windows[book] = nil
@@ -348,7 +348,7 @@ public final class PageStore {
             // A newer crop, or its texture was lost: it goes up (no mipmaps to make, the largest
             // cost of the upload in software, or hold).
             if var row = table[key], row.textureVersion != row.version, let r = row.raster {
-                row.gpuBytes = textures.upload(r.image, for: key.faces, mipmaps: false)
+                row.gpuBytes = textures.upload(r.image, for: key, mipmaps: false)
                 row.textureVersion = row.version
                 table[key] = row
                 changed = true

@@ -35,7 +35,7 @@ final class PageProbe {
 }
 
 private final class NoTextures: PageTextures {
-    func upload(_ image: RGBAImage, for faces: [FaceContent], mipmaps: Bool) -> Int { 0 }
-    func remove(_ face: FaceContent) {}
-    func move(_ face: FaceContent, to other: FaceContent) {}
+    func upload(_ image: RGBAImage, for key: PageKey, mipmaps: Bool) -> Int { 0 }
+    func remove(_ key: PageKey) {}
+    func move(_ key: PageKey, to other: PageKey) {}
 }

@@ -35,19 +35,21 @@ final class Uploads: PageTextures {
     /// The images that went up, one a call, with the faces sharing each.
     var uploads: [[FaceContent]] = []
 
-    func upload(_ image: RGBAImage, for faces: [FaceContent], mipmaps: Bool) -> Int {
-        for face in faces { shown[face] = image }
-        uploads.append(faces)
+    func upload(_ image: RGBAImage, for key: PageKey, mipmaps: Bool) -> Int {
+        for face in key.faces { shown[face] = image }
+        uploads.append(key.faces)
         return image.byteCount
     }
 
-    func remove(_ face: FaceContent) {
-        shown[face] = nil
-        removed.append(face)
+    func remove(_ key: PageKey) {
+        for face in key.faces {
+            shown[face] = nil
+            removed.append(face)
+        }
     }
 
-    func move(_ face: FaceContent, to other: FaceContent) {
-        shown[other] = shown.removeValue(forKey: face)
+    func move(_ key: PageKey, to other: PageKey) {
+        for (face, to) in zip(key.faces, other.faces) { shown[to] = shown.removeValue(forKey: face) }
     }
 }
 

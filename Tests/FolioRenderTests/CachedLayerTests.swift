@@ -85,10 +85,10 @@ import Testing
             let red = RGBAImage(width: 4, height: 4, fill: (255, 0, 0, 255))
             p.renderer.draw(first, into: target, textures: textures)
             let misses = p.renderer.cacheMisses
-            textures.upload(red, for: [.page(0, 40)])
+            textures.upload(red, for: try #require(FaceContent.page(0, 40).key))
             p.renderer.draw(second, into: target, textures: textures)
             #expect(p.renderer.cacheMisses == misses, "a face off screen got an image: the layer stays")
-            textures.upload(red, for: [shown])
+            textures.upload(red, for: try #require(shown.key))
             p.renderer.draw(third, into: target, textures: textures)
             #expect(p.renderer.cacheMisses == misses + 1, "a page in the layer got an image: it is drawn again")
         }

@@ -47,14 +47,14 @@ import Testing
         var s = StillState()
         s.book = 0; s.page = 7
         let scene = try s.scene(library: ContinuityTests.library.bookInfos)
-        let shown = try #require(scene.items.first { $0.kind == .page }?.front)
+        let shown = try #require(scene.items.first { $0.kind == .page }?.front.key)
         let (grey, rgba) = try GLHarness.shared.run { p -> ((RGBAImage, Int), (RGBAImage, Int)) in
             let target = try Framebuffer(width: 320, height: 180)
             defer { target.destroy() }
             func frame(_ image: RGBAImage) -> (RGBAImage, Int) {
                 let textures = TextureStore()
                 defer { textures.destroy() }
-                let bytes = textures.upload(image, for: [shown])
+                let bytes = textures.upload(image, for: shown)
                 p.renderer.draw(scene, into: target, textures: textures)
                 return (target.readPixels(), bytes)
             }
@@ -67,8 +67,9 @@ import Testing
     }
 }
 
-/// Faces that show one image share one texture: a cover (the closed book's and the open
-/// book's front) goes up once, and lives while either face shows it.
+/// Faces that show one image share one texture, keyed by the image (`PageKey`): a cover (the
+/// closed book's and the open book's front) goes up once and is freed once; an image moved to
+/// another page (a book laid out again) is drawn there, as new.
 @Suite(.serialized) struct SharedTextureTests {
     @Test func facesShowingOneImageShareOneTexture() throws {
         try GLHarness.shared.run { _ in
@@ -78,22 +79,23 @@ import Testing
             let paper = textures.paper
             let before = ledger.alive["texture"] ?? 0
             let image = RGBAImage(width: 64, height: 96, fill: (200, 30, 30, 255))
-            let bytes = textures.upload(image, for: [.cover(0), .page(0, 0)])
+            let bytes = textures.upload(image, for: .cover(book: 0))
             #expect(ledger.alive["texture"] ?? 0 == before + 1, "one texture for both faces")
             #expect(bytes == 64 * 96 * 4 * 4 / 3, "the bytes of one texture: \(bytes)")
-            #expect(textures.texture(for: .cover(0)) == textures.texture(for: .page(0, 0)))
-            #expect(textures.version(of: .cover(0)) != 0 && textures.version(of: .page(0, 0)) != 0)
-            textures.remove(.cover(0))
-            #expect(textures.texture(for: .page(0, 0)) != paper && ledger.alive["texture"] ?? 0 == before + 1,
-                    "the other face still shows it")
-            textures.remove(.page(0, 0))
-            #expect(textures.texture(for: .page(0, 0)) == paper && ledger.alive["texture"] ?? 0 == before, "freed with the last face")
-            // A face's texture moved onto a face that shares it stays alive.
-            textures.upload(image, for: [.cover(0), .page(0, 0)])
-            textures.move(.cover(0), to: .page(0, 0))
-            #expect(textures.texture(for: .page(0, 0)) != paper && textures.texture(for: .cover(0)) == paper
-                    && ledger.alive["texture"] ?? 0 == before + 1, "moved onto the face that shares it")
-            textures.remove(.page(0, 0))
+            #expect(textures.texture(for: .cover(0)) == textures.texture(for: .page(0, 0)) && textures.texture(for: .cover(0)) != paper)
+            #expect(textures.version(of: .cover(0)) != 0 && textures.version(of: .cover(0)) == textures.version(of: .page(0, 0)))
+            textures.remove(.cover(book: 0))
+            #expect(textures.texture(for: .page(0, 0)) == paper && textures.texture(for: .cover(0)) == paper
+                    && ledger.alive["texture"] ?? 0 == before, "freed once, for both faces")
+            // Image 3 laid out again as image 5: layout page 7 shows it, as new; page 5 shows paper.
+            let (three, five) = (PageKey.page(book: 0, image: PageImage(index: 3)), PageKey.page(book: 0, image: PageImage(index: 5)))
+            textures.upload(image, for: three)
+            let was = textures.version(of: .page(0, 5))
+            textures.move(three, to: five)
+            #expect(textures.texture(for: .page(0, 7)) != paper && textures.texture(for: .page(0, 5)) == paper
+                    && ledger.alive["texture"] ?? 0 == before + 1, "moved, not made again")
+            #expect(textures.version(of: .page(0, 7)) > was, "what was drawn of page 7 is stale")
+            textures.remove(five)
             #expect(ledger.alive["texture"] ?? 0 == before)
         }
     }

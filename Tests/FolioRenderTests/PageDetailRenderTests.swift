@@ -77,7 +77,7 @@ import Testing
             defer { target.destroy() }
             let textures = TextureStore()
             defer { textures.destroy() }
-            textures.upload(RGBAImage(width: 64, height: 100, fill: Self.paper), for: [want.face])
+            textures.upload(RGBAImage(width: 64, height: 100, fill: Self.paper), for: try #require(want.face.key))
             var drawn = scene
             if let colour {
                 // As `DetailCache` hands crops out: inside a transparent one-pixel border.
@@ -88,7 +88,7 @@ import Testing
                     }
                 }
                 let face = FaceContent.detail(want.face.book, want.face.page)
-                textures.upload(image, for: [face])
+                textures.upload(image, for: try #require(face.key))
                 drawn.items.append(scene.items[want.item].detail(face, crop: crop))
             }
             p.renderer.draw(drawn, into: target, textures: textures)

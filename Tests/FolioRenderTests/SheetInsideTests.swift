@@ -63,7 +63,7 @@ import Testing
             return [true, false].map { twoParts in
                 let textures = TextureStore()
                 defer { textures.destroy() }
-                textures.upload(image, for: [sheet.front] + (sheet.back.map { [$0] } ?? []))
+                for key in ([sheet.front] + (sheet.back.map { [$0] } ?? [])).compactMap(\.key) { textures.upload(image, for: key) }
                 p.renderer.settings.sheetInsideApart = twoParts
                 p.renderer.draw(scene, into: target, textures: textures)
                 if twoParts { apart = p.renderer.facesDrawnApart }

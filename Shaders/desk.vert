@@ -15,11 +15,11 @@ layout(location = 0) in vec2 aGrid;
 #include "desk-draw.glsl"
 
 out vec2 vLocal;
+out float vRise;
 
 float ringMark(float g, float low, float high, float elsewhere) {
     return g == 1.0 / 512.0 ? low : g == 511.0 / 512.0 ? high : elsewhere;
 }
-out float vRise;
 
 void main() {
     // A part-open book's rectangle reaches across the spine (desk.frag): so does the mesh, as

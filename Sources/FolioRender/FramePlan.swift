@@ -263,8 +263,8 @@ final class FramePlanner {
     static func boxesAndFaces(_ items: [SceneItem], outlines: Bool) -> (boxes: [FrameDraw], faces: [FrameDraw]) {
         let isFace = { (item: SceneItem) in [.cover, .page, .sheet].contains(item.kind) }
         let solid = items.filter { [.block, .board].contains($0.kind) }
-        // A shut book's shadow lies under its opaque cover (`insides`' test of opaque).
-        let covers = Dictionary(items.filter { $0.kind == .cover && $0.visible && $0.opacity >= 1 && $0.deformation == .flat }
+        // A shut book's shadow lies under its cover, where that hides what is behind it.
+        let covers = Dictionary(items.filter { $0.kind == .cover && $0.visible && hidesBehind($0) }
             .map { ($0.book, $0) }, uniquingKeysWith: { a, _ in a })
         let boxes = items.filter { !isFace($0) }.map { item in
             item.kind == .shadow && item.closed >= 1 ? .deskShadow(item, under: covers[item.book]) : FrameDraw.of(item, state: Renderer.face)
@@ -273,10 +273,13 @@ final class FramePlanner {
                 items.filter(isFace).map { FrameDraw.of($0, state: Renderer.face) })
     }
 
+    /// Whether a page or cover hides what lies behind its inside: opaque and flat.
+    static func hidesBehind(_ item: SceneItem) -> Bool { item.opacity >= 1 && item.deformation == .flat }
+
     /// The depth of the opaque flat pages' insides (`Renderer.drawDepthOfInsides`), where it
     /// pays: over boxes (their tops lie under the pages), or over more than two pages.
     static func insides(_ items: [SceneItem]) -> [FrameDraw] {
-        let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && $0.opacity >= 1 && $0.deformation == .flat }
+        let opaque = items.filter { ($0.kind == .page || $0.kind == .cover) && hidesBehind($0) }
         let boxes = items.contains { $0.kind == .block || $0.kind == .board }
         return opaque.count > 2 || (boxes && !opaque.isEmpty) ? [.insidesDepth(opaque)] : []
     }

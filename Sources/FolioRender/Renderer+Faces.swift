@@ -412,7 +412,7 @@ extension Renderer {
         // desk, which hide all of them but the band beyond: the rest is not drawn (block.vert),
         // with a margin as the pages' insides keep.
         let hollow = board && item.closed >= 1 && item.opacity >= 1
-        program[.hollow].set(Float(hollow ? min(max(2 * pixelUnits, 0.3 * settings.cornerRadius), 0.03 * item.size.x) : 0))
+        program[.hollow].set(Float(hollow ? min(insideDepthInset, 0.03 * item.size.x) : 0))
         if board || item.closed > 0 {
             textures.texture(for: .cover(item.book)).bind(unit: 0)
         }
@@ -435,8 +435,7 @@ extension Renderer {
         // A software renderer pays for every pixel a draw covers, hidden or not: a shut book's
         // cover hides the middle of its shadow (on the shelf, a quarter of a frame).
         let shift = Vec2(light.x, light.y) / light.z * item.thickness * 0.5
-        if let cover, let hole = item.hiddenUnder(cover, inset: max(2 * pixelUnits, 0.3 * settings.cornerRadius), shift: shift,
-                                                  viewProjection: view.projection) {
+        if let cover, let hole = item.hiddenUnder(cover, inset: insideDepthInset, shift: shift, viewProjection: view.projection) {
             desk[.hole].set(Float(hole.low.x), Float(hole.low.y), Float(hole.high.x), Float(hole.high.y))
             return desk.draw { ringMesh.draw() }
         }

@@ -246,7 +246,7 @@ public final class Renderer {
         if !flat.isEmpty {
             gl.apply(Pipeline(overlay.program, state))
             overlay[.shadowPass].set(Int32(3))
-            overlay[.inset].set(Float(max(2 * pixelUnits, 0.3 * settings.cornerRadius)))
+            overlay[.inset].set(Float(insideDepthInset))
             for item in flat.reversed() {
                 setGeometry(overlay, item)
                 overlay[.spineEdge].set(Float(item.kind == .cover ? 1 : 0))
@@ -264,6 +264,11 @@ public final class Renderer {
             }
         }
     }
+
+    /// How far in from its edges a flat opaque page's inside is drawn in depth
+    /// (`drawDepthOfInsides`): past its antialiased rim, and within its rounded corners. What it
+    /// hides is left out from as far in (a shut board's outside, the middle of its shadow).
+    var insideDepthInset: Double { max(2 * pixelUnits, 0.3 * settings.cornerRadius) }
 
     /// A page or cover face: depth-tested, blended by its coverage (culling and winding per face).
     static let face = DrawState(depth: .test(less: false, write: true), blend: .over)

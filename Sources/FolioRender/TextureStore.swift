@@ -57,9 +57,8 @@ public final class TextureStore {
     /// Gives `key`'s texture to `other`, freeing any `other` had; it gets a new version (what
     /// was drawn of `other` is stale).
     public func move(_ key: PageKey, to other: PageKey) {
-        guard key != other, textures[key] != nil else { return }
+        guard key != other, let moved = textures.removeValue(forKey: key) else { return }
         remove(other)
-        guard let moved = textures.removeValue(forKey: key) else { return }
         uploads += 1
         textures[other] = (moved.texture, uploads)
     }

@@ -14,7 +14,7 @@ final class ContentsPanel: PipelinePart {
     /// contents says so in one line (no empty panel over the page).
     func show(at now: Double) {
         guard p.configuration.showsLayer, let b = controller.book, controller.phase == .reading else { return }
-        var list = ReaderLayer.contents(of: p.library.books[b], shown: PageImage(number: controller.shownPages.last ?? 1).index, in: p.configuration.documents)
+        var list = ReaderLayer.contents(of: p.library.books[b], shown: controller.shownPages.last?.index ?? 0, in: p.configuration.documents)
         if list.rows.isEmpty {
             layer.answer(ReaderLayer.noContents, at: now)
         } else {

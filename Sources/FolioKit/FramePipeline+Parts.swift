@@ -194,7 +194,7 @@ extension FramePipeline {
         }
         screenLayer.pageMode = mode
         if let b = controller.book {
-            layer.timeLeft = session.timeLeft(book: b, last: controller.shownPages.last ?? 0)
+            layer.timeLeft = session.timeLeft(book: b, last: controller.shownPages.last)
         } else if !library.books.isEmpty {
             layer.shelfRead = session.readFraction(ofBook: min(max(Int(controller.scroll.rounded()), 0), library.books.count - 1))
         }

@@ -162,7 +162,7 @@ public final class FramePipeline {
     }
 
     /// The page image the open spread starts at.
-    var shownImage: Int { PageImage(number: controller.shownPages.first ?? 1).index }
+    var shownImage: Int { controller.shownPages.first?.index ?? 0 }
 
     /// The marks on pages `documentPages` of the document at `path` changed: those of book
     /// `book`'s images held are rendered again (crops of zoomed pages included), nothing else.

@@ -56,7 +56,7 @@ final class PageHighlights: PipelinePart {
     func bookmarksChanged() {
         guard let b = controller.book, let path = p.library.books[b].document, let store = p.configuration.positions?.store else { return }
         p.marks.setRibbons(Bookmarks(store: store, documents: p.configuration.documents).documentPages(of: p.library.books[b]), for: path)
-        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map(PageImage.init(number:))))
+        p.pages.redrawNow(book: b, images: Set(controller.shownPages))
         p.needsRender = true
     }
 
@@ -154,7 +154,7 @@ final class PageHighlights: PipelinePart {
         p.marks.setHighlights(store.highlights(of: book), for: path)
         p.pointer.clear()
         guard let b = controller.book else { return }
-        p.pages.redrawNow(book: b, images: Set(controller.shownPages.map(PageImage.init(number:))))
+        p.pages.redrawNow(book: b, images: Set(controller.shownPages))
         p.needsRender = true
     }
 

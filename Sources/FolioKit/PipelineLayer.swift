@@ -115,7 +115,7 @@ final class LayerControls: PipelinePart {
             let targets = p.screenLayer.noteTargets
             layer.note = nil
             if let hit, targets.indices.contains(hit) {
-                _ = p.delegate?.pipeline(p, follows: targets[hit], from: controller.shownPages.first.map { $0 - 1 } ?? 0, at: now)
+                _ = p.delegate?.pipeline(p, follows: targets[hit], from: p.shownImage, at: now)
             }
         case .mouseDown where layer.helpShown || layer.typography != nil:
             // A click closes the card and does nothing else.
@@ -140,7 +140,7 @@ final class LayerControls: PipelinePart {
                 if s != controller.spread {
                     // The spread's first image: the turn lands on the spread showing it.
                     let shown = BookController.shownPages(spread: s, singlePage: controller.singlePage, imageCount: controller.library[b].imageCount)
-                    p.perform(.goTo(PageImage(number: shown.first ?? 1)), at: now, origin: .gesture)
+                    p.perform(.goTo(shown.first ?? PageImage(index: 0)), at: now, origin: .gesture)
                 }
             }
         default:

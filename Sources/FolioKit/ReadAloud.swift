@@ -94,9 +94,9 @@ final class ReadAloud: PipelinePart {
         // The page the voice reached, turned to as a reader turns it: the next one with the turn.
         let pages = p.library.books[r.book].pages, shown = p.controller.shownPages
         guard let first = spoken.parts.first, let image = pages.firstIndex(of: .document(r.path, index: first.page)),
-              !shown.contains(PageImage(index: image).number) else { return }
+              !shown.contains(PageImage(index: image)) else { return }
         // The image after the last one shown is the next page.
-        let next = shown.last.map { PageImage(number: $0).index + 1 } == image
+        let next = shown.last.map { $0.index + 1 } == image
         p.perform(next ? .nextPage : .goTo(PageImage(index: image)), at: now, origin: .key)
     }
 

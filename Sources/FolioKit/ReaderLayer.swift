@@ -78,7 +78,7 @@ public enum ReaderLayer {
     /// out), its document read through `documents`.
     public static func label(book: Book, spread s: Int, singlePage: Bool = false, in documents: DocumentRegistry) -> String {
         let shown = BookController.shownPages(spread: s, singlePage: singlePage, imageCount: book.pages.count)
-            .map { book.pageLabel(image: $0 - 1, in: documents) }
+            .map { book.pageLabel(image: $0.index, in: documents) }
         let pages = shown.isEmpty ? "cover" : shown.joined(separator: "–")
         return "\(pages) · \(book.pageCountLabel(in: documents))"
     }
@@ -204,7 +204,7 @@ extension ReaderLayer {
     /// The notes panel's rows: each chapter with highlights as a heading, its highlights under
     /// it (their words, then their note), and the bookmarks at the end; `shown` is the page image
     /// the reader is at.
-    public static func notes(of book: Book, highlights: [Highlight], bookmarks: [Int], shown: Int, in documents: DocumentRegistry) -> ContentsList {
+    public static func notes(of book: Book, highlights: [Highlight], bookmarks: [PageImage], shown: Int, in documents: DocumentRegistry) -> ContentsList {
         guard let path = book.document, let source = try? documents.open(path) else { return ContentsList(rows: [], current: nil) }
         let reflowing = (source as? any ReflowableSource).flatMap { $0.reflowable ? $0 : nil }
         let outline = source.outline.rows
@@ -228,8 +228,8 @@ extension ReaderLayer {
         }
         if !bookmarks.isEmpty {
             rows.append(ContentsList.Row(title: "Bookmarks", label: nil, depth: 0, target: nil))
-            for page in bookmarks where book.pages.indices.contains(page - 1) {
-                rows.append(ContentsList.Row(title: "Page \(book.pageLabel(image: page - 1, in: documents))", label: nil, depth: 1, target: page - 1))
+            for page in bookmarks where book.pages.indices.contains(page.index) {
+                rows.append(ContentsList.Row(title: "Page \(book.pageLabel(image: page.index, in: documents))", label: nil, depth: 1, target: page.index))
             }
         }
         return ContentsList(rows: rows, current: rows.lastIndex { $0.depth == 1 && $0.tag != nil && ($0.target ?? .max) <= shown })

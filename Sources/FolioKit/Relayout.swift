@@ -252,7 +252,7 @@ final class Reflow: PipelinePart {
     private var openReflowable: OpenReflowable? {
         guard let b = controller.book, let path = library.books[b].document, let source = configuration.documents.reflowable(path),
               library.books[b].pages.count == source.pageCount else { return nil }
-        let shown = (controller.shownPages.first ?? 1) - 1
+        let shown = p.shownImage
         let pages = library.books[b].pages
         let index = pages.indices.contains(shown) ? pages[shown].documentPage?.index ?? 0 : 0
         return OpenReflowable(book: b, path: path, source: source, spread: controller.spread, shownPage: index)
@@ -324,9 +324,9 @@ final class Reflow: PipelinePart {
         // Images of pages whose content stayed (a layout completed) stay.
         p.pages.relaid(book: event.book, in: library, mapping: event.mapping)
         p.needsRender = true
-        let shown = completingLayout ? (controller.shownPages.first ?? 1) - 1 : event.page
+        let shown = completingLayout ? p.shownImage : event.page
         controller.relaid(book: event.book, as: library.bookInfos[event.book],
-                          showing: PageImage(number: shown + 1).layoutPage, at: now, mapping: event.mapping.page)
+                          showing: PageImage(index: shown).layoutPage, at: now, mapping: event.mapping.page)
         p.session.forgetSaved(book: event.book)
         // Bookmarks are pages of a layout: their ribbons move with it.
         if controller.book == event.book { p.highlights.show(of: library.books[event.book]) }

@@ -205,14 +205,14 @@ final class WindowSearch: PipelinePart {
         p.titleNote = "search hit \(s.cursor.label(count: hits.count)), page \(hit.page + 1)"
         layer.fade.show(at: now)
         let image = PageImage(index: target)
-        if !controller.shownPages.contains(image.number) { p.perform(.goTo(image), at: now, origin: .key) }
+        if !controller.shownPages.contains(image) { p.perform(.goTo(image), at: now, origin: .key) }
     }
 
     /// The pages of the search's document the open spread shows.
     private func shownPages(of s: Running) -> Set<Int> {
         let pages = library.books[s.book].pages
-        return Set(controller.shownPages.compactMap { n in
-            pages.indices.contains(n - 1) ? pages[n - 1].documentPage.flatMap { $0.path == s.path ? $0.index : nil } : nil
+        return Set(controller.shownPages.compactMap { image in
+            pages.indices.contains(image.index) ? pages[image.index].documentPage.flatMap { $0.path == s.path ? $0.index : nil } : nil
         })
     }
 

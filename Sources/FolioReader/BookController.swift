@@ -309,18 +309,18 @@ public final class BookController {
     /// The open book as its pages are laid out: one page image a sheet in single-page mode.
     public var laidOutBook: BookInfo? { currentBook.map { singlePage ? $0.onePagePerSheet : $0 } }
 
-    /// The page images on screen at rest, numbered from 1 as a reader counts them: the one page
-    /// of single-page mode, else the spread's two (one beside the cover and at the end).
-    public var shownPages: [Int] {
+    /// The page images on screen at rest: the one page of single-page mode, else the spread's
+    /// two (one beside the cover and at the end).
+    public var shownPages: [PageImage] {
         guard let info = currentBook else { return [] }
         return Self.shownPages(spread: spread, singlePage: singlePage, imageCount: info.imageCount)
     }
 
     /// The one rule of where a reader is, for the title, the bar, go-to, search, the contents and
-    /// positions alike: the page images spread `s` shows in a book of `imageCount` images,
-    /// numbered from 1 — in single-page mode image `s`, else images 2`s` − 1 and 2`s` (0-based).
-    public static func shownPages(spread s: Int, singlePage: Bool, imageCount: Int) -> [Int] {
-        (singlePage ? [s + 1] : [2 * s, 2 * s + 1]).filter { $0 >= 1 && $0 <= imageCount }
+    /// positions alike: the page images spread `s` shows in a book of `imageCount` images —
+    /// in single-page mode image `s`, else images 2`s` − 1 and 2`s` (0-based).
+    public static func shownPages(spread s: Int, singlePage: Bool, imageCount: Int) -> [PageImage] {
+        (singlePage ? [s] : [2 * s - 1, 2 * s]).filter { $0 >= 0 && $0 < imageCount }.map(PageImage.init(index:))
     }
 
     /// Single-page mode follows `Settings.pages` and the view's shape; it changes at rest only,

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioLayout
 import FolioMath
 import FolioState
 
@@ -17,12 +18,12 @@ public final class ReadingSession {
     /// The book whose place was restored since it opened, the page last saved for each book,
     /// and the page `name(_:)` asked for, shown once its book is open.
     private var restored: Int?
-    private var saved: [Int: Int] = [:]
+    private var saved: [Int: PageImage] = [:]
     private var namedPage: Library.PagePlace?
     /// A page of a reflowable book saved without its place in the text (more pages before it in
     /// its chapter than a frame may count) and the frames left to count them: each frame counts
     /// `ReadingPosition.countedPages` more, and the position is saved again once its place is known.
-    private var counting: (book: Int, page: Int, frames: Int)?
+    private var counting: (book: Int, page: PageImage, frames: Int)?
     /// The book and the time its page was last saved: the time until the next page of the same
     /// book is reading time (`longestPage` at most, so a window left open does not count).
     private var lastSaved: (book: Int, time: Double)?
@@ -79,7 +80,7 @@ public final class ReadingSession {
         if let named = namedPage, named.book == b {
             namedPage = nil
             restored = b
-            moved = controller.go(to: named.image + 2, animated: false, at: now)
+            moved = controller.go(to: PageImage(index: named.image).layoutPage, animated: false, at: now)
         }
         guard let positions else { return moved }
         let book = library.books[b]
@@ -87,35 +88,35 @@ public final class ReadingSession {
         guard !book.pagesEstimated(in: documents) else { return moved }
         if restored != b {
             restored = b
-            if controller.spread == 0, let page = positions.page(of: book), page > 1,
-               controller.go(to: page + 1, animated: false, at: now) {
+            if controller.spread == 0, let page = positions.page(of: book).map(PageImage.init(number:)), page.index > 0,
+               controller.go(to: page.layoutPage, animated: false, at: now) {
                 moved = true
             }
         }
-        let page = controller.shownPages.first ?? 1
+        let page = controller.shownPages.first ?? PageImage(index: 0)
         if saved[b] != page {
             let seconds = lastSaved.map { $0.book == b ? min(max(0, now - $0.time), Self.longestPage) : 0 } ?? 0
-            if positions.save(page: page, of: book, readingSeconds: seconds) { (saved[b], lastSaved, progress[b], paces[b]) = (page, (b, now), nil, nil) }
+            if positions.save(page: page.number, of: book, readingSeconds: seconds) { (saved[b], lastSaved, progress[b], paces[b]) = (page, (b, now), nil, nil) }
             counting = uncounted(page, of: book).map { (b, page, $0) }
         } else if let c = counting, c.book == b, c.page == page {
             let source = ReadingPosition.reflowable(book, in: documents)
-            let found = source?.textPosition(ofPage: page - 1, drawingAtMost: ReadingPosition.countedPages) != nil
+            let found = source?.textPosition(ofPage: page.index, drawingAtMost: ReadingPosition.countedPages) != nil
             counting = found || c.frames <= 1 ? nil : (b, page, c.frames - 1)
-            if found { positions.save(page: page, of: book) }
+            if found { positions.save(page: page.number, of: book) }
         } else {
             counting = nil
         }
         return moved
     }
 
-    /// The frames counting page number `page`'s place in the text may take, when the position
+    /// The frames counting `page`'s place in the text may take, when the position
     /// just saved lacks it (a frame each `countedPages` pages of its chapter, and one to spare:
     /// a page that cannot be counted stops it); nil when it has it or cannot have one.
-    private func uncounted(_ page: Int, of book: Book) -> Int? {
+    private func uncounted(_ page: PageImage, of book: Book) -> Int? {
         guard let source = ReadingPosition.reflowable(book, in: documents), source.reflowable,
-              source.textPosition(ofPage: page - 1, drawingAtMost: 0) == nil,
+              source.textPosition(ofPage: page.index, drawingAtMost: 0) == nil,
               source.textPosition(ofPage: 0) != nil else { return nil }
-        return page / ReadingPosition.countedPages + 2
+        return page.number / ReadingPosition.countedPages + 2
     }
 
     /// How far into book `i` its reader is, 0…1, as the store last said; nil when never read.
@@ -126,9 +127,9 @@ public final class ReadingSession {
     }
 
     /// "12 min left in the chapter · 3 h 40 min in the book" for book `b` showing page images up
-    /// to `last` (1-based), from the reader's own pace in it (`StateStore.readingTime`); nil
-    /// until `pagesForPace` pages were read.
-    public func timeLeft(book b: Int, last: Int) -> String? {
+    /// to `last` (nil: none, the cover), from the reader's own pace in it
+    /// (`StateStore.readingTime`); nil until `pagesForPace` pages were read.
+    public func timeLeft(book b: Int, last: PageImage?) -> String? {
         guard library.books.indices.contains(b) else { return nil }
         let book = library.books[b]
         if paces[b] == nil {
@@ -146,7 +147,9 @@ public final class ReadingSession {
             chapterStarts[b] = starts
         }
         let chapters = chapterStarts[b] ?? []
-        let inBook = max(book.pages.count - last, 0), inChapter = (chapters.first { $0 >= last } ?? book.pages.count) - last
+        // The first image not read yet, and the images from there to the end and to the next chapter.
+        let next = last.map { $0.index + 1 } ?? 0
+        let inBook = max(book.pages.count - next, 0), inChapter = (chapters.first { $0 >= next } ?? book.pages.count) - next
         let whole = Self.duration(Double(inBook) * pace)
         return chapters.isEmpty || inChapter >= inBook ? "\(whole) left in the book"
             : "\(Self.duration(Double(max(inChapter, 0)) * pace)) left in the chapter · \(whole) in the book"
@@ -175,11 +178,11 @@ public final class ReadingSession {
         return "Folio — \(books[i].title) (\(i + 1)/\(books.count))" + read
     }
 
-    /// The page images shown, numbered from 1 (`BookController.shownPages`).
-    static func pageLabel(shown: [Int], of n: String) -> String {
+    /// The page images shown (`BookController.shownPages`), as a reader numbers them.
+    static func pageLabel(shown: [PageImage], of n: String) -> String {
         switch shown.count {
-        case 2: return "pages \(shown[0])–\(shown[1]) of \(n)"
-        case 1: return "page \(shown[0]) of \(n)"
+        case 2: return "pages \(shown[0].number)–\(shown[1].number) of \(n)"
+        case 1: return "page \(shown[0].number) of \(n)"
         default: return "no pages"
         }
     }

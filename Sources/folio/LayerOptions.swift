@@ -67,8 +67,8 @@ struct LayerOptions: ParsableArguments {
             let list = uiNotes
                 ? ReaderLayer.notes(of: book, highlights: store?.highlights(of: book) ?? [],
                                     bookmarks: store.map { Bookmarks(store: $0, documents: commandDocuments).pages(of: book) } ?? [],
-                                    shown: (shown.first ?? 1) - 1, in: commandDocuments)
-                : ReaderLayer.contents(of: book, shown: (shown.last ?? 1) - 1, in: commandDocuments)
+                                    shown: shown.first?.index ?? 0, in: commandDocuments)
+                : ReaderLayer.contents(of: book, shown: shown.last?.index ?? 0, in: commandDocuments)
             if list.rows.isEmpty {
                 state.answer(uiNotes ? ReaderLayer.noNotes : ReaderLayer.noContents, at: 0)
             } else {
@@ -79,7 +79,7 @@ struct LayerOptions: ParsableArguments {
         }
         if let uiNote, let b = book {
             let notes = shown.flatMap { page -> [(text: String, links: [NoteLink])] in
-                guard let (path, index) = library.books[b].pages[page - 1].documentPage, let doc = try? commandDocuments.open(path) else { return [] }
+                guard let (path, index) = library.books[b].pages[page.index].documentPage, let doc = try? commandDocuments.open(path) else { return [] }
                 return doc.links(page: index).compactMap { if case let .note(_, text, links) = $0.target { (text, links) } else { nil } }
             }
             if notes.indices.contains(uiNote - 1) {
@@ -90,13 +90,13 @@ struct LayerOptions: ParsableArguments {
             }
         }
         if uiTypography { state.typography = ReaderLayer.typographyRows(MuPDF.typography, fontSize: MuPDF.fontSize) }
-        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map { PageImage(number: $0).index }) }
+        if let uiSearch, let b = book { state.searchLine = searchLine(uiSearch, in: library, book: b, images: shown.map(\.index)) }
         // What the store says of the books shown, as the viewer says it (when there is a store).
         if let store = existingStateStore, !library.books.isEmpty {
             let session = ReadingSession(library: library, settings: .init(), positions: ReadingPositions(store: store, documents: commandDocuments),
                                          documents: commandDocuments)
             if let b = book, phase != .shelf {
-                state.timeLeft = session.timeLeft(book: b, last: shown.last ?? 0)
+                state.timeLeft = session.timeLeft(book: b, last: shown.last)
             } else {
                 state.shelfRead = session.readFraction(ofBook: min(max(Int(scroll.rounded()), 0), library.books.count - 1))
             }

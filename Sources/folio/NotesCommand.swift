@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioFind
+import FolioLayout
 import FolioBook
 import FolioReader
 import Foundation
@@ -119,10 +120,10 @@ struct Notes: ParsableCommand {
             throw Failure(.usage, "--mark \(page): the book has \(book.pages.count) pages")
         }
         for page in mark {
-            let change = bookmarks.change(page: page, of: book)
-            guard change != nil else { throw Failure(.cannotCreate, bookmarks.notice(change, page: page)) }
+            let image = PageImage(number: page), change = bookmarks.change(page: image, of: book)
+            guard change != nil else { throw Failure(.cannotCreate, bookmarks.notice(change, page: image)) }
             // Said once it is committed: a process killed after this line loses nothing it said.
-            print(bookmarks.notice(change, page: page))
+            print(bookmarks.notice(change, page: image))
             fflush(nil)
         }
         let source = book.document.flatMap { try? commandDocuments.open($0) }
@@ -141,8 +142,8 @@ struct Notes: ParsableCommand {
         // Changes made: their lines say it all, unless an export is asked for too.
         if !(mark.isEmpty && highlight.isEmpty && importFile == nil) && !json && !markdown && !html { return }
         let marks = bookmarks.pages(of: book).map { page in
-            let text = reflowing?.textPosition(ofPage: page - 1)
-            return Export.Mark(page: page, chapter: text?.chapter, offset: text?.offset)
+            let text = reflowing?.textPosition(ofPage: page.index)
+            return Export.Mark(page: page.number, chapter: text?.chapter, offset: text?.offset)
         }
         let passages = store.highlights(of: book).map { Self.passage($0, reflowing: reflowing) }
         if json {

@@ -109,7 +109,6 @@ extension StillState {
     mutating func show(_ named: Library.PagePlace?) {
         guard let named, page == nil, spread == nil, book == nil || book == named.book else { return }
         book = named.book
-        // Layout page j + 2 shows image j (page 0 is the cover, 1 its blank inside).
-        page = named.image + 2
+        page = PageImage(index: named.image).layoutPage
     }
 }

@@ -208,7 +208,7 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
     /// The open book, its pages, and the page image (0-based) its spread starts at.
     private func reading(_ pipeline: FramePipeline) -> (book: Book, image: Int)? {
         guard let b = pipeline.controller.book else { return nil }
-        return (pipeline.library.books[b], PageImage(number: pipeline.controller.shownPages.first ?? 1).index)
+        return (pipeline.library.books[b], pipeline.controller.shownPages.first?.index ?? 0)
     }
 
     func pipeline(_ pipeline: FramePipeline, asksFor action: Action, at time: Double) {
@@ -222,16 +222,16 @@ private final class ViewerHost: FramePipelineDelegate, BookControllerDelegate {
         case .help: say(KeyMap.help)
         case .toggleBookmark:
             guard let (book, image) = reading(pipeline) else { return }
-            pipeline.titleNote = bookmarks?.toggle(page: PageImage(index: image).number, of: book) ?? "bookmarks are not remembered (the state store cannot be used)"
+            pipeline.titleNote = bookmarks?.toggle(page: PageImage(index: image), of: book) ?? "bookmarks are not remembered (the state store cannot be used)"
             pipeline.bookmarksChanged()
         case .nextBookmark:
             guard let (book, image) = reading(pipeline) else { return }
-            guard let page = Bookmarks.next(after: PageImage(index: image).number, in: bookmarks?.pages(of: book) ?? []) else {
+            guard let page = Bookmarks.next(after: PageImage(index: image), in: bookmarks?.pages(of: book) ?? []) else {
                 pipeline.titleNote = "no bookmarks in this book (M marks the spread)"
                 return
             }
-            pipeline.titleNote = "bookmark: page \(page)"
-            pipeline.perform(.goTo(PageImage(number: page)), at: time, origin: .key)
+            pipeline.titleNote = "bookmark: page \(page.number)"
+            pipeline.perform(.goTo(page), at: time, origin: .key)
             // Every mark is placed now (counted for Shift+M): each wears its ribbon.
             pipeline.bookmarksChanged()
         case .back:

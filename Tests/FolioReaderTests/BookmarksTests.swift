@@ -1,5 +1,6 @@
 import FolioReader
 import FolioBook
+import FolioLayout
 import Foundation
 import Testing
 import FolioState
@@ -33,24 +34,25 @@ final class StoreFolder {
         let folder = try StoreFolder()
         let marks = Bookmarks(store: folder.store)
         let doc = try folder.pictures("doc", count: 9), album = try folder.pictures("album", count: 2)
-        #expect(marks.toggle(page: 7, of: doc) == "bookmarked page 7")
-        #expect(marks.toggle(page: 3, of: doc) == "bookmarked page 3")
-        #expect(marks.toggle(page: 1, of: album) == "bookmarked page 1")
+        #expect(marks.toggle(page: PageImage(number: 7), of: doc) == "bookmarked page 7")
+        #expect(marks.toggle(page: PageImage(number: 3), of: doc) == "bookmarked page 3")
+        #expect(marks.toggle(page: PageImage(number: 1), of: album) == "bookmarked page 1")
         // Read anew, as tomorrow's run reads them.
         let tomorrow = Bookmarks(store: try #require(StateStore.open(path: folder.store.path).store))
-        #expect(tomorrow.pages(of: doc) == [3, 7])
-        #expect(tomorrow.pages(of: album) == [1])
-        #expect(marks.toggle(page: 3, of: doc) == "bookmark on page 3 removed")
-        #expect(marks.pages(of: doc) == [7])
-        #expect(Bookmarks.next(after: 7, in: [3, 7]) == 3)
-        #expect(Bookmarks.next(after: 4, in: [3, 7]) == 7)
-        #expect(Bookmarks.next(after: 4, in: []) == nil)
+        #expect(tomorrow.pages(of: doc).map(\.number) == [3, 7])
+        #expect(tomorrow.pages(of: album).map(\.number) == [1])
+        #expect(marks.toggle(page: PageImage(number: 3), of: doc) == "bookmark on page 3 removed")
+        #expect(marks.pages(of: doc).map(\.number) == [7])
+        let marked = [3, 7].map(PageImage.init(number:))
+        #expect(Bookmarks.next(after: PageImage(number: 7), in: marked)?.number == 3)
+        #expect(Bookmarks.next(after: PageImage(number: 4), in: marked)?.number == 7)
+        #expect(Bookmarks.next(after: PageImage(number: 4), in: []) == nil)
     }
 
     /// A book whose file cannot be read cannot be known again: the mark is refused, with why.
     @Test func aBookThatCannotBeReadIsNotMarked() throws {
         let folder = try StoreFolder()
         let gone = Book(title: "Gone", pages: [.document(folder.path + "/gone.pdf", index: 0)])
-        #expect(Bookmarks(store: folder.store).toggle(page: 1, of: gone) == "bookmark not saved: \(folder.store.path) cannot be written")
+        #expect(Bookmarks(store: folder.store).toggle(page: PageImage(number: 1), of: gone) == "bookmark not saved: \(folder.store.path) cannot be written")
     }
 }

@@ -70,4 +70,29 @@ import Testing
         }
         #expect(long.isEmpty, "over 500 lines: \(long.sorted())")
     }
+
+    /// A type is read in one place: declared in one file of its module and extended in one more
+    /// at most (an extension in another module, a conformance or a conversion, is that module's).
+    @Test func noTypeIsSpreadOverMoreThanTwoFiles() throws {
+        let root = FolioProcess.packageRoot.appendingPathComponent("Sources")
+        let declaration = try Regex(#"(?m)^(?:(?:public|final|private|internal|fileprivate|open) )*(?:class|struct|enum|actor|protocol) (\w+)"#)
+        // A nested type's extension (`extension A.B`) extends B, not A.
+        let extensionOf = try Regex(#"(?m)^(?:(?:public|private|internal|fileprivate) )*extension ([\w.]+)"#)
+        var spread: [String] = [], types = 0
+        for module in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+            let folder = root.appendingPathComponent(module)
+            var declared: [String: Set<String>] = [:], extended: [String: Set<String>] = [:]
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for m in text.matches(of: declaration) { declared[String(m.output[1].substring ?? ""), default: []].insert(file) }
+                for m in text.matches(of: extensionOf) { extended[String(m.output[1].substring ?? ""), default: []].insert(file) }
+            }
+            types += declared.count
+            for (type, files) in declared where files.union(extended[type] ?? []).count > 2 {
+                spread.append("\(module).\(type): \(files.union(extended[type] ?? []).sorted())")
+            }
+        }
+        #expect(types > 200, "the types were found")
+        #expect(spread.isEmpty, "over more than two files: \(spread.sorted())")
+    }
 }

@@ -8,6 +8,8 @@ enum ProgramKind: Hashable {
     case cast
     /// The overlays' darkening, and the depth-only pass of flat pages' insides (shadow.frag).
     case overlay
+    /// The overlays' darkening of a page whose rim a turning sheet may lie on (shadow.frag with RIMS).
+    case overlayRims
     /// The depth-only pass of the insides of pages curving into the gutter (shadow.frag with INSIDES).
     case insides
     case backdrop, block, desk, copy
@@ -15,7 +17,7 @@ enum ProgramKind: Hashable {
     case edge
 
     /// Every program the renderer may draw with.
-    static let all: [ProgramKind] = PageVariant.all.map { .page($0) } + [.cast, .overlay, .insides, .backdrop, .block, .desk, .copy, .edge]
+    static let all: [ProgramKind] = PageVariant.all.map { .page($0) } + [.cast, .overlay, .overlayRims, .insides, .backdrop, .block, .desk, .copy, .edge]
 
     /// Its files, the fragment stage's defines, and the attributes' locations.
     var stages: (vertex: String, fragment: String, defines: [String], bindings: [String: Int32]) {
@@ -24,6 +26,7 @@ enum ProgramKind: Hashable {
         case let .page(variant): return ("page.vert", "page.frag", variant.defines, grid)
         case .cast: return ("page.vert", "shadow.frag", ["CAST"], grid)
         case .overlay: return ("page.vert", "shadow.frag", [], grid)
+        case .overlayRims: return ("page.vert", "shadow.frag", ["RIMS"], grid)
         case .insides: return ("page.vert", "shadow.frag", ["INSIDES"], grid)
         case .backdrop: return ("backdrop.vert", "backdrop.frag", [], [:])
         case .block: return ("block.vert", "block.frag", [], ["aBox": 0, "aNormal": 1])
@@ -37,7 +40,7 @@ enum ProgramKind: Hashable {
 /// The renderer's programs, each linked the first time a frame draws with it. On a software
 /// renderer linking a program, and its first draw, run its shaders through LLVM (tens of
 /// milliseconds each from Mesa's shader cache, far more without it), and a still or the first
-/// frame of the viewer draws with a few of the ninety-six: docs/performance.md has the figures.
+/// frame of the viewer draws with a few of the ninety-seven: docs/performance.md has the figures.
 /// Every stage is compiled when the cache is made, so a file that does not compile fails then,
 /// naming its line; compiling costs little (Mesa skips a source its cache holds), and each
 /// file is compiled once per set of defines, whatever the programs that share it.

@@ -16,10 +16,11 @@ public final class Renderer {
     public var settings: RenderSettings
     /// The programs, linked as frames first draw with them.
     let programs: ProgramCache
-    /// The cast shadow, the overlays' darkening (also flat pages' insides in depth) and the insides of
-    /// pages curving into the gutter: shadow.frag's variants.
+    /// The cast shadow, the overlays' darkening (also flat pages' insides in depth; sparing the
+    /// rims a sheet lies on) and the insides of pages curving into the gutter: shadow.frag's variants.
     var shadow: ProgramUniforms { programs[.cast] }
     var overlay: ProgramUniforms { programs[.overlay] }
+    var overlayRims: ProgramUniforms { programs[.overlayRims] }
     var insides: ProgramUniforms { programs[.insides] }
     var backdrop: ProgramUniforms { programs[.backdrop] }
     var block: ProgramUniforms { programs[.block] }

@@ -99,7 +99,8 @@ void main() {
     // blends neighbouring texels, so its type would sharpen only in its last frames. Exactly
     // there at the turn's ends: its first and last frames are the page's (page.vert's vAlign).
     // Only while some of the sheet lies near either page's plane (uAligns, Renderer.liesNear):
-    // mid-turn it is nowhere, and a software renderer skips the arithmetic of a uniform branch.
+    // mid-turn it is nowhere. A GPU skips the branch then; llvmpipe runs its code under a mask
+    // all the same (about 6% of a curl frame there: docs/performance.md).
     if (uAligns > 0.0) {
         vec2 moved = (vHere.xy / max(vHere.z, 1e-6) - vAlign.xy / max(vAlign.z, 1e-6)) * uPixelHalf;
         uv += vLying * (1.0 - smoothstep(0.0, ALIGN_REACH, length(moved))) * (dFdx(uv) * moved.x + dFdy(uv) * moved.y);
@@ -110,8 +111,8 @@ void main() {
     // or lands on (page.vert's vHere, vRest).
     vec2 offset = (vHere.xy / max(vHere.z, 1e-6) - vRest.xy / max(vRest.z, 1e-6)) * uPixelHalf;
 #endif
-    // Optional terms sit behind uniform branches: a software renderer then skips them whole
-    // (a ?: would be evaluated on both sides).
+    // Terms behind a uniform `if` cost a GPU nothing while off; a software renderer runs their
+    // code under a mask either way, so the dear ones are defines (the variants above).
 #ifdef BIASED
     vec4 tex = texture(uImage, uv, vBias);
 #else

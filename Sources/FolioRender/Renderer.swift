@@ -293,6 +293,45 @@ public final class Renderer {
     static func overlayState(mark: GLint) -> DrawState {
         DrawState(stencil: .init(function: E(GL_GREATER), reference: mark, readMask: 0xFF, writeMask: 0), blend: .multiply)
     }
+    /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
+    /// itself never changes during a turn: the sky the sheet hides from each point (found from
+    /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
+    func drawOverlays(_ items: [SceneItem], sheets: [Sheet], mark: GLint) {
+        let state = Self.overlayState(mark: mark)
+        for item in items {
+            let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item
+            // The rims are spared only where the sheet's may lie on the page's (vRim), or where
+            // no sheet is above; elsewhere the program without that code (a software renderer
+            // runs a uniform branch's code, and its derivatives, all the same:
+            // docs/performance.md) darkens the page.
+            let spares = caster.map { $0.restsOnRim(of: item, columns: occlusionMesh.columns, rows: occlusionMesh.rows, pixels: pixels) }
+            let u = spares ?? true ? overlayRims : overlay
+            gl.apply(Pipeline(u.program, state))
+            setGeometry(u, item)
+            if let caster {
+                setDeformation(u, caster.deformation)
+                u[.casterModel].set(matrix: caster.model.floats)
+                u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
+                u[.shadowPass].set(Int32(2))
+                u[.strength].set(Float(item.shade.`self`))
+                u[.ambient].set(Float(settings.ambientOcclusion))
+                u.draw { occlusionMesh.draw() }
+            } else {
+                u[.shadowPass].set(Int32(0))
+                u[.strength].set(Float(item.shade.darkening))
+                u[.ambient].set(Float(0))
+                u.draw { drawMesh(for: item) }
+            }
+        }
+    }
+
+    /// Where world point `w` lands on the frame being drawn, in pixels from its centre
+    /// (page.vert's `clipPixels`).
+    func pixels(_ w: Vec3) -> Vec2 {
+        let c = view.projection.project(w)
+        return Vec2(c.x * view.size.x, c.y * view.size.y) / (2 * pixelUnits)
+    }
+
     /// The cast shadow, each pixel darkened once where the flattened sheet overlaps itself: it
     /// marks the pixels it darkens with `mark` and passes only those holding less.
     static func castState(mark: GLint) -> DrawState {

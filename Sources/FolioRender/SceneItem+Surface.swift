@@ -22,6 +22,25 @@ extension SceneItem {
         return someNormal(columns: 16, rows: 8) { n in planes.contains { abs(dot(n, $0)) > level } }
     }
 
+    /// Whether the sheet's rim may lie on `page`'s, as page.vert's shadow pass 2 finds it (its
+    /// vRim above 0) at the vertices of the overlay's grid, `columns` × `rows` cells over the page:
+    /// the sheet's same point within 4 pixels of the page's (`pixels`: world → screen) and level
+    /// with it within 2.8°, each with a little to spare for rounding. A curl's roll turns through
+    /// every angle but lies nowhere near the page, so this is far rarer than `liesNear`.
+    func restsOnRim(of page: SceneItem, columns: Int, rows: Int, pixels: (Vec3) -> Vec2) -> Bool {
+        let up = normalize(page.model.transformDirection(Vec3(0, 0, 1)))
+        for j in 0...rows {
+            for i in 0...columns {
+                let p = Vec2(page.size.x * Double(i) / Double(columns), page.size.y * (Double(j) / Double(rows) - 0.5))
+                let (q, n) = deformation.apply(p)
+                let level = abs(dot(normalize(model.transformDirection(n)), up))
+                let apart = pixels(model.project(q)) - pixels(page.model.project(Vec3(p.x, p.y, 0)))
+                if level > 0.998, (apart * apart).sum() < 4.5 * 4.5 { return true }
+            }
+        }
+        return false
+    }
+
     /// Texels per layout unit across and along the face, for an image `texels` wide and high.
     func texelAxes(texels: Vec2) -> (across: Vec2, along: Vec2) {
         (Vec2(uv.du.x * texels.x, uv.du.y * texels.y) / max(size.x, 1e-9),

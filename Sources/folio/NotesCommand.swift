@@ -117,7 +117,7 @@ struct Notes: ParsableCommand {
         opened.notices.forEach(report)
         let bookmarks = Bookmarks(store: store, documents: commandDocuments)
         if let page = mark.first(where: { $0 > book.pages.count }) {
-            throw Failure(.usage, "--mark \(page): the book has \(book.pages.count) pages")
+            throw Failure(.usage, "--mark \(page): the book has \(book.pages.count) page\(book.pages.count == 1 ? "" : "s")")
         }
         for page in mark {
             let image = PageImage(number: page), change = bookmarks.change(page: image, of: book)

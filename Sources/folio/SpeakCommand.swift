@@ -55,7 +55,7 @@ struct Speak: ParsableCommand {
         guard library.books.count == 1, let book = library.books.first, let path = book.document else {
             throw Failure(.usage, "\(self.book): name one document with text")
         }
-        guard page <= book.pages.count else { throw Failure(.usage, "--page \(page): the book has \(book.pages.count) pages") }
+        guard page <= book.pages.count else { throw Failure(.usage, "--page \(page): the book has \(book.pages.count) page\(book.pages.count == 1 ? "" : "s")") }
         let source = try commandDocuments.open(path)
         var reader = SentenceReader(page: book.pages[page - 1].documentPage?.index ?? page - 1)
         var text: [String] = []

@@ -114,8 +114,7 @@ struct MovingVariantTests {
 
     /// A turning sheet aligns its texels with its rest (page.frag's `uAligns`) only while some
     /// of it lies near the plane of a page it leaves or lands on: at a turn's ends and over a
-    /// curl's flat part while it lies on its page; standing up, nowhere, and the software
-    /// renderer skips that arithmetic.
+    /// curl's flat part while it lies on its page; standing up, nowhere.
     @Test(arguments: [(TurnDeform.rigid, 0.0001, true), (.rigid, 0.3, false), (.rigid, 0.7, false), (.rigid, 0.9999, true),
                       (.cone, 0.0001, true), (.cone, 0.4, false), (.curl, 0.0001, true), (.curl, 0.4, true)])
     func aSheetAlignsItsTexelsOnlyWhereItLiesNearItsRest(_ deform: TurnDeform, _ turn: Double, _ aligns: Bool) throws {
@@ -129,5 +128,25 @@ struct MovingVariantTests {
         let open = items.filter { $0.visible && $0.kind == .page && $0.size == sheet.size }.map(\.model)
         #expect(!open.isEmpty)
         #expect(sheet.liesNear(open) == aligns, "\(deform) at \(turn)")
+    }
+
+    /// The darkening of a page beneath a turning sheet spares its rims (shadow.frag's RIMS) only
+    /// where the sheet rests on them (page.vert's vRim, `restsOnRim`): at the turn's ends, and
+    /// not over a curl's roll, whose normals turn through every angle (`liesNear` says yes there).
+    @Test(arguments: [(TurnDeform.rigid, 0.0001, true), (.rigid, 0.5, false), (.rigid, 0.9999, true),
+                      (.cone, 0.0001, true), (.cone, 0.5, false), (.curl, 0.0001, true), (.curl, 0.4, false)])
+    func theDarkeningSparesTheRimsOnlyWhereTheSheetRestsOnThem(_ deform: TurnDeform, _ turn: Double, _ rests: Bool) throws {
+        var s = StillState()
+        s.book = 0
+        s.page = 10
+        s.turn = turn
+        s.deform = deform
+        let scene = try s.scene(library: Self.books)
+        let sheet = try #require(scene.items.first { $0.visible && $0.kind == .sheet })
+        let beneath = scene.items.filter { $0.visible && $0.shadowCaster != nil }
+        #expect(!beneath.isEmpty)
+        let camera = scene.camera.fitted(width: 1280, height: 720), perPixel = camera.viewSize.x / 1280
+        let found = beneath.contains { sheet.restsOnRim(of: $0, columns: 12, rows: 6) { camera.projectToView($0) / perPixel } }
+        #expect(found == rests, "\(deform) at \(turn)")
     }
 }

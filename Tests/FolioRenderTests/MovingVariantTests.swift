@@ -118,14 +118,8 @@ struct MovingVariantTests {
     @Test(arguments: [(TurnDeform.rigid, 0.0001, true), (.rigid, 0.3, false), (.rigid, 0.7, false), (.rigid, 0.9999, true),
                       (.cone, 0.0001, true), (.cone, 0.4, false), (.curl, 0.0001, true), (.curl, 0.4, true)])
     func aSheetAlignsItsTexelsOnlyWhereItLiesNearItsRest(_ deform: TurnDeform, _ turn: Double, _ aligns: Bool) throws {
-        var s = StillState()
-        s.book = 0
-        s.page = 10
-        s.turn = turn
-        s.deform = deform
-        let items = try s.scene(library: Self.books).items
-        let sheet = try #require(items.first { $0.visible && $0.kind == .sheet })
-        let open = items.filter { $0.visible && $0.kind == .page && $0.size == sheet.size }.map(\.model)
+        let (scene, sheet) = try Self.turning(deform, at: turn)
+        let open = scene.items.filter { $0.visible && $0.kind == .page && $0.size == sheet.size }.map(\.model)
         #expect(!open.isEmpty)
         #expect(sheet.liesNear(open) == aligns, "\(deform) at \(turn)")
     }
@@ -136,17 +130,27 @@ struct MovingVariantTests {
     @Test(arguments: [(TurnDeform.rigid, 0.0001, true), (.rigid, 0.5, false), (.rigid, 0.9999, true),
                       (.cone, 0.0001, true), (.cone, 0.5, false), (.curl, 0.0001, true), (.curl, 0.4, false)])
     func theDarkeningSparesTheRimsOnlyWhereTheSheetRestsOnThem(_ deform: TurnDeform, _ turn: Double, _ rests: Bool) throws {
-        var s = StillState()
-        s.book = 0
-        s.page = 10
-        s.turn = turn
-        s.deform = deform
-        let scene = try s.scene(library: Self.books)
-        let sheet = try #require(scene.items.first { $0.visible && $0.kind == .sheet })
+        let (scene, sheet) = try Self.turning(deform, at: turn)
         let beneath = scene.items.filter { $0.visible && $0.shadowCaster != nil }
         #expect(!beneath.isEmpty)
-        let camera = scene.camera.fitted(width: 1280, height: 720), perPixel = camera.viewSize.x / 1280
+        let camera = scene.camera.fitted(width: 1280, height: 720)
+        let perPixel = camera.viewSize.x / 1280
         let found = beneath.contains { sheet.restsOnRim(of: $0, columns: 12, rows: 6) { camera.projectToView($0) / perPixel } }
         #expect(found == rests, "\(deform) at \(turn)")
+    }
+
+    /// The scene of book 0 open at page 10 with its next page `turn` of the way over, and its sheet.
+    static func turning(_ deform: TurnDeform, at turn: Double) throws -> (scene: Scene, sheet: SceneItem) {
+        let scene = try StillState.turning(deform, at: turn).scene(library: books)
+        return (scene, try #require(scene.items.first { $0.visible && $0.kind == .sheet }))
+    }
+}
+
+extension StillState {
+    /// Book 0 open at page 10, its next page `turn` of the way over.
+    static func turning(_ deform: TurnDeform, at turn: Double) -> StillState {
+        var s = StillState()
+        (s.book, s.page, s.turn, s.deform) = (0, 10, turn, deform)
+        return s
     }
 }

@@ -239,12 +239,9 @@ extension Renderer {
     /// inside them. Nil where that leaves too little inside to pay for a second draw (a sheet
     /// seen nearly edge on).
     func insideInset(_ item: SceneItem) -> Vec2? {
-        let m = view.projection * item.model, size = item.size
-        // Clip space to pixels.
-        let scale = Vec2(view.size.x / 2, view.size.y / 2) / pixelUnits, e = 1e-3 * max(size.x, size.y)
+        let size = item.size, e = 1e-3 * max(size.x, size.y)
         func screen(_ p: Vec2) -> Vec2 {
-            let q = m.project(item.deformation.apply(p, gutterDrop: item.gutterDrop, width: size.x).position)
-            return Vec2(q.x * scale.x, q.y * scale.y)
+            pixels(item.model.project(item.deformation.apply(p, gutterDrop: item.gutterDrop, width: size.x).position))
         }
         // The largest screen steps of the distance to the fore edge (x) and to the top and
         // bottom (y), at points `depth` inside them.

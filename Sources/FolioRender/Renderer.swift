@@ -293,6 +293,7 @@ public final class Renderer {
     static func overlayState(mark: GLint) -> DrawState {
         DrawState(stencil: .init(function: E(GL_GREATER), reference: mark, readMask: 0xFF, writeMask: 0), blend: .multiply)
     }
+
     /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
     /// itself never changes during a turn: the sky the sheet hides from each point (found from
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
@@ -300,12 +301,12 @@ public final class Renderer {
         let state = Self.overlayState(mark: mark)
         for item in items {
             let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item
-            // The rims are spared only where the sheet's may lie on the page's (vRim), or where
-            // no sheet is above; elsewhere the program without that code (a software renderer
-            // runs a uniform branch's code, and its derivatives, all the same:
-            // docs/performance.md) darkens the page.
-            let spares = caster.map { $0.restsOnRim(of: item, columns: occlusionMesh.columns, rows: occlusionMesh.rows, pixels: pixels) }
-            let u = spares ?? true ? overlayRims : overlay
+            // The rims are spared only where the sheet rests on the page's (vRim), or where no
+            // sheet is above; elsewhere the program without that code (a software renderer runs
+            // a uniform branch's code, and its derivatives, all the same: docs/performance.md)
+            // darkens the page.
+            let sparesRims = caster.map { $0.restsOnRim(of: item, columns: occlusionMesh.columns, rows: occlusionMesh.rows, pixels: pixels) } ?? true
+            let u = sparesRims ? overlayRims : overlay
             gl.apply(Pipeline(u.program, state))
             setGeometry(u, item)
             if let caster {

@@ -5,8 +5,9 @@ import FolioLayout
 import Foundation
 import Synchronization
 
-/// Runs the store's decodes. The store never hands it more jobs than it has workers, so a
-/// concurrent queue is enough; a test runs the jobs itself, when and in the order it wants.
+/// Runs the store's decodes and crop renderings. The store never hands it more decodes than it
+/// has workers, and one crop rendering a page at most, so a concurrent queue is enough; a test
+/// runs the jobs itself, when and in the order it wants.
 public protocol DecodeExecutor: Sendable {
     func execute(_ job: @escaping @Sendable () -> Void)
 }
@@ -104,12 +105,13 @@ public final class Inbox<Item: Sendable>: @unchecked Sendable {
     public func stop() { lock.withLock { wake = nil } }
 }
 
-/// A decode finished on a worker.
-struct Arrival: Sendable {
-    var key: PageKey
-    var serial: Int
-    /// Nil: the job was cancelled before it read anything.
-    var decoded: Decoded?
+/// Work finished on a worker, for the store's thread.
+enum Arrival: Sendable {
+    /// A decode of image `key` by job `serial`; nil: the job was cancelled before it read anything.
+    case page(key: PageKey, serial: Int, decoded: Decoded?)
+    /// A crop rendered for `want`: the part rendered and its pixels, bordered (nil: the page has
+    /// nothing sharper to give, or it failed).
+    case crop(want: CropRenderings.Want, crop: PageCrop, image: RGBAImage?)
 }
 
 extension DecodeOrder {

@@ -3,7 +3,7 @@ import FolioLayout
 import FolioMath
 
 /// The part of a page a zoomed view shows larger than the page's image can be: what to
-/// rasterise at the scale shown (`DetailCache`) and draw over the page.
+/// rasterise at the scale shown (`CropRenderings`) and draw over the page.
 public struct DetailWant: Sendable, Equatable {
     /// The page item in `Scene.items`.
     public var item: Int
@@ -56,7 +56,7 @@ extension Scene {
 }
 
 extension SceneItem {
-    /// This page item showing `crop` of its image (with the one-pixel border `DetailCache`
+    /// This page item showing `crop` of its image (with the one-pixel border `CropRenderings`
     /// puts around it) as face `face`: the same quad, shading and edges, so it lies exactly on
     /// the page, and only the crop's pixels show (the transparent border fades it into the
     /// page beyond them).

@@ -54,9 +54,9 @@ public protocol PageContentSource: AnyObject {
     func image(for face: FaceContent) -> RGBAImage?
 }
 
-/// One page image in the store: which image it holds (`version`, new with each decode), which
-/// one its textures were made from, and the bytes it holds on each side, counted where they
-/// are allocated.
+/// One page image in the store (or the crops of one): which image it holds (`version`, new with
+/// each decode), which one its textures were made from, and the bytes it holds on each side,
+/// counted where they are allocated.
 public struct Residency: Sendable {
     public enum State: Sendable, Equatable {
         /// Decoded; no texture made from it yet.
@@ -79,8 +79,9 @@ public struct Residency: Sendable {
     var renderedFor: Int?
     /// The height of the image its textures were made from.
     var textureHeight = 0
-    /// A crop's raster (its pixels are the crop cache's).
-    var raster: DetailCache.Raster?
+    /// A `.crop` row's rasters: the crops of its page held (its `version` is the serial of the
+    /// one shown), their pixels counted in `cpuBytes`.
+    var crops: [CropRenderings.Raster] = []
 
     public var state: State {
         textureVersion == 0 ? .decoded : textureVersion == version ? .uploaded : .stale

@@ -113,22 +113,58 @@ extension PageStore {
         return nil
     }
 
-    /// Evicts images ranked below `limit` (worst first) until `extra` more bytes fit in the
-    /// budget; evicts nothing and returns false if even all of them would not do.
+    /// Evicts crops no view shows (the least recently shown first), then images ranked below
+    /// `limit` (worst first), until `extra` more bytes fit in the budget; evicts nothing and
+    /// returns false if even all of them would not do.
     func makeRoom(_ extra: Int, below limit: Int) -> Bool {
-        let held = table.values.reduce(0) { $0 + $1.bytes } + crops.statistics.bytes
+        let held = heldBytes
         let budget = settings.budgetBytes
         guard held + extra > budget else { return true }
         let victims = table.keys.filter { !onScreenSet.contains($0) && !$0.isCrop && (rank[$0] ?? .max) > limit }
             .sorted { (rank[$0] ?? .max) > (rank[$1] ?? .max) }
-        guard held - victims.reduce(0, { $0 + table[$1]!.bytes }) + extra <= budget else { return false }
-        var left = held
+        let spare = spareCrops.reduce(0) { $0 + $1.raster.byteCount }
+        guard held - spare - victims.reduce(0, { $0 + table[$1]!.bytes }) + extra <= budget else { return false }
+        var left = trimCrops(to: budget - extra)
         for v in victims where left + extra > budget {
             left -= table[v]!.bytes
             evict(v)
             refused.insert(v)
         }
         return true
+    }
+
+    var heldBytes: Int { table.values.reduce(0) { $0 + $1.bytes } }
+
+    /// The crops held that no view keeps (`keptCrops`, `askedCrops`), the least recently shown
+    /// first.
+    var spareCrops: [(row: PageKey, raster: CropRenderings.Raster)] {
+        table.filter(\.key.isCrop)
+            .flatMap { key, row -> [(row: PageKey, raster: CropRenderings.Raster)] in
+                let newest = askedCrops[key].flatMap { asked in row.crops.last { $0.key == asked }?.serial }
+                return row.crops.filter { !keptCrops.contains($0.serial) && $0.serial != newest }.map { (key, $0) }
+            }
+            .sorted { ($0.raster.used, $0.raster.serial) < ($1.raster.used, $1.raster.serial) }
+    }
+
+    /// Lets spare crops go until the table holds at most `limit` bytes, or none is left;
+    /// returns the bytes held then.
+    @discardableResult
+    func trimCrops(to limit: Int) -> Int {
+        var held = heldBytes
+        guard held > limit else { return held }
+        for (key, r) in spareCrops where held > limit {
+            guard var row = table[key] else { continue }
+            row.crops.removeAll { $0.serial == r.serial }
+            row.cpuBytes -= r.byteCount
+            held -= r.byteCount
+            if row.crops.isEmpty {
+                held -= row.gpuBytes
+                evict(key)
+            } else {
+                table[key] = row
+            }
+        }
+        return held
     }
 
     func evict(_ key: PageKey) {
@@ -150,7 +186,7 @@ extension PageStore {
             let inbox = inbox
             executor.execute {
                 let decoded = job.isCancelled ? nil : order.run()
-                inbox.post(Arrival(key: key, serial: job.serial, decoded: decoded), wakes: decoded != nil)
+                inbox.post(.page(key: key, serial: job.serial, decoded: decoded), wakes: decoded != nil)
             }
         }
     }
@@ -175,41 +211,79 @@ extension PageStore {
         return PixelSize(width: max(1, Int((Double(height) * aspect).rounded())), height: height)
     }
 
-    /// Puts finished decodes in the table, if still wanted, and starts the next ones.
+    /// Puts finished decodes and crops in the table, if still wanted, and starts the next ones.
     func takeArrivals() {
         let arrivals = inbox.take()
         guard !arrivals.isEmpty, !closed else { return }
-        for arrival in arrivals { take(arrival) }
+        for arrival in arrivals {
+            switch arrival {
+            case let .page(key, serial, decoded): take(key, serial: serial, decoded: decoded)
+            case let .crop(want, crop, image): take(want, crop: crop, image: image)
+            }
+        }
         schedule()
     }
 
-    func take(_ arrival: Arrival) {
-        guard let job = jobs[arrival.key], job.serial == arrival.serial else { return }
-        jobs[arrival.key] = nil
-        guard let result = arrival.decoded, job.layout == layouts[arrival.key.book, default: 0] else { return }
+    func take(_ key: PageKey, serial: Int, decoded: Decoded?) {
+        guard let job = jobs[key], job.serial == serial else { return }
+        jobs[key] = nil
+        guard let result = decoded, job.layout == layouts[key.book, default: 0] else { return }
         if result.read {
             stats.decoded += 1
             decodedBytesTotal += result.image.byteCount
         }
         // A warning (a JPEG that ends early) comes with an image: reported, not marked broken.
-        let firstTime = !result.broken || (arrival.key.page(in: library).map { brokenPages.insert($0).inserted } ?? true)
+        let firstTime = !result.broken || (key.page(in: library).map { brokenPages.insert($0).inserted } ?? true)
         if let p = result.problem, firstTime {
             problems.append(p)
             if result.broken { stats.failed += 1 }
         }
         // The reader may have moved on while it decoded.
-        guard let r = rank[arrival.key] else { return }
+        guard let r = rank[key] else { return }
         versions += 1
-        var e = table[arrival.key] ?? Residency(version: versions)
+        var e = table[key] ?? Residency(version: versions)
         e.version = versions
         settings.pixels.giveBack(e.image.take())
         e.image = result.image
         e.cpuBytes = result.image.byteCount
-        e.renderedFor = remarked.remove(arrival.key) == nil ? result.renderedFor : 0
-        table[arrival.key] = e
-        if !makeRoom(0, below: r) && !onScreenSet.contains(arrival.key) {
-            evict(arrival.key)
-            refused.insert(arrival.key)
+        e.renderedFor = remarked.remove(key) == nil ? result.renderedFor : 0
+        table[key] = e
+        if !makeRoom(0, below: r) && !onScreenSet.contains(key) {
+            evict(key)
+            refused.insert(key)
+        }
+    }
+
+    /// Starts rendering the crop `want` asks for, unless what renders or waits covers it.
+    func requestCrop(_ want: CropRenderings.Want) {
+        guard !closed, let (want, crop) = cropRenderings.request(want) else { return }
+        let documents = documents, inbox = inbox
+        executor.execute {
+            let image = crop.width > 0 && crop.height > 0
+                ? (try? documents.renderCrop(want.key.page, crop: crop, paperAspect: want.key.paper)).flatMap { $0 } : nil
+            let bordered = image.map(CropRenderings.bordered)
+            inbox.post(.crop(want: want, crop: crop, image: bordered), wakes: bordered != nil)
+        }
+    }
+
+    /// A crop rendered: held in its page's row (a crop with the page's marks as they are lets
+    /// the stale ones go) unless its book was laid out again meanwhile, and the request that
+    /// waited behind it started if no crop held serves it.
+    func take(_ want: CropRenderings.Want, crop: PageCrop, image: RGBAImage?) {
+        let (raster, next) = cropRenderings.finish(want, crop: crop, image: image)
+        let layout = layouts[want.row.book, default: 0]
+        if let raster, raster.key.layout == layout {
+            var row = table[want.row] ?? Residency(version: 0)
+            if !raster.stale { row.crops.removeAll(where: \.stale) }
+            row.crops.append(raster)
+            row.cpuBytes = row.crops.reduce(0) { $0 + $1.byteCount }
+            table[want.row] = row
+            cropsArrived = true
+            trimCrops(to: settings.budgetBytes)
+        }
+        if let next, next.key.layout == layout,
+           !(table[next.row]?.crops.contains { !$0.stale && cropRenderings.serves($0.key, $0.crop, next) } ?? false) {
+            requestCrop(next)
         }
     }
 

@@ -14,8 +14,9 @@ import Foundation
 /// not shown yet is first rendered small (`previewHeight`), then sharp; shown larger later, it
 /// is rendered again, the old texture drawn until the new one goes up.
 ///
-/// Crops of zoomed vector pages are rendered by a `DetailCache` the store holds and go up as
-/// rows of the same table (`decorate`).
+/// Crops of zoomed vector pages are rendered on the same executor (`CropRenderings`), and held
+/// and uploaded as rows of the same table under the same budget (`decorate`): a `.crop` row
+/// holds the crops of its page, the least recently shown let go first.
 ///
 /// Threading: one thread (the render thread) calls it; decodes run on the executor and post
 /// their results, which the next call takes. `onChange` is called on a worker when a decode
@@ -66,6 +67,10 @@ public final class PageStore {
         public var decoded = 0
         /// Pages whose file was missing or broken.
         public var failed = 0
+        /// Crops of zoomed pages held, rendered so far, and rendering.
+        public var crops = 0
+        public var cropsRendered = 0
+        public var cropsRendering = 0
     }
 
     /// The books, as laid out now (`relaid`).
@@ -81,7 +86,7 @@ public final class PageStore {
     let documents: DocumentRegistry
     let executor: DecodeExecutor
     let inbox: Inbox<Arrival>
-    let crops: DetailCache
+    var cropRenderings: CropRenderings
 
     /// The residency table: every image held, decoded or uploaded.
     public internal(set) var table: [PageKey: Residency] = [:]
@@ -115,6 +120,15 @@ public final class PageStore {
     var versions = 0
     var serials = 0
     var closed = false
+    /// A crop arrived since `cropArrived` was last asked.
+    var cropsArrived = false
+    /// Counts the calls to `detail`: when each crop was last shown.
+    var cropClock = 0
+    /// The crops the last `detail` showed (or that their rows show until one does), and the
+    /// scale it asked each row for: these, and the newest crop of each row at that scale, are
+    /// kept whatever the budget (two pages on screen never evict each other's).
+    var keptCrops: Set<Int> = []
+    var askedCrops: [PageKey: CropRenderings.Key] = [:]
 
     /// Images of `library`'s faces, its documents opened through `documents`, uploaded to
     /// `textures`; nothing is read until a face is shown. `onChange` is called on a worker
@@ -129,10 +143,7 @@ public final class PageStore {
         displayHeight = settings.displayHeight
         inbox = Inbox(wake: onChange)
         largestWholePage = settings.wholePageHeight > 0 ? min(settings.wholePageHeight, settings.maxPageSize) : settings.maxPageSize
-        var d = DetailCache.Settings()
-        d.budgetBytes = settings.budgetBytes / 4
-        d.maxSide = settings.maxPageSize
-        crops = DetailCache(documents: documents, executor: executor, settings: d, onChange: onChange)
+        cropRenderings = CropRenderings(maxSide: settings.maxPageSize)
     }
 
     // MARK: Each frame
@@ -194,7 +205,7 @@ public final class PageStore {
         for (key, var e) in table {
             e.textureVersion = 0
             e.gpuBytes = 0
-            table[key] = e.image == nil && e.raster == nil ? nil : e
+            table[key] = e.image == nil && e.crops.isEmpty ? nil : e
         }
         schedule()
     }
@@ -251,8 +262,13 @@ public final class PageStore {
     /// changed, `PageMarks`), and so are the crops of them a zoomed view shows: their textures
     /// are drawn until the new images go up.
     public func redraw(book: Int, images: Set<PageImage>) {
-        let pages = library.books[book].pages
-        crops.redraw(pages: Set(images.compactMap { pages.indices.contains($0.index) ? pages[$0.index] : nil }))
+        let rows = Set(images.map { PageKey.crop(book: book, image: $0) })
+        cropRenderings.remark(rows)
+        for row in rows {
+            guard var e = table[row] else { continue }
+            for i in e.crops.indices { e.crops[i].stale = true }
+            table[row] = e
+        }
         for image in images {
             let key = PageKey.page(book: book, image: image)
             // A decode under way began before the marks changed: what it brings is rendered again.
@@ -278,7 +294,7 @@ public final class PageStore {
             serials += 1
             let job = DecodeJob(serial: serials, layout: layouts[book, default: 0])
             jobs[key] = job
-            take(.init(key: key, serial: job.serial, decoded: order(key, page: page, fit: fit).run()))
+            take(key, serial: job.serial, decoded: order(key, page: page, fit: fit).run())
         }
         schedule()
     }
@@ -288,7 +304,6 @@ public final class PageStore {
     public func close() {
         closed = true
         inbox.stop()
-        crops.cancel()
         for job in jobs.values { job.cancel() }
         table = [:]
         wanted = []
@@ -309,6 +324,9 @@ public final class PageStore {
         s.cpuBytes = table.values.reduce(0) { $0 + $1.cpuBytes }
         s.gpuBytes = table.values.reduce(0) { $0 + $1.gpuBytes }
         s.loading = jobs.count
+        s.crops = table.values.reduce(0) { $0 + $1.crops.count }
+        s.cropsRendered = cropRenderings.rendered
+        s.cropsRendering = cropRenderings.rendering
         return s
     }
 
@@ -328,60 +346,91 @@ public final class PageStore {
             // In short waits, so that Ctrl-C (`Interrupt`) is heard; past `wait`, the page
             // image is drawn as it is.
             let deadline = Date(timeIntervalSinceNow: wait)
-            while !crops.waitUntilIdle(timeout: 0.25), !Interrupt.requested, Date() < deadline {}
+            while cropRenderings.rendering > 0, !closed, !Interrupt.requested, Date() < deadline {
+                _ = inbox.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.25)))
+                takeArrivals()
+            }
             rasters = detail(for: wants)
         }
         var decorated = scene, changed = false
         let pages = wants.map { PageKey($0.face, in: library) }
-        let shown = Set(pages.compactMap { page -> PageKey? in
+        let rows = pages.map { page -> PageKey? in
             guard case let .page(b, image)? = page else { return nil }
             return .crop(book: b, image: image)
-        })
-        for key in table.keys where key.isCrop && !shown.contains(key) {
-            evict(key)
+        }
+        // Pages no longer magnified let their crops' textures go; the crops stay for a return.
+        for (key, var row) in table where key.isCrop && row.textureVersion > 0 && !rows.contains(key) {
+            textures.remove(key)
+            (row.textureVersion, row.gpuBytes) = (0, 0)
+            table[key] = row
             changed = true
         }
-        for ((want, raster), page) in zip(zip(wants, rasters), pages) {
-            guard let page, case let .page(b, image) = page else { continue }
-            let key = PageKey.crop(book: b, image: image)
-            if let r = raster, r.serial != table[key]?.version { table[key] = Residency(version: r.serial, raster: r) }
+        for ((want, raster), (page, row)) in zip(zip(wants, rasters), zip(pages, rows)) {
+            guard let page, let row, var e = table[row] else { continue }
+            if let raster { e.version = raster.serial }
+            guard let r = e.crops.first(where: { $0.serial == e.version }) else { continue }
             // A newer crop, or its texture was lost: it goes up (no mipmaps to make, the largest
             // cost of the upload in software, or hold).
-            if var row = table[key], row.textureVersion != row.version, let r = row.raster {
-                row.gpuBytes = textures.upload(r.image, for: key, mipmaps: false)
-                row.textureVersion = row.version
-                table[key] = row
+            if e.textureVersion != e.version {
+                e.gpuBytes = textures.upload(r.image, for: row, mipmaps: false)
+                e.textureVersion = e.version
                 changed = true
             }
+            table[row] = e
             // A crop of a page at another size still lies on it; one coarser than the page's
             // own texture is not drawn.
-            guard let r = table[key]?.raster, r.key.scale.height > table[page]?.textureHeight ?? 0 else { continue }
-            decorated.items.append(scene.items[want.item].detail(key.faces[0], crop: r.crop))
+            guard r.key.scale.height > table[page]?.textureHeight ?? 0 else { continue }
+            decorated.items.append(scene.items[want.item].detail(row.faces[0], crop: r.crop))
         }
         return (decorated, changed)
     }
 
-    /// For each of `wants`, the crop of its page ready to draw over it: a crop of its scale
-    /// covering its visible part; nil while none does (one is rendered in the background) and
-    /// for pages that have nothing sharper to give (bitmaps). Never blocks.
-    func detail(for wants: [DetailWant]) -> [DetailCache.Raster?] {
-        var asked: [DetailCache.Want] = [], index: [Int?] = []
-        for want in wants {
-            guard let key = PageKey(want.face, in: library), let page = key.page(in: library), documents.rendersCrops(page) else {
-                index.append(nil)
-                continue
-            }
-            index.append(asked.count)
+    /// For each of `wants`, the crop of its page ready to draw over it, now the most recently
+    /// shown: a crop of its scale covering its visible part; nil while none does (one is
+    /// rendered in the background, and one rendered before the page's marks changed is
+    /// handed out meanwhile) and for pages that have nothing sharper to give (bitmaps).
+    /// Never blocks.
+    func detail(for wants: [DetailWant]) -> [CropRenderings.Raster?] {
+        cropClock += 1
+        keptCrops = []
+        askedCrops = [:]
+        return wants.map { want in
+            guard let key = PageKey(want.face, in: library), case let .page(b, image) = key, let page = key.page(in: library),
+                  documents.rendersCrops(page) else { return nil }
             // A page lies on its book's paper, as its decode puts it there.
-            let book = library.books[want.face.book]
-            asked.append(DetailCache.Want(key: .init(page: page, paper: book.pageWidth / book.pageHeight, scale: want.scale,
-                                                     layout: layouts[want.face.book, default: 0]),
-                                          visible: want.visible))
+            let book = library.books[b]
+            return show(CropRenderings.Want(row: .crop(book: b, image: image),
+                                            key: .init(page: page, paper: book.pageWidth / book.pageHeight, scale: want.scale,
+                                                       layout: layouts[b, default: 0]),
+                                            visible: want.visible))
         }
-        let rasters = crops.show(asked)
-        return index.map { $0.flatMap { rasters[$0] } }
     }
 
-    /// Whether a crop became ready since the last call.
-    public func cropArrived() -> Bool { crops.drainArrived() }
+    private func show(_ want: CropRenderings.Want) -> CropRenderings.Raster? {
+        askedCrops[want.row] = want.key
+        guard var row = table[want.row] else {
+            requestCrop(want)
+            return nil
+        }
+        // What the row shows until a crop serves (`decorate`).
+        keptCrops.insert(row.version)
+        let serving = row.crops.indices.filter { cropRenderings.serves(row.crops[$0].key, row.crops[$0].crop, want) }
+        // The newest of those with the page's marks as they are, else the newest.
+        let fresh = serving.filter { !row.crops[$0].stale }
+        guard let i = (fresh.isEmpty ? serving : fresh).max(by: { row.crops[$0].serial < row.crops[$1].serial }) else {
+            requestCrop(want)
+            return nil
+        }
+        row.crops[i].used = cropClock
+        table[want.row] = row
+        keptCrops.insert(row.crops[i].serial)
+        if row.crops[i].stale { requestCrop(want) }
+        return row.crops[i]
+    }
+
+    /// Whether a crop arrived since the last call.
+    public func cropArrived() -> Bool {
+        defer { cropsArrived = false }
+        return cropsArrived
+    }
 }

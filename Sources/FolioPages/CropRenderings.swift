@@ -82,6 +82,16 @@ struct CropRenderings {
         return (want, crop(for: want))
     }
 
+    /// Book `book` was laid out again: its pages are asked again, even those that gave nothing.
+    mutating func relaid(book: Int) {
+        refused = refused.filter { $0.book != book }
+    }
+
+    /// Nothing renders from now on (the store closes): what is under way is forgotten.
+    mutating func cancel() {
+        (inflight, waiting) = ([:], [:])
+    }
+
     /// The marks of `rows`' pages changed: what renders for them now is stale when it comes.
     mutating func remark(_ rows: Set<PageKey>) {
         for row in rows { inflight[row]?.remarked = true }
@@ -90,8 +100,8 @@ struct CropRenderings {
     /// The rendering of `want` finished with `image` (bordered; nil: nothing sharper to give,
     /// or it failed): the raster to hold, and the request that waited behind it.
     mutating func finish(_ want: Want, crop: PageCrop, image: RGBAImage?) -> (raster: Raster?, next: Want?) {
-        guard let flight = inflight[want.row], flight.want == want else { return (nil, nil) }
-        inflight[want.row] = nil
+        // One rendering a row at a time: this is the row's.
+        guard let flight = inflight.removeValue(forKey: want.row) else { return (nil, nil) }
         let next = waiting.removeValue(forKey: want.row)
         guard let image else {
             refused.insert(want.row)

@@ -274,7 +274,8 @@ extension PageStore {
         let layout = layouts[want.row.book, default: 0]
         if let raster, raster.key.layout == layout {
             var row = table[want.row] ?? Residency(version: 0)
-            if !raster.stale { row.crops.removeAll(where: \.stale) }
+            // The stale crop drawn now stays until one serving the view comes.
+            if !raster.stale { row.crops.removeAll { $0.stale && $0.serial != row.version && !keptCrops.contains($0.serial) } }
             row.crops.append(raster)
             row.cpuBytes = row.crops.reduce(0) { $0 + $1.byteCount }
             table[want.row] = row

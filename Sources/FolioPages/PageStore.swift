@@ -226,6 +226,7 @@ public final class PageStore {
         let old = self.library.books.indices.contains(book) ? self.library.books[book] : nil
         self.library = library
         layouts[book, default: 0] += 1
+        cropRenderings.relaid(book: book)
         for (key, job) in jobs where key.book == book { job.cancel() }
         let cover = library.books.indices.contains(book) ? library.books[book].cover : nil
         var moves: [(from: Int, to: Int)] = []
@@ -304,6 +305,7 @@ public final class PageStore {
     public func close() {
         closed = true
         inbox.stop()
+        cropRenderings.cancel()
         for job in jobs.values { job.cancel() }
         table = [:]
         wanted = []
@@ -368,7 +370,12 @@ public final class PageStore {
         for ((want, raster), (page, row)) in zip(zip(wants, rasters), zip(pages, rows)) {
             guard let page, let row, var e = table[row] else { continue }
             if let raster { e.version = raster.serial }
-            guard let r = e.crops.first(where: { $0.serial == e.version }) else { continue }
+            // A crop of a page at another size still lies on it; one coarser than the page's
+            // own texture is not drawn.
+            guard let r = e.crops.first(where: { $0.serial == e.version }), r.key.scale.height > table[page]?.textureHeight ?? 0 else {
+                table[row] = e
+                continue
+            }
             // A newer crop, or its texture was lost: it goes up (no mipmaps to make, the largest
             // cost of the upload in software, or hold).
             if e.textureVersion != e.version {
@@ -377,9 +384,6 @@ public final class PageStore {
                 changed = true
             }
             table[row] = e
-            // A crop of a page at another size still lies on it; one coarser than the page's
-            // own texture is not drawn.
-            guard r.key.scale.height > table[page]?.textureHeight ?? 0 else { continue }
             decorated.items.append(scene.items[want.item].detail(row.faces[0], crop: r.crop))
         }
         return (decorated, changed)
@@ -422,10 +426,17 @@ public final class PageStore {
             return nil
         }
         row.crops[i].used = cropClock
+        let raster = row.crops[i]
+        if raster.stale {
+            requestCrop(want)
+        } else if row.crops.contains(where: \.stale) {
+            // Shown with the page's marks as they are: the stale crops of the page go.
+            row.crops.removeAll(where: \.stale)
+            row.cpuBytes = row.crops.reduce(0) { $0 + $1.byteCount }
+        }
         table[want.row] = row
-        keptCrops.insert(row.crops[i].serial)
-        if row.crops[i].stale { requestCrop(want) }
-        return row.crops[i]
+        keptCrops.insert(raster.serial)
+        return raster
     }
 
     /// Whether a crop arrived since the last call.

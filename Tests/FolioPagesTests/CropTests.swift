@@ -1,7 +1,10 @@
 import FolioBook
 import FolioImage
 import FolioLayout
+import FolioMath
 @testable import FolioPages
+import FolioReader
+import FolioScript
 import Foundation
 import Synchronization
 import Testing
@@ -190,6 +193,91 @@ private final class CropSource: PageSource {
         #expect(store.detail(for: [wide])[0]?.serial == r.serial)
         settle(store)
         #expect(store.statistics.cropsRendered == 1)
+    }
+
+    // MARK: Through `decorate`, as a frame asks
+
+    /// A store over a book of ten pages of the crop-test document (its three, again and again),
+    /// shaped as A5.
+    func zoomedStore() -> PageStore {
+        PageSources.register(CropSource.format)
+        let doc = folder.bytes("doc-\(UUID().uuidString).croptest", [0])
+        let book = Book(title: "C", pages: (0..<10).map { PageRef.document(doc, index: $0 % 3) }, pageWidth: 100, pageHeight: 141)
+        return PageStore(library: Library(title: "C", books: [book]), documents: documents, textures: Uploads(), executor: renders)
+    }
+
+    /// The book open at layout page 4, zoomed `zoom` times and panned by `pan` layout units.
+    func zoomed(_ zoom: Double, pan: Vec2 = Vec2(-1400, 0)) throws -> Scene {
+        var still = StillState()
+        (still.book, still.page, still.zoom, still.pan) = (0, 4, zoom, pan)
+        return try still.scene(library: [BookInfo(title: "C", imageCount: 10)])
+    }
+
+    /// How many crops `decorate` draws over `scene`.
+    func drawn(_ store: PageStore, _ scene: Scene) -> Int {
+        store.decorate(scene, width: 1920, height: 1080, wait: nil).scene.items.count - scene.items.count
+    }
+
+    func step(_ store: PageStore) {
+        renders.runAll()
+        _ = store.poll()
+    }
+
+    /// Marks change while a crop is drawn, and the view moves on before its fresh crop comes:
+    /// the stale crop is drawn until one serving the new view comes, never the page alone.
+    @Test func theStaleCropDrawnStaysUntilOneServingTheViewComes() throws {
+        let store = zoomedStore()
+        let near = try zoomed(8), nearer = try zoomed(10)
+        #expect(drawn(store, near) == 0)
+        step(store)
+        #expect(drawn(store, near) == 1)
+        let image = try #require(store.table.keys.first { $0.isCrop }.flatMap { key -> PageImage? in
+            guard case let .crop(_, image) = key else { return nil }
+            return image
+        })
+        store.redraw(book: 0, images: [image])
+        #expect(drawn(store, near) == 1, "the stale crop is drawn while the fresh one renders")
+        #expect(drawn(store, nearer) == 1, "and while the new view's waits behind it")
+        step(store)
+        #expect(drawn(store, nearer) == 1, "the fresh crop of the view before does not take it away")
+        step(store)
+        #expect(drawn(store, nearer) == 1)
+        #expect(store.statistics.cropsRendered == 3)
+    }
+
+    /// Zoomed out, a page's crop lets its texture go and keeps its pixels: zoomed in again, it
+    /// goes up again without being rendered again, as it does after the textures are lost.
+    @Test func aCropOutOfViewKeepsItsPixelsNotItsTexture() throws {
+        let store = zoomedStore()
+        let near = try zoomed(8)
+        _ = drawn(store, near)
+        step(store)
+        #expect(drawn(store, near) == 1)
+        let row = try #require(store.table.keys.first { $0.isCrop })
+        #expect(store.table[row]!.gpuBytes > 0)
+        let whole = try zoomed(1, pan: .zero)
+        #expect(drawn(store, whole) == 0)
+        #expect(store.table[row]!.gpuBytes == 0 && store.table[row]!.textureVersion == 0)
+        #expect(drawn(store, near) == 1)
+        store.texturesLost()
+        #expect(drawn(store, near) == 1)
+        #expect(store.table[row]!.gpuBytes > 0 && store.statistics.cropsRendered == 1)
+        #expect(store.statistics.cpuBytes == store.table[row]!.crops.reduce(0) { $0 + $1.byteCount })
+    }
+
+    /// A book laid out again while its crop renders: that crop is dropped, and the new layout's
+    /// is drawn.
+    @Test func aCropOfTheLayoutBeforeIsNeverDrawn() throws {
+        let store = zoomedStore()
+        let near = try zoomed(8)
+        _ = drawn(store, near)
+        store.relaid(book: 0, in: store.library, mapping: PageMapping(pageCount: 10, pages: Array(0..<10)))
+        #expect(drawn(store, near) == 0)
+        step(store)
+        #expect(store.table.keys.filter(\.isCrop).isEmpty, "the crop of the layout before is dropped")
+        #expect(store.statistics.cropsRendering == 1, "the new layout's renders")
+        step(store)
+        #expect(drawn(store, near) == 1)
     }
 
     @Test func bitmapPagesGetNoCrop() throws {

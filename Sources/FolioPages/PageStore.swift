@@ -410,6 +410,7 @@ public final class PageStore {
         }
     }
 
+    /// The crop held that serves `want`, if any; one is asked for when none does or it is stale.
     private func show(_ want: CropRenderings.Want) -> CropRenderings.Raster? {
         askedCrops[want.row] = want.key
         guard var row = table[want.row] else {

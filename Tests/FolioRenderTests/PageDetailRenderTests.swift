@@ -80,7 +80,7 @@ import Testing
             textures.upload(RGBAImage(width: 64, height: 100, fill: Self.paper), for: try #require(want.face.key))
             var drawn = scene
             if let colour {
-                // As `DetailCache` hands crops out: inside a transparent one-pixel border.
+                // As the page store hands crops out (`CropRenderings.bordered`): inside a transparent one-pixel border.
                 var image = RGBAImage(width: crop.width + 2, height: crop.height + 2, fill: colour)
                 for y in 0..<image.height {
                     for x in 0..<image.width where x == 0 || y == 0 || x == image.width - 1 || y == image.height - 1 {

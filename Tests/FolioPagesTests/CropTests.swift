@@ -30,6 +30,27 @@ private final class CropSource: PageSource {
     }
 }
 
+/// A vector document whose first crop comes back empty (a page with nothing sharper to give,
+/// as far as the store can tell), and every later one grey.
+private final class FirstCropEmpty: PageSource {
+    static let format = PageSourceFormat(name: "first crop empty", extensions: ["firstcropempty"]) { _, _ in FirstCropEmpty() }
+    static let renders = Atomic<Int>(0)
+    let pageCount = 3
+    let title: String? = nil
+    var rendersCrops: Bool { true }
+
+    func pageSize(_ index: Int) -> (width: Double, height: Double)? { (100, 100) }
+
+    func render(page index: Int, fit: PixelSize) throws -> PageRender {
+        PageRender(image: RGBAImage(width: 10, height: 10, fill: (255, 255, 255, 255)), scalable: true)
+    }
+
+    func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? {
+        guard Self.renders.add(1, ordering: .relaxed).oldValue > 0 else { return nil }
+        return RGBAImage(width: crop.width, height: crop.height, fill: (128, 128, 128, 255))
+    }
+}
+
 /// The crops of zoomed pages, held in the page store's table: rendered on its executor, kept by
 /// page and scale, and let go under its one budget, the least recently shown first.
 @Suite(.serialized) struct CropTests {
@@ -278,6 +299,21 @@ private final class CropSource: PageSource {
         #expect(store.statistics.cropsRendering == 1, "the new layout's renders")
         step(store)
         #expect(drawn(store, near) == 1)
+    }
+
+    /// A page that gave no crop is not asked again, until its book is laid out again.
+    @Test func aPageThatGaveNoCropIsAskedAgainInANewLayout() throws {
+        PageSources.register(FirstCropEmpty.format)
+        let doc = folder.bytes("doc-\(UUID().uuidString).firstcropempty", [0])
+        let store = store(pages: (0..<3).map { PageRef.document(doc, index: $0) })
+        let w = want(scale: 1000, centre)
+        #expect(store.detail(for: [w])[0] == nil)
+        settle(store)
+        #expect(store.detail(for: [w])[0] == nil && renders.count == 0, "refused: not asked again")
+        store.relaid(book: 0, in: store.library, mapping: PageMapping(pageCount: 3, pages: Array(0..<3)))
+        #expect(store.detail(for: [w])[0] == nil)
+        settle(store)
+        #expect(store.detail(for: [w])[0]?.image.pixel(5, 5).r == 128)
     }
 
     @Test func bitmapPagesGetNoCrop() throws {

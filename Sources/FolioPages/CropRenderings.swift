@@ -98,13 +98,14 @@ struct CropRenderings {
     }
 
     /// The rendering of `want` finished with `image` (bordered; nil: nothing sharper to give,
-    /// or it failed): the raster to hold, and the request that waited behind it.
-    mutating func finish(_ want: Want, crop: PageCrop, image: RGBAImage?) -> (raster: Raster?, next: Want?) {
+    /// or it failed, and the row is not asked again while `current`, of its book's layout now):
+    /// the raster to hold, and the request that waited behind it.
+    mutating func finish(_ want: Want, crop: PageCrop, image: RGBAImage?, current: Bool) -> (raster: Raster?, next: Want?) {
         // One rendering a row at a time: this is the row's.
         guard let flight = inflight.removeValue(forKey: want.row) else { return (nil, nil) }
         let next = waiting.removeValue(forKey: want.row)
         guard let image else {
-            refused.insert(want.row)
+            if current { refused.insert(want.row) }
             return (nil, nil)
         }
         serials += 1

@@ -270,8 +270,8 @@ extension PageStore {
     /// the stale ones go) unless its book was laid out again meanwhile, and the request that
     /// waited behind it started if no crop held serves it.
     func take(_ want: CropRenderings.Want, crop: PageCrop, image: RGBAImage?) {
-        let (raster, next) = cropRenderings.finish(want, crop: crop, image: image)
         let layout = layouts[want.row.book, default: 0]
+        let (raster, next) = cropRenderings.finish(want, crop: crop, image: image, current: want.key.layout == layout)
         if let raster, raster.key.layout == layout {
             var row = table[want.row] ?? Residency(version: 0)
             // The stale crop drawn now stays until one serving the view comes.

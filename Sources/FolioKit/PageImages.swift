@@ -74,7 +74,7 @@ final class PageImages {
     /// Takes the decodes finished since the last frame (the store starts the next ones); notes
     /// that images or crops wait for upload.
     func poll() {
-        if store.poll() || store.cropArrived() { pending = true }
+        if store.poll() { pending = true }
     }
 
     /// Nothing can be drawn (a minimised window): uploads wait for the next image or event.

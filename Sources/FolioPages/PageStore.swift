@@ -120,7 +120,7 @@ public final class PageStore {
     var versions = 0
     var serials = 0
     var closed = false
-    /// A crop arrived since `cropArrived` was last asked.
+    /// A crop arrived since `poll` last asked.
     var cropsArrived = false
     /// Counts the calls to `detail`: when each crop was last shown.
     var cropClock = 0
@@ -178,11 +178,13 @@ public final class PageStore {
         return prepared
     }
 
-    /// Takes the decodes finished since the last call and starts the next ones; true when an
-    /// image waits for its upload (a frame should `prepare`). For a frame that draws nothing.
+    /// Takes the decodes and crops finished since the last call and starts the next ones; true
+    /// when an image waits for its upload or a crop arrived (a frame should `prepare` and
+    /// `decorate`). For a frame that draws nothing.
     public func poll() -> Bool {
         takeArrivals()
-        return pendingUploads
+        defer { cropsArrived = false }
+        return pendingUploads || cropsArrived
     }
 
     /// An image in the window waits for its upload.
@@ -438,11 +440,5 @@ public final class PageStore {
         table[want.row] = row
         keptCrops.insert(raster.serial)
         return raster
-    }
-
-    /// Whether a crop arrived since the last call.
-    public func cropArrived() -> Bool {
-        defer { cropsArrived = false }
-        return cropsArrived
     }
 }

@@ -91,6 +91,9 @@ private final class CropSource: PageSource {
         let before = CropSource.renders.load(ordering: .relaxed)
         let a = want(scale: 1000, centre)
         #expect(store.detail(for: [a])[0] == nil, "nothing is there before it is rendered")
+        renders.runAll()
+        #expect(store.poll(), "a crop that arrived asks for a frame")
+        #expect(!store.poll(), "once")
         let r = try shown(store, a)
         #expect(r.key.scale == a.scale && r.key.paper == 1)
         // The visible 200 pixels and an eighth of them beyond each side, in a transparent border.

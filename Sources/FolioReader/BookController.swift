@@ -329,7 +329,7 @@ public final class BookController {
         let single = settings.style.orientation == .horizontal && settings.pages.isSingle(viewSize: settings.viewSize)
         guard single != singlePage, turn == nil, queue.isEmpty else { return }
         if let info = currentBook {
-            spread = single ? clamp(2 * spread, 0, max(info.imageCount - 1, 0)) : info.spread(containing: spread + 2)
+            spread = single ? clamp(2 * spread, 0, max(info.imageCount - 1, 0)) : info.spread(containing: PageImage(index: spread).layoutPage)
         }
         singlePage = single
         // A page fitted to the width opens at its top; two pages are never scrolled.

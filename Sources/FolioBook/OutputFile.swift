@@ -17,7 +17,8 @@ import Synchronization
 ///   may not write in) the file is rewritten in place, after the space for the new content is
 ///   reserved, so a full disk fails before the old content is touched.
 /// - Whether an existing file may be replaced is the caller's `Replace` policy, checked by
-///   `prepare` before any work is done.
+///   `prepare` before any work is done; a file the command reads (`reads`: the book it was
+///   given), under any name or link to it, is never replaced, whatever the policy.
 ///
 /// It does not encode images, choose names or make folders (`makeFolder` does, one level at a
 /// time, with errno's reason).
@@ -36,9 +37,11 @@ public struct OutputFile: Sendable {
     /// The path as the user gave it, for messages.
     public let path: String
     public let replace: Replace
+    /// What the command reads, never replaced.
+    public let reads: [String]
 
-    public init(_ path: String, replace: Replace) {
-        (self.path, self.replace) = (path, replace)
+    public init(_ path: String, replace: Replace, reads: [String] = []) {
+        (self.path, self.replace, self.reads) = (path, replace, reads)
     }
 
     /// Checks, before any work, that the output can be written: its folder exists and the
@@ -73,6 +76,9 @@ public struct OutputFile: Sendable {
         let type = FileType(mode: st.st_mode)
         switch type {
         case .regular:
+            if let input = reads.first(where: { FileName.sameFile($0, target) }) {
+                throw FileError(.cannotCreate, path, "it is \(FileName.printable(input)), which this command reads; never replaced, not even with --force")
+            }
             // A file made read-only is not replaced behind its owner's back.
             guard access(FileName.bytes(target), W_OK) == 0 else {
                 throw FileError(.cannotCreate, path, "cannot write: \(FileError.reason())")

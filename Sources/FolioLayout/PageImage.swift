@@ -14,14 +14,23 @@ public struct PageImage: Hashable, Comparable, Sendable {
         index = n - 2
     }
 
-    /// The image a reader calls page `number` (1 the first).
-    public init(number: Int) { index = number - 1 }
+    /// The image a reader calls page `number` (1 the first). Numbers past what any book has
+    /// stay past it (held at `Int`'s bounds), for the range checks that refuse them.
+    public init(number: Int) { index = number.adding(saturating: -1) }
 
     /// The page number a reader sees.
-    public var number: Int { index + 1 }
+    public var number: Int { index.adding(saturating: 1) }
 
     /// The layout page that shows it.
-    public var layoutPage: Int { index + 2 }
+    public var layoutPage: Int { index.adding(saturating: 2) }
 
     public static func < (a: PageImage, b: PageImage) -> Bool { a.index < b.index }
+}
+
+private extension Int {
+    /// `self + n`, held at `Int`'s bounds where it would overflow.
+    func adding(saturating n: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(n)
+        return overflow ? (n > 0 ? .max : .min) : sum
+    }
 }

@@ -24,6 +24,8 @@ struct FrameSequence {
     var quiet = false
     /// The command, as the progress line names it ("folio record").
     var label: String
+    /// What the command reads (the book recorded): the video never replaces it.
+    var reads: [String] = []
 
     /// Frame names have five digits; a recording never outgrows them.
     static let maxFrames = 99_999
@@ -64,7 +66,7 @@ struct FrameSequence {
                 throw Failure(.cannotCreate, "\(FileName.printable(video)) is \(type == .fifo ? "a FIFO (named pipe)" : "a socket"); "
                     + "a video is written to a file or a device")
             }
-            try OutputFile(video, replace: force ? .always : .never).prepare()
+            try OutputFile(video, replace: force ? .always : .never, reads: reads).prepare()
         }
     }
 
@@ -81,7 +83,7 @@ struct FrameSequence {
     func write(_ pipeline: FramePipeline, total: Int, next: () -> Scene?, decorate: (FramePipeline) -> Void = { _ in }) throws -> Int {
         var drawn = 0
         if let video, let ffmpeg {
-            try OutputFile(video, replace: force ? .always : .never).produce { temp in
+            try OutputFile(video, replace: force ? .always : .never, reads: reads).produce { temp in
                 drawn = try write(pipeline, total: total, video: (ffmpeg, temp), next: next, decorate: decorate)
                 // Thrown before the video is renamed into place: an earlier one stays as it was.
                 if Interrupt.requested { throw interrupted(after: drawn) }

@@ -49,7 +49,7 @@ struct Speak: ParsableCommand {
     }
 
     func run() throws {
-        let file = OutputFile(output, replace: force ? .always : .never)
+        let file = OutputFile(output, replace: force ? .always : .never, reads: [book])
         try file.prepare()
         let library = try loadLibrary(book, password: password)
         guard library.books.count == 1, let book = library.books.first, let path = book.document else {

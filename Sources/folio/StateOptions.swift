@@ -70,6 +70,8 @@ struct StateOptions: ParsableArguments {
         s.layout = layout
         s.pages = pages
         s.spread = spread
+        // Past every book, it is refused here: the book's own check counts in its pages.
+        if let page, !(Int(Int32.min)...Int(Int32.max)).contains(page) { throw ValidationError("--page \(page): no book has that page") }
         s.page = page.map { PageImage(number: $0).layoutPage }
         s.turn = turn
         s.style = TurnStyle(direction: style, orientation: vertical ? .vertical : .horizontal,

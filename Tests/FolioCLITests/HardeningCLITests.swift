@@ -129,12 +129,35 @@ import Testing
         (["record", "--script", "next 1e19", "-o", "/tmp/folio-never"], "'next' wants a count from 1 to 10000"),
         (["capture", "-o", "out.jpg"], "Folio writes PNG images only"),
         (["capture", "--size", "16384x16384", "-o", "/tmp/folio-never.png"], "at most 67 (8192x8192) are drawn"),
+        (["capture", "--book", "0", "--page", "9223372036854775807", "-o", "/tmp/folio-never.png"], "--page 9223372036854775807: no book has that page"),
+        (["layout", "--book", "0", "--page=-9223372036854775808"], "--page -9223372036854775808: no book has that page"),
+        (["layout", "--book", "0", "--page", "2147483648"], "no book has that page"),
     ])
     func absurdNumbersAreRefusedWithUsage(arguments: [String], message: String) throws {
         let r = try folio(arguments)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains(message), "\(r.stderr)")
         #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrace"))
+    }
+
+    /// Page numbers at Int's bounds overflowed converting to the layout's pages and crashed a
+    /// capture, a recording and a whole batch. A script's `goto` past the end goes to the last
+    /// page; a batch job asking for one fails alone.
+    @Test func pageNumbersAtIntsBoundsDoNotCrash() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try folio(["record", "--script", "open; goto 9223372036854775807", "--fps", "5", "--size", "32x32", "-o", dir.path + "/frames", "-q"])
+        #expect(r.status == 0, "\(r.status) \(r.stderr)")
+        let jobs = dir.path + "/jobs.jsonl"
+        let pages = [("a", "9223372036854775807"), ("b", "-9223372036854775808"), ("c", "2")]
+        try pages.map { #"{"capture": "\#(dir.path)/\#($0.0).png", "size": "32x32", "page": \#($0.1)}"# }.joined(separator: "\n")
+            .write(toFile: jobs, atomically: true, encoding: .utf8)
+        let batch = try folio(["batch", jobs, "--quiet"])
+        #expect(batch.status == 1, "\(batch.status) \(batch.stderr)")
+        // Jobs run side by side: their lines come in any order.
+        let lines = batch.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines.filter { $0.contains("no book has that page") }.count == 2, "\(batch.stdout)")
+        #expect(lines.contains { $0.contains(#"c.png""#) && $0.contains(#""status":"ok""#) }, "\(batch.stdout)")
     }
 
     @Test func negativeNumbersAreTypedAsPeopleTypeThem() throws {
@@ -321,6 +344,31 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let r2 = try folio(["capture", "--size", "32x32", "-o", folder])
         #expect(r2.status == 73 && r2.stderr.contains("it is a folder"), "\(r2.stderr)")
+    }
+
+    /// The book a command reads is never its output, under another name, through a symbolic or
+    /// a hard link, even with --force: a capture, a recording's video and spoken sound are
+    /// refused before any work, and the book is as it was.
+    @Test func theBookReadIsNeverReplacedEvenWithForce() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let book = dir.path + "/book.pdf"
+        try TestPDF.document(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 280] >>"]).write(to: URL(fileURLWithPath: book))
+        let before = try Data(contentsOf: URL(fileURLWithPath: book))
+        #expect(symlink(book, dir.path + "/alias.png") == 0 && link(book, dir.path + "/hard.png") == 0 && symlink(book, dir.path + "/film.mp4") == 0)
+        for arguments in [["capture", book, "--size", "32x32", "-o", dir.path + "/alias.png", "--force"],
+                          ["capture", book, "--size", "32x32", "-o", dir.path + "/hard.png", "--force"],
+                          ["capture", book, "--size", "32x32", "-o", dir.path + "/alias.png"],
+                          ["record", book, "--script", "open", "--size", "32x32", "--video", dir.path + "/film.mp4", "--force"],
+                          ["speak", book, "-o", dir.path + "/hard.png", "--force"]] {
+            let r = try folio(arguments)
+            #expect(r.status == 73, "\(arguments): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("which this command reads; never replaced, not even with --force"), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: book)) == before)
+        #expect(fileType(dir.path + "/alias.png") == S_IFLNK && fileType(dir.path + "/film.mp4") == S_IFLNK)
     }
 
     @Test func aCaptureDoesNotReplaceAPageOfItsOwnBook() throws {

@@ -12,4 +12,12 @@ import Testing
         #expect(FaceContent.page(3, 9).image == PageImage(index: 7) && FaceContent.cover(3).image == nil)
         #expect(PageImage(index: 4) < PageImage(index: 5))
     }
+
+    /// A number no book has (typed as `--page`, a job's "page") stays one past every book's
+    /// pages, for the checks that refuse it, instead of overflowing.
+    @Test func numbersAtIntsBoundsStayThere() {
+        #expect(PageImage(number: .max).layoutPage == .max && PageImage(number: .max).number == .max)
+        #expect(PageImage(number: .min).index == .min && PageImage(number: .min).number == .min + 1)
+        #expect(PageImage(index: .max - 1).layoutPage == .max && PageImage(index: .max - 2).layoutPage == .max)
+    }
 }

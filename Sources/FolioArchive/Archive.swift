@@ -58,6 +58,8 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         if magic.starts(with: [0x7F, 0x45, 0x4C, 0x46]) || magic.starts(with: [0x4D, 0x5A]) {
             throw PageError.invalid(path: path, message: "is a program (a self-extracting archive?), not a comic archive; not opened")
         }
+        // libarchive reads an empty file as an empty archive; an empty PDF or EPUB is refused too.
+        if magic.isEmpty { throw PageError.invalid(path: path, message: "the file is empty (0 bytes), not a comic archive") }
         var found: [(name: String, ordinal: Int)] = []
         var damage: String?
         var outside: [String] = []

@@ -120,7 +120,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         }
         if let givenUp { notes.append(givenUp.message) }
         if let outside = folio_mu_outside(doc) {
-            notes.append("not opened: \(FileName.string(UnsafeRawBufferPointer(start: outside, count: strlen(outside)))), outside the book")
+            notes.append("not opened: \(FileName.string(UnsafeRawBufferPointer(start: outside, count: strlen(outside)))): the book names it but does not hold it, and Folio opens nothing outside the book")
         }
         return notes
     }

@@ -377,6 +377,17 @@ extension ArchiveTests {
         }
     }
 
+    /// An empty file named as a comic is refused as an empty PDF or EPUB is, not shown as a book
+    /// of no pages.
+    func testAnEmptyFileNamedAsAComicIsRefused() throws {
+        for name in ["empty.cbz", "empty.cbt", "empty.cb7"] {
+            let path = try Fixtures.path(name)
+            try Data().write(to: URL(fileURLWithPath: path))
+            let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
+            XCTAssertEqual(lib.problems.map(\.message), ["the file is empty (0 bytes), not a comic archive; showing a placeholder page"], name)
+        }
+    }
+
     /// Each page reopened the archive and skipped to its entry: 2,400 pages read in order took
     /// minutes (quadratic); one forward pass takes about a second.
     func testPagesReadInOrderCostOnePass() throws {

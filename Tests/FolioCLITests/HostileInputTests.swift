@@ -305,6 +305,8 @@ import Testing
         ("records-past-end.mobi", "record 4 starts at byte 2147418112, past the end of the file (14394 bytes); not opened"),
         ("records-backwards.mobi", "record 4 starts before record 3; not opened"),
         ("long-spine.epub", "its spine lists 12000 items, more than 10000; not opened"),
+        ("missing-chapter.epub", "its spine's chapter OEBPS/gone.xhtml is not in the book; not opened"),
+        ("chapter-outside.epub", "its spine's chapter ../etc/passwd is not in the book; not opened"),
     ])
     func hostileEBooksAreRefusedWithOneLineByEveryCommand(book: String, words: String) throws {
         for (command, extra) in [("info", []), ("capture", ["--size", "64x36", "-o", "out.png"]), ("text", []), ("outline", []), ("search", ["ALPHA"])] {

@@ -25,8 +25,9 @@ def page(body, head=""):
             f"<head><title>t</title>{head}</head><body>{body}</body></html>")
 
 
-def epub(name, items, spine=None):
-    """items: [(name in OEBPS/, text, media type, in the spine)]."""
+def epub(name, items, spine=None, absent=()):
+    """items: [(name in OEBPS/, text, media type, in the spine)]; absent: [(id, href)] in the
+    manifest but not in the archive."""
     with zipfile.ZipFile(os.path.join(out, name), "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
         z.writestr("META-INF/container.xml",
@@ -39,6 +40,8 @@ def epub(name, items, spine=None):
             manifest.append(f'<item id="i{i}" href="{fname}" media-type="{media}"/>')
             if listed:
                 refs.append(f'<itemref idref="i{i}"/>')
+        for ident, href in absent:
+            manifest.append(f'<item id="{ident}" href="{href}" media-type="application/xhtml+xml"/>')
         z.writestr("OEBPS/content.opf",
                    '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id">'
                    '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Hostile</dc:title>'
@@ -112,6 +115,10 @@ os.makedirs(os.path.join(out, "page"), exist_ok=True)
 with open(os.path.join(out, "page", "fonts-outside.xhtml"), "w") as f:
     f.write(page(f'<p>ALPHA outside</p><img src="{SECRET}"/><img src="../outside/secret.ttf"/>', fonts))
 mobi("fonts-outside.mobi", "<html><head>" + fonts + "</head><body><p>ALPHA outside fonts</p></body></html>")
+
+# Spine items the archive lacks: a chapter left out of it, and one named outside it.
+epub("missing-chapter.epub", [plain], spine='<itemref idref="i0"/><itemref idref="gone"/>', absent=[("gone", "gone.xhtml")])
+epub("chapter-outside.epub", [plain], spine='<itemref idref="i0"/><itemref idref="up"/>', absent=[("up", "../../etc/passwd")])
 
 # More spine items than Folio opens, all naming one chapter.
 epub("long-spine.epub", [plain], spine='<itemref idref="i0"/>' * 12000)

@@ -80,8 +80,8 @@ static manifest_item *find_item(manifest_item *items, int count, const char *id)
 
 /// The characters of each spine item's text into `d` (0 for an item missing from the archive),
 /// from the entries' `texts`; a spine of more than `folio_mu_max_spine` items, or one naming a
-/// chapter the archive lacks, refuses the book (`info->refused`). Items are found by id in a sorted index, once however often the spine
-/// lists them.
+/// chapter the archive lacks, refuses the book (`info->refused`). Items are found by id in a
+/// sorted index, once however often the spine lists them.
 static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts *texts, fz_xml *opf, const char *opf_path,
                             folio_mu_doc *d, folio_mu_info *info) {
     int refs = 0, count = 0;

@@ -129,8 +129,9 @@ static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts
                     fz_drop_buffer(ctx, buf);
                     buf = NULL;
                 }
-                // MuPDF would refuse the book too, naming no entry.
-                if (!info->refused[0] && !fz_has_archive_entry(ctx, arch, name))
+                // MuPDF would refuse the book too, naming no entry. A chapter of markup is in the
+                // sorted index; only other entries (pictures) take the archive's linear lookup.
+                if (!info->refused[0] && !found && !fz_has_archive_entry(ctx, arch, name))
                     snprintf(info->refused, sizeof info->refused, "its spine's chapter %s is not in the book; not opened", name);
                 m->entry = name;
                 name = NULL;

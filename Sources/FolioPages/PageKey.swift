@@ -80,8 +80,10 @@ public struct Residency: Sendable {
     /// The height of the image its textures were made from.
     var textureHeight = 0
     /// A `.crop` row's rasters: the crops of its page held (its `version` is the serial of the
-    /// one shown), their pixels counted in `cpuBytes`.
-    var crops: [CropRenderings.Raster] = []
+    /// one shown), their pixels counted in `cpuBytes` (a crop row holds nothing else).
+    var crops: [CropRenderings.Raster] = [] {
+        didSet { cpuBytes = crops.reduce(0) { $0 + $1.byteCount } }
+    }
 
     public var state: State {
         textureVersion == 0 ? .decoded : textureVersion == version ? .uploaded : .stale

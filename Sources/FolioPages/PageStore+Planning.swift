@@ -155,7 +155,6 @@ extension PageStore {
         for (key, r) in spareCrops where held > limit {
             guard var row = table[key] else { continue }
             row.crops.removeAll { $0.serial == r.serial }
-            row.cpuBytes -= r.byteCount
             held -= r.byteCount
             if row.crops.isEmpty {
                 held -= row.gpuBytes
@@ -275,9 +274,9 @@ extension PageStore {
         if let raster, raster.key.layout == layout {
             var row = table[want.row] ?? Residency(version: 0)
             // The stale crop drawn now stays until one serving the view comes.
-            if !raster.stale { row.crops.removeAll { $0.stale && $0.serial != row.version && !keptCrops.contains($0.serial) } }
+            let shown = row.version
+            if !raster.stale { row.crops.removeAll { $0.stale && $0.serial != shown && !keptCrops.contains($0.serial) } }
             row.crops.append(raster)
-            row.cpuBytes = row.crops.reduce(0) { $0 + $1.byteCount }
             table[want.row] = row
             cropsArrived = true
             trimCrops(to: settings.budgetBytes)

@@ -435,7 +435,6 @@ public final class PageStore {
         } else if row.crops.contains(where: \.stale) {
             // Shown with the page's marks as they are: the stale crops of the page go.
             row.crops.removeAll(where: \.stale)
-            row.cpuBytes = row.crops.reduce(0) { $0 + $1.byteCount }
         }
         table[want.row] = row
         keptCrops.insert(raster.serial)

@@ -56,7 +56,7 @@ final class BatchRunner {
         try OutputFile.makeFolder(OutputFile.folder(of: command.output))
         // A PNG an earlier run left incomplete is replaced; anything else is kept, as `capture`
         // keeps it without its own --force.
-        let file = OutputFile(command.output, replace: .onlyPNG, reads: [command.render.source].compactMap { $0 })
+        let file = OutputFile(command.output, replace: .onlyPNG, reads: command.render.reads)
         try file.prepare()
         try command.layOutReflowableBooks()
         command.layOutOnlyToThePagesShown()

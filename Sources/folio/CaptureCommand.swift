@@ -44,7 +44,7 @@ struct Capture: ParsableCommand {
 
     func run() throws {
         // The output is checked before anything is drawn: a bad path fails at once.
-        let file = OutputFile(output, replace: force ? .always : .onlyPNG, reads: [render.source].compactMap { $0 })
+        let file = OutputFile(output, replace: force ? .always : .onlyPNG, reads: render.reads)
         try file.prepare()
         Interrupt.catchSignals(notice: "interrupted; stopping before the image is written")
         try layOutReflowableBooks()

@@ -119,7 +119,7 @@ struct Record: ParsableCommand {
     /// Where the frames go, as these options say (to be prepared before drawing).
     var sequence: FrameSequence {
         FrameSequence(folder: output, video: video, fps: fps, compression: render.compression,
-                      force: force, quiet: quiet, label: "folio record", reads: [render.source].compactMap { $0 })
+                      force: force, quiet: quiet, label: "folio record", reads: render.reads)
     }
 
     /// Plays `script` (`count` frames) on `pipeline`, whose controller has the settings of

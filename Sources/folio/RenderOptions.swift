@@ -36,6 +36,9 @@ struct RenderOptions: ParsableArguments {
     @Argument(help: "A library (Library.json or its folder), a book manifest, a document (PDF, EPUB, MOBI, FB2, XPS, CBZ/CBT/CB7/CBR), a folder of images or documents, or one page image (the book of the folder it is in; capture opens it at that page). Default: the bundled library.")
     var source: String?
 
+    /// What the command reads, which its outputs never replace (`OutputFile.reads`).
+    var reads: [String] { source.map { [$0] } ?? [] }
+
     @Option(help: "Password of protected PDFs (or set FOLIO_PASSWORD).")
     var password: String?
 

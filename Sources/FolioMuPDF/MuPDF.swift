@@ -140,6 +140,7 @@ public enum MuPDF {
         return faces + """
             @page { margin: 0 !important; }
             html, body { margin: 0 !important; padding: 0 !important; background-color: transparent !important; }
+            \(bodyWidth)
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
@@ -151,7 +152,12 @@ public enum MuPDF {
             """
     }
     /// Fixed-layout pages fill their page: no margins of Folio's.
-    static let fixedCSS = "@page { margin: 0; } body { margin: 0; }"
+    static let fixedCSS = "@page { margin: 0; } body { margin: 0; } \(bodyWidth)"
+    /// MuPDF takes a CSS pixel for a point (and a picture's pixel for 0.75 of one), so a body the
+    /// publisher sizes in pixels (a fixed-layout page's viewport, `width: 1474px`) is a third
+    /// wider than its page: what it holds is cut off at the page's edge, and a picture sized to
+    /// it is not shrunk to fit. The body spans its page instead, as readers' stylesheets make it.
+    static let bodyWidth = "html, body { width: auto !important; }"
 
     /// Bytes MuPDF may allocate for one document (its images decoded included): a sixteenth of
     /// the machine's memory, from 512 MiB to 1 GiB. MuPDF holds a chapter's boxes whole, about

@@ -195,6 +195,45 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// The share of the image's width and height (x0, y0, x1, y1) that pixels near `colour` span.
+    private func span(of colour: (Int, Int, Int), in image: RGBAImage) -> (Double, Double, Double, Double)? {
+        var box: (Int, Int, Int, Int)?
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                guard abs(Int(p.r) - colour.0) < 40, abs(Int(p.g) - colour.1) < 40, abs(Int(p.b) - colour.2) < 40 else { continue }
+                box = box.map { (min($0.0, x), min($0.1, y), max($0.2, x), max($0.3, y)) } ?? (x, y, x, y)
+            }
+        }
+        let w = Double(image.width), h = Double(image.height)
+        return box.map { (Double($0.0) / w, Double($0.1) / h, Double($0.2 + 1) / w, Double($0.3 + 1) / h) }
+    }
+
+    /// A fixed-layout page whose body is sized in CSS pixels (as publishers export them) shows
+    /// its picture where the page puts it: MuPDF takes a pixel for a point, and a body a third
+    /// wider than its page shifted the page's SVG right and cut it off.
+    func testAFixedPageSizedInPixelsShowsItsPictureInPlace() throws {
+        let doc = try TypesetBooks.open("pixelbody.epub")
+        XCTAssertFalse(doc.reflowable)
+        let image = try doc.render(page: 0, fit: PixelSize(width: 300, height: 400)).image
+        let square = try XCTUnwrap(span(of: (0, 0, 0), in: image), "the square is drawn")
+        for (got, want) in zip([square.0, square.1, square.2, square.3], [0.1, 0.5, 0.2, 0.6]) {
+            XCTAssertEqual(got, want, accuracy: 0.015, "the square spans \(square), not 10–20 % across, 50–60 % down")
+        }
+    }
+
+    /// A picture sized in pixels in a body sized in pixels, both wider than the page, is shrunk
+    /// to the text's width, as readers' stylesheets do, not cut off at the page's edge.
+    func testAPictureWiderThanThePageIsShrunkToIt() throws {
+        let doc = try TypesetBooks.open("widebody.epub")
+        let image = try doc.render(page: 0, fit: PixelSize(width: 300, height: 480)).image
+        let picture = try XCTUnwrap(span(of: (26, 51, 230), in: image), "the picture is drawn")
+        let width = picture.2 - picture.0, height = (picture.3 - picture.1) * Double(image.height) / Double(image.width)
+        XCTAssertLessThan(picture.2, 0.95, "the picture ends inside the page's margin: \(picture)")
+        XCTAssertGreaterThan(width, 0.6, "the picture spans the text's width: \(picture)")
+        XCTAssertEqual(width / height, 1024.0 / 400, accuracy: 0.1, "the picture keeps its shape: \(picture)")
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

@@ -13,6 +13,11 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    endnote and an address, the endnote back to its reference (↩)
   pictures.epub    a fixed-layout book whose spine items are pictures: a PNG, an SVG, and an
                    XHTML page wrapping an SVG picture, each one colour
+  pixelbody.epub   a fixed-layout page as publishers export it: a body sized to its viewport in CSS
+                   pixels (600 × 800), absolutely placed, holding an SVG of the whole page (width
+                   and height 100%) with a black square at 10–20 % across and 50–60 % down
+  widebody.epub    a novel whose stylesheet sets `body { width: 1024px }` and a picture 1024 px
+                   wide (a blue 1024 × 400 PNG) between its paragraphs
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -115,6 +120,23 @@ epub("pictures.epub", "Pictures", "ja",
      [("p1.png", "image/png", png(600, 800, (230, 26, 26))), ("p2.svg", "image/svg+xml", svg),
       ("p3.png", "image/png", png(600, 800, (26, 179, 26))), ("p3.xhtml", "application/xhtml+xml", wrapped)],
      ["p1.png", "p2.svg", "p3.xhtml"], metadata='<meta property="rendition:layout">pre-paginated</meta>')
+
+# A body in CSS pixels: MuPDF takes a pixel for a point, so unless Folio's stylesheet lets the body
+# span its page, the page's SVG is placed as if the page were a third wider (shifted right, cut off).
+square = ('<svg xmlns="http://www.w3.org/2000/svg" width="450pt" height="600pt" viewBox="0 0 450 600">'
+          '<rect x="45" y="300" width="45" height="60" fill="#000000"/></svg>')
+epub("pixelbody.epub", "Pixel Body", "fr",
+     [("s.css", "text/css", "body { position: absolute; top: 0; left: 0; margin: 0; width: 600px; height: 800px; } "
+                            "svg { position: absolute; top: 0; left: 0; width: 100%; height: 100%; }"),
+      ("p1.xhtml", "application/xhtml+xml", xhtml(square, '<meta name="viewport" content="width=600, height=800"/>'
+                                                  '<link rel="stylesheet" href="s.css" type="text/css"/>'))],
+     ["p1.xhtml"], metadata='<meta property="rendition:layout">pre-paginated</meta>')
+
+epub("widebody.epub", "Wide Body", "en",
+     [("w.css", "text/css", "body { width: 1024px; } img { width: 1024px; }"), ("wide.png", "image/png", png(1024, 400, (26, 51, 230))),
+      ("c0.xhtml", "application/xhtml+xml", xhtml('<p>Before the picture.</p><p><img src="wide.png" alt="wide"/></p><p>After it.</p>',
+                                                  '<link rel="stylesheet" href="w.css" type="text/css"/>'))],
+     ["c0.xhtml"])
 
 # Front matter fills pages with little text; the chapters after it are dense prose.
 lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))

@@ -43,6 +43,10 @@ struct folio_mu_doc {
     int mark_count, marks_read;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
+    /// The spine's chapters its archive lacks (malloc'd entry names, each once): the copy holds a
+    /// page in each one's place saying so (epubcopy.c), so the rest of the book opens.
+    char **missing;
+    int missing_count;
     /// The prepared copy an EPUB is read from (its notes are looked up in it), or NULL.
     fz_buffer *copy;
     /// The first page of each chapter counted so far in this layout (`starts[counted]` the page
@@ -143,11 +147,13 @@ void folio_drop_patterns(folio_pattern_cache *cache);
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache);
 
-/// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared and its
-/// picture pages (spine items that are pictures) given pages of markup; entries for which `skip`
-/// (may be NULL) answers 1 are left out. `opf_path`: the package file (may be NULL).
+/// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared, its
+/// picture pages (spine items that are pictures) given pages of markup and its `missing`
+/// chapters (`missing_count` entry names the archive lacks) a page each saying so; entries for
+/// which `skip` (may be NULL) answers 1 are left out. `opf_path`: the package file (may be NULL).
 fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
-                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache);
+                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache,
+                              char *const *missing, int missing_count);
 
 /// Links a note holds at most, and one of them: its words and its target (an address, or a
 /// path in the book's archive with its fragment).

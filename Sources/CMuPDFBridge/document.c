@@ -134,7 +134,7 @@ static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting
 /// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
 /// stand in).
 static fz_document *open_prepared(fz_context *ctx, const char *path, const char *opf_path, const folio_mu_setting *setting,
-                                  folio_mu_info *info, fz_buffer **kept) {
+                                  folio_mu_info *info, char *const *missing, int missing_count, fz_buffer **kept) {
     fz_archive *arch = NULL;
     fz_xml *enc = NULL;
     fz_buffer *copy = NULL, *file = NULL;
@@ -158,7 +158,8 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
         } else if (info->epub || info->obfuscated_fonts) {
             arch = fz_open_archive(ctx, path);
             enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
-            copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache);
+            copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache,
+                                      missing, missing_count);
             stream = fz_open_buffer(ctx, copy);
             // MuPDF 1.21 keeps an EPUB's page counts only for the stylesheet it was opened with
             // (the sum taken when opening, compared at each count).
@@ -243,6 +244,11 @@ static void confine(folio_mu_doc *d) {
 
 const char *folio_mu_outside(folio_mu_doc *d) { return atomic_load(&d->outside); }
 
+const char *folio_mu_missing(folio_mu_doc *d, int *count) {
+    *count = d->missing_count;
+    return d->missing_count ? d->missing[0] : NULL;
+}
+
 // MARK: documents
 
 folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_mu_setting *setting,
@@ -268,7 +274,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = open_prepared(ctx, path, d->opf_path, setting, info, &d->copy);
+        d->doc = open_prepared(ctx, path, d->opf_path, setting, info, d->missing, d->missing_count, &d->copy);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }
@@ -290,6 +296,8 @@ void folio_mu_close(folio_mu_doc *d) {
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&d->locks[i]);
     for (int i = 0; d->spine_names && i < d->spine_count; i++) free(d->spine_names[i]);
     free(d->spine_names);
+    for (int i = 0; i < d->missing_count; i++) free(d->missing[i]);
+    free(d->missing);
     for (int i = 0; i < d->mark_count; i++) {
         free(d->marks[i].target);
         free(d->marks[i].label);

@@ -1,5 +1,5 @@
-// An EPUB copied into memory for MuPDF: its markup prepared, its picture pages given pages, the
-// default serif's and the reader's face's files put in. Does not prepare markup itself (typeset.c).
+// An EPUB copied into memory for MuPDF: its markup prepared, its picture pages given pages, its
+// missing chapters a page saying so, the default serif's and the reader's face's files put in. Does not prepare markup itself (typeset.c).
 #include "bridge.h"
 #include <fontconfig/fontconfig.h>
 #include <fcntl.h>
@@ -130,6 +130,28 @@ static void write_picture_page(fz_context *ctx, fz_zip_writer *writer, const cha
     fz_catch(ctx) fz_rethrow(ctx);
 }
 
+/// Writes the page standing in for chapter `name`, which the book's archive lacks (MuPDF would
+/// refuse the whole book for it), saying so where it would be read.
+static void write_missing_page(fz_context *ctx, fz_zip_writer *writer, const char *name) {
+    fz_buffer *page = fz_new_buffer(ctx, 512);
+    fz_try(ctx) {
+        fz_append_string(ctx, page, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title></title></head>"
+                         "<body><p style=\"text-align:center;font-style:italic\">A chapter is missing here: the book's file does not hold ");
+        for (const char *c = name; *c; c++) {
+            switch (*c) {
+            case '&': fz_append_string(ctx, page, "&amp;"); break;
+            case '<': fz_append_string(ctx, page, "&lt;"); break;
+            case '>': fz_append_string(ctx, page, "&gt;"); break;
+            default: fz_append_byte(ctx, page, *c);
+            }
+        }
+        fz_append_string(ctx, page, ".</p></body></html>");
+        fz_write_zip_entry(ctx, writer, name, page, 0);
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, page);
+    fz_catch(ctx) fz_rethrow(ctx);
+}
+
 // MARK: the default serif
 
 /// MuPDF's HTML layout looks each element's font family up among its built-in fonts by name,
@@ -176,7 +198,8 @@ static void write_default_serif(fz_context *ctx, fz_zip_writer *writer) {
 }
 
 fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
-                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache) {
+                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache,
+                              char *const *missing, int missing_count) {
     fz_buffer *copy = NULL, *entry = NULL, *prepared = NULL;
     fz_zip_writer *writer = NULL;
     char **pictures = NULL;
@@ -224,6 +247,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
         for (int f = 0; f < 4 && options->faces[0]; f++)
             fz_write_zip_entry(ctx, writer, folio_face_files[f], options->faces[f] ? options->faces[f] : options->faces[0], 0);
         write_default_serif(ctx, writer);
+        for (int i = 0; i < missing_count; i++) write_missing_page(ctx, writer, missing[i]);
         if (picture_count) {
             char dir[1024] = "";
             const char *slash = strrchr(opf_path, '/');

@@ -79,9 +79,9 @@ static manifest_item *find_item(manifest_item *items, int count, const char *id)
 }
 
 /// The characters of each spine item's text into `d` (0 for an item missing from the archive),
-/// from the entries' `texts`; a spine of more than `folio_mu_max_spine` items, or one naming a
-/// chapter the archive lacks, refuses the book (`info->refused`). Items are found by id in a
-/// sorted index, once however often the spine lists them.
+/// from the entries' `texts`, and the chapters the archive lacks (`d->missing`); a spine of more
+/// than `folio_mu_max_spine` items refuses the book (`info->refused`). Items are found by id in
+/// a sorted index, once however often the spine lists them.
 static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts *texts, fz_xml *opf, const char *opf_path,
                             folio_mu_doc *d, folio_mu_info *info) {
     int refs = 0, count = 0;
@@ -129,10 +129,15 @@ static void read_spine_text(fz_context *ctx, fz_archive *arch, const entry_texts
                     fz_drop_buffer(ctx, buf);
                     buf = NULL;
                 }
-                // MuPDF would refuse the book too, naming no entry. A chapter of markup is in the
-                // sorted index; only other entries (pictures) take the archive's linear lookup.
-                if (!info->refused[0] && !found && !fz_has_archive_entry(ctx, arch, name))
-                    snprintf(info->refused, sizeof info->refused, "its spine's chapter %s is not in the book; not opened", name);
+                // MuPDF would refuse the whole book, naming no entry. A chapter of markup is in
+                // the sorted index; only other entries (pictures) take the archive's linear lookup.
+                if (!found && !fz_has_archive_entry(ctx, arch, name)) {
+                    char *copy = strdup(name);
+                    char **grown = copy ? realloc(d->missing, (size_t)(d->missing_count + 1) * sizeof *d->missing) : NULL;
+                    if (!grown) { free(copy); fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory"); }
+                    d->missing = grown;
+                    d->missing[d->missing_count++] = copy;
+                }
                 m->entry = name;
                 name = NULL;
                 m->read = 1;

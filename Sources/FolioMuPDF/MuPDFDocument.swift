@@ -109,7 +109,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
 
     /// What the reader is told of how the book is shown: obfuscated fonts shown in MuPDF's, text
     /// set vertically shown across, no patterns for its language, no such installed typeface,
-    /// a layout given up (its first chapters shown).
+    /// a layout given up (its first chapters shown), chapters missing from the book.
     var notes: [String] {
         var notes: [String] = []
         if info.obfuscated_fonts != 0 { notes.append("its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts") }
@@ -119,6 +119,11 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
             notes.append("no installed typeface is called \(family); set in the book's own")
         }
         if let givenUp { notes.append(givenUp.message) }
+        var missing: Int32 = 0
+        if let first = folio_mu_missing(doc, &missing) {
+            let others = missing > 1 ? " (nor \(missing - 1) other\(missing > 2 ? "s" : ""))" : ""
+            notes.append("its chapter \(FileName.string(UnsafeRawBufferPointer(start: first, count: strlen(first)))) is not in the book\(others); a page in its place says so")
+        }
         if let outside = folio_mu_outside(doc) {
             notes.append("not opened: \(FileName.string(UnsafeRawBufferPointer(start: outside, count: strlen(outside)))): the book names it but does not hold it, and Folio opens nothing outside the book")
         }

@@ -187,6 +187,9 @@ void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, s
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
 int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options);
 int fb_names_note(const char *value);
+/// The MathML element whose start tag is `tag` (`tag_len` bytes, after '<') and content the `n`
+/// bytes at `s`, written as HTML in a line (mathml.c).
+void fb_linear_math(fb_writer *w, const unsigned char *tag, size_t tag_len, const unsigned char *s, size_t n);
 
 /// The running head and folio drawn on a page through `ctm` (the page's own transform).
 void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f);

@@ -19,10 +19,11 @@ int fb_starts_with(const unsigned char *s, size_t n, const char *word) {
 typedef void (*text_piece)(void *user, const unsigned char *s, size_t n, int entity);
 
 /// Hands `take` what lies outside tags, comments and the `head`, `style` and `script` elements
-/// of `n` bytes of markup, in order: runs of characters (a CDATA section's among them) and
-/// entities (a lone `&` is a character).
+/// (and MathML's annotations, which a page leaves out: mathml.c) of `n` bytes of markup, in
+/// order: runs of characters (a CDATA section's among them) and entities (a lone `&` is a
+/// character).
 static void markup_text(const unsigned char *s, size_t n, text_piece take, void *user) {
-    static const char *hidden[] = {"head", "style", "script"};
+    static const char *hidden[] = {"head", "style", "script", "annotation"};
     size_t i = 0;
     while (i < n) {
         unsigned char c = s[i];
@@ -36,7 +37,7 @@ static void markup_text(const unsigned char *s, size_t n, text_piece take, void 
             }
             const char *skip = NULL;
             if (fb_starts_with(s + i, n - i, "<!--")) skip = "-->";
-            for (int h = 0; h < 3 && !skip; h++) {
+            for (size_t h = 0; h < sizeof hidden / sizeof *hidden && !skip; h++) {
                 size_t k = strlen(hidden[h]);
                 if (fb_starts_with(s + i + 1, n - i - 1, hidden[h]) && i + 1 + k < n && !isalnum(s[i + 1 + k])) skip = hidden[h];
             }

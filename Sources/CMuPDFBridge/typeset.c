@@ -4,7 +4,7 @@
 // and `lang` from elements inside `<html>`, never from `<html>` itself: a book marked
 // `<html dir="rtl">` is set left to right. So before MuPDF parses a book, its markup is copied
 // with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
-// allow, and the root's `dir` and `lang` given to `<body>`.
+// allow, and the root's `dir` and `lang` given to `<body>`; MathML is written in a line (mathml.c).
 // Does not: change what the text says (only U+00AD and attributes are added), hyphenate
 // preformatted text, code, styles or scripts, or read anything but the book's own bytes and
 // the pattern files of the folders it is given.
@@ -202,7 +202,13 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             // An element its publisher set `hyphens: none` is passed on as it is, to its end.
             if (whole == end && dict && fb_unhyphenated(tag, tag_len, options)) whole = element_end(s, n, end, tag, tag_len);
             char href[512];
-            if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
+            if (whole > end && tag_named(tag, tag_len, "math")) {
+                // MathML, which MuPDF would set token after token: in a line (mathml.c).
+                fb_linear_math(w, tag, tag_len, s + end, whole - end);
+                size_t close = whole;
+                while (close < n && s[close] != '>') close++;
+                end = close < n ? close + 1 : n;
+            } else if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
                 // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
                 // across the page, as MuPDF sizes an SVG's `<image>` by neither.
                 fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/>", href);

@@ -234,6 +234,24 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(width / height, 1024.0 / 400, accuracy: 0.1, "the picture keeps its shape: \(picture)")
     }
 
+    /// MathML reads in a line (MuPDF set its tokens one after another: "b = 8 − 1 2 4"): a
+    /// fenced column vector as rows, fractions with their bar, parenthesised where a part is a
+    /// sum, a root, scripts, no TeX annotation, a bare matrix in brackets, and equations aligned
+    /// in a displayed table on lines of their own.
+    func testMathMLReadsInALine() throws {
+        let doc = try TypesetBooks.open("math.epub")
+        let words = try XCTUnwrap(doc.text(page: 0)).words
+        let text = words.map(\.text).joined(separator: " ")
+        for phrase in ["b = [8; −12; 4] is given", "x = −√3/2, y = (a + b)/2 hold", "A = [1, 2; 3, 4] is square", "u = 11 w = 22"] {
+            XCTAssertTrue(text.contains(phrase), "“\(phrase)” in \(text)")
+        }
+        XCTAssertFalse(text.contains("TEXSOURCE"), text)
+        XCTAssertTrue(text.contains("et + c0 here"), text)
+        func word(_ text: String) throws -> PageRegion { try XCTUnwrap(words.first { $0.text == text }?.box, text) }
+        let u = try word("u"), w = try word("w")
+        XCTAssertGreaterThan(w.y0, u.y1 - 0.1 * u.height, "the aligned equations are lines of their own")
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

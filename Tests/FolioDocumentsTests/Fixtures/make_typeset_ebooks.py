@@ -18,6 +18,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    and height 100%) with a black square at 10–20 % across and 50–60 % down
   widebody.epub    a novel whose stylesheet sets `body { width: 1024px }` and a picture 1024 px
                    wide (a blue 1024 × 400 PNG) between its paragraphs
+  math.epub        MathML as LaTeX converters write it: a column vector in brackets (`mfenced`
+                   round an `mtable`), fractions, a root, scripts, a TeX annotation, a matrix
+                   standing bare, and displayed equations aligned in a table
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -136,6 +139,25 @@ epub("widebody.epub", "Wide Body", "en",
      [("w.css", "text/css", "body { width: 1024px; } img { width: 1024px; }"), ("wide.png", "image/png", png(1024, 400, (26, 51, 230))),
       ("c0.xhtml", "application/xhtml+xml", xhtml('<p>Before the picture.</p><p><img src="wide.png" alt="wide"/></p><p>After it.</p>',
                                                   '<link rel="stylesheet" href="w.css" type="text/css"/>'))],
+     ["c0.xhtml"])
+
+# MathML, which MuPDF 1.21 sets token after token ("b = 8 − 1 2 4").
+M = 'xmlns="http://www.w3.org/1998/Math/MathML"'
+vector = ('<math ' + M + '><mi>b</mi><mo>=</mo><mfenced separators="" open="[" close="]"><mrow><mtable>'
+          '<mtr><mtd><mn>8</mn></mtd></mtr><mtr><mtd><mo>−</mo><mn>1</mn><mn>2</mn></mtd></mtr><mtr><mtd><mn>4</mn></mtd></mtr>'
+          '</mtable></mrow></mfenced></math>')
+fraction = ('<math ' + M + '><mi>x</mi><mo>=</mo><mo>−</mo><mfrac><msqrt><mn>3</mn></msqrt><mn>2</mn></mfrac>'
+            '<mo>,</mo><mi>y</mi><mo>=</mo><mfrac><mrow><mi>a</mi><mo>+</mo><mi>b</mi></mrow><mn>2</mn></mfrac></math>')
+annotated = ('<math ' + M + '><semantics><mrow><msup><mi>e</mi><mi>t</mi></msup><mo>+</mo><msub><mi>c</mi><mn>0</mn></msub></mrow>'
+             '<annotation encoding="application/x-tex">e^{t} + c_0 TEXSOURCE</annotation></semantics></math>')
+bare = ('<math ' + M + '><mi>A</mi><mo>=</mo><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>2</mn></mtd></mtr>'
+        '<mtr><mtd><mn>3</mn></mtd><mtd><mn>4</mn></mtd></mtr></mtable></math>')
+aligned = ('<math display="block" ' + M + '><mtable><mtr><mtd><mi>u</mi></mtd><mtd><mo>=</mo><mn>11</mn></mtd></mtr>'
+           '<mtr><mtd><mi>w</mi></mtd><mtd><mo>=</mo><mn>22</mn></mtd></mtr></mtable></math>')
+epub("math.epub", "Math", "en",
+     [("c0.xhtml", "application/xhtml+xml", xhtml(f"<p>The vector {vector} is given.</p><p>Then {fraction} hold.</p>"
+                                                  f"<p>Growth {annotated} here.</p><p>The matrix {bare} is square.</p>"
+                                                  f"<p>Aligned:</p>{aligned}<p>The end.</p>"))],
      ["c0.xhtml"])
 
 # Front matter fills pages with little text; the chapters after it are dense prose.

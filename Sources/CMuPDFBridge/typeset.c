@@ -137,6 +137,41 @@ static int hidden_note(const unsigned char *tag, size_t n) {
         || (fb_attribute(tag, n, "role", value, sizeof value) && fb_names_note(value));
 }
 
+/// Elements that are content of their own (a picture, a rule, a table): the first of them, or
+/// the first text, ends a file's leading elements (`put_start_tag`).
+static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", "table", "object", "video", "audio", "iframe", "embed", "pre"};
+
+/// Writes start tag `tag` (`n` bytes from its '<'), with `page-break-before: auto` as the
+/// last of its style when it is one of the elements a file opens with before any content: the
+/// file starts a page, so a break there has nothing to break from (CSS ignores a forced break
+/// at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off the
+/// page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 { page-break-before:
+/// always }` left a blank page before every chapter.
+static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading) {
+    size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
+    if (!leading || s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
+    // The end of a `style` attribute's value, where ours goes; else a style of its own.
+    for (size_t i = 1; i + 7 < close; i++) {
+        if ((s[i - 1] != ' ' && s[i - 1] != '\t' && s[i - 1] != '\n' && s[i - 1] != '\r') || memcmp(s + i, "style", 5)) continue;
+        size_t j = i + 5;
+        while (j < close && s[j] == ' ') j++;
+        if (j >= close || s[j] != '=') continue;
+        j++;
+        while (j < close && s[j] == ' ') j++;
+        if (j >= close || (s[j] != '"' && s[j] != '\'')) continue;
+        size_t end = j + 1;
+        while (end < close && s[end] != s[j]) end++;
+        if (end >= close) break;
+        fb_put(w, s, end);
+        fz_append_string(w->ctx, w->out, ";page-break-before:auto");
+        fb_put(w, s + end, n - end);
+        return;
+    }
+    fb_put(w, s, close);
+    fz_append_string(w->ctx, w->out, " style=\"page-break-before:auto\"");
+    fb_put(w, s + close, n - close);
+}
+
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
 static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
@@ -144,11 +179,14 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     char root_dir[16] = "", root_lang[32] = "";
     HyphenDict *dict = options->hyphenate ? folio_patterns(cache, book_lang) : NULL;
     size_t closes[sizeof kept_whole / sizeof *kept_whole] = {0};
+    // Whether the body has begun and no content has come yet (`put_start_tag`).
+    int leading = 0;
     size_t i = 0;
     while (i < n) {
         if (s[i] != '<') {
             size_t j = i;
             while (j < n && s[j] != '<') j++;
+            for (size_t k = i; k < j && leading; k++) leading = s[k] == ' ' || s[k] == '\n' || s[k] == '\t' || s[k] == '\r';
             fb_hyphenate_text(w, dict, s + i, j - i);
             i = j;
             continue;
@@ -190,6 +228,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 fz_append_printf(w->ctx, w->out, " lang=\"%s\"", root_lang);
             }
             fb_put(w, s + i + close, end - i - close);
+            leading = 1;
         } else if (hidden_note(tag, tag_len)) {
             // A footnote standing where it is referred to is read on the card its reference
             // opens (links.c), not on the page, as Foliate and Apple Books leave it off.
@@ -198,6 +237,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             fz_append_string(w->ctx, w->out, " style=\"display:none\"");
             fb_put(w, s + i + close, end - i - close);
         } else {
+            for (size_t k = 0; k < sizeof content_tags / sizeof *content_tags && leading; k++)
+                leading = !tag_named(tag, tag_len, content_tags[k]);
             size_t whole = kept_to(s, n, end, tag, tag_len, closes);
             // An element its publisher set `hyphens: none` is passed on as it is, to its end.
             if (whole == end && dict && fb_unhyphenated(tag, tag_len, options)) whole = element_end(s, n, end, tag, tag_len);
@@ -216,8 +257,10 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
             } else {
-                fb_put(w, s + i, end - i);
+                put_start_tag(w, s + i, end - i, leading);
                 fb_put(w, s + end, whole - end);
+                // An element kept whole holds content (the text of a `code`).
+                if (whole > end) leading = 0;
                 end = whole;
             }
         }

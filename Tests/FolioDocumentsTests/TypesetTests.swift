@@ -252,6 +252,19 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(w.y0, u.y1 - 0.1 * u.height, "the aligned equations are lines of their own")
     }
 
+    /// Chapters set as Project Gutenberg sets them (a break before the chapter's box and its
+    /// heading, the box with a top margin) start on a page each, with no blank page before
+    /// them (MuPDF broke again after the margin); a break between two chapters of one file
+    /// still starts a page.
+    func testAChapterOpeningAFileStartsItsPageWithNoBlankBeforeIt() throws {
+        let doc = try TypesetBooks.open("gutenberg.epub")
+        XCTAssertEqual(doc.pageCount, 4)
+        for page in 0..<doc.pageCount {
+            let words = try XCTUnwrap(doc.text(page: page)).words.map(\.text)
+            XCTAssertEqual(words.prefix(2), ["CHAPTER", "\(page + 1)."], "page \(page + 1): \(words)")
+        }
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

@@ -21,6 +21,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   math.epub        MathML as LaTeX converters write it: a column vector in brackets (`mfenced`
                    round an `mtable`), fractions, a root, scripts, a TeX annotation, a matrix
                    standing bare, and displayed equations aligned in a table
+  gutenberg.epub   chapters as Project Gutenberg's EPUBs set them: `div.chapter { page-break-before:
+                   always; margin-top: 4em }` round `h2 { page-break-before: always }`, one file a
+                   chapter, and a last file holding two chapters
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -159,6 +162,16 @@ epub("math.epub", "Math", "en",
                                                   f"<p>Growth {annotated} here.</p><p>The matrix {bare} is square.</p>"
                                                   f"<p>Aligned:</p>{aligned}<p>The end.</p>"))],
      ["c0.xhtml"])
+
+# A forced break where a file begins, after a block's margin: MuPDF broke there, a blank page.
+pg_css = ("div.chapter { page-break-before: always; margin-top: 4em; } "
+          "h2 { page-break-before: always; padding-top: 1em; } p { text-indent: 1em; }")
+chapter = lambda n: f'<div class="chapter"><h2><a id="c{n}"/>CHAPTER {n}.</h2><p>Words of chapter {n}.</p></div>'
+epub("gutenberg.epub", "Gutenberg", "en",
+     [("pg.css", "text/css", pg_css)] +
+     [(f"c{n}.xhtml", "application/xhtml+xml", xhtml(body, '<link rel="stylesheet" href="pg.css" type="text/css"/>'))
+      for n, body in [(1, chapter(1)), (2, chapter(2)), (3, chapter(3) + chapter(4))]],
+     ["c1.xhtml", "c2.xhtml", "c3.xhtml"])
 
 # Front matter fills pages with little text; the chapters after it are dense prose.
 lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))

@@ -12,9 +12,17 @@
 
 // MARK: the copy's entries
 
-static int markup_entry(const char *name) {
+/// Whether entry `name`, holding `data`, is a chapter's markup: named as HTML, or named `.xml`
+/// and opening an `<html>` in its first KiB (Feedbooks' chapters are `main0.xml`).
+static int markup_entry(fz_context *ctx, const char *name, fz_buffer *data) {
     const char *dot = strrchr(name, '.');
-    return dot && (!strcasecmp(dot, ".xhtml") || !strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm") || !strcasecmp(dot, ".xht"));
+    if (!dot) return 0;
+    if (!strcasecmp(dot, ".xhtml") || !strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm") || !strcasecmp(dot, ".xht")) return 1;
+    if (strcasecmp(dot, ".xml")) return 0;
+    unsigned char *s;
+    size_t n = fz_buffer_storage(ctx, data, &s);
+    for (size_t i = 0; i + 5 <= n && i < 1024; i++) if (!strncasecmp((const char *)s + i, "<html", 5)) return 1;
+    return 0;
 }
 
 /// Whether `name` (a manifest item's media type) is a picture MuPDF can show in a page.
@@ -229,7 +237,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             entry = fz_read_archive_entry(ctx, arch, name);
             if (opf_path && !strcmp(name, opf_path) && !pictures) {
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
-            } else if (markup_entry(name)) {
+            } else if (markup_entry(ctx, name, entry)) {
                 prepared = folio_prepare_markup(ctx, entry, &local, book_lang, cache);
             }
             if (prepared) {

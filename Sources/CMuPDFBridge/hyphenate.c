@@ -3,6 +3,8 @@
 #include "bridge.h"
 #include <hyphen.h>
 #include <dirent.h>
+#include <iconv.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,48 @@ static int pattern_rank(const char *name, const char *lang) {
     if (len == primary && strncasecmp(rest, want, primary) == 0) return 1;
     if (len > primary && rest[primary] == '_' && strncasecmp(rest, want, primary) == 0) return 2;
     return -1;
+}
+
+/// Pattern files at most this large are read (Debian's largest, hyph_de, is under 1 MiB).
+enum { largest_patterns = 16 << 20 };
+
+/// The pattern file at `path`, loaded. One in an 8-bit encoding other than Latin-1 (its first
+/// line names it: Debian's Russian patterns are KOI8-R) is turned into UTF-8 first, as the words
+/// hyphenated are (`hyphenate_word`): libhyphen compares bytes.
+static HyphenDict *load_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char cset[64] = "";
+    if (!fgets(cset, sizeof cset, f)) { fclose(f); return NULL; }
+    cset[strcspn(cset, "\r\n")] = 0;
+    if (!strcasecmp(cset, "UTF-8") || !strcasecmp(cset, "ISO8859-1") || !strcasecmp(cset, "ISO-8859-1")) {
+        fclose(f);
+        return hnj_hyphen_load(path);
+    }
+    HyphenDict *dict = NULL;
+    struct stat st;
+    size_t size = fstat(fileno(f), &st) == 0 && st.st_size > 0 && st.st_size <= largest_patterns ? (size_t)st.st_size : 0;
+    // An 8-bit character is at most three bytes of UTF-8.
+    char *in = size ? malloc(size) : NULL, *out = size ? malloc(3 * size + 8) : NULL;
+    size_t got = in ? fread(in, 1, size, f) : 0;
+    iconv_t cd = iconv_open("UTF-8", cset);
+    if (in && out && cd != (iconv_t)-1) {
+        memcpy(out, "UTF-8\n", 6);
+        char *from = in, *to = out + 6;
+        size_t left = got, room = 3 * size + 2;
+        if (iconv(cd, &from, &left, &to, &room) != (size_t)-1) {
+            FILE *converted = fmemopen(out, (size_t)(to - out), "rb");
+            if (converted) {
+                dict = hnj_hyphen_load_file(converted);
+                fclose(converted);
+            }
+        }
+    }
+    if (cd != (iconv_t)-1) iconv_close(cd);
+    free(in);
+    free(out);
+    fclose(f);
+    return dict;
 }
 
 /// The patterns for `lang` from the first of `dirs` (colon-separated) that has them, or NULL.
@@ -54,7 +98,7 @@ static HyphenDict *load_patterns(const char *dirs, const char *lang) {
         start += len + (start[len] == ':');
         if (best[0]) break;
     }
-    return best[0] ? hnj_hyphen_load(best) : NULL;
+    return best[0] ? load_file(best) : NULL;
 }
 
 // MARK: pattern cache

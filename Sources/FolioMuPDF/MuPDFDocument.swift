@@ -135,7 +135,8 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     var missingPatterns: String? {
         let language = Self.string(info.language)
         let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
-        let unbroken: Set = ["ar", "fa", "he", "ur", "yi", "ja", "zh", "ko", "th", "lo", "km", "my", "bo"]
+        // "jp" is how some books miswrite Japanese (ja).
+        let unbroken: Set = ["ar", "fa", "he", "ur", "yi", "ja", "jp", "zh", "ko", "th", "lo", "km", "my", "bo"]
         guard typography.hyphenate, reflowable, !language.isEmpty, Self.string(info.hyphenated).isEmpty,
               !unbroken.contains(primary) else { return nil }
         return language

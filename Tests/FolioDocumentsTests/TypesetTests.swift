@@ -265,6 +265,31 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// Lines of a page of `book` (page index 1) that end in a hyphen the layout put there.
+    private func hyphenatedLines(_ book: String) throws -> Int {
+        let doc = try TypesetBooks.open(book)
+        return try XCTUnwrap(doc.text(page: 1)).words.filter { $0.text.count > 2 && $0.text.hasSuffix("-") }.count
+    }
+
+    /// Russian is hyphenated: Debian's patterns for it are KOI8-R, which libhyphen compares
+    /// byte for byte with the UTF-8 words, so no word ever broke (and justified lines gaped).
+    func testRussianIsHyphenatedThoughItsPatternsAreKOI8R() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/hyphen/hyph_ru_RU.dic") else {
+            throw XCTSkip("hyphen-ru is not installed (Makefile's BUILD_PACKAGES has it)")
+        }
+        XCTAssertEqual(try TypesetBooks.open("russian.epub").hyphenationLanguage, "ru")
+        XCTAssertGreaterThan(try hyphenatedLines("russian.epub"), 3)
+    }
+
+    /// Chapters named `.xml` (Feedbooks') are prepared as `.xhtml` ones are: hyphenated, with no
+    /// note saying English has no patterns.
+    func testChaptersNamedXMLArePreparedLikeOthers() throws {
+        let doc = try TypesetBooks.open("xmlchapters.epub")
+        XCTAssertEqual(doc.hyphenationLanguage, "en")
+        XCTAssertEqual(doc.notes, [])
+        XCTAssertGreaterThan(try hyphenatedLines("xmlchapters.epub"), 3)
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

@@ -24,6 +24,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   gutenberg.epub   chapters as Project Gutenberg's EPUBs set them: `div.chapter { page-break-before:
                    always; margin-top: 4em }` round `h2 { page-break-before: always }`, one file a
                    chapter, and a last file holding two chapters
+  russian.epub     justified Russian prose of long words (dc:language ru: Debian's patterns for it
+                   are KOI8-R, not UTF-8)
+  xmlchapters.epub the novel of margin0.epub with its chapter named `main0.xml`, as Feedbooks names
+                   them
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -172,6 +176,15 @@ epub("gutenberg.epub", "Gutenberg", "en",
      [(f"c{n}.xhtml", "application/xhtml+xml", xhtml(body, '<link rel="stylesheet" href="pg.css" type="text/css"/>'))
       for n, body in [(1, chapter(1)), (2, chapter(2)), (3, chapter(3) + chapter(4))]],
      ["c1.xhtml", "c2.xhtml", "c3.xhtml"])
+
+RUSSIAN = ("Достопримечательности Санкт-Петербурга неоднократно привлекали внимание путешественников, "
+           "исследователей, архитекторов и фотографов, восхищавшихся великолепием многочисленных дворцов. ")
+epub("russian.epub", "Книга", "ru",
+     [("c0.xhtml", "application/xhtml+xml", xhtml("".join(f"<p>{RUSSIAN * 4}</p>" for _ in range(12)),
+                                                   '<style>p { text-align: justify; }</style>'))],
+     ["c0.xhtml"])
+epub("xmlchapters.epub", "Xml Chapters", "en",
+     [("main0.xml", "application/xhtml+xml", xhtml("".join(f"<p>{LONG * 3}</p>" for _ in range(12))))], ["main0.xml"])
 
 # Front matter fills pages with little text; the chapters after it are dense prose.
 lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))

@@ -106,6 +106,9 @@ enum { folio_unhyphenated_size = 64 };
 /// What preparing a book does.
 typedef struct {
     int hyphenate;  ///< put soft hyphens where the language's patterns allow
+    /// Whether the book's stylesheets set text vertically (shown across): HTML5's elements are
+    /// then left as MuPDF lays them out (`html5_blocks`, typeset.c).
+    int vertical;
     /// An installed face's files to put in the copy (regular, bold, italic, bold italic;
     /// `folio_faces`), or NULLs.
     fz_buffer *faces[4];

@@ -141,7 +141,7 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
     fz_stream *stream = NULL;
     fz_document *doc = NULL;
     folio_pattern_cache cache = {.dirs = setting ? setting->pattern_dirs : NULL};
-    folio_typeset_options options = {.hyphenate = setting && setting->hyphenate && !info->pre_paginated};
+    folio_typeset_options options = {.hyphenate = setting && setting->hyphenate && !info->pre_paginated, .vertical = info->vertical};
     // The reader's face, for an EPUB Folio lays out (its files go into the copy).
     if (setting && setting->family && info->epub && !info->pre_paginated) info->face = folio_faces(ctx, setting->family, options.faces);
     const char *dot = strrchr(path, '.');
@@ -149,6 +149,13 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
     fz_stream *counts = NULL;
     fz_var(arch); fz_var(enc); fz_var(copy); fz_var(file); fz_var(stream); fz_var(counts);
     fz_try(ctx) {
+        // FB2, MOBI and a lone XHTML file are parsed, their styles applied, as they are opened:
+        // Folio's stylesheet must be set first, or its typography never reaches them (lines set
+        // solid in MuPDF's page margins, whatever the reader chose).
+        if (setting && setting->css && !info->epub && !info->obfuscated_fonts) {
+            fz_set_use_document_css(ctx, setting->use_document_css);
+            set_user_css(ctx, 0, setting->css);
+        }
         if (fb2) {
             file = fz_read_file(ctx, path);
             fb2_language(file, info->language, sizeof info->language);

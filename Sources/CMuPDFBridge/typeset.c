@@ -4,7 +4,8 @@
 // and `lang` from elements inside `<html>`, never from `<html>` itself: a book marked
 // `<html dir="rtl">` is set left to right. So before MuPDF parses a book, its markup is copied
 // with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
-// allow, and the root's `dir` and `lang` given to `<body>`; MathML is written in a line (mathml.c).
+// allow, and the root's `dir` and `lang` given to `<body>`; HTML5's block elements are declared
+// blocks before the publisher's styles; MathML is written in a line (mathml.c).
 // Does not: change what the text says (only U+00AD and attributes are added), hyphenate
 // preformatted text, code, styles or scripts, or read anything but the book's own bytes and
 // the pattern files of the folders it is given.
@@ -55,8 +56,10 @@ int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out
 /// such elements never closed is read once, not once an element.
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes);
 
-/// Elements whose text is never hyphenated.
-static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp"};
+/// Elements whose text is never hyphenated (FB2's `description` holds the title and authors the
+/// book is known by: "The Sanc\u00ADtu\u00ADary Spar\u00ADrow" showed its breaks in every running head).
+static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp",
+                                          "description"};
 
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes) {
     for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
@@ -136,6 +139,15 @@ static int hidden_note(const unsigned char *tag, size_t n) {
     return (fb_attribute(tag, n, "epub:type", value, sizeof value) && fb_names_note(value))
         || (fb_attribute(tag, n, "role", value, sizeof value) && fb_names_note(value));
 }
+
+/// The elements HTML5 made blocks, which MuPDF 1.21's stylesheet for HTML does not know and
+/// lays out inline: an EPUB 3 chapter's `<section>`s ran into one another, and a link to one
+/// (a contents entry) led to the top of its file (MuPDF finds targets among blocks). Not for a
+/// book set vertically: shown across, its sections' side margins (the space between its columns,
+/// `margin-left: 12em` in the IDPF's Kusamakura) would narrow every line.
+static const char html5_blocks[] =
+    "<style type=\"text/css\">article, aside, details, figcaption, figure, footer, header, hgroup, main, nav, section, summary"
+    " { display: block; }</style>";
 
 /// Elements that are content of their own (a picture, a rule, a table): the first of them, or
 /// the first text, ends a file's leading elements (`put_start_tag`).
@@ -243,7 +255,13 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             // An element its publisher set `hyphens: none` is passed on as it is, to its end.
             if (whole == end && dict && fb_unhyphenated(tag, tag_len, options)) whole = element_end(s, n, end, tag, tag_len);
             char href[512];
-            if (whole > end && tag_named(tag, tag_len, "math")) {
+            if (tag_named(tag, tag_len, "head") && s[end - 2] != '/' && !options->vertical) {
+                // HTML5's block elements first, so that the publisher's stylesheets come after.
+                fb_put(w, s + i, end - i);
+                fz_append_string(w->ctx, w->out, html5_blocks);
+                fb_put(w, s + end, whole - end);
+                end = whole;
+            } else if (whole > end && tag_named(tag, tag_len, "math")) {
                 // MathML, which MuPDF would set token after token: in a line (mathml.c).
                 fb_linear_math(w, tag, tag_len, s + end, whole - end);
                 size_t close = whole;

@@ -64,7 +64,8 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
             var setting = folio_mu_setting(hyphenate: typography.hyphenate ? 1 : 0, pattern_dirs: strings[0],
                                            family: typography.family == nil ? nil : UnsafePointer(strings[1]),
                                            counts: counts.isEmpty ? nil : counts.baseAddress, counts_length: counts.count,
-                                           css: strings[2], css_with_face: strings[3], css_fixed: strings[4])
+                                           css: strings[2], css_with_face: strings[3], css_fixed: strings[4],
+                                           use_document_css: typography.publisherStyles ? 1 : 0)
             return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
         }
         guard let doc = opened else {

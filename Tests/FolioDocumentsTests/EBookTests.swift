@@ -166,6 +166,34 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
     }
 
+    /// FB2 and MOBI are set with the reader's typography, as EPUBs are: MuPDF parses them as it
+    /// opens them, and Folio's stylesheet came only after (their lines set solid in MuPDF's page
+    /// margins whatever the reader chose). An FB2's title is its own, no soft hyphen put in it
+    /// ("The Sanc-tu-ary Spar-row" in every running head).
+    func testFB2AndMOBIAreSetWithTheReadersTypography() throws {
+        for book in ["long.fb2", "quoted.mobi"] {
+            let path = try EBooks.path(book)
+            let standard = try MuPDFDocument(path: path, fontSize: 11)
+            let loose = try MuPDFDocument(path: path, fontSize: 11, typography: Typography(lineSpacing: 2))
+            XCTAssertGreaterThan(loose.pageCount, standard.pageCount, book)
+            // Folio's margins are about the text block, not MuPDF's 2 em inside it.
+            let words = try (0..<standard.pageCount).flatMap { try XCTUnwrap(standard.text(page: $0)).words }
+            XCTAssertLessThan(try XCTUnwrap(words.map(\.box.x0).min()), 0.1, book)
+        }
+        XCTAssertEqual(try MuPDFDocument(path: try EBooks.path("long.fb2"), fontSize: 11).title, "The Sanctuary Sparrow")
+    }
+
+    /// A poem a Kindle book quotes ten blockquotes deep stays on the page: each nested quotation
+    /// is indented half an em, not 40 points each side (which pushed its words past the edge).
+    func testAQuotationNestedTenDeepStaysOnThePage() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("quoted.mobi"), fontSize: 11)
+        let words = try (0..<doc.pageCount).flatMap { try XCTUnwrap(doc.text(page: $0)).words }
+        let poem = words.filter { ["How", "crocodile", "shining", "tail"].contains($0.text) }
+        XCTAssertEqual(poem.count, 4, "\(poem)")
+        XCTAssertLessThan(poem[0].box.x0, 0.5, "the poem's line starts in the page's left half: \(poem[0])")
+        for word in poem { XCTAssertLessThanOrEqual(word.box.x1, 1, "\(word)") }
+    }
+
     func testFB2AndXPS() throws {
         let fb2 = try Fixtures.documents.open(try EBooks.path("book.fb2"))
         XCTAssertEqual(fb2.title, "Fiction Words")

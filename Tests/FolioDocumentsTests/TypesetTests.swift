@@ -290,6 +290,21 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(try hyphenatedLines("xmlchapters.epub"), 3)
     }
 
+    /// Contents entries pointing at `<section>`s nested in one file lead to each section's
+    /// page: MuPDF 1.21 set sections inline and found no target in them, so every entry led to
+    /// the file's first page.
+    func testContentsEntriesLeadToTheirSections() throws {
+        let doc = try TypesetBooks.open("sections.epub")
+        let outline = doc.outline.flatMap { [$0] + $0.children }
+        XCTAssertEqual(outline.map(\.title), ["Part 1", "Part 2", "Part 3"])
+        for entry in outline {
+            let page = try XCTUnwrap(entry.page, entry.title)
+            let words = try XCTUnwrap(doc.text(page: page)).words.map(\.text)
+            XCTAssertTrue(zip(words, words.dropFirst()).contains { $0 == "Part" && $1 == entry.title.dropFirst(5) },
+                          "\(entry.title) on page \(page + 1): \(words.prefix(12))")
+        }
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

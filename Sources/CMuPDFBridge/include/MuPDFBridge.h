@@ -62,6 +62,8 @@ typedef struct {
     /// and a fixed-layout one; given before the book is opened, for MuPDF keeps `counts` only for
     /// the stylesheet the book was opened with. NULL: none.
     const char *css, *css_with_face, *css_fixed;
+    /// Whether the publisher's stylesheets apply beneath `css` (`fz_set_use_document_css`).
+    int use_document_css;
 } folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively); so do

@@ -136,6 +136,14 @@ with open(os.path.join(out, "book.fb2"), "w") as f:
             f"<book-title>Fiction Words</book-title></title-info></description><body>{sections}</body></FictionBook>")
 
 
+# An FB2 in English with a title libhyphen would break, and pages of long paragraphs.
+with open(os.path.join(out, "long.fb2"), "w") as f:
+    sections = "".join(f"<section><title><p>Part {n}</p></title>" + f"<p>{FILLER * 4}</p>" * 6 + "</section>" for n in range(3))
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+            "<description><title-info><author><first-name>Ellis</first-name><last-name>Peters</last-name></author>"
+            f"<book-title>The Sanctuary Sparrow</book-title><lang>en</lang></title-info></description><body>{sections}</body></FictionBook>")
+
+
 def mobi(name, html, full_name, exth, name_length=None):
     """A MOBI book as Kindle tools write one: a Palm database whose first record holds the
     PalmDOC and MOBI headers (UTF-8, text uncompressed) and the EXTH metadata (type, bytes)."""
@@ -163,6 +171,12 @@ def mobi(name, html, full_name, exth, name_length=None):
 
 mobi_text = "<html><body>" + "".join(f"<h1>{w}</h1><p>{w.lower()} {FILLER * 3}</p>" for w in WORDS[:3]) + "</body></html>"
 mobi("book.mobi", mobi_text, "Kindle Words Full Name", [(100, b"K. Writer"), (503, "Kindle Words \u2014 Updated".encode())])
+# A poem as Kindle tools quote one: ten blockquotes deep (40 points each side in MuPDF's own
+# stylesheet, which pushed it off the page), among paragraphs enough for pages.
+quoted = ("<html><body>" + "".join(f"<p>{FILLER * 3}</p>" for _ in range(6)) + "<blockquote>" * 10
+          + "<p>How doth the little crocodile improve his shining tail</p>" + "</blockquote>" * 10
+          + "".join(f"<p>{FILLER * 3}</p>" for _ in range(12)) + "</body></html>")
+mobi("quoted.mobi", quoted, "Quoted", [(100, b"Q. Writer")])
 # A header that claims a full name longer than the file, and no EXTH title.
 mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 

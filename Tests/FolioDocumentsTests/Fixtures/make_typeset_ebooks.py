@@ -28,6 +28,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    are KOI8-R, not UTF-8)
   xmlchapters.epub the novel of margin0.epub with its chapter named `main0.xml`, as Feedbooks names
                    them
+  sections.epub    one file of three `<section id>`s inside a fourth (HTML5 blocks MuPDF 1.21 sets
+                   inline), each a heading "Part N" and pages of prose, its navigation pointing at
+                   each inner section
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -185,6 +188,14 @@ epub("russian.epub", "Книга", "ru",
      ["c0.xhtml"])
 epub("xmlchapters.epub", "Xml Chapters", "en",
      [("main0.xml", "application/xhtml+xml", xhtml("".join(f"<p>{LONG * 3}</p>" for _ in range(12))))], ["main0.xml"])
+
+# Sections, which MuPDF 1.21's own stylesheet does not make blocks: links to them led to the file's top.
+body = '<section id="s0"><h1>The Whole</h1>' + "".join(
+    f'<section id="s{n}"><h2>Part {n}</h2>' + "".join(f"<p>{LONG}</p>" for _ in range(8)) + "</section>" for n in range(1, 4)) + "</section>"
+nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>' for n in range(1, 4))
+            + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],
+     ["one.xhtml"], properties={"nav.xhtml": "nav"})
 
 # Front matter fills pages with little text; the chapters after it are dense prose.
 lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))

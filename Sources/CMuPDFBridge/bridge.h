@@ -15,6 +15,9 @@
 /// lies in, where it points, the printed page's label, and the page it falls on in this layout
 /// (-2: not looked for yet, -1: not found) and how far down it (points).
 struct page_mark { int chapter; char *target; char *label; int page; float y; };
+/// Places a book's navigation names, each in a spine chapter, its page found in the layout
+/// once asked (-2 until then), read once (`read`).
+struct page_marks { struct page_mark *items; int count, read; };
 
 struct folio_mu_doc {
     fz_context *ctx;
@@ -38,9 +41,9 @@ struct folio_mu_doc {
     /// Whether MuPDF's chapters are the spine's items, one for one (0: not looked at yet, 1 yes,
     /// -1 no): only then does a spine item's text or page break belong to a chapter.
     int spine_is_chapters;
-    /// An EPUB's page list (its print edition's page breaks: `folio_mu_printed_label`), read once.
-    struct page_mark *marks;
-    int mark_count, marks_read;
+    /// An EPUB's page list (its print edition's page breaks: `folio_mu_printed_label`) and its
+    /// contents' entries (the running heads: `folio_mu_running_head`).
+    struct page_marks printed, heads;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
     /// The spine's chapters its archive lacks (malloc'd entry names, each once): the copy holds a

@@ -305,11 +305,14 @@ void folio_mu_close(folio_mu_doc *d) {
     free(d->spine_names);
     for (int i = 0; i < d->missing_count; i++) free(d->missing[i]);
     free(d->missing);
-    for (int i = 0; i < d->mark_count; i++) {
-        free(d->marks[i].target);
-        free(d->marks[i].label);
+    struct page_marks *lists[] = {&d->printed, &d->heads};
+    for (int l = 0; l < 2; l++) {
+        for (int i = 0; i < lists[l]->count; i++) {
+            free(lists[l]->items[i].target);
+            free(lists[l]->items[i].label);
+        }
+        free(lists[l]->items);
     }
-    free(d->marks);
     free(d->spine_text);
     free(d->opf_path);
     free(d->folder);

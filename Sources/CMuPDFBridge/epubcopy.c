@@ -1,5 +1,6 @@
-// An EPUB copied into memory for MuPDF: its markup prepared, its picture pages given pages, its
-// missing chapters a page saying so, the default serif's and the reader's face's files put in. Does not prepare markup itself (typeset.c).
+// An EPUB copied into memory for MuPDF: its markup prepared, its stylesheets' imports written in,
+// its picture pages given pages, its missing chapters a page saying so, the default serif's and
+// the reader's face's files put in. Does not prepare markup itself (typeset.c).
 #include "bridge.h"
 #include <fontconfig/fontconfig.h>
 #include <fcntl.h>
@@ -160,6 +161,121 @@ static void write_missing_page(fz_context *ctx, fz_zip_writer *writer, const cha
     fz_catch(ctx) fz_rethrow(ctx);
 }
 
+// MARK: stylesheets' imports
+
+/// How deep imports are written in, and the bytes a stylesheet may grow to with them: a chain of
+/// stylesheets importing each other twice over must not multiply a book's styles without end.
+enum { imports_depth = 8, imports_limit = 4 << 20 };
+
+/// The length of the folder part of archive entry `name` (up to and with its last '/').
+static size_t folder_length(const char *name) {
+    const char *slash = strrchr(name, '/');
+    return slash ? (size_t)(slash - name + 1) : 0;
+}
+
+/// Appends `n` bytes of CSS from a stylesheet in `from` (a folder, `from_len` bytes) as they read
+/// in one in `base`: each relative `url(…)` made relative to `base` (fonts and pictures of an
+/// imported stylesheet in another folder are found from the stylesheet importing it).
+static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n, const char *from, size_t from_len,
+                    const char *base, size_t base_len) {
+    if (from_len == base_len && !memcmp(from, base, from_len)) { fz_append_data(ctx, out, s, n); return; }
+    // The common folders, then "../" for each of `base`'s beyond them and `from`'s beyond them.
+    size_t common = 0;
+    for (size_t k = 0; k < from_len && k < base_len && from[k] == base[k]; k++) if (from[k] == '/') common = k + 1;
+    size_t i = 0, start = 0;
+    while (i + 4 <= n) {
+        if (strncasecmp((const char *)s + i, "url(", 4)) { i++; continue; }
+        size_t j = i + 4;
+        while (j < n && (s[j] == ' ' || s[j] == '"' || s[j] == '\'')) j++;
+        int relative = j < n && s[j] != '/' && s[j] != '#' && strncasecmp((const char *)s + j, "data:", 5);
+        for (size_t k = j; k < n && relative && s[k] != ')' && s[k] != '/'; k++) relative = s[k] != ':';
+        if (relative) {
+            fz_append_data(ctx, out, s + start, j - start);
+            for (size_t k = common; k < base_len; k++) if (base[k] == '/') fz_append_string(ctx, out, "../");
+            fz_append_data(ctx, out, from + common, from_len - common);
+            start = j;
+        }
+        i = j;
+    }
+    fz_append_data(ctx, out, s + start, n - start);
+}
+
+/// Appends stylesheet `name` (its `n` bytes at `s`) to `out` as it reads from folder `base`, each
+/// `@import` of a stylesheet the archive holds written in its place (for screens: one for print
+/// is left out), its own imports in turn. MuPDF 1.21 reads no `@import`: the IDPF's *Waste Land*
+/// declares its fonts in a stylesheet it imports, and was set in MuPDF's sans. An import outside
+/// the archive (an address, `../` past its root) is left out; nothing outside the book is read.
+static void put_imports(fz_context *ctx, fz_archive *arch, const char *name, const unsigned char *s, size_t n, fz_buffer *out,
+                        const char *base, size_t base_len, int depth) {
+    size_t dir = folder_length(name), i = 0, from = 0;
+    while (i < n) {
+        if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+            i += 2;
+            continue;
+        }
+        if (s[i] == '"' || s[i] == '\'') {
+            unsigned char quote = s[i++];
+            while (i < n && s[i] != quote && s[i] != '\n') i++;
+            i++;
+            continue;
+        }
+        if (s[i] != '@' || n - i < 7 || strncasecmp((const char *)s + i, "@import", 7)) { i++; continue; }
+        size_t j = i + 7, end;
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r')) j++;
+        int url = n - j >= 4 && !strncasecmp((const char *)s + j, "url(", 4);
+        if (url) j += 4;
+        while (j < n && (s[j] == ' ' || s[j] == '"' || s[j] == '\'')) j++;
+        for (end = j; end < n && s[end] != '"' && s[end] != '\'' && s[end] != ')' && s[end] != ';' && s[end] != ' '; end++) {}
+        size_t semicolon = end;
+        while (semicolon < n && s[semicolon] != ';') semicolon++;
+        char media[128] = "", path[2048] = "";
+        size_t after = end + (end < n && s[end] != ';'), m = 0;
+        while (after < semicolon && (s[after] == ')' || s[after] == '"' || s[after] == '\'' || s[after] == ' ')) after++;
+        while (after < semicolon && m + 1 < sizeof media) media[m++] = (char)s[after++];
+        media[m] = 0;
+        int screen = !*media || strstr(media, "screen") || strstr(media, "all");
+        if (end > j && dir + (end - j) < sizeof path) {
+            memcpy(path, name, dir);
+            memcpy(path + dir, s + j, end - j);
+            path[dir + end - j] = 0;
+            fz_urldecode(path);
+            fz_cleanname(path);
+        }
+        int inside = *path && *path != '/' && strncmp(path, "../", 3) && !strchr(path, ':');
+        put_css(ctx, out, s + from, i - from, name, dir, base, base_len);
+        if (screen && inside && depth < imports_depth && out->len < imports_limit && fz_has_archive_entry(ctx, arch, path)) {
+            fz_buffer *imported = fz_read_archive_entry(ctx, arch, path);
+            fz_try(ctx) {
+                unsigned char *data;
+                size_t len = fz_buffer_storage(ctx, imported, &data);
+                put_imports(ctx, arch, path, data, len, out, base, base_len, depth + 1);
+            }
+            fz_always(ctx) fz_drop_buffer(ctx, imported);
+            fz_catch(ctx) fz_rethrow(ctx);
+        }
+        i = from = semicolon < n ? semicolon + 1 : n;
+    }
+    put_css(ctx, out, s + from, n - from, name, dir, base, base_len);
+}
+
+/// Stylesheet `name` with its imports written in (`put_imports`), or NULL when it has none.
+static fz_buffer *inline_imports(fz_context *ctx, fz_archive *arch, const char *name, fz_buffer *css) {
+    unsigned char *s;
+    size_t n = fz_buffer_storage(ctx, css, &s);
+    int any = 0;
+    for (size_t i = 0; i + 7 <= n && !any; i++) any = s[i] == '@' && !strncasecmp((const char *)s + i, "@import", 7);
+    if (!any) return NULL;
+    fz_buffer *out = fz_new_buffer(ctx, n + 1024);
+    fz_try(ctx) put_imports(ctx, arch, name, s, n, out, name, folder_length(name), 0);
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        fz_rethrow(ctx);
+    }
+    return out;
+}
+
 // MARK: the default serif
 
 /// MuPDF's HTML layout looks each element's font family up among its built-in fonts by name,
@@ -239,6 +355,8 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(ctx, name, entry)) {
                 prepared = folio_prepare_markup(ctx, entry, &local, book_lang, cache);
+            } else if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css")) {
+                prepared = inline_imports(ctx, arch, name, entry);
             }
             if (prepared) {
                 fz_drop_buffer(ctx, entry);

@@ -134,70 +134,128 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
     nav_document(ctx, d, "toc", use_toc, &list);
 }
 
-/// Reads the page list's entries into `d->marks` (a navigation document's `ol` of `li` > `a`, or
-/// an NCX's `pageList` of `pageTarget`s), each with the spine item its target lies in (those
-/// outside the spine left out).
+/// Adds the place `href` (relative to `base`) named `label` to `list`, with the spine item it
+/// lies in (one outside the spine, unnamed, or past the entries a book's archive may hold, is
+/// left out: a longer list is a hostile one).
+static void add_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, int *capacity, const char *base, const char *href,
+                     const char *label) {
+    char target[2048];
+    if (!href || !*label || fz_is_external_link(ctx, href) || list->count >= folio_mu_max_entries) return;
+    snprintf(target, sizeof target, "%s%s", base, href);
+    fz_urldecode(target);
+    fz_cleanname(target);
+    size_t file = strcspn(target, "#");
+    int chapter = -1;
+    for (int c = 0; c < d->spine_count && chapter < 0; c++)
+        if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) chapter = c;
+    if (chapter < 0) return;
+    list->items = fb_grow(ctx, list->items, list->count, capacity, sizeof *list->items);
+    list->items[list->count++] = (struct page_mark){ chapter, strdup(target), strdup(label), -2, 0 };
+}
+
+/// Reads the page list's entries into `d->printed` (a navigation document's `ol` of `li` > `a`,
+/// or an NCX's `pageList` of `pageTarget`s).
 static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const char *base, void *user) {
     int capacity = 0, ncx = !strcmp(fz_xml_tag(list), "pageList");
     const char *tag = ncx ? "pageTarget" : "li";
     for (fz_xml *li = fz_xml_find_down(list, tag); li; li = fz_xml_find_next(li, tag)) {
         fz_xml *a = ncx ? fz_xml_find_down(li, "content") : fz_xml_find_down(li, "a");
         fz_xml *words = ncx ? fz_xml_find_down(fz_xml_find_down(li, "navLabel"), "text") : a;
-        const char *href = a ? fz_xml_att(a, ncx ? "src" : "href") : NULL;
-        char label[64] = "", target[2048];
-        if (!href || !words || fz_is_external_link(ctx, href)) continue;
+        char label[64] = "";
+        if (!words) continue;
         folio_xml_text(words, label, sizeof label);
-        snprintf(target, sizeof target, "%s%s", base, href);
-        fz_urldecode(target);
-        fz_cleanname(target);
-        size_t file = strcspn(target, "#");
-        int chapter = -1;
-        for (int c = 0; c < d->spine_count && chapter < 0; c++)
-            if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) chapter = c;
-        // A list longer than a book's archive may be is a hostile one: the rest is not read.
-        if (chapter < 0 || !*label || d->mark_count >= folio_mu_max_entries) continue;
-        d->marks = fb_grow(ctx, d->marks, d->mark_count, &capacity, sizeof *d->marks);
-        d->marks[d->mark_count++] = (struct page_mark){ chapter, strdup(target), strdup(label), -2, 0 };
+        add_mark(ctx, d, &d->printed, &capacity, base, a ? fz_xml_att(a, ncx ? "src" : "href") : NULL, label);
     }
 }
 
-/// Chapters looked back through for the page break a page follows, and how far down its page
-/// (points) a break may lie and still name it: a page takes the number of the printed page it
-/// starts in, as a reader takes the first lines for the page they are on.
-enum { printed_label_reach = 4, printed_label_top = 24 };
+/// Reads a navigation document's contents (`ol` of `li` > `a`, nested) into `d->heads`.
+static void toc_heads(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, int depth, int *capacity) {
+    for (fz_xml *li = ol ? fz_xml_find_down(ol, "li") : NULL; li && depth < max_outline_depth; li = fz_xml_find_next(li, "li")) {
+        fz_xml *a = fz_xml_find_down(li, "a");
+        char title[256] = "";
+        if (a) folio_xml_text(a, title, sizeof title);
+        add_mark(ctx, d, &d->heads, capacity, base, a ? fz_xml_att(a, "href") : NULL, title);
+        toc_heads(ctx, d, fz_xml_find_down(li, "ol"), base, depth + 1, capacity);
+    }
+}
+
+static void use_toc_heads(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *base, void *user) {
+    toc_heads(ctx, d, ol, base, 0, user);
+}
+
+/// Reads the outline's entries (an NCX's, as MuPDF reads it) into `d->heads`.
+static void outline_heads(fz_context *ctx, folio_mu_doc *d, fz_outline *item, int depth, int *capacity) {
+    for (; item && depth < max_outline_depth; item = item->next) {
+        if (item->uri && item->title) add_mark(ctx, d, &d->heads, capacity, "", item->uri, item->title);
+        outline_heads(ctx, d, item->down, depth + 1, capacity);
+    }
+}
+
+/// Chapters looked back through for the mark a page follows, and how far down its page
+/// (points) a mark may lie and still name it: a page takes the number of the printed page it
+/// starts in, and the heading it starts under, as a reader takes the first lines for the page
+/// they are on.
+enum { mark_reach = 4, mark_top = 24 };
+
+/// The mark of `list` last on or before page `index` (within `mark_top` points of its top
+/// counts as on it), in its chapter or the few before it (laid out already: their pages come
+/// first); -1 when there is none.
+static int last_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, int index) {
+    int chapter = fb_page_location(ctx, d, index).chapter, best = -1;
+    for (int c = chapter; c >= 0 && c > chapter - mark_reach && best < 0; c--) {
+        for (int i = 0; i < list->count; i++) {
+            struct page_mark *m = list->items + i;
+            if (m->chapter != c) continue;
+            if (m->page == -2) {
+                fz_try(ctx) m->page = fb_page_number(ctx, d, fz_resolve_link(ctx, d->doc, m->target, NULL, &m->y));
+                fz_catch(ctx) m->page = -1;
+            }
+            int before = m->page >= 0 && (m->page < index || (m->page == index && m->y <= mark_top));
+            if (before && (best < 0 || m->page > list->items[best].page || (m->page == list->items[best].page && m->y >= list->items[best].y))) best = i;
+        }
+    }
+    return best;
+}
 
 int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size) {
     int found = -1;
     pthread_mutex_lock(&d->mutex);
     fz_context *ctx = d->ctx;
     fz_try(ctx) {
-        if (!d->marks_read) {
-            d->marks_read = 1;
+        if (!d->printed.read) {
+            d->printed.read = 1;
             if (fb_chapters_are_spine(ctx, d)) nav_document(ctx, d, "page-list", use_page_list, NULL);
         }
-        if (d->mark_count) {
-            found = 0;
-            int chapter = fb_page_location(ctx, d, index).chapter, best = -1;
-            // The last break on or before the page, in its chapter or the few before it (laid out
-            // already: their pages come first).
-            for (int c = chapter; c >= 0 && c > chapter - printed_label_reach && best < 0; c--) {
-                for (int i = 0; i < d->mark_count; i++) {
-                    struct page_mark *m = d->marks + i;
-                    if (m->chapter != c) continue;
-                    if (m->page == -2) {
-                        fz_try(ctx) m->page = fb_page_number(ctx, d, fz_resolve_link(ctx, d->doc, m->target, NULL, &m->y));
-                        fz_catch(ctx) m->page = -1;
-                    }
-                    int before = m->page >= 0 && (m->page < index || (m->page == index && m->y <= printed_label_top));
-                    if (before && (best < 0 || m->page > d->marks[best].page || (m->page == d->marks[best].page && m->y >= d->marks[best].y))) best = i;
-                }
-            }
-            if (best >= 0) {
-                snprintf(label, size, "%s", d->marks[best].label);
-                found = 1;
+        int best = d->printed.count ? last_mark(ctx, d, &d->printed, index) : -1;
+        found = d->printed.count ? best >= 0 : -1;
+        if (best >= 0) snprintf(label, size, "%s", d->printed.items[best].label);
+    }
+    fz_catch(ctx) found = -1;
+    pthread_mutex_unlock(&d->mutex);
+    return found;
+}
+
+int folio_mu_running_head(folio_mu_doc *d, int index, char *title, size_t size) {
+    int found = -1;
+    fz_outline *outline = NULL;
+    fz_var(outline);
+    pthread_mutex_lock(&d->mutex);
+    fz_context *ctx = d->ctx;
+    fz_try(ctx) {
+        if (!d->heads.read) {
+            d->heads.read = 1;
+            int capacity = 0;
+            if (fb_chapters_are_spine(ctx, d)) {
+                outline = fz_load_outline(ctx, d->doc);
+                outline_heads(ctx, d, outline, 0, &capacity);
+                if (!d->heads.count) nav_document(ctx, d, "toc", use_toc_heads, &capacity);
             }
         }
+        int best = last_mark(ctx, d, &d->heads, index);
+        found = best < 0 ? 0 : d->heads.items[best].page == index ? 2 : 1;
+        if (best >= 0) snprintf(title, size, "%s", d->heads.items[best].label);
     }
+    fz_always(ctx) fz_drop_outline(ctx, outline);
     fz_catch(ctx) found = -1;
     pthread_mutex_unlock(&d->mutex);
     return found;
@@ -225,52 +283,6 @@ int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_e
     pthread_mutex_unlock(&d->mutex);
     *out = entries;
     return count;
-}
-
-/// Gives each chapter the title of the first of `item`'s entries (and their children) that
-/// points into it; a link's chapter is found from its file alone, which lays nothing out.
-static void title_chapters(fz_context *ctx, fz_document *doc, fz_outline *item, char **titles, int count) {
-    for (; item; item = item->next) {
-        if (item->uri && item->title && !fz_is_external_link(ctx, item->uri)) {
-            char file[2048];
-            snprintf(file, sizeof file, "%s", item->uri);
-            file[strcspn(file, "#")] = 0;
-            fz_location at = fz_resolve_link_dest(ctx, doc, file).loc;
-            if (at.chapter >= 0 && at.chapter < count && !titles[at.chapter]) titles[at.chapter] = strdup(item->title);
-        }
-        title_chapters(ctx, doc, item->down, titles, count);
-    }
-}
-
-int folio_mu_chapter_titles(folio_mu_doc *d, char ***out, folio_mu_error *error) {
-    char **titles = NULL;
-    int count = -1;
-    fz_outline *outline = NULL;
-    fz_var(outline); fz_var(titles); fz_var(count);
-    pthread_mutex_lock(&d->mutex);
-    fz_context *ctx = d->ctx;
-    fz_try(ctx) {
-        count = fz_count_chapters(ctx, d->doc);
-        titles = calloc(count > 0 ? (size_t)count : 1, sizeof *titles);
-        if (!titles) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
-        outline = fz_load_outline(ctx, d->doc);
-        title_chapters(ctx, d->doc, outline, titles, count);
-    }
-    fz_always(ctx) fz_drop_outline(ctx, outline);
-    fz_catch(ctx) {
-        fb_fail(error, fz_caught_message(ctx));
-        folio_mu_free_titles(titles, count);
-        titles = NULL;
-        count = -1;
-    }
-    pthread_mutex_unlock(&d->mutex);
-    *out = titles;
-    return count;
-}
-
-void folio_mu_free_titles(char **titles, int count) {
-    for (int i = 0; titles && i < count; i++) free(titles[i]);
-    free(titles);
 }
 
 void folio_mu_free_outline(folio_mu_outline *entries, int count) {

@@ -69,7 +69,8 @@ int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error 
     fz_try(d->ctx) {
         fz_layout_document(d->ctx, d->doc, w, h, em);
         d->counted = 0;
-        for (int i = 0; i < d->mark_count; i++) d->marks[i].page = -2;
+        for (int i = 0; i < d->printed.count; i++) d->printed.items[i].page = -2;
+        for (int i = 0; i < d->heads.count; i++) d->heads.items[i].page = -2;
         status = 0;
     }
     fz_catch(d->ctx) fb_fail(error, fz_caught_message(d->ctx));

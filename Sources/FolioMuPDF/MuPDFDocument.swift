@@ -39,8 +39,6 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     /// Where its layout's page counts are kept (`MuPDF.layoutCache`) and under what, or nil.
     let cache: LayoutCache?
     let cacheKey: String?
-    /// Its chapters' titles for the running heads (nil where the outline names none), read once.
-    let heads = Mutex<[String?]?>(nil)
 
     /// Opens the book laid out at `fontSize` for pages of `pageAspect`: as far as `extent` says
     /// (its count estimated when chapters are left), the rest laid out when a page of it is drawn.
@@ -266,34 +264,24 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     func onRight(_ index: Int) -> Bool { (index % 2 == 0) != (direction == .rtl) }
 
     /// Page `index`'s running head and folio: the book's title over a page on the left, the
-    /// chapter's over one on the right, the page number at the outer corner of the foot; none
-    /// on a chapter's first page, as printed books leave them off their chapter openings. The
-    /// number is the printed page's where the book lists its print edition's pages (a `page-list`,
-    /// `folio_mu_printed_label`; none before the first), else the page's own.
+    /// title of the contents entry the page lies under over one on the right (the book's where
+    /// none comes before it), the page number at the outer corner of the foot; no head on a
+    /// chapter's first page, or where a contents entry starts at its top, as printed books leave
+    /// them off their chapter openings. The number is the printed page's where the book lists
+    /// its print edition's pages (a `page-list`, `folio_mu_printed_label`; none before the
+    /// first), else the page's own.
     func furniture(_ index: Int) -> (head: String, foot: String, right: Bool)? {
         guard let frame, frame.block.width > 0 else { return nil }
         var inChapter: Int32 = 0, chapterPages: Int32 = 0
-        let number = Int(folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages))
-        guard number >= 0, inChapter > 0 else { return nil }
+        guard folio_mu_chapter_of(doc, Int32(index), &inChapter, &chapterPages) >= 0, inChapter > 0 else { return nil }
         let right = onRight(index)
-        let titles = chapterTitles
-        let chapter = titles.indices.contains(number) ? titles[number] : nil
-        let head = right ? chapter ?? title ?? "" : title ?? chapter ?? ""
+        var running = [CChar](repeating: 0, count: 256)
+        let under = folio_mu_running_head(doc, Int32(index), &running, running.count)
+        let chapter = under == 1 ? running.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
+        let head = under == 2 ? "" : right ? chapter ?? title ?? "" : title ?? chapter ?? ""
         var printed = [CChar](repeating: 0, count: 64)
         let found = folio_mu_printed_label(doc, Int32(index), &printed, printed.count)
         return (head, found == 1 ? printed.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : found == 0 ? "" : "\(index + 1)", right)
-    }
-
-    /// Each chapter's title from the outline (read without laying the book out).
-    var chapterTitles: [String?] {
-        if let known = heads.withLock({ $0 }) { return known }
-        var error = folio_mu_error()
-        var titles: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        let n = Int(folio_mu_chapter_titles(doc, &titles, &error))
-        defer { folio_mu_free_titles(titles, Int32(max(n, 0))) }
-        let found: [String?] = n > 0 && titles != nil ? (0..<n).map { i in titles![i].map { String(cString: $0) } } : []
-        heads.withLock { $0 = found }
-        return found
     }
 
     /// What a worker laying chapters out has counted, read by the thread waiting for it.

@@ -305,6 +305,37 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// A right-hand page's running head is the contents entry it lies under, though one file
+    /// holds them all (it was the file's first entry on every page of it); a left-hand page's
+    /// is the book's title.
+    func testARunningHeadNamesTheSectionThePageLiesUnder() throws {
+        let doc = try TypesetBooks.open("sections.epub")
+        let pages = try (0..<doc.pageCount).map { try XCTUnwrap(doc.text(page: $0)).words.map(\.text) }
+        let starts = try (1...3).map { n in try XCTUnwrap(pages.firstIndex { zip($0, $0.dropFirst()).contains { $0 == ("Part", "\(n)") } }) }
+        XCTAssertEqual(starts, starts.sorted())
+        XCTAssertGreaterThan(starts[2], starts[0] + 2, "the parts lie pages apart")
+        var checked = 0
+        for index in 1..<doc.pageCount where !starts.contains(index) {
+            let furniture = try XCTUnwrap(doc.furniture(index))
+            let under = starts.lastIndex { $0 < index }.map { "Part \($0 + 1)" }
+            XCTAssertEqual(furniture.head, furniture.right ? under ?? "Sections" : "Sections", "page \(index + 1)")
+            checked += furniture.right ? 1 : 0
+        }
+        XCTAssertGreaterThan(checked, 1)
+    }
+
+    /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in
+    /// another folder declares, by a path relative to itself, sets the words (a monospace face:
+    /// eight i as wide as eight m); the stylesheet imported for print only is not.
+    func testAStylesheetsImportsAreRead() throws {
+        guard let folder = TypesetBooks.folder, FileManager.default.fileExists(atPath: folder + "/imports.epub") else {
+            throw XCTSkip("fontconfig found no monospace face (Makefile's TEST_PACKAGES has fonts-dejavu-core)")
+        }
+        let words = try XCTUnwrap(TypesetBooks.open("imports.epub").text(page: 0)).words
+        let narrow = try XCTUnwrap(words.first { $0.text == "iiiiiiii" }), wide = try XCTUnwrap(words.first { $0.text == "mmmmmmmm" })
+        XCTAssertEqual(narrow.box.width / wide.box.width, 1, accuracy: 0.03, "\(narrow) \(wide)")
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

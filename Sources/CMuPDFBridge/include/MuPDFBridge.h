@@ -186,10 +186,9 @@ typedef struct { char *title; int page; int depth; } folio_mu_outline;
 int folio_mu_outline_entries(folio_mu_doc *doc, folio_mu_outline **entries, folio_mu_error *error);
 void folio_mu_free_outline(folio_mu_outline *entries, int count);
 
-/// Each chapter's title (`*titles`, one per chapter, NULL where none): the first outline entry
-/// pointing into it, found without laying anything out (running heads need no page numbers).
-/// The chapter count, or -1.
-int folio_mu_chapter_titles(folio_mu_doc *doc, char ***titles, folio_mu_error *error);
-void folio_mu_free_titles(char **titles, int count);
+/// Page `index`'s running head: the title of the contents entry it lies under (the last before
+/// it, or at its top), into `title`. 1 when found, 2 when that entry starts on this page (a
+/// chapter's opening, which prints no head), 0 when none comes before the page, -1 on error.
+int folio_mu_running_head(folio_mu_doc *doc, int index, char *title, size_t size);
 
 #endif

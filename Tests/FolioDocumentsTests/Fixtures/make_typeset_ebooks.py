@@ -31,6 +31,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   sections.epub    one file of three `<section id>`s inside a fourth (HTML5 blocks MuPDF 1.21 sets
                    inline), each a heading "Part N" and pages of prose, its navigation pointing at
                    each inner section
+  imports.epub     a stylesheet that `@import`s, from another folder, one declaring a face (the
+                   machine's monospace, found by fontconfig) by a path relative to itself, and a
+                   stylesheet for print only that would undo it; two words of eight i and eight m
+                   in that face
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -42,7 +46,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
-import os, struct, sys, zipfile, zlib
+import os, struct, subprocess, sys, zipfile, zlib
 
 out = sys.argv[1]
 LONG = ("Notwithstanding the extraordinary circumstances, the international correspondence "
@@ -191,11 +195,25 @@ epub("xmlchapters.epub", "Xml Chapters", "en",
 
 # Sections, which MuPDF 1.21's own stylesheet does not make blocks: links to them led to the file's top.
 body = '<section id="s0"><h1>The Whole</h1>' + "".join(
-    f'<section id="s{n}"><h2>Part {n}</h2>' + "".join(f"<p>{LONG}</p>" for _ in range(8)) + "</section>" for n in range(1, 4)) + "</section>"
+    f'<section id="s{n}"><h2>Part {n}</h2>' + "".join(f"<p>{LONG}</p>" for _ in range(24)) + "</section>" for n in range(1, 4)) + "</section>"
 nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>' for n in range(1, 4))
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
+
+# Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.
+mono = subprocess.run(["fc-match", "-f", "%{file}", "monospace"], capture_output=True, text=True).stdout
+if mono and os.path.isfile(mono):
+    with open(mono, "rb") as f:
+        face = f.read()
+    epub("imports.epub", "Imports", "en",
+         [("css/main.css", "text/css", '@import url("../fonts/faces.css");\n@import "print.css" print;\n'),
+          ("css/print.css", "text/css", "p.mono { font-family: serif !important; }"),
+          ("fonts/faces.css", "text/css", '@font-face { font-family: "Imported Face"; src: url(mono.ttf); } p.mono { font-family: "Imported Face"; }'),
+          ("fonts/mono.ttf", "font/ttf", face),
+          ("c0.xhtml", "application/xhtml+xml", xhtml('<p class="mono">iiiiiiii</p><p class="mono">mmmmmmmm</p>',
+                                                      '<link rel="stylesheet" href="css/main.css" type="text/css"/>'))],
+         ["c0.xhtml"])
 
 # Front matter fills pages with little text; the chapters after it are dense prose.
 lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))

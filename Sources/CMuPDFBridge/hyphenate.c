@@ -167,14 +167,17 @@ static void hyphenate_word(fb_writer *w, HyphenDict *dict, const unsigned char *
     if (!dict || letters < shortest_word || letters > longest_word) { fb_put(w, s, n); return; }
     // The patterns' words are lower case, in the dictionary's encoding (UTF-8 or Latin-1).
     unsigned char word[longest_word * 4 + 1];
-    size_t at[longest_word * 4 + 1];  // the source byte after each byte of `word`
-    size_t len = 0;
+    // The source byte after each letter: libhyphen gives a UTF-8 word's breaks by letter, not
+    // by byte (read by byte, every break after an accented or Cyrillic letter moved).
+    size_t at[longest_word + 1];
+    size_t len = 0, letter = 0;
     for (size_t i = 0; i < n;) {
         int k, c = lower(decode(s + i, n - i, &k));
         unsigned char bytes[4];
         int m = dict->utf8 ? encode(c, bytes) : (c < 0x100 ? (bytes[0] = c, 1) : 0);
         if (!m) { fb_put(w, s, n); return; }  // a letter the patterns' encoding lacks
-        for (int j = 0; j < m; j++) { word[len] = bytes[j]; at[len++] = i + k; }
+        for (int j = 0; j < m; j++) word[len++] = bytes[j];
+        at[letter++] = i + k;
         i += k;
     }
     word[len] = 0;
@@ -191,7 +194,7 @@ static void hyphenate_word(fb_writer *w, HyphenDict *dict, const unsigned char *
         return;
     }
     size_t from = 0;
-    for (size_t i = 0; i + 1 < len; i++) {
+    for (size_t i = 0; i + 1 < letter; i++) {
         if (!(hyphens[i] & 1) || at[i] == from) continue;
         fb_put(w, s + from, at[i] - from);
         fb_put(w, (const unsigned char *)"\xC2\xAD", 2);

@@ -279,6 +279,18 @@ final class TypesetTests: XCTestCase {
         }
         XCTAssertEqual(try TypesetBooks.open("russian.epub").hyphenationLanguage, "ru")
         XCTAssertGreaterThan(try hyphenatedLines("russian.epub"), 3)
+        // Each line broken where the patterns allow (libhyphen gives a UTF-8 word's breaks by
+        // letter, not by byte: read by byte, "очередной" broke as "оч-ередной"). The breaks of
+        // the fixture's words, as libhyphen 2.8.8 finds them with Debian's patterns:
+        let breaks = ["до", "достоприме", "достопримечатель", "достопримечательно", "пе", "петер", "не", "неод", "неодно",
+                      "при", "привле", "внима", "путеше", "путешествен", "путешественни", "ис", "иссле", "исследо", "ар", "архи",
+                      "архитек", "архитекто", "вос", "восхи", "ве", "вели", "велико", "много", "многочис", "многочислен"]
+        let words = try XCTUnwrap(TypesetBooks.open("russian.epub").text(page: 1)).words
+        for word in words where word.text.count > 2 && word.text.hasSuffix("-") {
+            // A compound's last part ("Санкт-Пе-").
+            let part = word.text.dropLast().split(separator: "-").last.map { String($0).lowercased() } ?? ""
+            XCTAssertTrue(breaks.contains(part), "\(word.text) is not a break the patterns allow")
+        }
     }
 
     /// Chapters named `.xml` (Feedbooks') are prepared as `.xhtml` ones are: hyphenated, with no

@@ -176,14 +176,12 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
                     int width, int height, unsigned char *rgba, unsigned int paper, const folio_mu_furniture *furniture,
                     folio_mu_cookie *stop, folio_mu_error *error) {
     // Drawn without alpha (MuPDF's opaque painters: quicker than blending into an alpha
-    // channel) into the first three quarters of the buffer, on the paper, then spread to RGBA in place.
+    // channel) into the first three quarters of the buffer, on white, then spread to RGBA in
+    // place, printed on the paper: each colour times the paper's, as ink on paper is. Drawn on
+    // the paper instead, a picture's white stood on it as a white box (MuPDF paints an SVG
+    // picture's transparent parts white: Standard Ebooks' title pages and logos).
     size_t count = (size_t)width * height;
-    if (paper == 0xFFFFFF) {
-        memset(rgba, 255, count * 3);
-    } else {
-        const unsigned char pixel[3] = {paper >> 16 & 255, paper >> 8 & 255, paper & 255};
-        for (size_t i = 0; i < count; i++) memcpy(rgba + i * 3, pixel, 3);
-    }
+    memset(rgba, 255, count * 3);
     fz_context *ctx = fb_thread_context(d, error);
     if (!ctx) return -1;
     fz_cookie *cookie = stop ? &stop->cookie : NULL;
@@ -217,9 +215,13 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
     }
     fz_drop_context(ctx);
     // From the last pixel back: pixel i's RGBA never overwrites the RGB of a pixel before it.
+    const unsigned pr = paper >> 16 & 255, pg = paper >> 8 & 255, pb = paper & 255;
     for (size_t i = count; i-- > 0;) {
-        unsigned char r = rgba[3 * i], g = rgba[3 * i + 1], b = rgba[3 * i + 2];
-        rgba[4 * i] = r; rgba[4 * i + 1] = g; rgba[4 * i + 2] = b; rgba[4 * i + 3] = 255;
+        unsigned r = rgba[3 * i], g = rgba[3 * i + 1], b = rgba[3 * i + 2];
+        rgba[4 * i] = (unsigned char)((r * pr + 127) / 255);
+        rgba[4 * i + 1] = (unsigned char)((g * pg + 127) / 255);
+        rgba[4 * i + 2] = (unsigned char)((b * pb + 127) / 255);
+        rgba[4 * i + 3] = 255;
     }
     return status;
 }

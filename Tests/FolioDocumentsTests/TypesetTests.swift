@@ -348,6 +348,19 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(narrow.box.width / wide.box.width, 1, accuracy: 0.03, "\(narrow) \(wide)")
     }
 
+    /// A transparent picture is printed on the paper: where it is transparent the paper shows,
+    /// not the white MuPDF paints there (a white box on the page); its black stays black.
+    func testATransparentPictureShowsThePaper() throws {
+        let image = try TypesetBooks.open("transparent.epub").render(page: 0, fit: PixelSize(width: 300, height: 480)).image
+        let picture = try XCTUnwrap(span(of: (0, 0, 0), in: image), "the picture's black square")
+        // Its square is a tenth of the picture; the picture's middle is transparent.
+        let side = (picture.2 - picture.0) * 10
+        let middle = image.pixel(Int((picture.0 + side / 2) * Double(image.width)), Int((picture.1 + side / 2 * Double(image.width) / Double(image.height)) * Double(image.height)))
+        XCTAssertTrue(paper(middle), "the paper behind the picture: \(middle)")
+        XCTAssertColour(image.pixel(Int((picture.0 + picture.2) / 2 * Double(image.width)), Int((picture.1 + picture.3) / 2 * Double(image.height))),
+                        (0, 0, 0), "the picture's black")
+    }
+
     /// The reader's typography reaches the layout: wider spacing and margins make more pages; a
     /// relayout with another typography keeps the place by its text.
     func testTypographyChangesTheLayoutAndARelayoutKeepsThePlace() throws {

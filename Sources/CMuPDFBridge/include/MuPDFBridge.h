@@ -127,7 +127,7 @@ typedef struct {
     unsigned int ink;  ///< 0xRRGGBB
 } folio_mu_furniture;
 
-/// Draws page `index` on paper of colour `paper` (0xRRGGBB) into `rgba` (`width` × `height`, 4
+/// Draws page `index` printed on paper of colour `paper` (0xRRGGBB: each colour times it) into `rgba` (`width` × `height`, 4
 /// bytes a pixel), the page's points mapped to pixels by x' = sx·(x − x0) + tx,
 /// y' = sy·(y − y0) + ty, with `furniture` (may be NULL); 0 on success, -2 when `cookie` (may be
 /// NULL) was aborted.

@@ -35,6 +35,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    machine's monospace, found by fontconfig) by a path relative to itself, and a
                    stylesheet for print only that would undo it; two words of eight i and eight m
                    in that face
+  transparent.epub a page holding an SVG picture across it, transparent but for a black square at its
+                   top left, as Standard Ebooks' title pages and logos are
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
                    references, a CDATA section and a soft hyphen, and in a fourth with `&eacute;`
                    (which MuPDF shows as written: no hit there)
@@ -214,6 +216,14 @@ if mono and os.path.isfile(mono):
           ("c0.xhtml", "application/xhtml+xml", xhtml('<p class="mono">iiiiiiii</p><p class="mono">mmmmmmmm</p>',
                                                       '<link rel="stylesheet" href="css/main.css" type="text/css"/>'))],
          ["c0.xhtml"])
+
+# A transparent SVG picture, which MuPDF paints on white.
+logo = ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="300" height="300" viewBox="0 0 300 300">'
+        '<rect x="0" y="0" width="30" height="30" fill="#000000"/></svg>')
+epub("transparent.epub", "Transparent", "en",
+     [("logo.svg", "image/svg+xml", logo),
+      ("c0.xhtml", "application/xhtml+xml", xhtml('<p>Above.</p><p><img src="logo.svg" alt="logo" style="width: 100%"/></p>'))],
+     ["c0.xhtml"])
 
 # Front matter fills pages with little text; the chapters after it are dense prose.
 lines = "".join(f"<p>A short line of verse, {n}.</p>" for n in range(60))

@@ -6,9 +6,10 @@
 // with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
 // allow, and the root's `dir` and `lang` given to `<body>`; HTML5's block elements are declared
 // blocks before the publisher's styles; MathML is written in a line (mathml.c).
-// Does not: change what the text says (only U+00AD and attributes are added), hyphenate
-// preformatted text, code, styles or scripts, or read anything but the book's own bytes and
-// the pattern files of the folders it is given.
+// Does not: change what the text says (only U+00AD, attributes and the head's `<style>` are
+// added; MathML is said again in a line), hyphenate preformatted text, code, styles or
+// scripts, or read anything but the book's own bytes and the pattern files of the folders it
+// is given.
 #include "bridge.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -28,8 +28,9 @@ static int tag_named(const unsigned char *s, size_t n, const char *name) {
     return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\n' || next == '\r';
 }
 
-/// The value of attribute `name` in the start tag `tag` (of `n` bytes) into `out`; 0 if absent.
-int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size) {
+/// Where the value of attribute `name` lies in the start tag `tag` (of `n` bytes): from `*start`
+/// to `*end`, its closing quote (`n` when it has none); 0 if absent.
+static int attribute_at(const unsigned char *tag, size_t n, const char *name, size_t *start, size_t *end) {
     size_t k = strlen(name);
     for (size_t i = 1; i + k + 2 < n; i++) {
         unsigned char before = tag[i - 1];
@@ -41,14 +42,21 @@ int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out
         while (j < n && tag[j] == ' ') j++;
         if (j >= n || (tag[j] != '"' && tag[j] != '\'')) continue;
         unsigned char quote = tag[j++];
-        size_t end = j;
-        while (end < n && tag[end] != quote) end++;
-        size_t len = end - j < size - 1 ? end - j : size - 1;
-        memcpy(out, tag + j, len);
-        out[len] = 0;
+        *start = *end = j;
+        while (*end < n && tag[*end] != quote) (*end)++;
         return 1;
     }
     return 0;
+}
+
+/// The value of attribute `name` in the start tag `tag` (of `n` bytes) into `out`; 0 if absent.
+int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size) {
+    size_t start, end;
+    if (!attribute_at(tag, n, name, &start, &end)) return 0;
+    size_t len = end - start < size - 1 ? end - start : size - 1;
+    memcpy(out, tag + start, len);
+    out[len] = 0;
+    return 1;
 }
 
 /// Where the element whose start tag (`tag`, `tag_len` bytes) ends at `end` ends, when it is one
@@ -164,20 +172,11 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     if (!leading || s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
-    for (size_t i = 1; i + 7 < close; i++) {
-        if ((s[i - 1] != ' ' && s[i - 1] != '\t' && s[i - 1] != '\n' && s[i - 1] != '\r') || memcmp(s + i, "style", 5)) continue;
-        size_t j = i + 5;
-        while (j < close && s[j] == ' ') j++;
-        if (j >= close || s[j] != '=') continue;
-        j++;
-        while (j < close && s[j] == ' ') j++;
-        if (j >= close || (s[j] != '"' && s[j] != '\'')) continue;
-        size_t end = j + 1;
-        while (end < close && s[end] != s[j]) end++;
-        if (end >= close) break;
-        fb_put(w, s, end);
+    size_t start, end;
+    if (attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1) {
+        fb_put(w, s, end + 1);
         fz_append_string(w->ctx, w->out, ";page-break-before:auto");
-        fb_put(w, s + end, n - end);
+        fb_put(w, s + end + 1, n - end - 1);
         return;
     }
     fb_put(w, s, close);

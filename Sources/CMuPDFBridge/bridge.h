@@ -11,10 +11,11 @@
 
 // MARK: documents (document.c, pages.c)
 
-/// A page break of an EPUB's print edition (its navigation's `page-list`): the spine item it
-/// lies in, where it points, the printed page's label, and the page it falls on in this layout
-/// (-2: not looked for yet, -1: not found) and how far down it (points).
-struct page_mark { int chapter; char *target; char *label; int page; float y; };
+/// A page break of an EPUB's print edition (its navigation's `page-list`) or a contents entry:
+/// the spine item it lies in, where it points, the printed page's label or the entry's title, the
+/// page it falls on in this layout (-2: not looked for yet, -1: not found) and how far down it
+/// (points), and an entry's depth in the contents.
+struct page_mark { int chapter; char *target; char *label; int page; float y; int depth; };
 /// Places a book's navigation names, each in a spine chapter, its page found in the layout
 /// once asked (-2 until then), read once (`read`).
 struct page_marks { struct page_mark *items; int count, read; };
@@ -44,6 +45,9 @@ struct folio_mu_doc {
     /// An EPUB's page list (its print edition's page breaks: `folio_mu_printed_label`) and its
     /// contents' entries (the running heads: `folio_mu_running_head`).
     struct page_marks printed, heads;
+    /// Whether `heads` are the book's contents, read from its own index as it was prepared (a
+    /// MOBI's NCX: mobi.c), not from MuPDF's outline.
+    int indexed;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
     /// The spine's chapters its archive lacks (malloc'd entry names, each once): the copy holds a
@@ -93,7 +97,15 @@ void fb_check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_m
 
 fz_xml *fb_entry_xml(fz_context *ctx, fz_archive *arch, const char *name);
 void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d);
+/// Whether MuPDF reads a file as a Palm database (MOBI): by its name, or by its type whatever
+/// the name.
 int fb_palm_database(const char *path, const unsigned char *d, size_t n);
+/// A MOBI's title, author and language from its first record (EXTH 503, 100 and 524; else the
+/// header's full name), bounds-checked against the bytes read.
+void fb_read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info);
+/// A MOBI's record table, which MuPDF follows unchecked: every record must start within the
+/// file, none before the one before it; `info->refused` says which does not. Then its text,
+/// which MuPDF parses as markup, is checked for depth.
 void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info);
 
 int fb_starts_with(const unsigned char *s, size_t n, const char *word);
@@ -152,6 +164,10 @@ void folio_drop_patterns(folio_pattern_cache *cache);
 /// One markup file prepared (a new buffer). `book_lang`: the language where the file names none.
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache);
+/// A MOBI's prepared copy (mobi.c), its NCX's entries added to `contents`; NULL when MuPDF is to
+/// read the file as it is (not a MOBI 6 book it reads, or too many records).
+fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_typeset_options *options, const char *lang,
+                              folio_pattern_cache *cache, struct page_marks *contents);
 
 /// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared, its
 /// picture pages (spine items that are pictures) given pages of markup and its `missing`

@@ -128,13 +128,14 @@ static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting
     return fz_open_memory(ctx, b, setting->counts_length);
 }
 
-/// The document from a prepared copy (typeset.c, epubcopy.c) where the book is an EPUB or FB2: its text
-/// hyphenated, its root's direction kept, its picture pages given pages. MuPDF refuses every EPUB holding
+/// The document from a prepared copy (typeset.c, epubcopy.c, mobi.c) where the book is an EPUB, FB2 or
+/// MOBI: its text hyphenated, its root's direction kept, its picture pages given pages, a MOBI's cover
+/// a page and its contents read from its index (`d->heads`). MuPDF refuses every EPUB holding
 /// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
 /// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
 /// stand in).
-static fz_document *open_prepared(fz_context *ctx, const char *path, const char *opf_path, const folio_mu_setting *setting,
-                                  folio_mu_info *info, char *const *missing, int missing_count, fz_buffer **kept) {
+static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_mu_setting *setting, folio_mu_info *info) {
+    const char *path = d->path;
     fz_archive *arch = NULL;
     fz_xml *enc = NULL;
     fz_buffer *copy = NULL, *file = NULL;
@@ -165,8 +166,8 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
         } else if (info->epub || info->obfuscated_fonts) {
             arch = fz_open_archive(ctx, path);
             enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
-            copy = folio_prepare_epub(ctx, arch, opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache,
-                                      missing, missing_count);
+            copy = folio_prepare_epub(ctx, arch, d->opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache,
+                                      d->missing, d->missing_count);
             stream = fz_open_buffer(ctx, copy);
             // MuPDF 1.21 keeps an EPUB's page counts only for the stylesheet it was opened with
             // (the sum taken when opening, compared at each count).
@@ -174,9 +175,19 @@ static fz_document *open_prepared(fz_context *ctx, const char *path, const char 
             if (css) set_user_css(ctx, 1, css);
             counts = layout_counts(ctx, setting);
             doc = fz_open_accelerated_document_with_stream(ctx, "application/epub+zip", stream, counts);
-            *kept = fz_keep_buffer(ctx, copy);
+            d->copy = fz_keep_buffer(ctx, copy);
         } else {
-            doc = fz_open_document(ctx, path);
+            if (fb_palm_database(path, NULL, 0)) {
+                file = fz_read_file(ctx, path);
+                copy = folio_prepare_mobi(ctx, file, &options, info->language, &cache, &d->heads);
+            }
+            if (copy) {
+                d->indexed = d->heads.read = d->heads.count > 0;
+                stream = fz_open_buffer(ctx, copy);
+                doc = fz_open_document_with_stream(ctx, "application/x-mobipocket-ebook", stream);
+            } else {
+                doc = fz_open_document(ctx, path);
+            }
         }
         snprintf(info->hyphenated, sizeof info->hyphenated, "%s", cache.used);
     }
@@ -281,7 +292,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
     int ok = 1;
     fz_try(ctx) {
         fz_register_document_handlers(ctx);
-        d->doc = open_prepared(ctx, path, d->opf_path, setting, info, d->missing, d->missing_count, &d->copy);
+        d->doc = open_prepared(ctx, d, setting, info);
         if (fz_needs_password(ctx, d->doc)) fz_throw(ctx, FZ_ERROR_GENERIC, "the document is password-protected");
         info->reflowable = fz_is_document_reflowable(ctx, d->doc);
     }

@@ -1,5 +1,5 @@
-// A book's outline, its EPUB 3 navigation document, its print edition's page list and its
-// chapters' titles. Does not follow a page's links (links.c).
+// A book's outline (or a MOBI's contents, mobi.c), its EPUB 3 navigation document, its print
+// edition's page list and its chapters' titles. Does not follow a page's links (links.c).
 #include "bridge.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -261,6 +261,16 @@ int folio_mu_running_head(folio_mu_doc *d, int index, char *title, size_t size) 
     return found;
 }
 
+/// The contents a book's own index gave as it was prepared (`d->indexed`), in this layout.
+static void indexed_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **entries, int *count, int *capacity) {
+    for (int i = 0; i < d->heads.count; i++) {
+        struct page_mark *m = d->heads.items + i;
+        *entries = fb_grow(ctx, *entries, *count, capacity, sizeof **entries);
+        int page = fb_page_number(ctx, d, fz_resolve_link(ctx, d->doc, m->target, NULL, NULL));
+        (*entries)[(*count)++] = (folio_mu_outline){ strdup(m->label), page, m->depth };
+    }
+}
+
 int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_error *error) {
     folio_mu_outline *entries = NULL;
     int count = 0, capacity = 0;
@@ -269,9 +279,13 @@ int folio_mu_outline_entries(folio_mu_doc *d, folio_mu_outline **out, folio_mu_e
     pthread_mutex_lock(&d->mutex);
     fz_context *ctx = d->ctx;
     fz_try(ctx) {
-        outline = fz_load_outline(ctx, d->doc);
-        flatten(ctx, d, outline, 0, &entries, &count, &capacity);
-        if (count == 0) nav_outline(ctx, d, &entries, &count, &capacity);
+        if (d->indexed) {
+            indexed_outline(ctx, d, &entries, &count, &capacity);
+        } else {
+            outline = fz_load_outline(ctx, d->doc);
+            flatten(ctx, d, outline, 0, &entries, &count, &capacity);
+            if (count == 0) nav_outline(ctx, d, &entries, &count, &capacity);
+        }
     }
     fz_always(ctx) fz_drop_outline(ctx, outline);
     fz_catch(ctx) {

@@ -1,6 +1,6 @@
 // What a book's package says before MuPDF opens it: an EPUB's DRM files, OPF, spine and its
-// chapters' text, viewport, direction and language; a MOBI's header and record table. Does not
-// open the document (document.c); markup's depth is counted in hostile.c.
+// chapters' text, viewport, direction and language. Does not open the document (document.c) or
+// read a MOBI (mobi.c); markup's depth is counted in hostile.c.
 #include "bridge.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,139 +251,6 @@ static int sets_vertical(fz_context *ctx, fz_archive *arch) {
     return vertical;
 }
 
-// MARK: MOBI
-
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
-
-/// Copies `n` bytes of text into `out` (of `size`), cut at a character boundary.
-static void copy_text(char *out, size_t size, const unsigned char *text, size_t n) {
-    if (n >= size) {
-        n = size - 1;
-        while (n > 0 && (text[n] & 0xC0) == 0x80) n--;  // not inside a UTF-8 sequence
-    }
-    memcpy(out, text, n);
-    out[n] = 0;
-}
-
-/// A MOBI/AZW3 book's title and author from its first record (the Palm database header
-/// points at it): the EXTH records 503 (title) and 100 (author), else the header's full name.
-/// Everything is bounds-checked against the bytes read; a damaged header gives nothing.
-static void read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info) {
-    enum { limit = 1 << 20 };
-    fz_stream *file = NULL;
-    unsigned char *d = NULL;
-    fz_var(file); fz_var(d);
-    fz_try(ctx) {
-        file = fz_open_file(ctx, path);
-        d = fz_malloc(ctx, limit);
-        size_t n = fz_read(ctx, file, d, limit);
-        if (n < 82 || memcmp(d + 60, "BOOKMOBI", 8)) break;
-        size_t r0 = be32(d + 78);
-        if (r0 > n || n - r0 < 132 || memcmp(d + r0 + 16, "MOBI", 4)) break;
-        size_t name_at = r0 + be32(d + r0 + 84), name_len = be32(d + r0 + 88);
-        if (name_at <= n && name_len <= n - name_at) copy_text(info->mobi_title, sizeof info->mobi_title, d + name_at, name_len);
-        size_t header = be32(d + r0 + 20);
-        if (!(be32(d + r0 + 128) & 0x40) || header > n - r0 - 16) break;
-        size_t e = r0 + 16 + header;
-        if (n - e < 12 || memcmp(d + e, "EXTH", 4)) break;
-        size_t p = e + 12, end = e + be32(d + e + 4);
-        if (end > n) end = n;
-        for (uint32_t i = 0, count = be32(d + e + 8); i < count && p + 8 <= end; i++) {
-            uint32_t type = be32(d + p), len = be32(d + p + 4);
-            if (len < 8 || len > end - p) break;
-            if (type == 503) copy_text(info->mobi_title, sizeof info->mobi_title, d + p + 8, len - 8);
-            if (type == 100) copy_text(info->mobi_author, sizeof info->mobi_author, d + p + 8, len - 8);
-            p += len;
-        }
-    }
-    fz_always(ctx) {
-        fz_free(ctx, d);
-        fz_drop_stream(ctx, file);
-    }
-    fz_catch(ctx) { /* unreadable: MuPDF says why when it opens the file */ }
-}
-
-/// Whether MuPDF reads a file as a Palm database (MOBI): by its name, or by its type whatever
-/// the name.
-int fb_palm_database(const char *path, const unsigned char *d, size_t n) {
-    const char *dot = strrchr(path, '.');
-    if (dot && (!fz_strcasecmp(dot, ".mobi") || !fz_strcasecmp(dot, ".prc") || !fz_strcasecmp(dot, ".pdb")
-                || !fz_strcasecmp(dot, ".azw") || !fz_strcasecmp(dot, ".azw3")))
-        return 1;
-    return n >= 68 && (!memcmp(d + 60, "BOOKMOBI", 8) || !memcmp(d + 60, "TEXtREAd", 8));
-}
-
-/// PalmDOC-decompresses the bytes from `p` into `out` until it holds `end` bytes, as MuPDF
-/// does (mobi.c: past the record's end if need be).
-static void palmdoc(fz_context *ctx, fz_buffer *out, const unsigned char *d, size_t n, size_t p, size_t end) {
-    while (out->len < end && p < n) {
-        unsigned c = d[p++];
-        if (c >= 1 && c <= 8) {
-            size_t k = c < n - p ? c : n - p;
-            fz_append_data(ctx, out, d + p, k);
-            p += k;
-        } else if (c <= 0x7f) {
-            fz_append_byte(ctx, out, (int)c);
-        } else if (c <= 0xbf) {
-            if (p >= n) break;
-            unsigned x = c << 8 | d[p++];
-            size_t distance = x >> 3 & 0x7ff, length = (x & 7) + 3;
-            if (distance > 0 && distance <= out->len)
-                for (size_t k = 0; k < length; k++) fz_append_byte(ctx, out, out->data[out->len - distance]);
-        } else {
-            fz_append_byte(ctx, out, ' ');
-            fz_append_byte(ctx, out, (int)(c ^ 0x80));
-        }
-    }
-}
-
-/// A MOBI's record table, which MuPDF follows unchecked (mobi.c reads each record at the
-/// offset the table gives): every record must start within the file, none before the one
-/// before it; `info->refused` says which does not. Then its text, which MuPDF parses as
-/// markup, is checked for depth.
-void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info) {
-    unsigned char *d;
-    size_t n = fz_buffer_storage(ctx, file, &d);
-    if (n < 78) return;  // MuPDF finds it cut short
-    uint32_t count = (uint32_t)d[76] << 8 | d[77], previous = 0;
-    if (78 + 8 * (size_t)count > n) {
-        snprintf(info->refused, sizeof info->refused, "its record table (%u records) runs past the end of the file; not opened", count);
-        return;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t at = be32(d + 78 + 8 * i);
-        if (at > n) {
-            snprintf(info->refused, sizeof info->refused,
-                     "record %u starts at byte %u, past the end of the file (%zu bytes); not opened", i, at, n);
-            return;
-        }
-        if (at < previous) {
-            snprintf(info->refused, sizeof info->refused, "record %u starts before record %u; not opened", i, i - 1);
-            return;
-        }
-        previous = at;
-    }
-    size_t r0 = count ? be32(d + 78) : n;
-    if (count < 2 || n - r0 < 16) return;
-    unsigned compression = (unsigned)d[r0] << 8 | d[r0 + 1];
-    uint32_t length = be32(d + r0 + 4), records = (uint32_t)d[r0 + 8] << 8 | d[r0 + 9];
-    if (compression != 1 && compression != 2) return;  // MuPDF refuses it
-    fz_buffer *out = fz_new_buffer(ctx, 1 << 16);
-    fz_try(ctx) {
-        for (uint32_t i = 1; i <= records && i < count; i++) {
-            uint32_t remain = length - (uint32_t)out->len;
-            size_t p = be32(d + 78 + 8 * i), end = out->len + (remain < 4096 ? remain : 4096);
-            if (compression == 2) palmdoc(ctx, out, d, n, p, end);
-            else fz_append_data(ctx, out, d + p, end - out->len < n - p ? end - out->len : n - p);
-        }
-        // MuPDF escapes the text of a plain-text database (TEXtREAd, or of an unknown type).
-        int markup = !memcmp(d + 60, "BOOKMOBI", 8) || (out->len > 6 && !fz_strncasecmp((const char *)out->data, "<html>", 6));
-        if (markup && fb_too_deep(ctx, out, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "the text");
-    }
-    fz_always(ctx) fz_drop_buffer(ctx, out);
-    fz_catch(ctx) fz_rethrow(ctx);
-}
-
 // MARK: the package read
 
 /// Reads the package into `info`.
@@ -395,7 +262,7 @@ void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, fol
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path); fz_var(texts);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
-    if (!arch) read_mobi_header(ctx, path, info);
+    if (!arch) fb_read_mobi_header(ctx, path, info);
     fz_try(ctx) {
         fb_check_depth(ctx, path, arch, info, &texts);
         if (!arch) break;

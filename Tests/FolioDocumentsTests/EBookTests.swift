@@ -166,6 +166,42 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(try lying.text(page: 0)?.words.first?.text, "ALPHA")
     }
 
+    /// A Kindle book shows what Kindle readers show: its cover (EXTH 201, a picture its text never
+    /// places) as its first page; its contents from its NCX index, in the text's order and nested;
+    /// its contents page's `filepos` links leading to their chapters; its Windows-1252 text as
+    /// written, hyphenated in its language (EXTH 524), under the running head of its chapter; the
+    /// picture its text names where it names it.
+    func testAKindleBookShowsItsCoverContentsAndLinks() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("kindle.mobi"), fontSize: 11)
+        let pages = try (0..<doc.pageCount).map { try doc.text(page: $0)?.words.map(\.text) ?? [] }
+        let part = try XCTUnwrap(pages.firstIndex { $0.starts(with: ["Part", "One"]) })
+        let one = try XCTUnwrap(pages.firstIndex { $0.first == "YANKEE" })
+        let two = try XCTUnwrap(pages.firstIndex { $0.first == "ZULU" })
+        XCTAssertEqual(pages[0], [], "the cover page holds no text")
+        XCTAssertEqual(Array(pages[one].prefix(3)), ["YANKEE", "the", "traveller\u{2019}s"])
+        let fit = PixelSize(width: 181, height: 284)
+        let share = { (image: RGBAImage, colour: (Int, Int, Int)) -> Double in
+            var n = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let p = image.pixel(x, y)
+                    if abs(Int(p.r) - colour.0) < 30 && abs(Int(p.g) - colour.1) < 30 && abs(Int(p.b) - colour.2) < 30 { n += 1 }
+                }
+            }
+            return Double(n) / Double(image.width * image.height)
+        }
+        let images = try (0..<doc.pageCount).map { try doc.render(page: $0, fit: fit).image }
+        XCTAssertGreaterThan(share(images[0], EBooks.colours[0]), 0.4, "the red cover fills the first page")
+        XCTAssertEqual(images.dropFirst().map { share($0, EBooks.colours[0]) }.max(), 0, "the cover is nowhere else")
+        XCTAssertEqual(images.indices.filter { share(images[$0], EBooks.colours[2]) > 0.002 }.count, 1, "the blue picture, once")
+        XCTAssertEqual(doc.outline, [OutlineEntry(title: "Part One", page: part, children: [
+            OutlineEntry(title: "Chapter One \u{2014} D\u{E9}but", page: one), OutlineEntry(title: "Chapter Two", page: two)])])
+        XCTAssertEqual(Set(doc.links(page: 1).map(\.target)), [.page(one), .page(two)])
+        XCTAssertEqual(doc.hyphenationLanguage, "en")
+        let right = try XCTUnwrap((one + 1..<two).first { doc.furniture($0)?.right == true })
+        XCTAssertEqual(doc.furniture(right)?.head, "Chapter One \u{2014} D\u{E9}but")
+    }
+
     /// FB2 and MOBI are set with the reader's typography, as EPUBs are: MuPDF parses them as it
     /// opens them, and Folio's stylesheet came only after (their lines set solid in MuPDF's page
     /// margins whatever the reader chose). An FB2's title is its own, no soft hyphen put in it

@@ -144,21 +144,73 @@ with open(os.path.join(out, "long.fb2"), "w") as f:
             f"<book-title>The Sanctuary Sparrow</book-title><lang>en</lang></title-info></description><body>{sections}</body></FictionBook>")
 
 
-def mobi(name, html, full_name, exth, name_length=None):
+def varlen(v):
+    """An integer as a MOBI index writes it: 7 bits a byte, most significant first, the last
+    byte's top bit set."""
+    out = [v & 0x7F | 0x80]
+    while v > 0x7F:
+        v >>= 7
+        out.insert(0, v & 0x7F)
+    return bytes(out)
+
+
+def ncx_records(entries):
+    """A MOBI's NCX index, as Kindle tools write one: its primary INDX record (with the TAGX table
+    of tags 1 offset, 2 length, 3 label, 4 depth), one record of entries and one of labels
+    (CNCX). `entries`: (text offset, depth, label), in the index's order."""
+    cncx, labels = b"", []
+    for _, _, label in entries:
+        labels.append(len(cncx))
+        cncx += varlen(len(label.encode())) + label.encode()
+    tagx = b"TAGX" + struct.pack(">II", 12 + 4 * 5, 1) + bytes([1, 1, 1, 0, 2, 1, 2, 0, 3, 1, 4, 0, 4, 1, 8, 0, 0, 0, 0, 1])
+    primary = bytearray(192)
+    primary[0:4] = b"INDX"
+    struct.pack_into(">I", primary, 4, 192)
+    struct.pack_into(">IIIII", primary, 24, 1, 65001, 0, len(entries), 0)
+    struct.pack_into(">I", primary, 52, 1)
+    body, starts = b"", []
+    for i, (offset, depth, _) in enumerate(entries):
+        starts.append(192 + len(body))
+        name = b"%03d" % i
+        body += bytes([len(name)]) + name + bytes([0x0F]) + varlen(offset) + varlen(100) + varlen(labels[i]) + varlen(depth)
+    record = bytearray(192)
+    record[0:4] = b"INDX"
+    struct.pack_into(">I", record, 4, 192)
+    struct.pack_into(">II", record, 20, 192 + len(body), len(entries))
+    record += body + b"IDXT" + b"".join(struct.pack(">H", o) for o in starts)
+    return [bytes(primary) + tagx, bytes(record), cncx]
+
+
+def palmdoc(data):
+    """PalmDOC compression at its simplest: runs of up to 8 bytes copied as they are."""
+    return b"".join(bytes([len(data[i:i + 8])]) + data[i:i + 8] for i in range(0, len(data), 8))
+
+
+def mobi(name, html, full_name, exth, name_length=None, encoding="utf-8", pictures=(), cover=None, ncx=()):
     """A MOBI book as Kindle tools write one: a Palm database whose first record holds the
-    PalmDOC and MOBI headers (UTF-8, text uncompressed) and the EXTH metadata (type, bytes)."""
-    text = html.encode()
+    PalmDOC and MOBI headers and the EXTH metadata (type, bytes); then the text (uncompressed in
+    UTF-8, PalmDOC-compressed otherwise), the pictures (the cover, EXTH 201, one of them) and an
+    NCX index of `ncx` entries."""
+    text = html.encode(encoding) if isinstance(html, str) else html
+    compressed = encoding != "utf-8"
     records = [text[i:i + 4096] for i in range(0, len(text), 4096)]
+    records = [palmdoc(r) if compressed else r for r in records]
+    first_picture = len(records) + 1
+    if cover is not None:
+        exth = exth + [(201, struct.pack(">I", cover))]
     ex = b"".join(struct.pack(">II", t, 8 + len(v)) + v for t, v in exth)
     ex = b"EXTH" + struct.pack(">II", 12 + len(ex), len(exth)) + ex
     mobi_header = bytearray(232)
     mobi_header[0:4] = b"MOBI"
-    struct.pack_into(">III", mobi_header, 4, 232, 2, 65001)
+    struct.pack_into(">III", mobi_header, 4, 232, 2, 65001 if encoding == "utf-8" else 1252)
     name_at = 16 + 232 + len(ex)
     struct.pack_into(">II", mobi_header, 68, name_at, len(full_name) if name_length is None else name_length)
+    struct.pack_into(">I", mobi_header, 92, first_picture if pictures else 0xFFFFFFFF)
     struct.pack_into(">I", mobi_header, 112, 0x40)  # EXTH present
-    palmdoc = struct.pack(">HHIHHHH", 1, 0, len(text), len(records), 4096, 0, 0)
-    records.insert(0, palmdoc + bytes(mobi_header) + ex + full_name.encode() + b"\0\0")
+    struct.pack_into(">I", mobi_header, 228, first_picture + len(pictures) if ncx else 0xFFFFFFFF)
+    palmdoc_header = struct.pack(">HHIHHHH", 2 if compressed else 1, 0, len(text), len(records), 4096, 0, 0)
+    records.insert(0, palmdoc_header + bytes(mobi_header) + ex + full_name.encode() + b"\0\0")
+    records += list(pictures) + (ncx_records(ncx) if ncx else [])
     header = name.encode()[:31].ljust(32, b"\0") + bytes(28) + b"BOOKMOBI" + bytes(8) + struct.pack(">H", len(records))
     at = len(header) + 8 * len(records) + 2
     index = b""
@@ -177,6 +229,37 @@ quoted = ("<html><body>" + "".join(f"<p>{FILLER * 3}</p>" for _ in range(6)) + "
           + "<p>How doth the little crocodile improve his shining tail</p>" + "</blockquote>" * 10
           + "".join(f"<p>{FILLER * 3}</p>" for _ in range(12)) + "</body></html>")
 mobi("quoted.mobi", quoted, "Quoted", [(100, b"Q. Writer")])
+# A Kindle book as Kindle tools write one: Windows-1252 text, PalmDOC-compressed, its contents
+# page linking by `filepos` (a byte offset into the text), a picture in the text (the blue
+# one, recindex 1), a red cover (EXTH 201: the second picture) and an NCX index listed out of
+# the text's order. Chapter Two starts with ZULU.
+def kindle_text(at):
+    link = lambda key, words: f"<a filepos={at.get(key, 0):010d}>{words}</a>"
+    return ("<html><head><guide><reference type=\"toc\" title=\"Contents\" " + f"filepos={at.get('toc', 0):010d}" + " /></guide></head><body>"
+            + "[toc]<p>Contents</p><p>" + link("one", "Chapter One") + "</p><p>" + link("two", "Chapter Two") + "</p>"
+            + "<mbp:pagebreak/>[part]<p height=\"3em\">Part One</p>"
+            + "<mbp:pagebreak/>[one]<p>YANKEE the traveller\u2019s tale. " + FILLER * 3 + "</p>"
+            + "".join(f"<p>{FILLER * 3}</p>" for _ in range(8)) + "<p><img recindex=\"00001\"/></p>"
+            + "<mbp:pagebreak/>[two]<p>ZULU " + FILLER * 3 + "</p></body></html>")
+
+
+def kindle_offsets():
+    marked = kindle_text({}).encode("cp1252")
+    at, cut = {}, 0
+    for key in ["toc", "part", "one", "two"]:
+        i = marked.index(f"[{key}]".encode())
+        at[key] = i - cut
+        cut += len(key) + 2
+    return at
+
+
+KINDLE = kindle_offsets()
+kindle = kindle_text(KINDLE)
+for key in KINDLE:
+    kindle = kindle.replace(f"[{key}]", "")
+mobi("kindle.mobi", kindle.encode("cp1252"), "Kindle", [(100, b"K. Writer"), (524, b"en")], encoding="cp1252",
+     pictures=[png(40, 30, COLOURS[2]), png(60, 90, COLOURS[0])], cover=1,
+     ncx=[(KINDLE["two"], 1, "Chapter Two"), (KINDLE["part"], 0, "Part One"), (KINDLE["one"], 1, "Chapter One \u2014 D\u00e9but")])
 # A header that claims a full name longer than the file, and no EXTH title.
 mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 

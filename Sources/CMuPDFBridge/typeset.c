@@ -184,6 +184,40 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     fb_put(w, s + close, n - close);
 }
 
+/// A table cell being written. MuPDF 1.21 places a cell's blocks at the table's left edge, over
+/// the first column (html-layout.c sets a block's x before its cell has one): a play's verse,
+/// set in paragraphs beside the speaker's name, was printed over the name. Folio's stylesheet
+/// lays a cell's content inline (`MuPDF.readingCSS`), where MuPDF places it in its column; a
+/// line break goes where a block ended and more of the cell follows, and a no-break space ends
+/// each cell, the room MuPDF leaves none of between columns.
+typedef struct { int depth, ended; } cell_state;
+
+/// Elements MuPDF lays out as blocks, whose end in a cell takes a line break before what follows.
+static const char *const cell_blocks[] = {"p", "div", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl",
+                                          "dt", "dd", "pre", "section", "article", "aside", "header", "footer", "figure", "figcaption",
+                                          "address", "center"};
+
+/// Writes what goes before the tag `tag` (`n` bytes after its '<', to its '>') in a cell, and
+/// notes where the writing is.
+static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, size_t n) {
+    int end = tag[0] == '/';
+    const unsigned char *name = tag + end;
+    if (tag_named(name, n - end, "td") || tag_named(name, n - end, "th")) {
+        if (end && c->depth) {
+            fz_append_string(w->ctx, w->out, "&#160;");
+            c->depth--;
+        } else if (!end && !(n >= 2 && tag[n - 2] == '/')) {
+            c->depth++;
+        }
+        c->ended = 0;
+    } else if (c->depth && end) {
+        for (size_t k = 0; k < sizeof cell_blocks / sizeof *cell_blocks && !c->ended; k++) c->ended = tag_named(name, n - 1, cell_blocks[k]);
+    } else if (c->depth && tag[0] != '!' && tag[0] != '?') {
+        if (c->ended && !tag_named(tag, n, "br")) fz_append_string(w->ctx, w->out, "<br/>");
+        c->ended = 0;
+    }
+}
+
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
 static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
@@ -193,12 +227,17 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     size_t closes[sizeof kept_whole / sizeof *kept_whole] = {0};
     // Whether the body has begun and no content has come yet (`put_start_tag`).
     int leading = 0;
+    cell_state cell = {0, 0};
     size_t i = 0;
     while (i < n) {
         if (s[i] != '<') {
             size_t j = i;
             while (j < n && s[j] != '<') j++;
-            for (size_t k = i; k < j && leading; k++) leading = s[k] == ' ' || s[k] == '\n' || s[k] == '\t' || s[k] == '\r';
+            int blank = 1;
+            for (size_t k = i; k < j && blank; k++) blank = s[k] == ' ' || s[k] == '\n' || s[k] == '\t' || s[k] == '\r';
+            leading = leading && blank;
+            if (cell.ended && !blank) fz_append_string(w->ctx, w->out, "<br/>");
+            cell.ended = cell.ended && blank;
             fb_hyphenate_text(w, dict, s + i, j - i);
             i = j;
             continue;
@@ -275,6 +314,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
             } else {
+                before_tag(w, &cell, tag, tag_len);
                 put_start_tag(w, s + i, end - i, leading);
                 fb_put(w, s + end, whole - end);
                 // An element kept whole holds content (the text of a `code`).

@@ -121,6 +121,8 @@ public enum MuPDF {
     /// publisher CSS (`font-size: 1e9px`) cannot make a page of one letter or a layout of
     /// millions of pages. A quotation inside another is indented half an em more, not 40 points
     /// each side: Kindle books nest ten `<blockquote>`s round a poem, which pushed it off the page.
+    /// A table cell's content is inline, where MuPDF places it in its column (its blocks it
+    /// places over the first: typeset.c, `cell_state`).
     static func readingCSS(_ typography: Typography, installedFace: Bool = false) -> String {
         var face: String? = switch typography.face {
         case .publisher: nil
@@ -144,6 +146,7 @@ public enum MuPDF {
             \(bodyWidth)
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
             blockquote blockquote { margin-left: 0.5em !important; margin-right: 0 !important; }
+            td *, th * { display: inline !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")

@@ -336,6 +336,23 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1)
     }
 
+    /// A play set as Standard Ebooks sets one: a table row a speech, the speaker's name in one
+    /// cell and the verse in paragraphs in the other. MuPDF printed the paragraphs over the name;
+    /// they lie in their column, apart from the name, a stanza's lines one under another and the
+    /// next stanza on a line of its own.
+    func testAPlaysSpeechesLieBesideTheirSpeakers() throws {
+        let words = try XCTUnwrap(TypesetBooks.open("play.epub").text(page: 0)).words
+        func word(_ text: String) throws -> TextWord { try XCTUnwrap(words.first { $0.text == text }, text) }
+        let name = try word("Laertes"), dread = try word("DREAD"), leave = try word("LEAVE"), second = try word("SECOND")
+        for line in [dread, leave, second, try word("PROSE")] {
+            XCTAssertGreaterThan(line.box.x0 - name.box.x1, 0.004, "\(line.text) apart from the name: \(line.box) \(name.box)")
+        }
+        XCTAssertEqual(leave.box.x0, dread.box.x0, accuracy: 0.005)
+        XCTAssertEqual(second.box.x0, dread.box.x0, accuracy: 0.005)
+        XCTAssertGreaterThanOrEqual(leave.box.y0, dread.box.y1 - 0.002, "a line under the line before")
+        XCTAssertGreaterThanOrEqual(second.box.y0, leave.box.y1 - 0.002, "the next stanza on a line of its own")
+    }
+
     /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in
     /// another folder declares, by a path relative to itself, sets the words (a monospace face:
     /// eight i as wide as eight m); the stylesheet imported for print only is not.

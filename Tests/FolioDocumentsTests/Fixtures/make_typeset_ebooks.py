@@ -45,6 +45,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    matter without breaks, then two chapters with breaks 12 to 19, each right
                    before a paragraph starting with the word "markN"
   printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document
+  play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
+                   name in one cell (set flush right) and the speech in the other, in
+                   paragraphs of lines (`span`s made blocks, between `br`s) or as text
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
@@ -202,6 +205,17 @@ nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}"
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
+
+# A play, a speech a table row (Standard Ebooks' markup and stylesheet).
+play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; } td.persona { text-align: right; width: 20%; }"
+            ' [epub|type~="z3998:verse"] p > span { display: block; padding-left: 1em; text-indent: -1em; }')
+speech = ('<tr><td class="persona" epub:type="z3998:persona">Laertes</td><td epub:type="z3998:verse">'
+          "<p><span>DREAD lord,</span><br/><span>LEAVE and favour</span></p><p><span>SECOND stanza</span></p></td></tr>"
+          '<tr><td class="persona" epub:type="z3998:persona">Hamlet</td><td>PROSE speech.</td></tr>')
+epub("play.epub", "Play", "en",
+     [("play.css", "text/css", "@namespace epub \"http://www.idpf.org/2007/ops\"; " + play_css),
+      ("scene.xhtml", "application/xhtml+xml", xhtml("<h2>Scene I</h2><table>" + speech + "</table>", '<link rel="stylesheet" href="play.css" type="text/css"/>',
+                                                     ' xmlns:epub="http://www.idpf.org/2007/ops"'))], ["scene.xhtml"])
 
 # Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.
 mono = subprocess.run(["fc-match", "-f", "%{file}", "monospace"], capture_output=True, text=True).stdout

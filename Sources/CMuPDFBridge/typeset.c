@@ -5,12 +5,14 @@
 // `<html dir="rtl">` is set left to right. So before MuPDF parses a book, its markup is copied
 // with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
 // allow, and the root's `dir` and `lang` given to `<body>`; HTML5's block elements are declared
-// blocks before the publisher's styles; MathML is written in a line (mathml.c).
+// blocks before the publisher's styles; MathML is written in a line (mathml.c); the entities a
+// chapter declares are put in their place.
 // Does not: change what the text says (only U+00AD, attributes and the head's `<style>` are
 // added; MathML is said again in a line), hyphenate preformatted text, code, styles or
 // scripts, or read anything but the book's own bytes and the pattern files of the folders it
 // is given.
 #include "bridge.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +220,70 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
     }
 }
 
+/// Entities a chapter declares in its DOCTYPE's internal subset (`<!ENTITY O "&#x201C;">`), which
+/// MuPDF's parser leaves as written ("&O;poison,&C;" in Readium's *Alice*), as browsers and
+/// Foliate do not. Their values are put in their place, once: a value naming another entity is
+/// written as it is (no expansion of expansions, so no entity bomb), and the whole grows by at
+/// most `entity_growth` bytes. NULL when the markup declares none.
+enum { entity_count = 64, entity_value = 256, entity_growth = 4 << 20 };
+
+static fz_buffer *expand_entities(fz_context *ctx, const unsigned char *s, size_t n) {
+    // The DOCTYPE comes before the root, in a file's first bytes.
+    size_t i = 0;
+    while (i + 9 < n && i < 4096 && memcmp(s + i, "<!DOCTYPE", 9)) i++;
+    if (i + 9 >= n || i >= 4096) return NULL;
+    i += 9;
+    while (i < n && s[i] != '[' && s[i] != '>') i++;
+    if (i >= n || s[i] != '[') return NULL;
+    struct { char name[32]; const unsigned char *value; size_t len; } e[entity_count];
+    int count = 0;
+    // The subset, to its `]`: each `<!ENTITY name "value">` (parameter entities, `%`, aside).
+    while (i < n && s[i] != ']') {
+        if (i + 8 < n && !memcmp(s + i, "<!ENTITY", 8) && count < entity_count) {
+            size_t p = i + 8, name = 0;
+            while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')) p++;
+            while (p < n && name + 1 < sizeof e[0].name && (isalnum(s[p]) || s[p] == '_' || s[p] == '-' || s[p] == '.'))
+                e[count].name[name++] = (char)s[p++];
+            e[count].name[name] = 0;
+            while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')) p++;
+            if (name && p < n && (s[p] == '"' || s[p] == '\'')) {
+                const unsigned char *close = memchr(s + p + 1, s[p], n - p - 1);
+                if (close && (size_t)(close - s) - p - 1 <= entity_value) {
+                    e[count].value = s + p + 1;
+                    e[count].len = (size_t)(close - s) - p - 1;
+                    count++;
+                    i = (size_t)(close - s);
+                }
+            }
+        }
+        i++;
+    }
+    if (!count || i >= n) return NULL;
+    fz_buffer *out = fz_new_buffer(ctx, n + 64);
+    fz_try(ctx) {
+        size_t from = 0, grown = 0;
+        for (size_t k = i; k < n; k++) {
+            if (s[k] != '&' || grown > entity_growth) continue;
+            for (int j = 0; j < count; j++) {
+                size_t len = strlen(e[j].name);
+                if (k + len + 1 < n && s[k + 1 + len] == ';' && !memcmp(s + k + 1, e[j].name, len)) {
+                    fz_append_data(ctx, out, s + from, k - from);
+                    fz_append_data(ctx, out, e[j].value, e[j].len);
+                    grown += e[j].len;
+                    from = k + len + 2;
+                    break;
+                }
+            }
+        }
+        fz_append_data(ctx, out, s + from, n - from);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        fz_rethrow(ctx);
+    }
+    return out;
+}
+
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
 static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
@@ -332,14 +398,22 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
                                 const char *book_lang, folio_pattern_cache *cache) {
     unsigned char *data;
     size_t len = fz_buffer_storage(ctx, markup, &data);
-    // Soft hyphens add two bytes a break: a fifth more, usually.
-    fb_writer w = {ctx, fz_new_buffer(ctx, len + len / 5 + 64)};
-    fz_try(ctx) prepare_markup(&w, data, len, options, book_lang, cache);
+    fz_buffer *expanded = NULL, *out = NULL;
+    fz_var(expanded); fz_var(out);
+    fz_try(ctx) {
+        expanded = expand_entities(ctx, data, len);
+        if (expanded) len = fz_buffer_storage(ctx, expanded, &data);
+        // Soft hyphens add two bytes a break: a fifth more, usually.
+        out = fz_new_buffer(ctx, len + len / 5 + 64);
+        fb_writer w = {ctx, out};
+        prepare_markup(&w, data, len, options, book_lang, cache);
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, expanded);
     fz_catch(ctx) {
-        fz_drop_buffer(ctx, w.out);
+        fz_drop_buffer(ctx, out);
         fz_rethrow(ctx);
     }
-    return w.out;
+    return out;
 }
 
 // MARK: furniture

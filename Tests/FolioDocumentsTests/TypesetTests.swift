@@ -336,6 +336,17 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1)
     }
 
+    /// Entities a chapter declares in its DOCTYPE are read as declared (MuPDF printed "&O;poison,&C;"),
+    /// once: an entity standing for others ten times over, eight deep, is written as it stands,
+    /// not a hundred million times.
+    func testEntitiesAChapterDeclaresAreRead() throws {
+        let doc = try TypesetBooks.open("entities.epub")
+        let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text)
+        XCTAssertTrue(words.contains("\u{201C}poison,\u{201D}"), "\(words)")
+        XCTAssertTrue(words.contains(String(repeating: "&b;", count: 10)), "\(words)")
+        XCTAssertEqual(doc.pageCount, 1)
+    }
+
     /// A play set as Standard Ebooks sets one: a table row a speech, the speaker's name in one
     /// cell and the verse in paragraphs in the other. MuPDF printed the paragraphs over the name;
     /// they lie in their column, apart from the name, a stanza's lines one under another and the

@@ -45,6 +45,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    matter without breaks, then two chapters with breaks 12 to 19, each right
                    before a paragraph starting with the word "markN"
   printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document
+  entities.epub    a chapter whose DOCTYPE declares its quotation marks as entities (`&O;`, `&C;`),
+                   as Readium's *Alice* does, and entities expanding to entities ten times over
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text
@@ -205,6 +207,13 @@ nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}"
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
+
+# Entities a chapter declares (MuPDF prints them as written), and a bomb of entities.
+bomb = "".join(f'<!ENTITY {a} "{("&" + b + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi")) + '<!ENTITY i "LOL">'
+declared = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html [<!ENTITY O "&#x201C;"> <!ENTITY C \'&#x201D;\'>' + bomb + "]>"
+            '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body>'
+            "<p>A bottle marked &O;poison,&C; is almost certain to disagree with you.</p><p>&a;</p></body></html>")
+epub("entities.epub", "Entities", "en", [("c.xhtml", "application/xhtml+xml", declared)], ["c.xhtml"])
 
 # A play, a speech a table row (Standard Ebooks' markup and stylesheet).
 play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; } td.persona { text-align: right; width: 20%; }"

@@ -89,6 +89,13 @@ typedef struct { char *name; size_t text; } entry_text;
 typedef struct { entry_text *entries; int count; } entry_texts;
 
 int fb_too_deep(fz_context *ctx, fz_buffer *buf, int reading);
+/// Whether the `n` bytes at `s` are an empty end tag, `</>`: HTML ignores one, but MuPDF 1.21's
+/// HTML parser, given an element it does not know after it (`</><y>`), makes an element of no
+/// name, which it reads as text that is not there (a crash). Prepared copies leave it out
+/// (typeset.c); a book read as it is that holds one is refused (`fb_holds_empty_end_tag`).
+int fb_empty_end_tag(const unsigned char *s, size_t n);
+int fb_holds_empty_end_tag(const unsigned char *s, size_t n);
+extern const char fb_empty_end_tag_refusal[];
 int fb_markup_entry(fz_context *ctx, fz_buffer *buf);
 int fb_by_name(const void *a, const void *b);
 int fb_style_or_script(const char *name);

@@ -295,6 +295,16 @@ int fb_html_name(const char *path) {
     return dot && (!fz_strcasecmp(dot, ".html") || !fz_strcasecmp(dot, ".htm"));
 }
 
+const char fb_empty_end_tag_refusal[] = "its markup holds an empty end tag (</>), on which MuPDF's HTML parser crashes; not opened";
+
+int fb_empty_end_tag(const unsigned char *s, size_t n) { return n == 3 && s[0] == '<' && s[1] == '/' && s[2] == '>'; }
+
+int fb_holds_empty_end_tag(const unsigned char *s, size_t n) {
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == '<' && fb_empty_end_tag(s + i, 3)) return 1;
+    return 0;
+}
+
 /// Before MuPDF parses anything: names in `info->too_deep` the first markup that nests too
 /// deep (any entry of an archive whatever its name, images, fonts, stylesheets and scripts
 /// aside; a file of markup; a MOBI's text), and says in `info->refused` why a book is not opened
@@ -317,6 +327,7 @@ void fb_check_depth(fz_context *ctx, const char *path, fz_archive *arch, folio_m
             size_t n = fz_buffer_storage(ctx, buf, &d);
             if (fb_palm_database(path, d, n)) fb_check_mobi(ctx, buf, info);
             else if (fb_too_deep(ctx, buf, fb_html_name(path) ? read_html : read_either)) snprintf(info->too_deep, sizeof info->too_deep, "the text");
+            else if (fb_holds_empty_end_tag(d, n)) snprintf(info->refused, sizeof info->refused, "%s", fb_empty_end_tag_refusal);
         }
         fz_always(ctx) fz_drop_buffer(ctx, buf);
         fz_catch(ctx) fz_rethrow(ctx);

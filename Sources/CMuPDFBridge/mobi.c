@@ -162,6 +162,15 @@ static void palm_text(fz_context *ctx, const palm_db *db, fz_buffer *out) {
     }
 }
 
+/// Whether Folio reads the database through a copy it prepares (`folio_prepare_mobi`): a MOBI 6
+/// book with its MOBI header whole, in an encoding MuPDF reads. Else MuPDF reads it as it is.
+static int preparable(const palm_db *db) {
+    if (!db->mobi || db->count < 2 || record_end(db, 0) - db->r0 < 248 || memcmp(db->d + 60, "BOOKMOBI", 8)) return 0;
+    if (db->compression != 1 && db->compression != 2) return 0;
+    uint32_t encoding = be32(db->d + db->r0 + 28);
+    return encoding == 1252 || encoding == 65001 || encoding == 0;
+}
+
 void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info) {
     unsigned char *d;
     size_t n = fz_buffer_storage(ctx, file, &d);
@@ -174,6 +183,8 @@ void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info) {
         // MuPDF escapes the text of a plain-text database (TEXtREAd, or of an unknown type).
         int markup = !memcmp(d + 60, "BOOKMOBI", 8) || (out->len > 6 && !fz_strncasecmp((const char *)out->data, "<html>", 6));
         if (markup && fb_too_deep(ctx, out, read_either)) snprintf(info->too_deep, sizeof info->too_deep, "the text");
+        else if (markup && !preparable(&db) && fb_holds_empty_end_tag(out->data, out->len))
+            snprintf(info->refused, sizeof info->refused, "%s", fb_empty_end_tag_refusal);
     }
     fz_always(ctx) fz_drop_buffer(ctx, out);
     fz_catch(ctx) fz_rethrow(ctx);
@@ -480,10 +491,8 @@ fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_type
     unsigned char *d;
     size_t n = fz_buffer_storage(ctx, file, &d), len;
     palm_db db;
-    if (!palm_open(d, n, &db, NULL, 0) || !db.mobi || record_end(&db, 0) - db.r0 < 248 || memcmp(d + 60, "BOOKMOBI", 8)) return NULL;
-    if (db.compression != 1 && db.compression != 2) return NULL;
+    if (!palm_open(d, n, &db, NULL, 0) || !preparable(&db)) return NULL;
     uint32_t encoding = be32(d + db.r0 + 28);
-    if (encoding != 1252 && encoding != 65001 && encoding != 0) return NULL;  // MuPDF refuses it
     fz_buffer *text = NULL, *marked = NULL, *prepared = NULL, *out = NULL;
     uint32_t *targets = NULL;
     fz_var(text); fz_var(marked); fz_var(prepared); fz_var(targets);

@@ -6,7 +6,7 @@
 // with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
 // allow, and the root's `dir` and `lang` given to `<body>`; HTML5's block elements are declared
 // blocks before the publisher's styles; MathML is written in a line (mathml.c); the entities a
-// chapter declares are put in their place.
+// chapter declares are put in their place, and empty end tags (`</>`) left out.
 // Does not: change what the text says (only U+00AD, attributes and the head's `<style>` are
 // added; MathML is said again in a line), hyphenate preformatted text, code, styles or
 // scripts, or read anything but the book's own bytes and the pattern files of the folders it
@@ -394,21 +394,42 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
 
 // MARK: documents
 
+/// The markup without its empty end tags (`</>`: `fb_empty_end_tag`), which HTML ignores; NULL
+/// when it has none.
+static fz_buffer *without_empty_end_tags(fz_context *ctx, const unsigned char *s, size_t n) {
+    if (!fb_holds_empty_end_tag(s, n)) return NULL;
+    fz_buffer *out = fz_new_buffer(ctx, n);
+    size_t from = 0;
+    for (size_t i = 0; i + 3 <= n; i++) {
+        if (s[i] != '<' || !fb_empty_end_tag(s + i, 3)) continue;
+        fz_append_data(ctx, out, s + from, i - from);
+        from = i + 3;
+        i += 2;
+    }
+    fz_append_data(ctx, out, s + from, n - from);
+    return out;
+}
+
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache) {
     unsigned char *data;
     size_t len = fz_buffer_storage(ctx, markup, &data);
-    fz_buffer *expanded = NULL, *out = NULL;
-    fz_var(expanded); fz_var(out);
+    fz_buffer *expanded = NULL, *cleaned = NULL, *out = NULL;
+    fz_var(expanded); fz_var(cleaned); fz_var(out);
     fz_try(ctx) {
         expanded = expand_entities(ctx, data, len);
         if (expanded) len = fz_buffer_storage(ctx, expanded, &data);
+        cleaned = without_empty_end_tags(ctx, data, len);
+        if (cleaned) len = fz_buffer_storage(ctx, cleaned, &data);
         // Soft hyphens add two bytes a break: a fifth more, usually.
         out = fz_new_buffer(ctx, len + len / 5 + 64);
         fb_writer w = {ctx, out};
         prepare_markup(&w, data, len, options, book_lang, cache);
     }
-    fz_always(ctx) fz_drop_buffer(ctx, expanded);
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, cleaned);
+        fz_drop_buffer(ctx, expanded);
+    }
     fz_catch(ctx) {
         fz_drop_buffer(ctx, out);
         fz_rethrow(ctx);

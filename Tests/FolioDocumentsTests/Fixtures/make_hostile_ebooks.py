@@ -98,7 +98,13 @@ def mobi(name, text, offsets=None):
         f.write(head + index + b"\0\0" + b"".join(records))
 
 
+# An empty end tag before an element HTML does not know, on which MuPDF 1.21's HTML parser crashes.
+EMPTY_END = "<html><body><p>ALPHA</p></><aside-note>after the empty end tag</aside-note></body></html>"
+epub("empty-end-tag.epub", [("c.xhtml", EMPTY_END, xhtml, True)])
+with open(os.path.join(out, "empty-end-tag.xhtml"), "w") as f:
+    f.write(EMPTY_END)
 mobi("deep.mobi", "<html><body>" + deep + "</body></html>")
+mobi("empty-end-tag.mobi", EMPTY_END)
 book = "<html><body>" + "<p>ALPHA words of a plain book.</p>" * 400 + "</body></html>"
 mobi("records-past-end.mobi", book, offsets=lambda t: t[:-1] + [0x7FFF0000])
 mobi("records-backwards.mobi", book, offsets=lambda t: t[:-2] + [t[-1], t[-2]])

@@ -169,21 +169,60 @@ static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", 
 /// file starts a page, so a break there has nothing to break from (CSS ignores a forced break
 /// at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off the
 /// page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 { page-break-before:
-/// always }` left a blank page before every chapter.
+/// always }` left a blank page before every chapter. Its `epub:type` is given again as
+/// `epub-type`, the name stylesheets select it by in the copy (`fb_css_selectors`).
 static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading) {
+    if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
-    if (!leading || s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
-    size_t start, end;
-    if (attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1) {
+    size_t start, end, type_start, type_end;
+    int styled = leading && attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
+    int typed = attribute_at(s + 1, close - 1, "epub:type", &type_start, &type_end) && type_end < close - 1
+                && !memchr(s + 1 + type_start, '"', type_end - type_start);
+    if (styled) {
         fb_put(w, s, end + 1);
         fz_append_string(w->ctx, w->out, ";page-break-before:auto");
-        fb_put(w, s + end + 1, n - end - 1);
-        return;
+        fb_put(w, s + end + 1, close - end - 1);
+    } else {
+        fb_put(w, s, close);
+        if (leading) fz_append_string(w->ctx, w->out, " style=\"page-break-before:auto\"");
     }
-    fb_put(w, s, close);
-    fz_append_string(w->ctx, w->out, " style=\"page-break-before:auto\"");
+    if (typed) {
+        fz_append_string(w->ctx, w->out, " epub-type=\"");
+        fb_put(w, s + 1 + type_start, type_end - type_start);
+        fz_append_byte(w->ctx, w->out, '"');
+    }
     fb_put(w, s + close, n - close);
+}
+
+/// Appends to `out` (when not NULL) the `n` bytes of stylesheet at `s` with its selectors of
+/// `epub:type` (`[epub|type~="noteref"]`, `[epub\:type=…]`) made selectors of `epub-type`, which
+/// every element that has one is also given in the copy (`put_start_tag`): MuPDF 1.21's CSS reads
+/// neither a namespace nor an escaped colon, and drops the whole rule: every Standard Ebooks book
+/// lost the rules for its note references (set full-size into the text: "1659–6047"), its verse
+/// and its title pages. Returns how many it changes.
+int fb_put_css_selectors(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+    static const char *const names[] = {"epub|type", "epub\\:type"};
+    size_t from = 0;
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '[') continue;
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
+        for (int k = 0; k < 2; k++) {
+            size_t len = strlen(names[k]);
+            if (j + len > n || memcmp(s + j, names[k], len)) continue;
+            if (out) {
+                fz_append_data(ctx, out, s + from, j - from);
+                fz_append_string(ctx, out, "epub-type");
+            }
+            from = j + len;
+            changed++;
+            break;
+        }
+    }
+    if (out) fz_append_data(ctx, out, s + from, n - from);
+    return changed;
 }
 
 /// A table cell being written. MuPDF 1.21 places a cell's blocks at the table's left edge, over
@@ -284,6 +323,21 @@ static fz_buffer *expand_entities(fz_context *ctx, const unsigned char *s, size_
     return out;
 }
 
+/// Where the line break (`<br/>`, `<br>`) that follows end tag `tag` (`</span>`, ending at `end`)
+/// across white space ends; `end` when none does. A line of verse is often a span followed by a
+/// break, and a stylesheet may make the span a block and hide the break (`span + br { display:
+/// none }`, Standard Ebooks' poetry): MuPDF breaks at every `br` whatever its display, so each
+/// line was followed by an empty one. Inside the span the break ends its line, whether the span
+/// is a block (a break at a block's end adds no line) or inline.
+static size_t line_break_after(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end) {
+    if (tag_len < 2 || tag[0] != '/' || !tag_named(tag + 1, tag_len - 1, "span")) return end;
+    size_t at = end;
+    while (at < n && (s[at] == ' ' || s[at] == '\n' || s[at] == '\t' || s[at] == '\r')) at++;
+    if (at + 3 >= n || s[at] != '<' || !tag_named(s + at + 1, n - at - 1, "br")) return end;
+    const unsigned char *close = memchr(s + at, '>', n - at);
+    return close ? (size_t)(close - s) + 1 : end;
+}
+
 /// Writes `n` bytes of markup prepared (see the top of this file). `book_lang` is the book's
 /// language where the markup names none.
 static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const folio_typeset_options *options,
@@ -294,6 +348,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // Whether the body has begun and no content has come yet (`put_start_tag`).
     int leading = 0;
     cell_state cell = {0, 0};
+    size_t br;
     size_t i = 0;
     while (i < n) {
         if (s[i] != '<') {
@@ -379,10 +434,20 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
+            } else if ((br = line_break_after(s, n, tag, tag_len, end)) > end) {
+                // `</span><br/>`: the line break goes inside the span, where it ends the line
+                // whether the span is a block or not (`line_break_after`).
+                size_t at = end;
+                while (s[at] != '<') at++;
+                fb_put(w, s + at, br - at);
+                fb_put(w, s + i, end - i);
+                fb_put(w, s + end, at - end);
+                end = br;
             } else {
                 before_tag(w, &cell, tag, tag_len);
                 put_start_tag(w, s + i, end - i, leading);
-                fb_put(w, s + end, whole - end);
+                if (tag_named(tag, tag_len, "style")) fb_put_css_selectors(w->ctx, w->out, s + end, whole - end);
+                else fb_put(w, s + end, whole - end);
                 // An element kept whole holds content (the text of a `code`).
                 if (whole > end) leading = 0;
                 end = whole;

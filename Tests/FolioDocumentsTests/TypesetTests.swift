@@ -347,6 +347,24 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(doc.pageCount, 1)
     }
 
+    /// Rules by `epub:type` apply, as Standard Ebooks writes them for every book
+    /// (`[epub|type~="noteref"]`, which MuPDF's CSS cannot read, and so dropped): a note reference
+    /// is set small, not full-size into the text ("1659–6047"); a poem's lines, spans made blocks
+    /// each followed by a line break the stylesheet hides, lie a line apart (MuPDF breaks at every
+    /// break whatever its display: an empty line followed each), and its stanzas apart.
+    func testRulesByEpubTypeApply() throws {
+        let words = try XCTUnwrap(TypesetBooks.open("epubtype.epub").text(page: 0)).words
+        func word(_ text: String) throws -> TextWord { try XCTUnwrap(words.first { $0.text == text }, text) }
+        let body = try word("Blessed")
+        for note in ["47", "48"] { XCTAssertLessThan(try word(note).box.height, body.box.height * 0.75, note) }
+        let lines = try ["ALPHA", "BRAVO", "CHARLIE", "DELTA", "ECHO"].map { try word($0).box.y0 }
+        let line = lines[1] - lines[0]
+        XCTAssertLessThan(line, body.box.height * 1.8, "no empty line between a poem's lines")
+        XCTAssertEqual(lines[2] - lines[1], line, accuracy: 0.002)
+        XCTAssertEqual(lines[4] - lines[3], line, accuracy: 0.002)
+        XCTAssertGreaterThan(lines[3] - lines[2], line * 1.5, "the next stanza apart")
+    }
+
     /// A play set as Standard Ebooks sets one: a table row a speech, the speaker's name in one
     /// cell and the verse in paragraphs in the other. MuPDF printed the paragraphs over the name;
     /// they lie in their column, apart from the name, a stanza's lines one under another and the

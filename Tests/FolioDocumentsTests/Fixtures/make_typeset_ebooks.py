@@ -47,6 +47,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document
   entities.epub    a chapter whose DOCTYPE declares its quotation marks as entities (`&O;`, `&C;`),
                    as Readium's *Alice* does, and entities expanding to entities ten times over
+  epubtype.epub    rules by `epub:type`, as Standard Ebooks writes them (`@namespace epub`,
+                   `[epub|type~="noteref"]`, and one with an escaped colon): note references set
+                   small, a poem's lines spans made blocks, each followed by a line break the
+                   stylesheet hides
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text
@@ -214,6 +218,23 @@ declared = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html [<!ENTITY O 
             '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body>'
             "<p>A bottle marked &O;poison,&C; is almost certain to disagree with you.</p><p>&a;</p></body></html>")
 epub("entities.epub", "Entities", "en", [("c.xhtml", "application/xhtml+xml", declared)], ["c.xhtml"])
+
+# Rules by epub:type (Standard Ebooks' core.css and local.css).
+typed_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
+             'a[epub|type~="noteref"] { font-size: 0.5em; vertical-align: super; }\n'
+             'a[epub\\:type~="endnote"] { font-size: 0.5em; }\n'
+             '[epub|type~="z3998:poem"] p { text-align: left; text-indent: 0; }\n'
+             '[epub|type~="z3998:poem"] p + p { margin-top: 1em; }\n'
+             '[epub|type~="z3998:poem"] p > span { display: block; padding-left: 1em; text-indent: -1em; }\n'
+             '[epub|type~="z3998:poem"] p > span + br { display: none; }\n')
+typed = ('<p>Blessed be God, at the end of the year <a href="#n" epub:type="noteref">47</a> I was in good health,'
+         ' upon taking of cold <a href="#n" epub:type="endnote">48</a> in Axe Yard.</p>'
+         '<article epub:type="z3998:poem"><p><span>ALPHA one</span><br/><span>BRAVO two</span>\n<br/><span>CHARLIE three</span></p>'
+         "<p><span>DELTA four</span><br/><span>ECHO five</span></p></article>")
+epub("epubtype.epub", "Typed", "en",
+     [("se.css", "text/css", typed_css),
+      ("c.xhtml", "application/xhtml+xml", xhtml(typed, '<link rel="stylesheet" href="se.css" type="text/css"/>', ' xmlns:epub="http://www.idpf.org/2007/ops"'))],
+     ["c.xhtml"])
 
 # A play, a speech a table row (Standard Ebooks' markup and stylesheet).
 play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; } td.persona { text-align: right; width: 20%; }"

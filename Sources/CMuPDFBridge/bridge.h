@@ -171,6 +171,15 @@ void folio_drop_patterns(folio_pattern_cache *cache);
 /// One markup file prepared (a new buffer). `book_lang`: the language where the file names none.
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache);
+/// An EPUB's cover, where its package declares one (big enough not to be a placeholder) and its
+/// first chapter does not show it (cover.c): 1, with that chapter's path in the archive in
+/// `chapter` and the markup of a page showing the cover, to go first in its body, in `markup`.
+int folio_cover_page(fz_context *ctx, fz_archive *arch, fz_buffer *opf_file, const char *opf_path, char *chapter, size_t chapter_size,
+                     char *markup, size_t markup_size);
+/// Where the content of markup's `<body>` starts (after its start tag); 0 when it has none.
+size_t fb_after_body(const unsigned char *s, size_t n);
+/// `page` with `markup` first in its body, or NULL when it has no body.
+fz_buffer *folio_put_cover(fz_context *ctx, fz_buffer *page, const char *markup);
 /// A MOBI's prepared copy (mobi.c), its NCX's entries added to `contents`; NULL when MuPDF is to
 /// read the file as it is (not a MOBI 6 book it reads, or too many records).
 fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_typeset_options *options, const char *lang,

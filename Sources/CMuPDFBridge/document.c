@@ -87,6 +87,58 @@ static void fb2_language(fz_buffer *buf, char *out, size_t size) {
     }
 }
 
+/// Whether the `n` bytes of base64 at `s` are a picture MuPDF reads.
+static int readable_picture(fz_context *ctx, const unsigned char *s, size_t n) {
+    fz_buffer *buf = NULL;
+    fz_image *image = NULL;
+    int ok = 0;
+    fz_var(buf); fz_var(image);
+    fz_try(ctx) {
+        buf = fz_new_buffer_from_base64(ctx, (const char *)s, n);
+        image = fz_new_image_from_buffer(ctx, buf);
+        ok = 1;
+    }
+    fz_always(ctx) {
+        fz_drop_image(ctx, image);
+        fz_drop_buffer(ctx, buf);
+    }
+    fz_catch(ctx) ok = 0;
+    return ok;
+}
+
+/// The FB2 without the pictures (`<binary>`s) MuPDF cannot read, or NULL when it reads them all.
+/// MuPDF 1.21 reads every picture as it opens an FB2, and one it cannot decode throws it out of
+/// reading the pictures and the stylesheets (html-parse.c: "ignoring styles due to errors"):
+/// for one damaged picture a book lost every other, its cover among them, and Folio's
+/// typography. The picture left out shows as MuPDF shows a missing one.
+static fz_buffer *fb2_readable_pictures(fz_context *ctx, fz_buffer *fb2) {
+    unsigned char *s;
+    size_t n = fz_buffer_storage(ctx, fb2, &s), from = 0;
+    fz_buffer *out = NULL;
+    fz_var(out);
+    fz_try(ctx) {
+        for (size_t i = 0; i + 8 < n; i++) {
+            if (s[i] != '<' || memcmp(s + i + 1, "binary", 6) || (s[i + 7] != ' ' && s[i + 7] != '>')) continue;
+            const unsigned char *open = memchr(s + i, '>', n - i);
+            size_t start = open ? (size_t)(open - s) + 1 : n, stop = start;
+            while (stop + 9 <= n && memcmp(s + stop, "</binary>", 9)) stop++;
+            if (stop + 9 > n) break;
+            if (!readable_picture(ctx, s + start, stop - start)) {
+                if (!out) out = fz_new_buffer(ctx, n);
+                fz_append_data(ctx, out, s + from, i - from);
+                from = stop + 9;
+            }
+            i = stop + 8;
+        }
+        if (out) fz_append_data(ctx, out, s + from, n - from);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        fz_rethrow(ctx);
+    }
+    return out;
+}
+
 /// Sets `css` as the user stylesheet; a prepared copy (`copied`) holds the default serif's files
 /// (epubcopy.c), declared before it.
 static void set_user_css(fz_context *ctx, int copied, const char *css) {
@@ -159,6 +211,11 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
         }
         if (fb2) {
             file = fz_read_file(ctx, path);
+            fz_buffer *readable = fb2_readable_pictures(ctx, file);
+            if (readable) {
+                fz_drop_buffer(ctx, file);
+                file = readable;
+            }
             fb2_language(file, info->language, sizeof info->language);
             copy = folio_prepare_markup(ctx, file, &options, info->language, &cache);
             stream = fz_open_buffer(ctx, copy);

@@ -334,6 +334,15 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
         copy = fz_new_buffer(ctx, 1 << 16);
         writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
         int n = fz_count_archive_entries(ctx, arch);
+        // The cover the package declares, where the first chapter does not show it.
+        char cover_chapter[2048], cover[2400];
+        int covered = 0;
+        if (opf_path) {
+            entry = fz_read_archive_entry(ctx, arch, opf_path);
+            covered = folio_cover_page(ctx, arch, entry, opf_path, cover_chapter, sizeof cover_chapter, cover, sizeof cover);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
         // The stylesheets first: which elements their publisher keeps unhyphenated.
         for (int i = 0; i < n && local.hyphenate; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
@@ -355,6 +364,11 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(ctx, name, entry)) {
                 prepared = folio_prepare_markup(ctx, entry, &local, book_lang, cache);
+                fz_buffer *with_cover = covered && !strcmp(name, cover_chapter) ? folio_put_cover(ctx, prepared, cover) : NULL;
+                if (with_cover) {
+                    fz_drop_buffer(ctx, prepared);
+                    prepared = with_cover;
+                }
             } else if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css")) {
                 prepared = inline_imports(ctx, arch, name, entry);
             }

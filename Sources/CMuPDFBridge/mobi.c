@@ -400,11 +400,10 @@ static void put_tag(fb_writer *w, const unsigned char *s, size_t n, uint32_t enc
 static void put_text(fb_writer *w, const unsigned char *s, size_t n, uint32_t encoding, const uint32_t *targets, int count,
                      const char *cover) {
     int next = 0, flushed = 0;
-    size_t body = 0;
-    for (size_t i = 0; i + 5 < n && !body; i++)
-        if (s[i] == '<' && !fz_strncasecmp((const char *)s + i + 1, "body", 4) && (s[i + 5] == '>' || s[i + 5] <= ' ')) body = i + 1;
+    size_t body = fb_after_body(s, n);
     if (!body) fz_append_string(w->ctx, w->out, cover);
     for (size_t i = 0; i < n;) {
+        if (body && i == body) fz_append_string(w->ctx, w->out, cover);
         while (next < count && targets[next] <= i) next++;
         unsigned c = s[i];
         int content = c > ' ' && c != '<';
@@ -422,7 +421,6 @@ static void put_text(fb_writer *w, const unsigned char *s, size_t n, uint32_t en
         const unsigned char *close = memchr(s + i, '>', n - i);
         size_t end = close ? (size_t)(close - s) + 1 : n;
         put_tag(w, s + i, end - i, encoding);
-        if (body == i + 1) fz_append_string(w->ctx, w->out, cover);
         i = end;
     }
 }

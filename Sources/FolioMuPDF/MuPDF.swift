@@ -122,7 +122,8 @@ public enum MuPDF {
     /// millions of pages. A quotation inside another is indented half an em more, not 40 points
     /// each side: Kindle books nest ten `<blockquote>`s round a poem, which pushed it off the page.
     /// A table cell's content is inline, where MuPDF places it in its column (its blocks it
-    /// places over the first: typeset.c, `cell_state`).
+    /// places over the first: typeset.c, `cell_state`). An FB2's notes follow one another, where
+    /// MuPDF's stylesheet starts a page at every section's title (a page a note).
     static func readingCSS(_ typography: Typography, installedFace: Bool = false) -> String {
         var face: String? = switch typography.face {
         case .publisher: nil
@@ -147,6 +148,7 @@ public enum MuPDF {
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
             blockquote blockquote { margin-left: 0.5em !important; margin-right: 0 !important; }
             td *, th * { display: inline !important; }
+            body[name="notes"] section > title, body[name="comments"] section > title { page-break-before: auto !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")

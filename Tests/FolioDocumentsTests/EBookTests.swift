@@ -202,6 +202,35 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(doc.furniture(right)?.head, "Chapter One \u{2014} D\u{E9}but")
     }
 
+    /// An FB2 with one damaged picture shows its others, and is set with the reader's typography:
+    /// MuPDF reads every picture as it opens an FB2, and one it cannot decode threw it out of
+    /// reading the pictures and the stylesheets, so the cover and line spacing were lost.
+    func testAnFB2sDamagedPictureLosesNothingElse() throws {
+        let path = try EBooks.path("pictured.fb2")
+        let standard = try MuPDFDocument(path: path, fontSize: 11)
+        let cover = try standard.render(page: 0, fit: PixelSize(width: 181, height: 284)).image
+        var red = 0
+        for y in 0..<cover.height {
+            for x in 0..<cover.width {
+                let p = cover.pixel(x, y)
+                if p.r > 200 && p.g < 60 && p.b < 60 { red += 1 }
+            }
+        }
+        XCTAssertGreaterThan(red, 200, "the red cover")
+        let loose = try MuPDFDocument(path: path, fontSize: 11, typography: Typography(lineSpacing: 2))
+        XCTAssertGreaterThan(loose.pageCount, standard.pageCount)
+    }
+
+    /// An FB2's notes follow one another, as FB2 readers set them: MuPDF's stylesheet starts a
+    /// page at every section's title, so each note took a page (24 of a 69-page book's).
+    func testAnFB2sNotesFollowOneAnother() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("notes.fb2"), fontSize: 11)
+        let pages = try (0..<doc.pageCount).map { try doc.text(page: $0)?.words.map(\.text) ?? [] }
+        let first = try XCTUnwrap(pages.firstIndex { $0.contains("NOTE1") })
+        let last = try XCTUnwrap(pages.firstIndex { $0.contains("NOTE12") })
+        XCTAssertLessThanOrEqual(last - first, 1, "twelve notes on a page or two: \(pages)")
+    }
+
     /// FB2 and MOBI are set with the reader's typography, as EPUBs are: MuPDF parses them as it
     /// opens them, and Folio's stylesheet came only after (their lines set solid in MuPDF's page
     /// margins whatever the reader chose). An FB2's title is its own, no soft hyphen put in it

@@ -365,6 +365,21 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(lines[3] - lines[2], line * 1.5, "the next stanza apart")
     }
 
+    /// The cover an EPUB's package declares is its first page where its reading order starts
+    /// elsewhere (Standard Ebooks' books start on their title page), so the shelf shows the cover,
+    /// as Foliate and Apple Books do; not where the first page shows it already, nor a
+    /// placeholder of a pixel.
+    func testTheDeclaredCoverIsTheFirstPage() throws {
+        let covered = try TypesetBooks.open("covered.epub")
+        let image = try covered.render(page: 0, fit: PixelSize(width: 181, height: 284)).image
+        XCTAssertColour(image.centre(), (230, 26, 26), tolerance: 30, "the cover")
+        XCTAssertEqual(try covered.text(page: 0)?.words.count ?? 0, 0)
+        XCTAssertEqual(try XCTUnwrap(covered.text(page: 1)).words.first?.text, "TITLEPAGE")
+        for book in ["shown.epub", "placeholder.epub"] {
+            XCTAssertEqual(try XCTUnwrap(TypesetBooks.open(book).text(page: 0)).words.first?.text, "TITLEPAGE", book)
+        }
+    }
+
     /// A play set as Standard Ebooks sets one: a table row a speech, the speaker's name in one
     /// cell and the verse in paragraphs in the other. MuPDF printed the paragraphs over the name;
     /// they lie in their column, apart from the name, a stanza's lines one under another and the

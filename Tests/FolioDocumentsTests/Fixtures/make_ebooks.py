@@ -144,6 +144,28 @@ with open(os.path.join(out, "long.fb2"), "w") as f:
             f"<book-title>The Sanctuary Sparrow</book-title><lang>en</lang></title-info></description><body>{sections}</body></FictionBook>")
 
 
+# An FB2 with its notes in a body of their own, twelve of them, each a section with a title.
+with open(os.path.join(out, "notes.fb2"), "w") as f:
+    notes = "".join(f'<section id="n{k}"><title><p>{k}</p></title><p>NOTE{k} of the translator.</p></section>' for k in range(1, 13))
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" '
+            'xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>Noted</book-title><lang>en</lang>'
+            f'</title-info></description><body><section><title><p>Chapter</p></title><p>{FILLER}<a l:href="#n1" type="note">[1]</a></p>'
+            f'</section></body><body name="notes"><title><p>Notes</p></title>{notes}</body></FictionBook>')
+
+
+# An FB2 with a red cover and a picture that is no picture (its bytes damaged), and pages of text.
+with open(os.path.join(out, "pictured.fb2"), "w") as f:
+    cover = base64.b64encode(png(60, 90, COLOURS[0])).decode()
+    damaged = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(200)).decode()
+    text = "".join(f"<p>{FILLER * 2}</p>" for _ in range(24))
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" '
+            'xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>Pictured</book-title>'
+            '<coverpage><image l:href="#cover.png"/></coverpage><lang>en</lang></title-info></description>'
+            f'<body><section><title><p>Chapter</p></title><image l:href="#damaged.png"/>{text}</section></body>'
+            f'<binary id="cover.png" content-type="image/png">{cover}</binary>'
+            f'<binary id="damaged.png" content-type="image/png">{damaged}</binary></FictionBook>')
+
+
 def varlen(v):
     """An integer as a MOBI index writes it: 7 bits a byte, most significant first, the last
     byte's top bit set."""

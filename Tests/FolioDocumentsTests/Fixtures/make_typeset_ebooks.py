@@ -51,6 +51,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    `[epub|type~="noteref"]`, and one with an escaped colon): note references set
                    small, a poem's lines spans made blocks, each followed by a line break the
                    stylesheet hides
+  covered.epub     a red cover declared in the package (`cover-image`) and not in the reading
+                   order, which starts on a title page (as Standard Ebooks' books do); shown.epub
+                   the same whose title page shows the cover; placeholder.epub one whose declared
+                   cover (an EPUB 2 `<meta name="cover">`) is a placeholder of 1 × 1 pixels
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text
@@ -235,6 +239,16 @@ epub("epubtype.epub", "Typed", "en",
      [("se.css", "text/css", typed_css),
       ("c.xhtml", "application/xhtml+xml", xhtml(typed, '<link rel="stylesheet" href="se.css" type="text/css"/>', ' xmlns:epub="http://www.idpf.org/2007/ops"'))],
      ["c.xhtml"])
+
+# Covers declared in the package.
+title_page = xhtml("<h1>TITLEPAGE</h1><p>The title page.</p>")
+epub("covered.epub", "Covered", "en", [("images/cover.png", "image/png", png(200, 300, (230, 26, 26))), ("text/title.xhtml", "application/xhtml+xml", title_page)],
+     ["text/title.xhtml"], properties={"images/cover.png": "cover-image"})
+epub("shown.epub", "Shown", "en", [("cover.png", "image/png", png(200, 300, (230, 26, 26))),
+                                   ("title.xhtml", "application/xhtml+xml", xhtml('<img src="cover.png" alt=""/><h1>TITLEPAGE</h1>'))],
+     ["title.xhtml"], properties={"cover.png": "cover-image"})
+epub("placeholder.epub", "Placeholder", "en", [("title.xhtml", "application/xhtml+xml", title_page), ("cover.png", "image/png", png(1, 1, (230, 26, 26)))],
+     ["title.xhtml"], metadata='<meta name="cover" content="i1"/>')
 
 # A play, a speech a table row (Standard Ebooks' markup and stylesheet).
 play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; } td.persona { text-align: right; width: 20%; }"

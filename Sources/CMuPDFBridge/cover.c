@@ -75,8 +75,8 @@ int folio_cover_page(fz_context *ctx, fz_archive *arch, fz_buffer *opf_file, con
     fz_var(opf); fz_var(first);
     fz_try(ctx) {
         opf = fz_parse_xml(ctx, opf_file, 0);
+        // The first item of the spine, linear or not: MuPDF shows every item, in order.
         fz_xml *cover = cover_item(opf), *ref = fz_xml_find_dfs(opf, "itemref", NULL, NULL);
-        while (ref && fz_xml_att(ref, "linear") && !strcmp(fz_xml_att(ref, "linear"), "no")) ref = fz_xml_find_next_dfs(ref, "itemref", NULL, NULL);
         fz_xml *start = ref ? item_with_id(opf, fz_xml_att(ref, "idref")) : NULL;
         const char *cover_href = cover ? fz_xml_att(cover, "href") : NULL, *start_href = start ? fz_xml_att(start, "href") : NULL;
         if (!cover_href || !start_href || strlen(cover_href) > 1000) break;

@@ -170,7 +170,7 @@ static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", 
 /// at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off the
 /// page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 { page-break-before:
 /// always }` left a blank page before every chapter. Its `epub:type` is given again as
-/// `epub-type`, the name stylesheets select it by in the copy (`fb_css_selectors`).
+/// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css_selectors`).
 static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');

@@ -180,6 +180,9 @@ int folio_cover_page(fz_context *ctx, fz_archive *arch, fz_buffer *opf_file, con
 size_t fb_after_body(const unsigned char *s, size_t n);
 /// `page` with `markup` first in its body, or NULL when it has no body.
 fz_buffer *folio_put_cover(fz_context *ctx, fz_buffer *page, const char *markup);
+/// An SVG picture with the rules of its own stylesheet written as attributes (svg.c), or NULL
+/// when it has none.
+fz_buffer *folio_svg_styles(fz_context *ctx, fz_buffer *svg);
 /// A MOBI's prepared copy (mobi.c), its NCX's entries added to `contents`; NULL when MuPDF is to
 /// read the file as it is (not a MOBI 6 book it reads, or too many records).
 fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_typeset_options *options, const char *lang,

@@ -371,6 +371,8 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
                 }
             } else if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css")) {
                 prepared = inline_imports(ctx, arch, name, entry);
+            } else if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".svg")) {
+                prepared = folio_svg_styles(ctx, entry);
             }
             if (prepared) {
                 fz_drop_buffer(ctx, entry);

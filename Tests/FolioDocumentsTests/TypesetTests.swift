@@ -380,6 +380,28 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// An SVG picture is drawn with the rules of its own stylesheet, which MuPDF does not read:
+    /// Standard Ebooks' covers fill their lettering white by a rule, and it was drawn black on
+    /// the black box it stands on.
+    func testAnSVGsOwnStylesheetPaintsIt() throws {
+        let image = try TypesetBooks.open("svgstyle.epub").render(page: 0, fit: PixelSize(width: 181, height: 284)).image
+        // The black box's bounds, and the light (paper-coloured: the page is multiplied by its
+        // paper) pixels inside them: the lettering.
+        var box = (x0: image.width, y0: image.height, x1: 0, y1: 0)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                if p.r < 40 && p.g < 40 && p.b < 40 { box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y)) }
+            }
+        }
+        XCTAssertGreaterThan(box.x1 - box.x0, image.width / 2, "the black box")
+        var light = 0
+        for y in box.y0...max(box.y0, box.y1) {
+            for x in box.x0...max(box.x0, box.x1) where image.pixel(x, y).r > 200 { light += 1 }
+        }
+        XCTAssertGreaterThan(light, 1000, "the lettering, white by the rule, on its black box")
+    }
+
     /// A play set as Standard Ebooks sets one: a table row a speech, the speaker's name in one
     /// cell and the verse in paragraphs in the other. MuPDF printed the paragraphs over the name;
     /// they lie in their column, apart from the name, a stanza's lines one under another and the

@@ -55,6 +55,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    order, which starts on a title page (as Standard Ebooks' books do); shown.epub
                    the same whose title page shows the cover; placeholder.epub one whose declared
                    cover (an EPUB 2 `<meta name="cover">`) is a placeholder of 1 × 1 pixels
+  svgstyle.epub    a cover that is an SVG filling its lettering white by a rule of its own
+                   stylesheet (`path { fill: #fff }`) over a black box, as Standard Ebooks' are
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text
@@ -249,6 +251,13 @@ epub("shown.epub", "Shown", "en", [("cover.png", "image/png", png(200, 300, (230
      ["title.xhtml"], properties={"cover.png": "cover-image"})
 epub("placeholder.epub", "Placeholder", "en", [("title.xhtml", "application/xhtml+xml", title_page), ("cover.png", "image/png", png(1, 1, (230, 26, 26)))],
      ["title.xhtml"], metadata='<meta name="cover" content="i1"/>')
+
+# An SVG cover styled by its own stylesheet.
+svg_cover = ('<?xml version="1.0" encoding="utf-8"?><svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 100 150">'
+             '<style type="text/css">path { fill: #fff; } .box { fill: #000; }</style>'
+             '<rect class="box" x="0" y="0" width="100" height="150"/><path d="M20 20 H80 V80 H20 Z"/></svg>')
+epub("svgstyle.epub", "Styled Cover", "en", [("cover.svg", "image/svg+xml", svg_cover), ("title.xhtml", "application/xhtml+xml", title_page)],
+     ["title.xhtml"], properties={"cover.svg": "cover-image"})
 
 # A play, a speech a table row (Standard Ebooks' markup and stylesheet).
 play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; } td.persona { text-align: right; width: 20%; }"

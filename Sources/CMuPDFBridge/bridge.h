@@ -116,6 +116,9 @@ void fb_read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info)
 void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info);
 
 int fb_starts_with(const unsigned char *s, size_t n, const char *word);
+/// Where the tag whose '<' is at `i` ends: its '>' (a quoted value may hold one); `n` when it has
+/// none (typeset.c).
+size_t fb_tag_end(const unsigned char *s, size_t n, size_t i);
 size_t fb_text_characters(const unsigned char *s, size_t n);
 int fb_chapters_are_spine(fz_context *ctx, folio_mu_doc *d);
 

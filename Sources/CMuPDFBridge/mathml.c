@@ -75,13 +75,7 @@ static int parse(const unsigned char *s, size_t n, math_tree *t, int *last) {
             i = end + 3 <= n ? end + 3 : n;
             continue;
         }
-        size_t end = i + 1;
-        unsigned char quote = 0;
-        while (end < n && (quote || s[end] != '>')) {
-            if (quote && s[end] == quote) quote = 0;
-            else if (!quote && (s[end] == '"' || s[end] == '\'')) quote = s[end];
-            end++;
-        }
+        size_t end = fb_tag_end(s, n, i);
         if (end >= n) break;
         const unsigned char *name = s + i + 1 + (s[i + 1] == '/');
         size_t len = 0;

@@ -148,13 +148,7 @@ fz_buffer *folio_svg_styles(fz_context *ctx, fz_buffer *svg) {
         size_t from = 0;
         for (size_t i = 0; i + 1 < n; i++) {
             if (s[i] != '<' || s[i + 1] == '/' || s[i + 1] == '!' || s[i + 1] == '?') continue;
-            size_t end = i + 1;
-            unsigned char quote = 0;
-            while (end < n && (quote || s[end] != '>')) {
-                if (quote && s[end] == quote) quote = 0;
-                else if (!quote && (s[end] == '"' || s[end] == '\'')) quote = s[end];
-                end++;
-            }
+            size_t end = fb_tag_end(s, n, i);
             if (end >= n) break;
             fz_append_data(ctx, out, s + from, i - from);
             put_styled_tag(ctx, out, s + i, end + 1 - i, rules, count);

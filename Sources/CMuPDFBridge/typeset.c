@@ -30,6 +30,17 @@ static int tag_named(const unsigned char *s, size_t n, const char *name) {
     return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\n' || next == '\r';
 }
 
+size_t fb_tag_end(const unsigned char *s, size_t n, size_t i) {
+    size_t end = i + 1;
+    unsigned char quote = 0;
+    while (end < n && (quote || s[end] != '>')) {
+        if (quote && s[end] == quote) quote = 0;
+        else if (!quote && (s[end] == '"' || s[end] == '\'')) quote = s[end];
+        end++;
+    }
+    return end;
+}
+
 /// Where the value of attribute `name` lies in the start tag `tag` (of `n` bytes): from `*start`
 /// to `*end`, its closing quote (`n` when it has none); 0 if absent.
 static int attribute_at(const unsigned char *tag, size_t n, const char *name, size_t *start, size_t *end) {
@@ -372,13 +383,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             continue;
         }
         // A tag, to its '>' (quoted values may hold one).
-        end = i + 1;
-        unsigned char quote = 0;
-        while (end < n && (quote || s[end] != '>')) {
-            if (quote && s[end] == quote) quote = 0;
-            else if (!quote && (s[end] == '"' || s[end] == '\'')) quote = s[end];
-            end++;
-        }
+        end = fb_tag_end(s, n, i);
         end = end < n ? end + 1 : n;
         const unsigned char *tag = s + i + 1;
         size_t tag_len = end - i - 1;

@@ -163,6 +163,8 @@ typedef struct {
     int count;
     char langs[folio_pattern_cache_size][32];
     HyphenDict *dicts[folio_pattern_cache_size];
+    /// Whether `dicts[i]` is this cache's to free (not shared by the process: hyphenate.c).
+    int owned[folio_pattern_cache_size];
     /// The first language whose patterns were found ("" if none).
     char used[32];
 } folio_pattern_cache;

@@ -4,6 +4,7 @@
 #include <hyphen.h>
 #include <dirent.h>
 #include <iconv.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,8 +74,64 @@ static HyphenDict *load_file(const char *path) {
     return dict;
 }
 
-/// The patterns for `lang` from the first of `dirs` (colon-separated) that has them, or NULL.
-static HyphenDict *load_patterns(const char *dirs, const char *lang) {
+// MARK: patterns shared by the books of a process
+
+/// Pattern files loaded in this process, kept for its life and shared by every book: libhyphen
+/// 2.8.8 takes seconds to load Debian's German file (10 MB once loaded), which every German book
+/// paid at each open and each change of its type. A file is known by its device, inode, size and
+/// time of change, whatever link named it (Debian's hyph_de_AT.dic and hyph_de.dic are links to
+/// one file). Past `shared_files`, a book's patterns are its own (`owned`), dropped with it.
+enum { shared_files = 8 };
+static struct shared_file {
+    struct stat st;
+    HyphenDict *dict;
+} shared[shared_files];
+static int shared_count;
+/// Held while a file loads, so that two books opening together load it once.
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int same_file(const struct stat *a, const struct stat *b) {
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/// The patterns at `path`, loaded once in this process; `*owned` is set when they are not
+/// shared (the table is full) and are the caller's to free.
+static HyphenDict *shared_patterns(const char *path, int *owned) {
+    *owned = 0;
+    struct stat st;
+    if (stat(path, &st) != 0) return NULL;
+    pthread_mutex_lock(&shared_lock);
+    HyphenDict *dict = NULL;
+    int i = 0;
+    while (i < shared_count && !same_file(&shared[i].st, &st)) i++;
+    if (i < shared_count) {
+        dict = shared[i].dict;
+    } else if (shared_count < shared_files) {
+        shared[shared_count] = (struct shared_file){.st = st, .dict = load_file(path)};
+        dict = shared[shared_count++].dict;
+    } else {
+        dict = load_file(path);
+        *owned = dict != NULL;
+    }
+    pthread_mutex_unlock(&shared_lock);
+    return dict;
+}
+
+int folio_pattern_loads(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    int loads = 0;
+    pthread_mutex_lock(&shared_lock);
+    for (int i = 0; i < shared_count; i++) loads += same_file(&shared[i].st, &st);
+    pthread_mutex_unlock(&shared_lock);
+    return loads;
+}
+
+/// The patterns for `lang` from the first of `dirs` (colon-separated) that has them, or NULL;
+/// `*owned` as `shared_patterns` sets it.
+static HyphenDict *load_patterns(const char *dirs, const char *lang, int *owned) {
+    *owned = 0;
     if (!dirs || !lang || !*lang) return NULL;
     char best[1024] = "";
     int best_rank = 3;
@@ -98,7 +155,7 @@ static HyphenDict *load_patterns(const char *dirs, const char *lang) {
         start += len + (start[len] == ':');
         if (best[0]) break;
     }
-    return best[0] ? load_file(best) : NULL;
+    return best[0] ? shared_patterns(best, owned) : NULL;
 }
 
 // MARK: pattern cache
@@ -109,8 +166,8 @@ HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang) {
     for (int i = 0; i < cache->count; i++)
         if (!strcasecmp(cache->langs[i], lang)) return cache->dicts[i];
     if (cache->count == folio_pattern_cache_size) return NULL;
-    HyphenDict *dict = load_patterns(cache->dirs, lang);
     int i = cache->count++;
+    HyphenDict *dict = load_patterns(cache->dirs, lang, &cache->owned[i]);
     snprintf(cache->langs[i], sizeof cache->langs[i], "%s", lang);
     cache->dicts[i] = dict;
     if (dict && !cache->used[0]) snprintf(cache->used, sizeof cache->used, "%s", lang);
@@ -119,7 +176,7 @@ HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang) {
 
 void folio_drop_patterns(folio_pattern_cache *cache) {
     for (int i = 0; i < cache->count; i++)
-        if (cache->dicts[i]) hnj_hyphen_free(cache->dicts[i]);
+        if (cache->owned[i]) hnj_hyphen_free(cache->dicts[i]);
     cache->count = 0;
 }
 

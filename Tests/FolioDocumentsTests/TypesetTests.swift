@@ -1,3 +1,4 @@
+import CMuPDFBridge
 import FolioBook
 import FolioFind
 import FolioImage
@@ -291,6 +292,21 @@ final class TypesetTests: XCTestCase {
             let part = word.text.dropLast().split(separator: "-").last.map { String($0).lowercased() } ?? ""
             XCTAssertTrue(breaks.contains(part), "\(word.text) is not a break the patterns allow")
         }
+    }
+
+    /// German is hyphenated, and its patterns are loaded once for every book a process opens:
+    /// libhyphen takes seconds over Debian's German file, which each open of a German book and
+    /// each change of its type paid (here three layouts of one book, and a second book).
+    func testGermanPatternsAreLoadedOnceForEveryBook() throws {
+        let patterns = "/usr/share/hyphen/hyph_de_DE.dic"
+        guard FileManager.default.fileExists(atPath: patterns) else {
+            throw XCTSkip("hyphen-de is not installed (Makefile's BUILD_PACKAGES has it)")
+        }
+        for size in [10.0, 11, 13] {
+            XCTAssertEqual(try TypesetBooks.open("german.epub", fontSize: size).hyphenationLanguage, "de")
+        }
+        XCTAssertGreaterThan(try hyphenatedLines("german.epub"), 3)
+        XCTAssertEqual(folio_pattern_loads(patterns), 1)
     }
 
     /// Chapters named `.xml` (Feedbooks') are prepared as `.xhtml` ones are: hyphenated, with no

@@ -78,9 +78,14 @@ void folio_mu_close(folio_mu_doc *doc);
 /// The first file outside the book that MuPDF was asked to open for it (a stylesheet's font at
 /// `/etc/…`, an image at `../…`) and was not let, or NULL.
 const char *folio_mu_outside(folio_mu_doc *doc);
+
 /// The first chapter an EPUB's spine lists and its archive lacks (a page in its place says so),
 /// or NULL; `*count`: how many it lacks.
 const char *folio_mu_missing(folio_mu_doc *doc, int *count);
+
+/// How many times this process has loaded the hyphenation patterns at `path` (hyphenate.c
+/// loads each once, for every book).
+int folio_pattern_loads(const char *path);
 
 /// Sets the stylesheet applied over the publisher's (before layout), and whether the
 /// publisher's own stylesheets are read at all.

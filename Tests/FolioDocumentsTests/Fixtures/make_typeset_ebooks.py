@@ -26,6 +26,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    chapter, and a last file holding two chapters
   russian.epub     justified Russian prose of long words (dc:language ru: Debian's patterns for it
                    are KOI8-R, not UTF-8)
+  german.epub      justified German prose of long compounds (dc:language de: Debian's patterns for it
+                   are the largest, seconds to load)
   xmlchapters.epub the novel of margin0.epub with its chapter named `main0.xml`, as Feedbooks names
                    them
   sections.epub    one file of three `<section id>`s inside a fourth (HTML5 blocks MuPDF 1.21 sets
@@ -205,6 +207,12 @@ RUSSIAN = ("Достопримечательности Санкт-Петербу
            "исследователей, архитекторов и фотографов, восхищавшихся великолепием многочисленных дворцов. ")
 epub("russian.epub", "Книга", "ru",
      [("c0.xhtml", "application/xhtml+xml", xhtml("".join(f"<p>{RUSSIAN * 4}</p>" for _ in range(12)),
+                                                   '<style>p { text-align: justify; }</style>'))],
+     ["c0.xhtml"])
+GERMAN = ("Die Donaudampfschifffahrtsgesellschaft veröffentlichte ihre Jahresabschlussberichte "
+          "gemeinsam mit den Versicherungsunternehmen und Rechtsschutzversicherungsgesellschaften. ")
+epub("german.epub", "Buch", "de",
+     [("c0.xhtml", "application/xhtml+xml", xhtml("".join(f"<p>{GERMAN * 4}</p>" for _ in range(12)),
                                                    '<style>p { text-align: justify; }</style>'))],
      ["c0.xhtml"])
 epub("xmlchapters.epub", "Xml Chapters", "en",

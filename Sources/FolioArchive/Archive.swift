@@ -33,7 +33,8 @@ public enum ComicArchive {
 /// passes on the way to a later one are kept for a moment, as workers decoding in parallel
 /// ask for pages a little out of order.
 final class ArchiveDocument: PageSource, @unchecked Sendable {
-    // @unchecked: immutable after init, but for `sizes`, `cursor` and `passed`, guarded by `lock`.
+    // @unchecked: immutable after init, but for `sizes`, `paper`, `cursor` and `passed`, guarded
+    // by `lock`.
     let path: String
     let password: String?
     /// Image entries in reading order: their paths and their places among the archive's
@@ -44,6 +45,8 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     let notes: [String]
     private let lock = NSLock()
     private var sizes: [Int: (width: Double, height: Double)] = [:]
+    /// `paperSize` once asked (its first pages read forward once).
+    private var paper: (width: Double, height: Double)??
     private var cursor: Reader?
     /// Bytes of page entries the cursor passed, by ordinal: at most `keepPassed`.
     private var passed: [(ordinal: Int, bytes: [UInt8])] = []
@@ -114,10 +117,17 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         return size
     }
 
+    var paperSize: (width: Double, height: Double)? {
+        if let paper = lock.withLock({ paper }) { return paper }
+        let size = Book.paperSize(pageCount: pageCount, pageSize: pageSize)
+        lock.withLock { paper = size }
+        return size
+    }
+
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
         let name = "\(path) (\(entries[index].name))"
         var page = try PageSources.decode(read(index), path: name, fit: fit)
-        page.image = page.image.onPaper(aspect: Book.paperAspect(firstPage: pageSize(0)))
+        page.image = page.image.onPaper(aspect: Book.paperAspect(paper: paperSize))
         return page
     }
 

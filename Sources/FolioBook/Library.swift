@@ -125,18 +125,36 @@ public struct Book: Sendable, Equatable {
         return sides.contains(width) && sides.contains(height) && max(width / height, height / width) <= 8
     }
 
-    /// The width of a book's pages at the reference height, from its first page's natural
-    /// size; nil when that is not a page's shape (the book then keeps the reference size).
-    /// Documents put every page on paper of this shape, so their pages fit the book's.
-    public static func pageWidth(firstPage width: Double, _ height: Double) -> Double? {
+    /// The width of a book's pages at the reference height, from the natural size of its paper
+    /// (`paperSize`); nil when that is not a page's shape (the book then keeps the reference
+    /// size). Documents put every page on paper of this shape, so their pages fit the book's.
+    public static func pageWidth(paper width: Double, _ height: Double) -> Double? {
         guard width > 0, height > 0 else { return nil }
         let w = (referencePageHeight * width / height).rounded()
         return isPageSize(w, referencePageHeight) ? w : nil
     }
 
     /// Width / height of the paper a document's pages are put on (see `pageWidth`).
-    public static func paperAspect(firstPage size: (width: Double, height: Double)?) -> Double {
-        (size.flatMap { pageWidth(firstPage: $0.width, $0.height) } ?? referencePageWidth) / referencePageHeight
+    public static func paperAspect(paper size: (width: Double, height: Double)?) -> Double {
+        (size.flatMap { pageWidth(paper: $0.width, $0.height) } ?? referencePageWidth) / referencePageHeight
+    }
+
+    /// How many of a document's first pages say the shape of its paper.
+    public static let paperVoters = 9
+
+    /// The natural size of the paper a document's pages are put on: the size of the first of
+    /// its first `paperVoters` pages whose shape (width at the reference height, to a unit) the
+    /// most of them have, the earliest on a tie. A scan's square cover or a PDF's odd title page
+    /// used to shape the whole book, every other page letterboxed on it; now the odd page sits
+    /// centred on the others' paper, as any page of another shape does. Nil when no page's size
+    /// can be told.
+    public static func paperSize(pageCount: Int, pageSize: (Int) -> (width: Double, height: Double)?) -> (width: Double, height: Double)? {
+        let sizes = (0..<min(max(pageCount, 0), paperVoters)).compactMap(pageSize)
+        let shapes = sizes.map { $0.width > 0 && $0.height > 0 ? (referencePageHeight * $0.width / $0.height).rounded() : -1 }
+        var votes: [Double: Int] = [:]
+        for shape in shapes { votes[shape, default: 0] += 1 }
+        let most = votes.values.max() ?? 0
+        return shapes.firstIndex { votes[$0] == most }.map { sizes[$0] }
     }
 
     /// `isPageSize`'s rule in words, for messages.

@@ -142,7 +142,10 @@ public protocol PageSource: AnyObject, Sendable {
     /// Page `index`'s natural size (points for a PDF, pixels for an image); nil when it
     /// cannot be told without decoding.
     func pageSize(_ index: Int) -> (width: Double, height: Double)?
-    /// Page `index` as large as fits in `fit`, on paper of the first page's shape (a page of
+    /// The natural size of the paper every page is put on (`Book.paperSize`: the shape most of
+    /// its first pages have); nil when no page's size can be told.
+    var paperSize: (width: Double, height: Double)? { get }
+    /// Page `index` as large as fits in `fit`, on paper of `paperSize`'s shape (a page of
     /// another shape is centred on it), so all pages of a book share one aspect.
     func render(page index: Int, fit: PixelSize) throws -> PageRender
     /// Whether `render(page:crop:paperAspect:)` gives pages sharper than `render(page:fit:)`
@@ -174,6 +177,8 @@ extension PageSource {
     public var notes: [String] { [] }
     public var rendersCrops: Bool { false }
     public func render(page index: Int, crop: PageCrop, paperAspect: Double) throws -> RGBAImage? { nil }
+    /// Asked of its pages each time: a source that puts pages on this paper keeps it.
+    public var paperSize: (width: Double, height: Double)? { Book.paperSize(pageCount: pageCount, pageSize: pageSize) }
 }
 
 /// A kind of document a module can open.
@@ -369,6 +374,13 @@ public enum PageSources {
 }
 
 extension DocumentRegistry {
+    /// The natural size of the paper a book whose first page is `page` is shaped by: its
+    /// document's (`PageSource.paperSize`), or an image's own; nil if unknown.
+    public func paperSize(_ page: PageRef) -> (width: Double, height: Double)? {
+        guard let (path, _) = page.documentPage else { return naturalSize(page) }
+        return (try? open(path))?.paperSize
+    }
+
     /// A page's natural size (points or pixels), read without decoding it; nil if unknown.
     public func naturalSize(_ page: PageRef) -> (width: Double, height: Double)? {
         guard case let .image(file) = page else { return page.documentPage.flatMap { try? open($0.path).pageSize($0.index) } }
@@ -425,7 +437,7 @@ extension DocumentRegistry {
         guard source.pageCount > index else { throw PageError.invalid(path: path, message: "has no page \(index + 1)") }
         guard var image = try source.render(page: index, crop: crop, paperAspect: paperAspect) else { return nil }
         // Marks are on the document's paper, which sits on the book's as `onPaper` puts it.
-        let paper = RGBAImage.placement(own: Book.paperAspect(firstPage: source.pageSize(0)), onPaper: paperAspect)
+        let paper = RGBAImage.placement(own: Book.paperAspect(paper: source.paperSize), onPaper: paperAspect)
         marks.paintReadersMarks(&image, path: path, page: index, of: source, placing: paper.placing, shown: crop.region)
         PageMarks.mark(&image, boxes: marks.boxes(path, page: index).map(paper.placing),
                        current: marks.currentBoxes(path, page: index).map(paper.placing), shown: crop.region)

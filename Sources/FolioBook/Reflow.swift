@@ -127,8 +127,8 @@ extension ReflowableSource {
     /// Its page count while that is an estimate.
     public var estimatedPageCount: Int? { pagesEstimated ? pageCount : nil }
 
-    /// The shape of its first page's paper: a document whose page shape is its own.
-    public var pageAspect: Double { Book.paperAspect(firstPage: pageSize(0)) }
+    /// The shape of its paper: a document whose page shape is its own.
+    public var pageAspect: Double { Book.paperAspect(paper: paperSize) }
 
     /// A document whose page shape is its own keeps it.
     public func relaid(fontSize: Double, pageAspect: Double, keeping place: TextPlace) throws -> (source: any ReflowableSource, page: Int) {

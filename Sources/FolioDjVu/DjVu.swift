@@ -206,7 +206,8 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     /// (nil until then), so a search through the book never keeps a page waiting for a handle.
     private let textLock = NSLock()
     private var texts: HandlePool<DjVuHandle>?
-    /// The shape of every page of the book: the first page's, unless that is no page's shape.
+    let paperSize: (width: Double, height: Double)?
+    /// The shape of every page of the book: its paper's, unless that is no page's shape.
     private let aspect: Double
 
     /// Handles at most by default: the page store's workers (`PageStore.Configuration.workers`).
@@ -239,9 +240,14 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         let outlineExp = try first.expression(deadline: deadline, late: late) { ddjvu_document_get_outline(document) }
         outline = DjVuExpressions.outline(outlineExp, pageCount: pageCount, ids: pageIDs)
         ddjvu_miniexp_release(document, outlineExp)
-        let firstPage = try? first.pageInfo(0, deadline: deadline)
-        aspect = Book.paperAspect(firstPage: firstPage.map { ($0.width, $0.height) })
-        if let firstPage { sizes[0] = firstPage }
+        var voters: [Int: PageInfo] = [:]
+        paperSize = Book.paperSize(pageCount: pageCount) { index in
+            let info = try? first.pageInfo(index, deadline: deadline)
+            voters[index] = info
+            return info.map { ($0.width, $0.height) }
+        }
+        aspect = Book.paperAspect(paper: paperSize)
+        sizes = voters
         let own = timeout
         handles = HandlePool(first: first, limit: workers, open: { try DjVuHandle.open(path, timeout: own ?? PageSources.decodeTimeout).0 })
     }

@@ -317,7 +317,7 @@ final class Reflow: PipelinePart {
         if pages != library.books[event.book].pages { p.search.end() }
         p.session.library.books[event.book].pages = pages
         // Laid out for another page shape: the book takes it.
-        if let width = Book.pageWidth(firstPage: event.source.pageAspect, 1) {
+        if let width = Book.pageWidth(paper: event.source.pageAspect, 1) {
             p.session.library.books[event.book].pageWidth = width
             p.session.library.books[event.book].pageHeight = Book.referencePageHeight
         }

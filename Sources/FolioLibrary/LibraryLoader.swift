@@ -311,13 +311,14 @@ struct LibraryLoader {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// A book's page size from its first page's aspect (height 568, the reference), or the
-    /// reference size when its size cannot be read (the page will show a placeholder) or its
-    /// shape is not a page's (a note says so: one strip must not shape the whole book).
+    /// A book's page size from its paper's aspect (height 568, the reference): its document's
+    /// (the shape most of its first pages have), or its first image's; the reference size when
+    /// that cannot be read (the page will show a placeholder) or is not a page's shape (a note
+    /// says so: one strip must not shape the whole book).
     mutating func sized(_ book: Book) -> Book {
-        guard let first = book.pages.first, let size = documents.naturalSize(first), size.width > 0, size.height > 0 else { return book }
-        guard let width = Book.pageWidth(firstPage: size.width, size.height) else {
-            problems.append(Problem(file: first.description, message: "the first page is \(Int(size.width))×\(Int(size.height)), not the shape of a page "
+        guard let first = book.pages.first, let size = documents.paperSize(first), size.width > 0, size.height > 0 else { return book }
+        guard let width = Book.pageWidth(paper: size.width, size.height) else {
+            problems.append(Problem(file: first.description, message: "its pages are \(Int(size.width))×\(Int(size.height)), not the shape of a page "
                 + "(\(Book.pageSizeRule)); the book uses the reference page size", severity: .note))
             return book
         }
@@ -438,7 +439,7 @@ struct ManifestReader {
                 (book.pageWidth, book.pageHeight) = size
             } else {
                 report(v["pageSize"]!, Self.dot(at, "pageSize"),
-                       "[\(size.0), \(size.1)] is not a page size (\(Book.pageSizeRule)); the first page's shape is used")
+                       "[\(size.0), \(size.1)] is not a page size (\(Book.pageSizeRule)); the book's own shape is used")
                 book = loader.sized(book)
             }
         } else if v["pageSize"] == nil {

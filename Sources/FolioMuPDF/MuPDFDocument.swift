@@ -26,7 +26,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     /// The page count, the shape of the pages and the text size of the current layout, whether
     /// the count is an estimate (the book is not laid out to its end), and the chapters whose
     /// pages are counted in it (laid out; all of a reflowable book laid out whole).
-    let laidOut: Mutex<(pages: Int, aspect: Double, fontSize: Double, estimated: Bool, chapters: Int)>
+    let laidOut: Mutex<(pages: Int, paper: (width: Double, height: Double)?, fontSize: Double, estimated: Bool, chapters: Int)>
     /// Characters drawn on each page of the current layout counted so far (`characters(_:)`).
     let characterCounts = Mutex([Int: Int]())
     /// The place this layout was made to keep (`relaid`) and where it is in the text: asked
@@ -81,7 +81,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         title = Self.metadata(doc, "info:Title") ?? (mobi.title.isEmpty ? nil : mobi.title)
         // "Unknown" is what converters write when they know no author.
         author = Self.metadata(doc, "info:Author") ?? (mobi.author.isEmpty || mobi.author == "Unknown" ? nil : mobi.author)
-        laidOut = Mutex((0, Book.referencePageWidth / Book.referencePageHeight, fontSize, false, 0))
+        laidOut = Mutex((0, nil, fontSize, false, 0))
         // Fixed-layout books keep Folio's page box.
         layoutAspect = Mutex(Self.shape(pageAspect, of: info))
         // Fully initialised: from here a throw lets the handle go, which closes the document
@@ -206,10 +206,10 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         guard n >= 0 else { throw PageError.invalid(path: path, message: "cannot be laid out: \(Self.words(error))") }
         var box: [Float] = [0, 0, 0, 0]
         // A reflowable page's paper is the text block and Folio's margins about it.
-        let first = frame.map { ($0.width, $0.height) }
-            ?? (n > 0 && folio_mu_bounds(doc, 0, &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil)
-        let aspect = Book.paperAspect(firstPage: first)
-        laidOut.withLock { $0 = (Int(n), aspect, fontSize, count.estimated, count.chapters) }
+        let paper = frame.map { ($0.width, $0.height) } ?? Book.paperSize(pageCount: Int(n)) { index in
+            folio_mu_bounds(doc, Int32(index), &box, &error) == 0 ? (Double(box[2] - box[0]), Double(box[3] - box[1])) : nil
+        }
+        laidOut.withLock { $0 = (Int(n), paper, fontSize, count.estimated, count.chapters) }
         characterCounts.withLock { $0 = [:] }
     }
 
@@ -248,7 +248,7 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         let height = Book.referencePageHeight
         let viewport = (Double(info.viewport_width), Double(info.viewport_height))
         guard info.pre_paginated != 0, viewport.0 > 0, viewport.1 > 0,
-              Book.pageWidth(firstPage: viewport.0, viewport.1) != nil else { return (height * pageAspect, height) }
+              Book.pageWidth(paper: viewport.0, viewport.1) != nil else { return (height * pageAspect, height) }
         return (viewport.0 * 0.75, viewport.1 * 0.75)
     }
 
@@ -380,7 +380,9 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         guard !counts.contains(where: { $0 < 0 }) else { return nil }
         return counts.reduce(0, +) + estimatedPages(of: givenUp.chapters..<givenUp.of, from: counts)
     }
-    var aspect: Double { laidOut.withLock { $0.aspect } }
+    var paperSize: (width: Double, height: Double)? { laidOut.withLock { $0.paper } }
+    /// The shape of every page's paper.
+    var aspect: Double { Book.paperAspect(paper: paperSize) }
     var fontSize: Double { laidOut.withLock { $0.fontSize } }
     var pageAspect: Double { layoutAspect.withLock { $0 } }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// Pages are rasterised at the size asked for (the size they are shown at), and a zoomed view
 /// gets the part of a page it shows at its own scale (a crop), so text stays sharp at any
 /// zoom; nothing is rendered at open, which reads only the cross-reference table
-/// and the first page's size. Its outline, page labels, words and links are read on demand
+/// and its first pages' sizes (`Book.paperSize`). Its outline, page labels, words and links are read on demand
 /// (PDFNavigation.swift). Does not: search text (FolioFind does, over the words), open
 /// links, or show forms and annotations beyond what poppler draws.
 ///
@@ -56,7 +56,8 @@ final class PDFDocument: PageSource, @unchecked Sendable {
     private let info = NSLock()
     private var infoHandle: OpaquePointer?
     private var labels: [Int: String?] = [:]
-    /// The shape of every page of the book: the first page's, unless that is no page's shape.
+    let paperSize: (width: Double, height: Double)?
+    /// The shape of every page of the book: its paper's, unless that is no page's shape.
     let aspect: Double
     /// Pages poppler must not be given: it would never finish them.
     private let hazards: PageHazards
@@ -82,9 +83,14 @@ final class PDFDocument: PageSource, @unchecked Sendable {
             let s = String(cString: t).trimmingCharacters(in: .whitespacesAndNewlines)
             return s.isEmpty ? nil : s
         }
-        let first = pageCount > 0 ? Self.size(of: doc, page: 0) : nil
-        aspect = Book.paperAspect(firstPage: first)
-        if let first { sizes[0] = first }
+        var voters: [Int: (width: Double, height: Double)] = [:]
+        paperSize = Book.paperSize(pageCount: pageCount) { index in
+            let size = Self.size(of: doc, page: index)
+            voters[index] = size
+            return size
+        }
+        aspect = Book.paperAspect(paper: paperSize)
+        sizes = voters
     }
 
     deinit {

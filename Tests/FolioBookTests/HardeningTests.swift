@@ -33,7 +33,7 @@ final class PageSizeTests: XCTestCase {
         let lib = Library.load(from: dir.path + "/book", logProblems: false)
         XCTAssertEqual(lib.books.first?.pageWidth, Book.referencePageWidth)
         XCTAssertEqual(lib.books.first?.pageHeight, Book.referencePageHeight)
-        XCTAssertTrue(lib.problems.contains { $0.severity == .note && $0.message.hasPrefix("the first page is 2000×10, not the shape of a page") },
+        XCTAssertTrue(lib.problems.contains { $0.severity == .note && $0.message.hasPrefix("its pages are 2000×10, not the shape of a page") },
                       "\(lib.problems)")
     }
 }

@@ -24,6 +24,25 @@ final class DjVuTests: XCTestCase {
         XCTAssertEqual(PageSources.format(of: "Scan.DJV")?.name, "DjVu")
     }
 
+    /// A scan's square cover does not shape the book: its portrait pages sat letterboxed on
+    /// square paper. The book takes their shape; the cover sits centred on their paper.
+    func testASquareCoverSitsOnThePagesPaper() throws {
+        let path = try Fixtures.djvu("covered.djvu")
+        let book = try XCTUnwrap(Library.load(from: path, documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertEqual(book.pageWidth, 379, accuracy: 1, "400 × 600 at the reference height")
+        let fit = PixelSize(width: 300, height: 450)
+        let page = try Fixtures.documents.render(book.pages[1], fit: fit).image
+        XCTAssertEqual(page.width, 300)
+        XCTAssertEqual(page.height, 450)
+        XCTAssertColour(page.pixel(150, 10), red, tolerance: 24, "the photo fills its paper")
+        let cover = try Fixtures.documents.render(book.pages[0], fit: fit).image
+        XCTAssertEqual(cover.width, 300)
+        XCTAssertEqual(cover.height, 450)
+        // The square, 300 × 300, centred: y 75…375.
+        XCTAssertColour(cover.pixel(150, 225), red, tolerance: 24, "the cover")
+        XCTAssertColour(cover.pixel(150, 30), white, "paper above the cover")
+    }
+
     /// Page 1 a colour photo, page 2 a bitonal bar, page 3 a square turned a quarter turn.
     func testEachPageShowsItsOwnPictureTheRightWayUp() throws {
         for name in ["book.djvu", "indirect/index.djvu"] {

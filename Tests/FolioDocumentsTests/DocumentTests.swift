@@ -46,6 +46,29 @@ final class PDFTests: XCTestCase {
         XCTAssertColour(r.image.pixel(210, 500), white, "below the landscape page")
     }
 
+    /// A square cover does not shape the book: every other page sat letterboxed on its square
+    /// paper. The book takes the shape most of its first pages have, and the cover sits centred
+    /// on that paper, as any page of another shape does.
+    func testAnOddFirstPageSitsOnTheOtherPagesPaper() throws {
+        let path = try Fixtures.path("covered.pdf")
+        let book = try XCTUnwrap(Library.load(from: path, documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertEqual(book.pageWidth, 401, "420 × 595 at the reference height")
+        let fit = PixelSize(width: 420, height: 595)
+        let page = try Fixtures.documents.render(book.pages[1], fit: fit).image
+        XCTAssertEqual(page.width, 420)
+        XCTAssertEqual(page.height, 595)
+        // The page's band fills its width: not a square centred on the page.
+        XCTAssertColour(page.pixel(5, 297), pageColours[1], "the band reaches the page's edge")
+        let cover = try Fixtures.documents.render(book.pages[0], fit: fit).image
+        XCTAssertEqual(Double(cover.width) / Double(cover.height), 420.0 / 595, accuracy: 0.01)
+        // The square, 420 × 420, centred: its band y 192…402, paper above and below it.
+        XCTAssertColour(cover.centre(), pageColours[0], "the cover's band")
+        XCTAssertColour(cover.pixel(210, 150), white, "the cover's own paper")
+        XCTAssertColour(cover.pixel(210, 40), white, "paper above the cover")
+        let source = try Fixtures.documents.open(path)
+        XCTAssertEqual(Book.paperAspect(paper: source.paperSize), 420.0 / 595, accuracy: 0.002)
+    }
+
     /// A crop is the same pixels as that part of the whole page rendered at the crop's scale,
     /// on the paper the page cache puts it on (a page of another shape centred).
     func testACropIsThatPartOfTheWholePage() throws {

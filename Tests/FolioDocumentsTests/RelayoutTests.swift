@@ -186,7 +186,7 @@ final class RelayoutTests: XCTestCase {
         XCTAssertEqual(aspect * 568, 453, accuracy: 0.001)
         let (wide, page) = try narrow.relaid(fontSize: 20, pageAspect: aspect, keeping: place)
         XCTAssertEqual(wide.pageAspect, aspect)
-        XCTAssertEqual(Book.paperAspect(firstPage: wide.pageSize(0)), aspect, accuracy: 0.001, "its paper takes the shape")
+        XCTAssertEqual(Book.paperAspect(paper: wide.paperSize), aspect, accuracy: 0.001, "its paper takes the shape")
         XCTAssertLessThan(wide.pageCount, narrow.pageCount)
         XCTAssertEqual(narrow.pageAspect, 362.0 / 568, "the open layout is left as it was")
         try assertPage(page, of: wide, holdsWord: start)

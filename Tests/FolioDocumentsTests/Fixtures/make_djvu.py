@@ -15,6 +15,7 @@ indirect/index.djvu: the same book as an indirect document (one file per page).
 escape/inner/index.djvu: an indirect document whose page is "../outside.djvu".
 cycle/index.djvu, cycle2/index.djvu: indirect documents whose page includes itself (INCL), and
   includes a shared file that includes it back; fifo/index.djvu: one whose second page is a FIFO.
+covered.djvu: a red square cover, 400 x 400 (c44), then page 1 twice.
 Bad input: garbage.djvu, truncated.djvu, lying.djvu (a chunk claims 2 GB), huge.djvu (a page
 claims 65535 x 65535 pixels).
 """
@@ -80,6 +81,11 @@ script = (f"set-outline {path('outline')}\n"
           f"select 2\nset-txt {path('text')}\nset-ant {path('links')}\n"
           f"select 3\nset-rotation 1\nset-txt {path('square-text')}\nsave\n")
 run("djvused", book, "-f", "/dev/stdin", stdin=script.encode())
+
+# A square cover before two portrait pages: the book takes the pages' shape.
+ppm("cover.ppm", 400, 400, lambda y: (220, 30, 30))
+run("c44", path("cover.ppm"), path("cover.djvu"))
+run("djvm", "-c", os.path.join(out, "covered.djvu"), path("cover.djvu"), path("photo.djvu"), path("photo.djvu"))
 
 os.makedirs(os.path.join(out, "indirect"), exist_ok=True)
 run("djvmcvt", "-i", book, os.path.join(out, "indirect"), "index.djvu")

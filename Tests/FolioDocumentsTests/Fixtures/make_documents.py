@@ -42,6 +42,8 @@ pdf("landscape.pdf", [(842, 595)] * 3)
 pdf("mixed.pdf", [(420, 595), (842, 595), (500, 500)])
 # A first page no book can take the shape of (200:1): the book keeps the reference shape.
 pdf("strip.pdf", [(20000, 100), (420, 595)])
+# A square cover before portrait pages, as scans and PDFs with a cover have.
+pdf("covered.pdf", [(500, 500)] + [(420, 595)] * 5)
 pdf("long.pdf", [(420, 595)] * long_pages)
 
 # Thin black lines one point apart: sharp only when rasterised at the size shown.

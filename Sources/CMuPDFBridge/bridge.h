@@ -188,6 +188,11 @@ fz_buffer *folio_put_cover(fz_context *ctx, fz_buffer *page, const char *markup)
 /// An SVG picture with the rules of its own stylesheet written as attributes (svg.c), or NULL
 /// when it has none.
 fz_buffer *folio_svg_styles(fz_context *ctx, fz_buffer *svg);
+
+/// The FB2 `fb2` with an id put on each section its contents lead to that has none (a new
+/// buffer; NULL when none needs one), and its contents into `contents`: each titled section,
+/// nested as the sections are, and a notes body once (fb2.c).
+fz_buffer *folio_fb2_contents(fz_context *ctx, fz_buffer *fb2, struct page_marks *contents);
 /// A MOBI's prepared copy (mobi.c), its NCX's entries added to `contents`; NULL when MuPDF is to
 /// read the file as it is (not a MOBI 6 book it reads, or too many records).
 fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_typeset_options *options, const char *lang,

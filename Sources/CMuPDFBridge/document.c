@@ -216,10 +216,16 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
                 fz_drop_buffer(ctx, file);
                 file = readable;
             }
+            fz_buffer *marked = folio_fb2_contents(ctx, file, &d->heads);
+            if (marked) {
+                fz_drop_buffer(ctx, file);
+                file = marked;
+            }
             fb2_language(file, info->language, sizeof info->language);
             copy = folio_prepare_markup(ctx, file, &options, info->language, &cache);
             stream = fz_open_buffer(ctx, copy);
             doc = fz_open_document_with_stream(ctx, "application/x-fictionbook", stream);
+            d->indexed = d->heads.read = d->heads.count > 0;
         } else if (info->epub || info->obfuscated_fonts) {
             arch = fz_open_archive(ctx, path);
             enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");

@@ -202,6 +202,26 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(doc.furniture(right)?.head, "Chapter One \u{2014} D\u{E9}but")
     }
 
+    /// An FB2's contents are its titled sections, nested as they are, each title's paragraphs
+    /// joined, and its notes once, and they name its running heads: MuPDF listed every title
+    /// and subtitle flat, a title's paragraphs and note references run together ("Chapter
+    /// 1The Beginning [1]"), and each note.
+    func testAnFB2sContentsAreItsSections() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("sections.fb2"), fontSize: 11)
+        let pages = try (0..<doc.pageCount).map { try doc.text(page: $0)?.words.map(\.text) ?? [] }
+        let page = { (word: String) in try XCTUnwrap(pages.firstIndex { $0.contains(word) }, word) }
+        let notes = try XCTUnwrap(pages.firstIndex { $0.contains("note.") })
+        XCTAssertEqual(doc.outline, [
+            OutlineEntry(title: "Chapter 1. The Beginning", page: try page("ECHO"), children: [
+                OutlineEntry(title: "Part 1.1", page: try page("FOXTROT"), children: [
+                    OutlineEntry(title: "Part 1.1.1", page: try page("GOLF"))])]),
+            OutlineEntry(title: "Chapter 2", page: try page("HOTEL")),
+            OutlineEntry(title: "Notes", page: notes)])
+        let hotel = try page("HOTEL")
+        let right = try XCTUnwrap((hotel + 1...notes).first { doc.furniture($0)?.right == true })
+        XCTAssertEqual(doc.furniture(right)?.head, "Chapter 2")
+    }
+
     /// An FB2 with one damaged picture shows its others, and is set with the reader's typography:
     /// MuPDF reads every picture as it opens an FB2, and one it cannot decode threw it out of
     /// reading the pictures and the stylesheets, so the cover and line spacing were lost.

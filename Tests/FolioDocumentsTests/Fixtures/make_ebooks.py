@@ -153,6 +153,25 @@ with open(os.path.join(out, "notes.fb2"), "w") as f:
             f'</section></body><body name="notes"><title><p>Notes</p></title>{notes}</body></FictionBook>')
 
 
+# An FB2's contents as FB2s write them: a title of two paragraphs with a note reference, a
+# subtitle, titled sections nested in untitled ones (one with an id of its own), a section
+# named in a comment, and a notes body.
+with open(os.path.join(out, "sections.fb2"), "w") as f:
+    text = "".join(f"<p>{FILLER * 2}</p>" for _ in range(6))
+    def section(word, title, inner="", id=""):
+        return (f'<section{id}><title>{title}</title><p>{word} {FILLER}</p>{text}{inner}</section>')
+    deep = section("GOLF", "<p>Part 1.1.1</p>", id=' id="given"')
+    nested = "<section>" + section("FOXTROT", "<p>Part 1.1</p>", "<section>" + deep + "</section>") + "</section>"
+    one = section("ECHO", '<p>Chapter 1</p><p>The Beginning <a l:href="#n1" type="note">[1]</a></p>',
+                  "<subtitle>A Subtitle</subtitle>" + nested)
+    two = section("HOTEL", "<p>Chapter 2</p><empty-line/>")
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" '
+            'xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>Sectioned</book-title><lang>en</lang>'
+            '</title-info></description><body><title><p>Sectioned</p></title><!-- a > b, <section> named --><section>'
+            f'{one}</section>{two}</body><body name="notes"><title><p>Notes</p></title>'
+            '<section id="n1"><title><p>1</p></title><p>A note.</p></section></body></FictionBook>')
+
+
 # An FB2 with a red cover and a picture that is no picture (its bytes damaged), and pages of text.
 with open(os.path.join(out, "pictured.fb2"), "w") as f:
     cover = base64.b64encode(png(60, 90, COLOURS[0])).decode()

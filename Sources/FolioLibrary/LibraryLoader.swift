@@ -181,8 +181,19 @@ struct LibraryLoader {
         let title = (Self.name(path) as NSString).deletingPathExtension
         guard let pages = documentPages(path) else { return Book(title: title, pages: [.document(path, index: 0)]) }
         let source = try? documents.open(path)
-        let book = Book(title: source?.title ?? title, author: source?.author, pages: pages, direction: source?.direction ?? .ltr)
+        let book = Book(title: Self.meant(source?.title) ?? title, author: Self.meant(source?.author), pages: pages,
+                        direction: source?.direction ?? .ltr)
         return sized(book)
+    }
+
+    /// A title or author a document's metadata gives, unless it is a program's slip: a Perl
+    /// reference printed for its value ("ARRAY(0x2c7cf020)", as some PDF producers write the
+    /// author), which on a shelf card reads as Folio's own fault.
+    static func meant(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let slip = ["ARRAY(0x", "HASH(0x", "SCALAR(0x", "CODE(0x"].contains { value.hasPrefix($0) } && value.hasSuffix(")")
+            && value.dropLast().split(separator: "x", maxSplits: 1).last?.allSatisfy(\.isHexDigit) == true
+        return slip ? nil : value
     }
 
     /// The pages of a document, or nil (with a problem) when it cannot be opened.

@@ -18,6 +18,16 @@ final class PDFTests: XCTestCase {
         XCTAssertEqual(book.coverImage, book.pages[0])
     }
 
+    /// A Perl reference a producer wrote for the title or author is no title or author: the
+    /// shelf card read "ARRAY(0x2c7cf020)", as if Folio had slipped.
+    func testMetadataAProgramSlippedIsNotShown() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("slipped.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertEqual(book.title, "slipped")
+        XCTAssertNil(book.author)
+        XCTAssertEqual(try XCTUnwrap(Library.load(from: try Fixtures.path("portrait.pdf"), documents: Fixtures.documents,
+                                                  logProblems: false).books.first).title, "A Portrait Document")
+    }
+
     func testLandscapePDFTakesItsTitleFromTheFileName() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("landscape.pdf"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.title, "landscape")

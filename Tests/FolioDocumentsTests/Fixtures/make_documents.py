@@ -15,11 +15,13 @@ def colour(i):
     return [(0.9, 0.1, 0.1), (0.1, 0.7, 0.1), (0.1, 0.2, 0.9), (0.9, 0.8, 0.1), (0.7, 0.1, 0.8)][i % 5]
 
 
-def pdf(name, sizes, title=None):
+def pdf(name, sizes, title=None, author=None):
     path = os.path.join(out, name)
     surface = cairo.PDFSurface(path, *sizes[0])
     if title:
         surface.set_metadata(cairo.PDFMetadata.TITLE, title)
+    if author:
+        surface.set_metadata(cairo.PDFMetadata.AUTHOR, author)
     for i, (w, h) in enumerate(sizes):
         surface.set_size(w, h)
         cr = cairo.Context(surface)
@@ -45,6 +47,8 @@ pdf("strip.pdf", [(20000, 100), (420, 595)])
 # A square cover before portrait pages, as scans and PDFs with a cover have.
 pdf("covered.pdf", [(500, 500)] + [(420, 595)] * 5)
 pdf("long.pdf", [(420, 595)] * long_pages)
+# Metadata as a Perl producer slips and writes it: references printed for their values.
+pdf("slipped.pdf", [(420, 595)], title="HASH(0x55d0c0ffee10)", author="ARRAY(0x2c7cf020)")
 
 # Thin black lines one point apart: sharp only when rasterised at the size shown.
 surface = cairo.PDFSurface(os.path.join(out, "lines.pdf"), 400, 400)

@@ -9,13 +9,51 @@
 /// Outlines deeper than this are cut (a hostile file's nesting must not exhaust the stack).
 enum { max_outline_depth = 32 };
 
+/// The spine item `target`'s file (the part before its '#') is, or -1.
+static int spine_item(folio_mu_doc *d, const char *target) {
+    if (!d->spine_names) return -1;
+    size_t file = strcspn(target, "#");
+    for (int c = 0; c < d->spine_count; c++)
+        if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) return c;
+    return -1;
+}
+
+/// `target` (an archive path, maybe with a "#fragment", of `size` bytes) made one of the book's
+/// chapters, as readers forgive a navigation document's wrong folders (EDRLab's test book links
+/// "Text/c.xhtml" from Text/nav.xhtml): kept when its file is a spine item, else the one spine
+/// item of that file name, if only one has it. Its spine item, or -1.
+static int spine_target(folio_mu_doc *d, char *target, size_t size) {
+    int found = spine_item(d, target);
+    if (found >= 0 || !d->spine_names) return found;
+    size_t file = strcspn(target, "#");
+    const char *name = target;
+    for (const char *p = target; p < target + file; p++)
+        if (*p == '/') name = p + 1;
+    size_t len = (size_t)(target + file - name);
+    for (int c = 0; c < d->spine_count && len; c++) {
+        const char *item = d->spine_names[c], *slash = item ? strrchr(item, '/') : NULL, *own = slash ? slash + 1 : item;
+        if (!own || strlen(own) != len || strncmp(own, name, len)) continue;
+        if (found >= 0) return -1;
+        found = c;
+    }
+    char fragment[1024];
+    snprintf(fragment, sizeof fragment, "%s", target + file);
+    if (found >= 0) snprintf(target, size, "%s%s", d->spine_names[found], fragment);
+    return found;
+}
+
 static void flatten(fz_context *ctx, folio_mu_doc *d, fz_outline *o, int depth,
                     folio_mu_outline **entries, int *count, int *capacity) {
     for (; o && depth < max_outline_depth; o = o->next) {
         *entries = fb_grow(ctx, *entries, *count, capacity, sizeof **entries);
         // An EPUB's entries carry only their target (a chapter file): resolve it in this layout.
         fz_location at = o->page;
-        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) at = fz_resolve_link(ctx, d->doc, o->uri, NULL, NULL);
+        if (at.chapter < 0 && o->uri && !fz_is_external_link(ctx, o->uri)) {
+            char target[2048];
+            snprintf(target, sizeof target, "%s", o->uri);
+            spine_target(d, target, sizeof target);
+            at = fz_resolve_link(ctx, d->doc, target, NULL, NULL);
+        }
         int page = fb_page_number(ctx, d, at);
         (*entries)[(*count)++] = (folio_mu_outline){ strdup(o->title ? o->title : ""), page, depth };
         flatten(ctx, d, o->down, depth + 1, entries, count, capacity);
@@ -41,6 +79,7 @@ static void nav_list(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *b
             snprintf(target, sizeof target, "%s%s", base, href);
             fz_urldecode(target);
             fz_cleanname(target);
+            spine_target(d, target, sizeof target);
             fz_try(ctx) {
                 fz_location at = fz_resolve_link(ctx, d->doc, target, NULL, NULL);
                 page = fb_page_number(ctx, d, at);
@@ -144,10 +183,7 @@ static void add_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, 
     snprintf(target, sizeof target, "%s%s", base, href);
     fz_urldecode(target);
     fz_cleanname(target);
-    size_t file = strcspn(target, "#");
-    int chapter = -1;
-    for (int c = 0; c < d->spine_count && chapter < 0; c++)
-        if (d->spine_names[c] && strlen(d->spine_names[c]) == file && !strncmp(d->spine_names[c], target, file)) chapter = c;
+    int chapter = spine_target(d, target, sizeof target);
     if (chapter < 0) return;
     list->items = fb_grow(ctx, list->items, list->count, capacity, sizeof *list->items);
     list->items[list->count++] = (struct page_mark){ chapter, strdup(target), strdup(label), -2, 0 };

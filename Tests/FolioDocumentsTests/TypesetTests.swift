@@ -333,6 +333,19 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// Contents whose links name their folder twice lead to the chapter of that file name, as
+    /// other readers forgive them: each entry of EDRLab's large-tables.epub led nowhere, and its
+    /// running heads named nothing.
+    func testContentsLinksThatMissTheirFolderFindTheirChapter() throws {
+        let doc = try TypesetBooks.open("misled.epub")
+        let pages = try (0..<doc.pageCount).map { try XCTUnwrap(doc.text(page: $0)).words.map(\.text) }
+        let starts = try (1...2).map { n in try XCTUnwrap(pages.firstIndex { zip($0, $0.dropFirst()).contains { $0 == ("Part", "\(n)") } }) }
+        XCTAssertEqual(doc.outline.map(\.title), ["Part 1", "Part 2"])
+        XCTAssertEqual(doc.outline.map(\.page), starts)
+        let right = try XCTUnwrap((starts[1] + 1..<doc.pageCount).first { doc.furniture($0)?.right == true })
+        XCTAssertEqual(doc.furniture(right)?.head, "Part 2")
+    }
+
     /// A right-hand page's running head is the contents entry it lies under, though one file
     /// holds them all (it was the file's first entry on every page of it); a left-hand page's
     /// is the book's title.

@@ -47,6 +47,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    matter without breaks, then two chapters with breaks 12 to 19, each right
                    before a paragraph starting with the word "markN"
   printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document
+  misled.epub      two chapters in Text/, "Part 1" and "Part 2", whose navigation document, in Text/
+                   too, links "Text/c0.xhtml#h0" (strictly Text/Text/…, which the book lacks)
   entities.epub    a chapter whose DOCTYPE declares its quotation marks as entities (`&O;`, `&C;`),
                    as Readium's *Alice* does, and entities expanding to entities ten times over
   epubtype.epub    rules by `epub:type`, as Standard Ebooks writes them (`@namespace epub`,
@@ -225,6 +227,15 @@ nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}"
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
+
+# A navigation document in Text/ whose links name the folder again ("Text/c0.xhtml"), as
+# EDRLab's large-tables.epub does: strictly Text/Text/c0.xhtml, which the book lacks.
+misled = [(f"Text/c{n}.xhtml", "application/xhtml+xml", xhtml(f'<h1 id="h{n}">Part {n + 1}</h1>' + "".join(f"<p>{LONG}</p>" for _ in range(24))))
+          for n in range(2)]
+nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="Text/c{n}.xhtml#h{n}">Part {n + 1}</a></li>' for n in range(2))
+            + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+epub("misled.epub", "Misled", "en", [("Text/nav.xhtml", "application/xhtml+xml", nav)] + misled, [f for f, _, _ in misled],
+     properties={"Text/nav.xhtml": "nav"})
 
 # Entities a chapter declares (MuPDF prints them as written), and a bomb of entities.
 bomb = "".join(f'<!ENTITY {a} "{("&" + b + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi")) + '<!ENTITY i "LOL">'

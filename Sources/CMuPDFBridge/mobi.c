@@ -2,14 +2,12 @@
 // its record table checked, and its prepared copy, which MuPDF opens in its place: the text it
 // would read, in UTF-8, with the cover (EXTH 201) as its first page, `filepos` links made links
 // it follows, hyphenated (typeset.c), with the book's pictures; and the contents of its NCX
-// index. Does not read KF8 (AZW3) sections: MuPDF reads the MOBI 6 text.
+// index. A KF8 (AZW3) book's text is its parts put together (kf8.c).
 #include "bridge.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t be16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
 
 /// Copies `n` bytes of text into `out` (of `size`), cut at a character boundary.
 static void copy_text(char *out, size_t size, const unsigned char *text, size_t n) {
@@ -25,14 +23,14 @@ static void copy_text(char *out, size_t size, const unsigned char *text, size_t 
 /// `*len` its bytes. A damaged header gives nothing.
 static const unsigned char *exth_value(const unsigned char *d, size_t n, size_t r0, uint32_t type, size_t *len) {
     if (r0 > n || n - r0 < 132) return NULL;
-    size_t header = be32(d + r0 + 20);
-    if (!(be32(d + r0 + 128) & 0x40) || header > n - r0 - 16) return NULL;
+    size_t header = fb_be32(d + r0 + 20);
+    if (!(fb_be32(d + r0 + 128) & 0x40) || header > n - r0 - 16) return NULL;
     size_t e = r0 + 16 + header;
     if (n - e < 12 || memcmp(d + e, "EXTH", 4)) return NULL;
-    size_t p = e + 12, end = e + be32(d + e + 4);
+    size_t p = e + 12, end = e + fb_be32(d + e + 4);
     if (end > n || end < e) end = n;
-    for (uint32_t i = 0, count = be32(d + e + 8); i < count && p + 8 <= end; i++) {
-        uint32_t at_type = be32(d + p), at_len = be32(d + p + 4);
+    for (uint32_t i = 0, count = fb_be32(d + e + 8); i < count && p + 8 <= end; i++) {
+        uint32_t at_type = fb_be32(d + p), at_len = fb_be32(d + p + 4);
         if (at_len < 8 || at_len > end - p) break;
         if (at_type == type) {
             *len = at_len - 8;
@@ -53,9 +51,9 @@ void fb_read_mobi_header(fz_context *ctx, const char *path, folio_mu_info *info)
         d = fz_malloc(ctx, limit);
         size_t n = fz_read(ctx, file, d, limit), len;
         if (n < 82 || memcmp(d + 60, "BOOKMOBI", 8)) break;
-        size_t r0 = be32(d + 78);
+        size_t r0 = fb_be32(d + 78);
         if (r0 > n || n - r0 < 132 || memcmp(d + r0 + 16, "MOBI", 4)) break;
-        size_t name_at = r0 + be32(d + r0 + 84), name_len = be32(d + r0 + 88);
+        size_t name_at = r0 + fb_be32(d + r0 + 84), name_len = fb_be32(d + r0 + 88);
         if (name_at <= n && name_len <= n - name_at) copy_text(info->mobi_title, sizeof info->mobi_title, d + name_at, name_len);
         const unsigned char *v;
         if ((v = exth_value(d, n, r0, 503, &len))) copy_text(info->mobi_title, sizeof info->mobi_title, v, len);
@@ -79,34 +77,18 @@ int fb_palm_database(const char *path, const unsigned char *d, size_t n) {
 
 // MARK: the database
 
-/// A Palm database's records, its table checked, and what its first record's PalmDOC and MOBI
-/// headers say, read where MuPDF reads them (mobi.c: from the record's start, past its end if
-/// need be).
-typedef struct {
-    const unsigned char *d;
-    size_t n;
-    uint32_t count;
-    unsigned compression;  ///< 1 none, 2 PalmDOC (MuPDF refuses others)
-    uint32_t text_length, text_records;
-    size_t r0;  ///< where the first record starts
-    int mobi;   ///< it has a MOBI header
-} palm_db;
-
-static size_t record_at(const palm_db *db, uint32_t i) { return be32(db->d + 78 + 8 * i); }
-static size_t record_end(const palm_db *db, uint32_t i) { return i + 1 < db->count ? record_at(db, i + 1) : db->n; }
-
 /// Reads the `n` bytes of `d` as a Palm database: 0, with the reason in `why` (of `size`), when a
 /// record lies outside the file or before the one before it, which MuPDF would follow unchecked.
 static int palm_open(const unsigned char *d, size_t n, palm_db *db, char *why, size_t size) {
     memset(db, 0, sizeof *db);
     if (n < 78) return 0;  // MuPDF finds it cut short
-    uint32_t count = be16(d + 76), previous = 0;
+    uint32_t count = fb_be16(d + 76), previous = 0;
     if (78 + 8 * (size_t)count > n) {
         snprintf(why, size, "its record table (%u records) runs past the end of the file; not opened", count);
         return 0;
     }
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t at = be32(d + 78 + 8 * i);
+        uint32_t at = fb_be32(d + 78 + 8 * i);
         if (at > n) {
             snprintf(why, size, "record %u starts at byte %u, past the end of the file (%zu bytes); not opened", i, at, n);
             return 0;
@@ -117,11 +99,11 @@ static int palm_open(const unsigned char *d, size_t n, palm_db *db, char *why, s
         }
         previous = at;
     }
-    *db = (palm_db){.d = d, .n = n, .count = count, .r0 = count ? be32(d + 78) : n};
+    *db = (palm_db){.d = d, .n = n, .count = count, .r0 = count ? fb_be32(d + 78) : n};
     if (count >= 2 && n - db->r0 >= 16) {
-        db->compression = be16(d + db->r0);
-        db->text_length = be32(d + db->r0 + 4);
-        db->text_records = be16(d + db->r0 + 8);
+        db->compression = fb_be16(d + db->r0);
+        db->text_length = fb_be32(d + db->r0 + 4);
+        db->text_records = fb_be16(d + db->r0 + 8);
         db->mobi = n - db->r0 >= 32 && !memcmp(d + db->r0 + 16, "MOBI", 4);
     }
     return 1;
@@ -156,7 +138,7 @@ static void palmdoc(fz_context *ctx, fz_buffer *out, const unsigned char *d, siz
 static void palm_text(fz_context *ctx, const palm_db *db, fz_buffer *out) {
     for (uint32_t i = 1; i <= db->text_records && i < db->count; i++) {
         uint32_t remain = db->text_length - (uint32_t)out->len;
-        size_t p = record_at(db, i), end = out->len + (remain < 4096 ? remain : 4096);
+        size_t p = fb_record_at(db, i), end = out->len + (remain < 4096 ? remain : 4096);
         if (db->compression == 2) palmdoc(ctx, out, db->d, db->n, p, end);
         else fz_append_data(ctx, out, db->d + p, end - out->len < db->n - p ? end - out->len : db->n - p);
     }
@@ -165,9 +147,9 @@ static void palm_text(fz_context *ctx, const palm_db *db, fz_buffer *out) {
 /// Whether Folio reads the database through a copy it prepares (`folio_prepare_mobi`): a MOBI 6
 /// book with its MOBI header whole, in an encoding MuPDF reads. Else MuPDF reads it as it is.
 static int preparable(const palm_db *db) {
-    if (!db->mobi || db->count < 2 || record_end(db, 0) - db->r0 < 248 || memcmp(db->d + 60, "BOOKMOBI", 8)) return 0;
+    if (!db->mobi || db->count < 2 || fb_record_end(db, 0) - db->r0 < 248 || memcmp(db->d + 60, "BOOKMOBI", 8)) return 0;
     if (db->compression != 1 && db->compression != 2) return 0;
-    uint32_t encoding = be32(db->d + db->r0 + 28);
+    uint32_t encoding = fb_be32(db->d + db->r0 + 28);
     return encoding == 1252 || encoding == 65001 || encoding == 0;
 }
 
@@ -192,22 +174,6 @@ void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info) {
 
 // MARK: the contents (the NCX index)
 
-/// A forward-encoded integer of an index entry: 7 bits a byte, most significant first, its last
-/// byte's top bit set, at most 4 bytes. `*p` moves past it, never beyond `end`.
-static uint32_t varlen(const unsigned char *d, size_t *p, size_t end) {
-    uint32_t v = 0;
-    for (int k = 0; k < 4 && *p < end; k++) {
-        unsigned b = d[(*p)++];
-        v = v << 7 | (b & 0x7f);
-        if (b & 0x80) break;
-    }
-    return v;
-}
-
-/// A tag of an index's TAGX table: how many values it has, its bits in the control byte, and
-/// whether it ends a control byte.
-typedef struct { unsigned char tag, values, mask, end; } tagx_entry;
-
 /// One NCX entry: where in the text it points, its depth and where its label lies.
 typedef struct { uint32_t offset, depth, label; int order; } ncx_entry;
 
@@ -217,45 +183,21 @@ static int by_offset(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/// The first value of tags 1 (offset), 3 (label) and 4 (depth) of the entry whose control
-/// bytes start at `start` of record `rec` (`len` bytes), as `tags` lay them out.
-static int read_entry(const unsigned char *rec, size_t len, size_t start, uint32_t control_bytes, const tagx_entry *tags,
-                      int tag_count, ncx_entry *e) {
-    struct { unsigned char tag, values; uint32_t count, bytes; } found[64];
-    int nfound = 0, control = 0;
-    size_t pos = start + control_bytes;
-    for (int t = 0; t < tag_count; t++) {
-        if (tags[t].end & 1) { control++; continue; }
-        if (control >= (int)control_bytes || !tags[t].mask) break;
-        unsigned mask = tags[t].mask, v = rec[start + control] & mask, shift = 0;
-        if (!v) continue;
-        while (!(mask >> shift & 1)) shift++;
-        found[nfound].tag = tags[t].tag;
-        found[nfound].values = tags[t].values;
-        found[nfound].bytes = v == mask && (mask & (mask - 1)) ? varlen(rec, &pos, len) : 0;
-        found[nfound].count = found[nfound].bytes ? 0 : v >> shift;
-        nfound++;
+/// The NCX's entries as they are read, and a KF8 book's parts, whose positions its entries give
+/// (tag 6) where a MOBI 6 book's give offsets into the text (tag 1).
+typedef struct { ncx_entry *entries; int count, capacity; const fb_kf8 *kf8; } ncx_reading;
+
+static void use_ncx_entry(fz_context *ctx, const fb_index_entry *e, void *user) {
+    ncx_reading *r = user;
+    uint32_t offset = e->count[1] ? e->values[1][0] : UINT32_MAX;
+    if (!e->count[1] && e->count[6] == 2 && r->kf8 && e->values[6][0] < (uint32_t)r->kf8->frag_count) {
+        const fb_kf8_fragment *f = r->kf8->frags + e->values[6][0];
+        if (e->values[6][1] <= UINT32_MAX - f->insert) offset = f->insert + e->values[6][1];
     }
-    *e = (ncx_entry){UINT32_MAX, 0, UINT32_MAX, 0};
-    for (int f = 0; f < nfound; f++) {
-        uint32_t first = 0, values = 0;
-        if (found[f].bytes) {
-            for (size_t from = pos; pos - from < found[f].bytes && pos < len; values++) {
-                uint32_t v = varlen(rec, &pos, len);
-                if (!values) first = v;
-            }
-        } else {
-            for (uint32_t k = 0; k < found[f].count * found[f].values && pos < len; k++, values++) {
-                uint32_t v = varlen(rec, &pos, len);
-                if (!values) first = v;
-            }
-        }
-        if (!values) continue;
-        if (found[f].tag == 1) e->offset = first;
-        if (found[f].tag == 3) e->label = first;
-        if (found[f].tag == 4) e->depth = first;
-    }
-    return e->offset != UINT32_MAX && e->label != UINT32_MAX;
+    if (offset == UINT32_MAX || !e->count[3]) return;
+    r->entries = fb_grow(ctx, r->entries, r->count, &r->capacity, sizeof *r->entries);
+    r->entries[r->count] = (ncx_entry){offset, e->count[4] ? e->values[4][0] : 0, e->values[3][0], r->count};
+    r->count++;
 }
 
 /// The label at `offset` of the index's CNCX records (the first at record `cncx`, `cncx_count`
@@ -265,9 +207,9 @@ static void ncx_label(const palm_db *db, uint32_t cncx, uint32_t cncx_count, uin
     out[0] = 0;
     uint32_t k = offset >> 16;
     if (k >= cncx_count || cncx + k >= db->count) return;
-    size_t at = record_at(db, cncx + k), end = record_end(db, cncx + k), p = at + (offset & 0xffff);
+    size_t at = fb_record_at(db, cncx + k), end = fb_record_end(db, cncx + k), p = at + (offset & 0xffff);
     if (p >= end) return;
-    size_t len = varlen(db->d, &p, end);
+    size_t len = fb_varlen(db->d, &p, end);
     if (len > end - p) len = end - p;
     if (encoding == 65001) {
         copy_text(out, size, db->d + p, len);
@@ -280,58 +222,31 @@ static void ncx_label(const palm_db *db, uint32_t cncx, uint32_t cncx_count, uin
 }
 
 /// The entries of the NCX index whose first record is `ncx`, in the order of the text, each as a
-/// place in the book's one chapter (`#fileposN`, N where it points in the text).
-static void read_ncx(fz_context *ctx, const palm_db *db, uint32_t ncx, struct page_marks *contents) {
-    ncx_entry *entries = NULL;
-    int count = 0, capacity = 0;
-    fz_var(entries); fz_var(count); fz_var(capacity);
-    if (ncx >= db->count) return;
-    const unsigned char *r = db->d + record_at(db, ncx);
-    size_t rn = record_end(db, ncx) - record_at(db, ncx);
-    if (rn < 56 || memcmp(r, "INDX", 4)) return;
-    uint32_t header = be32(r + 4), records = be32(r + 24), encoding = be32(r + 28), cncx_count = be32(r + 52);
-    if (header > rn - 12 || memcmp(r + header, "TAGX", 4) || records > db->count) return;
-    uint32_t tagx_len = be32(r + header + 4), control_bytes = be32(r + header + 8);
-    if (tagx_len < 12 || tagx_len > rn - header || control_bytes > 8) return;
-    tagx_entry tags[64];
-    int tag_count = 0;
-    for (size_t i = 12; i + 4 <= tagx_len && tag_count < 64; i += 4) {
-        const unsigned char *t = r + header + i;
-        tags[tag_count++] = (tagx_entry){t[0], t[1], t[2], t[3]};
-    }
+/// place in the book's one chapter (`#fileposN`, N where it points in the text; in a KF8 book's
+/// parts put together, `kf8`).
+static void read_ncx(fz_context *ctx, const palm_db *db, uint32_t ncx, const fb_kf8 *kf8, struct page_marks *contents) {
+    ncx_reading r = {.kf8 = kf8};
+    fz_var(r);
     fz_try(ctx) {
-        for (uint32_t k = 1; k <= records && ncx + k < db->count; k++) {
-            const unsigned char *rec = db->d + record_at(db, ncx + k);
-            size_t len = record_end(db, ncx + k) - record_at(db, ncx + k);
-            if (len < 28 || memcmp(rec, "INDX", 4)) continue;
-            uint32_t idxt = be32(rec + 20), here = be32(rec + 24);
-            if (idxt > len - 4 || memcmp(rec + idxt, "IDXT", 4)) continue;
-            for (uint32_t j = 0; j < here && idxt + 6 + 2 * (size_t)j <= len && count < folio_mu_max_entries; j++) {
-                size_t at = be16(rec + idxt + 4 + 2 * j);
-                if (at >= len || at + 1 + rec[at] + control_bytes > len) continue;
-                ncx_entry e;
-                if (!read_entry(rec, len, at + 1 + rec[at], control_bytes, tags, tag_count, &e)) continue;
-                e.order = count;
-                entries = fb_grow(ctx, entries, count, &capacity, sizeof *entries);
-                entries[count++] = e;
-            }
-        }
-        qsort(entries, (size_t)count, sizeof *entries, by_offset);
-        uint32_t cncx = ncx + records + 1, depth = 0;
+        uint32_t cncx_count, encoding;
+        int records = fb_read_index(ctx, db, ncx, use_ncx_entry, &r, &cncx_count, &encoding);
+        if (records < 0) break;
+        qsort(r.entries, (size_t)r.count, sizeof *r.entries, by_offset);
+        uint32_t cncx = ncx + (uint32_t)records + 1, depth = 0;
         int marks = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < r.count; i++) {
             char label[256], target[32];
-            ncx_label(db, cncx, cncx_count, encoding, entries[i].label, label, sizeof label);
+            ncx_label(db, cncx, cncx_count, encoding, r.entries[i].label, label, sizeof label);
             if (!label[0]) continue;
             // No deeper than one below the entry before (a child listed before its parent).
-            depth = entries[i].depth < depth + 1 ? entries[i].depth : depth + 1;
+            depth = r.entries[i].depth < depth + 1 ? r.entries[i].depth : depth + 1;
             if (depth > 31) depth = 31;
-            snprintf(target, sizeof target, "#filepos%u", entries[i].offset);
+            snprintf(target, sizeof target, "#filepos%u", r.entries[i].offset);
             contents->items = fb_grow(ctx, contents->items, contents->count, &marks, sizeof *contents->items);
             contents->items[contents->count++] = (struct page_mark){0, strdup(target), strdup(label), -2, 0, (int)depth};
         }
     }
-    fz_always(ctx) fz_free(ctx, entries);
+    fz_always(ctx) free(r.entries);
     fz_catch(ctx) fz_rethrow(ctx);
 }
 
@@ -342,9 +257,28 @@ static int by_value(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/// Where the text links (`filepos=N` in a tag: N bytes into the text) and the contents point,
-/// sorted, each once.
-static uint32_t *link_targets(fz_context *ctx, const unsigned char *s, size_t n, const struct page_marks *contents, int *count) {
+/// What the copy is written with: the text's encoding, a KF8 book's parts (NULL for MOBI 6),
+/// and the database, whose resources its pictures are.
+typedef struct { fb_writer w; uint32_t encoding; const fb_kf8 *kf8; const palm_db *db; } copy_writer;
+
+/// Which of the pictures MuPDF finds in the database (`recindex`, counted from 1 over the
+/// records after the text) record `record` is; 0 when it is none.
+static int picture_index(fz_context *ctx, const palm_db *db, uint32_t record) {
+    int k = 0;
+    for (uint32_t i = db->text_records; i < db->count && i <= record; i++) {
+        size_t at = fb_record_at(db, i), size = fb_record_end(db, i) - at;
+        if (size > 8 && fz_recognize_image_format(ctx, (unsigned char *)db->d + at)) {
+            k++;
+            if (i == record) return k;
+        }
+    }
+    return 0;
+}
+
+/// Where the text links (`filepos=N` in a tag: N bytes into the text; a KF8 book's positions)
+/// and the contents point, sorted, each once.
+static uint32_t *link_targets(fz_context *ctx, const unsigned char *s, size_t n, const struct page_marks *contents, const fb_kf8 *kf8,
+                              int *count) {
     uint32_t *t = NULL;
     int capacity = 0;
     *count = 0;
@@ -353,12 +287,16 @@ static uint32_t *link_targets(fz_context *ctx, const unsigned char *s, size_t n,
         t[(*count)++] = (uint32_t)strtoul(contents->items[i].target + 8, NULL, 10);
     }
     for (size_t i = 0; i + 8 < n && *count < 4 * folio_mu_max_entries; i++) {
-        if ((s[i] | 0x20) != 'f' || fz_strncasecmp((const char *)s + i, "filepos=", 8)) continue;
-        size_t p = i + 8 + (s[i + 8] == '"' || s[i + 8] == '\'');
         uint32_t v = 0;
-        int digits = 0;
-        for (; p < n && s[p] >= '0' && s[p] <= '9' && digits < 10; p++, digits++) v = v * 10 + (uint32_t)(s[p] - '0');
-        if (!digits || v > n) continue;
+        if (kf8 && s[i] == 'k' && fb_kf8_position(kf8, s + i, n - i, &v)) {
+            if (v > n) continue;
+        } else {
+            if ((s[i] | 0x20) != 'f' || fz_strncasecmp((const char *)s + i, "filepos=", 8)) continue;
+            size_t p = i + 8 + (s[i + 8] == '"' || s[i + 8] == '\'');
+            int digits = 0;
+            for (; p < n && s[p] >= '0' && s[p] <= '9' && digits < 10; p++, digits++) v = v * 10 + (uint32_t)(s[p] - '0');
+            if (!digits || v > n) continue;
+        }
         t = fb_grow(ctx, t, *count, &capacity, sizeof *t);
         t[(*count)++] = v;
     }
@@ -376,9 +314,28 @@ static void put_char(fb_writer *w, unsigned c, uint32_t encoding) {
     else fz_append_rune(w->ctx, w->out, encoding == 1252 ? fz_unicode_from_windows_1252[c] : (int)c);
 }
 
-/// Writes the tag of `n` bytes at `s`, its `filepos=N` made `href="#fileposN"`.
-static void put_tag(fb_writer *w, const unsigned char *s, size_t n, uint32_t encoding) {
+/// Writes the tag of `n` bytes at `s`, its `filepos=N` made `href="#fileposN"`; in a KF8
+/// book's parts, a position made the same, and a picture's `src="kindle:embed:XXXX…"` the
+/// `recindex` MuPDF finds it by.
+static void put_tag(copy_writer *c, const unsigned char *s, size_t n) {
+    fb_writer *w = &c->w;
     for (size_t i = 0; i < n; i++) {
+        uint32_t pos;
+        if (c->kf8 && s[i] == 'k' && fb_kf8_position(c->kf8, s + i, n - i, &pos)) {
+            fz_append_printf(w->ctx, w->out, "#filepos%u", pos);
+            i += 33;
+            continue;
+        }
+        if (c->kf8 && i + 5 < n && !fz_strncasecmp((const char *)s + i, "src=", 4) && (s[i + 4] == '"' || s[i + 4] == '\'')) {
+            int64_t resource = fb_kf8_resource(s + i + 5, n - i - 5);
+            const unsigned char *close = memchr(s + i + 5, s[i + 4], n - i - 5);
+            uint32_t first = fb_be32(c->db->d + c->db->r0 + 108);
+            if (resource > 0 && close && first <= UINT32_MAX - (uint32_t)resource) {
+                fz_append_printf(w->ctx, w->out, "recindex=\"%05d\"", picture_index(w->ctx, c->db, first + (uint32_t)resource - 1));
+                i = (size_t)(close - s);
+                continue;
+            }
+        }
         if (i + 8 < n && (s[i] | 0x20) == 'f' && !fz_strncasecmp((const char *)s + i, "filepos=", 8)) {
             size_t p = i + 8, quote = p < n && (s[p] == '"' || s[p] == '\'');
             p += quote;
@@ -390,53 +347,77 @@ static void put_tag(fb_writer *w, const unsigned char *s, size_t n, uint32_t enc
             i = p + (quote && p < n && s[p] == s[i + 8]) - 1;
             continue;
         }
-        put_char(w, s[i], encoding);
+        put_char(w, s[i], c->encoding);
     }
+}
+
+/// Whether the tag whose name starts the `len` bytes at `t` (after its '<') is `name`.
+static int tag_is(const unsigned char *t, size_t len, const char *name) {
+    size_t k = strlen(name);
+    return len > k && !fz_strncasecmp((const char *)t, name, k) && strchr(" \t\r\n/>", t[k]);
+}
+
+/// Where a KF8 part's tag at `i` (ending at `end`) leaves the copy to go on, writing what stands
+/// for it: the parts are one document's body, each a block starting a page, so their
+/// declarations, `html` and `head` (stylesheets come first: `fb_kf8_styles`) are left out, and
+/// a `body` is a `div`. `end` for any other tag, which is written as it is.
+static size_t put_part_tag(copy_writer *c, const unsigned char *s, size_t n, size_t i, size_t end, int *parts) {
+    const unsigned char *t = s + i + 1;
+    size_t len = end - i - 1;
+    if (tag_is(t, len, "head")) {
+        for (size_t j = end; j + 7 <= n; j++)
+            if (s[j] == '<' && !fz_strncasecmp((const char *)s + j, "</head>", 7)) return j + 7;
+        return n;
+    }
+    if (tag_is(t, len, "body")) {
+        if ((*parts)++) fz_append_string(c->w.ctx, c->w.out, "<div style=\"page-break-before:always\"></div>");
+        fz_append_string(c->w.ctx, c->w.out, "<div");
+        put_tag(c, s + i + 5, end - i - 5);
+        return end;
+    }
+    if (tag_is(t, len, "/body")) {
+        fz_append_string(c->w.ctx, c->w.out, "</div>");
+        return end;
+    }
+    int dropped = (t[0] == '?' || (t[0] == '!' && !fb_starts_with(t, len, "!--"))) || tag_is(t, len, "html") || tag_is(t, len, "/html")
+        || tag_is(t, len, "/head") || tag_is(t, len, "link");
+    return dropped ? end : i;
 }
 
 /// The book's text in UTF-8, an anchor (`<a id="fileposN">`) at each target before the first
 /// text, picture or end tag at or after it (inside the paragraph it points at, not between
-/// blocks, where MuPDF would lay an empty line out), and `cover` after the body's start tag.
-static void put_text(fb_writer *w, const unsigned char *s, size_t n, uint32_t encoding, const uint32_t *targets, int count,
-                     const char *cover) {
-    int next = 0, flushed = 0;
-    size_t body = fb_after_body(s, n);
+/// blocks, where MuPDF would lay an empty line out), and `cover` after the body's start tag. A
+/// KF8 book's parts are put in one body, after `styles`.
+static void put_text(copy_writer *c, const unsigned char *s, size_t n, const uint32_t *targets, int count, const char *cover,
+                     const char *styles) {
+    fb_writer *w = &c->w;
+    int next = 0, flushed = 0, parts = 0;
+    size_t body = c->kf8 ? 0 : fb_after_body(s, n);
+    if (c->kf8) fz_append_printf(w->ctx, w->out, "<html><head>%s</head><body>", styles);
     if (!body) fz_append_string(w->ctx, w->out, cover);
     for (size_t i = 0; i < n;) {
         if (body && i == body) fz_append_string(w->ctx, w->out, cover);
         while (next < count && targets[next] <= i) next++;
-        unsigned c = s[i];
-        int content = c > ' ' && c != '<';
-        if (c == '<' && i + 1 < n) content = s[i + 1] == '/' || (!fz_strncasecmp((const char *)s + i + 1, "img", 3));
+        unsigned ch = s[i];
+        int content = ch > ' ' && ch != '<';
+        if (ch == '<' && i + 1 < n) content = s[i + 1] == '/' || (!fz_strncasecmp((const char *)s + i + 1, "img", 3));
         for (; content && flushed < next; flushed++) {
             char anchor[48];
             snprintf(anchor, sizeof anchor, "<a id=\"filepos%u\"></a>", targets[flushed]);
             fz_append_string(w->ctx, w->out, anchor);
         }
-        if (c != '<') {
-            put_char(w, c, encoding);
+        if (ch != '<') {
+            put_char(w, ch, c->encoding);
             i++;
             continue;
         }
         const unsigned char *close = memchr(s + i, '>', n - i);
         size_t end = close ? (size_t)(close - s) + 1 : n;
-        put_tag(w, s + i, end - i, encoding);
-        i = end;
+        size_t past = c->kf8 ? put_part_tag(c, s, n, i, end, &parts) : i;
+        if (past == i) put_tag(c, s + i, end - i);
+        i = past == i ? end : past;
     }
-}
-
-/// Which of the pictures MuPDF finds in the database (`recindex`, counted from 1 over the
-/// records after the text) record `record` is; 0 when it is none.
-static int picture_index(fz_context *ctx, const palm_db *db, uint32_t record) {
-    int k = 0;
-    for (uint32_t i = db->text_records; i < db->count && i <= record; i++) {
-        size_t at = record_at(db, i), size = record_end(db, i) - at;
-        if (size > 8 && fz_recognize_image_format(ctx, (unsigned char *)db->d + at)) {
-            k++;
-            if (i == record) return k;
-        }
-    }
-    return 0;
+    if (c->kf8) fz_append_string(w->ctx, w->out, "</body></html>");
 }
 
 /// The database with `text` (UTF-8, uncompressed) in place of its text records; its first
@@ -445,8 +426,8 @@ static int picture_index(fz_context *ctx, const palm_db *db, uint32_t record) {
 static fz_buffer *write_database(fz_context *ctx, const palm_db *db, fz_buffer *text) {
     uint32_t text_records = (uint32_t)((text->len + 4095) / 4096), after = db->text_records + 1;
     if (after > db->count) after = db->count;
-    size_t total = 1 + text_records + (db->count - after), r0_len = record_end(db, 0) - db->r0;
-    size_t rest = after < db->count ? record_at(db, after) : db->n;
+    size_t total = 1 + text_records + (db->count - after), r0_len = fb_record_end(db, 0) - db->r0;
+    size_t rest = after < db->count ? fb_record_at(db, after) : db->n;
     if (total > 0xffff || text->len > UINT32_MAX) return NULL;
     fz_buffer *out = fz_new_buffer(ctx, 80 + 8 * total + r0_len + text->len + (db->n - rest));
     fz_try(ctx) {
@@ -463,7 +444,7 @@ static fz_buffer *write_database(fz_context *ctx, const palm_db *db, fz_buffer *
             at += i == 0 ? r0_len
                 : i < text_records ? 4096
                 : i == text_records ? text->len - 4096 * (size_t)(text_records - 1)
-                : record_end(db, kept) - record_at(db, kept);
+                : fb_record_end(db, kept) - fb_record_at(db, kept);
         }
         fz_append_data(ctx, out, "\0\0", 2);
         size_t r0_at = out->len;
@@ -490,32 +471,44 @@ fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_type
     size_t n = fz_buffer_storage(ctx, file, &d), len;
     palm_db db;
     if (!palm_open(d, n, &db, NULL, 0) || !preparable(&db)) return NULL;
-    uint32_t encoding = be32(d + db.r0 + 28);
-    fz_buffer *text = NULL, *marked = NULL, *prepared = NULL, *out = NULL;
+    fz_buffer *text = NULL, *parts = NULL, *styles = NULL, *marked = NULL, *prepared = NULL, *out = NULL;
     uint32_t *targets = NULL;
-    fz_var(text); fz_var(marked); fz_var(prepared); fz_var(targets);
+    fb_kf8 kf8;
+    memset(&kf8, 0, sizeof kf8);
+    fz_var(text); fz_var(parts); fz_var(styles); fz_var(marked); fz_var(prepared); fz_var(targets); fz_var(kf8);
     fz_try(ctx) {
-        if (be32(d + db.r0 + 20) >= 232) read_ncx(ctx, &db, be32(d + db.r0 + 244), contents);
+        copy_writer c = {.encoding = fb_be32(d + db.r0 + 28), .db = &db};
+        if (fb_kf8_read(ctx, &db, &kf8)) c.kf8 = &kf8;
+        if (fb_be32(d + db.r0 + 20) >= 232) read_ncx(ctx, &db, fb_be32(d + db.r0 + 244), c.kf8, contents);
         text = fz_new_buffer(ctx, db.text_length < (1u << 24) ? db.text_length + 1 : 1u << 24);
         palm_text(ctx, &db, text);
+        // A KF8 book's parts, put together: positions point into them.
+        if (c.kf8) parts = fb_kf8_text(ctx, &kf8, text);
+        fz_buffer *source = parts ? parts : text;
+        styles = fz_new_buffer(ctx, 256);
+        if (c.kf8) fb_kf8_styles(ctx, &kf8, text, source->data, source->len, styles);
+        fz_terminate_buffer(ctx, styles);
         int count;
-        targets = link_targets(ctx, text->data, text->len, contents, &count);
+        targets = link_targets(ctx, source->data, source->len, contents, c.kf8, &count);
         const unsigned char *offset = exth_value(d, n, db.r0, 201, &len);
-        int picture = offset && len == 4 ? picture_index(ctx, &db, be32(d + db.r0 + 108) + be32(offset)) : 0;
+        int picture = offset && len == 4 ? picture_index(ctx, &db, fb_be32(d + db.r0 + 108) + fb_be32(offset)) : 0;
         char cover[192] = "";
         if (picture)
             snprintf(cover, sizeof cover, "<div style=\"margin:0;padding:0;text-indent:0;page-break-after:always\"><img recindex=\"%05d\" "
                      "alt=\"\" style=\"display:block;width:100%%\"/></div>", picture);
-        marked = fz_new_buffer(ctx, text->len + text->len / 8 + 256);
-        fb_writer w = {ctx, marked};
-        put_text(&w, text->data, text->len, encoding, targets, count, cover);
+        marked = fz_new_buffer(ctx, source->len + source->len / 8 + styles->len + 256);
+        c.w = (fb_writer){ctx, marked};
+        put_text(&c, source->data, source->len, targets, count, cover, (const char *)styles->data);
         prepared = folio_prepare_markup(ctx, marked, options, lang, cache);
         out = write_database(ctx, &db, prepared);
     }
     fz_always(ctx) {
-        fz_free(ctx, targets);
+        fb_kf8_drop(&kf8);
+        free(targets);
         fz_drop_buffer(ctx, prepared);
         fz_drop_buffer(ctx, marked);
+        fz_drop_buffer(ctx, styles);
+        fz_drop_buffer(ctx, parts);
         fz_drop_buffer(ctx, text);
     }
     fz_catch(ctx) fz_rethrow(ctx);

@@ -180,16 +180,7 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(pages[0], [], "the cover page holds no text")
         XCTAssertEqual(Array(pages[one].prefix(3)), ["YANKEE", "the", "traveller\u{2019}s"])
         let fit = PixelSize(width: 181, height: 284)
-        let share = { (image: RGBAImage, colour: (Int, Int, Int)) -> Double in
-            var n = 0
-            for y in 0..<image.height {
-                for x in 0..<image.width {
-                    let p = image.pixel(x, y)
-                    if abs(Int(p.r) - colour.0) < 30 && abs(Int(p.g) - colour.1) < 30 && abs(Int(p.b) - colour.2) < 30 { n += 1 }
-                }
-            }
-            return Double(n) / Double(image.width * image.height)
-        }
+        let share = Self.share
         let images = try (0..<doc.pageCount).map { try doc.render(page: $0, fit: fit).image }
         XCTAssertGreaterThan(share(images[0], EBooks.colours[0]), 0.4, "the red cover fills the first page")
         XCTAssertEqual(images.dropFirst().map { share($0, EBooks.colours[0]) }.max(), 0, "the cover is nowhere else")
@@ -200,6 +191,44 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(doc.hyphenationLanguage, "en")
         let right = try XCTUnwrap((one + 1..<two).first { doc.furniture($0)?.right == true })
         XCTAssertEqual(doc.furniture(right)?.head, "Chapter One \u{2014} D\u{E9}but")
+    }
+
+    /// A KF8 (AZW3) book is its parts put together, as Kindle readers show it: MuPDF 1.21 read
+    /// its text as it lies in its records, skeletons apart from their fragments (a Calibre-made
+    /// AZW3 of a 194-page book showed two empty pages). Its cover, pictures, stylesheet, links by
+    /// position and contents are each found.
+    func testAKF8BookIsItsPartsPutTogether() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("kf8.azw3"), fontSize: 11)
+        let texts = try (0..<doc.pageCount).map { try doc.text(page: $0)?.words ?? [] }
+        let pages = texts.map { $0.map(\.text) }
+        let contents = try XCTUnwrap(pages.firstIndex { $0.first == "Contents" })
+        let two = try XCTUnwrap(pages.firstIndex { $0.starts(with: ["Chapter", "Two", "ZULU"]) })
+        XCTAssertEqual(pages[0], [], "the cover page holds no text")
+        let words = pages.joined()
+        let order = try ["ZULU", "WHISKEY", "XRAY"].map { word in try XCTUnwrap(words.firstIndex(of: word), word) }
+        XCTAssertEqual(order, order.sorted(), "each fragment in its place in its skeleton")
+        XCTAssertFalse(pages.joined().contains { $0.contains("kindle:") || $0.contains("<") }, "no markup shows")
+        let heights = texts[contents].prefix(2).map { $0.box.height }
+        XCTAssertGreaterThan(heights[0], 2 * heights[1], "the stylesheet in the text's second flow sets \"Contents\" large")
+        let fit = PixelSize(width: 181, height: 284)
+        let images = try (0..<doc.pageCount).map { try doc.render(page: $0, fit: fit).image }
+        XCTAssertGreaterThan(Self.share(images[0], EBooks.colours[0]), 0.4, "the red cover fills the first page")
+        XCTAssertEqual(images.indices.filter { Self.share(images[$0], EBooks.colours[2]) > 0.002 }.count, 1, "the blue picture, once")
+        XCTAssertEqual(doc.outline, [OutlineEntry(title: "Contents", page: contents), OutlineEntry(title: "Chapter Two", page: two)])
+        XCTAssertEqual(Set(doc.links(page: contents).map(\.target)), [.page(two)])
+        XCTAssertEqual(doc.title, "KF8 Book")
+    }
+
+    /// The share of `image`'s pixels within 30 levels of `colour`.
+    private static func share(_ image: RGBAImage, _ colour: (Int, Int, Int)) -> Double {
+        var n = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                if abs(Int(p.r) - colour.0) < 30 && abs(Int(p.g) - colour.1) < 30 && abs(Int(p.b) - colour.2) < 30 { n += 1 }
+            }
+        }
+        return Double(n) / Double(image.width * image.height)
     }
 
     /// An FB2's contents are its titled sections, nested as they are, each title's paragraphs

@@ -222,16 +222,39 @@ def ncx_records(entries):
     return [bytes(primary) + tagx, bytes(record), cncx]
 
 
+def index_records(tags, entries, cncx=None):
+    """An index as Kindle tools write one: its primary INDX record with the TAGX table of `tags`
+    ((tag, values, mask), one control byte), one record of `entries` ((name, control byte,
+    values)) and the CNCX record `cncx` of labels, if any."""
+    tagx = b"TAGX" + struct.pack(">II", 12 + 4 * (len(tags) + 1), 1) + b"".join(bytes([t, v, m, 0]) for t, v, m in tags) + bytes([0, 0, 0, 1])
+    primary = bytearray(192)
+    primary[0:4] = b"INDX"
+    struct.pack_into(">I", primary, 4, 192)
+    struct.pack_into(">IIIII", primary, 24, 1, 65001, 0, len(entries), 0)
+    struct.pack_into(">I", primary, 52, 1 if cncx is not None else 0)
+    body, starts = b"", []
+    for name, control, values in entries:
+        starts.append(192 + len(body))
+        body += bytes([len(name)]) + name + bytes([control]) + b"".join(varlen(v) for v in values)
+    record = bytearray(192)
+    record[0:4] = b"INDX"
+    struct.pack_into(">I", record, 4, 192)
+    struct.pack_into(">II", record, 20, 192 + len(body), len(entries))
+    record += body + b"IDXT" + b"".join(struct.pack(">H", o) for o in starts)
+    return [bytes(primary) + tagx, bytes(record)] + ([cncx] if cncx is not None else [])
+
+
 def palmdoc(data):
     """PalmDOC compression at its simplest: runs of up to 8 bytes copied as they are."""
     return b"".join(bytes([len(data[i:i + 8])]) + data[i:i + 8] for i in range(0, len(data), 8))
 
 
-def mobi(name, html, full_name, exth, name_length=None, encoding="utf-8", pictures=(), cover=None, ncx=()):
+def mobi(name, html, full_name, exth, name_length=None, encoding="utf-8", pictures=(), cover=None, ncx=(), kf8=None):
     """A MOBI book as Kindle tools write one: a Palm database whose first record holds the
     PalmDOC and MOBI headers and the EXTH metadata (type, bytes); then the text (uncompressed in
     UTF-8, PalmDOC-compressed otherwise), the pictures (the cover, EXTH 201, one of them) and an
-    NCX index of `ncx` entries."""
+    NCX index of `ncx` entries. `kf8`: a KF8 book's NCX, skeleton and fragment index records and
+    FDST record, which follow, named by its version 8 header."""
     text = html.encode(encoding) if isinstance(html, str) else html
     compressed = encoding != "utf-8"
     records = [text[i:i + 4096] for i in range(0, len(text), 4096)]
@@ -241,10 +264,11 @@ def mobi(name, html, full_name, exth, name_length=None, encoding="utf-8", pictur
         exth = exth + [(201, struct.pack(">I", cover))]
     ex = b"".join(struct.pack(">II", t, 8 + len(v)) + v for t, v in exth)
     ex = b"EXTH" + struct.pack(">II", 12 + len(ex), len(exth)) + ex
-    mobi_header = bytearray(232)
+    header_length = 264 if kf8 else 232
+    mobi_header = bytearray(header_length)
     mobi_header[0:4] = b"MOBI"
-    struct.pack_into(">III", mobi_header, 4, 232, 2, 65001 if encoding == "utf-8" else 1252)
-    name_at = 16 + 232 + len(ex)
+    struct.pack_into(">III", mobi_header, 4, header_length, 2, 65001 if encoding == "utf-8" else 1252)
+    name_at = 16 + header_length + len(ex)
     struct.pack_into(">II", mobi_header, 68, name_at, len(full_name) if name_length is None else name_length)
     struct.pack_into(">I", mobi_header, 92, first_picture if pictures else 0xFFFFFFFF)
     struct.pack_into(">I", mobi_header, 112, 0x40)  # EXTH present
@@ -252,6 +276,14 @@ def mobi(name, html, full_name, exth, name_length=None, encoding="utf-8", pictur
     palmdoc_header = struct.pack(">HHIHHHH", 2 if compressed else 1, 0, len(text), len(records), 4096, 0, 0)
     records.insert(0, palmdoc_header + bytes(mobi_header) + ex + full_name.encode() + b"\0\0")
     records += list(pictures) + (ncx_records(ncx) if ncx else [])
+    if kf8:
+        struct.pack_into(">I", mobi_header, 20, 8)  # version
+        at = len(records)
+        for field, key in [(228, "ncx"), (236, "skel"), (232, "frag"), (176, "fdst")]:
+            struct.pack_into(">I", mobi_header, field, at)
+            at += len(kf8[key])
+            records += kf8[key]
+        records[0] = palmdoc_header + bytes(mobi_header) + ex + full_name.encode() + b"\0\0"
     header = name.encode()[:31].ljust(32, b"\0") + bytes(28) + b"BOOKMOBI" + bytes(8) + struct.pack(">H", len(records))
     at = len(header) + 8 * len(records) + 2
     index = b""
@@ -301,6 +333,46 @@ for key in KINDLE:
 mobi("kindle.mobi", kindle.encode("cp1252"), "Kindle", [(100, b"K. Writer"), (524, b"en")], encoding="cp1252",
      pictures=[png(40, 30, COLOURS[2]), png(60, 90, COLOURS[0])], cover=1,
      ncx=[(KINDLE["two"], 1, "Chapter Two"), (KINDLE["part"], 0, "Part One"), (KINDLE["one"], 1, "Chapter One \u2014 D\u00e9but")])
+# A KF8 (AZW3) book as Calibre writes one: two parts, each a skeleton (an XHTML file with its
+# head) with its fragments after it, put in place by the fragment index; the first part's
+# contents page links the second part's heading by position (kindle:pos), shows the blue picture
+# (kindle:embed:0001) and takes a stylesheet from the text's second flow (kindle:flow:0001),
+# which sets "Contents" large (a span: Folio holds paragraphs at the reader's size); the second
+# part holds two fragments, ZULU's and XRAY's, each in a div of its skeleton, WHISKEY between
+# them in the skeleton. The cover is the red picture; the NCX points by fragment and offset.
+def kf8_book():
+    head = '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>KF8</title>'
+    css_link = '<link href="kindle:flow:0001?mime=text/css" rel="stylesheet" type="text/css"/>'
+    skeletons = [(head + css_link + '</head><body aid="0">').encode(), b'</body></html>']
+    part0 = ('<div aid="1"><p><span class="big">Contents</span></p><p><a href="kindle:pos:fid:0001:off:0000000000">Chapter Two</a></p>'
+             '<p>YANKEE the traveller\u2019s tale. ' + FILLER * 3 + '</p>' + "".join(f"<p>{FILLER * 3}</p>" for _ in range(8))
+             + '<p><img src="kindle:embed:0001?mime=image/png" alt=""/></p></div>').encode()
+    skeleton1 = (head + '</head><body aid="2"><div id="a"></div><p>WHISKEY</p><div id="b"></div></body></html>').encode()
+    zulu = ('<h1>Chapter Two</h1><p>ZULU ' + FILLER * 3 + '</p>').encode()
+    xray = ('<p>XRAY ' + FILLER * 3 + '</p>').encode()
+    skeleton0 = skeletons[0] + skeletons[1]
+    start1 = len(skeleton0) + len(part0)
+    a, b = (skeleton1.index(tag) + len(tag) for tag in (b'<div id="a">', b'<div id="b">'))
+    frags = [(len(skeletons[0]), 0, len(part0)), (start1 + a, 0, len(zulu)), (start1 + b + len(zulu), len(zulu), len(xray))]
+    flow0 = skeleton0 + part0 + skeleton1 + zulu + xray
+    css = b"span.big { font-size: 3em; }"
+    skel = index_records([(1, 1, 0x03), (6, 2, 0x0C)],
+                         [(b"SKEL%010d" % 0, 0x05, [1, 0, len(skeleton0)]), (b"SKEL%010d" % 1, 0x05, [2, start1, len(skeleton1)])])
+    frag = index_records([(2, 1, 0x01), (3, 1, 0x02), (4, 1, 0x04), (6, 2, 0x08)],
+                         [(b"%010d" % insert, 0x0F, [0, i // 2 + (i > 0), i, offset, length]) for i, (insert, offset, length) in enumerate(frags)],
+                         cncx=varlen(1) + b"P")
+    cncx, labels = b"", []
+    for label in ["Contents", "Chapter Two"]:
+        labels.append(len(cncx))
+        cncx += varlen(len(label)) + label.encode()
+    ncx = index_records([(3, 1, 0x01), (4, 1, 0x02), (6, 2, 0x04)],
+                        [(b"000", 0x07, [labels[0], 0, 0, 0]), (b"001", 0x07, [labels[1], 0, 1, 0])], cncx=cncx)
+    fdst = b"FDST" + struct.pack(">II", 12, 2) + struct.pack(">IIII", 0, len(flow0), len(flow0), len(flow0) + len(css))
+    mobi("kf8.azw3", flow0 + css, "KF8 Book", [(100, b"K. Writer"), (524, b"en")], pictures=[png(40, 30, COLOURS[2]), png(60, 90, COLOURS[0])],
+         cover=1, kf8={"ncx": ncx, "skel": skel, "frag": frag, "fdst": [fdst]})
+
+
+kf8_book()
 # A header that claims a full name longer than the file, and no EXTH title.
 mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 

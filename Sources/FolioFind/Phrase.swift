@@ -1,14 +1,15 @@
 import FolioBook
 import Foundation
 
-/// Finding a phrase in a book's text: matching that ignores case, accents and line breaks,
-/// hits as boxes on the paper, and a search that runs beside the reader (Search.swift).
+/// Finding a phrase in a book's text: matching that ignores case, accents, the kind of quote
+/// and line breaks, hits as boxes on the paper, and a search that runs beside the reader
+/// (Search.swift).
 ///
 /// Does not: read documents (a `PageSource` gives the words), draw highlights, or understand
 /// patterns: the phrase is plain text, whatever characters it holds.
 
 /// A phrase folded for matching: lower case, marks (accents, combining characters) dropped,
-/// runs of white space one space.
+/// typographic quotes the keyboard's, runs of white space one space.
 public struct Phrase: Sendable, Hashable {
     /// The longest phrase searched for, in characters.
     public static let maxCharacters = 10_000
@@ -37,19 +38,26 @@ public struct Phrase: Sendable, Hashable {
         scalars = Array(words.joined(separator: [" "]))
     }
 
-    /// `s` in lower case without marks: "Éte\u{301}" and "ete" fold alike.
+    /// `s` in lower case without marks, its typographic quotes the keyboard's: "Éte\u{301}" and
+    /// "ete" fold alike, and "friend’s" and "friend's" (a keyboard types ', a set book prints ’).
     static func fold(_ s: String) -> [Unicode.Scalar] {
         // Most words of most books are ASCII: lower-cased here without Unicode tables.
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
             return s.utf8.map { Unicode.Scalar((0x41...0x5A).contains($0) ? $0 + 0x20 : $0) }
         }
-        return s.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+        return s.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.compactMap {
             switch $0.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .spacingMark, .format: false
-            default: true
+            case .nonspacingMark, .enclosingMark, .spacingMark, .format: return nil
+            default: return quotes[$0] ?? $0
             }
         }
     }
+
+    /// Typographic apostrophes and quotation marks, and what a keyboard types for them.
+    private static let quotes: [Unicode.Scalar: Unicode.Scalar] = [
+        "\u{2018}": "'", "\u{2019}": "'", "\u{201B}": "'", "\u{02BC}": "'", "\u{2032}": "'", "\u{FF07}": "'",
+        "\u{201C}": "\"", "\u{201D}": "\"", "\u{201E}": "\"", "\u{201F}": "\"", "\u{2033}": "\"", "\u{FF02}": "\"",
+    ]
 }
 
 /// One place a phrase was found.

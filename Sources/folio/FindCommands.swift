@@ -109,7 +109,7 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Find a phrase in a document: one JSON line per hit.",
         discussion: """
-        Case, accents and line breaks are ignored; the phrase is plain text (no patterns). Each line: \
+        Case, accents, the kind of quote (' for ’) and line breaks are ignored; the phrase is plain text (no patterns). Each line: \
         {"page": N (1-based), "index": N - 1, "label": the printed page label or null, "boxes": \
         [[x0, y0, x1, y1], …] (fractions of the paper from its top left, one box per line of text), \
         "snippet": the words around it}. Exits 0 when something is found, 1 when nothing is (as grep), \

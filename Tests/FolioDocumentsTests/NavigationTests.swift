@@ -95,6 +95,17 @@ final class NavigationTests: XCTestCase {
         XCTAssertEqual(try search("CAFE\u{301} cre\u{300}me").hits.map(\.page), [1], "combining accents")
     }
 
+    /// A keyboard's ' and " find a set book's ’ and “ ”: "friend's answer" found nothing in a
+    /// Standard Ebooks book, which prints "friend’s", nor "d'une" in a French PDF.
+    func testTheKeyboardsQuotesFindTheBooks() throws {
+        let box = PageRegion(x0: 0, y0: 0, x1: 0.1, y1: 0.1)
+        let text = PageText(words: ["my", "friend\u{2019}s", "answer:", "\u{201C}Quite", "so\u{201D}", "d\u{2019}une"].map { TextWord(text: $0, box: box) })
+        for phrase in ["friend's answer", "\"quite so\"", "friend\u{2019}s", "D'UNE"] {
+            XCTAssertEqual(text.hits(of: try Phrase(phrase), page: 0).count, 1, phrase)
+        }
+        XCTAssertEqual(text.hits(of: try Phrase("friends"), page: 0).count, 0)
+    }
+
     func testAHitCoversItsLettersOnly() throws {
         let text = try XCTUnwrap(try source("navigation.pdf").text(page: 0))
         let hit = try XCTUnwrap(try search("uic").hits.first)

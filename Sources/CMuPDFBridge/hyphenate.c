@@ -13,12 +13,34 @@
 
 // MARK: patterns
 
+/// ISO 639-2 codes (bibliographic and terminological) of the languages pattern files are made
+/// for, and their ISO 639-1 codes, which the files are named by: books from older converters
+/// name their language "pol", "ger" or "fre" ("pol" turned Polish hyphenation off).
+static const char *const three_letters[][2] = {
+    {"afr", "af"}, {"bel", "be"}, {"bul", "bg"}, {"cat", "ca"}, {"ces", "cs"}, {"cze", "cs"}, {"cym", "cy"}, {"wel", "cy"},
+    {"dan", "da"}, {"deu", "de"}, {"ger", "de"}, {"ell", "el"}, {"gre", "el"}, {"eng", "en"}, {"epo", "eo"}, {"spa", "es"},
+    {"est", "et"}, {"eus", "eu"}, {"baq", "eu"}, {"fin", "fi"}, {"fra", "fr"}, {"fre", "fr"}, {"gle", "ga"}, {"glg", "gl"},
+    {"hin", "hi"}, {"hrv", "hr"}, {"hun", "hu"}, {"hye", "hy"}, {"arm", "hy"}, {"ind", "id"}, {"isl", "is"}, {"ice", "is"},
+    {"ita", "it"}, {"kat", "ka"}, {"geo", "ka"}, {"lat", "la"}, {"lit", "lt"}, {"lav", "lv"}, {"mon", "mn"}, {"nob", "nb"},
+    {"nno", "nn"}, {"nld", "nl"}, {"dut", "nl"}, {"pol", "pl"}, {"por", "pt"}, {"ron", "ro"}, {"rum", "ro"}, {"rus", "ru"},
+    {"slk", "sk"}, {"slo", "sk"}, {"slv", "sl"}, {"sqi", "sq"}, {"alb", "sq"}, {"srp", "sr"}, {"swe", "sv"}, {"tel", "te"},
+    {"tha", "th"}, {"tur", "tr"}, {"ukr", "uk"}, {"zul", "zu"},
+};
+
 /// Whether `name` is a pattern file for `lang` ("en-US": hyph_en_US.dic, else hyph_en.dic, else
-/// any hyph_en_*.dic): its rank, lower is better, or -1.
+/// any hyph_en_*.dic; a three-letter code as its two-letter one): its rank, lower is better, or -1.
 static int pattern_rank(const char *name, const char *lang) {
     char want[64];
     size_t n = 0;
-    for (const char *p = lang; *p && n + 1 < sizeof want; p++) want[n++] = *p == '-' ? '_' : *p;
+    const char *p = lang;
+    size_t given = strcspn(lang, "-_");
+    for (size_t k = 0; given == 3 && k < sizeof three_letters / sizeof *three_letters; k++)
+        if (!strncasecmp(lang, three_letters[k][0], 3)) {
+            memcpy(want, three_letters[k][1], 2);
+            n = 2, p = lang + 3;
+            break;
+        }
+    for (; *p && n + 1 < sizeof want; p++) want[n++] = *p == '-' ? '_' : *p;
     want[n] = 0;
     size_t primary = strcspn(want, "_");
     if (strncmp(name, "hyph_", 5) != 0) return -1;

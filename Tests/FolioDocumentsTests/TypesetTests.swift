@@ -294,9 +294,10 @@ final class TypesetTests: XCTestCase {
         }
     }
 
-    /// German is hyphenated, and its patterns are loaded once for every book a process opens:
-    /// libhyphen takes seconds over Debian's German file, which each open of a German book and
-    /// each change of its type paid (here three layouts of one book, and a second book).
+    /// German is hyphenated, by its two- or three-letter code, and its patterns are loaded once
+    /// for every book a process opens: libhyphen takes seconds over Debian's German file, which
+    /// each open of a German book and each change of its type paid (here three layouts of one
+    /// book, and two more books).
     func testGermanPatternsAreLoadedOnceForEveryBook() throws {
         let patterns = "/usr/share/hyphen/hyph_de_DE.dic"
         guard FileManager.default.fileExists(atPath: patterns) else {
@@ -306,6 +307,9 @@ final class TypesetTests: XCTestCase {
             XCTAssertEqual(try TypesetBooks.open("german.epub", fontSize: size).hyphenationLanguage, "de")
         }
         XCTAssertGreaterThan(try hyphenatedLines("german.epub"), 3)
+        // A three-letter code names the same patterns ("pol" turned Polish hyphenation off).
+        XCTAssertEqual(try TypesetBooks.open("german3.epub").hyphenationLanguage, "ger")
+        XCTAssertGreaterThan(try hyphenatedLines("german3.epub"), 3)
         XCTAssertEqual(folio_pattern_loads(patterns), 1)
     }
 

@@ -27,7 +27,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   russian.epub     justified Russian prose of long words (dc:language ru: Debian's patterns for it
                    are KOI8-R, not UTF-8)
   german.epub      justified German prose of long compounds (dc:language de: Debian's patterns for it
-                   are the largest, seconds to load)
+                   are the largest, seconds to load); german3.epub the same named by its ISO 639-2
+                   code, "ger", as older converters name it
   xmlchapters.epub the novel of margin0.epub with its chapter named `main0.xml`, as Feedbooks names
                    them
   sections.epub    one file of three `<section id>`s inside a fourth (HTML5 blocks MuPDF 1.21 sets
@@ -213,10 +214,11 @@ epub("russian.epub", "Книга", "ru",
      ["c0.xhtml"])
 GERMAN = ("Die Donaudampfschifffahrtsgesellschaft veröffentlichte ihre Jahresabschlussberichte "
           "gemeinsam mit den Versicherungsunternehmen und Rechtsschutzversicherungsgesellschaften. ")
-epub("german.epub", "Buch", "de",
-     [("c0.xhtml", "application/xhtml+xml", xhtml("".join(f"<p>{GERMAN * 4}</p>" for _ in range(12)),
-                                                   '<style>p { text-align: justify; }</style>'))],
-     ["c0.xhtml"])
+for name, code in [("german.epub", "de"), ("german3.epub", "ger")]:
+    epub(name, "Buch", code,
+         [("c0.xhtml", "application/xhtml+xml", xhtml("".join(f"<p>{GERMAN * 4}</p>" for _ in range(12)),
+                                                       '<style>p { text-align: justify; }</style>'))],
+         ["c0.xhtml"])
 epub("xmlchapters.epub", "Xml Chapters", "en",
      [("main0.xml", "application/xhtml+xml", xhtml("".join(f"<p>{LONG * 3}</p>" for _ in range(12))))], ["main0.xml"])
 

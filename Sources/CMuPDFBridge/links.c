@@ -117,6 +117,30 @@ static int is_note(fz_xml *node) {
         || fb_names_note(fz_xml_att(node, "role"));
 }
 
+/// Whether `value` (an `epub:type` or `role`) names a collection of notes.
+static int names_notes(const char *value) {
+    static const char *const kinds[] = {"footnotes", "endnotes", "rearnotes", "doc-endnotes", "doc-footnotes"};
+    for (size_t k = 0; value && k < sizeof kinds / sizeof *kinds; k++) {
+        const char *w = strstr(value, kinds[k]);
+        size_t n = strlen(kinds[k]);
+        if (w && (w == value || w[-1] == ' ') && (!w[n] || w[n] == ' ')) return 1;
+    }
+    return 0;
+}
+
+static int holds_notes(fz_xml *node) {
+    return node && (names_notes(fz_xml_att(node, "epub:type")) || names_notes(fz_xml_att(node, "role")));
+}
+
+/// Whether `node` is an item of a list of notes: Standard Ebooks' endnotes are the `li`s of an
+/// `ol` in `<section epub:type="endnotes">`, no item typed.
+static int listed_note(fz_xml *node) {
+    const char *tag = fz_xml_tag(node);
+    if (!tag || strcmp(tag, "li")) return 0;
+    fz_xml *list = fz_xml_up(node), *holder = list ? fz_xml_up(list) : NULL;
+    return holds_notes(list) || holds_notes(holder);
+}
+
 /// The element of `root`'s tree whose id is `id` (depth-first, without recursion: a note file
 /// may nest deeply).
 static fz_xml *element_with_id(fz_xml *root, const char *id) {
@@ -275,7 +299,8 @@ char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const cha
         }
         fz_xml *target = notes->xml ? element_with_id(fz_xml_root(notes->xml), hash + 1) : NULL;
         // The element itself, or the one holding it (an id on a note's first paragraph).
-        fz_xml *note = target && is_note(target) ? target : target && fz_xml_up(target) && is_note(fz_xml_up(target)) ? fz_xml_up(target) : NULL;
+        fz_xml *note = target && (is_note(target) || listed_note(target)) ? target
+            : target && fz_xml_up(target) && (is_note(fz_xml_up(target)) || listed_note(fz_xml_up(target))) ? fz_xml_up(target) : NULL;
         if (note) text = note_text(note, 4000);
         if (text && refs && ref_count) *ref_count = note_refs(note, name, refs);
     }

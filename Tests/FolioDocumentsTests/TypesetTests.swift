@@ -510,14 +510,15 @@ final class TypesetTests: XCTestCase {
 
     /// A footnote's reference and an endnote's are links to their notes' text (read where they
     /// are referred to), the mark leading back left out; a link to a chapter stays a page. A
-    /// footnote's aside is left off the page it stands on.
+    /// footnote's aside is left off the page it stands on. An untyped item of a list of endnotes
+    /// is a note (Standard Ebooks' endnotes: "no notes are referred to on these pages").
     func testANoteReferenceCarriesItsNotesText() throws {
         let doc = try TypesetBooks.open("notes.epub")
         let targets = doc.links(page: 0).map(\.target)
         // Hyphenated like the book (soft hyphens let the card break its lines too).
         let notes = targets.compactMap { if case let .note(_, text, _) = $0 { text.replacingOccurrences(of: "\u{AD}", with: "") } else { nil } }
         XCTAssertEqual(Set(notes), ["The footnote says why.\nIt has a second paragraph.\nSee the next chapter, the endnote or the source.",
-                                    "The endnote says more."], "\(targets)")
+                                    "The endnote says more.", "The list holds this one."], "\(targets)")
         XCTAssertEqual(targets.filter { if case .page = $0 { true } else { false } }, [.page(1)], "\(targets)")
         // The footnote's aside is read on its card, not on the page (nor its links).
         let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text).joined(separator: " ")

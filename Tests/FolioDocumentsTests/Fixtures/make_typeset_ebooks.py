@@ -324,13 +324,16 @@ epub("front.epub", "Front Matter", "en", files, [f for f, _, _ in files])
 
 # Notes: an aside footnote in the chapter, an endnote in a file of notes, a plain link.
 chapter = xhtml('<p>A claim<a epub:type="noteref" href="#n1">1</a> and another<a epub:type="noteref" href="notes.xhtml#e1">2</a>, '
+                'a third<a epub:type="noteref" href="notes.xhtml#e2">3</a> '
                 'and <a href="c1.xhtml">the next chapter</a>.</p>'
                 '<aside epub:type="footnote" id="n1"><p>The footnote says why.</p><p>It has a second paragraph.</p>'
                 '<p>See <a href="c1.xhtml">the next chapter</a>, <a href="notes.xhtml#e1">the endnote</a> or '
                 '<a href="https://example.org/why">the source</a>.</p></aside>',
                 html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+# The second endnote as Standard Ebooks writes them: an item of the endnotes' list, untyped.
 notes = xhtml('<section epub:type="endnotes"><ol><li epub:type="endnote" id="e1"><p>The endnote says more. '
-              '<a href="c0.xhtml">\u21a9</a></p></li></ol></section>', html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+              '<a href="c0.xhtml">\u21a9</a></p></li><li id="e2"><p>The list holds this one.</p></li></ol></section>',
+              html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("notes.epub", "Notes", "en", [("c0.xhtml", "application/xhtml+xml", chapter), ("c1.xhtml", "application/xhtml+xml", xhtml("<p>Next.</p>")),
                                    ("notes.xhtml", "application/xhtml+xml", notes)], ["c0.xhtml", "c1.xhtml", "notes.xhtml"])
 

@@ -42,6 +42,22 @@ static int spine_target(folio_mu_doc *d, char *target, size_t size) {
     return found;
 }
 
+/// `title` on one line (malloc'd): runs of white space one space, trimmed. An NCX's labels keep
+/// the line breaks of their XML ("WIADOMOŚCI⏎NAUKOWYCH" showed a ↵ in the contents).
+static char *one_line(const char *title) {
+    char *out = strdup(title ? title : "");
+    if (!out) return NULL;
+    size_t n = 0;
+    for (const char *p = title ? title : ""; *p; p++) {
+        int space = *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r';
+        if (space && (n == 0 || out[n - 1] == ' ')) continue;
+        out[n++] = space ? ' ' : *p;
+    }
+    while (n && out[n - 1] == ' ') n--;
+    out[n] = 0;
+    return out;
+}
+
 static void flatten(fz_context *ctx, folio_mu_doc *d, fz_outline *o, int depth,
                     folio_mu_outline **entries, int *count, int *capacity) {
     for (; o && depth < max_outline_depth; o = o->next) {
@@ -55,7 +71,7 @@ static void flatten(fz_context *ctx, folio_mu_doc *d, fz_outline *o, int depth,
             at = fz_resolve_link(ctx, d->doc, target, NULL, NULL);
         }
         int page = fb_page_number(ctx, d, at);
-        (*entries)[(*count)++] = (folio_mu_outline){ strdup(o->title ? o->title : ""), page, depth };
+        (*entries)[(*count)++] = (folio_mu_outline){ one_line(o->title), page, depth };
         flatten(ctx, d, o->down, depth + 1, entries, count, capacity);
     }
 }
@@ -186,7 +202,7 @@ static void add_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, 
     int chapter = spine_target(d, target, sizeof target);
     if (chapter < 0) return;
     list->items = fb_grow(ctx, list->items, list->count, capacity, sizeof *list->items);
-    list->items[list->count++] = (struct page_mark){ chapter, strdup(target), strdup(label), -2, 0 };
+    list->items[list->count++] = (struct page_mark){ chapter, strdup(target), one_line(label), -2, 0 };
 }
 
 /// Reads the page list's entries into `d->printed` (a navigation document's `ol` of `li` > `a`,

@@ -79,9 +79,10 @@ int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes);
 
 /// Elements whose text is never hyphenated (FB2's `description` holds the title and authors the
-/// book is known by: "The Sanc\u00ADtu\u00ADary Spar\u00ADrow" showed its breaks in every running head).
+/// book is known by: "The Sanc\u00ADtu\u00ADary Spar\u00ADrow" showed its breaks in every running head;
+/// headings are display type, which a printed book does not break: "Avertisse-ments").
 static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp",
-                                          "description"};
+                                          "description", "h1", "h2", "h3", "h4", "h5", "h6"};
 
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes) {
     for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {

@@ -84,6 +84,8 @@ final class TypesetTests: XCTestCase {
         let epub2 = try TypesetBooks.open("printed2.epub")
         XCTAssertEqual(epub2.pageCount, book.pageCount)
         XCTAssertEqual((0..<book.pageCount).map { epub2.furniture($0)?.foot }, (0..<book.pageCount).map { book.furniture($0)?.foot })
+        // A label's line break is a space ("Part↵1" in the contents).
+        XCTAssertEqual(epub2.outline.map(\.title), ["Part 1"])
         let plain = try TypesetBooks.open("margin0.epub")
         XCTAssertEqual(plain.furniture(3)?.foot, "4")
     }
@@ -144,7 +146,8 @@ final class TypesetTests: XCTestCase {
     }
 
     /// Paragraphs the publisher keeps whole (`hyphens: none` by a class, in `@media`, in a style
-    /// attribute) break no word; the paragraphs beside them are hyphenated.
+    /// attribute) break no word, nor does a heading (as a printed book's display type); the
+    /// paragraphs beside them are hyphenated.
     func testWhatThePublisherKeepsUnhyphenatedIsKeptWhole() throws {
         let doc = try TypesetBooks.open("unhyphenated.epub", typography: Typography(margins: .wide))
         let kept = Set("Incontrovertibly counterrevolutionaries unconstitutionally disproportionated electroencephalographic telecommunications institutionalisation notwithstanding"

@@ -47,7 +47,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    its navigation's `page-list`, the nav item's properties "nav scripted"): front
                    matter without breaks, then two chapters with breaks 12 to 19, each right
                    before a paragraph starting with the word "markN"
-  printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document
+  printed2.epub    the same as an EPUB 2: its page list in its NCX's `pageList`, no navigation document;
+                   its contents' one label broken over two lines
   misled.epub      two chapters in Text/, "Part 1" and "Part 2", whose navigation document, in Text/
                    too, links "Text/c0.xhtml#h0" (strictly Text/Text/…, which the book lacks)
   entities.epub    a chapter whose DOCTYPE declares its quotation marks as entities (`&O;`, `&C;`),
@@ -125,7 +126,8 @@ epub("margin0.epub", "Margins Lost", "en",
      [("book.css", "text/css", css)] + [(f"c{i}.xhtml", "application/xhtml+xml", c) for i, c in enumerate(chapters)],
      ["c0.xhtml", "c1.xhtml"])
 
-# Paragraphs of KEPT's words the publisher keeps whole; LONG's are hyphenated as usual.
+# Paragraphs of KEPT's words the publisher keeps whole, after a heading of them (display type
+# is never hyphenated); LONG's are hyphenated as usual.
 KEPT = ("Incontrovertibly, counterrevolutionaries unconstitutionally disproportionated "
         "electroencephalographic telecommunications, institutionalisation notwithstanding. ")
 kept_css = ("p { text-align: justify; margin: 0; } p.whole { -epub-hyphens: none; hyphens: none; }"
@@ -133,8 +135,8 @@ kept_css = ("p { text-align: justify; margin: 0; } p.whole { -epub-hyphens: none
 epub("unhyphenated.epub", "Kept Whole", "en",
      [("k.css", "text/css", kept_css),
       ("c0.xhtml", "application/xhtml+xml",
-       xhtml("".join(f'<p class="whole">{KEPT * 3}</p><p>{LONG * 3}</p><blockquote>{KEPT * 2}</blockquote>'
-                     f'<p style="hyphens: none">{KEPT * 2}</p>' for _ in range(3)),
+       xhtml(f"<h2>{KEPT}</h2>" + "".join(f'<p class="whole">{KEPT * 3}</p><p>{LONG * 3}</p><blockquote>{KEPT * 2}</blockquote>'
+                                           f'<p style="hyphens: none">{KEPT * 2}</p>' for _ in range(3)),
              '<link rel="stylesheet" href="k.css" type="text/css"/>'))],
      ["c0.xhtml"])
 
@@ -365,9 +367,9 @@ pages = [("front.xhtml", "application/xhtml+xml", front), ("p0.xhtml", "applicat
 epub("printed.epub", "Printed Pages", "en", [("nav.xhtml", "application/xhtml+xml", nav)] + pages, [f for f, _, _ in pages],
      properties={"nav.xhtml": "nav scripted"})
 
-# The same book as an EPUB 2: the page list in the NCX.
+# The same book as an EPUB 2: the page list in the NCX, whose label breaks its line.
 ncx = ('<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/>'
-       '<docTitle><text>Printed Pages</text></docTitle><navMap><navPoint id="a" playOrder="1"><navLabel><text>Part 1</text>'
+       '<docTitle><text>Printed Pages</text></docTitle><navMap><navPoint id="a" playOrder="1"><navLabel><text>Part\n   1</text>'
        '</navLabel><content src="p0.xhtml"/></navPoint></navMap><pageList>'
        + "".join(f'<pageTarget id="t{k}" type="normal" value="{k}"><navLabel><text>{k}</text></navLabel>'
                  f'<content src="p{(k - 12) // 4}.xhtml#p{k}"/></pageTarget>' for k in range(12, 20)) + "</pageList></ncx>")

@@ -7,7 +7,7 @@
 # server and input for the window tests, Python to write test documents, ffmpeg for the video
 # tests, the desktop-entry validator and man for the install tests. `.ci/run` names both lists.
 BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
-                  libpoppler-glib-dev zlib1g-dev libjpeg62-turbo-dev libarchive-dev \
+                  libpoppler-glib-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libarchive-dev \
                   libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev \
                   libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
                   libhyphen-dev libfontconfig-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-ru \

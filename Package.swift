@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "COpenGL", pkgConfig: "opengl", providers: [.apt(["libopengl-dev", "libgl-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // No pkgConfig: ddjvuapi.pc's -pthread is refused by SwiftPM with a warning on every build,
@@ -54,7 +55,7 @@ let package = Package(
         .target(name: "CPNGScaled", dependencies: ["CPNG"]),
         .target(name: "FolioImage", dependencies: ["FolioMath"]),
         .target(name: "FolioResources"),
-        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources"]),
+        .target(name: "FolioBook", dependencies: ["CPNG", "CPNGScaled", "CJPEG", "CWebP", "FolioImage", "FolioResources"]),
         // Libraries found on disk: manifests, folders of images, documents (the loader).
         .target(name: "FolioLibrary", dependencies: ["FolioBook", .product(name: "Logging", package: "swift-log")]),
         // Every page image's life, face to texture: decodes, the residency table, uploads, crops.

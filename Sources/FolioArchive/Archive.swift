@@ -65,11 +65,14 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         if magic.isEmpty { throw PageError.invalid(path: path, message: "the file is empty (0 bytes), not a comic archive") }
         var found: [(name: String, ordinal: Int)] = []
         var damage: String?
-        var outside: [String] = []
+        var outside: [String] = [], unread: [String] = []
         do {
             let reader = try Reader(path: path, password: password)
             while let (name, ordinal) = try reader.next() {
-                guard PageSources.isImage(name) else { continue }
+                guard PageSources.isImage(name) else {
+                    if Self.unreadPicture(name) { unread.append(name) }
+                    continue
+                }
                 if Self.leavesArchive(name) { outside.append(name) } else { found.append((name, ordinal)) }
             }
         } catch let e as PageError where !found.isEmpty {
@@ -89,6 +92,10 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
             notes.append((repeated.count == 1 ? "a name is" : "\(repeated.count) names are")
                 + " given to more than one entry (\(Self.some(repeated))); each entry is a page of its own, in archive order")
         }
+        if !unread.isEmpty {
+            notes.append((unread.count == 1 ? "an entry is a picture" : "\(unread.count) entries are pictures")
+                + " in a format Folio does not read (\(Self.some(unread.sorted(by: naturalLess)))); not pages")
+        }
         if !outside.isEmpty {
             notes.append((outside.count == 1 ? "an image entry's path leaves" : "\(outside.count) image entries' paths leave")
                 + " the archive (\(Self.some(outside))); not pages")
@@ -101,6 +108,12 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     /// an entry is made to be unpacked elsewhere, and is no page of this book.
     static func leavesArchive(_ name: String) -> Bool {
         name.hasPrefix("/") || name.split(separator: "/").contains("..")
+    }
+
+    /// Whether an entry's name is a picture's of a kind Folio does not decode (GIF, BMP, TIFF,
+    /// AVIF, HEIC, JPEG XL): left out of the book, with a note, where it was left out unsaid.
+    static func unreadPicture(_ name: String) -> Bool {
+        ["gif", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl"].contains((name as NSString).pathExtension.lowercased())
     }
 
     /// The first three of `names`, and "…" when there are more.

@@ -332,7 +332,7 @@ public enum PageSources {
 
     /// Whether a file name is a page image Folio decodes itself.
     public static func isImage(_ name: String) -> Bool {
-        ["png", "jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
+        ["png", "jpg", "jpeg", "webp"].contains((name as NSString).pathExtension.lowercased())
     }
 
     /// Refuses what is not a regular file (a FIFO would block the reader forever).
@@ -348,6 +348,7 @@ public enum PageSources {
     /// The pixel size in a PNG's or a JPEG's header (told by its content, not its name).
     public static func imageSize(of bytes: [UInt8], path: String = "<memory>") throws -> (width: Int, height: Int) {
         if JPEG.sniff(bytes) { return try JPEG.size(of: bytes, path: path) }
+        if WebP.sniff(bytes) { return try WebP.size(of: bytes, path: path) }
         let h = try PNG.header(of: bytes, path: path)
         return (h.width, h.height)
     }
@@ -360,8 +361,13 @@ public enum PageSources {
         return Problem(file: path, message: reason.hasPrefix(place + ":") || reason.hasPrefix(place + " ") ? reason : "\(place): \(reason)")
     }
 
-    /// A PNG or JPEG in memory (told by its content, not its name), decoded for `fit`.
+    /// A PNG, JPEG or WebP in memory (told by its content, not its name), decoded for `fit`.
     public static func decode(_ bytes: [UInt8], path: String, fit: PixelSize, maxPixels: Int = PNG.defaultMaxPixels) throws -> PageRender {
+        if WebP.sniff(bytes) {
+            let image = try WebP.decode(bytes, path: path, fit: fit, maxPixels: maxPixels)
+            let (w, h) = try WebP.size(of: bytes, path: path, maxPixels: maxPixels)
+            return PageRender(image: image, scalable: image.width < w || image.height < h)
+        }
         if JPEG.sniff(bytes) {
             let (image, warning) = try JPEG.decode(bytes, path: path, fit: fit, maxPixels: maxPixels)
             let (w, h) = try JPEG.size(of: bytes, path: path, maxPixels: maxPixels)
@@ -389,7 +395,7 @@ extension DocumentRegistry {
         return (Double(size.width), Double(size.height))
     }
 
-    /// Checks a page without decoding it: an image file's header (PNG or JPEG), a document
+    /// Checks a page without decoding it: an image file's header (PNG, JPEG or WebP), a document
     /// page's existence. Throws what is wrong.
     public func check(_ page: PageRef) throws {
         if let (path, index) = page.documentPage {

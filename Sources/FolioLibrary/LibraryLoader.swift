@@ -10,7 +10,7 @@ extension Library {
     /// - a document a registered format opens (a PDF, a comic archive: `PageSources`),
     /// - a page image (PNG, JPEG): the book of the folder it is in, with `namedPage` saying
     ///   where it is (see `LibraryLoader.bookOfPage`),
-    /// - a folder of PNG or JPEG images (one book, natural order), or
+    /// - a folder of PNG, JPEG or WebP images (one book, natural order), or
     /// - a folder of such book folders and documents (one book each).
     ///
     /// Never throws and reads no page image (only the first page's header when a book gives no
@@ -152,7 +152,7 @@ struct LibraryLoader {
             if PageSources.isImage(name) {
                 images.append(name)
             } else if !(libraryManifestNames + bookManifestNames).contains(name) {
-                notes.append(Problem(file: path, message: "skipped: not a page image (PNG or JPEG)", severity: .note))
+                notes.append(Problem(file: path, message: "skipped: not a page image (PNG, JPEG or WebP)", severity: .note))
             }
         }
         if images.isEmpty && !quietIfEmpty {

@@ -10,8 +10,8 @@ struct Info: ParsableCommand {
         abstract: "List the books of a library, their pages and reading direction, and every problem found.",
         discussion: """
         SOURCE is a Library.json or Library.plist, a book manifest (Book.json / Book.plist), a folder \
-        holding one, a document (PDF, EPUB, MOBI, FB2, XPS, CBZ/CBT/CB7/CBR), a folder of PNG or JPEG pages, or a folder of \
-        such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
+        holding one, a document (PDF, EPUB, MOBI, FB2, XPS, CBZ/CBT/CB7/CBR), a folder of PNG, JPEG or \
+        WebP pages, or a folder of such folders and documents (docs/manifest.md). Every page and cover is checked by its image \
         header (or fully decoded with --decode); each bad file gets one line (more than three alike: \
         one line with the count). A page still decoding after --page-timeout seconds is reported and \
         passed over; past five such pages of one document its later pages are not tried (one line \

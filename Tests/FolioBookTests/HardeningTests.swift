@@ -235,7 +235,7 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(lib.problems.count, 200, "the library keeps each")
         let shown = Problem.summarised(lib.problems)
         XCTAssertEqual(shown.map(\.description),
-                       ["\(dir.path)/book: note: 200 files: skipped: not a page image (PNG or JPEG) (note0.txt, note1.txt, note2.txt, …)"])
+                       ["\(dir.path)/book: note: 200 files: skipped: not a page image (PNG, JPEG or WebP) (note0.txt, note1.txt, note2.txt, …)"])
         XCTAssertEqual(Problem.summarised(Array(lib.problems.prefix(3))).count, 3, "a few are shown as they are")
     }
 

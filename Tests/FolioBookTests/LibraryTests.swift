@@ -102,7 +102,7 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(lib.books[0].direction, .ltr)
         // Page size follows the first page's aspect (16 × 24).
         XCTAssertEqual(lib.books[0].pageWidth / lib.books[0].pageHeight, 16.0 / 24, accuracy: 0.01)
-        XCTAssertEqual(lib.problems, [Problem(file: dir.path + "/book/notes.txt", message: "skipped: not a page image (PNG or JPEG)", severity: .note)])
+        XCTAssertEqual(lib.problems, [Problem(file: dir.path + "/book/notes.txt", message: "skipped: not a page image (PNG, JPEG or WebP)", severity: .note)])
     }
 
     /// Page images are pictures unless the book's manifest says they are printed on paper (a

@@ -12,7 +12,7 @@ import Testing
         "FolioImage": ["FolioMath"],
         "FolioResources": [],
         "FolioLayout": ["FolioMath"],
-        "FolioBook": ["CPNG", "CPNGScaled", "CJPEG", "FolioImage", "FolioResources"],
+        "FolioBook": ["CPNG", "CPNGScaled", "CJPEG", "CWebP", "FolioImage", "FolioResources"],
         "FolioLibrary": ["FolioBook"],
         "FolioState": ["CSQLite", "CZlib", "FolioBook"],
         "FolioSpeech": ["CSpeechd"],

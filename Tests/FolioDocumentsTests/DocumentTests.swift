@@ -312,6 +312,33 @@ final class ArchiveTests: XCTestCase {
         XCTAssertColour(images[1].pixel(32, images[1].height / 2 - 6), (220, 30, 30), tolerance: 12)
     }
 
+    /// WebP pages are pages, decoded at the size shown: a comic's WebP pages were left out of
+    /// it without a word (an archive of them was a book of no pages). A picture in a format
+    /// Folio does not read is left out with a note; an animated WebP is a page that says why it
+    /// shows nothing.
+    func testWebPPagesArePagesAndUnreadPicturesAreNamed() throws {
+        let path = try Fixtures.path("webp.cbz")
+        let lib = Library.load(from: path, documents: Fixtures.documents, logProblems: false)
+        let book = try XCTUnwrap(lib.books.first)
+        XCTAssertEqual(book.pages.count, 4, "1.png, 2.webp, 4.webp, 5.webp; not 3.gif")
+        guard book.pages.count == 4 else { return }
+        XCTAssertEqual(book.pageWidth, 379, "60 × 90")
+        XCTAssertTrue(lib.problems.contains { $0.severity == .note && $0.message.contains("an entry is a picture in a format Folio does not read (3.gif)") },
+                      "\(lib.problems)")
+        let green = try Fixtures.documents.render(book.pages[1], fit: PixelSize(width: 60, height: 90))
+        XCTAssertEqual([green.image.width, green.image.height], [60, 90])
+        XCTAssertColour(green.image.centre(), (0, 255, 0), tolerance: 2)
+        XCTAssertFalse(green.scalable, "all the picture there is")
+        // Scaled inside the decoder: a tenth of the 600 × 900 picture, and more to be had.
+        let blue = try Fixtures.documents.render(book.pages[2], fit: PixelSize(width: 60, height: 90))
+        XCTAssertEqual([blue.image.width, blue.image.height], [60, 90])
+        XCTAssertColour(blue.image.centre(), (0, 0, 255), tolerance: 12)
+        XCTAssertTrue(blue.scalable)
+        XCTAssertThrowsError(try Fixtures.documents.render(book.pages[3], fit: PixelSize(width: 60, height: 90))) {
+            XCTAssertTrue("\($0)".contains("an animated WebP picture; not shown"), "\($0)")
+        }
+    }
+
     func testTarComic() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbt"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.pages.count, 2)

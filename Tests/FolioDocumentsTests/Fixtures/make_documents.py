@@ -158,6 +158,23 @@ with tarfile.open(os.path.join(out, "comic.cbt"), "w") as t:
         info.size = len(pages[name])
         t.addfile(info, io.BytesIO(pages[name]))
 
+# A comic of WebP pages (lossless green, lossy blue, an animation), among a PNG and a GIF.
+def webp(rgb, size=(60, 90), **options):
+    b = io.BytesIO()
+    Image.new("RGB", size, rgb).save(b, "WEBP", **options)
+    return b.getvalue()
+
+
+animation = io.BytesIO()
+Image.new("RGB", (60, 90), (255, 0, 0)).save(animation, "WEBP", save_all=True, append_images=[Image.new("RGB", (60, 90), (0, 0, 255))],
+                                             duration=100, loop=0)
+gif = io.BytesIO()
+Image.new("RGB", (60, 90), (0, 255, 255)).save(gif, "GIF")
+with zipfile.ZipFile(os.path.join(out, "webp.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    for name, data in [("1.png", png((255, 0, 0), (60, 90))), ("2.webp", webp((0, 255, 0), lossless=True)), ("3.gif", gif.getvalue()),
+                       ("4.webp", webp((0, 0, 255), (600, 900), quality=90)), ("5.webp", animation.getvalue())]:
+        z.writestr(name, data)
+
 # A tar cut short inside its third page.
 with tarfile.open(os.path.join(out, "cut.cbt"), "w") as t:
     for name, rgb in [("1.png", (255, 0, 0)), ("2.png", (0, 255, 0)), ("3.png", (0, 0, 255))]:

@@ -79,10 +79,22 @@ int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes);
 
 /// Elements whose text is never hyphenated (FB2's `description` holds the title and authors the
-/// book is known by: "The Sanc\u00ADtu\u00ADary Spar\u00ADrow" showed its breaks in every running head;
-/// headings are display type, which a printed book does not break: "Avertisse-ments").
+/// book is known by: "The Sanc\u00ADtu\u00ADary Spar\u00ADrow" showed its breaks in every running head).
 static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp",
-                                          "description", "h1", "h2", "h3", "h4", "h5", "h6"};
+                                          "description"};
+
+/// Headings, display type a printed book does not break ("Avertisse-ments"): their text is not
+/// hyphenated, their tags prepared as any others (a heading's spans keep their `epub:type`).
+static const char *const headings[] = {"h1", "h2", "h3", "h4", "h5", "h6"};
+
+/// The heading the tag `tag` (`n` bytes after its '<', to its '>') starts (its index + 1), or
+/// -(index + 1) for its end tag; 0 for any other tag, and an empty heading's.
+static int heading_tag(const unsigned char *tag, size_t n) {
+    int end = n > 0 && tag[0] == '/';
+    for (int k = 0; k < 6; k++)
+        if (tag_named(tag + end, n - end, headings[k])) return end ? -(k + 1) : (n >= 2 && tag[n - 2] == '/' ? 0 : k + 1);
+    return 0;
+}
 
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes) {
     for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
@@ -360,6 +372,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // Whether the body has begun and no content has come yet (`put_start_tag`).
     int leading = 0;
     cell_state cell = {0, 0};
+    // The heading being written (`heading_tag`), whose text is not hyphenated.
+    int heading = 0;
     size_t br;
     size_t i = 0;
     while (i < n) {
@@ -371,7 +385,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             leading = leading && blank;
             if (cell.ended && !blank) fz_append_string(w->ctx, w->out, "<br/>");
             cell.ended = cell.ended && blank;
-            fb_hyphenate_text(w, dict, s + i, j - i);
+            fb_hyphenate_text(w, heading ? NULL : dict, s + i, j - i);
             i = j;
             continue;
         }
@@ -388,6 +402,9 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
         end = end < n ? end + 1 : n;
         const unsigned char *tag = s + i + 1;
         size_t tag_len = end - i - 1;
+        int h = heading_tag(tag, tag_len);
+        if (h > 0) heading = h;
+        else if (h < 0 && -h == heading) heading = 0;
         if (tag_named(tag, tag_len, "html")) {
             fb_attribute(tag, tag_len, "dir", root_dir, sizeof root_dir);
             if (!fb_attribute(tag, tag_len, "xml:lang", root_lang, sizeof root_lang))

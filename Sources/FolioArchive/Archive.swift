@@ -53,7 +53,11 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     private static let keepPassed = 8
 
     var pageCount: Int { entries.count }
-    var title: String? { nil }
+    /// What its `ComicInfo.xml` says, if it has one.
+    let info: ComicInfo
+    var title: String? { info.title }
+    var author: String? { info.author }
+    var direction: ReadingDirection { info.direction }
 
     init(path: String, password: String? = nil) throws {
         (self.path, self.password) = (path, password)
@@ -66,11 +70,13 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         var found: [(name: String, ordinal: Int)] = []
         var damage: String?
         var outside: [String] = [], unread: [String] = []
+        var info = ComicInfo()
         do {
             let reader = try Reader(path: path, password: password)
             while let (name, ordinal) = try reader.next() {
                 guard PageSources.isImage(name) else {
                     if Self.unreadPicture(name) { unread.append(name) }
+                    if ComicInfo.names(name), let bytes = try? reader.data(entry: name, limit: ComicInfo.limit) { info = ComicInfo(xml: bytes) }
                     continue
                 }
                 if Self.leavesArchive(name) { outside.append(name) } else { found.append((name, ordinal)) }
@@ -102,6 +108,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         }
         self.damage = damage
         self.notes = notes
+        self.info = info
     }
 
     /// Whether an entry's path points outside the archive (absolute, or up through `..`): such
@@ -212,11 +219,11 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         }
 
         /// The current entry's data, at most `ComicArchive.maxEntryBytes`.
-        func data(entry name: String) throws -> [UInt8] {
+        func data(entry name: String, limit: Int = ComicArchive.maxEntryBytes) throws -> [UInt8] {
             // Refused by the size it declares, before any of it is read: a sparse tar entry
             // holds gigabytes of zeros in a few bytes of archive.
-            if let size, size > Int64(ComicArchive.maxEntryBytes) {
-                throw PageError.invalid(path: path, message: "entry \(name) is \(size >> 20) MiB, larger than \(ComicArchive.maxEntryBytes >> 20) MiB; not read")
+            if let size, size > Int64(limit) {
+                throw PageError.invalid(path: path, message: "entry \(name) is \(size >> 20) MiB, larger than \(limit >> 20) MiB; not read")
             }
             var out: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -227,8 +234,8 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
                     let why = encrypted ? "is encrypted (--password gives the password)" : "is damaged"
                     throw PageError.invalid(path: path, message: "entry \(name) \(why): \(ArchiveDocument.message(archive))")
                 }
-                guard out.count + n <= ComicArchive.maxEntryBytes else {
-                    throw PageError.invalid(path: path, message: "entry \(name) is larger than \(ComicArchive.maxEntryBytes >> 20) MiB")
+                guard out.count + n <= limit else {
+                    throw PageError.invalid(path: path, message: "entry \(name) is larger than \(limit >> 20) MiB")
                 }
                 out += chunk[0..<n]
             }

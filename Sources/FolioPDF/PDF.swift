@@ -269,8 +269,10 @@ extension PDFDocument {
                 defer { g_object_unref(UnsafeMutableRawPointer(page)) }
                 return poppler_page_get_label(page).flatMap { l in
                     defer { g_free(l) }
+                    // poppler numbers the pages of a document that labels none: that says nothing
+                    // (`search` gave "39" for a page printed "9").
                     let s = String(cString: l)
-                    return s.isEmpty ? nil : s
+                    return s.isEmpty || s == String(index + 1) ? nil : s
                 }
             }
             labels[index] = .some(label)

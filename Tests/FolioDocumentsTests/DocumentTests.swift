@@ -339,6 +339,18 @@ final class ArchiveTests: XCTestCase {
         }
     }
 
+    /// A comic's ComicInfo.xml names it and says which way it reads: a manga marked
+    /// `YesAndRightToLeft` turned left to right, under its file's name.
+    func testAComicsInfoNamesItAndSaysWhichWayItReads() throws {
+        let book = try XCTUnwrap(Library.load(from: try Fixtures.path("manga.cbz"), documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertEqual(book.title, "Captain & Science #1: The Beginning")
+        XCTAssertEqual(book.author, "A. Writer \u{2014} B. Writer")
+        XCTAssertEqual(book.direction, .rtl)
+        XCTAssertEqual(book.pages.count, 2, "the info is no page")
+        let plain = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbz"), documents: Fixtures.documents, logProblems: false).books.first)
+        XCTAssertEqual(plain.direction, .ltr)
+    }
+
     func testTarComic() throws {
         let book = try XCTUnwrap(Library.load(from: try Fixtures.path("comic.cbt"), documents: Fixtures.documents, logProblems: false).books.first)
         XCTAssertEqual(book.pages.count, 2)

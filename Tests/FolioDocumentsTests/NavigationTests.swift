@@ -24,6 +24,8 @@ final class NavigationTests: XCTestCase {
         XCTAssertEqual((0..<3).map { doc.label(ofPage: $0) }, ["i", "ii", "1"])
         XCTAssertNil(doc.label(ofPage: 3))
         XCTAssertEqual(doc.author, "A. Writer")
+        // A document that labels no page has no labels (poppler numbers its pages).
+        XCTAssertNil(try source("portrait.pdf").label(ofPage: 4))
     }
 
     func testWordsAreInReadingOrderWithTheirBoxes() throws {

@@ -175,6 +175,15 @@ with zipfile.ZipFile(os.path.join(out, "webp.cbz"), "w", zipfile.ZIP_DEFLATED) a
                        ("4.webp", webp((0, 0, 255), (600, 900), quality=90)), ("5.webp", animation.getvalue())]:
         z.writestr(name, data)
 
+# A manga as comic tools write one: a ComicInfo.xml naming its series, number, title and writer
+# (entities in them) and its reading right to left.
+with zipfile.ZipFile(os.path.join(out, "manga.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("ComicInfo.xml", '<?xml version="1.0"?><ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
+               "<Title>The Beginning</Title><Series>Captain &amp; Science</Series><Number>1</Number>"
+               "<Writer>A. Writer &#x2014; B. Writer</Writer><Manga>YesAndRightToLeft</Manga></ComicInfo>")
+    for name, rgb in [("1.png", (255, 0, 0)), ("2.png", (0, 255, 0))]:
+        z.writestr(name, png(rgb, (60, 90)))
+
 # A tar cut short inside its third page.
 with tarfile.open(os.path.join(out, "cut.cbt"), "w") as t:
     for name, rgb in [("1.png", (255, 0, 0)), ("2.png", (0, 255, 0)), ("3.png", (0, 0, 255))]:

@@ -85,14 +85,10 @@ static const char *const kept_whole[] = {"head", "style", "script", "pre", "code
 
 /// Headings, display type a printed book does not break ("Avertisse-ments"): their text is not
 /// hyphenated, their tags prepared as any others (a heading's spans keep their `epub:type`).
-static const char *const headings[] = {"h1", "h2", "h3", "h4", "h5", "h6"};
-
-/// The heading the tag `tag` (`n` bytes after its '<', to its '>') starts (its index + 1), or
-/// -(index + 1) for its end tag; 0 for any other tag, and an empty heading's.
-static int heading_tag(const unsigned char *tag, size_t n) {
-    int end = n > 0 && tag[0] == '/';
-    for (int k = 0; k < 6; k++)
-        if (tag_named(tag + end, n - end, headings[k])) return end ? -(k + 1) : (n >= 2 && tag[n - 2] == '/' ? 0 : k + 1);
+static int is_heading(const unsigned char *tag, size_t n) {
+    static const char *const headings[] = {"h1", "h2", "h3", "h4", "h5", "h6"};
+    for (size_t k = 0; k < sizeof headings / sizeof *headings; k++)
+        if (tag_named(tag, n, headings[k])) return 1;
     return 0;
 }
 
@@ -194,8 +190,10 @@ static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", 
 /// at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off the
 /// page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 { page-break-before:
 /// always }` left a blank page before every chapter. Its `epub:type` is given again as
-/// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css_selectors`).
-static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading) {
+/// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css_selectors`), and an
+/// element its parent's first (`first`) is marked `folio-first`, which stands for `:first-child`
+/// there.
+static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
@@ -216,7 +214,39 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
         fb_put(w, s + 1 + type_start, type_end - type_start);
         fz_append_byte(w->ctx, w->out, '"');
     }
+    if (first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
     fb_put(w, s + close, n - close);
+}
+
+/// Writes a head's content (`n` bytes at `s`), each `<style>`'s rules through
+/// `fb_put_css_selectors`, as a stylesheet file's are.
+static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
+    size_t from = 0;
+    for (size_t i = 0; i + 7 < n; i++) {
+        if (s[i] != '<' || !tag_named(s + i + 1, n - i - 1, "style")) continue;
+        size_t open = fb_tag_end(s, n, i);
+        if (open >= n) break;
+        size_t close = open + 1;
+        while (close + 8 <= n && !(s[close] == '<' && !strncasecmp((const char *)s + close, "</style", 7))) close++;
+        if (close + 8 > n) break;
+        fb_put(w, s + from, open + 1 - from);
+        fb_put_css_selectors(w->ctx, w->out, s + open + 1, close - open - 1);
+        from = i = close;
+    }
+    fb_put(w, s + from, n - from);
+}
+
+/// HTML's elements that have no end tag (written `<br>` in a MOBI's markup).
+static const char *const void_elements[] = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                                            "source", "track", "wbr"};
+
+/// Whether the tag `tag` (`n` bytes after its '<', to its '>') opens an element that holds what
+/// follows it: a start tag, not empty (`/>`) nor of an element that has no end tag.
+static int opens_element(const unsigned char *tag, size_t n) {
+    if (!n || tag[0] == '/' || tag[0] == '!' || tag[0] == '?' || (n >= 2 && tag[n - 2] == '/')) return 0;
+    for (size_t k = 0; k < sizeof void_elements / sizeof *void_elements; k++)
+        if (tag_named(tag, n, void_elements[k])) return 0;
+    return 1;
 }
 
 /// Appends to `out` (when not NULL) the `n` bytes of stylesheet at `s` with its selectors of
@@ -227,9 +257,20 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
 /// and its title pages. Returns how many it changes.
 int fb_put_css_selectors(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
     static const char *const names[] = {"epub|type", "epub\\:type"};
+    static const char first_child[] = ":first-child";
     size_t from = 0;
     int changed = 0;
     for (size_t i = 0; i < n; i++) {
+        if (s[i] == ':' && n - i >= sizeof first_child - 1 && !memcmp(s + i, first_child, sizeof first_child - 1)
+            && (n - i == sizeof first_child - 1 || !(isalnum(s[i + sizeof first_child - 1]) || s[i + sizeof first_child - 1] == '-'))) {
+            if (out) {
+                fz_append_data(ctx, out, s + from, i - from);
+                fz_append_string(ctx, out, "[folio-first]");
+            }
+            from = i + sizeof first_child - 1;
+            changed++;
+            continue;
+        }
         if (s[i] != '[') continue;
         size_t j = i + 1;
         while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
@@ -372,8 +413,11 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // Whether the body has begun and no content has come yet (`put_start_tag`).
     int leading = 0;
     cell_state cell = {0, 0};
-    // The heading being written (`heading_tag`), whose text is not hyphenated.
-    int heading = 0;
+    // Where the text left unhyphenated ends (a heading's, or an element's its publisher keeps
+    // whole); whether the tag last written opened an element, whose first child the next start
+    // tag is (text between them is no element: CSS's `:first-child` passes it over).
+    size_t plain_until = 0;
+    int opened = 0;
     size_t br;
     size_t i = 0;
     while (i < n) {
@@ -385,7 +429,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             leading = leading && blank;
             if (cell.ended && !blank) fz_append_string(w->ctx, w->out, "<br/>");
             cell.ended = cell.ended && blank;
-            fb_hyphenate_text(w, heading ? NULL : dict, s + i, j - i);
+            fb_hyphenate_text(w, i < plain_until ? NULL : dict, s + i, j - i);
             i = j;
             continue;
         }
@@ -402,9 +446,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
         end = end < n ? end + 1 : n;
         const unsigned char *tag = s + i + 1;
         size_t tag_len = end - i - 1;
-        int h = heading_tag(tag, tag_len);
-        if (h > 0) heading = h;
-        else if (h < 0 && -h == heading) heading = 0;
+        int first = opened;
+        opened = opens_element(tag, tag_len);
         if (tag_named(tag, tag_len, "html")) {
             fb_attribute(tag, tag_len, "dir", root_dir, sizeof root_dir);
             if (!fb_attribute(tag, tag_len, "xml:lang", root_lang, sizeof root_lang))
@@ -435,14 +478,15 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             for (size_t k = 0; k < sizeof content_tags / sizeof *content_tags && leading; k++)
                 leading = !tag_named(tag, tag_len, content_tags[k]);
             size_t whole = kept_to(s, n, end, tag, tag_len, closes);
-            // An element its publisher set `hyphens: none` is passed on as it is, to its end.
-            if (whole == end && dict && fb_unhyphenated(tag, tag_len, options)) whole = element_end(s, n, end, tag, tag_len);
+            // A heading's text, and an element's its publisher set `hyphens: none`, to its end.
+            if (whole == end && dict && i >= plain_until && (is_heading(tag, tag_len) || fb_unhyphenated(tag, tag_len, options)))
+                plain_until = element_end(s, n, end, tag, tag_len);
             char href[512];
             if (tag_named(tag, tag_len, "head") && s[end - 2] != '/' && !options->vertical) {
                 // HTML5's block elements first, so that the publisher's stylesheets come after.
                 fb_put(w, s + i, end - i);
                 fz_append_string(w->ctx, w->out, html5_blocks);
-                fb_put(w, s + end, whole - end);
+                put_head(w, s + end, whole - end);
                 end = whole;
             } else if (whole > end && tag_named(tag, tag_len, "math")) {
                 // MathML, which MuPDF would set token after token: in a line (mathml.c).
@@ -450,6 +494,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
+                opened = 0;
             } else if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
                 // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
                 // across the page, as MuPDF sizes an SVG's `<image>` by neither.
@@ -457,6 +502,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
+                opened = 0;
             } else if ((br = line_break_after(s, n, tag, tag_len, end)) > end) {
                 // `</span><br/>`: the line break goes inside the span, where it ends the line
                 // whether the span is a block or not (`line_break_after`).
@@ -466,10 +512,12 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 fb_put(w, s + i, end - i);
                 fb_put(w, s + end, at - end);
                 end = br;
+                opened = 0;
             } else {
                 before_tag(w, &cell, tag, tag_len);
-                put_start_tag(w, s + i, end - i, leading);
+                put_start_tag(w, s + i, end - i, leading, first);
                 if (tag_named(tag, tag_len, "style")) fb_put_css_selectors(w->ctx, w->out, s + end, whole - end);
+                else if (tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
                 else fb_put(w, s + end, whole - end);
                 // An element kept whole holds content (the text of a `code`).
                 if (whole > end) leading = 0;

@@ -340,6 +340,20 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// Rules by `:first-child` apply, which MuPDF's CSS reads no pseudo-class of (it drops the
+    /// rule): an element first among its parent's is marked in the copy and the selector made
+    /// one of that mark. Text before it does not count, as CSS has it.
+    func testRulesByFirstChildApply() throws {
+        let doc = try TypesetBooks.open("firstchild.epub")
+        let words = try XCTUnwrap(doc.text(page: 0)).words
+        let height = { (word: String) in try XCTUnwrap(words.first { $0.text == word }, word).box.height }
+        let normal = try height("words.")
+        XCTAssertGreaterThan(try height("ALPHA"), 2 * normal)
+        XCTAssertGreaterThan(try height("CHARLIE"), 2 * normal)
+        XCTAssertEqual(try height("BRAVO"), normal, accuracy: normal * 0.1)
+        XCTAssertEqual(try height("DELTA"), normal, accuracy: normal * 0.1)
+    }
+
     /// Contents whose links name their folder twice lead to the chapter of that file name, as
     /// other readers forgive them: each entry of EDRLab's large-tables.epub led nowhere, and its
     /// running heads named nothing.

@@ -51,6 +51,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    its contents' one label broken over two lines
   misled.epub      two chapters in Text/, "Part 1" and "Part 2", whose navigation document, in Text/
                    too, links "Text/c0.xhtml#h0" (strictly Text/Text/…, which the book lacks)
+  firstchild.epub  a stylesheet's `p > span:first-child { font-size: 3em }` over spans first in their
+                   paragraph (ALPHA; CHARLIE after text), second (BRAVO) and after an element (DELTA)
   entities.epub    a chapter whose DOCTYPE declares its quotation marks as entities (`&O;`, `&C;`),
                    as Readium's *Alice* does, and entities expanding to entities ten times over
   epubtype.epub    rules by `epub:type`, as Standard Ebooks writes them (`@namespace epub`,
@@ -240,6 +242,13 @@ nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="Text/c{n}.xhtml
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("misled.epub", "Misled", "en", [("Text/nav.xhtml", "application/xhtml+xml", nav)] + misled, [f for f, _, _ in misled],
      properties={"Text/nav.xhtml": "nav"})
+
+# `:first-child`, which MuPDF's CSS does not read (Standard Ebooks set a hgroup's first heading
+# bold by it): a span first in its paragraph set large, then one after text, one after another
+# element.
+firsts = xhtml('<p><span>ALPHA</span> <span>BRAVO</span> words.</p><p>Some <span>CHARLIE</span> words.</p>'
+               '<p><b>x</b> <span>DELTA</span> words.</p>', '<style>p > span:first-child { font-size: 3em; }</style>')
+epub("firstchild.epub", "First Child", "en", [("c.xhtml", "application/xhtml+xml", firsts)], ["c.xhtml"])
 
 # Entities a chapter declares (MuPDF prints them as written), and a bomb of entities.
 bomb = "".join(f'<!ENTITY {a} "{("&" + b + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi")) + '<!ENTITY i "LOL">'

@@ -292,7 +292,14 @@ const char folio_serif_css[] =
     "@font-face { font-family: serif; font-weight: normal; font-style: normal; src: url(folio-serif-r.cff); }\n"
     "@font-face { font-family: serif; font-weight: normal; font-style: italic; src: url(folio-serif-i.cff); }\n"
     "@font-face { font-family: serif; font-weight: bold; font-style: normal; src: url(folio-serif-b.cff); }\n"
-    "@font-face { font-family: serif; font-weight: bold; font-style: italic; src: url(folio-serif-bi.cff); }\n";
+    "@font-face { font-family: serif; font-weight: bold; font-style: italic; src: url(folio-serif-bi.cff); }\n"
+    // Bold small caps in the regular face: MuPDF sets small caps by the face's own (HarfBuzz's
+    // smcp), which the bold face lacks, so they came out in bold lower case (Standard Ebooks'
+    // "Part I", bold by `hgroup > *:first-child`, small caps by `h1, …, hgroup`). The italic
+    // faces are named for small caps too, so that italic small caps keep their face.
+    "@font-face { font-family: serif; font-weight: bold; font-style: normal; font-variant: small-caps; src: url(folio-serif-r.cff); }\n"
+    "@font-face { font-family: serif; font-weight: normal; font-style: italic; font-variant: small-caps; src: url(folio-serif-i.cff); }\n"
+    "@font-face { font-family: serif; font-weight: bold; font-style: italic; font-variant: small-caps; src: url(folio-serif-bi.cff); }\n";
 
 /// The built-in face MuPDF's layout falls back to for `serif` (bold `f >> 1`, italic `f & 1`),
 /// as its `fz_load_html_default_font` chooses it.

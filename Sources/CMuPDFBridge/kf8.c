@@ -199,7 +199,9 @@ fz_buffer *fb_kf8_text(fz_context *ctx, const fb_kf8 *k, const fz_buffer *text) 
                 // The fragment lies after the skeleton; it goes where its name says, counted from
                 // the part's start in the text.
                 size_t from = start + skeleton + g->offset, at = g->insert >= start ? g->insert - start : 0;
-                if (g->offset > end || from > end || g->length > end - from) continue;
+                // The parts put together are as long as the flow: a fragment that would make
+                // them longer (a damaged index naming the text again and again) is left out.
+                if (g->offset > end || from > end || g->length > end - from || out->len + part->len + g->length > end) continue;
                 if (at > part->len) at = part->len;
                 fz_append_data(ctx, part, text->data + from, g->length);
                 memmove(part->data + at + g->length, part->data + at, part->len - g->length - at);

@@ -367,7 +367,7 @@ static size_t put_part_tag(copy_writer *c, const unsigned char *s, size_t n, siz
     if (tag_is(t, len, "head")) {
         for (size_t j = end; j + 7 <= n; j++)
             if (s[j] == '<' && !fz_strncasecmp((const char *)s + j, "</head>", 7)) return j + 7;
-        return n;
+        return end;  // a head never closed: only its tag is left out
     }
     if (tag_is(t, len, "body")) {
         if ((*parts)++) fz_append_string(c->w.ctx, c->w.out, "<div style=\"page-break-before:always\"></div>");

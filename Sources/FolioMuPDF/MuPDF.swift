@@ -123,7 +123,10 @@ public enum MuPDF {
     /// each side: Kindle books nest ten `<blockquote>`s round a poem, which pushed it off the page.
     /// A table cell's content is inline, where MuPDF places it in its column (its blocks it
     /// places over the first: typeset.c, `cell_state`). An FB2's notes follow one another, where
-    /// MuPDF's stylesheet starts a page at every section's title (a page a note).
+    /// MuPDF's stylesheet starts a page at every section's title (a page a note). An epigraph in
+    /// a heading's header is centred: Standard Ebooks shrink it to its lines and centre that
+    /// (`display: inline-block; margin: auto; text-align: initial`), which MuPDF cannot (it set
+    /// the lines at the block's left).
     static func readingCSS(_ typography: Typography, installedFace: Bool = false) -> String {
         var face: String? = switch typography.face {
         case .publisher: nil
@@ -149,6 +152,7 @@ public enum MuPDF {
             blockquote blockquote { margin-left: 0.5em !important; margin-right: 0 !important; }
             td *, th * { display: inline !important; }
             body[name="notes"] section > title, body[name="comments"] section > title { page-break-before: auto !important; }
+            header [epub-type~="epigraph"], header [epub-type~="epigraph"] * { text-align: center !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")

@@ -217,6 +217,9 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(doc.outline, [OutlineEntry(title: "Contents", page: contents), OutlineEntry(title: "Chapter Two", page: two)])
         XCTAssertEqual(Set(doc.links(page: contents).map(\.target)), [.page(two)])
         XCTAssertEqual(doc.title, "KF8 Book")
+        // An index naming one fragment 3,000 times does not multiply the text.
+        let repeated = try MuPDFDocument(path: try EBooks.path("kf8-repeats.azw3"), fontSize: 11)
+        XCTAssertLessThanOrEqual(repeated.pageCount, doc.pageCount + 1)
     }
 
     /// The share of `image`'s pixels within 30 levels of `colour`.

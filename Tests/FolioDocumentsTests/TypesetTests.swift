@@ -354,6 +354,20 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(try height("DELTA"), normal, accuracy: normal * 0.1)
     }
 
+    /// A bold heading in small caps is in small caps (in the regular face, whose small caps
+    /// MuPDF finds: the bold face has none, and they came out in bold lower case), as wide as the
+    /// light one; a header's epigraph, which Standard Ebooks shrink to its lines and centre, is
+    /// centred (MuPDF set it at the left).
+    func testSmallCapsHeadingsAndTheirEpigraphsStandAsMeant() throws {
+        let doc = try TypesetBooks.open("headed.epub")
+        let words = try XCTUnwrap(doc.text(page: 0)).words
+        let headings = words.filter { $0.text == "Mississippi" }.map(\.box.width)
+        XCTAssertEqual(headings.count, 2)
+        XCTAssertEqual(headings.first ?? 0, headings.last ?? 1, accuracy: 0.005, "bold and light alike in small caps")
+        let epigraph = try XCTUnwrap(words.first { $0.text == "Short" })
+        XCTAssertGreaterThan(epigraph.box.x0, 0.25, "centred, not at the text's left (0.1)")
+    }
+
     /// Contents whose links name their folder twice lead to the chapter of that file name, as
     /// other readers forgive them: each entry of EDRLab's large-tables.epub led nowhere, and its
     /// running heads named nothing.

@@ -340,7 +340,7 @@ mobi("kindle.mobi", kindle.encode("cp1252"), "Kindle", [(100, b"K. Writer"), (52
 # which sets "Contents" large (a span: Folio holds paragraphs at the reader's size); the second
 # part holds two fragments, ZULU's and XRAY's, each in a div of its skeleton, WHISKEY between
 # them in the skeleton. The cover is the red picture; the NCX points by fragment and offset.
-def kf8_book():
+def kf8_book(name="kf8.azw3", repeats=1):
     head = '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>KF8</title>'
     css_link = '<link href="kindle:flow:0001?mime=text/css" rel="stylesheet" type="text/css"/>'
     skeletons = [(head + css_link + '</head><body aid="0">').encode(), b'</body></html>']
@@ -356,8 +356,9 @@ def kf8_book():
     frags = [(len(skeletons[0]), 0, len(part0)), (start1 + a, 0, len(zulu)), (start1 + b + len(zulu), len(zulu), len(xray))]
     flow0 = skeleton0 + part0 + skeleton1 + zulu + xray
     css = b"span.big { font-size: 3em; }"
+    frags = frags[:1] * repeats + frags[1:]
     skel = index_records([(1, 1, 0x03), (6, 2, 0x0C)],
-                         [(b"SKEL%010d" % 0, 0x05, [1, 0, len(skeleton0)]), (b"SKEL%010d" % 1, 0x05, [2, start1, len(skeleton1)])])
+                         [(b"SKEL%010d" % 0, 0x05, [repeats, 0, len(skeleton0)]), (b"SKEL%010d" % 1, 0x05, [2, start1, len(skeleton1)])])
     frag = index_records([(2, 1, 0x01), (3, 1, 0x02), (4, 1, 0x04), (6, 2, 0x08)],
                          [(b"%010d" % insert, 0x0F, [0, i // 2 + (i > 0), i, offset, length]) for i, (insert, offset, length) in enumerate(frags)],
                          cncx=varlen(1) + b"P")
@@ -368,11 +369,14 @@ def kf8_book():
     ncx = index_records([(3, 1, 0x01), (4, 1, 0x02), (6, 2, 0x04)],
                         [(b"000", 0x07, [labels[0], 0, 0, 0]), (b"001", 0x07, [labels[1], 0, 1, 0])], cncx=cncx)
     fdst = b"FDST" + struct.pack(">II", 12, 2) + struct.pack(">IIII", 0, len(flow0), len(flow0), len(flow0) + len(css))
-    mobi("kf8.azw3", flow0 + css, "KF8 Book", [(100, b"K. Writer"), (524, b"en")], pictures=[png(40, 30, COLOURS[2]), png(60, 90, COLOURS[0])],
+    mobi(name, flow0 + css, "KF8 Book", [(100, b"K. Writer"), (524, b"en")], pictures=[png(40, 30, COLOURS[2]), png(60, 90, COLOURS[0])],
          cover=1, kf8={"ncx": ncx, "skel": skel, "frag": frag, "fdst": [fdst]})
 
 
 kf8_book()
+# The same whose first skeleton names its fragment 3,000 times: a damaged index must not
+# multiply the text.
+kf8_book("kf8-repeats.azw3", repeats=3000)
 # A header that claims a full name longer than the file, and no EXTH title.
 mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 

@@ -53,6 +53,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    too, links "Text/c0.xhtml#h0" (strictly Text/Text/…, which the book lacks)
   firstchild.epub  a stylesheet's `p > span:first-child { font-size: 3em }` over spans first in their
                    paragraph (ALPHA; CHARLIE after text), second (BRAVO) and after an element (DELTA)
+  headed.epub      a heading in small caps twice, bold then light, and an epigraph in the header as
+                   Standard Ebooks set it (`display: inline-block; margin: auto; text-align: initial`)
   entities.epub    a chapter whose DOCTYPE declares its quotation marks as entities (`&O;`, `&C;`),
                    as Readium's *Alice* does, and entities expanding to entities ten times over
   epubtype.epub    rules by `epub:type`, as Standard Ebooks writes them (`@namespace epub`,
@@ -249,6 +251,18 @@ epub("misled.epub", "Misled", "en", [("Text/nav.xhtml", "application/xhtml+xml",
 firsts = xhtml('<p><span>ALPHA</span> <span>BRAVO</span> words.</p><p>Some <span>CHARLIE</span> words.</p>'
                '<p><b>x</b> <span>DELTA</span> words.</p>', '<style>p > span:first-child { font-size: 3em; }</style>')
 epub("firstchild.epub", "First Child", "en", [("c.xhtml", "application/xhtml+xml", firsts)], ["c.xhtml"])
+
+# Standard Ebooks' headings: a part's hgroup in small caps, its first heading bold, and an
+# epigraph in a header that they shrink to its lines and centre (MuPDF cannot).
+headed_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
+              'h2, hgroup { font-variant: small-caps; } h2.light { font-weight: normal; }\n'
+              'header { text-align: center; }\n'
+              'section > header [epub|type~="epigraph"] { display: inline-block; margin: auto; text-align: initial; }\n')
+headed = xhtml('<section><header><h2>Mississippi</h2><h2 class="light">Mississippi</h2>'
+               '<blockquote epub:type="epigraph"><p>Short epigraph.</p></blockquote></header>'
+               + "".join(f"<p>{LONG}</p>" for _ in range(3)) + "</section>",
+               '<link rel="stylesheet" href="se.css" type="text/css"/>', html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+epub("headed.epub", "Headed", "en", [("se.css", "text/css", headed_css), ("c.xhtml", "application/xhtml+xml", headed)], ["c.xhtml"])
 
 # Entities a chapter declares (MuPDF prints them as written), and a bomb of entities.
 bomb = "".join(f'<!ENTITY {a} "{("&" + b + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi")) + '<!ENTITY i "LOL">'

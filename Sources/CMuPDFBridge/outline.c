@@ -249,10 +249,27 @@ static void outline_heads(fz_context *ctx, folio_mu_doc *d, fz_outline *item, in
 /// they are on.
 enum { mark_reach = 4, mark_top = 24 };
 
-/// The mark of `list` last on or before page `index` (within `mark_top` points of its top
-/// counts as on it), in its chapter or the few before it (laid out already: their pages come
-/// first); -1 when there is none.
-static int last_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, int index) {
+/// How far down its page a contents entry of a book whose contents are its own index (MOBI,
+/// KF8, FB2: one long chapter to MuPDF, each section starting a page) may lie and still open
+/// the page: a quarter of it, room for a heading's top margin (a KF8 chapter's first page,
+/// its heading pushed down by its margin, was headed by the chapter before).
+static float opening_top(fz_context *ctx, folio_mu_doc *d, int index) {
+    fz_page *page = NULL;
+    fz_rect r = fz_empty_rect;
+    fz_var(page);
+    fz_try(ctx) {
+        page = fb_load_page(ctx, d, index);
+        r = fz_bound_page(ctx, page);
+    }
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) return mark_top;
+    return r.y1 - r.y0 > 4 * mark_top ? (r.y1 - r.y0) / 4 : mark_top;
+}
+
+/// The mark of `list` last on or before page `index` (within `top` points of its top counts as
+/// on it), in its chapter or the few before it (laid out already: their pages come first); -1
+/// when there is none.
+static int last_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, int index, float top) {
     int chapter = fb_page_location(ctx, d, index).chapter, best = -1;
     for (int c = chapter; c >= 0 && c > chapter - mark_reach && best < 0; c--) {
         for (int i = 0; i < list->count; i++) {
@@ -262,7 +279,7 @@ static int last_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, 
                 fz_try(ctx) m->page = fb_page_number(ctx, d, fz_resolve_link(ctx, d->doc, m->target, NULL, &m->y));
                 fz_catch(ctx) m->page = -1;
             }
-            int before = m->page >= 0 && (m->page < index || (m->page == index && m->y <= mark_top));
+            int before = m->page >= 0 && (m->page < index || (m->page == index && m->y <= top));
             if (before && (best < 0 || m->page > list->items[best].page || (m->page == list->items[best].page && m->y >= list->items[best].y))) best = i;
         }
     }
@@ -278,7 +295,7 @@ int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size)
             d->printed.read = 1;
             if (fb_chapters_are_spine(ctx, d)) nav_document(ctx, d, "page-list", use_page_list, NULL);
         }
-        int best = d->printed.count ? last_mark(ctx, d, &d->printed, index) : -1;
+        int best = d->printed.count ? last_mark(ctx, d, &d->printed, index, mark_top) : -1;
         found = d->printed.count ? best >= 0 : -1;
         if (best >= 0) snprintf(label, size, "%s", d->printed.items[best].label);
     }
@@ -303,7 +320,7 @@ int folio_mu_running_head(folio_mu_doc *d, int index, char *title, size_t size) 
                 if (!d->heads.count) nav_document(ctx, d, "toc", use_toc_heads, &capacity);
             }
         }
-        int best = last_mark(ctx, d, &d->heads, index);
+        int best = last_mark(ctx, d, &d->heads, index, d->indexed ? opening_top(ctx, d, index) : mark_top);
         found = best < 0 ? 0 : d->heads.items[best].page == index ? 2 : 1;
         if (best >= 0) snprintf(title, size, "%s", d->heads.items[best].label);
     }

@@ -217,6 +217,9 @@ final class EBookTests: XCTestCase {
         XCTAssertEqual(doc.outline, [OutlineEntry(title: "Contents", page: contents), OutlineEntry(title: "Chapter Two", page: two)])
         XCTAssertEqual(Set(doc.links(page: contents).map(\.target)), [.page(two)])
         XCTAssertEqual(doc.title, "KF8 Book")
+        // A chapter's first page has no running head, though its heading lies below the
+        // page's top by its margin (it was headed by the chapter before).
+        XCTAssertEqual(doc.furniture(two)?.head, "")
         // An index naming one fragment 3,000 times does not multiply the text.
         let repeated = try MuPDFDocument(path: try EBooks.path("kf8-repeats.azw3"), fontSize: 11)
         XCTAssertLessThanOrEqual(repeated.pageCount, doc.pageCount + 1)

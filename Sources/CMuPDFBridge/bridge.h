@@ -48,6 +48,8 @@ struct folio_mu_doc {
     /// Whether `heads` are the book's contents, read from its own index as it was prepared (a
     /// MOBI's NCX: mobi.c), not from MuPDF's outline.
     int indexed;
+    /// The height of the page the book was last laid out for (`folio_mu_layout`), 0 before.
+    float page_height;
     /// An EPUB's package file (its OPF), or NULL.
     char *opf_path;
     /// The spine's chapters its archive lacks (malloc'd entry names, each once): the copy holds a
@@ -187,6 +189,12 @@ void fb_kf8_styles(fz_context *ctx, const fb_kf8 *k, const fz_buffer *text, cons
 void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info);
 
 int fb_starts_with(const unsigned char *s, size_t n, const char *word);
+/// Whether the tag whose name starts the `n` bytes at `s` (after its '<') is `name`: the name
+/// followed by white space, '/' or '>' (typeset.c).
+int fb_tag_named(const unsigned char *s, size_t n, const char *name);
+/// Where the section opened by `open` at `i` (a comment, character data) ends, after its
+/// `close` (or the markup's end); 0 when none opens there (typeset.c).
+size_t fb_section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close);
 /// Where the tag whose '<' is at `i` ends: its '>' (a quoted value may hold one); `n` when it has
 /// none (typeset.c).
 size_t fb_tag_end(const unsigned char *s, size_t n, size_t i);
@@ -298,6 +306,9 @@ char *folio_note(fz_context *ctx, folio_notes *notes, fz_buffer *copy, const cha
 /// The text of an element's descendants into `out` (at most `size` bytes): white space one
 /// space, trimmed, and ↩ and soft hyphens left out (a title, a label, a row of one line).
 void folio_xml_text(fz_xml *x, char *out, size_t size);
+/// Appends `t` to `out` (holding `*n` bytes of `size`): runs of white space one space (none
+/// first), ↩ and soft hyphens left out, stopping before a character that would not fit whole.
+void fb_put_words(char *out, size_t size, size_t *n, const char *t);
 void folio_drop_notes(fz_context *ctx, folio_notes *notes);
 
 /// An output buffer of bytes.

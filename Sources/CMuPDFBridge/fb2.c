@@ -28,38 +28,20 @@ static int ends_sentence(const char *out, size_t n) {
     return strchr(".!?:;", out[n - 1]) != NULL;
 }
 
-/// Appends `t` to `out` (holding `*n` bytes of `size`), white space one space, soft hyphens
-/// left out; stops before a character that would not fit whole.
-static void put_text(char *out, size_t size, size_t *n, const char *t) {
-    for (; *t; t++) {
-        if (!strncmp(t, "\xC2\xAD", 2)) { t++; continue; }
-        int space = *t == ' ' || *t == '\t' || *t == '\n' || *t == '\r';
-        if (space && (*n == 0 || out[*n - 1] == ' ')) continue;
-        // A character's bytes go in together or not at all.
-        size_t len = 1;
-        if (!space && ((unsigned char)*t & 0xC0) == 0xC0)
-            while (len < 4 && ((unsigned char)t[len] & 0xC0) == 0x80) len++;
-        if (*n + len >= size) return;
-        if (space) out[(*n)++] = ' ';
-        else { memcpy(out + *n, t, len); *n += len; t += len - 1; }
-        out[*n] = 0;
-    }
-}
-
 /// The text of the title element `x` into `out`: its paragraphs joined (a stop after one that
 /// ends in none), note references and pictures left out.
 static void title_text(fz_xml *x, char *out, size_t size, size_t *n, int depth) {
     for (fz_xml *c = fz_xml_down(x); c && depth < max_outline_depth; c = fz_xml_next(c)) {
         const char *t = fz_xml_text(c);
         if (t) {
-            put_text(out, size, n, t);
+            fb_put_words(out, size, n, t);
             continue;
         }
         const char *type = fz_xml_att(c, "type");
         if (fz_xml_is_tag(c, "a") && type && !strcmp(type, "note")) continue;
         if (fz_xml_is_tag(c, "p") && *n) {
             while (*n && out[*n - 1] == ' ') out[--*n] = 0;
-            put_text(out, size, n, ends_sentence(out, *n) ? " " : ". ");
+            fb_put_words(out, size, n, ends_sentence(out, *n) ? " " : ". ");
         }
         title_text(c, out, size, n, depth + 1);
     }
@@ -134,16 +116,13 @@ static size_t next_section(const unsigned char *s, size_t n, size_t i) {
         const unsigned char *lt = memchr(s + i, '<', n - i);
         if (!lt) return n;
         i = (size_t)(lt - s);
-        const char *close = fb_starts_with(s + i, n - i, "<!--") ? "-->" : fb_starts_with(s + i, n - i, "<![CDATA[") ? "]]>" : NULL;
-        if (close) {
-            const unsigned char *end = NULL;
-            for (size_t j = i + 4; j + 3 <= n && !end; j++)
-                if (!memcmp(s + j, close, 3)) end = s + j;
-            if (!end) return n;
-            i = (size_t)(end - s) + 3;
+        size_t passed = fb_section_end(s, n, i, "<!--", "-->");
+        if (!passed) passed = fb_section_end(s, n, i, "<![CDATA[", "]]>");
+        if (passed) {
+            i = passed;
             continue;
         }
-        if (fb_starts_with(s + i, n - i, "<section") && i + 8 < n && strchr(" \t\r\n/>", s[i + 8])) return i;
+        if (fb_tag_named(s + i + 1, n - i - 1, "section")) return i;
         i = fb_tag_end(s, n, i) + 1;
     }
     return n;

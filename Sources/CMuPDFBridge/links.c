@@ -208,6 +208,23 @@ static char *note_text(fz_xml *note, size_t limit) {
 /// to 500 levels; a title or a label needs a few).
 enum { xml_text_depth = 64 };
 
+void fb_put_words(char *out, size_t size, size_t *n, const char *t) {
+    for (; *t; t++) {
+        if (!strncmp(t, "\xE2\x86\xA9", 3)) { t += 2; continue; }  // ↩
+        if (!strncmp(t, "\xC2\xAD", 2)) { t++; continue; }           // a soft hyphen
+        int space = *t == ' ' || *t == '\t' || *t == '\n' || *t == '\r';
+        if (space && (*n == 0 || out[*n - 1] == ' ')) continue;
+        // A character's bytes go in together or not at all.
+        size_t len = 1;
+        if (!space && ((unsigned char)*t & 0xC0) == 0xC0)
+            while (len < 4 && ((unsigned char)t[len] & 0xC0) == 0x80) len++;
+        if (*n + len >= size) return;
+        if (space) out[(*n)++] = ' ';
+        else { memcpy(out + *n, t, len); *n += len; t += len - 1; }
+        out[*n] = 0;
+    }
+}
+
 static void xml_text(fz_xml *x, char *out, size_t size, int depth) {
     for (fz_xml *c = fz_xml_down(x); c && depth < xml_text_depth; c = fz_xml_next(c)) {
         const char *t = fz_xml_text(c);
@@ -216,14 +233,7 @@ static void xml_text(fz_xml *x, char *out, size_t size, int depth) {
             continue;
         }
         size_t n = strlen(out);
-        for (; *t && n + 1 < size; t++) {
-            if (!strncmp(t, "\xE2\x86\xA9", 3)) { t += 2; continue; }
-            if (!strncmp(t, "\xC2\xAD", 2)) { t += 1; continue; }
-            int space = isspace((unsigned char)*t);
-            if (space && n > 0 && out[n - 1] == ' ') continue;
-            out[n++] = space ? ' ' : *t;
-            out[n] = 0;
-        }
+        fb_put_words(out, size, &n, t);
     }
 }
 

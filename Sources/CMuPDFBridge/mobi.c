@@ -351,12 +351,6 @@ static void put_tag(copy_writer *c, const unsigned char *s, size_t n) {
     }
 }
 
-/// Whether the tag whose name starts the `len` bytes at `t` (after its '<') is `name`.
-static int tag_is(const unsigned char *t, size_t len, const char *name) {
-    size_t k = strlen(name);
-    return len > k && !fz_strncasecmp((const char *)t, name, k) && strchr(" \t\r\n/>", t[k]);
-}
-
 /// Where a KF8 part's tag at `i` (ending at `end`) leaves the copy to go on, writing what stands
 /// for it: the parts are one document's body, each a block starting a page, so their
 /// declarations, `html` and `head` (stylesheets come first: `fb_kf8_styles`) are left out, and
@@ -364,23 +358,23 @@ static int tag_is(const unsigned char *t, size_t len, const char *name) {
 static size_t put_part_tag(copy_writer *c, const unsigned char *s, size_t n, size_t i, size_t end, int *parts) {
     const unsigned char *t = s + i + 1;
     size_t len = end - i - 1;
-    if (tag_is(t, len, "head")) {
+    if (fb_tag_named(t, len, "head")) {
         for (size_t j = end; j + 7 <= n; j++)
             if (s[j] == '<' && !fz_strncasecmp((const char *)s + j, "</head>", 7)) return j + 7;
         return end;  // a head never closed: only its tag is left out
     }
-    if (tag_is(t, len, "body")) {
+    if (fb_tag_named(t, len, "body")) {
         if ((*parts)++) fz_append_string(c->w.ctx, c->w.out, "<div style=\"page-break-before:always\"></div>");
         fz_append_string(c->w.ctx, c->w.out, "<div");
         put_tag(c, s + i + 5, end - i - 5);
         return end;
     }
-    if (tag_is(t, len, "/body")) {
+    if (fb_tag_named(t, len, "/body")) {
         fz_append_string(c->w.ctx, c->w.out, "</div>");
         return end;
     }
-    int dropped = (t[0] == '?' || (t[0] == '!' && !fb_starts_with(t, len, "!--"))) || tag_is(t, len, "html") || tag_is(t, len, "/html")
-        || tag_is(t, len, "/head") || tag_is(t, len, "link");
+    int dropped = (t[0] == '?' || (t[0] == '!' && !fb_starts_with(t, len, "!--"))) || fb_tag_named(t, len, "html") || fb_tag_named(t, len, "/html")
+        || fb_tag_named(t, len, "/head") || fb_tag_named(t, len, "link");
     return dropped ? end : i;
 }
 

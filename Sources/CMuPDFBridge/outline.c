@@ -42,19 +42,15 @@ static int spine_target(folio_mu_doc *d, char *target, size_t size) {
     return found;
 }
 
-/// `title` on one line (malloc'd): runs of white space one space, trimmed. An NCX's labels keep
-/// the line breaks of their XML ("WIADOMOŚCI⏎NAUKOWYCH" showed a ↵ in the contents).
+/// `title` on one line (malloc'd: `fb_put_words`). An NCX's labels keep the line breaks of
+/// their XML ("WIADOMOŚCI⏎NAUKOWYCH" showed a ↵ in the contents).
 static char *one_line(const char *title) {
-    char *out = strdup(title ? title : "");
+    size_t size = (title ? strlen(title) : 0) + 1, n = 0;
+    char *out = malloc(size);
     if (!out) return NULL;
-    size_t n = 0;
-    for (const char *p = title ? title : ""; *p; p++) {
-        int space = *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r';
-        if (space && (n == 0 || out[n - 1] == ' ')) continue;
-        out[n++] = space ? ' ' : *p;
-    }
-    while (n && out[n - 1] == ' ') n--;
-    out[n] = 0;
+    out[0] = 0;
+    fb_put_words(out, size, &n, title ? title : "");
+    while (n && out[n - 1] == ' ') out[--n] = 0;
     return out;
 }
 
@@ -253,17 +249,8 @@ enum { mark_reach = 4, mark_top = 24 };
 /// KF8, FB2: one long chapter to MuPDF, each section starting a page) may lie and still open
 /// the page: a quarter of it, room for a heading's top margin (a KF8 chapter's first page,
 /// its heading pushed down by its margin, was headed by the chapter before).
-static float opening_top(fz_context *ctx, folio_mu_doc *d, int index) {
-    fz_page *page = NULL;
-    fz_rect r = fz_empty_rect;
-    fz_var(page);
-    fz_try(ctx) {
-        page = fb_load_page(ctx, d, index);
-        r = fz_bound_page(ctx, page);
-    }
-    fz_always(ctx) fz_drop_page(ctx, page);
-    fz_catch(ctx) return mark_top;
-    return r.y1 - r.y0 > 4 * mark_top ? (r.y1 - r.y0) / 4 : mark_top;
+static float opening_top(const folio_mu_doc *d) {
+    return d->page_height > 4 * mark_top ? d->page_height / 4 : mark_top;
 }
 
 /// The mark of `list` last on or before page `index` (within `top` points of its top counts as
@@ -320,7 +307,7 @@ int folio_mu_running_head(folio_mu_doc *d, int index, char *title, size_t size) 
                 if (!d->heads.count) nav_document(ctx, d, "toc", use_toc_heads, &capacity);
             }
         }
-        int best = last_mark(ctx, d, &d->heads, index, d->indexed ? opening_top(ctx, d, index) : mark_top);
+        int best = last_mark(ctx, d, &d->heads, index, d->indexed ? opening_top(d) : mark_top);
         found = best < 0 ? 0 : d->heads.items[best].page == index ? 2 : 1;
         if (best >= 0) snprintf(title, size, "%s", d->heads.items[best].label);
     }

@@ -68,6 +68,7 @@ int folio_mu_layout(folio_mu_doc *d, float w, float h, float em, folio_mu_error 
     pthread_mutex_lock(&d->mutex);
     fz_try(d->ctx) {
         fz_layout_document(d->ctx, d->doc, w, h, em);
+        d->page_height = h;
         d->counted = 0;
         for (int i = 0; i < d->printed.count; i++) d->printed.items[i].page = -2;
         for (int i = 0; i < d->heads.count; i++) d->heads.items[i].page = -2;

@@ -22,8 +22,7 @@
 
 void fb_put(fb_writer *w, const unsigned char *s, size_t n) { fz_append_data(w->ctx, w->out, s, n); }
 
-/// Whether the tag at `s` (after '<') is named `name` (any case).
-static int tag_named(const unsigned char *s, size_t n, const char *name) {
+int fb_tag_named(const unsigned char *s, size_t n, const char *name) {
     size_t k = strlen(name);
     if (n <= k || strncasecmp((const char *)s, name, k) != 0) return 0;
     unsigned char next = s[k];
@@ -88,13 +87,13 @@ static const char *const kept_whole[] = {"head", "style", "script", "pre", "code
 static int is_heading(const unsigned char *tag, size_t n) {
     static const char *const headings[] = {"h1", "h2", "h3", "h4", "h5", "h6"};
     for (size_t k = 0; k < sizeof headings / sizeof *headings; k++)
-        if (tag_named(tag, n, headings[k])) return 1;
+        if (fb_tag_named(tag, n, headings[k])) return 1;
     return 0;
 }
 
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes) {
     for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
-        if (!tag_named(tag, tag_len, kept_whole[k]) || s[end - 2] == '/') continue;
+        if (!fb_tag_named(tag, tag_len, kept_whole[k]) || s[end - 2] == '/') continue;
         if (closes[k] >= end) return closes[k];
         size_t len = strlen(kept_whole[k]), j = end;
         while (j + 2 + len < n && !(s[j] == '<' && s[j + 1] == '/' && !strncasecmp((const char *)s + j + 2, kept_whole[k], len))) j++;
@@ -112,11 +111,11 @@ static int picture_of(const unsigned char *s, size_t n, char *href, size_t size)
         if (s[i] != '<' || s[i + 1] == '/' || s[i + 1] == '!' || s[i + 1] == '?') continue;
         size_t end = i;
         while (end < n && s[end] != '>') end++;
-        if (tag_named(s + i + 1, end - i - 1, "image")) {
+        if (fb_tag_named(s + i + 1, end - i - 1, "image")) {
             images++;
             if (!fb_attribute(s + i + 1, end - i - 1, "xlink:href", href, size) && !fb_attribute(s + i + 1, end - i - 1, "href", href, size)) return 0;
-        } else if (!tag_named(s + i + 1, end - i - 1, "title") && !tag_named(s + i + 1, end - i - 1, "desc")
-                   && !tag_named(s + i + 1, end - i - 1, "g") && !tag_named(s + i + 1, end - i - 1, "defs")) {
+        } else if (!fb_tag_named(s + i + 1, end - i - 1, "title") && !fb_tag_named(s + i + 1, end - i - 1, "desc")
+                   && !fb_tag_named(s + i + 1, end - i - 1, "g") && !fb_tag_named(s + i + 1, end - i - 1, "defs")) {
             return 0;
         }
         i = end;
@@ -152,9 +151,7 @@ static size_t element_end(const unsigned char *s, size_t total, size_t end, cons
     return total;
 }
 
-/// Where the section opened by `open` at `i` ends, after its `close` (or the markup's end); 0
-/// when no such section starts at `i`.
-static size_t section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close) {
+size_t fb_section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close) {
     size_t a = strlen(open), b = strlen(close);
     if (n - i < a || memcmp(s + i, open, a)) return 0;
     size_t end = i + a;
@@ -166,7 +163,7 @@ static size_t section_end(const unsigned char *s, size_t n, size_t i, const char
 /// note, with no style of its own (one more `style` would make the tag two).
 static int hidden_note(const unsigned char *tag, size_t n) {
     char value[128], style[8];
-    if (!tag_named(tag, n, "aside") || fb_attribute(tag, n, "style", style, sizeof style)) return 0;
+    if (!fb_tag_named(tag, n, "aside") || fb_attribute(tag, n, "style", style, sizeof style)) return 0;
     return (fb_attribute(tag, n, "epub:type", value, sizeof value) && fb_names_note(value))
         || (fb_attribute(tag, n, "role", value, sizeof value) && fb_names_note(value));
 }
@@ -223,7 +220,7 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
 static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
     size_t from = 0;
     for (size_t i = 0; i + 7 < n; i++) {
-        if (s[i] != '<' || !tag_named(s + i + 1, n - i - 1, "style")) continue;
+        if (s[i] != '<' || !fb_tag_named(s + i + 1, n - i - 1, "style")) continue;
         size_t open = fb_tag_end(s, n, i);
         if (open >= n) break;
         size_t close = open + 1;
@@ -245,7 +242,7 @@ static const char *const void_elements[] = {"area", "base", "br", "col", "embed"
 static int opens_element(const unsigned char *tag, size_t n) {
     if (!n || tag[0] == '/' || tag[0] == '!' || tag[0] == '?' || (n >= 2 && tag[n - 2] == '/')) return 0;
     for (size_t k = 0; k < sizeof void_elements / sizeof *void_elements; k++)
-        if (tag_named(tag, n, void_elements[k])) return 0;
+        if (fb_tag_named(tag, n, void_elements[k])) return 0;
     return 1;
 }
 
@@ -308,7 +305,7 @@ static const char *const cell_blocks[] = {"p", "div", "blockquote", "h1", "h2", 
 static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, size_t n) {
     int end = tag[0] == '/';
     const unsigned char *name = tag + end;
-    if (tag_named(name, n - end, "td") || tag_named(name, n - end, "th")) {
+    if (fb_tag_named(name, n - end, "td") || fb_tag_named(name, n - end, "th")) {
         if (end && c->depth) {
             fz_append_string(w->ctx, w->out, "&#160;");
             c->depth--;
@@ -317,9 +314,9 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
         }
         c->ended = 0;
     } else if (c->depth && end) {
-        for (size_t k = 0; k < sizeof cell_blocks / sizeof *cell_blocks && !c->ended; k++) c->ended = tag_named(name, n - 1, cell_blocks[k]);
+        for (size_t k = 0; k < sizeof cell_blocks / sizeof *cell_blocks && !c->ended; k++) c->ended = fb_tag_named(name, n - 1, cell_blocks[k]);
     } else if (c->depth && tag[0] != '!' && tag[0] != '?') {
-        if (c->ended && !tag_named(tag, n, "br")) fz_append_string(w->ctx, w->out, "<br/>");
+        if (c->ended && !fb_tag_named(tag, n, "br")) fz_append_string(w->ctx, w->out, "<br/>");
         c->ended = 0;
     }
 }
@@ -395,10 +392,10 @@ static fz_buffer *expand_entities(fz_context *ctx, const unsigned char *s, size_
 /// line was followed by an empty one. Inside the span the break ends its line, whether the span
 /// is a block (a break at a block's end adds no line) or inline.
 static size_t line_break_after(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end) {
-    if (tag_len < 2 || tag[0] != '/' || !tag_named(tag + 1, tag_len - 1, "span")) return end;
+    if (tag_len < 2 || tag[0] != '/' || !fb_tag_named(tag + 1, tag_len - 1, "span")) return end;
     size_t at = end;
     while (at < n && (s[at] == ' ' || s[at] == '\n' || s[at] == '\t' || s[at] == '\r')) at++;
-    if (at + 3 >= n || s[at] != '<' || !tag_named(s + at + 1, n - at - 1, "br")) return end;
+    if (at + 3 >= n || s[at] != '<' || !fb_tag_named(s + at + 1, n - at - 1, "br")) return end;
     const unsigned char *close = memchr(s + at, '>', n - at);
     return close ? (size_t)(close - s) + 1 : end;
 }
@@ -434,8 +431,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             continue;
         }
         // Comments and character data, passed on whole.
-        size_t end = section_end(s, n, i, "<!--", "-->");
-        if (!end) end = section_end(s, n, i, "<![CDATA[", "]]>");
+        size_t end = fb_section_end(s, n, i, "<!--", "-->");
+        if (!end) end = fb_section_end(s, n, i, "<![CDATA[", "]]>");
         if (end) {
             fb_put(w, s + i, end - i);
             i = end;
@@ -448,13 +445,13 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
         size_t tag_len = end - i - 1;
         int first = opened;
         opened = opens_element(tag, tag_len);
-        if (tag_named(tag, tag_len, "html")) {
+        if (fb_tag_named(tag, tag_len, "html")) {
             fb_attribute(tag, tag_len, "dir", root_dir, sizeof root_dir);
             if (!fb_attribute(tag, tag_len, "xml:lang", root_lang, sizeof root_lang))
                 fb_attribute(tag, tag_len, "lang", root_lang, sizeof root_lang);
             if (root_lang[0] && options->hyphenate) dict = folio_patterns(cache, root_lang);
             fb_put(w, s + i, end - i);
-        } else if (tag_named(tag, tag_len, "body")) {
+        } else if (fb_tag_named(tag, tag_len, "body")) {
             // The root's direction and language, where the body names none of its own.
             char own[32];
             size_t close = end - i - 1 - (end - i >= 2 && s[end - 2] == '/');
@@ -476,26 +473,26 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             fb_put(w, s + i + close, end - i - close);
         } else {
             for (size_t k = 0; k < sizeof content_tags / sizeof *content_tags && leading; k++)
-                leading = !tag_named(tag, tag_len, content_tags[k]);
+                leading = !fb_tag_named(tag, tag_len, content_tags[k]);
             size_t whole = kept_to(s, n, end, tag, tag_len, closes);
             // A heading's text, and an element's its publisher set `hyphens: none`, to its end.
             if (whole == end && dict && i >= plain_until && (is_heading(tag, tag_len) || fb_unhyphenated(tag, tag_len, options)))
                 plain_until = element_end(s, n, end, tag, tag_len);
             char href[512];
-            if (tag_named(tag, tag_len, "head") && s[end - 2] != '/' && !options->vertical) {
+            if (fb_tag_named(tag, tag_len, "head") && s[end - 2] != '/' && !options->vertical) {
                 // HTML5's block elements first, so that the publisher's stylesheets come after.
                 fb_put(w, s + i, end - i);
                 fz_append_string(w->ctx, w->out, html5_blocks);
                 put_head(w, s + end, whole - end);
                 end = whole;
-            } else if (whole > end && tag_named(tag, tag_len, "math")) {
+            } else if (whole > end && fb_tag_named(tag, tag_len, "math")) {
                 // MathML, which MuPDF would set token after token: in a line (mathml.c).
                 fb_linear_math(w, tag, tag_len, s + end, whole - end);
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
                 opened = 0;
-            } else if (whole > end && tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
+            } else if (whole > end && fb_tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
                 // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
                 // across the page, as MuPDF sizes an SVG's `<image>` by neither.
                 fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/>", href);
@@ -516,8 +513,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             } else {
                 before_tag(w, &cell, tag, tag_len);
                 put_start_tag(w, s + i, end - i, leading, first);
-                if (tag_named(tag, tag_len, "style")) fb_put_css_selectors(w->ctx, w->out, s + end, whole - end);
-                else if (tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
+                if (fb_tag_named(tag, tag_len, "style")) fb_put_css_selectors(w->ctx, w->out, s + end, whole - end);
+                else if (fb_tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
                 else fb_put(w, s + end, whole - end);
                 // An element kept whole holds content (the text of a `code`).
                 if (whole > end) leading = 0;

@@ -61,7 +61,7 @@ let package = Package(
         // Every page image's life, face to texture: decodes, the residency table, uploads, crops.
         .target(name: "FolioPages", dependencies: ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"]),
         .target(name: "FolioPDF", dependencies: ["CPoppler", "FolioBook", "FolioImage"]),
-        .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook"]),
+        .target(name: "FolioArchive", dependencies: ["CArchive", "FolioBook", "FolioImage"]),
         .target(name: "FolioDjVu", dependencies: ["CDjVu", "FolioBook", "FolioImage"]),
         .target(name: "FolioFind", dependencies: ["FolioBook"]),
         // What the reader keeps between runs, in one SQLite database: places, bookmarks, reading

@@ -1,5 +1,6 @@
 import CArchive
 import FolioBook
+import FolioImage
 import Foundation
 
 /// Comic archives as page sources, through libarchive: `.cbz`/`.zip`, `.cbt`/`.tar`,
@@ -11,6 +12,9 @@ import Foundation
 /// larger than `maxEntryBytes` (a sparse tar entry of gigabytes) is refused before it is read.
 /// A program (ELF, or DOS/Windows "MZ") is refused before libarchive sees it: its readers of
 /// self-extracting archives crash on malformed ones (libarchive 3.6's 7-Zip, in the ELF headers).
+///
+/// A picture twice as wide as the book's pages is a double-page spread, shown over two pages
+/// (`Spreads`): the pictures' sizes are read from their headers as the archive is listed.
 ///
 /// Does not: read nested archives.
 public enum ComicArchive {
@@ -25,6 +29,11 @@ public enum ComicArchive {
 
     /// An entry larger than this is refused before it is read (a page is a few MiB).
     public static let maxEntryBytes = 256 << 20
+
+    /// What is read of each picture at open for its size (a JPEG's frame header follows its
+    /// metadata, a thumbnail among it), and of all of them together: past that, pictures'
+    /// sizes are read as their pages are asked for (and none of them is taken for a spread).
+    static let headerBytes = 64 << 10, headersBytes = 32 << 20
 }
 
 /// One archive: its image entries, listed once at open. libarchive reads forward only, so
@@ -40,10 +49,13 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     /// Image entries in reading order: their paths and their places among the archive's
     /// regular files (what tells entries of one name apart).
     let entries: [(name: String, ordinal: Int)]
+    /// The book's pages: the entries, a spread's two halves, blank pages (`Spreads`).
+    let pages: [ArchivePage]
     private let pageOrdinals: Set<Int>
     let damage: String?
     let notes: [String]
     private let lock = NSLock()
+    /// Entries' picture sizes, by entry.
     private var sizes: [Int: (width: Double, height: Double)] = [:]
     /// `paperSize` once asked (its first pages read forward once).
     private var paper: (width: Double, height: Double)??
@@ -52,7 +64,7 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     private var passed: [(ordinal: Int, bytes: [UInt8])] = []
     private static let keepPassed = 8
 
-    var pageCount: Int { entries.count }
+    var pageCount: Int { pages.count }
     /// What its `ComicInfo.xml` says, if it has one.
     let info: ComicInfo
     var title: String? { info.title }
@@ -67,10 +79,11 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         }
         // libarchive reads an empty file as an empty archive; an empty PDF or EPUB is refused too.
         if magic.isEmpty { throw PageError.invalid(path: path, message: "the file is empty (0 bytes), not a comic archive") }
-        var found: [(name: String, ordinal: Int)] = []
+        var found: [(name: String, ordinal: Int, size: (width: Double, height: Double)?)] = []
         var damage: String?
         var outside: [String] = [], unread: [String] = []
         var info = ComicInfo()
+        var headers = ComicArchive.headersBytes
         do {
             let reader = try Reader(path: path, password: password)
             while let (name, ordinal) = try reader.next() {
@@ -79,17 +92,29 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
                     if ComicInfo.names(name), let bytes = try? reader.data(entry: name, limit: ComicInfo.limit) { info = ComicInfo(xml: bytes) }
                     continue
                 }
-                if Self.leavesArchive(name) { outside.append(name) } else { found.append((name, ordinal)) }
+                guard !Self.leavesArchive(name) else { outside.append(name); continue }
+                // PNG and WebP say their size in their first bytes, a JPEG after its metadata.
+                var head = reader.prefix(min(headers, 4096)), size = try? PageSources.imageSize(of: head)
+                if size == nil, head.count == 4096 {
+                    head += reader.prefix(min(headers - head.count, ComicArchive.headerBytes - head.count))
+                    size = try? PageSources.imageSize(of: head)
+                }
+                headers -= head.count
+                found.append((name, ordinal, size.map { (Double($0.width), Double($0.height)) }))
             }
         } catch let e as PageError where !found.isEmpty {
             // Damaged past some pages: the pages before the damage still make a book.
             damage = e.reason + "; the \(found.count) pages found before it are kept"
         }
         // Stable: entries of one name keep archive order.
-        entries = found.enumerated().sorted {
+        let sorted = found.enumerated().sorted {
             naturalLess($0.element.name, $1.element.name) || (!naturalLess($1.element.name, $0.element.name) && $0.offset < $1.offset)
         }.map(\.element)
+        entries = sorted.map { ($0.name, $0.ordinal) }
         pageOrdinals = Set(found.map(\.ordinal))
+        for (entry, page) in sorted.enumerated() { sizes[entry] = page.size }
+        let paper = Book.paperSize(pageCount: sorted.count) { sorted[$0].size }
+        pages = Spreads.pages(sizes: sorted.map(\.size), paper: paper.map { $0.width / $0.height }, direction: info.direction)
         var names: [String: Int] = [:]
         for e in found { names[e.name, default: 0] += 1 }
         let repeated = names.filter { $0.value > 1 }.keys.sorted(by: naturalLess)
@@ -101,6 +126,13 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         if !unread.isEmpty {
             notes.append((unread.count == 1 ? "an entry is a picture" : "\(unread.count) entries are pictures")
                 + " in a format Folio does not read (\(Self.some(unread.sorted(by: naturalLess)))); not pages")
+        }
+        let spreads = pages.filter { if case .half(_, left: _) = $0 { true } else { false } }.count / 2
+        if spreads > 0 {
+            let blanks = pages.filter { $0 == .blank }.count
+            notes.append((spreads == 1 ? "a picture is a double-page spread, shown" : "\(spreads) pictures are double-page spreads, each shown")
+                + " over a left-hand and a right-hand page"
+                + (blanks == 0 ? "" : blanks == 1 ? " (a blank page put in before one)" : " (\(blanks) blank pages put in before them)"))
         }
         if !outside.isEmpty {
             notes.append((outside.count == 1 ? "an image entry's path leaves" : "\(outside.count) image entries' paths leave")
@@ -129,30 +161,52 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
     }
 
     func pageSize(_ index: Int) -> (width: Double, height: Double)? {
-        guard entries.indices.contains(index) else { return nil }
-        if let s = lock.withLock({ sizes[index] }) { return s }
-        guard let bytes = try? read(index) else { return nil }
+        guard pages.indices.contains(index) else { return nil }
+        switch pages[index] {
+        case let .whole(entry): return entrySize(entry)
+        case let .half(entry, _): return entrySize(entry).map { ($0.width / 2, $0.height) }
+        case .blank: return paperSize
+        }
+    }
+
+    /// Picture `entry`'s size, read from its header.
+    private func entrySize(_ entry: Int) -> (width: Double, height: Double)? {
+        if let s = lock.withLock({ sizes[entry] }) { return s }
+        guard let bytes = try? read(entry: entry) else { return nil }
         let size = (try? PageSources.imageSize(of: bytes)).map { (width: Double($0.width), height: Double($0.height)) }
-        lock.withLock { sizes[index] = size }
+        lock.withLock { sizes[entry] = size }
         return size
     }
 
     var paperSize: (width: Double, height: Double)? {
         if let paper = lock.withLock({ paper }) { return paper }
-        let size = Book.paperSize(pageCount: pageCount, pageSize: pageSize)
+        // The pictures' shape: a spread's halves are of it, and a blank page is it.
+        let size = Book.paperSize(pageCount: entries.count, pageSize: entrySize)
         lock.withLock { paper = size }
         return size
     }
 
     func render(page index: Int, fit: PixelSize) throws -> PageRender {
-        let name = "\(path) (\(entries[index].name))"
-        var page = try PageSources.decode(read(index), path: name, fit: fit)
-        page.image = page.image.onPaper(aspect: Book.paperAspect(paper: paperSize))
+        let aspect = Book.paperAspect(paper: paperSize)
+        guard let entry = pages[index].entry else {
+            let size = fit.fitting(aspect: aspect)
+            return PageRender(image: RGBAImage(width: size.width, height: size.height, fill: (255, 255, 255, 255)), scalable: false)
+        }
+        let name = "\(path) (\(entries[entry].name))"
+        guard case let .half(_, left) = pages[index] else {
+            var page = try PageSources.decode(read(entry: entry), path: name, fit: fit)
+            page.image = page.image.onPaper(aspect: aspect)
+            return page
+        }
+        // The whole spread for twice the width, and the half of it this page shows.
+        var page = try PageSources.decode(read(entry: entry), path: name, fit: PixelSize(width: fit.width.multipliedReportingOverflow(by: 2).partialValue, height: fit.height))
+        let half = page.image.width / 2
+        page.image = page.image.cropped(x: left ? 0 : page.image.width - max(half, 1), y: 0, width: max(half, 1), height: page.image.height).onPaper(aspect: aspect)
         return page
     }
 
-    /// The bytes of page `index`.
-    private func read(_ index: Int) throws -> [UInt8] {
+    /// The bytes of picture `entry`.
+    private func read(entry index: Int) throws -> [UInt8] {
         let (wanted, ordinal) = entries[index]
         return try lock.withLock {
             if let i = passed.firstIndex(where: { $0.ordinal == ordinal }) { return passed.remove(at: i).bytes }
@@ -216,6 +270,19 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
                 guard !name.split(separator: "/").contains(where: { ($0.hasPrefix(".") && $0 != "..") || $0 == "__MACOSX" }) else { continue }
                 return (name, ordinal)
             }
+        }
+
+        /// The next `count` bytes of the current entry's data, or as many as it has; what came
+        /// before the damage where it is damaged.
+        func prefix(_ count: Int) -> [UInt8] {
+            guard count > 0 else { return [] }
+            var out = [UInt8](repeating: 0, count: count), filled = 0
+            while filled < count {
+                let n = out.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress! + filled, count - filled) }
+                guard n > 0 else { break }
+                filled += n
+            }
+            return Array(out.prefix(filled))
         }
 
         /// The current entry's data, at most `ComicArchive.maxEntryBytes`.

@@ -5,12 +5,13 @@ extension OutlineEntry {
     /// entry per folder, at its first page, holding its files; files at the top level are
     /// entries of their own. `names` are the pages' paths in reading order; titles are the
     /// file names without their extension.
-    public static func fileNames(_ names: [String]) -> [OutlineEntry] {
+    public static func fileNames(_ names: [String], at pages: [Int]? = nil) -> [OutlineEntry] {
         var list: [OutlineEntry] = []
         var folder: String?
         for (index, name) in names.enumerated() {
             let parent = (name as NSString).deletingLastPathComponent
-            let entry = OutlineEntry(title: ((name as NSString).lastPathComponent as NSString).deletingPathExtension, page: index)
+            let page = pages?[index] ?? index
+            let entry = OutlineEntry(title: ((name as NSString).lastPathComponent as NSString).deletingPathExtension, page: page)
             if parent.isEmpty {
                 folder = nil
                 list.append(entry)
@@ -18,7 +19,7 @@ extension OutlineEntry {
                 list[list.count - 1].children.append(entry)
             } else {
                 folder = parent
-                list.append(OutlineEntry(title: parent, page: index, children: [entry]))
+                list.append(OutlineEntry(title: parent, page: page, children: [entry]))
             }
         }
         return list

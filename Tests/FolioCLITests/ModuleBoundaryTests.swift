@@ -21,7 +21,7 @@ import Testing
         "FolioPages": ["FolioBook", "FolioImage", "FolioLayout", "FolioMath"],
         "FolioFind": ["FolioBook"],
         "FolioPDF": ["CPoppler", "FolioBook", "FolioImage"],
-        "FolioArchive": ["CArchive", "FolioBook"],
+        "FolioArchive": ["CArchive", "FolioBook", "FolioImage"],
         "FolioDjVu": ["CDjVu", "FolioBook", "FolioImage"],
         "FolioMuPDF": ["CMuPDFBridge", "FolioBook", "FolioImage"],
         "FolioOverlayText": ["CPangoCairo", "FolioOverlay", "FolioImage"],

@@ -306,7 +306,7 @@ final class ArchiveTests: XCTestCase {
         let images = try book.pages.map { try Fixtures.documents.render($0, fit: fit).image }
         XCTAssertColour(images[0].centre(), (255, 0, 0))
         XCTAssertColour(images[2].centre(), (0, 0, 255))
-        // The landscape JPEG on portrait paper.
+        // The square JPEG on portrait paper.
         XCTAssertEqual(images[1].width * 90, images[1].height * 60)
         XCTAssertColour(images[1].pixel(32, 1), white)
         XCTAssertColour(images[1].pixel(32, images[1].height / 2 - 6), (220, 30, 30), tolerance: 12)
@@ -378,6 +378,34 @@ extension ArchiveTests {
     private func load(_ name: String) throws -> (lib: Library, book: Book) {
         let lib = Library.load(from: try Fixtures.path(name), documents: Fixtures.documents, logProblems: false)
         return (lib, try XCTUnwrap(lib.books.first))
+    }
+
+    /// A picture twice as wide as a comic's pages is a double-page spread: its halves are two
+    /// pages, the first on the left of the spine (a blank page put in where the page before
+    /// would put it on the right), the right half first in a manga; a book of wide pages is not
+    /// cut up.
+    func testADoublePageSpreadLiesOverTwoPages() throws {
+        let fit = PixelSize(width: 60, height: 90)
+        func colours(_ book: Book) throws -> [String] {
+            try book.pages.map { page in
+                let image = try Fixtures.documents.render(page, fit: fit).image
+                XCTAssertEqual([image.width, image.height], [60, 90], "a page's shape, at the size asked for")
+                let (r, g, b, _) = image.centre()
+                return [r, g, b].map { $0 > 128 ? "1" : "0" }.joined()
+            }
+        }
+        let (lib, book) = try load("spreads.cbz")
+        // Cover (red); 2.png: blue | yellow; green; blank; 4.png: magenta | cyan; black.
+        XCTAssertEqual(try colours(book), ["100", "001", "110", "010", "111", "101", "011", "000"])
+        XCTAssertEqual(book.pageWidth, Book.pageWidth(paper: 60, 90), "the pages' shape, not the spreads'")
+        XCTAssertTrue(lib.problems.contains { $0.severity == .note && $0.message.contains("2 pictures are double-page spreads") && $0.message.contains("a blank page put in") },
+                      "\(lib.problems)")
+        let outline = try XCTUnwrap(Fixtures.documents.open(try Fixtures.path("spreads.cbz")).outline)
+        XCTAssertEqual(outline.map(\.page), [0, 1, 3, 5, 7], "each picture at its first page, the blank none's")
+        let (_, manga) = try load("spreads-rtl.cbz")
+        XCTAssertEqual(try colours(manga), ["100", "110", "001", "010", "111", "011", "101", "000"])
+        let (_, wide) = try load("landscape.cbz")
+        XCTAssertEqual(wide.pages.count, 2)
     }
 
     func testAnArchiveCutShortKeepsThePagesBeforeTheDamage() throws {

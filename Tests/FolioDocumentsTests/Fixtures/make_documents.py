@@ -146,8 +146,11 @@ def png(rgb, size=(60, 90)):
     return b.getvalue()
 
 
-# A comic: pages stored out of order, with entries that are not pages.
-pages = {"p10.png": png((0, 0, 255)), "p2.jpg": open(os.path.join(out, "baseline.jpg"), "rb").read(),
+# A comic: pages stored out of order, with entries that are not pages, and a square picture
+# (not wide enough to be a spread) among its portrait pages.
+square = io.BytesIO()
+picture.crop((8, 0, 56, 48)).save(square, "JPEG", quality=95)
+pages = {"p10.png": png((0, 0, 255)), "p2.jpg": square.getvalue(),
          "p1.png": png((255, 0, 0)), "notes.txt": b"not a page", "__MACOSX/._p1.png": b"\0\5\26\7"}
 with zipfile.ZipFile(os.path.join(out, "comic.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
     for name in ["p10.png", "notes.txt", "p2.jpg", "__MACOSX/._p1.png", "p1.png"]:
@@ -183,6 +186,30 @@ with zipfile.ZipFile(os.path.join(out, "manga.cbz"), "w", zipfile.ZIP_DEFLATED) 
                "<Writer>A. Writer &#x2014; B. Writer</Writer><Manga>YesAndRightToLeft</Manga></ComicInfo>")
     for name, rgb in [("1.png", (255, 0, 0)), ("2.png", (0, 255, 0))]:
         z.writestr(name, png(rgb, (60, 90)))
+
+# Comics with double-page spreads (a picture twice as wide as the pages, its halves two
+# colours): after the cover, where no blank page is needed, and after the third page, where one
+# is; the same read right to left; and a book of nothing but wide pictures, which is not split.
+def spread(left, right, size=(120, 90)):
+    image = Image.new("RGB", size, left)
+    image.paste(Image.new("RGB", (size[0] // 2, size[1]), right), (size[0] // 2, 0))
+    b = io.BytesIO()
+    image.save(b, "PNG")
+    return b.getvalue()
+
+
+spreads = [("1.png", png((255, 0, 0))), ("2.png", spread((0, 0, 255), (255, 255, 0))), ("3.png", png((0, 255, 0))),
+           ("4.png", spread((255, 0, 255), (0, 255, 255))), ("5.png", png((0, 0, 0)))]
+with zipfile.ZipFile(os.path.join(out, "spreads.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    for name, data in spreads:
+        z.writestr(name, data)
+with zipfile.ZipFile(os.path.join(out, "spreads-rtl.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("ComicInfo.xml", "<ComicInfo><Manga>YesAndRightToLeft</Manga></ComicInfo>")
+    for name, data in spreads:
+        z.writestr(name, data)
+with zipfile.ZipFile(os.path.join(out, "landscape.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    for name, (a, b) in [("1.png", ((255, 0, 0), (0, 255, 0))), ("2.png", ((0, 0, 255), (255, 255, 0)))]:
+        z.writestr(name, spread(a, b))
 
 # A tar cut short inside its third page.
 with tarfile.open(os.path.join(out, "cut.cbt"), "w") as t:

@@ -318,7 +318,7 @@ void fb_put(fb_writer *w, const unsigned char *s, size_t n);
 int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
-int fb_put_css_selectors(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
+int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
 int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options);
 int fb_names_note(const char *value);
 /// The MathML element whose start tag is `tag` (`tag_len` bytes, after '<') and content the `n`

@@ -388,9 +388,9 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             }
             unsigned char *css;
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
-            if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css") && fb_put_css_selectors(ctx, NULL, css, css_len)) {
+            if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css") && fb_put_css(ctx, NULL, css, css_len)) {
                 prepared = fz_new_buffer(ctx, css_len + 256);
-                fb_put_css_selectors(ctx, prepared, css, css_len);
+                fb_put_css(ctx, prepared, css, css_len);
                 fz_drop_buffer(ctx, entry);
                 entry = prepared;
                 prepared = NULL;

@@ -187,7 +187,7 @@ static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", 
 /// at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off the
 /// page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 { page-break-before:
 /// always }` left a blank page before every chapter. Its `epub:type` is given again as
-/// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css_selectors`), and an
+/// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css`), and an
 /// element its parent's first (`first`) is marked `folio-first`, which stands for `:first-child`
 /// there.
 static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first) {
@@ -216,7 +216,7 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
 }
 
 /// Writes a head's content (`n` bytes at `s`), each `<style>`'s rules through
-/// `fb_put_css_selectors`, as a stylesheet file's are.
+/// `fb_put_css`, as a stylesheet file's are.
 static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
     size_t from = 0;
     for (size_t i = 0; i + 7 < n; i++) {
@@ -227,7 +227,7 @@ static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
         while (close + 8 <= n && !(s[close] == '<' && !strncasecmp((const char *)s + close, "</style", 7))) close++;
         if (close + 8 > n) break;
         fb_put(w, s + from, open + 1 - from);
-        fb_put_css_selectors(w->ctx, w->out, s + open + 1, close - open - 1);
+        fb_put_css(w->ctx, w->out, s + open + 1, close - open - 1);
         from = i = close;
     }
     fb_put(w, s + from, n - from);
@@ -244,47 +244,6 @@ static int opens_element(const unsigned char *tag, size_t n) {
     for (size_t k = 0; k < sizeof void_elements / sizeof *void_elements; k++)
         if (fb_tag_named(tag, n, void_elements[k])) return 0;
     return 1;
-}
-
-/// Appends to `out` (when not NULL) the `n` bytes of stylesheet at `s` with its selectors of
-/// `epub:type` (`[epub|type~="noteref"]`, `[epub\:type=…]`) made selectors of `epub-type`, which
-/// every element that has one is also given in the copy (`put_start_tag`): MuPDF 1.21's CSS reads
-/// neither a namespace nor an escaped colon, and drops the whole rule: every Standard Ebooks book
-/// lost the rules for its note references (set full-size into the text: "1659–6047"), its verse
-/// and its title pages. Returns how many it changes.
-int fb_put_css_selectors(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
-    static const char *const names[] = {"epub|type", "epub\\:type"};
-    static const char first_child[] = ":first-child";
-    size_t from = 0;
-    int changed = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == ':' && n - i >= sizeof first_child - 1 && !memcmp(s + i, first_child, sizeof first_child - 1)
-            && (n - i == sizeof first_child - 1 || !(isalnum(s[i + sizeof first_child - 1]) || s[i + sizeof first_child - 1] == '-'))) {
-            if (out) {
-                fz_append_data(ctx, out, s + from, i - from);
-                fz_append_string(ctx, out, "[folio-first]");
-            }
-            from = i + sizeof first_child - 1;
-            changed++;
-            continue;
-        }
-        if (s[i] != '[') continue;
-        size_t j = i + 1;
-        while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
-        for (int k = 0; k < 2; k++) {
-            size_t len = strlen(names[k]);
-            if (j + len > n || memcmp(s + j, names[k], len)) continue;
-            if (out) {
-                fz_append_data(ctx, out, s + from, j - from);
-                fz_append_string(ctx, out, "epub-type");
-            }
-            from = j + len;
-            changed++;
-            break;
-        }
-    }
-    if (out) fz_append_data(ctx, out, s + from, n - from);
-    return changed;
 }
 
 /// A table cell being written. MuPDF 1.21 places a cell's blocks at the table's left edge, over
@@ -513,7 +472,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             } else {
                 before_tag(w, &cell, tag, tag_len);
                 put_start_tag(w, s + i, end - i, leading, first);
-                if (fb_tag_named(tag, tag_len, "style")) fb_put_css_selectors(w->ctx, w->out, s + end, whole - end);
+                if (fb_tag_named(tag, tag_len, "style")) fb_put_css(w->ctx, w->out, s + end, whole - end);
                 else if (fb_tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
                 else fb_put(w, s + end, whole - end);
                 // An element kept whole holds content (the text of a `code`).

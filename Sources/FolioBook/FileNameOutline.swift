@@ -4,7 +4,8 @@ extension OutlineEntry {
     /// The contents of a book whose pages are files (a comic archive, a folder of images): one
     /// entry per folder, at its first page, holding its files; files at the top level are
     /// entries of their own. `names` are the pages' paths in reading order; titles are the
-    /// file names without their extension.
+    /// file names without their extension; `pages` gives each name's page where it is not its
+    /// place in the list (a comic's spread is two pages).
     public static func fileNames(_ names: [String], at pages: [Int]? = nil) -> [OutlineEntry] {
         var list: [OutlineEntry] = []
         var folder: String?

@@ -122,7 +122,8 @@ public enum MuPDF {
     /// millions of pages. A quotation inside another is indented half an em more, not 40 points
     /// each side: Kindle books nest ten `<blockquote>`s round a poem, which pushed it off the page.
     /// A table cell's content is inline, where MuPDF places it in its column (its blocks it
-    /// places over the first: typeset.c, `cell_state`). An FB2's notes follow one another, where
+    /// places over the first: typeset.c, `cell_state`); a cell of verse is set ragged, as its
+    /// paragraphs were (a play's verse was justified across its cell). An FB2's notes follow one another, where
     /// MuPDF's stylesheet starts a page at every section's title (a page a note). An epigraph in
     /// a heading's header is centred: Standard Ebooks shrink it to its lines and centre that
     /// (`display: inline-block; margin: auto; text-align: initial`), which MuPDF cannot (it set
@@ -151,6 +152,7 @@ public enum MuPDF {
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
             blockquote blockquote { margin-left: 0.5em !important; margin-right: 0 !important; }
             td *, th * { display: inline !important; }
+            td[epub-type~="z3998:verse"], td[epub-type~="z3998:song"] { text-align: left !important; }
             body[name="notes"] section > title, body[name="comments"] section > title { page-break-before: auto !important; }
             header [epub-type~="epigraph"], header [epub-type~="epigraph"] * { text-align: center !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }

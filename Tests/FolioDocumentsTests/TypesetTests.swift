@@ -368,6 +368,36 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(epigraph.box.x0, 0.25, "centred, not at the text's left (0.1)")
     }
 
+    /// Rules MuPDF reads otherwise than a browser are set as a browser sets them: what Standard
+    /// Ebooks and "sr-only" rules hide from the eye (a title page's heading over its picture) is
+    /// not shown, a block of a percentage width with auto margins and a rule of a percentage
+    /// width are centred (MuPDF took auto for 0: scene breaks hung from the left margin), all
+    /// small caps are small caps, and a play's verse in a cell of justified text is ragged.
+    func testRulesABrowserReadsAreSetAsABrowserSetsThem() throws {
+        let doc = try TypesetBooks.open("meant.epub")
+        let words = try XCTUnwrap(doc.text(page: 0)).words
+        let word = { (text: String) in try XCTUnwrap(words.first { $0.text == text }, text).box }
+        XCTAssertFalse(words.contains { $0.text == "Hiddentitle" || $0.text == "Screenreader" }, "\(words.map(\.text))")
+        let frame = try XCTUnwrap(doc.frame), left = try word("Above").x0, width = frame.block.width / frame.width
+        XCTAssertEqual(try word("Middle").x0, left + 0.3 * width, accuracy: 0.03 * width, "centred in 40 %")
+        let small = words.filter { $0.text == "Abc" }.map(\.box.width)
+        XCTAssertEqual(small.count, 2)
+        XCTAssertEqual(small.first ?? 0, small.last ?? 1, accuracy: 0.002, "all small caps as small caps")
+        // The rule: the dark pixels between "Above" and "Below" span the middle half.
+        let image = try doc.render(page: 0, fit: PixelSize(width: 600, height: 1000)).image
+        let rows = Int(try word("Above").y1 * Double(image.height))..<Int(try word("Below").y0 * Double(image.height))
+        let dark: [Int] = rows.flatMap { y in (0..<image.width).filter { x in image.pixel(x, y).r < 100 } }
+        let (x0, x1) = (Double(dark.min() ?? 0) / Double(image.width), Double(dark.max() ?? 0) / Double(image.width))
+        XCTAssertEqual(x0, left + 0.25 * width, accuracy: 0.03 * width, "the rule starts a quarter in")
+        XCTAssertEqual(x1, left + 0.75 * width, accuracy: 0.03 * width, "and ends a quarter from the right")
+        // A justified cell's first line reaches its right edge; the verse's stops short of it.
+        let lineEnd = { (first: String) -> Double in
+            let y = try word(first).y0
+            return words.filter { abs($0.box.y0 - y) < 0.002 }.map(\.box.x1).max() ?? 0
+        }
+        XCTAssertGreaterThan(try lineEnd("Prose") - lineEnd("Verse"), 0.2 * width)
+    }
+
     /// Contents whose links name their folder twice lead to the chapter of that file name, as
     /// other readers forgive them: each entry of EDRLab's large-tables.epub led nowhere, and its
     /// running heads named nothing.

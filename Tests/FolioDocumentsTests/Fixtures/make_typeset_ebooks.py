@@ -70,6 +70,12 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text
+  meant.epub       what a browser shows of rules MuPDF reads otherwise: a title page's heading and
+                   a span hidden from the eye as Standard Ebooks and "sr-only" rules hide them
+                   (placed far off the page, clipped to a pixel), a paragraph 40 % wide centred by
+                   auto margins, a rule 50 % wide (centred by a browser's own style), all small
+                   caps beside small caps, and a play's verse in a table cell of justified text
+                   (a line of short words, then one too long to join them)
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
 """
@@ -263,6 +269,23 @@ headed = xhtml('<section><header><h2>Mississippi</h2><h2 class="light">Mississip
                + "".join(f"<p>{LONG}</p>" for _ in range(3)) + "</section>",
                '<link rel="stylesheet" href="se.css" type="text/css"/>', html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("headed.epub", "Headed", "en", [("se.css", "text/css", headed_css), ("c.xhtml", "application/xhtml+xml", headed)], ["c.xhtml"])
+
+# Rules a browser reads otherwise than MuPDF (Standard Ebooks' se.css and local.css).
+meant_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
+             'body { text-align: justify; }\n'
+             'section[epub|type~="titlepage"] h1 { left: -999em; position: absolute; }\n'
+             '.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }\n'
+             'p.mid { width: 40%; margin: 1em auto; text-indent: 0; }\n'
+             'hr { width: 50%; border: none; border-top: 6px solid black; height: 0; }\n'
+             'var { font-variant: all-small-caps; font-style: normal; } .sc { font-variant: small-caps; }\n')
+meant = xhtml('<section epub:type="titlepage"><h1>Hiddentitle</h1></section>'
+              '<p>Visible <span class="sr-only">Screenreader</span> text.</p><p class="mid">Middle</p>'
+              '<p>Above</p><hr/><p>Below</p><p><var>Abc</var> and <span class="sc">Abc</span></p>'
+              # A line of a few words, then one too long to join them: justified, they span the cell.
+              '<table><tr><td epub:type="z3998:verse">Verse a b c 123456789012345678901234567890123456789012</td></tr>'
+              '<tr><td>Prose a b c 123456789012345678901234567890123456789012</td></tr></table>',
+              '<link rel="stylesheet" href="se.css" type="text/css"/>', html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+epub("meant.epub", "Meant", "en", [("se.css", "text/css", meant_css), ("c.xhtml", "application/xhtml+xml", meant)], ["c.xhtml"])
 
 # Entities a chapter declares (MuPDF prints them as written), and a bomb of entities.
 bomb = "".join(f'<!ENTITY {a} "{("&" + b + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi")) + '<!ENTITY i "LOL">'

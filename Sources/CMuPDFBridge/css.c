@@ -1,0 +1,249 @@
+// A book's stylesheets as MuPDF 1.21's CSS reads them, in the copy (epubcopy.c, typeset.c):
+// selectors it drops rewritten to ones it keeps, and declarations it ignores or reads otherwise
+// than a browser said again in properties it reads.
+// Does not: add rules or select elements (what a rule applies to is the publisher's), read
+// anything outside the stylesheet, or support what MuPDF's layout has no means for (`position`,
+// generated content, `max-width`).
+#include "bridge.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+// MARK: declarations
+
+/// What a declaration block says that MuPDF 1.21 reads otherwise than a browser, or not at all.
+typedef struct {
+    int absolute;            // `position: absolute | fixed`
+    int off_screen;          // a far negative `left`, `top` or `right`, or `clip: rect(…)`: visually hidden
+    int tiny;                // `width` or `height` of a pixel or less
+    int left_auto, right_auto, left_set, right_set;
+    int width_set;
+    double width, max_width; // percentages; -1 when none or not a percentage
+    int small_caps;          // `font-variant: all-small-caps`, `font-variant-caps: …small-caps`
+} css_block;
+
+/// `v` as a percentage ("25%"), else -1.
+static double percentage(const char *v) {
+    char *end;
+    double p = strtod(v, &end);
+    return end != v && *end == '%' && p >= 0 ? p : -1;
+}
+
+/// Whether length `v` lies far off the page's top or left: what hides an element that is still
+/// read aloud (`left: -999em`, `-10000px`).
+static int far_negative(const char *v) {
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || x >= 0) return 0;
+    if (!strncmp(end, "em", 2) || !strncmp(end, "rem", 3) || !strncmp(end, "ex", 2) || !strncmp(end, "ch", 2)) return x <= -9;
+    return x <= -100;
+}
+
+/// Whether length `v` is a pixel or less (and not 0, which hides nothing by itself either).
+static int at_most_a_pixel(const char *v) {
+    char *end;
+    double x = strtod(v, &end);
+    return end != v && x > 0 && x <= 1 && (!strcmp(end, "px") || !strcmp(end, "pt"));
+}
+
+/// Reads declaration `name: value` (both lower case, trimmed, `!important` dropped) into `b`.
+static void read_declaration(css_block *b, const char *name, const char *value) {
+    if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
+    else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
+    else if (!strcmp(name, "clip")) b->off_screen |= !strncmp(value, "rect(", 5);
+    else if (!strcmp(name, "height")) b->tiny |= at_most_a_pixel(value);
+    else if (!strcmp(name, "width")) {
+        b->width_set = 1;
+        b->width = percentage(value);
+        b->tiny |= at_most_a_pixel(value);
+    } else if (!strcmp(name, "max-width")) b->max_width = percentage(value);
+    else if (!strcmp(name, "margin-left")) b->left_set = 1, b->left_auto = !strcmp(value, "auto");
+    else if (!strcmp(name, "margin-right")) b->right_set = 1, b->right_auto = !strcmp(value, "auto");
+    else if (!strcmp(name, "margin")) {
+        // One to four values: the horizontal ones are the second (and the fourth, the left).
+        char tokens[4][32];
+        int count = 0;
+        for (const char *p = value; *p && count < 4;) {
+            while (*p == ' ' || *p == '\t') p++;
+            size_t k = 0;
+            while (*p && *p != ' ' && *p != '\t') {
+                if (k + 1 < sizeof tokens[0]) tokens[count][k++] = *p;
+                p++;
+            }
+            tokens[count][k] = 0;
+            if (k) count++;
+        }
+        if (!count) return;
+        const char *right = tokens[count > 1 ? 1 : 0], *left = tokens[count == 4 ? 3 : count > 1 ? 1 : 0];
+        b->left_set = b->right_set = 1;
+        b->left_auto = !strcmp(left, "auto");
+        b->right_auto = !strcmp(right, "auto");
+    } else if (!strcmp(name, "font-variant") || !strcmp(name, "font-variant-caps"))
+        b->small_caps = strstr(value, "small-caps") && (strcmp(value, "small-caps") || name[12] == '-');
+}
+
+/// Whether one of the selectors `s` (`n` bytes, comma-separated) ends in element `element`
+/// (`hr`, `figure > img.plate`).
+static int selects_element(const unsigned char *s, size_t n, const char *element) {
+    size_t len = strlen(element), start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && s[i] != ',') continue;
+        size_t end = i;
+        while (end > start && isspace(s[end - 1])) end--;
+        size_t last = end;
+        while (last > start && !isspace(s[last - 1]) && s[last - 1] != '>' && s[last - 1] != '+' && s[last - 1] != '~') last--;
+        if (end - last >= len && !strncasecmp((const char *)s + last, element, len)
+            && (end - last == len || (s[last + len] && strchr(".#[:", s[last + len])))) return 1;
+        start = i + 1;
+    }
+    return 0;
+}
+
+/// Writes into `add` (`size` bytes) the declarations that say what block `b` of a rule of
+/// selectors `selector` (`m` bytes) means in properties MuPDF reads; returns their length.
+/// - A visually hidden element (off the page, clipped, a pixel wide: a heading for a screen
+///   reader) is not shown: MuPDF has no `position` and printed Standard Ebooks' title page's
+///   title over its picture, and "Imprint" and "Colophon" over their pages.
+/// - A block of a percentage width centred by auto side margins (`hr { width: 25%; margin: auto
+///   }`; an `hr` of a percentage width is centred by a browser's own style) is centred by
+///   percentages: MuPDF takes `auto` for 0, and scene breaks hung from the left margin.
+/// - A picture set apart (`display: block; margin: auto`) of no percentage width is centred as a
+///   line is.
+/// - A centred block's percentage `max-width`, where its width is not a percentage (`max-width:
+///   75%; width: 30em; margin: auto`), is its width: MuPDF reads no `max-width`. Not a
+///   picture's: MuPDF takes a picture's percentage of its width less every margin around it
+///   again (a picture of 75% came out at 53%, and smaller than a browser shows it).
+/// - All small caps (`font-variant: all-small-caps`, `font-variant-caps`, which MuPDF does not
+///   read) are small caps: capitals stay capitals, the rest is set as browsers set it.
+static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size) {
+    size_t k = 0;
+    // Each declaration written whole or not at all.
+#define ADD(...) do { int w = snprintf(add + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
+    int img = selects_element(selector, m, "img"), hr = selects_element(selector, m, "hr");
+    double width = b->width;
+    if (!img && b->max_width > 0 && b->max_width < 100 && b->width_set && b->width < 0) width = b->max_width;
+    if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");
+    if (b->small_caps) ADD("font-variant: small-caps; ");
+    // MuPDF takes a percentage width of what the margins leave: the margins give the width.
+    int centred = (b->left_auto && b->right_auto) || (hr && !b->left_set && !b->right_set);
+    if (centred && !img && width > 0 && width < 100)
+        ADD("margin-left: %g%%; margin-right: %g%%; width: auto; ", (100 - width) / 2, (100 - width) / 2);
+    else if (centred && img) ADD("text-align: center; ");
+#undef ADD
+    return k;
+}
+
+/// Reads the declarations of block `s` (`n` bytes, between its braces) into a `css_block`.
+static css_block read_block(const unsigned char *s, size_t n) {
+    css_block b = {.width = -1, .max_width = -1};
+    size_t i = 0;
+    while (i < n) {
+        char name[40], value[160];
+        size_t a = 0, v = 0;
+        while (i < n && s[i] != ':' && s[i] != ';') {
+            if (!isspace(s[i]) && a + 1 < sizeof name) name[a++] = (char)tolower(s[i]);
+            i++;
+        }
+        name[a] = 0;
+        if (i < n && s[i] == ':') {
+            i++;
+            while (i < n && s[i] != ';') {
+                if ((v || !isspace(s[i])) && v + 1 < sizeof value) value[v++] = (char)tolower(s[i]);
+                i++;
+            }
+        }
+        value[v] = 0;
+        char *important = strstr(value, "!important");
+        if (important) *important = 0, v = strlen(value);
+        while (v && isspace((unsigned char)value[v - 1])) value[--v] = 0;
+        if (a && v) read_declaration(&b, name, value);
+        i++;
+    }
+    return b;
+}
+
+// MARK: selectors
+
+/// Appends to `out` (when not NULL) the `n` bytes of stylesheet at `s` with its selectors of
+/// `epub:type` (`[epub|type~="noteref"]`, `[epub\:type=…]`) made selectors of `epub-type`, which
+/// every element that has one is also given in the copy (`put_start_tag`): MuPDF 1.21's CSS reads
+/// neither a namespace nor an escaped colon, and drops the whole rule: every Standard Ebooks book
+/// lost the rules for its note references (set full-size into the text: "1659–6047"), its verse
+/// and its title pages. Each rule's declarations are said again in properties MuPDF reads
+/// (`block_additions`). Returns how many it changes.
+int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+    static const char *const names[] = {"epub|type", "epub\\:type"};
+    static const char first_child[] = ":first-child";
+    size_t from = 0, selector = 0, block = (size_t)-1;
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+            i++;
+            continue;
+        }
+        if (s[i] == '"' || s[i] == '\'') {
+            unsigned char quote = s[i++];
+            while (i < n && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+            continue;
+        }
+        if (s[i] == '{') {
+            // A rule inside an at-rule (`@media screen { hr { … } }`) is selected by what follows its brace.
+            if (block != (size_t)-1) selector = block;
+            block = i + 1;
+            continue;
+        }
+        if (s[i] == ';' && block == (size_t)-1) selector = i + 1;
+        if (s[i] == '}') {
+            char add[256];
+            size_t sel = selector, k = 0;
+            while (sel < n && isspace(s[sel])) sel++;
+            if (block != (size_t)-1 && block > sel && s[sel] != '@') {
+                css_block b = read_block(s + block, i - block);
+                k = block_additions(&b, s + sel, block - 1 - sel, add, sizeof add);
+            }
+            if (k) {
+                if (out) {
+                    fz_append_data(ctx, out, s + from, i - from);
+                    fz_append_string(ctx, out, "; ");
+                    fz_append_data(ctx, out, add, k);
+                }
+                from = i;
+                changed++;
+            }
+            block = (size_t)-1;
+            selector = i + 1;
+            continue;
+        }
+        if (s[i] == ':' && n - i >= sizeof first_child - 1 && !memcmp(s + i, first_child, sizeof first_child - 1)
+            && (n - i == sizeof first_child - 1 || !(isalnum(s[i + sizeof first_child - 1]) || s[i + sizeof first_child - 1] == '-'))) {
+            if (out) {
+                fz_append_data(ctx, out, s + from, i - from);
+                fz_append_string(ctx, out, "[folio-first]");
+            }
+            from = i + sizeof first_child - 1;
+            changed++;
+            continue;
+        }
+        if (s[i] != '[') continue;
+        size_t j = i + 1;
+        while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
+        for (int k = 0; k < 2; k++) {
+            size_t len = strlen(names[k]);
+            if (j + len > n || memcmp(s + j, names[k], len)) continue;
+            if (out) {
+                fz_append_data(ctx, out, s + from, j - from);
+                fz_append_string(ctx, out, "epub-type");
+            }
+            from = j + len;
+            changed++;
+            break;
+        }
+    }
+    if (out) fz_append_data(ctx, out, s + from, n - from);
+    return changed;
+}
+

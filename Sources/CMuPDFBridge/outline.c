@@ -245,10 +245,11 @@ static void outline_heads(fz_context *ctx, folio_mu_doc *d, fz_outline *item, in
 /// they are on.
 enum { mark_reach = 4, mark_top = 24 };
 
-/// How far down its page a contents entry of a book whose contents are its own index (MOBI,
-/// KF8, FB2: one long chapter to MuPDF, each section starting a page) may lie and still open
-/// the page: a quarter of it, room for a heading's top margin (a KF8 chapter's first page,
-/// its heading pushed down by its margin, was headed by the chapter before).
+/// How far down its page a contents entry may lie and still open the page: a quarter of it,
+/// room for a heading's top margin (a KF8 chapter's first page, its heading pushed down by its
+/// margin, was headed by the chapter before; so was a Project Gutenberg chapter's, whose
+/// `div.chapter` has a top margin of 4 em). In an EPUB, only with nothing set above it
+/// (`set_above`): a section starting a fifth of the way down a page keeps the page's head.
 static float opening_top(const folio_mu_doc *d) {
     return d->page_height > 4 * mark_top ? d->page_height / 4 : mark_top;
 }
@@ -271,6 +272,43 @@ static int last_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, 
         }
     }
     return best;
+}
+
+/// The mark of `list` highest on page `index` within `top` points of its top, or -1. Marks of
+/// the page's chapter are resolved (`last_mark` has looked at them).
+static int first_mark(const struct page_marks *list, int index, float top) {
+    int first = -1;
+    for (int i = 0; i < list->count; i++) {
+        const struct page_mark *m = list->items + i;
+        if (m->page == index && m->y <= top && (first < 0 || m->y < list->items[first].y)) first = i;
+    }
+    return first;
+}
+
+/// Whether page `index` has text or a picture above `y` (a heading's own top margin, or a
+/// chapter's, as Project Gutenberg's `div.chapter { margin-top: 4em }`, is nothing).
+static int set_above(fz_context *ctx, folio_mu_doc *d, int index, float y) {
+    fz_page *page = NULL;
+    fz_stext_page *text = NULL;
+    int above = 0;
+    fz_var(page); fz_var(text);
+    fz_try(ctx) {
+        page = fb_load_page(ctx, d, index);
+        text = fz_new_stext_page_from_page(ctx, page, NULL);
+        // A line ending half its height above `y` (an entry's place is its first line's, which
+        // MuPDF gives a little lower than the line's top).
+        for (fz_stext_block *b = text->first_block; b && !above; b = b->next) {
+            if (b->type == FZ_STEXT_BLOCK_IMAGE) above = b->bbox.y1 <= y;
+            for (fz_stext_line *l = b->type == FZ_STEXT_BLOCK_TEXT ? b->u.t.first_line : NULL; l && !above; l = l->next)
+                above = l->bbox.y1 <= y - (l->bbox.y1 - l->bbox.y0) / 2;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_stext_page(ctx, text);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) above = 1;
+    return above;
 }
 
 int folio_mu_printed_label(folio_mu_doc *d, int index, char *label, size_t size) {
@@ -307,8 +345,12 @@ int folio_mu_running_head(folio_mu_doc *d, int index, char *title, size_t size) 
                 if (!d->heads.count) nav_document(ctx, d, "toc", use_toc_heads, &capacity);
             }
         }
-        int best = last_mark(ctx, d, &d->heads, index, d->indexed ? opening_top(d) : mark_top);
+        int best = last_mark(ctx, d, &d->heads, index, mark_top);
         found = best < 0 ? 0 : d->heads.items[best].page == index ? 2 : 1;
+        // An entry lower down, below a heading's own margin, opens the page too: in an EPUB,
+        // where nothing is set above it.
+        int opening = found == 2 ? -1 : first_mark(&d->heads, index, opening_top(d));
+        if (opening >= 0 && (d->indexed || !set_above(ctx, d, index, d->heads.items[opening].y))) best = opening, found = 2;
         if (best >= 0) snprintf(title, size, "%s", d->heads.items[best].label);
     }
     fz_always(ctx) fz_drop_outline(ctx, outline);

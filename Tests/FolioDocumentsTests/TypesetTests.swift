@@ -259,14 +259,18 @@ final class TypesetTests: XCTestCase {
     /// Chapters set as Project Gutenberg sets them (a break before the chapter's box and its
     /// heading, the box with a top margin) start on a page each, with no blank page before
     /// them (MuPDF broke again after the margin); a break between two chapters of one file
-    /// still starts a page.
+    /// still starts a page, which has no running head.
     func testAChapterOpeningAFileStartsItsPageWithNoBlankBeforeIt() throws {
         let doc = try TypesetBooks.open("gutenberg.epub")
         XCTAssertEqual(doc.pageCount, 4)
         for page in 0..<doc.pageCount {
             let words = try XCTUnwrap(doc.text(page: page)).words.map(\.text)
             XCTAssertEqual(words.prefix(2), ["CHAPTER", "\(page + 1)."], "page \(page + 1): \(words)")
+            // A chapter's opening page has no running head, though its heading lies below the
+            // chapter's top margin (the last page, inside its file, was headed "Chapter 3").
+            XCTAssertEqual(doc.furniture(page)?.head ?? "", "", "page \(page + 1)")
         }
+        XCTAssertEqual(doc.outline.map(\.page), [0, 1, 2, 3])
     }
 
     /// Lines of a page of `book` (page index 1) that end in a hyphen the layout put there.
@@ -413,7 +417,8 @@ final class TypesetTests: XCTestCase {
 
     /// A right-hand page's running head is the contents entry it lies under, though one file
     /// holds them all (it was the file's first entry on every page of it); a left-hand page's
-    /// is the book's title.
+    /// is the book's title. A page a part starts has none; one where a part starts below the
+    /// end of another keeps it.
     func testARunningHeadNamesTheSectionThePageLiesUnder() throws {
         let doc = try TypesetBooks.open("sections.epub")
         let pages = try (0..<doc.pageCount).map { try XCTUnwrap(doc.text(page: $0)).words.map(\.text) }
@@ -428,6 +433,17 @@ final class TypesetTests: XCTestCase {
             checked += furniture.right ? 1 : 0
         }
         XCTAssertGreaterThan(checked, 1)
+        // A part starting a few lines down a page, below the end of the one before it, keeps the
+        // page's head; one starting it has none.
+        let parts = try TypesetBooks.open("parts.epub")
+        var below = 0
+        for page in 1..<parts.pageCount {
+            let words = try XCTUnwrap(parts.text(page: page)).words
+            guard let heading = words.firstIndex(where: { $0.text == "Part" }), words[heading].box.y0 < 0.25 else { continue }
+            XCTAssertEqual(try XCTUnwrap(parts.furniture(page)).head.isEmpty, heading == 0, "page \(page + 1): \(words.prefix(4).map(\.text))")
+            below += heading > 0 ? 1 : 0
+        }
+        XCTAssertGreaterThan(below, 0, "a part starts a few lines down a page")
     }
 
     /// Entities a chapter declares in its DOCTYPE are read as declared (MuPDF printed "&O;poison,&C;"),

@@ -23,7 +23,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    standing bare, and displayed equations aligned in a table
   gutenberg.epub   chapters as Project Gutenberg's EPUBs set them: `div.chapter { page-break-before:
                    always; margin-top: 4em }` round `h2 { page-break-before: always }`, one file a
-                   chapter, and a last file holding two chapters
+                   chapter, and a last file holding two chapters; its contents lead to each
   russian.epub     justified Russian prose of long words (dc:language ru: Debian's patterns for it
                    are KOI8-R, not UTF-8)
   german.epub      justified German prose of long compounds (dc:language de: Debian's patterns for it
@@ -34,6 +34,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   sections.epub    one file of three `<section id>`s inside a fourth (HTML5 blocks MuPDF 1.21 sets
                    inline), each a heading "Part N" and pages of prose, its navigation pointing at
                    each inner section
+  parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
+                   each part's heading
   imports.epub     a stylesheet that `@import`s, from another folder, one declaring a face (the
                    machine's monospace, found by fontconfig) by a path relative to itself, and a
                    stylesheet for print only that would undo it; two words of eight i and eight m
@@ -212,11 +214,13 @@ epub("math.epub", "Math", "en",
 pg_css = ("div.chapter { page-break-before: always; margin-top: 4em; } "
           "h2 { page-break-before: always; padding-top: 1em; } p { text-indent: 1em; }")
 chapter = lambda n: f'<div class="chapter"><h2><a id="c{n}"/>CHAPTER {n}.</h2><p>Words of chapter {n}.</p></div>'
+pg_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="c{min(n, 3)}.xhtml#c{n}">Chapter {n}</a></li>' for n in range(1, 5))
+               + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("gutenberg.epub", "Gutenberg", "en",
-     [("pg.css", "text/css", pg_css)] +
+     [("pg.css", "text/css", pg_css), ("nav.xhtml", "application/xhtml+xml", pg_nav)] +
      [(f"c{n}.xhtml", "application/xhtml+xml", xhtml(body, '<link rel="stylesheet" href="pg.css" type="text/css"/>'))
       for n, body in [(1, chapter(1)), (2, chapter(2)), (3, chapter(3) + chapter(4))]],
-     ["c1.xhtml", "c2.xhtml", "c3.xhtml"])
+     ["c1.xhtml", "c2.xhtml", "c3.xhtml"], properties={"nav.xhtml": "nav"})
 
 RUSSIAN = ("Достопримечательности Санкт-Петербурга неоднократно привлекали внимание путешественников, "
            "исследователей, архитекторов и фотографов, восхищавшихся великолепием многочисленных дворцов. ")
@@ -239,6 +243,14 @@ body = '<section id="s0"><h1>The Whole</h1>' + "".join(
     f'<section id="s{n}"><h2>Part {n}</h2>' + "".join(f"<p>{LONG}</p>" for _ in range(24)) + "</section>" for n in range(1, 4)) + "</section>"
 nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>' for n in range(1, 4))
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+# Parts of a few short lines each, so that some part starts a few lines down a page, below the
+# end of the one before it.
+parts_body = "".join(f'<h2 id="s{n}">Part {n}</h2>' + "".join(f"<p>Line {k} of part {n}.</p>" for k in range(n % 7 + 2))
+                     for n in range(1, 25))
+parts_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>' for n in range(1, 25))
+                  + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+epub("parts.epub", "Parts", "en", [("nav.xhtml", "application/xhtml+xml", parts_nav), ("one.xhtml", "application/xhtml+xml", xhtml(parts_body))],
+     ["one.xhtml"], properties={"nav.xhtml": "nav"})
 epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
 

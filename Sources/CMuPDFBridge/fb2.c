@@ -97,15 +97,19 @@ static void read_sections(reading *r, fz_xml *x, int depth, int listed, fz_xml *
 
 /// Reads the book's bodies: a notes or comments body is one entry, its title leading to its
 /// first section, and its sections are not listed. Sections elsewhere are counted, not listed.
+/// A body of sections none of which has a title is one entry, its title (a book of one story,
+/// its author and title in its body's title: its contents were empty, where MuPDF's listed it).
 static void read_bodies(reading *r, fz_xml *book) {
     for (fz_xml *body = fz_xml_down(book); body; body = fz_xml_next(body)) {
         const char *name = fz_xml_att(body, "name");
         int notes = !fz_xml_is_tag(body, "body") || (name && (!strcmp(name, "notes") || !strcmp(name, "comments")));
-        int number = r->sections;
+        int number = r->sections, listed = r->contents->count;
         fz_xml *first = NULL;
         read_sections(r, body, 0, !notes, &first);
         char label[label_size];
-        if (notes && first && fz_xml_is_tag(body, "body") && title_label(fz_xml_find_down(body, "title"), label) > 0) add_entry(r, first, number, label, 0);
+        int untitled = !notes && r->contents->count == listed;
+        if ((notes || untitled) && first && fz_xml_is_tag(body, "body") && title_label(fz_xml_find_down(body, "title"), label) > 0)
+            add_entry(r, first, number, label, 0);
     }
 }
 

@@ -255,6 +255,9 @@ final class EBookTests: XCTestCase {
         let hotel = try page("HOTEL")
         let right = try XCTUnwrap((hotel + 1...notes).first { doc.furniture($0)?.right == true })
         XCTAssertEqual(doc.furniture(right)?.head, "Chapter 2")
+        // A story of untitled sections is its body's title (its contents were empty).
+        let story = try MuPDFDocument(path: try EBooks.path("story.fb2"), fontSize: 11)
+        XCTAssertEqual(story.outline, [OutlineEntry(title: "Ann Writer. The Story", page: 0)])
     }
 
     /// An FB2 with one damaged picture shows its others, and is set with the reader's typography:

@@ -172,6 +172,14 @@ with open(os.path.join(out, "sections.fb2"), "w") as f:
             '<section id="n1"><title><p>1</p></title><p>A note.</p></section></body></FictionBook>')
 
 
+# An FB2 of one story: its author and title in its body's title, its sections untitled.
+with open(os.path.join(out, "story.fb2"), "w") as f:
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+            "<description><title-info><book-title>Story</book-title><lang>en</lang></title-info></description><body>"
+            "<title><p>Ann Writer</p><p>The Story</p></title>"
+            + "".join(f"<section><p>{FILLER * 4}</p></section>" for _ in range(3)) + "</body></FictionBook>")
+
+
 # An FB2 with a red cover and a picture that is no picture (its bytes damaged), and pages of text.
 with open(os.path.join(out, "pictured.fb2"), "w") as f:
     cover = base64.b64encode(png(60, 90, COLOURS[0])).decode()

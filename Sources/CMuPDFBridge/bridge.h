@@ -220,7 +220,17 @@ typedef struct {
     /// prefix): their elements are not hyphenated. Filled by `folio_prepare_epub`.
     char unhyphenated[folio_unhyphenated_size][48];
     int unhyphenated_count;
+    /// Whether the book's headings make MuPDF's own outline (an FB2's titles, a MOBI's `h1`…`h6`),
+    /// which it resolves heading by heading through the whole book at every layout: past
+    /// `fb_outline_headings` of them, the rest are written as paragraphs (typeset.c).
+    int outline_headings;
 } folio_typeset_options;
+
+/// Headings of an FB2 or MOBI book written as headings, and entries of its contents, at most:
+/// MuPDF finds each by walking the book from its start (50,000 titles took it six minutes to
+/// lay out, and listing 30,000 contents entries took 50 s); a book has a few hundred, the
+/// Bible's chapters 1,189.
+enum { fb_outline_headings = 2000 };
 
 /// The names a face's files take in the copy, in `folio_typeset_options.faces`' order.
 extern const char *const folio_face_files[4];
@@ -312,7 +322,13 @@ void fb_put_words(char *out, size_t size, size_t *n, const char *t);
 void folio_drop_notes(fz_context *ctx, folio_notes *notes);
 
 /// An output buffer of bytes.
-typedef struct { fz_context *ctx; fz_buffer *out; } fb_writer;
+typedef struct {
+    fz_context *ctx;
+    fz_buffer *out;
+    /// Headings written (`folio_typeset_options.outline_headings`), and whether the one open
+    /// was written as a paragraph.
+    int headings, plain_heading;
+} fb_writer;
 
 void fb_put(fb_writer *w, const unsigned char *s, size_t n);
 int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);

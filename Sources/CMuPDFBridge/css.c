@@ -166,6 +166,9 @@ static css_block read_block(const unsigned char *s, size_t n) {
 
 // MARK: selectors
 
+/// `@font-face` rules of a stylesheet read, at most (a book has a few dozen faces).
+enum { css_faces = 256 };
+
 /// Appends to `out` (when not NULL) the `n` bytes of stylesheet at `s` with its selectors of
 /// `epub:type` (`[epub|type~="noteref"]`, `[epub\:type=…]`) made selectors of `epub-type`, which
 /// every element that has one is also given in the copy (`put_start_tag`): MuPDF 1.21's CSS reads
@@ -177,8 +180,18 @@ int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n
     static const char *const names[] = {"epub|type", "epub\\:type"};
     static const char first_child[] = ":first-child";
     size_t from = 0, selector = 0, block = (size_t)-1;
-    int changed = 0;
+    int changed = 0, faces = 0;
     for (size_t i = 0; i < n; i++) {
+        // Faces past `css_faces` are left out: MuPDF loads each (50,000 took minutes).
+        if (s[i] == '@' && block == (size_t)-1 && n - i > 10 && !strncasecmp((const char *)s + i, "@font-face", 10) && ++faces > css_faces) {
+            const unsigned char *close = memchr(s + i, '}', n - i);
+            if (out) fz_append_data(ctx, out, s + from, i - from);
+            i = close ? (size_t)(close - s) : n - 1;
+            from = i + 1;
+            selector = from;
+            changed++;
+            continue;
+        }
         if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
             i += 2;
             while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;

@@ -222,6 +222,7 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
                 file = marked;
             }
             fb2_language(file, info->language, sizeof info->language);
+            options.outline_headings = 1;
             copy = folio_prepare_markup(ctx, file, &options, info->language, &cache);
             stream = fz_open_buffer(ctx, copy);
             doc = fz_open_document_with_stream(ctx, "application/x-fictionbook", stream);
@@ -242,6 +243,7 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
         } else {
             if (fb_palm_database(path, NULL, 0)) {
                 file = fz_read_file(ctx, path);
+                options.outline_headings = 1;
                 copy = folio_prepare_mobi(ctx, file, &options, info->language, &cache, &d->heads);
             }
             if (copy) {

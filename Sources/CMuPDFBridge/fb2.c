@@ -60,7 +60,7 @@ static size_t title_label(fz_xml *title, char *label) {
 /// sections deep: at most one deeper than the entry before it (a book nests titled sections in
 /// untitled ones).
 static void add_entry(reading *r, fz_xml *section, int number, const char *label, int depth) {
-    if (r->contents->count >= folio_mu_max_entries) return;
+    if (r->contents->count >= fb_outline_headings) return;
     int below = r->contents->count ? r->contents->items[r->contents->count - 1].depth + 1 : 0;
     if (depth > below) depth = below;
     const char *id = fz_xml_att(section, "id");

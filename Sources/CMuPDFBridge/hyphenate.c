@@ -283,7 +283,60 @@ static void hyphenate_word(fb_writer *w, HyphenDict *dict, const unsigned char *
 }
 
 /// Writes text (outside tags) with its words hyphenated.
+/// Characters in a row without a space, at most, that MuPDF is given unbroken, and the length of
+/// the pieces a longer run is cut into (soft hyphens between them). A run as long as a line
+/// overflows it (a web address), and one of 400,000 letters took MuPDF minutes to draw and to
+/// read the text of.
+enum { longest_run = 64, run_piece = 24 };
+
+/// Whether character `c` is one MuPDF may break a line at or after: white space, or a CJK
+/// character (ideographs, kana, Hangul, full-width forms: their text has no spaces).
+static int breaks(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || (c >= 0x2E80 && c <= 0xFFEF); }
+
+/// Writes a run of `n` bytes with no space in it, a soft hyphen after every `run_piece`
+/// characters (an entity, `&amp;`, counted as one and never cut).
+static void put_cut(fb_writer *w, const unsigned char *s, size_t n) {
+    size_t i = 0, from = 0;
+    int count = 0;
+    while (i < n) {
+        if (s[i] == '&') {
+            const unsigned char *semi = memchr(s + i, ';', n - i);
+            i = semi && semi - (s + i) < 12 ? (size_t)(semi - s) + 1 : i + 1;
+        } else {
+            int k;
+            decode(s + i, n - i, &k);
+            i += (size_t)k;
+        }
+        if (++count == run_piece && i < n) {
+            fb_put(w, s + from, i - from);
+            fz_append_string(w->ctx, w->out, "\xC2\xAD");
+            from = i, count = 0;
+        }
+    }
+    fb_put(w, s + from, n - from);
+}
+
+static void hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
+
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n) {
+    // Runs longer than a line holds are cut (`put_cut`); the rest is hyphenated.
+    size_t from = 0, i = 0;
+    while (i < n) {
+        int k, c = decode(s + i, n - i, &k);
+        if (breaks(c)) { i += (size_t)k; continue; }
+        size_t j = i, chars = 0;
+        while (j < n && !breaks(decode(s + j, n - j, &k))) j += (size_t)k, chars++;
+        if (chars > longest_run) {
+            hyphenate_text(w, dict, s + from, i - from);
+            put_cut(w, s + i, j - i);
+            from = j;
+        }
+        i = j;
+    }
+    hyphenate_text(w, dict, s + from, n - from);
+}
+
+static void hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         int k, c = decode(s + i, n - i, &k);

@@ -187,7 +187,11 @@ fz_buffer *fb_kf8_text(fz_context *ctx, const fb_kf8 *k, const fz_buffer *text) 
     fz_var(part);
     fz_try(ctx) {
         part = fz_new_buffer(ctx, 4096);
-        size_t start = 0;
+        // Bytes moved to make room for fragments, at most: one megabyte-long skeleton given
+        // thousands of fragments each at its start (a damaged or hostile index) was moved whole
+        // for each, minutes of work. A real part moves far less; past the bound, the rest of the
+        // fragments are left out.
+        size_t start = 0, moved = 0, movable = 16 * end + (64u << 20);
         int next = 0;
         for (int i = 0; i < k->skel_count && start < end; i++) {
             const fb_kf8_skeleton *s = k->skels + i;
@@ -203,6 +207,8 @@ fz_buffer *fb_kf8_text(fz_context *ctx, const fb_kf8 *k, const fz_buffer *text) 
                 // them longer (a damaged index naming the text again and again) is left out.
                 if (g->offset > end || from > end || g->length > end - from || out->len + part->len + g->length > end) continue;
                 if (at > part->len) at = part->len;
+                if (part->len - at > movable - moved) continue;
+                moved += part->len - at;
                 fz_append_data(ctx, part, text->data + from, g->length);
                 memmove(part->data + at + g->length, part->data + at, part->len - g->length - at);
                 memcpy(part->data + at, text->data + from, g->length);

@@ -131,6 +131,9 @@ static size_t element_end(const unsigned char *s, size_t total, size_t end, cons
     while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
     if (!len || (end >= 2 && s[end - 2] == '/')) return end;
     int depth = 1;
+    // The first '>' at or after the tag looked at, found once for all the tags before it (each
+    // looked for it to the markup's end: tags that never close made the search quadratic).
+    size_t gt = end;
     for (size_t j = end; j + 1 + len < total; j++) {
         if (s[j] != '<') continue;
         int closing = s[j + 1] == '/';
@@ -138,14 +141,12 @@ static size_t element_end(const unsigned char *s, size_t total, size_t end, cons
         if ((size_t)(s + total - name) <= len || strncasecmp((const char *)name, (const char *)tag, len)) continue;
         unsigned char after = name[len];
         if (after != '>' && after != ' ' && after != '/' && after != '\t' && after != '\n' && after != '\r') continue;
+        if (gt < j) gt = j;
+        while (gt < total && s[gt] != '>') gt++;
         if (!closing) {
-            size_t k = j;
-            while (k < total && s[k] != '>') k++;
-            if (k < total && s[k - 1] != '/') depth++;
+            if (gt < total && s[gt - 1] != '/') depth++;
         } else if (--depth == 0) {
-            size_t k = j;
-            while (k < total && s[k] != '>') k++;
-            return k < total ? k + 1 : total;
+            return gt < total ? gt + 1 : total;
         }
     }
     return total;
@@ -190,6 +191,34 @@ static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", 
 /// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css`), and an
 /// element its parent's first (`first`) is marked `folio-first`, which stands for `:first-child`
 /// there.
+/// Whether tag `tag` (`n` bytes after its '<', an end tag's '/' included) is of an element MuPDF
+/// makes an outline entry of in an FB2 or a MOBI book.
+static int outline_heading(const unsigned char *tag, size_t n) {
+    static const char *const names[] = {"title", "subtitle", "h1", "h2", "h3", "h4", "h5", "h6"};
+    int end = n && tag[0] == '/';
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (fb_tag_named(tag + end, n - end, names[k])) return 1;
+    return 0;
+}
+
+/// Writes heading tag `s` (`n` bytes) as a paragraph's where the book has had
+/// `fb_outline_headings` headings; returns whether it did.
+static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
+    if (s[1] == '/') {
+        if (!w->plain_heading) return 0;
+        w->plain_heading = 0;
+        fz_append_string(w->ctx, w->out, "</p>");
+        return 1;
+    }
+    if (++w->headings <= fb_outline_headings) return 0;
+    size_t name = 1;
+    while (name < n && s[name] != ' ' && s[name] != '>' && s[name] != '/' && s[name] != '\t' && s[name] != '\n' && s[name] != '\r') name++;
+    fz_append_string(w->ctx, w->out, "<p");
+    fb_put(w, s + name, n - name);
+    w->plain_heading = n < 2 || s[n - 2] != '/';
+    return 1;
+}
+
 static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
@@ -215,10 +244,14 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     fb_put(w, s + close, n - close);
 }
 
+/// `<style>` elements of a chapter's head read, at most (a book has a few).
+enum { head_styles = 64 };
+
 /// Writes a head's content (`n` bytes at `s`), each `<style>`'s rules through
-/// `fb_put_css`, as a stylesheet file's are.
+/// `fb_put_css`, as a stylesheet file's are; the styles past `head_styles` are left out.
 static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
     size_t from = 0;
+    int styles = 0;
     for (size_t i = 0; i + 7 < n; i++) {
         if (s[i] != '<' || !fb_tag_named(s + i + 1, n - i - 1, "style")) continue;
         size_t open = fb_tag_end(s, n, i);
@@ -226,6 +259,14 @@ static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
         size_t close = open + 1;
         while (close + 8 <= n && !(s[close] == '<' && !strncasecmp((const char *)s + close, "</style", 7))) close++;
         if (close + 8 > n) break;
+        if (++styles > head_styles) {
+            // Left out whole, its end tag with it: MuPDF reads each (50,000 took a minute).
+            fb_put(w, s + from, i - from);
+            from = fb_tag_end(s, n, close) + 1;
+            if (from > n) from = n;
+            i = from - 1;
+            continue;
+        }
         fb_put(w, s + from, open + 1 - from);
         fb_put_css(w->ctx, w->out, s + open + 1, close - open - 1);
         from = i = close;
@@ -374,7 +415,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // tag is (text between them is no element: CSS's `:first-child` passes it over).
     size_t plain_until = 0;
     int opened = 0;
-    size_t br;
+    size_t br, unclosed = n;
     size_t i = 0;
     while (i < n) {
         if (s[i] != '<') {
@@ -397,9 +438,18 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             i = end;
             continue;
         }
-        // A tag, to its '>' (quoted values may hold one).
-        end = fb_tag_end(s, n, i);
-        end = end < n ? end + 1 : n;
+        // A tag, to its '>' (quoted values may hold one). A '<' that no '>' closes (a chapter
+        // cut short) is text: as a tag it was read past the end of the markup. Where no '>'
+        // follows at all, every '<' after it is text without looking again (300,000 of them
+        // took minutes).
+        end = i < unclosed ? fb_tag_end(s, n, i) : n;
+        if (end >= n) {
+            if (i < unclosed && !memchr(s + i, '>', n - i)) unclosed = i;
+            fz_append_string(w->ctx, w->out, "&lt;");
+            i++;
+            continue;
+        }
+        end++;
         const unsigned char *tag = s + i + 1;
         size_t tag_len = end - i - 1;
         int first = opened;
@@ -471,7 +521,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 opened = 0;
             } else {
                 before_tag(w, &cell, tag, tag_len);
-                put_start_tag(w, s + i, end - i, leading, first);
+                if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
+                    put_start_tag(w, s + i, end - i, leading, first);
                 if (fb_tag_named(tag, tag_len, "style")) fb_put_css(w->ctx, w->out, s + end, whole - end);
                 else if (fb_tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
                 else fb_put(w, s + end, whole - end);
@@ -502,13 +553,44 @@ static fz_buffer *without_empty_end_tags(fz_context *ctx, const unsigned char *s
     return out;
 }
 
+/// Markup in UTF-16 (told by its byte order mark) as UTF-8, without the mark; NULL for any
+/// other. The copy writes its attributes and soft hyphens in UTF-8, which in UTF-16 text put
+/// every character after the first of them out of step: a chapter came out empty. MuPDF reads
+/// the result as UTF-8 whatever its declaration says (it changes only Latin-1 and Windows-1252).
+static fz_buffer *utf8_of_utf16(fz_context *ctx, const unsigned char *s, size_t n) {
+    if (n < 2 || !((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) return NULL;
+    int little = s[0] == 0xFF;
+    fz_buffer *out = fz_new_buffer(ctx, n + n / 2);
+    fz_try(ctx) {
+        for (size_t i = 2; i + 1 < n; i += 2) {
+            int c = little ? s[i] | s[i + 1] << 8 : s[i] << 8 | s[i + 1];
+            if (c >= 0xD800 && c < 0xDC00 && i + 3 < n) {
+                int low = little ? s[i + 2] | s[i + 3] << 8 : s[i + 2] << 8 | s[i + 3];
+                if (low >= 0xDC00 && low < 0xE000) {
+                    c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+                    i += 2;
+                }
+            }
+            // A lone surrogate is no character: the replacement character stands for it.
+            fz_append_rune(ctx, out, c >= 0xD800 && c < 0xE000 ? 0xFFFD : c);
+        }
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        fz_rethrow(ctx);
+    }
+    return out;
+}
+
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache) {
     unsigned char *data;
     size_t len = fz_buffer_storage(ctx, markup, &data);
-    fz_buffer *expanded = NULL, *cleaned = NULL, *out = NULL;
-    fz_var(expanded); fz_var(cleaned); fz_var(out);
+    fz_buffer *utf8 = NULL, *expanded = NULL, *cleaned = NULL, *out = NULL;
+    fz_var(utf8); fz_var(expanded); fz_var(cleaned); fz_var(out);
     fz_try(ctx) {
+        utf8 = utf8_of_utf16(ctx, data, len);
+        if (utf8) len = fz_buffer_storage(ctx, utf8, &data);
         expanded = expand_entities(ctx, data, len);
         if (expanded) len = fz_buffer_storage(ctx, expanded, &data);
         cleaned = without_empty_end_tags(ctx, data, len);
@@ -521,6 +603,7 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
     fz_always(ctx) {
         fz_drop_buffer(ctx, cleaned);
         fz_drop_buffer(ctx, expanded);
+        fz_drop_buffer(ctx, utf8);
     }
     fz_catch(ctx) {
         fz_drop_buffer(ctx, out);

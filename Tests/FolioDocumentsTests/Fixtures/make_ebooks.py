@@ -385,6 +385,56 @@ kf8_book()
 # The same whose first skeleton names its fragment 3,000 times: a damaged index must not
 # multiply the text.
 kf8_book("kf8-repeats.azw3", repeats=3000)
+# Hostile KF8 books: one skeleton (the whole text, `flow`) and its fragments (insert, offset,
+# length), no contents.
+def kf8_plain(name, flow, frags=(), pictures=()):
+    skel = index_records([(1, 1, 0x03), (6, 2, 0x0C)], [(b"SKEL%010d" % 0, 0x05, [len(frags), 0, len(flow) - sum(f[2] for f in frags)])])
+    frag = index_records([(2, 1, 0x01), (3, 1, 0x02), (4, 1, 0x04), (6, 2, 0x08)],
+                         [(b"%010d" % insert, 0x0F, [0, 0, i, offset, length]) for i, (insert, offset, length) in enumerate(frags)],
+                         cncx=varlen(1) + b"P")
+    ncx = index_records([(3, 1, 0x01), (4, 1, 0x02), (6, 2, 0x04)], [(b"000", 0x07, [0, 0, 0, 0])], cncx=varlen(3) + b"One")
+    css = b"p { }"
+    fdst = b"FDST" + struct.pack(">II", 12, 2) + struct.pack(">IIII", 0, len(flow), len(flow), len(flow) + len(css))
+    mobi(name, flow + css, "KF8 Hostile", [(100, b"W"), (524, b"en")], pictures=list(pictures),
+         kf8={"ncx": ncx, "skel": skel, "frag": frag, "fdst": [fdst]})
+
+
+# 50,000 heads never closed (each looked for its end to the text's end).
+kf8_plain("kf8-heads.azw3", b'<html><body aid="0"><p>ALPHA words</p>' + b"<head>" * 50000 + b"</body></html>")
+# 40,000 pictures named among 30,000 records (each counted the records).
+kf8_plain("kf8-embeds.azw3", b'<html><body aid="0"><p>ALPHA words</p>' + b'<img src="kindle:embed:0001?mime=image/png"/>' * 40000
+          + b"</body></html>", pictures=[b"not a picture %d" % i for i in range(30000)])
+# A skeleton of a megabyte (a comment) and 1,000 one-letter fragments, each put at its start.
+big = b'<html><body aid="0"><p>ALPHA words</p><!--' + b"x" * (1 << 20) + b"--></body></html>"
+kf8_plain("kf8-fragments.azw3", big + b"Q" * 1000, frags=[(0, i, 1) for i in range(1000)])
+# A MOBI whose 2,000 text records all start at one place (4 KiB), claiming 8 MB of text.
+with open(os.path.join(out, "overlapping.mobi"), "wb") as f:
+    f.write(b"")
+mobi("overlapping.mobi", "<html><body><p>ALPHA words</p></body></html>" + " " * 4000, "Overlapping", [(100, b"W")])
+raw = bytearray(open(os.path.join(out, "overlapping.mobi"), "rb").read())
+count = struct.unpack(">H", raw[76:78])[0]
+text_at = struct.unpack(">I", raw[78 + 8:78 + 12])[0]
+records = [struct.unpack(">I", raw[78 + 8 * i:82 + 8 * i])[0] for i in range(count)]
+r0 = records[0]
+head = bytes(raw[:76]) + struct.pack(">H", 2001)
+table = struct.pack(">II", r0 + 8 * (2001 - count), 0) + b"".join(struct.pack(">II", text_at + 8 * (2001 - count), i + 1) for i in range(2000))
+first = bytearray(raw[r0:text_at])
+struct.pack_into(">IH", first, 4, 2000 * 4096, 2000)
+with open(os.path.join(out, "overlapping.mobi"), "wb") as f:
+    f.write(head + table + b"\0\0" + bytes(first) + bytes(raw[text_at:text_at + 4096]))
+# An FB2 of 30,000 titled sections (MuPDF resolved each title through the whole book at every
+# layout).
+with open(os.path.join(out, "titles.fb2"), "w") as f:
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+            "<description><title-info><book-title>Titles</book-title></title-info></description><body>"
+            "<section><title><p>ALPHA</p></title><p>words</p></section>"
+            + "<section><title><p>T</p></title><p>x</p></section>" * 30000 + "</body></FictionBook>")
+# Markup cut short at a '<', in each of the three formats Folio prepares.
+mobi("cut-short.mobi", "<html><body><p>ALPHA words</p><", "Cut Short", [(100, b"W")])
+with open(os.path.join(out, "cut-short.fb2"), "w") as f:
+    f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+            "<description><title-info><book-title>Cut</book-title></title-info></description><body><section><p>ALPHA words</p></section></body><")
+
 # A header that claims a full name longer than the file, and no EXTH title.
 mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 
@@ -421,6 +471,15 @@ epub("drm.epub", reflow, extra={"META-INF/encryption.xml":
      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">'
      '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
      '<enc:CipherData><enc:CipherReference URI="OEBPS/c0.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'})
+# A chapter cut short at a '<'; one in UTF-16 (the copy's UTF-8 put it out of step); one with
+# 300,000 tags that no '>' ever closes after a heading; one word of 400,000 letters; a head of
+# 50,000 styles; a stylesheet of 50,000 faces.
+epub("cut-short.epub", [("c0.xhtml", "<html><body><p>ALPHA words</p><", xhtml)])
+epub("utf16.epub", [("c0.xhtml", chapter("utf16", "<p>ALPHA words</p>").replace('encoding="utf-8"', 'encoding="UTF-16"').encode("utf-16"), xhtml)])
+epub("unclosed.epub", [("c0.xhtml", "<html><body><h1>T</h1><p>ALPHA words</p><h1>" + "<h1 " * 300000, xhtml)])
+epub("long-word.epub", [("c0.xhtml", chapter("long", "<p>ALPHA " + "x" * 400000 + "</p>"), xhtml)])
+epub("styles.epub", [("c0.xhtml", chapter("styles", "<p>ALPHA words</p>").replace("</head>", "<style>p { }</style>" * 50000 + "</head>"), xhtml)])
+epub("faces.epub", [("c0.xhtml", chapter("faces", "<p>ALPHA words</p>", css="@font-face { font-family: f; src: url(none.ttf); }" * 50000), xhtml)])
 # A chapter that takes MuPDF seconds to lay out (nesting just under the refusal, many
 # times over) between two quick ones.
 slow = "".join("<div>" * 450 + "slow words " * 20 + "</div>" * 450 for _ in range(300))

@@ -266,8 +266,8 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
                 encrypted = archive_entry_is_encrypted(e) != 0
                 size = archive_entry_size_is_set(e) != 0 ? archive_entry_size(e) : nil
                 let name = String(cString: p)
-                // Hidden files and macOS resource forks are not pages.
-                guard !name.split(separator: "/").contains(where: { ($0.hasPrefix(".") && $0 != "..") || $0 == "__MACOSX" }) else { continue }
+                // Hidden files and macOS resource forks are not pages ("./" names no hidden folder).
+                guard !name.split(separator: "/").contains(where: { ($0.hasPrefix(".") && $0 != ".." && $0 != ".") || $0 == "__MACOSX" }) else { continue }
                 return (name, ordinal)
             }
         }

@@ -240,18 +240,19 @@ with zipfile.ZipFile(os.path.join(out, "twins.cbz"), "w", zipfile.ZIP_DEFLATED) 
     for name, rgb in [("leaf.png", (0, 255, 0)), ("a.png", (255, 0, 0)), ("leaf.png", (0, 0, 255)), ("leaf.png", (255, 255, 0))]:
         z.writestr(name, png(rgb))
 
-# Entries whose paths leave the archive (passed over, with a note), and a page of 10 GiB that
-# GNU tar stores sparse in a few blocks (refused by the size it declares, before it is read).
+# Entries whose paths leave the archive (passed over, with a note), one named through "."
+# folders (a page), and a page of 10 GiB that GNU tar stores sparse in a few blocks (refused by
+# the size it declares, before it is read).
 import shutil, subprocess
 parts = os.path.join(out, "strays")
 os.makedirs(parts)
-for name, rgb in [("1.png", (255, 0, 0)), ("u.png", (0, 255, 0)), ("a.png", (0, 0, 255))]:
+for name, rgb in [("1.png", (255, 0, 0)), ("u.png", (0, 255, 0)), ("a.png", (0, 0, 255)), ("d.png", (255, 255, 0))]:
     open(os.path.join(parts, name), "wb").write(png(rgb))
 with open(os.path.join(parts, "2.png"), "wb") as f:
     f.write(png((0, 0, 0))[:16])
     f.truncate(10 << 30)
-subprocess.run(["tar", "--format=gnu", "--sparse", "-P", "--transform", "s,^u.png$,../up.png,;s,^a.png$,/abs.png,",
-                "-cf", os.path.abspath(os.path.join(out, "strays.cbt")), "-C", parts, "1.png", "u.png", "a.png", "2.png"], check=True)
+subprocess.run(["tar", "--format=gnu", "--sparse", "-P", "--transform", "s,^u.png$,../up.png,;s,^a.png$,/abs.png,;s,^d.png$,./././d.png,",
+                "-cf", os.path.abspath(os.path.join(out, "strays.cbt")), "-C", parts, "1.png", "u.png", "a.png", "d.png", "2.png"], check=True)
 shutil.rmtree(parts)
 
 # A tar of 2,400 small pages: read page after page, it must cost one pass, not one per page.

@@ -20,7 +20,7 @@ typedef struct {
     int tiny;                // `width` or `height` of a pixel or less
     int left_auto, right_auto, left_set, right_set;
     int width_set;
-    double width, max_width; // percentages; -1 when none or not a percentage
+    double width;            // a percentage; -1 when none or not one
     int small_caps;          // `font-variant: all-small-caps`, `font-variant-caps: …small-caps`
 } css_block;
 
@@ -41,6 +41,17 @@ static int far_negative(const char *v) {
     return x <= -100;
 }
 
+/// Whether `clip` value `v` leaves nothing to see: `rect(0 0 0 0)`, `rect(1px, 1px, 1px, 1px)`
+/// (`rect(auto, …)` leaves the whole box).
+static int clipped_away(const char *v) {
+    if (strncmp(v, "rect(", 5)) return 0;
+    v += 5;
+    while (*v == ' ') v++;
+    char *end;
+    double x = strtod(v, &end);
+    return end != v && x >= 0 && x <= 1;
+}
+
 /// Whether length `v` is a pixel or less (and not 0, which hides nothing by itself either).
 static int at_most_a_pixel(const char *v) {
     char *end;
@@ -52,13 +63,13 @@ static int at_most_a_pixel(const char *v) {
 static void read_declaration(css_block *b, const char *name, const char *value) {
     if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
     else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
-    else if (!strcmp(name, "clip")) b->off_screen |= !strncmp(value, "rect(", 5);
+    else if (!strcmp(name, "clip")) b->off_screen |= clipped_away(value);
     else if (!strcmp(name, "height")) b->tiny |= at_most_a_pixel(value);
     else if (!strcmp(name, "width")) {
         b->width_set = 1;
         b->width = percentage(value);
         b->tiny |= at_most_a_pixel(value);
-    } else if (!strcmp(name, "max-width")) b->max_width = percentage(value);
+    }
     else if (!strcmp(name, "margin-left")) b->left_set = 1, b->left_auto = !strcmp(value, "auto");
     else if (!strcmp(name, "margin-right")) b->right_set = 1, b->right_auto = !strcmp(value, "auto");
     else if (!strcmp(name, "margin")) {
@@ -84,8 +95,9 @@ static void read_declaration(css_block *b, const char *name, const char *value) 
         b->small_caps = strstr(value, "small-caps") && (strcmp(value, "small-caps") || name[12] == '-');
 }
 
-/// Whether one of the selectors `s` (`n` bytes, comma-separated) ends in element `element`
-/// (`hr`, `figure > img.plate`).
+/// Whether every one of the selectors `s` (`n` bytes, comma-separated) ends in element
+/// `element` (`hr`, `figure > img.plate`): a rule for other elements too is not centred as
+/// that element is.
 static int selects_element(const unsigned char *s, size_t n, const char *element) {
     size_t len = strlen(element), start = 0;
     for (size_t i = 0; i <= n; i++) {
@@ -94,16 +106,16 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
         while (end > start && isspace(s[end - 1])) end--;
         size_t last = end;
         while (last > start && !isspace(s[last - 1]) && s[last - 1] != '>' && s[last - 1] != '+' && s[last - 1] != '~') last--;
-        if (end - last >= len && !strncasecmp((const char *)s + last, element, len)
-            && (end - last == len || (s[last + len] && strchr(".#[:", s[last + len])))) return 1;
+        if (!(end - last >= len && !strncasecmp((const char *)s + last, element, len)
+              && (end - last == len || (s[last + len] && strchr(".#[:", s[last + len]))))) return 0;
         start = i + 1;
     }
-    return 0;
+    return 1;
 }
 
 /// Writes into `add` (`size` bytes) the declarations that say what block `b` of a rule of
 /// selectors `selector` (`m` bytes) means in properties MuPDF reads; returns their length.
-/// - A visually hidden element (off the page, clipped, a pixel wide: a heading for a screen
+/// - A visually hidden element (off the page, clipped away, a pixel wide: a heading for a screen
 ///   reader) is not shown: MuPDF has no `position` and printed Standard Ebooks' title page's
 ///   title over its picture, and "Imprint" and "Colophon" over their pages.
 /// - A block of a percentage width centred by auto side margins (`hr { width: 25%; margin: auto
@@ -111,10 +123,6 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
 ///   percentages: MuPDF takes `auto` for 0, and scene breaks hung from the left margin.
 /// - A picture set apart (`display: block; margin: auto`) of no percentage width is centred as a
 ///   line is.
-/// - A centred block's percentage `max-width`, where its width is not a percentage (`max-width:
-///   75%; width: 30em; margin: auto`), is its width: MuPDF reads no `max-width`. Not a
-///   picture's: MuPDF takes a picture's percentage of its width less every margin around it
-///   again (a picture of 75% came out at 53%, and smaller than a browser shows it).
 /// - All small caps (`font-variant: all-small-caps`, `font-variant-caps`, which MuPDF does not
 ///   read) are small caps: capitals stay capitals, the rest is set as browsers set it.
 static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size) {
@@ -123,7 +131,6 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
 #define ADD(...) do { int w = snprintf(add + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
     int img = selects_element(selector, m, "img"), hr = selects_element(selector, m, "hr");
     double width = b->width;
-    if (!img && b->max_width > 0 && b->max_width < 100 && b->width_set && b->width < 0) width = b->max_width;
     if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");
     if (b->small_caps) ADD("font-variant: small-caps; ");
     // MuPDF takes a percentage width of what the margins leave: the margins give the width.
@@ -137,7 +144,7 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
 
 /// Reads the declarations of block `s` (`n` bytes, between its braces) into a `css_block`.
 static css_block read_block(const unsigned char *s, size_t n) {
-    css_block b = {.width = -1, .max_width = -1};
+    css_block b = {.width = -1};
     size_t i = 0;
     while (i < n) {
         char name[40], value[160];

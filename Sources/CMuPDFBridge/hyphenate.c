@@ -283,31 +283,45 @@ static void hyphenate_word(fb_writer *w, HyphenDict *dict, const unsigned char *
 }
 
 /// Writes text (outside tags) with its words hyphenated.
-/// Characters in a row without a space, at most, that MuPDF is given unbroken, and the length of
-/// the pieces a longer run is cut into (soft hyphens between them). A run as long as a line
-/// overflows it (a web address), and one of 400,000 letters took MuPDF minutes to draw and to
-/// read the text of.
-enum { longest_run = 64, run_piece = 24 };
+/// Characters in a row with nowhere to break, at most, that MuPDF is given unbroken (combining
+/// marks not counted), and the length of the pieces a longer run is cut into (soft hyphens
+/// between them). A run longer than a line overflows it, and one of 400,000 letters took MuPDF
+/// minutes to draw and to read the text of.
+enum { longest_run = 80, run_piece = 24 };
 
-/// Whether character `c` is one MuPDF may break a line at or after: white space, or a CJK
-/// character (ideographs, kana, Hangul, full-width forms: their text has no spaces).
-static int breaks(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || (c >= 0x2E80 && c <= 0xFFEF); }
+/// Whether character `c` is one a line may break at or after: white space, a zero-width space
+/// (Thai, Khmer, Lao and Burmese books part their words with it), a hyphen, a dash or a slash
+/// (a web address breaks after its slashes), a soft hyphen, or a CJK character (ideographs,
+/// kana, Hangul, full-width forms: their text has no spaces).
+static int breaks(int c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '/' || c == 0xAD || c == 0x200B
+        || (c >= 0x2010 && c <= 0x2014) || (c >= 0x2E80 && c <= 0xFFEF);
+}
 
-/// Writes a run of `n` bytes with no space in it, a soft hyphen after every `run_piece`
-/// characters (an entity, `&amp;`, counted as one and never cut).
+/// Whether `c` is a combining mark, which adds no width of its own (Latin accents, Hebrew
+/// points, Arabic vowels, the signs of Devanagari, Bengali and Thai).
+static int combining(int c) {
+    return (c >= 0x300 && c <= 0x36F) || (c >= 0x591 && c <= 0x5C7) || (c >= 0x610 && c <= 0x61A) || (c >= 0x64B && c <= 0x65F)
+        || (c >= 0x900 && c <= 0x903) || (c >= 0x93A && c <= 0x957) || (c >= 0x962 && c <= 0x963) || (c >= 0x981 && c <= 0x983)
+        || (c >= 0x9BC && c <= 0x9D7) || c == 0xE31 || (c >= 0xE34 && c <= 0xE3A) || (c >= 0xE47 && c <= 0xE4E);
+}
+
+/// Writes a run of `n` bytes with nowhere to break, a soft hyphen after every `run_piece`
+/// characters (an entity, `&amp;`, counted as one and never cut; combining marks not counted).
 static void put_cut(fb_writer *w, const unsigned char *s, size_t n) {
     size_t i = 0, from = 0;
-    int count = 0;
+    int count = 0, k;
     while (i < n) {
         if (s[i] == '&') {
             const unsigned char *semi = memchr(s + i, ';', n - i);
             i = semi && semi - (s + i) < 12 ? (size_t)(semi - s) + 1 : i + 1;
+            count++;
         } else {
-            int k;
-            decode(s + i, n - i, &k);
+            count += !combining(decode(s + i, n - i, &k));
             i += (size_t)k;
         }
-        if (++count == run_piece && i < n) {
+        // Never before a combining mark: it stays with its letter.
+        if (count >= run_piece && i < n && !combining(decode(s + i, n - i, &k))) {
             fb_put(w, s + from, i - from);
             fz_append_string(w->ctx, w->out, "\xC2\xAD");
             from = i, count = 0;
@@ -325,7 +339,7 @@ void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, s
         int k, c = decode(s + i, n - i, &k);
         if (breaks(c)) { i += (size_t)k; continue; }
         size_t j = i, chars = 0;
-        while (j < n && !breaks(decode(s + j, n - j, &k))) j += (size_t)k, chars++;
+        for (int d; j < n && !breaks(d = decode(s + j, n - j, &k)); j += (size_t)k) chars += !combining(d);
         if (chars > longest_run) {
             hyphenate_text(w, dict, s + from, i - from);
             put_cut(w, s + i, j - i);

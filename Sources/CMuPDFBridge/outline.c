@@ -189,7 +189,7 @@ static void nav_outline(fz_context *ctx, folio_mu_doc *d, folio_mu_outline **ent
 /// lies in (one outside the spine, unnamed, or past the entries a book's archive may hold, is
 /// left out: a longer list is a hostile one).
 static void add_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, int *capacity, const char *base, const char *href,
-                     const char *label) {
+                     const char *label, int depth) {
     char target[2048];
     if (!href || !*label || fz_is_external_link(ctx, href) || list->count >= folio_mu_max_entries) return;
     snprintf(target, sizeof target, "%s%s", base, href);
@@ -198,7 +198,7 @@ static void add_mark(fz_context *ctx, folio_mu_doc *d, struct page_marks *list, 
     int chapter = spine_target(d, target, sizeof target);
     if (chapter < 0) return;
     list->items = fb_grow(ctx, list->items, list->count, capacity, sizeof *list->items);
-    list->items[list->count++] = (struct page_mark){ chapter, strdup(target), one_line(label), -2, 0 };
+    list->items[list->count++] = (struct page_mark){ chapter, strdup(target), one_line(label), -2, 0, depth };
 }
 
 /// Reads the page list's entries into `d->printed` (a navigation document's `ol` of `li` > `a`,
@@ -212,7 +212,7 @@ static void use_page_list(fz_context *ctx, folio_mu_doc *d, fz_xml *list, const 
         char label[64] = "";
         if (!words) continue;
         folio_xml_text(words, label, sizeof label);
-        add_mark(ctx, d, &d->printed, &capacity, base, a ? fz_xml_att(a, ncx ? "src" : "href") : NULL, label);
+        add_mark(ctx, d, &d->printed, &capacity, base, a ? fz_xml_att(a, ncx ? "src" : "href") : NULL, label, 0);
     }
 }
 
@@ -222,7 +222,7 @@ static void toc_heads(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const char *
         fz_xml *a = fz_xml_find_down(li, "a");
         char title[256] = "";
         if (a) folio_xml_text(a, title, sizeof title);
-        add_mark(ctx, d, &d->heads, capacity, base, a ? fz_xml_att(a, "href") : NULL, title);
+        add_mark(ctx, d, &d->heads, capacity, base, a ? fz_xml_att(a, "href") : NULL, title, depth);
         toc_heads(ctx, d, fz_xml_find_down(li, "ol"), base, depth + 1, capacity);
     }
 }
@@ -234,7 +234,7 @@ static void use_toc_heads(fz_context *ctx, folio_mu_doc *d, fz_xml *ol, const ch
 /// Reads the outline's entries (an NCX's, as MuPDF reads it) into `d->heads`.
 static void outline_heads(fz_context *ctx, folio_mu_doc *d, fz_outline *item, int depth, int *capacity) {
     for (; item && depth < max_outline_depth; item = item->next) {
-        if (item->uri && item->title) add_mark(ctx, d, &d->heads, capacity, "", item->uri, item->title);
+        if (item->uri && item->title) add_mark(ctx, d, &d->heads, capacity, "", item->uri, item->title, depth);
         outline_heads(ctx, d, item->down, depth + 1, capacity);
     }
 }
@@ -346,11 +346,14 @@ int folio_mu_running_head(folio_mu_doc *d, int index, char *title, size_t size) 
             }
         }
         int best = last_mark(ctx, d, &d->heads, index, mark_top);
-        found = best < 0 ? 0 : d->heads.items[best].page == index ? 2 : 1;
-        // An entry lower down, below a heading's own margin, opens the page too: in an EPUB,
-        // where nothing is set above it.
-        int opening = found == 2 ? -1 : first_mark(&d->heads, index, opening_top(d));
-        if (opening >= 0 && (d->indexed || !set_above(ctx, d, index, d->heads.items[opening].y))) best = opening, found = 2;
+        // An entry lower down, below a heading's own margin, opens the page too (in an EPUB,
+        // where nothing is set above it).
+        if (best < 0 || d->heads.items[best].page != index) {
+            int opening = first_mark(&d->heads, index, opening_top(d));
+            if (opening >= 0 && (d->indexed || !set_above(ctx, d, index, d->heads.items[opening].y))) best = opening;
+        }
+        // A chapter's opening page has no head; a section's is headed by the section.
+        found = best < 0 ? 0 : d->heads.items[best].page == index && d->heads.items[best].y <= opening_top(d) && !d->heads.items[best].depth ? 2 : 1;
         if (best >= 0) snprintf(title, size, "%s", d->heads.items[best].label);
     }
     fz_always(ctx) fz_drop_outline(ctx, outline);

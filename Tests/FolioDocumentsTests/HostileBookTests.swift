@@ -43,6 +43,15 @@ import Testing
         #expect(words.allSatisfy { $0.count <= 80 }, "\(words.map(\.count).max() ?? 0) letters")
     }
 
+    /// Runs longer than a line that break where they are (words parted by zero-width spaces, a
+    /// web address's slashes) are not cut.
+    @Test func runsThatBreakAreNotCut() throws {
+        let doc = try MuPDFDocument(path: path("breakable.epub"), fontSize: 11)
+        let text = try #require(try doc.text(page: 0))
+        #expect(!text.words.contains { $0.text.hasSuffix("-") }, "\(text.words.map(\.text))")
+        #expect(text.words.count > 3)
+    }
+
     /// A head of 50,000 styles, a stylesheet of 50,000 faces: MuPDF read each.
     @Test(arguments: ["styles.epub", "faces.epub"])
     func styleBombsAreCut(name: String) throws {

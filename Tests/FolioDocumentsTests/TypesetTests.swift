@@ -382,8 +382,10 @@ final class TypesetTests: XCTestCase {
         let words = try XCTUnwrap(doc.text(page: 0)).words
         let word = { (text: String) in try XCTUnwrap(words.first { $0.text == text }, text).box }
         XCTAssertFalse(words.contains { $0.text == "Hiddentitle" || $0.text == "Screenreader" }, "\(words.map(\.text))")
+        XCTAssertTrue(words.contains { $0.text == "Unclipped" }, "a clip of the whole hides nothing")
         let frame = try XCTUnwrap(doc.frame), left = try word("Above").x0, width = frame.block.width / frame.width
         XCTAssertEqual(try word("Middle").x0, left + 0.3 * width, accuracy: 0.03 * width, "centred in 40 %")
+        XCTAssertEqual(try word("Alsoleft").x0, left, accuracy: 0.01, "a rule for pictures and paragraphs centres neither as a picture")
         let small = words.filter { $0.text == "Abc" }.map(\.box.width)
         XCTAssertEqual(small.count, 2)
         XCTAssertEqual(small.first ?? 0, small.last ?? 1, accuracy: 0.002, "all small caps as small caps")
@@ -435,15 +437,23 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1)
         // A part starting a few lines down a page, below the end of the one before it, keeps the
         // page's head; one starting it has none.
+        // A section (parts 13 to 24 lie under part 12) starting a page is headed by itself.
         let parts = try TypesetBooks.open("parts.epub")
-        var below = 0
+        var below = 0, sections = 0
         for page in 1..<parts.pageCount {
             let words = try XCTUnwrap(parts.text(page: page)).words
             guard let heading = words.firstIndex(where: { $0.text == "Part" }), words[heading].box.y0 < 0.25 else { continue }
-            XCTAssertEqual(try XCTUnwrap(parts.furniture(page)).head.isEmpty, heading == 0, "page \(page + 1): \(words.prefix(4).map(\.text))")
+            let section = Int(words[heading + 1].text).map { $0 > 12 } ?? false
+            let furniture = try XCTUnwrap(parts.furniture(page))
+            XCTAssertEqual(furniture.head.isEmpty, heading == 0 && !section, "page \(page + 1): \(words.prefix(4).map(\.text))")
+            if heading == 0 && section {
+                XCTAssertEqual(furniture.head, furniture.right ? "Part \(words[heading + 1].text)" : "Parts")
+                sections += 1
+            }
             below += heading > 0 ? 1 : 0
         }
         XCTAssertGreaterThan(below, 0, "a part starts a few lines down a page")
+        XCTAssertGreaterThan(sections, 0, "a section starts a page")
     }
 
     /// Entities a chapter declares in its DOCTYPE are read as declared (MuPDF printed "&O;poison,&C;"),

@@ -478,6 +478,10 @@ epub("cut-short.epub", [("c0.xhtml", "<html><body><p>ALPHA words</p><", xhtml)])
 epub("utf16.epub", [("c0.xhtml", chapter("utf16", "<p>ALPHA words</p>").replace('encoding="utf-8"', 'encoding="UTF-16"').encode("utf-16"), xhtml)])
 epub("unclosed.epub", [("c0.xhtml", "<html><body><h1>T</h1><p>ALPHA words</p><h1>" + "<h1 " * 300000, xhtml)])
 epub("long-word.epub", [("c0.xhtml", chapter("long", "<p>ALPHA " + "x" * 400000 + "</p>"), xhtml)])
+# Runs longer than a line that break where they are: words parted by zero-width spaces (as Thai
+# is written), a web address of short parts.
+epub("breakable.epub", [("c0.xhtml", chapter("breakable", "<p>ZWSP " + "\u200b".join(["abcdefghij"] * 20) + "</p><p>URL http://example.org/"
+                                                       + "/".join(["abcdefghijklmnop"] * 8) + "</p>"), xhtml)])
 epub("styles.epub", [("c0.xhtml", chapter("styles", "<p>ALPHA words</p>").replace("</head>", "<style>p { }</style>" * 50000 + "</head>"), xhtml)])
 epub("faces.epub", [("c0.xhtml", chapter("faces", "<p>ALPHA words</p>", css="@font-face { font-family: f; src: url(none.ttf); }" * 50000), xhtml)])
 # A chapter that takes MuPDF seconds to lay out (nesting just under the refusal, many

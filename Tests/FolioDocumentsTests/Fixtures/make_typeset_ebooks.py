@@ -35,7 +35,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    inline), each a heading "Part N" and pages of prose, its navigation pointing at
                    each inner section
   parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
-                   each part's heading
+                   each part's heading, parts 13 to 24 listed under part 12, parts 3 and 16
+                   starting pages
   imports.epub     a stylesheet that `@import`s, from another folder, one declaring a face (the
                    machine's monospace, found by fontconfig) by a path relative to itself, and a
                    stylesheet for print only that would undo it; two words of eight i and eight m
@@ -74,7 +75,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text
   meant.epub       what a browser shows of rules MuPDF reads otherwise: a title page's heading and
                    a span hidden from the eye as Standard Ebooks and "sr-only" rules hide them
-                   (placed far off the page, clipped to a pixel), a paragraph 40 % wide centred by
+                   (placed far off the page, clipped to a pixel) and one clipped to the whole of
+                   it, a paragraph of a rule for pictures too, a paragraph 40 % wide centred by
                    auto margins, a rule 50 % wide (centred by a browser's own style), all small
                    caps beside small caps, and a play's verse in a table cell of justified text
                    (a line of short words, then one too long to join them)
@@ -244,10 +246,12 @@ body = '<section id="s0"><h1>The Whole</h1>' + "".join(
 nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>' for n in range(1, 4))
             + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 # Parts of a few short lines each, so that some part starts a few lines down a page, below the
-# end of the one before it.
-parts_body = "".join(f'<h2 id="s{n}">Part {n}</h2>' + "".join(f"<p>Line {k} of part {n}.</p>" for k in range(n % 7 + 2))
-                     for n in range(1, 25))
-parts_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>' for n in range(1, 25))
+# end of the one before it; parts 3 and 16 start pages.
+parts_body = "".join(f'<h2 id="s{n}"{chr(32) + "style=" + chr(34) + "page-break-before:always" + chr(34) if n in (3, 16) else ""}>Part {n}</h2>'
+                     + "".join(f"<p>Line {k} of part {n}.</p>" for k in range(n % 7 + 2)) for n in range(1, 25))
+part_item = lambda n: f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>'
+parts_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(part_item(n) for n in range(1, 12))
+                  + '<li><a href="one.xhtml#s12">Part 12</a><ol>' + "".join(part_item(n) for n in range(13, 25)) + "</ol></li>"
                   + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("parts.epub", "Parts", "en", [("nav.xhtml", "application/xhtml+xml", parts_nav), ("one.xhtml", "application/xhtml+xml", xhtml(parts_body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
@@ -289,9 +293,12 @@ meant_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
              '.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }\n'
              'p.mid { width: 40%; margin: 1em auto; text-indent: 0; }\n'
              'hr { width: 50%; border: none; border-top: 6px solid black; height: 0; }\n'
-             'var { font-variant: all-small-caps; font-style: normal; } .sc { font-variant: small-caps; }\n')
+             'var { font-variant: all-small-caps; font-style: normal; } .sc { font-variant: small-caps; }\n'
+             '.whole { position: absolute; clip: rect(auto, auto, auto, auto); }\n'
+             'img, p.also { margin-left: auto; margin-right: auto; }\n')
 meant = xhtml('<section epub:type="titlepage"><h1>Hiddentitle</h1></section>'
-              '<p>Visible <span class="sr-only">Screenreader</span> text.</p><p class="mid">Middle</p>'
+              '<p>Visible <span class="sr-only">Screenreader</span> <span class="whole">Unclipped</span> text.</p><p class="mid">Middle</p>'
+              '<p class="also">Alsoleft</p>'
               '<p>Above</p><hr/><p>Below</p><p><var>Abc</var> and <span class="sc">Abc</span></p>'
               # A line of a few words, then one too long to join them: justified, they span the cell.
               '<table><tr><td epub:type="z3998:verse">Verse a b c 123456789012345678901234567890123456789012</td></tr>'

@@ -114,7 +114,8 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
         pageOrdinals = Set(found.map(\.ordinal))
         for (entry, page) in sorted.enumerated() { sizes[entry] = page.size }
         let paper = Book.paperSize(pageCount: sorted.count) { sorted[$0].size }
-        pages = Spreads.pages(sizes: sorted.map(\.size), paper: paper.map { $0.width / $0.height }, direction: info.direction)
+        pages = Spreads.pages(sizes: sorted.map(\.size), paper: paper.map { $0.width / $0.height }, direction: info.direction,
+                              marked: info.doublePages)
         var names: [String: Int] = [:]
         for e in found { names[e.name, default: 0] += 1 }
         let repeated = names.filter { $0.value > 1 }.keys.sorted(by: naturalLess)

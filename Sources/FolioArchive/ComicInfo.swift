@@ -12,6 +12,9 @@ struct ComicInfo: Equatable {
     var title: String?
     var author: String?
     var direction: ReadingDirection = .ltr
+    /// The pictures its `<Pages>` mark `DoublePage="True"` (by their place among the pictures,
+    /// 0 the first); nil where it marks none, which comic tools leave unsaid as often as not.
+    var doublePages: Set<Int>?
 
     /// Whether an archive's entry is the book's ComicInfo (at its root, any case).
     static func names(_ entry: String) -> Bool { entry.lowercased() == "comicinfo.xml" }
@@ -28,6 +31,29 @@ struct ComicInfo: Equatable {
         if let own { title = title.map { "\($0): \(own)" } ?? own }
         self.init(title: title, author: value("Writer"),
                   direction: value("Manga")?.lowercased() == "yesandrighttoleft" ? .rtl : .ltr)
+        doublePages = Self.doublePages(in: text)
+    }
+
+    /// The `Image` numbers of the `<Page>` elements marked `DoublePage="True"`; nil for none.
+    static func doublePages(in text: String) -> Set<Int>? {
+        var pages = Set<Int>()
+        for tag in text.components(separatedBy: "<Page ").dropFirst() {
+            let attributes = tag.prefix { $0 != ">" }
+            guard attribute("DoublePage", in: attributes)?.lowercased() == "true",
+                  let image = attribute("Image", in: attributes).flatMap({ Int($0) }), image >= 0 else { continue }
+            pages.insert(image)
+        }
+        return pages.isEmpty ? nil : pages
+    }
+
+    /// The value of attribute `name` in a tag's attributes (quoted either way).
+    private static func attribute(_ name: String, in attributes: Substring) -> String? {
+        for quote in ["\"", "'"] {
+            guard let start = attributes.range(of: " \(name)=\(quote)") ?? (attributes.hasPrefix("\(name)=\(quote)") ? attributes.range(of: "\(name)=\(quote)") : nil),
+                  let end = attributes[start.upperBound...].firstIndex(of: Character(quote)) else { continue }
+            return String(attributes[start.upperBound..<end])
+        }
+        return nil
     }
 
     /// The text of the first `<name>` element of `text` (no attributes read), trimmed, entities

@@ -27,8 +27,12 @@ enum ArchivePage: Equatable {
 /// as comic readers and printers do. The first picture is kept whole: a wrap-round cover (the
 /// back and the front in one picture) is the book's face on the shelf.
 ///
+/// Where the book's ComicInfo marks its double pages (`DoublePage="True"`), those marks say
+/// which pictures are spreads (a page scanned sideways is then told from one), each still wider
+/// than high; else their shape does.
+///
 /// Does not: split a book whose pages are themselves wider than high (landscape comics, or a
-/// book of nothing but spreads), nor read ComicInfo's `DoublePage` marks.
+/// book of nothing but spreads).
 enum Spreads {
     /// How much wider than the book's page a picture is, at least, to be a spread (a spread is
     /// twice as wide; a page trimmed a little differently is not).
@@ -36,12 +40,13 @@ enum Spreads {
 
     /// The pages of pictures of `sizes` (nil: not known), whose pages are `paper` (width /
     /// height) in a book reading `direction`.
-    static func pages(sizes: [(width: Double, height: Double)?], paper: Double?, direction: ReadingDirection) -> [ArchivePage] {
+    static func pages(sizes: [(width: Double, height: Double)?], paper: Double?, direction: ReadingDirection,
+                      marked: Set<Int>? = nil) -> [ArchivePage] {
         var pages: [ArchivePage] = []
         pages.reserveCapacity(sizes.count)
         for (entry, size) in sizes.enumerated() {
             guard entry > 0, let paper, paper < 1, let size, size.height > 0,
-                  size.width / size.height >= widthRatio * paper else {
+                  marked.map({ $0.contains(entry) && size.width > size.height }) ?? (size.width / size.height >= widthRatio * paper) else {
                 pages.append(.whole(entry))
                 continue
             }

@@ -383,13 +383,13 @@ extension ArchiveTests {
     /// A picture twice as wide as a comic's pages is a double-page spread: its halves are two
     /// pages, the first on the left of the spine (a blank page put in where the page before
     /// would put it on the right), the right half first in a manga; a book of wide pages is not
-    /// cut up.
+    /// cut up; ComicInfo's `DoublePage` marks, where a book has them, say which are spreads.
     func testADoublePageSpreadLiesOverTwoPages() throws {
         let fit = PixelSize(width: 60, height: 90)
         func colours(_ book: Book) throws -> [String] {
             try book.pages.map { page in
                 let image = try Fixtures.documents.render(page, fit: fit).image
-                XCTAssertEqual([image.width, image.height], [60, 90], "a page's shape, at the size asked for")
+                XCTAssertEqual(image.width * 90, image.height * 60, "a page's shape")
                 let (r, g, b, _) = image.centre()
                 return [r, g, b].map { $0 > 128 ? "1" : "0" }.joined()
             }
@@ -406,6 +406,10 @@ extension ArchiveTests {
         XCTAssertEqual(try colours(manga), ["100", "110", "001", "010", "111", "011", "101", "000"])
         let (_, wide) = try load("landscape.cbz")
         XCTAssertEqual(wide.pages.count, 2)
+        // Where ComicInfo marks the double pages, they are the spreads: a picture as wide but
+        // unmarked is a page scanned sideways, shown whole.
+        let (_, marked) = try load("spreads-marked.cbz")
+        XCTAssertEqual(try colours(marked), ["100", "010", "111", "001", "110", "000", "101"])
     }
 
     func testAnArchiveCutShortKeepsThePagesBeforeTheDamage() throws {

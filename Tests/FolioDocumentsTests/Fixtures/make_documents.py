@@ -207,6 +207,14 @@ with zipfile.ZipFile(os.path.join(out, "spreads-rtl.cbz"), "w", zipfile.ZIP_DEFL
     z.writestr("ComicInfo.xml", "<ComicInfo><Manga>YesAndRightToLeft</Manga></ComicInfo>")
     for name, data in spreads:
         z.writestr(name, data)
+# A comic whose ComicInfo marks its one double page: another picture as wide, unmarked, is a
+# page scanned sideways.
+with zipfile.ZipFile(os.path.join(out, "spreads-marked.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("ComicInfo.xml", '<ComicInfo><Pages><Page Image="0" Type="FrontCover"/><Page Image="2" DoublePage="True"/>'
+               "<Page Image='3' Type='Story'/></Pages></ComicInfo>")
+    for name, data in [("1.png", png((255, 0, 0))), ("2.png", png((0, 255, 0))), ("3.png", spread((0, 0, 255), (255, 255, 0))),
+                       ("4.png", spread((0, 0, 0), (0, 0, 0))), ("5.png", png((255, 0, 255)))]:
+        z.writestr(name, data)
 with zipfile.ZipFile(os.path.join(out, "landscape.cbz"), "w", zipfile.ZIP_DEFLATED) as z:
     for name, (a, b) in [("1.png", ((255, 0, 0), (0, 255, 0))), ("2.png", ((0, 0, 255), (255, 255, 0)))]:
         z.writestr(name, spread(a, b))

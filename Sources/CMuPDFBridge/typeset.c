@@ -178,6 +178,98 @@ static const char html5_blocks[] =
     "<style type=\"text/css\">article, aside, details, figcaption, figure, footer, header, hgroup, main, nav, section, summary"
     " { display: block; }</style>";
 
+/// Put first in every heading but a file's first, so that MuPDF does not leave a heading at a
+/// page's foot with its text overleaf: MuPDF 1.21 reads no `page-break-after: avoid`
+/// (html-layout.c), but moves a line that does not fit to the next page. This block's one line
+/// is a picture of no width as tall as the heading, its bottom margin and two lines of text
+/// after it: 6.5 of the heading's ems, room for Standard Ebooks' 3 em below a heading with one
+/// line or more after it, two lines after a heading of smaller margins. Its own bottom margin
+/// takes that height back, so where it fits nothing moves, and where it does not it takes the
+/// heading with it, leaving the page that much shorter. A heading that another follows with
+/// nothing between them (a poem's title, then its first part's number) keeps room for both: 13
+/// ems (the two were parted, the first left at a page's foot). Each costs MuPDF a few KiB (its
+/// boxes and picture): `heading_keeps` of them a file at most, past which headings are set as
+/// before (100,000 headings took 450 MiB and four times as long to open). Its hair of top
+/// padding keeps its margin from joining the heading's (MuPDF joins a first or last block's
+/// margins with its parent's, taking the larger, unless the block has top padding). Styled in
+/// place: a book's own rules for `div` or `img` would undo the balance.
+enum { heading_keeps = 2000 };
+static const char heading_keep[] =
+    "<div style=\"display:block;font-size:1em;margin:0 0 -%sem 0;padding:0.01px 0 0 0;border:none;page-break-before:auto;page-break-after:auto\">"
+    "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII=\""
+    " alt=\"\" style=\"display:inline;width:0;height:%sem;margin:0;padding:0;border:none\"/></div>";
+
+/// Where a heading starts that the start tag at `i` leads to: the tag is the heading's, or
+/// elements that hold nothing yet (a section, a header, an anchor) lead to it; 0 when none does.
+/// `*scanned`: where looking stopped, so that the elements looked past are not looked past again.
+static size_t heading_ahead(const unsigned char *s, size_t n, size_t i, size_t *scanned) {
+    static const char *const leading[] = {"div", "section", "article", "header", "hgroup", "main", "a", "span"};
+    while (i < n) {
+        while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) i++;
+        *scanned = i;
+        if (i + 1 >= n || s[i] != '<') return 0;
+        size_t end = fb_tag_end(s, n, i);
+        if (end >= n) return 0;
+        const unsigned char *tag = s + i + 1;
+        size_t len = end - i;
+        if (is_heading(tag, len)) {
+            *scanned = end + 1;
+            return s[end - 1] == '/' ? 0 : i;
+        }
+        int end_tag = tag[0] == '/', skipped = 0;
+        for (size_t k = 0; k < sizeof leading / sizeof *leading && !skipped; k++)
+            skipped = fb_tag_named(tag + end_tag, len - end_tag, leading[k]) && (!end_tag || leading[k][0] == 'a' || leading[k][0] == 's');
+        if (!skipped) return 0;
+        i = end + 1;
+    }
+    return 0;
+}
+
+static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first);
+
+/// The anchors of a heading and the elements leading to it, moved after its keep.
+typedef struct {
+    size_t from, heading;  ///< the first tag led to the heading and the heading's (0: none)
+    char spans[1024];      ///< `<span id="…"></span>` for each id moved
+    size_t length;
+} heading_anchors;
+
+/// Start tag `s` (`n` bytes) written by `put_start_tag` without its `id` (or an `a`'s `name`),
+/// which goes to `anchors` as an empty span's: MuPDF finds an element by its first content, which
+/// would be the keep's picture at the foot of the keep's line, a heading's height below it (the
+/// running head of a page opening with it took it for a section lower down). One id over 200
+/// bytes, or past the room for them, stays where it is.
+static void put_anchored_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, heading_anchors *anchors) {
+    size_t start, end;
+    const char *name = "id";
+    int found = attribute_at(s + 1, n - 1, name, &start, &end);
+    if (!found && fb_tag_named(s + 1, n - 1, "a")) found = attribute_at(s + 1, n - 1, name = "name", &start, &end);
+    size_t value = end - start;
+    if (!found || end + 1 >= n - 1 || value > 200 || memchr(s + 1 + start, '<', value) || memchr(s + 1 + start, '"', value)
+        || anchors->length + value + 24 > sizeof anchors->spans) {
+        put_start_tag(w, s, n, leading, first);
+        return;
+    }
+    anchors->length += snprintf(anchors->spans + anchors->length, sizeof anchors->spans - anchors->length, "<span id=\"%.*s\"></span>",
+                                (int)value, (const char *)s + 1 + start);
+    // Cut from the white space before the name (`attribute_at` found one there) to the closing
+    // quote: back from the opening quote over spaces, '=' and spaces to the name.
+    size_t cut = start - 1;
+    while (s[1 + cut - 1] == ' ') cut--;
+    cut--;
+    while (s[1 + cut - 1] == ' ') cut--;
+    cut -= strlen(name) + 1;
+    unsigned char tag[2048];
+    size_t kept = 1 + cut, rest = n - (1 + end + 1);
+    if (kept + rest > sizeof tag) {
+        put_start_tag(w, s, n, leading, first);
+        return;
+    }
+    memcpy(tag, s, kept);
+    memcpy(tag + kept, s + 1 + end + 1, rest);
+    put_start_tag(w, tag, kept + rest, leading, first);
+}
+
 /// Elements that are content of their own (a picture, a rule, a table): the first of them, or
 /// the first text, ends a file's leading elements (`put_start_tag`).
 static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", "table", "object", "video", "audio", "iframe", "embed", "pre"};
@@ -416,6 +508,11 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     size_t plain_until = 0;
     int opened = 0;
     size_t br, unclosed = n;
+    // Where looking for a heading ahead stopped (`heading_ahead`), and the anchors led to it.
+    size_t keep_scanned = 0;
+    heading_anchors anchors = {0, 0, "", 0};
+    size_t keep_heading_end = 0;
+    int keeps = 0;
     size_t i = 0;
     while (i < n) {
         if (s[i] != '<') {
@@ -521,7 +618,22 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 opened = 0;
             } else {
                 before_tag(w, &cell, tag, tag_len);
-                if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
+                if (!leading && !options->outline_headings && keeps < heading_keeps && i >= keep_scanned
+                    && (anchors.heading = heading_ahead(s, n, i, &keep_scanned)))
+                    anchors.from = i, anchors.length = 0, keeps++;
+                if (anchors.heading && i >= anchors.from && i <= anchors.heading && s[i + 1] != '/') {
+                    put_anchored_tag(w, s + i, end - i, leading, first, &anchors);
+                    if (i == anchors.heading) {
+                        // Whether another heading follows this one (looked for once per stretch:
+                        // headings that never close would each send the look to the end).
+                        size_t after = i >= keep_heading_end ? element_end(s, n, end, tag, tag_len) : 0, looked;
+                        keep_heading_end = after ? after : keep_heading_end;
+                        const char *ems = after && heading_ahead(s, n, after, &looked) ? "13" : "6.5";
+                        fz_append_printf(w->ctx, w->out, heading_keep, ems, ems);
+                        fz_append_data(w->ctx, w->out, anchors.spans, anchors.length);
+                        anchors.heading = 0;
+                    }
+                } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     put_start_tag(w, s + i, end - i, leading, first);
                 if (fb_tag_named(tag, tag_len, "style")) fb_put_css(w->ctx, w->out, s + end, whole - end);
                 else if (fb_tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);

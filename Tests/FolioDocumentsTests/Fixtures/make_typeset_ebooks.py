@@ -34,6 +34,11 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   sections.epub    one file of three `<section id>`s inside a fourth (HTML5 blocks MuPDF 1.21 sets
                    inline), each a heading "Part N" and pages of prose, its navigation pointing at
                    each inner section
+  keep.epub        one file of 40 sections, each a heading "Section N" (its stylesheet asks
+                   `page-break-after: avoid`, as books do) and one to five one-line paragraphs,
+                   so that headings fall at pages' feet; every fifth a `<section>` whose heading
+                   is followed by a second, "Part N"; its contents lead to each heading or section
+                   (the seventh's id written `id = 's7'` between other attributes)
   parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
                    each part's heading, parts 13 to 24 listed under part 12, parts 3 and 16
                    starting pages
@@ -253,6 +258,16 @@ part_item = lambda n: f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>'
 parts_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(part_item(n) for n in range(1, 12))
                   + '<li><a href="one.xhtml#s12">Part 12</a><ol>' + "".join(part_item(n) for n in range(13, 25)) + "</ol></li>"
                   + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+# Headings that fall at pages' feet: a printed book carries each over to its text.
+keep_lines = lambda n: "".join(f"<p>Line {k} of section {n}.</p>" for k in range(n * 7 % 5 + 1))
+keep_body = "".join(f'<section id="s{n}"><h3>Section {n}</h3><h4>Part {n}</h4>{keep_lines(n)}</section>' if n % 5 == 0
+                    else (f"<h3 class='h' id = 's{n}' title='t'>" if n == 7 else f'<h3 id="s{n}">') + f'Section {n}</h3>{keep_lines(n)}'
+                    for n in range(1, 41))
+keep_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="one.xhtml#s{n}">Section {n}</a></li>' for n in range(1, 41))
+                 + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+epub("keep.epub", "Keep", "en", [("nav.xhtml", "application/xhtml+xml", keep_nav), ("one.xhtml", "application/xhtml+xml",
+                                  xhtml(keep_body, "<style>h3 { margin: 1.5em 0 0.5em; page-break-after: avoid; }</style>"))],
+     ["one.xhtml"], properties={"nav.xhtml": "nav"})
 epub("parts.epub", "Parts", "en", [("nav.xhtml", "application/xhtml+xml", parts_nav), ("one.xhtml", "application/xhtml+xml", xhtml(parts_body))],
      ["one.xhtml"], properties={"nav.xhtml": "nav"})
 epub("sections.epub", "Sections", "en", [("nav.xhtml", "application/xhtml+xml", nav), ("one.xhtml", "application/xhtml+xml", xhtml(body))],

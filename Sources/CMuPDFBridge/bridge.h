@@ -207,6 +207,17 @@ typedef struct _HyphenDict HyphenDict;
 
 enum { folio_unhyphenated_size = 64 };
 
+enum { folio_generated_size = 32 };
+
+/// A stylesheet's generated content (`::before`, `::after { content: "…" }`), which MuPDF 1.21 does
+/// not read (generated.c): its selector's parts (empty where it names none) and its text.
+typedef struct {
+    char element[16], class_name[48], epub_type[48];
+    char text[64];  ///< UTF-8, the stylesheet's escapes read
+    int after;      ///< 0: before the element's content, 1: after it
+    int style;      ///< the `font-style` the rule gives it: 0 none, 1 normal, 2 italic
+} folio_generated;
+
 /// What preparing a book does.
 typedef struct {
     int hyphenate;  ///< put soft hyphens where the language's patterns allow
@@ -224,6 +235,9 @@ typedef struct {
     /// which it resolves heading by heading through the whole book at every layout: past
     /// `fb_outline_headings` of them, the rest are written as paragraphs (typeset.c).
     int outline_headings;
+    /// The generated content of the book's stylesheets (`fb_read_generated`).
+    folio_generated generated[folio_generated_size];
+    int generated_count;
 } folio_typeset_options;
 
 /// Headings of an FB2 or MOBI book written as headings, and entries of its contents, at most:
@@ -334,6 +348,13 @@ void fb_put(fb_writer *w, const unsigned char *s, size_t n);
 int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
+/// Adds the generated content of a stylesheet's rules (outside at-rules) whose selectors are
+/// simple (`name.class[epub|type~="value"]::before`, any part missing) to `options`.
+void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options *options);
+/// Whether `g`'s selector names the element of start tag `tag` (`n` bytes after its '<').
+int fb_generated_matches(const folio_generated *g, const unsigned char *tag, size_t n);
+/// Writes `g`'s text, in its font style.
+void fb_put_generated(fb_writer *w, const folio_generated *g);
 int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
 int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options);
 int fb_names_note(const char *value);

@@ -3,7 +3,7 @@
 // than a browser said again in properties it reads.
 // Does not: add rules or select elements (what a rule applies to is the publisher's), read
 // anything outside the stylesheet, or support what MuPDF's layout has no means for (`position`,
-// generated content, `max-width`).
+// `max-width`); generated content is generated.c's.
 #include "bridge.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -350,15 +350,17 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }
-        // The stylesheets first: which elements their publisher keeps unhyphenated.
-        for (int i = 0; i < n && local.hyphenate; i++) {
+        // The stylesheets first: which elements their publisher keeps unhyphenated, and the text
+        // they put before and after elements.
+        for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
             const char *dot = name ? strrchr(name, '.') : NULL;
             if (!dot || strcasecmp(dot, ".css") || (skip && skip(user, name))) continue;
             entry = fz_read_archive_entry(ctx, arch, name);
             unsigned char *css;
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
-            fb_read_unhyphenated(css, css_len, &local);
+            if (local.hyphenate) fb_read_unhyphenated(css, css_len, &local);
+            fb_read_generated(css, css_len, &local);
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }

@@ -270,6 +270,20 @@ static void put_anchored_tag(fb_writer *w, const unsigned char *s, size_t n, int
     put_start_tag(w, tag, kept + rest, leading, first);
 }
 
+/// Elements with generated content after them open at once, and generated texts a file, at most
+/// (each looks for its element's end: `end_tag_at`).
+enum { generated_depth = 16, generated_limit = 10000 };
+
+/// Where the end tag of the element whose start tag (`tag`, `n` bytes) ends at `end` begins,
+/// looking no further than 16 KiB (a stage direction, a note's mark); 0 when it is not found.
+static size_t end_tag_at(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
+    size_t after = element_end(s, total - end > 16384 ? end + 16384 : total, end, tag, n), at = after > end ? after - 1 : end;
+    while (at > end && s[at] != '<') at--;
+    size_t len = 0;
+    while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    return at > end && s[at + 1] == '/' && after - at > len + 2 && !strncasecmp((const char *)s + at + 2, (const char *)tag, len) ? at : 0;
+}
+
 /// Elements that are content of their own (a picture, a rule, a table): the first of them, or
 /// the first text, ends a file's leading elements (`put_start_tag`).
 static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", "table", "object", "video", "audio", "iframe", "embed", "pre"};
@@ -513,8 +527,13 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     heading_anchors anchors = {0, 0, "", 0};
     size_t keep_heading_end = 0;
     int keeps = 0;
+    // Generated content to write after elements, at their end tags (innermost last), and how
+    // much has been written.
+    struct { size_t at; int rule; } afters[generated_depth];
+    int after_count = 0, generated = 0;
     size_t i = 0;
     while (i < n) {
+        while (after_count && i >= afters[after_count - 1].at) fb_put_generated(w, &options->generated[afters[--after_count].rule]);
         if (s[i] != '<') {
             size_t j = i;
             while (j < n && s[j] != '<') j++;
@@ -635,6 +654,13 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                     }
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     put_start_tag(w, s + i, end - i, leading, first);
+                for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
+                    if (generated >= generated_limit || !fb_generated_matches(&options->generated[k], tag, tag_len)) continue;
+                    size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;
+                    if (at == end) fb_put_generated(w, &options->generated[k]), leading = 0;
+                    else if (at && after_count < generated_depth) afters[after_count].at = at, afters[after_count++].rule = k;
+                    generated++;
+                }
                 if (fb_tag_named(tag, tag_len, "style")) fb_put_css(w->ctx, w->out, s + end, whole - end);
                 else if (fb_tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
                 else fb_put(w, s + end, whole - end);

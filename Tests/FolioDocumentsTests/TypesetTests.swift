@@ -476,6 +476,15 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// Text a stylesheet puts before and after elements is printed (MuPDF reads no `content`):
+    /// a stage direction in parentheses, a marked paragraph after an em dash; none for a rule of
+    /// an empty string, a descendant selector or print.
+    func testGeneratedContentIsPrinted() throws {
+        let doc = try TypesetBooks.open("generated.epub")
+        let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text)
+        XCTAssertEqual(words, ["Enter", "(Exit", "Ham.)", "now.", "\u{2014}", "Marked", "cell", "A", "yZ", "b."])
+    }
+
     /// Entities a chapter declares in its DOCTYPE are read as declared (MuPDF printed "&O;poison,&C;"),
     /// once: an entity standing for others ten times over, eight deep, is written as it stands,
     /// not a hundred million times.

@@ -39,6 +39,11 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    so that headings fall at pages' feet; every fifth a `<section>` whose heading
                    is followed by a second, "Part N"; its contents lead to each heading or section
                    (the seventh's id written `id = 's7'` between other attributes)
+  generated.epub   text its stylesheet puts before and after elements (`::before`, `::after {
+                   content: "…" }`), as Standard Ebooks' plays put stage directions in parentheses:
+                   by `epub:type`, by element and class (a hexadecimal escape: an em dash), and
+                   rules that must put nothing (an empty string, a descendant selector, `@media
+                   print`)
   parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
                    each part's heading, parts 13 to 24 listed under part 12, parts 3 and 16
                    starting pages
@@ -258,6 +263,22 @@ part_item = lambda n: f'<li><a href="one.xhtml#s{n}">Part {n}</a></li>'
 parts_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(part_item(n) for n in range(1, 12))
                   + '<li><a href="one.xhtml#s12">Part 12</a><ol>' + "".join(part_item(n) for n in range(13, 25)) + "</ol></li>"
                   + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
+# Generated content, which MuPDF does not read.
+generated_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
+                 '[epub|type~="z3998:stage-direction"]::before { content: "("; font-style: normal; }\n'
+                 '[epub|type~="z3998:stage-direction"]::after { content: ")"; font-style: normal; }\n'
+                 'p.mark::before { content: "\\2014  "; }\n'
+                 "q::before, q::after { content: ''; }\n"
+                 'td i::after { content: "NO"; }\n'
+                 '@media print { p::after { content: "PRINT"; } }\n'
+                 "/* a comment { } */ span.x:after { color: red; content: 'Z' }\n")
+generated_body = ('<p>Enter <i epub:type="z3998:stage-direction">Exit <b>Ham</b>.</i> now.</p><p class="other mark">Marked</p>'
+                  '<table><tr><td><i>cell</i></td></tr></table><p>A <span class="x">y</span> <q>b</q>.</p>')
+epub("generated.epub", "Generated", "en",
+     [("g.css", "text/css", generated_css),
+      ("g.xhtml", "application/xhtml+xml", xhtml(generated_body, '<link rel="stylesheet" href="g.css" type="text/css"/>',
+                                                 ' xmlns:epub="http://www.idpf.org/2007/ops"'))], ["g.xhtml"])
+
 # Headings that fall at pages' feet: a printed book carries each over to its text.
 keep_lines = lambda n: "".join(f"<p>Line {k} of section {n}.</p>" for k in range(n * 7 % 5 + 1))
 keep_body = "".join(f'<section id="s{n}"><h3>Section {n}</h3><h4>Part {n}</h4>{keep_lines(n)}</section>' if n % 5 == 0

@@ -1,0 +1,190 @@
+// Generated content: the text a book's stylesheets put before or after elements (`::before`,
+// `::after { content: "…" }`), which MuPDF 1.21 does not read, written into the markup's copy as
+// text (typeset.c). Standard Ebooks' plays put every stage direction in parentheses so.
+// Does not: follow compound selectors (descendants, children, several attributes), counters,
+// quotes or `attr()`, rules inside `@media` or `@supports`, or any property of the rule but
+// `font-style`; the text is the stylesheet's, never the book's markup or anything outside.
+#include "bridge.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static int name_char(unsigned char c) { return isalnum(c) || c == '-' || c == '_'; }
+
+/// Appends code point `c` to `out` (`*k` bytes of `size` used) as UTF-8, if it fits.
+static void put_utf8(char *out, size_t size, size_t *k, unsigned long c) {
+    char b[4];
+    size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (c > 0x10FFFF || (c >= 0xD800 && c < 0xE000) || *k + n >= size) return;
+    if (n == 1) b[0] = (char)c;
+    else if (n == 2) b[0] = (char)(0xC0 | c >> 6), b[1] = (char)(0x80 | (c & 0x3F));
+    else if (n == 3) b[0] = (char)(0xE0 | c >> 12), b[1] = (char)(0x80 | (c >> 6 & 0x3F)), b[2] = (char)(0x80 | (c & 0x3F));
+    else b[0] = (char)(0xF0 | c >> 18), b[1] = (char)(0x80 | (c >> 12 & 0x3F)), b[2] = (char)(0x80 | (c >> 6 & 0x3F)), b[3] = (char)(0x80 | (c & 0x3F));
+    memcpy(out + *k, b, n);
+    *k += n;
+}
+
+/// The one quoted string value `v` (`n` bytes, trimmed) is, its escapes read (`\"`, `\201C `),
+/// into `out`; 0 when the value is anything else (several strings, `attr()`, `counter()`).
+static int css_string(const unsigned char *v, size_t n, char *out, size_t size) {
+    if (n < 2 || (v[0] != '"' && v[0] != '\'') || v[n - 1] != v[0]) return 0;
+    size_t k = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (v[i] == v[0]) return 0;
+        if (v[i] != '\\') {
+            if (k + 1 < size) out[k++] = (char)v[i];
+            continue;
+        }
+        if (++i + 1 >= n) return 0;
+        if (!isxdigit(v[i])) {
+            if (v[i] != '\n' && k + 1 < size) out[k++] = (char)v[i];
+            continue;
+        }
+        unsigned long c = 0;
+        for (int d = 0; d < 6 && i + 1 < n && isxdigit(v[i]); d++, i++) c = c * 16 + (unsigned long)(isdigit(v[i]) ? v[i] - '0' : tolower(v[i]) - 'a' + 10);
+        // One white space ends an escape and is part of it.
+        if (!(i + 1 < n && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n'))) i--;
+        put_utf8(out, size, &k, c);
+    }
+    out[k] = 0;
+    return k > 0;
+}
+
+/// Reads selector `s` (`n` bytes, trimmed) of the form `name.class[epub|type~="value"]::before`
+/// (each part but the pseudo-element may be missing) into `g`; 0 when it is not of that form.
+static int read_selector(const unsigned char *s, size_t n, folio_generated *g) {
+    static const char *const pseudo[] = {"::before", ":before", "::after", ":after"};
+    size_t end = n;
+    for (int k = 0; k < 4 && end == n; k++) {
+        size_t len = strlen(pseudo[k]);
+        if (n > len && !strncasecmp((const char *)s + n - len, pseudo[k], len)) end = n - len, g->after = k >= 2;
+    }
+    if (end == n || end == 0) return 0;
+    size_t i = 0, k = 0;
+    while (i < end && name_char(s[i]) && k + 1 < sizeof g->element) g->element[k++] = (char)tolower(s[i++]);
+    g->element[k] = 0;
+    if (i < end && s[i] == '.') {
+        k = 0;
+        for (i++; i < end && name_char(s[i]) && k + 1 < sizeof g->class_name; i++) g->class_name[k++] = (char)s[i];
+        g->class_name[k] = 0;
+        if (!k) return 0;
+    }
+    if (i < end && s[i] == '[') {
+        static const char *const names[] = {"epub|type~=", "epub\\:type~="};
+        size_t at = i + 1, len = 0;
+        for (int m = 0; m < 2 && !len; m++)
+            if (end - at > strlen(names[m]) && !strncmp((const char *)s + at, names[m], strlen(names[m]))) len = strlen(names[m]);
+        if (!len) return 0;
+        at += len;
+        unsigned char quote = s[at];
+        if (quote != '"' && quote != '\'') return 0;
+        k = 0;
+        for (at++; at < end && s[at] != quote && k + 1 < sizeof g->epub_type; at++) g->epub_type[k++] = (char)s[at];
+        g->epub_type[k] = 0;
+        if (!k || at + 1 >= end || s[at] != quote || s[at + 1] != ']') return 0;
+        i = at + 2;
+    }
+    return i == end && (g->element[0] || g->class_name[0] || g->epub_type[0]);
+}
+
+/// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`.
+static int read_content(const unsigned char *s, size_t n, folio_generated *g) {
+    int found = 0;
+    size_t i = 0;
+    while (i < n) {
+        size_t a = i;
+        while (i < n && s[i] != ':' && s[i] != ';') i++;
+        size_t b = i;
+        while (a < b && isspace(s[a])) a++;
+        while (b > a && isspace(s[b - 1])) b--;
+        if (i >= n || s[i] == ';') { i++; continue; }
+        size_t v = ++i;
+        // A value ends at a ';' outside quotes.
+        unsigned char quote = 0;
+        while (i < n && (quote || s[i] != ';')) {
+            if (quote && s[i] == '\\') i++;
+            else if (quote && s[i] == quote) quote = 0;
+            else if (!quote && (s[i] == '"' || s[i] == '\'')) quote = s[i];
+            i++;
+        }
+        size_t w = i < n ? i : n;
+        while (v < w && isspace(s[v])) v++;
+        while (w > v && isspace(s[w - 1])) w--;
+        if (b - a == 7 && !strncasecmp((const char *)s + a, "content", 7)) found = css_string(s + v, w - v, g->text, sizeof g->text);
+        if (b - a == 10 && !strncasecmp((const char *)s + a, "font-style", 10))
+            g->style = w - v == 6 && !strncasecmp((const char *)s + v, "normal", 6) ? 1 : w - v == 6 && !strncasecmp((const char *)s + v, "italic", 6) ? 2 : 0;
+        i++;
+    }
+    return found;
+}
+
+void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options *options) {
+    size_t start = 0;
+    for (size_t i = 0; i < n && options->generated_count < folio_generated_size; i++) {
+        // Comments, and at-rules with their blocks, passed over.
+        if (css[i] == '/' && i + 1 < n && css[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(css[i] == '*' && css[i + 1] == '/')) i++;
+            i++;
+            start = i + 1;
+            continue;
+        }
+        if (css[i] == '@') {
+            int depth = 0;
+            while (i < n && !(depth == 0 && css[i] == ';')) {
+                if (css[i] == '{') depth++;
+                else if (css[i] == '}' && --depth <= 0) break;
+                i++;
+            }
+            start = i + 1;
+            continue;
+        }
+        if (css[i] == '}') { start = i + 1; continue; }
+        if (css[i] != '{') continue;
+        const unsigned char *close = memchr(css + i, '}', n - i);
+        size_t end = close ? (size_t)(close - css) : n;
+        folio_generated content = {0};
+        if (read_content(css + i + 1, end - i - 1, &content)) {
+            for (size_t a = start; a < i && options->generated_count < folio_generated_size;) {
+                size_t b = a;
+                while (b < i && css[b] != ',') b++;
+                size_t x = a, y = b;
+                while (x < y && isspace(css[x])) x++;
+                while (y > x && isspace(css[y - 1])) y--;
+                folio_generated g = content;
+                if (read_selector(css + x, y - x, &g)) options->generated[options->generated_count++] = g;
+                a = b + 1;
+            }
+        }
+        i = end;
+        start = end + 1;
+    }
+}
+
+/// Whether word `word` is among the white-space-separated words of `list`.
+static int has_word(const char *list, const char *word) {
+    size_t c = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)); p += c)
+        if ((p == list || isspace((unsigned char)p[-1])) && (p[c] == 0 || isspace((unsigned char)p[c]))) return 1;
+    return 0;
+}
+
+int fb_generated_matches(const folio_generated *g, const unsigned char *tag, size_t n) {
+    if (g->element[0] && !fb_tag_named(tag, n, g->element)) return 0;
+    char value[512];
+    if (g->class_name[0] && !(fb_attribute(tag, n, "class", value, sizeof value) && has_word(value, g->class_name))) return 0;
+    if (g->epub_type[0] && !(fb_attribute(tag, n, "epub:type", value, sizeof value) && has_word(value, g->epub_type))) return 0;
+    return 1;
+}
+
+void fb_put_generated(fb_writer *w, const folio_generated *g) {
+    static const char *const styles[] = {"", "normal", "italic"};
+    if (g->style) fz_append_printf(w->ctx, w->out, "<span style=\"font-style:%s\">", styles[g->style]);
+    for (const char *c = g->text; *c; c++) {
+        if (*c == '<') fz_append_string(w->ctx, w->out, "&lt;");
+        else if (*c == '&') fz_append_string(w->ctx, w->out, "&amp;");
+        else fz_append_byte(w->ctx, w->out, *c);
+    }
+    if (g->style) fz_append_string(w->ctx, w->out, "</span>");
+}

@@ -190,18 +190,26 @@ void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info);
 
 int fb_starts_with(const unsigned char *s, size_t n, const char *word);
 /// Whether the tag whose name starts the `n` bytes at `s` (after its '<') is `name`: the name
-/// followed by white space, '/' or '>' (typeset.c).
+/// followed by white space, '/' or '>' (tags.c).
 int fb_tag_named(const unsigned char *s, size_t n, const char *name);
 /// Where the section opened by `open` at `i` (a comment, character data) ends, after its
-/// `close` (or the markup's end); 0 when none opens there (typeset.c).
+/// `close` (or the markup's end); 0 when none opens there (tags.c).
 size_t fb_section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close);
 /// Where the tag whose '<' is at `i` ends: its '>' (a quoted value may hold one); `n` when it has
-/// none (typeset.c).
+/// none (tags.c).
 size_t fb_tag_end(const unsigned char *s, size_t n, size_t i);
+/// Where the value of attribute `name` lies in the start tag `tag` (`n` bytes after its '<'):
+/// from `*start` to `*end`, its closing quote (`n` when it has none); 0 if absent (tags.c).
+int fb_attribute_at(const unsigned char *tag, size_t n, const char *name, size_t *start, size_t *end);
+/// Where the element whose start tag (named `tag`, `n` bytes) ends at `end` ends: after its
+/// matching end tag (elements of the same name inside it counted), or at `total` (tags.c).
+size_t fb_element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n);
+/// Whether start tag `tag` (`n` bytes after its '<') is a heading's, `h1` to `h6` (tags.c).
+int fb_is_heading(const unsigned char *tag, size_t n);
 size_t fb_text_characters(const unsigned char *s, size_t n);
 int fb_chapters_are_spine(fz_context *ctx, folio_mu_doc *d);
 
-// MARK: a book's markup prepared (typeset.c, hyphenate.c, epubcopy.c), its notes (links.c)
+// MARK: a book's markup prepared (typeset.c, tags.c, encoding.c, keep.c, generated.c, hyphenate.c, epubcopy.c), its notes (links.c)
 
 typedef struct _HyphenDict HyphenDict;
 
@@ -345,6 +353,28 @@ typedef struct {
 } fb_writer;
 
 void fb_put(fb_writer *w, const unsigned char *s, size_t n);
+
+/// Headings of a chapter kept with their text (keep.c): where looking ahead for one stopped, the
+/// tags leading to the one ahead (from `from` to `heading`, 0: none) and the anchors moved from
+/// them, where the heading last looked past ends, and how many were kept.
+typedef struct {
+    size_t scanned, from, heading, heading_end;
+    int count;
+    char spans[1024];
+    size_t length;
+} fb_heading_keep;
+/// Looks, from the start tag at `i` of markup `s` (`n` bytes), for a heading it leads to.
+void fb_look_for_heading(fb_heading_keep *k, const unsigned char *s, size_t n, size_t i);
+/// Whether the start tag at `i` (`*s`, `*n` bytes) is the heading's or one leading to it; then
+/// `*s` and `*n` are the tag to write, in `buffer` (`size` bytes) when its anchor moved.
+int fb_keeps_tag(fb_heading_keep *k, size_t i, const unsigned char **s, size_t *n, unsigned char *buffer, size_t size);
+/// Writes the keep and the moved anchors after the heading's start tag (`tag`, `tag_len`,
+/// ending at `end` in markup `s` of `n` bytes).
+void fb_put_heading_keep(fb_writer *w, fb_heading_keep *k, const unsigned char *s, size_t n, size_t end, const unsigned char *tag,
+                         size_t tag_len);
+/// Markup `s` (`n` bytes) as MuPDF is to read it (encoding.c): in UTF-8, its declared entities in
+/// their place, without empty end tags; a new buffer, or NULL when it is so already.
+fz_buffer *fb_markup_as_read(fz_context *ctx, const unsigned char *s, size_t n);
 int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
@@ -362,7 +392,7 @@ int fb_names_note(const char *value);
 /// bytes at `s`, written as HTML in a line (mathml.c).
 void fb_linear_math(fb_writer *w, const unsigned char *tag, size_t tag_len, const unsigned char *s, size_t n);
 
-/// The running head and folio drawn on a page through `ctm` (the page's own transform).
+/// The running head and folio drawn on a page through `ctm` (the page's own transform; furniture.c).
 void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f);
 
 #endif

@@ -1,16 +1,17 @@
-// A reflowable book's text made ready for MuPDF's layout, and the furniture of its pages.
+// A reflowable book's text made ready for MuPDF's layout.
 //
 // MuPDF 1.21 breaks lines at soft hyphens (U+00AD) but does not hyphenate, and it reads `dir`
 // and `lang` from elements inside `<html>`, never from `<html>` itself: a book marked
 // `<html dir="rtl">` is set left to right. So before MuPDF parses a book, its markup is copied
 // with soft hyphens put where the language's patterns (libhyphen, LibreOffice's `hyph_*.dic`)
 // allow, and the root's `dir` and `lang` given to `<body>`; HTML5's block elements are declared
-// blocks before the publisher's styles; MathML is written in a line (mathml.c); the entities a
-// chapter declares are put in their place, and empty end tags (`</>`) left out.
-// Does not: change what the text says (only U+00AD, attributes and the head's `<style>` are
-// added; MathML is said again in a line), hyphenate preformatted text, code, styles or
-// scripts, or read anything but the book's own bytes and the pattern files of the folders it
-// is given.
+// blocks before the publisher's styles; MathML is written in a line (mathml.c); headings are
+// kept with their text (keep.c); the text the stylesheets generate is written in (generated.c);
+// the markup is first read as a browser reads it (encoding.c).
+// Does not: change what the text says (only U+00AD, attributes, the head's `<style>`, the keeps
+// and the stylesheets' generated text are added; MathML is said again in a line), hyphenate
+// preformatted text, code, styles or scripts, or read anything but the book's own bytes and the
+// pattern files of the folders it is given.
 #include "bridge.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -22,55 +23,6 @@
 
 void fb_put(fb_writer *w, const unsigned char *s, size_t n) { fz_append_data(w->ctx, w->out, s, n); }
 
-int fb_tag_named(const unsigned char *s, size_t n, const char *name) {
-    size_t k = strlen(name);
-    if (n <= k || strncasecmp((const char *)s, name, k) != 0) return 0;
-    unsigned char next = s[k];
-    return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\n' || next == '\r';
-}
-
-size_t fb_tag_end(const unsigned char *s, size_t n, size_t i) {
-    size_t end = i + 1;
-    unsigned char quote = 0;
-    while (end < n && (quote || s[end] != '>')) {
-        if (quote && s[end] == quote) quote = 0;
-        else if (!quote && (s[end] == '"' || s[end] == '\'')) quote = s[end];
-        end++;
-    }
-    return end;
-}
-
-/// Where the value of attribute `name` lies in the start tag `tag` (of `n` bytes): from `*start`
-/// to `*end`, its closing quote (`n` when it has none); 0 if absent.
-static int attribute_at(const unsigned char *tag, size_t n, const char *name, size_t *start, size_t *end) {
-    size_t k = strlen(name);
-    for (size_t i = 1; i + k + 2 < n; i++) {
-        unsigned char before = tag[i - 1];
-        if ((before != ' ' && before != '\t' && before != '\n' && before != '\r') || strncmp((const char *)tag + i, name, k) != 0) continue;
-        size_t j = i + k;
-        while (j < n && tag[j] == ' ') j++;
-        if (j >= n || tag[j] != '=') continue;
-        j++;
-        while (j < n && tag[j] == ' ') j++;
-        if (j >= n || (tag[j] != '"' && tag[j] != '\'')) continue;
-        unsigned char quote = tag[j++];
-        *start = *end = j;
-        while (*end < n && tag[*end] != quote) (*end)++;
-        return 1;
-    }
-    return 0;
-}
-
-/// The value of attribute `name` in the start tag `tag` (of `n` bytes) into `out`; 0 if absent.
-int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size) {
-    size_t start, end;
-    if (!attribute_at(tag, n, name, &start, &end)) return 0;
-    size_t len = end - start < size - 1 ? end - start : size - 1;
-    memcpy(out, tag + start, len);
-    out[len] = 0;
-    return 1;
-}
-
 /// Where the element whose start tag (`tag`, `tag_len` bytes) ends at `end` ends, when it is one
 /// kept whole: its end tag's start (`end` when it is not one, or has no content). `closes` keeps,
 /// for each element kept whole, the end tag found last (0 before any), so that markup of many
@@ -81,15 +33,6 @@ static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsign
 /// book is known by: "The Sanc\u00ADtu\u00ADary Spar\u00ADrow" showed its breaks in every running head).
 static const char *const kept_whole[] = {"head", "style", "script", "pre", "code", "svg", "math", "binary", "title", "tt", "kbd", "samp",
                                           "description"};
-
-/// Headings, display type a printed book does not break ("Avertisse-ments"): their text is not
-/// hyphenated, their tags prepared as any others (a heading's spans keep their `epub:type`).
-static int is_heading(const unsigned char *tag, size_t n) {
-    static const char *const headings[] = {"h1", "h2", "h3", "h4", "h5", "h6"};
-    for (size_t k = 0; k < sizeof headings / sizeof *headings; k++)
-        if (fb_tag_named(tag, n, headings[k])) return 1;
-    return 0;
-}
 
 static size_t kept_to(const unsigned char *s, size_t n, size_t end, const unsigned char *tag, size_t tag_len, size_t *closes) {
     for (size_t k = 0; k < sizeof kept_whole / sizeof *kept_whole; k++) {
@@ -124,42 +67,6 @@ static int picture_of(const unsigned char *s, size_t n, char *href, size_t size)
     return images == 1 && !strpbrk(href, "\"<>&");
 }
 
-/// Where the element whose start tag (named `tag`, `n` bytes) ends at `end` ends: after its
-/// matching end tag (elements of the same name inside it counted), or the markup's end.
-static size_t element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
-    size_t len = 0;
-    while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
-    if (!len || (end >= 2 && s[end - 2] == '/')) return end;
-    int depth = 1;
-    // The first '>' at or after the tag looked at, found once for all the tags before it (each
-    // looked for it to the markup's end: tags that never close made the search quadratic).
-    size_t gt = end;
-    for (size_t j = end; j + 1 + len < total; j++) {
-        if (s[j] != '<') continue;
-        int closing = s[j + 1] == '/';
-        const unsigned char *name = s + j + 1 + closing;
-        if ((size_t)(s + total - name) <= len || strncasecmp((const char *)name, (const char *)tag, len)) continue;
-        unsigned char after = name[len];
-        if (after != '>' && after != ' ' && after != '/' && after != '\t' && after != '\n' && after != '\r') continue;
-        if (gt < j) gt = j;
-        while (gt < total && s[gt] != '>') gt++;
-        if (!closing) {
-            if (gt < total && s[gt - 1] != '/') depth++;
-        } else if (--depth == 0) {
-            return gt < total ? gt + 1 : total;
-        }
-    }
-    return total;
-}
-
-size_t fb_section_end(const unsigned char *s, size_t n, size_t i, const char *open, const char *close) {
-    size_t a = strlen(open), b = strlen(close);
-    if (n - i < a || memcmp(s + i, open, a)) return 0;
-    size_t end = i + a;
-    while (end + b <= n && memcmp(s + end, close, b)) end++;
-    return end + b <= n ? end + b : n;
-}
-
 /// Whether the start tag `tag` (of `n` bytes) is an `aside` its `epub:type` or `role` calls a
 /// note, with no style of its own (one more `style` would make the tag two).
 static int hidden_note(const unsigned char *tag, size_t n) {
@@ -178,98 +85,6 @@ static const char html5_blocks[] =
     "<style type=\"text/css\">article, aside, details, figcaption, figure, footer, header, hgroup, main, nav, section, summary"
     " { display: block; }</style>";
 
-/// Put first in every heading but a file's first, so that MuPDF does not leave a heading at a
-/// page's foot with its text overleaf: MuPDF 1.21 reads no `page-break-after: avoid`
-/// (html-layout.c), but moves a line that does not fit to the next page. This block's one line
-/// is a picture of no width as tall as the heading, its bottom margin and two lines of text
-/// after it: 6.5 of the heading's ems, room for Standard Ebooks' 3 em below a heading with one
-/// line or more after it, two lines after a heading of smaller margins. Its own bottom margin
-/// takes that height back, so where it fits nothing moves, and where it does not it takes the
-/// heading with it, leaving the page that much shorter. A heading that another follows with
-/// nothing between them (a poem's title, then its first part's number) keeps room for both: 13
-/// ems (the two were parted, the first left at a page's foot). Each costs MuPDF a few KiB (its
-/// boxes and picture): `heading_keeps` of them a file at most, past which headings are set as
-/// before (100,000 headings took 450 MiB and four times as long to open). Its hair of top
-/// padding keeps its margin from joining the heading's (MuPDF joins a first or last block's
-/// margins with its parent's, taking the larger, unless the block has top padding). Styled in
-/// place: a book's own rules for `div` or `img` would undo the balance.
-enum { heading_keeps = 2000 };
-static const char heading_keep[] =
-    "<div style=\"display:block;font-size:1em;margin:0 0 -%sem 0;padding:0.01px 0 0 0;border:none;page-break-before:auto;page-break-after:auto\">"
-    "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII=\""
-    " alt=\"\" style=\"display:inline;width:0;height:%sem;margin:0;padding:0;border:none\"/></div>";
-
-/// Where a heading starts that the start tag at `i` leads to: the tag is the heading's, or
-/// elements that hold nothing yet (a section, a header, an anchor) lead to it; 0 when none does.
-/// `*scanned`: where looking stopped, so that the elements looked past are not looked past again.
-static size_t heading_ahead(const unsigned char *s, size_t n, size_t i, size_t *scanned) {
-    static const char *const leading[] = {"div", "section", "article", "header", "hgroup", "main", "a", "span"};
-    while (i < n) {
-        while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) i++;
-        *scanned = i;
-        if (i + 1 >= n || s[i] != '<') return 0;
-        size_t end = fb_tag_end(s, n, i);
-        if (end >= n) return 0;
-        const unsigned char *tag = s + i + 1;
-        size_t len = end - i;
-        if (is_heading(tag, len)) {
-            *scanned = end + 1;
-            return s[end - 1] == '/' ? 0 : i;
-        }
-        int end_tag = tag[0] == '/', skipped = 0;
-        for (size_t k = 0; k < sizeof leading / sizeof *leading && !skipped; k++)
-            skipped = fb_tag_named(tag + end_tag, len - end_tag, leading[k]) && (!end_tag || leading[k][0] == 'a' || leading[k][0] == 's');
-        if (!skipped) return 0;
-        i = end + 1;
-    }
-    return 0;
-}
-
-static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first);
-
-/// The anchors of a heading and the elements leading to it, moved after its keep.
-typedef struct {
-    size_t from, heading;  ///< the first tag led to the heading and the heading's (0: none)
-    char spans[1024];      ///< `<span id="…"></span>` for each id moved
-    size_t length;
-} heading_anchors;
-
-/// Start tag `s` (`n` bytes) written by `put_start_tag` without its `id` (or an `a`'s `name`),
-/// which goes to `anchors` as an empty span's: MuPDF finds an element by its first content, which
-/// would be the keep's picture at the foot of the keep's line, a heading's height below it (the
-/// running head of a page opening with it took it for a section lower down). One id over 200
-/// bytes, or past the room for them, stays where it is.
-static void put_anchored_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, heading_anchors *anchors) {
-    size_t start, end;
-    const char *name = "id";
-    int found = attribute_at(s + 1, n - 1, name, &start, &end);
-    if (!found && fb_tag_named(s + 1, n - 1, "a")) found = attribute_at(s + 1, n - 1, name = "name", &start, &end);
-    size_t value = end - start;
-    if (!found || end + 1 >= n - 1 || value > 200 || memchr(s + 1 + start, '<', value) || memchr(s + 1 + start, '"', value)
-        || anchors->length + value + 24 > sizeof anchors->spans) {
-        put_start_tag(w, s, n, leading, first);
-        return;
-    }
-    anchors->length += snprintf(anchors->spans + anchors->length, sizeof anchors->spans - anchors->length, "<span id=\"%.*s\"></span>",
-                                (int)value, (const char *)s + 1 + start);
-    // Cut from the white space before the name (`attribute_at` found one there) to the closing
-    // quote: back from the opening quote over spaces, '=' and spaces to the name.
-    size_t cut = start - 1;
-    while (s[1 + cut - 1] == ' ') cut--;
-    cut--;
-    while (s[1 + cut - 1] == ' ') cut--;
-    cut -= strlen(name) + 1;
-    unsigned char tag[2048];
-    size_t kept = 1 + cut, rest = n - (1 + end + 1);
-    if (kept + rest > sizeof tag) {
-        put_start_tag(w, s, n, leading, first);
-        return;
-    }
-    memcpy(tag, s, kept);
-    memcpy(tag + kept, s + 1 + end + 1, rest);
-    put_start_tag(w, tag, kept + rest, leading, first);
-}
-
 /// Elements with generated content after them open at once, and generated texts a file, at most
 /// (each looks for its element's end: `end_tag_at`).
 enum { generated_depth = 16, generated_limit = 10000 };
@@ -277,7 +92,7 @@ enum { generated_depth = 16, generated_limit = 10000 };
 /// Where the end tag of the element whose start tag (`tag`, `n` bytes) ends at `end` begins,
 /// looking no further than 16 KiB (a stage direction, a note's mark); 0 when it is not found.
 static size_t end_tag_at(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
-    size_t after = element_end(s, total - end > 16384 ? end + 16384 : total, end, tag, n), at = after > end ? after - 1 : end;
+    size_t after = fb_element_end(s, total - end > 16384 ? end + 16384 : total, end, tag, n), at = after > end ? after - 1 : end;
     while (at > end && s[at] != '<') at--;
     size_t len = 0;
     while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
@@ -330,8 +145,8 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
     size_t start, end, type_start, type_end;
-    int styled = leading && attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    int typed = attribute_at(s + 1, close - 1, "epub:type", &type_start, &type_end) && type_end < close - 1
+    int styled = leading && fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
+    int typed = fb_attribute_at(s + 1, close - 1, "epub:type", &type_start, &type_end) && type_end < close - 1
                 && !memchr(s + 1 + type_start, '"', type_end - type_start);
     if (styled) {
         fb_put(w, s, end + 1);
@@ -427,70 +242,6 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
     }
 }
 
-/// Entities a chapter declares in its DOCTYPE's internal subset (`<!ENTITY O "&#x201C;">`), which
-/// MuPDF's parser leaves as written ("&O;poison,&C;" in Readium's *Alice*), as browsers and
-/// Foliate do not. Their values are put in their place, once: a value naming another entity is
-/// written as it is (no expansion of expansions, so no entity bomb), and the whole grows by at
-/// most `entity_growth` bytes. NULL when the markup declares none.
-enum { entity_count = 64, entity_value = 256, entity_growth = 4 << 20 };
-
-static fz_buffer *expand_entities(fz_context *ctx, const unsigned char *s, size_t n) {
-    // The DOCTYPE comes before the root, in a file's first bytes.
-    size_t i = 0;
-    while (i + 9 < n && i < 4096 && memcmp(s + i, "<!DOCTYPE", 9)) i++;
-    if (i + 9 >= n || i >= 4096) return NULL;
-    i += 9;
-    while (i < n && s[i] != '[' && s[i] != '>') i++;
-    if (i >= n || s[i] != '[') return NULL;
-    struct { char name[32]; const unsigned char *value; size_t len; } e[entity_count];
-    int count = 0;
-    // The subset, to its `]`: each `<!ENTITY name "value">` (parameter entities, `%`, aside).
-    while (i < n && s[i] != ']') {
-        if (i + 8 < n && !memcmp(s + i, "<!ENTITY", 8) && count < entity_count) {
-            size_t p = i + 8, name = 0;
-            while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')) p++;
-            while (p < n && name + 1 < sizeof e[0].name && (isalnum(s[p]) || s[p] == '_' || s[p] == '-' || s[p] == '.'))
-                e[count].name[name++] = (char)s[p++];
-            e[count].name[name] = 0;
-            while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')) p++;
-            if (name && p < n && (s[p] == '"' || s[p] == '\'')) {
-                const unsigned char *close = memchr(s + p + 1, s[p], n - p - 1);
-                if (close && (size_t)(close - s) - p - 1 <= entity_value) {
-                    e[count].value = s + p + 1;
-                    e[count].len = (size_t)(close - s) - p - 1;
-                    count++;
-                    i = (size_t)(close - s);
-                }
-            }
-        }
-        i++;
-    }
-    if (!count || i >= n) return NULL;
-    fz_buffer *out = fz_new_buffer(ctx, n + 64);
-    fz_try(ctx) {
-        size_t from = 0, grown = 0;
-        for (size_t k = i; k < n; k++) {
-            if (s[k] != '&' || grown > entity_growth) continue;
-            for (int j = 0; j < count; j++) {
-                size_t len = strlen(e[j].name);
-                if (k + len + 1 < n && s[k + 1 + len] == ';' && !memcmp(s + k + 1, e[j].name, len)) {
-                    fz_append_data(ctx, out, s + from, k - from);
-                    fz_append_data(ctx, out, e[j].value, e[j].len);
-                    grown += e[j].len;
-                    from = k + len + 2;
-                    break;
-                }
-            }
-        }
-        fz_append_data(ctx, out, s + from, n - from);
-    }
-    fz_catch(ctx) {
-        fz_drop_buffer(ctx, out);
-        fz_rethrow(ctx);
-    }
-    return out;
-}
-
 /// Where the line break (`<br/>`, `<br>`) that follows end tag `tag` (`</span>`, ending at `end`)
 /// across white space ends; `end` when none does. A line of verse is often a span followed by a
 /// break, and a stylesheet may make the span a block and hide the break (`span + br { display:
@@ -522,11 +273,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     size_t plain_until = 0;
     int opened = 0;
     size_t br, unclosed = n;
-    // Where looking for a heading ahead stopped (`heading_ahead`), and the anchors led to it.
-    size_t keep_scanned = 0;
-    heading_anchors anchors = {0, 0, "", 0};
-    size_t keep_heading_end = 0;
-    int keeps = 0;
+    // Headings kept with their text (keep.c).
+    fb_heading_keep keep = {0};
     // Generated content to write after elements, at their end tags (innermost last), and how
     // much has been written.
     struct { size_t at; int rule; } afters[generated_depth];
@@ -601,8 +349,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 leading = !fb_tag_named(tag, tag_len, content_tags[k]);
             size_t whole = kept_to(s, n, end, tag, tag_len, closes);
             // A heading's text, and an element's its publisher set `hyphens: none`, to its end.
-            if (whole == end && dict && i >= plain_until && (is_heading(tag, tag_len) || fb_unhyphenated(tag, tag_len, options)))
-                plain_until = element_end(s, n, end, tag, tag_len);
+            if (whole == end && dict && i >= plain_until && (fb_is_heading(tag, tag_len) || fb_unhyphenated(tag, tag_len, options)))
+                plain_until = fb_element_end(s, n, end, tag, tag_len);
             char href[512];
             if (fb_tag_named(tag, tag_len, "head") && s[end - 2] != '/' && !options->vertical) {
                 // HTML5's block elements first, so that the publisher's stylesheets come after.
@@ -637,21 +385,13 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 opened = 0;
             } else {
                 before_tag(w, &cell, tag, tag_len);
-                if (!leading && !options->outline_headings && keeps < heading_keeps && i >= keep_scanned
-                    && (anchors.heading = heading_ahead(s, n, i, &keep_scanned)))
-                    anchors.from = i, anchors.length = 0, keeps++;
-                if (anchors.heading && i >= anchors.from && i <= anchors.heading && s[i + 1] != '/') {
-                    put_anchored_tag(w, s + i, end - i, leading, first, &anchors);
-                    if (i == anchors.heading) {
-                        // Whether another heading follows this one (looked for once per stretch:
-                        // headings that never close would each send the look to the end).
-                        size_t after = i >= keep_heading_end ? element_end(s, n, end, tag, tag_len) : 0, looked;
-                        keep_heading_end = after ? after : keep_heading_end;
-                        const char *ems = after && heading_ahead(s, n, after, &looked) ? "13" : "6.5";
-                        fz_append_printf(w->ctx, w->out, heading_keep, ems, ems);
-                        fz_append_data(w->ctx, w->out, anchors.spans, anchors.length);
-                        anchors.heading = 0;
-                    }
+                if (!leading && !options->outline_headings) fb_look_for_heading(&keep, s, n, i);
+                unsigned char plain[2048];
+                const unsigned char *start_tag = s + i;
+                size_t start_len = end - i;
+                if (fb_keeps_tag(&keep, i, &start_tag, &start_len, plain, sizeof plain)) {
+                    put_start_tag(w, start_tag, start_len, leading, first);
+                    if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     put_start_tag(w, s + i, end - i, leading, first);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
@@ -673,76 +413,21 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     }
 }
 
-// MARK: documents
-
-/// The markup without its empty end tags (`</>`: `fb_empty_end_tag`), which HTML ignores; NULL
-/// when it has none.
-static fz_buffer *without_empty_end_tags(fz_context *ctx, const unsigned char *s, size_t n) {
-    if (!fb_holds_empty_end_tag(s, n)) return NULL;
-    fz_buffer *out = fz_new_buffer(ctx, n);
-    size_t from = 0;
-    for (size_t i = 0; i + 3 <= n; i++) {
-        if (s[i] != '<' || !fb_empty_end_tag(s + i, 3)) continue;
-        fz_append_data(ctx, out, s + from, i - from);
-        from = i + 3;
-        i += 2;
-    }
-    fz_append_data(ctx, out, s + from, n - from);
-    return out;
-}
-
-/// Markup in UTF-16 (told by its byte order mark) as UTF-8, without the mark; NULL for any
-/// other. The copy writes its attributes and soft hyphens in UTF-8, which in UTF-16 text put
-/// every character after the first of them out of step: a chapter came out empty. MuPDF reads
-/// the result as UTF-8 whatever its declaration says (it changes only Latin-1 and Windows-1252).
-static fz_buffer *utf8_of_utf16(fz_context *ctx, const unsigned char *s, size_t n) {
-    if (n < 2 || !((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) return NULL;
-    int little = s[0] == 0xFF;
-    fz_buffer *out = fz_new_buffer(ctx, n + n / 2);
-    fz_try(ctx) {
-        for (size_t i = 2; i + 1 < n; i += 2) {
-            int c = little ? s[i] | s[i + 1] << 8 : s[i] << 8 | s[i + 1];
-            if (c >= 0xD800 && c < 0xDC00 && i + 3 < n) {
-                int low = little ? s[i + 2] | s[i + 3] << 8 : s[i + 2] << 8 | s[i + 3];
-                if (low >= 0xDC00 && low < 0xE000) {
-                    c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
-                    i += 2;
-                }
-            }
-            // A lone surrogate is no character: the replacement character stands for it.
-            fz_append_rune(ctx, out, c >= 0xD800 && c < 0xE000 ? 0xFFFD : c);
-        }
-    }
-    fz_catch(ctx) {
-        fz_drop_buffer(ctx, out);
-        fz_rethrow(ctx);
-    }
-    return out;
-}
-
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,
                                 const char *book_lang, folio_pattern_cache *cache) {
     unsigned char *data;
     size_t len = fz_buffer_storage(ctx, markup, &data);
-    fz_buffer *utf8 = NULL, *expanded = NULL, *cleaned = NULL, *out = NULL;
-    fz_var(utf8); fz_var(expanded); fz_var(cleaned); fz_var(out);
+    fz_buffer *cleaned = NULL, *out = NULL;
+    fz_var(cleaned); fz_var(out);
     fz_try(ctx) {
-        utf8 = utf8_of_utf16(ctx, data, len);
-        if (utf8) len = fz_buffer_storage(ctx, utf8, &data);
-        expanded = expand_entities(ctx, data, len);
-        if (expanded) len = fz_buffer_storage(ctx, expanded, &data);
-        cleaned = without_empty_end_tags(ctx, data, len);
+        cleaned = fb_markup_as_read(ctx, data, len);
         if (cleaned) len = fz_buffer_storage(ctx, cleaned, &data);
         // Soft hyphens add two bytes a break: a fifth more, usually.
         out = fz_new_buffer(ctx, len + len / 5 + 64);
         fb_writer w = {ctx, out};
         prepare_markup(&w, data, len, options, book_lang, cache);
     }
-    fz_always(ctx) {
-        fz_drop_buffer(ctx, cleaned);
-        fz_drop_buffer(ctx, expanded);
-        fz_drop_buffer(ctx, utf8);
-    }
+    fz_always(ctx) fz_drop_buffer(ctx, cleaned);
     fz_catch(ctx) {
         fz_drop_buffer(ctx, out);
         fz_rethrow(ctx);
@@ -750,69 +435,3 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
     return out;
 }
 
-// MARK: furniture
-
-/// The width of `text` set in `font` at `size`, and, with `dev`, the text drawn from `x`, `y`.
-static float show(fz_context *ctx, fz_device *dev, fz_matrix ctm, fz_font *font, float size, const char *text,
-                  float x, float y, const float *color) {
-    fz_text *t = NULL;
-    float width = 0;
-    fz_var(t);
-    fz_try(ctx) {
-        t = fz_new_text(ctx);
-        fz_matrix trm = fz_scale(size, -size);
-        trm.e = x;
-        trm.f = y;
-        for (const char *p = text; *p;) {
-            int c;
-            p += fz_chartorune(&c, p);
-            fz_font *used = font;
-            int gid = fz_encode_character_with_fallback(ctx, font, c, 0, FZ_LANG_UNSET, &used);
-            fz_show_glyph(ctx, t, used, trm, gid, c, 0, 0, FZ_BIDI_LTR, FZ_LANG_UNSET);
-            float advance = fz_advance_glyph(ctx, used, gid, 0) * size;
-            trm.e += advance;
-            width += advance;
-        }
-        if (dev) fz_fill_text(ctx, dev, t, ctm, fz_device_rgb(ctx), color, 1, fz_default_color_params);
-    }
-    fz_always(ctx) fz_drop_text(ctx, t);
-    fz_catch(ctx) fz_rethrow(ctx);
-    return width;
-}
-
-/// `text` on the line at `y`, placed by `align` between `left` and `right`; a line too long for
-/// the measure is cut at a word and ends in an ellipsis.
-static void line(fz_context *ctx, fz_device *dev, fz_matrix ctm, fz_font *font, float size, const char *text, int align,
-                 float left, float right, float y, const float *color) {
-    if (!text || !*text) return;
-    char fitted[512];
-    snprintf(fitted, sizeof fitted, "%s", text);
-    float width = show(ctx, NULL, ctm, font, size, fitted, 0, 0, color);
-    while (width > right - left) {
-        char *end = strrchr(fitted, ' ');
-        if (!end) return;
-        // Punctuation before the cut goes with the words cut.
-        while (end > fitted && strchr(",;:.-", end[-1])) end--;
-        strcpy(end, "\xE2\x80\xA6");
-        width = show(ctx, NULL, ctm, font, size, fitted, 0, 0, color);
-    }
-    float x = align == 0 ? left : align == 2 ? right - width : (left + right - width) / 2;
-    show(ctx, dev, ctm, font, size, fitted, x, y, color);
-}
-
-void folio_draw_furniture(fz_context *ctx, fz_device *dev, fz_matrix ctm, const folio_mu_furniture *f) {
-    fz_font *roman = NULL, *italic = NULL;
-    fz_var(roman); fz_var(italic);
-    const float color[3] = {(f->ink >> 16 & 255) / 255.0f, (f->ink >> 8 & 255) / 255.0f, (f->ink & 255) / 255.0f};
-    fz_try(ctx) {
-        roman = fz_new_base14_font(ctx, "Times-Roman");
-        italic = fz_new_base14_font(ctx, "Times-Italic");
-        line(ctx, dev, ctm, italic, f->size, f->head, f->head_align, f->left, f->right, f->head_y, color);
-        line(ctx, dev, ctm, roman, f->size, f->foot, f->foot_align, f->left, f->right, f->foot_y, color);
-    }
-    fz_always(ctx) {
-        fz_drop_font(ctx, roman);
-        fz_drop_font(ctx, italic);
-    }
-    fz_catch(ctx) fz_rethrow(ctx);
-}

@@ -170,6 +170,10 @@ typedef struct {
 /// Reads a KF8 (AZW3) book's parts into `k`: 1 when it is one (`fb_kf8_drop` frees them).
 int fb_kf8_read(fz_context *ctx, const palm_db *db, fb_kf8 *k);
 void fb_kf8_drop(fb_kf8 *k);
+/// Adds the entries of the NCX index whose first record is `ncx` to `contents`, in the order of
+/// the text, each a place in the book's one chapter (`#fileposN`; positions in `kf8`'s parts put
+/// together where it is one) (ncx.c).
+void fb_read_ncx(fz_context *ctx, const palm_db *db, uint32_t ncx, const fb_kf8 *kf8, struct page_marks *contents);
 /// The first flow of `text` (the book's decompressed text) with each part's fragments in its
 /// skeleton: the parts in order, as long as that flow, so that a position (`fb_kf8_position`)
 /// is a byte of it.
@@ -187,6 +191,8 @@ void fb_kf8_styles(fz_context *ctx, const fb_kf8 *k, const fz_buffer *text, cons
 /// file, none before the one before it; `info->refused` says which does not. Then its text,
 /// which MuPDF parses as markup, is checked for depth.
 void fb_check_mobi(fz_context *ctx, fz_buffer *file, folio_mu_info *info);
+/// Copies `n` bytes of text into `out` (of `size`), cut at a character boundary (mobi.c).
+void fb_copy_text(char *out, size_t size, const unsigned char *text, size_t n);
 
 int fb_starts_with(const unsigned char *s, size_t n, const char *word);
 /// Whether the tag whose name starts the `n` bytes at `s` (after its '<') is `name`: the name

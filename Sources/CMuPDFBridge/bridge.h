@@ -215,7 +215,7 @@ int fb_is_heading(const unsigned char *tag, size_t n);
 size_t fb_text_characters(const unsigned char *s, size_t n);
 int fb_chapters_are_spine(fz_context *ctx, folio_mu_doc *d);
 
-// MARK: a book's markup prepared (typeset.c, tags.c, encoding.c, keep.c, generated.c, hyphenate.c, epubcopy.c), its notes (links.c)
+// MARK: a book's markup prepared (typeset.c, tags.c, encoding.c, keep.c, columns.c, generated.c, hyphenate.c, epubcopy.c), its notes (links.c)
 
 typedef struct _HyphenDict HyphenDict;
 
@@ -252,6 +252,8 @@ typedef struct {
     /// The generated content of the book's stylesheets (`fb_read_generated`).
     folio_generated generated[folio_generated_size];
     int generated_count;
+    /// Characters a line holds (`folio_mu_setting.line_characters`; 0: 60).
+    double line_characters;
 } folio_typeset_options;
 
 /// Headings of an FB2 or MOBI book written as headings, and entries of its contents, at most:
@@ -378,6 +380,21 @@ int fb_keeps_tag(fb_heading_keep *k, size_t i, const unsigned char **s, size_t *
 /// ending at `end` in markup `s` of `n` bytes).
 void fb_put_heading_keep(fb_writer *w, fb_heading_keep *k, const unsigned char *s, size_t n, size_t end, const unsigned char *tag,
                          size_t tag_len);
+/// A table's columns as Folio sizes them (columns.c): where each starts, a share of the
+/// table's width (`start[count]` is 1).
+enum { fb_table_columns_max = 16 };
+typedef struct {
+    int count;
+    double start[fb_table_columns_max + 1];
+} fb_table_columns;
+/// Whether the table whose start tag ends at `end` in markup `s` (`n` bytes) has its columns
+/// sized by their content, for lines of `line` characters (0: 60), and where (`*out`); 0 where
+/// MuPDF's equal columns stay.
+int fb_size_table(const unsigned char *s, size_t n, size_t end, double line, fb_table_columns *out);
+/// Writes the start of a block holding a cell's content in `column` of table `t`.
+void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column);
+/// Whether the tag named at `name` (`n` bytes) is of an element MuPDF lays out as a block.
+int fb_cell_block(const unsigned char *name, size_t n);
 /// Markup `s` (`n` bytes) as MuPDF is to read it (encoding.c): in UTF-8, its declared entities in
 /// their place, without empty end tags; a new buffer, or NULL when it is so already.
 fz_buffer *fb_markup_as_read(fz_context *ctx, const unsigned char *s, size_t n);

@@ -103,15 +103,16 @@ static size_t end_tag_at(const unsigned char *s, size_t total, size_t end, const
 /// the first text, ends a file's leading elements (`put_start_tag`).
 static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", "table", "object", "video", "audio", "iframe", "embed", "pre"};
 
-/// Writes start tag `tag` (`n` bytes from its '<'), with `page-break-before: auto` as the
-/// last of its style when it is one of the elements a file opens with before any content: the
-/// file starts a page, so a break there has nothing to break from (CSS ignores a forced break
-/// at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off the
-/// page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 { page-break-before:
-/// always }` left a blank page before every chapter. Its `epub:type` is given again as
-/// `epub-type`, the name stylesheets select it by in the copy (`fb_put_css`), and an
-/// element its parent's first (`first`) is marked `folio-first`, which stands for `:first-child`
-/// there.
+/// Writes the `epub:type` of start tag `s` (`close` bytes before its end) again as `epub-type`,
+/// the name stylesheets select it by in the copy (`fb_put_css`).
+static void put_epub_type(fb_writer *w, const unsigned char *s, size_t close) {
+    size_t start, end;
+    if (!fb_attribute_at(s + 1, close - 1, "epub:type", &start, &end) || end >= close - 1 || memchr(s + 1 + start, '"', end - start)) return;
+    fz_append_string(w->ctx, w->out, " epub-type=\"");
+    fb_put(w, s + 1 + start, end - start);
+    fz_append_byte(w->ctx, w->out, '"');
+}
+
 /// Whether tag `tag` (`n` bytes after its '<', an end tag's '/' included) is of an element MuPDF
 /// makes an outline entry of in an FB2 or a MOBI book.
 static int outline_heading(const unsigned char *tag, size_t n) {
@@ -140,14 +141,21 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
     return 1;
 }
 
-static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first) {
+/// Writes start tag `s` (`n` bytes from its '<'), with `page-break-before: auto` as the last of
+/// its style when it is one of the elements a file opens with before any content (`leading`):
+/// the file starts a page, so a break there has nothing to break from (CSS ignores a forced
+/// break at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off
+/// the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
+/// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is
+/// given again (`put_epub_type`), an element its parent's first (`first`) is marked
+/// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
+/// Folio sizes (`cell`, columns.c) `folio-cell`.
+static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
-    size_t start, end, type_start, type_end;
+    size_t start, end;
     int styled = leading && fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    int typed = fb_attribute_at(s + 1, close - 1, "epub:type", &type_start, &type_end) && type_end < close - 1
-                && !memchr(s + 1 + type_start, '"', type_end - type_start);
     if (styled) {
         fb_put(w, s, end + 1);
         fz_append_string(w->ctx, w->out, ";page-break-before:auto");
@@ -156,12 +164,9 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
         fb_put(w, s, close);
         if (leading) fz_append_string(w->ctx, w->out, " style=\"page-break-before:auto\"");
     }
-    if (typed) {
-        fz_append_string(w->ctx, w->out, " epub-type=\"");
-        fb_put(w, s + 1 + type_start, type_end - type_start);
-        fz_append_byte(w->ctx, w->out, '"');
-    }
+    put_epub_type(w, s, close);
     if (first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
+    if (cell) fz_append_string(w->ctx, w->out, " folio-cell=\"\"");
     fb_put(w, s + close, n - close);
 }
 
@@ -213,33 +218,46 @@ static int opens_element(const unsigned char *tag, size_t n) {
 /// set in paragraphs beside the speaker's name, was printed over the name. Folio's stylesheet
 /// lays a cell's content inline (`MuPDF.readingCSS`), where MuPDF places it in its column; a
 /// line break goes where a block ended and more of the cell follows, and a no-break space ends
-/// each cell, the room MuPDF leaves none of between columns.
-typedef struct { int depth, ended; } cell_state;
-
-/// Elements MuPDF lays out as blocks, whose end in a cell takes a line break before what follows.
-static const char *const cell_blocks[] = {"p", "div", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl",
-                                          "dt", "dd", "pre", "section", "article", "aside", "header", "footer", "figure", "figcaption",
-                                          "address", "center"};
+/// each cell, the room MuPDF leaves none of between columns. A table whose columns are sized
+/// by their content (columns.c) has each cell's content in a block where its column lies
+/// instead, and the table's cells are counted (`column`, in the row).
+typedef struct {
+    int depth, ended;
+    int sized, column;
+    double line_characters;
+    fb_table_columns table;
+} cell_state;
 
 /// Writes what goes before the tag `tag` (`n` bytes after its '<', to its '>') in a cell, and
-/// notes where the writing is.
-static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, size_t n) {
-    int end = tag[0] == '/';
-    const unsigned char *name = tag + end;
-    if (fb_tag_named(name, n - end, "td") || fb_tag_named(name, n - end, "th")) {
-        if (end && c->depth) {
-            fz_append_string(w->ctx, w->out, "&#160;");
+/// notes where the writing is; `s` (`total` bytes) is the markup, the tag's '>' at `end` - 1.
+static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, size_t n, const unsigned char *s, size_t total, size_t end) {
+    int ending = tag[0] == '/', empty = n >= 2 && tag[n - 2] == '/';
+    const unsigned char *name = tag + ending;
+    if (fb_tag_named(name, n - ending, "td") || fb_tag_named(name, n - ending, "th")) {
+        if (ending && c->depth) {
+            fz_append_string(w->ctx, w->out, c->sized && c->depth == 1 ? "</div>" : "&#160;");
             c->depth--;
-        } else if (!end && !(n >= 2 && tag[n - 2] == '/')) {
+        } else if (!ending && !empty) {
             c->depth++;
         }
+        if (!ending && c->depth <= 1) c->column++;
         c->ended = 0;
-    } else if (c->depth && end) {
-        for (size_t k = 0; k < sizeof cell_blocks / sizeof *cell_blocks && !c->ended; k++) c->ended = fb_tag_named(name, n - 1, cell_blocks[k]);
+    } else if (!c->depth && fb_tag_named(name, n - ending, "table")) {
+        c->sized = !ending && !empty && fb_size_table(s, total, end, c->line_characters, &c->table);
+    } else if (!c->depth && !ending && fb_tag_named(name, n, "tr")) {
+        c->column = -1;
+    } else if (c->depth && ending) {
+        c->ended = c->ended || fb_cell_block(name, n - 1);
     } else if (c->depth && tag[0] != '!' && tag[0] != '?') {
         if (c->ended && !fb_tag_named(tag, n, "br")) fz_append_string(w->ctx, w->out, "<br/>");
         c->ended = 0;
     }
+}
+
+/// Whether the tag `before_tag` was last given starts a cell of a sized table.
+static int starts_sized_cell(const cell_state *c, const unsigned char *tag, size_t n) {
+    return c->sized && c->depth == 1 && tag[0] != '/' && !(n >= 2 && tag[n - 2] == '/')
+           && (fb_tag_named(tag, n, "td") || fb_tag_named(tag, n, "th"));
 }
 
 /// Where the line break (`<br/>`, `<br>`) that follows end tag `tag` (`</span>`, ending at `end`)
@@ -266,7 +284,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     size_t closes[sizeof kept_whole / sizeof *kept_whole] = {0};
     // Whether the body has begun and no content has come yet (`put_start_tag`).
     int leading = 0;
-    cell_state cell = {0, 0};
+    cell_state cell = {.line_characters = options->line_characters};
     // Where the text left unhyphenated ends (a heading's, or an element's its publisher keeps
     // whole); whether the tag last written opened an element, whose first child the next start
     // tag is (text between them is no element: CSS's `:first-child` passes it over).
@@ -335,6 +353,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             if (root_lang[0] && !fb_attribute(tag, tag_len, "lang", own, sizeof own)) {
                 fz_append_printf(w->ctx, w->out, " lang=\"%s\"", root_lang);
             }
+            put_epub_type(w, s + i, close);
             fb_put(w, s + i + close, end - i - close);
             leading = 1;
         } else if (hidden_note(tag, tag_len)) {
@@ -384,16 +403,18 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 end = br;
                 opened = 0;
             } else {
-                before_tag(w, &cell, tag, tag_len);
+                before_tag(w, &cell, tag, tag_len, s, n, end);
+                int sized_cell = starts_sized_cell(&cell, tag, tag_len);
                 if (!leading && !options->outline_headings) fb_look_for_heading(&keep, s, n, i);
                 unsigned char plain[2048];
                 const unsigned char *start_tag = s + i;
                 size_t start_len = end - i;
                 if (fb_keeps_tag(&keep, i, &start_tag, &start_len, plain, sizeof plain)) {
-                    put_start_tag(w, start_tag, start_len, leading, first);
+                    put_start_tag(w, start_tag, start_len, leading, first, sized_cell);
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
-                    put_start_tag(w, s + i, end - i, leading, first);
+                    put_start_tag(w, s + i, end - i, leading, first, sized_cell);
+                if (sized_cell) fb_put_cell_start(w, &cell.table, cell.column);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
                     if (generated >= generated_limit || !fb_generated_matches(&options->generated[k], tag, tag_len)) continue;
                     size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;

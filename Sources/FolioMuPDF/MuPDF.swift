@@ -152,6 +152,12 @@ public enum MuPDF {
             body > div, body > section, body > article, body > main { background-color: transparent !important; }
             blockquote blockquote { margin-left: 0.5em !important; margin-right: 0 !important; }
             td *, th * { display: inline !important; }
+            td[folio-cell], th[folio-cell] { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; \
+            padding-left: 0 !important; padding-right: 0 !important; visibility: hidden !important; }
+            td > .folio-cell, th > .folio-cell { display: block !important; visibility: visible !important; \
+            margin-top: 0 !important; margin-bottom: 0 !important; padding-left: 0.25em; padding-right: 0.25em; \
+            padding-top: inherit !important; padding-bottom: inherit !important; background-color: inherit !important; \
+            \(cellRules) }
             td[epub-type~="z3998:verse"], td[epub-type~="z3998:song"] { text-align: left !important; }
             body[name="notes"] section > title, body[name="comments"] section > title { page-break-before: auto !important; }
             header [epub-type~="epigraph"], header [epub-type~="epigraph"] * { text-align: center !important; }
@@ -171,6 +177,12 @@ public enum MuPDF {
     /// wider than its page: what it holds is cut off at the page's edge, and a picture sized to
     /// it is not shrunk to fit. The body spans its page instead, as readers' stylesheets make it.
     static let bodyWidth = "html, body { width: auto !important; }"
+    /// A cell of a table whose columns Folio sizes (CMuPDFBridge's columns.c) is hidden, with no
+    /// width or sides of its own, and the block holding its content draws its rules where its
+    /// column lies (`readingCSS`).
+    static let cellRules = ["top", "right", "bottom", "left"].flatMap { side in
+        ["style", "color", "width"].map { "border-\(side)-\($0): inherit !important;" }
+    }.joined(separator: " ")
 
     /// Bytes MuPDF may allocate for one document (its images decoded included): a sixteenth of
     /// the machine's memory, from 512 MiB to 1 GiB. MuPDF holds a chapter's boxes whole, about

@@ -63,7 +63,8 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
                                            family: typography.family == nil ? nil : UnsafePointer(strings[1]),
                                            counts: counts.isEmpty ? nil : counts.baseAddress, counts_length: counts.count,
                                            css: strings[2], css_with_face: strings[3], css_fixed: strings[4],
-                                           use_document_css: typography.publisherStyles ? 1 : 0)
+                                           use_document_css: typography.publisherStyles ? 1 : 0,
+                                           line_characters: Self.lineCharacters(fontSize: fontSize, pageAspect: pageAspect, typography: typography))
             return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
         }
         guard let doc = opened else {
@@ -250,6 +251,13 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         guard info.pre_paginated != 0, viewport.0 > 0, viewport.1 > 0,
               Book.pageWidth(paper: viewport.0, viewport.1) != nil else { return (height * pageAspect, height) }
         return (viewport.0 * 0.75, viewport.1 * 0.75)
+    }
+
+    /// About how many characters a line of a reflowable page's text block holds (a character
+    /// half the type size wide): the room a table's columns share.
+    static func lineCharacters(fontSize: Double, pageAspect: Double, typography: Typography) -> Double {
+        let height = Book.referencePageHeight
+        return PageFrame(width: height * pageAspect, height: height, margins: typography.margins).block.width / (fontSize * 0.5)
     }
 
     /// Where a reflowable page's text block and furniture lie on its paper; nil for fixed pages.

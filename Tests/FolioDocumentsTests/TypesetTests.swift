@@ -568,6 +568,28 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(second.box.y0, leave.box.y1 - 0.002, "the next stanza on a line of its own")
     }
 
+    /// A table's columns take the room their content needs (MuPDF 1.21 gives every column the
+    /// same width, and a play's names took half the page): the speech begins in the page's left
+    /// two fifths; the names are set flush right, as a rule naming the body's `epub:type` says;
+    /// the rule of lines spoken together stands between the columns.
+    func testATablesColumnsTakeTheRoomTheirContentNeeds() throws {
+        let book = try TypesetBooks.open("play.epub")
+        let words = try XCTUnwrap(book.text(page: 0)).words
+        func word(_ text: String) throws -> TextWord { try XCTUnwrap(words.first { $0.text == text }, text) }
+        let laertes = try word("Laertes"), hamlet = try word("Hamlet"), both = try word("Both")
+        let dread = try word("DREAD"), together = try word("TOGETHER")
+        XCTAssertLessThan(dread.box.x0, 0.4, "the speech's column: \(dread.box)")
+        XCTAssertEqual(together.box.x0, dread.box.x0, accuracy: 0.01, "the same column, past its rule")
+        XCTAssertEqual(laertes.box.x1, hamlet.box.x1, accuracy: 0.005, "the names flush right")
+        XCTAssertEqual(both.box.x1, hamlet.box.x1, accuracy: 0.005, "the names flush right")
+        let image = try book.render(page: 0, fit: PixelSize(width: 600, height: 960)).image
+        let row = PageRegion(x0: both.box.x1 + 0.002, y0: together.box.y0 + 0.002, x1: together.box.x0 - 0.002, y1: together.box.y1 - 0.002)
+        XCTAssertGreaterThan(marked(image, row), 0, "the rule between the columns")
+        // Twice the type: the names take the more of a shorter line, and none is broken.
+        let large = try XCTUnwrap(TypesetBooks.open("play.epub", fontSize: 24).text(page: 0)).words
+        for name in ["Laertes", "Hamlet"] { XCTAssertTrue(large.contains { $0.text == name }, "\(name) whole at 24 pt") }
+    }
+
     /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in
     /// another folder declares, by a path relative to itself, sets the words (a monospace face:
     /// eight i as wide as eight m); the stylesheet imported for print only is not.

@@ -64,6 +64,9 @@ typedef struct {
     const char *css, *css_with_face, *css_fixed;
     /// Whether the publisher's stylesheets apply beneath `css` (`fz_set_use_document_css`).
     int use_document_css;
+    /// Characters a line of the text block holds at the type size it is opened at, about: the
+    /// room a table's columns share (columns.c); 0 for a book's usual 60.
+    double line_characters;
 } folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively); so do

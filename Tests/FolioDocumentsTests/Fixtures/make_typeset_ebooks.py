@@ -81,8 +81,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   svgstyle.epub    a cover that is an SVG filling its lettering white by a rule of its own
                    stylesheet (`path { fill: #fff }`) over a black box, as Standard Ebooks' are
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
-                   name in one cell (set flush right) and the speech in the other, in
-                   paragraphs of lines (`span`s made blocks, between `br`s) or as text
+                   name in one cell (set flush right by a rule naming the body's type) and the speech in the other, in
+                   paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
+                   spoken together ruled on their left
   meant.epub       what a browser shows of rules MuPDF reads otherwise: a title page's heading and
                    a span hidden from the eye as Standard Ebooks and "sr-only" rules hide them
                    (placed far off the page, clipped to a pixel) and one clipped to the whole of
@@ -114,9 +115,9 @@ def entry(z, name, data):
     z.writestr(info, data)
 
 
-def xhtml(body, head="", html_attributes=""):
+def xhtml(body, head="", html_attributes="", body_attributes=""):
     return (f'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"{html_attributes}>'
-            f"<head><title>t</title>{head}</head><body>{body}</body></html>")
+            f"<head><title>t</title>{head}</head><body{body_attributes}>{body}</body></html>")
 
 
 def epub(name, title, language, files, spine, metadata="", spine_attributes="", properties=None, version="3.0"):
@@ -384,15 +385,18 @@ epub("svgstyle.epub", "Styled Cover", "en", [("cover.svg", "image/svg+xml", svg_
      ["title.xhtml"], properties={"cover.svg": "cover-image"})
 
 # A play, a speech a table row (Standard Ebooks' markup and stylesheet).
-play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; } td.persona { text-align: right; width: 20%; }"
+play_css = ("table { width: 100%; border-collapse: collapse; } td { vertical-align: top; padding: 0.5em; }"
+            ' [epub|type~="z3998:drama"] td[epub|type~="z3998:persona"] { text-align: right; width: 20%; } tr.together td + td { border-left: 1px solid; }'
             ' [epub|type~="z3998:verse"] p > span { display: block; padding-left: 1em; text-indent: -1em; }')
 speech = ('<tr><td class="persona" epub:type="z3998:persona">Laertes</td><td epub:type="z3998:verse">'
           "<p><span>DREAD lord,</span><br/><span>LEAVE and favour</span></p><p><span>SECOND stanza</span></p></td></tr>"
-          '<tr><td class="persona" epub:type="z3998:persona">Hamlet</td><td>PROSE speech.</td></tr>')
+          '<tr><td class="persona" epub:type="z3998:persona">Hamlet</td><td>PROSE speech.</td></tr>'
+          '<tr class="together"><td epub:type="z3998:persona">Both</td><td>TOGETHER we speak, and at length, a line as long as the page is wide.</td></tr>')
 epub("play.epub", "Play", "en",
      [("play.css", "text/css", "@namespace epub \"http://www.idpf.org/2007/ops\"; " + play_css),
       ("scene.xhtml", "application/xhtml+xml", xhtml("<h2>Scene I</h2><table>" + speech + "</table>", '<link rel="stylesheet" href="play.css" type="text/css"/>',
-                                                     ' xmlns:epub="http://www.idpf.org/2007/ops"'))], ["scene.xhtml"])
+                                                     ' xmlns:epub="http://www.idpf.org/2007/ops"', ' epub:type="bodymatter z3998:drama"'))],
+     ["scene.xhtml"])
 
 # Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.
 mono = subprocess.run(["fc-match", "-f", "%{file}", "monospace"], capture_output=True, text=True).stdout

@@ -391,8 +391,20 @@ typedef struct {
 /// sized by their content, for lines of `line` characters (0: 60), and where (`*out`); 0 where
 /// MuPDF's equal columns stay.
 int fb_size_table(const unsigned char *s, size_t n, size_t end, double line, fb_table_columns *out);
-/// Writes the start of a block holding a cell's content in `column` of table `t`.
-void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column);
+/// Writes the start of a block holding a cell's content, over `span` columns from `column` of
+/// table `t`.
+void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span);
+/// Where a table's cells lie: the column the next cell of the row may take, the columns of
+/// this row taken by cells spanning rows above, and the rows each column stays taken for.
+typedef struct {
+    int next, count;
+    int taken[fb_table_columns_max], remaining[fb_table_columns_max];
+} fb_table_grid;
+/// A row of `g` begins.
+void fb_grid_row(fb_table_grid *g);
+/// The column the cell of start tag `tag` (`n` bytes) begins at in its row, and in `*span` how
+/// many it spans; -1 where it lies past the columns a table may have.
+int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span);
 /// Whether the tag named at `name` (`n` bytes) is of an element MuPDF lays out as a block.
 int fb_cell_block(const unsigned char *name, size_t n);
 /// Markup `s` (`n` bytes) as MuPDF is to read it (encoding.c): in UTF-8, its declared entities in

@@ -12,8 +12,11 @@
 // The cell itself (`folio-cell`) is hidden and has no width or sides of its own, and the block
 // draws what it would have drawn, its rules and its ground, where its column is
 // (`MuPDF.readingCSS`).
-// Does not: read stylesheets (a column's `width` is not known), size tables holding tables or
-// cells that span columns or rows, or change what a cell says.
+// A cell spanning columns (`colspan`) lies over them and is left out of their sizing; one
+// spanning rows (`rowspan`) keeps its column from the cells of the rows it spans, though MuPDF
+// sets it in its first row only (that row as tall as it).
+// Does not: read stylesheets (a column's `width` is not known), size tables holding tables, or
+// change what a cell says.
 #include "bridge.h"
 #include <string.h>
 
@@ -77,17 +80,49 @@ static void count_text(reading *r, extent *column, const unsigned char *s, size_
     }
 }
 
+void fb_grid_row(fb_table_grid *g) {
+    g->next = 0;
+    for (int k = 0; k < fb_table_columns_max; k++) {
+        g->taken[k] = g->remaining[k] > 0;
+        if (g->remaining[k] > 0) g->remaining[k]--;
+    }
+}
+
+/// The number attribute `name` of start tag `tag` (`n` bytes) gives a span: 1 when absent or not
+/// a number of 1 or more (`rowspan="0"`, to the section's end, is taken as 1), at most 65,535.
+static int span_of(const unsigned char *tag, size_t n, const char *name) {
+    char value[16];
+    if (!fb_attribute(tag, n, name, value, sizeof value)) return 1;
+    long v = 0;
+    for (const char *c = value; *c >= '0' && *c <= '9' && v < 65535; c++) v = v * 10 + (*c - '0');
+    return v < 1 ? 1 : v > 65535 ? 65535 : (int)v;
+}
+
+int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span) {
+    int column = g->next;
+    while (column < fb_table_columns_max && g->taken[column]) column++;
+    *span = span_of(tag, n, "colspan");
+    if (*span > fb_table_columns_max - column) return -1;
+    int rows = span_of(tag, n, "rowspan");
+    for (int k = column; k < column + *span; k++) g->remaining[k] = rows - 1;
+    g->next = column + *span;
+    if (g->next > g->count) g->count = g->next;
+    return column;
+}
+
 int fb_size_table(const unsigned char *s, size_t n, size_t end, double line_characters, fb_table_columns *out) {
     double measure = line_characters > 0 ? line_characters : 60;
-    extent columns[fb_table_columns_max] = {{0, 0}};
+    // What each column holds; a cell spanning columns counts in none (`spanning`).
+    extent columns[fb_table_columns_max] = {{0, 0}}, spanning = {0, 0};
+    extent *column = &spanning;
     reading r = {0, 0, 0};
-    int count = 0, column = -1;
+    fb_table_grid grid = {0};
     size_t limit = n - end > table_look ? end + table_look : n;
     for (size_t i = end; i < limit;) {
         if (s[i] != '<') {
             size_t j = i;
             while (j < limit && s[j] != '<') j++;
-            if (r.in_cell) count_text(&r, &columns[column], s + i, j - i);
+            if (r.in_cell) count_text(&r, column, s + i, j - i);
             i = j;
             continue;
         }
@@ -105,24 +140,23 @@ int fb_size_table(const unsigned char *s, size_t n, size_t end, double line_char
         }
         if (fb_tag_named(name, name_len, "tr")) {
             if (r.in_cell) return 0;  // a cell never closed
-            column = -1;
+            if (!ending) fb_grid_row(&grid);
         } else if (fb_tag_named(name, name_len, "td") || fb_tag_named(name, name_len, "th")) {
             if (ending) {
                 if (!r.in_cell) return 0;
-                end_line(&r, &columns[column]);
+                end_line(&r, column);
                 r.in_cell = 0;
                 continue;
             }
-            char span[8];
-            if (r.in_cell || fb_attribute(tag, len, "colspan", span, sizeof span) || fb_attribute(tag, len, "rowspan", span, sizeof span)
-                || ++column >= fb_table_columns_max)
-                return 0;
-            if (column >= count) count = column + 1;
+            int span, at = fb_grid_cell(&grid, tag, len, &span);
+            if (r.in_cell || at < 0) return 0;
+            column = span == 1 ? &columns[at] : &spanning;
             r.in_cell = !empty;
         } else if (r.in_cell && (fb_tag_named(name, name_len, "br") || (ending && fb_cell_block(name, name_len)))) {
-            end_line(&r, &columns[column]);
+            end_line(&r, column);
         }
     }
+    int count = grid.count;
     if (r.in_cell || count < 2) return 0;
     // CSS 2.1's automatic layout: each column its longest word, and the rest of the line shared
     // by how much more its longest line wants; where every line fits, each its longest line.
@@ -147,12 +181,13 @@ int fb_size_table(const unsigned char *s, size_t n, size_t end, double line_char
     return 1;
 }
 
-void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column) {
-    if (column < 0 || column >= t->count) return;
+void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span) {
+    if (column < 0 || span < 1 || span > t->count - column) return;
     // Margins in percentages of the table's width (the cell's, whose own width and sides
     // Folio's stylesheet takes away); the rest of the block's style is there too
     // (`MuPDF.readingCSS`, `.folio-cell`): a style attribute is parsed for every element, and a
     // table of 60,000 rows took 600 MB so.
+    int last = column + span == t->count;
     fz_append_printf(w->ctx, w->out, "<div class=\"folio-cell\" style=\"margin-left:%.2f%%;margin-right:%.2f%%%s%s\">", t->start[column] * 100,
-                     (1 - t->start[column + 1]) * 100, column ? "" : ";padding-left:0", column + 1 < t->count ? "" : ";padding-right:0");
+                     (1 - t->start[column + span]) * 100, column ? "" : ";padding-left:0", last ? ";padding-right:0" : "");
 }

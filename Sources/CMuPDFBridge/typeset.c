@@ -220,12 +220,13 @@ static int opens_element(const unsigned char *tag, size_t n) {
 /// line break goes where a block ended and more of the cell follows, and a no-break space ends
 /// each cell, the room MuPDF leaves none of between columns. A table whose columns are sized
 /// by their content (columns.c) has each cell's content in a block where its column lies
-/// instead, and the table's cells are counted (`column`, in the row).
+/// instead, and the table's cells placed in its columns (`grid`: `column`, `span`).
 typedef struct {
     int depth, ended;
-    int sized, column;
+    int sized, column, span;
     double line_characters;
     fb_table_columns table;
+    fb_table_grid grid;
 } cell_state;
 
 /// Writes what goes before the tag `tag` (`n` bytes after its '<', to its '>') in a cell, and
@@ -240,12 +241,13 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
         } else if (!ending && !empty) {
             c->depth++;
         }
-        if (!ending && c->depth <= 1) c->column++;
+        if (!ending && c->sized && c->depth <= 1) c->column = fb_grid_cell(&c->grid, tag, n, &c->span);
         c->ended = 0;
     } else if (!c->depth && fb_tag_named(name, n - ending, "table")) {
         c->sized = !ending && !empty && fb_size_table(s, total, end, c->line_characters, &c->table);
+        memset(&c->grid, 0, sizeof c->grid);
     } else if (!c->depth && !ending && fb_tag_named(name, n, "tr")) {
-        c->column = -1;
+        fb_grid_row(&c->grid);
     } else if (c->depth && ending) {
         c->ended = c->ended || fb_cell_block(name, n - 1);
     } else if (c->depth && tag[0] != '!' && tag[0] != '?') {
@@ -414,7 +416,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     put_start_tag(w, s + i, end - i, leading, first, sized_cell);
-                if (sized_cell) fb_put_cell_start(w, &cell.table, cell.column);
+                if (sized_cell) fb_put_cell_start(w, &cell.table, cell.column, cell.span);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
                     if (generated >= generated_limit || !fb_generated_matches(&options->generated[k], tag, tag_len)) continue;
                     size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;

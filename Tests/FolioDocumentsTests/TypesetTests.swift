@@ -590,6 +590,18 @@ final class TypesetTests: XCTestCase {
         for name in ["Laertes", "Hamlet"] { XCTAssertTrue(large.contains { $0.text == name }, "\(name) whole at 24 pt") }
     }
 
+    /// A cell spanning rows keeps its column from the cells of the rows below it, and one
+    /// spanning columns lies over them (MuPDF 1.21 lays out every cell as spanning none).
+    func testCellsSpanningColumnsAndRowsLieWhereTheySpan() throws {
+        let words = try XCTUnwrap(TypesetBooks.open("spans.epub").text(page: 0)).words
+        func x(_ text: String) throws -> Double { try XCTUnwrap(words.first { $0.text == text }, text).box.x0 }
+        XCTAssertEqual(try x("SECOND"), try x("FIRST"), accuracy: 0.005, "below the cell it follows, past the year's")
+        XCTAssertEqual(try x("TWO"), try x("ONE"), accuracy: 0.005)
+        XCTAssertEqual(try x("THREE"), try x("ONE"), accuracy: 0.005, "after a cell spanning two columns")
+        XCTAssertEqual(try x("ACROSS"), try x("Year"), accuracy: 0.005)
+        XCTAssertEqual(try x("SPANNING"), try x("Year"), accuracy: 0.005, "a heading across the table")
+    }
+
     /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in
     /// another folder declares, by a path relative to itself, sets the words (a monospace face:
     /// eight i as wide as eight m); the stylesheet imported for print only is not.

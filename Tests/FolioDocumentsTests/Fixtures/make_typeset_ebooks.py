@@ -80,6 +80,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    cover (an EPUB 2 `<meta name="cover">`) is a placeholder of 1 × 1 pixels
   svgstyle.epub    a cover that is an SVG filling its lettering white by a rule of its own
                    stylesheet (`path { fill: #fff }`) over a black box, as Standard Ebooks' are
+  spans.epub       a table whose cells span columns (`colspan`) and rows (`rowspan`)
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right by a rule naming the body's type) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
@@ -397,6 +398,12 @@ epub("play.epub", "Play", "en",
       ("scene.xhtml", "application/xhtml+xml", xhtml("<h2>Scene I</h2><table>" + speech + "</table>", '<link rel="stylesheet" href="play.css" type="text/css"/>',
                                                      ' xmlns:epub="http://www.idpf.org/2007/ops"', ' epub:type="bodymatter z3998:drama"'))],
      ["scene.xhtml"])
+
+# A table of cells spanning columns and rows, which MuPDF 1.21 lays out as if they spanned none.
+spans = ('<table><tr><td colspan="3">SPANNING the table</td></tr>'
+         '<tr><td rowspan="2">Year</td><td>FIRST of two rows of a longer text than the others have</td><td>ONE</td></tr>'
+         '<tr><td>SECOND row</td><td>TWO</td></tr><tr><td colspan="2">ACROSS two</td><td>THREE</td></tr></table>')
+epub("spans.epub", "Spans", "en", [("c.xhtml", "application/xhtml+xml", xhtml(spans))], ["c.xhtml"])
 
 # Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.
 mono = subprocess.run(["fc-match", "-f", "%{file}", "monospace"], capture_output=True, text=True).stdout

@@ -392,8 +392,8 @@ typedef struct {
 /// MuPDF's equal columns stay.
 int fb_size_table(const unsigned char *s, size_t n, size_t end, double line, fb_table_columns *out);
 /// Writes the start of a block holding a cell's content, over `span` columns from `column` of
-/// table `t`.
-void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span);
+/// table `t`; 0 when the cell lies outside the columns sized (nothing written).
+int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span);
 /// Where a table's cells lie: the column the next cell of the row may take, the columns of
 /// this row taken by cells spanning rows above, and the rows each column stays taken for.
 typedef struct {

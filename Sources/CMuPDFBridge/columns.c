@@ -126,6 +126,13 @@ int fb_size_table(const unsigned char *s, size_t n, size_t end, double line_char
             i = j;
             continue;
         }
+        // Comments and character data, passed over as the copy passes them on.
+        size_t passed = fb_section_end(s, limit, i, "<!--", "-->");
+        if (!passed) passed = fb_section_end(s, limit, i, "<![CDATA[", "]]>");
+        if (passed) {
+            i = passed;
+            continue;
+        }
         size_t close = fb_tag_end(s, limit, i);
         if (close >= limit) return 0;
         const unsigned char *tag = s + i + 1;
@@ -181,8 +188,8 @@ int fb_size_table(const unsigned char *s, size_t n, size_t end, double line_char
     return 1;
 }
 
-void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span) {
-    if (column < 0 || span < 1 || span > t->count - column) return;
+int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span) {
+    if (column < 0 || span < 1 || span > t->count - column) return 0;
     // Margins in percentages of the table's width (the cell's, whose own width and sides
     // Folio's stylesheet takes away); the rest of the block's style is there too
     // (`MuPDF.readingCSS`, `.folio-cell`): a style attribute is parsed for every element, and a
@@ -190,4 +197,5 @@ void fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int 
     int last = column + span == t->count;
     fz_append_printf(w->ctx, w->out, "<div class=\"folio-cell\" style=\"margin-left:%.2f%%;margin-right:%.2f%%%s%s\">", t->start[column] * 100,
                      (1 - t->start[column + span]) * 100, column ? "" : ";padding-left:0", last ? ";padding-right:0" : "");
+    return 1;
 }

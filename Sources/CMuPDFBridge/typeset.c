@@ -220,10 +220,11 @@ static int opens_element(const unsigned char *tag, size_t n) {
 /// line break goes where a block ended and more of the cell follows, and a no-break space ends
 /// each cell, the room MuPDF leaves none of between columns. A table whose columns are sized
 /// by their content (columns.c) has each cell's content in a block where its column lies
-/// instead, and the table's cells placed in its columns (`grid`: `column`, `span`).
+/// instead, and the table's cells placed in its columns (`grid`: `column`, `span`; `boxed`
+/// while the block is open).
 typedef struct {
     int depth, ended;
-    int sized, column, span;
+    int sized, column, span, boxed;
     double line_characters;
     fb_table_columns table;
     fb_table_grid grid;
@@ -236,7 +237,8 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
     const unsigned char *name = tag + ending;
     if (fb_tag_named(name, n - ending, "td") || fb_tag_named(name, n - ending, "th")) {
         if (ending && c->depth) {
-            fz_append_string(w->ctx, w->out, c->sized && c->depth == 1 ? "</div>" : "&#160;");
+            fz_append_string(w->ctx, w->out, c->boxed && c->depth == 1 ? "</div>" : "&#160;");
+            if (c->depth == 1) c->boxed = 0;
             c->depth--;
         } else if (!ending && !empty) {
             c->depth++;
@@ -416,7 +418,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     put_start_tag(w, s + i, end - i, leading, first, sized_cell);
-                if (sized_cell) fb_put_cell_start(w, &cell.table, cell.column, cell.span);
+                if (sized_cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
                     if (generated >= generated_limit || !fb_generated_matches(&options->generated[k], tag, tag_len)) continue;
                     size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;

@@ -387,10 +387,11 @@ typedef struct {
     int count;
     double start[fb_table_columns_max + 1];
 } fb_table_columns;
-/// Whether the table whose start tag ends at `end` in markup `s` (`n` bytes) has its columns
-/// sized by their content, for lines of `line` characters (0: 60), and where (`*out`); 0 where
-/// MuPDF's equal columns stay.
-int fb_size_table(const unsigned char *s, size_t n, size_t end, double line, fb_table_columns *out);
+/// Whether the table of start tag `tag` (`tag_len` bytes after its '<'), ending at `end` in
+/// markup `s` (`n` bytes), has its columns sized by their content, for lines of `line`
+/// characters (0: 60), and where (`*out`); 0 where MuPDF's equal columns stay.
+int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end, double line,
+                  fb_table_columns *out);
 /// Writes the start of a block holding a cell's content, over `span` columns from `column` of
 /// table `t`; 0 when the cell lies outside the columns sized (nothing written).
 int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span);

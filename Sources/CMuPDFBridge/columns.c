@@ -18,6 +18,7 @@
 // Does not: read stylesheets (a column's `width` is not known), size tables holding tables, or
 // change what a cell says.
 #include "bridge.h"
+#include <stdlib.h>
 #include <string.h>
 
 /// Bytes of a table read, at most, to size it (a play's scene is a table of a few hundred KiB).
@@ -110,8 +111,26 @@ int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span
     return column;
 }
 
-int fb_size_table(const unsigned char *s, size_t n, size_t end, double line_characters, fb_table_columns *out) {
-    double measure = line_characters > 0 ? line_characters : 60;
+/// The share of the line the table of start tag `tag` (`n` bytes) is given as a percentage
+/// width (`width="75%"`, `style="width: 75%"`), else 1.
+static double table_share(const unsigned char *tag, size_t n) {
+    char value[256];
+    const char *width = NULL;
+    if (fb_attribute(tag, n, "style", value, sizeof value)) {
+        for (const char *p = value; (p = strstr(p, "width")); p += 5)
+            if ((p == value || p[-1] == ';' || p[-1] == ' ') && (width = p + 5)) break;
+        while (width && (*width == ' ' || *width == ':')) width++;
+    }
+    if (!width && fb_attribute(tag, n, "width", value, sizeof value)) width = value;
+    if (!width) return 1;
+    char *after;
+    double share = strtod(width, &after) / 100;
+    return *after == '%' && share > 0.05 && share < 1 ? share : 1;
+}
+
+int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end, double line_characters,
+                  fb_table_columns *out) {
+    double measure = (line_characters > 0 ? line_characters : 60) * table_share(tag, tag_len);
     // What each column holds; a cell spanning columns counts in none (`spanning`).
     extent columns[fb_table_columns_max] = {{0, 0}}, spanning = {0, 0};
     extent *column = &spanning;

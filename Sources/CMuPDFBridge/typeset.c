@@ -246,7 +246,7 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
         if (!ending && c->sized && c->depth <= 1) c->column = fb_grid_cell(&c->grid, tag, n, &c->span);
         c->ended = 0;
     } else if (!c->depth && fb_tag_named(name, n - ending, "table")) {
-        c->sized = !ending && !empty && fb_size_table(s, total, end, c->line_characters, &c->table);
+        c->sized = !ending && !empty && fb_size_table(s, total, tag, n, end, c->line_characters, &c->table);
         memset(&c->grid, 0, sizeof c->grid);
     } else if (!c->depth && !ending && fb_tag_named(name, n, "tr")) {
         fb_grid_row(&c->grid);

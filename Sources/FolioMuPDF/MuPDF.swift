@@ -122,7 +122,9 @@ public enum MuPDF {
     /// millions of pages. A quotation inside another is indented half an em more, not 40 points
     /// each side: Kindle books nest ten `<blockquote>`s round a poem, which pushed it off the page.
     /// A table cell's content is inline, where MuPDF places it in its column (its blocks it
-    /// places over the first: typeset.c, `cell_state`); a cell of verse is set ragged, as its
+    /// places over the first: typeset.c, `cell_state`); a table's text is set ragged unless the
+    /// book says otherwise, as a browser sets it (justified from the body, a narrow column's
+    /// words stood apart), and a cell of verse is set ragged whatever it says, as its
     /// paragraphs were (a play's verse was justified across its cell). An FB2's notes follow one another, where
     /// MuPDF's stylesheet starts a page at every section's title (a page a note). An epigraph in
     /// a heading's header is centred: Standard Ebooks shrink it to its lines and centre that
@@ -162,6 +164,7 @@ public enum MuPDF {
             body[name="notes"] section > title, body[name="comments"] section > title { page-break-before: auto !important; }
             header [epub-type~="epigraph"], header [epub-type~="epigraph"] * { text-align: center !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
+            table { text-align: left; }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")
             \(text) { line-height: \((typography.lineSpacing * 100).rounded() / 100) !important; }

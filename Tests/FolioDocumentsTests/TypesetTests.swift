@@ -600,6 +600,14 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(try x("THREE"), try x("ONE"), accuracy: 0.005, "after a cell spanning two columns")
         XCTAssertEqual(try x("ACROSS"), try x("Year"), accuracy: 0.005)
         XCTAssertEqual(try x("SPANNING"), try x("Year"), accuracy: 0.005, "a heading across the table")
+        // A table narrower than the line shares out its own width: the name stays whole. Its
+        // cell's bare text is ragged, though Folio justifies the body.
+        XCTAssertTrue(words.contains { $0.text == "Rosencrantz" }, "the name whole in a table of half the line")
+        let below = try XCTUnwrap(words.first { $0.text == "THREE" }).box.y1, last = try XCTUnwrap(words.first { $0.text == "END" }).box.y0
+        let cell = words.filter { $0.box.y0 > below && $0.box.y0 < last - 0.002 && $0.text != "Rosencrantz" }
+        let lines = Dictionary(grouping: cell) { ($0.box.y0 * 200).rounded() }.values.map { $0.map(\.box.x1).max() ?? 0 }
+        XCTAssertGreaterThan(lines.count, 2)
+        XCTAssertGreaterThan((lines.max() ?? 0) - (lines.min() ?? 0), 0.01, "ragged: \(lines)")
     }
 
     /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in

@@ -80,7 +80,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    cover (an EPUB 2 `<meta name="cover">`) is a placeholder of 1 × 1 pixels
   svgstyle.epub    a cover that is an SVG filling its lettering white by a rule of its own
                    stylesheet (`path { fill: #fff }`) over a black box, as Standard Ebooks' are
-  spans.epub       a table whose cells span columns (`colspan`) and rows (`rowspan`)
+  spans.epub       a table whose cells span columns (`colspan`) and rows (`rowspan`); a table
+                   of half the line, a long name beside a cell of many lines
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right by a rule naming the body's type) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
@@ -333,7 +334,8 @@ meant_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
              'hr { width: 50%; border: none; border-top: 6px solid black; height: 0; }\n'
              'var { font-variant: all-small-caps; font-style: normal; } .sc { font-variant: small-caps; }\n'
              '.whole { position: absolute; clip: rect(auto, auto, auto, auto); }\n'
-             'img, p.also { margin-left: auto; margin-right: auto; }\n')
+             'img, p.also { margin-left: auto; margin-right: auto; }\n'
+             'td { text-align: justify; }\n')
 meant = xhtml('<section epub:type="titlepage"><h1>Hiddentitle</h1></section>'
               '<p>Visible <span class="sr-only">Screenreader</span> <span class="whole">Unclipped</span> text.</p><p class="mid">Middle</p>'
               '<p class="also">Alsoleft</p>'
@@ -402,7 +404,10 @@ epub("play.epub", "Play", "en",
 # A table of cells spanning columns and rows, which MuPDF 1.21 lays out as if they spanned none.
 spans = ('<table><tr><td colspan="3">SPANNING the table</td></tr>'
          '<tr><td rowspan="2">Year</td><td>FIRST of two rows of a longer text than the others have</td><td>ONE</td></tr>'
-         '<tr><td>SECOND row</td><td>TWO</td></tr><tr><td colspan="2">ACROSS two</td><td>THREE</td></tr></table>')
+         '<tr><td>SECOND row</td><td>TWO</td></tr><tr><td colspan="2">ACROSS two</td><td>THREE</td></tr></table>'
+         # A table of half the line, its second cell's lines ragged though the body is justified.
+         '<table style="width: 50%"><tr><td>Rosencrantz</td><td>a bb ccc dddd eeeee a bb ccc dddd eeeee a bb ccc dddd eeeee'
+         ' a bb ccc dddd eeeee a bb ccc dddd eeeee END</td></tr></table>')
 epub("spans.epub", "Spans", "en", [("c.xhtml", "application/xhtml+xml", xhtml(spans))], ["c.xhtml"])
 
 # Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.

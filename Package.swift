@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(name: "FolioStateTests", dependencies: ["FolioState", "FolioBook"]),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState", "FolioImage", "FolioMath"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
-        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout", "FolioImage"]),
+        .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout", "FolioImage",
+                                                          "FolioMuPDF"]),
     ],
     swiftLanguageModes: [.v6]
 )

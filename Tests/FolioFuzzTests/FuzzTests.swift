@@ -2,6 +2,7 @@
 import FolioImage
 import FolioLayout
 @testable import FolioLibrary
+@testable import FolioMuPDF
 import FolioReader
 import FolioScript
 import Foundation
@@ -9,7 +10,8 @@ import Testing
 
 // Mutation fuzzing of everything that reads what a user or a file gives: the manifest parsers
 // (JSON, XML and binary plists) and the loader behind them, the record-script parser and its
-// player, and the PNG reader (whole and streamed). Each input must come back as a value or an
+// player, the PNG reader (whole and streamed), and an e-book's markup as Folio prepares it for
+// MuPDF (an FB2: its contents, its tables' columns, its hyphenation). Each input must come back as a value or an
 // error, quickly; a crash, a trap or a hang fails the run.
 //
 // `make test` runs a fixed number of inputs from a fixed seed (a few seconds, the same inputs
@@ -186,6 +188,41 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             _ = ScriptRunner(script: script, controller: BookController(library: library), fps: 30).run(limit: 2000)
         }
         #expect(played > 100, "most mutants should still parse and play")
+    }
+
+    /// An FB2 is one file of markup that goes through the prepared copy (the C bridge's
+    /// hand-written readers: contents, tables sized by their content, words hyphenated) before
+    /// MuPDF lays it out.
+    @Test func ebookMarkup() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let table = #"<table><tr><td colspan="2">Across</td></tr><tr><td rowspan="2">Name</td><td>A speech of some words, and more.</td></tr>"#
+            + "<tr><td>tragical-comical-historical</td></tr></table>"
+        let seeds = [
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" xmlns:l="http://www.w3.org/1999/xlink">
+            <description><title-info><book-title>Fuzz</book-title><lang>en</lang></title-info></description>
+            <body><title><p>The Book</p></title><section><title><p>One</p></title><p>Text &amp; more<a l:href="#n1" type="note">1</a>.</p>
+            \(table)<section><title><p>Deeper</p></title><poem><stanza><v>A line of verse</v></stanza></poem></section></section>
+            <section><p>Untitled, with a word-of-many-parts and a dash—here.</p>\(table)</section></body>
+            <body name="notes"><section id="n1"><title><p>1</p></title><p>A note.</p></section></body></FictionBook>
+            """,
+        ].map { Array($0.utf8) }
+        let file = dir.appendingPathComponent("book.fb2").path
+        var opened = 0
+        fuzz("fb2", seeds: seeds, dictionary: ["<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>", "<th>", #"<td colspan="99999">"#,
+                                                #"<td rowspan="0">"#, "<section>", "</section>", "<title>", "</title>", "<p>", "</p>",
+                                                "<!--", "-->", "&#x0;", "&nbsp;", "<", "—", "\u{AD}", "日本"],
+             iterations: 300) { input in
+            try Data(input).write(to: URL(fileURLWithPath: file))
+            let doc = try MuPDFDocument(path: file, fontSize: 11)
+            _ = doc.outline
+            for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
+            opened += 1
+        }
+        #expect(opened > 20, "most mutants should still open")
     }
 
     @Test func pngReader() throws {

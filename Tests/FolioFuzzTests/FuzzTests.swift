@@ -225,6 +225,49 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
         #expect(opened > 20, "most mutants should still open")
     }
 
+    /// An EPUB's chapter and stylesheet, mutated: headings kept with their text and their ids
+    /// moved, generated content, tables, entities, the head's styles (the C bridge's copy).
+    @Test func epubMarkup() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let css = #"@namespace epub "http://www.idpf.org/2007/ops"; [epub|type~="z3998:stage-direction"]::before { content: "("; }"#
+            + #" i::after { content: "4 x"; font-style: normal; } td.p { hyphens: none; width: 20%; } h2 { page-break-after: avoid; }"#
+        let chapter = #"<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html [<!ENTITY e "&#x201C;">]>"#
+            + #"<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="en"><head><title>t</title>"#
+            + #"<link rel="stylesheet" href="s.css"/><style>p:first-child { margin: 0 auto; width: 50%; }</style></head>"#
+            + #"<body epub:type="bodymatter z3998:drama"><section id="s1"><h2 id="h">One &e;</h2><p>Text <i>it</i> and more.</p>"#
+            + #"<section id="s2"><a id="x"></a><h3>Two</h3><p>Words of a paragraph, hyphen-ated.</p></section>"#
+            + #"<table><tr><td class="p" colspan="2">Across</td></tr><tr><td rowspan="2">Name</td><td><p>Verse</p><p>more</p></td></tr>"#
+            + #"<tr><td><i epub:type="z3998:stage-direction">Exit</i></td></tr></table><!-- <td> --><h2>Three</h2><p>End.</p></section>"#
+            + "</body></html>"
+        let container = #"<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">"#
+            + #"<rootfiles><rootfile full-path="c.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#
+        let package = #"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">"#
+            + #"<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">f</dc:identifier><dc:title>F</dc:title>"#
+            + #"<dc:language>en</dc:language></metadata><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>"#
+            + #"<item id="s" href="s.css" media-type="text/css"/></manifest><spine><itemref idref="c"/></spine></package>"#
+        let file = dir.appendingPathComponent("book.epub").path
+        var opened = 0, random = Random(state: 11)
+        fuzz("epub", seeds: [Array(chapter.utf8), Array(css.utf8)],
+             dictionary: ["<h2>", "</h2>", "<h3 id=\"y\">", "<section>", "</section>", "<table>", "</table>", "<tr>", "<td>", "</td>",
+                          #"<td colspan="16">"#, "::after", "::before", "content:", "\"\\", "<!--", "<![CDATA[", "&e;", "<", ">", "/>",
+                          "<style>", "</style>", "@media", "{", "}", "<math>", "<svg>"],
+             iterations: 150) { input in
+            // The mutant is the chapter or the stylesheet, as its seed was.
+            let isChapter = input.starts(with: Array("<?xml".utf8)) || random.below(2) == 0
+            let entries: [(String, [UInt8])] = [("mimetype", Array("application/epub+zip".utf8)), ("META-INF/container.xml", Array(container.utf8)),
+                                                 ("c.opf", Array(package.utf8)), ("c.xhtml", isChapter ? input : Array(chapter.utf8)),
+                                                 ("s.css", isChapter ? Array(css.utf8) : input)]
+            try Data(storedZip(entries)).write(to: URL(fileURLWithPath: file))
+            let doc = try MuPDFDocument(path: file, fontSize: 11)
+            _ = doc.outline
+            for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
+            opened += 1
+        }
+        #expect(opened > 20, "most mutants should still open")
+    }
+
     @Test func pngReader() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -258,4 +301,17 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             }
         }
     }
+}
+
+/// A zip of `entries` stored, not compressed (an EPUB's `mimetype` must be so, and first).
+func storedZip(_ entries: [(name: String, data: [UInt8])]) -> [UInt8] {
+    func le(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    var out: [UInt8] = [], central: [UInt8] = []
+    for (name, data) in entries {
+        let crc = Int(crc32(data)), offset = out.count, n = Array(name.utf8)
+        let common = le(20, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(crc, 4) + le(data.count, 4) + le(data.count, 4) + le(n.count, 2)
+        out += le(0x0403_4B50, 4) + common + le(0, 2) + n + data
+        central += le(0x0201_4B50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4) + n
+    }
+    return out + central + le(0x0605_4B50, 4) + le(0, 4) + le(entries.count, 2) + le(entries.count, 2) + le(central.count, 4) + le(out.count, 4) + le(0, 2)
 }

@@ -262,6 +262,13 @@ void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, fol
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path); fz_var(texts);
     fz_try(ctx) arch = fz_open_archive(ctx, path);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
+    // MuPDF takes any file of whole 512-byte blocks with six zero bytes at 257 for a tar
+    // archive (untar.c's v7 signature): a MOBI so shaped passed over the checks of its records
+    // below, and crashed MuPDF's reader. The books read here as archives are zips (EPUB, XPS).
+    if (arch && strcmp(fz_archive_format(ctx, arch), "zip")) {
+        fz_drop_archive(ctx, arch);
+        arch = NULL;
+    }
     if (!arch) fb_read_mobi_header(ctx, path, info);
     fz_try(ctx) {
         fb_check_depth(ctx, path, arch, info, &texts);

@@ -81,6 +81,15 @@ import Testing
         } throws: { "\($0)".contains("cannot hold the 8192000 bytes of text it claims") }
     }
 
+    /// A MOBI that MuPDF takes for a tar archive too (whole 512-byte blocks, six zero bytes at
+    /// 257) was read as an archive, past the checks of its records, and its last record, past
+    /// the file's end, crashed MuPDF's reader: it is refused in one line.
+    @Test func aMOBIShapedLikeATarArchiveIsCheckedAsAMOBI() throws {
+        #expect {
+            _ = try MuPDFDocument(path: path("tar-shaped.mobi"), fontSize: 11)
+        } throws: { "\($0)".contains("past the end of the file") }
+    }
+
     /// 30,000 titled sections, which MuPDF resolved one by one through the whole book at every
     /// layout (six minutes), and Folio as it listed the contents (50 s): the contents list the
     /// first 2,000.

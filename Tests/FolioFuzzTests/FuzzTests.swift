@@ -268,6 +268,45 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
         #expect(opened > 20, "most mutants should still open")
     }
 
+    /// Kindle books, mutated byte by byte: the Palm database, the MOBI and EXTH headers, the
+    /// NCX index, a KF8 book's skeleton, fragment and FDST records and its text (the C bridge's
+    /// hand-written readers, mobi.c, ncx.c, kf8.c). The seeds are the document tests' books.
+    @Test func kindleBooks() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../FolioDocumentsTests/Fixtures/make_ebooks.py").standardized
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [script.path, dir.path]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0, "the document tests' books")
+        let seeds = try ["book.mobi", "kindle.mobi", "kf8.azw3"].map { try [UInt8](Data(contentsOf: dir.appendingPathComponent($0))) }
+        let file = dir.appendingPathComponent("fuzzed.mobi").path
+        var opened = 0, random = Random(state: 13)
+        fuzz("kindle", seeds: seeds, dictionary: ["BOOKMOBI", "MOBI", "EXTH", "INDX", "TAGX", "FDST", "SKEL", "\u{0}\u{0}\u{0}\u{0}",
+                                                  "\u{FF}\u{FF}\u{FF}\u{FF}", "\u{7F}\u{FF}\u{FF}\u{FF}", "kindle:pos:fid:0001:off:",
+                                                  "filepos=", "<", "<head>", "aid=\"0\""],
+             iterations: 150) { input in
+            // Half the time the seed's database header, record table and first record are put
+            // back, so that the mutations reach the text and the indexes behind them.
+            var bytes = input
+            if random.below(2) == 0, let seed = seeds.first(where: { $0.prefix(32) == bytes.prefix(32) }), seed.count > 86 {
+                let first = Int(seed[86]) << 24 | Int(seed[87]) << 16 | Int(seed[88]) << 8 | Int(seed[89])
+                let kept = min(first, seed.count, bytes.count)
+                bytes.replaceSubrange(0..<kept, with: seed[0..<kept])
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let doc = try MuPDFDocument(path: file, fontSize: 11)
+            _ = doc.outline
+            for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
+            opened += 1
+        }
+        #expect(opened > 10, "some mutants should still open")
+    }
+
     @Test func pngReader() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

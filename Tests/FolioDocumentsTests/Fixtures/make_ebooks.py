@@ -435,6 +435,17 @@ with open(os.path.join(out, "cut-short.fb2"), "w") as f:
     f.write('<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
             "<description><title-info><book-title>Cut</book-title></title-info></description><body><section><p>ALPHA words</p></section></body><")
 
+# A MOBI that is a tar archive too, as MuPDF recognizes one (whole 512-byte blocks, six zero
+# bytes at 257), its last record starting past the file's end: read as an archive, it passed
+# over the checks of its records, and MuPDF's reader crashed.
+mobi("tar-shaped.mobi", mobi_text, "Tar Shaped", [(100, b"W")])
+raw = bytearray(open(os.path.join(out, "tar-shaped.mobi"), "rb").read())
+raw += bytes(-len(raw) % 512)
+raw[257:263] = bytes(6)
+struct.pack_into(">I", raw, 78 + 8 * (struct.unpack(">H", raw[76:78])[0] - 1), len(raw) + 4096)
+with open(os.path.join(out, "tar-shaped.mobi"), "wb") as f:
+    f.write(raw)
+
 # A header that claims a full name longer than the file, and no EXTH title.
 mobi("lying-header.mobi", mobi_text, "Short", [(100, b"Unknown")], name_length=0x7fffffff)
 

@@ -216,10 +216,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
                                                 #"<td rowspan="0">"#, "<section>", "</section>", "<title>", "</title>", "<p>", "</p>",
                                                 "<!--", "-->", "&#x0;", "&nbsp;", "<", "—", "\u{AD}", "日本"],
              iterations: 300) { input in
-            try Data(input).write(to: URL(fileURLWithPath: file))
-            let doc = try MuPDFDocument(path: file, fontSize: 11)
-            _ = doc.outline
-            for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
+            try readEBook(input, at: file)
             opened += 1
         }
         #expect(opened > 20, "most mutants should still open")
@@ -259,10 +256,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             let entries: [(String, [UInt8])] = [("mimetype", Array("application/epub+zip".utf8)), ("META-INF/container.xml", Array(container.utf8)),
                                                  ("c.opf", Array(package.utf8)), ("c.xhtml", isChapter ? input : Array(chapter.utf8)),
                                                  ("s.css", isChapter ? Array(css.utf8) : input)]
-            try Data(storedZip(entries)).write(to: URL(fileURLWithPath: file))
-            let doc = try MuPDFDocument(path: file, fontSize: 11)
-            _ = doc.outline
-            for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
+            try readEBook(storedZip(entries), at: file)
             opened += 1
         }
         #expect(opened > 20, "most mutants should still open")
@@ -298,10 +292,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
                 let kept = min(first, seed.count, bytes.count)
                 bytes.replaceSubrange(0..<kept, with: seed[0..<kept])
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: file))
-            let doc = try MuPDFDocument(path: file, fontSize: 11)
-            _ = doc.outline
-            for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
+            try readEBook(bytes, at: file)
             opened += 1
         }
         #expect(opened > 10, "some mutants should still open")
@@ -340,6 +331,15 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             }
         }
     }
+}
+
+/// Writes `bytes` to `file` and reads it as a reader does: opened, its contents and the text of
+/// its first two pages.
+func readEBook(_ bytes: [UInt8], at file: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    let doc = try MuPDFDocument(path: file, fontSize: 11)
+    _ = doc.outline
+    for page in 0..<min(doc.pageCount, 2) { _ = try? doc.text(page: page) }
 }
 
 /// A zip of `entries` stored, not compressed (an EPUB's `mimetype` must be so, and first).

@@ -10,8 +10,8 @@ import Testing
 
 // Mutation fuzzing of everything that reads what a user or a file gives: the manifest parsers
 // (JSON, XML and binary plists) and the loader behind them, the record-script parser and its
-// player, the PNG reader (whole and streamed), and an e-book's markup as Folio prepares it for
-// MuPDF (an FB2: its contents, its tables' columns, its hyphenation). Each input must come back as a value or an
+// player, the picture readers (PNG whole and streamed, JPEG and WebP as a comic's pages), and
+// the e-books Folio prepares for MuPDF (FB2, EPUB and Kindle books). Each input must come back as a value or an
 // error, quickly; a crash, a trap or a hang fails the run.
 //
 // `make test` runs a fixed number of inputs from a fixed seed (a few seconds, the same inputs
@@ -296,6 +296,28 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             opened += 1
         }
         #expect(opened > 10, "some mutants should still open")
+    }
+
+    /// A comic's JPEG and WebP pages (and PNG), mutated: their sizes read from their headers as
+    /// an archive is listed, and each decoded for a small page.
+    @Test func pictures() throws {
+        let seeds = [
+            "/9j/4AAQSkZJRgABAgAAAQABAAD//gAQTGF2YzU5LjM3LjEwMAD/2wBDAAgUFBcUFxsbGxsbGyAeICEhISAgICAhISEkJCQqKiokJCQhISQkKCgqKi4vLi"
+                + "srKisvLzIyMjw8OTlGRkhWVmf/xABMAAEBAAAAAAAAAAAAAAAAAAAABgEBAQAAAAAAAAAAAAAAAAAABAcQAQAAAAAAAAAAAAAAAAAAAAARAQAAAAAAAAAA"
+                + "AAAAAAAAAAD/wAARCAACAAQDASIAAhEAAxEA/9oADAMBAAIRAxEAPwCTABVN/9k=",
+            "UklGRjIAAABXRUJQVlA4ICYAAABwAQCdASoIAAYAA4BaJaACdAFAAAD+6WkRcJy6/rb8c/mudwAAAA==",
+            "UklGRh4AAABXRUJQVlA4TBEAAAAvBcAAAAfQwU70p/+BiOh/AAA=",
+        ].map { [UInt8](Data(base64Encoded: $0)!) } + [try PNG.encode(RGBAImage(width: 3, height: 2), compression: 6)]
+        var decoded = 0
+        fuzz("pictures", seeds: seeds, dictionary: ["\u{FF}\u{D8}", "\u{FF}\u{C0}", "\u{FF}\u{C2}", "\u{FF}\u{DA}", "\u{FF}\u{D9}", "RIFF", "WEBP",
+                                                    "VP8 ", "VP8L", "VP8X", "ANIM", "ANMF", "ALPH", "\u{FF}\u{FF}\u{FF}\u{7F}"],
+             iterations: 2000) { input in
+            _ = try? PageSources.imageSize(of: input)
+            let page = try PageSources.decode(input, path: "fuzzed", fit: PixelSize(width: 16, height: 16), maxPixels: 1 << 22)
+            #expect(page.image.pixels.count == page.image.width * page.image.height * 4)
+            decoded += 1
+        }
+        #expect(decoded > 20, "some mutants should still decode")
     }
 
     @Test func pngReader() throws {

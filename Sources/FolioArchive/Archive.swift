@@ -242,8 +242,9 @@ final class ArchiveDocument: PageSource, @unchecked Sendable {
             archive_read_support_filter_all(a)
             archive_read_support_format_all(a)
             if let password { archive_read_add_passphrase(a, password) }
+            // Thrown from here, the reader is whole, and its deinit frees the archive (freed here
+            // as well, it was freed twice: a file of text named .cbz crashed Folio).
             guard archive_read_open_filename(a, FileName.bytes(path), 1 << 16) == ARCHIVE_OK else {
-                defer { archive_read_free(a) }
                 throw PageError.invalid(path: path, message: "not a readable archive: \(ArchiveDocument.message(a))")
             }
         }

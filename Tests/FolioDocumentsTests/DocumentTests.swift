@@ -421,6 +421,18 @@ extension ArchiveTests {
         XCTAssertThrowsError(try Fixtures.documents.render(book.pages[2], fit: PixelSize(width: 300, height: 300)))
     }
 
+    /// A file named as an archive that libarchive does not recognise is refused in one line (its
+    /// reader was freed twice: a file of text named .cbz crashed Folio).
+    func testAFileThatIsNoArchiveIsRefusedInOneLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("folio-not-an-archive-\(UUID().uuidString).cbz")
+        try Data(String(repeating: "words of a letter, not an archive\n", count: 40).utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = Fixtures.folder  // registers the formats
+        XCTAssertThrowsError(try Fixtures.documents.open(file.path)) { error in
+            XCTAssertTrue("\(error)".contains("not a readable archive"), "\(error)")
+        }
+    }
+
     /// An encrypted entry was called "damaged", and --password was not tried on archives.
     func testEncryptedEntriesSaySoAndOpenWithThePassword() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") else { throw XCTSkip("needs zip (apt-get install zip)") }

@@ -1,3 +1,4 @@
+import FolioArchive
 @testable import FolioBook
 import FolioImage
 import FolioLayout
@@ -318,6 +319,39 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             decoded += 1
         }
         #expect(decoded > 20, "some mutants should still decode")
+    }
+
+    /// A comic archive, its ComicInfo.xml (or the whole zip) mutated: listed through libarchive,
+    /// its pictures' sizes read, its spreads and manga direction found, its pages drawn.
+    @Test func comicArchives() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let info = #"<?xml version="1.0"?><ComicInfo><Series>Fuzz &amp; Co</Series><Number>2</Number><Title>Pages</Title>"#
+            + #"<Writer>A. Writer</Writer><Manga>YesAndRightToLeft</Manga><Pages><Page Image="1" DoublePage="True"/>"#
+            + #"<Page Image="2" DoublePage="False"/></Pages></ComicInfo>"#
+        let pages: [(name: String, data: [UInt8])] = [
+            ("001.png", try PNG.encode(RGBAImage(width: 4, height: 6), compression: 6)),
+            ("002.png", try PNG.encode(RGBAImage(width: 8, height: 6), compression: 6)),
+            ("./sub/003.png", try PNG.encode(RGBAImage(width: 4, height: 6), compression: 6)),
+        ]
+        let zipped = storedZip([("ComicInfo.xml", Array(info.utf8))] + pages)
+        let file = dir.appendingPathComponent("book.cbz").path
+        var opened = 0, random = Random(state: 17)
+        fuzz("comic", seeds: [Array(info.utf8), zipped],
+             dictionary: ["<Page Image=\"0\" DoublePage=\"True\"/>", "<Manga>", "</Manga>", "&#x0;", "&lt;", "<Pages>", "PK\u{3}\u{4}",
+                          "\u{FF}\u{FF}\u{FF}\u{FF}", "../", "/etc/", "\u{0}"],
+             iterations: 150) { input in
+            // The mutant is the ComicInfo.xml, zipped with the pages, or the zip itself.
+            let bytes = input.starts(with: Array("<?xml".utf8)) && random.below(4) > 0
+                ? storedZip([("ComicInfo.xml", input)] + pages) : input
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let book = try ComicArchive.format.open(file, nil)
+            for page in 0..<min(book.pageCount, 4) { _ = try? book.render(page: page, fit: PixelSize(width: 16, height: 16)) }
+            _ = book.paperSize
+            opened += 1
+        }
+        #expect(opened > 20, "most mutants should still open")
     }
 
     @Test func pngReader() throws {

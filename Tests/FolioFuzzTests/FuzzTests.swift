@@ -6,6 +6,7 @@ import FolioLayout
 @testable import FolioMuPDF
 import FolioReader
 import FolioScript
+import FolioState
 import Foundation
 import Testing
 
@@ -352,6 +353,30 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             opened += 1
         }
         #expect(opened > 20, "most mutants should still open")
+    }
+
+    /// A book's identity, which finds a moved book's place: an EPUB's package identifier through
+    /// a ZIP's central directory read by hand, a PDF's trailer `/ID`, mutated (the zip's offsets,
+    /// lengths and names, the package's tags, the trailer's strings).
+    @Test func bookIdentities() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let container = #"<?xml version="1.0"?><container><rootfiles><rootfile full-path="OPS/p.opf"/></rootfiles></container>"#
+        let package = #"<package unique-identifier="u"><metadata><dc:identifier id="u">urn:uuid:1234</dc:identifier></metadata></package>"#
+        let epub = storedZip([("mimetype", Array("application/epub+zip".utf8)), ("META-INF/container.xml", Array(container.utf8)),
+                              ("OPS/p.opf", Array(package.utf8))])
+        let pdf = Array("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << /Size 2 /ID [<0A1B2C> (lit\\)eral)] >>\nstartxref\n9\n%%EOF\n".utf8)
+        let file = dir.appendingPathComponent("book").path
+        var named = 0
+        fuzz("identity", seeds: [epub, pdf], dictionary: ["PK\u{1}\u{2}", "PK\u{5}\u{6}", "PK\u{3}\u{4}", "\u{FF}\u{FF}\u{FF}\u{FF}",
+                                                          "/ID [", "<", ">", "(", ")", "\\", "startxref 0", "unique-identifier=",
+                                                          "<dc:identifier id=\"u\">", "full-path=\""],
+             iterations: 400) { input in
+            try Data(input).write(to: URL(fileURLWithPath: file))
+            if try BookIdentity(file: file).identifier != nil { named += 1 }
+        }
+        #expect(named > 20, "some mutants should still name their book")
     }
 
     @Test func pngReader() throws {

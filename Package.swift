@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState", "FolioImage", "FolioMath"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
         .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout", "FolioImage",
-                                                          "FolioMuPDF", "FolioArchive", "FolioState"]),
+                                                          "FolioMuPDF", "FolioArchive", "FolioState", "FolioDjVu"]),
     ],
     swiftLanguageModes: [.v6]
 )

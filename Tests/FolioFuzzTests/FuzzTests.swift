@@ -1,5 +1,6 @@
 import FolioArchive
 @testable import FolioBook
+import FolioDjVu
 import FolioImage
 import FolioLayout
 @testable import FolioLibrary
@@ -377,6 +378,43 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             if try BookIdentity(file: file).identifier != nil { named += 1 }
         }
         #expect(named > 20, "some mutants should still name their book")
+    }
+
+    /// DjVu documents, mutated byte by byte: opened (directory, outline and metadata read as
+    /// djvulibre's expressions), each page drawn small, its text and links read. The seeds are
+    /// the document tests' own book, bundled, and a covered one.
+    @Test func djvuDocuments() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../FolioDocumentsTests/Fixtures/make_djvu.py").standardized
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [script.path, dir.path]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0, "the document tests' DjVu files (djvulibre-bin)")
+        let seeds = try ["book.djvu", "covered.djvu"].map { try [UInt8](Data(contentsOf: dir.appendingPathComponent($0))) }
+        let format = DjVu.format(decodeTimeout: 5)
+        var opened = 0, tried = 0
+        fuzz("djvu", seeds: seeds, dictionary: ["AT&TFORM", "DJVM", "DIRM", "NAVM", "ANTz", "TXTz", "INFO", "Sjbz", "BG44", "FG44",
+                                                "INCL", "\u{FF}\u{FF}\u{FF}\u{FF}", "\u{0}\u{0}\u{0}\u{0}", "(bookmarks", "#99"],
+             iterations: 60) { input in
+            // Each mutant a file of its own: djvulibre maps the file, and its threads may still
+            // read a document let go of, which a file cut short under them stops with SIGBUS.
+            let file = dir.appendingPathComponent("fuzzed-\(tried).djvu").path
+            if tried > 0 { try? FileManager.default.removeItem(atPath: dir.appendingPathComponent("fuzzed-\(tried - 1).djvu").path) }
+            tried += 1
+            try Data(input).write(to: URL(fileURLWithPath: file))
+            let book = try format.open(file, nil)
+            for page in 0..<min(book.pageCount, 3) {
+                _ = try? book.render(page: page, fit: PixelSize(width: 24, height: 24))
+                _ = try? book.text(page: page)
+            }
+            opened += 1
+        }
+        #expect(opened > 5, "some mutants should still open")
     }
 
     @Test func pngReader() throws {

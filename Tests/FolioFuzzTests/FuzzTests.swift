@@ -197,8 +197,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     /// hand-written readers: contents, tables sized by their content, words hyphenated) before
     /// MuPDF lays it out.
     @Test func ebookMarkup() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let table = #"<table><tr><td colspan="2">Across</td></tr><tr><td rowspan="2">Name</td><td>A speech of some words, and more.</td></tr>"#
             + "<tr><td>tragical-comical-historical</td></tr></table>"
@@ -228,8 +227,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     /// An EPUB's chapter and stylesheet, mutated: headings kept with their text and their ids
     /// moved, generated content, tables, entities, the head's styles (the C bridge's copy).
     @Test func epubMarkup() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let css = #"@namespace epub "http://www.idpf.org/2007/ops"; [epub|type~="z3998:stage-direction"]::before { content: "("; }"#
             + #" i::after { content: "4 x"; font-style: normal; } td.p { hyphens: none; width: 20%; } h2 { page-break-after: avoid; }"#
@@ -269,17 +267,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     /// NCX index, a KF8 book's skeleton, fragment and FDST records and its text (the C bridge's
     /// hand-written readers, mobi.c, ncx.c, kf8.c). The seeds are the document tests' books.
     @Test func kindleBooks() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../FolioDocumentsTests/Fixtures/make_ebooks.py").standardized
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder(filledBy: "make_ebooks.py")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [script.path, dir.path]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0, "the document tests' books")
         let seeds = try ["book.mobi", "kindle.mobi", "kf8.azw3"].map { try [UInt8](Data(contentsOf: dir.appendingPathComponent($0))) }
         let file = dir.appendingPathComponent("fuzzed.mobi").path
         var opened = 0, random = Random(state: 13)
@@ -326,8 +315,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     /// A comic archive, its ComicInfo.xml (or the whole zip) mutated: listed through libarchive,
     /// its pictures' sizes read, its spreads and manga direction found, its pages drawn.
     @Test func comicArchives() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let info = #"<?xml version="1.0"?><ComicInfo><Series>Fuzz &amp; Co</Series><Number>2</Number><Title>Pages</Title>"#
             + #"<Writer>A. Writer</Writer><Manga>YesAndRightToLeft</Manga><Pages><Page Image="1" DoublePage="True"/>"#
@@ -360,8 +348,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     /// a ZIP's central directory read by hand, a PDF's trailer `/ID`, mutated (the zip's offsets,
     /// lengths and names, the package's tags, the trailer's strings).
     @Test func bookIdentities() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let container = #"<?xml version="1.0"?><container><rootfiles><rootfile full-path="OPS/p.opf"/></rootfiles></container>"#
         let package = #"<package unique-identifier="u"><metadata><dc:identifier id="u">urn:uuid:1234</dc:identifier></metadata></package>"#
@@ -384,17 +371,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     /// djvulibre's expressions), each page drawn small, its text and links read. The seeds are
     /// the document tests' own book, bundled, and a covered one.
     @Test func djvuDocuments() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../FolioDocumentsTests/Fixtures/make_djvu.py").standardized
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder(filledBy: "make_djvu.py")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [script.path, dir.path]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0, "the document tests' DjVu files (djvulibre-bin)")
         let seeds = try ["book.djvu", "covered.djvu"].map { try [UInt8](Data(contentsOf: dir.appendingPathComponent($0))) }
         let format = DjVu.format(decodeTimeout: 5)
         var opened = 0, tried = 0
@@ -418,8 +396,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
     }
 
     @Test func pngReader() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         var seeds: [[UInt8]] = []
         for (w, h) in [(1, 1), (7, 5), (40, 30), (90, 12)] {
@@ -450,6 +427,22 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             }
         }
     }
+}
+
+/// A new temporary folder for a fuzzer's files; filled by the document tests' fixture script
+/// `script` when one is named (the seeds are their books).
+func scratchFolder(filledBy script: String? = nil) throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    guard let script else { return dir }
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    python.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../FolioDocumentsTests/Fixtures/" + script).standardized.path, dir.path]
+    try python.run()
+    python.waitUntilExit()
+    try #require(python.terminationStatus == 0, "the document tests' \(script)")
+    return dir
 }
 
 /// Writes `bytes` to `file` and reads it as a reader does: opened, its contents and the text of

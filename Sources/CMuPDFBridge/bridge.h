@@ -210,6 +210,13 @@ int fb_attribute_at(const unsigned char *tag, size_t n, const char *name, size_t
 /// Where the element whose start tag (named `tag`, `n` bytes) ends at `end` ends: after its
 /// matching end tag (elements of the same name inside it counted), or at `total` (tags.c).
 size_t fb_element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n);
+/// `<style>` elements of a chapter's head read, at most (a book has a few; MuPDF reads each,
+/// and 50,000 took a minute).
+enum { fb_head_styles = 64 };
+/// Whether a `<style>` element starts at `i` of markup `s` (`n` bytes): 1 with its content
+/// after `*open` (its start tag's '>') to `*close` (its end tag's '<'); 0 when none starts
+/// there; -1 when one starts and is never closed (tags.c).
+int fb_style_at(const unsigned char *s, size_t n, size_t i, size_t *open, size_t *close);
 /// Whether start tag `tag` (`n` bytes after its '<') is a heading's, `h1` to `h6` (tags.c).
 int fb_is_heading(const unsigned char *tag, size_t n);
 size_t fb_text_characters(const unsigned char *s, size_t n);
@@ -417,6 +424,9 @@ void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_opti
 /// Adds the generated content of a stylesheet's rules (outside at-rules) whose selectors are
 /// simple (`name.class[epub|type~="value"]::before`, any part missing) to `options`.
 void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options *options);
+/// Adds what the `<style>`s of a chapter's head (markup `s`, `n` bytes) keep unhyphenated and
+/// generate to `options`, as a stylesheet file's (`fb_read_unhyphenated`, `fb_read_generated`).
+void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options *options);
 /// Whether `g`'s selector names the element of start tag `tag` (`n` bytes after its '<').
 int fb_generated_matches(const folio_generated *g, const unsigned char *tag, size_t n);
 /// Writes `g`'s text, in its font style.

@@ -372,7 +372,12 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             if (opf_path && !strcmp(name, opf_path) && !pictures) {
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(ctx, name, entry)) {
-                prepared = folio_prepare_markup(ctx, entry, &local, book_lang, cache);
+                // The chapter's own styles, for it alone.
+                folio_typeset_options chapter = local;
+                unsigned char *markup;
+                size_t markup_len = fz_buffer_storage(ctx, entry, &markup);
+                fb_read_head_styles(markup, markup_len, &chapter);
+                prepared = folio_prepare_markup(ctx, entry, &chapter, book_lang, cache);
                 fz_buffer *with_cover = covered && !strcmp(name, cover_chapter) ? folio_put_cover(ctx, prepared, cover) : NULL;
                 if (with_cover) {
                     fz_drop_buffer(ctx, prepared);

@@ -1,6 +1,8 @@
 // Generated content: the text a book's stylesheets put before or after elements (`::before`,
 // `::after { content: "…" }`), which MuPDF 1.21 does not read, written into the markup's copy as
 // text (typeset.c). Standard Ebooks' plays put every stage direction in parentheses so.
+// A chapter's own `<style>`s add to the book's stylesheets' rules for that chapter alone
+// (`fb_read_head_styles`).
 // Does not: follow compound selectors (descendants, children, several attributes), counters,
 // quotes or `attr()`, rules inside `@media` or `@supports`, or any property of the rule but
 // `font-style`; the text is the stylesheet's, never the book's markup or anything outside.
@@ -187,4 +189,21 @@ void fb_put_generated(fb_writer *w, const folio_generated *g) {
         else fz_append_byte(w->ctx, w->out, *c);
     }
     if (g->style) fz_append_string(w->ctx, w->out, "</span>");
+}
+
+void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options *options) {
+    int styles = 0;
+    for (size_t i = 0; i + 7 < n && styles < fb_head_styles; i++) {
+        if (s[i] != '<') continue;
+        // The head ends where the body starts.
+        if (fb_tag_named(s + i + 1, n - i - 1, "body")) return;
+        size_t open, close;
+        int style = fb_style_at(s, n, i, &open, &close);
+        if (style < 0) return;
+        if (!style) continue;
+        styles++;
+        if (options->hyphenate) fb_read_unhyphenated(s + open + 1, close - open - 1, options);
+        fb_read_generated(s + open + 1, close - open - 1, options);
+        i = close;
+    }
 }

@@ -99,3 +99,12 @@ int fb_is_heading(const unsigned char *tag, size_t n) {
         if (fb_tag_named(tag, n, headings[k])) return 1;
     return 0;
 }
+
+int fb_style_at(const unsigned char *s, size_t n, size_t i, size_t *open, size_t *close) {
+    if (i + 7 >= n || s[i] != '<' || !fb_tag_named(s + i + 1, n - i - 1, "style")) return 0;
+    *open = fb_tag_end(s, n, i);
+    if (*open >= n) return -1;
+    *close = *open + 1;
+    while (*close + 8 <= n && !(s[*close] == '<' && !strncasecmp((const char *)s + *close, "</style", 7))) (*close)++;
+    return *close + 8 > n ? -1 : 1;
+}

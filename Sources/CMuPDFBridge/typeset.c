@@ -170,22 +170,18 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     fb_put(w, s + close, n - close);
 }
 
-/// `<style>` elements of a chapter's head read, at most (a book has a few).
-enum { head_styles = 64 };
 
 /// Writes a head's content (`n` bytes at `s`), each `<style>`'s rules through
-/// `fb_put_css`, as a stylesheet file's are; the styles past `head_styles` are left out.
+/// `fb_put_css`, as a stylesheet file's are; the styles past `fb_head_styles` are left out.
 static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
     size_t from = 0;
     int styles = 0;
     for (size_t i = 0; i + 7 < n; i++) {
-        if (s[i] != '<' || !fb_tag_named(s + i + 1, n - i - 1, "style")) continue;
-        size_t open = fb_tag_end(s, n, i);
-        if (open >= n) break;
-        size_t close = open + 1;
-        while (close + 8 <= n && !(s[close] == '<' && !strncasecmp((const char *)s + close, "</style", 7))) close++;
-        if (close + 8 > n) break;
-        if (++styles > head_styles) {
+        size_t open, close;
+        int style = fb_style_at(s, n, i, &open, &close);
+        if (style < 0) break;
+        if (!style) continue;
+        if (++styles > fb_head_styles) {
             // Left out whole, its end tag with it: MuPDF reads each (50,000 took a minute).
             fb_put(w, s + from, i - from);
             from = fb_tag_end(s, n, close) + 1;

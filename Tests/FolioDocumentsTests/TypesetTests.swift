@@ -483,6 +483,9 @@ final class TypesetTests: XCTestCase {
         let doc = try TypesetBooks.open("generated.epub")
         let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text)
         XCTAssertEqual(words, ["Enter", "(Exit", "Ham.)", "now.", "\u{2014}", "Marked", "cell", "A", "yZ", "b."])
+        // A chapter's own style, for that chapter alone.
+        XCTAssertEqual(try XCTUnwrap(doc.text(page: 1)).words.map(\.text), ["CUE", "Line"])
+        XCTAssertEqual(try XCTUnwrap(doc.text(page: 2)).words.map(\.text), ["After"])
     }
 
     /// Entities a chapter declares in its DOCTYPE are read as declared (MuPDF printed "&O;poison,&C;"),

@@ -43,7 +43,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    content: "…" }`), as Standard Ebooks' plays put stage directions in parentheses:
                    by `epub:type`, by element and class (a hexadecimal escape: an em dash), and
                    rules that must put nothing (an empty string, a descendant selector, `@media
-                   print`)
+                   print`); a second chapter whose own `<style>` generates text, and a third it
+                   is not for
   parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
                    each part's heading, parts 13 to 24 listed under part 12, parts 3 and 16
                    starting pages
@@ -280,7 +281,10 @@ generated_body = ('<p>Enter <i epub:type="z3998:stage-direction">Exit <b>Ham</b>
 epub("generated.epub", "Generated", "en",
      [("g.css", "text/css", generated_css),
       ("g.xhtml", "application/xhtml+xml", xhtml(generated_body, '<link rel="stylesheet" href="g.css" type="text/css"/>',
-                                                 ' xmlns:epub="http://www.idpf.org/2007/ops"'))], ["g.xhtml"])
+                                                 ' xmlns:epub="http://www.idpf.org/2007/ops"')),
+      # A chapter whose own style generates text, and one after it that the style is not for.
+      ("h.xhtml", "application/xhtml+xml", xhtml('<p class="cue">Line</p>', '<style type="text/css">p.cue::before { content: "CUE "; }</style>')),
+      ("i.xhtml", "application/xhtml+xml", xhtml('<p class="cue">After</p>'))], ["g.xhtml", "h.xhtml", "i.xhtml"])
 
 # Headings that fall at pages' feet: a printed book carries each over to its text.
 keep_lines = lambda n: "".join(f"<p>Line {k} of section {n}.</p>" for k in range(n * 7 % 5 + 1))

@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(name: "FolioCLITests", dependencies: ["FolioBook", "FolioLayout", "FolioState", "FolioImage", "FolioMath"]),
         .testTarget(name: "FolioOverlayTests", dependencies: ["FolioOverlay", "FolioOverlayText", "FolioImage"]),
         .testTarget(name: "FolioFuzzTests", dependencies: ["FolioBook", "FolioLibrary", "FolioReader", "FolioScript", "FolioLayout", "FolioImage",
-                                                          "FolioMuPDF", "FolioArchive", "FolioState", "FolioDjVu"]),
+                                                          "FolioMuPDF", "FolioArchive", "FolioState", "FolioDjVu",
+                                                          "FolioPDF"]),
     ],
     swiftLanguageModes: [.v6]
 )

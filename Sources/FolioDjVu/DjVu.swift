@@ -109,7 +109,7 @@ final class DjVuHandle {
                 drain()
                 return status
             }
-            if !mailbox.wait(until: deadline), Date() >= deadline {
+            guard waitForMessage(until: deadline) else {
                 ddjvu_job_stop(job)
                 stopped = true
                 throw timedOut()
@@ -135,7 +135,7 @@ final class DjVuHandle {
             let exp = read()
             drain()
             if folio_miniexp_is_dummy(exp) == 0 { return exp }
-            guard mailbox.wait(until: deadline) || Date() < deadline else { throw late() }
+            guard waitForMessage(until: deadline) else { throw late() }
         }
     }
 
@@ -145,7 +145,7 @@ final class DjVuHandle {
         var status = folio_ddjvu_pageinfo(document, Int32(index), &info)
         while status.rawValue < DDJVU_JOB_OK.rawValue {
             drain()
-            if !mailbox.wait(until: deadline), Date() >= deadline { throw DjVuDocument.PageTrouble.slow }
+            guard waitForMessage(until: deadline) else { throw DjVuDocument.PageTrouble.slow }
             status = folio_ddjvu_pageinfo(document, Int32(index), &info)
         }
         drain()
@@ -154,6 +154,15 @@ final class DjVuHandle {
         // allocated (pages are drawn at the size asked).
         guard info.width > 0, info.height > 0 else { throw DjVuDocument.PageTrouble.noSize }
         return DjVuDocument.PageInfo(width: Double(info.width), height: Double(info.height), rotation: Int(info.rotation) & 3)
+    }
+
+    /// Waits until djvulibre posts a message or `deadline` comes; false once it has come. The
+    /// deadline is looked at whatever wakes the wait: a document that includes itself posts
+    /// messages without end, and a wait that only timed out when none came never ended.
+    private func waitForMessage(until deadline: Date) -> Bool {
+        guard Date() < deadline else { return false }
+        _ = mailbox.wait(until: deadline)
+        return true
     }
 
     /// Handles the messages waiting: errors are kept (the last few) for the next failure.

@@ -1,4 +1,5 @@
 import FolioBook
+import FolioDjVu
 import FolioLibrary
 import Foundation
 import XCTest
@@ -158,6 +159,22 @@ final class DjVuTests: XCTestCase {
             probe.show([0])
             XCTAssertNotNil(probe.image(0), name)
         }
+    }
+
+    /// A page whose annotations include the document without end: djvulibre posts messages all
+    /// along, and a wait that timed out only when none came never ended (reading the page's
+    /// links hung Folio). It gives up at the decode timeout. Run aside, so that a hang fails the
+    /// test rather than stopping the suite.
+    func testAPageIncludingItsDocumentWithoutEndGivesUpInTime() throws {
+        let book = try DjVu.format(decodeTimeout: 2).open(try Fixtures.djvu("looping.djvu"), nil)
+        let done = DispatchSemaphore(value: 0)
+        let started = Date()
+        DispatchQueue.global().async {
+            for page in 0..<book.pageCount { _ = book.links(page: page) }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "links still read after 30 s")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1, "one page's annotations waited for (the loop reproduced)")
     }
 
     /// A page claiming 65535 × 65535 pixels (its data is for 400 × 600): one error naming the

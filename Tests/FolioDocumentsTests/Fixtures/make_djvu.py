@@ -17,7 +17,8 @@ cycle/index.djvu, cycle2/index.djvu: indirect documents whose page includes itse
   includes a shared file that includes it back; fifo/index.djvu: one whose second page is a FIFO.
 covered.djvu: a red square cover, 400 x 400 (c44), then page 1 twice.
 Bad input: garbage.djvu, truncated.djvu, lying.djvu (a chunk claims 2 GB), huge.djvu (a page
-claims 65535 x 65535 pixels).
+claims 65535 x 65535 pixels), looping.djvu (the book, changed so that reading a page's
+annotations includes the document without end).
 """
 import os
 import shutil
@@ -160,4 +161,12 @@ fifo = os.path.join(out, "fifo")
 indirect(fifo, [("p1.djvu", 1), ("p2.djvu", 1)])
 shutil.copy(path("photo.djvu"), os.path.join(fifo, "p1.djvu"))
 os.mkfifo(os.path.join(fifo, "p2.djvu"))
+# The book with three bytes changed and a chunk name put in (as a fuzzer changed it): reading a
+# page's annotations, djvulibre includes the document without end, posting messages all along.
+looping = bytearray(open(book, "rb").read())
+looping[2055] = 0xEF
+looping[2660] = 0x7F
+looping[2110:2110] = b"NAVM"
+with open(os.path.join(out, "looping.djvu"), "wb") as f:
+    f.write(looping)
 shutil.rmtree(tmp)

@@ -392,34 +392,16 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
         #expect(opened > 5, "some mutants should still open")
     }
 
-    /// PDFs, mutated byte by byte (poppler repairs what it can): a page of text with a link, an
-    /// outline and a form field, opened, drawn small, its text read.
+    /// PDFs, mutated byte by byte (poppler repairs what it can): the document tests' pages of
+    /// rotated, cropped and transparent content, form fields and a damaged cross-reference
+    /// table, opened, drawn small, their text, links and labels read.
     @Test func pdfDocuments() throws {
-        let dir = try scratchFolder()
+        let dir = try scratchFolder(filledBy: "make_pdf_cases.py")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let text = "BT /F1 24 Tf 40 700 Td (Hello PDF words) Tj ET"
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R /AcroForm << /Fields [8 0 R] >> >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>"
-                + " /Annots [9 0 R 8 0 R] >>",
-            "<< /Length \(text.utf8.count) >>\nstream\n\(text)\nendstream",
-            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-            "<< /Type /Outlines /First 7 0 R /Last 7 0 R /Count 1 >>",
-            "<< /Title (Chapter \\(one\\)) /Parent 6 0 R /Dest [3 0 R /XYZ 0 400 0] >>",
-            "<< /FT /Tx /T (name) /V (value) /Rect [40 600 200 620] /Subtype /Widget /P 3 0 R >>",
-            "<< /Type /Annot /Subtype /Link /Rect [40 690 200 730] /A << /S /URI /URI (https://example.org) >> >>",
-        ]
-        var pdf = "%PDF-1.7\n", offsets: [Int] = []
-        for (n, object) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(n + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /ID [<0A1B> <0A1B>] >>\nstartxref\n\(xref)\n%%EOF\n"
+        let seeds = try ["rotated.pdf", "form.pdf", "fillable.pdf", "transparency.pdf", "bad-xref.pdf"]
+            .map { try [UInt8](Data(contentsOf: dir.appendingPathComponent($0))) }
         var opened = 0, tried = 0
-        fuzz("pdf", seeds: [Array(pdf.utf8)], dictionary: ["obj", "endobj", "stream", "endstream", "/Length 99999999", "<<", ">>", "[", "]",
+        fuzz("pdf", seeds: seeds, dictionary: ["obj", "endobj", "stream", "endstream", "/Length 99999999", "<<", ">>", "[", "]",
                                                            "/Kids [3 0 R 3 0 R]", "/Parent 2 0 R", "0 R", "/Count -1", "/First 7 0 R",
                                                            "xref", "trailer", "(", ")", "\\", "/Filter /FlateDecode", "/Encrypt"],
              iterations: 60) { input in

@@ -207,6 +207,8 @@ size_t fb_tag_end(const unsigned char *s, size_t n, size_t i);
 /// Where the value of attribute `name` lies in the start tag `tag` (`n` bytes after its '<'):
 /// from `*start` to `*end`, its closing quote (`n` when it has none); 0 if absent (tags.c).
 int fb_attribute_at(const unsigned char *tag, size_t n, const char *name, size_t *start, size_t *end);
+/// The length of the name the tag `tag` (`n` bytes after its '<') starts with (tags.c).
+size_t fb_tag_name_length(const unsigned char *tag, size_t n);
 /// Where the element whose start tag (named `tag`, `n` bytes) ends at `end` ends: after its
 /// matching end tag (elements of the same name inside it counted), or at `total` (tags.c).
 size_t fb_element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n);

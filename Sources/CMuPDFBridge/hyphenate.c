@@ -446,8 +446,7 @@ int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_opti
     char value[512];
     if (fb_attribute(tag, n, "style", value, sizeof value) && sets_no_hyphens((const unsigned char *)value, strlen(value))) return 1;
     if (!options->unhyphenated_count) return 0;
-    size_t len = 0;
-    while (len < n && len < 47 && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    size_t len = fb_tag_name_length(tag, n < 47 ? n : 47);
     char classes[512] = "";
     fb_attribute(tag, n, "class", classes, sizeof classes);
     for (int k = 0; k < options->unhyphenated_count; k++) {

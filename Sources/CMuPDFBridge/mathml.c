@@ -69,17 +69,15 @@ static int parse(const unsigned char *s, size_t n, math_tree *t, int *last) {
             i = j;
             continue;
         }
-        if (n - i >= 4 && !memcmp(s + i, "<!--", 4)) {
-            size_t end = i + 4;
-            while (end + 3 <= n && memcmp(s + end, "-->", 3)) end++;
-            i = end + 3 <= n ? end + 3 : n;
+        size_t comment = fb_section_end(s, n, i, "<!--", "-->");
+        if (comment) {
+            i = comment;
             continue;
         }
         size_t end = fb_tag_end(s, n, i);
         if (end >= n) break;
         const unsigned char *name = s + i + 1 + (s[i + 1] == '/');
-        size_t len = 0;
-        while (name + len < s + end && name[len] != ' ' && name[len] != '/' && name[len] != '\t' && name[len] != '\n' && name[len] != '\r') len++;
+        size_t len = fb_tag_name_length(name, (size_t)(s + end - name));
         const unsigned char *colon = memchr(name, ':', len);
         if (colon) { len -= (size_t)(colon + 1 - name); name = colon + 1; }
         if (s[i + 1] == '/') {

@@ -57,9 +57,14 @@ int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out
 
 /// Where the element whose start tag (named `tag`, `n` bytes) ends at `end` ends: after its
 /// matching end tag (elements of the same name inside it counted), or the markup's end.
-size_t fb_element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
+size_t fb_tag_name_length(const unsigned char *tag, size_t n) {
     size_t len = 0;
     while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    return len;
+}
+
+size_t fb_element_end(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
+    size_t len = fb_tag_name_length(tag, n);
     if (!len || (end >= 2 && s[end - 2] == '/')) return end;
     int depth = 1;
     // The first '>' at or after the tag looked at, found once for all the tags before it (each

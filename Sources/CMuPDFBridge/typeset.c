@@ -94,8 +94,7 @@ enum { generated_depth = 16, generated_limit = 10000 };
 static size_t end_tag_at(const unsigned char *s, size_t total, size_t end, const unsigned char *tag, size_t n) {
     size_t after = fb_element_end(s, total - end > 16384 ? end + 16384 : total, end, tag, n), at = after > end ? after - 1 : end;
     while (at > end && s[at] != '<') at--;
-    size_t len = 0;
-    while (len < n && tag[len] != ' ' && tag[len] != '>' && tag[len] != '/' && tag[len] != '\t' && tag[len] != '\n' && tag[len] != '\r') len++;
+    size_t len = fb_tag_name_length(tag, n);
     return at > end && s[at + 1] == '/' && after - at > len + 2 && !strncasecmp((const char *)s + at + 2, (const char *)tag, len) ? at : 0;
 }
 
@@ -133,8 +132,7 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
         return 1;
     }
     if (++w->headings <= fb_outline_headings) return 0;
-    size_t name = 1;
-    while (name < n && s[name] != ' ' && s[name] != '>' && s[name] != '/' && s[name] != '\t' && s[name] != '\n' && s[name] != '\r') name++;
+    size_t name = 1 + fb_tag_name_length(s + 1, n - 1);
     fz_append_string(w->ctx, w->out, "<p");
     fb_put(w, s + name, n - name);
     w->plain_heading = n < 2 || s[n - 2] != '/';

@@ -22,6 +22,8 @@ typedef struct {
     int width_set;
     double width;            // a percentage; -1 when none or not one
     int small_caps;          // `font-variant: all-small-caps`, `font-variant-caps: …small-caps`
+    double font_em;          // a `font-size` in pixels, points or rems, in ems; 0 when none
+    int font_important;      // that size is `!important`
 } css_block;
 
 /// `v` as a percentage ("25%"), else -1.
@@ -59,9 +61,19 @@ static int at_most_a_pixel(const char *v) {
     return end != v && x > 0 && x <= 1 && (!strcmp(end, "px") || !strcmp(end, "pt"));
 }
 
+/// Font size `v` in ems when it is one of pixels, points or rems (a browser's medium size, 16
+/// pixels, is an em, as MuPDF's `medium` is), else 0.
+static double absolute_em(const char *v) {
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || x <= 0 || x > 1000) return 0;
+    return !strcmp(end, "px") ? x / 16 : !strcmp(end, "pt") ? x / 12 : !strcmp(end, "rem") ? x : 0;
+}
+
 /// Reads declaration `name: value` (both lower case, trimmed, `!important` dropped) into `b`.
-static void read_declaration(css_block *b, const char *name, const char *value) {
-    if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
+static void read_declaration(css_block *b, const char *name, const char *value, int important) {
+    if (!strcmp(name, "font-size")) b->font_em = absolute_em(value), b->font_important = important;
+    else if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
     else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
     else if (!strcmp(name, "clip")) b->off_screen |= clipped_away(value);
     else if (!strcmp(name, "height")) b->tiny |= at_most_a_pixel(value);
@@ -125,6 +137,11 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
 ///   line is.
 /// - All small caps (`font-variant: all-small-caps`, `font-variant-caps`, which MuPDF does not
 ///   read) are small caps: capitals stay capitals, the rest is set as browsers set it.
+/// - A font size in pixels, points or rems is one in ems of the reader's size, as a browser's
+///   medium size is 16 pixels: MuPDF takes a pixel for a point whatever the reader's size, and
+///   rems for 16 of them, so that Project Gutenberg's page numbers (`font-size: 13px`) stood
+///   larger than the text, and a book sized in points (`body { font-size: 10pt }`) kept its size
+///   whatever the reader chose.
 static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size) {
     size_t k = 0;
     // Each declaration written whole or not at all.
@@ -133,6 +150,7 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
     double width = b->width;
     if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");
     if (b->small_caps) ADD("font-variant: small-caps; ");
+    if (b->font_em > 0) ADD("font-size: %gem%s; ", b->font_em, b->font_important ? " !important" : "");
     // MuPDF takes a percentage width of what the margins leave: the margins give the width.
     int centred = (b->left_auto && b->right_auto) || (hr && !b->left_set && !b->right_set);
     if (centred && !img && width > 0 && width < 100)
@@ -165,7 +183,7 @@ static css_block read_block(const unsigned char *s, size_t n) {
         char *important = strstr(value, "!important");
         if (important) *important = 0, v = strlen(value);
         while (v && isspace((unsigned char)value[v - 1])) value[--v] = 0;
-        if (a && v) read_declaration(&b, name, value);
+        if (a && v) read_declaration(&b, name, value, important != NULL);
         i++;
     }
     return b;

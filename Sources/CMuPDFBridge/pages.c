@@ -196,15 +196,26 @@ int folio_mu_render(folio_mu_doc *d, int index, float sx, float sy, float tx, fl
         fz_try(ctx) {
             pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), fz_make_irect(0, 0, width, height), NULL, 0, rgba);
             fz_matrix ctm = fz_make_matrix(sx, 0, 0, sy, tx - sx * bounds.x0, ty - sy * bounds.y0);
-            dev = fz_new_draw_device(ctx, ctm, pix);
+            // The page's content is drawn between its top and its bottom (and 2 points over, for
+            // a glyph rising above its line): MuPDF draws the rules and ground of a box that
+            // goes on from the page before, or to the next, where the box lies, above or below
+            // the page, over its running head or folio (a ruled table's rows struck them through).
+            fz_irect height_of_page = fz_irect_from_rect(fz_make_rect(0, ty - 2 * sy, width, ty + sy * (bounds.y1 - bounds.y0 + 2)));
+            dev = fz_new_draw_device_with_bbox(ctx, ctm, pix, &height_of_page);
             // The list's nodes are culled against this area in the page's own space (the device
             // does the transform): the pixmap's rectangle taken back there, not the pixmap's
             // pixels read as points (a small render kept only the page's top-left points).
             fz_rect area = fz_transform_rect(fz_make_rect(0, 0, width, height), fz_invert_matrix(ctm));
             fz_run_display_list(ctx, list, dev, fz_identity, area, cookie);
-            // The draw device maps page points to pixels itself: the lines are given in the page's points.
-            if (furniture) folio_draw_furniture(ctx, dev, fz_translate(bounds.x0, bounds.y0), furniture);
             fz_close_device(ctx, dev);
+            if (furniture) {
+                fz_drop_device(ctx, dev);
+                dev = NULL;
+                dev = fz_new_draw_device(ctx, ctm, pix);
+                // The draw device maps page points to pixels itself: the lines are given in the page's points.
+                folio_draw_furniture(ctx, dev, fz_translate(bounds.x0, bounds.y0), furniture);
+                fz_close_device(ctx, dev);
+            }
         }
         fz_always(ctx) {
             fz_drop_device(ctx, dev);

@@ -83,7 +83,15 @@ static int hidden_note(const unsigned char *tag, size_t n) {
 /// `margin-left: 12em` in the IDPF's Kusamakura) would narrow every line.
 static const char html5_blocks[] =
     "<style type=\"text/css\">article, aside, details, figcaption, figure, footer, header, hgroup, main, nav, section, summary"
-    " { display: block; }</style>";
+    " { display: block; }"
+    // What a browser's own stylesheet gives the presentational markup of older books, which
+    // MuPDF's does not (`put_presentation` names it).
+    " center { display: block; text-align: center; }"
+    " [folio-align=\"left\"] { text-align: left; } [folio-align=\"right\"] { text-align: right; }"
+    " [folio-align=\"center\"] { text-align: center; } [folio-align=\"justify\"] { text-align: justify; }"
+    " a[folio-anchor] { color: inherit; text-decoration: inherit; }"
+    " table[folio-border] td, table[folio-border] th { border-top-style: solid; border-top-width: 1px; }"
+    "</style>";
 
 /// Elements with generated content after them open at once, and generated texts a file, at most
 /// (each looks for its element's end: `end_tag_at`).
@@ -110,6 +118,49 @@ static void put_epub_type(fb_writer *w, const unsigned char *s, size_t close) {
     fz_append_string(w->ctx, w->out, " epub-type=\"");
     fb_put(w, s + 1 + start, end - start);
     fz_append_byte(w->ctx, w->out, '"');
+}
+
+/// Elements whose `align` sets their text's alignment (a table's or a picture's places the table
+/// or the picture, which MuPDF cannot).
+static const char *const aligned_tags[] = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "tr", "thead", "tbody", "tfoot", "caption"};
+
+/// Whether start tag `tag` (`n` bytes) has attribute `name`, its value quoted or not (a MOBI's
+/// markup writes `<a href=#c1>`).
+static int names_attribute(const unsigned char *tag, size_t n, const char *name) {
+    size_t k = strlen(name);
+    for (size_t i = 1; i + k < n; i++) {
+        if (!isspace(tag[i - 1]) || strncasecmp((const char *)tag + i, name, k)) continue;
+        size_t j = i + k;
+        while (j < n && tag[j] == ' ') j++;
+        if (j < n && tag[j] == '=') return 1;
+    }
+    return 0;
+}
+
+/// Writes the attributes that name start tag `s`'s (`close` bytes before its end) presentational
+/// markup to the rules `html5_blocks` gives it, as a browser's own stylesheet does; MuPDF's
+/// reads none of it, so that older books (Project Gutenberg's HTML) lost their layout:
+/// - `align="center"` (any case) on a paragraph, a heading or a cell: `folio-align="center"`;
+/// - an `a` that links nowhere (an anchor, `<a name="Page_21">[Pg 21]</a>`): `folio-anchor`, not
+///   set in a link's blue, as MuPDF sets every `a`;
+/// - `<table border="1">`: `folio-border`, a rule above each row. Not a box round each cell, as a
+///   browser draws: MuPDF ends a cell's box with its content, not its row, so the boxes of a
+///   row stood ragged, and a table's box spans its pages whole, over their heads and folios.
+static void put_presentation(fb_writer *w, const unsigned char *s, size_t close) {
+    const unsigned char *tag = s + 1;
+    size_t n = close - 1;
+    char value[16];
+    if (fb_tag_named(tag, n, "a")) {
+        if (!names_attribute(tag, n, "href") && !names_attribute(tag, n, "xlink:href")) fz_append_string(w->ctx, w->out, " folio-anchor=\"\"");
+    } else if (fb_tag_named(tag, n, "table")) {
+        if (fb_attribute(tag, n, "border", value, sizeof value) && atoi(value) > 0) fz_append_string(w->ctx, w->out, " folio-border=\"\"");
+    } else if (fb_attribute(tag, n, "align", value, sizeof value)) {
+        static const char *const alignments[] = {"left", "right", "center", "justify"};
+        int aligned = 0;
+        for (size_t k = 0; k < sizeof aligned_tags / sizeof *aligned_tags && !aligned; k++) aligned = fb_tag_named(tag, n, aligned_tags[k]);
+        for (size_t k = 0; k < sizeof alignments / sizeof *alignments && aligned; k++)
+            if (!strcasecmp(value, alignments[k])) fz_append_printf(w->ctx, w->out, " folio-align=\"%s\"", alignments[k]);
+    }
 }
 
 /// Whether tag `tag` (`n` bytes after its '<', an end tag's '/' included) is of an element MuPDF
@@ -145,7 +196,8 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
 /// break at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off
 /// the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
 /// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is
-/// given again (`put_epub_type`), an element its parent's first (`first`) is marked
+/// given again (`put_epub_type`), its presentational markup named (`put_presentation`), an
+/// element its parent's first (`first`) is marked
 /// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
 /// Folio sizes (`cell`, columns.c) `folio-cell`.
 static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell) {
@@ -163,6 +215,7 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
         if (leading) fz_append_string(w->ctx, w->out, " style=\"page-break-before:auto\"");
     }
     put_epub_type(w, s, close);
+    put_presentation(w, s, close);
     if (first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
     if (cell) fz_append_string(w->ctx, w->out, " folio-cell=\"\"");
     fb_put(w, s + close, n - close);

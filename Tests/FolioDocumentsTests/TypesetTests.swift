@@ -613,6 +613,73 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan((lines.max() ?? 0) - (lines.min() ?? 0), 0.01, "ragged: \(lines)")
     }
 
+    /// An older book's presentational markup is set as a browser's own stylesheet sets it
+    /// (MuPDF 1.21's reads none of it): sizes in points and pixels are ems of the reader's size
+    /// (16 pixels, 12 points an em), so that a body of 10 points grows with the reader's type and
+    /// a span of 12 pixels is three quarters of its paragraph; an anchor that links nowhere is
+    /// set as its text is, a link in blue; `align` and `<center>` place their lines.
+    func testAnOlderBooksPresentationalMarkupIsSetAsABrowserSetsIt() throws {
+        let book = try TypesetBooks.open("legacy.epub")
+        let words = try XCTUnwrap(book.text(page: 0)).words
+        func word(_ text: String, in words: [TextWord]) throws -> TextWord { try XCTUnwrap(words.first { $0.text.hasPrefix(text) }, text) }
+        let normal = try word("NORMALWORD", in: words).box
+        XCTAssertEqual(try word("SMALLWORD", in: words).box.height / normal.height, 0.75, accuracy: 0.06, "12 px in a paragraph of 16")
+        XCTAssertLessThan(try word("[Pg", in: words).box.height, normal.height * 0.9, "the page number of 13 px")
+        let large = try XCTUnwrap(TypesetBooks.open("legacy.epub", fontSize: 22).text(page: 0)).words
+        XCTAssertEqual(try word("NORMALWORD", in: large).box.height / normal.height, 2, accuracy: 0.15, "10 pt grows with the reader's type")
+        // Blue: the link; the heading's anchor and the page number's in their own colours.
+        let image = try book.render(page: 0, fit: PixelSize(width: 600, height: 960)).image
+        func blueness(_ box: PageRegion) -> Double {
+            var inked: [Double] = []
+            for y in Int(box.y0 * Double(image.height))..<Int(box.y1 * Double(image.height)) {
+                for x in Int(box.x0 * Double(image.width))..<Int(box.x1 * Double(image.width)) {
+                    let p = image.pixel(x, y)
+                    if Int(p.r) + Int(p.g) + Int(p.b) < 540 { inked.append(Double(p.b) - Double(p.r)) }
+                }
+            }
+            return inked.isEmpty ? 0 : inked.reduce(0, +) / Double(inked.count)
+        }
+        XCTAssertGreaterThan(blueness(try word("LINKED", in: words).box), 60, "a link")
+        XCTAssertGreaterThan(blueness(try word("UNQUOTED", in: words).box), 60, "a link written as in a MOBI")
+        XCTAssertLessThan(blueness(try word("ANCHORED", in: words).box), 20, "a heading's anchor")
+        XCTAssertLessThan(blueness(try word("[Pg", in: words).box), 20, "a page number's anchor")
+        // `align` and `<center>` against the text block's middle and right edge.
+        let frame = try XCTUnwrap(book.frame)
+        let left = try word("ANCHORED", in: words).box.x0, right = left + frame.block.width / frame.width, middle = (left + right) / 2
+        for centred in ["CENTRED", "DIVIDED", "OLDCENTRE"] {
+            let box = try word(centred, in: words).box
+            XCTAssertEqual((box.x0 + box.x1) / 2, middle, accuracy: 0.01, centred)
+        }
+        XCTAssertEqual(try word("RIGHTWARD", in: words).box.x1, right, accuracy: 0.01, "align=\"RIGHT\"")
+        XCTAssertGreaterThan(try word("CELLRIGHT", in: words).box.x0, middle, "a cell's align")
+    }
+
+    /// A table `border="1"` rules its rows, and only where they lie: a row going on from the page
+    /// before draws its rule neither over the running head nor anywhere above the text (MuPDF
+    /// draws a box where it lies, and the rule of a row begun on the page before struck the head
+    /// through).
+    func testARuledTablesRowsAreRuledAndItsMarginsAreNot() throws {
+        let book = try TypesetBooks.open("legacy.epub")
+        let frame = PageFrame(width: 362, height: 568, margins: .normal)
+        var continued = 0
+        for index in 1..<book.pageCount {
+            let words = try XCTUnwrap(book.text(page: index)).words
+            guard let first = words.first, !first.text.hasPrefix("R"), book.chapter(ofPage: index) == 1 else { continue }
+            continued += 1
+            let image = try book.render(page: index, fit: size).image
+            func inked(_ rows: Range<Int>) -> Int {
+                rows.map { y in (0..<image.width).filter { x in image.pixel(x, y).r < 120 }.count }.max() ?? 0
+            }
+            XCTAssertLessThan(inked(0..<Int(frame.top / frame.height * Double(image.height))), image.width / 4, "page \(index + 1): a rule in the head margin")
+            // The rule above the page's second row spans both columns.
+            let rows = words.filter { $0.text.hasPrefix("R") && Int($0.text.dropFirst()) != nil }
+            guard rows.count > 1, let before = words.last(where: { $0.box.y1 <= rows[1].box.y0 && $0.text.hasPrefix("END") }) else { continue }
+            let between = Int(before.box.y1 * Double(image.height))..<Int(rows[1].box.y0 * Double(image.height)) + 1
+            XCTAssertGreaterThan(Double(inked(between)), 0.6 * Double(image.width) * frame.block.width / frame.width, "page \(index + 1): the row's rule")
+        }
+        XCTAssertGreaterThan(continued, 0, "a row crossing pages")
+    }
+
     /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in
     /// another folder declares, by a path relative to itself, sets the words (a monospace face:
     /// eight i as wide as eight m); the stylesheet imported for print only is not.

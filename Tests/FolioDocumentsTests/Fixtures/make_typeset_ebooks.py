@@ -87,6 +87,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    name in one cell (set flush right by a rule naming the body's type) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
                    spoken together ruled on their left
+  legacy.epub      an older book's presentational markup (Project Gutenberg's HTML): a body sized in
+                   points, a span in pixels, page numbers in pixels around anchors that link
+                   nowhere, a heading's anchor, `align` on paragraphs, a div and a cell, `<center>`;
+                   a table `border="1"` of rows crossing pages
   meant.epub       what a browser shows of rules MuPDF reads otherwise: a title page's heading and
                    a span hidden from the eye as Standard Ebooks and "sr-only" rules hide them
                    (placed far off the page, clipped to a pixel) and one clipped to the whole of
@@ -413,6 +417,23 @@ spans = ('<table><tr><td colspan="3">SPANNING the table</td></tr>'
          '<table style="width: 50%"><tr><td>Rosencrantz</td><td>a bb ccc dddd eeeee a bb ccc dddd eeeee a bb ccc dddd eeeee'
          ' a bb ccc dddd eeeee a bb ccc dddd eeeee END</td></tr></table>')
 epub("spans.epub", "Spans", "en", [("c.xhtml", "application/xhtml+xml", xhtml(spans))], ["c.xhtml"])
+
+# An older book's presentational markup, as Project Gutenberg's HTML has it: sizes in points and
+# pixels, anchors that link nowhere, `align`, `<center>`, and a ruled table crossing pages.
+legacy_css = ("body { font-size: 10pt; } p { text-align: justify; } .small { font-size: 12px; }"
+              " .pagenum { position: absolute; left: 92%; font-size: 13px; color: #ababab; }")
+legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
+          '<p>Text before <a href="#CHAPTER_I">LINKED</a> and <span class="small">SMALLWORD</span> beside NORMALWORD. '
+          '<span class="pagenum"><a name="Page_3" id="Page_3">[Pg 3]</a></span></p>'
+          '<p align="center">CENTRED</p><p align="RIGHT">RIGHTWARD</p><div align="center">DIVIDED</div><center>OLDCENTRE</center>'
+          '<table><tr><td align="right">CELLRIGHT</td></tr></table><p><a href=#CHAPTER_I>UNQUOTED</a> link</p>')
+ruled = '<table border="1" cellpadding="4">' + "".join(
+    f"<tr><td>R{n}</td><td>{'a bb ccc dddd eeeee ' * (4 + n % 5)}END{n}</td></tr>" for n in range(30)) + "</table>"
+epub("legacy.epub", "Legacy", "en",
+     [("l.css", "text/css", legacy_css),
+      ("c0.xhtml", "application/xhtml+xml", xhtml(legacy, '<link rel="stylesheet" href="l.css" type="text/css"/>')),
+      ("c1.xhtml", "application/xhtml+xml", xhtml(ruled, '<link rel="stylesheet" href="l.css" type="text/css"/>'))],
+     ["c0.xhtml", "c1.xhtml"])
 
 # Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.
 mono = subprocess.run(["fc-match", "-f", "%{file}", "monospace"], capture_output=True, text=True).stdout

@@ -10,3 +10,11 @@ static inline ddjvu_status_t folio_ddjvu_fileinfo(ddjvu_document_t *doc, int fil
     return ddjvu_document_get_fileinfo(doc, file, info);
 }
 static inline int folio_miniexp_is_dummy(miniexp_t p) { return p == miniexp_dummy; }
+
+#include <linux/memfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// An anonymous file in memory, closed on exec, or -1 (memfd_create, which glibc declares only
+/// under _GNU_SOURCE).
+static inline int folio_memory_file(const char *name) { return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC); }

@@ -49,12 +49,61 @@ private final class Mailbox: @unchecked Sendable {
     }
 }
 
+/// A DjVu file of one page or a bundled document copied into memory (an anonymous file), which
+/// djvulibre reads instead of the file: djvulibre maps the file it opens, and a file cut short
+/// while it is mapped (written again in place while shown) stopped Folio with SIGBUS at the
+/// next page read from it. The copy costs the file's size in memory once, whatever the handles
+/// reading it. An indirect document (its pages files beside it, which djvulibre looks for beside
+/// the file it opens), a file over `largest` bytes, and where no anonymous file can be made, are
+/// read in place.
+final class DjVuSnapshot: Sendable {
+    private let fd: Int32
+    /// The name djvulibre opens the copy by.
+    var path: String { "/proc/self/fd/\(fd)" }
+    static let largest = 1 << 30
+
+    init?(of file: String) {
+        let source = Glibc.open(file, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { return nil }
+        defer { close(source) }
+        // "AT&TFORM", its size, then "DJVU" (a page), or "DJVM" and its directory, "DIRM", its
+        // size, and its flags: bundled where the high bit is set.
+        var head = [UInt8](repeating: 0, count: 25)
+        guard head.withUnsafeMutableBytes({ pread(source, $0.baseAddress, 25, 0) }) == 25,
+              head[0..<8].elementsEqual("AT&TFORM".utf8),
+              head[12..<16].elementsEqual("DJVU".utf8) || (head[12..<20].elementsEqual("DJVMDIRM".utf8) && head[24] & 0x80 != 0)
+        else { return nil }
+        fd = folio_memory_file("folio-djvu")
+        guard fd >= 0 else { return nil }
+        var copied = 0, buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0, copied + n <= Self.largest else { close(fd); return nil }
+            if n == 0 { break }
+            var at = 0
+            while at < n {
+                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + at, n - at) }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { close(fd); return nil }
+                at += w
+            }
+            copied += n
+        }
+        guard access(path, R_OK) == 0 else { close(fd); return nil }
+    }
+
+    deinit { close(fd) }
+}
+
 /// The document open in a ddjvuapi context of its own, and the last errors its messages told.
 /// Used by one thread at a time (the document's `HandlePool` lends it): contexts decode at once
 /// in different threads (what they share of djvulibre locks itself), and one context's
 /// messages are read by the one thread that waits on them.
 final class DjVuHandle {
     let path: String
+    /// The copy djvulibre reads (nil: the file itself), kept open while this handle is.
+    let snapshot: DjVuSnapshot?
     let context: OpaquePointer
     private(set) var document: OpaquePointer
     /// A job of `document` was stopped at a deadline. djvulibre keeps that page's decoding
@@ -64,15 +113,16 @@ final class DjVuHandle {
     private let mailbox: Mailbox
     private var errors: [String] = []
 
-    /// `path` opened in a new context; its directory is read by `open(deadline:)`.
-    private init(path: String) throws {
-        self.path = path
+    /// `path` (read from `snapshot` where there is one) opened in a new context; its directory
+    /// is read by `open(deadline:)`.
+    private init(path: String, snapshot: DjVuSnapshot?) throws {
+        (self.path, self.snapshot) = (path, snapshot)
         let mailbox = Mailbox()
         guard let context = ddjvu_context_create("folio") else { throw PageError.invalid(path: path, message: "djvulibre failed to start") }
         ddjvu_message_set_callback(context, { _, closure in
             closure.map { Unmanaged<Mailbox>.fromOpaque($0).takeUnretainedValue().post() }
         }, Unmanaged.passUnretained(mailbox).toOpaque())
-        guard let document = ddjvu_document_create_by_filename_utf8(context, path, 1) else {
+        guard let document = ddjvu_document_create_by_filename_utf8(context, snapshot?.path ?? path, 1) else {
             Self.close(context: context, document: nil)
             throw PageError.invalid(path: path, message: "not a readable DjVu document")
         }
@@ -87,10 +137,11 @@ final class DjVuHandle {
         ddjvu_context_release(context)
     }
 
-    /// `path` opened with its directory read (within `timeout` seconds) and its component files
-    /// checked (`DjVuExpressions.checkComponents`), and those files.
-    static func open(_ path: String, timeout: TimeInterval) throws -> (DjVuHandle, [DjVuExpressions.Component]) {
-        let handle = try DjVuHandle(path: path)
+    /// `path` opened with its directory read (within `timeout` seconds) from `snapshot` where
+    /// there is one, and its component files checked (`DjVuExpressions.checkComponents`), and
+    /// those files.
+    static func open(_ path: String, snapshot: DjVuSnapshot?, timeout: TimeInterval) throws -> (DjVuHandle, [DjVuExpressions.Component]) {
+        let handle = try DjVuHandle(path: path, snapshot: snapshot)
         let status = try handle.await(ddjvu_document_job(handle.document), deadline: Date(timeIntervalSinceNow: timeout)) {
             PageError.invalid(path: path, message: "took more than \(Int(timeout)) s to open")
         }
@@ -120,7 +171,7 @@ final class DjVuHandle {
     /// Opens the document again in this context if a job of it was stopped (within `timeout`).
     func reopenIfStopped(timeout: TimeInterval) throws {
         guard stopped else { return }
-        guard let fresh = ddjvu_document_create_by_filename_utf8(context, path, 1) else { throw failure("cannot be read") }
+        guard let fresh = ddjvu_document_create_by_filename_utf8(context, snapshot?.path ?? path, 1) else { throw failure("cannot be read") }
         ddjvu_job_release(ddjvu_document_job(document))
         (document, stopped) = (fresh, false)
         let status = try self.await(ddjvu_document_job(fresh), deadline: Date(timeIntervalSinceNow: timeout)) {
@@ -207,6 +258,8 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private let labels: [Int: String]
     private let pageIDs: [String: Int]
     let handles: HandlePool<DjVuHandle>
+    /// The copy of the file every handle reads (`DjVuSnapshot`), nil when they read the file.
+    private let snapshot: DjVuSnapshot?
     private let ownTimeout: TimeInterval?
     private var timeout: TimeInterval { ownTimeout ?? PageSources.decodeTimeout }
     private let sizeLock = NSLock()
@@ -233,7 +286,7 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         self.path = path
         ownTimeout = timeout
         let limit = timeout ?? PageSources.decodeTimeout
-        let (first, files) = try DjVuHandle.open(path, timeout: limit)
+        let (first, files) = try DjVuHandle.open(path, snapshot: DjVuSnapshot(of: path), timeout: limit)
         let deadline = Date(timeIntervalSinceNow: limit)
         let late = PageError.invalid(path: path, message: "took more than \(Int(limit)) s to open")
         let document = first.document
@@ -257,8 +310,9 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
         }
         aspect = Book.paperAspect(paper: paperSize)
         sizes = voters
-        let own = timeout
-        handles = HandlePool(first: first, limit: workers, open: { try DjVuHandle.open(path, timeout: own ?? PageSources.decodeTimeout).0 })
+        let (own, shared) = (timeout, first.snapshot)
+        snapshot = shared
+        handles = HandlePool(first: first, limit: workers, open: { try DjVuHandle.open(path, snapshot: shared, timeout: own ?? PageSources.decodeTimeout).0 })
     }
 
     // MARK: Pages
@@ -413,8 +467,8 @@ final class DjVuDocument: PageSource, @unchecked Sendable {
     private var textHandles: HandlePool<DjVuHandle> {
         textLock.withLock {
             if let texts { return texts }
-            let (path, own) = (path, ownTimeout)
-            let open = { try DjVuHandle.open(path, timeout: own ?? PageSources.decodeTimeout).0 }
+            let (path, own, snapshot) = (path, ownTimeout, snapshot)
+            let open = { try DjVuHandle.open(path, snapshot: snapshot, timeout: own ?? PageSources.decodeTimeout).0 }
             guard let first = try? open() else { return handles }
             let pool = HandlePool(first: first, limit: 2, open: open)
             texts = pool

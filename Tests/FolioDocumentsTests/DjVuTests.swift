@@ -177,6 +177,45 @@ final class DjVuTests: XCTestCase {
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 1, "one page's annotations waited for (the loop reproduced)")
     }
 
+    /// A file written again in place while it is shown keeps the pages it had when opened:
+    /// djvulibre maps the file it reads, so a page read after the file was cut short could not
+    /// be decoded, and one read while it was being written stopped Folio (SIGBUS, which no test
+    /// can catch: without the copy the second half ended two runs of three within their first
+    /// hundred pages). An indirect document reads its files where they lie, as before.
+    func testAFileWrittenOverWhileShownKeepsItsPages() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-djvu-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/book.djvu", original = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.djvu("book.djvu")))
+        try original.write(to: URL(fileURLWithPath: path))
+        let book = try DjVu.format(decodeTimeout: 10).open(path, nil)
+        let fit = PixelSize(width: 300, height: 450)
+        XCTAssertColour(try book.render(page: 0, fit: fit).image.pixel(150, 100), red, tolerance: 24, "the photo")
+        func writeOver(_ cut: Int, _ kept: Int) throws {
+            let file = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+            try file.truncate(atOffset: UInt64(cut))
+            try file.write(contentsOf: original.prefix(kept))
+            try file.close()
+        }
+        try writeOver(64, 0)
+        XCTAssertColour(try book.render(page: 1, fit: fit).image.pixel(150, 90), black, "the bar, read after the file was cut")
+        XCTAssertColour(try book.render(page: 2, fit: fit).image.pixel(25, 300), black, "the square")
+        // Pages decoding while the file is written over and over (a download into it).
+        let decoded = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for i in 0..<300 {
+                _ = try? book.render(page: i % 3, crop: PageCrop(full: PixelSize(width: 300 + i, height: 450 + i), x: 0, y: 0, width: 100, height: 100), paperAspect: 0.66)
+            }
+            decoded.signal()
+        }
+        for i in 0..<2000 { try writeOver(i % 7 * 100, i % 5 * 1000) }
+        decoded.wait()
+        XCTAssertColour(try book.render(page: 1, fit: fit).image.pixel(150, 90), black, "the bar after all")
+        // Pages of an indirect document are files of their own, read where they lie.
+        let indirect = try DjVu.format(decodeTimeout: 10).open(try Fixtures.djvu("indirect/index.djvu"), nil)
+        XCTAssertColour(try indirect.render(page: 1, fit: fit).image.pixel(150, 90), black, "an indirect document's bar")
+    }
+
     /// A page claiming 65535 × 65535 pixels (its data is for 400 × 600): one error naming the
     /// file and the page, nothing allocated for the size it claims.
     func testAPageClaimingAnAbsurdSizeIsOneErrorNamingThePage() throws {

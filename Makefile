@@ -9,7 +9,7 @@
 BUILD_PACKAGES := libglfw3-dev libgl-dev libegl-dev libopengl-dev libpng-dev \
                   libpoppler-glib-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libarchive-dev \
                   libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev \
-                  libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev \
+                  libharfbuzz-dev libfreetype-dev libdjvulibre-dev libpango1.0-dev libcairo2-dev libglib2.0-dev \
                   libhyphen-dev libfontconfig-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-ru \
                   hyphen-pl hyphen-nl hyphen-sv hyphen-da hyphen-no hyphen-cs hyphen-hu hyphen-uk hyphen-el hyphen-ca hyphen-pt-br hyphen-ro \
                   libsqlite3-dev libspeechd-dev libgl1-mesa-dri libegl-mesa0 dpkg-dev

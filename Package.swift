@@ -43,6 +43,8 @@ let package = Package(
         // pango's headers need glib's include folders, which only pkg-config knows; its cflags carry
         // gio's -pthread, which SwiftPM drops with a warning (the headers need no thread flag).
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // GLib's SHA-1 for the bridge (EPUB's font obfuscation); no -pthread in its flags.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -71,7 +73,7 @@ let package = Package(
         // MuPDF ships static libraries only; SwiftPM asks pkg-config for none of them, so the
         // list is `pkg-config --libs --static mupdf` plus harfbuzz, and libhyphen and fontconfig
         // for hyphenate.c and epubcopy.c (hyphenation, the reader's face).
-        .target(name: "CMuPDFBridge", dependencies: ["CMuPDF"], linkerSettings: [
+        .target(name: "CMuPDFBridge", dependencies: ["CMuPDF", "CGLib"], linkerSettings: [
             "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "freetype", "png16", "z",
             "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen", "fontconfig",
         ].map { .linkedLibrary($0) } + [

@@ -274,6 +274,20 @@ enum { fb_outline_headings = 2000 };
 /// The names a face's files take in the copy, in `folio_typeset_options.faces`' order.
 extern const char *const folio_face_files[4];
 
+/// EPUB's font obfuscation (obfuscation.c): the book's `encryption.xml`, the keys its identifiers
+/// give, and how many obfuscated fonts the copy could not undo.
+typedef struct {
+    fz_xml *enc;
+    unsigned char idpf[20], adobe[16];
+    int has_idpf, has_adobe;
+    int unread;
+} fb_obfuscation;
+/// Reads the keys of the book whose package is `opf_path` in `arch`, `enc` its encryption.xml.
+void fb_read_obfuscation(fz_context *ctx, fz_archive *arch, const char *opf_path, fz_xml *enc, fb_obfuscation *o);
+/// Whether entry `name` (its bytes `entry`) goes into the copy (not encryption.xml); an
+/// obfuscated font is undone in place, or emptied where undone it does not begin as a font does.
+int fb_undo_obfuscation(fz_context *ctx, fb_obfuscation *o, const char *name, fz_buffer *entry);
+
 /// The user stylesheet's faces of `serif`: the files `folio_prepare_epub` puts in every copy when
 /// `folio_has_default_serif` (MuPDF's own default serif, found faster by that name: epubcopy.c).
 extern const char folio_serif_css[];
@@ -328,10 +342,11 @@ fz_buffer *folio_prepare_mobi(fz_context *ctx, fz_buffer *file, const folio_type
 
 /// An EPUB's archive copied into a new in-memory EPUB, its markup files prepared, its
 /// picture pages (spine items that are pictures) given pages of markup and its `missing`
-/// chapters (`missing_count` entry names the archive lacks) a page each saying so; entries for
-/// which `skip` (may be NULL) answers 1 are left out. `opf_path`: the package file (may be NULL).
+/// chapters (`missing_count` entry names the archive lacks) a page each saying so; a book's
+/// obfuscated fonts undone, and its encryption.xml left out (`obfuscation`, NULL where it has
+/// none: `fb_undo_obfuscation`). `opf_path`: the package file (may be NULL).
 fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
-                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache,
+                              const char *book_lang, fb_obfuscation *obfuscation, folio_pattern_cache *cache,
                               char *const *missing, int missing_count);
 
 /// Links a note holds at most, and one of them: its words and its target (an address, or a

@@ -57,21 +57,6 @@ fz_context *fb_thread_context(folio_mu_doc *d, folio_mu_error *error) {
 
 // MARK: the prepared copy
 
-/// Whether `encryption.xml` lists `name` among what it obfuscates.
-static int obfuscated(fz_xml *enc, const char *name) {
-    for (fz_xml *r = enc ? fz_xml_find_dfs(enc, "CipherReference", NULL, NULL) : NULL; r;
-         r = fz_xml_find_next_dfs(r, "CipherReference", NULL, NULL)) {
-        const char *uri = fz_xml_att(r, "URI");
-        if (uri && !strcmp(uri, name)) return 1;
-    }
-    return 0;
-}
-
-/// What a prepared copy leaves out: META-INF/encryption.xml and the fonts it obfuscates.
-static int obfuscation_entry(void *user, const char *name) {
-    return !strcmp(name, "META-INF/encryption.xml") || obfuscated(user, name);
-}
-
 /// The language an FB2 book's description names (`<lang>`), into `out`.
 static void fb2_language(fz_buffer *buf, char *out, size_t size) {
     unsigned char *data;
@@ -184,8 +169,8 @@ static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting
 /// MOBI: its text hyphenated, its root's direction kept, its picture pages given pages, a MOBI's cover
 /// a page and its contents read from its index (`d->heads`). MuPDF refuses every EPUB holding
 /// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
-/// leaves out that file and the fonts it obfuscates (which MuPDF could not read: its own fonts
-/// stand in).
+/// leaves out that file and has the fonts it obfuscates undone (obfuscation.c; those it cannot
+/// undo left out, MuPDF's own fonts standing in).
 static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_mu_setting *setting, folio_mu_info *info) {
     const char *path = d->path;
     fz_archive *arch = NULL;
@@ -231,8 +216,11 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
         } else if (info->epub || info->obfuscated_fonts) {
             arch = fz_open_archive(ctx, path);
             enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
-            copy = folio_prepare_epub(ctx, arch, d->opf_path, &options, info->language, enc ? obfuscation_entry : NULL, enc, &cache,
+            fb_obfuscation obfuscation;
+            if (enc) fb_read_obfuscation(ctx, arch, d->opf_path, enc, &obfuscation);
+            copy = folio_prepare_epub(ctx, arch, d->opf_path, &options, info->language, enc ? &obfuscation : NULL, &cache,
                                       d->missing, d->missing_count);
+            info->unread_fonts = enc ? obfuscation.unread : 0;
             stream = fz_open_buffer(ctx, copy);
             // MuPDF 1.21 keeps an EPUB's page counts only for the stylesheet it was opened with
             // (the sum taken when opening, compared at each count).

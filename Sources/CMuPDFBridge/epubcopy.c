@@ -329,7 +329,7 @@ static void write_default_serif(fz_context *ctx, fz_zip_writer *writer) {
 }
 
 fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf_path, const folio_typeset_options *options,
-                              const char *book_lang, int (*skip)(void *user, const char *name), void *user, folio_pattern_cache *cache,
+                              const char *book_lang, fb_obfuscation *obfuscation, folio_pattern_cache *cache,
                               char *const *missing, int missing_count) {
     fz_buffer *copy = NULL, *entry = NULL, *prepared = NULL;
     fz_zip_writer *writer = NULL;
@@ -355,7 +355,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
         for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
             const char *dot = name ? strrchr(name, '.') : NULL;
-            if (!dot || strcasecmp(dot, ".css") || (skip && skip(user, name))) continue;
+            if (!dot || strcasecmp(dot, ".css")) continue;
             entry = fz_read_archive_entry(ctx, arch, name);
             unsigned char *css;
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
@@ -367,8 +367,13 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
         for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
             // Folders are listed as entries of their own and hold nothing.
-            if (!name || !*name || name[strlen(name) - 1] == '/' || (skip && skip(user, name))) continue;
+            if (!name || !*name || name[strlen(name) - 1] == '/') continue;
             entry = fz_read_archive_entry(ctx, arch, name);
+            if (obfuscation && !fb_undo_obfuscation(ctx, obfuscation, name, entry)) {
+                fz_drop_buffer(ctx, entry);
+                entry = NULL;
+                continue;
+            }
             if (opf_path && !strcmp(name, opf_path) && !pictures) {
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(ctx, name, entry)) {

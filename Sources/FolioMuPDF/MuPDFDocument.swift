@@ -112,7 +112,9 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     /// a layout given up (its first chapters shown), chapters missing from the book.
     var notes: [String] {
         var notes: [String] = []
-        if info.obfuscated_fonts != 0 { notes.append("its embedded fonts are obfuscated (META-INF/encryption.xml); shown in other fonts") }
+        if info.unread_fonts != 0 {
+            notes.append("\(info.unread_fonts == 1 ? "an embedded font is" : "\(info.unread_fonts) embedded fonts are") obfuscated (META-INF/encryption.xml) and could not be undone; shown in other fonts")
+        }
         if info.vertical != 0, reflowable { notes.append("its text is set vertically (writing-mode); Folio shows it horizontally") }
         if let language = missingPatterns { notes.append("no hyphenation patterns for its language (\(language)) are installed; not hyphenated") }
         if let family = typography.family, info.face == 0, reflowable, info.epub != 0 {

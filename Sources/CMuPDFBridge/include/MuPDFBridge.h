@@ -24,6 +24,7 @@ typedef struct {
     int pre_paginated;     ///< rendition:layout is pre-paginated (fixed-layout EPUB)
     int encrypted;         ///< content files are encrypted (DRM): encryption.xml or rights.xml
     int obfuscated_fonts;  ///< encryption.xml only obfuscates fonts (EPUB's font embedding, not DRM)
+    int unread_fonts;      ///< obfuscated fonts whose obfuscation could not be undone (emptied)
     /// A fixed-layout book's page size in CSS pixels (its viewport); 0 when it gives none.
     float viewport_width, viewport_height;
     /// A markup file nesting elements deeper than MuPDF's recursive layout survives (its name,

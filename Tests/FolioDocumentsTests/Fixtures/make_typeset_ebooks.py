@@ -48,6 +48,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
                    each part's heading, parts 13 to 24 listed under part 12, parts 3 and 16
                    starting pages
+  obfuscated.epub  the machine's monospace embedded twice, obfuscated by the IDPF's algorithm and by
+                   Adobe's (its key a second identifier, a urn:uuid), words of i, m, l and w in each;
+                   misobfuscated.epub the same, obfuscated with another book's keys
   imports.epub     a stylesheet that `@import`s, from another folder, one declaring a face (the
                    machine's monospace, found by fontconfig) by a path relative to itself, and a
                    stylesheet for print only that would undo it; two words of eight i and eight m
@@ -127,11 +130,13 @@ def xhtml(body, head="", html_attributes="", body_attributes=""):
             f"<head><title>t</title>{head}</head><body{body_attributes}>{body}</body></html>")
 
 
-def epub(name, title, language, files, spine, metadata="", spine_attributes="", properties=None, version="3.0"):
+def epub(name, title, language, files, spine, metadata="", spine_attributes="", properties=None, version="3.0", root=None):
     """files: (href, media type, data) under OEBPS/; spine: the hrefs in reading order;
-    properties: an item's properties by href."""
+    properties: an item's properties by href; root: entries by name at the archive's root."""
     with zipfile.ZipFile(os.path.join(out, name), "w") as z:
         entry(z, "mimetype", "application/epub+zip")
+        for root_name, data in (root or {}).items():
+            entry(z, root_name, data)
         entry(z, "META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
               'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
               'media-type="application/oebps-package+xml"/></rootfiles></container>')
@@ -448,6 +453,36 @@ if mono and os.path.isfile(mono):
           ("c0.xhtml", "application/xhtml+xml", xhtml('<p class="mono">iiiiiiii</p><p class="mono">mmmmmmmm</p>',
                                                       '<link rel="stylesheet" href="css/main.css" type="text/css"/>'))],
          ["c0.xhtml"])
+
+# Fonts obfuscated as publishers embed them: by the IDPF's algorithm (the SHA-1 of the unique
+# identifier over the first 1040 bytes) and by Adobe's (the 16 bytes of a urn:uuid identifier
+# over the first 1024); and a book whose font was obfuscated with another book's key.
+if mono and os.path.isfile(mono):
+    import hashlib
+
+    def obfuscated(data, key, span):
+        return bytes(b ^ key[i % len(key)] for i, b in enumerate(data[:span])) + data[span:]
+
+    def encryption(*fonts):
+        return ('<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+                'xmlns:enc="http://www.w3.org/2001/04/xmlenc#">' + "".join(
+                    f'<enc:EncryptedData><enc:EncryptionMethod Algorithm="{algorithm}"/>'
+                    f'<enc:CipherData><enc:CipherReference URI="OEBPS/{font}"/></enc:CipherData></enc:EncryptedData>'
+                    for font, algorithm in fonts) + "</encryption>")
+
+    IDPF, ADOBE = "http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"
+    uuid = "urn:uuid:12345678-9abc-def0-1234-56789abcdef0"
+    faces_css = ('@font-face { font-family: "Idpf Face"; src: url(fonts/idpf.ttf); } p.idpf { font-family: "Idpf Face"; }'
+                 ' @font-face { font-family: "Adobe Face"; src: url(fonts/adobe.ttf); } p.adobe { font-family: "Adobe Face"; }')
+    faces_text = xhtml('<p class="idpf">iiiiiiii</p><p class="idpf">mmmmmmmm</p><p class="adobe">llllllll</p><p class="adobe">wwwwwwww</p>',
+                       '<link rel="stylesheet" href="f.css" type="text/css"/>')
+    for book, identifier in [("obfuscated.epub", "folio-obfuscated.epub"), ("misobfuscated.epub", "folio-another-book")]:
+        epub(book, "Obfuscated", "en",
+             [("f.css", "text/css", faces_css), ("c0.xhtml", "application/xhtml+xml", faces_text),
+              ("fonts/idpf.ttf", "font/ttf", obfuscated(face, hashlib.sha1(identifier.encode()).digest(), 1040)),
+              ("fonts/adobe.ttf", "font/ttf", obfuscated(face, bytes.fromhex("123456789abcdef0123456789abcdef0"), 1024))],
+             ["c0.xhtml"], metadata=f"<dc:identifier>{uuid if book == 'obfuscated.epub' else 'urn:isbn:0'}</dc:identifier>",
+             root={"META-INF/encryption.xml": encryption(("fonts/idpf.ttf", IDPF), ("fonts/adobe.ttf", ADOBE))})
 
 # A transparent SVG picture, which MuPDF paints on white.
 logo = ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="300" height="300" viewBox="0 0 300 300">'

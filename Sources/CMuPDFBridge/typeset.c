@@ -456,12 +456,15 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             } else {
                 before_tag(w, &cell, tag, tag_len, s, n, end);
                 int sized_cell = starts_sized_cell(&cell, tag, tag_len);
-                if (!leading && !options->outline_headings) fb_look_for_heading(&keep, s, n, i);
+                // A MOBI's headings past those its contents hold are paragraphs (`put_plain_heading`).
+                if (!leading && (!options->outline_headings || w->headings < fb_outline_headings)) fb_look_for_heading(&keep, s, n, i);
                 unsigned char plain[2048];
                 const unsigned char *start_tag = s + i;
                 size_t start_len = end - i;
                 if (fb_keeps_tag(&keep, i, &start_tag, &start_len, plain, sizeof plain)) {
                     put_start_tag(w, start_tag, start_len, leading, first, sized_cell);
+                    // A MOBI's heading kept is one of its contents' headings all the same.
+                    if (i == keep.heading && options->outline_headings) w->headings++;
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     put_start_tag(w, s + i, end - i, leading, first, sized_cell);

@@ -460,10 +460,14 @@ final class TypesetTests: XCTestCase {
     /// stylesheets ask by `page-break-after: avoid`, which MuPDF does not read): at three sizes
     /// no page of forty sections ends with a heading (three and four did at 12 and 14 pt), a
     /// heading followed by a second stays with it, and each contents entry leads to the page its
-    /// heading is printed on.
+    /// heading is printed on; in a MOBI too, whose contents MuPDF makes from its headings.
     func testAHeadingIsNeverLeftAtAPagesFoot() throws {
+        let mobi = try EBooks.path("keep.mobi")
         for fontSize in [11.0, 12, 14] {
-            let doc = try TypesetBooks.open("keep.epub", fontSize: fontSize)
+            try check(try TypesetBooks.open("keep.epub", fontSize: fontSize), fontSize)
+            try check(try MuPDFDocument(path: mobi, fontSize: fontSize), fontSize)
+        }
+        func check(_ doc: MuPDFDocument, _ fontSize: Double) throws {
             var printed: [Int] = []
             for page in 0..<doc.pageCount {
                 let lines = try XCTUnwrap(doc.text(page: page)).lines.map { $0.map(\.text).joined(separator: " ") }
@@ -474,6 +478,17 @@ final class TypesetTests: XCTestCase {
             XCTAssertEqual(printed.count, 40)
             XCTAssertEqual(doc.outline.map(\.page), printed.map { Optional($0) }, "\(fontSize) pt")
         }
+    }
+
+    /// A MOBI's contents made from its headings hold the first 2,000 of them, kept with their
+    /// text or not (MuPDF resolves each through the whole book at every layout); the rest are
+    /// set as paragraphs, their text kept.
+    func testAMOBIsContentsHoldItsFirstTwoThousandHeadings() throws {
+        let doc = try MuPDFDocument(path: try EBooks.path("headings.mobi"), fontSize: 11)
+        XCTAssertEqual(doc.outline.count, 2000)
+        XCTAssertEqual(doc.outline.last?.title, "Section 2000")
+        let last = try XCTUnwrap(doc.text(page: doc.pageCount - 1)).lines.map { $0.map(\.text).joined(separator: " ") }
+        XCTAssertTrue(last.contains("Section 2500"), "\(last.suffix(3))")
     }
 
     /// Text a stylesheet puts before and after elements is printed (MuPDF reads no `content`):

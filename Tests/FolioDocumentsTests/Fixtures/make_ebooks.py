@@ -304,6 +304,14 @@ def mobi(name, html, full_name, exth, name_length=None, encoding="utf-8", pictur
 
 mobi_text = "<html><body>" + "".join(f"<h1>{w}</h1><p>{w.lower()} {FILLER * 3}</p>" for w in WORDS[:3]) + "</body></html>"
 mobi("book.mobi", mobi_text, "Kindle Words Full Name", [(100, b"K. Writer"), (503, "Kindle Words \u2014 Updated".encode())])
+# Headings that fall at pages' feet, as keep.epub of make_typeset_ebooks.py has them: its contents
+# are MuPDF's, made from the headings.
+keep_lines = lambda n: "".join(f"<p>Line {k} of section {n}.</p>" for k in range(n * 7 % 5 + 1))
+mobi("keep.mobi", "<html><body>" + "".join(f"<h3>Section {n}</h3>" + (f"<h4>Part {n}</h4>" if n % 5 == 0 else "") + keep_lines(n)
+                                             for n in range(1, 41)) + "</body></html>", "Keep", [(100, b"W")])
+# 2,500 headings: MuPDF's contents hold the first 2,000, the rest are set as paragraphs.
+mobi("headings.mobi", "<html><body>" + "".join(f"<h3>Section {n}</h3><p>Line of section {n}.</p>" for n in range(1, 2501))
+     + "</body></html>", "Headings", [(100, b"W")])
 # A poem as Kindle tools quote one: ten blockquotes deep (40 points each side in MuPDF's own
 # stylesheet, which pushed it off the page), among paragraphs enough for pages.
 quoted = ("<html><body>" + "".join(f"<p>{FILLER * 3}</p>" for _ in range(6)) + "<blockquote>" * 10

@@ -63,9 +63,12 @@ final class DjVuSnapshot: Sendable {
     static let largest = 1 << 30
 
     init?(of file: String) {
-        let source = Glibc.open(file, O_RDONLY | O_CLOEXEC)
+        // Not blocking on a FIFO put in the file's place since it was checked; a plain file only.
+        let source = Glibc.open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard source >= 0 else { return nil }
         defer { close(source) }
+        var info = stat()
+        guard fstat(source, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= Self.largest else { return nil }
         // "AT&TFORM", its size, then "DJVU" (a page), or "DJVM" and its directory, "DIRM", its
         // size, and its flags: bundled where the high bit is set.
         var head = [UInt8](repeating: 0, count: 25)

@@ -49,56 +49,6 @@ private final class Mailbox: @unchecked Sendable {
     }
 }
 
-/// A DjVu file of one page or a bundled document copied into memory (an anonymous file), which
-/// djvulibre reads instead of the file: djvulibre maps the file it opens, and a file cut short
-/// while it is mapped (written again in place while shown) stopped Folio with SIGBUS at the
-/// next page read from it. The copy costs the file's size in memory once, whatever the handles
-/// reading it. An indirect document (its pages files beside it, which djvulibre looks for beside
-/// the file it opens), a file over `largest` bytes, and where no anonymous file can be made, are
-/// read in place.
-final class DjVuSnapshot: Sendable {
-    private let fd: Int32
-    /// The name djvulibre opens the copy by.
-    var path: String { "/proc/self/fd/\(fd)" }
-    static let largest = 1 << 30
-
-    init?(of file: String) {
-        // Not blocking on a FIFO put in the file's place since it was checked; a plain file only.
-        let source = Glibc.open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard source >= 0 else { return nil }
-        defer { close(source) }
-        var info = stat()
-        guard fstat(source, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= Self.largest else { return nil }
-        // "AT&TFORM", its size, then "DJVU" (a page), or "DJVM" and its directory, "DIRM", its
-        // size, and its flags: bundled where the high bit is set.
-        var head = [UInt8](repeating: 0, count: 25)
-        guard head.withUnsafeMutableBytes({ pread(source, $0.baseAddress, 25, 0) }) == 25,
-              head[0..<8].elementsEqual("AT&TFORM".utf8),
-              head[12..<16].elementsEqual("DJVU".utf8) || (head[12..<20].elementsEqual("DJVMDIRM".utf8) && head[24] & 0x80 != 0)
-        else { return nil }
-        fd = folio_memory_file("folio-djvu")
-        guard fd >= 0 else { return nil }
-        var copied = 0, buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0, copied + n <= Self.largest else { close(fd); return nil }
-            if n == 0 { break }
-            var at = 0
-            while at < n {
-                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + at, n - at) }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { close(fd); return nil }
-                at += w
-            }
-            copied += n
-        }
-        guard access(path, R_OK) == 0 else { close(fd); return nil }
-    }
-
-    deinit { close(fd) }
-}
-
 /// The document open in a ddjvuapi context of its own, and the last errors its messages told.
 /// Used by one thread at a time (the document's `HandlePool` lends it): contexts decode at once
 /// in different threads (what they share of djvulibre locks itself), and one context's

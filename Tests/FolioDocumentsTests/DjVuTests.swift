@@ -216,6 +216,24 @@ final class DjVuTests: XCTestCase {
         XCTAssertColour(try indirect.render(page: 1, fit: fit).image.pixel(150, 90), black, "an indirect document's bar")
     }
 
+    /// A DjVu file that fails to open leaves the next one whole: djvulibre keeps what it read by
+    /// the name it opened, while anything of the file lives, and the copy of the next file, given
+    /// the name the failed one had, was read as the failed one (every file after it failed).
+    func testADjVuThatFailsToOpenLeavesTheNextWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-djvu-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let book = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.djvu("book.djvu")))
+        for round in 0..<3 {
+            // Its directory cut short: the open fails.
+            try book.prefix(60).write(to: URL(fileURLWithPath: folder + "/cut-\(round).djvu"))
+            XCTAssertThrowsError(try DjVu.format(decodeTimeout: 10).open(folder + "/cut-\(round).djvu", nil))
+            try book.write(to: URL(fileURLWithPath: folder + "/whole-\(round).djvu"))
+            let whole = try DjVu.format(decodeTimeout: 10).open(folder + "/whole-\(round).djvu", nil)
+            XCTAssertEqual(whole.pageCount, 3, "round \(round)")
+        }
+    }
+
     /// A page claiming 65535 × 65535 pixels (its data is for 400 × 600): one error naming the
     /// file and the page, nothing allocated for the size it claims.
     func testAPageClaimingAnAbsurdSizeIsOneErrorNamingThePage() throws {

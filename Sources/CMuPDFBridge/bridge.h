@@ -230,16 +230,29 @@ typedef struct _HyphenDict HyphenDict;
 
 enum { folio_unhyphenated_size = 64 };
 
-enum { folio_generated_size = 32 };
+enum { folio_generated_size = 32, folio_cell_widths_size = 32 };
 
-/// A stylesheet's generated content (`::before`, `::after { content: "…" }`), which MuPDF 1.21 does
-/// not read (generated.c): its selector's parts (empty where it names none) and its text.
+/// A simple selector, `name.class[epub|type~="value"]`: its parts, empty where it names none.
 typedef struct {
     char element[16], class_name[48], epub_type[48];
+} folio_selector;
+
+/// A stylesheet's generated content (`::before`, `::after { content: "…" }`), which MuPDF 1.21 does
+/// not read (generated.c): its selector and its text.
+typedef struct {
+    folio_selector selector;
     char text[64];  ///< UTF-8, the stylesheet's escapes read
     int after;      ///< 0: before the element's content, 1: after it
     int style;      ///< the `font-style` the rule gives it: 0 none, 1 normal, 2 italic
 } folio_generated;
+
+/// A stylesheet's percentage width for a table's cells (`td.persona { width: 20% }`), which
+/// columns.c gives their column: the last simple part of the rule's selector, and the share of
+/// the table's width.
+typedef struct {
+    folio_selector selector;
+    double share;
+} folio_cell_width;
 
 /// What preparing a book does.
 typedef struct {
@@ -258,9 +271,12 @@ typedef struct {
     /// which it resolves heading by heading through the whole book at every layout: past
     /// `fb_outline_headings` of them, the rest are written as paragraphs (typeset.c).
     int outline_headings;
-    /// The generated content of the book's stylesheets (`fb_read_generated`).
+    /// The generated content of the book's stylesheets, and their widths of table cells
+    /// (`fb_read_rules`).
     folio_generated generated[folio_generated_size];
     int generated_count;
+    folio_cell_width cell_widths[folio_cell_widths_size];
+    int cell_width_count;
     /// Characters a line holds (`folio_mu_setting.line_characters`; 0: 60).
     double line_characters;
 } folio_typeset_options;
@@ -412,10 +428,11 @@ typedef struct {
     double start[fb_table_columns_max + 1];
 } fb_table_columns;
 /// Whether the table of start tag `tag` (`tag_len` bytes after its '<'), ending at `end` in
-/// markup `s` (`n` bytes), has its columns sized by their content, for lines of `line`
-/// characters (0: 60), and where (`*out`); 0 where MuPDF's equal columns stay.
-int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end, double line,
-                  fb_table_columns *out);
+/// markup `s` (`n` bytes), has its columns sized by their content and the widths its cells are
+/// given, for lines of `options->line_characters` characters (0: 60), and where (`*out`); 0
+/// where MuPDF's equal columns stay.
+int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                  const folio_typeset_options *options, fb_table_columns *out);
 /// Writes the start of a block holding a cell's content, over `span` columns from `column` of
 /// table `t`; 0 when the cell lies outside the columns sized (nothing written).
 int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int span);
@@ -438,14 +455,15 @@ fz_buffer *fb_markup_as_read(fz_context *ctx, const unsigned char *s, size_t n);
 int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
-/// Adds the generated content of a stylesheet's rules (outside at-rules) whose selectors are
-/// simple (`name.class[epub|type~="value"]::before`, any part missing) to `options`.
-void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options *options);
+/// Adds to `options` the generated content of a stylesheet's rules (outside at-rules) whose
+/// selectors are simple (`name.class[epub|type~="value"]::before`, any part missing), and the
+/// percentage widths of its rules for table cells (the last simple part of their selectors).
+void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds what the `<style>`s of a chapter's head (markup `s`, `n` bytes) keep unhyphenated and
-/// generate to `options`, as a stylesheet file's (`fb_read_unhyphenated`, `fb_read_generated`).
+/// generate to `options`, as a stylesheet file's (`fb_read_unhyphenated`, `fb_read_rules`).
 void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options *options);
-/// Whether `g`'s selector names the element of start tag `tag` (`n` bytes after its '<').
-int fb_generated_matches(const folio_generated *g, const unsigned char *tag, size_t n);
+/// Whether selector `s` names the element of start tag `tag` (`n` bytes after its '<').
+int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_t n);
 /// Writes `g`'s text, in its font style.
 void fb_put_generated(fb_writer *w, const folio_generated *g);
 int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);

@@ -14,9 +14,11 @@
 // (`MuPDF.readingCSS`).
 // A cell spanning columns (`colspan`) lies over them and is left out of their sizing; one
 // spanning rows (`rowspan`) keeps its column from the cells of the rows it spans, though MuPDF
-// sets it in its first row only (that row as tall as it).
-// Does not: read stylesheets (a column's `width` is not known), size tables holding tables, or
-// change what a cell says.
+// sets it in its first row only (that row as tall as it). A cell given a percentage width (its
+// `width` attribute, its style, or the stylesheets' rules generated.c reads) gives its column
+// that share of the table, or its longest word where that is wider, as a browser does.
+// Does not: read widths in lengths (`10em`), size tables holding tables, or change what a cell
+// says.
 #include "bridge.h"
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +113,9 @@ int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span
     return column;
 }
 
-/// The share of the line the table of start tag `tag` (`n` bytes) is given as a percentage
-/// width (`width="75%"`, `style="width: 75%"`), else 1.
-static double table_share(const unsigned char *tag, size_t n) {
+/// The share start tag `tag` (`n` bytes) gives its element as a percentage width (`width="75%"`,
+/// `style="width: 75%"`), between 0.05 and 1; else 0.
+static double declared_share(const unsigned char *tag, size_t n) {
     char value[256];
     const char *width = NULL;
     if (fb_attribute(tag, n, "style", value, sizeof value)) {
@@ -122,17 +124,29 @@ static double table_share(const unsigned char *tag, size_t n) {
         while (width && (*width == ' ' || *width == ':')) width++;
     }
     if (!width && fb_attribute(tag, n, "width", value, sizeof value)) width = value;
-    if (!width) return 1;
+    if (!width) return 0;
     char *after;
     double share = strtod(width, &after) / 100;
-    return *after == '%' && share > 0.05 && share < 1 ? share : 1;
+    return *after == '%' && share > 0.05 && share < 1 ? share : 0;
 }
 
-int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end, double line_characters,
-                  fb_table_columns *out) {
-    double measure = (line_characters > 0 ? line_characters : 60) * table_share(tag, tag_len);
-    // What each column holds; a cell spanning columns counts in none (`spanning`).
+/// The share of the table's width the cell of start tag `tag` (`n` bytes) is given: its own
+/// (`declared_share`), else that of the last of the stylesheets' rules naming it; 0 for none.
+static double cell_share(const unsigned char *tag, size_t n, const folio_typeset_options *options) {
+    double share = declared_share(tag, n);
+    for (int k = options->cell_width_count - 1; k >= 0 && !share; k--)
+        if (fb_selector_matches(&options->cell_widths[k].selector, tag, n)) share = options->cell_widths[k].share;
+    return share;
+}
+
+int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                  const folio_typeset_options *options, fb_table_columns *out) {
+    double table = declared_share(tag, tag_len);
+    double measure = (options->line_characters > 0 ? options->line_characters : 60) * (table > 0 ? table : 1);
+    // What each column holds, and the share of the table its cells ask; a cell spanning columns
+    // counts in none (`spanning`).
     extent columns[fb_table_columns_max] = {{0, 0}}, spanning = {0, 0};
+    double shares[fb_table_columns_max] = {0};
     extent *column = &spanning;
     reading r = {0, 0, 0};
     fb_table_grid grid = {0};
@@ -177,6 +191,10 @@ int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, si
             int span, at = fb_grid_cell(&grid, tag, len, &span);
             if (r.in_cell || at < 0) return 0;
             column = span == 1 ? &columns[at] : &spanning;
+            if (span == 1) {
+                double share = cell_share(tag, len, options);
+                if (share > shares[at]) shares[at] = share;
+            }
             r.in_cell = !empty;
         } else if (r.in_cell && (fb_tag_named(name, name_len, "br") || (ending && fb_cell_block(name, name_len)))) {
             end_line(&r, column);
@@ -184,20 +202,32 @@ int fb_size_table(const unsigned char *s, size_t n, const unsigned char *tag, si
     }
     int count = grid.count;
     if (r.in_cell || count < 2) return 0;
-    // CSS 2.1's automatic layout: each column its longest word, and the rest of the line shared
-    // by how much more its longest line wants; where every line fits, each its longest line.
-    double word = 0, line = 0, width[fb_table_columns_max], total = 0;
+    // CSS 2.1's automatic layout: a column given a share of the table that share, or its
+    // longest word where that is wider; each other column its longest word, and the rest of the
+    // line shared by how much more its longest line wants; where every line fits, by how long
+    // its longest line is.
+    double word = 0, line = 0, width[fb_table_columns_max], total = 0, rest = measure;
     for (int k = 0; k < count; k++) {
         columns[k].word += 1;  // the room between columns
         columns[k].line += 1;
         if (columns[k].line < columns[k].word) columns[k].line = columns[k].word;
+        if (shares[k] > 0) {
+            width[k] = shares[k] * measure > columns[k].word ? shares[k] * measure : columns[k].word;
+            rest -= width[k];
+            continue;
+        }
         word += columns[k].word;
         line += columns[k].line;
     }
     for (int k = 0; k < count; k++) {
-        if (line <= measure) width[k] = columns[k].line;
-        else if (word >= measure || line <= word) width[k] = columns[k].word;
-        else width[k] = columns[k].word + (measure - word) * (columns[k].line - columns[k].word) / (line - word);
+        if (shares[k] > 0) {
+            total += width[k];
+            continue;
+        }
+        // The room left is theirs (the table spans its line): a column given a share keeps it.
+        if (line <= rest) width[k] = columns[k].line * rest / line;
+        else if (word >= rest || line <= word) width[k] = columns[k].word;
+        else width[k] = columns[k].word + (rest - word) * (columns[k].line - columns[k].word) / (line - word);
         total += width[k];
     }
     out->count = count;

@@ -360,7 +360,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             unsigned char *css;
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
             if (local.hyphenate) fb_read_unhyphenated(css, css_len, &local);
-            fb_read_generated(css, css_len, &local);
+            fb_read_rules(css, css_len, &local);
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }

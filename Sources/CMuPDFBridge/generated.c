@@ -1,14 +1,18 @@
-// Generated content: the text a book's stylesheets put before or after elements (`::before`,
-// `::after { content: "…" }`), which MuPDF 1.21 does not read, written into the markup's copy as
-// text (typeset.c). Standard Ebooks' plays put every stage direction in parentheses so.
+// Rules of a book's stylesheets that the prepared copy carries out itself, as MuPDF 1.21 reads
+// them not: generated content, the text they put before or after elements (`::before`,
+// `::after { content: "…" }`), written into the markup's copy as text (typeset.c), as Standard
+// Ebooks' plays put every stage direction in parentheses; and the percentage widths of table
+// cells (`td.persona { width: 20% }`), which columns.c gives their columns.
 // A chapter's own `<style>`s add to the book's stylesheets' rules for that chapter alone
 // (`fb_read_head_styles`).
-// Does not: follow compound selectors (descendants, children, several attributes), counters,
-// quotes or `attr()`, rules inside `@media` or `@supports`, or any property of the rule but
-// `font-style`; the text is the stylesheet's, never the book's markup or anything outside.
+// Does not: follow compound selectors (descendants, children, several attributes) for generated
+// content (a cell's width is read by the last part of its selector), counters, quotes or
+// `attr()`, rules inside `@media` or `@supports`, or any property of the rule but `font-style`,
+// `content` and `width`; the text is the stylesheet's, never the book's markup or anything outside.
 #include "bridge.h"
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -53,16 +57,17 @@ static int css_string(const unsigned char *v, size_t n, char *out, size_t size) 
     return k > 0;
 }
 
-/// Reads selector `s` (`n` bytes, trimmed) of the form `name.class[epub|type~="value"]::before`
-/// (each part but the pseudo-element may be missing) into `g`; 0 when it is not of that form.
-static int read_selector(const unsigned char *s, size_t n, folio_generated *g) {
+/// Reads selector `s` (`n` bytes, trimmed) of the form `name.class[epub|type~="value"]` into
+/// `g`, followed by `::before` or `::after` where `after` is given (`*after` then says which);
+/// each part but the pseudo-element may be missing; 0 when it is not of that form.
+static int read_selector(const unsigned char *s, size_t n, folio_selector *g, int *after) {
     static const char *const pseudo[] = {"::before", ":before", "::after", ":after"};
     size_t end = n;
-    for (int k = 0; k < 4 && end == n; k++) {
+    for (int k = 0; k < 4 && end == n && after; k++) {
         size_t len = strlen(pseudo[k]);
-        if (n > len && !strncasecmp((const char *)s + n - len, pseudo[k], len)) end = n - len, g->after = k >= 2;
+        if (n > len && !strncasecmp((const char *)s + n - len, pseudo[k], len)) end = n - len, *after = k >= 2;
     }
-    if (end == n || end == 0) return 0;
+    if ((after && end == n) || end == 0) return 0;
     size_t i = 0, k = 0;
     while (i < end && name_char(s[i]) && k + 1 < sizeof g->element) g->element[k++] = (char)tolower(s[i++]);
     g->element[k] = 0;
@@ -90,9 +95,11 @@ static int read_selector(const unsigned char *s, size_t n, folio_generated *g) {
     return i == end && (g->element[0] || g->class_name[0] || g->epub_type[0]);
 }
 
-/// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`.
-static int read_content(const unsigned char *s, size_t n, folio_generated *g) {
+/// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`, and its
+/// percentage `width` into `*width` (0 where it gives none); whether it has content.
+static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width) {
     int found = 0;
+    *width = 0;
     size_t i = 0;
     while (i < n) {
         size_t a = i;
@@ -114,6 +121,7 @@ static int read_content(const unsigned char *s, size_t n, folio_generated *g) {
         while (v < w && isspace(s[v])) v++;
         while (w > v && isspace(s[w - 1])) w--;
         if (b - a == 7 && !strncasecmp((const char *)s + a, "content", 7)) found = css_string(s + v, w - v, g->text, sizeof g->text);
+        if (b - a == 5 && !strncasecmp((const char *)s + a, "width", 5) && w > v && s[w - 1] == '%') *width = strtod((const char *)s + v, NULL) / 100;
         if (b - a == 10 && !strncasecmp((const char *)s + a, "font-style", 10))
             g->style = w - v == 6 && !strncasecmp((const char *)s + v, "normal", 6) ? 1 : w - v == 6 && !strncasecmp((const char *)s + v, "italic", 6) ? 2 : 0;
         i++;
@@ -121,9 +129,43 @@ static int read_content(const unsigned char *s, size_t n, folio_generated *g) {
     return found;
 }
 
-void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options *options) {
+/// Where the last simple part of selector `s` (`n` bytes, trimmed) begins: after its last
+/// combinator (white space, `>`, `+`, `~`) outside brackets and quotes.
+static size_t last_part(const unsigned char *s, size_t n) {
+    size_t at = 0;
+    int bracket = 0;
+    unsigned char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (quote) quote = s[i] == quote ? 0 : quote;
+        else if (s[i] == '"' || s[i] == '\'') quote = s[i];
+        else if (s[i] == '[') bracket++;
+        else if (s[i] == ']') bracket--;
+        else if (!bracket && (isspace(s[i]) || s[i] == '>' || s[i] == '+' || s[i] == '~')) at = i + 1;
+    }
+    return at;
+}
+
+/// Adds the widths rule `selectors` (`n` bytes, comma-separated) gives table cells, `share` of
+/// the table's, to `options`: by each selector's last part, where it names a cell or no element.
+static void add_cell_widths(const unsigned char *selectors, size_t n, double share, folio_typeset_options *options) {
+    for (size_t a = 0; a < n && options->cell_width_count < folio_cell_widths_size;) {
+        size_t b = a;
+        while (b < n && selectors[b] != ',') b++;
+        size_t x = a, y = b;
+        while (x < y && isspace(selectors[x])) x++;
+        while (y > x && isspace(selectors[y - 1])) y--;
+        x += last_part(selectors + x, y - x);
+        folio_cell_width c = {.share = share};
+        if (read_selector(selectors + x, y - x, &c.selector, NULL)
+            && (!c.selector.element[0] || !strcmp(c.selector.element, "td") || !strcmp(c.selector.element, "th")))
+            options->cell_widths[options->cell_width_count++] = c;
+        a = b + 1;
+    }
+}
+
+void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options) {
     size_t start = 0;
-    for (size_t i = 0; i < n && options->generated_count < folio_generated_size; i++) {
+    for (size_t i = 0; i < n && (options->generated_count < folio_generated_size || options->cell_width_count < folio_cell_widths_size); i++) {
         // Comments, and at-rules with their blocks, passed over.
         if (css[i] == '/' && i + 1 < n && css[i + 1] == '*') {
             i += 2;
@@ -147,7 +189,8 @@ void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options
         const unsigned char *close = memchr(css + i, '}', n - i);
         size_t end = close ? (size_t)(close - css) : n;
         folio_generated content = {0};
-        if (read_content(css + i + 1, end - i - 1, &content)) {
+        double width;
+        if (read_declarations(css + i + 1, end - i - 1, &content, &width)) {
             for (size_t a = start; a < i && options->generated_count < folio_generated_size;) {
                 size_t b = a;
                 while (b < i && css[b] != ',') b++;
@@ -155,10 +198,11 @@ void fb_read_generated(const unsigned char *css, size_t n, folio_typeset_options
                 while (x < y && isspace(css[x])) x++;
                 while (y > x && isspace(css[y - 1])) y--;
                 folio_generated g = content;
-                if (read_selector(css + x, y - x, &g)) options->generated[options->generated_count++] = g;
+                if (read_selector(css + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
                 a = b + 1;
             }
         }
+        if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
         i = end;
         start = end + 1;
     }
@@ -172,7 +216,7 @@ static int has_word(const char *list, const char *word) {
     return 0;
 }
 
-int fb_generated_matches(const folio_generated *g, const unsigned char *tag, size_t n) {
+int fb_selector_matches(const folio_selector *g, const unsigned char *tag, size_t n) {
     if (g->element[0] && !fb_tag_named(tag, n, g->element)) return 0;
     char value[512];
     if (g->class_name[0] && !(fb_attribute(tag, n, "class", value, sizeof value) && has_word(value, g->class_name))) return 0;
@@ -203,7 +247,7 @@ void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options
         if (!style) continue;
         styles++;
         if (options->hyphenate) fb_read_unhyphenated(s + open + 1, close - open - 1, options);
-        fb_read_generated(s + open + 1, close - open - 1, options);
+        fb_read_rules(s + open + 1, close - open - 1, options);
         i = close;
     }
 }

@@ -272,7 +272,7 @@ static int opens_element(const unsigned char *tag, size_t n) {
 typedef struct {
     int depth, ended;
     int sized, column, span, boxed;
-    double line_characters;
+    const folio_typeset_options *options;
     fb_table_columns table;
     fb_table_grid grid;
 } cell_state;
@@ -293,7 +293,7 @@ static void before_tag(fb_writer *w, cell_state *c, const unsigned char *tag, si
         if (!ending && c->sized && c->depth <= 1) c->column = fb_grid_cell(&c->grid, tag, n, &c->span);
         c->ended = 0;
     } else if (!c->depth && fb_tag_named(name, n - ending, "table")) {
-        c->sized = !ending && !empty && fb_size_table(s, total, tag, n, end, c->line_characters, &c->table);
+        c->sized = !ending && !empty && fb_size_table(s, total, tag, n, end, c->options, &c->table);
         memset(&c->grid, 0, sizeof c->grid);
     } else if (!c->depth && !ending && fb_tag_named(name, n, "tr")) {
         fb_grid_row(&c->grid);
@@ -335,7 +335,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     size_t closes[sizeof kept_whole / sizeof *kept_whole] = {0};
     // Whether the body has begun and no content has come yet (`put_start_tag`).
     int leading = 0;
-    cell_state cell = {.line_characters = options->line_characters};
+    cell_state cell = {.options = options};
     // Where the text left unhyphenated ends (a heading's, or an element's its publisher keeps
     // whole); whether the tag last written opened an element, whose first child the next start
     // tag is (text between them is no element: CSS's `:first-child` passes it over).
@@ -470,7 +470,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                     put_start_tag(w, s + i, end - i, leading, first, sized_cell);
                 if (sized_cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
-                    if (generated >= generated_limit || !fb_generated_matches(&options->generated[k], tag, tag_len)) continue;
+                    if (generated >= generated_limit || !fb_selector_matches(&options->generated[k].selector, tag, tag_len)) continue;
                     size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;
                     if (at == end) fb_put_generated(w, &options->generated[k]), leading = 0;
                     else if (at && after_count < generated_depth) afters[after_count].at = at, afters[after_count++].rule = k;

@@ -695,6 +695,19 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(continued, 0, "a row crossing pages")
     }
 
+    /// A cell given a share of its table's width gives its column that share, as a browser does:
+    /// by a rule naming it (the last part of its selector; a rule for generated text does not
+    /// count), and by its own `width="40%"` in a table of short lines, whose other column takes
+    /// the rest. By their content alone the names' column took a tenth, the short cell's a fifth.
+    func testACellsWidthGivesItsColumnItsShare() throws {
+        let book = try TypesetBooks.open("widths.epub")
+        let words = try XCTUnwrap(book.text(page: 0)).words
+        func x(_ text: String) throws -> Double { try XCTUnwrap(words.first { $0.text == text }, text).box.x0 }
+        let frame = try XCTUnwrap(book.frame), left = try x("Ann"), width = frame.block.width / frame.width
+        XCTAssertEqual((try x("NAMED") - left) / width, 0.25, accuracy: 0.03, "a quarter of the table")
+        XCTAssertEqual((try x("SHORT") - left) / width, 0.4, accuracy: 0.03, "width=\"40%\"")
+    }
+
     /// A stylesheet's `@import`s are read (MuPDF reads none): the face an imported stylesheet in
     /// another folder declares, by a path relative to itself, sets the words (a monospace face:
     /// eight i as wide as eight m); the stylesheet imported for print only is not.

@@ -86,6 +86,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    stylesheet (`path { fill: #fff }`) over a black box, as Standard Ebooks' are
   spans.epub       a table whose cells span columns (`colspan`) and rows (`rowspan`); a table
                    of half the line, a long name beside a cell of many lines
+  widths.epub      a table whose names' cells a rule gives a quarter of it (`table.cast td.name`), and
+                   one whose first cell is `width="40%"`, its lines short
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
                    name in one cell (set flush right by a rule naming the body's type) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
@@ -422,6 +424,15 @@ spans = ('<table><tr><td colspan="3">SPANNING the table</td></tr>'
          '<table style="width: 50%"><tr><td>Rosencrantz</td><td>a bb ccc dddd eeeee a bb ccc dddd eeeee a bb ccc dddd eeeee'
          ' a bb ccc dddd eeeee a bb ccc dddd eeeee END</td></tr></table>')
 epub("spans.epub", "Spans", "en", [("c.xhtml", "application/xhtml+xml", xhtml(spans))], ["c.xhtml"])
+
+# Cells given a share of their table: by a rule whose selector's last part names them, and by
+# their own `width` attribute, in a table of short lines.
+widths = ('<table class="cast"><tr><td class="name">Ann</td><td>NAMED speaks at length, a line as long as the page is wide and longer still.</td></tr>'
+          '<tr><td class="name">Bo</td><td>Short.</td></tr></table>'
+          '<table><tr><td width="40%">A</td><td>SHORT line</td></tr></table>')
+epub("widths.epub", "Widths", "en", [("w.css", "text/css", "table.cast td.name { width: 25%; } td.name::before { width: 90%; }"),
+                                     ("c.xhtml", "application/xhtml+xml", xhtml(widths, '<link rel="stylesheet" href="w.css" type="text/css"/>'))],
+     ["c.xhtml"])
 
 # An older book's presentational markup, as Project Gutenberg's HTML has it: sizes in points and
 # pixels, anchors that link nowhere, `align`, `<center>`, and a ruled table crossing pages.

@@ -232,6 +232,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
         defer { try? FileManager.default.removeItem(at: dir) }
         let css = #"@namespace epub "http://www.idpf.org/2007/ops"; [epub|type~="z3998:stage-direction"]::before { content: "("; }"#
             + #" i::after { content: "4 x"; font-style: normal; } td.p { hyphens: none; width: 20%; } h2 { page-break-after: avoid; }"#
+            + #" @font-face { font-family: F; src: url(f.ttf); } .small { font-size: 12px; } body { font-size: 10pt; }"#
         let chapter = #"<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html [<!ENTITY e "&#x201C;">]>"#
             + #"<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="en"><head><title>t</title>"#
             + #"<link rel="stylesheet" href="s.css"/><style>p:first-child { margin: 0 auto; width: 50%; }</style></head>"#
@@ -239,25 +240,37 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             + #"<section id="s2"><a id="x"></a><h3>Two</h3><p>Words of a paragraph, hyphen-ated.</p></section>"#
             + #"<table><tr><td class="p" colspan="2">Across</td></tr><tr><td rowspan="2">Name</td><td><p>Verse</p><p>more</p></td></tr>"#
             + #"<tr><td><i epub:type="z3998:stage-direction">Exit</i></td></tr></table><!-- <td> --><h2>Three</h2><p>End.</p></section>"#
-            + "</body></html>"
+            + #"<center><a name="n">Old</a></center><p align="right">Right</p><table border="1"><tr><td width="30%">A</td><td>B</td></tr></table>"#
+            + #"<p style="font-family: F">Set in the book's font</p></body></html>"#
         let container = #"<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">"#
             + #"<rootfiles><rootfile full-path="c.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#
         let package = #"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">"#
             + #"<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">f</dc:identifier><dc:title>F</dc:title>"#
+            + #"<dc:identifier>urn:uuid:00112233-4455-6677-8899-aabbccddeeff</dc:identifier>"#
             + #"<dc:language>en</dc:language></metadata><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>"#
             + #"<item id="s" href="s.css" media-type="text/css"/></manifest><spine><itemref idref="c"/></spine></package>"#
+        // A font obfuscated by Adobe's algorithm (the urn:uuid's 16 bytes over its first 1024),
+        // which undone begins as a TrueType font does and is none.
+        let key: [UInt8] = [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF]
+        let font = (Array("true".utf8) + [UInt8](repeating: 7, count: 1200)).enumerated().map { $0 < 1024 ? $1 ^ key[$0 % 16] : $1 }
+        let encryption = #"<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">"#
+            + #"<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://ns.adobe.com/pdf/enc#RC"/><enc:CipherData>"#
+            + #"<enc:CipherReference URI="f.ttf"/></enc:CipherData></enc:EncryptedData></encryption>"#
         let file = dir.appendingPathComponent("book.epub").path
         var opened = 0, random = Random(state: 11)
-        fuzz("epub", seeds: [Array(chapter.utf8), Array(css.utf8)],
+        fuzz("epub", seeds: [Array(chapter.utf8), Array(css.utf8), Array(encryption.utf8)],
              dictionary: ["<h2>", "</h2>", "<h3 id=\"y\">", "<section>", "</section>", "<table>", "</table>", "<tr>", "<td>", "</td>",
                           #"<td colspan="16">"#, "::after", "::before", "content:", "\"\\", "<!--", "<![CDATA[", "&e;", "<", ">", "/>",
-                          "<style>", "</style>", "@media", "{", "}", "<math>", "<svg>"],
+                          "<style>", "</style>", "@media", "{", "}", "<math>", "<svg>", #"align="center""#, #"border="1""#,
+                          #"width="50%""#, "font-size: 13px", "<a name=\"p\">", "</a>", "<EncryptedData>", "Algorithm=\"",
+                          "http://www.idpf.org/2008/embedding"],
              iterations: 150) { input in
-            // The mutant is the chapter or the stylesheet, as its seed was.
-            let isChapter = input.starts(with: Array("<?xml".utf8)) || random.below(2) == 0
+            // The mutant is the chapter, the stylesheet or the encryption.xml, as its seed was.
+            let kind = input.starts(with: Array("<?xml".utf8)) ? 0 : input.starts(with: Array("<encryption".utf8)) ? 2 : random.below(3)
             let entries: [(String, [UInt8])] = [("mimetype", Array("application/epub+zip".utf8)), ("META-INF/container.xml", Array(container.utf8)),
-                                                 ("c.opf", Array(package.utf8)), ("c.xhtml", isChapter ? input : Array(chapter.utf8)),
-                                                 ("s.css", isChapter ? Array(css.utf8) : input)]
+                                                 ("META-INF/encryption.xml", kind == 2 ? input : Array(encryption.utf8)),
+                                                 ("c.opf", Array(package.utf8)), ("c.xhtml", kind == 0 ? input : Array(chapter.utf8)),
+                                                 ("s.css", kind == 1 ? input : Array(css.utf8)), ("f.ttf", font)]
             try readEBook(storedZip(entries), at: file)
             opened += 1
         }

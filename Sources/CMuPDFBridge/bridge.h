@@ -467,6 +467,9 @@ int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_
 /// Writes `g`'s text, in its font style.
 void fb_put_generated(fb_writer *w, const folio_generated *g);
 int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
+/// Font size `v` (lower case, trimmed) in ems when it is one of pixels, points or rems (a
+/// browser's medium size, 16 pixels, is an em, as MuPDF's `medium` is), else 0 (css.c).
+double fb_absolute_em(const char *v);
 int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options);
 int fb_names_note(const char *value);
 /// The MathML element whose start tag is `tag` (`tag_len` bytes, after '<') and content the `n`

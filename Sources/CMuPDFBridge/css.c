@@ -61,9 +61,7 @@ static int at_most_a_pixel(const char *v) {
     return end != v && x > 0 && x <= 1 && (!strcmp(end, "px") || !strcmp(end, "pt"));
 }
 
-/// Font size `v` in ems when it is one of pixels, points or rems (a browser's medium size, 16
-/// pixels, is an em, as MuPDF's `medium` is), else 0.
-static double absolute_em(const char *v) {
+double fb_absolute_em(const char *v) {
     char *end;
     double x = strtod(v, &end);
     if (end == v || x <= 0 || x > 1000) return 0;
@@ -72,7 +70,7 @@ static double absolute_em(const char *v) {
 
 /// Reads declaration `name: value` (both lower case, trimmed, `!important` dropped) into `b`.
 static void read_declaration(css_block *b, const char *name, const char *value, int important) {
-    if (!strcmp(name, "font-size")) b->font_em = absolute_em(value), b->font_important = important;
+    if (!strcmp(name, "font-size")) b->font_em = fb_absolute_em(value), b->font_important = important;
     else if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
     else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
     else if (!strcmp(name, "clip")) b->off_screen |= clipped_away(value);

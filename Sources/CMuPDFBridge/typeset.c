@@ -190,13 +190,36 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
     return 1;
 }
 
+/// The declaration that says again in ems (`fb_absolute_em`) the font size in pixels, points or
+/// rems of style attribute value `v` (`n` bytes), into `out` (`size` bytes); its length, 0 for
+/// none. As the stylesheets' sizes are (css.c): MuPDF takes such a size whatever the reader's.
+static size_t style_font_size(const unsigned char *v, size_t n, char *out, size_t size) {
+    size_t at = 0;
+    while (at + 9 <= n && strncasecmp((const char *)v + at, "font-size", 9)) at++;
+    if (at + 9 > n || (at && v[at - 1] != ';' && !isspace(v[at - 1]))) return 0;
+    at += 9;
+    while (at < n && isspace(v[at])) at++;
+    if (at >= n || v[at++] != ':') return 0;
+    char value[32];
+    size_t k = 0;
+    for (; at < n && v[at] != ';' && k + 1 < sizeof value; at++)
+        if (!isspace(v[at])) value[k++] = (char)tolower(v[at]);
+    value[k] = 0;
+    char *important = strstr(value, "!important");
+    if (important) *important = 0;
+    double em = fb_absolute_em(value);
+    int w = em > 0 ? snprintf(out, size, ";font-size:%gem%s", em, important ? " !important" : "") : 0;
+    return w > 0 && (size_t)w < size ? (size_t)w : 0;
+}
+
 /// Writes start tag `s` (`n` bytes from its '<'), with `page-break-before: auto` as the last of
 /// its style when it is one of the elements a file opens with before any content (`leading`):
 /// the file starts a page, so a break there has nothing to break from (CSS ignores a forced
 /// break at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off
 /// the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
 /// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is
-/// given again (`put_epub_type`), its presentational markup named (`put_presentation`), an
+/// given again (`put_epub_type`), its style's font size in pixels said again in ems
+/// (`style_font_size`), its presentational markup named (`put_presentation`), an
 /// element its parent's first (`first`) is marked
 /// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
 /// Folio sizes (`cell`, columns.c) `folio-cell`.
@@ -205,10 +228,13 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
     size_t start, end;
-    int styled = leading && fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    if (styled) {
+    int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
+    char size[48];
+    size_t sized = styled ? style_font_size(s + 1 + start, end - start, size, sizeof size) : 0;
+    if (styled && (leading || sized)) {
         fb_put(w, s, end + 1);
-        fz_append_string(w->ctx, w->out, ";page-break-before:auto");
+        fz_append_data(w->ctx, w->out, size, sized);
+        if (leading) fz_append_string(w->ctx, w->out, ";page-break-before:auto");
         fb_put(w, s + end + 1, close - end - 1);
     } else {
         fb_put(w, s, close);

@@ -640,6 +640,8 @@ final class TypesetTests: XCTestCase {
         let normal = try word("NORMALWORD", in: words).box
         XCTAssertEqual(try word("SMALLWORD", in: words).box.height / normal.height, 0.75, accuracy: 0.06, "12 px in a paragraph of 16")
         XCTAssertLessThan(try word("[Pg", in: words).box.height, normal.height * 0.9, "the page number of 13 px")
+        XCTAssertEqual(try word("QQQ", in: words).box.height / normal.height, 0.75, accuracy: 0.06, "12 px in a style attribute")
+        XCTAssertEqual(try word("PPP", in: words).box.height / normal.height, 1.2, accuracy: 0.08, "a percentage kept")
         let large = try XCTUnwrap(TypesetBooks.open("legacy.epub", fontSize: 22).text(page: 0)).words
         XCTAssertEqual(try word("NORMALWORD", in: large).box.height / normal.height, 2, accuracy: 0.15, "10 pt grows with the reader's type")
         // Blue: the link; the heading's anchor and the page number's in their own colours.

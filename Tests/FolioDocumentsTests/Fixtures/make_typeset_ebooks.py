@@ -440,7 +440,8 @@ legacy_css = ("body { font-size: 10pt; } p { text-align: justify; } .small { fon
               " .pagenum { position: absolute; left: 92%; font-size: 13px; color: #ababab; }")
 legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<p>Text before <a href="#CHAPTER_I">LINKED</a> and <span class="small">SMALLWORD</span> beside NORMALWORD. '
-          '<span class="pagenum"><a name="Page_3" id="Page_3">[Pg 3]</a></span></p>'
+          '<span class="pagenum"><a name="Page_3" id="Page_3">[Pg 3]</a></span> '
+          '<span style="color: black; font-size:12PX !important">QQQ</span> <span style="font-size: 120%">PPP</span></p>'
           '<p align="center">CENTRED</p><p align="RIGHT">RIGHTWARD</p><div align="center">DIVIDED</div><center>OLDCENTRE</center>'
           '<table><tr><td align="right">CELLRIGHT</td></tr></table><p><a href=#CHAPTER_I>UNQUOTED</a> link</p>')
 ruled = '<table border="1" cellpadding="4">' + "".join(

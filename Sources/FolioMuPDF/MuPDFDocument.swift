@@ -316,7 +316,8 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
         let counting = Counting(), handle = handle, extent = givenUp != nil ? .whole : extent, told = MuPDF.layoutProgress
         Thread.detachNewThread {
             var laid = 0, pages = 0, through = 0, error = folio_mu_error()
-            while laid < last, !extent.reached(laid: laid, pages: pages, after: pages - through) {
+            // Ctrl-C stops it between chapters (a book of thousands of them took seconds to stop).
+            while laid < last, !Interrupt.requested, !extent.reached(laid: laid, pages: pages, after: pages - through) {
                 let n = Int(folio_mu_count_chapter_pages(handle.doc, Int32(laid), &error))
                 guard n >= 0 else { counting.lock.withLock { (counting.failed, counting.error) = (true, error) }; break }
                 counting.lock.withLock { counting.pages.append(n) }

@@ -170,7 +170,7 @@ static fz_stream *layout_counts(fz_context *ctx, const folio_mu_setting *setting
 /// a page and its contents read from its index (`d->heads`). MuPDF refuses every EPUB holding
 /// META-INF/encryption.xml ("locked by DRM"), though EPUB's font obfuscation is no DRM: the copy
 /// leaves out that file and has the fonts it obfuscates undone (obfuscation.c; those it cannot
-/// undo left out, MuPDF's own fonts standing in).
+/// undo emptied, MuPDF's own fonts standing in).
 static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_mu_setting *setting, folio_mu_info *info) {
     const char *path = d->path;
     fz_archive *arch = NULL;

@@ -1,5 +1,5 @@
 import FolioBook
-import FolioDjVu
+@testable import FolioDjVu
 import FolioLibrary
 import Foundation
 import XCTest
@@ -214,6 +214,34 @@ final class DjVuTests: XCTestCase {
         // Pages of an indirect document are files of their own, read where they lie.
         let indirect = try DjVu.format(decodeTimeout: 10).open(try Fixtures.djvu("indirect/index.djvu"), nil)
         XCTAssertColour(try indirect.render(page: 1, fit: fit).image.pixel(150, 90), black, "an indirect document's bar")
+    }
+
+    /// Copies in memory are held to a budget together (sixteen documents stay open): a file past
+    /// what is left of it is read in place, looked at without being read (sparse files, their
+    /// heads a DjVu's); what a copy held is given back when it goes.
+    func testCopiesInMemoryKeepToTheirBudget() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-djvu-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let book = try Fixtures.djvu("book.djvu")
+        func sparse(_ bytes: Int) throws -> String {
+            let path = folder + "/sparse-\(bytes).djvu"
+            try Data(contentsOf: URL(fileURLWithPath: book)).prefix(64).write(to: URL(fileURLWithPath: path))
+            let file = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+            try file.truncate(atOffset: UInt64(bytes))
+            try file.close()
+            return path
+        }
+        let held = try XCTUnwrap(DjVuSnapshot(of: book), "a small book is copied")
+        XCTAssertNil(DjVuSnapshot(of: try sparse(DjVuSnapshot.budget.bytes + 1)), "past the budget")
+        withExtendedLifetime(held) {}
+        let budget = DjVuSnapshot.Budget(bytes: 100)
+        XCTAssertTrue(budget.reserve(60))
+        XCTAssertFalse(budget.reserve(41), "past what is left")
+        XCTAssertTrue(budget.reserve(40))
+        budget.release(60)
+        XCTAssertTrue(budget.reserve(60), "given back")
+        XCTAssertFalse(budget.reserve(-1))
     }
 
     /// A DjVu file that fails to open leaves the next one whole: djvulibre keeps what it read by

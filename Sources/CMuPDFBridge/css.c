@@ -1,6 +1,7 @@
 // A book's stylesheets as MuPDF 1.21's CSS reads them, in the copy (epubcopy.c, typeset.c):
-// selectors it drops rewritten to ones it keeps, and declarations it ignores or reads otherwise
-// than a browser said again in properties it reads.
+// selectors it drops rewritten to ones it keeps, declarations it ignores or reads otherwise
+// than a browser said again in properties it reads, and the rules of `@media` blocks that hold
+// for a reader's page taken out of the blocks MuPDF skips.
 // Does not: add rules or select elements (what a rule applies to is the publisher's), read
 // anything outside the stylesheet, or support what MuPDF's layout has no means for (`position`,
 // `max-width`); generated content is generated.c's.
@@ -187,6 +188,117 @@ static css_block read_block(const unsigned char *s, size_t n) {
     return b;
 }
 
+// MARK: media queries
+
+static int put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
+
+/// Where the comment or quoted string at `i` of stylesheet `s` (`n` bytes) ends (its last byte,
+/// or where the stylesheet ends); `i` when none starts there. A string ends at its line's end.
+static size_t passed_over(const unsigned char *s, size_t n, size_t i) {
+    if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+        i += 2;
+        while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+        return i + 1;
+    }
+    if (s[i] != '"' && s[i] != '\'') return i;
+    unsigned char quote = s[i++];
+    while (i < n && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+    return i;
+}
+
+/// Whether media query `q` (`n` bytes, one of a list) holds for a reader's page: media `all`
+/// and `screen` (none named is `all`), `(orientation: portrait)`; not `print`, `speech` and the
+/// like, a Kindle's `amzn-kf8` and `amzn-mobi`, or any other feature (widths and the colour
+/// scheme are not known when the book is prepared). `not` turns it round; `only` is read past.
+static int media_query_holds(const unsigned char *q, size_t n) {
+    char words[8][40];
+    int count = 0;
+    for (size_t i = 0; i < n && count < 8;) {
+        while (i < n && isspace(q[i])) i++;
+        size_t k = 0;
+        int depth = 0;
+        // A word, or a parenthesised feature whole, spaces taken out.
+        while (i < n && (depth || !isspace(q[i]))) {
+            if (q[i] == '(') depth++;
+            else if (q[i] == ')') depth--;
+            if (!isspace(q[i]) && k + 1 < sizeof words[0]) words[count][k++] = (char)tolower(q[i]);
+            i++;
+        }
+        words[count][k] = 0;
+        if (k) count++;
+    }
+    int at = 0, negated = 0, holds = 1;
+    if (at < count && !strcmp(words[at], "only")) at++;
+    else if (at < count && !strcmp(words[at], "not")) at++, negated = 1;
+    if (at < count && words[at][0] != '(') holds = !strcmp(words[at], "all") || !strcmp(words[at], "screen"), at++;
+    for (; at < count; at++) {
+        if (!strcmp(words[at], "and")) continue;
+        holds = holds && !strcmp(words[at], "(orientation:portrait)");
+    }
+    return count > 0 && holds != negated;
+}
+
+/// Whether `@media` prelude `s` (`n` bytes, after the word, to its brace) holds: any of its
+/// comma-separated queries does.
+static int media_holds(const unsigned char *s, size_t n) {
+    for (size_t a = 0; a <= n;) {
+        size_t b = a;
+        while (b < n && s[b] != ',') b++;
+        if (media_query_holds(s + a, b - a)) return 1;
+        a = b + 1;
+    }
+    return 0;
+}
+
+/// The `n` bytes of stylesheet at `s` with the rules of each `@media` block that holds for a
+/// reader's page (`media_holds`) taken out of it, as MuPDF 1.21 skips every `@media` block
+/// whole (a W3C note's `@media screen { .sec_ref { font-style: italic } }` and its faces were
+/// lost); blocks that do not hold are left for MuPDF to skip. NULL when none holds.
+static fz_buffer *unwrap_media(fz_context *ctx, const unsigned char *s, size_t n) {
+    fz_buffer *out = NULL;
+    size_t from = 0;
+    int depth = 0, unwrapped = 0;
+    // The depths of the blocks unwrapped, whose closing braces are left out.
+    int open[16], opened = 0;
+    fz_var(out);
+    fz_try(ctx) {
+        for (size_t i = 0; i < n; i++) {
+            size_t passed = passed_over(s, n, i);
+            if (passed != i) {
+                i = passed;
+            } else if (s[i] == '{') {
+                depth++;
+            } else if (s[i] == '}') {
+                if (opened && open[opened - 1] == depth) {
+                    if (!out) out = fz_new_buffer(ctx, n);
+                    fz_append_data(ctx, out, s + from, i - from);
+                    from = i + 1;
+                    opened--;
+                }
+                if (depth) depth--;
+            } else if (s[i] == '@' && n - i > 6 && !strncasecmp((const char *)s + i, "@media", 6) && opened < 16) {
+                const unsigned char *brace = memchr(s + i, '{', n - i);
+                const unsigned char *semi = memchr(s + i, ';', n - i);
+                if (!brace || (semi && semi < brace)) continue;
+                size_t b = (size_t)(brace - s);
+                if (!media_holds(s + i + 6, b - i - 6)) continue;
+                if (!out) out = fz_new_buffer(ctx, n);
+                fz_append_data(ctx, out, s + from, i - from);
+                from = b + 1;
+                open[opened++] = ++depth;
+                unwrapped++;
+                i = b;
+            }
+        }
+        if (out) fz_append_data(ctx, out, s + from, n - from);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, out);
+        fz_rethrow(ctx);
+    }
+    return unwrapped ? out : NULL;
+}
+
 // MARK: selectors
 
 /// `@font-face` rules of a stylesheet read, at most (a book has a few dozen faces).
@@ -198,8 +310,24 @@ enum { css_faces = 256 };
 /// neither a namespace nor an escaped colon, and drops the whole rule: every Standard Ebooks book
 /// lost the rules for its note references (set full-size into the text: "1659–6047"), its verse
 /// and its title pages. Each rule's declarations are said again in properties MuPDF reads
-/// (`block_additions`). Returns how many it changes.
+/// (`block_additions`), and the rules of `@media` blocks that hold are taken out of them
+/// (`unwrap_media`). Returns how many it changes.
 int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+    fz_buffer *unwrapped = unwrap_media(ctx, s, n);
+    if (!unwrapped) return put_css(ctx, out, s, n);
+    int changed = 0;
+    fz_try(ctx) {
+        unsigned char *data;
+        size_t len = fz_buffer_storage(ctx, unwrapped, &data);
+        changed = 1 + put_css(ctx, out, data, len);
+    }
+    fz_always(ctx) fz_drop_buffer(ctx, unwrapped);
+    fz_catch(ctx) fz_rethrow(ctx);
+    return changed;
+}
+
+/// `fb_put_css` of a stylesheet without `@media` blocks that hold.
+static int put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
     static const char *const names[] = {"epub|type", "epub\\:type"};
     static const char first_child[] = ":first-child";
     size_t from = 0, selector = 0, block = (size_t)-1;
@@ -215,15 +343,9 @@ int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n
             changed++;
             continue;
         }
-        if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-            i += 2;
-            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
-            i++;
-            continue;
-        }
-        if (s[i] == '"' || s[i] == '\'') {
-            unsigned char quote = s[i++];
-            while (i < n && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+        size_t passed = passed_over(s, n, i);
+        if (passed != i) {
+            i = passed;
             continue;
         }
         if (s[i] == '{') {

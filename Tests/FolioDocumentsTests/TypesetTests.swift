@@ -697,6 +697,19 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(continued, 0, "a row crossing pages")
     }
 
+    /// Rules inside `@media` blocks that hold for a reader's page apply (MuPDF 1.21 skips every
+    /// `@media` block): for screens, for portrait pages, for all but print, one inside another;
+    /// those for print, for wide screens or a Kindle do not.
+    func testRulesForAReadersPageApply() throws {
+        let book = try TypesetBooks.open("media.epub")
+        let words = try XCTUnwrap(book.text(page: 0)).words
+        func x(_ text: String) throws -> Double { try XCTUnwrap(words.first { $0.text == text }, text).box.x0 }
+        let left = try x("PRINT")
+        for right in ["SCREEN", "PORTRAIT", "NOTPRINT", "NESTED"] { XCTAssertGreaterThan(try x(right) - left, 0.3, right) }
+        XCTAssertEqual(try x("WIDE"), left, accuracy: 0.01, "a width is not known")
+        XCTAssertTrue(words.contains { $0.text == "KINDLE" }, "a Kindle's rule hides nothing")
+    }
+
     /// A cell given a share of its table's width gives its column that share, as a browser does:
     /// by a rule naming it (the last part of its selector; a rule for generated text does not
     /// count), and by its own `width="40%"` in a table of short lines, whose other column takes

@@ -86,6 +86,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    stylesheet (`path { fill: #fff }`) over a black box, as Standard Ebooks' are
   spans.epub       a table whose cells span columns (`colspan`) and rows (`rowspan`); a table
                    of half the line, a long name beside a cell of many lines
+  media.epub       paragraphs set right by rules inside `@media` blocks: for screens, portrait pages,
+                   all but print, nested; and by blocks for print (one in a comment), wide screens
+                   and a Kindle
   widths.epub      a table whose names' cells a rule gives a quarter of it (`table.cast td.name`), and
                    one whose first cell is `width="40%"`, its lines short
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
@@ -424,6 +427,19 @@ spans = ('<table><tr><td colspan="3">SPANNING the table</td></tr>'
          '<table style="width: 50%"><tr><td>Rosencrantz</td><td>a bb ccc dddd eeeee a bb ccc dddd eeeee a bb ccc dddd eeeee'
          ' a bb ccc dddd eeeee a bb ccc dddd eeeee END</td></tr></table>')
 epub("spans.epub", "Spans", "en", [("c.xhtml", "application/xhtml+xml", xhtml(spans))], ["c.xhtml"])
+
+# Rules inside `@media` blocks, which MuPDF 1.21 skips whole: those for a reader's page (screen,
+# all, portrait, not print) apply, the others (print, a Kindle's, a width) do not.
+media_css = ("p { text-align: left; } @media screen { p.screen { text-align: right; } } /* @media screen { p.print { text-align: right } } */"
+             " @media print { p.print { text-align: right; } } @media only screen and (orientation: portrait) { p.portrait { text-align: right; } }"
+             " @media screen and (min-width: 640px) { p.wide { text-align: right; } } @media not print { p.notprint { text-align: right; } }"
+             " @media amzn-kf8 { p.kindle { display: none; } } @media print, screen { @media all { p.nested { text-align: right; } } }")
+epub("media.epub", "Media", "en",
+     [("m.css", "text/css", media_css),
+      ("c.xhtml", "application/xhtml+xml", xhtml("".join(f'<p class="{c}">{c.upper()}</p>' for c in
+                                                        ["screen", "print", "portrait", "wide", "notprint", "kindle", "nested"]),
+                                                '<link rel="stylesheet" href="m.css" type="text/css"/>'))],
+     ["c.xhtml"])
 
 # Cells given a share of their table: by a rule whose selector's last part names them, and by
 # their own `width` attribute, in a table of short lines.

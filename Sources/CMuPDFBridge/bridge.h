@@ -279,6 +279,9 @@ typedef struct {
     int cell_width_count;
     /// Characters a line holds (`folio_mu_setting.line_characters`; 0: 60).
     double line_characters;
+    /// The text block's height over its width (`folio_mu_setting.block_aspect`); 0 for a
+    /// fixed-layout book, whose pages are the pictures' own.
+    double block_aspect;
 } folio_typeset_options;
 
 /// Headings of an FB2 or MOBI book written as headings, and entries of its contents, at most:

@@ -67,6 +67,33 @@ static int picture_of(const unsigned char *s, size_t n, char *href, size_t size)
     return images == 1 && !strpbrk(href, "\"<>&");
 }
 
+/// Writes the picture `href` of an SVG wrapper (start tag `tag`, `n` bytes) as an image: across a
+/// fixed-layout page, whose page is the picture's; on a reflowable page of text block aspect
+/// `block` (height over width), fitted whole and centred, as the wrapper's `viewBox` and its
+/// `xMidYMid meet` have it in a browser. Project Gutenberg's and calibre's covers are such
+/// wrappers; set across the page, a cover lay at the page's top, a third of it blank below.
+/// A hair (1 % of the width, 2 % of the height) is kept in hand, so that rounding never carries
+/// the picture to the next page. Centred by margins, not by side margins and a width: MuPDF
+/// takes a picture's percentage width of the line less its side margins, twice.
+static void put_wrapped_picture(fb_writer *w, const char *href, const unsigned char *tag, size_t n, double block) {
+    char box[96];
+    double x, y, width = 0, height = 0;
+    if (fb_attribute(tag, n, "viewBox", box, sizeof box) && sscanf(box, "%lf%*[ ,]%lf%*[ ,]%lf%*[ ,]%lf", &x, &y, &width, &height) != 4) width = 0;
+    double aspect = width > 0 && height > 0 ? height / width : 0;
+    if (block <= 0 || aspect <= 0) {
+        fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/>", href);
+    } else if (aspect <= block) {
+        // As wide as the text, the room above and below shared (a margin's percentage is of the width).
+        fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;width:100%%;margin-top:%.2f%%\"/>", href,
+                         (block - aspect) / 2 * 100 - 1);
+    } else {
+        // As tall as the page (a height's percentage is of the page's), the room on either side
+        // shared.
+        fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;height:98%%;margin-left:%.2f%%\"/>", href,
+                         (1 - block / aspect * 0.98) / 2 * 100);
+    }
+}
+
 /// Whether the start tag `tag` (of `n` bytes) is an `aside` its `epub:type` or `role` calls a
 /// note, with no style of its own (one more `style` would make the tag two).
 static int hidden_note(const unsigned char *tag, size_t n) {
@@ -462,9 +489,9 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 end = close < n ? close + 1 : n;
                 opened = 0;
             } else if (whole > end && fb_tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
-                // A picture in an SVG wrapper (a fixed-layout page): the picture as an image
-                // across the page, as MuPDF sizes an SVG's `<image>` by neither.
-                fz_append_printf(w->ctx, w->out, "<img src=\"%s\" alt=\"\" style=\"display:block;width:100%%\"/>", href);
+                // A picture in an SVG wrapper (a fixed-layout page, a cover): the picture as an
+                // image, as MuPDF sizes an SVG's `<image>` by neither.
+                put_wrapped_picture(w, href, tag, tag_len, options->block_aspect);
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;

@@ -64,7 +64,8 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
                                            counts: counts.isEmpty ? nil : counts.baseAddress, counts_length: counts.count,
                                            css: strings[2], css_with_face: strings[3], css_fixed: strings[4],
                                            use_document_css: typography.publisherStyles ? 1 : 0,
-                                           line_characters: Self.lineCharacters(fontSize: fontSize, pageAspect: pageAspect, typography: typography))
+                                           line_characters: Self.lineCharacters(fontSize: fontSize, pageAspect: pageAspect, typography: typography),
+                                           block_aspect: Self.blockAspect(pageAspect: pageAspect, typography: typography))
             return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
         }
         guard let doc = opened else {
@@ -258,8 +259,20 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     /// About how many characters a line of a reflowable page's text block holds (a character
     /// half the type size wide): the room a table's columns share.
     static func lineCharacters(fontSize: Double, pageAspect: Double, typography: Typography) -> Double {
+        referenceFrame(pageAspect: pageAspect, typography: typography).block.width / (fontSize * 0.5)
+    }
+
+    /// A reflowable page's text block's height over its width: where a picture page's picture
+    /// is centred.
+    static func blockAspect(pageAspect: Double, typography: Typography) -> Double {
+        let block = referenceFrame(pageAspect: pageAspect, typography: typography).block
+        return block.height / block.width
+    }
+
+    /// A reflowable page's frame at the reference page height.
+    private static func referenceFrame(pageAspect: Double, typography: Typography) -> PageFrame {
         let height = Book.referencePageHeight
-        return PageFrame(width: height * pageAspect, height: height, margins: typography.margins).block.width / (fontSize * 0.5)
+        return PageFrame(width: height * pageAspect, height: height, margins: typography.margins)
     }
 
     /// Where a reflowable page's text block and furniture lie on its paper; nil for fixed pages.

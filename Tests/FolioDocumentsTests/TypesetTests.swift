@@ -213,6 +213,29 @@ final class TypesetTests: XCTestCase {
         return box.map { (Double($0.0) / w, Double($0.1) / h, Double($0.2 + 1) / w, Double($0.3 + 1) / h) }
     }
 
+    /// A cover in an SVG wrapper (as Project Gutenberg and calibre write them) is fitted whole to
+    /// its page and centred, as the wrapper's `viewBox` and `xMidYMid meet` have it: a wide
+    /// picture as wide as the text and in the middle of its height, a tall one as tall and in
+    /// the middle of its width. Set across the page, a cover lay at the page's top.
+    func testACoverInAnSVGWrapperIsFittedAndCentred() throws {
+        let book = try TypesetBooks.open("wrapped.epub")
+        XCTAssertEqual(book.pageCount, 3, "each picture on a page of its own")
+        let frame = try XCTUnwrap(book.frame), size = PixelSize(width: 362, height: 568)
+        func block(_ page: Int) -> PageRegion {
+            let left = frame.blockLeft(onRight: book.onRight(page))
+            return PageRegion(x0: left / frame.width, y0: frame.top / frame.height,
+                              x1: (left + frame.block.width) / frame.width, y1: (frame.top + frame.block.height) / frame.height)
+        }
+        let wide = try XCTUnwrap(span(of: (230, 26, 26), in: book.render(page: 0, fit: size).image), "the wide picture")
+        XCTAssertEqual(wide.0, block(0).x0, accuracy: 0.01, "as wide as the text")
+        XCTAssertEqual(wide.2, block(0).x1, accuracy: 0.01)
+        XCTAssertEqual((wide.1 + wide.3) / 2, (block(0).y0 + block(0).y1) / 2, accuracy: 0.015, "in the middle of its height: \(wide)")
+        let tall = try XCTUnwrap(span(of: (26, 51, 230), in: book.render(page: 1, fit: size).image), "the tall picture")
+        XCTAssertEqual(tall.1, block(1).y0, accuracy: 0.01, "as tall as the text")
+        XCTAssertEqual(tall.3 - tall.1, 0.98 * block(1).height, accuracy: 0.01)
+        XCTAssertEqual((tall.0 + tall.2) / 2, (block(1).x0 + block(1).x1) / 2, accuracy: 0.01, "in the middle of its width: \(tall)")
+    }
+
     /// A fixed-layout page whose body is sized in CSS pixels (as publishers export them) shows
     /// its picture where the page puts it: MuPDF takes a pixel for a point, and a body a third
     /// wider than its page shifted the page's SVG right and cut it off.

@@ -68,6 +68,9 @@ typedef struct {
     /// Characters a line of the text block holds at the type size it is opened at, about: the
     /// room a table's columns share (columns.c); 0 for a book's usual 60.
     double line_characters;
+    /// The text block's height over its width: where a picture page's picture is centred
+    /// (typeset.c); 0 when not known.
+    double block_aspect;
 } folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively); so do

@@ -441,6 +441,17 @@ epub("media.epub", "Media", "en",
                                                 '<link rel="stylesheet" href="m.css" type="text/css"/>'))],
      ["c.xhtml"])
 
+# Covers in SVG wrappers, as Project Gutenberg and calibre write them: a wide picture and a tall one,
+# each a chapter of its own, then text.
+def wrapper(picture, w, h):
+    return xhtml(f'<div><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="100%"'
+                 f' height="100%" viewBox="0 0 {w} {h}" preserveAspectRatio="xMidYMid meet"><image width="{w}" height="{h}" xlink:href="{picture}"/>'
+                 "</svg></div>")
+epub("wrapped.epub", "Wrapped", "en",
+     [("wide.png", "image/png", png(300, 200, (230, 26, 26))), ("tall.png", "image/png", png(100, 300, (26, 51, 230))),
+      ("w.xhtml", "application/xhtml+xml", wrapper("wide.png", 300, 200)), ("t.xhtml", "application/xhtml+xml", wrapper("tall.png", 100, 300)),
+      ("c.xhtml", "application/xhtml+xml", xhtml("<p>After the pictures.</p>"))], ["w.xhtml", "t.xhtml", "c.xhtml"])
+
 # Cells given a share of their table: by a rule whose selector's last part names them, and by
 # their own `width` attribute, in a table of short lines.
 widths = ('<table class="cast"><tr><td class="name">Ann</td><td>NAMED speaks at length, a line as long as the page is wide and longer still.</td></tr>'

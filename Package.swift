@@ -78,7 +78,8 @@ let package = Package(
             "brotlidec", "brotlicommon", "harfbuzz", "m", "hyphen", "fontconfig",
         ].map { .linkedLibrary($0) } + [
             // MuPDF opens no file but through the bridge's guard (document.c: files outside the book).
-            .unsafeFlags(["-Xlinker", "--wrap=fz_open_file", "-Xlinker", "--wrap=fz_file_exists"]),
+            // Its fonts made from its built-in ones are counted (document.c).
+            .unsafeFlags(["-Xlinker", "--wrap=fz_open_file", "-Xlinker", "--wrap=fz_file_exists", "-Xlinker", "--wrap=fz_new_font_from_memory"]),
         ]),
         .target(name: "FolioMuPDF", dependencies: ["CMuPDFBridge", "FolioBook", "FolioImage"]),
         .target(name: "FolioRender", dependencies: ["COpenGL", "FolioMath", "FolioLayout", "FolioImage", "FolioResources"]),

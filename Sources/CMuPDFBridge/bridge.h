@@ -31,6 +31,8 @@ struct folio_mu_doc {
     /// 30000 × 30000 image) fails alone instead of taking the machine's memory.
     atomic_size_t used;
     size_t limit;
+    /// Fonts MuPDF made from its built-in ones for this document (`__wrap_fz_new_font_from_memory`).
+    atomic_int builtin_fonts;
     /// Characters of each spine item's text (an EPUB's chapters, in MuPDF's order), for
     /// estimating the pages of chapters not laid out yet; `spine_count` 0 when unknown.
     size_t *spine_text;

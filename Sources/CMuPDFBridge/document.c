@@ -300,6 +300,18 @@ fz_stream *__wrap_fz_open_file(fz_context *ctx, const char *name) {
     return __real_fz_open_file(ctx, name);
 }
 
+/// Counts the fonts MuPDF makes from its built-in ones, for each document: its layout makes one
+/// whenever it finds no face that matches a style whole (the small-caps faces epubcopy.c
+/// declares keep that from happening for every small-caps element of a book).
+fz_font *__real_fz_new_font_from_memory(fz_context *ctx, const char *name, const unsigned char *data, int len, int index, int use_glyph_bbox);
+fz_font *__wrap_fz_new_font_from_memory(fz_context *ctx, const char *name, const unsigned char *data, int len, int index, int use_glyph_bbox) {
+    folio_mu_doc *d = fz_user_context(ctx);
+    if (d) atomic_fetch_add(&d->builtin_fonts, 1);
+    return __real_fz_new_font_from_memory(ctx, name, data, len, index, use_glyph_bbox);
+}
+
+int folio_mu_builtin_fonts(folio_mu_doc *d) { return atomic_load(&d->builtin_fonts); }
+
 int __wrap_fz_file_exists(fz_context *ctx, const char *name) {
     folio_mu_doc *d = fz_user_context(ctx);
     return (!d || inside_book(d, name)) && __real_fz_file_exists(ctx, name);

@@ -111,6 +111,10 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
     /// What the reader is told of how the book is shown: obfuscated fonts shown in MuPDF's, text
     /// set vertically shown across, no patterns for its language, no such installed typeface,
     /// a layout given up (its first chapters shown), chapters missing from the book.
+    /// Fonts MuPDF has made from its built-in ones while laying this book out: one a face, not
+    /// one a small-caps element (the copy's small-caps faces, epubcopy.c).
+    var builtinFontsMade: Int { Int(folio_mu_builtin_fonts(doc)) }
+
     var notes: [String] {
         var notes: [String] = []
         if info.unread_fonts != 0 {

@@ -733,6 +733,17 @@ final class TypesetTests: XCTestCase {
         XCTAssertTrue(words.contains { $0.text == "KINDLE" }, "a Kindle's rule hides nothing")
     }
 
+    /// Words in small capitals in a family MuPDF's built-in fonts answer to are laid out in
+    /// linear time: MuPDF 1.21 made that font again, and added it to the faces it searches, for
+    /// every such word (quadratic: a dictionary of thousands took 59.5 s to open, 3.0 s now).
+    /// The copy's small-caps faces of the family, from the same built-in fonts, are found at once.
+    func testSmallCapitalsInABuiltInFamilyAreLookedUpOnce() throws {
+        let book = try TypesetBooks.open("smallcaps.epub")
+        XCTAssertGreaterThan(book.pageCount, 5)
+        XCTAssertLessThan(book.builtinFontsMade, 10, "fonts made again for 400 words in small capitals")
+        XCTAssertTrue(try XCTUnwrap(book.text(page: 0)).words.contains { $0.text == "Small0" })
+    }
+
     /// A cell given a share of its table's width gives its column that share, as a browser does:
     /// by a rule naming it (the last part of its selector; a rule for generated text does not
     /// count), and by its own `width="40%"` in a table of short lines, whose other column takes

@@ -85,6 +85,8 @@ void folio_mu_close(folio_mu_doc *doc);
 /// The first file outside the book that MuPDF was asked to open for it (a stylesheet's font at
 /// `/etc/…`, an image at `../…`) and was not let, or NULL.
 const char *folio_mu_outside(folio_mu_doc *doc);
+/// How many fonts MuPDF has made from its built-in ones for `doc` so far.
+int folio_mu_builtin_fonts(folio_mu_doc *doc);
 
 /// The first chapter an EPUB's spine lists and its archive lacks (a page in its place says so),
 /// or NULL; `*count`: how many it lacks.

@@ -89,6 +89,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   media.epub       paragraphs set right by rules inside `@media` blocks: for screens, portrait pages,
                    all but print, nested; and by blocks for print (one in a comment), wide screens
                    and a Kindle
+  smallcaps.epub   400 words in small capitals, in "Times New Roman"
   widths.epub      a table whose names' cells a rule gives a quarter of it (`table.cast td.name`), and
                    one whose first cell is `width="40%"`, its lines short
   play.epub        a scene set as Standard Ebooks sets a play: a table row a speech, the speaker's
@@ -451,6 +452,13 @@ epub("wrapped.epub", "Wrapped", "en",
      [("wide.png", "image/png", png(300, 200, (230, 26, 26))), ("tall.png", "image/png", png(100, 300, (26, 51, 230))),
       ("w.xhtml", "application/xhtml+xml", wrapper("wide.png", 300, 200)), ("t.xhtml", "application/xhtml+xml", wrapper("tall.png", 100, 300)),
       ("c.xhtml", "application/xhtml+xml", xhtml("<p>After the pictures.</p>"))], ["w.xhtml", "t.xhtml", "c.xhtml"])
+
+# 400 words in small capitals in a body set in "Times New Roman" (a family MuPDF's built-in fonts
+# answer to), its stylesheet in a folder of its own.
+epub("smallcaps.epub", "Small Caps", "en",
+     [("css/s.css", "text/css", 'body { font-family: "Times New Roman", Times, serif; } .sc { font-variant: small-caps; }'),
+      ("c.xhtml", "application/xhtml+xml", xhtml("".join(f'<p>Word <span class="sc">Small{n}</span> after.</p>' for n in range(400)),
+                                                '<link rel="stylesheet" href="css/s.css" type="text/css"/>'))], ["c.xhtml"])
 
 # Cells given a share of their table: by a rule whose selector's last part names them, and by
 # their own `width` attribute, in a table of short lines.

@@ -233,6 +233,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
         let css = #"@namespace epub "http://www.idpf.org/2007/ops"; [epub|type~="z3998:stage-direction"]::before { content: "("; }"#
             + #" i::after { content: "4 x"; font-style: normal; } td.p { hyphens: none; width: 20%; } h2 { page-break-after: avoid; }"#
             + #" @font-face { font-family: F; src: url(f.ttf); } .small { font-size: 12px; } body { font-size: 10pt; }"#
+            + #" @media screen and (orientation: portrait) { p { text-align: right; } } @media print { p { color: red; } }"#
+            + #" i { font-family: "Times New Roman", Times, serif; font-variant: small-caps; }"#
         let chapter = #"<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html [<!ENTITY e "&#x201C;">]>"#
             + #"<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="en"><head><title>t</title>"#
             + #"<link rel="stylesheet" href="s.css"/><style>p:first-child { margin: 0 auto; width: 50%; }</style></head>"#
@@ -241,7 +243,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             + #"<table><tr><td class="p" colspan="2">Across</td></tr><tr><td rowspan="2">Name</td><td><p>Verse</p><p>more</p></td></tr>"#
             + #"<tr><td><i epub:type="z3998:stage-direction">Exit</i></td></tr></table><!-- <td> --><h2>Three</h2><p>End.</p></section>"#
             + #"<center><a name="n">Old</a></center><p align="right">Right</p><table border="1"><tr><td width="30%">A</td><td>B</td></tr></table>"#
-            + #"<p style="font-family: F">Set in the book's font</p></body></html>"#
+            + #"<p style="font-family: F">Set in the book's font</p><div><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 20">"#
+            + #"<image width="30" height="20" href="f.ttf"/></svg></div></body></html>"#
         let container = #"<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">"#
             + #"<rootfiles><rootfile full-path="c.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#
         let package = #"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">"#
@@ -263,7 +266,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
                           #"<td colspan="16">"#, "::after", "::before", "content:", "\"\\", "<!--", "<![CDATA[", "&e;", "<", ">", "/>",
                           "<style>", "</style>", "@media", "{", "}", "<math>", "<svg>", #"align="center""#, #"border="1""#,
                           #"width="50%""#, "font-size: 13px", "<a name=\"p\">", "</a>", "<EncryptedData>", "Algorithm=\"",
-                          "http://www.idpf.org/2008/embedding"],
+                          "http://www.idpf.org/2008/embedding", "@media ", "not ", "(orientation: portrait)", "viewBox=\"0 0 ",
+                          "small-caps", "\"Times New Roman\""],
              iterations: 150) { input in
             // The mutant is the chapter, the stylesheet or the encryption.xml, as its seed was.
             let kind = input.starts(with: Array("<?xml".utf8)) ? 0 : input.starts(with: Array("<encryption".utf8)) ? 2 : random.below(3)

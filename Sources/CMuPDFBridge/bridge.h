@@ -303,6 +303,9 @@ typedef struct {
     int has_idpf, has_adobe;
     int unread;
 } fb_obfuscation;
+/// Which font obfuscation EPUB allows (not DRM) encryption method `algorithm` names: 1 the IDPF's,
+/// 2 Adobe's, 0 none (obfuscation.c).
+int fb_font_obfuscation(const char *algorithm);
 /// Reads the keys of the book whose package is `opf_path` in `arch`, `enc` its encryption.xml.
 void fb_read_obfuscation(fz_context *ctx, fz_archive *arch, const char *opf_path, fz_xml *enc, fb_obfuscation *o);
 /// Whether entry `name` (its bytes `entry`) goes into the copy (not encryption.xml); an
@@ -471,7 +474,7 @@ void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options
 int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_t n);
 /// Writes `g`'s text, in its font style.
 void fb_put_generated(fb_writer *w, const folio_generated *g);
-int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
+void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
 /// Font size `v` (lower case, trimmed) in ems when it is one of pixels, points or rems (a
 /// browser's medium size, 16 pixels, is an em, as MuPDF's `medium` is), else 0 (css.c).
 double fb_absolute_em(const char *v);

@@ -190,7 +190,7 @@ static css_block read_block(const unsigned char *s, size_t n) {
 
 // MARK: media queries
 
-static int put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
+static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
 
 /// Where the comment or quoted string at `i` of stylesheet `s` (`n` bytes) ends (its last byte,
 /// or where the stylesheet ends); `i` when none starts there. A string ends at its line's end.
@@ -257,7 +257,7 @@ static int media_holds(const unsigned char *s, size_t n) {
 static fz_buffer *unwrap_media(fz_context *ctx, const unsigned char *s, size_t n) {
     fz_buffer *out = NULL;
     size_t from = 0;
-    int depth = 0, unwrapped = 0;
+    int depth = 0;
     // The depths of the blocks unwrapped, whose closing braces are left out.
     int open[16], opened = 0;
     fz_var(out);
@@ -286,7 +286,6 @@ static fz_buffer *unwrap_media(fz_context *ctx, const unsigned char *s, size_t n
                 fz_append_data(ctx, out, s + from, i - from);
                 from = b + 1;
                 open[opened++] = ++depth;
-                unwrapped++;
                 i = b;
             }
         }
@@ -296,7 +295,7 @@ static fz_buffer *unwrap_media(fz_context *ctx, const unsigned char *s, size_t n
         fz_drop_buffer(ctx, out);
         fz_rethrow(ctx);
     }
-    return unwrapped ? out : NULL;
+    return out;
 }
 
 // MARK: selectors
@@ -304,43 +303,43 @@ static fz_buffer *unwrap_media(fz_context *ctx, const unsigned char *s, size_t n
 /// `@font-face` rules of a stylesheet read, at most (a book has a few dozen faces).
 enum { css_faces = 256 };
 
-/// Appends to `out` (when not NULL) the `n` bytes of stylesheet at `s` with its selectors of
+/// Appends to `out` the `n` bytes of stylesheet at `s` with its selectors of
 /// `epub:type` (`[epub|type~="noteref"]`, `[epub\:type=…]`) made selectors of `epub-type`, which
 /// every element that has one is also given in the copy (`put_start_tag`): MuPDF 1.21's CSS reads
 /// neither a namespace nor an escaped colon, and drops the whole rule: every Standard Ebooks book
 /// lost the rules for its note references (set full-size into the text: "1659–6047"), its verse
 /// and its title pages. Each rule's declarations are said again in properties MuPDF reads
 /// (`block_additions`), and the rules of `@media` blocks that hold are taken out of them
-/// (`unwrap_media`). Returns how many it changes.
-int fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+/// (`unwrap_media`).
+void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
     fz_buffer *unwrapped = unwrap_media(ctx, s, n);
-    if (!unwrapped) return put_css(ctx, out, s, n);
-    int changed = 0;
+    if (!unwrapped) {
+        put_css(ctx, out, s, n);
+        return;
+    }
     fz_try(ctx) {
         unsigned char *data;
         size_t len = fz_buffer_storage(ctx, unwrapped, &data);
-        changed = 1 + put_css(ctx, out, data, len);
+        put_css(ctx, out, data, len);
     }
     fz_always(ctx) fz_drop_buffer(ctx, unwrapped);
     fz_catch(ctx) fz_rethrow(ctx);
-    return changed;
 }
 
 /// `fb_put_css` of a stylesheet without `@media` blocks that hold.
-static int put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
     static const char *const names[] = {"epub|type", "epub\\:type"};
     static const char first_child[] = ":first-child";
     size_t from = 0, selector = 0, block = (size_t)-1;
-    int changed = 0, faces = 0;
+    int faces = 0;
     for (size_t i = 0; i < n; i++) {
         // Faces past `css_faces` are left out: MuPDF loads each (50,000 took minutes).
         if (s[i] == '@' && block == (size_t)-1 && n - i > 10 && !strncasecmp((const char *)s + i, "@font-face", 10) && ++faces > css_faces) {
             const unsigned char *close = memchr(s + i, '}', n - i);
-            if (out) fz_append_data(ctx, out, s + from, i - from);
+            fz_append_data(ctx, out, s + from, i - from);
             i = close ? (size_t)(close - s) : n - 1;
             from = i + 1;
             selector = from;
-            changed++;
             continue;
         }
         size_t passed = passed_over(s, n, i);
@@ -364,26 +363,20 @@ static int put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size
                 k = block_additions(&b, s + sel, block - 1 - sel, add, sizeof add);
             }
             if (k) {
-                if (out) {
-                    fz_append_data(ctx, out, s + from, i - from);
-                    fz_append_string(ctx, out, "; ");
-                    fz_append_data(ctx, out, add, k);
-                }
+                fz_append_data(ctx, out, s + from, i - from);
+                fz_append_string(ctx, out, "; ");
+                fz_append_data(ctx, out, add, k);
                 from = i;
-                changed++;
-            }
+                }
             block = (size_t)-1;
             selector = i + 1;
             continue;
         }
         if (s[i] == ':' && n - i >= sizeof first_child - 1 && !memcmp(s + i, first_child, sizeof first_child - 1)
             && (n - i == sizeof first_child - 1 || !(isalnum(s[i + sizeof first_child - 1]) || s[i + sizeof first_child - 1] == '-'))) {
-            if (out) {
-                fz_append_data(ctx, out, s + from, i - from);
-                fz_append_string(ctx, out, "[folio-first]");
-            }
+            fz_append_data(ctx, out, s + from, i - from);
+            fz_append_string(ctx, out, "[folio-first]");
             from = i + sizeof first_child - 1;
-            changed++;
             continue;
         }
         if (s[i] != '[') continue;
@@ -392,16 +385,12 @@ static int put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size
         for (int k = 0; k < 2; k++) {
             size_t len = strlen(names[k]);
             if (j + len > n || memcmp(s + j, names[k], len)) continue;
-            if (out) {
-                fz_append_data(ctx, out, s + from, j - from);
-                fz_append_string(ctx, out, "epub-type");
-            }
+            fz_append_data(ctx, out, s + from, j - from);
+            fz_append_string(ctx, out, "epub-type");
             from = j + len;
-            changed++;
             break;
         }
     }
-    if (out) fz_append_data(ctx, out, s + from, n - from);
-    return changed;
+    fz_append_data(ctx, out, s + from, n - from);
 }
 

@@ -467,8 +467,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
             if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css")) {
                 prepared = fz_new_buffer(ctx, css_len + 256);
-                if (fb_put_css(ctx, NULL, css, css_len)) fb_put_css(ctx, prepared, css, css_len);
-                else fz_append_data(ctx, prepared, css, css_len);
+                fb_put_css(ctx, prepared, css, css_len);
                 small_caps |= small_caps_faces(ctx, prepared, css, css_len, name);
                 fz_drop_buffer(ctx, entry);
                 entry = prepared;

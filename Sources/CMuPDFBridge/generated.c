@@ -145,21 +145,27 @@ static size_t last_part(const unsigned char *s, size_t n) {
     return at;
 }
 
+/// The selector of list `s` (`n` bytes, comma-separated) that starts at `a`: its bounds, white
+/// space trimmed, in `*x` and `*y`; returns where the next starts (past `n` after the last).
+static size_t next_selector(const unsigned char *s, size_t n, size_t a, size_t *x, size_t *y) {
+    size_t b = a;
+    while (b < n && s[b] != ',') b++;
+    *x = a, *y = b;
+    while (*x < *y && isspace(s[*x])) (*x)++;
+    while (*y > *x && isspace(s[*y - 1])) (*y)--;
+    return b + 1;
+}
+
 /// Adds the widths rule `selectors` (`n` bytes, comma-separated) gives table cells, `share` of
 /// the table's, to `options`: by each selector's last part, where it names a cell or no element.
 static void add_cell_widths(const unsigned char *selectors, size_t n, double share, folio_typeset_options *options) {
-    for (size_t a = 0; a < n && options->cell_width_count < folio_cell_widths_size;) {
-        size_t b = a;
-        while (b < n && selectors[b] != ',') b++;
-        size_t x = a, y = b;
-        while (x < y && isspace(selectors[x])) x++;
-        while (y > x && isspace(selectors[y - 1])) y--;
+    for (size_t a = 0, x, y; a < n && options->cell_width_count < folio_cell_widths_size;) {
+        a = next_selector(selectors, n, a, &x, &y);
         x += last_part(selectors + x, y - x);
         folio_cell_width c = {.share = share};
         if (read_selector(selectors + x, y - x, &c.selector, NULL)
             && (!c.selector.element[0] || !strcmp(c.selector.element, "td") || !strcmp(c.selector.element, "th")))
             options->cell_widths[options->cell_width_count++] = c;
-        a = b + 1;
     }
 }
 
@@ -191,15 +197,10 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
         folio_generated content = {0};
         double width;
         if (read_declarations(css + i + 1, end - i - 1, &content, &width)) {
-            for (size_t a = start; a < i && options->generated_count < folio_generated_size;) {
-                size_t b = a;
-                while (b < i && css[b] != ',') b++;
-                size_t x = a, y = b;
-                while (x < y && isspace(css[x])) x++;
-                while (y > x && isspace(css[y - 1])) y--;
+            for (size_t a = 0, x, y; a < i - start && options->generated_count < folio_generated_size;) {
+                a = next_selector(css + start, i - start, a, &x, &y);
                 folio_generated g = content;
-                if (read_selector(css + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
-                a = b + 1;
+                if (read_selector(css + start + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);

@@ -10,7 +10,10 @@
 #include <ctype.h>
 #include <string.h>
 
-static const char idpf_algorithm[] = "http://www.idpf.org/2008/embedding", adobe_algorithm[] = "http://ns.adobe.com/pdf/enc#RC";
+int fb_font_obfuscation(const char *algorithm) {
+    if (!algorithm) return 0;
+    return !strcmp(algorithm, "http://www.idpf.org/2008/embedding") ? 1 : !strcmp(algorithm, "http://ns.adobe.com/pdf/enc#RC") ? 2 : 0;
+}
 
 /// The 16 bytes of UUID `text` (`urn:uuid:` and dashes allowed) into `key`; 0 when it is none.
 static int uuid_bytes(const char *text, unsigned char key[16]) {
@@ -78,8 +81,8 @@ int fb_undo_obfuscation(fz_context *ctx, fb_obfuscation *o, const char *name, fz
         fz_xml *reference = fz_xml_find_dfs(data, "CipherReference", NULL, NULL), *method = fz_xml_find_dfs(data, "EncryptionMethod", NULL, NULL);
         const char *uri = reference ? fz_xml_att(reference, "URI") : NULL, *algorithm = method ? fz_xml_att(method, "Algorithm") : NULL;
         if (!uri || strcmp(uri, name)) continue;
-        int idpf = algorithm && !strcmp(algorithm, idpf_algorithm) && o->has_idpf;
-        int adobe = algorithm && !strcmp(algorithm, adobe_algorithm) && o->has_adobe;
+        int idpf = fb_font_obfuscation(algorithm) == 1 && o->has_idpf;
+        int adobe = fb_font_obfuscation(algorithm) == 2 && o->has_adobe;
         unsigned char *s;
         size_t n = fz_buffer_storage(ctx, entry, &s);
         const unsigned char *key = idpf ? o->idpf : o->adobe;

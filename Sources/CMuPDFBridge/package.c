@@ -18,12 +18,6 @@ fz_xml *fb_entry_xml(fz_context *ctx, fz_archive *arch, const char *name) {
     return xml;
 }
 
-/// Whether an encryption method is only the font obfuscation EPUB allows (not DRM).
-static int font_obfuscation(const char *algorithm) {
-    return algorithm && (!strcmp(algorithm, "http://www.idpf.org/2008/embedding")
-                         || !strcmp(algorithm, "http://ns.adobe.com/pdf/enc#RC"));
-}
-
 static void drop_entry_texts(fz_context *ctx, entry_texts *texts) {
     for (int i = 0; i < texts->count; i++) fz_free(ctx, texts->entries[i].name);
     fz_free(ctx, texts->entries);
@@ -277,7 +271,7 @@ void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, fol
         enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
         for (fz_xml *m = enc ? fz_xml_find_dfs(enc, "EncryptionMethod", NULL, NULL) : NULL; m;
              m = fz_xml_find_next_dfs(m, "EncryptionMethod", NULL, NULL))
-            if (!font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
+            if (!fb_font_obfuscation(fz_xml_att(m, "Algorithm"))) info->encrypted = 1;
         info->obfuscated_fonts = enc && !info->encrypted;
         container = fb_entry_xml(ctx, arch, "META-INF/container.xml");
         fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;

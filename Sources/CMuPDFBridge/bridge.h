@@ -478,6 +478,14 @@ void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t 
 /// Font size `v` (lower case, trimmed) in ems when it is one of pixels, points or rems (a
 /// browser's medium size, 16 pixels, is an em, as MuPDF's `medium` is), else 0 (css.c).
 double fb_absolute_em(const char *v);
+/// A line height of `line_em` ems (`fb_absolute_em`) as a factor of the element's size: of its
+/// own size `font_em` when the same rule or style gives one in pixels, points or rems, else of
+/// the reader's (css.c).
+double fb_line_factor(double line_em, double font_em);
+/// The `display` MuPDF 1.21 reads for display `v` (lower case, trimmed) that it does not: a
+/// table for `inline-table`, a block for a flex, grid or flow-root container, an inline block
+/// for an inline one; NULL for any other (css.c).
+const char *fb_display_as(const char *v);
 int fb_unhyphenated(const unsigned char *tag, size_t n, const folio_typeset_options *options);
 int fb_names_note(const char *value);
 /// The MathML element whose start tag is `tag` (`tag_len` bytes, after '<') and content the `n`

@@ -25,6 +25,10 @@ typedef struct {
     int small_caps;          // `font-variant: all-small-caps`, `font-variant-caps: …small-caps`
     double font_em;          // a `font-size` in pixels, points or rems, in ems; 0 when none
     int font_important;      // that size is `!important`
+    double line_em;          // a `line-height` in pixels, points or rems, in ems; 0 when none
+    int line_important;      // that height is `!important`
+    const char *display;     // the `display` MuPDF reads for one it does not (`fb_display_as`); NULL when none
+    int display_important;   // that display is `!important`
 } css_block;
 
 /// `v` as a percentage ("25%"), else -1.
@@ -69,9 +73,20 @@ double fb_absolute_em(const char *v) {
     return !strcmp(end, "px") ? x / 16 : !strcmp(end, "pt") ? x / 12 : !strcmp(end, "rem") ? x : 0;
 }
 
+double fb_line_factor(double line_em, double font_em) { return line_em / (font_em > 0 ? font_em : 1); }
+
+const char *fb_display_as(const char *v) {
+    if (!strcmp(v, "inline-table")) return "table";
+    if (!strcmp(v, "flex") || !strcmp(v, "grid") || !strcmp(v, "flow-root")) return "block";
+    if (!strcmp(v, "inline-flex") || !strcmp(v, "inline-grid")) return "inline-block";
+    return NULL;
+}
+
 /// Reads declaration `name: value` (both lower case, trimmed, `!important` dropped) into `b`.
 static void read_declaration(css_block *b, const char *name, const char *value, int important) {
     if (!strcmp(name, "font-size")) b->font_em = fb_absolute_em(value), b->font_important = important;
+    else if (!strcmp(name, "line-height")) b->line_em = fb_absolute_em(value), b->line_important = important;
+    else if (!strcmp(name, "display")) b->display = fb_display_as(value), b->display_important = important;
     else if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
     else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
     else if (!strcmp(name, "clip")) b->off_screen |= clipped_away(value);
@@ -141,6 +156,12 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
 ///   rems for 16 of them, so that Project Gutenberg's page numbers (`font-size: 13px`) stood
 ///   larger than the text, and a book sized in points (`body { font-size: 10pt }`) kept its size
 ///   whatever the reader chose.
+/// - A line height in pixels, points or rems is a factor of the element's size
+///   (`fb_line_factor`): MuPDF kept it in points as the text grew, and lines of a Word
+///   document's Chinese (`line-height: 18pt` round 16-point type) stood over one another at 22.
+/// - A display MuPDF does not know is one it does (`fb_display_as`): MuPDF takes any other for
+///   `inline`, and the rows of a table shown `inline-table` (Project Gutenberg's
+///   `.xhtml_div_align table`) for rows outside a table, dropping the table and all it holds.
 static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size) {
     size_t k = 0;
     // Each declaration written whole or not at all.
@@ -150,6 +171,8 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
     if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");
     if (b->small_caps) ADD("font-variant: small-caps; ");
     if (b->font_em > 0) ADD("font-size: %gem%s; ", b->font_em, b->font_important ? " !important" : "");
+    if (b->line_em > 0) ADD("line-height: %g%s; ", fb_line_factor(b->line_em, b->font_em), b->line_important ? " !important" : "");
+    if (b->display) ADD("display: %s%s; ", b->display, b->display_important ? " !important" : "");
     // MuPDF takes a percentage width of what the margins leave: the margins give the width.
     int centred = (b->left_auto && b->right_auto) || (hr && !b->left_set && !b->right_set);
     if (centred && !img && width > 0 && width < 100)

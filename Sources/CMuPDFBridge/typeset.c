@@ -217,26 +217,47 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
     return 1;
 }
 
-/// The declaration that says again in ems (`fb_absolute_em`) the font size in pixels, points or
-/// rems of style attribute value `v` (`n` bytes), into `out` (`size` bytes); its length, 0 for
-/// none. As the stylesheets' sizes are (css.c): MuPDF takes such a size whatever the reader's.
-static size_t style_font_size(const unsigned char *v, size_t n, char *out, size_t size) {
-    size_t at = 0;
-    while (at + 9 <= n && strncasecmp((const char *)v + at, "font-size", 9)) at++;
-    if (at + 9 > n || (at && v[at - 1] != ';' && !isspace(v[at - 1]))) return 0;
-    at += 9;
+/// The value of declaration `name` in style attribute value `v` (`n` bytes), lower case and
+/// without spaces or `!important`, into `value` (`size` bytes); 0 when there is none, 2 when it
+/// is `!important`, else 1.
+static int style_value(const unsigned char *v, size_t n, const char *name, char *value, size_t size) {
+    size_t at = 0, len = strlen(name);
+    for (;; at++) {
+        while (at + len <= n && strncasecmp((const char *)v + at, name, len)) at++;
+        if (at + len > n) return 0;
+        if (!at || v[at - 1] == ';' || isspace(v[at - 1])) break;
+    }
+    at += len;
     while (at < n && isspace(v[at])) at++;
     if (at >= n || v[at++] != ':') return 0;
-    char value[32];
     size_t k = 0;
-    for (; at < n && v[at] != ';' && k + 1 < sizeof value; at++)
+    for (; at < n && v[at] != ';' && k + 1 < size; at++)
         if (!isspace(v[at])) value[k++] = (char)tolower(v[at]);
     value[k] = 0;
     char *important = strstr(value, "!important");
     if (important) *important = 0;
-    double em = fb_absolute_em(value);
-    int w = em > 0 ? snprintf(out, size, ";font-size:%gem%s", em, important ? " !important" : "") : 0;
-    return w > 0 && (size_t)w < size ? (size_t)w : 0;
+    return important ? 2 : 1;
+}
+
+/// The declarations that say again what style attribute value `v` (`n` bytes) says that MuPDF
+/// reads otherwise than a browser, as the stylesheets' are (css.c): a font size in pixels,
+/// points or rems in ems (`fb_absolute_em`), a line height in them as a factor
+/// (`fb_line_factor`), a display MuPDF does not know as one it does (`fb_display_as`); into
+/// `out` (`size` bytes), their length.
+static size_t style_additions(const unsigned char *v, size_t n, char *out, size_t size) {
+    char value[32];
+    size_t k = 0;
+    // Each declaration written whole or not at all.
+#define ADD(...) do { int w = snprintf(out + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
+    double font_em = 0;
+    int found = style_value(v, n, "font-size", value, sizeof value);
+    if (found && (font_em = fb_absolute_em(value)) > 0) ADD(";font-size:%gem%s", font_em, found > 1 ? " !important" : "");
+    double line_em = (found = style_value(v, n, "line-height", value, sizeof value)) ? fb_absolute_em(value) : 0;
+    if (line_em > 0) ADD(";line-height:%g%s", fb_line_factor(line_em, font_em), found > 1 ? " !important" : "");
+    const char *display = (found = style_value(v, n, "display", value, sizeof value)) ? fb_display_as(value) : NULL;
+    if (display) ADD(";display:%s%s", display, found > 1 ? " !important" : "");
+#undef ADD
+    return k;
 }
 
 /// Writes start tag `s` (`n` bytes from its '<'), with `page-break-before: auto` as the last of
@@ -245,8 +266,8 @@ static size_t style_font_size(const unsigned char *v, size_t n, char *out, size_
 /// break at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off
 /// the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
 /// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is
-/// given again (`put_epub_type`), its style's font size in pixels said again in ems
-/// (`style_font_size`), its presentational markup named (`put_presentation`), an
+/// given again (`put_epub_type`), what its style says that MuPDF reads otherwise said again
+/// (`style_additions`), its presentational markup named (`put_presentation`), an
 /// element its parent's first (`first`) is marked
 /// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
 /// Folio sizes (`cell`, columns.c) `folio-cell`.
@@ -256,8 +277,8 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
     size_t start, end;
     int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    char size[48];
-    size_t sized = styled ? style_font_size(s + 1 + start, end - start, size, sizeof size) : 0;
+    char size[96];
+    size_t sized = styled ? style_additions(s + 1 + start, end - start, size, sizeof size) : 0;
     if (styled && (leading || sized)) {
         fb_put(w, s, end + 1);
         fz_append_data(w->ctx, w->out, size, sized);

@@ -694,6 +694,38 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(try word("CELLRIGHT", in: words).box.x0, middle, "a cell's align")
     }
 
+    /// A table shown `inline-table` keeps its rows: MuPDF 1.21 takes a display it does not know
+    /// for `inline`, and dropped the table and all it holds (Project Gutenberg's `.xhtml_div_align
+    /// table` lost 277 of Project Gutenberg's *Dao De Jing*'s 389 pages: its Chinese and notes).
+    func testATableShownInlineKeepsItsRows() throws {
+        let words = try XCTUnwrap(TypesetBooks.open("legacy.epub").text(page: 0)).words
+        for text in ["RULETABLED", "CELLED", "STYLETABLED"] {
+            XCTAssertTrue(words.contains { $0.text.hasPrefix(text) }, text)
+        }
+        let left = try XCTUnwrap(words.first { $0.text.hasPrefix("RULETABLED") }).box, right = try XCTUnwrap(words.first { $0.text.hasPrefix("CELLED") }).box
+        XCTAssertGreaterThan(right.x0, left.x1, "the row's cells side by side")
+    }
+
+    /// A line height in pixels or points grows with the reader's size, as its text does: MuPDF
+    /// kept it in points, and at 22 points the lines of a Word document (`line-height: 18pt`
+    /// round spans of 16 points) stood over one another.
+    func testALineHeightInPixelsOrPointsGrowsWithTheText() throws {
+        func pitches(fontSize: Double) throws -> [Double] {
+            let book = try TypesetBooks.open("legacy.epub", fontSize: fontSize)
+            let page = try XCTUnwrap((0..<book.pageCount).first { book.chapter(ofPage: $0) == 2 })
+            let words = try XCTUnwrap(book.text(page: page)).words
+            return try ["RULE", "STYLE"].map { name in
+                let first = try XCTUnwrap(words.first { $0.text.hasPrefix(name + "FIRST") }, name).box
+                let next = try XCTUnwrap(words.first { $0.text == "word" && $0.box.y0 > first.y0 + 0.005 }, name).box
+                return next.y0 - first.y0
+            }
+        }
+        let small = try pitches(fontSize: 11), large = try pitches(fontSize: 22)
+        for (k, name) in ["a rule's 20 px", "a style's 15 pt"].enumerated() {
+            XCTAssertEqual(large[k] / small[k], 2, accuracy: 0.15, name)
+        }
+    }
+
     /// A table `border="1"` rules its rows, and only where they lie: a row going on from the page
     /// before draws its rule neither over the running head nor anywhere above the text (MuPDF
     /// draws a box where it lies, and the rule of a row begun on the page before struck the head

@@ -99,7 +99,10 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   legacy.epub      an older book's presentational markup (Project Gutenberg's HTML): a body sized in
                    points, a span in pixels, page numbers in pixels around anchors that link
                    nowhere, a heading's anchor, `align` on paragraphs, a div and a cell, `<center>`;
-                   a table `border="1"` of rows crossing pages
+                   tables shown `inline-table` by a rule (Project Gutenberg's `.xhtml_div_align
+                   table`) and by a style attribute; a table `border="1"` of rows crossing pages;
+                   paragraphs whose line height is in pixels or points, by a rule and by a style
+                   attribute round spans in points (as Word writes them)
   meant.epub       what a browser shows of rules MuPDF reads otherwise: a title page's heading and
                    a span hidden from the eye as Standard Ebooks and "sr-only" rules hide them
                    (placed far off the page, clipped to a pixel) and one clipped to the whole of
@@ -472,20 +475,28 @@ epub("widths.epub", "Widths", "en", [("w.css", "text/css", "table.cast td.name {
 # An older book's presentational markup, as Project Gutenberg's HTML has it: sizes in points and
 # pixels, anchors that link nowhere, `align`, `<center>`, and a ruled table crossing pages.
 legacy_css = ("body { font-size: 10pt; } p { text-align: justify; } .small { font-size: 12px; }"
-              " .pagenum { position: absolute; left: 92%; font-size: 13px; color: #ababab; }")
+              " .pagenum { position: absolute; left: 92%; font-size: 13px; color: #ababab; }"
+              " .xhtml_div_align table { display: inline-table; text-align: initial; }"
+              " section.spaced { font-size: 16px; line-height: 20px; }")
 legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<p>Text before <a href="#CHAPTER_I">LINKED</a> and <span class="small">SMALLWORD</span> beside NORMALWORD. '
           '<span class="pagenum"><a name="Page_3" id="Page_3">[Pg 3]</a></span> '
           '<span style="color: black; font-size:12PX !important">QQQ</span> <span style="font-size: 120%">PPP</span></p>'
           '<p align="center">CENTRED</p><p align="RIGHT">RIGHTWARD</p><div align="center">DIVIDED</div><center>OLDCENTRE</center>'
-          '<table><tr><td align="right">CELLRIGHT</td></tr></table><p><a href=#CHAPTER_I>UNQUOTED</a> link</p>')
+          '<table><tr><td align="right">CELLRIGHT</td></tr></table><p><a href=#CHAPTER_I>UNQUOTED</a> link</p>'
+          '<div class="xhtml_div_align" style="text-align: center;"><table><tbody><tr><td><p>RULETABLED</p></td><td>CELLED</td></tr></tbody></table></div>'
+          '<table style="display:inline-table"><tr><td>STYLETABLED</td></tr></table>')
 ruled = '<table border="1" cellpadding="4">' + "".join(
     f"<tr><td>R{n}</td><td>{'a bb ccc dddd eeeee ' * (4 + n % 5)}END{n}</td></tr>" for n in range(30)) + "</table>"
 epub("legacy.epub", "Legacy", "en",
      [("l.css", "text/css", legacy_css),
       ("c0.xhtml", "application/xhtml+xml", xhtml(legacy, '<link rel="stylesheet" href="l.css" type="text/css"/>')),
-      ("c1.xhtml", "application/xhtml+xml", xhtml(ruled, '<link rel="stylesheet" href="l.css" type="text/css"/>'))],
-     ["c0.xhtml", "c1.xhtml"])
+      ("c1.xhtml", "application/xhtml+xml", xhtml(ruled, '<link rel="stylesheet" href="l.css" type="text/css"/>')),
+      ("c2.xhtml", "application/xhtml+xml", xhtml(
+          '<section class="spaced">RULEFIRST ' + "word " * 40 + 'RULELAST</section>'
+          '<p style="line-height:15.0pt"><span style="font-size:12.0pt">STYLEFIRST ' + "word " * 40 + 'STYLELAST</span></p>',
+          '<link rel="stylesheet" href="l.css" type="text/css"/>'))],
+     ["c0.xhtml", "c1.xhtml", "c2.xhtml"])
 
 # Imports, which MuPDF 1.21 does not read: the face is declared in an imported stylesheet.
 mono = subprocess.run(["fc-match", "-f", "%{file}", "monospace"], capture_output=True, text=True).stdout

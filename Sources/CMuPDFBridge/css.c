@@ -349,7 +349,23 @@ void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t 
     fz_catch(ctx) fz_rethrow(ctx);
 }
 
-/// `fb_put_css` of a stylesheet without `@media` blocks that hold.
+/// Where the at-rule at `i` of stylesheet `s` (`n` bytes) ends: its `;`, or the brace that
+/// closes its block (blocks inside it passed over), or the stylesheet's last byte.
+static size_t at_rule_end(const unsigned char *s, size_t n, size_t i) {
+    int depth = 0;
+    for (; i < n; i++) {
+        size_t passed = passed_over(s, n, i);
+        if (passed != i) i = passed;
+        else if (s[i] == ';' && !depth) return i;
+        else if (s[i] == '{') depth++;
+        else if (s[i] == '}' && --depth <= 0) return i;
+    }
+    return n - 1;
+}
+
+/// `fb_put_css` of a stylesheet without `@media` blocks that hold. `@page` rules are left out:
+/// the reader's page is Folio's, and MuPDF 1.21 reads no page's name (`@page WordSection1`, as
+/// Word writes) nor a margin box inside one, and dropped the whole stylesheet where it met one.
 static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
     static const char *const names[] = {"epub|type", "epub\\:type"};
     static const char first_child[] = ":first-child";
@@ -368,6 +384,14 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
         size_t passed = passed_over(s, n, i);
         if (passed != i) {
             i = passed;
+            continue;
+        }
+        if (s[i] == '@' && block == (size_t)-1 && n - i > 5 && !strncasecmp((const char *)s + i, "@page", 5)
+            && (n - i == 5 || !(isalnum(s[i + 5]) || s[i + 5] == '-'))) {
+            fz_append_data(ctx, out, s + from, i - from);
+            i = at_rule_end(s, n, i);
+            from = i + 1;
+            selector = from;
             continue;
         }
         if (s[i] == '{') {
@@ -390,7 +414,7 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
                 fz_append_string(ctx, out, "; ");
                 fz_append_data(ctx, out, add, k);
                 from = i;
-                }
+            }
             block = (size_t)-1;
             selector = i + 1;
             continue;

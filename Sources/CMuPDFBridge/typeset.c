@@ -277,12 +277,16 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
     size_t start, end;
     int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    char size[96];
-    size_t sized = styled ? style_additions(s + 1 + start, end - start, size, sizeof size) : 0;
-    if (styled && (leading || sized)) {
+    char add[128];
+    size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add) : 0;
+    static const char unbroken[] = ";page-break-before:auto";
+    if (styled && leading && added + sizeof unbroken <= sizeof add) memcpy(add + added, unbroken, sizeof unbroken), added += sizeof unbroken - 1;
+    if (added) {
+        // After a declaration, not before the first: MuPDF drops a style that starts with ';'.
+        size_t first = start;
+        while (first < end && isspace(s[1 + first])) first++;
         fb_put(w, s, end + 1);
-        fz_append_data(w->ctx, w->out, size, sized);
-        if (leading) fz_append_string(w->ctx, w->out, ";page-break-before:auto");
+        fz_append_data(w->ctx, w->out, add + (first == end), added - (first == end));
         fb_put(w, s + end + 1, close - end - 1);
     } else {
         fb_put(w, s, close);

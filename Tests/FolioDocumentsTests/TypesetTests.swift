@@ -282,7 +282,8 @@ final class TypesetTests: XCTestCase {
     /// Chapters set as Project Gutenberg sets them (a break before the chapter's box and its
     /// heading, the box with a top margin) start on a page each, with no blank page before
     /// them (MuPDF broke again after the margin); a break between two chapters of one file
-    /// still starts a page, which has no running head.
+    /// still starts a page, which has no running head. A box of an empty `style` too: what the
+    /// copy adds to a style must not start it with ';', on which MuPDF drops the style whole.
     func testAChapterOpeningAFileStartsItsPageWithNoBlankBeforeIt() throws {
         let doc = try TypesetBooks.open("gutenberg.epub")
         XCTAssertEqual(doc.pageCount, 4)
@@ -655,7 +656,9 @@ final class TypesetTests: XCTestCase {
     /// (MuPDF 1.21's reads none of it): sizes in points and pixels are ems of the reader's size
     /// (16 pixels, 12 points an em), so that a body of 10 points grows with the reader's type and
     /// a span of 12 pixels is three quarters of its paragraph; an anchor that links nowhere is
-    /// set as its text is, a link in blue; `align` and `<center>` place their lines.
+    /// set as its text is, a link in blue; `align` and `<center>` place their lines. Its
+    /// stylesheet opens with a named page as Word writes one (`@page WordSection1`), on which
+    /// MuPDF dropped the whole stylesheet.
     func testAnOlderBooksPresentationalMarkupIsSetAsABrowserSetsIt() throws {
         let book = try TypesetBooks.open("legacy.epub")
         let words = try XCTUnwrap(book.text(page: 0)).words

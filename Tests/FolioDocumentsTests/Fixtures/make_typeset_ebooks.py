@@ -23,7 +23,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    standing bare, and displayed equations aligned in a table
   gutenberg.epub   chapters as Project Gutenberg's EPUBs set them: `div.chapter { page-break-before:
                    always; margin-top: 4em }` round `h2 { page-break-before: always }`, one file a
-                   chapter, and a last file holding two chapters; its contents lead to each
+                   chapter (the second's box with an empty `style`), and a last file holding two chapters; its
+                   contents lead to each
   russian.epub     justified Russian prose of long words (dc:language ru: Debian's patterns for it
                    are KOI8-R, not UTF-8)
   german.epub      justified German prose of long compounds (dc:language de: Debian's patterns for it
@@ -96,7 +97,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    name in one cell (set flush right by a rule naming the body's type) and the speech in the other, in
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
                    spoken together ruled on their left
-  legacy.epub      an older book's presentational markup (Project Gutenberg's HTML): a body sized in
+  legacy.epub      an older book's presentational markup (Project Gutenberg's HTML), its stylesheet
+                   opening with a named page and a margin box (as Word writes): a body sized in
                    points, a span in pixels, page numbers in pixels around anchors that link
                    nowhere, a heading's anchor, `align` on paragraphs, a div and a cell, `<center>`;
                    tables shown `inline-table` by a rule (Project Gutenberg's `.xhtml_div_align
@@ -247,7 +249,9 @@ epub("math.epub", "Math", "en",
 # A forced break where a file begins, after a block's margin: MuPDF broke there, a blank page.
 pg_css = ("div.chapter { page-break-before: always; margin-top: 4em; } "
           "h2 { page-break-before: always; padding-top: 1em; } p { text-indent: 1em; }")
-chapter = lambda n: f'<div class="chapter"><h2><a id="c{n}"/>CHAPTER {n}.</h2><p>Words of chapter {n}.</p></div>'
+# The second's box has an empty style, as Project Gutenberg writes some (`<div class="lgc" style="">`).
+empty_style = ' style=""'
+chapter = lambda n: f'<div class="chapter"{empty_style if n == 2 else ""}><h2><a id="c{n}"/>CHAPTER {n}.</h2><p>Words of chapter {n}.</p></div>'
 pg_nav = xhtml('<nav epub:type="toc"><ol>' + "".join(f'<li><a href="c{min(n, 3)}.xhtml#c{n}">Chapter {n}</a></li>' for n in range(1, 5))
                + "</ol></nav>", html_attributes=' xmlns:epub="http://www.idpf.org/2007/ops"')
 epub("gutenberg.epub", "Gutenberg", "en",
@@ -474,7 +478,8 @@ epub("widths.epub", "Widths", "en", [("w.css", "text/css", "table.cast td.name {
 
 # An older book's presentational markup, as Project Gutenberg's HTML has it: sizes in points and
 # pixels, anchors that link nowhere, `align`, `<center>`, and a ruled table crossing pages.
-legacy_css = ("body { font-size: 10pt; } p { text-align: justify; } .small { font-size: 12px; }"
+legacy_css = ("@page WordSection1 { size: 8.5in 11in; margin: 1in; @top-center { content: 'Head'; } } div.WordSection1 { page: WordSection1; }"
+              " body { font-size: 10pt; } p { text-align: justify; } .small { font-size: 12px; }"
               " .pagenum { position: absolute; left: 92%; font-size: 13px; color: #ababab; }"
               " .xhtml_div_align table { display: inline-table; text-align: initial; }"
               " section.spaced { font-size: 16px; line-height: 20px; }")

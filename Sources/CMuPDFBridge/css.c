@@ -182,23 +182,30 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
     return k;
 }
 
-/// Reads the declarations of block `s` (`n` bytes, between its braces) into a `css_block`.
+/// The last byte of the comment that starts at `i` of `s` (`n` bytes), or `s`'s last byte.
+static size_t comment_end(const unsigned char *s, size_t n, size_t i) {
+    for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++) {}
+    return i + 1 < n ? i + 1 : n - 1;
+}
+
+/// Reads the declarations of block `s` (`n` bytes, between its braces) into a `css_block`:
+/// what is commented out is not read (a commented-out `position: absolute; height: 1px` hid
+/// the element).
 static css_block read_block(const unsigned char *s, size_t n) {
     css_block b = {.width = -1};
     size_t i = 0;
     while (i < n) {
         char name[40], value[160];
         size_t a = 0, v = 0;
-        while (i < n && s[i] != ':' && s[i] != ';') {
-            if (!isspace(s[i]) && a + 1 < sizeof name) name[a++] = (char)tolower(s[i]);
-            i++;
+        for (; i < n && s[i] != ':' && s[i] != ';'; i++) {
+            if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') i = comment_end(s, n, i);
+            else if (!isspace(s[i]) && a + 1 < sizeof name) name[a++] = (char)tolower(s[i]);
         }
         name[a] = 0;
         if (i < n && s[i] == ':') {
-            i++;
-            while (i < n && s[i] != ';') {
-                if ((v || !isspace(s[i])) && v + 1 < sizeof value) value[v++] = (char)tolower(s[i]);
-                i++;
+            for (i++; i < n && s[i] != ';'; i++) {
+                if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') i = comment_end(s, n, i);
+                else if ((v || !isspace(s[i])) && v + 1 < sizeof value) value[v++] = (char)tolower(s[i]);
             }
         }
         value[v] = 0;
@@ -218,11 +225,7 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
 /// Where the comment or quoted string at `i` of stylesheet `s` (`n` bytes) ends (its last byte,
 /// or where the stylesheet ends); `i` when none starts there. A string ends at its line's end.
 static size_t passed_over(const unsigned char *s, size_t n, size_t i) {
-    if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-        i += 2;
-        while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
-        return i + 1;
-    }
+    if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') return comment_end(s, n, i);
     if (s[i] != '"' && s[i] != '\'') return i;
     unsigned char quote = s[i++];
     while (i < n && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;

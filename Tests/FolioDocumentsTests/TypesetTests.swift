@@ -407,6 +407,7 @@ final class TypesetTests: XCTestCase {
         let word = { (text: String) in try XCTUnwrap(words.first { $0.text == text }, text).box }
         XCTAssertFalse(words.contains { $0.text == "Hiddentitle" || $0.text == "Screenreader" }, "\(words.map(\.text))")
         XCTAssertTrue(words.contains { $0.text == "Unclipped" }, "a clip of the whole hides nothing")
+        XCTAssertTrue(words.contains { $0.text == "Uncommented" }, "what is commented out hides nothing")
         let frame = try XCTUnwrap(doc.frame), left = try word("Above").x0, width = frame.block.width / frame.width
         XCTAssertEqual(try word("Middle").x0, left + 0.3 * width, accuracy: 0.03 * width, "centred in 40 %")
         XCTAssertEqual(try word("Alsoleft").x0, left, accuracy: 0.01, "a rule for pictures and paragraphs centres neither as a picture")

@@ -108,7 +108,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   meant.epub       what a browser shows of rules MuPDF reads otherwise: a title page's heading and
                    a span hidden from the eye as Standard Ebooks and "sr-only" rules hide them
                    (placed far off the page, clipped to a pixel) and one clipped to the whole of
-                   it, a paragraph of a rule for pictures too, a paragraph 40 % wide centred by
+                   it, one whose hiding is commented out, a paragraph of a rule for pictures too, a paragraph 40 % wide centred by
                    auto margins, a rule 50 % wide (centred by a browser's own style), all small
                    caps beside small caps, and a play's verse in a table cell of justified text
                    (a line of short words, then one too long to join them)
@@ -360,10 +360,11 @@ meant_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
              'hr { width: 50%; border: none; border-top: 6px solid black; height: 0; }\n'
              'var { font-variant: all-small-caps; font-style: normal; } .sc { font-variant: small-caps; }\n'
              '.whole { position: absolute; clip: rect(auto, auto, auto, auto); }\n'
+             '.commented { color: black; /* color: red; position: absolute; left: -999em; */ }\n'
              'img, p.also { margin-left: auto; margin-right: auto; }\n'
              'td { text-align: justify; }\n')
 meant = xhtml('<section epub:type="titlepage"><h1>Hiddentitle</h1></section>'
-              '<p>Visible <span class="sr-only">Screenreader</span> <span class="whole">Unclipped</span> text.</p><p class="mid">Middle</p>'
+              '<p>Visible <span class="sr-only">Screenreader</span> <span class="whole">Unclipped</span> <span class="commented">Uncommented</span> text.</p><p class="mid">Middle</p>'
               '<p class="also">Alsoleft</p>'
               '<p>Above</p><hr/><p>Below</p><p><var>Abc</var> and <span class="sc">Abc</span></p>'
               # A line of a few words, then one too long to join them: justified, they span the cell.

@@ -256,6 +256,17 @@ typedef struct {
     double share;
 } folio_cell_width;
 
+/// What a length in pixels, points or rems is in the copy (css.c): in proportion to the reader's
+/// text size, as a browser's are to its medium size (16 pixels, 12 points).
+typedef struct {
+    /// The reader's size in points (`folio_mu_setting.font_size`); 0: not known, lengths are
+    /// then written in ems of the parent.
+    double font_size;
+    /// The root element's size in the reader's (`html { font-size: 62.5% }`: 0.625), what a rem
+    /// is (`fb_read_rules`); 0: the reader's.
+    double root_em;
+} fb_sizes;
+
 /// What preparing a book does.
 typedef struct {
     int hyphenate;  ///< put soft hyphens where the language's patterns allow
@@ -284,6 +295,7 @@ typedef struct {
     /// The text block's height over its width (`folio_mu_setting.block_aspect`); 0 for a
     /// fixed-layout book, whose pages are the pictures' own.
     double block_aspect;
+    fb_sizes sizes;
 } folio_typeset_options;
 
 /// Headings of an FB2 or MOBI book written as headings, and entries of its contents, at most:
@@ -406,6 +418,8 @@ typedef struct {
     /// Headings written (`folio_typeset_options.outline_headings`), and whether the one open
     /// was written as a paragraph.
     int headings, plain_heading;
+    /// What lengths in pixels, points and rems are (NULL: ems of the parent).
+    const fb_sizes *sizes;
 } fb_writer;
 
 void fb_put(fb_writer *w, const unsigned char *s, size_t n);
@@ -465,7 +479,8 @@ void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, s
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds to `options` the generated content of a stylesheet's rules (outside at-rules) whose
 /// selectors are simple (`name.class[epub|type~="value"]::before`, any part missing), and the
-/// percentage widths of its rules for table cells (the last simple part of their selectors).
+/// percentage widths of its rules for table cells (the last simple part of their selectors),
+/// and the root's size (`fb_root_em`).
 void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds what the `<style>`s of a chapter's head (markup `s`, `n` bytes) keep unhyphenated and
 /// generate to `options`, as a stylesheet file's (`fb_read_unhyphenated`, `fb_read_rules`).
@@ -474,14 +489,17 @@ void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options
 int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_t n);
 /// Writes `g`'s text, in its font style.
 void fb_put_generated(fb_writer *w, const folio_generated *g);
-void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
-/// Font size `v` (lower case, trimmed) in ems when it is one of pixels, points or rems (a
-/// browser's medium size, 16 pixels, is an em, as MuPDF's `medium` is), else 0 (css.c).
-double fb_absolute_em(const char *v);
-/// A line height of `line_em` ems (`fb_absolute_em`) as a factor of the element's size: of its
-/// own size `font_em` when the same rule or style gives one in pixels, points or rems, else of
-/// the reader's (css.c).
-double fb_line_factor(double line_em, double font_em);
+void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n, const fb_sizes *sizes);
+/// Length `v` (lower case, trimmed) in ems of the reader's size when it is one of pixels, points
+/// or rems (a browser's medium size, 16 pixels, is an em, as MuPDF's `medium` is; a rem is the
+/// root's, `sizes->root_em`), else 0 (css.c).
+double fb_absolute_em(const char *v, const fb_sizes *sizes);
+/// Writes into `out` (`size` bytes) `em` ems of the reader's size as MuPDF is to read them: points
+/// of `sizes->font_size`, or ems where that is not known; the length written (0: none fits).
+size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes);
+/// The root's size (`fb_sizes.root_em`) that rule `s` (`n` bytes, between its braces) gives when
+/// selectors `selectors` (`m` bytes) name the root (`html`, `:root`); else 0.
+double fb_root_em(const unsigned char *selectors, size_t m, const unsigned char *s, size_t n);
 /// The `display` MuPDF 1.21 reads for display `v` (lower case, trimmed) that it does not: a
 /// table for `inline-table`, a block for a flex, grid or flow-root container, an inline block
 /// for an inline one; NULL for any other (css.c).

@@ -66,14 +66,18 @@ static int at_most_a_pixel(const char *v) {
     return end != v && x > 0 && x <= 1 && (!strcmp(end, "px") || !strcmp(end, "pt"));
 }
 
-double fb_absolute_em(const char *v) {
+double fb_absolute_em(const char *v, const fb_sizes *sizes) {
     char *end;
     double x = strtod(v, &end);
     if (end == v || x <= 0 || x > 1000) return 0;
-    return !strcmp(end, "px") ? x / 16 : !strcmp(end, "pt") ? x / 12 : !strcmp(end, "rem") ? x : 0;
+    double root = sizes && sizes->root_em > 0 ? sizes->root_em : 1;
+    return !strcmp(end, "px") ? x / 16 : !strcmp(end, "pt") ? x / 12 : !strcmp(end, "rem") ? x * root : 0;
 }
 
-double fb_line_factor(double line_em, double font_em) { return line_em / (font_em > 0 ? font_em : 1); }
+size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes) {
+    int w = sizes && sizes->font_size > 0 ? snprintf(out, size, "%gpt", em * sizes->font_size) : snprintf(out, size, "%gem", em);
+    return w > 0 && (size_t)w < size ? (size_t)w : 0;
+}
 
 const char *fb_display_as(const char *v) {
     if (!strcmp(v, "inline-table")) return "table";
@@ -83,9 +87,9 @@ const char *fb_display_as(const char *v) {
 }
 
 /// Reads declaration `name: value` (both lower case, trimmed, `!important` dropped) into `b`.
-static void read_declaration(css_block *b, const char *name, const char *value, int important) {
-    if (!strcmp(name, "font-size")) b->font_em = fb_absolute_em(value), b->font_important = important;
-    else if (!strcmp(name, "line-height")) b->line_em = fb_absolute_em(value), b->line_important = important;
+static void read_declaration(css_block *b, const char *name, const char *value, int important, const fb_sizes *sizes) {
+    if (!strcmp(name, "font-size")) b->font_em = fb_absolute_em(value, sizes), b->font_important = important;
+    else if (!strcmp(name, "line-height")) b->line_em = fb_absolute_em(value, sizes), b->line_important = important;
     else if (!strcmp(name, "display")) b->display = fb_display_as(value), b->display_important = important;
     else if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
     else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
@@ -139,6 +143,28 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
     return 1;
 }
 
+double fb_root_em(const unsigned char *selectors, size_t m, const unsigned char *s, size_t n) {
+    if (!selects_element(selectors, m, "html") && !selects_element(selectors, m, ":root")) return 0;
+    char value[64];
+    size_t v = 0;
+    for (size_t i = 0; i + 9 <= n; i++) {
+        if (strncasecmp((const char *)s + i, "font-size", 9) || (i && (isalnum(s[i - 1]) || s[i - 1] == '-'))) continue;
+        for (i += 9; i < n && isspace(s[i]); i++) {}
+        if (i >= n || s[i] != ':') return 0;
+        for (i++; i < n && s[i] != ';' && s[i] != '!' && v + 1 < sizeof value; i++)
+            if (!isspace(s[i])) value[v++] = (char)tolower(s[i]);
+        break;
+    }
+    value[v] = 0;
+    // The root's size is of the reader's: a percentage or ems of it, as a length it is.
+    char *end;
+    double x = strtod(value, &end);
+    if (end == value || x <= 0 || x > 1000) return 0;
+    if (!strcmp(end, "%")) return x / 100;
+    if (!strcmp(end, "em") || !strcmp(end, "rem")) return x;
+    return fb_absolute_em(value, NULL);
+}
+
 /// Writes into `add` (`size` bytes) the declarations that say what block `b` of a rule of
 /// selectors `selector` (`m` bytes) means in properties MuPDF reads; returns their length.
 /// - A visually hidden element (off the page, clipped away, a pixel wide: a heading for a screen
@@ -151,18 +177,19 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
 ///   line is.
 /// - All small caps (`font-variant: all-small-caps`, `font-variant-caps`, which MuPDF does not
 ///   read) are small caps: capitals stay capitals, the rest is set as browsers set it.
-/// - A font size in pixels, points or rems is one in ems of the reader's size, as a browser's
-///   medium size is 16 pixels: MuPDF takes a pixel for a point whatever the reader's size, and
-///   rems for 16 of them, so that Project Gutenberg's page numbers (`font-size: 13px`) stood
-///   larger than the text, and a book sized in points (`body { font-size: 10pt }`) kept its size
-///   whatever the reader chose.
-/// - A line height in pixels, points or rems is a factor of the element's size
-///   (`fb_line_factor`): MuPDF kept it in points as the text grew, and lines of a Word
-///   document's Chinese (`line-height: 18pt` round 16-point type) stood over one another at 22.
+/// - A font size in pixels, points or rems is one in proportion to the reader's size
+///   (`fb_put_length`), as a browser's medium size is 16 pixels: MuPDF takes a pixel for a point
+///   whatever the reader's size, and rems for 16 of them, so that Project Gutenberg's page
+///   numbers (`font-size: 13px`) stood larger than the text, and a book sized in points (`body {
+///   font-size: 10pt }`) kept its size whatever the reader chose. Points of the reader's, not
+///   ems of the parent: sizes nested in sizes do not compound, and a rem is the root's.
+/// - So is a line height in pixels, points or rems: MuPDF kept it in points as the text grew,
+///   and lines of a Word document's Chinese (`line-height: 18pt` round 16-point type) stood
+///   over one another at 22.
 /// - A display MuPDF does not know is one it does (`fb_display_as`): MuPDF takes any other for
 ///   `inline`, and the rows of a table shown `inline-table` (Project Gutenberg's
 ///   `.xhtml_div_align table`) for rows outside a table, dropping the table and all it holds.
-static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size) {
+static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size, const fb_sizes *sizes) {
     size_t k = 0;
     // Each declaration written whole or not at all.
 #define ADD(...) do { int w = snprintf(add + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
@@ -170,8 +197,11 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
     double width = b->width;
     if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");
     if (b->small_caps) ADD("font-variant: small-caps; ");
-    if (b->font_em > 0) ADD("font-size: %gem%s; ", b->font_em, b->font_important ? " !important" : "");
-    if (b->line_em > 0) ADD("line-height: %g%s; ", fb_line_factor(b->line_em, b->font_em), b->line_important ? " !important" : "");
+    char length[32];
+    if (b->font_em > 0 && fb_put_length(length, sizeof length, b->font_em, sizes))
+        ADD("font-size: %s%s; ", length, b->font_important ? " !important" : "");
+    if (b->line_em > 0 && fb_put_length(length, sizeof length, b->line_em, sizes))
+        ADD("line-height: %s%s; ", length, b->line_important ? " !important" : "");
     if (b->display) ADD("display: %s%s; ", b->display, b->display_important ? " !important" : "");
     // MuPDF takes a percentage width of what the margins leave: the margins give the width.
     int centred = (b->left_auto && b->right_auto) || (hr && !b->left_set && !b->right_set);
@@ -191,7 +221,7 @@ static size_t comment_end(const unsigned char *s, size_t n, size_t i) {
 /// Reads the declarations of block `s` (`n` bytes, between its braces) into a `css_block`:
 /// what is commented out is not read (a commented-out `position: absolute; height: 1px` hid
 /// the element).
-static css_block read_block(const unsigned char *s, size_t n) {
+static css_block read_block(const unsigned char *s, size_t n, const fb_sizes *sizes) {
     css_block b = {.width = -1};
     size_t i = 0;
     while (i < n) {
@@ -212,7 +242,7 @@ static css_block read_block(const unsigned char *s, size_t n) {
         char *important = strstr(value, "!important");
         if (important) *important = 0, v = strlen(value);
         while (v && isspace((unsigned char)value[v - 1])) value[--v] = 0;
-        if (a && v) read_declaration(&b, name, value, important != NULL);
+        if (a && v) read_declaration(&b, name, value, important != NULL, sizes);
         i++;
     }
     return b;
@@ -220,7 +250,7 @@ static css_block read_block(const unsigned char *s, size_t n) {
 
 // MARK: media queries
 
-static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n);
+static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n, const fb_sizes *sizes);
 
 /// Where the comment or quoted string at `i` of stylesheet `s` (`n` bytes) ends (its last byte,
 /// or where the stylesheet ends); `i` when none starts there. A string ends at its line's end.
@@ -337,16 +367,16 @@ enum { css_faces = 256 };
 /// and its title pages. Each rule's declarations are said again in properties MuPDF reads
 /// (`block_additions`), and the rules of `@media` blocks that hold are taken out of them
 /// (`unwrap_media`).
-void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n, const fb_sizes *sizes) {
     fz_buffer *unwrapped = unwrap_media(ctx, s, n);
     if (!unwrapped) {
-        put_css(ctx, out, s, n);
+        put_css(ctx, out, s, n, sizes);
         return;
     }
     fz_try(ctx) {
         unsigned char *data;
         size_t len = fz_buffer_storage(ctx, unwrapped, &data);
-        put_css(ctx, out, data, len);
+        put_css(ctx, out, data, len, sizes);
     }
     fz_always(ctx) fz_drop_buffer(ctx, unwrapped);
     fz_catch(ctx) fz_rethrow(ctx);
@@ -369,7 +399,7 @@ static size_t at_rule_end(const unsigned char *s, size_t n, size_t i) {
 /// `fb_put_css` of a stylesheet without `@media` blocks that hold. `@page` rules are left out:
 /// the reader's page is Folio's, and MuPDF 1.21 reads no page's name (`@page WordSection1`, as
 /// Word writes) nor a margin box inside one, and dropped the whole stylesheet where it met one.
-static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n) {
+static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n, const fb_sizes *sizes) {
     static const char *const names[] = {"epub|type", "epub\\:type"};
     static const char first_child[] = ":first-child";
     size_t from = 0, selector = 0, block = (size_t)-1;
@@ -409,8 +439,8 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
             size_t sel = selector, k = 0;
             while (sel < n && isspace(s[sel])) sel++;
             if (block != (size_t)-1 && block > sel && s[sel] != '@') {
-                css_block b = read_block(s + block, i - block);
-                k = block_additions(&b, s + sel, block - 1 - sel, add, sizeof add);
+                css_block b = read_block(s + block, i - block, sizes);
+                k = block_additions(&b, s + sel, block - 1 - sel, add, sizeof add, sizes);
             }
             if (k) {
                 fz_append_data(ctx, out, s + from, i - from);

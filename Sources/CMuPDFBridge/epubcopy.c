@@ -467,7 +467,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
             if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css")) {
                 prepared = fz_new_buffer(ctx, css_len + 256);
-                fb_put_css(ctx, prepared, css, css_len);
+                fb_put_css(ctx, prepared, css, css_len, &local.sizes);
                 small_caps |= small_caps_faces(ctx, prepared, css, css_len, name);
                 fz_drop_buffer(ctx, entry);
                 entry = prepared;

@@ -204,6 +204,8 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
+        double root = fb_root_em(css + start, i - start, css + i + 1, end - i - 1);
+        if (root > 0) options->sizes.root_em = root;
         i = end;
         start = end + 1;
     }

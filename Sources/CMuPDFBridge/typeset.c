@@ -241,20 +241,23 @@ static int style_value(const unsigned char *v, size_t n, const char *name, char 
 
 /// The declarations that say again what style attribute value `v` (`n` bytes) says that MuPDF
 /// reads otherwise than a browser, as the stylesheets' are (css.c): a font size in pixels,
-/// points or rems in ems (`fb_absolute_em`), a line height in them as a factor
-/// (`fb_line_factor`), a display MuPDF does not know as one it does (`fb_display_as`); into
+/// points or rems, and a line height in them, in proportion to the reader's size
+/// (`fb_put_length`), a display MuPDF does not know as one it does (`fb_display_as`); into
 /// `out` (`size` bytes), their length.
-static size_t style_additions(const unsigned char *v, size_t n, char *out, size_t size) {
+static size_t style_additions(const unsigned char *v, size_t n, char *out, size_t size, const fb_sizes *sizes) {
     char value[32];
     size_t k = 0;
     // Each declaration written whole or not at all.
 #define ADD(...) do { int w = snprintf(out + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
-    double font_em = 0;
-    int found = style_value(v, n, "font-size", value, sizeof value);
-    if (found && (font_em = fb_absolute_em(value)) > 0) ADD(";font-size:%gem%s", font_em, found > 1 ? " !important" : "");
-    double line_em = (found = style_value(v, n, "line-height", value, sizeof value)) ? fb_absolute_em(value) : 0;
-    if (line_em > 0) ADD(";line-height:%g%s", fb_line_factor(line_em, font_em), found > 1 ? " !important" : "");
-    const char *display = (found = style_value(v, n, "display", value, sizeof value)) ? fb_display_as(value) : NULL;
+    char length[32];
+    static const char *const lengths[] = {"font-size", "line-height"};
+    for (int d = 0; d < 2; d++) {
+        int found = style_value(v, n, lengths[d], value, sizeof value);
+        double em = found ? fb_absolute_em(value, sizes) : 0;
+        if (em > 0 && fb_put_length(length, sizeof length, em, sizes)) ADD(";%s:%s%s", lengths[d], length, found > 1 ? " !important" : "");
+    }
+    int found = style_value(v, n, "display", value, sizeof value);
+    const char *display = found ? fb_display_as(value) : NULL;
     if (display) ADD(";display:%s%s", display, found > 1 ? " !important" : "");
 #undef ADD
     return k;
@@ -278,7 +281,7 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     size_t start, end;
     int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
     char add[128];
-    size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add) : 0;
+    size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0;
     static const char unbroken[] = ";page-break-before:auto";
     if (styled && leading && added + sizeof unbroken <= sizeof add) memcpy(add + added, unbroken, sizeof unbroken), added += sizeof unbroken - 1;
     if (added) {
@@ -319,7 +322,7 @@ static void put_head(fb_writer *w, const unsigned char *s, size_t n) {
             continue;
         }
         fb_put(w, s + from, open + 1 - from);
-        fb_put_css(w->ctx, w->out, s + open + 1, close - open - 1);
+        fb_put_css(w->ctx, w->out, s + open + 1, close - open - 1, w->sizes);
         from = i = close;
     }
     fb_put(w, s + from, n - from);
@@ -554,7 +557,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                     else if (at && after_count < generated_depth) afters[after_count].at = at, afters[after_count++].rule = k;
                     generated++;
                 }
-                if (fb_tag_named(tag, tag_len, "style")) fb_put_css(w->ctx, w->out, s + end, whole - end);
+                if (fb_tag_named(tag, tag_len, "style")) fb_put_css(w->ctx, w->out, s + end, whole - end, w->sizes);
                 else if (fb_tag_named(tag, tag_len, "head")) put_head(w, s + end, whole - end);
                 else fb_put(w, s + end, whole - end);
                 // An element kept whole holds content (the text of a `code`).
@@ -577,7 +580,7 @@ fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_
         if (cleaned) len = fz_buffer_storage(ctx, cleaned, &data);
         // Soft hyphens add two bytes a break: a fifth more, usually.
         out = fz_new_buffer(ctx, len + len / 5 + 64);
-        fb_writer w = {ctx, out};
+        fb_writer w = {ctx, out, .sizes = &options->sizes};
         prepare_markup(&w, data, len, options, book_lang, cache);
     }
     fz_always(ctx) fz_drop_buffer(ctx, cleaned);

@@ -65,7 +65,8 @@ final class MuPDFDocument: ReflowableSource, ChapterTextSource, @unchecked Senda
                                            css: strings[2], css_with_face: strings[3], css_fixed: strings[4],
                                            use_document_css: typography.publisherStyles ? 1 : 0,
                                            line_characters: Self.lineCharacters(fontSize: fontSize, pageAspect: pageAspect, typography: typography),
-                                           block_aspect: Self.blockAspect(pageAspect: pageAspect, typography: typography))
+                                           block_aspect: Self.blockAspect(pageAspect: pageAspect, typography: typography),
+                                           font_size: fontSize)
             return folio_mu_open(FileName.bytes(path), MuPDF.memoryLimit, &setting, &info, &error)
         }
         guard let doc = opened else {

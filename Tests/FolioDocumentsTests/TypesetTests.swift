@@ -654,9 +654,10 @@ final class TypesetTests: XCTestCase {
     }
 
     /// An older book's presentational markup is set as a browser's own stylesheet sets it
-    /// (MuPDF 1.21's reads none of it): sizes in points and pixels are ems of the reader's size
-    /// (16 pixels, 12 points an em), so that a body of 10 points grows with the reader's type and
-    /// a span of 12 pixels is three quarters of its paragraph; an anchor that links nowhere is
+    /// (MuPDF 1.21's reads none of it): sizes in points and pixels are in proportion to the
+    /// reader's size (16 pixels, 12 points its size), so that a body of 10 points grows with the
+    /// reader's type and a span of 12 pixels is nine tenths of its paragraph, inside a block of 24
+    /// pixels too (sizes do not compound), as 1.2 rems of a root of 62.5 % are; an anchor that links nowhere is
     /// set as its text is, a link in blue; `align` and `<center>` place their lines. Its
     /// stylesheet opens with a named page as Word writes one (`@page WordSection1`), on which
     /// MuPDF dropped the whole stylesheet.
@@ -665,9 +666,12 @@ final class TypesetTests: XCTestCase {
         let words = try XCTUnwrap(book.text(page: 0)).words
         func word(_ text: String, in words: [TextWord]) throws -> TextWord { try XCTUnwrap(words.first { $0.text.hasPrefix(text) }, text) }
         let normal = try word("NORMALWORD", in: words).box
-        XCTAssertEqual(try word("SMALLWORD", in: words).box.height / normal.height, 0.75, accuracy: 0.06, "12 px in a paragraph of 16")
-        XCTAssertLessThan(try word("[Pg", in: words).box.height, normal.height * 0.9, "the page number of 13 px")
-        XCTAssertEqual(try word("QQQ", in: words).box.height / normal.height, 0.75, accuracy: 0.06, "12 px in a style attribute")
+        // The body's 10 points are 13⅓ pixels.
+        XCTAssertEqual(try word("SMALLWORD", in: words).box.height / normal.height, 0.9, accuracy: 0.05, "12 px in a paragraph of 10 pt")
+        XCTAssertEqual(try word("[Pg", in: words).box.height / normal.height, 0.975, accuracy: 0.05, "the page number of 13 px")
+        XCTAssertEqual(try word("QQQ", in: words).box.height / normal.height, 0.9, accuracy: 0.05, "12 px in a style attribute")
+        XCTAssertEqual(try word("NESTEDWORD", in: words).box.height / normal.height, 0.9, accuracy: 0.05, "12 px inside 24 px, not compounded")
+        XCTAssertEqual(try word("REMWORD", in: words).box.height / normal.height, 0.9, accuracy: 0.05, "1.2 rem of a root of 62.5 %")
         XCTAssertEqual(try word("PPP", in: words).box.height / normal.height, 1.2, accuracy: 0.08, "a percentage kept")
         let large = try XCTUnwrap(TypesetBooks.open("legacy.epub", fontSize: 22).text(page: 0)).words
         XCTAssertEqual(try word("NORMALWORD", in: large).box.height / normal.height, 2, accuracy: 0.15, "10 pt grows with the reader's type")

@@ -71,6 +71,9 @@ typedef struct {
     /// The text block's height over its width: where a picture page's picture is centred
     /// (typeset.c); 0 when not known.
     double block_aspect;
+    /// The reader's text size in points, which the book is laid out at: a length in pixels,
+    /// points or rems in its stylesheets is one in proportion to it (css.c); 0 when not known.
+    double font_size;
 } folio_mu_setting;
 
 /// Elements nested deeper than this refuse the book (MuPDF lays boxes out recursively); so do

@@ -98,8 +98,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    paragraphs of lines (`span`s made blocks, between `br`s) or as text; lines
                    spoken together ruled on their left
   legacy.epub      an older book's presentational markup (Project Gutenberg's HTML), its stylesheet
-                   opening with a named page and a margin box (as Word writes): a body sized in
-                   points, a span in pixels, page numbers in pixels around anchors that link
+                   opening with a named page and a margin box (as Word writes): a root sized
+                   62.5 %, a body sized in points, a span in pixels, one in pixels inside a block
+                   in pixels, one in rems, page numbers in pixels around anchors that link
                    nowhere, a heading's anchor, `align` on paragraphs, a div and a cell, `<center>`;
                    tables shown `inline-table` by a rule (Project Gutenberg's `.xhtml_div_align
                    table`) and by a style attribute; a table `border="1"` of rows crossing pages;
@@ -480,7 +481,7 @@ epub("widths.epub", "Widths", "en", [("w.css", "text/css", "table.cast td.name {
 # An older book's presentational markup, as Project Gutenberg's HTML has it: sizes in points and
 # pixels, anchors that link nowhere, `align`, `<center>`, and a ruled table crossing pages.
 legacy_css = ("@page WordSection1 { size: 8.5in 11in; margin: 1in; @top-center { content: 'Head'; } } div.WordSection1 { page: WordSection1; }"
-              " body { font-size: 10pt; } p { text-align: justify; } .small { font-size: 12px; }"
+              " html { font-size: 62.5%; } body { font-size: 10pt; } .big { font-size: 24px; } .remmed { font-size: 1.2rem; } p { text-align: justify; } .small { font-size: 12px; }"
               " .pagenum { position: absolute; left: 92%; font-size: 13px; color: #ababab; }"
               " .xhtml_div_align table { display: inline-table; text-align: initial; }"
               " section.spaced { font-size: 16px; line-height: 20px; }")
@@ -488,6 +489,7 @@ legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<p>Text before <a href="#CHAPTER_I">LINKED</a> and <span class="small">SMALLWORD</span> beside NORMALWORD. '
           '<span class="pagenum"><a name="Page_3" id="Page_3">[Pg 3]</a></span> '
           '<span style="color: black; font-size:12PX !important">QQQ</span> <span style="font-size: 120%">PPP</span></p>'
+          '<div class="big">Large <span class="small">NESTEDWORD</span> and <span class="remmed">REMWORD</span></div>'
           '<p align="center">CENTRED</p><p align="RIGHT">RIGHTWARD</p><div align="center">DIVIDED</div><center>OLDCENTRE</center>'
           '<table><tr><td align="right">CELLRIGHT</td></tr></table><p><a href=#CHAPTER_I>UNQUOTED</a> link</p>'
           '<div class="xhtml_div_align" style="text-align: center;"><table><tbody><tr><td><p>RULETABLED</p></td><td>CELLED</td></tr></tbody></table></div>'

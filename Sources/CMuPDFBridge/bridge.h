@@ -41,6 +41,8 @@ struct folio_mu_doc {
     /// opened again to read their text (`folio_mu_chapter_markup_text`) once asked.
     char **spine_names;
     fz_archive *text_archive;
+    /// A plain-text book made an EPUB (text.c), read in its file's place; NULL for others.
+    fz_buffer *text_book;
     /// Whether MuPDF's chapters are the spine's items, one for one (0: not looked at yet, 1 yes,
     /// -1 no): only then does a spine item's text or page break belong to a chapter.
     int spine_is_chapters;
@@ -476,6 +478,10 @@ int fb_cell_block(const unsigned char *name, size_t n);
 fz_buffer *fb_markup_as_read(fz_context *ctx, const unsigned char *s, size_t n);
 int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out, size_t size);
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
+/// Plain text `file` (the book at `path`) as an EPUB archive (text.c); throws when it is no text.
+fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path);
+/// The book's archive: a plain-text book's EPUB (`folio_text_book`), else the file's own.
+fz_archive *fb_open_book_archive(fz_context *ctx, folio_mu_doc *d);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds to `options` the generated content of a stylesheet's rules (outside at-rules) whose
 /// selectors are simple (`name.class[epub|type~="value"]::before`, any part missing), and the

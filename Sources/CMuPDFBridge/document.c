@@ -216,7 +216,7 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
             doc = fz_open_document_with_stream(ctx, "application/x-fictionbook", stream);
             d->indexed = d->heads.read = d->heads.count > 0;
         } else if (info->epub || info->obfuscated_fonts) {
-            arch = fz_open_archive(ctx, path);
+            arch = fb_open_book_archive(ctx, d);
             enc = fb_entry_xml(ctx, arch, "META-INF/encryption.xml");
             fb_obfuscation obfuscation;
             if (enc) fb_read_obfuscation(ctx, arch, d->opf_path, enc, &obfuscation);
@@ -330,6 +330,22 @@ static void confine(folio_mu_doc *d) {
 
 const char *folio_mu_outside(folio_mu_doc *d) { return atomic_load(&d->outside); }
 
+fz_archive *fb_open_book_archive(fz_context *ctx, folio_mu_doc *d) {
+    if (!d->text_book) return fz_open_archive(ctx, d->path);
+    fz_stream *stream = fz_open_buffer(ctx, d->text_book);
+    fz_archive *arch = NULL;
+    fz_try(ctx) arch = fz_open_archive_with_stream(ctx, stream);
+    fz_always(ctx) fz_drop_stream(ctx, stream);
+    fz_catch(ctx) fz_rethrow(ctx);
+    return arch;
+}
+
+/// Whether `path` names a plain-text book (text.c).
+static int text_name(const char *path) {
+    const char *dot = strrchr(path, '.');
+    return dot && !fz_strcasecmp(dot, ".txt");
+}
+
 const char *folio_mu_missing(folio_mu_doc *d, int *count) {
     *count = d->missing_count;
     return d->missing_count ? d->missing[0] : NULL;
@@ -354,6 +370,19 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
     fz_set_error_callback(ctx, quiet, NULL);
     confine(d);
     memset(info, 0, sizeof *info);
+    // A plain-text book is read as the EPUB made of it, from here on.
+    if (text_name(path)) {
+        fz_buffer *file = NULL;
+        int made = 1;
+        fz_var(file);
+        fz_try(ctx) {
+            file = fz_read_file(ctx, path);
+            d->text_book = folio_text_book(ctx, file, path);
+        }
+        fz_always(ctx) fz_drop_buffer(ctx, file);
+        fz_catch(ctx) { fb_fail(error, fz_caught_message(ctx)); made = 0; }
+        if (!made) { folio_mu_close(d); return NULL; }
+    }
     // Before MuPDF parses the book: a file nesting too deep must not reach its parser.
     fb_read_package(ctx, path, info, d);
     if (info->too_deep[0] || info->refused[0] || info->encrypted) return d;
@@ -376,6 +405,7 @@ void folio_mu_close(folio_mu_doc *d) {
         fz_drop_buffer(d->ctx, d->copy);
         fz_free(d->ctx, d->starts);
         fz_drop_archive(d->ctx, d->text_archive);
+        fz_drop_buffer(d->ctx, d->text_book);
         fz_drop_context(d->ctx);
     }
     pthread_mutex_destroy(&d->mutex);

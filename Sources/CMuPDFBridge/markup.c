@@ -142,7 +142,7 @@ char *folio_mu_chapter_markup_text(folio_mu_doc *d, int chapter, size_t *length)
     fz_try(ctx) {
         // MuPDF's chapters are the spine's items only where it counts as many.
         if (chapter >= 0 && chapter < d->spine_count && d->spine_names && d->spine_names[chapter] && fb_chapters_are_spine(ctx, d)) {
-            if (!d->text_archive) d->text_archive = fz_open_archive(ctx, d->path);
+            if (!d->text_archive) d->text_archive = fb_open_book_archive(ctx, d);
             markup = fz_read_archive_entry(ctx, d->text_archive, d->spine_names[chapter]);
             unsigned char *data;
             size_t n = fz_buffer_storage(ctx, markup, &data);

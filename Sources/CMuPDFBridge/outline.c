@@ -124,7 +124,7 @@ static void nav_document(fz_context *ctx, folio_mu_doc *d, const char *type,
     fz_xml *container = NULL, *opf = NULL, *nav = NULL, *ncx = NULL;
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(nav); fz_var(ncx);
     fz_try(ctx) {
-        arch = fz_open_archive(ctx, d->path);
+        arch = fb_open_book_archive(ctx, d);
         container = fb_entry_xml(ctx, arch, "META-INF/container.xml");
         fz_xml *root = container ? fz_xml_find_dfs(container, "rootfile", NULL, NULL) : NULL;
         const char *opf_path = root ? fz_xml_att(root, "full-path") : NULL;

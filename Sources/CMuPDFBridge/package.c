@@ -254,7 +254,7 @@ void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, fol
     char *opf_path = NULL;
     entry_texts texts = { NULL, 0 };
     fz_var(arch); fz_var(container); fz_var(opf); fz_var(enc); fz_var(opf_path); fz_var(texts);
-    fz_try(ctx) arch = fz_open_archive(ctx, path);
+    fz_try(ctx) arch = fb_open_book_archive(ctx, d);
     fz_catch(ctx) arch = NULL;  // not an archive: FB2, XHTML, MOBI
     // MuPDF takes any file of whole 512-byte blocks with six zero bytes at 257 for a tar
     // archive (untar.c's v7 signature): a MOBI so shaped passed over the checks of its records

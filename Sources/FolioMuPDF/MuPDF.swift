@@ -82,7 +82,7 @@ public enum MuPDF {
 
     /// The kinds of document this module reads, each named for messages and `folio info`.
     public static let formats = [("EPUB", ["epub"]), ("MOBI", ["mobi", "azw", "azw3"]), ("FB2", ["fb2", "fbz"]),
-                                 ("XHTML", ["xhtml"]), ("XPS", ["xps", "oxps"])].map { format($0, $1) }
+                                 ("XHTML", ["xhtml"]), ("XPS", ["xps", "oxps"]), ("Text", ["txt"])].map { format($0, $1) }
 
     /// A format opened through MuPDF (any file MuPDF reads: `folio bench` gives it PDFs too).
     public static func format(_ name: String, _ extensions: [String]) -> PageSourceFormat {

@@ -166,7 +166,8 @@ import Testing
         #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout)\(r.stderr)")
         let text = try String(contentsOf: entry, encoding: .utf8)
         #expect(text.contains("\nExec=folio view %f\n"))
-        for type in ["inode/directory", "image/png", "image/jpeg", "application/pdf", "application/vnd.comicbook+zip"] {
+        for type in ["inode/directory", "image/png", "image/jpeg", "application/pdf", "application/epub+zip", "application/x-mobipocket-ebook",
+                     "application/x-fictionbook+xml", "image/vnd.djvu", "application/vnd.comicbook+zip", "application/vnd.comicbook-rar", "text/plain"] {
             #expect(text.contains(type + ";"), "MimeType lacks \(type)")
         }
     }

@@ -225,6 +225,27 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
         #expect(opened > 20, "most mutants should still open")
     }
 
+    /// A plain-text book is made an EPUB (the C bridge's text.c: its encoding guessed, its
+    /// lines made paragraphs, verse and headings) before it is set as one.
+    @Test func plainText() throws {
+        let dir = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gutenberg = "Title: Fuzz\r\nAuthor: Someone\r\nLanguage: English\r\n\r\nCHAPTER I.\r\nThe Name\r\n\r\n"
+            + "A paragraph wrapped at seventy characters, as Project Gutenberg wraps its\r\nplain text, and more words after it.\r\n\r\n"
+            + "    A line of verse\r\n    And another one\r\n\r\nBook 2\r\n\r\nPREFACE\r\n"
+        let seeds = [Array(gutenberg.utf8), Array("第一章 开始\n\u{3000}\u{3000}这是一段文字。\n第二章\n文字。\n".data(using: .utf16LittleEndian)!),
+                     [0xEF, 0xBB, 0xBF] + Array("Chapter 1\n\nText.\n".utf8), [0xB5, 0xDA, 0xD2, 0xBB, 0xD5, 0xC2, 0x0A, 0xCE, 0xC4]]
+        let file = dir.appendingPathComponent("book.txt").path
+        var opened = 0
+        fuzz("text", seeds: seeds, dictionary: ["\r\n", "\n\n", "\r", "CHAPTER XIV.", "Chapter ", "第十二章", "\u{3000}", "Title: ", "&", "<",
+                                                 "\u{FEFF}", "\u{0}", "\u{FF}\u{FE}", "    "],
+             iterations: 300) { input in
+            try readEBook(input, at: file)
+            opened += 1
+        }
+        #expect(opened > 20, "most mutants should still open")
+    }
+
     /// An EPUB's chapter and stylesheet, mutated: headings kept with their text and their ids
     /// moved, generated content, tables, entities, the head's styles (the C bridge's copy).
     @Test func epubMarkup() throws {

@@ -115,8 +115,13 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    (a line of short words, then one too long to join them)
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
+  gutenberg.txt    plain text as Project Gutenberg writes it: a header naming title, author and
+                   language, chapters headed `CHAPTER I.` over their names, prose wrapped at 70
+                   characters, verse, CRLF line ends; novel.txt a Chinese novel in GB18030;
+                   latin.txt Windows-1252; wide.txt UTF-16 with its mark; binary.txt and
+                   blank.txt no text
 """
-import os, struct, subprocess, sys, zipfile, zlib
+import os, struct, subprocess, sys, textwrap, zipfile, zlib
 
 out = sys.argv[1]
 LONG = ("Notwithstanding the extraordinary circumstances, the international correspondence "
@@ -618,3 +623,28 @@ ncx = ('<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" v
                  f'<content src="p{(k - 12) // 4}.xhtml#p{k}"/></pageTarget>' for k in range(12, 20)) + "</pageList></ncx>")
 epub("printed2.epub", "Printed Pages", "en", [("toc.ncx", "application/x-dtbncx+xml", ncx)] + pages, [f for f, _, _ in pages],
      spine_attributes=' toc="i0"', version="2.0")
+
+# Plain-text books: Project Gutenberg's (a header naming title, author and language; chapters
+# headed `CHAPTER I.` with a name on the next line; prose wrapped at 70 characters; verse), a
+# Chinese novel in GB18030 (a paragraph a line, indented with ideographic spaces; `第一章`), one
+# in Windows-1252, one in UTF-16 with its mark, a binary file and an empty one named `.txt`.
+PROSE = ("Alice was beginning to get very tired of sitting by her sister on the bank, and of having nothing to do: "
+         "once or twice she had peeped into the book her sister was reading, but it had no pictures in it.")
+gutenberg_text = ("The Project Gutenberg eBook of Plain Wonderland\n\nTitle: Plain Wonderland\n\nAuthor: Lewis Carroll\n\n"
+                  "Language: English\n\n*** START OF THE PROJECT GUTENBERG EBOOK PLAIN WONDERLAND ***\n\n\n")
+for number in ["I", "II", "III"]:
+    gutenberg_text += f"\n\nCHAPTER {number}.\nThe Name of {number}\n\n\n"
+    gutenberg_text += "".join("\n".join(textwrap.wrap(f"{PROSE} Joined{number}{k} here.", 70)) + "\n\n" for k in range(6))
+    gutenberg_text += "    How doth the little crocodile\n    Improve his shining tail,\n    And pour the waters of the Nile\n\n"
+texts = {
+    "gutenberg.txt": gutenberg_text.replace("\n", "\r\n").encode(),
+    "novel.txt": "".join(f"第{n}章 标题\n" + "".join(f"\u3000\u3000这是第{n}章的第{k}段文字。\n" for k in range(30))
+                         for n in "一二三").encode("gb18030"),
+    "latin.txt": "Caf\u00e9 \u00c6gir na\u00efve \u2014 \u201cquoted\u201d.\n\nSecond.\n".encode("cp1252"),
+    "wide.txt": "\ufeffWide UTF-16 words.\n\nSecond.\n".encode("utf-16-le"),
+    "binary.txt": bytes(range(256)) * 4,
+    "blank.txt": b"\n \n\t\n",
+}
+for name, data in texts.items():
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)

@@ -1,0 +1,52 @@
+import CMuPDFBridge
+import FolioBook
+@testable import FolioMuPDF
+import XCTest
+
+/// Plain-text books (text.c): their encoding found, their wrapped prose joined into paragraphs,
+/// their verse kept line by line, their chapters made contents, their title and author read.
+final class PlainTextTests: XCTestCase {
+    /// Words of page `index` of `doc`, one string a line of text.
+    private func lines(_ doc: MuPDFDocument, page index: Int) throws -> [String] {
+        try XCTUnwrap(doc.text(page: index)).lines.map { $0.map(\.text).joined(separator: " ") }
+    }
+
+    /// Project Gutenberg's plain text reads as a book: its header's title and author, a
+    /// contents entry for each chapter with its name, prose wrapped at 70 characters set as
+    /// paragraphs filling the page's lines, and verse kept a line a line.
+    func testAProjectGutenbergTextIsSetAsABook() throws {
+        let doc = try TypesetBooks.open("gutenberg.txt")
+        XCTAssertEqual(doc.title, "Plain Wonderland")
+        XCTAssertEqual(doc.author, "Lewis Carroll")
+        XCTAssertEqual(doc.outline.map(\.title), ["CHAPTER I. The Name of I", "CHAPTER II. The Name of II", "CHAPTER III. The Name of III"])
+        let page = try XCTUnwrap(doc.outline.first?.page)
+        let text = try lines(doc, page: page)
+        // Joined: words the text wraps onto two lines share one ("…pictures in it." ends one,
+        // "Joined…" stands alone on the next).
+        XCTAssertTrue(text.contains { $0.hasSuffix("pictures in it. JoinedI0 here.") }, "\(text)")
+        let all = try (page..<min(page + 3, doc.pageCount)).flatMap { try lines(doc, page: $0) }
+        XCTAssertTrue(all.contains("How doth the little crocodile"), "\(all)")
+        XCTAssertTrue(all.contains("Improve his shining tail,"), "\(all)")
+    }
+
+    /// A Chinese novel in GB18030, a paragraph a line, is read as Chinese, its `第一章` lines
+    /// made chapters; Windows-1252 and UTF-16 are read as what they are.
+    func testATextIsReadInItsOwnEncoding() throws {
+        let novel = try TypesetBooks.open("novel.txt")
+        XCTAssertEqual(novel.outline.map(\.title), ["第一章 标题", "第二章 标题", "第三章 标题"])
+        let words = try XCTUnwrap(novel.text(page: 0)).words.map(\.text)
+        XCTAssertEqual(Array(words.prefix(3)), ["第一章", "标题", "这是第一章的第0段文字。"], "the ideographic spaces left out")
+        XCTAssertEqual(try lines(TypesetBooks.open("latin.txt"), page: 0).first, "Café Ægir naïve — “quoted”.")
+        XCTAssertEqual(try lines(TypesetBooks.open("wide.txt"), page: 0).first, "Wide UTF-16 words.")
+        XCTAssertEqual(try TypesetBooks.open("wide.txt").title, "wide", "no header: the file's name")
+    }
+
+    /// A binary file or one of blank lines named `.txt` is refused with one line.
+    func testWhatIsNoTextIsRefused() throws {
+        for (name, words) in [("binary.txt", "not a text file"), ("blank.txt", "holds no text")] {
+            XCTAssertThrowsError(try TypesetBooks.open(name), name) { error in
+                XCTAssertTrue("\(error)".contains(words), "\(error)")
+            }
+        }
+    }
+}

@@ -3,10 +3,10 @@ import FolioBook
 import FolioMuPDF
 
 /// How documents are laid out, for every command that opens a library: the text size and
-/// typography of reflowable books (EPUB, FB2, MOBI). Applied when the options are parsed, before
+/// typography of reflowable books (EPUB, FB2, MOBI, plain text). Applied when the options are parsed, before
 /// any book opens.
 struct DocumentOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Text size of reflowable books (EPUB, FB2, MOBI) in points, "
+    @Option(help: ArgumentHelp("Text size of reflowable books (EPUB, FB2, MOBI, plain text) in points, "
                                + "\(Int(MuPDF.fontSizes.lowerBound))…\(Int(MuPDF.fontSizes.upperBound)) (default: \(MuPDF.defaultFontSize)).",
                                valueName: "points"))
     var fontSize: Double?

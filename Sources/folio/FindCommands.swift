@@ -29,7 +29,7 @@ func openDocument(_ path: String, password: String?, label: String = "folio", qu
 
 /// The document a finding command reads, its password, and how a reflowable one is laid out.
 struct FindSource: ParsableArguments {
-    @Argument(help: "A document (PDF, EPUB, FB2, XPS, DjVu, comic archive) or a folder of page images.")
+    @Argument(help: "A document (PDF, EPUB, FB2, XPS, DjVu, plain text, comic archive) or a folder of page images.")
     var document: String
 
     @Option(help: "Password of a protected PDF (or set FOLIO_PASSWORD).")

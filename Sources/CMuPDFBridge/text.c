@@ -167,8 +167,10 @@ static void header_value(const text_line *lines, size_t count, const char *key, 
 }
 
 /// Bytes of text a chapter file holds at most before the next paragraph starts another (a
-/// novel without headings is laid out a file at a time, as an EPUB's chapters are).
-enum { text_file_bytes = 96 << 10 };
+/// novel without headings is laid out a file at a time, as an EPUB's chapters are); files a
+/// book is cut into at most, past which headings start no file (MuPDF finds each by a linear
+/// search, and Folio refuses an EPUB of more than `folio_mu_max_spine`); bytes of text read.
+enum { text_file_bytes = 96 << 10, text_files = 4000, text_bytes = 256 << 20 };
 
 /// The book being written: its archive, the chapter file open, and the contents so far.
 typedef struct {
@@ -176,7 +178,7 @@ typedef struct {
     fz_zip_writer *zip;
     fz_buffer *chapter, *nav, *spine;
     const char *lang;
-    int files;
+    int files, headings;
 } text_epub;
 
 /// Writes `*b` as entry `name` of the book and lets it go.
@@ -210,6 +212,7 @@ static void open_chapter(text_epub *e) {
 fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
     unsigned char *bytes;
     size_t n = fz_buffer_storage(ctx, file, &bytes), length = 0;
+    if (n > text_bytes) fz_throw(ctx, FZ_ERROR_GENERIC, "a text of %zu MB; at most %d MB are read", n >> 20, text_bytes >> 20);
     char *text = utf8_text(bytes, n, &length);
     if (!text) fz_throw(ctx, FZ_ERROR_GENERIC, "not a text file (it holds bytes no text has)");
     fz_buffer *book = NULL, *head = NULL;
@@ -268,9 +271,9 @@ fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
             if (by_blanks) while (last < count && lines[last].n) last++;
             // A heading, and the name that may follow it on a line or two of its own: a chapter.
             if (last <= i + 3 && heading(lines[i])) {
-                if (e.chapter->len > 600) open_chapter(&e);
-                fz_append_printf(ctx, e.nav, "<li><a href=\"c%05d.xhtml\">", e.files);
-                fz_append_string(ctx, e.chapter, "<h2>");
+                if (e.chapter->len > 600 && e.files < text_files) open_chapter(&e);
+                fz_append_printf(ctx, e.nav, "<li><a href=\"c%05d.xhtml#h%d\">", e.files, e.headings);
+                fz_append_printf(ctx, e.chapter, "<h2 id=\"h%d\">", e.headings++);
                 for (size_t k = i; k < last; k++) {
                     if (k > i) fz_append_string(ctx, e.chapter, "<br/>"), fz_append_byte(ctx, e.nav, ' ');
                     put_escaped(ctx, e.chapter, lines[k].s, lines[k].n);
@@ -281,7 +284,7 @@ fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
                 i = last;
                 continue;
             }
-            if (e.chapter->len > text_file_bytes) open_chapter(&e);
+            if (e.chapter->len > text_file_bytes && e.files < text_files) open_chapter(&e);
             // Prose fills its lines to the wrap, but for its last; verse does not.
             int verse = 0;
             for (size_t k = i; k + 1 < last; k++) verse |= lines[k].chars * 10 < wrap * 6;

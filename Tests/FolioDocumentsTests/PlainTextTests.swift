@@ -41,6 +41,20 @@ final class PlainTextTests: XCTestCase {
         XCTAssertEqual(try TypesetBooks.open("wide.txt").title, "wide", "no header: the file's name")
     }
 
+    /// A text of more headings than an EPUB may have chapters (12,000, each long enough for a
+    /// file of its own: Folio refuses a spine of more than 10,000 items) opens: past 4,000
+    /// files, headings start none.
+    func testATextOfThousandsOfHeadingsOpens() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-text-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("many.txt")
+        let text = String(repeating: "Words of a chapter. ", count: 32)
+        try (1...12000).map { "Chapter \($0)\n\n\(text)\n\n" }.joined().write(to: file, atomically: true, encoding: .utf8)
+        let doc = try MuPDFDocument(path: file.path, fontSize: 11, extent: LayoutExtent(pages: 4))
+        XCTAssertEqual(try XCTUnwrap(doc.text(page: 0)).words.prefix(2).map(\.text), ["Chapter", "1"])
+    }
+
     /// A binary file or one of blank lines named `.txt` is refused with one line.
     func testWhatIsNoTextIsRefused() throws {
         for (name, words) in [("binary.txt", "not a text file"), ("blank.txt", "holds no text")] {

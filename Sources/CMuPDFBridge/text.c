@@ -264,6 +264,17 @@ fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
         put_entry(&e, "mimetype", &head);
         e.nav = fz_new_buffer(ctx, 4096);
         e.spine = fz_new_buffer(ctx, 4096);
+        // A title page, as a printed book opens with (and the shelf shows as its cover).
+        open_chapter(&e);
+        fz_append_string(ctx, e.chapter, "<div style=\"margin-top: 40%; text-align: center\"><h1 style=\"font-size: 1.8em\">");
+        put_escaped(ctx, e.chapter, title, strlen(title));
+        fz_append_string(ctx, e.chapter, "</h1>");
+        if (author[0]) {
+            fz_append_string(ctx, e.chapter, "<p style=\"text-indent: 0; margin-top: 1.5em; font-size: 1.2em\">");
+            put_escaped(ctx, e.chapter, author, strlen(author));
+            fz_append_string(ctx, e.chapter, "</p>");
+        }
+        fz_append_string(ctx, e.chapter, "</div>\n");
         open_chapter(&e);
         for (size_t i = 0; i < count;) {
             if (!lines[i].n) { i++; continue; }
@@ -271,7 +282,7 @@ fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
             if (by_blanks) while (last < count && lines[last].n) last++;
             // A heading, and the name that may follow it on a line or two of its own: a chapter.
             if (last <= i + 3 && heading(lines[i])) {
-                if (e.chapter->len > 600 && e.files < text_files) open_chapter(&e);
+                if (e.chapter->len > 700 && e.files < text_files) open_chapter(&e);
                 fz_append_printf(ctx, e.nav, "<li><a href=\"c%05d.xhtml#h%d\">", e.files, e.headings);
                 fz_append_printf(ctx, e.chapter, "<h2 id=\"h%d\">", e.headings++);
                 for (size_t k = i; k < last; k++) {

@@ -11,14 +11,15 @@ final class PlainTextTests: XCTestCase {
         try XCTUnwrap(doc.text(page: index)).lines.map { $0.map(\.text).joined(separator: " ") }
     }
 
-    /// Project Gutenberg's plain text reads as a book: its header's title and author, a
-    /// contents entry for each chapter with its name, prose wrapped at 70 characters set as
+    /// Project Gutenberg's plain text reads as a book: its header's title and author, on a title
+    /// page of their own, a contents entry for each chapter with its name, prose wrapped at 70 characters set as
     /// paragraphs filling the page's lines, and verse kept a line a line.
     func testAProjectGutenbergTextIsSetAsABook() throws {
         let doc = try TypesetBooks.open("gutenberg.txt")
         XCTAssertEqual(doc.title, "Plain Wonderland")
         XCTAssertEqual(doc.author, "Lewis Carroll")
         XCTAssertEqual(doc.outline.map(\.title), ["CHAPTER I. The Name of I", "CHAPTER II. The Name of II", "CHAPTER III. The Name of III"])
+        XCTAssertEqual(try lines(doc, page: 0), ["Plain Wonderland", "Lewis Carroll"], "a title page first")
         let page = try XCTUnwrap(doc.outline.first?.page)
         let text = try lines(doc, page: page)
         // Joined: words the text wraps onto two lines share one ("…pictures in it." ends one,
@@ -34,10 +35,11 @@ final class PlainTextTests: XCTestCase {
     func testATextIsReadInItsOwnEncoding() throws {
         let novel = try TypesetBooks.open("novel.txt")
         XCTAssertEqual(novel.outline.map(\.title), ["第一章 标题", "第二章 标题", "第三章 标题"])
-        let words = try XCTUnwrap(novel.text(page: 0)).words.map(\.text)
+        XCTAssertEqual(try lines(novel, page: 0), ["novel"], "a title page of the file's name")
+        let words = try XCTUnwrap(novel.text(page: 1)).words.map(\.text)
         XCTAssertEqual(Array(words.prefix(3)), ["第一章", "标题", "这是第一章的第0段文字。"], "the ideographic spaces left out")
-        XCTAssertEqual(try lines(TypesetBooks.open("latin.txt"), page: 0).first, "Café Ægir naïve — “quoted”.")
-        XCTAssertEqual(try lines(TypesetBooks.open("wide.txt"), page: 0).first, "Wide UTF-16 words.")
+        XCTAssertEqual(try lines(TypesetBooks.open("latin.txt"), page: 1).first, "Café Ægir naïve — “quoted”.")
+        XCTAssertEqual(try lines(TypesetBooks.open("wide.txt"), page: 1).first, "Wide UTF-16 words.")
         XCTAssertEqual(try TypesetBooks.open("wide.txt").title, "wide", "no header: the file's name")
     }
 
@@ -52,7 +54,7 @@ final class PlainTextTests: XCTestCase {
         let text = String(repeating: "Words of a chapter. ", count: 32)
         try (1...12000).map { "Chapter \($0)\n\n\(text)\n\n" }.joined().write(to: file, atomically: true, encoding: .utf8)
         let doc = try MuPDFDocument(path: file.path, fontSize: 11, extent: LayoutExtent(pages: 4))
-        XCTAssertEqual(try XCTUnwrap(doc.text(page: 0)).words.prefix(2).map(\.text), ["Chapter", "1"])
+        XCTAssertEqual(try XCTUnwrap(doc.text(page: 1)).words.prefix(2).map(\.text), ["Chapter", "1"])
     }
 
     /// A binary file or one of blank lines named `.txt` is refused with one line.

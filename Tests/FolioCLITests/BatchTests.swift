@@ -123,10 +123,10 @@ import Testing
     @Test func aFolderWithATemplateGivesEachDocumentItsJob() throws {
         let dir = try Self.documents()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try Data("not a document".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        try Data("not a document".utf8).write(to: dir.appendingPathComponent("notes.md"))
         let (run, lines) = try batch(["--folder", ".", "--template", "{\"capture\":\"out/{name}.png\",\"size\":\"64x36\"}"], in: dir)
         #expect(run.status == 1, "broken.pdf fails: \(run.stderr)")
-        // Documents only (not notes.txt), in name order, each named after its file.
+        // Documents only (not notes.md), in name order, each named after its file.
         #expect(lines.map(\.output) == ["out/blue.png", "out/broken.png", "out/green.png", "out/red.png"])
         #expect(lines.map(\.status) == ["ok", "failed", "ok", "ok"], "\(run.stdout)")
         #expect(lines.first?.job == "./blue.pdf #1")

@@ -368,6 +368,8 @@ enum { css_faces = 256 };
 /// (`block_additions`), and the rules of `@media` blocks that hold are taken out of them
 /// (`unwrap_media`).
 void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t n, const fb_sizes *sizes) {
+    // MuPDF reads a byte-order mark as the start of a selector, and lost the rule it began.
+    if (n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) s += 3, n -= 3;
     fz_buffer *unwrapped = unwrap_media(ctx, s, n);
     if (!unwrapped) {
         put_css(ctx, out, s, n, sizes);

@@ -170,7 +170,8 @@ static void add_cell_widths(const unsigned char *selectors, size_t n, double sha
 }
 
 void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options) {
-    size_t start = 0;
+    // A byte-order mark is no part of the first selector.
+    size_t start = n >= 3 && !memcmp(css, "\xEF\xBB\xBF", 3) ? 3 : 0;
     for (size_t i = 0; i < n && (options->generated_count < folio_generated_size || options->cell_width_count < folio_cell_widths_size); i++) {
         // Comments, and at-rules with their blocks, passed over.
         if (css[i] == '/' && i + 1 < n && css[i + 1] == '*') {

@@ -699,6 +699,7 @@ final class TypesetTests: XCTestCase {
             XCTAssertEqual((box.x0 + box.x1) / 2, middle, accuracy: 0.01, centred)
         }
         XCTAssertEqual(try word("RIGHTWARD", in: words).box.x1, right, accuracy: 0.01, "align=\"RIGHT\"")
+        XCTAssertEqual(try word("BOMMED", in: words).box.x1, right, accuracy: 0.01, "the first rule of a stylesheet with a byte-order mark")
         XCTAssertGreaterThan(try word("CELLRIGHT", in: words).box.x0, middle, "a cell's align")
     }
 

@@ -256,6 +256,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             + #" @font-face { font-family: F; src: url(f.ttf); } .small { font-size: 12px; } body { font-size: 10pt; }"#
             + #" @media screen and (orientation: portrait) { p { text-align: right; } } @media print { p { color: red; } }"#
             + #" i { font-family: "Times New Roman", Times, serif; font-variant: small-caps; }"#
+            + #" @page WordSection1 { size: 8.5in 11in; @top-center { content: "x"; } } div.d table { display: inline-table; }"#
+            + #" html { font-size: 62.5%; } p.r { font-size: 1.2rem; line-height: 18px; width: calc(80% - 2em); /* position: absolute; */ }"#
         let chapter = #"<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html [<!ENTITY e "&#x201C;">]>"#
             + #"<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="en"><head><title>t</title>"#
             + #"<link rel="stylesheet" href="s.css"/><style>p:first-child { margin: 0 auto; width: 50%; }</style></head>"#
@@ -264,6 +266,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
             + #"<table><tr><td class="p" colspan="2">Across</td></tr><tr><td rowspan="2">Name</td><td><p>Verse</p><p>more</p></td></tr>"#
             + #"<tr><td><i epub:type="z3998:stage-direction">Exit</i></td></tr></table><!-- <td> --><h2>Three</h2><p>End.</p></section>"#
             + #"<center><a name="n">Old</a></center><p align="right">Right</p><table border="1"><tr><td width="30%">A</td><td>B</td></tr></table>"#
+            + #"<div class="d" style=""><table style="display:inline-table"><tr><td>In an inline table</td></tr></table></div>"#
             + #"<p style="font-family: F">Set in the book's font</p><div><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 20">"#
             + #"<image width="30" height="20" href="f.ttf"/></svg></div></body></html>"#
         let container = #"<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">"#
@@ -288,7 +291,8 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
                           "<style>", "</style>", "@media", "{", "}", "<math>", "<svg>", #"align="center""#, #"border="1""#,
                           #"width="50%""#, "font-size: 13px", "<a name=\"p\">", "</a>", "<EncryptedData>", "Algorithm=\"",
                           "http://www.idpf.org/2008/embedding", "@media ", "not ", "(orientation: portrait)", "viewBox=\"0 0 ",
-                          "small-caps", "\"Times New Roman\""],
+                          "small-caps", "\"Times New Roman\"", "calc(", "@page", "inline-table", "rem", "\u{FEFF}", "/*", "*/",
+                          #"style="""#, "line-height: 18pt"],
              iterations: 150) { input in
             // The mutant is the chapter, the stylesheet or the encryption.xml, as its seed was.
             let kind = input.starts(with: Array("<?xml".utf8)) ? 0 : input.starts(with: Array("<encryption".utf8)) ? 2 : random.below(3)

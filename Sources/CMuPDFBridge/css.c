@@ -28,6 +28,7 @@ typedef struct {
     double line_em;          // a `line-height` in pixels, points or rems, in ems; 0 when none
     int line_important;      // that height is `!important`
     const char *display;     // the `display` MuPDF reads for one it does not (`fb_display_as`); NULL when none
+    int untabled;            // a `display` a table's rows are lost in (`block`, `flex`…: not `table` or `none`)
     int display_important;   // that display is `!important`
 } css_block;
 
@@ -90,7 +91,10 @@ const char *fb_display_as(const char *v) {
 static void read_declaration(css_block *b, const char *name, const char *value, int important, const fb_sizes *sizes) {
     if (!strcmp(name, "font-size")) b->font_em = fb_absolute_em(value, sizes), b->font_important = important;
     else if (!strcmp(name, "line-height")) b->line_em = fb_absolute_em(value, sizes), b->line_important = important;
-    else if (!strcmp(name, "display")) b->display = fb_display_as(value), b->display_important = important;
+    else if (!strcmp(name, "display")) {
+        b->display = fb_display_as(value), b->display_important = important;
+        b->untabled = strcmp(value, "table") && strcmp(value, "none") && strcmp(value, "inline-table") && strncmp(value, "var(", 4);
+    }
     else if (!strcmp(name, "position")) b->absolute = !strcmp(value, "absolute") || !strcmp(value, "fixed");
     else if (!strcmp(name, "left") || !strcmp(name, "top") || !strcmp(name, "right")) b->off_screen |= far_negative(value);
     else if (!strcmp(name, "clip")) b->off_screen |= clipped_away(value);
@@ -189,6 +193,9 @@ double fb_root_em(const unsigned char *selectors, size_t m, const unsigned char 
 /// - A display MuPDF does not know is one it does (`fb_display_as`): MuPDF takes any other for
 ///   `inline`, and the rows of a table shown `inline-table` (Project Gutenberg's
 ///   `.xhtml_div_align table`) for rows outside a table, dropping the table and all it holds.
+///   A table shown otherwise than as a table (pandoc 3's `table { display: block; overflow-x:
+///   auto }`, for scrolling on a narrow screen) is one: a browser puts its rows in a table of its
+///   own, MuPDF drew every word of the cells on one spot at the page's top.
 static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size, const fb_sizes *sizes) {
     size_t k = 0;
     // Each declaration written whole or not at all.
@@ -202,7 +209,8 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
         ADD("font-size: %s%s; ", length, b->font_important ? " !important" : "");
     if (b->line_em > 0 && fb_put_length(length, sizeof length, b->line_em, sizes))
         ADD("line-height: %s%s; ", length, b->line_important ? " !important" : "");
-    if (b->display) ADD("display: %s%s; ", b->display, b->display_important ? " !important" : "");
+    if (b->untabled && selects_element(selector, m, "table")) ADD("display: table%s; ", b->display_important ? " !important" : "");
+    else if (b->display) ADD("display: %s%s; ", b->display, b->display_important ? " !important" : "");
     // MuPDF takes a percentage width of what the margins leave: the margins give the width.
     int centred = (b->left_auto && b->right_auto) || (hr && !b->left_set && !b->right_set);
     if (centred && !img && width > 0 && width < 100)

@@ -714,6 +714,11 @@ final class TypesetTests: XCTestCase {
         }
         let left = try XCTUnwrap(words.first { $0.text.hasPrefix("RULETABLED") }).box, right = try XCTUnwrap(words.first { $0.text.hasPrefix("CELLED") }).box
         XCTAssertGreaterThan(right.x0, left.x1, "the row's cells side by side")
+        // A table shown as a block (pandoc 3's `table { display: block }`): its rows still a table.
+        let head = try XCTUnwrap(words.first { $0.text == "PANDOCHEAD" }, "pandoc").box
+        let side = try XCTUnwrap(words.first { $0.text == "PANDOCSIDE" }).box, cell = try XCTUnwrap(words.first { $0.text == "PANDOCCELL" }).box
+        XCTAssertGreaterThan(side.x0, head.x1, "its cells side by side")
+        XCTAssertGreaterThan(cell.y0, head.y1, "its rows one below the other")
     }
 
     /// A line height in pixels or points grows with the reader's size, as its text does: MuPDF

@@ -445,6 +445,16 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
             continue;
         }
         size_t passed = passed_over(s, n, i);
+        if (passed != i && s[i] == '/') {
+            // A comment is left out, a space in its place: MuPDF's parser takes one between a
+            // selector and its brace (`h1 /* book title */ {`) for part of the selector, and
+            // dropped the rule.
+            fz_append_data(ctx, out, s + from, i - from);
+            fz_append_byte(ctx, out, ' ');
+            i = passed;
+            from = i + 1;
+            continue;
+        }
         if (passed != i) {
             i = passed;
             continue;

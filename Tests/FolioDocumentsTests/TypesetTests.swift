@@ -701,6 +701,7 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(try word("RIGHTWARD", in: words).box.x1, right, accuracy: 0.01, "align=\"RIGHT\"")
         XCTAssertEqual(try word("BOMMED", in: words).box.x1, right, accuracy: 0.01, "the first rule of a stylesheet with a byte-order mark")
         XCTAssertEqual(try word("CALCED", in: words).box.x1, right, accuracy: 0.01, "a rule with a calc()")
+        XCTAssertEqual(try word("NOTED", in: words).box.x1, right, accuracy: 0.01, "a rule with a comment before its brace")
         XCTAssertGreaterThan(try word("CELLRIGHT", in: words).box.x0, middle, "a cell's align")
     }
 

@@ -99,7 +99,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    spoken together ruled on their left
   legacy.epub      an older book's presentational markup (Project Gutenberg's HTML), its stylesheet
                    opening with a named page and a margin box (as Word writes), another with a
-                   byte-order mark and a `calc()`: a root sized
+                   byte-order mark, a `calc()` and a comment before a brace: a root sized
                    62.5 %, a body sized in points, a span in pixels, one in pixels inside a block
                    in pixels, one in rems, page numbers in pixels around anchors that link
                    nowhere, a heading's anchor, `align` on paragraphs, a div and a cell, `<center>`;
@@ -507,8 +507,9 @@ ruled = '<table border="1" cellpadding="4">' + "".join(
     f"<tr><td>R{n}</td><td>{'a bb ccc dddd eeeee ' * (4 + n % 5)}END{n}</td></tr>" for n in range(30)) + "</table>"
 epub("legacy.epub", "Legacy", "en",
      [("l.css", "text/css", legacy_css), ("bom.css", "text/css", "\ufeff@charset \"utf-8\"; p.bommed { text-align: right; }"
-                                                                 " p.calced { margin-left: calc(10% - 1em); text-align: right; }"),
-      ("c0.xhtml", "application/xhtml+xml", xhtml(legacy + '<p class="bommed">BOMMED</p><p class="calced">CALCED</p>',
+                                                                 " p.calced { margin-left: calc(10% - 1em); text-align: right; }"
+                                                                 " p.noted /* a note */ { text-align: right; }"),
+      ("c0.xhtml", "application/xhtml+xml", xhtml(legacy + '<p class="bommed">BOMMED</p><p class="calced">CALCED</p><p class="noted">NOTED</p>',
                                                   '<link rel="stylesheet" href="l.css" type="text/css"/><link rel="stylesheet" href="bom.css" type="text/css"/>')),
       ("c1.xhtml", "application/xhtml+xml", xhtml(ruled, '<link rel="stylesheet" href="l.css" type="text/css"/>')),
       ("c2.xhtml", "application/xhtml+xml", xhtml(

@@ -41,8 +41,9 @@ struct folio_mu_doc {
     /// opened again to read their text (`folio_mu_chapter_markup_text`) once asked.
     char **spine_names;
     fz_archive *text_archive;
-    /// A plain-text book made an EPUB (text.c), read in its file's place; NULL for others.
-    fz_buffer *text_book;
+    /// The book's archive made in memory, read in its file's place: a plain-text book made an
+    /// EPUB (text.c), or an EPUB whose entries' names are not plain (package.c); NULL for others.
+    fz_buffer *archive_copy;
     /// Whether MuPDF's chapters are the spine's items, one for one (0: not looked at yet, 1 yes,
     /// -1 no): only then does a spine item's text or page break belong to a chapter.
     int spine_is_chapters;
@@ -480,7 +481,7 @@ int fb_attribute(const unsigned char *tag, size_t n, const char *name, char *out
 void fb_hyphenate_text(fb_writer *w, HyphenDict *dict, const unsigned char *s, size_t n);
 /// Plain text `file` (the book at `path`) as an EPUB archive (text.c); throws when it is no text.
 fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path);
-/// The book's archive: a plain-text book's EPUB (`folio_text_book`), else the file's own.
+/// The book's archive: its copy in memory (`folio_mu_doc.archive_copy`), else the file's own.
 fz_archive *fb_open_book_archive(fz_context *ctx, folio_mu_doc *d);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds to `options` the generated content of a stylesheet's rules (outside at-rules) whose

@@ -331,8 +331,8 @@ static void confine(folio_mu_doc *d) {
 const char *folio_mu_outside(folio_mu_doc *d) { return atomic_load(&d->outside); }
 
 fz_archive *fb_open_book_archive(fz_context *ctx, folio_mu_doc *d) {
-    if (!d->text_book) return fz_open_archive(ctx, d->path);
-    fz_stream *stream = fz_open_buffer(ctx, d->text_book);
+    if (!d->archive_copy) return fz_open_archive(ctx, d->path);
+    fz_stream *stream = fz_open_buffer(ctx, d->archive_copy);
     fz_archive *arch = NULL;
     fz_try(ctx) arch = fz_open_archive_with_stream(ctx, stream);
     fz_always(ctx) fz_drop_stream(ctx, stream);
@@ -377,7 +377,7 @@ folio_mu_doc *folio_mu_open(const char *path, size_t memory_limit, const folio_m
         fz_var(file);
         fz_try(ctx) {
             file = fz_read_file(ctx, path);
-            d->text_book = folio_text_book(ctx, file, path);
+            d->archive_copy = folio_text_book(ctx, file, path);
         }
         fz_always(ctx) fz_drop_buffer(ctx, file);
         fz_catch(ctx) { fb_fail(error, fz_caught_message(ctx)); made = 0; }
@@ -405,7 +405,7 @@ void folio_mu_close(folio_mu_doc *d) {
         fz_drop_buffer(d->ctx, d->copy);
         fz_free(d->ctx, d->starts);
         fz_drop_archive(d->ctx, d->text_archive);
-        fz_drop_buffer(d->ctx, d->text_book);
+        fz_drop_buffer(d->ctx, d->archive_copy);
         fz_drop_context(d->ctx);
     }
     pthread_mutex_destroy(&d->mutex);

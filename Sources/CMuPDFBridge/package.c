@@ -248,6 +248,52 @@ static int sets_vertical(fz_context *ctx, fz_archive *arch) {
 // MARK: the package read
 
 /// Reads the package into `info`.
+/// Whether an entry of `arch` has a name that is not plain (`EPUB/./contents/chapter_1.xhtml`):
+/// MuPDF looks every entry up by its name made plain, and finds none such.
+static int names_not_plain(fz_context *ctx, fz_archive *arch) {
+    int n = fz_count_archive_entries(ctx, arch);
+    char clean[2048];
+    for (int i = 0; i < n && i < folio_mu_max_entries; i++) {
+        const char *name = fz_list_archive_entry(ctx, arch, i);
+        if (!name || strlen(name) >= sizeof clean) continue;
+        snprintf(clean, sizeof clean, "%s", name);
+        if (strcmp(fz_cleanname(clean), name) && strcmp(clean, ".")) return 1;
+    }
+    return 0;
+}
+
+/// A copy of zip `arch` with each entry under its name made plain, read by the name it has (the
+/// archive's own reader, before MuPDF's lookup makes the name plain); folders left out.
+static fz_buffer *plain_names_copy(fz_context *ctx, fz_archive *arch) {
+    fz_buffer *copy = fz_new_buffer(ctx, 1 << 16), *entry = NULL;
+    fz_zip_writer *writer = NULL;
+    fz_var(entry); fz_var(writer);
+    fz_try(ctx) {
+        writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
+        int n = fz_count_archive_entries(ctx, arch);
+        char clean[2048];
+        for (int i = 0; i < n; i++) {
+            const char *name = fz_list_archive_entry(ctx, arch, i);
+            if (!name || !*name || name[strlen(name) - 1] == '/' || strlen(name) >= sizeof clean) continue;
+            entry = arch->read_entry(ctx, arch, name);
+            snprintf(clean, sizeof clean, "%s", name);
+            fz_write_zip_entry(ctx, writer, fz_cleanname(clean), entry, 0);
+            fz_drop_buffer(ctx, entry);
+            entry = NULL;
+        }
+        fz_close_zip_writer(ctx, writer);
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, entry);
+        fz_drop_zip_writer(ctx, writer);
+    }
+    fz_catch(ctx) {
+        fz_drop_buffer(ctx, copy);
+        fz_rethrow(ctx);
+    }
+    return copy;
+}
+
 void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;
@@ -262,6 +308,19 @@ void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, fol
     if (arch && strcmp(fz_archive_format(ctx, arch), "zip")) {
         fz_drop_archive(ctx, arch);
         arch = NULL;
+    }
+    // A book whose entries' names are not plain is read from a copy whose are (an
+    // ebooklib book named its chapters `EPUB/./contents/…`: MuPDF found none of them).
+    if (arch && !d->archive_copy) {
+        fz_try(ctx) {
+            if (names_not_plain(ctx, arch)) {
+                d->archive_copy = plain_names_copy(ctx, arch);
+                fz_drop_archive(ctx, arch);
+                arch = NULL;
+                arch = fb_open_book_archive(ctx, d);
+            }
+        }
+        fz_catch(ctx) { /* the file's own names, as before */ }
     }
     if (!arch) fb_read_mobi_header(ctx, path, info);
     fz_try(ctx) {

@@ -722,6 +722,15 @@ final class TypesetTests: XCTestCase {
         XCTAssertGreaterThan(cell.y0, head.y1, "its rows one below the other")
     }
 
+    /// A book whose archive names its chapters `OEBPS/./contents/c0.xhtml` (ebooklib's, from a
+    /// manifest's `./contents/…`) opens whole: MuPDF looks each entry up by its name made plain,
+    /// found none, and the book was a placeholder page.
+    func testABookWhoseEntriesNamesAreNotPlainOpens() throws {
+        let book = try TypesetBooks.open("dotted.epub")
+        let text = try (0..<book.pageCount).map { try XCTUnwrap(book.text(page: $0)).string }.joined(separator: " ")
+        XCTAssertTrue(text.contains("DOTTED first chapter.") && text.contains("DOTTED second chapter."), text)
+    }
+
     /// A line height in pixels or points grows with the reader's size, as its text does: MuPDF
     /// kept it in points, and at 22 points the lines of a Word document (`line-height: 18pt`
     /// round spans of 16 points) stood over one another.

@@ -263,7 +263,8 @@ static int names_not_plain(fz_context *ctx, fz_archive *arch) {
 }
 
 /// A copy of zip `arch` with each entry under its name made plain, read by the name it has (the
-/// archive's own reader, before MuPDF's lookup makes the name plain); folders left out.
+/// archive's own reader, before MuPDF's lookup makes the name plain); folders, and names that
+/// lead out of the archive, left out.
 static fz_buffer *plain_names_copy(fz_context *ctx, fz_archive *arch) {
     fz_buffer *copy = fz_new_buffer(ctx, 1 << 16), *entry = NULL;
     fz_zip_writer *writer = NULL;
@@ -275,9 +276,12 @@ static fz_buffer *plain_names_copy(fz_context *ctx, fz_archive *arch) {
         for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
             if (!name || !*name || name[strlen(name) - 1] == '/' || strlen(name) >= sizeof clean) continue;
-            entry = arch->read_entry(ctx, arch, name);
             snprintf(clean, sizeof clean, "%s", name);
-            fz_write_zip_entry(ctx, writer, fz_cleanname(clean), entry, 0);
+            // A name that leads out of the archive (`OEBPS/../../../etc/passwd`) names nothing
+            // a book may show.
+            if (!strncmp(fz_cleanname(clean), "../", 3) || !strcmp(clean, "..") || clean[0] == '/') continue;
+            entry = arch->read_entry(ctx, arch, name);
+            fz_write_zip_entry(ctx, writer, clean, entry, 0);
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }

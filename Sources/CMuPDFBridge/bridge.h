@@ -235,7 +235,7 @@ typedef struct _HyphenDict HyphenDict;
 
 enum { folio_unhyphenated_size = 64 };
 
-enum { folio_generated_size = 32, folio_cell_widths_size = 32 };
+enum { folio_generated_size = 32, folio_cell_widths_size = 32, folio_rows_size = 16 };
 
 /// A simple selector, `name.class[epub|type~="value"]`: its parts, empty where it names none.
 typedef struct {
@@ -293,6 +293,11 @@ typedef struct {
     int generated_count;
     folio_cell_width cell_widths[folio_cell_widths_size];
     int cell_width_count;
+    /// Simple selectors the book's stylesheets show as a table's rows (`.ListItem { display:
+    /// table-row }`, by the last part of the selector; `fb_read_rules`): a list whose items
+    /// they are is made a group of rows of the table round it (typeset.c).
+    folio_selector rows[folio_rows_size];
+    int row_count;
     /// Characters a line holds (`folio_mu_setting.line_characters`; 0: 60).
     double line_characters;
     /// The text block's height over its width (`folio_mu_setting.block_aspect`); 0 for a
@@ -486,8 +491,8 @@ fz_archive *fb_open_book_archive(fz_context *ctx, folio_mu_doc *d);
 void fb_read_unhyphenated(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds to `options` the generated content of a stylesheet's rules (outside at-rules) whose
 /// selectors are simple (`name.class[epub|type~="value"]::before`, any part missing), and the
-/// percentage widths of its rules for table cells (the last simple part of their selectors),
-/// and the root's size (`fb_root_em`).
+/// percentage widths of its rules for table cells and the rules that show elements as a table's
+/// rows (the last simple part of their selectors), and the root's size (`fb_root_em`).
 void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options);
 /// Adds what the `<style>`s of a chapter's head (markup `s`, `n` bytes) keep unhyphenated and
 /// generate to `options`, as a stylesheet file's (`fb_read_unhyphenated`, `fb_read_rules`).

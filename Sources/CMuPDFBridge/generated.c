@@ -95,17 +95,26 @@ static int read_selector(const unsigned char *s, size_t n, folio_selector *g, in
     return i == end && (g->element[0] || g->class_name[0] || g->epub_type[0]);
 }
 
-/// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`, and its
-/// percentage `width` into `*width` (0 where it gives none); whether it has content.
-static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width) {
+/// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`, its
+/// percentage `width` into `*width` (0 where it gives none), and whether it shows its elements as
+/// a table's rows into `*row`; whether it has content.
+static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width, int *row) {
     int found = 0;
     *width = 0;
+    *row = 0;
     size_t i = 0;
     while (i < n) {
+        // White space and comments (`/*margin-left: 0em;*/`) before the name passed over.
+        while (i < n && (isspace(s[i]) || (s[i] == '/' && i + 1 < n && s[i + 1] == '*'))) {
+            if (s[i] == '/') {
+                for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++) {}
+                i++;
+            }
+            i++;
+        }
         size_t a = i;
         while (i < n && s[i] != ':' && s[i] != ';') i++;
         size_t b = i;
-        while (a < b && isspace(s[a])) a++;
         while (b > a && isspace(s[b - 1])) b--;
         if (i >= n || s[i] == ';') { i++; continue; }
         size_t v = ++i;
@@ -122,6 +131,7 @@ static int read_declarations(const unsigned char *s, size_t n, folio_generated *
         while (w > v && isspace(s[w - 1])) w--;
         if (b - a == 7 && !strncasecmp((const char *)s + a, "content", 7)) found = css_string(s + v, w - v, g->text, sizeof g->text);
         if (b - a == 5 && !strncasecmp((const char *)s + a, "width", 5) && w > v && s[w - 1] == '%') *width = strtod((const char *)s + v, NULL) / 100;
+        if (b - a == 7 && !strncasecmp((const char *)s + a, "display", 7)) *row = w - v == 9 && !strncasecmp((const char *)s + v, "table-row", 9);
         if (b - a == 10 && !strncasecmp((const char *)s + a, "font-style", 10))
             g->style = w - v == 6 && !strncasecmp((const char *)s + v, "normal", 6) ? 1 : w - v == 6 && !strncasecmp((const char *)s + v, "italic", 6) ? 2 : 0;
         i++;
@@ -172,7 +182,8 @@ static void add_cell_widths(const unsigned char *selectors, size_t n, double sha
 void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options) {
     // A byte-order mark is no part of the first selector.
     size_t start = n >= 3 && !memcmp(css, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    for (size_t i = 0; i < n && (options->generated_count < folio_generated_size || options->cell_width_count < folio_cell_widths_size); i++) {
+    for (size_t i = 0; i < n && (options->generated_count < folio_generated_size || options->cell_width_count < folio_cell_widths_size
+                                 || options->row_count < folio_rows_size); i++) {
         // Comments, and at-rules with their blocks, passed over.
         if (css[i] == '/' && i + 1 < n && css[i + 1] == '*') {
             i += 2;
@@ -197,7 +208,8 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
         size_t end = close ? (size_t)(close - css) : n;
         folio_generated content = {0};
         double width;
-        if (read_declarations(css + i + 1, end - i - 1, &content, &width)) {
+        int row;
+        if (read_declarations(css + i + 1, end - i - 1, &content, &width, &row)) {
             for (size_t a = 0, x, y; a < i - start && options->generated_count < folio_generated_size;) {
                 a = next_selector(css + start, i - start, a, &x, &y);
                 folio_generated g = content;
@@ -205,6 +217,12 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
+        for (size_t a = 0, x, y; row && a < i - start && options->row_count < folio_rows_size;) {
+            a = next_selector(css + start, i - start, a, &x, &y);
+            x += last_part(css + start + x, y - x);
+            folio_selector selector = {0};
+            if (read_selector(css + start + x, y - x, &selector, NULL)) options->rows[options->row_count++] = selector;
+        }
         double root = fb_root_em(css + start, i - start, css + i + 1, end - i - 1);
         if (root > 0) options->sizes.root_em = root;
         i = end;

@@ -263,6 +263,23 @@ static size_t style_additions(const unsigned char *v, size_t n, char *out, size_
     return k;
 }
 
+/// Whether start tag `tag` (`n` bytes after its '<', its element's content from `end` of `s`)
+/// opens a list whose first item the book's stylesheets show as a table's row (`options->rows`):
+/// MuPDF puts the rows of a table only in the table or a group of its rows, and a list between
+/// (Springer's `div.OrderedList { display: table }` round an `ol` of `li.ListItem { display:
+/// table-row }`) lost every item, their words drawn on one spot at the page's top.
+static int holds_rows(const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                      const folio_typeset_options *options) {
+    if (!options->row_count || tag[0] == '/' || !(fb_tag_named(tag, tag_len, "ol") || fb_tag_named(tag, tag_len, "ul"))) return 0;
+    while (end < n && isspace(s[end])) end++;
+    if (end + 3 >= n || s[end] != '<' || !fb_tag_named(s + end + 1, n - end - 1, "li")) return 0;
+    size_t close = fb_tag_end(s, n, end);
+    if (close >= n) return 0;
+    for (int k = 0; k < options->row_count; k++)
+        if (fb_selector_matches(&options->rows[k], s + end + 1, close - end)) return 1;
+    return 0;
+}
+
 /// Writes start tag `s` (`n` bytes from its '<'), with `page-break-before: auto` as the last of
 /// its style when it is one of the elements a file opens with before any content (`leading`):
 /// the file starts a page, so a break there has nothing to break from (CSS ignores a forced
@@ -273,8 +290,9 @@ static size_t style_additions(const unsigned char *v, size_t n, char *out, size_
 /// (`style_additions`), its presentational markup named (`put_presentation`), an
 /// element its parent's first (`first`) is marked
 /// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
-/// Folio sizes (`cell`, columns.c) `folio-cell`.
-static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell) {
+/// Folio sizes (`cell`, columns.c) `folio-cell`, and a list whose items are a table's rows
+/// (`rows`, `holds_rows`) a group of them.
+static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell, int rows) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
@@ -282,8 +300,9 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
     char add[128];
     size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0;
-    static const char unbroken[] = ";page-break-before:auto";
+    static const char unbroken[] = ";page-break-before:auto", grouped[] = ";display:table-row-group";
     if (styled && leading && added + sizeof unbroken <= sizeof add) memcpy(add + added, unbroken, sizeof unbroken), added += sizeof unbroken - 1;
+    if (styled && rows && added + sizeof grouped <= sizeof add) memcpy(add + added, grouped, sizeof grouped), added += sizeof grouped - 1;
     if (added) {
         // After a declaration, not before the first: MuPDF drops a style that starts with ';'.
         size_t first = start;
@@ -293,7 +312,7 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
         fb_put(w, s + end + 1, close - end - 1);
     } else {
         fb_put(w, s, close);
-        if (leading) fz_append_string(w->ctx, w->out, " style=\"page-break-before:auto\"");
+        if (leading || rows) fz_append_printf(w->ctx, w->out, " style=\"%s%s\"", leading ? unbroken + 1 : "", rows ? grouped + !leading : "");
     }
     put_epub_type(w, s, close);
     put_presentation(w, s, close);
@@ -536,19 +555,19 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 opened = 0;
             } else {
                 before_tag(w, &cell, tag, tag_len, s, n, end);
-                int sized_cell = starts_sized_cell(&cell, tag, tag_len);
+                int sized_cell = starts_sized_cell(&cell, tag, tag_len), rows = holds_rows(s, n, tag, tag_len, end, options);
                 // A MOBI's headings past those its contents hold are paragraphs (`put_plain_heading`).
                 if (!leading && (!options->outline_headings || w->headings < fb_outline_headings)) fb_look_for_heading(&keep, s, n, i);
                 unsigned char plain[2048];
                 const unsigned char *start_tag = s + i;
                 size_t start_len = end - i;
                 if (fb_keeps_tag(&keep, i, &start_tag, &start_len, plain, sizeof plain)) {
-                    put_start_tag(w, start_tag, start_len, leading, first, sized_cell);
+                    put_start_tag(w, start_tag, start_len, leading, first, sized_cell, rows);
                     // A MOBI's heading kept is one of its contents' headings all the same.
                     if (i == keep.heading && options->outline_headings) w->headings++;
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
-                    put_start_tag(w, s + i, end - i, leading, first, sized_cell);
+                    put_start_tag(w, s + i, end - i, leading, first, sized_cell, rows);
                 if (sized_cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
                     if (generated >= generated_limit || !fb_selector_matches(&options->generated[k].selector, tag, tag_len)) continue;

@@ -720,6 +720,10 @@ final class TypesetTests: XCTestCase {
         let side = try XCTUnwrap(words.first { $0.text == "PANDOCSIDE" }).box, cell = try XCTUnwrap(words.first { $0.text == "PANDOCCELL" }).box
         XCTAssertGreaterThan(side.x0, head.x1, "its cells side by side")
         XCTAssertGreaterThan(cell.y0, head.y1, "its rows one below the other")
+        // A list whose items are a CSS table's rows (Springer's `.ListItem { display: table-row }`).
+        let one = try XCTUnwrap(words.first { $0.text == "LISTONE" }, "the list's first item").box
+        let two = try XCTUnwrap(words.first { $0.text == "LISTTWO" }, "the list's second item").box
+        XCTAssertGreaterThan(two.y0, one.y0 + one.height / 2, "one item below the other, not drawn on one spot")
     }
 
     /// A book whose archive names its chapters `OEBPS/./contents/c0.xhtml` (ebooklib's, from a

@@ -406,6 +406,49 @@ static size_t at_rule_end(const unsigned char *s, size_t n, size_t i) {
     return n - 1;
 }
 
+/// The `src` of `@font-face` block `s` (`n` bytes) without its `local()` faces, as a declaration
+/// into `out` (`size` bytes): MuPDF tries only a face's first source, and took `local('Noticia
+/// Text')` for a file outside the book, which it does not open, so that the face the book holds
+/// (`url(media/noticia.woff)`, after it) was never used. Its length; 0 when the `src` names no
+/// local face, or nothing else.
+static size_t sources_in_book(const unsigned char *s, size_t n, char *out, size_t size) {
+    size_t at = 0;
+    for (; at + 3 <= n; at++)
+        if (!strncasecmp((const char *)s + at, "src", 3) && (!at || s[at - 1] == ';' || s[at - 1] == '{' || isspace(s[at - 1]))) {
+            size_t c = at + 3;
+            while (c < n && isspace(s[c])) c++;
+            if (c < n && s[c] == ':') { at = c + 1; break; }
+        }
+    if (at + 3 > n) return 0;
+    size_t k = 0;
+    int local = 0, kept = 0;
+    if (size < 8) return 0;
+    memcpy(out, "src: ", 5), k = 5;
+    // The sources, parted by commas outside parentheses and quotes, to the declaration's end.
+    for (size_t from = at, i = at, depth = 0, quote = 0; i <= n; i++) {
+        unsigned char c = i < n ? s[i] : ';';
+        if (quote) { if (c == quote) quote = 0; continue; }
+        if (c == '"' || c == '\'') { quote = c; continue; }
+        if (c == '(') depth++;
+        else if (c == ')' && depth) depth--;
+        if (depth || (c != ',' && c != ';' && c != '}')) continue;
+        size_t a = from, b = i;
+        while (a < b && isspace(s[a])) a++;
+        while (b > a && isspace(s[b - 1])) b--;
+        if (b - a >= 6 && !strncasecmp((const char *)s + a, "local(", 6)) local = 1;
+        else if (b > a && k + (b - a) + 4 < size) {
+            if (kept++) out[k++] = ',', out[k++] = ' ';
+            memcpy(out + k, s + a, b - a), k += b - a;
+        }
+        from = i + 1;
+        if (c != ',') break;
+    }
+    if (!local || !kept) return 0;
+    out[k++] = ';';
+    out[k] = 0;
+    return k;
+}
+
 /// Where the `calc()` at `i` of stylesheet `s` (`n` bytes) ends (its `)`), and its first
 /// number, with its unit (`*first`, `*length` bytes): what MuPDF is given for it, as it reads
 /// no arithmetic (`calc(80% - 2em)`) and dropped the whole rule the declaration was in. 0 when
@@ -475,12 +518,14 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
         }
         if (s[i] == ';' && block == (size_t)-1) selector = i + 1;
         if (s[i] == '}') {
-            char add[256];
+            char add[1024];
             size_t sel = selector, k = 0;
             while (sel < n && isspace(s[sel])) sel++;
             if (block != (size_t)-1 && block > sel && s[sel] != '@') {
                 css_block b = read_block(s + block, i - block, sizes);
                 k = block_additions(&b, s + sel, block - 1 - sel, add, sizeof add, sizes);
+            } else if (block != (size_t)-1 && block > sel && n - sel > 10 && !strncasecmp((const char *)s + sel, "@font-face", 10)) {
+                k = sources_in_book(s + block, i - block, add, sizeof add);
             }
             if (k) {
                 fz_append_data(ctx, out, s + from, i - from);

@@ -828,6 +828,9 @@ final class TypesetTests: XCTestCase {
         let words = try XCTUnwrap(TypesetBooks.open("imports.epub").text(page: 0)).words
         let narrow = try XCTUnwrap(words.first { $0.text == "iiiiiiii" }), wide = try XCTUnwrap(words.first { $0.text == "mmmmmmmm" })
         XCTAssertEqual(narrow.box.width / wide.box.width, 1, accuracy: 0.03, "\(narrow) \(wide)")
+        // A face whose sources name local faces before the book's own file is set in that file.
+        let thin = try XCTUnwrap(words.first { $0.text == "llllllll" }), broad = try XCTUnwrap(words.first { $0.text == "wwwwwwww" })
+        XCTAssertEqual(thin.box.width / broad.box.width, 1, accuracy: 0.03, "local() first: \(thin) \(broad)")
     }
 
     /// A book's obfuscated fonts set it (MuPDF 1.21 refuses a book with encryption.xml, and Folio

@@ -55,7 +55,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
   imports.epub     a stylesheet that `@import`s, from another folder, one declaring a face (the
                    machine's monospace, found by fontconfig) by a path relative to itself, and a
                    stylesheet for print only that would undo it; two words of eight i and eight m
-                   in that face
+                   in that face, and eight l and eight w in a face whose sources name local faces
+                   before that file
   transparent.epub a page holding an SVG picture across it, transparent but for a black square at its
                    top left, as Standard Ebooks' title pages and logos are
   chapters.epub    thirty chapters of prose; "Café Ægir" in three of them, written with character
@@ -533,9 +534,12 @@ if mono and os.path.isfile(mono):
     epub("imports.epub", "Imports", "en",
          [("css/main.css", "text/css", '@import url("../fonts/faces.css");\n@import "print.css" print;\n'),
           ("css/print.css", "text/css", "p.mono { font-family: serif !important; }"),
-          ("fonts/faces.css", "text/css", '@font-face { font-family: "Imported Face"; src: url(mono.ttf); } p.mono { font-family: "Imported Face"; }'),
+          ("fonts/faces.css", "text/css", '@font-face { font-family: "Imported Face"; src: url(mono.ttf); } p.mono { font-family: "Imported Face"; }'
+           ' @font-face { font-family: "Local Face"; src: local("Nowhere Sans"), local(NowhereSans-Regular), url(mono.ttf) format("truetype"); }'
+           ' p.local { font-family: "Local Face"; }'),
           ("fonts/mono.ttf", "font/ttf", face),
-          ("c0.xhtml", "application/xhtml+xml", xhtml('<p class="mono">iiiiiiii</p><p class="mono">mmmmmmmm</p>',
+          ("c0.xhtml", "application/xhtml+xml", xhtml('<p class="mono">iiiiiiii</p><p class="mono">mmmmmmmm</p>'
+                                                      '<p class="local">llllllll</p><p class="local">wwwwwwww</p>',
                                                       '<link rel="stylesheet" href="css/main.css" type="text/css"/>'))],
          ["c0.xhtml"])
 

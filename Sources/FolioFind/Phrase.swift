@@ -81,7 +81,8 @@ extension PageText {
     public func hits(of phrase: Phrase, page: Int) -> [SearchHit] {
         // The words folded and joined by single spaces; each scalar remembers its word. A word
         // broken by a hyphen at a line's end is joined to its rest ("artifi-" "cial" reads
-        // "artificial"), as a reader reads it.
+        // "artificial"), as a reader reads it; so is Chinese, Japanese or Korean text a line's
+        // end breaks, which has no space there ("雑誌に" "メ…" reads "雑誌にメ…").
         var folded: [Unicode.Scalar] = [], owner: [Int] = [], starts: [Int] = [], lengths: [Int] = []
         folded.reserveCapacity(words.count * 6)
         var broken = false
@@ -91,7 +92,9 @@ extension PageText {
             if breaks { f.removeLast() }
             lengths.append(f.count)
             guard !f.isEmpty else { starts.append(folded.count); continue }
-            if !folded.isEmpty, !broken { folded.append(" "); owner.append(i) }
+            let unspaced = broken || (i > 0 && folded.last.map(Self.spacelessScript) == true && Self.spacelessScript(f[0])
+                                      && startsLine(w, after: words[i - 1]))
+            if !folded.isEmpty, !unspaced { folded.append(" "); owner.append(i) }
             broken = breaks
             starts.append(folded.count)
             folded += f
@@ -109,6 +112,15 @@ extension PageText {
             at = end + 1
         }
         return hits
+    }
+
+    /// Whether `c` is of a script written without spaces between words (Han, kana, Hangul; their
+    /// punctuation and full-width forms).
+    static func spacelessScript(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x1100...0x11FF, 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x3FFFF: true
+        default: false
+        }
     }
 
     /// The hit covering words `first…last`, from scalar `from` of the first word's folded text

@@ -97,6 +97,21 @@ final class NavigationTests: XCTestCase {
         XCTAssertEqual(try search("CAFE\u{301} cre\u{300}me").hits.map(\.page), [1], "combining accents")
     }
 
+    /// Chinese, Japanese and Korean text a line's end breaks is found across the break, as a
+    /// reader reads it, with no space there: "雑誌にメディア" in a line ending "雑誌に" and one
+    /// starting "メディア" (nothing was found). Words on one line stay apart, and Latin words a
+    /// line's end parts keep their space.
+    func testTextWithoutSpacesIsFoundAcrossALineBreak() throws {
+        let text = PageText(words: [TextWord(text: "新しい雑誌に", box: PageRegion(x0: 0.1, y0: 0.1, x1: 0.9, y1: 0.15)),
+                                    TextWord(text: "メディアの話", box: PageRegion(x0: 0.1, y0: 0.16, x1: 0.6, y1: 0.21)),
+                                    TextWord(text: "end", box: PageRegion(x0: 0.7, y0: 0.16, x1: 0.8, y1: 0.21)),
+                                    TextWord(text: "of", box: PageRegion(x0: 0.1, y0: 0.22, x1: 0.2, y1: 0.27))])
+        XCTAssertEqual(text.hits(of: try Phrase("雑誌にメディア"), page: 0).count, 1)
+        XCTAssertEqual(text.hits(of: try Phrase("話 end"), page: 0).count, 1, "on one line, a space between")
+        XCTAssertEqual(text.hits(of: try Phrase("end of"), page: 0).count, 1)
+        XCTAssertEqual(text.hits(of: try Phrase("endof"), page: 0).count, 0)
+    }
+
     /// A keyboard's ' and " find a set book's ’ and “ ”: "friend's answer" found nothing in a
     /// Standard Ebooks book, which prints "friend’s", nor "d'une" in a French PDF.
     func testTheKeyboardsQuotesFindTheBooks() throws {

@@ -292,7 +292,7 @@ func fuzz(_ name: String, seeds: [[UInt8]], dictionary: [String], iterations: In
                           #"width="50%""#, "font-size: 13px", "<a name=\"p\">", "</a>", "<EncryptedData>", "Algorithm=\"",
                           "http://www.idpf.org/2008/embedding", "@media ", "not ", "(orientation: portrait)", "viewBox=\"0 0 ",
                           "small-caps", "\"Times New Roman\"", "calc(", "@page", "inline-table", "rem", "\u{FEFF}", "/*", "*/",
-                          #"style="""#, "line-height: 18pt"],
+                          #"style="""#, "line-height: 18pt", "local(", "src: "],
              iterations: 150) { input in
             // The mutant is the chapter, the stylesheet or the encryption.xml, as its seed was.
             let kind = input.starts(with: Array("<?xml".utf8)) ? 0 : input.starts(with: Array("<encryption".utf8)) ? 2 : random.below(3)

@@ -268,6 +268,9 @@ typedef struct {
     /// The root element's size in the reader's (`html { font-size: 62.5% }`: 0.625), what a rem
     /// is (`fb_read_rules`); 0: the reader's.
     double root_em;
+    /// The text block's width in points, about (`folio_mu_setting.line_characters` of half the
+    /// reader's size): a box given a width beyond it is given the block's (css.c); 0: not known.
+    double block_width;
 } fb_sizes;
 
 /// What preparing a book does.
@@ -506,6 +509,9 @@ void fb_put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, size_t 
 /// or rems (a browser's medium size, 16 pixels, is an em, as MuPDF's `medium` is; a rem is the
 /// root's, `sizes->root_em`), else 0 (css.c).
 double fb_absolute_em(const char *v, const fb_sizes *sizes);
+/// Length `v` (lower case, trimmed) in points as MuPDF lays it out (a pixel a point) when it is
+/// one of inches, centimetres, millimetres, picas, points or pixels; else 0 (css.c).
+double fb_absolute_points(const char *v);
 /// Writes into `out` (`size` bytes) `em` ems of the reader's size as MuPDF is to read them: points
 /// of `sizes->font_size`, or ems where that is not known; the length written (0: none fits).
 size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes);

@@ -22,6 +22,7 @@ typedef struct {
     int left_auto, right_auto, left_set, right_set;
     int width_set;
     double width;            // a percentage; -1 when none or not one
+    double width_points;     // an absolute width (`fb_absolute_points`); 0 when none
     int small_caps;          // `font-variant: all-small-caps`, `font-variant-caps: …small-caps`
     double font_em;          // a `font-size` in pixels, points or rems, in ems; 0 when none
     int font_important;      // that size is `!important`
@@ -75,6 +76,17 @@ double fb_absolute_em(const char *v, const fb_sizes *sizes) {
     return !strcmp(end, "px") ? x / 16 : !strcmp(end, "pt") ? x / 12 : !strcmp(end, "rem") ? x * root : 0;
 }
 
+double fb_absolute_points(const char *v) {
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || x <= 0 || x > 100000) return 0;
+    static const struct { const char *unit; double points; } units[] = {
+        {"in", 72}, {"cm", 72 / 2.54}, {"mm", 72 / 25.4}, {"pc", 12}, {"pt", 1}, {"px", 1}};
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+        if (!strcmp(end, units[k].unit)) return x * units[k].points;
+    return 0;
+}
+
 size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes) {
     int w = sizes && sizes->font_size > 0 ? snprintf(out, size, "%gpt", em * sizes->font_size) : snprintf(out, size, "%gem", em);
     return w > 0 && (size_t)w < size ? (size_t)w : 0;
@@ -102,6 +114,7 @@ static void read_declaration(css_block *b, const char *name, const char *value, 
     else if (!strcmp(name, "width")) {
         b->width_set = 1;
         b->width = percentage(value);
+        b->width_points = fb_absolute_points(value);
         b->tiny |= at_most_a_pixel(value);
     }
     else if (!strcmp(name, "margin-left")) b->left_set = 1, b->left_auto = !strcmp(value, "auto");
@@ -190,6 +203,9 @@ double fb_root_em(const unsigned char *selectors, size_t m, const unsigned char 
 /// - So is a line height in pixels, points or rems: MuPDF kept it in points as the text grew,
 ///   and lines of a Word document's Chinese (`line-height: 18pt` round 16-point type) stood
 ///   over one another at 22.
+/// - A box given an absolute width wider than the text block (`fb_absolute_points`, a LibreOffice
+///   table's `width: 6.6931in`, its letter page's) is as wide as the block: MuPDF drew its last
+///   column past the page's edge.
 /// - A display MuPDF does not know is one it does (`fb_display_as`): MuPDF takes any other for
 ///   `inline`, and the rows of a table shown `inline-table` (Project Gutenberg's
 ///   `.xhtml_div_align table`) for rows outside a table, dropping the table and all it holds.
@@ -203,6 +219,7 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
     int img = selects_element(selector, m, "img"), hr = selects_element(selector, m, "hr");
     double width = b->width;
     if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");
+    if (b->width_points > 0 && sizes && sizes->block_width > 0 && b->width_points > sizes->block_width) ADD("width: auto; ");
     if (b->small_caps) ADD("font-variant: small-caps; ");
     char length[32];
     if (b->font_em > 0 && fb_put_length(length, sizeof length, b->font_em, sizes))

@@ -182,7 +182,8 @@ static fz_document *open_prepared(fz_context *ctx, folio_mu_doc *d, const folio_
     folio_typeset_options options = {.hyphenate = setting && setting->hyphenate && !info->pre_paginated, .vertical = info->vertical,
                                      .line_characters = setting ? setting->line_characters : 0,
                                      .block_aspect = setting && !info->pre_paginated ? setting->block_aspect : 0,
-                                     .sizes = {.font_size = setting ? setting->font_size : 0}};
+                                     .sizes = {.font_size = setting ? setting->font_size : 0,
+                                               .block_width = setting ? setting->line_characters * setting->font_size / 2 : 0}};
     // The reader's face, for an EPUB Folio lays out (its files go into the copy).
     if (setting && setting->family && info->epub && !info->pre_paginated) info->face = folio_faces(ctx, setting->family, options.faces);
     const char *dot = strrchr(path, '.');

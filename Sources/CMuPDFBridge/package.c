@@ -247,7 +247,6 @@ static int sets_vertical(fz_context *ctx, fz_archive *arch) {
 
 // MARK: the package read
 
-/// Reads the package into `info`.
 /// Whether an entry of `arch` has a name that is not plain (`EPUB/./contents/chapter_1.xhtml`):
 /// MuPDF looks every entry up by its name made plain, and finds none such.
 static int names_not_plain(fz_context *ctx, fz_archive *arch) {
@@ -298,6 +297,7 @@ static fz_buffer *plain_names_copy(fz_context *ctx, fz_archive *arch) {
     return copy;
 }
 
+/// Reads the package into `info`.
 void fb_read_package(fz_context *ctx, const char *path, folio_mu_info *info, folio_mu_doc *d) {
     fz_archive *arch = NULL;
     fz_xml *container = NULL, *opf = NULL, *enc = NULL;

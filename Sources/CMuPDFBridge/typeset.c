@@ -242,7 +242,8 @@ static int style_value(const unsigned char *v, size_t n, const char *name, char 
 /// The declarations that say again what style attribute value `v` (`n` bytes) says that MuPDF
 /// reads otherwise than a browser, as the stylesheets' are (css.c): a font size in pixels,
 /// points or rems, and a line height in them, in proportion to the reader's size
-/// (`fb_put_length`), a display MuPDF does not know as one it does (`fb_display_as`); into
+/// (`fb_put_length`), a width beyond the text block's the block's, a display MuPDF does not
+/// know as one it does (`fb_display_as`); into
 /// `out` (`size` bytes), their length.
 static size_t style_additions(const unsigned char *v, size_t n, char *out, size_t size, const fb_sizes *sizes) {
     char value[32];
@@ -256,7 +257,9 @@ static size_t style_additions(const unsigned char *v, size_t n, char *out, size_
         double em = found ? fb_absolute_em(value, sizes) : 0;
         if (em > 0 && fb_put_length(length, sizeof length, em, sizes)) ADD(";%s:%s%s", lengths[d], length, found > 1 ? " !important" : "");
     }
-    int found = style_value(v, n, "display", value, sizeof value);
+    int found = style_value(v, n, "width", value, sizeof value);
+    if (found && sizes && sizes->block_width > 0 && fb_absolute_points(value) > sizes->block_width) ADD(";width:auto%s", found > 1 ? " !important" : "");
+    found = style_value(v, n, "display", value, sizeof value);
     const char *display = found ? fb_display_as(value) : NULL;
     if (display) ADD(";display:%s%s", display, found > 1 ? " !important" : "");
 #undef ADD

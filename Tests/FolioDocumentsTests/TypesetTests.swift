@@ -724,6 +724,13 @@ final class TypesetTests: XCTestCase {
         let one = try XCTUnwrap(words.first { $0.text == "LISTONE" }, "the list's first item").box
         let two = try XCTUnwrap(words.first { $0.text == "LISTTWO" }, "the list's second item").box
         XCTAssertGreaterThan(two.y0, one.y0 + one.height / 2, "one item below the other, not drawn on one spot")
+        // A block wider than the page by a rule, a table by a style: their words on the page.
+        let frame = try XCTUnwrap(TypesetBooks.open("legacy.epub").frame)
+        let blockRight = try XCTUnwrap(words.first { $0.text.hasPrefix("ANCHORED") }).box.x0 + frame.block.width / frame.width
+        for last in ["LETTERWIDE", "PIXELLAST"] {
+            let right = try XCTUnwrap(words.filter { $0.text == last }.map(\.box.x1).max(), last)
+            XCTAssertLessThanOrEqual(right, blockRight + 0.005, last)
+        }
     }
 
     /// A book whose archive names its chapters `OEBPS/./contents/c0.xhtml` (ebooklib's, from a

@@ -106,7 +106,9 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    nowhere, a heading's anchor, `align` on paragraphs, a div and a cell, `<center>`;
                    tables shown `inline-table` by a rule (Project Gutenberg's `.xhtml_div_align
                    table`) and by a style attribute, one shown as a block (pandoc 3's stylesheet), a
-                   list whose items a stylesheet shows as a table's rows (Springer's); a
+                   list whose items a stylesheet shows as a table's rows (Springer's), a block wider
+                   than the page by a rule in inches (LibreOffice's) and a table by a style in
+                   pixels; a
                    table `border="1"` of rows crossing pages;
                    paragraphs whose line height is in pixels or points, by a rule and by a style
                    attribute round spans in points (as Word writes them)
@@ -497,7 +499,7 @@ legacy_css = ("@page WordSection1 { size: 8.5in 11in; margin: 1in; @top-center {
               " .xhtml_div_align table { display: inline-table; text-align: initial; }"
               " table.pandoc { overflow-x: auto; display: block; }"
               " .OrderedList { display: table; } .ListItem { /* margin-left: 0; */ display: table-row; }"
-              " .ItemNumber, .ItemContent { display: table-cell; }"
+              " .ItemNumber, .ItemContent { display: table-cell; } div.letter { width: 6.6931in; }"
               " section.spaced { font-size: 16px; line-height: 20px; }")
 legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<p>Text before <a href="#CHAPTER_I">LINKED</a> and <span class="small">SMALLWORD</span> beside NORMALWORD. '
@@ -510,7 +512,9 @@ legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<table style="display:inline-table"><tr><td>STYLETABLED</td></tr></table>'
           '<table class="pandoc"><thead><tr><th>PANDOCHEAD</th><th>PANDOCSIDE</th></tr></thead><tbody><tr><td>PANDOCCELL</td><td>x</td></tr></tbody></table>'
           '<div class="OrderedList"><ol><li class="ListItem"><span class="ItemNumber">1.</span><div class="ItemContent"><p>LISTONE item.</p></div></li>'
-          '<li class="ListItem"><span class="ItemNumber">2.</span><div class="ItemContent"><p>LISTTWO item.</p></div></li></ol></div>')
+          '<li class="ListItem"><span class="ItemNumber">2.</span><div class="ItemContent"><p>LISTTWO item.</p></div></li></ol></div>'
+          '<div class="letter">' + "LETTERWIDE words " * 12 + '</div>'
+          '<table style="width: 900px"><tr><td>Item</td><td>Item</td><td>PIXELLAST</td></tr></table>')
 ruled = '<table border="1" cellpadding="4">' + "".join(
     f"<tr><td>R{n}</td><td>{'a bb ccc dddd eeeee ' * (4 + n % 5)}END{n}</td></tr>" for n in range(30)) + "</table>"
 epub("legacy.epub", "Legacy", "en",

@@ -165,6 +165,7 @@ public enum MuPDF {
             header [epub-type~="epigraph"], header [epub-type~="epigraph"] * { text-align: center !important; }
             body { text-align: \(typography.justify ? "justify" : "left"); }
             table { text-align: left; }
+            rt { font-size: 0.5em; }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")
             \(text) { line-height: \((typography.lineSpacing * 100).rounded() / 100) !important; }

@@ -733,6 +733,15 @@ final class TypesetTests: XCTestCase {
         }
     }
 
+    /// A ruby reading is set at half the size of its word: MuPDF 1.21 has no ruby and sets the
+    /// reading after the word, inline, and set it as large ("擲銭法てき せんほう").
+    func testARubyReadingIsSmall() throws {
+        let words = try XCTUnwrap(TypesetBooks.open("ruby.epub").text(page: 0)).words
+        let base = try XCTUnwrap(words.first { $0.text == "BASEWORD" }).box
+        let reading = try XCTUnwrap(words.first { $0.text.contains("READING") }).box
+        XCTAssertEqual(reading.height / base.height, 0.5, accuracy: 0.1)
+    }
+
     /// A book whose archive names its chapters `OEBPS/./contents/c0.xhtml` (ebooklib's, from a
     /// manifest's `./contents/…`) opens whole: MuPDF looks each entry up by its name made plain,
     /// found none, and the book was a placeholder page.

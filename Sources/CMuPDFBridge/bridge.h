@@ -512,6 +512,9 @@ double fb_absolute_em(const char *v, const fb_sizes *sizes);
 /// Length `v` (lower case, trimmed) in points as MuPDF lays it out (a pixel a point) when it is
 /// one of inches, centimetres, millimetres, picas, points or pixels; else 0 (css.c).
 double fb_absolute_points(const char *v);
+/// Appends to `out` (`size` bytes, `*k` of them written) what `format` says, whole or not at all:
+/// a declaration the copy adds (css.c).
+void fb_add(char *out, size_t size, size_t *k, const char *format, ...);
 /// Writes into `out` (`size` bytes) `em` ems of the reader's size as MuPDF is to read them: points
 /// of `sizes->font_size`, or ems where that is not known; the length written (0: none fits).
 size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes);

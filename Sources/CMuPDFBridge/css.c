@@ -7,6 +7,7 @@
 // `max-width`); generated content is generated.c's.
 #include "bridge.h"
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,18 @@ double fb_absolute_points(const char *v) {
     return 0;
 }
 
+void fb_add(char *out, size_t size, size_t *k, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int w = *k < size ? vsnprintf(out + *k, size - *k, format, args) : -1;
+    va_end(args);
+    if (w > 0 && (size_t)w < size - *k) *k += (size_t)w;
+    else if (*k < size) out[*k] = 0;
+}
+
 size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes) {
+    // MuPDF reads no exponent (`%g` writes one below 0.0001): a length that small is left as it was.
+    if (em < 0.001) return 0;
     int w = sizes && sizes->font_size > 0 ? snprintf(out, size, "%gpt", em * sizes->font_size) : snprintf(out, size, "%gem", em);
     return w > 0 && (size_t)w < size ? (size_t)w : 0;
 }
@@ -214,8 +226,7 @@ double fb_root_em(const unsigned char *selectors, size_t m, const unsigned char 
 ///   own, MuPDF drew every word of the cells on one spot at the page's top.
 static size_t block_additions(const css_block *b, const unsigned char *selector, size_t m, char *add, size_t size, const fb_sizes *sizes) {
     size_t k = 0;
-    // Each declaration written whole or not at all.
-#define ADD(...) do { int w = snprintf(add + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
+#define ADD(...) fb_add(add, size, &k, __VA_ARGS__)
     int img = selects_element(selector, m, "img"), hr = selects_element(selector, m, "hr");
     double width = b->width;
     if (b->absolute && (b->off_screen || b->tiny)) ADD("display: none; ");

@@ -243,13 +243,11 @@ static int style_value(const unsigned char *v, size_t n, const char *name, char 
 /// reads otherwise than a browser, as the stylesheets' are (css.c): a font size in pixels,
 /// points or rems, and a line height in them, in proportion to the reader's size
 /// (`fb_put_length`), a width beyond the text block's the block's, a display MuPDF does not
-/// know as one it does (`fb_display_as`); into
-/// `out` (`size` bytes), their length.
+/// know as one it does (`fb_display_as`); into `out` (`size` bytes), their length.
 static size_t style_additions(const unsigned char *v, size_t n, char *out, size_t size, const fb_sizes *sizes) {
     char value[32];
     size_t k = 0;
-    // Each declaration written whole or not at all.
-#define ADD(...) do { int w = snprintf(out + k, size - k, __VA_ARGS__); if (w > 0 && (size_t)w < size - k) k += (size_t)w; } while (0)
+#define ADD(...) fb_add(out, size, &k, __VA_ARGS__)
     char length[32];
     static const char *const lengths[] = {"font-size", "line-height"};
     for (int d = 0; d < 2; d++) {
@@ -301,7 +299,7 @@ static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int le
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
     size_t start, end;
     int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    char add[128];
+    char add[256];
     size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0;
     static const char unbroken[] = ";page-break-before:auto", grouped[] = ";display:table-row-group";
     if (styled && leading && added + sizeof unbroken <= sizeof add) memcpy(add + added, unbroken, sizeof unbroken), added += sizeof unbroken - 1;

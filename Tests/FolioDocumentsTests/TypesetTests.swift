@@ -742,6 +742,18 @@ final class TypesetTests: XCTestCase {
         XCTAssertEqual(reading.height / base.height, 0.5, accuracy: 0.1)
     }
 
+    /// A line of preformatted text longer than the page wraps, as readers wrap it, instead of
+    /// running past the page's edge; its own line breaks stay.
+    func testPreformattedTextWrapsAtThePagesEdge() throws {
+        let book = try TypesetBooks.open("ruby.epub")
+        let words = try XCTUnwrap(book.text(page: 0)).words, frame = try XCTUnwrap(book.frame)
+        let right = try XCTUnwrap(words.first { $0.text == "Before" }).box.x0 + frame.block.width / frame.width
+        XCTAssertLessThanOrEqual(try XCTUnwrap(words.map(\.box.x1).max()), right + 0.01)
+        XCTAssertTrue(words.contains { $0.text.hasPrefix("LASTCODE") }, "the line's end on the page")
+        let last = try XCTUnwrap(words.first { $0.text.hasPrefix("LASTCODE") }).box, short = try XCTUnwrap(words.first { $0.text == "short" }).box
+        XCTAssertGreaterThan(short.y0, last.y0 + last.height / 2, "its own line break kept")
+    }
+
     /// A book whose archive names its chapters `OEBPS/./contents/c0.xhtml` (ebooklib's, from a
     /// manifest's `./contents/…`) opens whole: MuPDF looks each entry up by its name made plain,
     /// found none, and the book was a placeholder page.

@@ -121,7 +121,7 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    (a line of short words, then one too long to join them)
   unhyphenated.epub  justified paragraphs of long words, some its publisher keeps unhyphenated
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
-  ruby.epub        a word with its reading in ruby (`rt`)
+  ruby.epub        a word with its reading in ruby (`rt`); a line of code far longer than the page
   dotted.epub      two chapters whose archive entries are named `OEBPS/./contents/c0.xhtml`, as
                    ebooklib names them from a manifest's `./contents/c0.xhtml`
   gutenberg.txt    plain text as Project Gutenberg writes it: a header naming title, author and
@@ -649,7 +649,8 @@ epub("printed2.epub", "Printed Pages", "en", [("toc.ncx", "application/x-dtbncx+
 
 # Ruby: a reading over a word, which MuPDF 1.21 sets after it, inline.
 epub("ruby.epub", "Ruby", "en", [("c0.xhtml", "application/xhtml+xml",
-                                  xhtml('<p>Before <ruby>BASEWORD <rt>READING</rt></ruby> after.</p>'))], ["c0.xhtml"])
+                                  xhtml('<p>Before <ruby>BASEWORD <rt>READING</rt></ruby> after.</p>'
+                                        '<pre>' + "CODE = " + "x + " * 40 + "LASTCODE;\n  short line\n" + '</pre>'))], ["c0.xhtml"])
 
 # Chapters named as ebooklib names them from a manifest's `./contents/…`: `OEBPS/./contents/c0.xhtml`.
 epub("dotted.epub", "Dotted", "en", [("./contents/c0.xhtml", "application/xhtml+xml", xhtml("<p>DOTTED first chapter.</p>")),

@@ -247,16 +247,24 @@ static int sets_vertical(fz_context *ctx, fz_archive *arch) {
 
 // MARK: the package read
 
-/// Whether an entry of `arch` has a name that is not plain (`EPUB/./contents/chapter_1.xhtml`):
-/// MuPDF looks every entry up by its name made plain, and finds none such.
+/// Entry name `name` made plain into `out` (`size` bytes): Windows's backslashes made slashes,
+/// `.` and `..` taken out as far as they go (`fz_cleanname`); NULL when it does not fit.
+static char *plain_name(const char *name, char *out, size_t size) {
+    if (strlen(name) >= size) return NULL;
+    snprintf(out, size, "%s", name);
+    for (char *c = out; *c; c++) if (*c == '\\') *c = '/';
+    return fz_cleanname(out);
+}
+
+/// Whether an entry of `arch` has a name that is not plain (`EPUB/./contents/chapter_1.xhtml`,
+/// `OEBPS\\chapter1.xhtml`): MuPDF looks every entry up by its name made plain (and knows no
+/// backslash), and finds none such.
 static int names_not_plain(fz_context *ctx, fz_archive *arch) {
     int n = fz_count_archive_entries(ctx, arch);
     char clean[2048];
     for (int i = 0; i < n && i < folio_mu_max_entries; i++) {
         const char *name = fz_list_archive_entry(ctx, arch, i);
-        if (!name || strlen(name) >= sizeof clean) continue;
-        snprintf(clean, sizeof clean, "%s", name);
-        if (strcmp(fz_cleanname(clean), name) && strcmp(clean, ".")) return 1;
+        if (name && plain_name(name, clean, sizeof clean) && strcmp(clean, name) && strcmp(clean, ".")) return 1;
     }
     return 0;
 }
@@ -274,11 +282,11 @@ static fz_buffer *plain_names_copy(fz_context *ctx, fz_archive *arch) {
         char clean[2048];
         for (int i = 0; i < n; i++) {
             const char *name = fz_list_archive_entry(ctx, arch, i);
-            if (!name || !*name || name[strlen(name) - 1] == '/' || strlen(name) >= sizeof clean) continue;
-            snprintf(clean, sizeof clean, "%s", name);
+            if (!name || !*name || name[strlen(name) - 1] == '/' || name[strlen(name) - 1] == '\\'
+                || !plain_name(name, clean, sizeof clean)) continue;
             // A name that leads out of the archive (`OEBPS/../../../etc/passwd`) names nothing
             // a book may show.
-            if (!strncmp(fz_cleanname(clean), "../", 3) || !strcmp(clean, "..") || clean[0] == '/') continue;
+            if (!strncmp(clean, "../", 3) || !strcmp(clean, "..") || clean[0] == '/') continue;
             entry = arch->read_entry(ctx, arch, name);
             fz_write_zip_entry(ctx, writer, clean, entry, 0);
             fz_drop_buffer(ctx, entry);

@@ -123,7 +123,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    (`hyphens: none` by class, in `@media`, and in a style attribute), some not
   ruby.epub        a word with its reading in ruby (`rt`); a line of code far longer than the page
   dotted.epub      two chapters whose archive entries are named `OEBPS/./contents/c0.xhtml`, as
-                   ebooklib names them from a manifest's `./contents/c0.xhtml`
+                   ebooklib names them from a manifest's `./contents/c0.xhtml`; backslashed.epub
+                   every entry named with backslashes (`OEBPS\\text\\c0.xhtml`), as zipped on Windows
   gutenberg.txt    plain text as Project Gutenberg writes it: a header naming title, author and
                    language, chapters headed `CHAPTER I.` over their names, prose wrapped at 70
                    characters, verse, CRLF line ends; novel.txt a Chinese novel in GB18030;
@@ -656,6 +657,18 @@ epub("ruby.epub", "Ruby", "en", [("c0.xhtml", "application/xhtml+xml",
 epub("dotted.epub", "Dotted", "en", [("./contents/c0.xhtml", "application/xhtml+xml", xhtml("<p>DOTTED first chapter.</p>")),
                                      ("./contents/c1.xhtml", "application/xhtml+xml", xhtml("<p>DOTTED second chapter.</p>"))],
      ["./contents/c0.xhtml", "./contents/c1.xhtml"])
+
+# A book zipped on Windows by a careless tool: every name with backslashes (`OEBPS\\c0.xhtml`).
+with zipfile.ZipFile(os.path.join(out, "backslashed.epub"), "w") as z:
+    z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+    z.writestr("META-INF\\container.xml", '<?xml version="1.0"?><container version="1.0" '
+               'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+               'media-type="application/oebps-package+xml"/></rootfiles></container>')
+    z.writestr("OEBPS\\content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+               'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">b</dc:identifier>'
+               '<dc:title>Backslashed</dc:title><dc:language>en</dc:language></metadata><manifest>'
+               '<item id="c0" href="text/c0.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c0"/></spine></package>')
+    z.writestr("OEBPS\\text\\c0.xhtml", xhtml("<p>BACKSLASHED chapter.</p>"))
 
 # Plain-text books: Project Gutenberg's (a header naming title, author and language; chapters
 # headed `CHAPTER I.` with a name on the next line; prose wrapped at 70 characters; verse), a

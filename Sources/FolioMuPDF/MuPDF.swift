@@ -166,7 +166,7 @@ public enum MuPDF {
             body { text-align: \(typography.justify ? "justify" : "left"); }
             table { text-align: left; }
             rt { font-size: 0.5em; }
-            pre { white-space: pre-wrap !important; }
+            pre { white-space: pre-wrap !important; text-align: left; }
             [dir="rtl"] p, [dir="rtl"] li, [dir="rtl"] blockquote, [dir="rtl"] div, p[dir="rtl"] { text-align: left !important; }
             \(typography.justify ? "" : "p { text-align: left; }")
             \(text) { line-height: \((typography.lineSpacing * 100).rounded() / 100) !important; }

@@ -743,7 +743,7 @@ final class TypesetTests: XCTestCase {
     }
 
     /// A line of preformatted text longer than the page wraps, as readers wrap it, instead of
-    /// running past the page's edge; its own line breaks stay.
+    /// running past the page's edge, ragged; its own line breaks stay.
     func testPreformattedTextWrapsAtThePagesEdge() throws {
         let book = try TypesetBooks.open("ruby.epub")
         let words = try XCTUnwrap(book.text(page: 0)).words, frame = try XCTUnwrap(book.frame)
@@ -752,6 +752,11 @@ final class TypesetTests: XCTestCase {
         XCTAssertTrue(words.contains { $0.text.hasPrefix("LASTCODE") }, "the line's end on the page")
         let last = try XCTUnwrap(words.first { $0.text.hasPrefix("LASTCODE") }).box, short = try XCTUnwrap(words.first { $0.text == "short" }).box
         XCTAssertGreaterThan(short.y0, last.y0 + last.height / 2, "its own line break kept")
+        // Ragged, not justified: the space between words on a wrapped line is the space on its last.
+        let code = try XCTUnwrap(book.text(page: 0)).lines.filter { $0.contains { $0.text == "+" } && $0.count > 2 }
+        func gap(_ line: [TextWord]) -> Double { line.count > 1 ? line[1].box.x0 - line[0].box.x1 : 0 }
+        XCTAssertGreaterThan(code.count, 1)
+        XCTAssertEqual(gap(try XCTUnwrap(code.first)), gap(try XCTUnwrap(code.last)), accuracy: 0.002)
     }
 
     /// A book whose archive names its chapters `OEBPS/./contents/c0.xhtml` (ebooklib's, from a

@@ -651,7 +651,7 @@ epub("printed2.epub", "Printed Pages", "en", [("toc.ncx", "application/x-dtbncx+
 # Ruby: a reading over a word, which MuPDF 1.21 sets after it, inline.
 epub("ruby.epub", "Ruby", "en", [("c0.xhtml", "application/xhtml+xml",
                                   xhtml('<p>Before <ruby>BASEWORD <rt>READING</rt></ruby> after.</p>'
-                                        '<pre>' + "CODE = " + "x + " * 40 + "LASTCODE;\n  short line\n" + '</pre>'))], ["c0.xhtml"])
+                                        '<pre>' + "CODE = " + "first_value + another_long_identifier + " * 8 + "LASTCODE;\n  short line\n" + '</pre>'))], ["c0.xhtml"])
 
 # Chapters named as ebooklib names them from a manifest's `./contents/…`: `OEBPS/./contents/c0.xhtml`.
 epub("dotted.epub", "Dotted", "en", [("./contents/c0.xhtml", "application/xhtml+xml", xhtml("<p>DOTTED first chapter.</p>")),

@@ -96,7 +96,8 @@ static int opens_with(text_line l, const char *word) {
 }
 
 /// Whether line `l`, a paragraph of its own, is a heading: a numbered part (`CHAPTER XII.`,
-/// `Book 2: The Storm`, `第十二章 …`) or a named one standing alone (`PREFACE`).
+/// `Book 2: The Storm`, `第十二章 …`), a number alone (`II.`), a Roman numeral before a title in
+/// capitals, or a named part standing alone (`PREFACE`).
 static int heading(text_line l) {
     if (!l.n || l.chars > 80) return 0;
     static const char *const numbered[] = {"chapter", "part", "book", "volume", "canto", "letter", "stave", "act", "section"};
@@ -120,6 +121,19 @@ static int heading(text_line l) {
         for (size_t w = 0; w < sizeof words / sizeof *words && !named; w++)
             named = (size_t)(p - word) >= strlen(words[w]) && !strncasecmp(word, words[w], strlen(words[w]));
         return (roman || digits || named) && (p == end || !isalnum((unsigned char)*p));
+    }
+    // A Roman numeral or a number alone (`II.`, `12`), or a Roman numeral before a title in
+    // capitals (`VII. THE ADVENTURE OF THE BLUE CARBUNCLE`).
+    size_t k = 0;
+    int roman = 1;
+    while (k < l.n && isalnum((unsigned char)l.s[k])) roman &= strchr("IVXLCDM", l.s[k]) != NULL, k++;
+    int digits = k > 0 && k <= 3;
+    for (size_t d = 0; d < k; d++) digits &= isdigit((unsigned char)l.s[d]) != 0;
+    if (k && (roman || digits) && (k == l.n || (k + 1 == l.n && l.s[k] == '.'))) return 1;
+    if (k && roman && k + 2 < l.n && l.s[k] == '.' && l.s[k + 1] == ' ') {
+        int capitals = 0, lower = 0;
+        for (size_t c = k + 2; c < l.n; c++) capitals += isupper((unsigned char)l.s[c]) != 0, lower += islower((unsigned char)l.s[c]) != 0;
+        if (capitals >= 3 && !lower) return 1;
     }
     static const char *const named[] = {"preface", "prologue", "epilogue", "introduction", "foreword", "afterword", "contents"};
     for (size_t k = 0; k < sizeof named / sizeof *named; k++) {
@@ -153,6 +167,24 @@ static void put_escaped(fz_context *ctx, fz_buffer *out, const char *s, size_t n
         else if (c == '\t') fz_append_byte(ctx, out, ' ');
         else if (c >= 0x20 && c != 0x7F) fz_append_byte(ctx, out, c);
     }
+}
+
+/// Appends the `n` bytes of text at `s` to `out` as `put_escaped` does, a word or words between
+/// underscores (`_very_`, Project Gutenberg's way of writing italics in plain text) in italics;
+/// `*italic` says whether they are open, across the lines of a paragraph.
+static void put_text(fz_context *ctx, fz_buffer *out, const char *s, size_t n, int *italic) {
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '_') continue;
+        int before = i > 0 && (isalnum((unsigned char)s[i - 1]) || (unsigned char)s[i - 1] >= 0x80);
+        int after = i + 1 < n && (isalnum((unsigned char)s[i + 1]) || (unsigned char)s[i + 1] >= 0x80);
+        if (*italic ? after : before || !after) continue;
+        put_escaped(ctx, out, s + from, i - from);
+        fz_append_string(ctx, out, *italic ? "</i>" : "<i>");
+        *italic = !*italic;
+        from = i + 1;
+    }
+    put_escaped(ctx, out, s + from, n - from);
 }
 
 /// What a Project Gutenberg header says after `key` (`Title: `) in its first lines, into `out`.
@@ -300,11 +332,14 @@ fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
             int verse = 0;
             for (size_t k = i; k + 1 < last; k++) verse |= lines[k].chars * 10 < wrap * 6;
             if (verse) fz_append_string(ctx, e.chapter, "<div class=\"verse\">");
+            int italic = 0;
             for (size_t k = i; k < last; k++) {
                 if (verse || k == i) fz_append_string(ctx, e.chapter, "<p>");
                 else fz_append_byte(ctx, e.chapter, ' ');
-                put_escaped(ctx, e.chapter, lines[k].s, lines[k].n);
-                if (verse || k + 1 == last) fz_append_string(ctx, e.chapter, "</p>");
+                put_text(ctx, e.chapter, lines[k].s, lines[k].n, &italic);
+                if (!verse && k + 1 < last) continue;
+                fz_append_string(ctx, e.chapter, italic ? "</i></p>" : "</p>");
+                italic = 0;
             }
             fz_append_string(ctx, e.chapter, verse ? "</div>\n" : "\n");
             i = last;

@@ -682,6 +682,10 @@ for number in ["I", "II", "III"]:
     gutenberg_text += f"\n\nCHAPTER {number}.\nThe Name of {number}\n\n\n"
     gutenberg_text += "".join("\n".join(textwrap.wrap(f"{PROSE} Joined{number}{k} here.", 70)) + "\n\n" for k in range(6))
     gutenberg_text += "    How doth the little crocodile\n    Improve his shining tail,\n    And pour the waters of the Nile\n\n"
+# Headed as Doyle's and Kafka's are: a Roman numeral alone, and one before a title in capitals.
+for heading in ["IV.", "V. THE LAST STORY"]:
+    gutenberg_text += f"\n\n{heading}\n\n" + "\n".join(textwrap.wrap(PROSE, 70)) + "\n\n"
+gutenberg_text += "She was _very_ tired, and _took a watch out of its\nwaistcoat-pocket_, said snake_case_name.\n\n"
 texts = {
     "gutenberg.txt": gutenberg_text.replace("\n", "\r\n").encode(),
     "novel.txt": "".join(f"第{n}章 标题\n" + "".join(f"\u3000\u3000这是第{n}章的第{k}段文字。\n" for k in range(30))

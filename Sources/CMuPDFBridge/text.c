@@ -156,6 +156,18 @@ static int heading(text_line l) {
     return 0;
 }
 
+/// Whether the paragraph of lines `i…last` of `lines` is a title set apart as Project Gutenberg
+/// sets its chapters' and stories' (*The Jungle Book*'s "The White Seal"): one or two short lines
+/// after three blank ones or more, not ending as a line of verse goes on (`,` `;` `:`).
+static int set_apart(const text_line *lines, size_t i, size_t last) {
+    size_t blank = 0;
+    while (blank < i && !lines[i - 1 - blank].n) blank++;
+    if (blank < 3 || blank == i || last > i + 2) return 0;
+    for (size_t k = i; k < last; k++)
+        if (lines[k].chars > 60 || strchr(",;:", lines[k].s[lines[k].n - 1])) return 0;
+    return 1;
+}
+
 /// Appends the `n` bytes at `s` to `out`, escaped for XML; control characters left out.
 static void put_escaped(fz_context *ctx, fz_buffer *out, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -313,7 +325,7 @@ fz_buffer *folio_text_book(fz_context *ctx, fz_buffer *file, const char *path) {
             size_t last = i + 1;
             if (by_blanks) while (last < count && lines[last].n) last++;
             // A heading, and the name that may follow it on a line or two of its own: a chapter.
-            if (last <= i + 3 && heading(lines[i])) {
+            if (last <= i + 3 && (heading(lines[i]) || (by_blanks && set_apart(lines, i, last)))) {
                 if (e.chapter->len > 700 && e.files < text_files) open_chapter(&e);
                 fz_append_printf(ctx, e.nav, "<li><a href=\"c%05d.xhtml#h%d\">", e.files, e.headings);
                 fz_append_printf(ctx, e.chapter, "<h2 id=\"h%d\">", e.headings++);

@@ -686,6 +686,8 @@ for number in ["I", "II", "III"]:
 for heading in ["IV.", "V. THE LAST STORY"]:
     gutenberg_text += f"\n\n{heading}\n\n" + "\n".join(textwrap.wrap(PROSE, 70)) + "\n\n"
 gutenberg_text += "She was _very_ tired, and _took a watch out of its\nwaistcoat-pocket_, said snake_case_name.\n\n"
+# A story headed by its title alone, set apart by four blank lines (*The Jungle Book*'s).
+gutenberg_text += "\n\n\n\nThe White Seal\n\n" + "\n".join(textwrap.wrap(PROSE, 70)) + "\n\n"
 texts = {
     "gutenberg.txt": gutenberg_text.replace("\n", "\r\n").encode(),
     "novel.txt": "".join(f"第{n}章 标题\n" + "".join(f"\u3000\u3000这是第{n}章的第{k}段文字。\n" for k in range(30))

@@ -512,6 +512,12 @@ double fb_absolute_em(const char *v, const fb_sizes *sizes);
 /// Length `v` (lower case, trimmed) in points as MuPDF lays it out (a pixel a point) when it is
 /// one of inches, centimetres, millimetres, picas, points or pixels; else 0 (css.c).
 double fb_absolute_points(const char *v);
+/// The value of declaration `name` in declarations `v` (`n` bytes: a `style` attribute's, a
+/// rule's block), lower case and without spaces or `!important`, into `value` (`size` bytes); 0
+/// when there is none, 2 when it is `!important`, else 1 (css.c).
+int fb_declaration_value(const unsigned char *v, size_t n, const char *name, char *value, size_t size);
+/// The last byte of the comment that starts at `i` of `s` (`n` bytes), or `s`'s last byte (css.c).
+size_t fb_comment_end(const unsigned char *s, size_t n, size_t i);
 /// Appends to `out` (`size` bytes, `*k` of them written) what `format` says, whole or not at all:
 /// a declaration the copy adds (css.c).
 void fb_add(char *out, size_t size, size_t *k, const char *format, ...);

@@ -97,6 +97,25 @@ void fb_add(char *out, size_t size, size_t *k, const char *format, ...) {
     else if (*k < size) out[*k] = 0;
 }
 
+int fb_declaration_value(const unsigned char *v, size_t n, const char *name, char *value, size_t size) {
+    size_t at = 0, len = strlen(name);
+    for (;; at++) {
+        while (at + len <= n && strncasecmp((const char *)v + at, name, len)) at++;
+        if (at + len > n) return 0;
+        if (!at || v[at - 1] == ';' || isspace(v[at - 1])) break;
+    }
+    at += len;
+    while (at < n && isspace(v[at])) at++;
+    if (at >= n || v[at++] != ':') return 0;
+    size_t k = 0;
+    for (; at < n && v[at] != ';' && k + 1 < size; at++)
+        if (!isspace(v[at])) value[k++] = (char)tolower(v[at]);
+    value[k] = 0;
+    char *important = strstr(value, "!important");
+    if (important) *important = 0;
+    return important ? 2 : 1;
+}
+
 size_t fb_put_length(char *out, size_t size, double em, const fb_sizes *sizes) {
     // MuPDF reads no exponent (`%g` writes one below 0.0001): a length that small is left as it was.
     if (em < 0.001) return 0;
@@ -173,18 +192,9 @@ static int selects_element(const unsigned char *s, size_t n, const char *element
 }
 
 double fb_root_em(const unsigned char *selectors, size_t m, const unsigned char *s, size_t n) {
-    if (!selects_element(selectors, m, "html") && !selects_element(selectors, m, ":root")) return 0;
     char value[64];
-    size_t v = 0;
-    for (size_t i = 0; i + 9 <= n; i++) {
-        if (strncasecmp((const char *)s + i, "font-size", 9) || (i && (isalnum(s[i - 1]) || s[i - 1] == '-'))) continue;
-        for (i += 9; i < n && isspace(s[i]); i++) {}
-        if (i >= n || s[i] != ':') return 0;
-        for (i++; i < n && s[i] != ';' && s[i] != '!' && v + 1 < sizeof value; i++)
-            if (!isspace(s[i])) value[v++] = (char)tolower(s[i]);
-        break;
-    }
-    value[v] = 0;
+    if ((!selects_element(selectors, m, "html") && !selects_element(selectors, m, ":root"))
+        || !fb_declaration_value(s, n, "font-size", value, sizeof value)) return 0;
     // The root's size is of the reader's: a percentage or ems of it, as a length it is.
     char *end;
     double x = strtod(value, &end);
@@ -248,8 +258,7 @@ static size_t block_additions(const css_block *b, const unsigned char *selector,
     return k;
 }
 
-/// The last byte of the comment that starts at `i` of `s` (`n` bytes), or `s`'s last byte.
-static size_t comment_end(const unsigned char *s, size_t n, size_t i) {
+size_t fb_comment_end(const unsigned char *s, size_t n, size_t i) {
     for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++) {}
     return i + 1 < n ? i + 1 : n - 1;
 }
@@ -264,13 +273,13 @@ static css_block read_block(const unsigned char *s, size_t n, const fb_sizes *si
         char name[40], value[160];
         size_t a = 0, v = 0;
         for (; i < n && s[i] != ':' && s[i] != ';'; i++) {
-            if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') i = comment_end(s, n, i);
+            if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') i = fb_comment_end(s, n, i);
             else if (!isspace(s[i]) && a + 1 < sizeof name) name[a++] = (char)tolower(s[i]);
         }
         name[a] = 0;
         if (i < n && s[i] == ':') {
             for (i++; i < n && s[i] != ';'; i++) {
-                if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') i = comment_end(s, n, i);
+                if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') i = fb_comment_end(s, n, i);
                 else if ((v || !isspace(s[i])) && v + 1 < sizeof value) value[v++] = (char)tolower(s[i]);
             }
         }
@@ -291,7 +300,7 @@ static void put_css(fz_context *ctx, fz_buffer *out, const unsigned char *s, siz
 /// Where the comment or quoted string at `i` of stylesheet `s` (`n` bytes) ends (its last byte,
 /// or where the stylesheet ends); `i` when none starts there. A string ends at its line's end.
 static size_t passed_over(const unsigned char *s, size_t n, size_t i) {
-    if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') return comment_end(s, n, i);
+    if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') return fb_comment_end(s, n, i);
     if (s[i] != '"' && s[i] != '\'') return i;
     unsigned char quote = s[i++];
     while (i < n && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;

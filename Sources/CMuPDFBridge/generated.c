@@ -105,13 +105,8 @@ static int read_declarations(const unsigned char *s, size_t n, folio_generated *
     size_t i = 0;
     while (i < n) {
         // White space and comments (`/*margin-left: 0em;*/`) before the name passed over.
-        while (i < n && (isspace(s[i]) || (s[i] == '/' && i + 1 < n && s[i + 1] == '*'))) {
-            if (s[i] == '/') {
-                for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++) {}
-                i++;
-            }
-            i++;
-        }
+        for (; i < n && (isspace(s[i]) || (s[i] == '/' && i + 1 < n && s[i + 1] == '*')); i++)
+            if (s[i] == '/') i = fb_comment_end(s, n, i);
         size_t a = i;
         while (i < n && s[i] != ':' && s[i] != ';') i++;
         size_t b = i;

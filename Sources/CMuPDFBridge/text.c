@@ -34,10 +34,12 @@ static char *utf8_text(const unsigned char *s, size_t n, size_t *length) {
     } else {
         return NULL;
     }
-    static const char *const fallback[] = {"WINDOWS-1252", "ISO-8859-1"};
-    for (int k = -1; k < 2; k++) {
-        const char *encoding = k < 0 ? from : fallback[k];
-        if (k >= 0 && (!strncmp(from, "UTF-16", 6) || !strcmp(encoding, from))) continue;
+    // UTF-16 as its mark says; else the guess, then Windows-1252, then ISO 8859-1 (every byte a
+    // character).
+    const char *tries[] = {from, "WINDOWS-1252", "ISO-8859-1"};
+    for (size_t k = 0; k < (strncmp(from, "UTF-16", 6) ? 3 : 1); k++) {
+        const char *encoding = tries[k];
+        if (k && !strcmp(encoding, from)) continue;
         gsize written = 0;
         char *text = g_convert((const char *)s, (gssize)n, "UTF-8", encoding, NULL, &written, NULL);
         if (!text) continue;

@@ -217,28 +217,6 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
     return 1;
 }
 
-/// The value of declaration `name` in style attribute value `v` (`n` bytes), lower case and
-/// without spaces or `!important`, into `value` (`size` bytes); 0 when there is none, 2 when it
-/// is `!important`, else 1.
-static int style_value(const unsigned char *v, size_t n, const char *name, char *value, size_t size) {
-    size_t at = 0, len = strlen(name);
-    for (;; at++) {
-        while (at + len <= n && strncasecmp((const char *)v + at, name, len)) at++;
-        if (at + len > n) return 0;
-        if (!at || v[at - 1] == ';' || isspace(v[at - 1])) break;
-    }
-    at += len;
-    while (at < n && isspace(v[at])) at++;
-    if (at >= n || v[at++] != ':') return 0;
-    size_t k = 0;
-    for (; at < n && v[at] != ';' && k + 1 < size; at++)
-        if (!isspace(v[at])) value[k++] = (char)tolower(v[at]);
-    value[k] = 0;
-    char *important = strstr(value, "!important");
-    if (important) *important = 0;
-    return important ? 2 : 1;
-}
-
 /// The declarations that say again what style attribute value `v` (`n` bytes) says that MuPDF
 /// reads otherwise than a browser, as the stylesheets' are (css.c): a font size in pixels,
 /// points or rems, and a line height in them, in proportion to the reader's size
@@ -251,13 +229,13 @@ static size_t style_additions(const unsigned char *v, size_t n, char *out, size_
     char length[32];
     static const char *const lengths[] = {"font-size", "line-height"};
     for (int d = 0; d < 2; d++) {
-        int found = style_value(v, n, lengths[d], value, sizeof value);
+        int found = fb_declaration_value(v, n, lengths[d], value, sizeof value);
         double em = found ? fb_absolute_em(value, sizes) : 0;
         if (em > 0 && fb_put_length(length, sizeof length, em, sizes)) ADD(";%s:%s%s", lengths[d], length, found > 1 ? " !important" : "");
     }
-    int found = style_value(v, n, "width", value, sizeof value);
+    int found = fb_declaration_value(v, n, "width", value, sizeof value);
     if (found && sizes && sizes->block_width > 0 && fb_absolute_points(value) > sizes->block_width) ADD(";width:auto%s", found > 1 ? " !important" : "");
-    found = style_value(v, n, "display", value, sizeof value);
+    found = fb_declaration_value(v, n, "display", value, sizeof value);
     const char *display = found ? fb_display_as(value) : NULL;
     if (display) ADD(";display:%s%s", display, found > 1 ? " !important" : "");
 #undef ADD

@@ -112,7 +112,7 @@ static const char html5_blocks[] =
     "<style type=\"text/css\">article, aside, details, figcaption, figure, footer, header, hgroup, main, nav, section, summary"
     " { display: block; }"
     // What a browser's own stylesheet gives the presentational markup of older books, which
-    // MuPDF's does not (`put_presentation` names it).
+    // MuPDF's does not (`fb_put_start_tag` names it: starttag.c).
     " center { display: block; text-align: center; }"
     " [folio-align=\"left\"] { text-align: left; } [folio-align=\"right\"] { text-align: right; }"
     " [folio-align=\"center\"] { text-align: center; } [folio-align=\"justify\"] { text-align: justify; }"
@@ -134,61 +134,8 @@ static size_t end_tag_at(const unsigned char *s, size_t total, size_t end, const
 }
 
 /// Elements that are content of their own (a picture, a rule, a table): the first of them, or
-/// the first text, ends a file's leading elements (`put_start_tag`).
+/// the first text, ends a file's leading elements (`fb_put_start_tag`, starttag.c).
 static const char *const content_tags[] = {"img", "image", "svg", "math", "hr", "table", "object", "video", "audio", "iframe", "embed", "pre"};
-
-/// Writes the `epub:type` of start tag `s` (`close` bytes before its end) again as `epub-type`,
-/// the name stylesheets select it by in the copy (`fb_put_css`).
-static void put_epub_type(fb_writer *w, const unsigned char *s, size_t close) {
-    size_t start, end;
-    if (!fb_attribute_at(s + 1, close - 1, "epub:type", &start, &end) || end >= close - 1 || memchr(s + 1 + start, '"', end - start)) return;
-    fz_append_string(w->ctx, w->out, " epub-type=\"");
-    fb_put(w, s + 1 + start, end - start);
-    fz_append_byte(w->ctx, w->out, '"');
-}
-
-/// Elements whose `align` sets their text's alignment (a table's or a picture's places the table
-/// or the picture, which MuPDF cannot).
-static const char *const aligned_tags[] = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "tr", "thead", "tbody", "tfoot", "caption"};
-
-/// Whether start tag `tag` (`n` bytes) has attribute `name`, its value quoted or not (a MOBI's
-/// markup writes `<a href=#c1>`).
-static int names_attribute(const unsigned char *tag, size_t n, const char *name) {
-    size_t k = strlen(name);
-    for (size_t i = 1; i + k < n; i++) {
-        if (!isspace(tag[i - 1]) || strncasecmp((const char *)tag + i, name, k)) continue;
-        size_t j = i + k;
-        while (j < n && tag[j] == ' ') j++;
-        if (j < n && tag[j] == '=') return 1;
-    }
-    return 0;
-}
-
-/// Writes the attributes that name start tag `s`'s (`close` bytes before its end) presentational
-/// markup to the rules `html5_blocks` gives it, as a browser's own stylesheet does; MuPDF's
-/// reads none of it, so that older books (Project Gutenberg's HTML) lost their layout:
-/// - `align="center"` (any case) on a paragraph, a heading or a cell: `folio-align="center"`;
-/// - an `a` that links nowhere (an anchor, `<a name="Page_21">[Pg 21]</a>`): `folio-anchor`, not
-///   set in a link's blue, as MuPDF sets every `a`;
-/// - `<table border="1">`: `folio-border`, a rule above each row. Not a box round each cell, as a
-///   browser draws: MuPDF ends a cell's box with its content, not its row, so the boxes of a
-///   row stood ragged, and a table's box spans its pages whole, over their heads and folios.
-static void put_presentation(fb_writer *w, const unsigned char *s, size_t close) {
-    const unsigned char *tag = s + 1;
-    size_t n = close - 1;
-    char value[16];
-    if (fb_tag_named(tag, n, "a")) {
-        if (!names_attribute(tag, n, "href") && !names_attribute(tag, n, "xlink:href")) fz_append_string(w->ctx, w->out, " folio-anchor=\"\"");
-    } else if (fb_tag_named(tag, n, "table")) {
-        if (fb_attribute(tag, n, "border", value, sizeof value) && atoi(value) > 0) fz_append_string(w->ctx, w->out, " folio-border=\"\"");
-    } else if (fb_attribute(tag, n, "align", value, sizeof value)) {
-        static const char *const alignments[] = {"left", "right", "center", "justify"};
-        int aligned = 0;
-        for (size_t k = 0; k < sizeof aligned_tags / sizeof *aligned_tags && !aligned; k++) aligned = fb_tag_named(tag, n, aligned_tags[k]);
-        for (size_t k = 0; k < sizeof alignments / sizeof *alignments && aligned; k++)
-            if (!strcasecmp(value, alignments[k])) fz_append_printf(w->ctx, w->out, " folio-align=\"%s\"", alignments[k]);
-    }
-}
 
 /// Whether tag `tag` (`n` bytes after its '<', an end tag's '/' included) is of an element MuPDF
 /// makes an outline entry of in an FB2 or a MOBI book.
@@ -217,31 +164,6 @@ static int put_plain_heading(fb_writer *w, const unsigned char *s, size_t n) {
     return 1;
 }
 
-/// The declarations that say again what style attribute value `v` (`n` bytes) says that MuPDF
-/// reads otherwise than a browser, as the stylesheets' are (css.c): a font size in pixels,
-/// points or rems, and a line height in them, in proportion to the reader's size
-/// (`fb_put_length`), a width beyond the text block's the block's, a display MuPDF does not
-/// know as one it does (`fb_display_as`); into `out` (`size` bytes), their length.
-static size_t style_additions(const unsigned char *v, size_t n, char *out, size_t size, const fb_sizes *sizes) {
-    char value[32];
-    size_t k = 0;
-#define ADD(...) fb_add(out, size, &k, __VA_ARGS__)
-    char length[32];
-    static const char *const lengths[] = {"font-size", "line-height"};
-    for (int d = 0; d < 2; d++) {
-        int found = fb_declaration_value(v, n, lengths[d], value, sizeof value);
-        double em = found ? fb_absolute_em(value, sizes) : 0;
-        if (em > 0 && fb_put_length(length, sizeof length, em, sizes)) ADD(";%s:%s%s", lengths[d], length, found > 1 ? " !important" : "");
-    }
-    int found = fb_declaration_value(v, n, "width", value, sizeof value);
-    if (found && sizes && sizes->block_width > 0 && fb_absolute_points(value) > sizes->block_width) ADD(";width:auto%s", found > 1 ? " !important" : "");
-    found = fb_declaration_value(v, n, "display", value, sizeof value);
-    const char *display = found ? fb_display_as(value) : NULL;
-    if (display) ADD(";display:%s%s", display, found > 1 ? " !important" : "");
-#undef ADD
-    return k;
-}
-
 /// Whether start tag `tag` (`n` bytes after its '<', its element's content from `end` of `s`)
 /// opens a list whose first item the book's stylesheets show as a table's row (`options->rows`):
 /// MuPDF puts the rows of a table only in the table or a group of its rows, and a list between
@@ -258,48 +180,6 @@ static int holds_rows(const unsigned char *s, size_t n, const unsigned char *tag
         if (fb_selector_matches(&options->rows[k], s + end + 1, close - end)) return 1;
     return 0;
 }
-
-/// Writes start tag `s` (`n` bytes from its '<'), with `page-break-before: auto` as the last of
-/// its style when it is one of the elements a file opens with before any content (`leading`):
-/// the file starts a page, so a break there has nothing to break from (CSS ignores a forced
-/// break at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off
-/// the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
-/// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is
-/// given again (`put_epub_type`), what its style says that MuPDF reads otherwise said again
-/// (`style_additions`), its presentational markup named (`put_presentation`), an
-/// element its parent's first (`first`) is marked
-/// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
-/// Folio sizes (`cell`, columns.c) `folio-cell`, and a list whose items are a table's rows
-/// (`rows`, `holds_rows`) a group of them.
-static void put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell, int rows) {
-    if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
-    size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
-    // The end of a `style` attribute's value, where ours goes; else a style of its own.
-    size_t start, end;
-    int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
-    char add[256];
-    size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0;
-    static const char unbroken[] = ";page-break-before:auto", grouped[] = ";display:table-row-group";
-    if (styled && leading && added + sizeof unbroken <= sizeof add) memcpy(add + added, unbroken, sizeof unbroken), added += sizeof unbroken - 1;
-    if (styled && rows && added + sizeof grouped <= sizeof add) memcpy(add + added, grouped, sizeof grouped), added += sizeof grouped - 1;
-    if (added) {
-        // After a declaration, not before the first: MuPDF drops a style that starts with ';'.
-        size_t first = start;
-        while (first < end && isspace(s[1 + first])) first++;
-        fb_put(w, s, end + 1);
-        fz_append_data(w->ctx, w->out, add + (first == end), added - (first == end));
-        fb_put(w, s + end + 1, close - end - 1);
-    } else {
-        fb_put(w, s, close);
-        if (leading || rows) fz_append_printf(w->ctx, w->out, " style=\"%s%s\"", leading ? unbroken + 1 : "", rows ? grouped + !leading : "");
-    }
-    put_epub_type(w, s, close);
-    put_presentation(w, s, close);
-    if (first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
-    if (cell) fz_append_string(w->ctx, w->out, " folio-cell=\"\"");
-    fb_put(w, s + close, n - close);
-}
-
 
 /// Writes a head's content (`n` bytes at `s`), each `<style>`'s rules through
 /// `fb_put_css`, as a stylesheet file's are; the styles past `fb_head_styles` are left out.
@@ -412,7 +292,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     char root_dir[16] = "", root_lang[32] = "";
     HyphenDict *dict = options->hyphenate ? folio_patterns(cache, book_lang) : NULL;
     size_t closes[sizeof kept_whole / sizeof *kept_whole] = {0};
-    // Whether the body has begun and no content has come yet (`put_start_tag`).
+    // Whether the body has begun and no content has come yet (`fb_put_start_tag`, starttag.c).
     int leading = 0;
     cell_state cell = {.options = options};
     // Where the text left unhyphenated ends (a heading's, or an element's its publisher keeps
@@ -483,7 +363,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             if (root_lang[0] && !fb_attribute(tag, tag_len, "lang", own, sizeof own)) {
                 fz_append_printf(w->ctx, w->out, " lang=\"%s\"", root_lang);
             }
-            put_epub_type(w, s + i, close);
+            fb_put_epub_type(w, s + i, close);
             fb_put(w, s + i + close, end - i - close);
             leading = 1;
         } else if (hidden_note(tag, tag_len)) {
@@ -541,12 +421,12 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 const unsigned char *start_tag = s + i;
                 size_t start_len = end - i;
                 if (fb_keeps_tag(&keep, i, &start_tag, &start_len, plain, sizeof plain)) {
-                    put_start_tag(w, start_tag, start_len, leading, first, sized_cell, rows);
+                    fb_put_start_tag(w, start_tag, start_len, leading, first, sized_cell, rows);
                     // A MOBI's heading kept is one of its contents' headings all the same.
                     if (i == keep.heading && options->outline_headings) w->headings++;
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
-                    put_start_tag(w, s + i, end - i, leading, first, sized_cell, rows);
+                    fb_put_start_tag(w, s + i, end - i, leading, first, sized_cell, rows);
                 if (sized_cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
                     if (generated >= generated_limit || !fb_selector_matches(&options->generated[k].selector, tag, tag_len)) continue;

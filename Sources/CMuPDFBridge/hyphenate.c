@@ -1,5 +1,6 @@
-// Hyphenation: pattern files found and loaded (libhyphen), soft hyphens put into a text's words,
-// and the elements a book's stylesheets keep unhyphenated. Does not read tags (typeset.c).
+// Hyphenation: pattern files found and loaded (libhyphen; kept compiled between runs by
+// keptpatterns.c), soft hyphens put into a text's words, and the elements a book's stylesheets
+// keep unhyphenated. Does not read tags (typeset.c).
 #include "bridge.h"
 #include <hyphen.h>
 #include <dirent.h>
@@ -117,6 +118,13 @@ static int same_file(const struct stat *a, const struct stat *b) {
            a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
+/// The patterns at `path` (`st` its identity): those kept compiled, or those compiled now (then kept).
+static HyphenDict *compiled(const char *path, const struct stat *st) {
+    HyphenDict *dict = fb_kept_patterns(path, st);
+    if (!dict && (dict = load_file(path))) fb_keep_patterns(path, st, dict);
+    return dict;
+}
+
 /// The patterns at `path`, loaded once in this process; `*owned` is set when they are not
 /// shared (the table is full) and are the caller's to free.
 static HyphenDict *shared_patterns(const char *path, int *owned) {
@@ -130,10 +138,10 @@ static HyphenDict *shared_patterns(const char *path, int *owned) {
     if (i < shared_count) {
         dict = shared[i].dict;
     } else if (shared_count < shared_files) {
-        shared[shared_count] = (struct shared_file){.st = st, .dict = load_file(path)};
+        shared[shared_count] = (struct shared_file){.st = st, .dict = compiled(path, &st)};
         dict = shared[shared_count++].dict;
     } else {
-        dict = load_file(path);
+        dict = compiled(path, &st);
         *owned = dict != NULL;
     }
     pthread_mutex_unlock(&shared_lock);

@@ -1,9 +1,11 @@
 // A book's markup prepared (typeset.c, starttag.c, tags.c, encoding.c, keep.c, columns.c,
-// generated.c, hyphenate.c, css.c, stylesheet.c, epubcopy.c, faces.c), its notes (links.c) and its
-// pages' furniture (furniture.c).
+// generated.c, hyphenate.c, keptpatterns.c, css.c, stylesheet.c, epubcopy.c, faces.c), its notes
+// (links.c) and its pages' furniture (furniture.c).
 // Included by bridge.h, which the bridge's files include.
 #ifndef FOLIO_PREPARE_H
 #define FOLIO_PREPARE_H
+
+#include <sys/stat.h>
 
 typedef struct _HyphenDict HyphenDict;
 
@@ -142,6 +144,10 @@ typedef struct {
 /// The patterns for `lang` (loaded once per cache), or NULL when none are installed.
 HyphenDict *folio_patterns(folio_pattern_cache *cache, const char *lang);
 void folio_drop_patterns(folio_pattern_cache *cache);
+/// The patterns compiled from pattern file `path` (`st` its identity) kept by
+/// `folio_keep_patterns_in`, or NULL; keeps `dict`, compiled from it (keptpatterns.c).
+HyphenDict *fb_kept_patterns(const char *path, const struct stat *st);
+void fb_keep_patterns(const char *path, const struct stat *st, const HyphenDict *dict);
 
 /// One markup file prepared (a new buffer). `book_lang`: the language where the file names none.
 fz_buffer *folio_prepare_markup(fz_context *ctx, fz_buffer *markup, const folio_typeset_options *options,

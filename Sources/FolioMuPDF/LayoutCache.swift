@@ -26,9 +26,15 @@ public struct LayoutCache: Sendable {
 
     /// `$XDG_CACHE_HOME/folio/layouts` (`~/.cache/folio/layouts`).
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> LayoutCache {
+        LayoutCache(folder: folder("layouts", environment: environment))
+    }
+
+    /// Folio's folder `name` of what it keeps between runs: `$XDG_CACHE_HOME/folio/name`
+    /// (`~/.cache/folio/name`).
+    public static func folder(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return LayoutCache(folder: base + "/folio/layouts")
+        return base + "/folio/" + name
     }
 
     /// What the counts of `path`'s layout depend on, or nil when the file cannot be looked at.

@@ -99,6 +99,11 @@ const char *folio_mu_missing(folio_mu_doc *doc, int *count);
 /// loads each once, for every book).
 int folio_pattern_loads(const char *path);
 
+/// Keeps hyphenation patterns as libhyphen compiles them in files in `folder` (an absolute path;
+/// made when the first is written), and reads them from there instead of compiling them again
+/// (keptpatterns.c); NULL or "" keeps none.
+void folio_keep_patterns_in(const char *folder);
+
 /// Sets the stylesheet applied over the publisher's (before layout), and whether the
 /// publisher's own stylesheets are read at all.
 void folio_mu_set_user_css(folio_mu_doc *doc, const char *css, int use_document_css);

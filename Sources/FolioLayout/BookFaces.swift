@@ -54,10 +54,11 @@ enum BookFaces {
             let buried = i != 0 && Fan.isAtEnd(r) && Fan.isAtEnd(Fan.ratio(page: r > 0 ? i - 2 : i + 2, spread: s))
             // Lying open, the cover is under the left board, face down, as in the flat layout.
             let lift = i == 0 ? (lying.map { (1 - $0.amount) * -BookBody.front } ?? 0) : lying?.lift(sheet: i / 2, ratio: r) ?? 0
-            return BookFace(kind: i == 0 ? .cover : .page, page: i, side: Side(page: i),
+            let page = LayoutPage(i)
+            return BookFace(kind: i == 0 ? .cover : .page, page: page, side: Side(page: page),
                             angle: Fan.angle(page: i, ratio: r, rise: rise), hinge: Vec2(Fan.hinge(sheet: i / 2, spread: s) * rise, lift),
-                            front: book.content(page: i, book: index),
-                            behind: i < book.pageCount ? otherSide(of: i, book: book, index: index) : nil,
+                            front: book.content(page: page, book: index),
+                            behind: i < book.pageCount ? otherSide(of: page, book: book, index: index) : nil,
                             gutterDrop: i == 0 ? .zero : lying?.drop(ratio: r) ?? .zero, shade: shade,
                             visible: !Fan.isHidden(page: i, ratio: r) && !buried, z: z, ratio: clamp(r, -Fan.end, Fan.end))
         }
@@ -66,9 +67,9 @@ enum BookFaces {
         // Faces of sheets in transit (a turn of several spreads has more than one) become sheets.
         var out = under
         for f in faces {
-            let r = Fan.ratio(page: f.page, spread: s)
-            guard f.page >= 2, abs(r) < 0.5 else { out.append(f); continue }
-            if f.page % 2 == 0 { out.append(bent(f, back: book.content(page: f.page + 1, book: index), ratio: r, bend: bend, rise: rise)) }
+            let r = Fan.ratio(page: f.page.index, spread: s)
+            guard f.page.index >= 2, abs(r) < 0.5 else { out.append(f); continue }
+            if f.page.isFront { out.append(bent(f, back: book.content(page: f.page.advanced(by: 1), book: index), ratio: r, bend: bend, rise: rise)) }
         }
         return out
     }
@@ -95,11 +96,11 @@ enum BookFaces {
             // The board lies under the block, along the block's normal (a face's lift is along
             // the book's, which is the block's only when it lies flat).
             let under = -height - BookBody.boardDrop
-            let board = BookFace(kind: .board, page: top, side: side, angle: angle,
+            let board = BookFace(kind: .board, page: LayoutPage(top), side: side, angle: angle,
                                  hinge: Vec2(hinge + under * sin(angle), under * cos(angle) + lift),
                                  front: .cover(index), z: Order.fanBody + 20, thickness: BookBoard.thickness, ratio: atEnd ? nil : r)
             guard height > 0 else { return [board] }
-            return [board, BookFace(kind: .block, page: top, side: side, angle: Fan.angle(page: top, ratio: r, rise: rise),
+            return [board, BookFace(kind: .block, page: LayoutPage(top), side: side, angle: Fan.angle(page: top, ratio: r, rise: rise),
                                     hinge: Vec2(hinge, lift), front: .blank, gutterDrop: lying?.drop(ratio: r) ?? .zero,
                                     z: Order.fanBody + 21, thickness: height)]
         }
@@ -156,7 +157,7 @@ enum BookFaces {
     /// between the two, so it is flat on the one at the start and on the other at the end,
     /// where the rigid fan puts it.
     static func bent(_ front: BookFace, back: FaceContent, ratio r: Double, bend: FanBend, rise: Double = 1) -> BookFace {
-        let i = front.page
+        let i = front.page.index
         let leaving = bend.forward ? 0.5 : -0.5
         let p = abs(leaving - r)
         var sheet = front
@@ -168,9 +169,9 @@ enum BookFaces {
             sheet.side = .left
             sheet.back = sheet.front
             sheet.front = back
-            sheet.page = i + 1
+            sheet.page = front.page.advanced(by: 1)
         }
-        sheet.angle = Fan.angle(page: sheet.page, ratio: leaving, rise: rise)
+        sheet.angle = Fan.angle(page: sheet.page.index, ratio: leaving, rise: rise)
         let between = abs(Fan.angle(page: i, ratio: -leaving, rise: rise) - Fan.angle(page: i, ratio: leaving, rise: rise))
         switch bend.shape {
         case .curl:
@@ -190,7 +191,7 @@ enum BookFaces {
     }
 
     /// Layout page on `side` of spread `s` (a blank face past the last sheet).
-    static func page(_ side: Side, of s: Int) -> Int { side == .left ? 2 * s + 1 : 2 * s + 2 }
+    static func page(_ side: Side, of s: Int) -> LayoutPage { LayoutPage(side == .left ? 2 * s + 1 : 2 * s + 2) }
 
     /// Sheets under the page on `side` of spread `s`, that page's own sheet included.
     static func sheets(_ side: Side, of s: Int, in book: BookInfo) -> Int {
@@ -203,8 +204,8 @@ enum BookFaces {
 
     /// What the other side of layout page `n`'s sheet shows (the endpaper's other side is the
     /// board: nothing shows through it).
-    static func otherSide(of n: Int, book: BookInfo, index: Int) -> FaceContent? {
-        n < 2 ? nil : book.content(page: n % 2 == 0 ? n + 1 : n - 1, book: index)
+    static func otherSide(of n: LayoutPage, book: BookInfo, index: Int) -> FaceContent? {
+        n.index < 2 ? nil : book.content(page: n.advanced(by: n.isFront ? 1 : -1), book: index)
     }
 
     /// The page lying open on `side` of spread `s`, curving down into the gutter, with its
@@ -232,7 +233,7 @@ enum BookFaces {
     /// The cover lies face down under the left stack's board, its printed face; it matters while
     /// the book closes.
     static func cover(_ book: BookInfo, index: Int) -> BookFace {
-        BookFace(kind: .cover, page: 0, side: .right, angle: -.pi, lift: -BookBody.front, front: .cover(index), z: Order.cover)
+        BookFace(kind: .cover, page: .cover, side: .right, angle: -.pi, lift: -BookBody.front, front: .cover(index), z: Order.cover)
     }
 
     /// The flat layout at rest on spread `s`.

@@ -37,21 +37,26 @@ public struct BookInfo: Sendable, Equatable {
         BookInfo(title: title, imageCount: max(2 * imageCount - 1, 0), direction: direction, pageSize: pageSize)
     }
 
+    /// The last layout page (the last image's, or the endpaper in a book of none).
+    public var lastPage: LayoutPage { LayoutPage(pageCount - 1) }
+
     /// Layout page `n` of the book as layout page of `onePagePerSheet` (the same before image 0).
-    public static func onePagePerSheet(page n: Int) -> Int { n < 2 ? n : 2 * n - 2 }
+    public static func onePagePerSheet(page n: LayoutPage) -> LayoutPage { n.index < 2 ? n : LayoutPage(2 * n.index - 2) }
 
     /// What layout page `n` of `onePagePerSheet` shows, as a layout page of the book: nil for
     /// the blank backs.
-    public static func ownPage(onePagePerSheet n: Int) -> Int? { n < 2 ? n : n % 2 == 0 ? n / 2 + 1 : nil }
+    public static func ownPage(onePagePerSheet n: LayoutPage) -> LayoutPage? {
+        n.index < 2 ? n : n.isFront ? LayoutPage(n.index / 2 + 1) : nil
+    }
 
     /// The spread showing layout page `n` (spread s shows pages 2s + 1 and 2s + 2).
-    public func spread(containing n: Int) -> Int {
-        clamp(n <= 0 ? 0 : (n - 1) / 2, 0, lastSpread)
+    public func spread(containing n: LayoutPage) -> Int {
+        clamp(n.index <= 0 ? 0 : (n.index - 1) / 2, 0, lastSpread)
     }
 
     /// What layout page `n` of book `book` shows.
-    public func content(page n: Int, book: Int) -> FaceContent {
-        switch n {
+    public func content(page n: LayoutPage, book: Int) -> FaceContent {
+        switch n.index {
         case 0: return .cover(book)
         case 2..<pageCount: return .page(book, n)
         default: return FaceContent(kind: .blank, book: book, page: n)

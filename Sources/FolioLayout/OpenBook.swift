@@ -21,7 +21,7 @@ public enum Side: Sendable, Equatable {
     case left
 
     /// The side of layout page `n`: even pages are sheet fronts, right of the spine.
-    public init(page n: Int) { self = n % 2 == 0 ? .right : .left }
+    public init(page n: LayoutPage) { self = n.isFront ? .right : .left }
 
     public var opposite: Side { self == .right ? .left : .right }
 }
@@ -299,7 +299,7 @@ extension Shade {
 /// orientation, reading direction and zoom are applied.
 struct BookFace {
     var kind: SceneItem.Kind
-    var page: Int
+    var page: LayoutPage
     var side: Side
     /// Rotation about the spine (the argument of `rotationY`) when fully open.
     var angle: Double

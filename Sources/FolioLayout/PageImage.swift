@@ -9,9 +9,9 @@ public struct PageImage: Hashable, Comparable, Sendable {
     public init(index: Int) { self.index = index }
 
     /// The image layout page `n` shows; nil for the cover and the endpaper.
-    public init?(layoutPage n: Int) {
-        guard n >= 2 else { return nil }
-        index = n - 2
+    public init?(layoutPage n: LayoutPage) {
+        guard n.index >= 2 else { return nil }
+        index = n.index - 2
     }
 
     /// The image a reader calls page `number` (1 the first). Numbers past what any book has
@@ -22,9 +22,38 @@ public struct PageImage: Hashable, Comparable, Sendable {
     public var number: Int { index.adding(saturating: 1) }
 
     /// The layout page that shows it.
-    public var layoutPage: Int { index.adding(saturating: 2) }
+    public var layoutPage: LayoutPage { LayoutPage(index.adding(saturating: 2)) }
 
     public static func < (a: PageImage, b: PageImage) -> Bool { a.index < b.index }
+}
+
+/// A page of a book as the layout lays it out, a face of one of its sheets: page 0 the cover,
+/// page 1 the inside of the cover (a blank endpaper), page k + 2 image k (`PageImage`), pages
+/// past the last image blank paper. The scene, the turn and the controller count in it; the fan's
+/// formulas take its `index`, as the seed's tutorial counts its pages.
+public struct LayoutPage: Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    public let index: Int
+
+    public init(_ index: Int) { self.index = index }
+    public init(integerLiteral index: Int) { self.index = index }
+
+    public static let cover = LayoutPage(0)
+
+    /// The page `n` pages on (back for `n` < 0).
+    public func advanced(by n: Int) -> LayoutPage { LayoutPage(index.adding(saturating: n)) }
+
+    /// Even pages are the fronts of sheets, right of the spine; odd ones their backs.
+    public var isFront: Bool { index % 2 == 0 }
+
+    /// Written as its index (`folio layout`'s JSON, the scene's).
+    public init(from decoder: any Decoder) throws { index = try decoder.singleValueContainer().decode(Int.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(index)
+    }
+
+    public var description: String { "\(index)" }
+    public static func < (a: LayoutPage, b: LayoutPage) -> Bool { a.index < b.index }
 }
 
 private extension Int {

@@ -39,19 +39,19 @@ public struct FaceContent: Sendable, Equatable, Hashable {
     public var book: Int
     /// Layout page index within the book (0 the cover, 1 the endpaper, n ≥ 2 shows image
     /// n − 2: see `image`); ignored for `.cover`.
-    public var page: Int
+    public var page: LayoutPage
 
-    public init(kind: Kind, book: Int, page: Int = 0) {
+    public init(kind: Kind, book: Int, page: LayoutPage = .cover) {
         self.kind = kind
         self.book = book
         self.page = page
     }
 
     public static func cover(_ book: Int) -> FaceContent { FaceContent(kind: .cover, book: book) }
-    public static func page(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .page, book: book, page: page) }
+    public static func page(_ book: Int, _ page: LayoutPage) -> FaceContent { FaceContent(kind: .page, book: book, page: page) }
     public static let blank = FaceContent(kind: .blank, book: -1)
     /// The part of layout page `page` that a zoomed view shows (never laid out: added for drawing).
-    public static func detail(_ book: Int, _ page: Int) -> FaceContent { FaceContent(kind: .detail, book: book, page: page) }
+    public static func detail(_ book: Int, _ page: LayoutPage) -> FaceContent { FaceContent(kind: .detail, book: book, page: page) }
 
     /// The page image shown (`PageImage(layoutPage:)`), or nil for covers and blanks.
     public var image: PageImage? { kind == .page ? PageImage(layoutPage: page) : nil }
@@ -118,8 +118,8 @@ public struct SceneItem: Sendable, Equatable {
 
     public var kind: Kind
     public var book: Int
-    /// The page index shown on the front (for covers on the shelf: 0).
-    public var page: Int
+    /// The layout page shown on the front (for covers on the shelf: the cover).
+    public var page: LayoutPage
     /// Local size: across the spine × along the spine.
     public var size: Vec2
     /// Local frame → world.
@@ -176,7 +176,7 @@ public struct SceneItem: Sendable, Equatable {
     public var angle: Double?
     public var ratio: Double?
 
-    public init(kind: Kind, book: Int, page: Int, size: Vec2, model: Mat4, deformation: Deformation = .flat,
+    public init(kind: Kind, book: Int, page: LayoutPage, size: Vec2, model: Mat4, deformation: Deformation = .flat,
                 front: FaceContent, back: FaceContent? = nil, uv: UVMap = .identity, opacity: Double = 1,
                 shade: Shade = .none, visible: Bool = true, z: Int = 0, thickness: Double = 0, closed: Double = 0,
                 shadowCaster: Int? = nil, x: Double? = nil, scale: Double? = nil, angle: Double? = nil, ratio: Double? = nil) {

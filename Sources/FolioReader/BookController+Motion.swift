@@ -149,7 +149,7 @@ extension BookController {
         let target: Int?
         // A data source names pages of spreads; one page at a time steps one image.
         if let source = dataSource, !singlePage {
-            let anchor = 2 * s + 1
+            let anchor = LayoutPage(2 * s + 1)
             target = (delta > 0 ? source.page(after: anchor) : source.page(before: anchor)).map(info.spread(containing:))
         } else {
             target = s + delta
@@ -177,10 +177,10 @@ extension BookController {
     /// behind it (they are answered false): the reader asked to be elsewhere. `completion`
     /// gets true once it is shown.
     @discardableResult
-    public func go(to n: Int, direction: TurnStyle.Direction? = nil, animated: Bool = true, at time: Double,
+    public func go(to n: LayoutPage, direction: TurnStyle.Direction? = nil, animated: Bool = true, at time: Double,
                    completion: ((Bool) -> Void)? = nil) -> Bool {
         update(to: time)
-        guard let info = laidOutBook, let own = currentBook, phase == .reading || phase == .turning, (0..<own.pageCount).contains(n) else { return false }
+        guard let info = laidOutBook, let own = currentBook, phase == .reading || phase == .turning, (0..<own.pageCount).contains(n.index) else { return false }
         if animated { dropQueuedTurns() }
         let target = info.spread(containing: singlePage ? BookInfo.onePagePerSheet(page: n) : n), from = plannedSpread
         if let direction, target != from, (target > from) != (direction == .forward) { return false }
@@ -206,7 +206,7 @@ extension BookController {
     /// Sheets a long jump turns, the last landing on the target.
     public static let riffleSheets = 4
 
-    func go(to n: Int) -> Bool { go(to: n, at: time) }
+    func go(to n: LayoutPage) -> Bool { go(to: n, at: time) }
 
     /// Book `b` was laid out again (another text size): it now has `info`'s pages, and while it
     /// is open it shows layout page `n` at once. `mapping` says which page image (an index)
@@ -214,7 +214,7 @@ extension BookController {
     /// is cut, and it and the turns queued behind it go on to their mapped spreads (one whose
     /// text is gone is answered false). False when there is no such book.
     @discardableResult
-    public func relaid(book b: Int, as info: BookInfo, showing n: Int, at time: Double,
+    public func relaid(book b: Int, as info: BookInfo, showing n: LayoutPage, at time: Double,
                        mapping: (Int) -> Int? = { _ in nil }) -> Bool {
         update(to: time)
         guard library.indices.contains(b) else { return false }
@@ -231,9 +231,8 @@ extension BookController {
             queue = []
             phase = .reading
         }
-        let last = info.pageCount - 1
         spread = min(spread, laidOutBook?.lastSpread ?? 0)
-        if !go(to: min(max(n, 0), last), animated: false, at: time) { notifyLayout() }
+        if !go(to: clamp(n, .cover, info.lastPage), animated: false, at: time) { notifyLayout() }
         for (target, completion) in planned {
             guard let target else { completion?(false); continue }
             if target == plannedSpread { completion?(true) } else { _ = request(target, completion: completion) }

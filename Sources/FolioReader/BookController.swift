@@ -4,8 +4,8 @@ import FolioMath
 /// Supplies the pages around a page: the first page of the spread before or after the one
 /// showing `page`, or nil at either end. Without one, the controller uses the book's bounds.
 public protocol PageDataSource: AnyObject {
-    func page(before page: Int) -> Int?
-    func page(after page: Int) -> Int?
+    func page(before page: LayoutPage) -> LayoutPage?
+    func page(after page: LayoutPage) -> LayoutPage?
 }
 
 /// Hears what the controller did.
@@ -257,9 +257,9 @@ public final class BookController {
         case .close: return close()
         case .nextPage: return step(settings.style.direction == .forward ? 1 : -1)
         case .previousPage: return step(settings.style.direction == .forward ? -1 : 1)
-        case .firstPage: return go(to: 0)
-        case .lastPage: return go(to: (currentBook?.pageCount ?? 1) - 1)
-        case let .goTo(image): return go(to: clamp(image.layoutPage, 0, (currentBook?.pageCount ?? 1) - 1))
+        case .firstPage: return go(to: .cover)
+        case .lastPage: return go(to: currentBook?.lastPage ?? .cover)
+        case let .goTo(image): return go(to: clamp(image.layoutPage, .cover, currentBook?.lastPage ?? .cover))
         case let .pageDragBegan(p): return beginPageDrag(at: p)
         case let .pageDragMoved(p): return movePageDrag(to: p)
         case .pageDragEnded: return endPageDrag()

@@ -24,9 +24,9 @@ struct FramePass {
     /// The target's multisampling resolved after the pass (a cached layer, sampled later).
     var resolves = false
     /// By page, the band of each fanned page that a page nearer the reader covers (`FanCover`).
-    var covered: [Int: Double] = [:]
+    var covered: [LayoutPage: Double] = [:]
 
-    init(_ pass: Pass, samples: Samples = .unchanged, draws: [FrameDraw], covered: [Int: Double] = [:]) {
+    init(_ pass: Pass, samples: Samples = .unchanged, draws: [FrameDraw], covered: [LayoutPage: Double] = [:]) {
         self.pass = pass
         self.samples = samples
         self.draws = draws

@@ -78,7 +78,7 @@ public final class Renderer {
     public var lastDirtyRect: PixelRect? { planner.lastDirtyRect }
     /// By page, the band of each fanned page of the pass being drawn that a page nearer the
     /// reader covers (`FanCover`): it is not drawn.
-    var coveredBands: [Int: Double] = [:]
+    var coveredBands: [LayoutPage: Double] = [:]
     /// Per caster (scene index): the strongest shadow a receiver asks of it.
     var castStrength: [Int: Double] = [:]
     /// The light of the scene being drawn.

@@ -23,7 +23,7 @@ public enum LayoutJSON {
 
     static func item(_ i: SceneItem) -> JSON {
         var o: [(String, JSON)] = [
-            ("kind", .string(i.kind.rawValue)), ("book", .number(Double(i.book))), ("page", .number(Double(i.page))),
+            ("kind", .string(i.kind.rawValue)), ("book", .number(Double(i.book))), ("page", .number(Double(i.page.index))),
             ("visible", .bool(i.visible)), ("matrix", .array(i.model.columnMajor.map(JSON.number))),
         ]
         for (key, value) in [("x", i.x), ("scale", i.scale), ("angle", i.angle), ("ratio", i.ratio)] {

@@ -23,7 +23,7 @@ public struct StillState: Sendable, Equatable {
     public var spread: Double?
     /// Layout page: opens the spread that shows it (the commands take page numbers as a reader
     /// counts them: `PageImage(number:).layoutPage`).
-    public var page: Int?
+    public var page: LayoutPage?
     /// Progress of turning the next page (or the previous one with a backward style).
     public var turn: Double?
     public var style = TurnStyle()
@@ -96,8 +96,8 @@ public struct StillState: Sendable, Equatable {
         try check(spread == nil || page == nil, "give --spread or --page, not both")
         if let page {
             // Said in page numbers, as `--page` takes them.
-            try check((1..<own.pageCount).contains(page),
-                      "book \(b) has pages 1…\(own.imageCount) (0: the inside of the cover), not \(page - 1)")
+            try check((1..<own.pageCount).contains(page.index),
+                      "book \(b) has pages 1…\(own.imageCount) (0: the inside of the cover), not \(page.index - 1)")
             v.spread = Double(info.spread(containing: v.singlePage ? BookInfo.onePagePerSheet(page: page) : page))
         } else {
             v.spread = spread ?? 0

@@ -26,7 +26,7 @@ final class PageProbe {
     }
 
     func show(_ pages: [Int]) {
-        let faces = pages.map { FaceContent.page(0, $0 + 2) }
+        let faces = pages.map { FaceContent.page(0, PageImage(index: $0).layoutPage) }
         store.prepare(showing: faces, uploadBudget: nil)
         for _ in 0..<100 where decoding.runAll() > 0 { store.prepare(showing: faces, uploadBudget: nil) }
     }

@@ -70,7 +70,7 @@ import FolioMath
     @Test func sheetsHingeAcrossTheSpineAndTheBlocksHoldStill() throws {
         let at = { (s: Double) in makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: s), books: [book(400)]) }
         let a = at(100.2), b = at(100.7)
-        let fronts = { (s: Scene) in s.items.filter { $0.kind == .page && $0.page % 2 == 0 }.sorted { $0.page < $1.page } }
+        let fronts = { (s: Scene) in s.items.filter { $0.kind == .page && $0.page.isFront }.sorted { $0.page < $1.page } }
         let p = try #require(fronts(a).first)
         let scale = length(world(p, 362, 0) - world(p, 0, 0)) / 362
         let hinge = { (item: SceneItem) in world(item, 0, 0).x / scale }

@@ -23,7 +23,7 @@ import Testing
     }
 
     static func page(_ scene: Scene, _ n: Int) throws -> SceneItem {
-        try #require(scene.items.first { $0.kind == .page && $0.page == n && $0.visible })
+        try #require(scene.items.first { $0.kind == .page && $0.page.index == n && $0.visible })
     }
 
     /// A resting page dips into the gutter, rises out of it and arches gently up, steepest
@@ -62,7 +62,7 @@ import Testing
         let thick = BookInfo(title: "Thick", imageCount: 400), thin = BookInfo(title: "Thin", imageCount: 40)
         func arch(_ book: BookInfo, spread: Int, page: Int) throws -> Double {
             let v = ViewState(phase: .reading, book: 0, layout: .flat, spread: Double(spread))
-            let item = try #require(makeScene(v, books: [book]).items.first { $0.kind == .page && $0.page == page && $0.visible })
+            let item = try #require(makeScene(v, books: [book]).items.first { $0.kind == .page && $0.page.index == page && $0.visible })
             return GutterCurve.arch(drop: item.gutterDrop.x)
         }
         let start = try arch(thick, spread: 5, page: 12), middle = try arch(thick, spread: 100, page: 202)

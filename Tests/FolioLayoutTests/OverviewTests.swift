@@ -95,7 +95,7 @@ import FolioMath
         #expect(grid.box(of: shown.upperBound).map { $0.maxY < -view.y / 2 } ?? true)
         let scene = grid.scene(index: 0, current: [shown.lowerBound + 1, shown.lowerBound + 2], selected: shown.lowerBound)
         let pages = scene.items.filter { $0.kind == .page }
-        #expect(pages.map(\.front) == shown.map { FaceContent.page(0, $0 + 2) })
+        #expect(pages.map(\.front) == shown.map { FaceContent.page(0, LayoutPage($0 + 2)) })
         // The spread read lies on the cover board (two halves under each of its pages).
         #expect(scene.items.filter { $0.kind == .board }.count == 4)
         // The chosen page is raised towards the eye.

@@ -57,14 +57,14 @@ import Testing
         let frames = (0...50).map { scene(jump.0, jump.1, Double($0) / 50) }
         let sheets = frames.map { $0.items.filter { $0.kind == .sheet } }
         let forward = jump.1 > jump.0
-        let fronts = Set(sheets.flatMap { $0.map(\.page) })
+        let fronts = Set(sheets.flatMap { $0.map(\.page.index) })
         #expect(fronts.count == 5 && (sheets.map(\.count).max() ?? 0) >= 3, "pages \(fronts.sorted()), in the air at once \(sheets.map(\.count))")
         #expect(fronts.contains(forward ? 2 * jump.0 + 2 : 2 * jump.0 + 1), "the first sheet shows the page left: \(fronts.sorted())")
         #expect(fronts.allSatisfy { (min(jump.0, jump.1) * 2...max(jump.0, jump.1) * 2 + 2).contains($0) })
         let last = try #require(sheets.last { !$0.isEmpty }?.first)
-        #expect(last.back == .page(0, forward ? 2 * jump.1 + 1 : 2 * jump.1 + 2), "the last sheet lands with the page gone to")
+        #expect(last.back == .page(0, LayoutPage(forward ? 2 * jump.1 + 1 : 2 * jump.1 + 2)), "the last sheet lands with the page gone to")
         #expect(sheets.first!.isEmpty && sheets.last!.isEmpty)
-        let shown = { (s: Scene) in Set(s.items.filter { $0.kind == .page && $0.visible }.map(\.page)) }
+        let shown = { (s: Scene) in Set(s.items.filter { $0.kind == .page && $0.visible }.map(\.page.index)) }
         #expect(shown(frames.first!) == [2 * jump.0 + 1, 2 * jump.0 + 2] && shown(frames.last!) == [2 * jump.1 + 1, 2 * jump.1 + 2])
         #expect((0...10).allSatisfy { scene(jump.0, jump.0 + 1, Double($0) / 10).items.filter { $0.kind == .sheet }.count == 1 })
     }

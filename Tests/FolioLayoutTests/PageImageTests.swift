@@ -16,8 +16,8 @@ import Testing
     /// A number no book has (typed as `--page`, a job's "page") stays one past every book's
     /// pages, for the checks that refuse it, instead of overflowing.
     @Test func numbersAtIntsBoundsStayThere() {
-        #expect(PageImage(number: .max).layoutPage == .max && PageImage(number: .max).number == .max)
+        #expect(PageImage(number: .max).layoutPage.index == .max && PageImage(number: .max).number == .max)
         #expect(PageImage(number: .min).index == .min && PageImage(number: .min).number == .min + 1)
-        #expect(PageImage(index: .max - 1).layoutPage == .max && PageImage(index: .max - 2).layoutPage == .max)
+        #expect(PageImage(index: .max - 1).layoutPage.index == .max && PageImage(index: .max - 2).layoutPage.index == .max)
     }
 }

@@ -108,7 +108,7 @@ private func book(_ count: Int, page: String, cover: String? = nil, shape: (Doub
 }
 
 /// The faces of the spread of book 0 showing image `image` and the one after it.
-private func spread(_ image: Int) -> [FaceContent] { [.page(0, image + 2), .page(0, image + 3)] }
+private func spread(_ image: Int) -> [FaceContent] { [.page(0, PageImage(index: image).layoutPage), .page(0, PageImage(index: image + 1).layoutPage)] }
 
 private func settings(ahead: Int = 0, behind: Int = 0, budget: Int = 256 << 20) -> PageStore.Settings {
     var s = PageStore.Settings()
@@ -276,7 +276,7 @@ private func settle(_ store: PageStore, _ decoding: ManualDecoding, showing face
         s.releasesPixels = false
         let decoding = ManualDecoding()
         let store = PageStore(library: library, documents: DocumentRegistry(), textures: Uploads(), settings: s, executor: decoding)
-        let faces = (2...5).map { FaceContent.page(0, $0) }
+        let faces = (2...5).map { FaceContent.page(0, LayoutPage($0)) }
         settle(store, decoding, showing: faces)
         #expect(store.table[.page(book: 0, image: PageImage(index: 0))]?.image?.width == 16)
         let placeholder = RGBAImage.placeholder(width: 379, height: 568, kind: .broken)

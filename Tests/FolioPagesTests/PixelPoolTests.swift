@@ -41,7 +41,7 @@ import Testing
         (s.ahead, s.behind, s.workers, s.budgetBytes, s.pixels) = (0, 0, 2, 4 * page, pool)
         let store = PageStore(library: library, documents: DocumentRegistry(), textures: uploads, settings: s, executor: decoding)
         for spreadAt in stride(from: 0, to: 20, by: 2) {
-            let faces: [FaceContent] = [.page(0, spreadAt + 2), .page(0, spreadAt + 3)]
+            let faces: [FaceContent] = [.page(0, PageImage(index: spreadAt).layoutPage), .page(0, PageImage(index: spreadAt + 1).layoutPage)]
             _ = store.prepare(showing: faces, uploadBudget: nil)
             for _ in 0..<20 where decoding.runAll() > 0 { _ = store.prepare(showing: faces, uploadBudget: nil) }
             #expect(pool.heldBytes > 0 && pool.heldBytes <= 3 * page, "uploaded pages' pixels kept, within the bound")
@@ -56,7 +56,7 @@ import Testing
         #expect(!taken.isEmpty)
         #expect(!uploads.shown.isEmpty)
         for (face, image) in uploads.shown {
-            #expect(image.pixel(20, 30).r == UInt8(face.page - 2), "page \(face.page - 2) shows its own pixels")
+            #expect(image.pixel(20, 30).r == UInt8(face.image!.index), "page \(face.image!.index) shows its own pixels")
         }
     }
 }

@@ -27,7 +27,7 @@ private func reading(_ images: Int = 10, spread: Int = 0) -> BookController {
     let c = BookController(library: books([images, 4]))
     c.handle(.open, at: 0)
     c.update(to: 1)
-    if spread > 0 { c.go(to: 2 * spread + 1, animated: false, at: 1) }
+    if spread > 0 { c.go(to: LayoutPage(2 * spread + 1), animated: false, at: 1) }
     return c
 }
 

@@ -16,7 +16,7 @@ import Testing
     /// redraws of the same states — across a turn, a page change and a new target.
     @Test func cachedFramesMatchFullRedraws() throws {
         let books = library.bookInfos
-        func turn(_ t: Double, page: Int = 7) throws -> Scene {
+        func turn(_ t: Double, page: LayoutPage = 7) throws -> Scene {
             var s = StillState()
             s.book = 0; s.page = page; s.turn = t; s.deform = .curl
             return try s.scene(library: books)

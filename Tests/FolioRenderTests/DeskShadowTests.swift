@@ -1,3 +1,4 @@
+import FolioLayout
 import FolioReader
 import FolioRender
 import Testing
@@ -7,8 +8,8 @@ import Testing
 /// different heights met at the spine with a step, and a book part open cut its shadow off
 /// at a straight line beside the spine.
 struct DeskShadowTests {
-    @Test(arguments: [(2, nil, 4), (2, 0.05, nil), (2, 0.2, nil)] as [(Int, Double?, Int?)])
-    func deskShadowHasNoStep(_ book: Int, open: Double?, page: Int?) throws {
+    @Test(arguments: [(2, nil, 4), (2, 0.05, nil), (2, 0.2, nil)] as [(Int, Double?, LayoutPage?)])
+    func deskShadowHasNoStep(_ book: Int, open: Double?, page: LayoutPage?) throws {
         let scene = try ContinuityTests.still { $0.book = book; $0.open = open; $0.page = page }
         var bare = scene
         bare.items.removeAll { $0.kind == .shadow }

@@ -12,14 +12,14 @@ import Testing
     static let width = 1280, height = 720
 
     /// The fan of the first bundled book (a red cloth cover) with `page` shown, and its picture.
-    static func fan(page: Int) throws -> (scene: Scene, image: RGBAImage) {
+    static func fan(page: LayoutPage) throws -> (scene: Scene, image: RGBAImage) {
         let scene = try RenderModeTests.still { $0.book = 0; $0.layout = .fan; $0.page = page }
         return (scene, try GLHarness.shared.render(scene, width: width, height: height, library: RenderModeTests.library))
     }
 
     /// The fan of a book of `images` page images at `page`, as book 0 (the first bundled book's
     /// red cloth on its boards), at `width` × `height`.
-    static func fan(images: Int, page: Int, width: Int = width, height: Int = height) throws -> (scene: Scene, image: RGBAImage) {
+    static func fan(images: Int, page: LayoutPage, width: Int = width, height: Int = height) throws -> (scene: Scene, image: RGBAImage) {
         var s = StillState()
         s.book = 0; s.layout = .fan; s.page = page
         let scene = try s.scene(library: [BookInfo(title: "Test", imageCount: images)])
@@ -62,8 +62,8 @@ import Testing
     /// endpaper (paper) framed by its cloth.
     @Test func theBackBoardStandsAtTheLastSpread() throws {
         let book = RenderModeTests.library.bookInfos[0]
-        let (scene, img) = try Self.fan(page: book.imageCount)
-        let endpaper = try #require(scene.items.first { $0.kind == .page && $0.page == 2 * book.sheetCount && $0.visible })
+        let (scene, img) = try Self.fan(page: LayoutPage(book.imageCount))
+        let endpaper = try #require(scene.items.first { $0.kind == .page && $0.page.index == 2 * book.sheetCount && $0.visible })
         let at = Self.headOverhang(of: endpaper, in: scene)
         #expect(Self.isCloth(img.pixel(at.x, at.y)), "the back board's cloth at \(at): \(img.pixel(at.x, at.y))")
         let x = at.x + (at.x < Self.width / 2 ? 10 : -10)

@@ -51,7 +51,7 @@ import Testing
     /// The bias lies between −1 and 0, is about 0 on a page seen square and −1 on one seen
     /// edge-on, and changes little between spreads 0.02 apart.
     @Test func theBiasFollowsThePageContinuously() throws {
-        var last: [Int: Double] = [:]
+        var last: [LayoutPage: Double] = [:]
         var lowest = 0.0
         try GLHarness.shared.run { pipeline in
             pipeline.replaceLibrary(ContinuityTests.library)

@@ -15,10 +15,10 @@ private func isPaper(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool {
 /// An open book lying flat: the spread of pages `2s + 1` (left) and `2s + 2` (right).
 func flatSpread(book: Int = 0, spread s: Int = 1) -> Scene {
     let size = Vec2(362, 568)
-    let left = SceneItem(kind: .page, book: book, page: 2 * s + 1, size: size, model: .scale(-1, 1, 1),
-                         front: .page(book, 2 * s + 1), uv: .mirrored, shade: Shade(gutter: 0.35))
-    let right = SceneItem(kind: .page, book: book, page: 2 * s + 2, size: size, model: .identity,
-                          front: .page(book, 2 * s + 2), uv: .identity, shade: Shade(gutter: 0.35))
+    let left = SceneItem(kind: .page, book: book, page: LayoutPage(2 * s + 1), size: size, model: .scale(-1, 1, 1),
+                         front: .page(book, LayoutPage(2 * s + 1)), uv: .mirrored, shade: Shade(gutter: 0.35))
+    let right = SceneItem(kind: .page, book: book, page: LayoutPage(2 * s + 2), size: size, model: .identity,
+                          front: .page(book, LayoutPage(2 * s + 2)), uv: .identity, shade: Shade(gutter: 0.35))
     return Scene(state: .reading, camera: Camera(viewSize: Vec2(1280, 720)), items: [left, right])
 }
 

@@ -444,8 +444,8 @@ private final class Recorder: FramePipelineDelegate {
         final class Listener: BookControllerDelegate, PageDataSource {
             var turns = 0
             func controller(_ controller: BookController, didFinishTurnFrom from: Int, to: Int, completed: Bool) { turns += 1 }
-            func page(before page: Int) -> Int? { page > 2 ? page - 2 : nil }
-            func page(after page: Int) -> Int? { page + 2 }
+            func page(before page: LayoutPage) -> LayoutPage? { page.index > 2 ? page.advanced(by: -2) : nil }
+            func page(after page: LayoutPage) -> LayoutPage? { page.advanced(by: 2) }
         }
         try live { p, _, _ in
             let listener = Listener()

@@ -38,12 +38,12 @@ import Testing
         let scene = Self.scene(0.5, deform: .rigid)
         let sheets = scene.items.indices.filter { scene.items[$0].kind == .sheet }
         #expect(sheets.count == 5)
-        let revealed = try #require(scene.items.first { $0.kind == .page && $0.page % 2 == 0 })
-        let facing = try #require(scene.items.first { $0.kind == .page && $0.page % 2 == 1 })
+        let revealed = try #require(scene.items.first { $0.kind == .page && $0.page.isFront })
+        let facing = try #require(scene.items.first { $0.kind == .page && !$0.page.isFront })
         // Drawn last: the first to leave, nearest the facing page; drawn first: the last to leave.
         #expect(facing.shadowCaster == sheets.last && revealed.shadowCaster == sheets.first,
                 "facing \(String(describing: facing.shadowCaster)), revealed \(String(describing: revealed.shadowCaster)), sheets \(sheets)")
-        let alone = Self.scene(0.5 - 0.4, deform: .rigid).items.first { $0.kind == .page && $0.page % 2 == 0 }!
+        let alone = Self.scene(0.5 - 0.4, deform: .rigid).items.first { $0.kind == .page && $0.page.isFront }!
         #expect(revealed.shade.cast > alone.shade.cast, "five sheets in the air darken more than one")
     }
 
@@ -56,7 +56,7 @@ import Testing
         let scene = Self.scene(0.61, deform: deform)
         let imgs = try GLHarness.shared.frames([scene, Self.unshaded(scene, sheets: true), Self.unshaded(scene, sheets: false)],
                                                width: Self.width, height: Self.height)
-        for page in scene.items.filter({ $0.kind == .page && $0.visible && $0.page % 2 == 0 }) {
+        for page in scene.items.filter({ $0.kind == .page && $0.visible && $0.page.isFront }) {
             var darkest = 0.0
             for a in stride(from: 0.05, through: 0.95, by: 0.05) {
                 for l in [-0.3, 0, 0.3] {

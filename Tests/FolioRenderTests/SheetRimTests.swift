@@ -39,11 +39,11 @@ import Testing
 
     /// Pixels changed by more than 30 levels between the spread at layout page `page` and a
     /// `deform` turn's first frame, and between the spread two pages on and its last.
-    static func startAndLanding(page: Int, _ deform: TurnDeform,
+    static func startAndLanding(page: LayoutPage, _ deform: TurnDeform,
                                 _ frame: ((inout StillState) -> Void) throws -> RGBAImage) throws -> (start: Int, landing: Int) {
         let rest = try frame { $0.page = page }
         let start = try frame { $0.page = page; $0.turn = 0.0001; $0.deform = deform }
-        let landed = try frame { $0.page = page + 2 }
+        let landed = try frame { $0.page = page.advanced(by: 2) }
         let landing = try frame { $0.page = page; $0.turn = 0.9999; $0.deform = deform }
         return (changed(rest, start), changed(landed, landing))
     }

@@ -31,7 +31,7 @@ public struct PageImage: Hashable, Comparable, Sendable {
 /// page 1 the inside of the cover (a blank endpaper), page k + 2 image k (`PageImage`), pages
 /// past the last image blank paper. The scene, the turn and the controller count in it; the fan's
 /// formulas take its `index`, as the seed's tutorial counts its pages.
-public struct LayoutPage: Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+public struct LayoutPage: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     public let index: Int
 
     public init(_ index: Int) { self.index = index }
@@ -45,13 +45,7 @@ public struct LayoutPage: Hashable, Comparable, Sendable, Codable, ExpressibleBy
     /// Even pages are the fronts of sheets, right of the spine; odd ones their backs.
     public var isFront: Bool { index % 2 == 0 }
 
-    /// Written as its index (`folio layout`'s JSON, the scene's).
-    public init(from decoder: any Decoder) throws { index = try decoder.singleValueContainer().decode(Int.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(index)
-    }
-
+    /// Its index, as `folio layout` writes it and messages say it.
     public var description: String { "\(index)" }
     public static func < (a: LayoutPage, b: LayoutPage) -> Bool { a.index < b.index }
 }

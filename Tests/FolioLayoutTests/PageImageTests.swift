@@ -13,6 +13,15 @@ import Testing
         #expect(PageImage(index: 4) < PageImage(index: 5))
     }
 
+    /// A layout page steps as pages do, saturating at `Int`'s bounds; even pages are sheet fronts.
+    @Test func layoutPagesStepAndKnowTheirSide() {
+        let page: LayoutPage = 7
+        #expect(page.advanced(by: 2) == LayoutPage(9) && page.advanced(by: -7) == .cover && LayoutPage(.max).advanced(by: 1).index == .max)
+        #expect(!page.isFront && page.advanced(by: 1).isFront && LayoutPage.cover.isFront)
+        #expect(LayoutPage(3) < 4 && "\(page)" == "7")
+        #expect(BookInfo(imageCount: 5).lastPage == PageImage(index: 4).layoutPage)
+    }
+
     /// A number no book has (typed as `--page`, a job's "page") stays one past every book's
     /// pages, for the checks that refuse it, instead of overflowing.
     @Test func numbersAtIntsBoundsStayThere() {

@@ -20,6 +20,7 @@
 // Does not: read widths in lengths (`10em`), size tables holding tables, or change what a cell
 // says.
 #include "bridge.h"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,4 +248,41 @@ int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int s
     fz_append_printf(w->ctx, w->out, "<div class=\"folio-cell\" style=\"margin-left:%.2f%%;margin-right:%.2f%%%s%s\">", t->start[column] * 100,
                      (1 - t->start[column + span]) * 100, column ? "" : ";padding-left:0", last ? ";padding-right:0" : "");
     return 1;
+}
+
+// MARK: rows the stylesheets make
+
+/// A first cell this short is a marker ("1.", "iv.", "(a)"), and the cells after it are set in
+/// by `marker_indent` ems.
+enum { marker_characters = 4 };
+static const double marker_indent = 2;
+
+/// MuPDF places a cell's blocks from the table's left edge (above) in a table the stylesheets
+/// make of elements as in one of `<td>`s: a list whose items are rows of a number and its text
+/// (Springer's `span.ItemNumber` and `div.ItemContent`, `display: table-cell`) drew each item's
+/// text over its number. After a marker, a cell whose content begins with a block is set in
+/// past it by padding, which its blocks keep; a longer first cell leaves the row as MuPDF lays
+/// it out (its width is not known here). A table's own cells (`td`, `th`) are sized above.
+double fb_css_cell_indent(fb_css_row *r, const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                          const folio_typeset_options *options) {
+    if (!options->cell_count || tag[0] == '/') return 0;
+    for (int k = 0; k < options->row_count; k++) {
+        if (!fb_selector_matches(&options->rows[k], tag, tag_len)) continue;
+        *r = (fb_css_row){.marker = -1};
+        return 0;
+    }
+    if (fb_tag_named(tag, tag_len, "td") || fb_tag_named(tag, tag_len, "th")) return 0;
+    int cell = 0;
+    for (int k = 0; k < options->cell_count && !cell; k++) cell = fb_selector_matches(&options->cells[k], tag, tag_len);
+    if (!cell || r->cells < 0) return 0;
+    if (r->cells++ == 0) {
+        // Looked for no further than a marker's cell would run.
+        size_t after = fb_element_end(s, n - end > 4096 ? end + 4096 : n, end, tag, tag_len);
+        size_t characters = after > end ? fb_text_characters(s + end, after - end) : 0;
+        r->marker = characters > 0 && characters <= marker_characters ? (int)characters : -1;
+        return 0;
+    }
+    size_t at = end;
+    while (at < n && isspace(s[at])) at++;
+    return r->marker > 0 && at + 1 < n && s[at] == '<' && fb_cell_block(s + at + 1, n - at - 1) ? marker_indent : 0;
 }

@@ -97,11 +97,11 @@ static int read_selector(const unsigned char *s, size_t n, folio_selector *g, in
 
 /// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`, its
 /// percentage `width` into `*width` (0 where it gives none), and whether it shows its elements as
-/// a table's rows into `*row`; whether it has content.
-static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width, int *row) {
+/// a table's rows or cells into `*display` (1, 2; else 0); whether it has content.
+static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width, int *display) {
     int found = 0;
     *width = 0;
-    *row = 0;
+    *display = 0;
     size_t i = 0;
     while (i < n) {
         // White space and comments (`/*margin-left: 0em;*/`) before the name passed over.
@@ -126,7 +126,8 @@ static int read_declarations(const unsigned char *s, size_t n, folio_generated *
         while (w > v && isspace(s[w - 1])) w--;
         if (b - a == 7 && !strncasecmp((const char *)s + a, "content", 7)) found = css_string(s + v, w - v, g->text, sizeof g->text);
         if (b - a == 5 && !strncasecmp((const char *)s + a, "width", 5) && w > v && s[w - 1] == '%') *width = strtod((const char *)s + v, NULL) / 100;
-        if (b - a == 7 && !strncasecmp((const char *)s + a, "display", 7)) *row = w - v == 9 && !strncasecmp((const char *)s + v, "table-row", 9);
+        if (b - a == 7 && !strncasecmp((const char *)s + a, "display", 7))
+            *display = w - v == 9 && !strncasecmp((const char *)s + v, "table-row", 9) ? 1 : w - v == 10 && !strncasecmp((const char *)s + v, "table-cell", 10) ? 2 : 0;
         if (b - a == 10 && !strncasecmp((const char *)s + a, "font-style", 10))
             g->style = w - v == 6 && !strncasecmp((const char *)s + v, "normal", 6) ? 1 : w - v == 6 && !strncasecmp((const char *)s + v, "italic", 6) ? 2 : 0;
         i++;
@@ -178,7 +179,7 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
     // A byte-order mark is no part of the first selector.
     size_t start = n >= 3 && !memcmp(css, "\xEF\xBB\xBF", 3) ? 3 : 0;
     for (size_t i = 0; i < n && (options->generated_count < folio_generated_size || options->cell_width_count < folio_cell_widths_size
-                                 || options->row_count < folio_rows_size); i++) {
+                                 || options->row_count < folio_rows_size || options->cell_count < folio_rows_size); i++) {
         // Comments, and at-rules with their blocks, passed over.
         if (css[i] == '/' && i + 1 < n && css[i + 1] == '*') {
             i += 2;
@@ -203,8 +204,8 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
         size_t end = close ? (size_t)(close - css) : n;
         folio_generated content = {0};
         double width;
-        int row;
-        if (read_declarations(css + i + 1, end - i - 1, &content, &width, &row)) {
+        int display;
+        if (read_declarations(css + i + 1, end - i - 1, &content, &width, &display)) {
             for (size_t a = 0, x, y; a < i - start && options->generated_count < folio_generated_size;) {
                 a = next_selector(css + start, i - start, a, &x, &y);
                 folio_generated g = content;
@@ -212,11 +213,13 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
-        for (size_t a = 0, x, y; row && a < i - start && options->row_count < folio_rows_size;) {
+        folio_selector *shown = display == 1 ? options->rows : options->cells;
+        int *count = display == 1 ? &options->row_count : &options->cell_count;
+        for (size_t a = 0, x, y; display && a < i - start && *count < folio_rows_size;) {
             a = next_selector(css + start, i - start, a, &x, &y);
             x += last_part(css + start + x, y - x);
             folio_selector selector = {0};
-            if (read_selector(css + start + x, y - x, &selector, NULL)) options->rows[options->row_count++] = selector;
+            if (read_selector(css + start + x, y - x, &selector, NULL)) shown[(*count)++] = selector;
         }
         double root = fb_root_em(css + start, i - start, css + i + 1, end - i - 1);
         if (root > 0) options->sizes.root_em = root;

@@ -77,6 +77,10 @@ typedef struct {
     /// they are is made a group of rows of the table round it (typeset.c).
     folio_selector rows[folio_rows_size];
     int row_count;
+    /// Simple selectors they show as a table's cells (`display: table-cell`, as `rows`): a cell
+    /// after a short one in its row is set in past it (`fb_css_cell_indent`).
+    folio_selector cells[folio_rows_size];
+    int cell_count;
     /// Characters a line holds (`folio_mu_setting.line_characters`; 0: 60).
     double line_characters;
     /// The text block's height over its width (`folio_mu_setting.block_aspect`); 0 for a
@@ -221,11 +225,16 @@ typedef struct {
 } fb_writer;
 
 void fb_put(fb_writer *w, const unsigned char *s, size_t n);
-/// Writes start tag `s` (`n` bytes from its '<') into the copy with its marks: `leading` (one of
-/// the elements a file opens with before any content: its page break dropped), `first` (its
-/// parent's first: `folio-first`), `cell` (a sized table's cell: `folio-cell`), `rows` (a list
-/// whose items are a table's rows: a group of them) (starttag.c).
-void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell, int rows);
+/// What the copy adds to a start tag (starttag.c).
+typedef struct {
+    int leading;    ///< one of the elements a file opens with before any content: its page break dropped
+    int first;      ///< its parent's first: `folio-first`
+    int cell;       ///< a sized table's cell: `folio-cell`
+    int rows;       ///< a list whose items are a table's rows: a group of them
+    double indent;  ///< a cell's content set in by this many ems (`fb_css_cell_indent`); 0: not
+} fb_tag_marks;
+/// Writes start tag `s` (`n` bytes from its '<') into the copy with `marks` (starttag.c).
+void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, fb_tag_marks marks);
 /// Writes the `epub:type` of start tag `s` (`close` bytes before its end) again as `epub-type`
 /// (starttag.c).
 void fb_put_epub_type(fb_writer *w, const unsigned char *s, size_t close);
@@ -275,6 +284,16 @@ void fb_grid_row(fb_table_grid *g);
 /// The column the cell of start tag `tag` (`n` bytes) begins at in its row, and in `*span` how
 /// many it spans; -1 where it lies past the columns a table may have.
 int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span);
+/// A row of a table the stylesheets make of elements (`folio_typeset_options.rows`, `.cells`):
+/// the cells begun in it (-1: no row begun yet), and the characters of the first one's text (-1:
+/// too long for a marker).
+typedef struct {
+    int cells, marker;
+} fb_css_row;
+/// The ems the content of the element of start tag `tag` (`tag_len` bytes after its '<', its
+/// content from `end` of markup `s`, `n` bytes) is to be set in, as row `r` has it (columns.c).
+double fb_css_cell_indent(fb_css_row *r, const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                          const folio_typeset_options *options);
 /// Whether the tag named at `name` (`n` bytes) is of an element MuPDF lays out as a block.
 int fb_cell_block(const unsigned char *name, size_t n);
 /// Markup `s` (`n` bytes) as MuPDF is to read it (encoding.c): in UTF-8, its declared entities in

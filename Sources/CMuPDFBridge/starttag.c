@@ -89,30 +89,30 @@ static size_t style_additions(const unsigned char *v, size_t n, char *out, size_
     return k;
 }
 
-/// Writes start tag `s` (`n` bytes from its '<'), with `page-break-before: auto` as the last of
-/// its style when it is one of the elements a file opens with before any content (`leading`):
-/// the file starts a page, so a break there has nothing to break from (CSS ignores a forced
-/// break at the start of a flow), but MuPDF breaks wherever a block's margin has moved it off
-/// the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
-/// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is
-/// given again (`fb_put_epub_type`), what its style says that MuPDF reads otherwise said again
-/// (`style_additions`), its presentational markup named (`put_presentation`), an
-/// element its parent's first (`first`) is marked
-/// `folio-first`, which stands for `:first-child` there, and a cell of a table whose columns
-/// Folio sizes (`cell`, columns.c) `folio-cell`, and a list whose items are a table's rows
-/// (`rows`, `holds_rows`) a group of them.
-void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leading, int first, int cell, int rows) {
+/// Writes start tag `s` (`n` bytes from its '<') with `marks` (`fb_tag_marks`): `page-break-before:
+/// auto` as the last of its style when it is one of the elements a file opens with before any
+/// content (`leading`): the file starts a page, so a break there has nothing to break from (CSS
+/// ignores a forced break at the start of a flow), but MuPDF breaks wherever a block's margin has
+/// moved it off the page's top: Project Gutenberg's `div.chapter { margin-top: 4em }` and `h2 {
+/// page-break-before: always }` left a blank page before every chapter. Its `epub:type` is given
+/// again (`fb_put_epub_type`), what its style says that MuPDF reads otherwise said again
+/// (`style_additions`), its presentational markup named (`put_presentation`), an element its
+/// parent's first (`first`) is marked `folio-first`, which stands for `:first-child` there, a
+/// cell of a table whose columns Folio sizes (`cell`, columns.c) `folio-cell`, a list whose items
+/// are a table's rows (`rows`, `holds_rows`) a group of them, and a cell set in (`indent`,
+/// `fb_css_cell_indent`) given that padding.
+void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, fb_tag_marks marks) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
     // The end of a `style` attribute's value, where ours goes; else a style of its own.
     size_t start, end;
     int styled = fb_attribute_at(s + 1, close - 1, "style", &start, &end) && end < close - 1;
     char add[256];
-    size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0;
-    static const char unbroken[] = ";page-break-before:auto", grouped[] = ";display:table-row-group";
-    if (styled && leading && added + sizeof unbroken <= sizeof add) memcpy(add + added, unbroken, sizeof unbroken), added += sizeof unbroken - 1;
-    if (styled && rows && added + sizeof grouped <= sizeof add) memcpy(add + added, grouped, sizeof grouped), added += sizeof grouped - 1;
-    if (added) {
+    size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0, marked = added;
+    if (marks.leading) fb_add(add, sizeof add, &added, ";page-break-before:auto");
+    if (marks.rows) fb_add(add, sizeof add, &added, ";display:table-row-group");
+    if (marks.indent > 0) fb_add(add, sizeof add, &added, ";padding-left:%gem", marks.indent);
+    if (styled && added) {
         // After a declaration, not before the first: MuPDF drops a style that starts with ';'.
         size_t first = start;
         while (first < end && isspace(s[1 + first])) first++;
@@ -121,11 +121,15 @@ void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, int leadin
         fb_put(w, s + end + 1, close - end - 1);
     } else {
         fb_put(w, s, close);
-        if (leading || rows) fz_append_printf(w->ctx, w->out, " style=\"%s%s\"", leading ? unbroken + 1 : "", rows ? grouped + !leading : "");
+        if (added > marked) {
+            fz_append_string(w->ctx, w->out, " style=\"");
+            fz_append_data(w->ctx, w->out, add + marked + 1, added - marked - 1);
+            fz_append_byte(w->ctx, w->out, '"');
+        }
     }
     fb_put_epub_type(w, s, close);
     put_presentation(w, s, close);
-    if (first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
-    if (cell) fz_append_string(w->ctx, w->out, " folio-cell=\"\"");
+    if (marks.first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
+    if (marks.cell) fz_append_string(w->ctx, w->out, " folio-cell=\"\"");
     fb_put(w, s + close, n - close);
 }

@@ -295,6 +295,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // Whether the body has begun and no content has come yet (`fb_put_start_tag`, starttag.c).
     int leading = 0;
     cell_state cell = {.options = options};
+    fb_css_row css_row = {.cells = -1, .marker = -1};
     // Where the text left unhyphenated ends (a heading's, or an element's its publisher keeps
     // whole); whether the tag last written opened an element, whose first child the next start
     // tag is (text between them is no element: CSS's `:first-child` passes it over).
@@ -414,20 +415,22 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 opened = 0;
             } else {
                 before_tag(w, &cell, tag, tag_len, s, n, end);
-                int sized_cell = starts_sized_cell(&cell, tag, tag_len), rows = holds_rows(s, n, tag, tag_len, end, options);
+                fb_tag_marks marks = {.leading = leading, .first = first, .cell = starts_sized_cell(&cell, tag, tag_len),
+                                      .rows = holds_rows(s, n, tag, tag_len, end, options),
+                                      .indent = fb_css_cell_indent(&css_row, s, n, tag, tag_len, end, options)};
                 // A MOBI's headings past those its contents hold are paragraphs (`put_plain_heading`).
                 if (!leading && (!options->outline_headings || w->headings < fb_outline_headings)) fb_look_for_heading(&keep, s, n, i);
                 unsigned char plain[2048];
                 const unsigned char *start_tag = s + i;
                 size_t start_len = end - i;
                 if (fb_keeps_tag(&keep, i, &start_tag, &start_len, plain, sizeof plain)) {
-                    fb_put_start_tag(w, start_tag, start_len, leading, first, sized_cell, rows);
+                    fb_put_start_tag(w, start_tag, start_len, marks);
                     // A MOBI's heading kept is one of its contents' headings all the same.
                     if (i == keep.heading && options->outline_headings) w->headings++;
                     if (i == keep.heading) fb_put_heading_keep(w, &keep, s, n, end, tag, tag_len);
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
-                    fb_put_start_tag(w, s + i, end - i, leading, first, sized_cell, rows);
-                if (sized_cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
+                    fb_put_start_tag(w, s + i, end - i, marks);
+                if (marks.cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
                 for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
                     if (generated >= generated_limit || !fb_selector_matches(&options->generated[k].selector, tag, tag_len)) continue;
                     size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;

@@ -724,6 +724,11 @@ final class TypesetTests: XCTestCase {
         let one = try XCTUnwrap(words.first { $0.text == "LISTONE" }, "the list's first item").box
         let two = try XCTUnwrap(words.first { $0.text == "LISTTWO" }, "the list's second item").box
         XCTAssertGreaterThan(two.y0, one.y0 + one.height / 2, "one item below the other, not drawn on one spot")
+        // Its text set in past its number, not over it: MuPDF places a cell's blocks from the
+        // table's left edge (columns.c, `fb_css_cell_indent`).
+        let number = try XCTUnwrap(words.first { $0.text == "1." }, "the first item's number").box
+        XCTAssertLessThan(number.x1, one.x0, "the item's text right of its number")
+        XCTAssertEqual(number.y0, one.y0, accuracy: one.height / 2, "on its line")
         // A block wider than the page by a rule, a table by a style: their words on the page.
         let frame = try XCTUnwrap(TypesetBooks.open("legacy.epub").frame)
         let blockRight = try XCTUnwrap(words.first { $0.text.hasPrefix("ANCHORED") }).box.x0 + frame.block.width / frame.width

@@ -3,7 +3,10 @@
 // German book paid at its first open in a process. One file per pattern file, named by a hash of
 // its path, holding what the states were compiled from (the pattern file's identity and
 // libhyphen's own file), the states and a checksum. A file that does not match, is cut short, or
-// whose states do not form the tree libhyphen builds is compiled again and replaced.
+// whose states do not form the tree libhyphen builds is compiled again and replaced. Patterns
+// with replacements (non-standard hyphenation: Catalan's, Hungarian's, compiled in 0.2 s at most)
+// are not kept: libhyphen follows their places and cuts unchecked, and Folio leaves every word
+// they apply to unhyphenated (hyphenate.c).
 // Does not: keep anything but compiled patterns, write outside its folder or follow a link in it,
 // or decide which patterns a book uses (hyphenate.c).
 #define _GNU_SOURCE
@@ -40,23 +43,30 @@ static uint64_t fnv1a(const unsigned char *d, size_t n) {
     return hash;
 }
 
+/// A file's identity: its device, inode, size and times of change.
+static void identity(char out[128], const struct stat *st) {
+    snprintf(out, 128, "%ju:%ju:%jd:%jd.%09ld:%jd.%09ld", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino, (intmax_t)st->st_size,
+             (intmax_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec, (intmax_t)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
 /// The kept file for pattern file `path` (`st` its identity) in `file`, and what it must begin
-/// with in `key`; 0 when none is kept (no folder set) or the file cannot be named.
+/// with in `key`: the pattern file's path and identity, libhyphen's file's, and the program's
+/// own (a new build may read patterns otherwise: hyphenate.c converts some before libhyphen
+/// does); 0 when none is kept (no folder set) or the file cannot be named.
 static int kept_file(const char *path, const struct stat *st, char *file, size_t file_size, char *key, size_t key_size) {
     char folder[PATH_MAX], real[PATH_MAX];
     pthread_mutex_lock(&folder_lock);
     memcpy(folder, kept_folder, sizeof folder);
     pthread_mutex_unlock(&folder_lock);
     Dl_info lib_info;
-    struct stat lib;
+    struct stat lib, program;
     if (!folder[0] || !realpath(path, real) || !dladdr((void *)hnj_hyphen_load, &lib_info) || !lib_info.dli_fname
-        || stat(lib_info.dli_fname, &lib) != 0)
+        || stat(lib_info.dli_fname, &lib) != 0 || stat("/proc/self/exe", &program) != 0)
         return 0;
+    char source[128], library[128], self[128];
+    identity(source, st), identity(library, &lib), identity(self, &program);
     int named = snprintf(file, file_size, "%s/%016jx.patterns", folder, (uintmax_t)fnv1a((const unsigned char *)real, strlen(real)));
-    int keyed = snprintf(key, key_size, "folio patterns 1\n%s\n%ju:%ju:%jd:%jd.%09ld:%jd.%09ld\nlibhyphen %ju:%ju:%jd:%jd.%09ld\n", real,
-                         (uintmax_t)st->st_dev, (uintmax_t)st->st_ino, (intmax_t)st->st_size, (intmax_t)st->st_mtim.tv_sec,
-                         st->st_mtim.tv_nsec, (intmax_t)st->st_ctim.tv_sec, st->st_ctim.tv_nsec, (uintmax_t)lib.st_dev,
-                         (uintmax_t)lib.st_ino, (intmax_t)lib.st_size, (intmax_t)lib.st_mtim.tv_sec, lib.st_mtim.tv_nsec);
+    int keyed = snprintf(key, key_size, "folio patterns 2\n%s\n%s\nlibhyphen %s\nprogram %s\n", real, source, library, self);
     return named > 0 && (size_t)named < file_size && keyed > 0 && (size_t)keyed < key_size;
 }
 
@@ -65,11 +75,21 @@ static int kept_file(const char *path, const struct stat *st, char *file, size_t
 /// Whether `d`'s states are what libhyphen's loader makes of a pattern file, so that its
 /// hyphenation stays within the word and ends: the transitions a tree from state 0 reaching
 /// every state once, each state's fallback a state nearer the root (state 0's none), each match
-/// digits no longer than its state's depth and one, and a replacement's place and cut within it.
+/// digits no longer than its state's depth and one (its depth, where its path begins with the
+/// word's '.': libhyphen reaches such a state with as many letters read as its depth, and the
+/// match would start before the word), no replacement, and the words kept whole (`nohyphen`)
+/// `nohyphenl` + 1 strings, none empty (libhyphen looks for each and walks off the word at an
+/// empty one).
 static int forms_a_tree(const HyphenDict *d) {
     int n = d->num_states, ok = n > 0;
+    for (size_t at = 0, k = 0; ok && d->nohyphen && k <= (size_t)d->nohyphenl; k++) {
+        size_t len = strlen(d->nohyphen + at);
+        ok = len > 0;
+        at += len + 1;
+    }
     int *depth = ok ? malloc((size_t)n * sizeof *depth) : NULL, *queue = ok ? malloc((size_t)n * sizeof *queue) : NULL;
-    ok = depth && queue;
+    char *dotted = ok ? calloc((size_t)n, 1) : NULL;
+    ok = depth && queue && dotted;
     for (int i = 0; ok && i < n; i++) depth[i] = -1;
     int head = 0, tail = 0;
     if (ok) depth[0] = 0, queue[tail++] = 0;
@@ -79,6 +99,7 @@ static int forms_a_tree(const HyphenDict *d) {
             int next = s->trans[t].new_state;
             ok = next > 0 && next < n && depth[next] < 0;
             if (ok) depth[next] = depth[s - d->states] + 1, queue[tail++] = next;
+            if (ok) dotted[next] = s == d->states ? s->trans[t].ch == '.' : dotted[s - d->states];
         }
     }
     ok = ok && tail == n;
@@ -88,10 +109,11 @@ static int forms_a_tree(const HyphenDict *d) {
         ok = i == 0 ? fallback == -1 : fallback >= 0 && fallback < n && depth[fallback] < depth[i];
         if (ok && s->match) {
             size_t len = strlen(s->match);
-            ok = len <= (size_t)depth[i] + 1 && strspn(s->match, "0123456789") == len;
+            ok = len <= (size_t)depth[i] + !dotted[i] && strspn(s->match, "0123456789") == len;
         }
-        if (ok && s->repl) ok = s->replindex >= -1 && s->replindex <= depth[i] && s->replcut >= 0 && s->replcut <= depth[i] + 1;
+        ok = ok && !s->repl;
     }
+    free(dotted);
     free(depth);
     free(queue);
     return ok;
@@ -133,7 +155,8 @@ static void put_string(kept_out *o, const char *s, size_t n) {
 static void put_level(kept_out *o, const HyphenDict *d) {
     signed char mins[4] = {d->lhmin, d->rhmin, d->clhmin, d->crhmin};
     put(o, mins, 4);
-    // `nohyphen` holds `nohyphenl` + 1 strings, one after another (the last one's 0 is put_string's).
+    // `nohyphen` holds `nohyphenl` + 1 strings, one after another (the last one's 0 is put_string's):
+    // `forms_a_tree` found them so, each read up to a 0 inside what libhyphen allocated.
     size_t nohyphen = 0;
     for (int k = 0; d->nohyphen && k <= d->nohyphenl; k++) nohyphen += strlen(d->nohyphen + nohyphen) + 1;
     put32(o, d->nohyphenl);
@@ -144,9 +167,6 @@ static void put_level(kept_out *o, const HyphenDict *d) {
     for (int i = 0; i < d->num_states; i++) {
         const HyphenState *s = &d->states[i];
         put_string(o, s->match, s->match ? strlen(s->match) : 0);
-        put_string(o, s->repl, s->repl ? strlen(s->repl) : 0);
-        signed char repl[2] = {s->repl ? s->replindex : 0, s->repl ? s->replcut : 0};
-        put(o, repl, 2);
         put32(o, s->fallback_state);
         put32(o, s->num_trans);
         for (int t = 0; t < s->num_trans; t++) {
@@ -198,7 +218,7 @@ void fb_keep_patterns(const char *path, const struct stat *st, const HyphenDict 
         size_t done = 0;
         while (done < o.n) {
             ssize_t wrote = write(fd, o.d + done, o.n - done);
-            if (wrote <= 0 && errno != EINTR) break;
+            if (wrote == 0 || (wrote < 0 && errno != EINTR)) break;
             if (wrote > 0) done += (size_t)wrote;
         }
         // Whole or not at all: renamed over the kept file (a link there is replaced, not followed).
@@ -227,8 +247,8 @@ static int32_t get32(kept_in *r) {
 }
 
 /// A string `put_string` wrote, malloc'd; NULL for none (or when `r` is bad). `parts` strings
-/// one after another make it (each ends with a 0, the last at its end); a string of one part
-/// holds no 0 inside.
+/// one after another make it, each ending with a 0, the last at its end (`forms_a_tree` checks
+/// that none is empty); a string of one part holds no 0 inside.
 static char *get_string(kept_in *r, int parts) {
     int32_t len = get32(r);
     if (r->bad || len == 0) return NULL;
@@ -238,8 +258,9 @@ static char *get_string(kept_in *r, int parts) {
     memcpy(copy, s, (size_t)len - 1);
     copy[len - 1] = 0;
     size_t at = 0;
-    for (int k = 0; k < parts && at < (size_t)len; k++) at += strlen(copy + at) + 1;
-    if (at != (size_t)len) r->bad = 1;
+    int k = 0;
+    for (; k < parts && at < (size_t)len; k++) at += strlen(copy + at) + 1;
+    if (k != parts || at != (size_t)len) r->bad = 1;
     return copy;
 }
 
@@ -251,21 +272,18 @@ static HyphenDict *get_level(kept_in *r, int *next) {
     if (mins) d->lhmin = (char)mins[0], d->rhmin = (char)mins[1], d->clhmin = (char)mins[2], d->crhmin = (char)mins[3];
     d->nohyphenl = get32(r);
     if (d->nohyphenl < 0 || d->nohyphenl > 1 << 16) r->bad = 1;
-    d->nohyphen = get_string(r, d->nohyphenl + 1);
+    d->nohyphen = r->bad ? NULL : get_string(r, d->nohyphenl + 1);
     const unsigned char *cset = take(r, sizeof d->cset);
     if (cset) memcpy(d->cset, cset, sizeof d->cset), d->cset[sizeof d->cset - 1] = 0;
     d->utf8 = get32(r);
     int32_t states = get32(r);
-    // A state takes 18 bytes at least: states beyond what the file holds are not made.
-    if (states <= 0 || (size_t)states > (r->n - r->at) / 18) r->bad = 1;
+    // A state takes 12 bytes at least: states beyond what the file holds are not made.
+    if (states <= 0 || (size_t)states > (r->n - r->at) / 12) r->bad = 1;
     d->states = r->bad ? NULL : calloc((size_t)states, sizeof *d->states);
     for (int32_t i = 0; d->states && i < states && !r->bad; i++) {
         HyphenState *s = &d->states[i];
         d->num_states = i + 1;
         s->match = get_string(r, 1);
-        s->repl = get_string(r, 1);
-        const unsigned char *repl = take(r, 2);
-        if (repl) s->replindex = (signed char)repl[0], s->replcut = (signed char)repl[1];
         s->fallback_state = get32(r);
         int32_t trans = get32(r);
         if (trans < 0 || trans > 256 || (size_t)trans > (r->n - r->at) / 5) { r->bad = 1; break; }
@@ -302,7 +320,7 @@ HyphenDict *fb_kept_patterns(const char *path, const struct stat *st) {
         size_t got = 0;
         while (d && got < size) {
             ssize_t n = read(fd, d + got, size - got);
-            if (n <= 0 && errno != EINTR) break;
+            if (n == 0 || (n < 0 && errno != EINTR)) break;
             if (n > 0) got += (size_t)n;
         }
         if (d && got != size) free(d), d = NULL;

@@ -89,7 +89,7 @@ import Testing
         // bytes changed and the file cut short, as a hostile copy would be. What is read back
         // forms libhyphen's tree or is compiled again; the page is always set.
         let good = try Data(contentsOf: URL(fileURLWithPath: file))
-        let body = try #require(good.indices.filter { good[$0] == 10 }.dropFirst(3).first) + 1
+        let body = try #require(good.indices.filter { good[$0] == 10 }.dropFirst(4).first) + 1
         func sealed(_ damaged: Data) -> Data {
             var bytes = damaged
             var sum: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -101,8 +101,8 @@ import Testing
         // read outside the states at the first letter). The file's form (keptpatterns.c,
         // `put_level`), a level: the minimums (4 bytes), `nohyphenl` and `nohyphen` (a length and
         // one, then its bytes), the set's name (20), `utf8`, the count of states, the states,
-        // whether a level follows (1); a state: its match and replacement as `nohyphen`, 2 bytes,
-        // its fallback, its count of transitions, each a byte and a state. English patterns
+        // whether a level follows (1); a state: its match as `nohyphen`, its fallback, its count
+        // of transitions, each a byte and a state. English patterns
         // have two levels: the compound level libhyphen makes, then the words'.
         func int32(_ at: Int) -> Int { Int(Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(good[at + $1]) << (8 * $1) })) }
         func string(_ at: Int) -> Int { at + 4 + max(int32(at) - 1, 0) }
@@ -111,7 +111,7 @@ import Testing
             let states = string(at + 8) + 24
             var state = states + 4, first = (0, 0)
             for index in 0..<int32(states) {
-                let transitions = string(string(state)) + 6
+                let transitions = string(state) + 4
                 if index == 0 { first = (transitions + 4, int32(transitions)) }
                 state = transitions + 4 + 5 * int32(transitions)
             }
@@ -136,6 +136,17 @@ import Testing
             try sealed(Data(bytes)).write(to: URL(fileURLWithPath: file))
             #expect(try firstPage(book, root: root, cache: cache).split(separator: "\n").count > 10, "round \(round)")
         }
+
+        // Patterns with a replacement (non-standard hyphenation: `.schif1fahrt/ff=f,5,2`) are
+        // compiled at every run and not kept: libhyphen follows a replacement's place and cut
+        // unchecked, and Folio leaves the words it applies to whole.
+        let extra = try FileHandle(forWritingTo: patterns)
+        try extra.seekToEnd()
+        try extra.write(contentsOf: Data(".schif1fahrt/ff=f,5,2\n".utf8))
+        try extra.close()
+        let beforeReplacement = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(try firstPage(book, root: root, cache: cache).split(separator: "\n").filter { $0.hasSuffix("-") }.count > 3)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == beforeReplacement, "nothing kept for them")
 
         // No folder can be made for them: hyphenated all the same, nothing kept.
         let blocked = root.appendingPathComponent("blocked")

@@ -252,37 +252,61 @@ int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int s
 
 // MARK: rows the stylesheets make
 
-/// A first cell this short is a marker ("1.", "iv.", "(a)"), and the cells after it are set in
-/// by `marker_indent` ems.
+/// A first cell this short is a marker ("1.", "iv.", "(a)"); the text after it is set in by
+/// 2 em.
 enum { marker_characters = 4 };
-static const double marker_indent = 2;
 
-/// MuPDF places a cell's blocks from the table's left edge (above) in a table the stylesheets
-/// make of elements as in one of `<td>`s: a list whose items are rows of a number and its text
-/// (Springer's `span.ItemNumber` and `div.ItemContent`, `display: table-cell`) drew each item's
-/// text over its number. After a marker, a cell whose content begins with a block is set in
-/// past it by padding, which its blocks keep; a longer first cell leaves the row as MuPDF lays
-/// it out (its width is not known here). A table's own cells (`td`, `th`) are sized above.
-double fb_css_cell_indent(fb_css_row *r, const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
-                          const folio_typeset_options *options) {
-    if (!options->cell_count || tag[0] == '/') return 0;
-    for (int k = 0; k < options->row_count; k++) {
-        if (!fb_selector_matches(&options->rows[k], tag, tag_len)) continue;
-        *r = (fb_css_row){.marker = -1};
-        return 0;
+/// Whether start tag `tag` (`n` bytes after its '<') is of one of `selectors` (`count`).
+static int selected(const folio_selector *selectors, int count, const unsigned char *tag, size_t n) {
+    for (int k = 0; k < count; k++)
+        if (fb_selector_matches(&selectors[k], tag, n)) return 1;
+    return 0;
+}
+
+/// Where the next start tag from `i` of `s` (`n` bytes, looked at up to `limit`) of a cell of
+/// `options` begins (its '<'), with text and other tags passed over; `limit` when there is none.
+static size_t next_cell(const unsigned char *s, size_t limit, size_t i, const folio_typeset_options *options) {
+    for (; i + 1 < limit; i++)
+        if (s[i] == '<' && s[i + 1] != '/' && selected(options->cells, options->cell_count, s + i + 1, limit - i - 1)) return i;
+    return limit;
+}
+
+/// MuPDF lays out a table the stylesheets make of elements as one of `<td>`s (above): its
+/// columns the same width, a cell's blocks placed from the table's left edge. A list whose items
+/// are rows of a number and its text (Springer's `span.ItemNumber` and `div.ItemContent`,
+/// Hindawi's `list-label` and `list-content`, `display: table-cell`) drew each item's text over
+/// its number, or half the line away from it. A row whose first cell is a marker is set as a
+/// browser shows it: text that begins with a block is set in past the marker by padding (the
+/// blocks keep it); inline text follows the marker on its line, the row a block whose lines
+/// after its first are set in as far (a hanging indent), its cells inline. Rows of other first
+/// cells (their width is not known here) and a table's own rows and cells (`tr`, `td`, `th`) are
+/// left.
+void fb_css_row_marks(fb_css_row *r, const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                      const folio_typeset_options *options, fb_tag_marks *marks) {
+    static const char set_in[] = ";padding-left:2em", hanging[] = ";display:block;padding-left:2em;text-indent:-2em",
+                      inline_cell[] = ";display:inline;text-indent:0";
+    if (!options->cell_count || tag[0] == '/' || fb_tag_named(tag, tag_len, "tr") || fb_tag_named(tag, tag_len, "td")
+        || fb_tag_named(tag, tag_len, "th"))
+        return;
+    if (selected(options->rows, options->row_count, tag, tag_len)) {
+        *r = (fb_css_row){0};
+        // The first two cells, looked for no further than a marker's row would run.
+        size_t limit = n - end > 4096 ? end + 4096 : n, first = next_cell(s, limit, end, options);
+        if (first == limit) return;
+        size_t first_end = fb_tag_end(s, limit, first), after = first_end < limit ? fb_element_end(s, limit, first_end + 1, s + first + 1, limit - first - 1) : limit;
+        size_t characters = after > first_end ? fb_text_characters(s + first_end + 1, after - first_end - 1) : 0;
+        size_t second = after < limit ? next_cell(s, limit, after, options) : limit;
+        if (characters == 0 || characters > marker_characters || second == limit) return;
+        size_t content = fb_tag_end(s, limit, second) + 1;
+        while (content < limit && isspace(s[content])) content++;
+        r->block = content + 1 < limit && s[content] == '<' && fb_cell_block(s + content + 1, limit - content - 1);
+        r->marked = 1;
+        if (!r->block) marks->style = hanging;
+        return;
     }
-    if (fb_tag_named(tag, tag_len, "td") || fb_tag_named(tag, tag_len, "th")) return 0;
-    int cell = 0;
-    for (int k = 0; k < options->cell_count && !cell; k++) cell = fb_selector_matches(&options->cells[k], tag, tag_len);
-    if (!cell || r->cells < 0) return 0;
-    if (r->cells++ == 0) {
-        // Looked for no further than a marker's cell would run.
-        size_t after = fb_element_end(s, n - end > 4096 ? end + 4096 : n, end, tag, tag_len);
-        size_t characters = after > end ? fb_text_characters(s + end, after - end) : 0;
-        r->marker = characters > 0 && characters <= marker_characters ? (int)characters : -1;
-        return 0;
-    }
-    size_t at = end;
-    while (at < n && isspace(s[at])) at++;
-    return r->marker > 0 && at + 1 < n && s[at] == '<' && fb_cell_block(s + at + 1, n - at - 1) ? marker_indent : 0;
+    if (!r->marked || !selected(options->cells, options->cell_count, tag, tag_len)) return;
+    int later = r->cells++ > 0;
+    // Inline, a space parts the marker from the text (the cells' tags part no words).
+    marks->style = !r->block ? inline_cell : later && r->cells == 2 ? set_in : NULL;
+    marks->space = !r->block && later;
 }

@@ -77,8 +77,8 @@ typedef struct {
     /// they are is made a group of rows of the table round it (typeset.c).
     folio_selector rows[folio_rows_size];
     int row_count;
-    /// Simple selectors they show as a table's cells (`display: table-cell`, as `rows`): a cell
-    /// after a short one in its row is set in past it (`fb_css_cell_indent`).
+    /// Simple selectors they show as a table's cells (`display: table-cell`, as `rows`): the text
+    /// after a marker in its row is set in past it (`fb_css_row_marks`).
     folio_selector cells[folio_rows_size];
     int cell_count;
     /// Characters a line holds (`folio_mu_setting.line_characters`; 0: 60).
@@ -231,7 +231,8 @@ typedef struct {
     int first;      ///< its parent's first: `folio-first`
     int cell;       ///< a sized table's cell: `folio-cell`
     int rows;       ///< a list whose items are a table's rows: a group of them
-    double indent;  ///< a cell's content set in by this many ems (`fb_css_cell_indent`); 0: not
+    const char *style;  ///< declarations added to its style, each after a ';' (`fb_css_row_marks`), or NULL
+    int space;          ///< a space written after it (`fb_css_row_marks`)
 } fb_tag_marks;
 /// Writes start tag `s` (`n` bytes from its '<') into the copy with `marks` (starttag.c).
 void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, fb_tag_marks marks);
@@ -284,16 +285,16 @@ void fb_grid_row(fb_table_grid *g);
 /// The column the cell of start tag `tag` (`n` bytes) begins at in its row, and in `*span` how
 /// many it spans; -1 where it lies past the columns a table may have.
 int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span);
-/// A row of a table the stylesheets make of elements (`folio_typeset_options.rows`, `.cells`):
-/// the cells begun in it (-1: no row begun yet), and the characters of the first one's text (-1:
-/// too long for a marker).
+/// A row of a table the stylesheets make of elements (`folio_typeset_options.rows`, `.cells`)
+/// whose first cell is a marker (`marked`), and whether the text after it begins with a block.
 typedef struct {
-    int cells, marker;
+    int marked, block, cells;
 } fb_css_row;
-/// The ems the content of the element of start tag `tag` (`tag_len` bytes after its '<', its
-/// content from `end` of markup `s`, `n` bytes) is to be set in, as row `r` has it (columns.c).
-double fb_css_cell_indent(fb_css_row *r, const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
-                          const folio_typeset_options *options);
+/// Sets in `marks` what the copy adds to start tag `tag` (`tag_len` bytes after its '<', its
+/// content from `end` of markup `s`, `n` bytes) of such a row or one of its cells, as row `r` has
+/// it (columns.c).
+void fb_css_row_marks(fb_css_row *r, const unsigned char *s, size_t n, const unsigned char *tag, size_t tag_len, size_t end,
+                      const folio_typeset_options *options, fb_tag_marks *marks);
 /// Whether the tag named at `name` (`n` bytes) is of an element MuPDF lays out as a block.
 int fb_cell_block(const unsigned char *name, size_t n);
 /// Markup `s` (`n` bytes) as MuPDF is to read it (encoding.c): in UTF-8, its declared entities in

@@ -99,8 +99,8 @@ static size_t style_additions(const unsigned char *v, size_t n, char *out, size_
 /// (`style_additions`), its presentational markup named (`put_presentation`), an element its
 /// parent's first (`first`) is marked `folio-first`, which stands for `:first-child` there, a
 /// cell of a table whose columns Folio sizes (`cell`, columns.c) `folio-cell`, a list whose items
-/// are a table's rows (`rows`, `holds_rows`) a group of them, and a cell set in (`indent`,
-/// `fb_css_cell_indent`) given that padding.
+/// are a table's rows (`rows`, `holds_rows`) a group of them, and a row or cell of a list the
+/// stylesheets make a table of given `style` and a `space` after it (`fb_css_row_marks`).
 void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, fb_tag_marks marks) {
     if (s[1] == '/' || s[1] == '!' || s[1] == '?') { fb_put(w, s, n); return; }
     size_t close = n - 1 - (n >= 2 && s[n - 2] == '/');
@@ -111,7 +111,7 @@ void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, fb_tag_mar
     size_t added = styled ? style_additions(s + 1 + start, end - start, add, sizeof add, w->sizes) : 0, marked = added;
     if (marks.leading) fb_add(add, sizeof add, &added, ";page-break-before:auto");
     if (marks.rows) fb_add(add, sizeof add, &added, ";display:table-row-group");
-    if (marks.indent > 0) fb_add(add, sizeof add, &added, ";padding-left:%gem", marks.indent);
+    if (marks.style) fb_add(add, sizeof add, &added, "%s", marks.style);
     if (styled && added) {
         // After a declaration, not before the first: MuPDF drops a style that starts with ';'.
         size_t first = start;
@@ -132,4 +132,5 @@ void fb_put_start_tag(fb_writer *w, const unsigned char *s, size_t n, fb_tag_mar
     if (marks.first) fz_append_string(w->ctx, w->out, " folio-first=\"\"");
     if (marks.cell) fz_append_string(w->ctx, w->out, " folio-cell=\"\"");
     fb_put(w, s + close, n - close);
+    if (marks.space) fz_append_byte(w->ctx, w->out, ' ');
 }

@@ -295,7 +295,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // Whether the body has begun and no content has come yet (`fb_put_start_tag`, starttag.c).
     int leading = 0;
     cell_state cell = {.options = options};
-    fb_css_row css_row = {.cells = -1, .marker = -1};
+    fb_css_row css_row = {0};
     // Where the text left unhyphenated ends (a heading's, or an element's its publisher keeps
     // whole); whether the tag last written opened an element, whose first child the next start
     // tag is (text between them is no element: CSS's `:first-child` passes it over).
@@ -416,8 +416,8 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
             } else {
                 before_tag(w, &cell, tag, tag_len, s, n, end);
                 fb_tag_marks marks = {.leading = leading, .first = first, .cell = starts_sized_cell(&cell, tag, tag_len),
-                                      .rows = holds_rows(s, n, tag, tag_len, end, options),
-                                      .indent = fb_css_cell_indent(&css_row, s, n, tag, tag_len, end, options)};
+                                      .rows = holds_rows(s, n, tag, tag_len, end, options)};
+                fb_css_row_marks(&css_row, s, n, tag, tag_len, end, options, &marks);
                 // A MOBI's headings past those its contents hold are paragraphs (`put_plain_heading`).
                 if (!leading && (!options->outline_headings || w->headings < fb_outline_headings)) fb_look_for_heading(&keep, s, n, i);
                 unsigned char plain[2048];

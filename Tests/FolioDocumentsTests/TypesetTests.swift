@@ -729,6 +729,22 @@ final class TypesetTests: XCTestCase {
         let number = try XCTUnwrap(words.first { $0.text == "1." }, "the first item's number").box
         XCTAssertLessThan(number.x1, one.x0, "the item's text right of its number")
         XCTAssertEqual(number.y0, one.y0, accuracy: one.height / 2, "on its line")
+        // Its text inline (Hindawi's `list-label` and `list-content` spans): after the number on
+        // its line, not half the line away, and its next lines set in as far.
+        let label = try XCTUnwrap(words.first { $0.text == "(1)" }, "the inline item's number").box
+        let hang = try XCTUnwrap(words.first { $0.text == "HANGFIRST" }).box, last = try XCTUnwrap(words.first { $0.text == "HANGLAST" }).box
+        XCTAssertGreaterThan(hang.x0, label.x1, "the text after its number")
+        XCTAssertLessThan(hang.x0 - label.x0, 0.15, "near it, not in a column half the line away")
+        XCTAssertEqual(hang.y0, label.y0, accuracy: hang.height / 2, "on its line")
+        let lines = words.filter { $0.box.y0 > hang.y0 + hang.height / 2 && $0.box.y0 <= last.y0 + last.height / 2 }
+        XCTAssertFalse(lines.isEmpty, "the item runs to more lines")
+        XCTAssertEqual(try XCTUnwrap(lines.map(\.box.x0).min()), hang.x0, accuracy: 0.02, "its next lines set in as far as its text")
+        // A table's own row and cells of those classes stay a table's (they were lost, the row
+        // made a block).
+        let kept = try XCTUnwrap(words.first { $0.text == "TABLEKEPT" }, "a table row of the list's classes").box
+        let nine = try XCTUnwrap(words.first { $0.text == "9" }).box
+        XCTAssertGreaterThan(kept.x0, nine.x1)
+        XCTAssertEqual(kept.y0, nine.y0, accuracy: kept.height / 2)
         // A block wider than the page by a rule, a table by a style: their words on the page.
         let frame = try XCTUnwrap(TypesetBooks.open("legacy.epub").frame)
         let blockRight = try XCTUnwrap(words.first { $0.text.hasPrefix("ANCHORED") }).box.x0 + frame.block.width / frame.width

@@ -502,6 +502,7 @@ legacy_css = ("@page WordSection1 { size: 8.5in 11in; margin: 1in; @top-center {
               " table.pandoc { overflow-x: auto; display: block; }"
               " .OrderedList { display: table; } .ListItem { /* margin-left: 0; */ display: table-row; }"
               " .ItemNumber, .ItemContent { display: table-cell; } div.letter { width: 6.6931in; }"
+              " .list { display: table; } .list-item { display: table-row; } .list-label, .list-content { display: table-cell; }"
               " section.spaced { font-size: 16px; line-height: 20px; }")
 legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<p>Text before <a href="#CHAPTER_I">LINKED</a> and <span class="small">SMALLWORD</span> beside NORMALWORD. '
@@ -515,7 +516,10 @@ legacy = ('<h2><a name="CHAPTER_I" id="CHAPTER_I">ANCHORED</a></h2>'
           '<table class="pandoc"><thead><tr><th>PANDOCHEAD</th><th>PANDOCSIDE</th></tr></thead><tbody><tr><td>PANDOCCELL</td><td>x</td></tr></tbody></table>'
           '<div class="OrderedList"><ol><li class="ListItem"><span class="ItemNumber">1.</span><div class="ItemContent"><p>LISTONE item.</p></div></li>'
           '<li class="ListItem"><span class="ItemNumber">2.</span><div class="ItemContent"><p>LISTTWO item.</p></div></li></ol></div>'
-          '<div class="letter">' + "LETTERWIDE words " * 12 + '</div>'
+          '<p><span class="list"><span class="list-item"><span class="list-label">(1)</span><span class="list-content">HANGFIRST '
+          + "hanging words " * 6 + 'HANGLAST</span></span></span></p>'
+          '<table><tr class="list-item"><td class="list-label">9</td><td class="list-content">TABLEKEPT as a table</td></tr></table>'
+          '<div class="letter">' + "LETTERWIDE words " * 7 + '</div>'
           '<table style="width: 900px"><tr><td>Item</td><td>Item</td><td>PIXELLAST</td></tr></table>')
 ruled = '<table border="1" cellpadding="4">' + "".join(
     f"<tr><td>R{n}</td><td>{'a bb ccc dddd eeeee ' * (4 + n % 5)}END{n}</td></tr>" for n in range(30)) + "</table>"

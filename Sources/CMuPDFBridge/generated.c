@@ -6,7 +6,9 @@
 // A chapter's own `<style>`s add to the book's stylesheets' rules for that chapter alone
 // (`fb_read_head_styles`).
 // Does not: follow compound selectors (descendants, children, several attributes) for generated
-// content (a cell's width is read by the last part of its selector), counters, quotes or
+// content but an element's sibling before it (`.Keyword + .Keyword::before`: Springer's keywords'
+// dashes; fb_siblings follows the elements open), read a cell's width but by the last part of
+// its selector, or follow counters, quotes or
 // `attr()`, rules inside `@media` or `@supports`, or any property of the rule but `font-style`,
 // `content` and `width`; the text is the stylesheet's, never the book's markup or anything outside.
 #include "bridge.h"
@@ -209,7 +211,15 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
             for (size_t a = 0, x, y; a < i - start && options->generated_count < folio_generated_size;) {
                 a = next_selector(css + start, i - start, a, &x, &y);
                 folio_generated g = content;
-                if (read_selector(css + start + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
+                // `A + B::before`: B's content, where an element of A comes just before.
+                size_t plus = x;
+                while (plus < y && css[start + plus] != '+' && css[start + plus] != '[') plus++;
+                size_t b = plus + 1, a_end = plus;
+                while (b < y && isspace(css[start + b])) b++;
+                while (a_end > x && isspace(css[start + a_end - 1])) a_end--;
+                if (plus < y && css[start + plus] == '+')
+                    g.follows = read_selector(css + start + x, a_end - x, &g.sibling, NULL) && read_selector(css + start + b, y - b, &g.selector, &g.after);
+                if (g.follows || read_selector(css + start + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
@@ -226,6 +236,26 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
         i = end;
         start = end + 1;
     }
+}
+
+unsigned long long fb_siblings_start(fb_siblings *t, const unsigned char *tag, size_t n, int opens, const folio_typeset_options *options) {
+    unsigned long long matched = 0;
+    for (int k = 0; k < options->generated_count && k < 64; k++)
+        if (options->generated[k].follows && fb_selector_matches(&options->generated[k].sibling, tag, n)) matched |= 1ull << k;
+    int d = t->depth < fb_sibling_depth ? t->depth : fb_sibling_depth - 1;
+    unsigned long long before = t->last[d];
+    if (!opens) {
+        t->last[d] = matched;
+    } else {
+        t->open[d] = matched;
+        if (t->depth < fb_sibling_depth - 1) t->last[++t->depth] = 0;
+    }
+    return before;
+}
+
+void fb_siblings_end(fb_siblings *t) {
+    if (t->depth > 0) t->depth--;
+    t->last[t->depth] = t->open[t->depth];
 }
 
 /// Whether word `word` is among the white-space-separated words of `list`.

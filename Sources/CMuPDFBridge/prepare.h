@@ -25,6 +25,9 @@ typedef struct {
     char text[64];  ///< UTF-8, the stylesheet's escapes read
     int after;      ///< 0: before the element's content, 1: after it
     int style;      ///< the `font-style` the rule gives it: 0 none, 1 normal, 2 italic
+    /// `A + selector::before`: the element must follow an element of `sibling` (`follows`).
+    folio_selector sibling;
+    int follows;
 } folio_generated;
 
 /// A stylesheet's percentage width for a table's cells (`td.persona { width: 20% }`), which
@@ -317,6 +320,20 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
 void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options *options);
 /// Whether selector `s` names the element of start tag `tag` (`n` bytes after its '<').
 int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_t n);
+/// The elements open while a chapter's markup is copied, as far as generated content with a
+/// sibling (`folio_generated.follows`) needs them: for each depth, the rules whose `sibling` the
+/// element last closed there matched, and those the open element matches (bits of
+/// `folio_typeset_options.generated`).
+enum { fb_sibling_depth = 64 };
+typedef struct {
+    int depth;
+    unsigned long long last[fb_sibling_depth], open[fb_sibling_depth];
+} fb_siblings;
+/// A start tag (`tag`, `n` bytes after its '<') met, `opens` an element (not empty or void): the
+/// rules whose `sibling` the element just before it matched (generated.c).
+unsigned long long fb_siblings_start(fb_siblings *t, const unsigned char *tag, size_t n, int opens, const folio_typeset_options *options);
+/// An element closed.
+void fb_siblings_end(fb_siblings *t);
 /// Writes `g`'s text, in its font style.
 void fb_put_generated(fb_writer *w, const folio_generated *g);
 /// Appends stylesheet `s` (`n` bytes) to `out` as the copy holds it (stylesheet.c).

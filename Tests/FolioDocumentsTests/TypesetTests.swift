@@ -517,12 +517,15 @@ final class TypesetTests: XCTestCase {
     }
 
     /// Text a stylesheet puts before and after elements is printed (MuPDF reads no `content`):
-    /// a stage direction in parentheses, a marked paragraph after an em dash; none for a rule of
-    /// an empty string, a descendant selector or print.
+    /// a stage direction in parentheses, a marked paragraph after an em dash, a dash between
+    /// keywords (`.kw + .kw::before`: an element just after a sibling of that class); none for a
+    /// rule of an empty string, a descendant selector or print, nor a first keyword, one inside
+    /// another or one after a line break.
     func testGeneratedContentIsPrinted() throws {
         let doc = try TypesetBooks.open("generated.epub")
         let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text)
-        XCTAssertEqual(words, ["Enter", "(Exit", "Ham.)", "now.", "\u{2014}", "Marked", "cell", "A", "yZ", "b."])
+        XCTAssertEqual(words, ["Enter", "(Exit", "Ham.)", "now.", "\u{2014}", "Marked", "cell", "A", "yZ", "b.",
+                               "Keys", "one", "\u{2013}", "two", "\u{2013}", "in", "three"], "\(words)")
         // A chapter's own style, for that chapter alone.
         XCTAssertEqual(try XCTUnwrap(doc.text(page: 1)).words.map(\.text), ["CUE", "Line"])
         XCTAssertEqual(try XCTUnwrap(doc.text(page: 2)).words.map(\.text), ["After"])

@@ -5,10 +5,10 @@
 // cells (`td.persona { width: 20% }`), which columns.c gives their columns.
 // A chapter's own `<style>`s add to the book's stylesheets' rules for that chapter alone
 // (`fb_read_head_styles`).
-// Does not: follow compound selectors (descendants, children, several attributes) for generated
-// content but an element's sibling before it (`.Keyword + .Keyword::before`: Springer's keywords'
-// dashes; fb_siblings follows the elements open), read a cell's width but by the last part of
-// its selector, or follow counters, quotes or
+// Generated content follows one combinator of two simple selectors (`.Keyword + .Keyword::before`,
+// `.Citation .Year::before`, `li > p::after`: fb_elements follows the elements open for it).
+// Does not: follow selectors of more combinators or several attributes for generated content,
+// read a cell's width but by the last part of its selector, or follow counters, quotes or
 // `attr()`, rules inside `@media` or `@supports`, or any property of the rule but `font-style`,
 // `content` and `width`; the text is the stylesheet's, never the book's markup or anything outside.
 #include "bridge.h"
@@ -177,6 +177,26 @@ static void add_cell_widths(const unsigned char *selectors, size_t n, double sha
     }
 }
 
+/// The one combinator of selector `s` from `*c` to `n` (a `+`, a `>`, or white space, outside
+/// brackets): where it starts (`*c`), where the selector after it starts (`*b`), and which
+/// (`*relation`; `fb_anywhere` where there is none, or more than one).
+static void combinator(const unsigned char *s, size_t n, size_t *c, size_t *b, int *relation) {
+    *relation = fb_anywhere;
+    int bracket = 0, found = 0;
+    for (size_t i = *c; i < n; i++) {
+        if (s[i] == '[') bracket++;
+        else if (s[i] == ']') bracket--;
+        if (bracket || !(isspace(s[i]) || s[i] == '+' || s[i] == '>')) continue;
+        size_t j = i;
+        int kind = fb_in_ancestor;
+        for (; j < n && (isspace(s[j]) || s[j] == '+' || s[j] == '>'); j++)
+            if (!isspace(s[j])) kind = s[j] == '+' ? fb_after_sibling : fb_in_parent;
+        if (found++) { *relation = fb_anywhere; return; }
+        *c = i, *b = j, *relation = kind;
+        i = j - 1;
+    }
+}
+
 void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *options) {
     // A byte-order mark is no part of the first selector.
     size_t start = n >= 3 && !memcmp(css, "\xEF\xBB\xBF", 3) ? 3 : 0;
@@ -211,15 +231,13 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
             for (size_t a = 0, x, y; a < i - start && options->generated_count < folio_generated_size;) {
                 a = next_selector(css + start, i - start, a, &x, &y);
                 folio_generated g = content;
-                // `A + B::before`: B's content, where an element of A comes just before.
-                size_t plus = x;
-                while (plus < y && css[start + plus] != '+' && css[start + plus] != '[') plus++;
-                size_t b = plus + 1, a_end = plus;
-                while (b < y && isspace(css[start + b])) b++;
-                while (a_end > x && isspace(css[start + a_end - 1])) a_end--;
-                if (plus < y && css[start + plus] == '+')
-                    g.follows = read_selector(css + start + x, a_end - x, &g.sibling, NULL) && read_selector(css + start + b, y - b, &g.selector, &g.after);
-                if (g.follows || read_selector(css + start + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
+                // `A + B::before`, `A > B::before`, `A B::before`: B's content, where an element of
+                // A stands just before it, is its parent, or is one of its ancestors.
+                size_t c = x, b;
+                combinator(css + start, y, &c, &b, &g.relation);
+                if (g.relation && !(read_selector(css + start + x, c - x, &g.other, NULL) && read_selector(css + start + b, y - b, &g.selector, &g.after)))
+                    continue;
+                if (g.relation || read_selector(css + start + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
@@ -238,22 +256,42 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
     }
 }
 
-unsigned long long fb_siblings_start(fb_siblings *t, const unsigned char *tag, size_t n, int opens, const folio_typeset_options *options) {
-    unsigned long long matched = 0;
-    for (int k = 0; k < options->generated_count && k < 64; k++)
-        if (options->generated[k].follows && fb_selector_matches(&options->generated[k].sibling, tag, n)) matched |= 1ull << k;
-    int d = t->depth < fb_sibling_depth ? t->depth : fb_sibling_depth - 1;
-    unsigned long long before = t->last[d];
-    if (!opens) {
+unsigned long long fb_elements_start(fb_elements *t, const unsigned char *tag, size_t n, int opens, const folio_typeset_options *options) {
+    unsigned long long matched = 0, siblings = 0, children = 0, descendants = 0;
+    for (int k = 0; k < options->generated_count && k < 64; k++) {
+        const folio_generated *g = &options->generated[k];
+        if (!g->relation) continue;
+        if (fb_selector_matches(&g->other, tag, n)) matched |= 1ull << k;
+        *(g->relation == fb_after_sibling ? &siblings : g->relation == fb_in_parent ? &children : &descendants) |= 1ull << k;
+    }
+    int d = t->depth;
+    unsigned long long holds = (t->last[d] & siblings) | (d > 0 ? t->open[d - 1] & children : 0) | (t->inside[d] & descendants);
+    if (!opens || d == fb_element_depth - 1) {
         t->last[d] = matched;
     } else {
         t->open[d] = matched;
-        if (t->depth < fb_sibling_depth - 1) t->last[++t->depth] = 0;
+        t->depth++;
+        t->last[d + 1] = 0;
+        t->inside[d + 1] = t->inside[d] | matched;
     }
-    return before;
+    return holds;
 }
 
-void fb_siblings_end(fb_siblings *t) {
+/// A selector's specificity, as CSS counts it: an attribute or class 10, an element 1.
+static int weight(const folio_selector *s) { return (s->element[0] != 0) + 10 * (s->class_name[0] != 0) + 10 * (s->epub_type[0] != 0); }
+
+int fb_generated_rule(const folio_typeset_options *options, const unsigned char *tag, size_t n, unsigned long long related, int after) {
+    int best = -1, best_weight = -1;
+    for (int k = 0; k < options->generated_count; k++) {
+        const folio_generated *g = &options->generated[k];
+        if (g->after != after || !fb_selector_matches(&g->selector, tag, n) || (g->relation && !(related >> k & 1))) continue;
+        int w = weight(&g->selector) + (g->relation ? weight(&g->other) : 0);
+        if (w >= best_weight) best = k, best_weight = w;
+    }
+    return best;
+}
+
+void fb_elements_end(fb_elements *t) {
     if (t->depth > 0) t->depth--;
     t->last[t->depth] = t->open[t->depth];
 }

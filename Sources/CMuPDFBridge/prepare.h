@@ -11,12 +11,15 @@ typedef struct _HyphenDict HyphenDict;
 
 enum { folio_unhyphenated_size = 64 };
 
-enum { folio_generated_size = 32, folio_cell_widths_size = 32, folio_rows_size = 16 };
+enum { folio_generated_size = 64, folio_cell_widths_size = 32, folio_rows_size = 16 };
 
 /// A simple selector, `name.class[epub|type~="value"]`: its parts, empty where it names none.
 typedef struct {
     char element[16], class_name[48], epub_type[48];
 } folio_selector;
+
+/// Where another element stands to one given generated content (`folio_generated.relation`).
+enum fb_relation { fb_anywhere, fb_after_sibling, fb_in_parent, fb_in_ancestor };
 
 /// A stylesheet's generated content (`::before`, `::after { content: "…" }`), which MuPDF 1.21 does
 /// not read (generated.c): its selector and its text.
@@ -25,9 +28,10 @@ typedef struct {
     char text[64];  ///< UTF-8, the stylesheet's escapes read
     int after;      ///< 0: before the element's content, 1: after it
     int style;      ///< the `font-style` the rule gives it: 0 none, 1 normal, 2 italic
-    /// `A + selector::before`: the element must follow an element of `sibling` (`follows`).
-    folio_selector sibling;
-    int follows;
+    /// Where an element of `other` must stand (`A + B`, `A > B`, `A B`; `fb_elements`): just
+    /// before the element, its parent, one of its ancestors; or none needed (`fb_relation`).
+    int relation;
+    folio_selector other;
 } folio_generated;
 
 /// A stylesheet's percentage width for a table's cells (`td.persona { width: 20% }`), which
@@ -320,20 +324,25 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
 void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options *options);
 /// Whether selector `s` names the element of start tag `tag` (`n` bytes after its '<').
 int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_t n);
-/// The elements open while a chapter's markup is copied, as far as generated content with a
-/// sibling (`folio_generated.follows`) needs them: for each depth, the rules whose `sibling` the
-/// element last closed there matched, and those the open element matches (bits of
-/// `folio_typeset_options.generated`).
-enum { fb_sibling_depth = 64 };
+/// The elements open while a chapter's markup is copied, as far as generated content in relation
+/// to another element (`folio_generated.relation`) needs them: for each depth, the rules whose
+/// `other` the element open there matches, the element last closed there matched, and an
+/// element open above it matches (bits of `folio_typeset_options.generated`).
+enum { fb_element_depth = 64 };
 typedef struct {
     int depth;
-    unsigned long long last[fb_sibling_depth], open[fb_sibling_depth];
-} fb_siblings;
+    unsigned long long open[fb_element_depth], last[fb_element_depth], inside[fb_element_depth];
+} fb_elements;
 /// A start tag (`tag`, `n` bytes after its '<') met, `opens` an element (not empty or void): the
-/// rules whose `sibling` the element just before it matched (generated.c).
-unsigned long long fb_siblings_start(fb_siblings *t, const unsigned char *tag, size_t n, int opens, const folio_typeset_options *options);
+/// rules whose relation its element stands in (generated.c).
+unsigned long long fb_elements_start(fb_elements *t, const unsigned char *tag, size_t n, int opens, const folio_typeset_options *options);
 /// An element closed.
-void fb_siblings_end(fb_siblings *t);
+void fb_elements_end(fb_elements *t);
+/// The rule whose text goes before (`after` 0) or after (1) the content of the element of start
+/// tag `tag` (`n` bytes after its '<'), `related` the rules whose relation it stands in: of those
+/// whose selector it matches, the most specific, the last of equals, as a browser picks one
+/// pseudo-element's content; -1 for none (generated.c).
+int fb_generated_rule(const folio_typeset_options *options, const unsigned char *tag, size_t n, unsigned long long related, int after);
 /// Writes `g`'s text, in its font style.
 void fb_put_generated(fb_writer *w, const folio_generated *g);
 /// Appends stylesheet `s` (`n` bytes) to `out` as the copy holds it (stylesheet.c).

@@ -308,7 +308,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
     // much has been written.
     struct { size_t at; int rule; } afters[generated_depth];
     int after_count = 0, generated = 0;
-    fb_siblings siblings = {0};
+    fb_elements elements = {0};
     size_t i = 0;
     while (i < n) {
         while (after_count && i >= afters[after_count - 1].at) fb_put_generated(w, &options->generated[afters[--after_count].rule]);
@@ -348,10 +348,10 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
         size_t tag_len = end - i - 1;
         int first = opened;
         opened = opens_element(tag, tag_len);
-        // The rules of generated content whose sibling the element before this one matched.
-        unsigned long long follows = 0;
-        if (tag[0] == '/') fb_siblings_end(&siblings);
-        else if (tag[0] != '!' && tag[0] != '?') follows = fb_siblings_start(&siblings, tag, tag_len, opened, options);
+        // The rules of generated content whose relation to other elements this one stands in.
+        unsigned long long related = 0;
+        if (tag[0] == '/') fb_elements_end(&elements);
+        else if (tag[0] != '!' && tag[0] != '?') related = fb_elements_start(&elements, tag, tag_len, opened, options);
         if (fb_tag_named(tag, tag_len, "html")) {
             fb_attribute(tag, tag_len, "dir", root_dir, sizeof root_dir);
             if (!fb_attribute(tag, tag_len, "xml:lang", root_lang, sizeof root_lang))
@@ -399,7 +399,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
-                fb_siblings_end(&siblings);
+                fb_elements_end(&elements);
                 opened = 0;
             } else if (whole > end && fb_tag_named(tag, tag_len, "svg") && picture_of(s + end, whole - end, href, sizeof href)) {
                 // A picture in an SVG wrapper (a fixed-layout page, a cover): the picture as an
@@ -408,7 +408,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 size_t close = whole;
                 while (close < n && s[close] != '>') close++;
                 end = close < n ? close + 1 : n;
-                fb_siblings_end(&siblings);
+                fb_elements_end(&elements);
                 opened = 0;
             } else if ((br = line_break_after(s, n, tag, tag_len, end)) > end) {
                 // `</span><br/>`: the line break goes inside the span, where it ends the line
@@ -418,7 +418,7 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 fb_put(w, s + at, br - at);
                 fb_put(w, s + i, end - i);
                 fb_put(w, s + end, at - end);
-                fb_siblings_start(&siblings, s + at + 1, br - at - 1, 0, options);
+                fb_elements_start(&elements, s + at + 1, br - at - 1, 0, options);
                 end = br;
                 opened = 0;
             } else {
@@ -439,11 +439,10 @@ static void prepare_markup(fb_writer *w, const unsigned char *s, size_t n, const
                 } else if (!options->outline_headings || !outline_heading(tag, tag_len) || !put_plain_heading(w, s + i, end - i))
                     fb_put_start_tag(w, s + i, end - i, marks);
                 if (marks.cell) cell.boxed = fb_put_cell_start(w, &cell.table, cell.column, cell.span);
-                for (int k = 0; k < options->generated_count && whole == end && s[i + 1] != '/' && s[end - 2] != '/'; k++) {
-                    if (generated >= generated_limit || !fb_selector_matches(&options->generated[k].selector, tag, tag_len)
-                        || (options->generated[k].follows && !(follows >> k & 1)))
-                        continue;
-                    size_t at = options->generated[k].after ? end_tag_at(s, n, end, tag, tag_len) : end;
+                for (int after = 0; after < 2 && whole == end && s[i + 1] != '/' && s[end - 2] != '/' && generated < generated_limit; after++) {
+                    int k = fb_generated_rule(options, tag, tag_len, related, after);
+                    if (k < 0) continue;
+                    size_t at = after ? end_tag_at(s, n, end, tag, tag_len) : end;
                     if (at == end) fb_put_generated(w, &options->generated[k]), leading = 0;
                     else if (at && after_count < generated_depth) afters[after_count].at = at, afters[after_count++].rule = k;
                     generated++;

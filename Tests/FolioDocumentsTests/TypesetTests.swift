@@ -518,14 +518,17 @@ final class TypesetTests: XCTestCase {
 
     /// Text a stylesheet puts before and after elements is printed (MuPDF reads no `content`):
     /// a stage direction in parentheses, a marked paragraph after an em dash, a dash between
-    /// keywords (`.kw + .kw::before`: an element just after a sibling of that class); none for a
-    /// rule of an empty string, a descendant selector or print, nor a first keyword, one inside
-    /// another or one after a line break.
+    /// keywords (`.kw + .kw::before`: an element just after a sibling of that class), text after
+    /// an element in a cell (`td i::after`) and in a paragraph of a class (`p.par > b::after`);
+    /// none for a rule of an empty string, of three parts or for print, nor a first keyword, one
+    /// inside another or after a line break, or an element deeper than the paragraph; one text
+    /// after an element several rules give one to, the most specific rule's (`b::after` and
+    /// `p.par > b::after`).
     func testGeneratedContentIsPrinted() throws {
         let doc = try TypesetBooks.open("generated.epub")
         let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text)
-        XCTAssertEqual(words, ["Enter", "(Exit", "Ham.)", "now.", "\u{2014}", "Marked", "cell", "A", "yZ", "b.",
-                               "Keys", "one", "\u{2013}", "two", "\u{2013}", "in", "three"], "\(words)")
+        XCTAssertEqual(words, ["Enter", "(Exit", "Ham?.)", "now.", "\u{2014}", "Marked", "cellNO", "A", "yZ", "b.",
+                               "Keys", "one", "\u{2013}", "two", "\u{2013}", "in", "three", "Bold!", "deep?"], "\(words)")
         // A chapter's own style, for that chapter alone.
         XCTAssertEqual(try XCTUnwrap(doc.text(page: 1)).words.map(\.text), ["CUE", "Line"])
         XCTAssertEqual(try XCTUnwrap(doc.text(page: 2)).words.map(\.text), ["After"])

@@ -282,7 +282,9 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
     // The built-in families the stylesheets name (`fb_small_caps_faces`, faces.c).
     unsigned small_caps = 0;
     fz_var(copy); fz_var(entry); fz_var(prepared); fz_var(writer); fz_var(pictures); fz_var(picture_count); fz_var(small_caps);
-    folio_typeset_options local = *options;
+    // The book's options and a chapter's, on the heap: with their rules, 30 KB each.
+    folio_typeset_options *local = fz_malloc(ctx, 2 * sizeof *local), *chapter = local + 1;
+    *local = *options;
     fz_try(ctx) {
         copy = fz_new_buffer(ctx, 1 << 16);
         writer = fz_new_zip_writer_with_output(ctx, fz_new_output_with_buffer(ctx, copy));
@@ -305,8 +307,8 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             entry = fz_read_archive_entry(ctx, arch, name);
             unsigned char *css;
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
-            if (local.hyphenate) fb_read_unhyphenated(css, css_len, &local);
-            fb_read_rules(css, css_len, &local);
+            if (local->hyphenate) fb_read_unhyphenated(css, css_len, local);
+            fb_read_rules(css, css_len, local);
             fz_drop_buffer(ctx, entry);
             entry = NULL;
         }
@@ -324,11 +326,11 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
                 prepared = rewrite_opf(ctx, entry, &pictures, &picture_count);
             } else if (markup_entry(ctx, name, entry)) {
                 // The chapter's own styles, for it alone.
-                folio_typeset_options chapter = local;
+                *chapter = *local;
                 unsigned char *markup;
                 size_t markup_len = fz_buffer_storage(ctx, entry, &markup);
-                fb_read_head_styles(markup, markup_len, &chapter);
-                prepared = folio_prepare_markup(ctx, entry, &chapter, book_lang, cache);
+                fb_read_head_styles(markup, markup_len, chapter);
+                prepared = folio_prepare_markup(ctx, entry, chapter, book_lang, cache);
                 fz_buffer *with_cover = covered && !strcmp(name, cover_chapter) ? folio_put_cover(ctx, prepared, cover) : NULL;
                 if (with_cover) {
                     fz_drop_buffer(ctx, prepared);
@@ -348,7 +350,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
             size_t css_len = fz_buffer_storage(ctx, entry, &css);
             if (strlen(name) > 4 && !strcasecmp(name + strlen(name) - 4, ".css")) {
                 prepared = fz_new_buffer(ctx, css_len + 256);
-                fb_put_css(ctx, prepared, css, css_len, &local.sizes);
+                fb_put_css(ctx, prepared, css, css_len, &local->sizes);
                 small_caps |= fb_small_caps_faces(ctx, prepared, css, css_len, name);
                 fz_drop_buffer(ctx, entry);
                 entry = prepared;
@@ -375,6 +377,7 @@ fz_buffer *folio_prepare_epub(fz_context *ctx, fz_archive *arch, const char *opf
         fz_close_zip_writer(ctx, writer);
     }
     fz_always(ctx) {
+        fz_free(ctx, local);
         for (int i = 0; pictures && i < picture_count; i++) fz_free(ctx, pictures[i]);
         fz_free(ctx, pictures);
         fz_drop_zip_writer(ctx, writer);

@@ -98,12 +98,14 @@ static int read_selector(const unsigned char *s, size_t n, folio_selector *g, in
 }
 
 /// Reads the `content` (and `font-style`) of declaration block `s` (`n` bytes) into `g`, its
-/// percentage `width` into `*width` (0 where it gives none), and whether it shows its elements as
-/// a table's rows or cells into `*display` (1, 2; else 0); whether it has content.
-static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width, int *display) {
+/// percentage `width` into `*width` (0 where it gives none), whether it shows its elements as a
+/// table's rows or cells, or inline, into `*display` (1, 2, 3; else 0), and whether it gives
+/// them room on their right (`padding-right`, `margin-right`) into `*room`; whether it has content.
+static int read_declarations(const unsigned char *s, size_t n, folio_generated *g, double *width, int *display, int *room) {
     int found = 0;
     *width = 0;
     *display = 0;
+    *room = 0;
     size_t i = 0;
     while (i < n) {
         // White space and comments (`/*margin-left: 0em;*/`) before the name passed over.
@@ -129,7 +131,11 @@ static int read_declarations(const unsigned char *s, size_t n, folio_generated *
         if (b - a == 7 && !strncasecmp((const char *)s + a, "content", 7)) found = css_string(s + v, w - v, g->text, sizeof g->text);
         if (b - a == 5 && !strncasecmp((const char *)s + a, "width", 5) && w > v && s[w - 1] == '%') *width = strtod((const char *)s + v, NULL) / 100;
         if (b - a == 7 && !strncasecmp((const char *)s + a, "display", 7))
-            *display = w - v == 9 && !strncasecmp((const char *)s + v, "table-row", 9) ? 1 : w - v == 10 && !strncasecmp((const char *)s + v, "table-cell", 10) ? 2 : 0;
+            *display = w - v == 9 && !strncasecmp((const char *)s + v, "table-row", 9) ? 1
+                       : w - v == 10 && !strncasecmp((const char *)s + v, "table-cell", 10) ? 2
+                       : w - v == 6 && !strncasecmp((const char *)s + v, "inline", 6) ? 3 : 0;
+        if ((b - a == 13 && !strncasecmp((const char *)s + a, "padding-right", 13)) || (b - a == 12 && !strncasecmp((const char *)s + a, "margin-right", 12)))
+            *room = strtod((const char *)s + v, NULL) > 0;
         if (b - a == 10 && !strncasecmp((const char *)s + a, "font-style", 10))
             g->style = w - v == 6 && !strncasecmp((const char *)s + v, "normal", 6) ? 1 : w - v == 6 && !strncasecmp((const char *)s + v, "italic", 6) ? 2 : 0;
         i++;
@@ -226,8 +232,15 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
         size_t end = close ? (size_t)(close - css) : n;
         folio_generated content = {0};
         double width;
-        int display;
-        if (read_declarations(css + i + 1, end - i - 1, &content, &width, &display)) {
+        int display, room;
+        int has_content = read_declarations(css + i + 1, end - i - 1, &content, &width, &display, &room);
+        // An element shown inline with room on its right (Springer's `.KeywordGroup .Heading {
+        // display: inline; padding-right: 0.5em }`): MuPDF lays out no padding or margin of an
+        // inline element, and "Keywords" ran into the first keyword. A space after it stands
+        // for the room, less than any text a rule generates after it (`spacing`).
+        int spaced = !has_content && display == 3 && room;
+        if (spaced) strcpy(content.text, " "), content.after = 1, content.spacing = 1;
+        if (has_content || spaced) {
             for (size_t a = 0, x, y; a < i - start && options->generated_count < folio_generated_size;) {
                 a = next_selector(css + start, i - start, a, &x, &y);
                 folio_generated g = content;
@@ -235,15 +248,16 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
                 // A stands just before it, is its parent, or is one of its ancestors.
                 size_t c = x, b;
                 combinator(css + start, y, &c, &b, &g.relation);
-                if (g.relation && !(read_selector(css + start + x, c - x, &g.other, NULL) && read_selector(css + start + b, y - b, &g.selector, &g.after)))
+                int *after = spaced ? NULL : &g.after;
+                if (g.relation && !(read_selector(css + start + x, c - x, &g.other, NULL) && read_selector(css + start + b, y - b, &g.selector, after)))
                     continue;
-                if (g.relation || read_selector(css + start + x, y - x, &g.selector, &g.after)) options->generated[options->generated_count++] = g;
+                if (g.relation || read_selector(css + start + x, y - x, &g.selector, after)) options->generated[options->generated_count++] = g;
             }
         }
         if (width > 0 && width < 1) add_cell_widths(css + start, i - start, width, options);
         folio_selector *shown = display == 1 ? options->rows : options->cells;
         int *count = display == 1 ? &options->row_count : &options->cell_count;
-        for (size_t a = 0, x, y; display && a < i - start && *count < folio_rows_size;) {
+        for (size_t a = 0, x, y; (display == 1 || display == 2) && a < i - start && *count < folio_rows_size;) {
             a = next_selector(css + start, i - start, a, &x, &y);
             x += last_part(css + start + x, y - x);
             folio_selector selector = {0};
@@ -285,7 +299,7 @@ int fb_generated_rule(const folio_typeset_options *options, const unsigned char 
     for (int k = 0; k < options->generated_count; k++) {
         const folio_generated *g = &options->generated[k];
         if (g->after != after || !fb_selector_matches(&g->selector, tag, n) || (g->relation && !(related >> k & 1))) continue;
-        int w = weight(&g->selector) + (g->relation ? weight(&g->other) : 0);
+        int w = g->spacing ? 0 : 1 + weight(&g->selector) + (g->relation ? weight(&g->other) : 0);
         if (w >= best_weight) best = k, best_weight = w;
     }
     return best;

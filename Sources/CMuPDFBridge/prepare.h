@@ -32,6 +32,8 @@ typedef struct {
     /// before the element, its parent, one of its ancestors; or none needed (`fb_relation`).
     int relation;
     folio_selector other;
+    /// A space standing for an inline element's room on its right, not a rule's `content`.
+    int spacing;
 } folio_generated;
 
 /// A stylesheet's percentage width for a table's cells (`td.persona { width: 20% }`), which

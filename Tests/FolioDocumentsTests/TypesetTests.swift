@@ -523,7 +523,8 @@ final class TypesetTests: XCTestCase {
     /// none for a rule of an empty string, of three parts or for print, nor a first keyword, one
     /// inside another or after a line break, or an element deeper than the paragraph; one text
     /// after an element several rules give one to, the most specific rule's (`b::after` and
-    /// `p.par > b::after`).
+    /// `p.par > b::after`); a space after an inline heading its rule gives room on its right
+    /// (`padding-right`, which MuPDF does not lay out inline).
     func testGeneratedContentIsPrinted() throws {
         let doc = try TypesetBooks.open("generated.epub")
         let words = try XCTUnwrap(doc.text(page: 0)).words.map(\.text)

@@ -47,7 +47,8 @@ zlib only): each is a case a real book has and Folio must set like a printed boo
                    print, a selector of three parts), between siblings (`.kw + .kw::before`: a
                    dash between keywords, not before the first, nor before one inside another or
                    after a line break), in an ancestor (`td i::after`) or a parent (`p.par > b`),
-                   the most specific of the rules for one element (`b::after` below it); a
+                   the most specific of the rules for one element (`b::after` below it), a space
+                   after an inline heading its rule gives room on its right; a
                    second chapter whose own `<style>` generates text, and a third it
                    is not for
   parts.epub       one file of 24 parts of a few one-line paragraphs each, its contents leading to
@@ -319,10 +320,11 @@ generated_css = ('@namespace epub "http://www.idpf.org/2007/ops";\n'
                  '@media print { p::after { content: "PRINT"; } }\n'
                  "/* a comment { } */ span.x:after { color: red; content: 'Z' }\n"
                  '.kw + .kw:before { content: " \\2013  "; }\n'
-                 'p.par > b::after { content: "!"; } body p.par b::after { content: "THREE"; } b::after { content: "?"; }\n')
+                 'p.par > b::after { content: "!"; } body p.par b::after { content: "THREE"; } b::after { content: "?"; }\n'
+                 'div.kws .head { display: inline; padding-right: 0.5em; }\n')
 generated_body = ('<p>Enter <i epub:type="z3998:stage-direction">Exit <b>Ham</b>.</i> now.</p><p class="other mark">Marked</p>'
                   '<table><tr><td><i>cell</i></td></tr></table><p>A <span class="x">y</span> <q>b</q>.</p>'
-                  '<div><span class="head">Keys</span> <span class="kw">one</span><span class="kw">two</span>'
+                  '<div class="kws"><span class="head">Keys</span><span class="kw">one</span><span class="kw">two</span>'
                   '<span class="kw"><span class="kw">in</span></span><br/><span class="kw">three</span></div>'
                   '<p class="par"><b>Bold</b> <span><b>deep</b></span></p>')
 epub("generated.epub", "Generated", "en",

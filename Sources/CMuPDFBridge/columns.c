@@ -256,18 +256,11 @@ int fb_put_cell_start(fb_writer *w, const fb_table_columns *t, int column, int s
 /// 2 em.
 enum { marker_characters = 4 };
 
-/// Whether start tag `tag` (`n` bytes after its '<') is of one of `selectors` (`count`).
-static int selected(const folio_selector *selectors, int count, const unsigned char *tag, size_t n) {
-    for (int k = 0; k < count; k++)
-        if (fb_selector_matches(&selectors[k], tag, n)) return 1;
-    return 0;
-}
-
 /// Where the next start tag from `i` of `s` (`n` bytes, looked at up to `limit`) of a cell of
 /// `options` begins (its '<'), with text and other tags passed over; `limit` when there is none.
 static size_t next_cell(const unsigned char *s, size_t limit, size_t i, const folio_typeset_options *options) {
     for (; i + 1 < limit; i++)
-        if (s[i] == '<' && s[i + 1] != '/' && selected(options->cells, options->cell_count, s + i + 1, limit - i - 1)) return i;
+        if (s[i] == '<' && s[i + 1] != '/' && fb_any_selector_matches(options->cells, options->cell_count, s + i + 1, limit - i - 1)) return i;
     return limit;
 }
 
@@ -288,7 +281,7 @@ void fb_css_row_marks(fb_css_row *r, const unsigned char *s, size_t n, const uns
     if (!options->cell_count || tag[0] == '/' || fb_tag_named(tag, tag_len, "tr") || fb_tag_named(tag, tag_len, "td")
         || fb_tag_named(tag, tag_len, "th"))
         return;
-    if (selected(options->rows, options->row_count, tag, tag_len)) {
+    if (fb_any_selector_matches(options->rows, options->row_count, tag, tag_len)) {
         *r = (fb_css_row){0};
         // The first two cells, looked for no further than a marker's row would run.
         size_t limit = n - end > 4096 ? end + 4096 : n, first = next_cell(s, limit, end, options);
@@ -304,7 +297,7 @@ void fb_css_row_marks(fb_css_row *r, const unsigned char *s, size_t n, const uns
         if (!r->block) marks->style = hanging;
         return;
     }
-    if (!r->marked || !selected(options->cells, options->cell_count, tag, tag_len)) return;
+    if (!r->marked || !fb_any_selector_matches(options->cells, options->cell_count, tag, tag_len)) return;
     int later = r->cells++ > 0;
     // Inline, a space parts the marker from the text (the cells' tags part no words).
     marks->style = !r->block ? inline_cell : later && r->cells == 2 ? set_in : NULL;

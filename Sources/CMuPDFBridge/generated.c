@@ -326,6 +326,12 @@ int fb_selector_matches(const folio_selector *g, const unsigned char *tag, size_
     return 1;
 }
 
+int fb_any_selector_matches(const folio_selector *selectors, int count, const unsigned char *tag, size_t n) {
+    for (int k = 0; k < count; k++)
+        if (fb_selector_matches(&selectors[k], tag, n)) return 1;
+    return 0;
+}
+
 void fb_put_generated(fb_writer *w, const folio_generated *g) {
     static const char *const styles[] = {"", "normal", "italic"};
     if (g->style) fz_append_printf(w->ctx, w->out, "<span style=\"font-style:%s\">", styles[g->style]);

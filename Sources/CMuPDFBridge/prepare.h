@@ -295,7 +295,8 @@ void fb_grid_row(fb_table_grid *g);
 /// many it spans; -1 where it lies past the columns a table may have.
 int fb_grid_cell(fb_table_grid *g, const unsigned char *tag, size_t n, int *span);
 /// A row of a table the stylesheets make of elements (`folio_typeset_options.rows`, `.cells`)
-/// whose first cell is a marker (`marked`), and whether the text after it begins with a block.
+/// whose first cell is a marker (`marked`), whether the text after it begins with a block, and
+/// the cells of it begun so far.
 typedef struct {
     int marked, block, cells;
 } fb_css_row;
@@ -326,6 +327,8 @@ void fb_read_rules(const unsigned char *css, size_t n, folio_typeset_options *op
 void fb_read_head_styles(const unsigned char *s, size_t n, folio_typeset_options *options);
 /// Whether selector `s` names the element of start tag `tag` (`n` bytes after its '<').
 int fb_selector_matches(const folio_selector *s, const unsigned char *tag, size_t n);
+/// Whether one of `count` selectors names the element of start tag `tag` (`n` bytes after its '<').
+int fb_any_selector_matches(const folio_selector *selectors, int count, const unsigned char *tag, size_t n);
 /// The elements open while a chapter's markup is copied, as far as generated content in relation
 /// to another element (`folio_generated.relation`) needs them: for each depth, the rules whose
 /// `other` the element open there matches, the element last closed there matched, and an

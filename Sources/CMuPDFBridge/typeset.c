@@ -176,9 +176,7 @@ static int holds_rows(const unsigned char *s, size_t n, const unsigned char *tag
     if (end + 3 >= n || s[end] != '<' || !fb_tag_named(s + end + 1, n - end - 1, "li")) return 0;
     size_t close = fb_tag_end(s, n, end);
     if (close >= n) return 0;
-    for (int k = 0; k < options->row_count; k++)
-        if (fb_selector_matches(&options->rows[k], s + end + 1, close - end)) return 1;
-    return 0;
+    return fb_any_selector_matches(options->rows, options->row_count, s + end + 1, close - end);
 }
 
 /// Writes a head's content (`n` bytes at `s`), each `<style>`'s rules through

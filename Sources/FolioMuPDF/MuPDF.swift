@@ -60,21 +60,14 @@ public enum MuPDF {
     }
     private static let cache = Mutex<LayoutCache?>(nil)
 
-    /// Where hyphenation patterns are kept as libhyphen compiles them, between runs, or nil: none
-    /// kept (keptpatterns.c: German patterns take 2.5 s to compile, and are read back in 0.1 s).
-    /// The `folio` program keeps them in `LayoutCache.folder("patterns")`. Setting it removes
-    /// what a writer killed there left.
-    public static var patternCache: String? {
-        get { patternFolder.withLock { $0 } }
-        set {
-            patternFolder.withLock { folder in
-                folder = newValue
-                folio_keep_patterns_in(newValue)
-            }
-            if let newValue { OutputFile.removeLeftovers(in: newValue) }
-        }
+    /// Keeps hyphenation patterns as libhyphen compiles them in `folder` between runs, or none
+    /// where nil (keptpatterns.c, which holds the folder: German patterns take 2.5 s to compile,
+    /// and are read back in 0.1 s). The `folio` program keeps them in
+    /// `LayoutCache.folder("patterns")`. What a writer killed there left is removed.
+    public static func keepCompiledPatterns(in folder: String?) {
+        folio_keep_patterns_in(folder)
+        if let folder { OutputFile.removeLeftovers(in: folder) }
     }
-    private static let patternFolder = Mutex<String?>(nil)
 
     /// Told, on the thread laying a book out, each time a chapter is counted: how many are and
     /// of how many (a command's progress line while a long book is laid out), or nil.

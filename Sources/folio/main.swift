@@ -28,7 +28,7 @@ struct Folio: ParsableCommand {
 PDF.register()
 MuPDF.register()
 MuPDF.layoutCache = .standard()
-MuPDF.patternCache = LayoutCache.folder("patterns")
+MuPDF.keepCompiledPatterns(in: LayoutCache.folder("patterns"))
 ComicArchive.register()
 DjVu.register()
 runCommandLine()

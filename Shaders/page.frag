@@ -21,7 +21,8 @@
 //           uGutterWidth (the gutter's curve, a fraction of the width: page.vert),
 //           uBackTone (1 for paper, 0 for covers: how much a face lit from behind warms),
 //           uBehind (sampler, unit 1: the other side of the sheet, with SHOW_THROUGH),
-//           uBehindLevel (its mipmap level: texels a fixed share of the page), uBehindOrigin, uBehindDu,
+//           uBehindLevel (its mipmap level: texels a fixed share of the page, or the face's
+//           footprint where coarser), uBehindOrigin, uBehindDu,
 //           uBehindDt (local (s, t) → its uv, mirrored below), uShowThrough (strength
 //           where the light falls on the face, and added where it comes from behind),
 //           uThemePaper, uThemeInk (Theme.swift, with RECOLOUR), uAligns (1 while some of a
@@ -139,14 +140,12 @@ void main() {
     // The other side's print, diffused by the paper to its lines and mirrored (the other side's
     // image runs the other way from the spine): faint where the light falls on this face,
     // stronger where it comes through. The diffusion is the paper's, so in page units: a
-    // mipmap level whose texels are a fixed share of the page (uBehindLevel), whatever the
-    // zoom, or the screen's footprint where that is coarser (no aliasing when small): a few
-    // texels to a line of type, so its lines show as bands, never its letters, even magnified.
+    // mipmap level whose texels are a fixed share of the page, whatever the zoom, or the
+    // screen's footprint where that is coarser (no aliasing when small), found per draw
+    // (uBehindLevel: Renderer.behindLevel): a few texels to a line of type, so its lines show
+    // as bands, never its letters, even magnified.
     vec2 otherUV = uBehindOrigin + uBehindDu * (1.0 - s) + uBehindDt * vST.y;
-    vec2 texels = vec2(textureSize(uBehind, 0));
-    vec2 fx = dFdx(otherUV) * texels, fy = dFdy(otherUV) * texels;
-    float level = max(uBehindLevel, 0.5 * log2(max(max(dot(fx, fx), dot(fy, fy)), 1e-12)));
-    vec3 other = textureLod(uBehind, otherUV, level).rgb;
+    vec3 other = textureLod(uBehind, otherUV, uBehindLevel).rgb;
     float ink = 1.0 - dot(other, vec3(0.299, 0.587, 0.114));
     color *= 1.0 - (uShowThrough.x + uShowThrough.y * behind) * ink;
 #endif

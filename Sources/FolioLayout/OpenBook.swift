@@ -108,20 +108,23 @@ public enum PageStack {
     public static let gutter = 0.35
     /// Show-through (`Shade.showThrough`, `Shade.showThroughBehind`) of a face `lift` off its
     /// stack (0 lying on it … 1 standing free: the sine of its angle). Lying on the stack the
-    /// other side shows faintly where the light falls on it; lit from the front, a sheet
-    /// standing free shows it no more (gone by a lift of 0.3: a software renderer then leaves
-    /// the texture tap out, docs/engineering-notes.md); lit from behind, through the paper,
-    /// three times as much as on the stack, and up to twice that as the sheet stands free.
-    public static func showThrough(lift: Double) -> (lit: Double, behind: Double) {
+    /// other side shows faintly where the light falls on it; lit from behind, through the
+    /// paper, three times as much as on the stack, and up to twice that as the sheet stands
+    /// free. Lit from the front, a sheet `turning` free of the stack shows it half as much as
+    /// lying (by a lift of 0.3: no stack behind it sends the light back through the print); a
+    /// fanned page no more, as it stands: the tap on its every pixel cost the fan, 28 pages
+    /// drawn each frame, a fifth of its frame rate on a software renderer (docs/turning.md).
+    public static func showThrough(lift: Double, turning: Bool = false) -> (lit: Double, behind: Double) {
         let l = clamp(lift, 0, 1)
         let t = clamp(l / 0.3, 0, 1)
-        return (0.09 * (1 - t * t * (3 - 2 * t)), 0.18 + 0.27 * l)
+        return (0.09 * (1 - (turning ? 0.5 : 1) * t * t * (3 - 2 * t)), 0.18 + 0.27 * l)
     }
 
-    /// The shade terms of a face `lift` off its stack: the show-through's two.
-    static func showing(_ shade: Shade, lift: Double) -> Shade {
+    /// The shade terms of a face `lift` off its stack (`turning`: a turning sheet's): the
+    /// show-through's two.
+    static func showing(_ shade: Shade, lift: Double, turning: Bool = false) -> Shade {
         var s = shade
-        (s.showThrough, s.showThroughBehind) = showThrough(lift: lift)
+        (s.showThrough, s.showThroughBehind) = showThrough(lift: lift, turning: turning)
         return s
     }
 

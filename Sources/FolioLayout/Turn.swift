@@ -144,7 +144,7 @@ public enum RigidFlip {
         let lift = clamp(spineLift, 0, 1)
         return (PageStack.showing(Shade(reveal: revealed / 3, cast: cast, gutter: PageStack.gutter), lift: 0),
                 PageStack.showing(Shade(facing: facing / 3, cast: cast, gutter: PageStack.gutter), lift: 0),
-                PageStack.showing(Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift)), lift: sin(phi)))
+                PageStack.showing(Shade(self: 0.1 * rising, crease: lift, gutter: PageStack.gutter * (1 - lift)), lift: sin(phi), turning: true))
     }
 }
 

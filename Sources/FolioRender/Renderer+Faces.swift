@@ -130,8 +130,7 @@ extension Renderer {
                     if let other = image.behind {
                         other.bind(unit: 1)
                         let map = item.behindUV ?? item.uv
-                        page[.behindLevel].set(Float(Self.showThroughLevel(pageTexels: Vec2(map.dt.x * Double(other.width),
-                                                                                           map.dt.y * Double(other.height)))))
+                        page[.behindLevel].set(Float(behindLevel(item, texels: Vec2(Double(other.width), Double(other.height)))))
                         page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
                         page[.behindDu].set(Float(map.du.x), Float(map.du.y))
                         page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))
@@ -158,7 +157,8 @@ extension Renderer {
             [(item.front, .back, 0)] + (item.back.map { [($0, .front, 1)] } ?? [])
         // A sheet's faces show through each other; a page lying open shows its sheet's other
         // side. The tap is taken only where it can show: a face with some show-through where the
-        // light falls on it, or one the light reaches from behind somewhere.
+        // light falls on it (a turning sheet's always: `PageStack.showThrough`), or one the
+        // light reaches from behind somewhere.
         let s = item.shade
         let behind = faces.map { face -> FaceContent? in
             let other = item.back == nil ? item.behind : face.back > 0 ? item.front : item.back
@@ -285,19 +285,44 @@ extension Renderer {
     /// sharpness never switches. A bent face's squeeze varies over it: page.vert finds its bias
     /// the same way per vertex (`bentTapBias`).
     func tapBias(_ item: SceneItem, texels: Vec2) -> Double {
-        let (across, along) = item.texelAxes(texels: texels)
         var sum = 0.0
-        for (u, v) in screenAxes(item, from: drawnFrom(item)) {
-            // Inverted: layout units per pixel step right and down.
-            let det = u.x * v.y - u.y * v.x
-            guard abs(det) > 1e-12 else { return -1 }
-            let right = Vec2(v.y, -u.y) / det, down = Vec2(-v.x, u.x) / det
-            let dx = across * right.x + along * right.y, dy = across * down.x + along * down.y
-            let lx = (dx * dx).sum(), ly = (dy * dy).sum()
+        for step in pixelSteps(item, axes: item.texelAxes(texels: texels), from: drawnFrom(item)) {
+            guard let (lx, ly) = step else { return -1 }
             sum += max(0.5 * log2(max(min(lx, ly), 1e-24) / max(lx, ly, 1e-24)), -1)
         }
         return sum / 9
     }
+
+    /// The squared lengths, in texels, of a pixel's step right and down the screen at each of
+    /// `screenAxes`' points, for texels laid on the face along `axes` (texels per layout unit
+    /// across and along it); nil where the face is seen edge-on.
+    func pixelSteps(_ item: SceneItem, axes: (across: Vec2, along: Vec2), from: Double = 0) -> [(x: Double, y: Double)?] {
+        screenAxes(item, from: from).map { u, v in
+            // Inverted: layout units per pixel step right and down.
+            let det = u.x * v.y - u.y * v.x
+            guard abs(det) > 1e-12 else { return nil }
+            let right = Vec2(v.y, -u.y) / det, down = Vec2(-v.x, u.x) / det
+            // The screen's axes are in the view's units: `pixelUnits` of them to a pixel.
+            let dx = (axes.across * right.x + axes.along * right.y) * pixelUnits
+            let dy = (axes.across * down.x + axes.along * down.y) * pixelUnits
+            return ((dx * dx).sum(), (dy * dy).sum())
+        }
+    }
+
+    /// The level page.frag reads the other side's image at (`texels` wide and high): its
+    /// `showThroughLevel`, or the screen's footprint where that is coarser (a face seen small
+    /// or squeezed, so its bands never alias), the coarsest over a 3 × 3 grid of the face's
+    /// plane. Per draw: a software renderer pays for a per-pixel level's derivatives and
+    /// logarithm on every pixel that shows through (docs/performance.md).
+    func behindLevel(_ item: SceneItem, texels: Vec2) -> Double {
+        let map = item.behindUV ?? item.uv
+        let widest = pixelSteps(item, axes: item.texelAxes(texels: texels, map: map)).map { $0.map { max($0.x, $0.y) } ?? .infinity }.max() ?? 0
+        return min(max(Self.showThroughLevel(pageTexels: Vec2(map.dt.x * texels.x, map.dt.y * texels.y)),
+                       0.5 * log2(max(widest, 1e-24))), Self.coarsestLevel)
+    }
+
+    /// Past any mipmap chain's last level (a 64 K texture's is 16): an edge-on face's footprint.
+    static let coarsestLevel = 16.0
 
     /// Where the pages a turning sheet of the flat layout leaves and lands on lie (pages lying
     /// open of its size, attached at the same spine), for page.vert's `vHere`, `vRest` and `vAlign`; out

@@ -41,10 +41,12 @@ extension SceneItem {
         return false
     }
 
-    /// Texels per layout unit across and along the face, for an image `texels` wide and high.
-    func texelAxes(texels: Vec2) -> (across: Vec2, along: Vec2) {
-        (Vec2(uv.du.x * texels.x, uv.du.y * texels.y) / max(size.x, 1e-9),
-         Vec2(uv.dt.x * texels.x, uv.dt.y * texels.y) / max(size.y, 1e-9))
+    /// Texels per layout unit across and along the face, for an image `texels` wide and high
+    /// placed on it by `map` (the face's own image's by default).
+    func texelAxes(texels: Vec2, map: UVMap? = nil) -> (across: Vec2, along: Vec2) {
+        let m = map ?? uv
+        return (Vec2(m.du.x * texels.x, m.du.y * texels.y) / max(size.x, 1e-9),
+                Vec2(m.dt.x * texels.x, m.dt.y * texels.y) / max(size.y, 1e-9))
     }
 
     /// Whether the deformed face's unit world normal (its front's) passes `test` at some point

@@ -94,6 +94,24 @@ import FolioMath
     }
 }
 
+@Suite struct ShowThroughTests {
+    /// Lit from the front, the other side shows at 0.09 lying on the stack; a turning sheet
+    /// standing free keeps half of it, a fanned page none; lit from behind, more as it lifts.
+    @Test func aTurningSheetKeepsHalfOfItsShowThroughAndAFannedPageNone() throws {
+        #expect(PageStack.showThrough(lift: 0).lit == 0.09 && PageStack.showThrough(lift: 0, turning: true).lit == 0.09)
+        #expect(close(PageStack.showThrough(lift: 0.5, turning: true).lit, 0.045, 1e-12))
+        #expect(PageStack.showThrough(lift: 0.5).lit == 0)
+        #expect(PageStack.showThrough(lift: 1, turning: true).behind > PageStack.showThrough(lift: 0, turning: true).behind)
+        // The sheet a turn lifts is a turning sheet; the pages it leaves and lands on lie on their stacks.
+        let shades = RigidFlip.shades(revealed: 0, facing: 0, spineLift: 1)
+        #expect(close(shades.sheet.showThrough, 0.045, 1e-12) && shades.revealed.showThrough == 0.09)
+        // A fanned page standing up: none.
+        let scene = makeScene(ViewState(phase: .reading, book: 0, layout: .fan, spread: 10), books: [BookInfo(title: "B", imageCount: 40)])
+        let standing = scene.items.filter { $0.kind == .page && $0.shade.crease > 0.5 }
+        #expect(!standing.isEmpty && standing.allSatisfy { $0.shade.showThrough == 0 })
+    }
+}
+
 @Suite struct FlatTests {
     @Test func stacksGrowAndShrinkWithTheSpread() throws {
         // 10 images: 12 layout pages on 6 sheets. Spread 2 shows pages 5 | 6 over 3 sheets each side.

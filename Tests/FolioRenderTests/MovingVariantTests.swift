@@ -88,6 +88,30 @@ struct MovingVariantTests {
         }
     }
 
+    /// The other side's print is read at the level whose texels are a fixed share of the page
+    /// (`Renderer.showThroughLevel`) on a page seen at its size, and at the screen's coarser
+    /// footprint on one seen small or squeezed, so its bands never alias (page.frag takes the
+    /// level per draw, `Renderer.behindLevel`).
+    @Test func theOtherSideIsReadNoSharperThanTheScreenShowsIt() throws {
+        let library = Library.load(from: GLHarness.textures)
+        let texels = Vec2(1200, 1800)
+        func levels(turn: Double, width: Int, height: Int) throws -> (level: Double, fixed: Double) {
+            let scene = try ContinuityTests.still { $0.page = 7; $0.turn = turn; $0.deform = .rigid }
+            let item = try #require(scene.items.first { $0.kind == .sheet })
+            let map = item.behindUV ?? item.uv
+            var level = -1.0
+            _ = try GLHarness.shared.frames([scene], width: width, height: height, library: library,
+                                            inspect: { level = $0.behindLevel(item, texels: texels) })
+            return (level, Renderer.showThroughLevel(pageTexels: Vec2(map.dt.x * texels.x, map.dt.y * texels.y)))
+        }
+        let seen = try levels(turn: 0.002, width: 1280, height: 720)
+        #expect(abs(seen.level - seen.fixed) < 1e-9, "lying, seen large: \(seen)")
+        let small = try levels(turn: 0.002, width: 160, height: 90)
+        #expect(small.level > small.fixed + 0.5, "lying, seen small: \(small)")
+        let squeezed = try levels(turn: 0.5, width: 1280, height: 720)
+        #expect(squeezed.level > squeezed.fixed + 1, "standing nearly edge-on: \(squeezed)")
+    }
+
     /// A curl turns about the spine as it bends (PARC's 3Book): its flat part stands up with it,
     /// so only a curl not yet turned draws that part with the plain tap. The flat part of a
     /// curl standing half up took the plain tap in a view that sees the page's plane square,

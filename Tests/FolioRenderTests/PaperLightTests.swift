@@ -203,9 +203,11 @@ import Testing
 
     /// The back of a lifted curl, seen along the middle of the sheet from its spine to its fore
     /// edge at `turn`, the sheet alone, the light low from the left (the back turned away from
-    /// it): at each point where the back faces the eye, how the light falls on it (n · l) and
-    /// the pixel's luma there; and the lumas over its whole back.
-    static func curlBack(turn: Double, library: Library) throws -> (row: [(nl: Double, luma: Double)], all: [Double]) {
+    /// it) or the scene's own (`lowLight` false: the back turned to it): at each point where the
+    /// back faces the eye, how the light falls on it (n · l) and the pixel's luma there; and
+    /// the lumas over its whole back.
+    static func curlBack(turn: Double, library: Library, lowLight: Bool = true,
+                         configure: (inout RenderSettings) -> Void = { _ in }) throws -> (row: [(nl: Double, luma: Double)], all: [Double]) {
         var s = StillState()
         s.book = 0
         s.page = 1
@@ -215,10 +217,10 @@ import Testing
         s.grab = Vec2(1, 0)
         var scene = try s.scene(library: library.bookInfos)
         scene.items = scene.items.filter { $0.kind == .sheet }
-        scene.light = normalize(Vec3(-0.8, 0, 0.6))
+        if lowLight { scene.light = normalize(Vec3(-0.8, 0, 0.6)) }
         let sheet = try #require(scene.items.first)
         let (w, h) = (1280, 720)
-        let img = try GLHarness.shared.render(scene, width: w, height: h, library: library)
+        let img = try GLHarness.shared.render(scene, width: w, height: h, library: library, configure: configure)
         let eye = Vec3(0, 0, scene.camera.eyeDistance)
         func sample(_ a: Double, _ l: Double) -> (nl: Double, luma: Double)? {
             let p = sheet.deformation.apply(Vec2(a * sheet.size.x, l * sheet.size.y))
@@ -255,6 +257,28 @@ import Testing
         // Its own page's ink: darker than half the blank back's darkest paper.
         let inked = try Self.curlBack(turn: 0.7, library: Self.sheetBack(inkedBack: true)).all, paper = back.all.min() ?? 0
         #expect(paper > 60 && inked.filter { $0 < paper / 2 }.count > 10, "ink on the back: \(inked.filter { $0 < paper / 2 }.count), paper \(paper)")
+    }
+
+    /// A lifted sheet's back, the light falling on it, shows its front's print faintly through
+    /// the paper on a printed book (half as much as a page lying on its stack: no stack behind
+    /// it sends the light back through the print); none with show-through off.
+    @Test func theBackOfALiftedSheetShowsItsFrontThrough() throws {
+        func back(inkedFront: Bool, showThrough: Bool = true) throws -> [Double] {
+            let pages = Self.printOverBlank(inkedFront ? "inked-front" : "blank-front", width: 181, height: 284, printed: true) { _, _ in
+                inkedFront
+            }.books[0].pages
+            let library = Library(title: "", books: [Book(title: "Text", pages: pages, printed: true)])
+            // Where the light falls on it (the flap), not lit from behind (by the crest).
+            let row = try Self.curlBack(turn: 0.7, library: library, lowLight: false) { $0.showThrough = showThrough }.row
+            return row.filter { $0.nl > 0.2 }.map(\.luma)
+        }
+        let blank = try back(inkedFront: false), inked = try back(inkedFront: true)
+        try #require(blank.count > 30 && blank.count == inked.count, "the lit back is seen at \(blank.count) points")
+        let darker = zip(blank, inked).map { $0 - $1 }
+        let mean = darker.reduce(0, +) / Double(darker.count)
+        #expect(mean > 3 && (darker.max() ?? 0) < 16, "the front shows through the back by \(mean) levels, at most \(darker.max() ?? 0)")
+        let off = try back(inkedFront: true, showThrough: false)
+        #expect(off == blank, "with show-through off the back does not show its front")
     }
 
     /// The right page of a thick book, seen from above with its spine away from the vanishing

@@ -19,6 +19,21 @@ public struct GridMesh {
                   along: (0...max(rows, 1)).map { Float($0) / Float(max(rows, 1)) }, columns: max(columns, 1))
     }
 
+    /// The triangles of the cells of a `columns` × `rows` grid for which `kept` (by row, then
+    /// column) holds, as (s, t) pairs for a `TriangleMesh`: each cell cut as `init` cuts it, at
+    /// the same coordinates, so a vertex shader interpolates the same values over it.
+    static func cells(columns: Int, rows: Int, kept: [[Bool]]) -> [Float] {
+        let s = (0...columns).map { Float(Double($0) / Double(columns)) }, t = (0...rows).map { Float($0) / Float(rows) }
+        var floats: [Float] = []
+        for j in 0..<rows {
+            for i in 0..<columns where kept[j][i] {
+                let a = [s[i], t[j]], b = [s[i + 1], t[j]], c = [s[i], t[j + 1]], d = [s[i + 1], t[j + 1]]
+                floats += a + b + d + a + d + c
+            }
+        }
+        return floats
+    }
+
     /// 3 × 3 cells cut at `BoxMesh`'s hollow marks, the middle one left out: desk.vert moves the
     /// marks to the edges of the middle a shut book's cover hides.
     static func ring() -> GridMesh {

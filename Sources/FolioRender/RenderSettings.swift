@@ -35,6 +35,10 @@ public struct RenderSettings: Sendable, Equatable {
     /// around it (`Renderer.insideInset`): the same picture for less of a frame's CPU on a
     /// software renderer. Off only to compare the two.
     public var sheetInsideApart = true
+    /// The darkening of a page beneath a turning sheet drawn only over the cells of its grid the
+    /// sheet darkens by half a level or more (`SceneItem.darkenedCells`): the same picture for
+    /// less of a turn's start and end on a software renderer. Off only to compare the two.
+    public var overlayCellsApart = true
     /// Rounded outer page corners, layout units (0: square).
     public var cornerRadius = 0.0
     /// Scales the cast shadow's strength from the scene (`Shade.cast`); 0 turns it off.

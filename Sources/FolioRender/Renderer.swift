@@ -50,6 +50,8 @@ public final class Renderer {
     let shadowMesh: GridMesh
     /// A page beneath a sheet: its occlusion is found per vertex and varies smoothly.
     let occlusionMesh: GridMesh
+    /// The cells of `occlusionMesh` a sheet darkens, where it leaves some out (`drawOverlays`).
+    let overlayCells: TriangleMesh
     let box: TriangleMesh
     /// The fringe strips along a box's edges (`drawOutlines`), its top's cut where it bends
     /// into the gutter or not.
@@ -121,6 +123,7 @@ public final class Renderer {
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         shadowMesh = GridMesh(columns: 20, rows: 15)
         occlusionMesh = GridMesh(columns: 12, rows: 6)
+        overlayCells = TriangleMesh(components: [2])
         curlMesh = CurlMesh()
         curlShadowMesh = CurlMesh()
         curlInsideMesh = CurlMesh()
@@ -144,6 +147,7 @@ public final class Renderer {
         sheetMesh.destroy()
         shadowMesh.destroy()
         occlusionMesh.destroy()
+        overlayCells.destroy()
         curlMesh.destroy()
         curlShadowMesh.destroy()
         curlInsideMesh.destroy()
@@ -299,24 +303,34 @@ public final class Renderer {
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
     func drawOverlays(_ items: [SceneItem], sheets: [Sheet], mark: GLint) {
         let state = Self.overlayState(mark: mark)
+        let (columns, rows) = (occlusionMesh.columns, occlusionMesh.rows)
         for item in items {
             let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item
+            // Only the cells the sheet darkens: those far from a low sheet (at a turn's start
+            // and end) would multiply the page by 1.
+            let kept = settings.overlayCellsApart ? caster?.darkenedCells(of: item, columns: columns, rows: rows, strength: item.shade.`self`,
+                                                                          ambient: settings.ambientOcclusion)
+                : caster.map { _ in Array(repeating: Array(repeating: true, count: columns), count: rows) }
+            let count = kept.map { $0.joined().filter { $0 }.count }
+            if count == 0 { continue }
             // The rims are spared only where the sheet rests on the page's (vRim), or where no
             // sheet is above; elsewhere the program without that code (a software renderer runs
             // a uniform branch's code, and its derivatives, all the same: docs/performance.md)
             // darkens the page.
-            let sparesRims = caster.map { $0.restsOnRim(of: item, columns: occlusionMesh.columns, rows: occlusionMesh.rows, pixels: pixels) } ?? true
+            let sparesRims = caster.map { $0.restsOnRim(of: item, columns: columns, rows: rows, pixels: pixels) } ?? true
             let u = sparesRims ? overlayRims : overlay
             gl.apply(Pipeline(u.program, state))
             setGeometry(u, item)
-            if let caster {
+            if let caster, let kept, let count {
+                let whole = count == columns * rows
+                if !whole { overlayCells.upload(GridMesh.cells(columns: columns, rows: rows, kept: kept)) }
                 setDeformation(u, caster.deformation)
                 u[.casterModel].set(matrix: caster.model.floats)
                 u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))
                 u[.shadowPass].set(Int32(2))
                 u[.strength].set(Float(item.shade.`self`))
                 u[.ambient].set(Float(settings.ambientOcclusion))
-                u.draw { occlusionMesh.draw() }
+                u.draw { whole ? occlusionMesh.draw() : overlayCells.draw() }
             } else {
                 u[.shadowPass].set(Int32(0))
                 u[.strength].set(Float(item.shade.darkening))

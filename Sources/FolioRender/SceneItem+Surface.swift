@@ -41,6 +41,47 @@ extension SceneItem {
         return false
     }
 
+    /// Which cells of a `columns` × `rows` grid over `page` (its plane, its curve aside) this
+    /// sheet darkens by half a level or more: `strength` plus `ambient` times the share of the
+    /// sky it hides, as page.vert's shadow pass 2 finds it at the overlay grid's vertices
+    /// (`occlusion`: the highest elevation, across the spine, of 13 points of the sheet's row
+    /// level with the vertex). A cell's darkening lies between its corners', so a cell left
+    /// out would have multiplied the page by exactly 1 (a little under half a level to spare
+    /// for the shader's single precision). By row from the tail, by column from the spine.
+    func darkenedCells(of page: SceneItem, columns: Int, rows: Int, strength: Double, ambient: Double) -> [[Bool]] {
+        let spine = model.project(.zero)
+        let axis = model.transformDirection(Vec3(0, 1, 0))
+        let unit = max(length(axis), 1e-12)
+        let along = axis / unit
+        // The sheet's row level with a vertex: the same for every vertex of a row of the page.
+        var row: (l: Double, points: [Vec3])?
+        func darkening(_ i: Int, _ j: Int) -> Double {
+            let local = Vec2(page.size.x * Double(i) / Double(columns), page.size.y * (Double(j) / Double(rows) - 0.5))
+            let onPage = page.model.project(Vec3(local.x, local.y, 0))
+            let p = Vec3(onPage.x, onPage.y, max(onPage.z, spine.z))
+            let l = clamp(dot(p - spine, along) / unit, -0.5 * size.y, 0.5 * size.y)
+            if row?.l != l { row = (l, (0...12).map { model.project(deformation.apply(Vec2(size.x * Double($0) / 12, l)).position) }) }
+            let w = spine - p
+            var towards = Vec2(w.x - along.x * dot(w, along), w.y - along.y * dot(w, along))
+            towards = towards / max((towards * towards).sum().squareRoot(), 1e-4)
+            var highest = 0.0
+            for q in row?.points ?? [] {
+                let v = q - p, flat = Vec2(v.x, v.y)
+                let across = (flat * flat).sum().squareRoot() * ((flat * towards).sum() >= 0 ? 1 : -1)
+                if v.z > 0.01 { highest = max(highest, atan2(v.z, across)) }
+            }
+            return strength + ambient * 0.5 * (1 - cos(highest))
+        }
+        let grid = (0...rows).map { j in (0...columns).map { i in darkening(i, j) } }
+        let least = 0.4 / 255
+        return (0..<rows).map { j in
+            (0..<columns).map { i in
+                let low = max(grid[j][i], grid[j][i + 1]), high = max(grid[j + 1][i], grid[j + 1][i + 1])
+                return max(low, high) >= least
+            }
+        }
+    }
+
     /// Texels per layout unit across and along the face, for an image `texels` wide and high
     /// placed on it by `map` (the face's own image's by default).
     func texelAxes(texels: Vec2, map: UVMap? = nil) -> (across: Vec2, along: Vec2) {

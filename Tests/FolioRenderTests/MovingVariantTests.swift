@@ -112,6 +112,32 @@ struct MovingVariantTests {
         #expect(squeezed.level > squeezed.fixed + 1, "standing nearly edge-on: \(squeezed)")
     }
 
+    /// The darkening beneath a turning sheet is drawn only over the cells of its grid the sheet
+    /// darkens by half a level or more (`SceneItem.darkenedCells`): curl and rigid turns, from
+    /// their start to their landing, frame by frame, are the same to the byte as with every
+    /// cell drawn, and at a turn's start and end cells are left out.
+    @Test func theDarkeningLeavesOutOnlyCellsItWouldNotDarken() throws {
+        let library = Library.load(from: GLHarness.textures)
+        var scenes: [Scene] = [], leftOut = 0
+        for deform in [TurnDeform.curl, .rigid] {
+            for turn in [0.01, 0.04, 0.1, 0.3, 0.5, 0.7, 0.9, 0.96, 0.99] {
+                let scene = try ContinuityTests.still { $0.page = 7; $0.turn = turn; $0.deform = deform }
+                scenes.append(scene)
+                let sheet = try #require(scene.items.first { $0.kind == .sheet })
+                for page in scene.items where page.shadowCaster != nil && page.kind != .sheet {
+                    leftOut += sheet.darkenedCells(of: page, columns: 12, rows: 6, strength: page.shade.`self`, ambient: 0.6)
+                        .joined().filter { !$0 }.count
+                }
+            }
+        }
+        #expect(leftOut > 20, "cells left out: \(leftOut)")
+        let apart = try GLHarness.shared.frames(scenes, width: 640, height: 360, library: library)
+        let whole = try GLHarness.shared.frames(scenes, width: 640, height: 360, library: library) { $0.overlayCellsApart = false }
+        // Compared apart from the expectation, which would print every pixel of a failure.
+        let differing = zip(apart, whole).enumerated().filter { $0.element.0.pixels != $0.element.1.pixels }.map(\.offset)
+        #expect(differing.isEmpty, "frames \(differing) differ where cells are left out")
+    }
+
     /// A curl turns about the spine as it bends (PARC's 3Book): its flat part stands up with it,
     /// so only a curl not yet turned draws that part with the plain tap. The flat part of a
     /// curl standing half up took the plain tap in a view that sees the page's plane square,

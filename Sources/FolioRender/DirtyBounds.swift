@@ -87,7 +87,7 @@ struct DirtyBounds {
     /// Pixels added around every rectangle: antialiased edges and the shadow's soft rim.
     var margin = 6.0
 
-    func rect(sheets: [SceneItem], overlays: [SceneItem]) -> PixelRect {
+    func rect(sheets: [SceneItem], overlays: [Overlay]) -> PixelRect {
         var points: [Vec3] = []
         for sheet in sheets {
             for p in Self.samples(of: sheet) {
@@ -95,9 +95,24 @@ struct DirtyBounds {
                 points.append(Vec3(p.x - light.x * p.z / light.z, p.y - light.y * p.z / light.z, 0))
             }
         }
-        for item in overlays {
-            for (a, l) in [(0.0, -0.5), (1, -0.5), (0, 0.5), (1, 0.5)] {
-                let corner = Vec2(a * item.size.x, l * item.size.y)
+        for overlay in overlays {
+            let item = overlay.item
+            // The corners of the cells drawn (their triangles lie within them on screen), or
+            // of the page.
+            var corners: [Vec2] = [Vec2(0, -0.5), Vec2(1, -0.5), Vec2(0, 0.5), Vec2(1, 0.5)]
+            if let cells = overlay.cells {
+                let rows = Double(cells.count), columns = Double(cells.first?.count ?? 0)
+                corners = []
+                for (j, row) in cells.enumerated() {
+                    for (i, drawn) in row.enumerated() where drawn {
+                        for (di, dj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                            corners.append(Vec2(Double(i + di) / columns, Double(j + dj) / rows - 0.5))
+                        }
+                    }
+                }
+            }
+            for c in corners {
+                let corner = Vec2(c.x * item.size.x, c.y * item.size.y)
                 points.append(item.model.project(Deformation.flat.apply(corner, gutterDrop: item.gutterDrop, width: item.size.x).position))
             }
         }

@@ -52,7 +52,7 @@ enum FrameDraw {
     /// Part of a lone turning sheet (`FramePlanner.moving`).
     case lone(SceneItem, Renderer.LonePart)
     /// The darkening of the pages beneath the turning sheets, where the stencil holds less than `mark`.
-    case overlays([SceneItem], sheets: [Sheet], mark: GLint)
+    case overlays([Overlay], sheets: [Sheet], mark: GLint)
     /// A sheet's shadow, marking the stencil with `mark`.
     case castShadow(Sheet, mark: GLint)
     /// A rectangle of a kept target copied in (a blit: the pass sets no scissor), its depth and
@@ -69,6 +69,14 @@ enum FrameDraw {
         case .cover, .page, .sheet: .face(item, state)
         }
     }
+}
+
+/// A page darkened beneath the turning sheets, and the cells of its grid
+/// (`FramePlanner.overlayGrid`) the sheet above it darkens (`SceneItem.darkenedCells`, by row
+/// then column; nil: all of it, as a page with no sheet above has its shade terms all over).
+struct Overlay {
+    var item: SceneItem
+    var cells: [[Bool]]?
 }
 
 /// Lists a frame's passes, and keeps the targets kept between frames that they draw from: the
@@ -295,20 +303,30 @@ final class FramePlanner {
     /// cost a software renderer a quarter of a curl's frame). Several sheets, as a riffle
     /// turns, are depth-tested among themselves. `mark`: the stencil value the cast shadow
     /// marks its pixels with; every value in the stencil is below it.
-    static func moving(_ sheets: [Sheet], overlays: [SceneItem], mark: GLint) -> [FrameDraw] {
+    static func moving(_ sheets: [Sheet], overlays: [Overlay], mark: GLint) -> [FrameDraw] {
         let shadows = (overlays.isEmpty ? [] : [FrameDraw.overlays(overlays, sheets: sheets, mark: mark)])
             + sheets.map { .castShadow($0, mark: mark) }
         guard sheets.count == 1, let sheet = sheets.first?.item else { return shadows + sheets.map { .face($0.item, Renderer.face) } }
         return [.lone(sheet, .insides(cover: mark + 1))] + shadows + [.lone(sheet, .rest(cover: mark + 1))]
     }
 
+    /// The cells of the grid a page beneath a sheet is darkened over (`Renderer.occlusionMesh`).
+    static let overlayGrid = (columns: 12, rows: 6)
+
     /// The pages that need a darkening overlay this frame: those with shade terms, and those
-    /// beneath a sheet that rises enough to hide some of their sky.
-    static func overlays(_ still: [SceneItem], sheets: [Sheet], settings: RenderSettings) -> [SceneItem] {
-        still.filter { item in
-            guard item.isShaded else { return false }
-            guard let caster = sheets.first(where: { $0.index == item.shadowCaster }) else { return true }
-            return item.shade.`self` > 0 || item.isDarkened(by: caster.item, ambient: settings.ambientOcclusion)
+    /// beneath a sheet that rises enough to hide some of their sky, over the cells it darkens
+    /// by half a level or more (`RenderSettings.overlayCellsApart`): those far from a low sheet,
+    /// at a turn's start and end, would multiply the page by 1, and are neither drawn nor
+    /// restored from the layer.
+    static func overlays(_ still: [SceneItem], sheets: [Sheet], settings: RenderSettings) -> [Overlay] {
+        still.compactMap { item in
+            guard item.isShaded else { return nil }
+            guard let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item else { return Overlay(item: item) }
+            guard item.shade.`self` > 0 || item.isDarkened(by: caster, ambient: settings.ambientOcclusion) else { return nil }
+            guard settings.overlayCellsApart else { return Overlay(item: item) }
+            let cells = caster.darkenedCells(of: item, columns: overlayGrid.columns, rows: overlayGrid.rows,
+                                             strength: item.shade.`self`, ambient: settings.ambientOcclusion)
+            return cells.joined().contains(true) ? Overlay(item: item, cells: cells) : nil
         }
     }
 

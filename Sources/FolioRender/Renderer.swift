@@ -122,7 +122,7 @@ public final class Renderer {
         curvedMesh = GridMesh(columns: 1, rows: 1, extra: GutterCurve.columns)
         sheetMesh = GridMesh(columns: settings.gridColumns, rows: settings.gridRows, extra: GutterCurve.columns)
         shadowMesh = GridMesh(columns: 20, rows: 15)
-        occlusionMesh = GridMesh(columns: 12, rows: 6)
+        occlusionMesh = GridMesh(columns: FramePlanner.overlayGrid.columns, rows: FramePlanner.overlayGrid.rows)
         overlayCells = TriangleMesh(components: [2])
         curlMesh = CurlMesh()
         curlShadowMesh = CurlMesh()
@@ -301,29 +301,23 @@ public final class Renderer {
     /// Darkening of the pages a sheet turns over, multiplied onto the cached layer so the layer
     /// itself never changes during a turn: the sky the sheet hides from each point (found from
     /// its geometry per vertex of a grid), or for a page with no sheet above it its shade terms.
-    func drawOverlays(_ items: [SceneItem], sheets: [Sheet], mark: GLint) {
+    func drawOverlays(_ overlays: [Overlay], sheets: [Sheet], mark: GLint) {
         let state = Self.overlayState(mark: mark)
         let (columns, rows) = (occlusionMesh.columns, occlusionMesh.rows)
-        for item in items {
+        for overlay in overlays {
+            let item = overlay.item
             let caster = sheets.first(where: { $0.index == item.shadowCaster })?.item
-            // Only the cells the sheet darkens: those far from a low sheet (at a turn's start
-            // and end) would multiply the page by 1.
-            let kept = settings.overlayCellsApart ? caster?.darkenedCells(of: item, columns: columns, rows: rows, strength: item.shade.`self`,
-                                                                          ambient: settings.ambientOcclusion)
-                : caster.map { _ in Array(repeating: Array(repeating: true, count: columns), count: rows) }
-            let count = kept.map { $0.joined().filter { $0 }.count }
-            if count == 0 { continue }
             // The rims are spared only where the sheet rests on the page's (vRim), or where no
             // sheet is above; elsewhere the program without that code (a software renderer runs
             // a uniform branch's code, and its derivatives, all the same: docs/performance.md)
             // darkens the page.
             let sparesRims = caster.map { $0.restsOnRim(of: item, columns: columns, rows: rows, pixels: pixels) } ?? true
-            let u = sparesRims ? overlayRims : overlay
+            let u = sparesRims ? overlayRims : self.overlay
             gl.apply(Pipeline(u.program, state))
             setGeometry(u, item)
-            if let caster, let kept, let count {
-                let whole = count == columns * rows
-                if !whole { overlayCells.upload(GridMesh.cells(columns: columns, rows: rows, kept: kept)) }
+            if let caster {
+                let whole = overlay.cells?.joined().allSatisfy { $0 } ?? true
+                if let cells = overlay.cells, !whole { overlayCells.upload(GridMesh.cells(columns: columns, rows: rows, kept: cells)) }
                 setDeformation(u, caster.deformation)
                 u[.casterModel].set(matrix: caster.model.floats)
                 u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))

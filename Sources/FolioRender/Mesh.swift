@@ -10,6 +10,9 @@ public struct GridMesh {
     /// The uniform columns asked for (the extra ones come on top).
     public let columns: Int
     public let rows: Int
+    /// Where its vertices lie across (s) and along (t).
+    let across: [Float]
+    let along: [Float]
 
     /// A grid of `columns × rows` cells (a curl at 1080p shows no facets with 64 × 48), with
     /// more columns at the positions `extra` (s in 0 … 1): where the page curves into the gutter.
@@ -19,16 +22,15 @@ public struct GridMesh {
                   along: (0...max(rows, 1)).map { Float($0) / Float(max(rows, 1)) }, columns: max(columns, 1))
     }
 
-    /// The triangles of the cells of a `columns` × `rows` grid for which `kept` (by row, then
-    /// column) holds, as (s, t) pairs for a `TriangleMesh`: each cell cut as `init` cuts it, at
-    /// the same coordinates, so a vertex shader interpolates the same values over it.
-    static func cells(columns: Int, rows: Int, kept: [[Bool]]) -> [Float] {
-        let s = (0...columns).map { Float(Double($0) / Double(columns)) }, t = (0...rows).map { Float($0) / Float(rows) }
+    /// The triangles of this grid's cells for which `kept` (by row, then column) holds, as
+    /// (s, t) pairs for a `TriangleMesh`: each cut as this mesh cuts it, at its vertices, so a
+    /// vertex shader interpolates the same values over it.
+    func cells(kept: [[Bool]]) -> [Float] {
         var floats: [Float] = []
-        for j in 0..<rows {
-            for i in 0..<columns where kept[j][i] {
-                let a = [s[i], t[j]], b = [s[i + 1], t[j]], c = [s[i], t[j + 1]], d = [s[i + 1], t[j + 1]]
-                floats += a + b + d + a + d + c
+        for (j, row) in kept.enumerated() {
+            for (i, drawn) in row.enumerated() where drawn {
+                let (s0, s1, t0, t1) = (across[i], across[i + 1], along[j], along[j + 1])
+                floats += [s0, t0, s1, t0, s1, t1, s0, t0, s1, t1, s0, t1]
             }
         }
         return floats
@@ -45,6 +47,8 @@ public struct GridMesh {
     private init(across cuts: [Float], along: [Float], columns: Int, leaving: (Int, Int)? = nil) {
         self.columns = columns
         rows = along.count - 1
+        self.across = cuts
+        self.along = along
         var vertices: [Float] = []
         for t in along {
             for s in cuts {

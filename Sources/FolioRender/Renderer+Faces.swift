@@ -90,6 +90,8 @@ extension Renderer {
         let moving = item.kind == .sheet || item.ratio != nil
         let s = item.shade
         for (face, image) in order.map({ (plan.faces[$0], plan.images[$0]) }) {
+            // One level for every part of the face (`behindLevel`).
+            let otherLevel = image.behind.map { behindLevel(item, texels: Vec2(Double($0.width), Double($0.height))) }
             for (biased, part) in plan.parts {
                 let variant = PageVariant.of(item, moving: moving, back: face.back > 0, biasedTap: biased,
                                              showThrough: image.behind != nil, recolour: plan.recolours)
@@ -127,10 +129,10 @@ extension Renderer {
                     page[.backTone].set(Float(item.kind == .cover ? 0 : 1))
                     page[.showThrough].set(Float(s.showThrough), Float(s.showThroughBehind))
                     if biased { setTapBias(page, item, texels: Vec2(Double(image.image.width), Double(image.image.height))) }
-                    if let other = image.behind {
+                    if let other = image.behind, let otherLevel {
                         other.bind(unit: 1)
                         let map = item.behindUV ?? item.uv
-                        page[.behindLevel].set(Float(behindLevel(item, texels: Vec2(Double(other.width), Double(other.height)))))
+                        page[.behindLevel].set(Float(otherLevel))
                         page[.behindOrigin].set(Float(map.origin.x), Float(map.origin.y))
                         page[.behindDu].set(Float(map.du.x), Float(map.du.y))
                         page[.behindDt].set(Float(map.dt.x), Float(map.dt.y))

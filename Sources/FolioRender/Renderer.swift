@@ -317,7 +317,7 @@ public final class Renderer {
             setGeometry(u, item)
             if let caster {
                 let whole = overlay.cells?.joined().allSatisfy { $0 } ?? true
-                if let cells = overlay.cells, !whole { overlayCells.upload(GridMesh.cells(columns: columns, rows: rows, kept: cells)) }
+                if let cells = overlay.cells, !whole { overlayCells.upload(occlusionMesh.cells(kept: cells)) }
                 setDeformation(u, caster.deformation)
                 u[.casterModel].set(matrix: caster.model.floats)
                 u[.casterSize].set(Float(caster.size.x), Float(caster.size.y))

@@ -207,7 +207,7 @@ import Testing
     /// it) or the scene's own (`lowLight` false: the back turned to it): at each point where the
     /// back faces the eye, how the light falls on it (n · l) and the pixel's luma there; and
     /// the lumas over its whole back.
-    static func curlBack(turn: Double, library: Library, lowLight: Bool = true,
+    static func curlBack(turn: Double, library: Library, lowLight: Bool = true, configuration: RenderConfiguration = .reference,
                          configure: (inout RenderSettings) -> Void = { _ in }) throws -> (row: [(nl: Double, luma: Double)], all: [Double]) {
         var s = StillState()
         s.book = 0
@@ -221,7 +221,7 @@ import Testing
         if lowLight { scene.light = normalize(Vec3(-0.8, 0, 0.6)) }
         let sheet = try #require(scene.items.first)
         let (w, h) = (1280, 720)
-        let img = try GLHarness.shared.render(scene, width: w, height: h, library: library, configure: configure)
+        let img = try GLHarness.shared.render(scene, width: w, height: h, library: library, configuration: configuration, configure: configure)
         let eye = Vec3(0, 0, scene.camera.eyeDistance)
         func sample(_ a: Double, _ l: Double) -> (nl: Double, luma: Double)? {
             let p = sheet.deformation.apply(Vec2(a * sheet.size.x, l * sheet.size.y))
@@ -262,15 +262,19 @@ import Testing
 
     /// A lifted sheet's back, the light falling on it, shows its front's print faintly through
     /// the paper on a printed book (half as much as a page lying on its stack: no stack behind
-    /// it sends the light back through the print); none with show-through off.
-    @Test func theBackOfALiftedSheetShowsItsFrontThrough() throws {
+    /// it sends the light back through the print); none with show-through off. In every
+    /// configuration users have (MSAA 0 and 4, software and GPU filtering).
+    @Test(arguments: RenderConfiguration.matrix)
+    func theBackOfALiftedSheetShowsItsFrontThrough(_ configuration: RenderConfiguration) throws {
         func back(inkedFront: Bool, showThrough: Bool = true) throws -> [Double] {
             let pages = Self.printOverBlank(inkedFront ? "inked-front" : "blank-front", width: 181, height: 284, printed: true) { _, _ in
                 inkedFront
             }.books[0].pages
             let library = Library(title: "", books: [Book(title: "Text", pages: pages, printed: true)])
             // Where the light falls on it (the flap), not lit from behind (by the crest).
-            let row = try Self.curlBack(turn: 0.7, library: library, lowLight: false) { $0.showThrough = showThrough }.row
+            let row = try Self.curlBack(turn: 0.7, library: library, lowLight: false, configuration: configuration) {
+                $0.showThrough = showThrough
+            }.row
             return row.filter { $0.nl > 0.2 }.map(\.luma)
         }
         let blank = try back(inkedFront: false), inked = try back(inkedFront: true)
